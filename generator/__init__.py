@@ -1,0 +1,1 @@
+"""kgen's generator: sources -> IR -> render -> format -> write, and the `kgen` CLI."""

@@ -1,0 +1,15 @@
+"""A real kube-apiserver + etcd for tests — the envtest Python users did not have.
+
+    from kgen.runtime.testing import KubeAPIServer
+
+    with KubeAPIServer() as server:
+        ...  # server.kubeconfig, server.restricted_kubeconfig, server.url, server.version
+
+With pytest, the session-scoped fixture ``kube_apiserver`` yields a started server (the plugin
+is registered when kgen is installed). Needs the ``testing`` extra: ``pip install kgen[testing]``.
+"""
+
+from ._assets import AssetsNotFound, find_assets
+from ._server import RESTRICTED_NAMESPACE, KubeAPIServer, StartupError
+
+__all__ = ["AssetsNotFound", "KubeAPIServer", "RESTRICTED_NAMESPACE", "StartupError", "find_assets"]

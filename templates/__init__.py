@@ -1,0 +1,1 @@
+"""Jinja2 templates, one per emitted artifact kind (package data)."""

@@ -1,0 +1,56 @@
+"""The `kgen` command line: version, help, and one clear line for bad input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kgen.generator.cli import main as kgen
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kgen.generator.cli", *args], capture_output=True, text=True)
+
+
+def test_version_and_help() -> None:
+    version = _run("--version")
+    assert version.returncode == 0 and version.stdout.startswith("kgen 0.")
+    helptext = _run("--help")
+    assert helptext.returncode == 0 and "snapshot" in helptext.stdout
+
+
+def test_unknown_command_is_a_usage_error() -> None:
+    result = _run("frobnicate")
+    assert result.returncode == 2 and "invalid choice" in result.stderr
+
+
+def test_snapshot_with_missing_kubeconfig_exits_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nope.yaml"
+    assert kgen(["snapshot", "--out", str(tmp_path / "out"), "--kubeconfig", str(missing)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and str(missing) in err and "cannot read kubeconfig" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_snapshot_with_unknown_context_names_the_file_and_entry(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "kubeconfig"
+    config.write_text("apiVersion: v1\nkind: Config\ncurrent-context: a\ncontexts: []\n")
+    assert kgen(["snapshot", "--out", str(tmp_path / "out"), "--kubeconfig", str(config)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert str(config) in err and "no context named 'a'" in err
+
+
+def test_snapshot_of_unreachable_server_exits_2_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "kubeconfig"
+    config.write_text(
+        "apiVersion: v1\nkind: Config\ncurrent-context: a\n"
+        "contexts: [{name: a, context: {cluster: c}}]\n"
+        "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n"
+    )
+    assert kgen(["snapshot", "--out", str(tmp_path / "out"), "--kubeconfig", str(config)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "https://127.0.0.1:1" in err and err.count("\n") == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kubeconfig"]
