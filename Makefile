@@ -22,6 +22,7 @@ envtest:
 
 test: $(STAMP)
 	KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" $(BIN)/python -m pytest $(PYTEST_ARGS)
+	hack/check-leftovers.sh
 
 # Refreshes the embedded snapshot from a freshly started real apiserver.
 snapshot: $(STAMP)
