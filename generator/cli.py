@@ -24,6 +24,26 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"kgen {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    gen = sub.add_parser(
+        "generate",
+        help="generate a typed client package",
+        description="Generate a typed client package from the embedded snapshot (the default), "
+        "snapshot folders or OpenAPI files (--from), a live cluster (--cluster) and CRDs (--crd).",
+    )
+    gen.add_argument("--from", dest="sources", action="append", type=Path, default=[], metavar="DIR|FILE",
+                     help="a snapshot folder (as `kgen snapshot` writes) or one OpenAPI v2/v3 file, JSON or YAML")
+    gen.add_argument("--cluster", action="store_true", help="read OpenAPI and discovery from a live cluster")
+    gen.add_argument("--kubeconfig", metavar="PATH", help="kubeconfig for --cluster")
+    gen.add_argument("--context", metavar="NAME", help="kubeconfig context for --cluster")
+    gen.add_argument("--crd", dest="crds", action="append", type=Path, default=[], metavar="PATH",
+                     help="CRD file or folder (YAML, multi-document, JSON, List); repeatable")
+    gen.add_argument("--package", default="kubernetes", metavar="NAME", help="package name (default: kubernetes)")
+    gen.add_argument("--out", type=Path, default=Path("."), metavar="DIR",
+                     help="parent folder: the package goes to DIR/<package>/ (default: .)")
+    gen.add_argument("--groups", metavar="GROUP/VERSION,...",
+                     help="only these group-versions (and what they use), e.g. apps/v1,core/v1")
+    gen.add_argument("--check", action="store_true", help="compare with DIR/<package>/ instead of writing; exit 1 on drift")
+
     snap = sub.add_parser(
         "snapshot",
         help="capture a cluster's OpenAPI v2/v3 and discovery documents into a folder",
@@ -53,9 +73,53 @@ def _snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _generate(args: argparse.Namespace) -> int:
+    from .generate import Options, generate
+
+    if (args.kubeconfig or args.context) and not args.cluster:
+        raise _UsageError("--kubeconfig and --context need --cluster")
+    opts = Options(
+        sources=args.sources,
+        crds=args.crds,
+        cluster=args.cluster,
+        kubeconfig=args.kubeconfig,
+        context=args.context,
+        package=args.package,
+        out=args.out,
+        groups=[g for g in args.groups.split(",") if g.strip()] if args.groups else None,
+        check=args.check,
+    )
+    tty = sys.stderr.isatty()
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if tty:
+            sys.stderr.write(f"\r\x1b[2K{stage} {done}/{total}" if total > 1 else f"\r\x1b[2K{stage}")
+            sys.stderr.flush()
+
+    drift = generate(opts, progress)
+    if tty:
+        sys.stderr.write("\r\x1b[2K")
+    target = opts.out / Path(*opts.package.split("."))
+    if opts.check:
+        if drift:
+            print(f"kgen generate --check: {target} is out of date ({len(drift)} files):", file=sys.stderr)
+            for line in drift[:20]:
+                print(f"  {line}", file=sys.stderr)
+            return 1
+        print(f"{target} is up to date")
+        return 0
+    print(f"wrote {target}")
+    return 0
+
+
+class _UsageError(Exception):
+    pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from kgen.runtime.config import ConfigError
 
+    from .errors import InputError
     from .snapshot import SnapshotError
 
     parser = _parser()
@@ -64,8 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return _snapshot(args)
-    except (ConfigError, SnapshotError) as e:
+        return _generate(args) if args.command == "generate" else _snapshot(args)
+    except (ConfigError, SnapshotError, InputError, _UsageError) as e:
         print(f"kgen {args.command}: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,0 +1,102 @@
+"""SourceSet -> IR package: which module each definition lives in, then its classes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from . import naming
+from .errors import InputError
+from .ir import Module, Package
+from .models import _ALIASES, META_PREFIX, Definition, ModelBuilder
+from .sources import RawDefinition, SourceSet
+
+META_GROUP = "meta.k8s.io (apimachinery)"  # a key no real API group can be
+_VERSION = re.compile(r"^v\d+((alpha|beta)\d+)?$")
+
+
+def _gvks(d: RawDefinition) -> list[dict[str, str]]:
+    value = d.schema.get("x-kubernetes-group-version-kind") or []
+    return [g for g in value if isinstance(g, dict) and "version" in g and "kind" in g] if isinstance(value, list) else []
+
+
+def _place(definitions: dict[str, RawDefinition]) -> dict[str, tuple[str, str]]:
+    """(group, version) for every definition: by its GVK, else by its package's, else by name."""
+    prefix_gv: dict[str, tuple[str, str]] = {}
+    for name, d in sorted(definitions.items()):
+        gvks = _gvks(d)
+        if len(gvks) == 1 and not name.startswith(META_PREFIX):
+            prefix_gv.setdefault(name.rsplit(".", 1)[0], (gvks[0].get("group", ""), gvks[0]["version"]))
+    known_groups = sorted({g for g, _ in prefix_gv.values()})
+    placed = {}
+    for name in definitions:
+        prefix = name.rsplit(".", 1)[0]
+        if name.startswith(META_PREFIX):
+            placed[name] = (META_GROUP, "v1")
+        elif prefix in prefix_gv:
+            placed[name] = prefix_gv[prefix]
+        else:
+            parts = prefix.split(".")
+            versions = [i for i, p in enumerate(parts) if _VERSION.match(p)]
+            if versions and versions[-1] > 0:
+                i = versions[-1]
+                package = parts[i - 1]
+                # A package with no kind of its own (types another group refers to): its group
+                # is the known group named after it (io.k8s.api.scheduling -> scheduling.k8s.io).
+                same = [g for g in known_groups if g.split(".")[0] == package]
+                group = "" if package == "core" else same[0] if len(same) == 1 else package
+                placed[name] = (group, parts[i])
+            else:
+                placed[name] = (parts[-1] if parts else "unversioned", "unversioned")
+    return placed
+
+
+def _wanted(selector: str) -> tuple[str, str]:
+    group, _, version = selector.strip().rpartition("/")
+    return ("" if group in ("", "core") else group, version)
+
+
+def build(sources: SourceSet, package: str, groups: Iterable[str] | None = None) -> Package:
+    placed = _place(sources.definitions)
+    keys = {gv for name, gv in placed.items() if name not in _ALIASES}
+    group_module = naming.group_modules(g for g, _ in keys if g != META_GROUP)
+    group_module[META_GROUP] = "meta"
+    modules = {
+        gv: Module(
+            group="" if gv[0] == META_GROUP else gv[0],
+            version=gv[1],
+            group_module=group_module[gv[0]],
+            version_module=naming.version_module(gv[1]),
+            resources=sources.resources.get(gv, []) if gv[0] != META_GROUP else [],
+        )
+        for gv in sorted(keys)
+    }
+    definitions = {
+        name: Definition(name, d.schema, d.source, d.ptr, placed[name], _gvks(d))
+        for name, d in sources.definitions.items()
+    }
+    builder = ModelBuilder(definitions, modules)
+    builder.declare()
+    builder.build()
+    chosen = [m for m in modules.values() if m.models]
+    if groups is not None:
+        chosen = _with_dependencies(chosen, [_wanted(g) for g in groups])
+    return Package(name=package, modules=sorted(chosen, key=lambda m: m.key))
+
+
+def _with_dependencies(modules: list[Module], wanted: list[tuple[str, str]]) -> list[Module]:
+    by_key = {(m.group, m.version): m for m in modules}
+    by_path = {f"{m.group_module}.{m.version_module}": m for m in modules}
+    for gv in wanted:
+        if gv not in by_key:
+            served = ", ".join(sorted(f"{g or 'core'}/{v}" for g, v in by_key if by_key[(g, v)].group_module != "meta"))
+            raise InputError("--groups", "", f"a group/version the sources define: {gv[0] or 'core'}/{gv[1]} is not one of {served}")
+    keep: dict[str, Module] = {}
+    todo = [by_key[gv] for gv in wanted] + [m for m in modules if m.group_module == "meta"]
+    while todo:
+        m = todo.pop()
+        path = f"{m.group_module}.{m.version_module}"
+        if path not in keep:
+            keep[path] = m
+            todo += [by_path[p] for p in m.imports.values()]
+    return list(keep.values())

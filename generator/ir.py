@@ -1,0 +1,70 @@
+"""The intermediate representation: plain data, every decision already made.
+
+groups -> versions -> resources (what discovery says) and models -> fields (what the schemas
+say). Templates read these values and nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Field:
+    wire_name: str
+    py_name: str
+    annotation: str  # the Python type, without the ``| None | UnsetType`` every field carries
+    description: str = ""
+    required: bool = False
+    default: Any = None  # the schema's default, recorded for docs and callers, never injected
+    has_default: bool = False
+    facts: dict[str, Any] = field(default_factory=dict)  # x-kubernetes-* facts, for later stages
+
+
+@dataclass
+class Model:
+    name: str  # class name
+    schema_name: str  # where it came from (definition name or CRD path)
+    description: str = ""
+    fields: list[Field] = field(default_factory=list)
+    api_version: str | None = None
+    kind: str | None = None
+
+
+@dataclass
+class Resource:
+    plural: str
+    singular: str
+    kind: str
+    namespaced: bool
+    verbs: list[str]
+    subresources: dict[str, list[str]] = field(default_factory=dict)
+    short_names: list[str] = field(default_factory=list)
+    categories: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Module:
+    """One ``models/<group>/<version>.py``."""
+
+    group: str  # API group ("" for core; "meta.k8s.io"-free: meta is apimachinery's)
+    version: str
+    group_module: str
+    version_module: str
+    models: list[Model] = field(default_factory=list)
+    resources: list[Resource] = field(default_factory=list)
+    imports: dict[str, str] = field(default_factory=dict)  # alias -> "group_module.version_module"
+    aliases: set[str] = field(default_factory=set)  # runtime type aliases used (Quantity, ...)
+    uses_literal: bool = False
+    uses_any: bool = False
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.group_module, self.version_module)
+
+
+@dataclass
+class Package:
+    name: str
+    modules: list[Module]

@@ -1,0 +1,239 @@
+"""OpenAPI schemas -> IR models: one Python type per schema, decided here once.
+
+Every field's annotation is the wire type; ``| None | UnsetType`` is added by the template,
+because every field may be absent (``UNSET``) or explicitly ``null`` (``None``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import naming
+from .errors import InputError, pointer
+from .escape import literal
+from .ir import Field, Model, Module
+
+META_PREFIX = "io.k8s.apimachinery.pkg.apis.meta.v1."
+_VERSION = re.compile(r"^v\d+((alpha|beta)\d+)?$")
+
+#: Definitions that become runtime type aliases instead of classes.
+_ALIASES = {
+    "io.k8s.apimachinery.pkg.api.resource.Quantity": "Quantity",
+    "io.k8s.apimachinery.pkg.util.intstr.IntOrString": "IntOrString",
+    META_PREFIX + "Time": "Time",
+    META_PREFIX + "MicroTime": "MicroTime",
+}
+_SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+
+
+@dataclass
+class Definition:
+    name: str
+    schema: dict[str, Any]
+    source: str  # file, for errors
+    ptr: str  # JSON pointer of the schema in that file
+    module: tuple[str, str]  # (group, version)
+    gvks: list[dict[str, str]] = field(default_factory=list)
+
+
+def _ref_name(ref: str, source: str, ptr: str) -> str:
+    for prefix in ("#/components/schemas/", "#/definitions/"):
+        if ref.startswith(prefix):
+            return ref[len(prefix):].replace("~1", "/").replace("~0", "~")
+    raise InputError(source, ptr, f"expected a local $ref to #/components/schemas/ or #/definitions/, got {ref!r}")
+
+
+def _unwrap_all_of(schema: dict[str, Any]) -> dict[str, Any]:
+    """``allOf: [{$ref}]`` with sibling description/default is the same type as the ref."""
+    all_of = schema.get("allOf")
+    if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict):
+        merged = {k: v for k, v in schema.items() if k != "allOf"}
+        return {**all_of[0], **{k: v for k, v in merged.items() if k not in all_of[0]}}
+    return schema
+
+
+def _is_int_or_string(schema: dict[str, Any]) -> bool:
+    if schema.get("x-kubernetes-int-or-string") or schema.get("format") == "int-or-string":
+        return True
+    for key in ("anyOf", "oneOf"):
+        members = schema.get(key)
+        if isinstance(members, list) and sorted(str(m.get("type")) for m in members if isinstance(m, dict)) == [
+            "integer",
+            "string",
+        ]:
+            return True
+    return False
+
+
+class ModelBuilder:
+    """Turns definitions into classes of one package, module by module."""
+
+    def __init__(self, definitions: dict[str, Definition], modules: dict[tuple[str, str], Module]) -> None:
+        self.definitions = definitions
+        self.modules = modules
+        self._class_of: dict[str, tuple[Module, str]] = {}  # definition name -> (module, class)
+        self._taken: dict[tuple[str, str], set[str]] = {}
+        # Field names must not shadow any module alias a models module may import.
+        self._aliases = {self.alias_of(m) for m in modules.values()}
+
+    # -- classes ------------------------------------------------------------------------
+
+    def _module(self, key: tuple[str, str]) -> Module:
+        return self.modules[key]
+
+    def _claim(self, module: Module, wanted: str) -> str:
+        taken = self._taken.setdefault(module.key, set())
+        base = naming.class_name(wanted)
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}{n}"
+        taken.add(name)
+        return name
+
+    def declare(self) -> None:
+        """Names every class that a definition becomes, before any field refers to one."""
+        for name in sorted(self.definitions):
+            d = self.definitions[name]
+            if name in _ALIASES or not self._is_class(d.schema):
+                continue
+            module = self._module(d.module)
+            self._class_of[name] = (module, self._claim(module, name.rsplit(".", 1)[-1]))
+
+    @staticmethod
+    def _is_class(schema: dict[str, Any]) -> bool:
+        return isinstance(schema.get("properties"), dict) and bool(schema["properties"])
+
+    def build(self) -> None:
+        for name in sorted(self._class_of):
+            d = self.definitions[name]
+            module, cls = self._class_of[name]
+            model = self._model(module, cls, d.schema, d.source, d.ptr, name)
+            if len(d.gvks) == 1:
+                gvk = d.gvks[0]
+                model.api_version = f"{gvk['group']}/{gvk['version']}" if gvk.get("group") else gvk["version"]
+                model.kind = gvk["kind"]
+            module.models.append(model)
+        for module in self.modules.values():
+            module.models.sort(key=lambda m: m.name)
+
+    def _model(self, module: Module, cls: str, schema: dict[str, Any], source: str, ptr: str, origin: str) -> Model:
+        props = schema.get("properties") or {}
+        if not isinstance(props, dict):
+            raise InputError(source, ptr + "/properties", "expected an object mapping property names to schemas")
+        required = schema.get("required") or []
+        if not isinstance(required, list):
+            raise InputError(source, ptr + "/required", "expected a list of property names")
+        names = naming.field_names(props, reserved=self._aliases)
+        model = Model(name=cls, schema_name=origin, description=str(schema.get("description") or ""))
+        for wire in sorted(props):
+            sub = props[wire]
+            sub_ptr = f"{ptr}/properties{pointer(wire)}"
+            if not isinstance(sub, dict):
+                raise InputError(source, sub_ptr, "expected a schema object")
+            sub = _unwrap_all_of(sub)
+            annotation = self.annotation(module, cls + naming.class_name(wire), sub, source, sub_ptr)
+            facts = {k: v for k, v in sub.items() if k.startswith("x-kubernetes-")}
+            model.fields.append(
+                Field(
+                    wire_name=wire,
+                    py_name=names[wire],
+                    annotation=annotation,
+                    description=str(sub.get("description") or ""),
+                    required=wire in required,
+                    default=sub.get("default"),
+                    has_default="default" in sub,
+                    facts=facts,
+                )
+            )
+        return model
+
+    # -- types ----------------------------------------------------------------------------
+
+    def annotation(self, module: Module, nested_name: str, schema: dict[str, Any], source: str, ptr: str) -> str:
+        """The Python type of ``schema`` as seen from ``module``; may declare nested classes."""
+        schema = _unwrap_all_of(schema)
+        ref = schema.get("$ref")
+        if ref is not None:
+            if not isinstance(ref, str):
+                raise InputError(source, ptr + "/$ref", "expected a string")
+            return self._ref(module, _ref_name(ref, source, ptr + "/$ref"), source, ptr)
+        if _is_int_or_string(schema):
+            module.aliases.add("IntOrString")
+            return "IntOrString"
+        kind = schema.get("type")
+        if kind is not None and not isinstance(kind, str):
+            raise InputError(source, ptr + "/type", "expected a string type name")
+        if kind == "array":
+            items = schema.get("items")
+            if not isinstance(items, dict):
+                return self._any(module, "list[Any]")
+            return f"list[{self.annotation(module, nested_name, items, source, ptr + '/items')}]"
+        if kind == "object" or (kind is None and ("properties" in schema or "additionalProperties" in schema)):
+            if self._is_class(schema):
+                return self._nested(module, nested_name, schema, source, ptr)
+            extra = schema.get("additionalProperties")
+            if isinstance(extra, dict):
+                inner = self.annotation(module, nested_name, extra, source, ptr + "/additionalProperties")
+                # Go maps of structs such as metav1.Time marshal a zero value as null.
+                return f"dict[str, {inner} | None]"
+            return self._any(module, "dict[str, Any]")
+        if kind in _SCALARS:
+            enum = schema.get("enum")
+            if kind == "string" and isinstance(enum, list) and enum and all(isinstance(e, str) for e in enum):
+                module.uses_literal = True
+                return "Literal[" + ", ".join(literal(e) for e in enum) + "] | str"
+            if kind == "string" and schema.get("format") == "date-time":
+                module.aliases.add("Time")
+                return "Time"
+            return _SCALARS[kind]
+        if kind is not None:
+            raise InputError(source, ptr + "/type", f"expected one of array, object, string, integer, number, boolean; got {kind!r}")
+        return self._union(module, nested_name, schema, source, ptr)
+
+    def _union(self, module: Module, nested_name: str, schema: dict[str, Any], source: str, ptr: str) -> str:
+        for key in ("oneOf", "anyOf"):
+            members = schema.get(key)
+            if isinstance(members, list) and members:
+                kinds = [m.get("type") for m in members if isinstance(m, dict)]
+                # Decidable only when each member is a distinct JSON scalar type.
+                if len(kinds) == len(members) and all(k in _SCALARS for k in kinds) and len(set(kinds)) == len(kinds):
+                    return " | ".join(_SCALARS[k] for k in kinds)
+        return self._any(module, "Any")
+
+    @staticmethod
+    def _any(module: Module, annotation: str) -> str:
+        module.uses_any = True
+        return annotation
+
+    def _nested(self, module: Module, wanted: str, schema: dict[str, Any], source: str, ptr: str) -> str:
+        cls = self._claim(module, wanted)
+        model = self._model(module, cls, schema, source, ptr, f"{source}#{ptr}")
+        module.models.append(model)
+        return cls
+
+    def _ref(self, module: Module, name: str, source: str, ptr: str) -> str:
+        if name in _ALIASES:
+            module.aliases.add(_ALIASES[name])
+            return _ALIASES[name]
+        if name in self._class_of:
+            target, cls = self._class_of[name]
+            if target is module:
+                return cls
+            alias = self.import_alias(module, target)
+            return f"{alias}.{cls}"
+        d = self.definitions.get(name)
+        if d is None:
+            raise InputError(source, ptr + "/$ref", f"expected a definition named {name!r}; there is none")
+        return self.annotation(module, name.rsplit(".", 1)[-1], {k: v for k, v in d.schema.items() if k != "description"}, d.source, d.ptr)
+
+    @staticmethod
+    def alias_of(module: Module) -> str:
+        return f"{module.group_module}{module.version_module}"
+
+    def import_alias(self, module: Module, target: Module) -> str:
+        alias = self.alias_of(target)
+        module.imports[alias] = f"{target.group_module}.{target.version_module}"
+        return alias

@@ -1,0 +1,135 @@
+"""Every naming decision, made once: Python names for fields, classes, groups and versions.
+
+Rules (documented in the README, stable across runs):
+
+- Fields: camelCase wire names become snake_case (``podIPs`` -> ``pod_ips``,
+  ``hostIPC`` -> ``host_ipc``); characters that cannot be in an identifier become ``_``
+  (``x-foo`` -> ``x_foo``, ``$ref`` -> ``ref``); a leading digit gets ``n_`` (``3d`` -> ``n_3d``).
+- The one escape: a trailing ``_`` for Python keywords and soft keywords (``continue_``,
+  ``from_``, ``match_``), builtins (``type_``, ``id_``), and names the module or the model base
+  already uses (``field_``, ``to_dict_``, ``unknown_fields_``).
+- Collisions after conversion (``natOutgoing`` and ``nat-outgoing``; names differing in case)
+  are resolved in wire-name order: the first keeps the name, the next get ``_2``, ``_3``...
+- Group modules: ``core`` for the legacy group; ``<label>`` for ``<label>.k8s.io`` (and
+  ``<label>.apiserver.k8s.io``-style groups: the first label); any other group is the whole
+  name with every run of non-alphanumerics as ``_`` (``cert-manager.io`` -> ``cert_manager_io``).
+  If two groups would share a module name, every one of them takes the long form, then a
+  numeric suffix, in sorted group order.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+from collections.abc import Iterable
+
+_SOFT_KEYWORDS = set(getattr(keyword, "softkwlist", ["match", "case", "_", "type"]))
+_BUILTINS = {name for name in dir(builtins) if not name.startswith("_")}
+
+#: Attributes of generated models and names every models module imports.
+MODEL_RESERVED = {
+    "from_dict", "to_dict", "from_json", "to_json", "unknown_fields_",
+    "field", "annotations",
+}
+#: Class names a models module cannot define because it imports them.
+CLASS_RESERVED = {
+    "Model", "UNSET", "UnsetType", "Any", "ClassVar", "Literal", "Quantity", "Time", "MicroTime",
+    "IntOrString", "annotations",
+}
+
+_WORD = re.compile(r"[A-Z]+s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
+
+
+def snake_case(wire: str) -> str:
+    chunks = [c for c in re.split(r"[^A-Za-z0-9]+", wire) if c]
+    words = [w.lower() for chunk in chunks for w in _WORD.findall(chunk)]
+    name = "_".join(words)
+    if not name:
+        name = "field"
+    if name[0].isdigit():
+        name = "n_" + name
+    return name
+
+
+def needs_escape(name: str, reserved: Iterable[str] = ()) -> bool:
+    return (
+        keyword.iskeyword(name)
+        or name in _SOFT_KEYWORDS
+        or name in _BUILTINS
+        or name in MODEL_RESERVED
+        or name in set(reserved)
+    )
+
+
+def escape(name: str, reserved: Iterable[str] = ()) -> str:
+    reserved = set(reserved)
+    while needs_escape(name, reserved):
+        name += "_"
+    return name
+
+
+def field_names(wire_names: Iterable[str], reserved: Iterable[str] = ()) -> dict[str, str]:
+    """Python names for an object's fields, keyed by wire name; deterministic and unique."""
+    reserved = set(reserved)
+    taken: set[str] = set()
+    result: dict[str, str] = {}
+    for wire in sorted(wire_names):
+        base = escape(snake_case(wire), reserved)
+        name, n = base, 1
+        while name in taken or name.lower() in {t.lower() for t in taken}:
+            n += 1
+            name = f"{base}_{n}"
+        taken.add(name)
+        result[wire] = name
+    return result
+
+
+def class_name(raw: str) -> str:
+    """A CamelCase class name from any text (kinds are already CamelCase)."""
+    chunks = [c for c in re.split(r"[^A-Za-z0-9]+", raw) if c]
+    name = "".join(c[:1].upper() + c[1:] for c in chunks) or "Object"
+    if name[0].isdigit():
+        name = "N" + name
+    while keyword.iskeyword(name) or name in CLASS_RESERVED or name in _BUILTINS:
+        name += "_"
+    return name
+
+
+def version_module(version: str) -> str:
+    return escape(re.sub(r"[^a-z0-9_]", "_", version.lower()) or "v", ())
+
+
+def _short_group(group: str) -> str | None:
+    if group == "":
+        return "core"
+    if group.endswith(".k8s.io"):
+        return group.split(".", 1)[0]
+    return None
+
+
+def _long_group(group: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", group.lower()).strip("_") or "group"
+
+
+def group_modules(groups: Iterable[str]) -> dict[str, str]:
+    """Module names for API groups; ``meta`` is kept for apimachinery's meta/v1."""
+    ordered = sorted(set(groups))
+    wanted = {g: _short_group(g) or _long_group(g) for g in ordered}
+    counts: dict[str, int] = {}
+    for name in [*wanted.values(), "meta"]:
+        counts[name] = counts.get(name, 0) + 1
+    result: dict[str, str] = {}
+    taken = {"meta"}
+    for group in ordered:
+        name = wanted[group]
+        if counts[name] > 1 and group != "":
+            name = _long_group(group)
+        name = escape(name if not name[0].isdigit() else "g_" + name)
+        base, n = name, 1
+        while name in taken:
+            n += 1
+            name = f"{base}_{n}"
+        taken.add(name)
+        result[group] = name
+    return result

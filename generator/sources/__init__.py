@@ -1,0 +1,40 @@
+"""Sources: everything the generator reads, normalised into one ``SourceSet``.
+
+One module per kind of source: an OpenAPI document (v3 or v2), a snapshot folder, a live
+cluster, CRD files. Bad input stops here with an ``InputError``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ir import Resource
+
+
+@dataclass
+class RawDefinition:
+    name: str
+    schema: dict[str, Any]
+    source: str
+    ptr: str
+
+
+@dataclass
+class SourceSet:
+    definitions: dict[str, RawDefinition] = field(default_factory=dict)
+    # (group, version) -> resources, from discovery (or x-kubernetes-action when it is missing)
+    resources: dict[tuple[str, str], list[Resource]] = field(default_factory=dict)
+    # (group, version) -> definition names of CRD-declared kinds in it
+    crd_group_versions: set[tuple[str, str]] = field(default_factory=set)
+
+    def add_definition(self, d: RawDefinition) -> None:
+        # The same definition appears in every group-version document that uses it.
+        self.definitions.setdefault(d.name, d)
+
+    def merge(self, other: "SourceSet") -> None:
+        for d in other.definitions.values():
+            self.add_definition(d)
+        for gv, resources in other.resources.items():
+            self.resources.setdefault(gv, resources)
+        self.crd_group_versions |= other.crd_group_versions

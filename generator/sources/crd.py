@@ -1,0 +1,149 @@
+"""CustomResourceDefinitions from files: YAML (multi-document) or JSON, ``List``s, folders.
+
+Every served version of a CRD becomes a definition named as the apiserver publishes it
+(``io.k8s.networking.gateway.v1.HTTPRoute``), with ``metadata`` typed as ObjectMeta, plus its
+``<Kind>List``; discovery facts (plural, scope, subresources) come from the CRD itself.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError, pointer
+from ..ir import Resource
+from . import RawDefinition, SourceSet
+
+META = "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1."
+_VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
+_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def definition_prefix(group: str, version: str) -> str:
+    return ".".join(reversed(group.split("."))) + "." + version
+
+
+def _files(path: Path) -> list[Path]:
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES and p.is_file())
+    if not path.exists():
+        raise InputError(path, "", "an existing CRD file or folder")
+    return [path]
+
+
+def _documents(path: Path) -> list[tuple[str, Any]]:
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise InputError(path, "", f"a readable file ({e.strerror})") from None
+    try:
+        if path.suffix == ".json":
+            docs = [json.loads(text)]
+        else:
+            from ..yamlfile import load_all
+
+            docs = load_all(text)
+    except json.JSONDecodeError as e:
+        raise InputError(path, "", f"valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except Exception as e:  # yaml errors
+        raise InputError(path, "", f"valid YAML ({str(e).splitlines()[0]})") from None
+    out: list[tuple[str, Any]] = []
+    for i, doc in enumerate(docs):
+        label = f"{path}" if len(docs) == 1 else f"{path} (document {i + 1})"
+        if isinstance(doc, dict) and doc.get("kind") == "List" or (
+            isinstance(doc, dict) and str(doc.get("kind", "")).endswith("List") and isinstance(doc.get("items"), list)
+        ):
+            out += [(f"{label} items[{j}]", item) for j, item in enumerate(doc["items"])]
+        else:
+            out.append((label, doc))
+    return out
+
+
+def load(paths: list[Path]) -> SourceSet:
+    out = SourceSet()
+    for path in paths:
+        found = 0
+        for label, doc in [d for f in _files(path) for d in _documents(f)]:
+            if not isinstance(doc, dict) or doc.get("kind") != "CustomResourceDefinition":
+                continue
+            if doc.get("apiVersion") != "apiextensions.k8s.io/v1":
+                raise InputError(label, "/apiVersion", f"apiextensions.k8s.io/v1 (got {doc.get('apiVersion')!r})")
+            add_crd(out, doc, label)
+            found += 1
+        if not found:
+            raise InputError(path, "", "at least one CustomResourceDefinition (apiextensions.k8s.io/v1)")
+    return out
+
+
+def _require(doc: dict[str, Any], label: str, *path: str | int, kind: type = str) -> Any:
+    value: Any = doc
+    for i, part in enumerate(path):
+        try:
+            value = value[part]
+        except (KeyError, IndexError, TypeError):
+            raise InputError(label, pointer(*path[: i + 1]), f"a {kind.__name__} here (it is missing)") from None
+    if not isinstance(value, kind) or (kind is str and not value):
+        raise InputError(label, pointer(*path), f"a non-empty {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
+def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> None:
+    group = _require(doc, label, "spec", "group")
+    kind = _require(doc, label, "spec", "names", "kind")
+    plural = _require(doc, label, "spec", "names", "plural")
+    names = doc["spec"]["names"]
+    scope = _require(doc, label, "spec", "scope")
+    if scope not in ("Namespaced", "Cluster"):
+        raise InputError(label, "/spec/scope", f"Namespaced or Cluster, got {scope!r}")
+    versions = _require(doc, label, "spec", "versions", kind=list)
+    for i, version in enumerate(versions):
+        name = _require(doc, label, "spec", "versions", i, "name")
+        if not version.get("served", True):
+            continue
+        schema = _require(doc, label, "spec", "versions", i, "schema", "openAPIV3Schema", kind=dict)
+        prefix = definition_prefix(group, name)
+        ptr = pointer("spec", "versions", i, "schema", "openAPIV3Schema")
+        root = copy.deepcopy(schema)
+        props = root.setdefault("properties", {})
+        props.setdefault("apiVersion", {"type": "string"})
+        props.setdefault("kind", {"type": "string"})
+        meta = props.get("metadata") or {}
+        props["metadata"] = {"$ref": META + "ObjectMeta", "description": meta.get("description", "")}
+        root["x-kubernetes-group-version-kind"] = [{"group": group, "version": name, "kind": kind}]
+        out.add_definition(RawDefinition(f"{prefix}.{kind}", root, label, ptr))
+        list_kind = names.get("listKind") or f"{kind}List"
+        out.add_definition(
+            RawDefinition(
+                f"{prefix}.{list_kind}",
+                {
+                    "description": f"{list_kind} is a list of {kind}.",
+                    "type": "object",
+                    "required": ["items"],
+                    "properties": {
+                        "apiVersion": {"type": "string"},
+                        "kind": {"type": "string"},
+                        "metadata": {"$ref": META + "ListMeta"},
+                        "items": {"type": "array", "items": {"$ref": f"#/components/schemas/{prefix}.{kind}"}},
+                    },
+                    "x-kubernetes-group-version-kind": [{"group": group, "version": name, "kind": list_kind}],
+                },
+                label,
+                ptr,
+            )
+        )
+        subresources = version.get("subresources") or {}
+        resource = Resource(
+            plural=plural,
+            singular=names.get("singular") or kind.lower(),
+            kind=kind,
+            namespaced=scope == "Namespaced",
+            verbs=list(_VERBS),
+            subresources={s: ["get", "patch", "update"] for s in sorted(subresources) if s in ("status", "scale")},
+            short_names=list(names.get("shortNames") or []),
+            categories=list(names.get("categories") or []),
+        )
+        existing = out.resources.setdefault((group, name), [])
+        existing[:] = sorted([r for r in existing if r.plural != plural] + [resource], key=lambda r: r.plural)
+        out.crd_group_versions.add((group, name))

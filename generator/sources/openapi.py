@@ -1,0 +1,105 @@
+"""One OpenAPI document, v3 (``components.schemas``) or v2 (``definitions``), JSON or YAML."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError, pointer
+from ..ir import Resource
+from . import RawDefinition, SourceSet
+
+
+def read_document(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise InputError(path, "", f"a readable file ({e.strerror})") from None
+    try:
+        if path.suffix in (".yaml", ".yml"):
+            from ..yamlfile import load_all
+
+            docs = load_all(text)
+            doc = docs[0] if len(docs) == 1 else None
+        else:
+            doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(path, "", f"valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except Exception as e:  # yaml.YAMLError and its kin
+        raise InputError(path, "", f"valid YAML ({str(e).splitlines()[0]})") from None
+    if not isinstance(doc, dict):
+        raise InputError(path, "", "one document holding an OpenAPI object")
+    return doc
+
+
+def from_document(doc: dict[str, Any], source: str) -> SourceSet:
+    out = SourceSet()
+    if "openapi" in doc:
+        container, base = doc.get("components", {}).get("schemas", {}), ("components", "schemas")
+    elif "swagger" in doc:
+        container, base = doc.get("definitions", {}), ("definitions",)
+    else:
+        raise InputError(source, "", "an OpenAPI document: a top-level 'openapi' (v3) or 'swagger' (v2) field")
+    if not isinstance(container, dict):
+        raise InputError(source, pointer(*base), "an object mapping definition names to schemas")
+    for name, schema in container.items():
+        if not isinstance(schema, dict):
+            raise InputError(source, pointer(*base, name), "a schema object")
+        out.add_definition(RawDefinition(name, schema, source, pointer(*base, name)))
+    paths = doc.get("paths")
+    if isinstance(paths, dict):
+        out.resources = resources_from_actions(paths)
+    return out
+
+
+def load_file(path: Path) -> SourceSet:
+    return from_document(read_document(path), str(path))
+
+
+_RESOURCE_PATH = re.compile(
+    r"^/(?:api|apis/[^/]+)/[^/]+/(?:namespaces/\{namespace\}/)?(?P<plural>[^/{}]+)(?:/\{name\}(?:/(?P<sub>[^/{}]+))?)?$"
+)
+_ACTION_VERBS = {
+    "get": "get", "list": "list", "watch": "watch", "watchlist": "watch", "post": "create",
+    "put": "update", "patch": "patch", "delete": "delete", "deletecollection": "deletecollection",
+}
+
+
+def resources_from_actions(paths: dict[str, Any]) -> dict[tuple[str, str], list[Resource]]:
+    """Resources from ``x-kubernetes-action`` on operations: the fallback when discovery is missing."""
+    found: dict[tuple[str, str, str], Resource] = {}
+    for path in sorted(paths):
+        match = _RESOURCE_PATH.match(path.replace("/watch/", "/"))
+        ops = paths[path]
+        if not match or not isinstance(ops, dict):
+            continue
+        for op in ops.values():
+            if not isinstance(op, dict) or "x-kubernetes-action" not in op:
+                continue
+            gvk = op.get("x-kubernetes-group-version-kind") or {}
+            verb = _ACTION_VERBS.get(op["x-kubernetes-action"])
+            if not verb or not gvk:
+                continue
+            group, version = gvk.get("group", ""), gvk.get("version", "")
+            key = (group, version, match["plural"])
+            namespaced = "{namespace}" in path
+            if match["sub"]:
+                parent = found.get(key)
+                if parent is not None:
+                    parent.subresources.setdefault(match["sub"], [])
+                    if verb not in parent.subresources[match["sub"]]:
+                        parent.subresources[match["sub"]].append(verb)
+                continue
+            res = found.setdefault(
+                key, Resource(match["plural"], match["plural"].rstrip("s"), gvk.get("kind", ""), namespaced, [])
+            )
+            res.namespaced = res.namespaced or namespaced
+            if verb not in res.verbs:
+                res.verbs.append(verb)
+    out: dict[tuple[str, str], list[Resource]] = {}
+    for (group, version, _), res in sorted(found.items()):
+        res.verbs.sort()
+        out.setdefault((group, version), []).append(res)
+    return out

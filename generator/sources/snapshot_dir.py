@@ -1,0 +1,54 @@
+"""A snapshot folder in the layout ``kgen snapshot`` writes (see generator/snapshot.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import InputError
+from . import SourceSet
+from .discovery import from_aggregated, from_legacy
+from .openapi import from_document, read_document
+
+
+def is_snapshot(path: Path) -> bool:
+    return (path / "openapi" / "v3").is_dir() or (path / "openapi" / "v2.json").is_file()
+
+
+def group_version_documents(folder: Path) -> list[Path]:
+    """The OpenAPI v3 documents of group-versions: api/<v>.json and apis/<g>/<v>.json."""
+    v3 = folder / "openapi" / "v3"
+    return sorted([*v3.glob("api/*.json"), *v3.glob("apis/*/*.json")])
+
+
+def load(folder: Path) -> SourceSet:
+    if not is_snapshot(folder):
+        raise InputError(folder, "", "a snapshot folder holding openapi/v3/ (as `kgen snapshot` writes)")
+    out = SourceSet()
+    documents = group_version_documents(folder)
+    if documents:
+        for path in documents:
+            out.merge(from_document(read_document(path), str(path)))
+    else:
+        out.merge(from_document(read_document(folder / "openapi" / "v2.json"), str(folder / "openapi" / "v2.json")))
+    discovered = _discovery(folder)
+    if discovered:
+        out.resources = discovered  # discovery wins over x-kubernetes-action
+    return out
+
+
+def _discovery(folder: Path) -> dict:
+    aggregated = folder / "discovery" / "aggregated"
+    result: dict = {}
+    if aggregated.is_dir():
+        for root in ("api.json", "apis.json"):
+            path = aggregated / root
+            if path.is_file():
+                result.update(from_aggregated(json.loads(path.read_text()), str(path)))
+        if result:
+            return result
+    legacy = folder / "discovery" / "legacy"
+    for path in sorted([*legacy.glob("api/*.json"), *legacy.glob("apis/*/*.json")]):
+        gv, resources = from_legacy(json.loads(path.read_text()), str(path))
+        result[gv] = resources
+    return result
