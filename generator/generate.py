@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import build, format, render, write
 from .errors import InputError
-from .models import META_PREFIX
+APIMACHINERY_PREFIX = "io.k8s.apimachinery."
 from .sources import SourceSet, crd, openapi, snapshot_dir
 
 
@@ -57,7 +57,7 @@ def load_sources(opts: Options) -> SourceSet:
             # CRDs alone: their package still needs apimachinery's meta/v1 (ObjectMeta, ListMeta).
             embedded = snapshot_dir.load(embedded_snapshot())
             for name, d in embedded.definitions.items():
-                if name.startswith(META_PREFIX):
+                if name.startswith(APIMACHINERY_PREFIX):
                     sources.add_definition(d)
         sources.merge(crds)
     if not (opts.sources or opts.cluster or opts.crds):

@@ -75,9 +75,9 @@ def _named(entries: Any, name: str, kind: str, source: Path) -> dict[str, Any]:
 
 def _data_or_file(section: dict[str, Any], data_key: str, file_key: str, base: Path) -> bytes | None:
     if section.get(data_key):
-        return base64.b64decode(section[data_key])
+        return base64.b64decode(str(section[data_key]))
     if section.get(file_key):
-        path = base / section[file_key]
+        path = base / str(section[file_key])
         try:
             return path.read_bytes()
         except OSError as e:

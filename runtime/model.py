@@ -56,7 +56,8 @@ class Model(
     @classmethod
     def from_json(cls: type[M], data: bytes | str) -> M:
         try:
-            return _decoder(cls).decode(data)
+            decoded: M = _decoder(cls).decode(data)
+            return decoded
         except msgspec.ValidationError:
             try:
                 raw = msgspec.json.decode(data)
