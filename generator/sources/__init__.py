@@ -29,8 +29,14 @@ class SourceSet:
     crd_group_versions: set[tuple[str, str]] = field(default_factory=set)
 
     def add_definition(self, d: RawDefinition) -> None:
-        # The same definition appears in every group-version document that uses it.
-        self.definitions.setdefault(d.name, d)
+        # The same definition appears in every group-version document that uses it; shared
+        # ones (meta/v1 WatchEvent, DeleteOptions) name a different group in each document.
+        seen = self.definitions.setdefault(d.name, d)
+        if seen is not d:
+            gvks = seen.schema.get("x-kubernetes-group-version-kind") or []
+            extra = [g for g in d.schema.get("x-kubernetes-group-version-kind") or [] if g not in gvks]
+            if extra:
+                seen.schema = {**seen.schema, "x-kubernetes-group-version-kind": [*gvks, *extra]}
 
     def merge(self, other: "SourceSet") -> None:
         for d in other.definitions.values():

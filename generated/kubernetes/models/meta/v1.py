@@ -119,8 +119,6 @@ class Condition(Model):
 class DeleteOptions(Model):
     """DeleteOptions may be provided when deleting an API object."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "DeleteOptions"
     api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     dry_run: list[str] | None | UnsetType = field(default=UNSET, name="dryRun")
@@ -417,8 +415,6 @@ class StatusDetails(Model):
 class WatchEvent(Model):
     """Event represents a single event to a watched resource."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "WatchEvent"
     DEFAULTS: ClassVar[dict[str, Any]] = {"type_": ""}
     object_: dict[str, Any] | None | UnsetType = field(default=UNSET, name="object")
     """Object is:
