@@ -55,12 +55,15 @@ class _Fetcher:
         self._client = client
         self._progress = progress
 
-    def get(self, path: str, accept: str = "application/json") -> Any:
+    def get(self, path: str, accept: str = "application/json", optional: bool = False) -> Any:
+        """The JSON document at ``path``; with ``optional``, None when the server does not serve it."""
         self._progress(path)
         try:
             response = self._client.get(path, headers={"Accept": accept})
         except httpx.TransportError as e:
             raise SnapshotError(f"GET {self._client.base_url.join(path)}: {e or type(e).__name__}") from None
+        if optional and response.status_code in (404, 406):
+            return None
         if response.status_code != 200:
             raise SnapshotError(f"GET {path}: HTTP {response.status_code}: {response.text[:200]}")
         return response.json()
@@ -91,18 +94,20 @@ def _capture_into(fetch: _Fetcher, folder: Path) -> dict[str, int]:
     _dump(folder, "version.json", fetch.get("/version"))
     _dump(folder, "openapi/v2.json", fetch.get("/openapi/v2"))
 
-    index = fetch.get("/openapi/v3")
-    _dump(folder, "openapi/v3.json", index)
+    # Servers before 1.27 may lack /openapi/v3 (v2 is the fallback) and aggregated discovery
+    # (legacy discovery below is the fallback): both are captured when served.
+    index = fetch.get("/openapi/v3", optional=True) or {}
     v3_paths = sorted(index.get("paths", {}))
+    if index:
+        _dump(folder, "openapi/v3.json", index)
     for path in v3_paths:
         url = index["paths"][path].get("serverRelativeURL") or f"/openapi/v3/{path}"
         _dump(folder, f"openapi/v3/{_safe_relpath(path)}.json", fetch.get(url))
 
     for root in ("api", "apis"):
-        doc = fetch.get(f"/{root}", accept=AGGREGATED_ACCEPT)
-        if doc.get("kind") != "APIGroupDiscoveryList":
-            raise SnapshotError(f"GET /{root}: the server did not answer with aggregated discovery")
-        _dump(folder, f"discovery/aggregated/{root}.json", doc)
+        doc = fetch.get(f"/{root}", accept=f"{AGGREGATED_ACCEPT},application/json")
+        if doc.get("kind") == "APIGroupDiscoveryList":
+            _dump(folder, f"discovery/aggregated/{root}.json", doc)
 
     legacy_api = fetch.get("/api")
     _dump(folder, "discovery/legacy/api.json", legacy_api)
