@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import time
 import uuid
 
 import httpx
-import pytest
 
 from kgen.runtime.config import load_kubeconfig
 from kgen.runtime.testing import RESTRICTED_NAMESPACE, KubeAPIServer
+from tests.support.apiserver import CRDS, crd_manifest, install_crd, wait_for
 
 
 def _configmap(name: str, data: dict[str, str]) -> dict:
@@ -95,60 +94,17 @@ def test_kubeconfigs_authenticate_as_their_identity(kube_apiserver: KubeAPIServe
     assert "system:masters" not in seen["kgen-restricted"]
 
 
-def _wait_for(predicate, timeout: float = 60.0, interval: float = 0.25):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"condition not met within {timeout}s")
-        time.sleep(interval)
-
-
 def test_crd_becomes_established_and_is_published_in_openapi_v3(admin: httpx.Client) -> None:
     group = f"g{uuid.uuid4().hex[:8]}.kgen.test"
-    crd = {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": f"widgets.{group}"},
-        "spec": {
-            "group": group,
-            "scope": "Namespaced",
-            "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
-            "versions": [
-                {
-                    "name": "v1",
-                    "served": True,
-                    "storage": True,
-                    "schema": {
-                        "openAPIV3Schema": {
-                            "type": "object",
-                            "properties": {
-                                "spec": {"type": "object", "properties": {"size": {"type": "integer"}}}
-                            },
-                        }
-                    },
-                }
-            ],
-        },
-    }
-    path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
-    assert admin.post(path, json=crd).status_code == 201
-
-    def established() -> bool:
-        conditions = admin.get(f"{path}/widgets.{group}").json().get("status", {}).get("conditions") or []
-        return any(c["type"] == "Established" and c["status"] == "True" for c in conditions)
-
-    _wait_for(established)
+    install_crd(admin, crd_manifest(group, "Widget", "widgets", {"size": {"type": "integer"}}))
     index_key = f"apis/{group}/v1"
-    entry = _wait_for(lambda: admin.get("/openapi/v3").json()["paths"].get(index_key))
+    entry = wait_for(lambda: admin.get("/openapi/v3").json()["paths"].get(index_key))
     doc = admin.get(entry["serverRelativeURL"]).json()
     schemas = doc["components"]["schemas"]
     widget = next(s for s in schemas.values() if {"group": group, "version": "v1", "kind": "Widget"}
                   in s.get("x-kubernetes-group-version-kind", []))
     assert widget["properties"]["spec"]["properties"]["size"]["type"] == "integer"
-    admin.delete(f"{path}/widgets.{group}")
+    admin.delete(f"{CRDS}/widgets.{group}")
 
 
 def test_watch_from_compacted_resource_version_is_gone(kube_apiserver_without_watch_cache: KubeAPIServer) -> None:

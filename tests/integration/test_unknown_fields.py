@@ -10,51 +10,15 @@ from pathlib import Path
 import httpx
 import yaml
 
+from tests.support.apiserver import CRDS, crd_manifest, install_crd
 from tests.support.packages import generate, import_all
-
-
-def _crd(group: str, spec_properties: dict) -> dict:
-    return {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": f"gizmos.{group}"},
-        "spec": {
-            "group": group,
-            "scope": "Namespaced",
-            "names": {"plural": "gizmos", "singular": "gizmo", "kind": "Gizmo", "listKind": "GizmoList"},
-            "versions": [
-                {
-                    "name": "v1",
-                    "served": True,
-                    "storage": True,
-                    "schema": {
-                        "openAPIV3Schema": {
-                            "type": "object",
-                            "properties": {"spec": {"type": "object", "properties": spec_properties}},
-                        }
-                    },
-                }
-            ],
-        },
-    }
-
-
-def _wait_established(admin: httpx.Client, name: str) -> None:
-    path = f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        conditions = admin.get(path).json().get("status", {}).get("conditions") or []
-        if any(c["type"] == "Established" and c["status"] == "True" for c in conditions):
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"{name} never became Established")
 
 
 def test_update_with_old_model_keeps_field_added_to_server_schema(
     admin: httpx.Client, namespace: str, tmp_path: Path
 ) -> None:
     group = f"u{uuid.uuid4().hex[:8]}.kgen.test"
-    old = _crd(group, {"a": {"type": "string"}})
+    old = crd_manifest(group, "Gizmo", "gizmos", {"a": {"type": "string"}})
     crd_file = tmp_path / "gizmo.yaml"
     crd_file.write_text(yaml.safe_dump(old))
     package = f"gizmos_{uuid.uuid4().hex[:6]}"
@@ -63,9 +27,8 @@ def test_update_with_old_model_keeps_field_added_to_server_schema(
     Gizmo = next(getattr(m, "Gizmo") for n, m in modules.items() if hasattr(m, "Gizmo"))
     assert "b" not in Gizmo.__struct_fields__ and not hasattr(Gizmo, "b")
 
-    crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
-    assert admin.post(crds, json=old).status_code == 201
-    _wait_established(admin, old["metadata"]["name"])
+    crds = CRDS
+    install_crd(admin, old)
     # The server's schema moves on: spec.b appears.
     newer = admin.get(f"{crds}/{old['metadata']['name']}").json()
     newer["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["b"] = {
