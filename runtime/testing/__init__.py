@@ -10,6 +10,13 @@ is registered when kgen is installed). Needs the ``testing`` extra: ``pip instal
 """
 
 from ._assets import AssetsNotFound, find_assets
-from ._server import RESTRICTED_NAMESPACE, KubeAPIServer, StartupError
+from ._server import RESTRICTED_NAMESPACE, TOKEN_USERS, KubeAPIServer, StartupError
 
-__all__ = ["AssetsNotFound", "KubeAPIServer", "RESTRICTED_NAMESPACE", "StartupError", "find_assets"]
+__all__ = [
+    "AssetsNotFound",
+    "KubeAPIServer",
+    "RESTRICTED_NAMESPACE",
+    "StartupError",
+    "TOKEN_USERS",
+    "find_assets",
+]

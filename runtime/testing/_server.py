@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import atexit
 import base64
+import csv
 import ctypes
+import io
+import secrets
 import os
 import shutil
 import signal
@@ -32,6 +35,8 @@ _TMP_PREFIX = "kgen-envtest-"
 ADMIN_USER = "kgen-admin"
 RESTRICTED_USER = "kgen-restricted"
 RESTRICTED_NAMESPACE = "kgen-restricted"
+#: Users that authenticate with a static bearer token (all in system:masters), for auth tests.
+TOKEN_USERS = ("kgen-token-1", "kgen-token-2", "kgen-token-3")
 
 
 class StartupError(RuntimeError):
@@ -121,6 +126,8 @@ class KubeAPIServer:
         self.kubeconfig = ""
         self.restricted_kubeconfig = ""
         self.startup_seconds = 0.0
+        #: user -> bearer token the server accepts (see TOKEN_USERS); never printed by repr.
+        self.tokens: dict[str, str] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -196,6 +203,12 @@ class KubeAPIServer:
         self._restricted = ca.client(RESTRICTED_USER)
         self._write("admin.crt", self._admin.cert_pem)
         self._write("admin.key", self._admin.key_pem)
+        self.tokens = {user: secrets.token_urlsafe(24) for user in TOKEN_USERS}
+        rows = io.StringIO()
+        writer = csv.writer(rows)
+        for user, token in self.tokens.items():
+            writer.writerow([token, user, user, "system:masters"])
+        self._write("tokens.csv", rows.getvalue().encode())
 
     def _spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
         log = open(self._path(f"{name}.log"), "wb")
@@ -246,6 +259,7 @@ class KubeAPIServer:
             f"--tls-cert-file={self._path('serving.crt')}",
             f"--tls-private-key-file={self._path('serving.key')}",
             f"--client-ca-file={self._path('ca.crt')}",
+            f"--token-auth-file={self._path('tokens.csv')}",
             "--authorization-mode=RBAC",
             "--service-cluster-ip-range=10.0.0.0/24",
             "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
@@ -259,6 +273,11 @@ class KubeAPIServer:
             "--profiling=false",
         ]
         self._spawn("kube-apiserver", [str(assets / "kube-apiserver"), *flags, *self._apiserver_flags])
+
+    @property
+    def ca_pem(self) -> bytes:
+        """The CA that signed the serving certificate (and the client certificates)."""
+        return self._ca_pem
 
     def admin_client(self, **kwargs: Any) -> httpx.Client:
         """A plain httpx client authenticated as the admin identity (for harness and tests)."""
