@@ -189,8 +189,12 @@ class KubeAPIServer:
             f.write(data)
         return str(path)
 
+    def issue_serving_cert(self, hosts: list[str]) -> KeyPair:
+        """A serving certificate from the server's CA (for a test proxy clients should trust)."""
+        return self._ca.serving(hosts)
+
     def _write_pki(self) -> None:
-        ca = CertificateAuthority()
+        ca = self._ca = CertificateAuthority()
         self._ca_pem = ca.cert_pem
         self._write("ca.crt", ca.cert_pem)
         serving = ca.serving(["127.0.0.1", "localhost"])

@@ -1,0 +1,72 @@
+"""The dynamic client: every verb on any group/version/resource, with plain-dict objects.
+
+    dyn = DynamicClient(rest)
+    cms = dyn.resource("", "v1", "configmaps", namespace="default")
+    cm = cms.get("settings"); set_nested(cm, "on", "data", "feature"); cms.update(cm)
+    dyn.for_kind("Deployment").list()          # resolved through discovery (RESTMapper)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .discovery import APIResource, DiscoveryClient
+from .resource import AsyncResourceClient, DictCodec, ResourceClient, ResourceInfo
+from .rest import AsyncRESTClient, RESTClient
+from .restmapper import RESTMapper
+
+Unstructured = dict[str, Any]
+
+
+def _info(resource: APIResource) -> ResourceInfo:
+    return ResourceInfo(resource.group, resource.version, resource.plural, resource.namespaced, resource.kind)
+
+
+class DynamicClient:
+    def __init__(self, rest: RESTClient, discovery: DiscoveryClient | None = None) -> None:
+        self.rest = rest
+        self._discovery = discovery
+        self._mapper: RESTMapper | None = None
+
+    @property
+    def mapper(self) -> RESTMapper:
+        if self._mapper is None:
+            self._discovery = self._discovery or DiscoveryClient(self.rest)
+            self._mapper = RESTMapper.from_discovery(self._discovery)
+        return self._mapper
+
+    def resource(
+        self, group: str, version: str, plural: str, namespace: str | None = None, *, namespaced: bool | None = None,
+        kind: str = "",
+    ) -> ResourceClient[Unstructured, Unstructured]:
+        """A client for group/version/plural; scope is looked up in discovery unless given."""
+        if namespaced is None:
+            found = [r for r in self.mapper.resources if (r.group, r.version, r.plural) == (group, version, plural)]
+            namespaced = found[0].namespaced if found else namespace is not None
+            kind = kind or (found[0].kind if found else "")
+        info = ResourceInfo(group, version, plural, namespaced, kind)
+        return ResourceClient(self.rest, info, namespace, DictCodec(info.api_version, kind))
+
+    def for_name(self, text: str, namespace: str | None = None) -> ResourceClient[Unstructured, Unstructured]:
+        """``"deploy"``, ``"deployments.apps"``, ``"Deployment"``: resolved like kubectl does."""
+        resource = self.mapper.resource_for(text)
+        info = _info(resource)
+        return ResourceClient(self.rest, info, namespace if resource.namespaced else None, DictCodec(info.api_version, info.kind))
+
+    def for_kind(self, kind: str, group: str | None = None, namespace: str | None = None) -> ResourceClient[Unstructured, Unstructured]:
+        resource = self.mapper.rest_mapping(kind, group)
+        info = _info(resource)
+        return ResourceClient(self.rest, info, namespace if resource.namespaced else None, DictCodec(info.api_version, info.kind))
+
+
+class AsyncDynamicClient:
+    """The dynamic client on asyncio; scope must be given (no discovery round-trip hidden in a constructor)."""
+
+    def __init__(self, rest: AsyncRESTClient) -> None:
+        self.rest = rest
+
+    def resource(
+        self, group: str, version: str, plural: str, namespace: str | None = None, *, namespaced: bool = True, kind: str = ""
+    ) -> AsyncResourceClient[Unstructured, Unstructured]:
+        info = ResourceInfo(group, version, plural, namespaced, kind)
+        return AsyncResourceClient(self.rest, info, namespace, DictCodec(info.api_version, kind))

@@ -1,0 +1,144 @@
+"""Errors from the apiserver, typed by what they mean, built from the server's ``Status``.
+
+    ApiError
+    ├── BadRequest (400)            ├── Gone (410) ── Expired (410, reason Expired)
+    ├── Unauthorized (401)          ├── Invalid (422; .causes lists the fields)
+    ├── Forbidden (403)             ├── TooManyRequests (429)
+    ├── NotFound (404)              ├── InternalError (500)
+    ├── MethodNotAllowed (405)      ├── ServiceUnavailable (503)
+    ├── Conflict (409)              └── ServerTimeout (504, or reason Timeout/ServerTimeout)
+    │   └── AlreadyExists (409, reason AlreadyExists)
+
+Every error carries ``code``, ``reason``, ``message`` and ``details`` (the Status' own fields).
+The message is the server's; the request is described by method and path only, never headers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+
+@dataclass(frozen=True)
+class StatusCause:
+    field: str
+    reason: str
+    message: str
+
+
+class ApiError(Exception):
+    """The apiserver answered with an error ``Status`` (HTTP status >= 400, or a watch ERROR)."""
+
+    def __init__(self, status: dict[str, Any], code: int, request: str = "") -> None:
+        self.status = status
+        self.code = int(status.get("code") or code)
+        self.reason = str(status.get("reason") or "")
+        self.message = str(status.get("message") or "")
+        self.details: dict[str, Any] = status.get("details") or {}
+        self.request = request
+        where = f"{request}: " if request else ""
+        super().__init__(f"{where}{self.code} {self.reason or 'Error'}: {self.message}".rstrip(": "))
+
+    @property
+    def causes(self) -> list[StatusCause]:
+        return [
+            StatusCause(str(c.get("field", "")), str(c.get("reason", "")), str(c.get("message", "")))
+            for c in self.details.get("causes") or []
+        ]
+
+
+class BadRequest(ApiError):
+    pass
+
+
+class Unauthorized(ApiError):
+    pass
+
+
+class Forbidden(ApiError):
+    pass
+
+
+class NotFound(ApiError):
+    pass
+
+
+class MethodNotAllowed(ApiError):
+    pass
+
+
+class Conflict(ApiError):
+    pass
+
+
+class AlreadyExists(Conflict):
+    pass
+
+
+class Gone(ApiError):
+    pass
+
+
+class Expired(Gone):
+    """A resourceVersion or continue token the server no longer has: list again."""
+
+    @property
+    def continue_token(self) -> str | None:
+        """The inconsistent continue token a 410 on a paged list offers, if any."""
+        token = (self.status.get("metadata") or {}).get("continue")
+        return str(token) if token else None
+
+
+class Invalid(ApiError):
+    pass
+
+
+class TooManyRequests(ApiError):
+    pass
+
+
+class InternalError(ApiError):
+    pass
+
+
+class ServiceUnavailable(ApiError):
+    pass
+
+
+class ServerTimeout(ApiError):
+    pass
+
+
+_BY_CODE: dict[int, type[ApiError]] = {
+    400: BadRequest, 401: Unauthorized, 403: Forbidden, 404: NotFound, 405: MethodNotAllowed,
+    409: Conflict, 410: Gone, 422: Invalid, 429: TooManyRequests, 500: InternalError,
+    503: ServiceUnavailable, 504: ServerTimeout,
+}
+_BY_REASON: dict[str, type[ApiError]] = {
+    "AlreadyExists": AlreadyExists, "Expired": Expired, "Gone": Gone, "Timeout": ServerTimeout,
+    "ServerTimeout": ServerTimeout, "Invalid": Invalid, "NotFound": NotFound, "Forbidden": Forbidden,
+    "Unauthorized": Unauthorized, "Conflict": Conflict, "TooManyRequests": TooManyRequests,
+}
+
+
+def error_from_status(status: dict[str, Any], code: int = 0, request: str = "") -> ApiError:
+    code = int(status.get("code") or code)
+    reason = str(status.get("reason") or "")
+    cls = _BY_REASON.get(reason) or _BY_CODE.get(code) or ApiError
+    if code == 410 and cls is Gone and reason != "Gone":
+        cls = Expired  # "too old resource version" comes as 410 with reason Expired or none
+    return cls(status, code, request)
+
+
+def error_from_response(code: int, body: bytes, request: str = "") -> ApiError:
+    """An ApiError from an HTTP error response, whether or not its body is a Status."""
+    try:
+        status = msgspec.json.decode(body) if body else {}
+    except msgspec.DecodeError:
+        status = {}
+    if not isinstance(status, dict) or status.get("kind") != "Status":
+        text = body[:500].decode("utf-8", "replace").strip()
+        status = {"code": code, "message": text or f"HTTP {code}"}
+    return error_from_status(status, code, request)

@@ -1,0 +1,93 @@
+"""Label and field selectors: strings, or built with a small typed builder.
+
+    labels(app="web").in_("tier", ["fe", "be"]).exists("canary")   # app=web,tier in (be,fe),canary
+    fields(**{"metadata.name": "x"}).ne("status.phase", "Running")  # metadata.name=x,status.phase!=Running
+
+Anything that takes a selector takes a string too; ``str(selector)`` is the wire form.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+
+
+def _check_value(value: str) -> str:
+    if len(value) > 63 or not _LABEL_VALUE.match(value):
+        raise ValueError(f"invalid label value {value!r}")
+    return value
+
+
+class LabelSelector:
+    def __init__(self) -> None:
+        self._terms: list[str] = []
+
+    def eq(self, key: str, value: str) -> "LabelSelector":
+        self._terms.append(f"{key}={_check_value(value)}")
+        return self
+
+    def ne(self, key: str, value: str) -> "LabelSelector":
+        self._terms.append(f"{key}!={_check_value(value)}")
+        return self
+
+    def in_(self, key: str, values: Iterable[str]) -> "LabelSelector":
+        self._terms.append(f"{key} in ({','.join(sorted(_check_value(v) for v in values))})")
+        return self
+
+    def not_in(self, key: str, values: Iterable[str]) -> "LabelSelector":
+        self._terms.append(f"{key} notin ({','.join(sorted(_check_value(v) for v in values))})")
+        return self
+
+    def exists(self, key: str) -> "LabelSelector":
+        self._terms.append(key)
+        return self
+
+    def does_not_exist(self, key: str) -> "LabelSelector":
+        self._terms.append(f"!{key}")
+        return self
+
+    def __str__(self) -> str:
+        return ",".join(self._terms)
+
+    def __repr__(self) -> str:
+        return f"LabelSelector({str(self)!r})"
+
+
+class FieldSelector:
+    def __init__(self) -> None:
+        self._terms: list[str] = []
+
+    @staticmethod
+    def _escape(value: str) -> str:
+        # fields.EscapeValue: backslash, comma and equals are escaped
+        return value.replace("\\", "\\\\").replace(",", "\\,").replace("=", "\\=")
+
+    def eq(self, field: str, value: str) -> "FieldSelector":
+        self._terms.append(f"{field}={self._escape(value)}")
+        return self
+
+    def ne(self, field: str, value: str) -> "FieldSelector":
+        self._terms.append(f"{field}!={self._escape(value)}")
+        return self
+
+    def __str__(self) -> str:
+        return ",".join(self._terms)
+
+    def __repr__(self) -> str:
+        return f"FieldSelector({str(self)!r})"
+
+
+def labels(**equal: str) -> LabelSelector:
+    selector = LabelSelector()
+    for key, value in equal.items():
+        selector.eq(key, value)
+    return selector
+
+
+def fields(**equal: str) -> FieldSelector:
+    selector = FieldSelector()
+    for key, value in equal.items():
+        selector.eq(key, value)
+    return selector

@@ -1,0 +1,183 @@
+"""A fault-injecting HTTPS proxy between a client and the real apiserver, for tests.
+
+It terminates TLS with a certificate from the test apiserver's CA (so clients verify it like
+the real server), forwards each request — Authorization header included, so clients use
+bearer tokens — and streams the answer back (watches too). Faults are either scripted
+(``script``: answer the next requests with a given status and ``Retry-After``) or random
+(``chaos``: cut connections, stall streams, answer 429/500), and every fault is counted.
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+import ssl
+import tempfile
+import threading
+import time
+from collections import Counter, deque
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import httpx
+
+from kgen.runtime.testing import KubeAPIServer
+
+_HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length"}
+
+
+@dataclass
+class Scripted:
+    status: int
+    retry_after: str | None = "0"
+
+
+@dataclass
+class Chaos:
+    """Probabilities per request (cut, stall, 429, 500) and per streamed chunk (cut, stall)."""
+
+    seed: int = 1
+    cut: float = 0.0
+    stall_seconds: float = 0.0
+    stall: float = 0.0
+    too_many: float = 0.0
+    server_error: float = 0.0
+    cut_stream: float = 0.0
+
+
+class FaultProxy:
+    def __init__(self, server: KubeAPIServer) -> None:
+        self.upstream = server.url
+        self.script: deque[Scripted] = deque()
+        self.chaos: Chaos | None = None
+        self.faults: Counter[str] = Counter()
+        self.requests: list[str] = []
+        self._lock = threading.Lock()
+        self._rng = random.Random(0)
+        folder = Path(tempfile.mkdtemp(prefix="kgen-faultproxy-"))
+        pair = server.issue_serving_cert(["127.0.0.1", "localhost"])
+        (folder / "tls.crt").write_bytes(pair.cert_pem)
+        (folder / "tls.key").write_bytes(pair.key_pem)
+        self._tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        self._tls.load_cert_chain(folder / "tls.crt", folder / "tls.key")
+        for p in folder.iterdir():
+            p.unlink()
+        folder.rmdir()
+        self._upstream = httpx.Client(
+            base_url=server.url, verify=ssl.create_default_context(cadata=server.ca_pem.decode()), timeout=None
+        )
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._httpd.daemon_threads = True
+        self.url = f"https://127.0.0.1:{self._httpd.server_address[1]}"
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def set_chaos(self, chaos: Chaos | None) -> None:
+        with self._lock:
+            self.chaos = chaos
+            self._rng = random.Random(chaos.seed if chaos else 0)
+
+    def _roll(self, p: float) -> bool:
+        with self._lock:
+            return p > 0 and self._rng.random() < p
+
+    def _count(self, fault: str) -> None:
+        with self._lock:
+            self.faults[fault] += 1
+
+    def __enter__(self) -> "FaultProxy":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._upstream.close()
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def setup(self) -> None:
+                self.request = proxy._tls.wrap_socket(self.request, server_side=True)
+                super().setup()
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+            def _answer(self, status: int, retry_after: str | None) -> None:
+                body = (
+                    f'{{"kind":"Status","apiVersion":"v1","status":"Failure","code":{status},'
+                    f'"reason":"{"TooManyRequests" if status == 429 else "InternalError"}","message":"injected fault"}}'
+                ).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                if retry_after is not None:
+                    self.send_header("Retry-After", retry_after)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def _cut(self) -> None:
+                self.close_connection = True
+                try:
+                    self.request.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+            def _forward(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else None
+                proxy.requests.append(f"{self.command} {self.path}")
+                with proxy._lock:
+                    scripted = proxy.script.popleft() if proxy.script else None
+                chaos = proxy.chaos
+                if scripted is not None:
+                    proxy._count(f"scripted {scripted.status}")
+                    return self._answer(scripted.status, scripted.retry_after)
+                if chaos is not None:
+                    if proxy._roll(chaos.cut):
+                        proxy._count("cut connection")
+                        return self._cut()
+                    if proxy._roll(chaos.too_many):
+                        proxy._count("429")
+                        return self._answer(429, "0")
+                    if proxy._roll(chaos.server_error):
+                        proxy._count("500")
+                        return self._answer(500, "0")
+                    if proxy._roll(chaos.stall):
+                        proxy._count("stall before answer")
+                        time.sleep(chaos.stall_seconds)
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP_BY_HOP}
+                request = proxy._upstream.build_request(self.command, self.path, headers=headers, content=body)
+                try:
+                    upstream = proxy._upstream.send(request, stream=True)
+                except httpx.HTTPError:
+                    return self._cut()
+                try:
+                    self.send_response(upstream.status_code)
+                    for key, value in upstream.headers.multi_items():
+                        if key.lower() not in _HOP_BY_HOP:
+                            self.send_header(key, value)
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    for chunk in upstream.iter_raw():
+                        if chaos is not None and proxy._roll(chaos.cut_stream):
+                            proxy._count("cut stream")
+                            return self._cut()
+                        if chaos is not None and chaos.stall_seconds and proxy._roll(chaos.stall):
+                            proxy._count("stall stream")
+                            time.sleep(chaos.stall_seconds)
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                        self.wfile.flush()
+                    self.wfile.write(b"0\r\n\r\n")
+                except (OSError, httpx.HTTPError):
+                    self.close_connection = True
+                finally:
+                    upstream.close()
+
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _forward
+
+        return Handler
