@@ -16,8 +16,20 @@ _VERSION = re.compile(r"^v\d+((alpha|beta)\d+)?$")
 
 
 def _gvks(d: RawDefinition) -> list[dict[str, str]]:
-    value = d.schema.get("x-kubernetes-group-version-kind") or []
-    return [g for g in value if isinstance(g, dict) and "version" in g and "kind" in g] if isinstance(value, list) else []
+    value = d.schema.get("x-kubernetes-group-version-kind")
+    if value is None:
+        return []
+    where = d.ptr + "/x-kubernetes-group-version-kind"
+    if not isinstance(value, list):
+        raise InputError(d.source, where, "a list of objects with group, version and kind strings")
+    for i, gvk in enumerate(value):
+        if not (
+            isinstance(gvk, dict)
+            and isinstance(gvk.get("group", ""), str)
+            and all(isinstance(gvk.get(key), str) and gvk[key] for key in ("version", "kind"))
+        ):
+            raise InputError(d.source, f"{where}/{i}", "an object with group, version and kind strings")
+    return value
 
 
 def _place(definitions: dict[str, RawDefinition]) -> dict[str, tuple[str, str]]:

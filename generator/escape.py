@@ -8,6 +8,7 @@ The template environment refuses anything else (see ``render.py``), so a descrip
 
 from __future__ import annotations
 
+import inspect
 import keyword
 import math
 from typing import Any
@@ -46,25 +47,54 @@ def _literal(value: Any) -> str:
     raise ValueError(f"unsupported literal {type(value).__name__}")
 
 
-def docstring(text: str, indent: str = "") -> Code:
-    """A triple-quoted docstring whose value is ``text`` (trimmed of surrounding blank space).
+def doc_text(text: str) -> str:
+    """``text`` as a docstring reads: PEP 257's trim (``inspect.cleandoc``), to its fixed point.
 
-    ``indent`` goes before every continuation line, as ``inspect.cleandoc`` expects.
+    One trim can leave every continuation line indented (its first line was blank); a docstring
+    cannot keep that, since the trim of the docstring removes it again.
     """
-    body = text.strip()
-    out = []
-    for ch in body:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch in "\n\t":
-            out.append(ch)
-        elif ord(ch) < 32 or ord(ch) == 127 or ch in "\u2028\u2029":
-            out.append(f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    escaped = "".join(out).replace('"""', '\\"\\"\\"')  # no run of quotes can close it
-    if escaped.endswith('"'):
-        escaped = escaped[:-1] + '\\"'
-    if indent:
-        escaped = "\n".join(line and indent + line if i else line for i, line in enumerate(escaped.split("\n")))
-    return Code('"""' + escaped + '"""')
+    return inspect.cleandoc(inspect.cleandoc(text))
+
+
+def docstring(text: str, indent: str = "") -> Code:
+    """A triple-quoted docstring whose value is ``doc_text(text)``.
+
+    ``indent`` goes before every continuation line, as ``inspect.cleandoc`` expects. The text is
+    escaped so that it cannot end the string and so that black, which re-indents docstrings,
+    strips trailing blanks and pads a quote at either end, leaves its value alone: backslashes
+    doubled, characters that are not printable as ``\\x``/``\\u`` escapes, a ``"`` that would be
+    the third of a run (or the first or last character) escaped, trailing blanks of a line escaped.
+    """
+    lines = doc_text(text).split("\n")
+    out: list[str] = []
+    for n, line in enumerate(lines):
+        keep = len(line.rstrip())  # black strips what follows: escape it
+        quotes = 0  # unescaped quotes just before
+        escaped = []
+        for i, ch in enumerate(line):
+            if ch == '"':
+                first, last = n == 0 and i == 0, n == len(lines) - 1 and i == len(line) - 1
+                if last:
+                    escaped.append("\\x22")  # a closing \" would make black pad it with a space
+                elif first or quotes == 2:
+                    escaped.append('\\"')
+                    quotes = 0
+                else:
+                    escaped.append(ch)
+                    quotes += 1
+                continue
+            quotes = 0
+            if ch == "\\":
+                escaped.append("\\\\")
+            elif i >= keep or not ch.isprintable():
+                escaped.append(_char_escape(ch))
+            else:
+                escaped.append(ch)
+        line_text = "".join(escaped)
+        out.append(indent + line_text if n and line_text else line_text)
+    return Code('"""' + "\n".join(out) + '"""')
+
+
+def _char_escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import keyword
 import re
 import tempfile
 from collections.abc import Callable, Sequence
@@ -77,7 +78,7 @@ def _from_cluster(opts: Options) -> SourceSet:
 
 
 def _check_package_name(name: str) -> None:
-    if not all(part.isidentifier() for part in name.split(".")) or not name:
+    if not name or not all(part.isidentifier() and not keyword.iskeyword(part) for part in name.split(".")):
         raise InputError("--package", "", f"a Python package name, got {name!r}")
 
 

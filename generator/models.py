@@ -54,6 +54,19 @@ def _unwrap_all_of(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+def _check_shape(schema: dict[str, Any], source: str, ptr: str) -> None:
+    """The keywords that hold schemas must hold schemas."""
+    props = schema.get("properties")
+    if props is not None and not isinstance(props, dict):
+        raise InputError(source, ptr + "/properties", "expected an object mapping property names to schemas")
+    items = schema.get("items")
+    if items is not None and not isinstance(items, (dict, list)):
+        raise InputError(source, ptr + "/items", "expected a schema object")
+    extra = schema.get("additionalProperties")
+    if extra is not None and not isinstance(extra, (dict, bool)):
+        raise InputError(source, ptr + "/additionalProperties", "expected a schema object or a boolean")
+
+
 def _is_int_or_string(schema: dict[str, Any]) -> bool:
     if schema.get("x-kubernetes-int-or-string") or schema.get("format") == "int-or-string":
         return True
@@ -75,6 +88,7 @@ class ModelBuilder:
         self.modules = modules
         self._class_of: dict[str, tuple[Module, str]] = {}  # definition name -> (module, class)
         self._taken: dict[tuple[str, str], set[str]] = {}
+        self._resolving: set[str] = set()  # non-class definitions being resolved (a $ref cycle ends in Any)
         # Field names must not shadow any module alias a models module may import.
         self._aliases = {self.alias_of(m) for m in modules.values()}
 
@@ -97,6 +111,7 @@ class ModelBuilder:
         """Names every class that a definition becomes, before any field refers to one."""
         for name in sorted(self.definitions):
             d = self.definitions[name]
+            _check_shape(d.schema, d.source, d.ptr)
             if name in _ALIASES or not self._is_class(d.schema):
                 continue
             module = self._module(d.module)
@@ -134,6 +149,11 @@ class ModelBuilder:
             if not isinstance(sub, dict):
                 raise InputError(source, sub_ptr, "expected a schema object")
             sub = _unwrap_all_of(sub)
+            if "default" in sub:
+                try:
+                    literal(sub["default"])
+                except ValueError:
+                    raise InputError(source, sub_ptr + "/default", "expected a finite JSON value") from None
             annotation = self.annotation(module, cls + naming.class_name(wire), sub, source, sub_ptr)
             facts = {k: v for k, v in sub.items() if k.startswith("x-kubernetes-")}
             model.fields.append(
@@ -155,6 +175,7 @@ class ModelBuilder:
     def annotation(self, module: Module, nested_name: str, schema: dict[str, Any], source: str, ptr: str) -> str:
         """The Python type of ``schema`` as seen from ``module``; may declare nested classes."""
         schema = _unwrap_all_of(schema)
+        _check_shape(schema, source, ptr)
         ref = schema.get("$ref")
         if ref is not None:
             if not isinstance(ref, str):
@@ -227,7 +248,14 @@ class ModelBuilder:
         d = self.definitions.get(name)
         if d is None:
             raise InputError(source, ptr + "/$ref", f"expected a definition named {name!r}; there is none")
-        return self.annotation(module, name.rsplit(".", 1)[-1], {k: v for k, v in d.schema.items() if k != "description"}, d.source, d.ptr)
+        if name in self._resolving:
+            return self._any(module, "Any")
+        self._resolving.add(name)
+        try:
+            schema = {k: v for k, v in d.schema.items() if k != "description"}
+            return self.annotation(module, name.rsplit(".", 1)[-1], schema, d.source, d.ptr)
+        finally:
+            self._resolving.discard(name)
 
     @staticmethod
     def alias_of(module: Module) -> str:

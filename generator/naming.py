@@ -15,6 +15,8 @@ Rules (documented in the README, stable across runs):
   name with every run of non-alphanumerics as ``_`` (``cert-manager.io`` -> ``cert_manager_io``).
   If two groups would share a module name, every one of them takes the long form, then a
   numeric suffix, in sorted group order.
+- Version modules: the version lower-cased, other characters as ``_``; a leading digit gets
+  ``v_`` (``1`` -> ``v_1``).
 """
 
 from __future__ import annotations
@@ -97,7 +99,8 @@ def class_name(raw: str) -> str:
 
 
 def version_module(version: str) -> str:
-    return escape(re.sub(r"[^a-z0-9_]", "_", version.lower()) or "v", ())
+    name = re.sub(r"[^a-z0-9_]", "_", version.lower()) or "v"
+    return escape("v_" + name if name[0].isdigit() else name, ())
 
 
 def _short_group(group: str) -> str | None:

@@ -76,7 +76,7 @@ def capture(config: Config, out: Path, progress: Callable[[str], None] = lambda 
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         with httpx.Client(
-            base_url=config.host, verify=config.ssl_context(), headers=config.auth_headers(), timeout=60.0
+            base_url=config.host, verify=config.ssl_context(), auth=config.httpx_auth(), timeout=60.0
         ) as client:
             counts = _capture_into(_Fetcher(client, progress), staging)
         backup = out.with_name(f".{out.name}.old")

@@ -34,7 +34,8 @@ class SourceSet:
         seen = self.definitions.setdefault(d.name, d)
         if seen is not d:
             gvks = seen.schema.get("x-kubernetes-group-version-kind") or []
-            extra = [g for g in d.schema.get("x-kubernetes-group-version-kind") or [] if g not in gvks]
+            more = d.schema.get("x-kubernetes-group-version-kind") or []
+            extra = [g for g in more if g not in gvks] if isinstance(gvks, list) and isinstance(more, list) else []
             if extra:
                 seen.schema = {**seen.schema, "x-kubernetes-group-version-kind": [*gvks, *extra]}
 

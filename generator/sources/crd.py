@@ -94,6 +94,12 @@ def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> None:
     kind = _require(doc, label, "spec", "names", "kind")
     plural = _require(doc, label, "spec", "names", "plural")
     names = doc["spec"]["names"]
+    if not isinstance(names.get("listKind", ""), str):
+        raise InputError(label, "/spec/names/listKind", "a string")
+    for key in ("shortNames", "categories"):
+        value = names.get(key)
+        if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            raise InputError(label, pointer("spec", "names", key), "a list of strings")
     scope = _require(doc, label, "spec", "scope")
     if scope not in ("Namespaced", "Cluster"):
         raise InputError(label, "/spec/scope", f"Namespaced or Cluster, got {scope!r}")
@@ -107,9 +113,13 @@ def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> None:
         ptr = pointer("spec", "versions", i, "schema", "openAPIV3Schema")
         root = copy.deepcopy(schema)
         props = root.setdefault("properties", {})
+        if not isinstance(props, dict):
+            raise InputError(label, ptr + "/properties", "an object mapping property names to schemas")
         props.setdefault("apiVersion", {"type": "string"})
         props.setdefault("kind", {"type": "string"})
         meta = props.get("metadata") or {}
+        if not isinstance(meta, dict):
+            raise InputError(label, ptr + "/properties/metadata", "a schema object")
         props["metadata"] = {"$ref": META + "ObjectMeta", "description": meta.get("description", "")}
         root["x-kubernetes-group-version-kind"] = [{"group": group, "version": name, "kind": kind}]
         out.add_definition(RawDefinition(f"{prefix}.{kind}", root, label, ptr))

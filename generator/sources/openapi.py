@@ -37,7 +37,10 @@ def read_document(path: Path) -> dict[str, Any]:
 def from_document(doc: dict[str, Any], source: str) -> SourceSet:
     out = SourceSet()
     if "openapi" in doc:
-        container, base = doc.get("components", {}).get("schemas", {}), ("components", "schemas")
+        components = doc.get("components", {})
+        if not isinstance(components, dict):
+            raise InputError(source, "/components", "an object holding 'schemas'")
+        container, base = components.get("schemas", {}), ("components", "schemas")
     elif "swagger" in doc:
         container, base = doc.get("definitions", {}), ("definitions",)
     else:
@@ -50,7 +53,7 @@ def from_document(doc: dict[str, Any], source: str) -> SourceSet:
         out.add_definition(RawDefinition(name, schema, source, pointer(*base, name)))
     paths = doc.get("paths")
     if isinstance(paths, dict):
-        out.resources = resources_from_actions(paths)
+        out.resources = resources_from_actions(paths, source)
     return out
 
 
@@ -67,7 +70,7 @@ _ACTION_VERBS = {
 }
 
 
-def resources_from_actions(paths: dict[str, Any]) -> dict[tuple[str, str], list[Resource]]:
+def resources_from_actions(paths: dict[str, Any], source: str = "") -> dict[tuple[str, str], list[Resource]]:
     """Resources from ``x-kubernetes-action`` on operations: the fallback when discovery is missing."""
     found: dict[tuple[str, str, str], Resource] = {}
     for path in sorted(paths):
@@ -75,10 +78,17 @@ def resources_from_actions(paths: dict[str, Any]) -> dict[tuple[str, str], list[
         ops = paths[path]
         if not match or not isinstance(ops, dict):
             continue
-        for op in ops.values():
+        for method, op in ops.items():
             if not isinstance(op, dict) or "x-kubernetes-action" not in op:
                 continue
             gvk = op.get("x-kubernetes-group-version-kind") or {}
+            if not isinstance(op["x-kubernetes-action"], str):
+                raise InputError(source, pointer("paths", path, method, "x-kubernetes-action"), "a string")
+            if not isinstance(gvk, dict) or not all(isinstance(v, str) for v in gvk.values()):
+                raise InputError(
+                    source, pointer("paths", path, method, "x-kubernetes-group-version-kind"),
+                    "an object with group, version and kind strings",
+                )
             verb = _ACTION_VERBS.get(op["x-kubernetes-action"])
             if not verb or not gvk:
                 continue
@@ -92,14 +102,16 @@ def resources_from_actions(paths: dict[str, Any]) -> dict[tuple[str, str], list[
                     if verb not in parent.subresources[match["sub"]]:
                         parent.subresources[match["sub"]].append(verb)
                 continue
-            res = found.setdefault(
-                key, Resource(match["plural"], match["plural"].rstrip("s"), gvk.get("kind", ""), namespaced, [])
-            )
+            kind = gvk.get("kind", "")
+            # The apiserver's default singular name is the lower-cased kind.
+            res = found.setdefault(key, Resource(match["plural"], kind.lower() or match["plural"], kind, namespaced, []))
             res.namespaced = res.namespaced or namespaced
             if verb not in res.verbs:
                 res.verbs.append(verb)
     out: dict[tuple[str, str], list[Resource]] = {}
     for (group, version, _), res in sorted(found.items()):
         res.verbs.sort()
+        for verbs in res.subresources.values():
+            verbs.sort()
         out.setdefault((group, version), []).append(res)
     return out

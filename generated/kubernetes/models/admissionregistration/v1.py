@@ -17,11 +17,11 @@ class ApplyConfiguration(Model):
 
     Apply configurations are declared in CEL using object initialization. For example, this CEL expression returns an apply configuration to set a single field:
 
-    	Object{
-    	  spec: Object.spec{
-    	    serviceAccountName: "example"
-    	  }
-    	}
+            Object{
+              spec: Object.spec{
+                serviceAccountName: "example"
+              }
+            }
 
     Apply configurations may not modify atomic structs, maps or arrays due to the risk of accidental deletion of values not included in the apply configuration.
 
@@ -58,7 +58,7 @@ class AuditAnnotation(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     value_expression: str | None | UnsetType = field(default=UNSET, name="valueExpression")
     """valueExpression represents the expression which is evaluated by CEL to produce an audit annotation value. The expression must evaluate to either a string or null value. If the expression evaluates to a string, the audit annotation is included with the string value. If the expression evaluates to null or empty string the audit annotation will be omitted. The valueExpression may be no longer than 5kb in length. If the result of the valueExpression is more than 10kb in length, it will be truncated to 10kb.
 
@@ -68,7 +68,7 @@ class AuditAnnotation(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ExpressionWarning(Model):
@@ -80,13 +80,13 @@ class ExpressionWarning(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     warning: str | None | UnsetType = UNSET
     """warning contains the content of type checking information in a human-readable form. Each line of the warning contains the type that the expression is checked against, followed by the type check error from the compiler.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class JSONPatch(Model):
@@ -99,30 +99,30 @@ class JSONPatch(Model):
 
     For example, this CEL expression returns a JSON patch to conditionally modify a value:
 
-    	  [
-    	    JSONPatch{op: "test", path: "/spec/example", value: "Red"},
-    	    JSONPatch{op: "replace", path: "/spec/example", value: "Green"}
-    	  ]
+              [
+                JSONPatch{op: "test", path: "/spec/example", value: "Red"},
+                JSONPatch{op: "replace", path: "/spec/example", value: "Green"}
+              ]
 
     To define an object for the patch value, use Object types. For example:
 
-    	  [
-    	    JSONPatch{
-    	      op: "add",
-    	      path: "/spec/selector",
-    	      value: Object.spec.selector{matchLabels: {"environment": "test"}}
-    	    }
-    	  ]
+              [
+                JSONPatch{
+                  op: "add",
+                  path: "/spec/selector",
+                  value: Object.spec.selector{matchLabels: {"environment": "test"}}
+                }
+              ]
 
     To use strings containing '/' and '~' as JSONPatch path keys, use "jsonpatch.escapeKey". For example:
 
-    	  [
-    	    JSONPatch{
-    	      op: "add",
-    	      path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/environment"),
-    	      value: "test"
-    	    },
-    	  ]
+              [
+                JSONPatch{
+                  op: "add",
+                  path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/environment"),
+                  value: "test"
+                },
+              ]
 
     CEL expressions have access to the types needed to create JSON patches and objects:
 
@@ -166,7 +166,7 @@ class MatchCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """name is an identifier for this match condition, used for strategic merging of MatchConditions, as well as providing an identifier for logging purposes. A good name should be descriptive of the associated expression. Name must be a qualified name consisting of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
 
@@ -174,7 +174,7 @@ class MatchCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class MatchResources(Model):
@@ -255,11 +255,11 @@ class MutatingAdmissionPolicy(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: MutatingAdmissionPolicySpec | None | UnsetType = UNSET
     """spec defines the desired behavior of the MutatingAdmissionPolicy.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class MutatingAdmissionPolicyBinding(Model):
@@ -280,11 +280,11 @@ class MutatingAdmissionPolicyBinding(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: MutatingAdmissionPolicyBindingSpec | None | UnsetType = UNSET
     """spec defines the desired behavior of the MutatingAdmissionPolicyBinding.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class MutatingAdmissionPolicyBindingList(Model):
@@ -304,7 +304,7 @@ class MutatingAdmissionPolicyBindingList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class MutatingAdmissionPolicyBindingSpec(Model):
@@ -335,7 +335,7 @@ class MutatingAdmissionPolicyList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class MutatingAdmissionPolicySpec(Model):
@@ -411,7 +411,7 @@ class MutatingWebhook(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     failure_policy: Literal["Fail", "Ignore"] | str | None | UnsetType = field(
         default=UNSET, name="failurePolicy"
     )
@@ -450,7 +450,7 @@ class MutatingWebhook(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     namespace_selector: metav1.LabelSelector | None | UnsetType = field(
         default=UNSET, name="namespaceSelector"
     )
@@ -534,7 +534,7 @@ class MutatingWebhookConfiguration(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     webhooks: list[MutatingWebhook] | None | UnsetType = UNSET
     """webhooks is a list of webhooks and the affected resources and operations."""
 
@@ -556,7 +556,7 @@ class MutatingWebhookConfigurationList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class Mutation(Model):
@@ -581,7 +581,7 @@ class Mutation(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class NamedRuleWithOperations(Model):
@@ -695,13 +695,13 @@ class ServiceReference(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     namespace: str | None | UnsetType = UNSET
     """namespace is the namespace of the service. Required
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     path: str | None | UnsetType = UNSET
     """path is an optional URL path which will be sent in any request to this service."""
     port: int | None | UnsetType = UNSET
@@ -730,15 +730,15 @@ class ValidatingAdmissionPolicy(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: ValidatingAdmissionPolicySpec | None | UnsetType = UNSET
     """spec defines the desired behavior of the ValidatingAdmissionPolicy.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: ValidatingAdmissionPolicyStatus | None | UnsetType = UNSET
     """status represents the current status of the ValidatingAdmissionPolicy, including warnings that are useful to determine if the policy behaves in the expected way. Populated by the system. Read-only.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ValidatingAdmissionPolicyBinding(Model):
@@ -759,13 +759,13 @@ class ValidatingAdmissionPolicyBinding(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: ValidatingAdmissionPolicyBindingSpec | None | UnsetType = UNSET
     """spec defines the desired behavior of the ValidatingAdmissionPolicyBinding.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ValidatingAdmissionPolicyBindingList(Model):
@@ -785,7 +785,7 @@ class ValidatingAdmissionPolicyBindingList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ValidatingAdmissionPolicyBindingSpec(Model):
@@ -842,7 +842,7 @@ class ValidatingAdmissionPolicyList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ValidatingAdmissionPolicySpec(Model):
@@ -923,7 +923,7 @@ class ValidatingWebhook(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     failure_policy: Literal["Fail", "Ignore"] | str | None | UnsetType = field(
         default=UNSET, name="failurePolicy"
     )
@@ -962,7 +962,7 @@ class ValidatingWebhook(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     namespace_selector: metav1.LabelSelector | None | UnsetType = field(
         default=UNSET, name="namespaceSelector"
     )
@@ -1032,7 +1032,7 @@ class ValidatingWebhookConfiguration(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     webhooks: list[ValidatingWebhook] | None | UnsetType = UNSET
     """webhooks is a list of webhooks and the affected resources and operations."""
 
@@ -1054,7 +1054,7 @@ class ValidatingWebhookConfigurationList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class Validation(Model):
@@ -1074,8 +1074,8 @@ class Validation(Model):
     The `apiVersion`, `kind`, `metadata.name` and `metadata.generateName` are always accessible from the root of the object. No other metadata properties are accessible.
 
     Only property names of the form `[a-zA-Z_.-/][a-zA-Z0-9_.-/]*` are accessible. Accessible property names are escaped according to the following rules when accessed in the expression: - '__' escapes to '__underscores__' - '.' escapes to '__dot__' - '-' escapes to '__dash__' - '/' escapes to '__slash__' - Property names that exactly match a CEL RESERVED keyword escape to '__{keyword}__'. The keywords are:
-    	  "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
-    	  "import", "let", "loop", "package", "namespace", "return".
+              "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
+              "import", "let", "loop", "package", "namespace", "return".
     Examples:
       - Expression accessing a property named "namespace": {"Expression": "object.__namespace__ > 0"}
       - Expression accessing a property named "x-prop": {"Expression": "object.x__dash__prop > 0"}
@@ -1091,11 +1091,11 @@ class Validation(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     message: str | None | UnsetType = UNSET
     """message represents the message displayed when validation fails. The message is required if the Expression contains line breaks. The message must not contain line breaks. If unset, the message is "failed rule: {Rule}". e.g. "must be a URL with the host matching spec.host" If the Expression contains line breaks. Message is required. The message must not contain line breaks. If unset, the message is "failed Expression: {Expression}"."""
     message_expression: str | None | UnsetType = field(default=UNSET, name="messageExpression")
-    """messageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails. Since messageExpression is used as a failure message, it must evaluate to a string. If both message and messageExpression are present on a validation, then messageExpression will be used if validation fails. If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged. messageExpression has access to all the same variables as the `expression` except for 'authorizer' and 'authorizer.requestResource'. Example: "object.x must be less than max ("+string(params.max)+")\""""
+    """messageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails. Since messageExpression is used as a failure message, it must evaluate to a string. If both message and messageExpression are present on a validation, then messageExpression will be used if validation fails. If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged. messageExpression has access to all the same variables as the `expression` except for 'authorizer' and 'authorizer.requestResource'. Example: "object.x must be less than max ("+string(params.max)+")\x22"""
     reason: str | None | UnsetType = UNSET
     """reason represents a machine-readable description of why this validation failed. If this is the first validation in the list to fail, this reason, as well as the corresponding HTTP response code, are used in the HTTP response to the client. The currently supported reasons are: "Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge". If not set, StatusReasonInvalid is used in the response to the client."""
 
@@ -1109,13 +1109,13 @@ class Variable(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """name is the name of the variable. The name must be a valid CEL identifier and unique among all variables. The variable can be accessed in other expressions through `variables` For example, if name is "foo", the variable will be available as `variables.foo`
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class WebhookClientConfig(Model):

@@ -23,13 +23,13 @@ class CustomResourceColumnDefinition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """name is a human readable name for the column.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     priority: int | None | UnsetType = UNSET
     """priority is an integer defining the relative importance of this column compared to others. Lower numbers are considered higher priority. Columns that may be omitted in limited space scenarios should be given a priority greater than 0."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
@@ -37,7 +37,7 @@ class CustomResourceColumnDefinition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class CustomResourceConversion(Model):
@@ -46,11 +46,11 @@ class CustomResourceConversion(Model):
     DEFAULTS: ClassVar[dict[str, Any]] = {"strategy": ""}
     strategy: str | None | UnsetType = UNSET
     """strategy specifies how custom resources are converted between versions. Allowed values are: - `"None"`: The converter only change the apiVersion and would not touch any other field in the custom resource. - `"Webhook"`: API Server will call to an external webhook to do the conversion. Additional information
-      is needed for this option. This requires spec.preserveUnknownFields to be false, and spec.conversion.webhook to be set.
+    is needed for this option. This requires spec.preserveUnknownFields to be false, and spec.conversion.webhook to be set.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     webhook: WebhookConversion | None | UnsetType = UNSET
     """webhook describes how to call the conversion webhook. Required when `strategy` is set to `"Webhook"`."""
 
@@ -68,17 +68,17 @@ class CustomResourceDefinition(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: CustomResourceDefinitionSpec | None | UnsetType = UNSET
     """spec describes how the user wants the resources to appear
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: CustomResourceDefinitionStatus | None | UnsetType = UNSET
     """status indicates the actual state of the CustomResourceDefinition
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class CustomResourceDefinitionCondition(Model):
@@ -98,13 +98,13 @@ class CustomResourceDefinitionCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """type is the type of the condition. Types include Established, NamesAccepted and Terminating.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class CustomResourceDefinitionList(Model):
@@ -124,7 +124,7 @@ class CustomResourceDefinitionList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard object's metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class CustomResourceDefinitionNames(Model):
@@ -138,7 +138,7 @@ class CustomResourceDefinitionNames(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     list_kind: str | None | UnsetType = field(default=UNSET, name="listKind")
     """listKind is the serialized kind of the list for this resource. Defaults to "`kind`List"."""
     plural: str | None | UnsetType = UNSET
@@ -146,7 +146,7 @@ class CustomResourceDefinitionNames(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     short_names: list[str] | None | UnsetType = field(default=UNSET, name="shortNames")
     """shortNames are short names for the resource, exposed in API discovery documents, and used by clients to support invocations like `kubectl get <shortname>`. It must be all lowercase."""
     singular: str | None | UnsetType = UNSET
@@ -164,13 +164,13 @@ class CustomResourceDefinitionSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     names: CustomResourceDefinitionNames | None | UnsetType = UNSET
     """names specify the resource and kind names for the custom resource.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     preserve_unknown_fields: bool | None | UnsetType = field(
         default=UNSET, name="preserveUnknownFields"
     )
@@ -180,7 +180,7 @@ class CustomResourceDefinitionSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     versions: list[CustomResourceDefinitionVersion] | None | UnsetType = UNSET
     """versions is the list of all API versions of the defined custom resource. Version names are used to compute the order in which served versions are listed in API discovery. If the version string is "kube-like", it will sort above non "kube-like" version strings, which are ordered lexicographically. "Kube-like" versions start with a "v", then are followed by a number (the major version), then optionally the string "alpha" or "beta" and another number (the minor version). These are sorted first by GA > beta > alpha (where GA is a version with no suffix such as beta or alpha), and then by comparing major version, then minor version. An example sorted list of versions: v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1, foo10.
 
@@ -196,7 +196,7 @@ class CustomResourceDefinitionStatus(Model):
     )
     """acceptedNames are the names that are actually being used to serve discovery. They may be different than the names in spec.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     conditions: list[CustomResourceDefinitionCondition] | None | UnsetType = UNSET
     """conditions indicate state for particular aspects of a CustomResourceDefinition"""
     observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
@@ -222,7 +222,7 @@ class CustomResourceDefinitionVersion(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     schema: CustomResourceValidation | None | UnsetType = UNSET
     """schema describes the schema used for validation, pruning, and defaulting of this version of the custom resource."""
     selectable_fields: list[SelectableField] | None | UnsetType = field(
@@ -234,13 +234,13 @@ class CustomResourceDefinitionVersion(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): false"""
+    Default: false (applied by the server, not by this client)."""
     storage: bool | None | UnsetType = UNSET
     """storage indicates this version should be used when persisting custom resources to storage. There must be exactly one version with storage=true.
 
     Required.
 
-    Default (applied by the server, not by this client): false"""
+    Default: false (applied by the server, not by this client)."""
     subresources: CustomResourceSubresources | None | UnsetType = UNSET
     """subresources specify what subresources this version of the defined custom resource have."""
 
@@ -256,13 +256,13 @@ class CustomResourceSubresourceScale(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     status_replicas_path: str | None | UnsetType = field(default=UNSET, name="statusReplicasPath")
     """statusReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale `status.replicas`. Only JSON paths without the array notation are allowed. Must be a JSON Path under `.status`. If there is no value under the given path in the custom resource, the `status.replicas` value in the `/scale` subresource will default to 0.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class CustomResourceSubresources(Model):
@@ -412,7 +412,7 @@ class SelectableField(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ServiceReference(Model):
@@ -424,13 +424,13 @@ class ServiceReference(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     namespace: str | None | UnsetType = UNSET
     """namespace is the namespace of the service. Required
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     path: str | None | UnsetType = UNSET
     """path is an optional URL path at which the webhook will be contacted."""
     port: int | None | UnsetType = UNSET
@@ -444,9 +444,9 @@ class ValidationRule(Model):
     field_path: str | None | UnsetType = field(default=UNSET, name="fieldPath")
     """fieldPath represents the field path returned when the validation fails. It must be a relative JSON path (i.e. with array notation) scoped to the location of this x-kubernetes-validations extension in the schema and refer to an existing field. e.g. when validation checks if a specific attribute `foo` under a map `testMap`, the fieldPath could be set to `.testMap.foo` If the validation checks two lists must have unique attributes, the fieldPath could be set to either of the list: e.g. `.testList` It does not support list numeric index. It supports child operation to refer to an existing field currently. Refer to [JSONPath support in Kubernetes](https://kubernetes.io/docs/reference/kubectl/jsonpath/) for more info. Numeric index of array is not supported. For field name which contains special characters, use `['specialName']` to refer the field name. e.g. for attribute `foo.34$` appears in a list `testList`, the fieldPath could be set to `.testList['foo.34$']`"""
     message: str | None | UnsetType = UNSET
-    """Message represents the message displayed when validation fails. The message is required if the Rule contains line breaks. The message must not contain line breaks. If unset, the message is "failed rule: {Rule}". e.g. "must be a URL with the host matching spec.host\""""
+    """Message represents the message displayed when validation fails. The message is required if the Rule contains line breaks. The message must not contain line breaks. If unset, the message is "failed rule: {Rule}". e.g. "must be a URL with the host matching spec.host\x22"""
     message_expression: str | None | UnsetType = field(default=UNSET, name="messageExpression")
-    """MessageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails. Since messageExpression is used as a failure message, it must evaluate to a string. If both message and messageExpression are present on a rule, then messageExpression will be used if validation fails. If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged. messageExpression has access to all the same variables as the rule; the only difference is the return type. Example: "x must be less than max ("+string(self.max)+")\""""
+    """MessageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails. Since messageExpression is used as a failure message, it must evaluate to a string. If both message and messageExpression are present on a rule, then messageExpression will be used if validation fails. If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged. messageExpression has access to all the same variables as the rule; the only difference is the return type. Example: "x must be less than max ("+string(self.max)+")\x22"""
     optional_old_self: bool | None | UnsetType = field(default=UNSET, name="optionalOldSelf")
     """optionalOldSelf is used to opt a transition rule into evaluation even when the object is first created, or if the old object is missing the value.
 
@@ -483,8 +483,8 @@ class ValidationRule(Model):
       - An object where the additionalProperties schema is of an "unknown type"
 
     Only property names of the form `[a-zA-Z_.-/][a-zA-Z0-9_.-/]*` are accessible. Accessible property names are escaped according to the following rules when accessed in the expression: - '__' escapes to '__underscores__' - '.' escapes to '__dot__' - '-' escapes to '__dash__' - '/' escapes to '__slash__' - Property names that exactly match a CEL RESERVED keyword escape to '__{keyword}__'. The keywords are:
-    	  "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
-    	  "import", "let", "loop", "package", "namespace", "return".
+              "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
+              "import", "let", "loop", "package", "namespace", "return".
     Examples:
       - Rule accessing a property named "namespace": {"rule": "self.__namespace__ > 0"}
       - Rule accessing a property named "x-prop": {"rule": "self.x__dash__prop > 0"}
@@ -507,7 +507,7 @@ class ValidationRule(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class WebhookClientConfig(Model):

@@ -23,15 +23,15 @@ class APIService(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: APIServiceSpec | None | UnsetType = UNSET
     """Spec contains information for locating and communicating with a server
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: APIServiceStatus | None | UnsetType = UNSET
     """Status contains derived information about an API server
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class APIServiceCondition(Model):
@@ -49,13 +49,13 @@ class APIServiceCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type is the type of the condition.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class APIServiceList(Model):
@@ -75,7 +75,7 @@ class APIServiceList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class APIServiceSpec(Model):
@@ -93,7 +93,7 @@ class APIServiceSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     insecure_skip_tls_verify: bool | None | UnsetType = field(
         default=UNSET, name="insecureSkipTLSVerify"
     )
@@ -101,13 +101,13 @@ class APIServiceSpec(Model):
     service: ServiceReference | None | UnsetType = UNSET
     """Service is a reference to the service for this API server.  It must communicate on port 443. If the Service is nil, that means the handling for the API groupversion is handled locally on this server. The call will simply delegate to the normal handler chain to be fulfilled."""
     version: str | None | UnsetType = UNSET
-    """Version is the API version this server hosts.  For example, "v1\""""
+    """Version is the API version this server hosts.  For example, "v1\x22"""
     version_priority: int | None | UnsetType = field(default=UNSET, name="versionPriority")
     """VersionPriority controls the ordering of this API version inside of its group.  Must be greater than zero. The primary sort is based on VersionPriority, ordered highest to lowest (20 before 10). Since it's inside of a group, the number can be small, probably in the 10s. In case of equal version priorities, the version string will be used to compute the order inside a group. If the version string is "kube-like", it will sort above non "kube-like" version strings, which are ordered lexicographically. "Kube-like" versions start with a "v", then are followed by a number (the major version), then optionally the string "alpha" or "beta" and another number (the minor version). These are sorted first by GA > beta > alpha (where GA is a version with no suffix such as beta or alpha), and then by comparing major version, then minor version. An example sorted list of versions: v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1, foo10.
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class APIServiceStatus(Model):

@@ -28,11 +28,11 @@ class ControllerRevision(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     revision: int | None | UnsetType = UNSET
     """Revision indicates the revision of the state represented by Data.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class ControllerRevisionList(Model):
@@ -52,7 +52,7 @@ class ControllerRevisionList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class DaemonSet(Model):
@@ -68,17 +68,17 @@ class DaemonSet(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: DaemonSetSpec | None | UnsetType = UNSET
     """The desired behavior of this daemon set. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: DaemonSetStatus | None | UnsetType = UNSET
     """The current status of this daemon set. This data may be out of date by some window of time. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class DaemonSetCondition(Model):
@@ -94,11 +94,11 @@ class DaemonSetCondition(Model):
     status: str | None | UnsetType = UNSET
     """Status of the condition, one of True, False, Unknown.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type of DaemonSet condition.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class DaemonSetList(Model):
@@ -118,7 +118,7 @@ class DaemonSetList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class DaemonSetSpec(Model):
@@ -140,13 +140,13 @@ class DaemonSetSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     update_strategy: DaemonSetUpdateStrategy | None | UnsetType = field(
         default=UNSET, name="updateStrategy"
     )
     """An update strategy to replace existing DaemonSet pods with new pods.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class DaemonSetStatus(Model):
@@ -169,7 +169,7 @@ class DaemonSetStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     desired_number_scheduled: int | None | UnsetType = field(
         default=UNSET, name="desiredNumberScheduled"
     )
@@ -177,7 +177,7 @@ class DaemonSetStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     number_available: int | None | UnsetType = field(default=UNSET, name="numberAvailable")
     """The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)"""
     number_misscheduled: int | None | UnsetType = field(default=UNSET, name="numberMisscheduled")
@@ -185,13 +185,13 @@ class DaemonSetStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     number_ready: int | None | UnsetType = field(default=UNSET, name="numberReady")
     """numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     number_unavailable: int | None | UnsetType = field(default=UNSET, name="numberUnavailable")
     """The number of nodes that should be running the daemon pod and have none of the daemon pod running and available (ready for at least spec.minReadySeconds)"""
     observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
@@ -232,17 +232,17 @@ class Deployment(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: DeploymentSpec | None | UnsetType = UNSET
     """Specification of the desired behavior of the Deployment.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: DeploymentStatus | None | UnsetType = UNSET
     """Most recently observed status of the Deployment.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class DeploymentCondition(Model):
@@ -260,11 +260,11 @@ class DeploymentCondition(Model):
     status: str | None | UnsetType = UNSET
     """Status of the condition, one of True, False, Unknown.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type of deployment condition.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class DeploymentList(Model):
@@ -284,7 +284,7 @@ class DeploymentList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class DeploymentSpec(Model):
@@ -312,13 +312,13 @@ class DeploymentSpec(Model):
     strategy: DeploymentStrategy | None | UnsetType = UNSET
     """The deployment strategy to use to replace existing pods with new ones.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     template: corev1.PodTemplateSpec | None | UnsetType = UNSET
     """Template describes the pods that will be created. The only allowed template.spec.restartPolicy value is "Always".
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class DeploymentStatus(Model):
@@ -376,17 +376,17 @@ class ReplicaSet(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """If the Labels of a ReplicaSet are empty, they are defaulted to be the same as the Pod(s) that the ReplicaSet manages. Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: ReplicaSetSpec | None | UnsetType = UNSET
     """Spec defines the specification of the desired behavior of the ReplicaSet. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: ReplicaSetStatus | None | UnsetType = UNSET
     """Status is the most recently observed status of the ReplicaSet. This data may be out of date by some window of time. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ReplicaSetCondition(Model):
@@ -402,11 +402,11 @@ class ReplicaSetCondition(Model):
     status: str | None | UnsetType = UNSET
     """Status of the condition, one of True, False, Unknown.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type of replica set condition.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ReplicaSetList(Model):
@@ -426,7 +426,7 @@ class ReplicaSetList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ReplicaSetSpec(Model):
@@ -444,7 +444,7 @@ class ReplicaSetSpec(Model):
     template: corev1.PodTemplateSpec | None | UnsetType = UNSET
     """Template is the object that describes the pod that will be created if insufficient replicas are detected. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#pod-template
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ReplicaSetStatus(Model):
@@ -468,7 +468,7 @@ class ReplicaSetStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     terminating_replicas: int | None | UnsetType = field(default=UNSET, name="terminatingReplicas")
     """The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
 
@@ -520,17 +520,17 @@ class StatefulSet(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: StatefulSetSpec | None | UnsetType = UNSET
     """Spec defines the desired identities of pods in this set.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: StatefulSetStatus | None | UnsetType = UNSET
     """Status is the current status of Pods in this StatefulSet. This data may be out of date by some window of time.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class StatefulSetCondition(Model):
@@ -546,11 +546,11 @@ class StatefulSetCondition(Model):
     status: str | None | UnsetType = UNSET
     """Status of the condition, one of True, False, Unknown.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type of statefulset condition.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class StatefulSetList(Model):
@@ -570,7 +570,7 @@ class StatefulSetList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class StatefulSetOrdinals(Model):
@@ -583,7 +583,7 @@ class StatefulSetOrdinals(Model):
     If unset, defaults to 0. Replica indices will be in the range:
       [0, .spec.replicas).
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class StatefulSetPersistentVolumeClaimRetentionPolicy(Model):
@@ -628,19 +628,19 @@ class StatefulSetSpec(Model):
     service_name: str | None | UnsetType = field(default=UNSET, name="serviceName")
     """serviceName is the name of the service that governs this StatefulSet. This service must exist before the StatefulSet, and is responsible for the network identity of the set. Pods get DNS/hostnames that follow the pattern: pod-specific-string.serviceName.default.svc.cluster.local where "pod-specific-string" is managed by the StatefulSet controller.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     template: corev1.PodTemplateSpec | None | UnsetType = UNSET
     """template is the object that describes the pod that will be created if insufficient replicas are detected. Each pod stamped out by the StatefulSet will fulfill this Template, but have a unique identity from the rest of the StatefulSet. Each pod will be named with the format <statefulsetname>-<podindex>. For example, a pod in a StatefulSet named "web" with index number "3" would be named "web-3". The only allowed template.spec.restartPolicy value is "Always".
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     update_strategy: StatefulSetUpdateStrategy | None | UnsetType = field(
         default=UNSET, name="updateStrategy"
     )
     """updateStrategy indicates the StatefulSetUpdateStrategy that will be employed to update Pods in the StatefulSet when a revision is made to Template.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     volume_claim_templates: list[corev1.PersistentVolumeClaim] | None | UnsetType = field(
         default=UNSET, name="volumeClaimTemplates"
     )
@@ -654,7 +654,7 @@ class StatefulSetStatus(Model):
     available_replicas: int | None | UnsetType = field(default=UNSET, name="availableReplicas")
     """Total number of available pods (ready for at least minReadySeconds) targeted by this statefulset.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     collision_count: int | None | UnsetType = field(default=UNSET, name="collisionCount")
     """collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller uses this field as a collision avoidance mechanism when it needs to create the name for the newest ControllerRevision."""
     conditions: list[StatefulSetCondition] | None | UnsetType = UNSET
@@ -672,7 +672,7 @@ class StatefulSetStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     update_revision: str | None | UnsetType = field(default=UNSET, name="updateRevision")
     """updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence [replicas-updatedReplicas,replicas)"""
     updated_replicas: int | None | UnsetType = field(default=UNSET, name="updatedReplicas")

@@ -36,11 +36,11 @@ class SelfSubjectReview(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: SelfSubjectReviewStatus | None | UnsetType = UNSET
     """status is filled in by the server with the user attributes.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class SelfSubjectReviewStatus(Model):
@@ -50,7 +50,7 @@ class SelfSubjectReviewStatus(Model):
     user_info: UserInfo | None | UnsetType = field(default=UNSET, name="userInfo")
     """userInfo is a set of attributes belonging to the user making this request.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class TokenRequest(Model):
@@ -66,15 +66,15 @@ class TokenRequest(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: TokenRequestSpec | None | UnsetType = UNSET
     """spec holds information about the request being evaluated
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: TokenRequestStatus | None | UnsetType = UNSET
     """status is filled in by the server and indicates whether the token can be authenticated.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class TokenRequestSpec(Model):
@@ -101,7 +101,7 @@ class TokenRequestStatus(Model):
     token: str | None | UnsetType = UNSET
     """token is the opaque bearer token.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class TokenReview(Model):
@@ -117,17 +117,17 @@ class TokenReview(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: TokenReviewSpec | None | UnsetType = UNSET
     """spec holds information about the request being evaluated
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: TokenReviewStatus | None | UnsetType = UNSET
     """status is filled in by the server and indicates whether the request can be authenticated.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class TokenReviewSpec(Model):
@@ -154,7 +154,7 @@ class TokenReviewStatus(Model):
     user: UserInfo | None | UnsetType = UNSET
     """user is the UserInfo associated with the provided token.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class UserInfo(Model):

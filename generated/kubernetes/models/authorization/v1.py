@@ -40,17 +40,17 @@ class LocalSubjectAccessReview(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: SubjectAccessReviewSpec | None | UnsetType = UNSET
     """spec holds information about the request being evaluated.  spec.namespace must be equal to the namespace you made the request against.  If empty, it is defaulted.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: SubjectAccessReviewStatus | None | UnsetType = UNSET
     """status is filled in by the server and indicates whether the request is allowed or not
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class NonResourceAttributes(Model):
@@ -109,7 +109,7 @@ class ResourceRule(Model):
     """resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.  "*" means all."""
     resources: list[str] | None | UnsetType = UNSET
     """resources is a list of resources this rule applies to.  "*" means all in the specified apiGroups.
-     "*/foo" represents the subresource 'foo' for all resources in the specified apiGroups."""
+    "*/foo" represents the subresource 'foo' for all resources in the specified apiGroups."""
     verbs: list[str] | None | UnsetType = UNSET
     """verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "*" means all.
 
@@ -129,17 +129,17 @@ class SelfSubjectAccessReview(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: SelfSubjectAccessReviewSpec | None | UnsetType = UNSET
     """spec holds information about the request being evaluated.  user and groups must be empty
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: SubjectAccessReviewStatus | None | UnsetType = UNSET
     """status is filled in by the server and indicates whether the request is allowed or not
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class SelfSubjectAccessReviewSpec(Model):
@@ -168,17 +168,17 @@ class SelfSubjectRulesReview(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: SelfSubjectRulesReviewSpec | None | UnsetType = UNSET
     """spec holds information about the request being evaluated.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: SubjectRulesReviewStatus | None | UnsetType = UNSET
     """status is filled in by the server and indicates the set of actions a user can perform.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class SelfSubjectRulesReviewSpec(Model):
@@ -201,17 +201,17 @@ class SubjectAccessReview(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: SubjectAccessReviewSpec | None | UnsetType = UNSET
     """spec holds information about the request being evaluated
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: SubjectAccessReviewStatus | None | UnsetType = UNSET
     """status is filled in by the server and indicates whether the request is allowed or not
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class SubjectAccessReviewSpec(Model):
@@ -244,7 +244,7 @@ class SubjectAccessReviewStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): false"""
+    Default: false (applied by the server, not by this client)."""
     denied: bool | None | UnsetType = UNSET
     """denied is optional. True if the action would be denied, otherwise false. If both allowed is false and denied is false, then the authorizer has no opinion on whether to authorize the action. Denied may not be true if Allowed is true."""
     evaluation_error: str | None | UnsetType = field(default=UNSET, name="evaluationError")
@@ -264,7 +264,7 @@ class SubjectRulesReviewStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): false"""
+    Default: false (applied by the server, not by this client)."""
     non_resource_rules: list[NonResourceRule] | None | UnsetType = field(
         default=UNSET, name="nonResourceRules"
     )

@@ -21,13 +21,13 @@ class CrossVersionObjectReference(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """name is the name of the referent; More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class HorizontalPodAutoscaler(Model):
@@ -43,17 +43,17 @@ class HorizontalPodAutoscaler(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: HorizontalPodAutoscalerSpec | None | UnsetType = UNSET
     """spec defines the behaviour of autoscaler. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: HorizontalPodAutoscalerStatus | None | UnsetType = UNSET
     """status is the current information about the autoscaler.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class HorizontalPodAutoscalerList(Model):
@@ -73,7 +73,7 @@ class HorizontalPodAutoscalerList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class HorizontalPodAutoscalerSpec(Model):
@@ -85,7 +85,7 @@ class HorizontalPodAutoscalerSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     min_replicas: int | None | UnsetType = field(default=UNSET, name="minReplicas")
     """minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available."""
     scale_target_ref: CrossVersionObjectReference | None | UnsetType = field(
@@ -95,7 +95,7 @@ class HorizontalPodAutoscalerSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     target_cpu_utilization_percentage: int | None | UnsetType = field(
         default=UNSET, name="targetCPUUtilizationPercentage"
     )
@@ -115,13 +115,13 @@ class HorizontalPodAutoscalerStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     desired_replicas: int | None | UnsetType = field(default=UNSET, name="desiredReplicas")
     """desiredReplicas is the  desired number of replicas of pods managed by this autoscaler.
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     last_scale_time: Time | None | UnsetType = field(default=UNSET, name="lastScaleTime")
     """lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods; used by the autoscaler to control how often the number of pods is changed."""
     observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
@@ -141,15 +141,15 @@ class Scale(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: ScaleSpec | None | UnsetType = UNSET
     """spec defines the behavior of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: ScaleStatus | None | UnsetType = UNSET
     """status is the current status of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status. Read-only.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ScaleSpec(Model):
@@ -159,7 +159,7 @@ class ScaleSpec(Model):
     replicas: int | None | UnsetType = UNSET
     """replicas is the desired number of instances for the scaled object.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class ScaleStatus(Model):
@@ -171,6 +171,6 @@ class ScaleStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     selector: str | None | UnsetType = UNSET
     """selector is the label query over pods that should match the replicas count. This is same as the label selector but in the string format to avoid introspection by clients. The string will be in the same format as the query-param syntax. More info about label selectors: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/"""

@@ -19,19 +19,19 @@ class ContainerResourceMetricSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """name is the name of the resource in question.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     target: MetricTarget | None | UnsetType = UNSET
     """target specifies the target value for the given metric
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ContainerResourceMetricStatus(Model):
@@ -43,19 +43,19 @@ class ContainerResourceMetricStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     current: MetricValueStatus | None | UnsetType = UNSET
     """current contains the current value for the given metric
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """name is the name of the resource in question.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class CrossVersionObjectReference(Model):
@@ -69,13 +69,13 @@ class CrossVersionObjectReference(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """name is the name of the referent; More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ExternalMetricSource(Model):
@@ -87,13 +87,13 @@ class ExternalMetricSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     target: MetricTarget | None | UnsetType = UNSET
     """target specifies the target value for the given metric
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ExternalMetricStatus(Model):
@@ -105,13 +105,13 @@ class ExternalMetricStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     metric: MetricIdentifier | None | UnsetType = UNSET
     """metric identifies the target metric by name and selector
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class HPAScalingPolicy(Model):
@@ -123,19 +123,19 @@ class HPAScalingPolicy(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """type is used to specify the scaling policy.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     value: int | None | UnsetType = UNSET
     """value contains the amount of change which is permitted by the policy. It must be greater than zero
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class HPAScalingRules(Model):
@@ -173,17 +173,17 @@ class HorizontalPodAutoscaler(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: HorizontalPodAutoscalerSpec | None | UnsetType = UNSET
     """spec is the specification for the behaviour of the autoscaler. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: HorizontalPodAutoscalerStatus | None | UnsetType = UNSET
     """status is the current information about the autoscaler.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class HorizontalPodAutoscalerBehavior(Model):
@@ -215,13 +215,13 @@ class HorizontalPodAutoscalerCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """type describes the current condition
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class HorizontalPodAutoscalerList(Model):
@@ -241,7 +241,7 @@ class HorizontalPodAutoscalerList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """metadata is the standard list metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class HorizontalPodAutoscalerSpec(Model):
@@ -255,7 +255,7 @@ class HorizontalPodAutoscalerSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     metrics: list[MetricSpec] | None | UnsetType = UNSET
     """metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond. If not set, the default metric will be set to 80% average CPU utilization."""
     min_replicas: int | None | UnsetType = field(default=UNSET, name="minReplicas")
@@ -267,7 +267,7 @@ class HorizontalPodAutoscalerSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class HorizontalPodAutoscalerStatus(Model):
@@ -287,7 +287,7 @@ class HorizontalPodAutoscalerStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     last_scale_time: Time | None | UnsetType = field(default=UNSET, name="lastScaleTime")
     """lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods, used by the autoscaler to control how often the number of pods is changed."""
     observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
@@ -303,7 +303,7 @@ class MetricIdentifier(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     selector: metav1.LabelSelector | None | UnsetType = UNSET
     """selector is the string-encoded form of a standard kubernetes label selector for the given metric When set, it is passed as an additional parameter to the metrics server for more specific metrics scoping. When unset, just the metricName will be used to gather metrics."""
 
@@ -329,7 +329,7 @@ class MetricSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class MetricStatus(Model):
@@ -353,7 +353,7 @@ class MetricStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class MetricTarget(Model):
@@ -369,7 +369,7 @@ class MetricTarget(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     value: Quantity | None | UnsetType = UNSET
     """value is the target value of the metric (as a quantity)."""
 
@@ -396,19 +396,19 @@ class ObjectMetricSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     metric: MetricIdentifier | None | UnsetType = UNSET
     """metric identifies the target metric by name and selector
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     target: MetricTarget | None | UnsetType = UNSET
     """target specifies the target value for the given metric
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ObjectMetricStatus(Model):
@@ -420,7 +420,7 @@ class ObjectMetricStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     described_object: CrossVersionObjectReference | None | UnsetType = field(
         default=UNSET, name="describedObject"
     )
@@ -428,13 +428,13 @@ class ObjectMetricStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     metric: MetricIdentifier | None | UnsetType = UNSET
     """metric identifies the target metric by name and selector
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodsMetricSource(Model):
@@ -446,13 +446,13 @@ class PodsMetricSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     target: MetricTarget | None | UnsetType = UNSET
     """target specifies the target value for the given metric
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodsMetricStatus(Model):
@@ -464,13 +464,13 @@ class PodsMetricStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     metric: MetricIdentifier | None | UnsetType = UNSET
     """metric identifies the target metric by name and selector
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ResourceMetricSource(Model):
@@ -482,13 +482,13 @@ class ResourceMetricSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     target: MetricTarget | None | UnsetType = UNSET
     """target specifies the target value for the given metric
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ResourceMetricStatus(Model):
@@ -500,10 +500,10 @@ class ResourceMetricStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """name is the name of the resource in question.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""

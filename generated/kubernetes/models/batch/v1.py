@@ -25,17 +25,17 @@ class CronJob(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: CronJobSpec | None | UnsetType = UNSET
     """Specification of the desired behavior of a cron job, including the schedule. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: CronJobStatus | None | UnsetType = UNSET
     """Current status of a cron job. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class CronJobList(Model):
@@ -55,7 +55,7 @@ class CronJobList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class CronJobSpec(Model):
@@ -82,13 +82,13 @@ class CronJobSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     schedule: str | None | UnsetType = UNSET
     """The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     starting_deadline_seconds: int | None | UnsetType = field(
         default=UNSET, name="startingDeadlineSeconds"
     )
@@ -127,15 +127,15 @@ class Job(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: JobSpec | None | UnsetType = UNSET
     """Specification of the desired behavior of a job. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: JobStatus | None | UnsetType = UNSET
     """Current status of a job. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class JobCondition(Model):
@@ -155,13 +155,13 @@ class JobCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type of job condition, Complete or Failed.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class JobList(Model):
@@ -181,7 +181,7 @@ class JobList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class JobSchedulingConfiguration(Model):
@@ -273,7 +273,7 @@ class JobSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     ttl_seconds_after_finished: int | None | UnsetType = field(
         default=UNSET, name="ttlSecondsAfterFinished"
     )
@@ -329,11 +329,11 @@ class JobTemplateSpec(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata of the jobs created from this template. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: JobSpec | None | UnsetType = UNSET
     """Specification of the desired behavior of the job. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodFailurePolicy(Model):
@@ -368,7 +368,7 @@ class PodFailurePolicyOnExitCodesRequirement(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     values: list[int] | None | UnsetType = UNSET
     """Specifies the set of values. Each returned container exit code (might be multiple in case of multiple containers) is checked against this set of values with respect to the operator. The list of values must be ordered and must not contain duplicates. Value '0' cannot be used for the In operator. At least one element is required. At most 255 elements are allowed.
 
@@ -382,13 +382,13 @@ class PodFailurePolicyOnPodConditionsPattern(Model):
     status: str | None | UnsetType = UNSET
     """Specifies the required Pod condition status. To match a pod condition it is required that the specified status equals the pod condition status. Defaults to True.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Specifies the required Pod condition type. To match a pod condition it is required that specified type equals the pod condition type.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PodFailurePolicyRule(Model):
@@ -416,7 +416,7 @@ class PodFailurePolicyRule(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     on_exit_codes: PodFailurePolicyOnExitCodesRequirement | None | UnsetType = field(
         default=UNSET, name="onExitCodes"
     )

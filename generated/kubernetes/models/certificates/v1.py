@@ -28,17 +28,17 @@ class CertificateSigningRequest(Model):
     kind: str | None | UnsetType = UNSET
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
-    """Default (applied by the server, not by this client): {}"""
+    """Default: {} (applied by the server, not by this client)."""
     spec: CertificateSigningRequestSpec | None | UnsetType = UNSET
     """spec contains the certificate request, and is immutable after creation. Only the request, signerName, expirationSeconds, and usages fields can be set on creation. Other fields are derived by Kubernetes and cannot be modified by users.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: CertificateSigningRequestStatus | None | UnsetType = UNSET
     """status contains information about whether the request is approved or denied, and the certificate issued by the signer, or the failure condition indicating signer failure.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class CertificateSigningRequestCondition(Model):
@@ -58,7 +58,7 @@ class CertificateSigningRequestCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """type of the condition. Known conditions are "Approved", "Denied", and "Failed".
 
@@ -74,7 +74,7 @@ class CertificateSigningRequestCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class CertificateSigningRequestList(Model):
@@ -92,7 +92,7 @@ class CertificateSigningRequestList(Model):
     kind: str | None | UnsetType = UNSET
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     metadata: metav1.ListMeta | None | UnsetType = UNSET
-    """Default (applied by the server, not by this client): {}"""
+    """Default: {} (applied by the server, not by this client)."""
 
 
 class CertificateSigningRequestSpec(Model):
@@ -145,7 +145,7 @@ class CertificateSigningRequestSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     uid: str | None | UnsetType = UNSET
     """uid contains the uid of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
     usages: (
@@ -193,7 +193,7 @@ class CertificateSigningRequestSpec(Model):
      "server auth", "client auth",
      "code signing", "email protection", "s/mime",
      "ipsec end system", "ipsec tunnel", "ipsec user",
-     "timestamping", "ocsp signing", "microsoft sgc", "netscape sgc\""""
+     "timestamping", "ocsp signing", "microsoft sgc", "netscape sgc\x22"""
     username: str | None | UnsetType = UNSET
     """username contains the name of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
 
@@ -246,13 +246,13 @@ class ClusterTrustBundle(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata contains the object metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: ClusterTrustBundleSpec | None | UnsetType = UNSET
     """spec contains the signer (if any) and trust anchors.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ClusterTrustBundleList(Model):
@@ -272,7 +272,7 @@ class ClusterTrustBundleList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """metadata contains the list metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ClusterTrustBundleSpec(Model):
@@ -298,7 +298,7 @@ class ClusterTrustBundleSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PodCertificateRequest(Model):
@@ -316,17 +316,17 @@ class PodCertificateRequest(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata contains the object metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: PodCertificateRequestSpec | None | UnsetType = UNSET
     """spec contains the details about the certificate being requested.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: PodCertificateRequestStatus | None | UnsetType = UNSET
     """status contains the issued certificate, and a standard set of conditions.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodCertificateRequestList(Model):
@@ -346,7 +346,7 @@ class PodCertificateRequestList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """metadata contains the list metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodCertificateRequestSpec(Model):
@@ -371,43 +371,43 @@ class PodCertificateRequestSpec(Model):
 
     The signer implementation is then free to issue a certificate with any lifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600 seconds (1 hour).  This constraint is enforced by kube-apiserver. `kubernetes.io` signers will never issue certificates with a lifetime longer than 24 hours.
 
-    Default (applied by the server, not by this client): 86400"""
+    Default: 86400 (applied by the server, not by this client)."""
     node_name: str | None | UnsetType = field(default=UNSET, name="nodeName")
     """nodeName is the name of the node the pod is assigned to.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     node_uid: str | None | UnsetType = field(default=UNSET, name="nodeUID")
     """nodeUID is the UID of the node the pod is assigned to.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     pod_name: str | None | UnsetType = field(default=UNSET, name="podName")
     """podName is the name of the pod into which the certificate will be mounted.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     pod_uid: str | None | UnsetType = field(default=UNSET, name="podUID")
     """podUID is the UID of the pod into which the certificate will be mounted.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     service_account_name: str | None | UnsetType = field(default=UNSET, name="serviceAccountName")
     """serviceAccountName is the name of the service account the pod is running as.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     service_account_uid: str | None | UnsetType = field(default=UNSET, name="serviceAccountUID")
     """serviceAccountUID is the UID of the service account the pod is running as.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     signer_name: str | None | UnsetType = field(default=UNSET, name="signerName")
     """signerName indicates the requested signer.
 
@@ -415,7 +415,7 @@ class PodCertificateRequestSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     stub_pkcs_10_request: str | None | UnsetType = field(default=UNSET, name="stubPKCS10Request")
     """A PKCS#10 certificate signing request (DER-serialized) generated by Kubelet using the subject private key.
 

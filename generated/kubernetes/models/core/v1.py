@@ -28,7 +28,7 @@ class AWSElasticBlockStoreVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class Affinity(Model):
@@ -65,7 +65,7 @@ class AppArmorProfile(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class AttachedVolume(Model):
@@ -77,13 +77,13 @@ class AttachedVolume(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """Name of the attached volume
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class AzureDiskVolumeSource(Model):
@@ -107,23 +107,23 @@ class AzureDiskVolumeSource(Model):
      - `"ReadOnly"`
      - `"ReadWrite"`
 
-    Default (applied by the server, not by this client): "ReadWrite\""""
+    Default: "ReadWrite" (applied by the server, not by this client)."""
     disk_name: str | None | UnsetType = field(default=UNSET, name="diskName")
     """diskName is the Name of the data disk in the blob storage
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     disk_uri: str | None | UnsetType = field(default=UNSET, name="diskURI")
     """diskURI is the URI of data disk in the blob storage
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
     """fsType is Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
 
-    Default (applied by the server, not by this client): "ext4\""""
+    Default: "ext4" (applied by the server, not by this client)."""
     kind: Literal["Dedicated", "Managed", "Shared"] | str | None | UnsetType = UNSET
     """kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set). defaults to shared
 
@@ -132,11 +132,11 @@ class AzureDiskVolumeSource(Model):
      - `"Managed"`
      - `"Shared"`
 
-    Default (applied by the server, not by this client): "Shared\""""
+    Default: "Shared" (applied by the server, not by this client)."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.
 
-    Default (applied by the server, not by this client): false"""
+    Default: false (applied by the server, not by this client)."""
 
 
 class AzureFilePersistentVolumeSource(Model):
@@ -150,7 +150,7 @@ class AzureFilePersistentVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     secret_namespace: str | None | UnsetType = field(default=UNSET, name="secretNamespace")
     """secretNamespace is the namespace of the secret that contains Azure Storage Account Name and Key default is the same as the Pod"""
     share_name: str | None | UnsetType = field(default=UNSET, name="shareName")
@@ -158,7 +158,7 @@ class AzureFilePersistentVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class AzureFileVolumeSource(Model):
@@ -172,13 +172,13 @@ class AzureFileVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     share_name: str | None | UnsetType = field(default=UNSET, name="shareName")
     """shareName is the azure share Name
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class Binding(Model):
@@ -194,13 +194,13 @@ class Binding(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     target: ObjectReference | None | UnsetType = UNSET
     """The target object that you want to bind to the standard object.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class CSIPersistentVolumeSource(Model):
@@ -220,7 +220,7 @@ class CSIPersistentVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
     """fsType to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs"."""
     node_expand_secret_ref: SecretReference | None | UnsetType = field(
@@ -246,7 +246,7 @@ class CSIPersistentVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class CSIVolumeSource(Model):
@@ -258,7 +258,7 @@ class CSIVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
     """fsType to mount. Ex. "ext4", "xfs", "ntfs". If not provided, the empty value is passed to the associated CSI driver which will determine the default filesystem to apply."""
     node_publish_secret_ref: LocalObjectReference | None | UnsetType = field(
@@ -335,7 +335,7 @@ class CinderPersistentVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class CinderVolumeSource(Model):
@@ -353,7 +353,7 @@ class CinderVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ClientIPConfig(Model):
@@ -380,7 +380,7 @@ class ClusterTrustBundleProjection(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     signer_name: str | None | UnsetType = field(default=UNSET, name="signerName")
     """Select all ClusterTrustBundles that match this signer name. Mutually-exclusive with name.  The contents of all selected ClusterTrustBundles will be unified and deduplicated."""
     user: int | None | UnsetType = UNSET
@@ -400,13 +400,13 @@ class ComponentCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type of condition for a component. Valid value: "Healthy"
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ComponentStatus(Model):
@@ -424,7 +424,7 @@ class ComponentStatus(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ComponentStatusList(Model):
@@ -444,7 +444,7 @@ class ComponentStatusList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ConfigMap(Model):
@@ -466,7 +466,7 @@ class ConfigMap(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ConfigMapEnvSource(Model):
@@ -479,7 +479,7 @@ class ConfigMapEnvSource(Model):
     name: str | None | UnsetType = UNSET
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     optional: bool | None | UnsetType = UNSET
     """Specify whether the ConfigMap must be defined"""
 
@@ -493,11 +493,11 @@ class ConfigMapKeySelector(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     optional: bool | None | UnsetType = UNSET
     """Specify whether the ConfigMap or its key must be defined"""
 
@@ -519,7 +519,7 @@ class ConfigMapList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ConfigMapNodeConfigSource(Model):
@@ -531,19 +531,19 @@ class ConfigMapNodeConfigSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """Name is the metadata.name of the referenced ConfigMap. This field is required in all cases.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     namespace: str | None | UnsetType = UNSET
     """Namespace is the metadata.namespace of the referenced ConfigMap. This field is required in all cases.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     resource_version: str | None | UnsetType = field(default=UNSET, name="resourceVersion")
     """ResourceVersion is the metadata.ResourceVersion of the referenced ConfigMap. This field is forbidden in Node.Spec, and required in Node.Status."""
     uid: str | None | UnsetType = UNSET
@@ -562,7 +562,7 @@ class ConfigMapProjection(Model):
     name: str | None | UnsetType = UNSET
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     optional: bool | None | UnsetType = UNSET
     """optional specify whether the ConfigMap or its keys must be defined"""
 
@@ -583,7 +583,7 @@ class ConfigMapVolumeSource(Model):
     name: str | None | UnsetType = UNSET
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     optional: bool | None | UnsetType = UNSET
     """optional specify whether the ConfigMap or its keys must be defined"""
 
@@ -620,7 +620,7 @@ class Container(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     ports: list[ContainerPort] | None | UnsetType = UNSET
     """List of ports to expose from the container. Not specifying a port here DOES NOT prevent that port from being exposed. Any port which is listening on the default "0.0.0.0" address inside a container will be accessible from the network. Modifying this array with strategic merge patch may corrupt the data. For more information See https://github.com/kubernetes/kubernetes/issues/108255. Cannot be updated."""
     readiness_probe: Probe | None | UnsetType = field(default=UNSET, name="readinessProbe")
@@ -632,7 +632,7 @@ class Container(Model):
     resources: ResourceRequirements | None | UnsetType = UNSET
     """Compute Resources required by this container. Cannot be updated. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     restart_policy: str | None | UnsetType = field(default=UNSET, name="restartPolicy")
     """RestartPolicy defines the restart behavior of individual containers in a pod. This overrides the pod-level restart policy. When this field is not specified, the restart behavior is defined by the Pod's restart policy and the container type. Additionally, setting the RestartPolicy as "Always" for the init container will have the following effect: this init container will be continually restarted on exit until all regular containers have terminated. Once all regular containers have completed, all init containers with restartPolicy "Always" will be shut down. This lifecycle differs from normal init containers and is often referred to as a "sidecar" container. Although this init container still starts in the init container sequence, it does not wait for the container to complete before proceeding to the next init container. Instead, the next init container starts immediately after this init container is started, or after any startupProbe has successfully completed."""
     restart_policy_rules: list[ContainerRestartRule] | None | UnsetType = field(
@@ -686,19 +686,19 @@ class ContainerExtendedResourceRequest(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     request_name: str | None | UnsetType = field(default=UNSET, name="requestName")
     """The name of the request in the special ResourceClaim which corresponds to the extended resource.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     resource_name: str | None | UnsetType = field(default=UNSET, name="resourceName")
     """The name of the extended resource in that container which gets backed by DRA.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ContainerImage(Model):
@@ -719,7 +719,7 @@ class ContainerPort(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     host_ip: str | None | UnsetType = field(default=UNSET, name="hostIP")
     """What host IP to bind the external port to."""
     host_port: int | None | UnsetType = field(default=UNSET, name="hostPort")
@@ -734,7 +734,7 @@ class ContainerPort(Model):
      - `"TCP"` is the TCP protocol.
      - `"UDP"` is the UDP protocol.
 
-    Default (applied by the server, not by this client): "TCP\""""
+    Default: "TCP" (applied by the server, not by this client)."""
 
 
 class ContainerResizePolicy(Model):
@@ -746,13 +746,13 @@ class ContainerResizePolicy(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     restart_policy: str | None | UnsetType = field(default=UNSET, name="restartPolicy")
     """Restart policy to apply when specified resource is resized. If not specified, it defaults to NotRequired.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ContainerRestartRule(Model):
@@ -811,7 +811,7 @@ class ContainerStateTerminated(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     finished_at: Time | None | UnsetType = field(default=UNSET, name="finishedAt")
     """Time at which the container last terminated"""
     message: str | None | UnsetType = UNSET
@@ -860,23 +860,23 @@ class ContainerStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     image_id: str | None | UnsetType = field(default=UNSET, name="imageID")
     """ImageID is the image ID of the container's image. The image ID may not match the image ID of the image used in the PodSpec, as it may have been resolved by the runtime.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     last_state: ContainerState | None | UnsetType = field(default=UNSET, name="lastState")
     """LastTerminationState holds the last termination state of the container to help debug container crashes and restarts. This field is not populated if the container is still running and RestartCount is 0.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """Name is a DNS_LABEL representing the unique name of the container. Each container in a pod must have a unique name across all container types. Cannot be updated.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     ready: bool | None | UnsetType = UNSET
     """Ready specifies whether the container is currently passing its readiness check. The value will change as readiness probes keep executing. If no readiness probes are specified, this field defaults to true once the container is fully started (see Started field).
 
@@ -884,7 +884,7 @@ class ContainerStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): false"""
+    Default: false (applied by the server, not by this client)."""
     resources: ResourceRequirements | None | UnsetType = UNSET
     """Resources represents the compute resource requests and limits that have been successfully enacted on the running container after it has been started or has been successfully resized."""
     restart_count: int | None | UnsetType = field(default=UNSET, name="restartCount")
@@ -892,13 +892,13 @@ class ContainerStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     started: bool | None | UnsetType = UNSET
     """Started indicates whether the container has finished its postStart lifecycle hook and passed its startup probe. Initialized as false, becomes true after startupProbe is considered successful. Resets to false when the container is restarted, or if kubelet loses state temporarily. In both cases, startup probes will run again. Is always true when no startupProbe is defined and container is running and has passed the postStart lifecycle hook. The null value must be treated the same as false."""
     state: ContainerState | None | UnsetType = UNSET
     """State holds details about the container's current condition.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     stop_signal: (
         Literal[
             "SIGABRT",
@@ -1063,7 +1063,7 @@ class DaemonEndpoint(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class DownwardAPIProjection(Model):
@@ -1086,7 +1086,7 @@ class DownwardAPIVolumeFile(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     resource_field_ref: ResourceFieldSelector | None | UnsetType = field(
         default=UNSET, name="resourceFieldRef"
     )
@@ -1128,7 +1128,7 @@ class EndpointAddress(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     node_name: str | None | UnsetType = field(default=UNSET, name="nodeName")
     """Optional: Node hosting this endpoint. This can be used to determine endpoints local to a node."""
     target_ref: ObjectReference | None | UnsetType = field(default=UNSET, name="targetRef")
@@ -1157,7 +1157,7 @@ class EndpointPort(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     protocol: Literal["SCTP", "TCP", "UDP"] | str | None | UnsetType = UNSET
     """The IP protocol for this port. Must be UDP, TCP, or SCTP. Default is TCP.
 
@@ -1170,15 +1170,15 @@ class EndpointPort(Model):
 class EndpointSubset(Model):
     """EndpointSubset is a group of addresses with a common set of ports. The expanded set of endpoints is the Cartesian product of Addresses x Ports. For example, given:
 
-        {
-          Addresses: [{"ip": "10.10.1.1"}, {"ip": "10.10.2.2"}],
-          Ports:     [{"name": "a", "port": 8675}, {"name": "b", "port": 309}]
-        }
+            {
+              Addresses: [{"ip": "10.10.1.1"}, {"ip": "10.10.2.2"}],
+              Ports:     [{"name": "a", "port": 8675}, {"name": "b", "port": 309}]
+            }
 
     The resulting set of endpoints can be viewed as:
 
-        a: [ 10.10.1.1:8675, 10.10.2.2:8675 ],
-        b: [ 10.10.1.1:309, 10.10.2.2:309 ]
+            a: [ 10.10.1.1:8675, 10.10.2.2:8675 ],
+            b: [ 10.10.1.1:309, 10.10.2.2:309 ]
 
     Deprecated: This API is deprecated in v1.33+."""
 
@@ -1195,17 +1195,17 @@ class EndpointSubset(Model):
 class Endpoints(Model):
     """Endpoints is a collection of endpoints that implement the actual service. Example:
 
-         Name: "mysvc",
-         Subsets: [
-           {
-             Addresses: [{"ip": "10.10.1.1"}, {"ip": "10.10.2.2"}],
-             Ports: [{"name": "a", "port": 8675}, {"name": "b", "port": 309}]
-           },
-           {
-             Addresses: [{"ip": "10.10.3.3"}],
-             Ports: [{"name": "a", "port": 93}, {"name": "b", "port": 76}]
-           },
-        ]
+             Name: "mysvc",
+             Subsets: [
+               {
+                 Addresses: [{"ip": "10.10.1.1"}, {"ip": "10.10.2.2"}],
+                 Ports: [{"name": "a", "port": 8675}, {"name": "b", "port": 309}]
+               },
+               {
+                 Addresses: [{"ip": "10.10.3.3"}],
+                 Ports: [{"name": "a", "port": 93}, {"name": "b", "port": 76}]
+               },
+            ]
 
     Endpoints is a legacy API and does not contain information about all Service features. Use discoveryv1.EndpointSlice for complete information about Service endpoints.
 
@@ -1221,7 +1221,7 @@ class Endpoints(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     subsets: list[EndpointSubset] | None | UnsetType = UNSET
     """The set of all endpoints is the union of all subsets. Addresses are placed into subsets according to the IPs they share. A single address with multiple ports, some of which are ready and some of which are not (because they come from different containers) will result in the address being displayed in different subsets for the different ports. No address will appear in both Addresses and NotReadyAddresses in the same subset. Sets of addresses and ports that comprise a service."""
 
@@ -1243,7 +1243,7 @@ class EndpointsList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class EnvFromSource(Model):
@@ -1268,7 +1268,7 @@ class EnvVar(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     value: str | None | UnsetType = UNSET
     """Variable references $(VAR_NAME) are expanded using the previously defined environment variables in the container and any service environment variables. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Defaults to ""."""
     value_from: EnvVarSource | None | UnsetType = field(default=UNSET, name="valueFrom")
@@ -1329,7 +1329,7 @@ class EphemeralContainer(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     ports: list[ContainerPort] | None | UnsetType = UNSET
     """Ports are not allowed for ephemeral containers."""
     readiness_probe: Probe | None | UnsetType = field(default=UNSET, name="readinessProbe")
@@ -1341,7 +1341,7 @@ class EphemeralContainer(Model):
     resources: ResourceRequirements | None | UnsetType = UNSET
     """Resources are not allowed for ephemeral containers. Ephemeral containers use spare resources already allocated to the pod.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     restart_policy: str | None | UnsetType = field(default=UNSET, name="restartPolicy")
     """Restart policy for the container to manage the restart behavior of each container within a pod. You cannot set this field on ephemeral containers."""
     restart_policy_rules: list[ContainerRestartRule] | None | UnsetType = field(
@@ -1430,7 +1430,7 @@ class Event(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     kind: str | None | UnsetType = UNSET
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     last_timestamp: Time | None | UnsetType = field(default=UNSET, name="lastTimestamp")
@@ -1442,7 +1442,7 @@ class Event(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     reason: str | None | UnsetType = UNSET
     """This should be a short, machine understandable string that gives the reason for the transition into the object's current status."""
     related: ObjectReference | None | UnsetType = UNSET
@@ -1450,17 +1450,17 @@ class Event(Model):
     reporting_component: str | None | UnsetType = field(default=UNSET, name="reportingComponent")
     """Name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     reporting_instance: str | None | UnsetType = field(default=UNSET, name="reportingInstance")
     """ID of the controller instance, e.g. `kubelet-xyzf`.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     series: EventSeries | None | UnsetType = UNSET
     """Data about the Event series this event represents or nil if it's a singleton Event."""
     source: EventSource | None | UnsetType = UNSET
     """The component reporting this event. Should be a short machine understandable string.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type of this event (Normal, Warning), new types could be added in the future"""
 
@@ -1482,7 +1482,7 @@ class EventList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class EventSeries(Model):
@@ -1514,7 +1514,7 @@ class EvictionResponder(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     priority: int | None | UnsetType = UNSET
     """priority for this responder. Higher priorities are selected first by the evictionrequest-controller. If there are responders with the same priority, the responder whose domain name comes first in the alphabetical higher domain order, will be picked. This means that the top domain labels are compared alphabetically first, followed by the lower domain labels. The key is compared last.
 
@@ -1561,25 +1561,25 @@ class FileKeySelector(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     optional: bool | None | UnsetType = UNSET
     """Specify whether the file or its key must be defined. If the file or key does not exist, then the env var is not published. If optional is set to true and the specified key does not exist, the environment variable will not be set in the Pod's containers.
 
     If optional is set to false and the specified key does not exist, an error will be returned during Pod creation.
 
-    Default (applied by the server, not by this client): false"""
+    Default: false (applied by the server, not by this client)."""
     path: str | None | UnsetType = UNSET
     """The path within the volume from which to select the file. Must be relative and may not contain the '..' path or start with '..'.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     volume_name: str | None | UnsetType = field(default=UNSET, name="volumeName")
     """The name of the volume mount containing the env file.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class FlexPersistentVolumeSource(Model):
@@ -1591,7 +1591,7 @@ class FlexPersistentVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
     """fsType is the Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script."""
     options: dict[str, str | None] | None | UnsetType = UNSET
@@ -1611,7 +1611,7 @@ class FlexVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script."""
     options: dict[str, str | None] | None | UnsetType = UNSET
@@ -1647,7 +1647,7 @@ class GCEPersistentDiskVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
 
@@ -1667,13 +1667,13 @@ class GRPCAction(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     service: str | None | UnsetType = UNSET
     """Service is the name of the service to place in the gRPC HealthCheckRequest (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md).
 
     If this is not specified, the default behavior is defined by gRPC.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class GitRepoVolumeSource(Model):
@@ -1690,7 +1690,7 @@ class GitRepoVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     revision: str | None | UnsetType = UNSET
     """revision is the commit hash for the specified revision."""
 
@@ -1704,7 +1704,7 @@ class GlusterfsPersistentVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     endpoints_namespace: str | None | UnsetType = field(default=UNSET, name="endpointsNamespace")
     """endpointsNamespace is the namespace that contains Glusterfs endpoint. If this field is empty, the EndpointNamespace defaults to the same namespace as the bound PVC. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod"""
     path: str | None | UnsetType = UNSET
@@ -1712,7 +1712,7 @@ class GlusterfsPersistentVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """readOnly here will force the Glusterfs volume to be mounted with read-only permissions. Defaults to false. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod"""
 
@@ -1726,13 +1726,13 @@ class GlusterfsVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     path: str | None | UnsetType = UNSET
     """path is the Glusterfs volume path. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """readOnly here will force the Glusterfs volume to be mounted with read-only permissions. Defaults to false. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod"""
 
@@ -1773,13 +1773,13 @@ class HTTPHeader(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     value: str | None | UnsetType = UNSET
     """The header field value
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class HostAlias(Model):
@@ -1793,7 +1793,7 @@ class HostAlias(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class HostIP(Model):
@@ -1805,7 +1805,7 @@ class HostIP(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class HostPathVolumeSource(Model):
@@ -1817,7 +1817,7 @@ class HostPathVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: (
         Literal[
             "",
@@ -1868,17 +1868,17 @@ class ISCSIPersistentVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     iscsi_interface: str | None | UnsetType = field(default=UNSET, name="iscsiInterface")
     """iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).
 
-    Default (applied by the server, not by this client): "default\""""
+    Default: "default" (applied by the server, not by this client)."""
     lun: int | None | UnsetType = UNSET
     """lun is iSCSI Target Lun number.
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     portals: list[str] | None | UnsetType = UNSET
     """portals is the iSCSI Target Portal List. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260)."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
@@ -1890,7 +1890,7 @@ class ISCSIPersistentVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ISCSIVolumeSource(Model):
@@ -1915,17 +1915,17 @@ class ISCSIVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     iscsi_interface: str | None | UnsetType = field(default=UNSET, name="iscsiInterface")
     """iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).
 
-    Default (applied by the server, not by this client): "default\""""
+    Default: "default" (applied by the server, not by this client)."""
     lun: int | None | UnsetType = UNSET
     """lun represents iSCSI Target Lun number.
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     portals: list[str] | None | UnsetType = UNSET
     """portals is the iSCSI Target Portal List. The portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260)."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
@@ -1937,7 +1937,7 @@ class ISCSIVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ImageVolumeSource(Model):
@@ -1974,7 +1974,7 @@ class KeyToPath(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     mode: int | None | UnsetType = UNSET
     """mode is Optional: mode bits used to set permissions on this file. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
     path: str | None | UnsetType = UNSET
@@ -1982,7 +1982,7 @@ class KeyToPath(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     user: int | None | UnsetType = UNSET
     """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
 
@@ -2162,11 +2162,11 @@ class LimitRange(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: LimitRangeSpec | None | UnsetType = UNSET
     """Spec defines the limits enforced. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class LimitRangeItem(Model):
@@ -2192,7 +2192,7 @@ class LimitRangeItem(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class LimitRangeList(Model):
@@ -2212,7 +2212,7 @@ class LimitRangeList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class LimitRangeSpec(Model):
@@ -2233,7 +2233,7 @@ class LinuxContainerUser(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     supplemental_groups: list[int] | None | UnsetType = field(
         default=UNSET, name="supplementalGroups"
     )
@@ -2243,7 +2243,7 @@ class LinuxContainerUser(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class LoadBalancerIngress(Model):
@@ -2273,7 +2273,7 @@ class LocalObjectReference(Model):
     name: str | None | UnsetType = UNSET
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class LocalVolumeSource(Model):
@@ -2287,7 +2287,7 @@ class LocalVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ModifyVolumeStatus(Model):
@@ -2303,7 +2303,7 @@ class ModifyVolumeStatus(Model):
        InProgress indicates that the volume is being modified.
      - Infeasible
       Infeasible indicates that the request has been rejected as invalid by the CSI driver. To
-    	  resolve the error, a valid VolumeAttributesClass needs to be specified.
+              resolve the error, a valid VolumeAttributesClass needs to be specified.
     Note: New statuses can be added in the future. Consumers should check for unknown statuses and fail appropriately.
 
     Possible enum values:
@@ -2313,7 +2313,7 @@ class ModifyVolumeStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     target_volume_attributes_class_name: str | None | UnsetType = field(
         default=UNSET, name="targetVolumeAttributesClassName"
     )
@@ -2329,7 +2329,7 @@ class NFSVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """readOnly here will force the NFS export to be mounted with read-only permissions. Defaults to false. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
     server: str | None | UnsetType = UNSET
@@ -2337,7 +2337,7 @@ class NFSVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class Namespace(Model):
@@ -2353,15 +2353,15 @@ class Namespace(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: NamespaceSpec | None | UnsetType = UNSET
     """Spec defines the behavior of the Namespace. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: NamespaceStatus | None | UnsetType = UNSET
     """Status describes the current status of a Namespace. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class NamespaceCondition(Model):
@@ -2379,13 +2379,13 @@ class NamespaceCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type of namespace controller condition.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class NamespaceList(Model):
@@ -2405,7 +2405,7 @@ class NamespaceList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class NamespaceSpec(Model):
@@ -2441,15 +2441,15 @@ class Node(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: NodeSpec | None | UnsetType = UNSET
     """Spec defines the behavior of a node. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: NodeStatus | None | UnsetType = UNSET
     """Most recently observed status of the node. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class NodeAddress(Model):
@@ -2461,13 +2461,13 @@ class NodeAddress(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Node address type, one of Hostname, ExternalIP or InternalIP.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class NodeAffinity(Model):
@@ -2492,7 +2492,7 @@ class NodeAllocatableMappedResources(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     quantity: Quantity | None | UnsetType = UNSET
     """Quantity is the total node allocatable resource capacity allocated for the claim. This claim's allocated devices is shared by all the containers referencing the claim. Kubelet adds this value to both requests and limits at the pod-level cgroup, and to limits at the container-level cgroup for each container referencing the claim.
 
@@ -2508,7 +2508,7 @@ class NodeAllocatableOverheadResources(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     per_container: Quantity | None | UnsetType = field(default=UNSET, name="perContainer")
     """PerContainer is the variable overhead quantity applied for each container referencing the claim. The container references are recorded in `nodeAllocatableResourceClaimStatuses.containers`. The total overhead quantity allocated for the claim is computed as: Quantity = PerPod + (PerContainer * NumReferences) Kubelet accounts for this overhead in cgroups: - Pod-level cgroup (requests and limits): Kubelet adds PerPod + (PerContainer * NumReferences). - Container-level cgroup (limits only): Kubelet adds PerPod + PerContainer for each referencing container. This allows any single container to access the pod-level overhead, while the parent cgroup caps the total usage to account for PerPod exactly once. At least one of PerPod or PerContainer must be specified. Specifying neither is an invalid configuration."""
     per_pod: Quantity | None | UnsetType = field(default=UNSET, name="perPod")
@@ -2530,7 +2530,7 @@ class NodeAllocatableResourceClaimStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class NodeCondition(Model):
@@ -2550,13 +2550,13 @@ class NodeCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type of node condition.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class NodeConfigSource(Model):
@@ -2592,7 +2592,7 @@ class NodeDaemonEndpoints(Model):
     )
     """Endpoint on which Kubelet is listening.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class NodeFeatures(Model):
@@ -2621,7 +2621,7 @@ class NodeList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class NodePodPreemptionPolicy(Model):
@@ -2642,7 +2642,7 @@ class NodeRuntimeHandler(Model):
     name: str | None | UnsetType = UNSET
     """Runtime handler name. Empty for the default runtime handler.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class NodeRuntimeHandlerFeatures(Model):
@@ -2676,7 +2676,7 @@ class NodeSelectorRequirement(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     operator: (
         Literal["DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"] | str | None | UnsetType
     ) = UNSET
@@ -2692,7 +2692,7 @@ class NodeSelectorRequirement(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     values: list[str] | None | UnsetType = UNSET
     """An array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. If the operator is Gt or Lt, the values array must have a single element, which will be interpreted as an integer. This array is replaced during a strategic merge patch."""
 
@@ -2752,7 +2752,7 @@ class NodeStatus(Model):
     )
     """Endpoints of daemons running on the Node.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     declared_features: list[str] | None | UnsetType = field(default=UNSET, name="declaredFeatures")
     """DeclaredFeatures represents the features related to feature gates that are declared by the node."""
     features: NodeFeatures | None | UnsetType = UNSET
@@ -2762,7 +2762,7 @@ class NodeStatus(Model):
     node_info: NodeSystemInfo | None | UnsetType = field(default=UNSET, name="nodeInfo")
     """Set of ids/uuids to uniquely identify the node. More info: https://kubernetes.io/docs/reference/node/node-status/#info
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     phase: Literal["Pending", "Running", "Terminated"] | str | None | UnsetType = UNSET
     """NodePhase is the recently observed lifecycle phase of the node. More info: https://kubernetes.io/docs/concepts/nodes/node/#phase The field is never populated, and now is deprecated.
 
@@ -2809,13 +2809,13 @@ class NodeSystemInfo(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     boot_id: str | None | UnsetType = field(default=UNSET, name="bootID")
     """Boot ID reported by the node.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     container_runtime_version: str | None | UnsetType = field(
         default=UNSET, name="containerRuntimeVersion"
     )
@@ -2823,43 +2823,43 @@ class NodeSystemInfo(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     kernel_version: str | None | UnsetType = field(default=UNSET, name="kernelVersion")
     """Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     kube_proxy_version: str | None | UnsetType = field(default=UNSET, name="kubeProxyVersion")
     """Deprecated: KubeProxy Version reported by the node.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     kubelet_version: str | None | UnsetType = field(default=UNSET, name="kubeletVersion")
     """Kubelet Version reported by the node.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     machine_id: str | None | UnsetType = field(default=UNSET, name="machineID")
     """MachineID reported by the node. For unique machine identification in the cluster this field is preferred. Learn more from man(5) machine-id: http://man7.org/linux/man-pages/man5/machine-id.5.html
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     operating_system: str | None | UnsetType = field(default=UNSET, name="operatingSystem")
     """The Operating System reported by the node
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     os_image: str | None | UnsetType = field(default=UNSET, name="osImage")
     """OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     running_in_user_namespace: bool | None | UnsetType = field(
         default=UNSET, name="runningInUserNamespace"
     )
@@ -2871,7 +2871,7 @@ class NodeSystemInfo(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ObjectFieldSelector(Model):
@@ -2885,7 +2885,7 @@ class ObjectFieldSelector(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ObjectReference(Model):
@@ -2920,15 +2920,15 @@ class PersistentVolume(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: PersistentVolumeSpec | None | UnsetType = UNSET
     """spec defines a specification of a persistent volume owned by the cluster. Provisioned by an administrator. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistent-volumes
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: PersistentVolumeStatus | None | UnsetType = UNSET
     """status represents the current information/status for the persistent volume. Populated by the system. Read-only. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistent-volumes
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PersistentVolumeClaim(Model):
@@ -2944,15 +2944,15 @@ class PersistentVolumeClaim(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: PersistentVolumeClaimSpec | None | UnsetType = UNSET
     """spec defines the desired characteristics of a volume requested by a pod author. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: PersistentVolumeClaimStatus | None | UnsetType = UNSET
     """status represents the current information/status of a persistent volume claim. Read-only. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PersistentVolumeClaimCondition(Model):
@@ -2972,13 +2972,13 @@ class PersistentVolumeClaimCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type is the type of the condition. More info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=set%20to%20%27ResizeStarted%27.-,PersistentVolumeClaimCondition,-contains%20details%20about
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PersistentVolumeClaimList(Model):
@@ -2998,7 +2998,7 @@ class PersistentVolumeClaimList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PersistentVolumeClaimSpec(Model):
@@ -3029,7 +3029,7 @@ class PersistentVolumeClaimSpec(Model):
     resources: VolumeResourceRequirements | None | UnsetType = UNSET
     """resources represents the minimum resources the volume should have. Users are allowed to specify resource requirements that are lower than previous value but must still be higher than capacity recorded in the status field of the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     selector: metav1.LabelSelector | None | UnsetType = UNSET
     """selector is a label query over volumes to consider for binding."""
     storage_class_name: str | None | UnsetType = field(default=UNSET, name="storageClassName")
@@ -3076,26 +3076,26 @@ class PersistentVolumeClaimStatus(Model):
         | UnsetType
     ) = field(default=UNSET, name="allocatedResourceStatuses")
     """allocatedResourceStatuses stores status of resource being resized for the given PVC. Key names follow standard Kubernetes label syntax. Valid values are either:
-    	* Un-prefixed keys:
-    		- storage - the capacity of the volume.
-    	* Custom resources must use implementation-defined prefixed names such as "example.com/my-custom-resource"
+            * Un-prefixed keys:
+                    - storage - the capacity of the volume.
+            * Custom resources must use implementation-defined prefixed names such as "example.com/my-custom-resource"
     Apart from above values - keys that are unprefixed or have kubernetes.io prefix are considered reserved and hence may not be used.
 
     ClaimResourceStatus can be in any of following states:
-    	- ControllerResizeInProgress:
-    		State set when resize controller starts resizing the volume in control-plane.
-    	- ControllerResizeFailed:
-    		State set when resize has failed in resize controller with a terminal error.
-    	- NodeResizePending:
-    		State set when resize controller has finished resizing the volume but further resizing of
-    		volume is needed on the node.
-    	- NodeResizeInProgress:
-    		State set when kubelet starts resizing the volume.
-    	- NodeResizeFailed:
-    		State set when resizing has failed in kubelet with a terminal error. Transient errors don't set
-    		NodeResizeFailed.
+            - ControllerResizeInProgress:
+                    State set when resize controller starts resizing the volume in control-plane.
+            - ControllerResizeFailed:
+                    State set when resize has failed in resize controller with a terminal error.
+            - NodeResizePending:
+                    State set when resize controller has finished resizing the volume but further resizing of
+                    volume is needed on the node.
+            - NodeResizeInProgress:
+                    State set when kubelet starts resizing the volume.
+            - NodeResizeFailed:
+                    State set when resizing has failed in kubelet with a terminal error. Transient errors don't set
+                    NodeResizeFailed.
     For example: if expanding a PVC for more capacity - this field can be one of the following states:
-    	- pvc.status.allocatedResourceStatus['storage'] = "ControllerResizeInProgress"
+            - pvc.status.allocatedResourceStatus['storage'] = "ControllerResizeInProgress"
          - pvc.status.allocatedResourceStatus['storage'] = "ControllerResizeFailed"
          - pvc.status.allocatedResourceStatus['storage'] = "NodeResizePending"
          - pvc.status.allocatedResourceStatus['storage'] = "NodeResizeInProgress"
@@ -3107,9 +3107,9 @@ class PersistentVolumeClaimStatus(Model):
         default=UNSET, name="allocatedResources"
     )
     """allocatedResources tracks the resources allocated to a PVC including its capacity. Key names follow standard Kubernetes label syntax. Valid values are either:
-    	* Un-prefixed keys:
-    		- storage - the capacity of the volume.
-    	* Custom resources must use implementation-defined prefixed names such as "example.com/my-custom-resource"
+            * Un-prefixed keys:
+                    - storage - the capacity of the volume.
+            * Custom resources must use implementation-defined prefixed names such as "example.com/my-custom-resource"
     Apart from above values - keys that are unprefixed or have kubernetes.io prefix are considered reserved and hence may not be used.
 
     Capacity reported here may be larger than the actual capacity when a volume expansion operation is requested. For storage quota, the larger value from allocatedResources and PVC.spec.resources is used. If allocatedResources is not set, PVC.spec.resources alone is used for quota calculation. If a volume expansion capacity request is lowered, allocatedResources is only lowered if there are no expansion operations in progress and if the actual volume capacity is equal or lower than the requested capacity.
@@ -3145,13 +3145,13 @@ class PersistentVolumeClaimTemplate(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """May contain labels and annotations that will be copied into the PVC when creating it. No other fields are allowed and will be rejected during validation.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: PersistentVolumeClaimSpec | None | UnsetType = UNSET
     """The specification for the PersistentVolumeClaim. The entire content is copied unchanged into the PVC that gets created from this template. The same fields as in a PersistentVolumeClaim are also valid here.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PersistentVolumeClaimVolumeSource(Model):
@@ -3163,7 +3163,7 @@ class PersistentVolumeClaimVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """readOnly Will force the ReadOnly setting in VolumeMounts. Default false."""
 
@@ -3185,7 +3185,7 @@ class PersistentVolumeList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PersistentVolumeSpec(Model):
@@ -3325,7 +3325,7 @@ class PhotonPersistentDiskVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class Pod(Model):
@@ -3341,15 +3341,15 @@ class Pod(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: PodSpec | None | UnsetType = UNSET
     """Specification of the desired behavior of the pod. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: PodStatus | None | UnsetType = UNSET
     """Most recently observed status of the pod. This data may not be up to date. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodAffinity(Model):
@@ -3390,7 +3390,7 @@ class PodAffinityTerm(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PodAntiAffinity(Model):
@@ -3482,13 +3482,13 @@ class PodCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type is the type of the condition. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PodDNSConfig(Model):
@@ -3526,7 +3526,7 @@ class PodExtendedResourceClaimStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PodIP(Model):
@@ -3538,7 +3538,7 @@ class PodIP(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PodList(Model):
@@ -3558,7 +3558,7 @@ class PodList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodOS(Model):
@@ -3570,7 +3570,7 @@ class PodOS(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PodReadinessGate(Model):
@@ -3582,7 +3582,7 @@ class PodReadinessGate(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PodResourceClaim(Model):
@@ -3599,7 +3599,7 @@ class PodResourceClaim(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     resource_claim_name: str | None | UnsetType = field(default=UNSET, name="resourceClaimName")
     """ResourceClaimName is the name of a ResourceClaim object in the same namespace as this pod.
 
@@ -3627,7 +3627,7 @@ class PodResourceClaimStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     resource_claim_name: str | None | UnsetType = field(default=UNSET, name="resourceClaimName")
     """ResourceClaimName is the name of the ResourceClaim that was generated for the Pod in the namespace of the Pod.
 
@@ -3645,7 +3645,7 @@ class PodSchedulingGate(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PodSchedulingGroup(Model):
@@ -3987,11 +3987,11 @@ class PodTemplate(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     template: PodTemplateSpec | None | UnsetType = UNSET
     """Template defines the pods that will be created from this pod template. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodTemplateList(Model):
@@ -4011,7 +4011,7 @@ class PodTemplateList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodTemplateSpec(Model):
@@ -4021,11 +4021,11 @@ class PodTemplateSpec(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: PodSpec | None | UnsetType = UNSET
     """Specification of the desired behavior of the pod. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodVolumeHealth(Model):
@@ -4043,7 +4043,7 @@ class PodVolumeHealth(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PortStatus(Model):
@@ -4060,7 +4060,7 @@ class PortStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     protocol: Literal["SCTP", "TCP", "UDP"] | str | None | UnsetType = UNSET
     """Protocol is the protocol of the service port of which status is recorded here The supported values are: "TCP", "UDP", "SCTP"
 
@@ -4071,7 +4071,7 @@ class PortStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PortworxVolumeSource(Model):
@@ -4087,7 +4087,7 @@ class PortworxVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PreferredSchedulingTerm(Model):
@@ -4099,13 +4099,13 @@ class PreferredSchedulingTerm(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     weight: int | None | UnsetType = UNSET
     """Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class Probe(Model):
@@ -4159,7 +4159,7 @@ class QuobyteVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     tenant: str | None | UnsetType = UNSET
     """tenant owning the given Quobyte volume in the Backend Used with dynamically provisioned Quobyte volumes, value is set by the plugin"""
     user: str | None | UnsetType = UNSET
@@ -4169,7 +4169,7 @@ class QuobyteVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class RBDPersistentVolumeSource(Model):
@@ -4188,11 +4188,11 @@ class RBDPersistentVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     keyring: str | None | UnsetType = UNSET
     """keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
-    Default (applied by the server, not by this client): "/etc/ceph/keyring\""""
+    Default: "/etc/ceph/keyring" (applied by the server, not by this client)."""
     monitors: list[str] | None | UnsetType = UNSET
     """monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
@@ -4200,7 +4200,7 @@ class RBDPersistentVolumeSource(Model):
     pool: str | None | UnsetType = UNSET
     """pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
-    Default (applied by the server, not by this client): "rbd\""""
+    Default: "rbd" (applied by the server, not by this client)."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
     secret_ref: SecretReference | None | UnsetType = field(default=UNSET, name="secretRef")
@@ -4208,7 +4208,7 @@ class RBDPersistentVolumeSource(Model):
     user: str | None | UnsetType = UNSET
     """user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
-    Default (applied by the server, not by this client): "admin\""""
+    Default: "admin" (applied by the server, not by this client)."""
 
 
 class RBDVolumeSource(Model):
@@ -4227,11 +4227,11 @@ class RBDVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     keyring: str | None | UnsetType = UNSET
     """keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
-    Default (applied by the server, not by this client): "/etc/ceph/keyring\""""
+    Default: "/etc/ceph/keyring" (applied by the server, not by this client)."""
     monitors: list[str] | None | UnsetType = UNSET
     """monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
@@ -4239,7 +4239,7 @@ class RBDVolumeSource(Model):
     pool: str | None | UnsetType = UNSET
     """pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
-    Default (applied by the server, not by this client): "rbd\""""
+    Default: "rbd" (applied by the server, not by this client)."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
     secret_ref: LocalObjectReference | None | UnsetType = field(default=UNSET, name="secretRef")
@@ -4247,7 +4247,7 @@ class RBDVolumeSource(Model):
     user: str | None | UnsetType = UNSET
     """user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
-    Default (applied by the server, not by this client): "admin\""""
+    Default: "admin" (applied by the server, not by this client)."""
 
 
 class ReplicationController(Model):
@@ -4263,15 +4263,15 @@ class ReplicationController(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """If the Labels of a ReplicationController are empty, they are defaulted to be the same as the Pod(s) that the replication controller manages. Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: ReplicationControllerSpec | None | UnsetType = UNSET
     """Spec defines the specification of the desired behavior of the replication controller. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: ReplicationControllerStatus | None | UnsetType = UNSET
     """Status is the most recently observed status of the replication controller. This data may be out of date by some window of time. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ReplicationControllerCondition(Model):
@@ -4289,13 +4289,13 @@ class ReplicationControllerCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type of replication controller condition.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ReplicationControllerList(Model):
@@ -4315,7 +4315,7 @@ class ReplicationControllerList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ReplicationControllerSpec(Model):
@@ -4325,11 +4325,11 @@ class ReplicationControllerSpec(Model):
     min_ready_seconds: int | None | UnsetType = field(default=UNSET, name="minReadySeconds")
     """Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     replicas: int | None | UnsetType = UNSET
     """Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller
 
-    Default (applied by the server, not by this client): 1"""
+    Default: 1 (applied by the server, not by this client)."""
     selector: dict[str, str | None] | None | UnsetType = UNSET
     """Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors"""
     template: PodTemplateSpec | None | UnsetType = UNSET
@@ -4357,7 +4357,7 @@ class ReplicationControllerStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class ResourceClaim(Model):
@@ -4369,7 +4369,7 @@ class ResourceClaim(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     request: str | None | UnsetType = UNSET
     """Request is the name chosen for a request in the referenced claim. If empty, everything from the claim is made available, otherwise only the result of this request."""
 
@@ -4381,13 +4381,13 @@ class ResourceFieldSelector(Model):
     container_name: str | None | UnsetType = field(default=UNSET, name="containerName")
     """Container name: required for volumes, optional for env vars"""
     divisor: Quantity | None | UnsetType = UNSET
-    """Specifies the output format of the exposed resources, defaults to "1\""""
+    """Specifies the output format of the exposed resources, defaults to "1\x22"""
     resource: str | None | UnsetType = UNSET
     """Required: resource to select
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ResourceHealth(Model):
@@ -4411,7 +4411,7 @@ class ResourceHealth(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ResourceQuota(Model):
@@ -4427,15 +4427,15 @@ class ResourceQuota(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: ResourceQuotaSpec | None | UnsetType = UNSET
     """Spec defines the desired quota. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: ResourceQuotaStatus | None | UnsetType = UNSET
     """Status defines the actual enforced quota and its current usage. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ResourceQuotaList(Model):
@@ -4455,7 +4455,7 @@ class ResourceQuotaList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ResourceQuotaSpec(Model):
@@ -4517,7 +4517,7 @@ class ResourceStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     resources: list[ResourceHealth] | None | UnsetType = UNSET
     """List of unique resources health. Each element in the list contains an unique resource ID and its health. At a minimum, for the lifetime of a Pod, resource ID must uniquely identify the resource allocated to the Pod on the Node. If other Pod on the same Node reports the status with the same resource ID, it must be the same resource they share. See ResourceID type definition for a specific format it has in various use cases."""
 
@@ -4547,13 +4547,13 @@ class ScaleIOPersistentVolumeSource(Model):
     fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Default is "xfs"
 
-    Default (applied by the server, not by this client): "xfs\""""
+    Default: "xfs" (applied by the server, not by this client)."""
     gateway: str | None | UnsetType = UNSET
     """gateway is the host address of the ScaleIO API Gateway.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     protection_domain: str | None | UnsetType = field(default=UNSET, name="protectionDomain")
     """protectionDomain is the name of the ScaleIO Protection Domain for the configured storage."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
@@ -4567,7 +4567,7 @@ class ScaleIOPersistentVolumeSource(Model):
     storage_mode: str | None | UnsetType = field(default=UNSET, name="storageMode")
     """storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned.
 
-    Default (applied by the server, not by this client): "ThinProvisioned\""""
+    Default: "ThinProvisioned" (applied by the server, not by this client)."""
     storage_pool: str | None | UnsetType = field(default=UNSET, name="storagePool")
     """storagePool is the ScaleIO Storage Pool associated with the protection domain."""
     system: str | None | UnsetType = UNSET
@@ -4575,7 +4575,7 @@ class ScaleIOPersistentVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     volume_name: str | None | UnsetType = field(default=UNSET, name="volumeName")
     """volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source."""
 
@@ -4592,13 +4592,13 @@ class ScaleIOVolumeSource(Model):
     fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Default is "xfs".
 
-    Default (applied by the server, not by this client): "xfs\""""
+    Default: "xfs" (applied by the server, not by this client)."""
     gateway: str | None | UnsetType = UNSET
     """gateway is the host address of the ScaleIO API Gateway.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     protection_domain: str | None | UnsetType = field(default=UNSET, name="protectionDomain")
     """protectionDomain is the name of the ScaleIO Protection Domain for the configured storage."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
@@ -4612,7 +4612,7 @@ class ScaleIOVolumeSource(Model):
     storage_mode: str | None | UnsetType = field(default=UNSET, name="storageMode")
     """storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned.
 
-    Default (applied by the server, not by this client): "ThinProvisioned\""""
+    Default: "ThinProvisioned" (applied by the server, not by this client)."""
     storage_pool: str | None | UnsetType = field(default=UNSET, name="storagePool")
     """storagePool is the ScaleIO Storage Pool associated with the protection domain."""
     system: str | None | UnsetType = UNSET
@@ -4620,7 +4620,7 @@ class ScaleIOVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     volume_name: str | None | UnsetType = field(default=UNSET, name="volumeName")
     """volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source."""
 
@@ -4649,7 +4649,7 @@ class ScopedResourceSelectorRequirement(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     scope_name: (
         Literal[
             "BestEffort",
@@ -4677,7 +4677,7 @@ class ScopedResourceSelectorRequirement(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     values: list[str] | None | UnsetType = UNSET
     """An array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch."""
 
@@ -4702,7 +4702,7 @@ class SeccompProfile(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class Secret(Model):
@@ -4722,7 +4722,7 @@ class Secret(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     string_data: dict[str, str | None] | None | UnsetType = field(default=UNSET, name="stringData")
     """stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
@@ -4739,7 +4739,7 @@ class SecretEnvSource(Model):
     name: str | None | UnsetType = UNSET
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     optional: bool | None | UnsetType = UNSET
     """Specify whether the Secret must be defined"""
 
@@ -4753,11 +4753,11 @@ class SecretKeySelector(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     optional: bool | None | UnsetType = UNSET
     """Specify whether the Secret or its key must be defined"""
 
@@ -4779,7 +4779,7 @@ class SecretList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class SecretProjection(Model):
@@ -4794,7 +4794,7 @@ class SecretProjection(Model):
     name: str | None | UnsetType = UNSET
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     optional: bool | None | UnsetType = UNSET
     """optional field specify whether the Secret or its key must be defined"""
 
@@ -4884,15 +4884,15 @@ class Service(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: ServiceSpec | None | UnsetType = UNSET
     """Spec defines the behavior of a service. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: ServiceStatus | None | UnsetType = UNSET
     """Most recently observed status of the service. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ServiceAccount(Model):
@@ -4916,7 +4916,7 @@ class ServiceAccount(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     secrets: list[ObjectReference] | None | UnsetType = UNSET
     """Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if this service account has a "kubernetes.io/enforce-mountable-secrets" annotation set to "true". The "kubernetes.io/enforce-mountable-secrets" annotation is deprecated since v1.32. Prefer separate namespaces to isolate access to mounted secrets. This field should not be used to find auto-generated service account token secrets for use outside of pods. Instead, tokens can be requested directly using the TokenRequest API, or service account token secrets can be manually created. More info: https://kubernetes.io/docs/concepts/configuration/secret"""
 
@@ -4938,7 +4938,7 @@ class ServiceAccountList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ServiceAccountTokenProjection(Model):
@@ -4954,7 +4954,7 @@ class ServiceAccountTokenProjection(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     user: int | None | UnsetType = UNSET
     """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
 
@@ -4976,7 +4976,7 @@ class ServiceList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ServicePort(Model):
@@ -5003,7 +5003,7 @@ class ServicePort(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     protocol: Literal["SCTP", "TCP", "UDP"] | str | None | UnsetType = UNSET
     """The IP protocol for this port. Supports "TCP", "UDP", and "SCTP". Default is TCP.
 
@@ -5012,7 +5012,7 @@ class ServicePort(Model):
      - `"TCP"` is the TCP protocol.
      - `"UDP"` is the UDP protocol.
 
-    Default (applied by the server, not by this client): "TCP\""""
+    Default: "TCP" (applied by the server, not by this client)."""
     target_port: IntOrString | None | UnsetType = field(default=UNSET, name="targetPort")
     """Number or name of the port to access on the pods targeted by the service. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME. If this is a string, it will be looked up as a named port in the target Pod's container ports. If this is not specified, the value of the 'port' field is used (an identity map). This field is ignored for services with clusterIP=None, and should be omitted or set equal to the 'port' field. More info: https://kubernetes.io/docs/concepts/services-networking/service/#defining-a-service"""
 
@@ -5120,7 +5120,7 @@ class ServiceStatus(Model):
     load_balancer: LoadBalancerStatus | None | UnsetType = field(default=UNSET, name="loadBalancer")
     """LoadBalancer contains the current status of the load-balancer, if one is present.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class SessionAffinityConfig(Model):
@@ -5139,7 +5139,7 @@ class SleepAction(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class StorageOSPersistentVolumeSource(Model):
@@ -5181,13 +5181,13 @@ class Sysctl(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     value: str | None | UnsetType = UNSET
     """Value of a property to set
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class TCPSocketAction(Model):
@@ -5215,13 +5215,13 @@ class Taint(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     key: str | None | UnsetType = UNSET
     """Required. The taint key to be applied to a node.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     time_added: Time | None | UnsetType = field(default=UNSET, name="timeAdded")
     """TimeAdded represents the time at which the taint was added."""
     value: str | None | UnsetType = UNSET
@@ -5263,7 +5263,7 @@ class TopologySelectorLabelRequirement(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     values: list[str] | None | UnsetType = UNSET
     """An array of string values. One value must match the label to be selected. Each entry in Values is ORed.
 
@@ -5300,7 +5300,7 @@ class TopologySpreadConstraint(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     min_domains: int | None | UnsetType = field(default=UNSET, name="minDomains")
     """MinDomains indicates a minimum number of eligible domains. When the number of eligible domains with matching topology keys is less than minDomains, Pod Topology Spread treats "global minimum" as 0, and then the calculation of Skew is performed. And when the number of eligible domains with matching topology keys equals or greater than minDomains, this value has no effect on scheduling. As a result, when the number of eligible domains is less than minDomains, scheduler won't schedule more than maxSkew Pods to those domains. If value is nil, the constraint behaves as if MinDomains is equal to 1. Valid values are integers greater than 0. When value is not nil, WhenUnsatisfiable must be DoNotSchedule.
 
@@ -5330,7 +5330,7 @@ class TopologySpreadConstraint(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     when_unsatisfiable: Literal["DoNotSchedule", "ScheduleAnyway"] | str | None | UnsetType = field(
         default=UNSET, name="whenUnsatisfiable"
     )
@@ -5345,7 +5345,7 @@ class TopologySpreadConstraint(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class TypedLocalObjectReference(Model):
@@ -5359,13 +5359,13 @@ class TypedLocalObjectReference(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """Name is the name of resource being referenced
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class TypedObjectReference(Model):
@@ -5379,13 +5379,13 @@ class TypedObjectReference(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """Name is the name of resource being referenced
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     namespace: str | None | UnsetType = UNSET
     """Namespace is the namespace of resource being referenced Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details. (Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled."""
 
@@ -5460,7 +5460,7 @@ class Volume(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     nfs: NFSVolumeSource | None | UnsetType = UNSET
     """nfs represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
     persistent_volume_claim: PersistentVolumeClaimVolumeSource | None | UnsetType = field(
@@ -5502,13 +5502,13 @@ class VolumeDevice(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """name must match the name of a persistentVolumeClaim in the pod
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class VolumeHealthCondition(Model):
@@ -5522,7 +5522,7 @@ class VolumeHealthCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     status: Literal["DataLoss", "Degraded", "Inaccessible"] | str | None | UnsetType = UNSET
     """status is the machine-parseable health category. Possible values: - "Inaccessible": the volume cannot be accessed. - "DataLoss": data loss has been detected on the volume. - "Degraded": the volume is functioning with reduced capability.
 
@@ -5533,7 +5533,7 @@ class VolumeHealthCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class VolumeHealthStatus(Model):
@@ -5558,7 +5558,7 @@ class VolumeMount(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     mount_propagation: (
         Literal["Bidirectional", "HostToContainer", "None"] | str | None | UnsetType
     ) = field(default=UNSET, name="mountPropagation")
@@ -5573,7 +5573,7 @@ class VolumeMount(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """Mounted read-only if true, read-write otherwise (false or unspecified). Defaults to false."""
     recursive_read_only: str | None | UnsetType = field(default=UNSET, name="recursiveReadOnly")
@@ -5601,13 +5601,13 @@ class VolumeMountStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """Name corresponds to the name of the original VolumeMount.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """ReadOnly corresponds to the original VolumeMount."""
     recursive_read_only: str | None | UnsetType = field(default=UNSET, name="recursiveReadOnly")
@@ -5697,7 +5697,7 @@ class VsphereVirtualDiskVolumeSource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class WeightedPodAffinityTerm(Model):
@@ -5711,13 +5711,13 @@ class WeightedPodAffinityTerm(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     weight: int | None | UnsetType = UNSET
     """weight associated with matching the corresponding podAffinityTerm, in the range 1-100.
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class WindowsSecurityContextOptions(Model):

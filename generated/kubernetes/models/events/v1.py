@@ -36,7 +36,7 @@ class Event(Model):
     )
     """deprecatedSource is the deprecated field assuring backward compatibility with core.v1 Event type.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     event_time: MicroTime | None | UnsetType = field(default=UNSET, name="eventTime")
     """eventTime is the time when this Event was first observed. It is required.
 
@@ -46,7 +46,7 @@ class Event(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     note: str | None | UnsetType = UNSET
     """note is a human-readable description of the status of this operation. Maximal length of the note is 1kB, but libraries should be prepared to handle values up to 64kB."""
     reason: str | None | UnsetType = UNSET
@@ -54,7 +54,7 @@ class Event(Model):
     regarding: corev1.ObjectReference | None | UnsetType = UNSET
     """regarding contains the object this Event is about. In most cases it's an Object reporting controller implements, e.g. ReplicaSetController implements ReplicaSets and this event is emitted because it acts on some changes in a ReplicaSet object.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     related: corev1.ObjectReference | None | UnsetType = UNSET
     """related is the optional secondary object for more complex actions. E.g. when regarding object triggers a creation or deletion of related object."""
     reporting_controller: str | None | UnsetType = field(default=UNSET, name="reportingController")
@@ -84,7 +84,7 @@ class EventList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class EventSeries(Model):
@@ -96,7 +96,7 @@ class EventSeries(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     last_observed_time: MicroTime | None | UnsetType = field(default=UNSET, name="lastObservedTime")
     """lastObservedTime is the time when last Event from the series was seen before last heartbeat.
 

@@ -36,7 +36,7 @@ class FlowDistinguisherMethod(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class FlowSchema(Model):
@@ -52,17 +52,17 @@ class FlowSchema(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """`metadata` is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: FlowSchemaSpec | None | UnsetType = UNSET
     """`spec` is the specification of the desired behavior of a FlowSchema. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: FlowSchemaStatus | None | UnsetType = UNSET
     """`status` is the current status of a FlowSchema. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class FlowSchemaCondition(Model):
@@ -99,7 +99,7 @@ class FlowSchemaList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """`metadata` is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class FlowSchemaSpec(Model):
@@ -116,7 +116,7 @@ class FlowSchemaSpec(Model):
     matching_precedence: int | None | UnsetType = field(default=UNSET, name="matchingPrecedence")
     """`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     priority_level_configuration: PriorityLevelConfigurationReference | None | UnsetType = field(
         default=UNSET, name="priorityLevelConfiguration"
     )
@@ -124,7 +124,7 @@ class FlowSchemaSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     rules: list[PolicyRulesWithSubjects] | None | UnsetType = UNSET
     """`rules` describes which requests will match this flow schema. This FlowSchema matches a request if and only if at least one member of rules matches the request. if it is an empty slice, there will be no requests matching the FlowSchema."""
 
@@ -145,7 +145,7 @@ class GroupSubject(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class LimitResponse(Model):
@@ -159,7 +159,7 @@ class LimitResponse(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class LimitedPriorityLevelConfiguration(Model):
@@ -185,7 +185,7 @@ class LimitedPriorityLevelConfiguration(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     nominal_concurrency_shares: int | None | UnsetType = field(
         default=UNSET, name="nominalConcurrencyShares"
     )
@@ -249,17 +249,17 @@ class PriorityLevelConfiguration(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """`metadata` is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: PriorityLevelConfigurationSpec | None | UnsetType = UNSET
     """`spec` is the specification of the desired behavior of a "request-priority". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: PriorityLevelConfigurationStatus | None | UnsetType = UNSET
     """`status` is the current status of a "request-priority". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PriorityLevelConfigurationCondition(Model):
@@ -296,7 +296,7 @@ class PriorityLevelConfigurationList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """`metadata` is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PriorityLevelConfigurationReference(Model):
@@ -308,7 +308,7 @@ class PriorityLevelConfigurationReference(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PriorityLevelConfigurationSpec(Model):
@@ -324,7 +324,7 @@ class PriorityLevelConfigurationSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class PriorityLevelConfigurationStatus(Model):
@@ -341,15 +341,15 @@ class QueuingConfiguration(Model):
     hand_size: int | None | UnsetType = field(default=UNSET, name="handSize")
     """`handSize` is a small positive number that configures the shuffle sharding of requests into queues.  When enqueuing a request at this priority level the request's flow identifier (a string pair) is hashed and the hash value is used to shuffle the list of queues and deal a hand of the size specified here.  The request is put into one of the shortest queues in that hand. `handSize` must be no larger than `queues`, and should be significantly smaller (so that a few heavy flows do not saturate most of the queues).  See the user-facing documentation for more extensive guidance on setting this field.  This field has a default value of 8.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     queue_length_limit: int | None | UnsetType = field(default=UNSET, name="queueLengthLimit")
     """`queueLengthLimit` is the maximum number of requests allowed to be waiting in a given queue of this priority level at a time; excess requests are rejected.  This value must be positive.  If not specified, it will be defaulted to 50.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     queues: int | None | UnsetType = UNSET
     """`queues` is the number of queues for this priority level. The queues exist independently at each apiserver. The value must be positive.  Setting it to 1 effectively precludes shufflesharding and thus makes the distinguisher method of associated flow schemas irrelevant.  This field has a default value of 64.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class ResourcePolicyRule(Model):
@@ -382,13 +382,13 @@ class ServiceAccountSubject(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     namespace: str | None | UnsetType = UNSET
     """`namespace` is the namespace of matching ServiceAccount objects. Required.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class Subject(Model):
@@ -402,7 +402,7 @@ class Subject(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     service_account: ServiceAccountSubject | None | UnsetType = field(
         default=UNSET, name="serviceAccount"
     )
@@ -420,4 +420,4 @@ class UserSubject(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""

@@ -27,19 +27,19 @@ class APIResource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """name is the plural name of the resource.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     namespaced: bool | None | UnsetType = UNSET
     """namespaced indicates if a resource is namespaced or not.
 
     Required.
 
-    Default (applied by the server, not by this client): false"""
+    Default: false (applied by the server, not by this client)."""
     short_names: list[str] | None | UnsetType = field(default=UNSET, name="shortNames")
     """shortNames is a list of suggested short names of the resource."""
     singular_name: str | None | UnsetType = field(default=UNSET, name="singularName")
@@ -47,7 +47,7 @@ class APIResource(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     storage_version_hash: str | None | UnsetType = field(default=UNSET, name="storageVersionHash")
     """The hash value of the storage version, the version this resource is converted to when written to the data store. Value must be treated as opaque by clients. Only equality comparison on the value is valid. This is an alpha feature and may change or be removed in the future. The field is populated by the apiserver only if the StorageVersionHash feature gate is enabled. This field will remain optional even if it graduates."""
     verbs: list[str] | None | UnsetType = UNSET
@@ -71,7 +71,7 @@ class APIResourceList(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     kind: str | None | UnsetType = UNSET
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     resources: list[APIResource] | None | UnsetType = UNSET
@@ -93,7 +93,7 @@ class Condition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
     """observedGeneration represents the .metadata.generation that the condition was set based upon. For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date with respect to the current state of the instance."""
     reason: str | None | UnsetType = UNSET
@@ -101,19 +101,19 @@ class Condition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     status: str | None | UnsetType = UNSET
     """status of the condition, one of True, False, Unknown.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """type of condition in CamelCase or in foo.example.com/CamelCase.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class DeleteOptions(Model):
@@ -148,13 +148,13 @@ class FieldSelectorRequirement(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     operator: str | None | UnsetType = UNSET
     """operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists, DoesNotExist. The list of operators may grow in the future.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     values: list[str] | None | UnsetType = UNSET
     """values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty."""
 
@@ -166,11 +166,11 @@ class GroupResource(Model):
     group: str | None | UnsetType = UNSET
     """Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     resource: str | None | UnsetType = UNSET
     """Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class LabelSelector(Model):
@@ -195,13 +195,13 @@ class LabelSelectorRequirement(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     operator: str | None | UnsetType = UNSET
     """operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     values: list[str] | None | UnsetType = UNSET
     """values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch."""
 
@@ -229,7 +229,7 @@ class ManagedFieldsEntry(Model):
     api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
     """APIVersion defines the version of this resource that this field set applies to. The format is "group/version" just like the top-level APIVersion field. It is necessary to track the version of a field set because it cannot be automatically converted."""
     fields_type: str | None | UnsetType = field(default=UNSET, name="fieldsType")
-    """FieldsType is the discriminator for the different fields format and version. There is currently only one possible value: "FieldsV1\""""
+    """FieldsType is the discriminator for the different fields format and version. There is currently only one possible value: "FieldsV1\x22"""
     fields_v1: dict[str, Any] | None | UnsetType = field(default=UNSET, name="fieldsV1")
     """FieldsV1 holds the first JSON version format as described in the "FieldsV1" type."""
     manager: str | None | UnsetType = UNSET
@@ -308,7 +308,7 @@ class OwnerReference(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     block_owner_deletion: bool | None | UnsetType = field(default=UNSET, name="blockOwnerDeletion")
     """If true, AND if the owner has the "foregroundDeletion" finalizer, then the owner cannot be deleted from the key-value store until this reference is removed. See https://kubernetes.io/docs/concepts/architecture/garbage-collection/#foreground-deletion for how the garbage collector interacts with this field and enforces the foreground deletion. Defaults to false. To set this field, a user needs "delete" permission of the owner, otherwise 422 (Unprocessable Entity) will be returned."""
     controller: bool | None | UnsetType = UNSET
@@ -318,19 +318,19 @@ class OwnerReference(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """Name of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     uid: str | None | UnsetType = UNSET
     """UID of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#uids
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class Preconditions(Model):
@@ -351,7 +351,7 @@ class ShardInfo(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class Status(Model):
@@ -373,7 +373,7 @@ class Status(Model):
     metadata: ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     reason: str | None | UnsetType = UNSET
     """A machine-readable description of why this operation is in the "Failure" status. If this value is empty there is no information available. A Reason clarifies an HTTP status code but does not override it."""
     status: str | None | UnsetType = UNSET
@@ -388,7 +388,7 @@ class StatusCause(Model):
 
     Examples:
       "name" - the field "name" on the current resource
-      "items[0].name" - the field "name" on the first array entry in "items\""""
+      "items[0].name" - the field "name" on the first array entry in "items\x22"""
     message: str | None | UnsetType = UNSET
     """A human-readable description of the cause of the error.  This field may be presented as-is to a reader."""
     reason: str | None | UnsetType = UNSET
@@ -418,13 +418,13 @@ class WatchEvent(Model):
     DEFAULTS: ClassVar[dict[str, Any]] = {"type_": ""}
     object_: dict[str, Any] | None | UnsetType = field(default=UNSET, name="object")
     """Object is:
-     * If Type is Added or Modified: the new state of the object.
-     * If Type is Deleted: the state of the object immediately before deletion.
-     * If Type is Error: *Status is recommended; other types may make sense
-       depending on context.
+    * If Type is Added or Modified: the new state of the object.
+    * If Type is Deleted: the state of the object immediately before deletion.
+    * If Type is Error: *Status is recommended; other types may make sense
+      depending on context.
 
     Required."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""

@@ -31,16 +31,16 @@ class RuntimeClass(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     kind: str | None | UnsetType = UNSET
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     overhead: Overhead | None | UnsetType = UNSET
     """overhead represents the resource overhead associated with running a pod for a given RuntimeClass. For more details, see
-     https://kubernetes.io/docs/concepts/scheduling-eviction/pod-overhead/"""
+    https://kubernetes.io/docs/concepts/scheduling-eviction/pod-overhead/"""
     scheduling: Scheduling | None | UnsetType = UNSET
     """scheduling holds the scheduling constraints to ensure that pods running with this RuntimeClass are scheduled to nodes that support it. If scheduling is nil, this RuntimeClass is assumed to be supported by all nodes."""
 
@@ -62,7 +62,7 @@ class RuntimeClassList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class Scheduling(Model):

@@ -27,7 +27,7 @@ class Eviction(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata describes the pod that is being evicted.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodDisruptionBudget(Model):
@@ -43,15 +43,15 @@ class PodDisruptionBudget(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: PodDisruptionBudgetSpec | None | UnsetType = UNSET
     """spec is the specification of the desired behavior of the PodDisruptionBudget.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: PodDisruptionBudgetStatus | None | UnsetType = UNSET
     """status is the most recently observed status of the PodDisruptionBudget.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodDisruptionBudgetList(Model):
@@ -71,7 +71,7 @@ class PodDisruptionBudgetList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PodDisruptionBudgetSpec(Model):
@@ -123,11 +123,11 @@ class PodDisruptionBudgetStatus(Model):
     current_healthy: int | None | UnsetType = field(default=UNSET, name="currentHealthy")
     """current number of healthy pods
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     desired_healthy: int | None | UnsetType = field(default=UNSET, name="desiredHealthy")
     """minimum desired number of healthy pods
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     disrupted_pods: dict[str, Time | None] | None | UnsetType = field(
         default=UNSET, name="disruptedPods"
     )
@@ -135,10 +135,10 @@ class PodDisruptionBudgetStatus(Model):
     disruptions_allowed: int | None | UnsetType = field(default=UNSET, name="disruptionsAllowed")
     """Number of pod disruptions that are currently allowed.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     expected_pods: int | None | UnsetType = field(default=UNSET, name="expectedPods")
     """total number of pods counted by this disruption budget
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
     """Most recent generation observed when updating this PDB status. DisruptionsAllowed and other status information is valid only if observedGeneration equals to PDB's object generation."""

@@ -35,7 +35,7 @@ class ClusterRole(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object's metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     rules: list[PolicyRule] | None | UnsetType = UNSET
     """rules holds all the PolicyRules for this ClusterRole"""
 
@@ -53,13 +53,13 @@ class ClusterRoleBinding(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object's metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     role_ref: RoleRef | None | UnsetType = field(default=UNSET, name="roleRef")
     """roleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     subjects: list[Subject] | None | UnsetType = UNSET
     """subjects holds references to the objects the role applies to."""
 
@@ -81,7 +81,7 @@ class ClusterRoleBindingList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard object's metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ClusterRoleList(Model):
@@ -101,7 +101,7 @@ class ClusterRoleList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard object's metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class PolicyRule(Model):
@@ -134,7 +134,7 @@ class Role(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object's metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     rules: list[PolicyRule] | None | UnsetType = UNSET
     """rules holds all the PolicyRules for this Role"""
 
@@ -152,13 +152,13 @@ class RoleBinding(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object's metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     role_ref: RoleRef | None | UnsetType = field(default=UNSET, name="roleRef")
     """roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     subjects: list[Subject] | None | UnsetType = UNSET
     """subjects holds references to the objects the role applies to."""
 
@@ -180,7 +180,7 @@ class RoleBindingList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard object's metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class RoleList(Model):
@@ -200,7 +200,7 @@ class RoleList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard object's metadata.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class RoleRef(Model):
@@ -210,19 +210,19 @@ class RoleRef(Model):
     api_group: str | None | UnsetType = field(default=UNSET, name="apiGroup")
     """apiGroup is the group for the resource being referenced
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     kind: str | None | UnsetType = UNSET
     """kind is the type of resource being referenced
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """name is the name of resource being referenced
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class Subject(Model):
@@ -236,12 +236,12 @@ class Subject(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """name of the object being referenced.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     namespace: str | None | UnsetType = UNSET
     """namespace of the referenced object.  If the object kind is non-namespace, such as "User" or "Group", and this value is not empty the Authorizer should report an error."""

@@ -31,7 +31,7 @@ class AllocatedDeviceStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     driver: str | None | UnsetType = UNSET
     """Driver specifies the name of the DRA driver whose kubelet plugin should be invoked to process the allocation once the claim is needed on a node.
 
@@ -39,7 +39,7 @@ class AllocatedDeviceStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     network_data: NetworkDeviceData | None | UnsetType = field(default=UNSET, name="networkData")
     """NetworkData contains network-related information specific to the device."""
     pool: str | None | UnsetType = UNSET
@@ -49,7 +49,7 @@ class AllocatedDeviceStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     share_id: str | None | UnsetType = field(default=UNSET, name="shareID")
     """ShareID uniquely identifies an individual allocation share of the device."""
 
@@ -65,7 +65,7 @@ class AllocationResult(Model):
     devices: DeviceAllocationResult | None | UnsetType = UNSET
     """Devices is the result of allocating devices.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     node_selector: corev1.NodeSelector | None | UnsetType = field(
         default=UNSET, name="nodeSelector"
     )
@@ -122,7 +122,7 @@ class CELDeviceSelector(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class CapacityRequestPolicy(Model):
@@ -226,7 +226,7 @@ class CounterSet(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class Device(Model):
@@ -288,7 +288,7 @@ class Device(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     node_allocatable_resources: dict[str, NodeAllocatableResource | None] | None | UnsetType = (
         field(default=UNSET, name="nodeAllocatableResources")
     )
@@ -333,7 +333,7 @@ class DeviceAllocationConfiguration(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class DeviceAllocationResult(Model):
@@ -428,7 +428,7 @@ class DeviceClass(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: DeviceClassSpec | None | UnsetType = UNSET
     """Spec defines what can be allocated and how to configure it.
 
@@ -436,7 +436,7 @@ class DeviceClass(Model):
 
     Changing the spec automatically increments the metadata.generation number.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class DeviceClassConfiguration(Model):
@@ -463,7 +463,7 @@ class DeviceClassList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class DeviceClassSpec(Model):
@@ -529,7 +529,7 @@ class DeviceCounterConsumption(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     counters: dict[str, Counter | None] | None | UnsetType = UNSET
     """Counters defines the counters that will be consumed by the device.
 
@@ -555,7 +555,7 @@ class DeviceDerivedAttribute(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """Name is the identifier for this derived attribute, used in constraints.
 
@@ -567,7 +567,7 @@ class DeviceDerivedAttribute(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class DeviceRequest(Model):
@@ -593,7 +593,7 @@ class DeviceRequest(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class DeviceRequestAllocationResult(Model):
@@ -629,7 +629,7 @@ class DeviceRequestAllocationResult(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     driver: str | None | UnsetType = UNSET
     """Driver specifies the name of the DRA driver whose kubelet plugin should be invoked to process the allocation once the claim is needed on a node.
 
@@ -637,7 +637,7 @@ class DeviceRequestAllocationResult(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     pool: str | None | UnsetType = UNSET
     """This name together with the driver name and the device name field identify which device was allocated (`<driver name>/<pool name>/<device name>`).
 
@@ -645,7 +645,7 @@ class DeviceRequestAllocationResult(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     request: str | None | UnsetType = UNSET
     """Request is the name of the request in the claim which caused this device to be allocated. If it references a subrequest in the firstAvailable list on a DeviceRequest, this field must include both the name of the main request and the subrequest using the format <main request>/<subrequest>.
 
@@ -653,7 +653,7 @@ class DeviceRequestAllocationResult(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     share_id: str | None | UnsetType = field(default=UNSET, name="shareID")
     """ShareID uniquely identifies an individual allocation share of the device, used when the device supports multiple simultaneous allocations. It serves as an additional map key to differentiate concurrent shares of the same device."""
     skip_node_operations: (
@@ -734,7 +734,7 @@ class DeviceSubRequest(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """Name can be used to reference this subrequest in the list of constraints or the list of configurations for the claim. References must use the format <main request>/<subrequest>.
 
@@ -742,7 +742,7 @@ class DeviceSubRequest(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     selectors: list[DeviceSelector] | None | UnsetType = UNSET
     """Selectors define criteria which must be satisfied by a specific device in order for that device to be considered for this subrequest. All selectors must be satisfied for a device to be considered."""
     tolerations: list[DeviceToleration] | None | UnsetType = UNSET
@@ -774,13 +774,13 @@ class DeviceTaint(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     key: str | None | UnsetType = UNSET
     """The taint key to be applied to a device. Must be a label name.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     time_added: Time | None | UnsetType = field(default=UNSET, name="timeAdded")
     """TimeAdded represents the time at which the taint was added or (only in a DeviceTaintRule) the effect was modified. Added automatically during create or update if not set.
 
@@ -802,7 +802,7 @@ class DeviceTaintRule(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: DeviceTaintRuleSpec | None | UnsetType = UNSET
     """Spec specifies the selector and one taint.
 
@@ -810,11 +810,11 @@ class DeviceTaintRule(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: DeviceTaintRuleStatus | None | UnsetType = UNSET
     """Status provides information about what was requested in the spec.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class DeviceTaintRuleList(Model):
@@ -834,7 +834,7 @@ class DeviceTaintRuleList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class DeviceTaintRuleSpec(Model):
@@ -850,7 +850,7 @@ class DeviceTaintRuleSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class DeviceTaintRuleStatus(Model):
@@ -906,7 +906,7 @@ class DeviceToleration(Model):
      - `"Equal"`
      - `"Exists"`
 
-    Default (applied by the server, not by this client): "Equal\""""
+    Default: "Equal" (applied by the server, not by this client)."""
     toleration_seconds: int | None | UnsetType = field(default=UNSET, name="tolerationSeconds")
     """TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default, it is not set, which means tolerate the taint forever (do not evict). Zero and negative values will be treated as 0 (evict immediately) by the system. If larger than zero, the time when the pod needs to be evicted is calculated as <time when taint was adedd> + <toleration seconds>."""
     value: str | None | UnsetType = UNSET
@@ -972,7 +972,7 @@ class ExactDeviceRequest(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     selectors: list[DeviceSelector] | None | UnsetType = UNSET
     """Selectors define criteria which must be satisfied by a specific device in order for that device to be considered for this request. All selectors must be satisfied for a device to be considered."""
     tolerations: list[DeviceToleration] | None | UnsetType = UNSET
@@ -1046,7 +1046,7 @@ class OpaqueDeviceConfiguration(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     parameters: dict[str, Any] | None | UnsetType = UNSET
     """Parameters can contain arbitrary data. It is the responsibility of the driver developer to handle validation and versioning. Typically this includes self-identification and a version ("kind" + "apiVersion" for Kubernetes types), with conversion between different versions.
 
@@ -1068,15 +1068,15 @@ class ResourceClaim(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: ResourceClaimSpec | None | UnsetType = UNSET
     """Spec describes what is being requested and how to configure it. The spec is immutable.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: ResourceClaimStatus | None | UnsetType = UNSET
     """Status describes whether the claim is ready to use and what has been allocated.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ResourceClaimConsumerReference(Model):
@@ -1090,19 +1090,19 @@ class ResourceClaimConsumerReference(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     resource: str | None | UnsetType = UNSET
     """Resource is the type of resource being referenced, for example "pods".
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     uid: str | None | UnsetType = UNSET
     """UID identifies exactly one incarnation of the resource.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ResourceClaimList(Model):
@@ -1122,7 +1122,7 @@ class ResourceClaimList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ResourceClaimSpec(Model):
@@ -1132,7 +1132,7 @@ class ResourceClaimSpec(Model):
     devices: DeviceClaim | None | UnsetType = UNSET
     """Devices defines how to request devices.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ResourceClaimStatus(Model):
@@ -1167,13 +1167,13 @@ class ResourceClaimTemplate(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: ResourceClaimTemplateSpec | None | UnsetType = UNSET
     """Describes the ResourceClaim that is to be generated.
 
     This field is immutable. A ResourceClaim will get created by the control plane for a Pod when needed and then not get updated anymore.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ResourceClaimTemplateList(Model):
@@ -1193,7 +1193,7 @@ class ResourceClaimTemplateList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ResourceClaimTemplateSpec(Model):
@@ -1203,11 +1203,11 @@ class ResourceClaimTemplateSpec(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim when creating it. No other fields are allowed and will be rejected during validation.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: ResourceClaimSpec | None | UnsetType = UNSET
     """Spec for the ResourceClaim. The entire content is copied unchanged into the ResourceClaim that gets created from this template. The same fields as in a ResourceClaim are also valid here.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ResourcePool(Model):
@@ -1221,7 +1221,7 @@ class ResourcePool(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
     name: str | None | UnsetType = UNSET
     """Name is used to identify the pool. For node-local devices, this is often the node name, but this is not required. A field selector can be used to list only ResourceSlice objects belonging to a certain pool.
 
@@ -1229,7 +1229,7 @@ class ResourcePool(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     resource_slice_count: int | None | UnsetType = field(default=UNSET, name="resourceSliceCount")
     """ResourceSliceCount is the total number of ResourceSlices in the pool at this generation number. Must be greater than zero.
 
@@ -1237,7 +1237,7 @@ class ResourcePool(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class ResourceSlice(Model):
@@ -1262,7 +1262,7 @@ class ResourceSlice(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: ResourceSliceSpec | None | UnsetType = UNSET
     """Contains the information published by the driver.
 
@@ -1270,7 +1270,7 @@ class ResourceSlice(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ResourceSliceList(Model):
@@ -1290,7 +1290,7 @@ class ResourceSliceList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ResourceSliceSpec(Model):
@@ -1314,7 +1314,7 @@ class ResourceSliceSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     node_name: str | None | UnsetType = field(default=UNSET, name="nodeName")
     """NodeName identifies the node which provides the resources in this pool. A field selector can be used to list only ResourceSlice objects belonging to a certain node.
 
@@ -1346,7 +1346,7 @@ class ResourceSliceSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     shared_counters: list[CounterSet] | None | UnsetType = field(
         default=UNSET, name="sharedCounters"
     )

@@ -26,7 +26,7 @@ class PriorityClass(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     preemption_policy: Literal["Never", "PreemptLowerPriority"] | str | None | UnsetType = field(
         default=UNSET, name="preemptionPolicy"
     )
@@ -38,7 +38,7 @@ class PriorityClass(Model):
     value: int | None | UnsetType = UNSET
     """value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.
 
-    Default (applied by the server, not by this client): 0"""
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class PriorityClassList(Model):
@@ -58,4 +58,4 @@ class PriorityClassList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""

@@ -17,7 +17,7 @@ class TopologyConstraint(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class WorkloadPodGroupDisruptionMode(Model):
@@ -45,7 +45,7 @@ class WorkloadPodGroupResourceClaim(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     resource_claim_name: str | None | UnsetType = field(default=UNSET, name="resourceClaimName")
     """resourceClaimName is the name of a ResourceClaim object in the same namespace. This field is optional. If it is not specified, no resource claim is used. If set, it must be a DNS subdomain."""
     resource_claim_template_name: str | None | UnsetType = field(

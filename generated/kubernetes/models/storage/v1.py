@@ -24,13 +24,13 @@ class CSIDriver(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata. metadata.Name indicates the name of the CSI driver that this object refers to; it MUST be the same name returned by the CSI GetPluginName() call for that driver. The driver name must be 63 characters or less, beginning and ending with an alphanumeric character ([a-z0-9A-Z]) with dashes (-), dots (.), and alphanumerics between. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: CSIDriverSpec | None | UnsetType = UNSET
     """spec represents the specification of the CSI Driver.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class CSIDriverList(Model):
@@ -50,7 +50,7 @@ class CSIDriverList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class CSIDriverSpec(Model):
@@ -164,17 +164,17 @@ class CSINode(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata. metadata.name must be the Kubernetes node name.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: CSINodeSpec | None | UnsetType = UNSET
     """spec is the specification of CSINode
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: CSINodeStatus | None | UnsetType = UNSET
     """status contains health and status information for the node's storage.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class CSINodeDriver(Model):
@@ -188,13 +188,13 @@ class CSINodeDriver(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     node_id: str | None | UnsetType = field(default=UNSET, name="nodeID")
     """nodeID of the node from the driver point of view. This field enables Kubernetes to communicate with storage systems that do not share the same nomenclature for nodes. For example, Kubernetes may refer to a given node as "node1", but the storage system may refer to the same node as "nodeA". When Kubernetes issues a command to the storage system to attach a volume to a specific node, it can use this field to refer to the node name using the ID that the storage system will understand, e.g. "nodeA" instead of "node1". This field is required.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     topology_keys: list[str] | None | UnsetType = field(default=UNSET, name="topologyKeys")
     """topologyKeys is the list of keys supported by the driver. When a driver is initialized on a cluster, it provides a set of topology keys that it understands (e.g. "company.com/zone", "company.com/region"). When a driver is initialized on a node, it provides the same topology keys along with values. Kubelet will expose these topology keys as labels on its own node object. When Kubernetes does topology aware provisioning, it can use this list to determine which labels it should retrieve from the node object and pass back to the driver. It is possible for different nodes to use different topology keys. This can be empty if driver does not support topology."""
 
@@ -216,7 +216,7 @@ class CSINodeList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class CSINodeSpec(Model):
@@ -273,7 +273,7 @@ class CSIStorageCapacity(Model):
 
     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     node_topology: metav1.LabelSelector | None | UnsetType = field(
         default=UNSET, name="nodeTopology"
     )
@@ -283,7 +283,7 @@ class CSIStorageCapacity(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class CSIStorageCapacityList(Model):
@@ -303,7 +303,7 @@ class CSIStorageCapacityList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class StorageClass(Model):
@@ -330,7 +330,7 @@ class StorageClass(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     mount_options: list[str] | None | UnsetType = field(default=UNSET, name="mountOptions")
     """mountOptions controls the mountOptions for dynamically provisioned PersistentVolumes of this storage class. e.g. ["ro", "soft"]. Not validated - mount of the PVs will simply fail if one is invalid."""
     parameters: dict[str, str | None] | None | UnsetType = UNSET
@@ -340,7 +340,7 @@ class StorageClass(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     reclaim_policy: Literal["Delete", "Recycle", "Retain"] | str | None | UnsetType = field(
         default=UNSET, name="reclaimPolicy"
     )
@@ -377,7 +377,7 @@ class StorageClassList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class StorageHealth(Model):
@@ -393,7 +393,7 @@ class StorageHealth(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
 
 
 class StorageHealthCondition(Model):
@@ -422,7 +422,7 @@ class StorageHealthCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     status: Literal["StorageDegraded", "StorageUnreachable"] | str | None | UnsetType = UNSET
     """status is the health status category. One of "StorageUnreachable", "StorageDegraded".
 
@@ -432,7 +432,7 @@ class StorageHealthCondition(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     volume_mode: Literal["Block", "Filesystem"] | str | None | UnsetType = field(
         default=UNSET, name="volumeMode"
     )
@@ -452,7 +452,7 @@ class TokenRequest(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     expiration_seconds: int | None | UnsetType = field(default=UNSET, name="expirationSeconds")
     """expirationSeconds is the duration of validity of the token in "TokenRequestSpec". It has the same default value of "ExpirationSeconds" in "TokenRequestSpec"."""
 
@@ -472,17 +472,17 @@ class VolumeAttachment(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: VolumeAttachmentSpec | None | UnsetType = UNSET
     """spec represents specification of the desired attach/detach volume behavior. Populated by the Kubernetes system.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: VolumeAttachmentStatus | None | UnsetType = UNSET
     """status represents status of the VolumeAttachment request. Populated by the entity completing the attach or detach operation, i.e. the external-attacher.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class VolumeAttachmentList(Model):
@@ -502,7 +502,7 @@ class VolumeAttachmentList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class VolumeAttachmentSource(Model):
@@ -527,19 +527,19 @@ class VolumeAttachmentSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     node_name: str | None | UnsetType = field(default=UNSET, name="nodeName")
     """nodeName represents the node that the volume should be attached to.
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     source: VolumeAttachmentSource | None | UnsetType = UNSET
     """source represents the volume that should be attached.
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class VolumeAttachmentStatus(Model):
@@ -553,7 +553,7 @@ class VolumeAttachmentStatus(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): false"""
+    Default: false (applied by the server, not by this client)."""
     attachment_metadata: dict[str, str | None] | None | UnsetType = field(
         default=UNSET, name="attachmentMetadata"
     )
@@ -575,13 +575,13 @@ class VolumeAttributesClass(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): "\""""
+    Default: "" (applied by the server, not by this client)."""
     kind: str | None | UnsetType = UNSET
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     parameters: dict[str, str | None] | None | UnsetType = UNSET
     """parameters hold volume attributes defined by the CSI driver. These values are opaque to the Kubernetes and are passed directly to the CSI driver. The underlying storage provider supports changing these attributes on an existing volume, however the parameters field itself is immutable. To invoke a volume update, a new VolumeAttributesClass should be created with new parameters, and the PersistentVolumeClaim should be updated to reference the new VolumeAttributesClass.
 
@@ -605,7 +605,7 @@ class VolumeAttributesClassList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class VolumeError(Model):

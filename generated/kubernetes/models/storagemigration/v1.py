@@ -22,15 +22,15 @@ class StorageVersionMigration(Model):
     metadata: metav1.ObjectMeta | None | UnsetType = UNSET
     """Standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     spec: StorageVersionMigrationSpec | None | UnsetType = UNSET
     """Specification of the migration.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
     status: StorageVersionMigrationStatus | None | UnsetType = UNSET
     """Status of the migration.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class StorageVersionMigrationList(Model):
@@ -50,7 +50,7 @@ class StorageVersionMigrationList(Model):
     metadata: metav1.ListMeta | None | UnsetType = UNSET
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class StorageVersionMigrationSpec(Model):
@@ -62,7 +62,7 @@ class StorageVersionMigrationSpec(Model):
 
     Required.
 
-    Default (applied by the server, not by this client): {}"""
+    Default: {} (applied by the server, not by this client)."""
 
 
 class StorageVersionMigrationStatus(Model):

@@ -1,0 +1,510 @@
+"""Hostile schemas cannot inject code: every schema string reaches the generated source as data.
+
+The corpus below (an OpenAPI v3 document and a CRD, both built here) carries descriptions that
+try to close docstrings, Jinja markup, control characters and a newline followed by code; enum
+values and defaults with quotes, backslashes and newlines; property names that are keywords,
+builtins, dunders, names the model base uses, or not identifiers at all; and kinds named like
+what a models module imports. The generated package must compile cleanly, import without side
+effects, hold only the statement forms the templates emit, and keep every string as it was.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import json
+import keyword
+import os
+import subprocess
+import sys
+import typing
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import msgspec
+import pytest
+
+from tests.unit.helpers import (
+    Generated,
+    ModuleLoader,
+    generate,
+    gvk,
+    imported,
+    openapi_v3,
+    write_json,
+    write_yaml,
+)
+
+GROUP = "hostile.example.io"
+PREFIX = "io.example.hostile.v1"
+CRD_GROUP = "crd-hostile.example.io"
+META = "io.k8s.apimachinery.pkg.apis.meta.v1"
+
+PAYLOAD = 'import os; os.system("touch PWNED")'
+HOSTILE = (
+    'Triple """double""" and \'\'\'single\'\'\' quotes; back\\slashes \\n \\" \\\\ and \\x41\n'
+    "Jinja {{ 7 * 7 }} {% for x in y %}{% endfor %} {# comment #} {{ '}}' }}\n"
+    "controls \x00 \x01 \x07 \x08 \x0b \x0c \x1b \x7f \r and \u2028 \u2029 \x85 \ufeff\n"
+    "\ttabbed, and trailing spaces   \n"
+    "    indented four\n"
+    "   \n"
+    f"{PAYLOAD}\n"
+    f'"""; {PAYLOAD}; """\n'
+    'ends with a quote"'
+)
+#: Descriptions that stress one end of a docstring each.
+EDGES = {
+    "StartsWithQuote": '"starts with a quote',
+    "EndsWithBackslash": "ends with a backslash\\",
+    "EndsWithTriple": 'ends with three quotes"""',
+    "OnlyQuote": '"',
+    "OnlyBackslash": "\\",
+    "LeadingSpace": "   \n\n  leading blank lines and spaces\n   second line",
+    "Payload": f"\n{PAYLOAD}",
+}
+
+#: Property names that cannot be Python attributes as they are.
+HOSTILE_NAMES = [
+    "class", "from", "continue", "import", "None",  # keywords
+    "match", "type", "case", "_",  # soft keywords
+    "id", "list", "str", "int", "print", "__import__",  # builtins
+    "__init__", "__class__", "__dict__",  # dunders
+    "to_dict", "from_dict", "to_json", "from_json", "unknown_fields_", "field", "annotations",  # the model's
+    "API_VERSION", "KIND", "DEFAULTS", "UNSET", "Model", "ClassVar", "Literal", "Any",  # the module's
+    "$ref", "$schema", "x-foo", "3d", "a.b", "a b", "", "-", "é", "nat-outgoing", "natOutgoing", "Foo", "foo",
+]
+ENUM = ['plain', 'a"b', "c'd", "e\\f", "g\nh", '"""', "'''", "{{ x }}", "\x00", f"\n{PAYLOAD}"]
+DEFAULT = f'x"\\\n"""{PAYLOAD}'
+CLASS_KINDS = ["Model", "Any", "UNSET", "ClassVar", "Literal", "None", "field", "str"]
+
+
+def _hostile_document() -> dict[str, Any]:
+    props: dict[str, Any] = {name: {"type": "string", "description": HOSTILE} for name in HOSTILE_NAMES}
+    props["mode"] = {"type": "string", "enum": ENUM, "default": DEFAULT, "description": HOSTILE}
+    props["count"] = {"type": "integer", "default": -1}
+    props["nested"] = {
+        "type": "object",
+        "description": HOSTILE,
+        "properties": {name: {"type": "integer"} for name in HOSTILE_NAMES},
+    }
+    schemas: dict[str, Any] = {}
+    for kind in CLASS_KINDS:
+        schemas[f"{PREFIX}.{kind}"] = {
+            "type": "object",
+            "description": HOSTILE,
+            "properties": props if kind == "Model" else {"a": {"type": "string"}},
+            "x-kubernetes-group-version-kind": gvk(kind, GROUP),
+        }
+    for name, text in EDGES.items():
+        schemas[f"{PREFIX}.{name}"] = {"type": "object", "description": text, "properties": {"a": {"type": "string"}}}
+    schemas[f"{META}.ObjectMeta"] = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "labels": {"type": "object", "additionalProperties": {"type": "string"}}},
+    }
+    schemas[f"{META}.ListMeta"] = {"type": "object", "properties": {"resourceVersion": {"type": "string"}}}
+    return openapi_v3(schemas)
+
+
+def _hostile_crd() -> dict[str, Any]:
+    spec_props: dict[str, Any] = {name: {"type": "string", "description": HOSTILE} for name in HOSTILE_NAMES}
+    spec_props["mode"] = {"type": "string", "enum": ENUM, "default": DEFAULT}
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"models.{CRD_GROUP}"},
+        "spec": {
+            "group": CRD_GROUP,
+            "scope": "Namespaced",
+            "names": {"kind": "Model", "plural": "models", "listKind": "UNSET"},
+            "versions": [
+                {
+                    "name": "v1",
+                    "served": True,
+                    "storage": True,
+                    "schema": {
+                        "openAPIV3Schema": {
+                            "type": "object",
+                            "description": HOSTILE,
+                            "properties": {
+                                "spec": {"type": "object", "description": HOSTILE, "properties": spec_props},
+                                "class": {"type": "string", "description": HOSTILE},
+                            },
+                        }
+                    },
+                }
+            ],
+        },
+    }
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Generated:
+    tmp = tmp_path_factory.mktemp("hostile")
+    doc = write_json(tmp / "openapi.json", _hostile_document())
+    crd = write_yaml(tmp / "crd.yaml", _hostile_crd())
+    return generate(tmp / "out", "--from", str(doc), "--crd", str(crd))
+
+
+@pytest.fixture(scope="module")
+def loader(hostile: Generated) -> Iterator[ModuleLoader]:
+    with imported(hostile) as modules:
+        yield modules
+
+
+def _models(loader: ModuleLoader, group_module: str) -> ModuleType:
+    return loader.models(group_module, "v1")
+
+
+def _py_files(gen: Generated) -> list[Path]:
+    files = sorted(gen.folder.rglob("*.py"))
+    assert len(files) >= 7  # __init__, models/__init__, three group __init__s, three modules
+    return files
+
+
+def test_the_corpus_lands_in_the_expected_modules(hostile: Generated) -> None:
+    modules = {p.relative_to(hostile.folder).as_posix() for p in hostile.folder.rglob("*.py")}
+    assert {"models/hostile_example_io/v1.py", "models/crd_hostile_example_io/v1.py", "models/meta/v1.py"} <= modules
+
+
+def test_every_generated_file_compiles_with_warnings_as_errors(hostile: Generated) -> None:
+    for path in _py_files(hostile):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            compile(path.read_text(), str(path), "exec", dont_inherit=True)
+
+
+def test_importing_under_python_W_error_has_no_side_effect(hostile: Generated, tmp_path: Path) -> None:
+    before = hostile.files()
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    modules = []
+    for path in _py_files(hostile):
+        parts = path.relative_to(hostile.out).with_suffix("").parts
+        modules.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    # Importing must do nothing; decoding an empty object of every class resolves every annotation.
+    script = (
+        f"import sys; sys.path.insert(0, {str(hostile.out)!r})\n"
+        "import importlib, msgspec\n"
+        f"for name in {modules!r}:\n"
+        "    module = importlib.import_module(name)\n"
+        "    for obj in list(vars(module).values()):\n"
+        "        if isinstance(obj, type) and obj.__module__ == name:\n"
+        "            obj.from_dict({})\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    result = subprocess.run(
+        [sys.executable, "-W", "error", "-c", script], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "" and result.stderr == ""
+    assert list(cwd.iterdir()) == []
+    assert hostile.files() == before
+    assert not list(hostile.out.rglob("PWNED")) and not (Path.cwd() / "PWNED").exists()
+
+
+# -- only the statement forms the templates emit -------------------------------------------------
+
+_IMPORTS = {
+    "__future__": {"annotations"},
+    "typing": {"Any", "ClassVar", "Literal"},
+    "kgen.runtime.model": {"UNSET", "Model", "UnsetType", "field"},
+    "kgen.runtime.types": {"IntOrString", "Quantity", "Time", "MicroTime"},
+}
+_TYPE_NAMES = {"str", "int", "float", "bool", "list", "dict", "Any", "Literal", "UnsetType",
+               "IntOrString", "Quantity", "Time", "MicroTime"}
+_CLASSVARS = {"API_VERSION": "str | None", "KIND": "str | None", "DEFAULTS": "dict[str, Any]"}
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+
+
+def _check_json_literal(node: ast.expr, where: str) -> None:
+    if isinstance(node, ast.Constant):
+        assert node.value is None or isinstance(node.value, (str, int, float, bool)), where
+    elif isinstance(node, ast.UnaryOp):
+        assert isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant), where
+        assert isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool), where
+    elif isinstance(node, ast.List):
+        for item in node.elts:
+            _check_json_literal(item, where)
+    elif isinstance(node, ast.Dict):
+        for key, value in zip(node.keys, node.values):
+            assert isinstance(key, ast.Constant) and isinstance(key.value, str), where
+            _check_json_literal(value, where)
+    else:
+        raise AssertionError(f"{where}: {ast.dump(node)} is not a JSON literal")
+
+
+def _check_annotation(node: ast.expr, names: set[str], aliases: set[str], where: str) -> None:
+    """A type expression: names, ``alias.Class``, subscripts, ``|`` and string or None constants."""
+    if isinstance(node, ast.Name):
+        assert node.id in names, f"{where}: unexpected name {node.id!r} in annotation"
+    elif isinstance(node, ast.Attribute):
+        assert isinstance(node.value, ast.Name) and node.value.id in aliases, f"{where}: {ast.dump(node)}"
+    elif isinstance(node, ast.Constant):
+        assert node.value is None or isinstance(node.value, str), f"{where}: constant {node.value!r}"
+    elif isinstance(node, ast.BinOp):
+        assert isinstance(node.op, ast.BitOr), f"{where}: operator {ast.dump(node.op)}"
+        _check_annotation(node.left, names, aliases, where)
+        _check_annotation(node.right, names, aliases, where)
+    elif isinstance(node, ast.Subscript):
+        assert isinstance(node.value, ast.Name) and node.value.id in {"list", "dict", "Literal"}, where
+        _check_annotation(node.slice, names, aliases, where)
+    elif isinstance(node, ast.Tuple):
+        for item in node.elts:
+            _check_annotation(item, names, aliases, where)
+    else:
+        raise AssertionError(f"{where}: {ast.dump(node)} in an annotation")
+
+
+def _check_field(stmt: ast.AnnAssign, names: set[str], aliases: set[str], where: str) -> None:
+    assert isinstance(stmt.target, ast.Name) and stmt.simple == 1, where
+    assert stmt.target.id.isidentifier() and not keyword.iskeyword(stmt.target.id), where
+    ann = stmt.annotation
+    if isinstance(ann, ast.Subscript) and isinstance(ann.value, ast.Name) and ann.value.id == "ClassVar":
+        assert stmt.target.id in _CLASSVARS, f"{where}: ClassVar {stmt.target.id}"
+        assert ast.unparse(ann.slice) == _CLASSVARS[stmt.target.id], where
+        assert stmt.value is not None, where
+        if stmt.target.id == "DEFAULTS":
+            assert isinstance(stmt.value, ast.Dict), where
+        else:
+            assert isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str), where
+        _check_json_literal(stmt.value, where)
+        return
+    _check_annotation(ann, names, aliases, where)
+    value = stmt.value
+    if isinstance(value, ast.Name):
+        assert value.id == "UNSET", where
+        return
+    assert isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "field", where
+    assert value.args == [] and [k.arg for k in value.keywords] == ["default", "name"], where
+    default, name = (k.value for k in value.keywords)
+    assert isinstance(default, ast.Name) and default.id == "UNSET", where
+    assert isinstance(name, ast.Constant) and isinstance(name.value, str), where
+
+
+def _check_module(tree: ast.Module, where: str) -> None:
+    assert tree.body and _is_docstring(tree.body[0]), f"{where}: no module docstring"
+    aliases: set[str] = set()
+    classes = {stmt.name for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
+    for stmt in tree.body[1:]:
+        if isinstance(stmt, ast.ImportFrom):
+            if stmt.level == 0:
+                allowed = _IMPORTS.get(stmt.module or "")
+                assert allowed is not None, f"{where}: import from {stmt.module}"
+                assert all(a.name in allowed and a.asname is None for a in stmt.names), f"{where}: {ast.dump(stmt)}"
+            else:
+                assert stmt.level == 2 and stmt.module and stmt.module.isidentifier(), f"{where}: {ast.dump(stmt)}"
+                assert len(stmt.names) == 1 and stmt.names[0].asname, f"{where}: {ast.dump(stmt)}"
+                aliases.add(stmt.names[0].asname)
+        elif isinstance(stmt, ast.ClassDef):
+            continue
+        else:
+            raise AssertionError(f"{where}: unexpected statement {ast.dump(stmt)[:200]}")
+    for stmt in tree.body:
+        if not isinstance(stmt, ast.ClassDef):
+            continue
+        at = f"{where}: class {stmt.name}"
+        assert [ast.unparse(b) for b in stmt.bases] == ["Model"] and not stmt.keywords, at
+        assert not stmt.decorator_list and not getattr(stmt, "type_params", []), at
+        for item in stmt.body:
+            if _is_docstring(item):
+                continue
+            assert isinstance(item, ast.AnnAssign), f"{at}: unexpected statement {ast.dump(item)[:200]}"
+            _check_field(item, _TYPE_NAMES | classes, aliases, at)
+
+
+def test_generated_modules_hold_only_the_statement_forms_the_templates_emit(hostile: Generated) -> None:
+    for path in _py_files(hostile):
+        _check_module(ast.parse(path.read_text()), str(path.relative_to(hostile.out)))
+
+
+def test_the_statement_check_rejects_injected_code() -> None:
+    injected = [
+        'import os',
+        'os.system("touch PWNED")',
+        'class A(Model):\n    x: int | None | UnsetType = UNSET\n    import os',
+        'class A(Model):\n    x: int | None | UnsetType = os.system("x")',
+        'class A(Model):\n    def f(self): pass',
+        'class A(Model):\n    x: __import__("os") | None = UNSET',
+        '@decorator\nclass A(Model):\n    pass',
+        'from os import system',
+    ]
+    for source in injected:
+        with pytest.raises(AssertionError):
+            _check_module(ast.parse('"""Doc."""\n' + source), "injected")
+
+
+# -- hostile strings survive as data -------------------------------------------------------------
+
+
+def _trimmed(text: str) -> str:
+    """``inspect.cleandoc`` to its fixed point: no docstring can read as "a\\n b" once trimmed."""
+    return inspect.cleandoc(inspect.cleandoc(text))
+
+
+def test_class_docstrings_equal_their_descriptions(loader: ModuleLoader) -> None:
+    hostile = _models(loader, "hostile_example_io")
+    for name in ("Model_", "Any_", "UNSET_", "ClassVar_", "Literal_", "None_", "Field", "Str", "ModelNested"):
+        cls = getattr(hostile, name)
+        assert inspect.cleandoc(cls.__doc__) == _trimmed(HOSTILE), name
+    for name, text in EDGES.items():
+        assert inspect.cleandoc(getattr(hostile, name).__doc__) == _trimmed(text), name
+    crd = _models(loader, "crd_hostile_example_io")
+    assert inspect.cleandoc(crd.Model_.__doc__) == _trimmed(HOSTILE)
+    assert inspect.cleandoc(crd.ModelSpec.__doc__) == _trimmed(HOSTILE)
+
+
+def _field_docs(path: Path, cls: str) -> dict[str, str]:
+    """The string statement after each field of ``cls``, by field name."""
+    tree = ast.parse(path.read_text())
+    (node,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls]
+    docs = {}
+    for prev, item in zip(node.body, node.body[1:]):
+        if isinstance(prev, ast.AnnAssign) and _is_docstring(item):
+            assert isinstance(prev.target, ast.Name)
+            docs[prev.target.id] = item.value.value  # type: ignore[attr-defined]
+    return docs
+
+
+def test_field_docstrings_equal_their_descriptions(hostile: Generated, loader: ModuleLoader) -> None:
+    cls = _models(loader, "hostile_example_io").Model_
+    docs = _field_docs(hostile.folder / "models/hostile_example_io/v1.py", "Model_")
+    wire_to_py = {f.encode_name: f.name for f in msgspec.structs.fields(cls)}
+    for wire in HOSTILE_NAMES:
+        assert inspect.cleandoc(docs[wire_to_py[wire]]) == _trimmed(HOSTILE), wire
+    mode_doc = docs["mode"]
+    assert inspect.cleandoc(mode_doc).startswith(_trimmed(HOSTILE))
+    assert json.dumps(DEFAULT, sort_keys=True) in mode_doc
+
+
+def test_enum_values_and_defaults_keep_their_exact_text(loader: ModuleLoader) -> None:
+    for cls in (_models(loader, "hostile_example_io").Model_, _models(loader, "crd_hostile_example_io").ModelSpec):
+        hints = typing.get_type_hints(cls)
+        (literal,) = [a for a in typing.get_args(hints["mode"]) if typing.get_origin(a) is typing.Literal]
+        assert list(typing.get_args(literal)) == ENUM
+        assert cls.DEFAULTS["mode"] == DEFAULT
+        for value in [*ENUM, "not one of them"]:
+            obj = cls.from_dict({"mode": value})
+            assert obj.mode == value and obj.to_dict() == {"mode": value}
+        assert cls.from_dict({}).to_dict() == {}  # the default is recorded, never injected
+    assert _models(loader, "hostile_example_io").Model_.DEFAULTS["count"] == -1
+
+
+def test_kinds_named_like_module_imports_keep_their_kind(loader: ModuleLoader) -> None:
+    hostile = _models(loader, "hostile_example_io")
+    found = {
+        obj.KIND: name for name, obj in vars(hostile).items() if isinstance(obj, type) and obj.__module__ == hostile.__name__ and obj.KIND
+    }
+    assert sorted(found) == sorted(CLASS_KINDS)
+    for kind, name in found.items():
+        assert name.isidentifier() and not keyword.iskeyword(name) and not hasattr(builtins, name)
+        cls = getattr(hostile, name)
+        assert cls.API_VERSION == f"{GROUP}/v1"
+        assert issubclass(cls, hostile.Model) and hostile.Model.__name__ == "Model"
+        assert hostile.UNSET is msgspec.UNSET and hostile.Any is typing.Any
+    crd = _models(loader, "crd_hostile_example_io")
+    assert crd.Model_.KIND == "Model" and crd.UNSET_.KIND == "UNSET"
+    assert crd.UNSET_.from_dict({"items": [{"class": "x"}]}).items[0].class_ == "x"
+
+
+def _wire_object() -> dict[str, Any]:
+    values = [HOSTILE, *ENUM, DEFAULT, "", "\\"]
+    return {name: values[i % len(values)] for i, name in enumerate(HOSTILE_NAMES)}
+
+
+def test_hostile_property_names_are_distinct_safe_attributes(loader: ModuleLoader) -> None:
+    model_attrs = set(dir(_models(loader, "hostile_example_io").Model))
+    for cls in (_models(loader, "hostile_example_io").Model_, _models(loader, "crd_hostile_example_io").ModelSpec):
+        fields = msgspec.structs.fields(cls)
+        py_names = [f.name for f in fields]
+        assert len(set(py_names)) == len(py_names)
+        assert len({n.lower() for n in py_names}) == len(py_names)
+        assert {f.encode_name for f in fields} >= set(HOSTILE_NAMES)
+        for name in py_names:
+            assert name.isidentifier() and not keyword.iskeyword(name), name
+            assert name not in keyword.softkwlist and not name.startswith("__"), name
+            assert name == "unknown_fields_" or name not in model_attrs, name
+
+
+def test_objects_with_hostile_wire_names_round_trip(loader: ModuleLoader) -> None:
+    hostile = _models(loader, "hostile_example_io")
+    wire = _wire_object()
+    obj = {
+        **wire,
+        "mode": ENUM[4],
+        "count": 3,
+        "nested": {name: i for i, name in enumerate(HOSTILE_NAMES)},
+        "an unknown\nfield": {"with": ['"""', PAYLOAD]},
+    }
+    model = hostile.Model_.from_dict(obj)
+    assert model.to_dict() == obj
+    assert json.loads(model.to_json()) == obj
+    assert hostile.Model_.from_json(json.dumps(obj)).to_dict() == obj
+    by_wire = {f.encode_name: f.name for f in msgspec.structs.fields(hostile.Model_)}
+    for name, value in wire.items():
+        assert getattr(model, by_wire[name]) == value, name
+
+    crd = _models(loader, "crd_hostile_example_io")
+    resource = {
+        "apiVersion": f"{CRD_GROUP}/v1",
+        "kind": "Model",
+        "metadata": {"name": "x", "labels": {'"""': PAYLOAD}},
+        "class": HOSTILE,
+        "spec": {**wire, "mode": f"\n{PAYLOAD}"},
+    }
+    assert crd.Model_.from_dict(resource).to_dict() == resource
+    assert json.loads(crd.Model_.from_json(json.dumps(resource)).to_json()) == resource
+
+
+# -- the escaping functions themselves -----------------------------------------------------------
+
+_DOC_CASES = [HOSTILE, *EDGES.values(), '""', 'a""', '""""""', 'x\n"', '\\\\"', "a\u00a0\n\u3000b\u00a0", "\ud800 lone surrogate"]
+
+
+def test_docstring_escape_survives_black_unchanged() -> None:
+    import black
+
+    from kgen.generator.escape import doc_text, docstring
+
+    mode = black.Mode(line_length=100, target_versions={black.TargetVersion.PY310})
+    for text in _DOC_CASES:
+        source = f'class A:\n    {docstring(text, indent="    ")}\n\n    x: int\n'
+        assert black.format_str(source, mode=mode) == source, text
+        tree = ast.parse(source)
+        value = ast.get_docstring(tree.body[0], clean=False)  # type: ignore[arg-type]
+        assert inspect.cleandoc(value or "") == doc_text(text) == _trimmed(text), text
+        source.encode()  # nothing unencodable (lone surrogates are escaped)
+
+
+def test_literal_escape_evaluates_to_the_value() -> None:
+    from kgen.generator.escape import literal
+
+    value = {"a": [ENUM, DEFAULT, -1, 1.5, True, None], '"""': {"\n": HOSTILE}}
+    assert ast.literal_eval(literal(value)) == value
+    for bad in (float("nan"), float("inf"), object()):
+        with pytest.raises(ValueError):
+            literal(bad)
+
+
+def test_identifier_refuses_anything_but_an_identifier() -> None:
+    from kgen.generator.escape import identifier
+
+    assert identifier("ok_name") == "ok_name"
+    for bad in ("class", "a b", "3d", "", "x; import os", "a.b"):
+        with pytest.raises(ValueError):
+            identifier(bad)
+
+
+def test_templates_refuse_raw_strings() -> None:
+    from kgen.generator.render import _environment
+
+    env = _environment()
+    with pytest.raises(TypeError, match="raw str"):
+        env.from_string("{{ value }}").render(value=PAYLOAD)
