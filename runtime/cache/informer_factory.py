@@ -1,0 +1,86 @@
+"""SharedInformerFactory (generic part): one informer per resource type per factory.
+
+Options apply to every informer it makes — namespace, tweak_list_options (e.g. a label
+selector), a transform, the default resync — and per-type resync periods may override the
+default. ``start()`` runs every informer asked for so far (and later ones as they are asked
+for); ``wait_for_cache_sync()`` waits for all; ``shutdown()`` stops them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from ..resource import Codec, ResourceClient, ResourceInfo
+from ..rest import RESTClient
+from .listers import Lister
+from .shared_informer import SharedIndexInformer, wait_for_cache_sync
+
+TweakListOptions = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class SharedInformerFactory:
+    def __init__(
+        self,
+        rest: RESTClient,
+        resync: float = 0.0,
+        namespace: str | None = None,
+        *,
+        tweak_list_options: TweakListOptions | None = None,
+        transform: Callable[[Any], Any] | None = None,
+        custom_resync: dict[str, float] | None = None,
+    ) -> None:
+        self.rest = rest
+        self.resync = resync
+        self.namespace = namespace
+        self.tweak_list_options = tweak_list_options or (lambda options: options)
+        self.transform = transform
+        self.custom_resync = dict(custom_resync or {})  # "group/version/plural" -> seconds
+        self._informers: dict[tuple[str, str, str], SharedIndexInformer] = {}
+        self._lock = threading.Lock()
+        self._started = False
+        self._shutdown = False
+
+    def for_resource(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> SharedIndexInformer:
+        """The factory's informer for ``resource`` (created on first request)."""
+        key = (resource.group, resource.version, resource.plural)
+        with self._lock:
+            informer = self._informers.get(key)
+            if informer is None:
+                if self._shutdown:
+                    raise RuntimeError("the factory was shut down")
+                namespace = self.namespace if resource.namespaced else None
+                client = ResourceClient(self.rest, resource, namespace, codec)
+                resync = self.custom_resync.get("/".join(key), self.resync)
+                informer = SharedIndexInformer(client, resync, list_options=self.tweak_list_options)
+                if self.transform is not None:
+                    informer.set_transform(self.transform)
+                self._informers[key] = informer
+                if self._started:
+                    informer.run()
+            return informer
+
+    def lister(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> Lister[Any]:
+        return Lister(self.for_resource(resource, codec).indexer, resource.plural, resource.namespaced)
+
+    def start(self) -> None:
+        with self._lock:
+            self._started = True
+            informers = list(self._informers.values())
+        for informer in informers:
+            informer.run()
+
+    def wait_for_cache_sync(self, timeout: float | None = None) -> dict[tuple[str, str, str], bool]:
+        """Waits for every started informer; returns each one's sync state."""
+        with self._lock:
+            informers = dict(self._informers)
+        wait_for_cache_sync(*(i.has_synced for i in informers.values()), timeout=timeout)
+        return {key: informer.has_synced() for key, informer in informers.items()}
+
+    def shutdown(self) -> None:
+        with self._lock:
+            self._shutdown = True
+            informers = list(self._informers.values())
+        for informer in informers:
+            informer.stop()
