@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import build, format, render, write
+from . import build, clients, format, render, write
 from .errors import InputError
 APIMACHINERY_PREFIX = "io.k8s.apimachinery."
 from .sources import SourceSet, crd, openapi, snapshot_dir
@@ -90,6 +90,7 @@ def generate(opts: Options, progress: Callable[[str, int, int], None] = lambda s
     package = build.build(sources, opts.package.rsplit(".", 1)[-1], opts.groups)
     progress("rendering", 0, 1)
     files = render.render(package)
+    files.update(render.render_clients(package, clients.client_modules(package)))
     formatted = format.format_files(files, lambda done, total: progress("formatting", done, total))
     target = opts.out / Path(*opts.package.split("."))
     if opts.check:

@@ -68,3 +68,32 @@ class Module:
 class Package:
     name: str
     modules: list[Module]
+
+
+@dataclass
+class TypedResource:
+    """A resource's typed client: names and the verbs the server advertises for it."""
+
+    plural: str
+    kind: str
+    namespaced: bool
+    accessor: str  # cs.core_v1.<accessor>(ns): config_maps
+    client_class: str  # ConfigMapsClient
+    model: str  # the model class in the same group-version module
+    list_model: str
+    mixins: list[str]  # kgen.runtime.typed verb mixins, in client-go's verb order
+    scale: bool = False
+    log: bool = False
+    eviction: bool = False
+    informer: bool = False  # list + watch: listers and informers are generated
+    short_names: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ClientModule:
+    """``typed/<group>/<version>.py`` (and its lister and informer modules)."""
+
+    module: Module
+    group_client: str  # AppsV1Client
+    accessor: str  # apps_v1
+    resources: list[TypedResource] = field(default_factory=list)
