@@ -265,6 +265,12 @@ def render_clients(package: Package, clients: list[ClientModule]) -> dict[str, s
             identifier(m.group_module), identifier(m.version_module), identifier(c.accessor),
             identifier(c.group_client), informers_class,
         ))
+    infos = [
+        Code(f"_{c.accessor}.{identifier(r.accessor.upper())}") for c in clients for r in c.resources
+    ]
+    files["fake/__init__.py"] = env.get_template("fake.py.jinja").render(
+        header=Code(HEADER), doc=docstring("An in-memory fake Clientset for unit tests."), clients=views, infos=infos
+    )
     files["informers/factory.py"] = env.get_template("factory.py.jinja").render(
         header=Code(HEADER), doc=docstring("The generated SharedInformerFactory."), clients=views
     )
