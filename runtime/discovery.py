@@ -127,8 +127,15 @@ def default_cache_dir(host: str) -> Path:
 
 
 class DiscoveryClient:
-    def __init__(self, rest: RESTClient, *, cache_dir: Path | None | str = "default", ttl: float = DEFAULT_TTL) -> None:
+    """``aggregated=False`` asks for legacy discovery only, as for servers older than 1.26 or
+    proxies that drop the aggregated content type."""
+
+    def __init__(
+        self, rest: RESTClient, *, cache_dir: Path | None | str = "default", ttl: float = DEFAULT_TTL,
+        aggregated: bool = True,
+    ) -> None:
         self._rest = rest
+        self._aggregated = aggregated
         self._cache = default_cache_dir(rest.config.host) / "kgen" if cache_dir == "default" else (
             Path(cache_dir) if cache_dir else None
         )
@@ -168,6 +175,8 @@ class DiscoveryClient:
         return result
 
     def _fetch(self) -> Discovered:
+        if not self._aggregated:
+            return self._fetch_legacy()
         docs = [self._get(root, AGGREGATED_ACCEPT) for root in ("/api", "/apis")]
         if all(d.get("kind") == "APIGroupDiscoveryList" for d in docs):
             out = Discovered()
@@ -179,12 +188,11 @@ class DiscoveryClient:
     def _fetch_legacy(self) -> Discovered:
         out = Discovered()
         core = self._get("/api")
-        group_versions = [("", tuple(core.get("versions") or []))]
+        group_versions: list[tuple[str, tuple[str, ...]]] = [("", tuple(core.get("versions") or []))]
         for g in self._get("/apis").get("groups") or []:
             preferred = (g.get("preferredVersion") or {}).get("version")
-            versions = [v["version"] for v in g.get("versions") or []]
-            ordered = tuple(sorted(versions, key=lambda v: v != preferred))
-            group_versions.append((g["name"], ordered))
+            listed = [v["version"] for v in g.get("versions") or []]
+            group_versions.append((g["name"], tuple(sorted(listed, key=lambda v: v != preferred))))
         for name, versions in group_versions:
             served = []
             for version in versions:

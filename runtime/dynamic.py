@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .discovery import APIResource, DiscoveryClient
+from .discovery import APIResource, Discovered, DiscoveryClient
 from .resource import AsyncResourceClient, DictCodec, ResourceClient, ResourceInfo
 from .rest import AsyncRESTClient, RESTClient
 from .restmapper import RESTMapper
@@ -27,12 +27,21 @@ class DynamicClient:
         self.rest = rest
         self._discovery = discovery
         self._mapper: RESTMapper | None = None
+        self._mapped: Discovered | None = None  # what the mapper was built from
+
+    @property
+    def discovery(self) -> DiscoveryClient:
+        if self._discovery is None:
+            self._discovery = DiscoveryClient(self.rest)
+        return self._discovery
 
     @property
     def mapper(self) -> RESTMapper:
-        if self._mapper is None:
-            self._discovery = self._discovery or DiscoveryClient(self.rest)
-            self._mapper = RESTMapper.from_discovery(self._discovery)
+        """Follows discovery: rebuilt when discovery fetched anew (after ``invalidate()`` or its
+        TTL), so a CRD installed since is found once discovery has been invalidated."""
+        found = self.discovery.discover()
+        if self._mapper is None or found is not self._mapped:
+            self._mapper, self._mapped = RESTMapper(found.groups, found.resources), found
         return self._mapper
 
     def resource(

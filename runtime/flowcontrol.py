@@ -13,6 +13,9 @@ from collections.abc import Callable
 
 #: client-go logs throttling waits longer than this (rest/request.go longThrottleLatency).
 LONG_THROTTLE_SECONDS = 0.05
+#: client-go's rest.DefaultQPS and rest.DefaultBurst, used when a config leaves them at 0.
+DEFAULT_QPS = 5.0
+DEFAULT_BURST = 10
 
 
 class TokenBucket:
@@ -50,7 +53,8 @@ class TokenBucket:
 
 
 def token_bucket(qps: float, burst: int) -> TokenBucket | None:
-    """client-go's rule: a limiter only when qps > 0 (qps 0 means the default 5)."""
-    if qps == 0:
-        qps = 5.0
+    """client-go's rule (rest.RESTClientFor): a limiter only when qps > 0; 0 means the default
+    (qps 5, burst 10), a negative qps disables client-side throttling."""
+    qps = qps or DEFAULT_QPS
+    burst = burst or DEFAULT_BURST
     return TokenBucket(qps, burst) if qps > 0 else None

@@ -33,6 +33,7 @@ MAX_RETRIES = 10  # client-go rest.Request's default maxRetries
 #: Connection failures worth a retry of an idempotent GET (client-go: connection reset / EOF).
 _RETRIABLE_GET_ERRORS = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError, httpx.ConnectError)
 _WARNING = re.compile(r'^\s*299\s+\S+\s+"((?:[^"\\]|\\.)*)"')
+_ESCAPED = re.compile(r"\\(.)")  # a warning's text is a quoted-string: \" and \\ stand for " and \
 
 
 @dataclass
@@ -69,7 +70,7 @@ def retry_after(response: httpx.Response) -> float | None:
 def _log_warnings(response: httpx.Response) -> None:
     for value in response.headers.get_list("Warning"):
         match = _WARNING.match(value)
-        log.warning("server warning: %s", match.group(1) if match else value)
+        log.warning("server warning: %s", _ESCAPED.sub(r"\1", match.group(1)) if match else value)
 
 
 class _Pipeline:
@@ -84,7 +85,7 @@ class _Pipeline:
     ) -> None:
         self.config = config
         self.max_retries = max_retries
-        self.limiter = token_bucket(config.qps, config.burst) if rate_limiter == "default" else rate_limiter
+        self.limiter = token_bucket(config.qps, config.burst) if isinstance(rate_limiter, str) else rate_limiter
         self._sni = config.tls_server_name
 
     def _client_kwargs(self) -> dict[str, Any]:

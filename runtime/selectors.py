@@ -20,6 +20,13 @@ def _check_value(value: str) -> str:
     return value
 
 
+def _value_set(key: str, values: Iterable[str]) -> str:
+    checked = sorted(_check_value(v) for v in values)
+    if not checked:
+        raise ValueError(f"{key}: in and notin need at least one value")  # the server would refuse it
+    return ",".join(checked)
+
+
 class LabelSelector:
     def __init__(self) -> None:
         self._terms: list[str] = []
@@ -33,11 +40,11 @@ class LabelSelector:
         return self
 
     def in_(self, key: str, values: Iterable[str]) -> "LabelSelector":
-        self._terms.append(f"{key} in ({','.join(sorted(_check_value(v) for v in values))})")
+        self._terms.append(f"{key} in ({_value_set(key, values)})")
         return self
 
     def not_in(self, key: str, values: Iterable[str]) -> "LabelSelector":
-        self._terms.append(f"{key} notin ({','.join(sorted(_check_value(v) for v in values))})")
+        self._terms.append(f"{key} notin ({_value_set(key, values)})")
         return self
 
     def exists(self, key: str) -> "LabelSelector":

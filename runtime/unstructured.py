@@ -29,6 +29,8 @@ def set_nested(obj: MutableMapping[str, Any], value: Any, *path: str) -> None:
 
 def remove_nested(obj: MutableMapping[str, Any], *path: str) -> None:
     """Removes the value at ``path`` if it is there."""
+    if not path:
+        raise ValueError("remove_nested needs a path")
     parent = get_nested(obj, *path[:-1]) if len(path) > 1 else obj
     if isinstance(parent, dict):
         parent.pop(path[-1], None)

@@ -8,7 +8,7 @@ event was expected) raise the typed ``ApiError``: a 410 there means "relist".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -42,22 +42,23 @@ class WatchDecoder(Generic[T]):
         self._buffer = bytearray()
         self._request = request
 
-    def feed(self, chunk: bytes) -> list[WatchEvent[T]]:
+    def feed(self, chunk: bytes) -> Iterator[WatchEvent[T]]:
+        """The events ``chunk`` completes, one at a time: an ``ERROR`` raises only after the
+        events before it (in the same chunk too) have reached the caller."""
         self._buffer += chunk
-        events: list[WatchEvent[T]] = []
-        while True:
-            end = self._buffer.find(b"\n")
-            if end < 0:
-                return events
+        return self._complete_lines()
+
+    def _complete_lines(self) -> Iterator[WatchEvent[T]]:
+        while (end := self._buffer.find(b"\n")) >= 0:
             line = bytes(self._buffer[:end])
             del self._buffer[: end + 1]
             if line.strip():
-                events.append(self._event(line))
+                yield self._event(line)
 
-    def finish(self) -> list[WatchEvent[T]]:
-        """Events left when the stream ends (a last line without a newline)."""
-        rest, self._buffer = bytes(self._buffer), bytearray()
-        return [self._event(rest)] if rest.strip() else []
+    def finish(self) -> Iterator[WatchEvent[T]]:
+        """The events left when the stream ends: a last line may lack its newline."""
+        self._buffer += b"\n"
+        return self._complete_lines()
 
     def _event(self, line: bytes) -> WatchEvent[T]:
         raw = _event_decoder.decode(line)

@@ -3,8 +3,9 @@
 It terminates TLS with a certificate from the test apiserver's CA (so clients verify it like
 the real server), forwards each request — Authorization header included, so clients use
 bearer tokens — and streams the answer back (watches too). Faults are either scripted
-(``script``: answer the next requests with a given status and ``Retry-After``) or random
-(``chaos``: cut connections, stall streams, answer 429/500), and every fault is counted.
+(``script``: answer the next requests with a given status and ``Retry-After``, or cut them)
+or random (``chaos``: cut connections, stall answers or streams, answer 429/500), and every
+fault is counted.
 """
 
 from __future__ import annotations
@@ -22,20 +23,27 @@ from pathlib import Path
 
 import httpx
 
+from kgen.runtime.auth import StaticToken
+from kgen.runtime.config import Config
 from kgen.runtime.testing import KubeAPIServer
 
 _HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length"}
 
 
+#: A scripted "status" that answers nothing: the connection is cut once the request is read.
+CUT = 0
+
+
 @dataclass
 class Scripted:
-    status: int
+    status: int  # an HTTP status, or CUT
     retry_after: str | None = "0"
 
 
 @dataclass
 class Chaos:
-    """Probabilities per request (cut, stall, 429, 500) and per streamed chunk (cut, stall)."""
+    """Probabilities per request (cut, stall, 429, 500) and per streamed chunk (cut_stream,
+    stall_stream); a stall lasts ``stall_seconds``."""
 
     seed: int = 1
     cut: float = 0.0
@@ -44,11 +52,13 @@ class Chaos:
     too_many: float = 0.0
     server_error: float = 0.0
     cut_stream: float = 0.0
+    stall_stream: float = 0.0
 
 
 class FaultProxy:
     def __init__(self, server: KubeAPIServer) -> None:
         self.upstream = server.url
+        self._server = server
         self.script: deque[Scripted] = deque()
         self.chaos: Chaos | None = None
         self.faults: Counter[str] = Counter()
@@ -71,6 +81,12 @@ class FaultProxy:
         self._httpd.daemon_threads = True
         self.url = f"https://127.0.0.1:{self._httpd.server_address[1]}"
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def config(self, user: str = "kgen-token-1") -> Config:
+        """A client config that reaches the server through this proxy, with a bearer token and
+        no client-side throttling."""
+        server = self._server
+        return Config(host=self.url, ca_data=server.ca_pem, credentials=StaticToken(server.tokens[user]), qps=-1)
 
     def set_chaos(self, chaos: Chaos | None) -> None:
         with self._lock:
@@ -134,6 +150,9 @@ class FaultProxy:
                 with proxy._lock:
                     scripted = proxy.script.popleft() if proxy.script else None
                 chaos = proxy.chaos
+                if scripted is not None and scripted.status == CUT:
+                    proxy._count("scripted cut")
+                    return self._cut()
                 if scripted is not None:
                     proxy._count(f"scripted {scripted.status}")
                     return self._answer(scripted.status, scripted.retry_after)
@@ -154,7 +173,7 @@ class FaultProxy:
                 request = proxy._upstream.build_request(self.command, self.path, headers=headers, content=body)
                 try:
                     upstream = proxy._upstream.send(request, stream=True)
-                except httpx.HTTPError:
+                except (httpx.HTTPError, RuntimeError):  # RuntimeError: the proxy closed during a stall
                     return self._cut()
                 try:
                     self.send_response(upstream.status_code)
@@ -167,7 +186,7 @@ class FaultProxy:
                         if chaos is not None and proxy._roll(chaos.cut_stream):
                             proxy._count("cut stream")
                             return self._cut()
-                        if chaos is not None and chaos.stall_seconds and proxy._roll(chaos.stall):
+                        if chaos is not None and chaos.stall_seconds and proxy._roll(chaos.stall_stream):
                             proxy._count("stall stream")
                             time.sleep(chaos.stall_seconds)
                         self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))

@@ -1,0 +1,159 @@
+"""The watch protocol alone: newline-delimited JSON events, cut into chunks anywhere."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from kgen.kubernetes.models.core.v1 import ConfigMap
+from kgen.runtime.errors import ApiError, Expired, Gone, InternalError
+from kgen.runtime.watch import WatchDecoder, WatchEvent
+
+TEXT = "héllo ✓ 日本"
+
+
+def _line(type_: str, obj: dict[str, Any]) -> bytes:
+    return json.dumps({"type": type_, "object": obj}, ensure_ascii=False).encode() + b"\n"
+
+
+def _cm(name: str, rv: str, **data: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "resourceVersion": rv}, "data": data}
+
+
+def _status(code: int, reason: str, message: str) -> dict[str, Any]:
+    return {"kind": "Status", "apiVersion": "v1", "status": "Failure", "code": code, "reason": reason, "message": message}
+
+
+def _decoder() -> WatchDecoder[ConfigMap]:
+    return WatchDecoder(ConfigMap.from_json, "GET /api/v1/configmaps")
+
+
+def _summary(events: list[WatchEvent[ConfigMap]]) -> list[tuple[str, str | None, dict[str, str] | None]]:
+    return [(e.type, e.object.metadata.name if e.object.metadata else None, e.object.data) for e in events]
+
+
+STREAM = _line("ADDED", _cm("a", "1", text=TEXT)) + _line("MODIFIED", _cm("a", "2", text=TEXT + "!")) + _line(
+    "DELETED", _cm("a", "3", text=TEXT + "!")
+)
+EXPECTED = [("ADDED", "a", {"text": TEXT}), ("MODIFIED", "a", {"text": TEXT + "!"}), ("DELETED", "a", {"text": TEXT + "!"})]
+
+
+def test_the_stream_really_has_multibyte_characters() -> None:
+    assert len(STREAM) > len(STREAM.decode())  # so some split points fall inside a character
+
+
+@pytest.mark.parametrize("cut", range(1, len(STREAM)))
+def test_events_split_at_any_byte_position_decode_whole(cut: int) -> None:
+    decoder = _decoder()
+    events = [*decoder.feed(STREAM[:cut]), *decoder.feed(STREAM[cut:]), *decoder.finish()]
+    assert _summary(events) == EXPECTED
+
+
+def test_events_fed_one_byte_at_a_time() -> None:
+    decoder = _decoder()
+    events = [event for i in range(len(STREAM)) for event in decoder.feed(STREAM[i : i + 1])]
+    assert _summary(events) == EXPECTED and list(decoder.finish()) == []
+
+
+def test_several_events_in_one_chunk() -> None:
+    assert _summary(list(_decoder().feed(STREAM))) == EXPECTED
+
+
+def test_an_event_is_yielded_only_when_its_newline_arrives() -> None:
+    decoder = _decoder()
+    assert _summary(list(decoder.feed(STREAM[:-1]))) == EXPECTED[:2]
+    assert list(decoder.feed(b"")) == []
+    assert _summary(list(decoder.feed(b"\n"))) == EXPECTED[2:]
+    assert list(decoder.finish()) == []
+
+
+def test_blank_lines_are_skipped() -> None:
+    assert _summary(list(_decoder().feed(b"\n  \n" + STREAM + b"\r\n"))) == EXPECTED
+
+
+def test_bookmark_carries_only_the_resource_version() -> None:
+    bookmark = {
+        "kind": "ConfigMap", "apiVersion": "v1",
+        "metadata": {"resourceVersion": "42", "annotations": {"k8s.io/initial-events-end": "true"}},
+    }
+    (event,) = _decoder().feed(_line("BOOKMARK", bookmark))
+    assert event.type == "BOOKMARK" and event.object.metadata is not None
+    assert event.object.metadata.resource_version == "42"
+    assert event.object.metadata.annotations_ == {"k8s.io/initial-events-end": "true"}
+
+
+def test_error_event_410_raises_expired_with_the_status_fields() -> None:
+    line = _line("ERROR", _status(410, "Expired", "too old resource version: 5 (100)"))
+    with pytest.raises(Expired) as e:
+        list(_decoder().feed(line))
+    assert isinstance(e.value, Gone)
+    assert (e.value.code, e.value.reason, e.value.message) == (410, "Expired", "too old resource version: 5 (100)")
+    assert "GET /api/v1/configmaps" in str(e.value)
+
+
+def test_error_event_410_without_a_reason_is_expired_too() -> None:
+    with pytest.raises(Expired):
+        list(_decoder().feed(_line("ERROR", {"kind": "Status", "code": 410, "message": "gone"})))
+
+
+def test_error_event_500_raises_internal_error() -> None:
+    with pytest.raises(InternalError) as e:
+        list(_decoder().feed(_line("ERROR", _status(500, "InternalError", "etcd went away"))))
+    assert e.value.message == "etcd went away"
+
+
+def test_events_before_an_error_in_the_same_chunk_are_delivered_first() -> None:
+    chunk = _line("ADDED", _cm("a", "1", k="v")) + _line("ERROR", _status(410, "Expired", "too old"))
+    received = []
+    with pytest.raises(Expired):
+        for event in _decoder().feed(chunk):
+            received.append(event)
+    assert _summary(received) == [("ADDED", "a", {"k": "v"})]
+
+
+def test_bare_status_line_raises_its_typed_error() -> None:
+    line = json.dumps(_status(410, "Expired", "the watch was too old")).encode() + b"\n"
+    with pytest.raises(Expired) as e:
+        list(_decoder().feed(line))
+    assert e.value.message == "the watch was too old"
+
+
+def test_bare_status_without_code_takes_the_reason() -> None:
+    with pytest.raises(ApiError) as e:
+        list(_decoder().feed(b'{"kind":"Status","status":"Failure","reason":"Forbidden","message":"no"}\n'))
+    assert e.value.reason == "Forbidden" and e.value.message == "no"
+
+
+def test_trailing_event_without_newline_comes_from_finish() -> None:
+    decoder = _decoder()
+    assert _summary(list(decoder.feed(STREAM[:-1]))) == EXPECTED[:2]
+    assert _summary(list(decoder.finish())) == EXPECTED[2:]
+    assert list(decoder.finish()) == []
+
+
+def test_trailing_error_without_newline_raises_from_finish() -> None:
+    decoder = _decoder()
+    assert list(decoder.feed(_line("ERROR", _status(410, "Expired", "old"))[:-1])) == []
+    with pytest.raises(Expired):
+        list(decoder.finish())
+
+
+def test_garbage_line_is_a_decode_error_not_an_event() -> None:
+    import msgspec
+
+    with pytest.raises(msgspec.DecodeError):
+        list(_decoder().feed(b"not json\n"))
+
+
+def test_objects_go_through_the_given_decoder() -> None:
+    decoded: list[bytes] = []
+
+    def keep(data: bytes) -> dict[str, Any]:
+        decoded.append(data)
+        return dict(json.loads(data))
+
+    events = list(WatchDecoder(keep).feed(_line("ADDED", {"kind": "Thing", "spec": {"x": TEXT}})))
+    assert events == [WatchEvent("ADDED", {"kind": "Thing", "spec": {"x": TEXT}})]
+    assert json.loads(decoded[0]) == {"kind": "Thing", "spec": {"x": TEXT}}
