@@ -47,4 +47,4 @@ class ModelCodec(Generic[T, L]):
         metadata: Any = getattr(lst, "metadata", None)
         if metadata:
             metadata = msgspec.structs.replace(metadata, continue_=UNSET)
-        return msgspec.structs.replace(lst, items=items, metadata=metadata)  # type: ignore[type-var]
+        return msgspec.structs.replace(lst, items=items, metadata=metadata)

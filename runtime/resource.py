@@ -173,7 +173,7 @@ class _Requests(Generic[T, L]):
     def apply(self, obj: T | Mapping[str, Any], field_manager: str, force: bool, subresource: str | None, **options: Any) -> Request:
         if not field_manager:
             raise ValueError("server-side apply needs a field_manager")
-        body = msgspec.json.encode(obj) if isinstance(obj, Mapping) else self._body(obj)  # type: ignore[arg-type]
+        body = msgspec.json.encode(obj) if isinstance(obj, Mapping) else self._body(obj)
         name = (obj.get("metadata") or {}).get("name") if isinstance(obj, Mapping) else self.codec.name(obj)
         if not name:
             raise ValueError("server-side apply needs metadata.name")
