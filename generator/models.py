@@ -198,8 +198,10 @@ class ModelBuilder:
             extra = schema.get("additionalProperties")
             if isinstance(extra, dict):
                 inner = self.annotation(module, nested_name, extra, source, ptr + "/additionalProperties")
-                # Go maps of structs such as metav1.Time marshal a zero value as null.
-                return f"dict[str, {inner} | None]"
+                # Go marshals a zero metav1.Time map value as null (PodDisruptionBudget's
+                # disruptedPods); other maps (labels, resource quantities) never hold null,
+                # and keeping their values plain keeps ``labels={"app": "web"}`` well-typed.
+                return f"dict[str, {inner} | None]" if inner in ("Time", "MicroTime") else f"dict[str, {inner}]"
             return self._any(module, "dict[str, Any]")
         if kind in _SCALARS:
             enum = schema.get("enum")

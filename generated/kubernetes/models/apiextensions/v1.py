@@ -303,8 +303,8 @@ class JSONSchemaProps(Model):
     any_of: list[JSONSchemaProps] | None | UnsetType = field(default=UNSET, name="anyOf")
     default: Any | None | UnsetType = UNSET
     """default is a default value for undefined object fields. Defaulting is a beta feature under the CustomResourceDefaulting feature gate. Defaulting requires spec.preserveUnknownFields to be false."""
-    definitions: dict[str, JSONSchemaProps | None] | None | UnsetType = UNSET
-    dependencies: dict[str, Any | None] | None | UnsetType = UNSET
+    definitions: dict[str, JSONSchemaProps] | None | UnsetType = UNSET
+    dependencies: dict[str, Any] | None | UnsetType = UNSET
     description: str | None | UnsetType = UNSET
     enum: list[Any] | None | UnsetType = UNSET
     example: Any | None | UnsetType = UNSET
@@ -332,10 +332,10 @@ class JSONSchemaProps(Model):
     nullable: bool | None | UnsetType = UNSET
     one_of: list[JSONSchemaProps] | None | UnsetType = field(default=UNSET, name="oneOf")
     pattern: str | None | UnsetType = UNSET
-    pattern_properties: dict[str, JSONSchemaProps | None] | None | UnsetType = field(
+    pattern_properties: dict[str, JSONSchemaProps] | None | UnsetType = field(
         default=UNSET, name="patternProperties"
     )
-    properties: dict[str, JSONSchemaProps | None] | None | UnsetType = UNSET
+    properties: dict[str, JSONSchemaProps] | None | UnsetType = UNSET
     required: list[str] | None | UnsetType = UNSET
     title: str | None | UnsetType = UNSET
     type_: str | None | UnsetType = field(default=UNSET, name="type")

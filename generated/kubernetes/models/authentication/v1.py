@@ -80,7 +80,7 @@ class TokenRequest(Model):
 class TokenRequestSpec(Model):
     """TokenRequestSpec contains client provided parameters of a token request."""
 
-    attestations: dict[str, list[str] | None] | None | UnsetType = UNSET
+    attestations: dict[str, list[str]] | None | UnsetType = UNSET
     """attestations is a map of well-known keys to string-slice values. The values for each key have a specific semantic meaning, which is documented on the key definition. Requesters of tokens may ask the Kubernetes API Server to attest to certain claims. The API Server may perform authorization checks depending on the key of this map."""
     audiences: list[str] | None | UnsetType = UNSET
     """audiences are the intendend audiences of the token. A recipient of a token must identify themself with an identifier in the list of audiences of the token, and otherwise should reject the token. A token issued for multiple audiences may be used to authenticate against any of the audiences listed but implies a high degree of trust between the target audiences."""
@@ -160,7 +160,7 @@ class TokenReviewStatus(Model):
 class UserInfo(Model):
     """UserInfo holds the information about the user needed to implement the user.Info interface."""
 
-    extra: dict[str, list[str] | None] | None | UnsetType = UNSET
+    extra: dict[str, list[str]] | None | UnsetType = UNSET
     """extra is any additional information provided by the authenticator."""
     groups: list[str] | None | UnsetType = UNSET
     """groups is the names of groups this user is a part of."""

@@ -217,7 +217,7 @@ class SubjectAccessReview(Model):
 class SubjectAccessReviewSpec(Model):
     """SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes and nonResourceAttributes must be set"""
 
-    extra: dict[str, list[str] | None] | None | UnsetType = UNSET
+    extra: dict[str, list[str]] | None | UnsetType = UNSET
     """extra corresponds to the user.Info.GetExtra() method from the authenticator.  Since that is input to the authorizer it needs a reflection here."""
     groups: list[str] | None | UnsetType = UNSET
     """groups is the groups you're testing for."""

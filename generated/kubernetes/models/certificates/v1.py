@@ -112,7 +112,7 @@ class CertificateSigningRequestSpec(Model):
       3. Signer whose configured minimum is longer than the requested duration
 
     The minimum valid value for expirationSeconds is 600, i.e. 10 minutes."""
-    extra: dict[str, list[str] | None] | None | UnsetType = UNSET
+    extra: dict[str, list[str]] | None | UnsetType = UNSET
     """extra contains extra attributes of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
     groups: list[str] | None | UnsetType = UNSET
     """groups contains group membership of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
@@ -426,7 +426,7 @@ class PodCertificateRequestSpec(Model):
     Signer implementations do not need to support all key types supported by kube-apiserver and kubelet.  If a signer does not support the key type used for a given PodCertificateRequest, it must deny the request by setting a status.conditions entry with a type of "Denied" and a reason of "UnsupportedKeyType". It may also suggest a key type that it does support in the message field.
 
     Required."""
-    unverified_user_annotations: dict[str, str | None] | None | UnsetType = field(
+    unverified_user_annotations: dict[str, str] | None | UnsetType = field(
         default=UNSET, name="unverifiedUserAnnotations"
     )
     """unverifiedUserAnnotations allow pod authors to pass additional information to the signer implementation.  Kubernetes does not restrict or validate this metadata in any way.

@@ -237,7 +237,7 @@ class CSIPersistentVolumeSource(Model):
     """nodeStageSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeStageVolume and NodeStageVolume and NodeUnstageVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """readOnly value to pass to ControllerPublishVolumeRequest. Defaults to false (read/write)."""
-    volume_attributes: dict[str, str | None] | None | UnsetType = field(
+    volume_attributes: dict[str, str] | None | UnsetType = field(
         default=UNSET, name="volumeAttributes"
     )
     """volumeAttributes of the volume to publish."""
@@ -267,7 +267,7 @@ class CSIVolumeSource(Model):
     """nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and  may be empty if no secret is required. If the secret object contains more than one secret, all secret references are passed."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """readOnly specifies a read-only configuration for the volume. Defaults to false (read/write)."""
-    volume_attributes: dict[str, str | None] | None | UnsetType = field(
+    volume_attributes: dict[str, str] | None | UnsetType = field(
         default=UNSET, name="volumeAttributes"
     )
     """volumeAttributes stores driver-specific properties that are passed to the CSI driver. Consult your driver's documentation for supported values."""
@@ -455,9 +455,9 @@ class ConfigMap(Model):
     DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
     api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    binary_data: dict[str, str | None] | None | UnsetType = field(default=UNSET, name="binaryData")
+    binary_data: dict[str, str] | None | UnsetType = field(default=UNSET, name="binaryData")
     """BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process. Using this field will require 1.10+ apiserver and kubelet. Note: BinaryData keys are not currently propagated to container env vars via ConfigMapKeyRef or ConfigMapRef env sources; only Data keys are used."""
-    data: dict[str, str | None] | None | UnsetType = UNSET
+    data: dict[str, str] | None | UnsetType = UNSET
     """Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process."""
     immutable: bool | None | UnsetType = UNSET
     """Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil."""
@@ -845,7 +845,7 @@ class ContainerStatus(Model):
         "restart_count": 0,
         "state": {},
     }
-    allocated_resources: dict[str, Quantity | None] | None | UnsetType = field(
+    allocated_resources: dict[str, Quantity] | None | UnsetType = field(
         default=UNSET, name="allocatedResources"
     )
     """AllocatedResources represents the compute resources allocated for this container by the node. Kubelet sets this value to Container.Resources.Requests upon successful pod admission and after successfully admitting desired pod resize."""
@@ -1594,7 +1594,7 @@ class FlexPersistentVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
     fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
     """fsType is the Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script."""
-    options: dict[str, str | None] | None | UnsetType = UNSET
+    options: dict[str, str] | None | UnsetType = UNSET
     """options is Optional: this field holds extra command options if any."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
@@ -1614,7 +1614,7 @@ class FlexVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
     fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script."""
-    options: dict[str, str | None] | None | UnsetType = UNSET
+    options: dict[str, str] | None | UnsetType = UNSET
     """options is Optional: this field holds extra command options if any."""
     read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
     """readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
@@ -2173,19 +2173,19 @@ class LimitRangeItem(Model):
     """LimitRangeItem defines a min/max usage limit for any resource that matches on kind."""
 
     DEFAULTS: ClassVar[dict[str, Any]] = {"type_": ""}
-    default: dict[str, Quantity | None] | None | UnsetType = UNSET
+    default: dict[str, Quantity] | None | UnsetType = UNSET
     """Default resource requirement limit value by resource name if resource limit is omitted."""
-    default_request: dict[str, Quantity | None] | None | UnsetType = field(
+    default_request: dict[str, Quantity] | None | UnsetType = field(
         default=UNSET, name="defaultRequest"
     )
     """DefaultRequest is the default resource requirement request value by resource name if resource request is omitted."""
-    max_: dict[str, Quantity | None] | None | UnsetType = field(default=UNSET, name="max")
+    max_: dict[str, Quantity] | None | UnsetType = field(default=UNSET, name="max")
     """Max usage constraints on this kind by resource name."""
-    max_limit_request_ratio: dict[str, Quantity | None] | None | UnsetType = field(
+    max_limit_request_ratio: dict[str, Quantity] | None | UnsetType = field(
         default=UNSET, name="maxLimitRequestRatio"
     )
     """MaxLimitRequestRatio if specified, the named resource must have a request and limit that are both non-zero where limit divided by request is less than or equal to the enumerated value; this represents the max burst for the named resource."""
-    min_: dict[str, Quantity | None] | None | UnsetType = field(default=UNSET, name="min")
+    min_: dict[str, Quantity] | None | UnsetType = field(default=UNSET, name="min")
     """Min usage constraints on this kind by resource name."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Type of resource that this limit applies to.
@@ -2739,9 +2739,9 @@ class NodeStatus(Model):
     DEFAULTS: ClassVar[dict[str, Any]] = {"daemon_endpoints": {}, "node_info": {}}
     addresses: list[NodeAddress] | None | UnsetType = UNSET
     """List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP)."""
-    allocatable: dict[str, Quantity | None] | None | UnsetType = UNSET
+    allocatable: dict[str, Quantity] | None | UnsetType = UNSET
     """Allocatable represents the resources of a node that are available for scheduling. Defaults to Capacity."""
-    capacity: dict[str, Quantity | None] | None | UnsetType = UNSET
+    capacity: dict[str, Quantity] | None | UnsetType = UNSET
     """Capacity represents the total resources of a node. More info: https://kubernetes.io/docs/reference/node/node-status/#capacity"""
     conditions: list[NodeCondition] | None | UnsetType = UNSET
     """Conditions is an array of current observed node conditions. More info: https://kubernetes.io/docs/reference/node/node-status/#condition"""
@@ -3069,8 +3069,7 @@ class PersistentVolumeClaimStatus(Model):
                 "NodeResizeInfeasible",
                 "NodeResizePending",
             ]
-            | str
-            | None,
+            | str,
         ]
         | None
         | UnsetType
@@ -3103,7 +3102,7 @@ class PersistentVolumeClaimStatus(Model):
     When this field is not set, it means that no resize operation is in progress for the given PVC.
 
     A controller that receives PVC update with previously unknown resourceName or ClaimResourceStatus should ignore the update for the purpose it was designed. For example - a controller that only is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid resources associated with PVC."""
-    allocated_resources: dict[str, Quantity | None] | None | UnsetType = field(
+    allocated_resources: dict[str, Quantity] | None | UnsetType = field(
         default=UNSET, name="allocatedResources"
     )
     """allocatedResources tracks the resources allocated to a PVC including its capacity. Key names follow standard Kubernetes label syntax. Valid values are either:
@@ -3115,7 +3114,7 @@ class PersistentVolumeClaimStatus(Model):
     Capacity reported here may be larger than the actual capacity when a volume expansion operation is requested. For storage quota, the larger value from allocatedResources and PVC.spec.resources is used. If allocatedResources is not set, PVC.spec.resources alone is used for quota calculation. If a volume expansion capacity request is lowered, allocatedResources is only lowered if there are no expansion operations in progress and if the actual volume capacity is equal or lower than the requested capacity.
 
     A controller that receives PVC update with previously unknown resourceName should ignore the update for the purpose it was designed. For example - a controller that only is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid resources associated with PVC."""
-    capacity: dict[str, Quantity | None] | None | UnsetType = UNSET
+    capacity: dict[str, Quantity] | None | UnsetType = UNSET
     """capacity represents the actual resources of the underlying volume."""
     conditions: list[PersistentVolumeClaimCondition] | None | UnsetType = UNSET
     """conditions is the current Condition of persistent volume claim. If underlying persistent volume is being resized then the Condition will be set to 'Resizing'."""
@@ -3207,7 +3206,7 @@ class PersistentVolumeSpec(Model):
         default=UNSET, name="azureFile"
     )
     """azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver."""
-    capacity: dict[str, Quantity | None] | None | UnsetType = UNSET
+    capacity: dict[str, Quantity] | None | UnsetType = UNSET
     """capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity"""
     cephfs: CephFSPersistentVolumeSource | None | UnsetType = UNSET
     """cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported."""
@@ -3451,7 +3450,7 @@ class PodCertificateProjection(Model):
     Required."""
     user: int | None | UnsetType = UNSET
     """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
-    user_annotations: dict[str, str | None] | None | UnsetType = field(
+    user_annotations: dict[str, str] | None | UnsetType = field(
         default=UNSET, name="userAnnotations"
     )
     """userAnnotations allow pod authors to pass additional information to the signer implementation.  Kubernetes does not restrict or validate this metadata in any way.
@@ -3794,9 +3793,7 @@ class PodSpec(Model):
     """List of initialization containers belonging to the pod. Init containers are executed in order prior to containers being started. If any init container fails, the pod is considered to have failed and is handled according to its restartPolicy. The name for an init container or normal container must be unique among all containers. Init containers may not have Lifecycle actions, Readiness probes, Liveness probes, or Startup probes. The resourceRequirements of an init container are taken into account during scheduling by finding the highest request/limit for each resource type, and then using the max of that value or the sum of the normal containers. Limits are applied to init containers in a similar fashion. Init containers cannot currently be added or removed. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/init-containers/"""
     node_name: str | None | UnsetType = field(default=UNSET, name="nodeName")
     """NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename"""
-    node_selector: dict[str, str | None] | None | UnsetType = field(
-        default=UNSET, name="nodeSelector"
-    )
+    node_selector: dict[str, str] | None | UnsetType = field(default=UNSET, name="nodeSelector")
     """NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/"""
     os: PodOS | None | UnsetType = UNSET
     """Specifies the OS of the containers in the pod. Some pod and container fields are restricted if this is set.
@@ -3804,7 +3801,7 @@ class PodSpec(Model):
     If the OS field is set to linux, the following fields must be unset: -securityContext.windowsOptions
 
     If the OS field is set to windows, following fields must be unset: - spec.hostPID - spec.hostIPC - spec.hostUsers - spec.resources - spec.securityContext.appArmorProfile - spec.securityContext.seLinuxOptions - spec.securityContext.seccompProfile - spec.securityContext.fsGroup - spec.securityContext.fsGroupChangePolicy - spec.securityContext.sysctls - spec.shareProcessNamespace - spec.securityContext.runAsUser - spec.securityContext.runAsGroup - spec.securityContext.supplementalGroups - spec.securityContext.supplementalGroupsPolicy - spec.containers[*].securityContext.appArmorProfile - spec.containers[*].securityContext.seLinuxOptions - spec.containers[*].securityContext.seccompProfile - spec.containers[*].securityContext.capabilities - spec.containers[*].securityContext.readOnlyRootFilesystem - spec.containers[*].securityContext.privileged - spec.containers[*].securityContext.allowPrivilegeEscalation - spec.containers[*].securityContext.procMount - spec.containers[*].securityContext.runAsUser - spec.containers[*].securityContext.runAsGroup"""
-    overhead: dict[str, Quantity | None] | None | UnsetType = UNSET
+    overhead: dict[str, Quantity] | None | UnsetType = UNSET
     """Overhead represents the resource overhead associated with running a pod for a given RuntimeClass. This field will be autopopulated at admission time by the RuntimeClass admission controller. If the RuntimeClass admission controller is enabled, overhead must not be set in Pod create requests. The RuntimeClass admission controller will reject Pod create requests which have the overhead already set. If RuntimeClass is configured and selected in the PodSpec, Overhead will be set to the value defined in the corresponding RuntimeClass, otherwise it will remain unset and treated as zero. More info: https://git.k8s.io/enhancements/keps/sig-node/688-pod-overhead/README.md"""
     preemption_policy: Literal["Never", "PreemptLowerPriority"] | str | None | UnsetType = field(
         default=UNSET, name="preemptionPolicy"
@@ -3892,7 +3889,7 @@ class PodSpec(Model):
 class PodStatus(Model):
     """PodStatus represents information about the status of a pod. Status may trail the actual state of a system, especially if the node that hosts the pod cannot contact the control plane."""
 
-    allocated_resources: dict[str, Quantity | None] | None | UnsetType = field(
+    allocated_resources: dict[str, Quantity] | None | UnsetType = field(
         default=UNSET, name="allocatedResources"
     )
     """AllocatedResources is the total requests allocated for this pod by the node. If pod-level requests are not set, this will be the total requests aggregated across containers in the pod."""
@@ -4330,7 +4327,7 @@ class ReplicationControllerSpec(Model):
     """Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller
 
     Default: 1 (applied by the server, not by this client)."""
-    selector: dict[str, str | None] | None | UnsetType = UNSET
+    selector: dict[str, str] | None | UnsetType = UNSET
     """Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors"""
     template: PodTemplateSpec | None | UnsetType = UNSET
     """Template is the object that describes the pod that will be created if insufficient replicas are detected. This takes precedence over a TemplateRef. The only allowed template.spec.restartPolicy value is "Always". More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template"""
@@ -4461,7 +4458,7 @@ class ResourceQuotaList(Model):
 class ResourceQuotaSpec(Model):
     """ResourceQuotaSpec defines the desired hard limits to enforce for Quota."""
 
-    hard: dict[str, Quantity | None] | None | UnsetType = UNSET
+    hard: dict[str, Quantity] | None | UnsetType = UNSET
     """hard is the set of desired hard limits for each named resource. More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/"""
     scope_selector: ScopeSelector | None | UnsetType = field(default=UNSET, name="scopeSelector")
     """scopeSelector is also a collection of filters like scopes that must match each object tracked by a quota but expressed using ScopeSelectorOperator in combination with possible values. For a resource to match, both scopes AND scopeSelector (if specified in spec), must be matched."""
@@ -4487,9 +4484,9 @@ class ResourceQuotaSpec(Model):
 class ResourceQuotaStatus(Model):
     """ResourceQuotaStatus defines the enforced hard limits and observed use."""
 
-    hard: dict[str, Quantity | None] | None | UnsetType = UNSET
+    hard: dict[str, Quantity] | None | UnsetType = UNSET
     """Hard is the set of enforced hard limits for each named resource. More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/"""
-    used: dict[str, Quantity | None] | None | UnsetType = UNSET
+    used: dict[str, Quantity] | None | UnsetType = UNSET
     """Used is the current observed total usage of the resource in the namespace."""
 
 
@@ -4502,9 +4499,9 @@ class ResourceRequirements(Model):
     This field depends on the DynamicResourceAllocation feature gate.
 
     This field is immutable. It can only be set for containers."""
-    limits: dict[str, Quantity | None] | None | UnsetType = UNSET
+    limits: dict[str, Quantity] | None | UnsetType = UNSET
     """Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
-    requests: dict[str, Quantity | None] | None | UnsetType = UNSET
+    requests: dict[str, Quantity] | None | UnsetType = UNSET
     """Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
 
 
@@ -4713,7 +4710,7 @@ class Secret(Model):
     DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
     api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    data: dict[str, str | None] | None | UnsetType = UNSET
+    data: dict[str, str] | None | UnsetType = UNSET
     """Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4"""
     immutable: bool | None | UnsetType = UNSET
     """Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil."""
@@ -4723,7 +4720,7 @@ class Secret(Model):
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    string_data: dict[str, str | None] | None | UnsetType = field(default=UNSET, name="stringData")
+    string_data: dict[str, str] | None | UnsetType = field(default=UNSET, name="stringData")
     """stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API."""
     type_: str | None | UnsetType = field(default=UNSET, name="type")
     """Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types"""
@@ -5083,7 +5080,7 @@ class ServiceSpec(Model):
         default=UNSET, name="publishNotReadyAddresses"
     )
     """publishNotReadyAddresses indicates that any agent which deals with endpoints for this Service should disregard any indications of ready/not-ready. The primary use case for setting this field is for a StatefulSet's Headless Service to propagate SRV DNS records for its Pods for the purpose of peer discovery. The Kubernetes controllers that generate Endpoints and EndpointSlice resources for Services interpret this to mean that all endpoints are considered "ready" even if the Pods themselves are not. Agents which consume only Kubernetes generated endpoints through the Endpoints or EndpointSlice resources can safely assume this behavior."""
-    selector: dict[str, str | None] | None | UnsetType = UNSET
+    selector: dict[str, str] | None | UnsetType = UNSET
     """Route service traffic to pods with label keys and values matching this selector. If empty or not present, the service is assumed to have an external process managing its endpoints, which Kubernetes will not modify. Only applies to types ClusterIP, NodePort, and LoadBalancer. Ignored if type is ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/"""
     session_affinity: Literal["ClientIP", "None"] | str | None | UnsetType = field(
         default=UNSET, name="sessionAffinity"
@@ -5669,9 +5666,9 @@ class VolumeProjection(Model):
 class VolumeResourceRequirements(Model):
     """VolumeResourceRequirements describes the storage resource requirements for a volume."""
 
-    limits: dict[str, Quantity | None] | None | UnsetType = UNSET
+    limits: dict[str, Quantity] | None | UnsetType = UNSET
     """Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
-    requests: dict[str, Quantity | None] | None | UnsetType = UNSET
+    requests: dict[str, Quantity] | None | UnsetType = UNSET
     """Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
 
 

@@ -22,7 +22,7 @@ class Endpoint(Model):
     """conditions contains information about the current status of the endpoint.
 
     Default: {} (applied by the server, not by this client)."""
-    deprecated_topology: dict[str, str | None] | None | UnsetType = field(
+    deprecated_topology: dict[str, str] | None | UnsetType = field(
         default=UNSET, name="deprecatedTopology"
     )
     """deprecatedTopology contains topology information part of the v1beta1 API. This field is deprecated, and will be removed when the v1beta1 API is removed (no sooner than kubernetes v1.24).  While this field can hold values, it is not writable through the v1 API, and any attempts to write to it will be silently ignored. Topology information can be found in the zone and nodeName fields instead."""

@@ -180,9 +180,7 @@ class LabelSelector(Model):
         default=UNSET, name="matchExpressions"
     )
     """matchExpressions is a list of label selector requirements. The requirements are ANDed."""
-    match_labels: dict[str, str | None] | None | UnsetType = field(
-        default=UNSET, name="matchLabels"
-    )
+    match_labels: dict[str, str] | None | UnsetType = field(default=UNSET, name="matchLabels")
     """matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is "key", the operator is "In", and the values array contains only "value". The requirements are ANDed."""
 
 
@@ -245,9 +243,7 @@ class ManagedFieldsEntry(Model):
 class ObjectMeta(Model):
     """ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create."""
 
-    annotations_: dict[str, str | None] | None | UnsetType = field(
-        default=UNSET, name="annotations"
-    )
+    annotations_: dict[str, str] | None | UnsetType = field(default=UNSET, name="annotations")
     """Annotations is an unstructured key value map stored with a resource that may be set by external tools to store and retrieve arbitrary metadata. They are not queryable and should be preserved when modifying objects. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/annotations"""
     creation_timestamp: Time | None | UnsetType = field(default=UNSET, name="creationTimestamp")
     """CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.
@@ -271,7 +267,7 @@ class ObjectMeta(Model):
     Applied only if Name is not specified. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#idempotency"""
     generation: int | None | UnsetType = UNSET
     """A sequence number representing a specific generation of the desired state. Populated by the system. Read-only."""
-    labels: dict[str, str | None] | None | UnsetType = UNSET
+    labels: dict[str, str] | None | UnsetType = UNSET
     """Map of string keys and values that can be used to organize and categorize (scope and select) objects. May match selectors of replication controllers and services. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels"""
     managed_fields: list[ManagedFieldsEntry] | None | UnsetType = field(
         default=UNSET, name="managedFields"

@@ -14,7 +14,7 @@ from ..meta import v1 as metav1
 class Overhead(Model):
     """Overhead structure represents the resource overhead associated with running a pod."""
 
-    pod_fixed: dict[str, Quantity | None] | None | UnsetType = field(default=UNSET, name="podFixed")
+    pod_fixed: dict[str, Quantity] | None | UnsetType = field(default=UNSET, name="podFixed")
     """podFixed represents the fixed resource overhead associated with running a pod."""
 
 
@@ -68,9 +68,7 @@ class RuntimeClassList(Model):
 class Scheduling(Model):
     """Scheduling specifies the scheduling constraints for nodes supporting a RuntimeClass."""
 
-    node_selector: dict[str, str | None] | None | UnsetType = field(
-        default=UNSET, name="nodeSelector"
-    )
+    node_selector: dict[str, str] | None | UnsetType = field(default=UNSET, name="nodeSelector")
     """nodeSelector lists labels that must be present on nodes that support this RuntimeClass. Pods using this RuntimeClass can only be scheduled to a node matched by this selector. The RuntimeClass nodeSelector is merged with a pod's existing nodeSelector. Any conflicts will cause the pod to be rejected in admission."""
     tolerations: list[corev1.Toleration] | None | UnsetType = UNSET
     """tolerations are appended (excluding duplicates) to pods running with this RuntimeClass during admission, effectively unioning the set of nodes tolerated by the pod and the RuntimeClass."""

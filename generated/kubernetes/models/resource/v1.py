@@ -185,7 +185,7 @@ class CapacityRequestPolicyRange(Model):
 class CapacityRequirements(Model):
     """CapacityRequirements defines the capacity requirements for a specific device request."""
 
-    requests: dict[str, Quantity | None] | None | UnsetType = UNSET
+    requests: dict[str, Quantity] | None | UnsetType = UNSET
     """Requests represent individual device resource requests for distinct resources, all of which must be provided by the device.
 
     This value is used as an additional filtering condition against the available capacity on the device. This is semantically equivalent to a CEL selector with `device.capacity[<domain>].<name>.compareTo(quantity(<request quantity>)) >= 0`. For example, device.capacity['test-driver.cdi.k8s.io'].counters.compareTo(quantity('2')) >= 0.
@@ -215,7 +215,7 @@ class CounterSet(Model):
     """
 
     DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    counters: dict[str, Counter | None] | None | UnsetType = UNSET
+    counters: dict[str, Counter] | None | UnsetType = UNSET
     """Counters defines the set of counters for this CounterSet The name of each counter must be unique in that set and must be a DNS label.
 
     The maximum number of counters is 32.
@@ -243,7 +243,7 @@ class Device(Model):
     """AllowMultipleAllocations marks whether the device is allowed to be allocated to multiple DeviceRequests.
 
     If AllowMultipleAllocations is set to true, the device can be allocated more than once, and all of its capacity is consumable, regardless of whether the requestPolicy is defined or not."""
-    attributes: dict[str, DeviceAttribute | None] | None | UnsetType = UNSET
+    attributes: dict[str, DeviceAttribute] | None | UnsetType = UNSET
     """Attributes defines the set of attributes for this device. The name of each attribute must be unique in that set.
 
     The maximum number of attributes and capacities combined is 32."""
@@ -271,7 +271,7 @@ class Device(Model):
     """BindsToNode indicates if the usage of an allocation involving this device has to be limited to exactly the node that was chosen when allocating the claim. If set to true, the scheduler will set the ResourceClaim.Status.Allocation.NodeSelector to match the node where the allocation was made.
 
     This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
-    capacity: dict[str, DeviceCapacity | None] | None | UnsetType = UNSET
+    capacity: dict[str, DeviceCapacity] | None | UnsetType = UNSET
     """Capacity defines the set of capacities for this device. The name of each capacity must be unique in that set.
 
     The maximum number of attributes and capacities combined is 32."""
@@ -289,8 +289,8 @@ class Device(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    node_allocatable_resources: dict[str, NodeAllocatableResource | None] | None | UnsetType = (
-        field(default=UNSET, name="nodeAllocatableResources")
+    node_allocatable_resources: dict[str, NodeAllocatableResource] | None | UnsetType = field(
+        default=UNSET, name="nodeAllocatableResources"
     )
     """NodeAllocatableResources defines the mapping of node resources that are managed by the DRA driver exposing this device. This includes resources currently reported in v1.Node `status.allocatable` that are not extended resources (see https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#extended-resources). Examples include "cpu", "memory", "ephemeral-storage", and hugepages. In addition to standard requests made through the Pod `spec`, these resources can also be requested through claims and allocated by the DRA driver. For example, a CPU DRA driver might allocate exclusive CPUs or auxiliary node memory dependencies of an accelerator device. The keys of this map are the node-allocatable resource names (e.g., "cpu", "memory"). Extended resource names are not permitted as keys."""
     node_name: str | None | UnsetType = field(default=UNSET, name="nodeName")
@@ -530,7 +530,7 @@ class DeviceCounterConsumption(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    counters: dict[str, Counter | None] | None | UnsetType = UNSET
+    counters: dict[str, Counter] | None | UnsetType = UNSET
     """Counters defines the counters that will be consumed by the device.
 
     The maximum number of counters is 32.
@@ -616,7 +616,7 @@ class DeviceRequestAllocationResult(Model):
     """BindingFailureConditions contains a copy of the BindingFailureConditions from the corresponding ResourceSlice at the time of allocation.
 
     This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
-    consumed_capacity: dict[str, Quantity | None] | None | UnsetType = field(
+    consumed_capacity: dict[str, Quantity] | None | UnsetType = field(
         default=UNSET, name="consumedCapacity"
     )
     """ConsumedCapacity tracks the amount of capacity consumed per device as part of the claim request. The consumed amount may differ from the requested amount: it is rounded up to the nearest valid value based on the device’s requestPolicy if applicable (i.e., may not be less than the requested amount).

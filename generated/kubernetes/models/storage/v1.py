@@ -333,7 +333,7 @@ class StorageClass(Model):
     Default: {} (applied by the server, not by this client)."""
     mount_options: list[str] | None | UnsetType = field(default=UNSET, name="mountOptions")
     """mountOptions controls the mountOptions for dynamically provisioned PersistentVolumes of this storage class. e.g. ["ro", "soft"]. Not validated - mount of the PVs will simply fail if one is invalid."""
-    parameters: dict[str, str | None] | None | UnsetType = UNSET
+    parameters: dict[str, str] | None | UnsetType = UNSET
     """parameters holds the parameters for the provisioner that should create volumes of this storage class."""
     provisioner: str | None | UnsetType = UNSET
     """provisioner indicates the type of the provisioner.
@@ -554,7 +554,7 @@ class VolumeAttachmentStatus(Model):
     Required.
 
     Default: false (applied by the server, not by this client)."""
-    attachment_metadata: dict[str, str | None] | None | UnsetType = field(
+    attachment_metadata: dict[str, str] | None | UnsetType = field(
         default=UNSET, name="attachmentMetadata"
     )
     """attachmentMetadata is populated with any information returned by the attach operation, upon successful attach, that must be passed into subsequent WaitForAttach or Mount calls. This field must only be set by the entity completing the attach operation, i.e. the external-attacher."""
@@ -582,7 +582,7 @@ class VolumeAttributesClass(Model):
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    parameters: dict[str, str | None] | None | UnsetType = UNSET
+    parameters: dict[str, str] | None | UnsetType = UNSET
     """parameters hold volume attributes defined by the CSI driver. These values are opaque to the Kubernetes and are passed directly to the CSI driver. The underlying storage provider supports changing these attributes on an existing volume, however the parameters field itself is immutable. To invoke a volume update, a new VolumeAttributesClass should be created with new parameters, and the PersistentVolumeClaim should be updated to reference the new VolumeAttributesClass.
 
     This field is required and must contain at least one key/value pair. The keys cannot be empty, and the maximum number of parameters is 512, with a cumulative max size of 256K. If the CSI driver rejects invalid parameters, the target PersistentVolumeClaim will be set to an "Infeasible" state in the modifyVolumeStatus field."""

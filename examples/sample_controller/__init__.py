@@ -1,0 +1,1 @@
+"""kgen's sample controller, after Kubernetes' sample-controller: Foo -> Deployment."""

@@ -1,0 +1,44 @@
+"""The generated package is fully typed: mypy --strict catches a misspelt field in user code."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from tests.support.packages import REPO, mypy_strict
+
+_USER_CODE = textwrap.dedent(
+    """
+    from kgen.kubernetes import Clientset
+    from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentSpec
+    from kgen.kubernetes.models.meta.v1 import ObjectMeta
+
+
+    def scale(cs: Clientset, name: str, replicas: int) -> int | None:
+        deployments = cs.apps_v1.deployments("default")
+        current = deployments.get(name)
+        wanted = Deployment(metadata=ObjectMeta(name=name), spec=DeploymentSpec({field}=replicas))
+        deployments.apply(wanted, field_manager="example")
+        have = current.spec.replicas if current.spec else None
+        return have if isinstance(have, int) else None  # absent (UNSET) or null
+    """
+)
+
+
+def test_mypy_accepts_correct_code_and_rejects_a_field_typo(tmp_path: Path) -> None:
+    good = tmp_path / "good.py"
+    good.write_text(_USER_CODE.format(field="replicas"))
+    checked = mypy_strict(tmp_path, good)
+    assert checked.returncode == 0, checked.stdout
+
+    typo = tmp_path / "typo.py"
+    typo.write_text(_USER_CODE.format(field="replcias"))
+    checked = mypy_strict(tmp_path, typo)
+    assert checked.returncode == 1
+    assert 'Unexpected keyword argument "replcias" for "DeploymentSpec"' in checked.stdout, checked.stdout
+
+
+def test_examples_type_check_strict(tmp_path: Path) -> None:
+    examples = REPO / "examples"
+    checked = mypy_strict(tmp_path, *sorted(examples.rglob("*.py")))
+    assert checked.returncode == 0, checked.stdout
