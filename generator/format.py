@@ -1,13 +1,17 @@
 """black, applied to every generated file: in parallel, and cached by content.
 
-The cache maps (black version, mode, unformatted text) to the formatted text, so regenerating
-with nothing changed skips black entirely.
+A module is formatted class by class: black's output for a module is its output for each
+top-level class joined by two blank lines (the emitted code has no other top-level compound
+statement), so large modules such as core/v1 spread over the worker pool and a changed class
+costs only itself. The cache maps (black version, mode, unformatted chunk) to the formatted
+chunk, so regenerating with nothing changed skips black entirely.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -35,43 +39,59 @@ def _cache_dir() -> Path:
     return cache_root() / "format"
 
 
+_CLASS_BOUNDARY = re.compile(r"\n+(?=(?:class|@)\s)")
+
+
+def chunks(source: str) -> list[str]:
+    """The module's prologue, then one piece per top-level class."""
+    return [piece.strip("\n") + "\n" for piece in _CLASS_BOUNDARY.split(source) if piece.strip()]
+
+
 def format_files(
     files: dict[str, str], progress: Callable[[int, int], None] = lambda done, total: None
 ) -> dict[str, str]:
     cache = _cache_dir()
     key_prefix = _mode_key().encode()
-    keys = {path: hashlib.sha256(key_prefix + b"\0" + text.encode()).hexdigest() for path, text in files.items()}
-    out: dict[str, str] = {}
-    todo: list[str] = []
-    for path, text in files.items():
-        if not path.endswith(".py"):
-            out[path] = text
+    pieces = {path: chunks(text) for path, text in files.items() if path.endswith(".py")}
+    formatted: dict[str, str] = {}  # cache key -> formatted chunk
+    todo: dict[str, str] = {}  # cache key -> unformatted chunk
+    for chunk in (c for cs in pieces.values() for c in cs):
+        key = hashlib.sha256(key_prefix + b"\0" + chunk.encode()).hexdigest()
+        if key in formatted or key in todo:
             continue
-        cached = cache / keys[path][:2] / keys[path]
         try:
-            out[path] = cached.read_text()
+            formatted[key] = (cache / key[:2] / key).read_text()
         except OSError:
-            todo.append(path)
-    done = len(out)
-    progress(done, len(files))
+            todo[key] = chunk
+    total = len(formatted) + len(todo)
+    done = len(formatted)
+    progress(done, total)
     if todo:
         # Largest first, so the pool's workers finish together.
-        todo.sort(key=lambda p: -len(files[p]))
-        workers = min(len(todo), os.cpu_count() or 1)
-        if workers > 1 and sum(len(files[p]) for p in todo) > 200_000:
+        keys = sorted(todo, key=lambda k: -len(todo[k]))
+        workers = min(len(keys), os.cpu_count() or 1)
+        if workers > 1 and sum(len(c) for c in todo.values()) > 200_000:
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                for path, formatted in zip(todo, pool.map(_format_one, [files[p] for p in todo])):
-                    out[path] = formatted
+                results = pool.map(_format_one, [todo[k] for k in keys], chunksize=8)
+                for key, text in zip(keys, results):
+                    formatted[key] = text
                     done += 1
-                    progress(done, len(files))
+                    progress(done, total)
         else:
-            for path in todo:
-                out[path] = _format_one(files[path])
+            for key in keys:
+                formatted[key] = _format_one(todo[key])
                 done += 1
-                progress(done, len(files))
-        for path in todo:
-            _store(cache, keys[path], out[path])
-    return {path: out[path] for path in files}
+                progress(done, total)
+        for key in keys:
+            _store(cache, key, formatted[key])
+    out: dict[str, str] = {}
+    for path, text in files.items():
+        if path not in pieces:
+            out[path] = text
+            continue
+        parts = [formatted[hashlib.sha256(key_prefix + b"\0" + c.encode()).hexdigest()] for c in pieces[path]]
+        out[path] = "\n\n".join(parts)
+    return out
 
 
 def _store(cache: Path, key: str, text: str) -> None:

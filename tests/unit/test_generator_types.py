@@ -163,14 +163,15 @@ def test_additional_properties_true_false_and_schema(load: Load) -> None:
     module = sys.modules[cls.__module__]
     assert _hint(cls, "anything") == {dict[str, Any]}
     assert _hint(cls, "nothing") == {dict[str, Any]}
-    assert _hint(cls, "strings") == {dict[str, str | None]}
-    assert _hint(cls, "gadgets") == {dict[str, module.Gadget | None]}
-    assert _hint(cls, "inline") == {dict[str, module.WidgetInline | None]}
+    # Map values are plain (labels={"app": "web"} type-checks); only Time values may be null.
+    assert _hint(cls, "strings") == {dict[str, str]}
+    assert _hint(cls, "gadgets") == {dict[str, module.Gadget]}
+    assert _hint(cls, "inline") == {dict[str, module.WidgetInline]}
     obj = {
         "anything": {"a": [1], "b": None},
         "nothing": {},
-        "strings": {"a": "x", "b": None},
-        "gadgets": {"g": {"b": "y", "unknown": 1}, "h": None},
+        "strings": {"a": "x", "b": "y"},
+        "gadgets": {"g": {"b": "y", "unknown": 1}},
         "inline": {"i": {"z": 1}},
     }
     widget = cls.from_dict(obj)
@@ -407,11 +408,11 @@ def _layered(load: Load) -> ModuleType:
 def test_explicit_null_and_absent_stay_apart(load: Load) -> None:
     module = _layered(load)
     absent = module.Widget.from_dict({"spec": {}})
-    null = module.Widget.from_dict({"name": None, "spec": {"gadget": None, "gadgets": None, "byName": {"a": None}, "tags": None}})
+    null = module.Widget.from_dict({"name": None, "spec": {"gadget": None, "gadgets": None, "byName": {}, "tags": None}})
     assert absent.name is UNSET and absent.spec.gadget is UNSET
-    assert null.name is None and null.spec.gadget is None and null.spec.gadgets is None and null.spec.by_name == {"a": None}
+    assert null.name is None and null.spec.gadget is None and null.spec.gadgets is None and null.spec.by_name == {}
     assert absent.to_dict() == {"spec": {}}
-    assert null.to_dict() == {"name": None, "spec": {"gadget": None, "gadgets": None, "byName": {"a": None}, "tags": None}}
+    assert null.to_dict() == {"name": None, "spec": {"gadget": None, "gadgets": None, "byName": {}, "tags": None}}
     _round_trip_json(module.Widget, b'{"name":null,"spec":{"gadget":null,"tags":null}}')
     _round_trip_json(module.Widget, b'{"spec":{}}')
     assert module.Widget(name=None).to_json() == b'{"name":null}'
