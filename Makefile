@@ -5,8 +5,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.installed-bench
+# The bench's peers, at their latest releases when the stamp is (re)made: pyproject's `bench` extra.
+BENCH_PEERS := kubernetes lightkube lightkube-models datamodel-code-generator
 
-.PHONY: generate test snapshot envtest clean
+.PHONY: generate test bench snapshot envtest clean
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,6 +20,15 @@ $(STAMP): pyproject.toml setup.py
 # The main job: the stock client, generated from the embedded snapshot into generated/kubernetes.
 generate: $(STAMP)
 	$(BIN)/kgen generate --out generated
+
+$(BENCH_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python -m pip install --quiet --upgrade $(BENCH_PEERS)
+	touch $(BENCH_STAMP)
+
+# Prints kgen's figures against lightkube and the official client (bench/run.py); exits 0.
+bench: $(BENCH_STAMP)
+	KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" $(BIN)/python -m bench $(BENCH_ARGS)
 
 envtest:
 	hack/envtest/build.sh

@@ -149,7 +149,9 @@ class RESTClient(_Pipeline):
         """Sends ``req``; the response body is read unless ``req.stream`` (then close it)."""
         attempt = 0
         while True:
-            time.sleep(self.throttle_delay())
+            delay = self.throttle_delay()
+            if delay:
+                time.sleep(delay)
             try:
                 response = self.http.send(self.build(self.http, req), stream=True)
             except httpx.TransportError as e:
@@ -202,7 +204,9 @@ class AsyncRESTClient(_Pipeline):
     async def send(self, req: Request) -> httpx.Response:
         attempt = 0
         while True:
-            await asyncio.sleep(self.throttle_delay())
+            delay = self.throttle_delay()
+            if delay:
+                await asyncio.sleep(delay)
             try:
                 response = await self.http.send(self.build(self.http, req), stream=True)
             except httpx.TransportError as e:

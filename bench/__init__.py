@@ -1,0 +1,1 @@
+"""kgen's benchmark against lightkube and the official client: ``make bench`` (see run.py)."""
