@@ -1,0 +1,55 @@
+"""client-go's util/retry: run a read-modify-write again when it lost a race.
+
+    retry_on_conflict(lambda: update_replicas(cs, "web", 3))   # fn must GET afresh each try
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from .errors import Conflict
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Backoff:
+    steps: int
+    duration: float
+    factor: float
+    jitter: float
+
+    def delays(self, rng: random.Random | None = None) -> list[float]:
+        rng = rng or random.Random()
+        out, d = [], self.duration
+        for _ in range(self.steps - 1):
+            out.append(d * (1 + self.jitter * rng.random()) if self.jitter else d)
+            d *= self.factor
+        return out
+
+
+DEFAULT_RETRY = Backoff(steps=5, duration=0.010, factor=1.0, jitter=0.1)
+DEFAULT_BACKOFF = Backoff(steps=4, duration=0.010, factor=5.0, jitter=0.1)
+
+
+def on_error(backoff: Backoff, retriable: Callable[[Exception], bool], fn: Callable[[], T],
+             sleep: Callable[[float], None] = time.sleep) -> T:
+    """Calls ``fn`` until it succeeds, a non-retriable error, or ``backoff.steps`` tries."""
+    delays = backoff.delays()
+    for attempt in range(backoff.steps):
+        try:
+            return fn()
+        except Exception as e:
+            if not retriable(e) or attempt == backoff.steps - 1:
+                raise
+            sleep(delays[attempt])
+    raise AssertionError("unreachable")
+
+
+def retry_on_conflict(fn: Callable[[], T], backoff: Backoff = DEFAULT_RETRY,
+                      sleep: Callable[[float], None] = time.sleep) -> T:
+    return on_error(backoff, lambda e: isinstance(e, Conflict), fn, sleep)
