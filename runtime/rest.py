@@ -149,9 +149,9 @@ class RESTClient(_Pipeline):
         """Sends ``req``; the response body is read unless ``req.stream`` (then close it)."""
         attempt = 0
         while True:
-            delay = self.throttle_delay()
-            if delay:
-                time.sleep(delay)
+            wait = self.throttle_delay()
+            if wait:
+                time.sleep(wait)
             try:
                 response = self.http.send(self.build(self.http, req), stream=True)
             except httpx.TransportError as e:
@@ -204,9 +204,9 @@ class AsyncRESTClient(_Pipeline):
     async def send(self, req: Request) -> httpx.Response:
         attempt = 0
         while True:
-            delay = self.throttle_delay()
-            if delay:
-                await asyncio.sleep(delay)
+            wait = self.throttle_delay()
+            if wait:
+                await asyncio.sleep(wait)
             try:
                 response = await self.http.send(self.build(self.http, req), stream=True)
             except httpx.TransportError as e:

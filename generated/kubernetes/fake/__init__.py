@@ -113,8 +113,10 @@ RESOURCES: list[ResourceInfo] = [
 ]
 
 
-def _tracker(objects: tuple[Model | dict[str, Any], ...]) -> ObjectTracker:
-    tracker = ObjectTracker(RESOURCES)
+def _tracker(
+    objects: tuple[Model | dict[str, Any], ...], tracker: ObjectTracker | None
+) -> ObjectTracker:
+    tracker = tracker if tracker is not None else ObjectTracker(RESOURCES)
     for obj in objects:
         if isinstance(obj, dict):
             tracker.add(obj)
@@ -128,12 +130,16 @@ def _tracker(objects: tuple[Model | dict[str, Any], ...]) -> ObjectTracker:
 class FakeClientset(Clientset):
     """The typed Clientset over an in-memory object tracker, for unit tests.
 
-    cs = FakeClientset(ConfigMap(metadata=ObjectMeta(name="a", namespace="ns")))
-    cs.core_v1.config_maps("ns").get("a")
+        cs = FakeClientset(ConfigMap(metadata=ObjectMeta(name="a", namespace="ns")))
+        cs.core_v1.config_maps("ns").get("a")
+
+    ``tracker`` shares one tracker between clientsets (``AsyncFakeClientset(tracker=cs.tracker)``).
     """
 
-    def __init__(self, *objects: Model | dict[str, Any]) -> None:
-        self.tracker = _tracker(objects)
+    def __init__(
+        self, *objects: Model | dict[str, Any], tracker: ObjectTracker | None = None
+    ) -> None:
+        self.tracker = _tracker(objects, tracker)
         self.config = Config(host="https://fake.kgen.invalid", qps=-1)
         self.rest = RESTClient(self.config, transport=self.tracker.transport())
 
@@ -141,8 +147,10 @@ class FakeClientset(Clientset):
 class AsyncFakeClientset(AsyncClientset):
     """``FakeClientset`` for asyncio code."""
 
-    def __init__(self, *objects: Model | dict[str, Any]) -> None:
-        self.tracker = _tracker(objects)
+    def __init__(
+        self, *objects: Model | dict[str, Any], tracker: ObjectTracker | None = None
+    ) -> None:
+        self.tracker = _tracker(objects, tracker)
         self.config = Config(host="https://fake.kgen.invalid", qps=-1)
         self.rest = AsyncRESTClient(self.config, transport=self.tracker.async_transport())
 

@@ -1,0 +1,110 @@
+"""Watch: history replayed in order from a resourceVersion, live events, bookmarks, selectors, timeouts."""
+
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import closing
+
+from kgen.kubernetes import Clientset
+from kgen.kubernetes.models.core.v1 import ConfigMap
+from kgen.runtime.model import UNSET
+from kgen.runtime.watch import WatchEvent
+
+from .builders import config_map
+
+
+def rv_of(event: WatchEvent[ConfigMap]) -> int:
+    assert event.object.metadata
+    return int(str(event.object.metadata.resource_version))
+
+
+def summary(events: list[WatchEvent[ConfigMap]]) -> list[tuple[str, object]]:
+    return [(e.type, e.object.metadata.name if e.object.metadata else None) for e in events if e.type != "BOOKMARK"]
+
+
+def test_watch_replays_history_in_order_then_streams_live_events_and_bookmarks(cs: Clientset, ns: str) -> None:
+    cms = cs.core_v1.config_maps(ns)
+    start = cms.list().metadata.resource_version
+    watched = {"watched": "yes"}
+    w = cms.create(config_map("w", labels=watched))
+    w.data = {"k": "v"}
+    cms.update(w)
+    cms.delete("w")
+
+    stop = threading.Event()
+
+    def writer() -> None:
+        cms.create(config_map("live", labels=watched))
+        # Writes the watch does not select still move the resourceVersion on, which is what the
+        # apiserver sends bookmarks for.
+        for i in range(100):
+            if stop.wait(0.3):
+                return
+            cms.create(config_map(f"tick-{i}"))
+
+    events: list[WatchEvent[ConfigMap]] = []
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        stream = cms.watch(resource_version=start, label_selector="watched=yes", allow_watch_bookmarks=True, timeout_seconds=5)
+        with closing(stream):
+            for event in stream:
+                events.append(event)
+                if event.type == "BOOKMARK" and ("ADDED", "live") in summary(events):
+                    break
+    finally:
+        stop.set()
+        thread.join()
+
+    assert summary(events) == [("ADDED", "w"), ("MODIFIED", "w"), ("DELETED", "w"), ("ADDED", "live")]
+    versions = [rv_of(e) for e in events if e.type != "BOOKMARK"]
+    assert versions == sorted(set(versions))  # strictly increasing
+    bookmark = events[-1]
+    assert bookmark.object.metadata and bookmark.object.metadata.name is UNSET
+    assert rv_of(bookmark) >= versions[-1]
+    assert all(rv_of(e) >= rv_of(prev) for prev, e in zip(events, events[1:]))
+
+
+def test_watch_from_zero_starts_with_the_current_objects(cs: Clientset, ns: str) -> None:
+    cms = cs.core_v1.config_maps(ns)
+    for name in "ba":
+        cms.create(config_map(name))
+    events = list(cms.watch(resource_version="0", allow_watch_bookmarks=False, timeout_seconds=1))
+    assert sorted(summary(events)) == [("ADDED", "a"), ("ADDED", "b")]
+
+
+def test_watch_from_a_resource_version_sees_only_later_changes(cs: Clientset, ns: str) -> None:
+    cms = cs.core_v1.config_maps(ns)
+    cms.create(config_map("before"))
+    listed = cms.list()
+    cms.create(config_map("after"))
+    assert listed.metadata
+    events = list(cms.watch(resource_version=listed.metadata.resource_version, allow_watch_bookmarks=False, timeout_seconds=1))
+    assert summary(events) == [("ADDED", "after")]
+
+
+def test_leaving_a_watched_selection_is_a_deleted_event_with_the_previous_state(cs: Clientset, ns: str) -> None:
+    cms = cs.core_v1.config_maps(ns)
+    start = cms.list().metadata.resource_version
+    created = cms.create(config_map("r", labels={"team": "a"}))
+    assert created.metadata
+    created.metadata.labels = {"team": "b"}
+    moved = cms.update(created)
+    created.metadata.labels = {"team": "a"}
+    created.metadata.resource_version = moved.metadata.resource_version
+    back = cms.update(created)
+    events = list(cms.watch(resource_version=start, label_selector="team=a", allow_watch_bookmarks=False, timeout_seconds=1))
+    assert summary(events) == [("ADDED", "r"), ("DELETED", "r"), ("ADDED", "r")]
+    left = events[1].object
+    assert left.metadata and left.metadata.labels == {"team": "a"}
+    assert left.metadata.resource_version == moved.metadata.resource_version
+    assert rv_of(events[2]) == int(str(back.metadata.resource_version))
+
+
+def test_watch_ends_after_timeout_seconds(cs: Clientset, ns: str) -> None:
+    cms = cs.core_v1.config_maps(ns)
+    started = time.monotonic()
+    events = list(cms.watch(resource_version=cms.list().metadata.resource_version, timeout_seconds=1, allow_watch_bookmarks=False))
+    assert events == []
+    assert 0.5 <= time.monotonic() - started < 10

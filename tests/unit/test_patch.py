@@ -1,0 +1,72 @@
+"""The patch formats on plain JSON values (RFC 6902 and 7386 examples, strategic merge rules)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kgen.runtime.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
+
+
+@pytest.mark.parametrize(
+    ("doc", "ops", "expected"),
+    [
+        ({"foo": "bar"}, [{"op": "add", "path": "/baz", "value": "qux"}], {"foo": "bar", "baz": "qux"}),
+        ({"foo": ["bar", "baz"]}, [{"op": "add", "path": "/foo/1", "value": "qux"}], {"foo": ["bar", "qux", "baz"]}),
+        ({"foo": ["bar"]}, [{"op": "add", "path": "/foo/-", "value": "x"}], {"foo": ["bar", "x"]}),
+        ({"foo": ["bar", "qux", "baz"]}, [{"op": "remove", "path": "/foo/1"}], {"foo": ["bar", "baz"]}),
+        ({"a": {"b": 1}}, [{"op": "move", "from": "/a/b", "path": "/c"}], {"a": {}, "c": 1}),
+        ({"a": [1, 2]}, [{"op": "copy", "from": "/a/0", "path": "/a/-"}], {"a": [1, 2, 1]}),
+        ({"a/b": 1, "m~n": 2}, [{"op": "replace", "path": "/a~1b", "value": 3}, {"op": "remove", "path": "/m~0n"}], {"a/b": 3}),
+        ({"a": 1}, [{"op": "replace", "path": "", "value": [1]}], [1]),
+    ],
+)
+def test_json_patch(doc: Any, ops: list[dict[str, Any]], expected: Any) -> None:
+    assert json_patch(doc, ops) == expected
+
+
+@pytest.mark.parametrize(
+    "ops",
+    [
+        [{"op": "test", "path": "/a", "value": 2}],
+        [{"op": "remove", "path": "/missing"}],
+        [{"op": "replace", "path": "/missing", "value": 1}],
+        [{"op": "add", "path": "/x/y", "value": 1}],
+        [{"op": "add", "path": "/l/5", "value": 1}],
+        [{"op": "move", "from": "/o", "path": "/o/inner"}],
+        [{"op": "frobnicate", "path": "/a"}],
+        {"op": "add"},
+    ],
+)
+def test_json_patch_errors(ops: Any) -> None:
+    doc = {"a": 1, "l": [], "o": {}}
+    with pytest.raises(PatchError):
+        json_patch(doc, ops)
+    assert doc == {"a": 1, "l": [], "o": {}}  # never modified
+
+
+def test_merge_patch_rfc7386() -> None:
+    doc = {"title": "Goodbye!", "author": {"givenName": "John", "familyName": "Doe"}, "tags": ["example", "sample"]}
+    patch = {"title": "Hello!", "phoneNumber": "+01-123-456-7890", "author": {"familyName": None}, "tags": ["example"]}
+    assert merge_patch(doc, patch) == {
+        "title": "Hello!", "author": {"givenName": "John"}, "tags": ["example"], "phoneNumber": "+01-123-456-7890"
+    }
+    assert merge_patch({"a": 1}, ["x"]) == ["x"]
+    assert merge_patch("scalar", {"a": {"b": None}}) == {"a": {}}
+
+
+def test_strategic_merge_patch_directives() -> None:
+    doc = {"spec": {"containers": [{"name": "a", "image": "1"}, {"name": "b", "image": "2"}], "args": ["x", "y"],
+                    "selector": {"a": "1", "b": "2"}, "conditions": [{"type": "Ready", "status": "False"}]}}
+    assert strategic_merge_patch(doc, {"spec": {"args": ["z"]}})["spec"]["args"] == ["z"]  # plain lists replace
+    assert strategic_merge_patch(doc, {"spec": {"selector": {"$patch": "replace", "c": "3"}}})["spec"]["selector"] == {"c": "3"}
+    assert "selector" not in strategic_merge_patch(doc, {"spec": {"selector": {"$patch": "delete"}}})["spec"]
+    replaced = strategic_merge_patch(doc, {"spec": {"containers": [{"name": "c"}, {"$patch": "replace"}]}})
+    assert replaced["spec"]["containers"] == [{"name": "c"}]
+    pruned = strategic_merge_patch(doc, {"spec": {"$deleteFromPrimitiveList/args": ["x"], "$setElementOrder/args": ["y"]}})
+    assert pruned["spec"]["args"] == ["y"]
+    conditions = strategic_merge_patch(doc, {"spec": {"conditions": [{"type": "Ready", "status": "True"}]}})
+    assert conditions["spec"]["conditions"] == [{"type": "Ready", "status": "True"}]
+    retained = strategic_merge_patch({"a": 1, "b": 2}, {"$retainKeys": ["b", "c"], "c": 3})
+    assert retained == {"b": 2, "c": 3}
