@@ -268,8 +268,15 @@ def render_clients(package: Package, clients: list[ClientModule]) -> dict[str, s
     infos = [
         Code(f"_{c.accessor}.{identifier(r.accessor.upper())}") for c in clients for r in c.resources
     ]
+    status_infos = [
+        Code(f"_{c.accessor}.{identifier(r.accessor.upper())}")
+        for c in clients
+        for r in c.resources
+        if {"UpdateStatus", "ApplyStatus"} & set(r.mixins)
+    ]
     files["fake/__init__.py"] = env.get_template("fake.py.jinja").render(
-        header=Code(HEADER), doc=docstring("An in-memory fake Clientset for unit tests."), clients=views, infos=infos
+        header=Code(HEADER), doc=docstring("An in-memory fake Clientset for unit tests."), clients=views, infos=infos,
+        status_infos=status_infos
     )
     files["informers/factory.py"] = env.get_template("factory.py.jinja").render(
         header=Code(HEADER), doc=docstring("The generated SharedInformerFactory."), clients=views

@@ -112,11 +112,50 @@ RESOURCES: list[ResourceInfo] = [
     _storagemigration_v1.STORAGE_VERSION_MIGRATIONS,
 ]
 
+#: The resources with a ``status`` subresource (status isolation applies to these only).
+WITH_STATUS: list[ResourceInfo] = [
+    _admissionregistration_v1.VALIDATING_ADMISSION_POLICIES,
+    _apiextensions_v1.CUSTOM_RESOURCE_DEFINITIONS,
+    _apiregistration_v1.API_SERVICES,
+    _apps_v1.DAEMON_SETS,
+    _apps_v1.DEPLOYMENTS,
+    _apps_v1.REPLICA_SETS,
+    _apps_v1.STATEFUL_SETS,
+    _autoscaling_v1.HORIZONTAL_POD_AUTOSCALERS,
+    _autoscaling_v2.HORIZONTAL_POD_AUTOSCALERS,
+    _batch_v1.CRON_JOBS,
+    _batch_v1.JOBS,
+    _certificates_v1.CERTIFICATE_SIGNING_REQUESTS,
+    _certificates_v1.POD_CERTIFICATE_REQUESTS,
+    _core_v1.NAMESPACES,
+    _core_v1.NODES,
+    _core_v1.PERSISTENT_VOLUME_CLAIMS,
+    _core_v1.PERSISTENT_VOLUMES,
+    _core_v1.PODS,
+    _core_v1.REPLICATION_CONTROLLERS,
+    _core_v1.RESOURCE_QUOTAS,
+    _core_v1.SERVICES,
+    _flowcontrol_v1.FLOW_SCHEMAS,
+    _flowcontrol_v1.PRIORITY_LEVEL_CONFIGURATIONS,
+    _networking_v1.INGRESSES,
+    _networking_v1.SERVICE_CIDRS,
+    _policy_v1.POD_DISRUPTION_BUDGETS,
+    _resource_v1.DEVICE_TAINT_RULES,
+    _resource_v1.RESOURCE_CLAIMS,
+    _storage_v1.CSI_NODES,
+    _storage_v1.VOLUME_ATTACHMENTS,
+    _storagemigration_v1.STORAGE_VERSION_MIGRATIONS,
+]
+
 
 def _tracker(
     objects: tuple[Model | dict[str, Any], ...], tracker: ObjectTracker | None
 ) -> ObjectTracker:
-    tracker = tracker if tracker is not None else ObjectTracker(RESOURCES)
+    tracker = (
+        tracker
+        if tracker is not None
+        else ObjectTracker(RESOURCES, status_subresources=WITH_STATUS)
+    )
     for obj in objects:
         if isinstance(obj, dict):
             tracker.add(obj)

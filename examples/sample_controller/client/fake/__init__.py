@@ -19,9 +19,20 @@ RESOURCES: list[ResourceInfo] = [
     _samplecontroller_kgen_dev_v1alpha1.FOOS,
 ]
 
+#: The resources with a ``status`` subresource (status isolation applies to these only).
+WITH_STATUS: list[ResourceInfo] = [
+    _samplecontroller_kgen_dev_v1alpha1.FOOS,
+]
 
-def _tracker(objects: tuple[Model | dict[str, Any], ...]) -> ObjectTracker:
-    tracker = ObjectTracker(RESOURCES)
+
+def _tracker(
+    objects: tuple[Model | dict[str, Any], ...], tracker: ObjectTracker | None
+) -> ObjectTracker:
+    tracker = (
+        tracker
+        if tracker is not None
+        else ObjectTracker(RESOURCES, status_subresources=WITH_STATUS)
+    )
     for obj in objects:
         if isinstance(obj, dict):
             tracker.add(obj)
@@ -35,12 +46,16 @@ def _tracker(objects: tuple[Model | dict[str, Any], ...]) -> ObjectTracker:
 class FakeClientset(Clientset):
     """The typed Clientset over an in-memory object tracker, for unit tests.
 
-    cs = FakeClientset(ConfigMap(metadata=ObjectMeta(name="a", namespace="ns")))
-    cs.core_v1.config_maps("ns").get("a")
+        cs = FakeClientset(ConfigMap(metadata=ObjectMeta(name="a", namespace="ns")))
+        cs.core_v1.config_maps("ns").get("a")
+
+    ``tracker`` shares one tracker between clientsets (``AsyncFakeClientset(tracker=cs.tracker)``).
     """
 
-    def __init__(self, *objects: Model | dict[str, Any]) -> None:
-        self.tracker = _tracker(objects)
+    def __init__(
+        self, *objects: Model | dict[str, Any], tracker: ObjectTracker | None = None
+    ) -> None:
+        self.tracker = _tracker(objects, tracker)
         self.config = Config(host="https://fake.kgen.invalid", qps=-1)
         self.rest = RESTClient(self.config, transport=self.tracker.transport())
 
@@ -48,8 +63,10 @@ class FakeClientset(Clientset):
 class AsyncFakeClientset(AsyncClientset):
     """``FakeClientset`` for asyncio code."""
 
-    def __init__(self, *objects: Model | dict[str, Any]) -> None:
-        self.tracker = _tracker(objects)
+    def __init__(
+        self, *objects: Model | dict[str, Any], tracker: ObjectTracker | None = None
+    ) -> None:
+        self.tracker = _tracker(objects, tracker)
         self.config = Config(host="https://fake.kgen.invalid", qps=-1)
         self.rest = AsyncRESTClient(self.config, transport=self.tracker.async_transport())
 
