@@ -8,6 +8,7 @@ once (``_Requests``); ``ResourceClient`` and ``AsyncResourceClient`` only send t
 from __future__ import annotations
 
 import enum
+import socket
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass
@@ -103,6 +104,89 @@ class DictCodec:
 
     def list_with_items(self, lst: dict[str, Any], items: list[dict[str, Any]]) -> dict[str, Any]:
         return {**lst, "items": items, "metadata": {**(lst.get("metadata") or {}), "continue": None}}
+
+
+class WatchStream(Generic[T]):
+    """An open watch (client-go's ``watch.Interface``): iterate it for events; ``stop()``, from
+    any thread, ends the iteration. Use it as a context manager so the connection is released.
+
+    ``open_watch`` raises what the server answers at connect time (410, 429...); an ``ERROR``
+    event raises its ``ApiError`` from the iteration; a dropped connection raises httpx's error,
+    unless the stream was stopped, which ends the iteration quietly.
+    """
+
+    def __init__(self, response: httpx.Response, decoder: WatchDecoder[T]) -> None:
+        self._response = response
+        self._decoder = decoder
+        self._stopped = False
+
+    def __iter__(self) -> Iterator[WatchEvent[T]]:
+        if self._stopped:
+            return
+        try:
+            for chunk in self._response.iter_bytes():
+                yield from self._decoder.feed(chunk)
+            yield from self._decoder.finish()
+        except Exception:
+            if not self._stopped:
+                raise
+
+    def stop(self) -> None:
+        """Ends the iteration, even one blocked in a read on another thread."""
+        self._stopped = True
+        # Closing a response from another thread does not wake a blocked read; shutting the
+        # socket down does (the reader then sees EOF and closes the response itself).
+        stream = self._response.extensions.get("network_stream")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if isinstance(sock, socket.socket):
+            try:
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)  # the plain socket's, also under TLS
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self._response.close()
+
+    def __enter__(self) -> "WatchStream[T]":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncWatchStream(Generic[T]):
+    """``WatchStream`` on asyncio: ``async for event in stream``; cancel the iterating task (or
+    call ``stop()`` between events) to end it; ``async with`` releases the connection."""
+
+    def __init__(self, response: httpx.Response, decoder: WatchDecoder[T]) -> None:
+        self._response = response
+        self._decoder = decoder
+        self._stopped = False
+
+    async def __aiter__(self) -> AsyncIterator[WatchEvent[T]]:
+        if self._stopped:
+            return
+        try:
+            async for chunk in self._response.aiter_bytes():
+                for event in self._decoder.feed(chunk):
+                    yield event
+            for event in self._decoder.finish():
+                yield event
+        except Exception:
+            if not self._stopped:
+                raise
+
+    def stop(self) -> None:
+        self._stopped = True
+
+    async def aclose(self) -> None:
+        await self._response.aclose()
+
+    async def __aenter__(self) -> "AsyncWatchStream[T]":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
 
 def _selector(value: object) -> str | None:
@@ -260,12 +344,14 @@ class ResourceClient(Generic[T, L]):
 
     def watch(self, *, idle_timeout: float = 330.0, **options: Any) -> Iterator[WatchEvent[T]]:
         """Events from resource_version on (allow_watch_bookmarks, timeout_seconds, selectors...)."""
+        with self.open_watch(idle_timeout=idle_timeout, **options) as stream:
+            yield from stream
+
+    def open_watch(self, *, idle_timeout: float = 330.0, **options: Any) -> WatchStream[T]:
+        """The same watch as a ``WatchStream``, which another thread can ``stop()``."""
         req = self._req.watch(idle_timeout, **options)
-        decoder = WatchDecoder(self._codec.decode, req.describe())
-        with self._rest.stream(req) as response:
-            for chunk in response.iter_bytes():
-                yield from decoder.feed(chunk)
-            yield from decoder.finish()
+        req.stream = True
+        return WatchStream(self._rest.send(req), WatchDecoder(self._codec.decode, req.describe()))
 
     def create(self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, **options: Any) -> T:
         """dry_run, field_manager, field_validation ("Strict", "Warn", "Ignore")."""
@@ -369,14 +455,14 @@ class AsyncResourceClient(Generic[T, L]):
                 return
 
     async def watch(self, *, idle_timeout: float = 330.0, **options: Any) -> AsyncIterator[WatchEvent[T]]:
-        req = self._req.watch(idle_timeout, **options)
-        decoder = WatchDecoder(self._codec.decode, req.describe())
-        async with self._rest.stream(req) as response:
-            async for chunk in response.aiter_bytes():
-                for event in decoder.feed(chunk):
-                    yield event
-            for event in decoder.finish():
+        async with await self.open_watch(idle_timeout=idle_timeout, **options) as stream:
+            async for event in stream:
                 yield event
+
+    async def open_watch(self, *, idle_timeout: float = 330.0, **options: Any) -> AsyncWatchStream[T]:
+        req = self._req.watch(idle_timeout, **options)
+        req.stream = True
+        return AsyncWatchStream(await self._rest.send(req), WatchDecoder(self._codec.decode, req.describe()))
 
     async def create(self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, **options: Any) -> T:
         req = self._req.write("POST", obj, subresource, subresource_of, **options)

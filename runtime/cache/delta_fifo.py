@@ -8,7 +8,12 @@ processed that key, and hands them out key by key in FIFO order. Two client-go r
   has queued that is absent from the new list, a ``Deleted`` delta carrying a
   ``DeletedFinalStateUnknown`` tombstone is queued: handlers see a delete, with the last state
   the client saw, even though no watch event ever said so.
-- Two deletions in a row collapse into one (keeping the one that is not a tombstone).
+- Two deletions in a row collapse into one: the older one, unless the older one is a
+  tombstone (then the newer one, which may carry the real final state).
+
+The transform (``transformer``) runs here, once per object, as it enters the queue: never on
+tombstones (their object was transformed when it first came in) nor on Sync deltas (those come
+from the indexer, already transformed).
 
 This is DeltaFIFO as client-go had it before 1.36's RealFIFO became the informers' default:
 the semantics are the same for handlers; RealFIFO differs in not merging deltas per key.
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -51,31 +57,42 @@ class FIFOClosed(Exception):
 
 
 class Requeue(Exception):
-    """Raised by a pop() process function to put the deltas back (client-go ErrRequeue)."""
+    """Raised by a pop() process function to put the deltas back (client-go ErrRequeue);
+    ``pop`` then raises ``err``, if given."""
+
+    def __init__(self, err: BaseException | None = None) -> None:
+        super().__init__(err)
+        self.err = err
 
 
 Deltas = list[Delta]
 
 
-def _is_deletion_dup(a: Delta, b: Delta) -> Delta | None:
-    if a.type != DELETED or b.type != DELETED:
+def _is_deletion_dup(older: Delta, newer: Delta) -> Delta | None:
+    """client-go isDeletionDup: the Delta to keep for two deletions in a row, else None."""
+    if older.type != DELETED or newer.type != DELETED:
         return None
-    # Keep the one that is not a tombstone: it carries the real final state.
-    return a if isinstance(b.object, DeletedFinalStateUnknown) else b
+    return newer if isinstance(older.object, DeletedFinalStateUnknown) else older
 
 
 class DeltaFIFO:
+    """client-go's DeltaFIFO. ``known_objects`` is the informer's indexer (what the client
+    believes exists); ``emit_delta_type_replaced`` makes a relist queue Replaced rather than
+    Sync deltas (off by default, as in client-go; informers turn it on)."""
+
     def __init__(
         self,
         key_func: KeyFunc = meta_namespace_key,
         known_objects: KnownObjects | None = None,
-        emit_delta_type_replaced: bool = True,
+        emit_delta_type_replaced: bool = False,
+        transformer: Callable[[Any], Any] | None = None,
     ) -> None:
         self.key_func = key_func
         self.known_objects = known_objects
         self.emit_delta_type_replaced = emit_delta_type_replaced
+        self.transformer = transformer
         self._items: dict[str, Deltas] = {}
-        self._queue: list[str] = []
+        self._queue: deque[str] = deque()
         self._populated = False
         self._initial_population_count = 0
         self._closed = False
@@ -85,6 +102,8 @@ class DeltaFIFO:
     # -- producers (the reflector) ------------------------------------------------------
 
     def key_of(self, obj: Any) -> str:
+        if isinstance(obj, list):  # Deltas: the key of the newest
+            obj = obj[-1]
         if isinstance(obj, Delta):
             obj = obj.object
         if isinstance(obj, DeletedFinalStateUnknown):
@@ -114,6 +133,8 @@ class DeltaFIFO:
 
     def add_if_not_present(self, deltas: Deltas) -> None:
         """Puts back deltas popped earlier, unless newer ones arrived meanwhile."""
+        if not deltas:
+            raise ValueError("zero-length Deltas cannot be queued")
         key = self.key_of(deltas[-1])
         with self._lock:
             self._populated = True
@@ -129,31 +150,27 @@ class DeltaFIFO:
         with self._lock:
             keys: set[str] = set()
             for obj in objects:
-                key = self.key_of(obj)
-                keys.add(key)
+                keys.add(self.key_of(obj))
                 self._queue_action(action, obj)
 
             queued_deletions = 0
-            # Objects still queued but absent from the list vanished too (even ones the
-            # indexer never saw: their Added is still waiting here).
+            # Queued keys absent from the list vanished too, even those the indexer never saw
+            # (their Added is still waiting here). A queued deletion absorbs the tombstone.
             for key, deltas in list(self._items.items()):
-                if key in keys or (deltas and deltas[-1].type == DELETED):
+                if key in keys:
                     continue
-                if self.known_objects is not None and self.known_objects.get_by_key(key) is not None:
-                    continue  # handled below with the known state
+                last = deltas[-1].object
+                if isinstance(last, DeletedFinalStateUnknown):
+                    last = last.obj
                 queued_deletions += 1
-                self._queue_action(DELETED, DeletedFinalStateUnknown(key, deltas[-1].object))
+                self._queue_action(DELETED, DeletedFinalStateUnknown(key, last))
 
             if self.known_objects is not None:
                 for key in self.known_objects.list_keys():
-                    if key in keys:
+                    if key in keys or self._items.get(key):
                         continue
-                    deltas = self._items.get(key)
-                    if deltas and deltas[-1].type == DELETED:
-                        continue
-                    last = deltas[-1].object if deltas else self.known_objects.get_by_key(key)
                     queued_deletions += 1
-                    self._queue_action(DELETED, DeletedFinalStateUnknown(key, last))
+                    self._queue_action(DELETED, DeletedFinalStateUnknown(key, self.known_objects.get_by_key(key)))
 
             if not self._populated:
                 self._populated = True
@@ -170,12 +187,13 @@ class DeltaFIFO:
                     continue  # a pending change will deliver fresher state anyway
                 obj = self.known_objects.get_by_key(key)
                 if obj is not None:
-                    self._queue_action(SYNC, obj)
+                    self._queue_action(SYNC, obj, transform=False)
 
-    def _queue_action(self, action: str, obj: Any) -> None:
+    def _queue_action(self, action: str, obj: Any, transform: bool = True) -> None:
         key = self.key_of(obj)
-        deltas = self._items.get(key, [])
-        deltas = deltas + [Delta(action, obj)]
+        if transform and self.transformer is not None and not isinstance(obj, DeletedFinalStateUnknown):
+            obj = self.transformer(obj)
+        deltas = self._items.get(key, []) + [Delta(action, obj)]
         if len(deltas) >= 2:
             kept = _is_deletion_dup(deltas[-2], deltas[-1])
             if kept is not None:
@@ -212,23 +230,33 @@ class DeltaFIFO:
         with self._lock:
             return list(self._items)
 
+    def list(self) -> list[Any]:
+        """The newest object of every queued key."""
+        with self._lock:
+            return [deltas[-1].object for deltas in self._items.values()]
+
+    def get(self, obj: Any) -> Deltas | None:
+        return self.get_by_key(self.key_of(obj))
+
     def get_by_key(self, key: str) -> Deltas | None:
         with self._lock:
             deltas = self._items.get(key)
             return list(deltas) if deltas else None
 
     def _pop_ready(self, process: Callable[[Deltas, bool], None]) -> Deltas:
-        key = self._queue.pop(0)
+        key = self._queue.popleft()
         deltas = self._items.pop(key)
         in_initial_list = self._initial_population_count > 0
         if in_initial_list:
             self._initial_population_count -= 1
         try:
             process(deltas, in_initial_list)
-        except Requeue:
+        except Requeue as requeue:
             if key not in self._items:
                 self._queue.append(key)
                 self._items[key] = deltas
+            if requeue.err is not None:
+                raise requeue.err from None
         return deltas
 
     def pop(self, process: Callable[[Deltas, bool], None], timeout: float | None = None) -> Deltas | None:
@@ -262,7 +290,7 @@ class AsyncDeltaFIFO(DeltaFIFO):
                 running = None
             if running is self._loop:
                 self._event.set()
-            else:
+            elif not self._loop.is_closed():
                 self._loop.call_soon_threadsafe(self._event.set)
 
     async def pop(self, process: Callable[[Deltas, bool], None], timeout: float | None = None) -> Deltas | None:  # type: ignore[override]

@@ -1,7 +1,8 @@
 """SharedInformerFactory (generic part): one informer per resource type per factory.
 
 Options apply to every informer it makes — namespace, tweak_list_options (e.g. a label
-selector), a transform, the default resync — and per-type resync periods may override the
+selector), a transform, the default resync — and per-type resync periods, keyed
+``"<apiVersion>/<plural>"`` (``"v1/configmaps"``, ``"apps/v1/deployments"``), override the
 default. ``start()`` runs every informer asked for so far (and later ones as they are asked
 for); ``wait_for_cache_sync()`` waits for all; ``shutdown()`` stops them.
 """
@@ -36,7 +37,7 @@ class SharedInformerFactory:
         self.namespace = namespace
         self.tweak_list_options = tweak_list_options or (lambda options: options)
         self.transform = transform
-        self.custom_resync = dict(custom_resync or {})  # "group/version/plural" -> seconds
+        self.custom_resync = dict(custom_resync or {})  # "<apiVersion>/<plural>" -> seconds
         self._informers: dict[tuple[str, str, str], SharedIndexInformer] = {}
         self._lock = threading.Lock()
         self._started = False
@@ -52,7 +53,7 @@ class SharedInformerFactory:
                     raise RuntimeError("the factory was shut down")
                 namespace = self.namespace if resource.namespaced else None
                 client = ResourceClient(self.rest, resource, namespace, codec)
-                resync = self.custom_resync.get("/".join(key), self.resync)
+                resync = self.custom_resync.get(f"{resource.api_version}/{resource.plural}", self.resync)
                 informer = SharedIndexInformer(client, resync, list_options=self.tweak_list_options)
                 if self.transform is not None:
                     informer.set_transform(self.transform)

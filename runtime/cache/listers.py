@@ -11,7 +11,11 @@ from typing import Any, Generic, TypeVar
 
 from ..errors import NotFound
 from ..labels import labels_of, parse
-from .store import NAMESPACE_INDEX, Indexer
+from .store import NAMESPACE_INDEX, Indexer, meta_namespace_index
+
+
+def namespace_of(obj: Any) -> str:
+    return meta_namespace_index(obj)[0]
 
 T = TypeVar("T")
 
@@ -57,7 +61,13 @@ class NamespaceLister(Generic[T]):
 
     def list(self, selector: str | object | None = None) -> list[T]:
         match = parse(selector)
-        return [obj for obj in self.indexer.by_index(NAMESPACE_INDEX, self.namespace) if match(labels_of(obj))]
+        if not self.namespace:  # NamespaceAll
+            candidates = self.indexer.list()
+        elif NAMESPACE_INDEX in self.indexer.get_indexers():
+            candidates = self.indexer.by_index(NAMESPACE_INDEX, self.namespace)
+        else:  # no namespace index: the slow way, as client-go's ListAllByNamespace
+            candidates = [obj for obj in self.indexer.list() if namespace_of(obj) == self.namespace]
+        return [obj for obj in candidates if match(labels_of(obj))]
 
     def get(self, name: str) -> T:
         obj: Any = self.indexer.get_by_key(f"{self.namespace}/{name}")

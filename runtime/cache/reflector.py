@@ -1,42 +1,74 @@
 """Reflector: keeps a store in step with the server by list, then watch (client-go reflector.go).
 
-The decisions are client-go's, made in ``ReflectorState`` (no I/O, testable alone); the
-``Reflector`` (a thread) and ``AsyncReflector`` (a task) only carry them out:
+The decisions are client-go's, made without I/O in ``ReflectorState`` and ``ListPager`` (testable
+alone); the ``Reflector`` (a thread) and ``AsyncReflector`` (a task) only carry them out against
+a lister-watcher — a ``ResourceClient``, or anything with ``list(**options)`` and
+``open_watch(**options)``:
 
-- List in pages of 500. The first list asks for resourceVersion "0" (any recent state, served
-  from the apiserver's watch cache); later lists ask for the last resourceVersion seen; after a
-  410 Gone / "too large resource version", the next list asks for "" (a consistent read).
-- Watch from the list's resourceVersion with bookmarks, for a timeout drawn from [300, 600) s,
-  so that many clients do not reconnect in lockstep. Each event moves lastSyncResourceVersion.
-- A 410 (as an HTTP status, as an in-stream ERROR event, or as a Status where a list was
-  expected) means the resourceVersion left the server's window: relist. A watch that merely
-  ended (timeout, dropped connection) is resumed from the last resourceVersion without a relist.
-- Failures back off 0.8 s -> 30 s, doubling with jitter; after 2 minutes without trouble the
-  backoff starts over.
+- The first list asks for resourceVersion "0" (any recent state, served from the apiserver's
+  watch cache); later lists ask for the last resourceVersion seen; a list answered 410 Gone or
+  "too large resource version" is retried at once with "" (a consistent read from etcd).
+- Lists come in pages of 500 (tools/pager), except a list at a specific resourceVersion, sent
+  unpaged so the watch cache can serve it — unless the first list came back paginated, which
+  means there is no watch cache. If the snapshot behind a continue token expires, one unpaged
+  list at the requested resourceVersion replaces the pages.
+- Watch from the last resourceVersion with bookmarks, for a timeout drawn from [300, 600) s so
+  that clients do not reconnect in lockstep. Every event moves lastSyncResourceVersion.
+- A watch that merely ended (server timeout, dropped connection) is resumed from the last
+  resourceVersion without a relist. One that ended within a second without an event (some
+  proxy is closing it) and one that ended with an error — 410 Gone as an HTTP status, as an
+  in-stream ERROR event or as a bare Status in a 200 — end the list-and-watch: the run loop
+  backs off and relists. After a watch's 410 that relist still asks for the last
+  resourceVersion: a list at a resourceVersion returns data at least that fresh.
+- 429 Too Many Requests or connection refused when a watch starts, and 429 in the stream:
+  back off and watch again, without relisting.
+- Backoff between attempts: 0.8 s doubling to 30 s, with full jitter; after 2 minutes without
+  a backoff it starts over.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import random
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
-from ..errors import ApiError, Expired, Gone, TooManyRequests, error_from_status
-from ..resource import AsyncResourceClient, ResourceClient
-from ..watch import BOOKMARK, WatchDecoder, WatchEvent
-from .delta_fifo import DeltaFIFO
+from ..errors import ApiError, Expired, Gone, ServerTimeout, TooManyRequests, error_from_status
+from ..watch import ADDED, BOOKMARK, DELETED, MODIFIED, WatchEvent
 
 log = logging.getLogger("kgen.runtime.cache.reflector")
 
-PAGE_SIZE = 500
-MIN_WATCH_TIMEOUT = 300.0
+PAGE_SIZE = 500  # tools/pager's default page size
+MIN_WATCH_TIMEOUT = 300.0  # defaultMinWatchTimeout: watches last [min, 2*min)
+VERY_SHORT_WATCH = 1.0  # a watch ending sooner than this without an event is an error
+
+#: What a watch's end leads to.
+REWATCH, BACKOFF, RELIST = "rewatch", "backoff", "relist"
+
+ListOptions = Callable[[dict[str, Any]], dict[str, Any]]
+WatchErrorHandler = Callable[[BaseException], None]
+
+
+class ReflectorStore(Protocol):
+    """What a reflector writes to: a DeltaFIFO, or a plain Store."""
+
+    def add(self, obj: Any) -> None: ...
+    def update(self, obj: Any) -> None: ...
+    def delete(self, obj: Any) -> None: ...
+    def replace(self, objects: list[Any], resource_version: str) -> None: ...
+    def resync(self) -> None: ...
+
+
+class VeryShortWatchError(Exception):
+    """The watch closed within a second without delivering one event (client-go's
+    VeryShortWatchError): something between client and server is ending it, so relist."""
 
 
 def resource_version_of(obj: Any) -> str:
@@ -64,15 +96,45 @@ def _list_meta(lst: Any) -> tuple[list[Any], str, str]:
     return list(getattr(lst, "items", None) or []), rv if isinstance(rv, str) else "", token if isinstance(token, str) else ""
 
 
-def _too_large_rv(error: ApiError) -> bool:
-    return error.code == 504 and "Too large resource version" in error.message or (
-        bool(error.details.get("causes")) and any(c.reason == "ResourceVersionTooLarge" for c in error.causes)
+def is_too_large_resource_version(error: BaseException) -> bool:
+    """client-go isTooLargeResourceVersionError: the cause the server sets today, or the
+    messages of 1.17.0-1.18.5 and older servers on a Timeout."""
+    if not isinstance(error, ApiError):
+        return False
+    if any(c.reason == "ResourceVersionTooLarge" for c in error.causes):
+        return True
+    if not isinstance(error, ServerTimeout):
+        return False
+    return any(c.message == "Too large resource version" for c in error.causes) or (
+        "Too large resource version" in error.message
     )
+
+
+def is_connection_refused(error: BaseException) -> bool:
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, ConnectionRefusedError) or getattr(seen, "errno", None) == errno.ECONNREFUSED:
+            return True
+        if isinstance(seen, httpx.ConnectError) and "connection refused" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def default_watch_error_handler(name: str, error: BaseException) -> None:
+    """client-go DefaultWatchErrorHandler: expired and closed watches are routine."""
+    if isinstance(error, Gone):
+        log.debug("%s: watch closed with: %s", name, error)
+    elif isinstance(error, httpx.TransportError):
+        log.info("%s: connection failed: %r", name, error)
+    else:
+        log.warning("%s: failed to list or watch: %s", name, error)
 
 
 @dataclass
 class Backoff:
-    """client-go's reflector backoff: 0.8 s doubling to 30 s, full jitter, reset after 2 min."""
+    """client-go's reflector backoff: 0.8 s doubling to 30 s, full jitter (each delay d becomes
+    [d, 2d)), reset after 2 minutes without a backoff."""
 
     initial: float = 0.8
     cap: float = 30.0
@@ -94,300 +156,457 @@ class Backoff:
         return self._current * (1 + self.jitter * self.rng.random()) if self.jitter else self._current
 
 
+class ListPager:
+    """client-go's tools/pager, without the I/O: the options of each page to ask for, and what
+    the pages add up to.
+
+    Continue pages drop the resourceVersion (the server refuses both at once). If the snapshot
+    behind a continue token expires (410 on page 2 or later), one unpaged list at the requested
+    resourceVersion replaces the pages gathered so far (FullListIfExpired).
+    """
+
+    def __init__(self, resource_version: str, limit: int) -> None:
+        self.resource_version = resource_version
+        self.limit = limit
+        self.items: list[Any] = []
+        self.list_resource_version = ""
+        self.paginated = False
+        self._token = ""
+        self._full_list = False
+
+    @staticmethod
+    def _options(resource_version: str, limit: int, token: str) -> dict[str, Any]:
+        return {"resource_version": resource_version or None, "limit": limit or None, "continue_": token or None}
+
+    def first(self) -> dict[str, Any]:
+        return self._options(self.resource_version, self.limit, "")
+
+    def received(self, page: Any) -> dict[str, Any] | None:
+        """Takes a page; returns the options of the next one, or None when the list is complete."""
+        items, self.list_resource_version, token = _list_meta(page)
+        self.items += items
+        if not token or self._full_list:
+            return None
+        self.paginated = True
+        self._token = token
+        return self._options("", self.limit, token)
+
+    def failed(self, error: BaseException) -> dict[str, Any]:
+        """The options of the unpaged list that replaces expired pages; else raises ``error``."""
+        if not isinstance(error, Expired) or not self._token or self._full_list:
+            raise error
+        self._full_list = True
+        self.items = []
+        return self._options(self.resource_version, 0, "")
+
+
 @dataclass
 class ReflectorState:
-    """What to ask the server next, and what each answer means."""
+    """What to ask the server next, and what each answer means (client-go's rules)."""
 
     last_sync_resource_version: str = ""
+    #: The last list or watch said the resourceVersion is gone (410) or not there yet (too large).
     resource_version_unavailable: bool = False
+    #: The first list (resourceVersion "0") came back in pages: there is no watch cache to spare.
+    paginated_result: bool = False
+    #: client-go's WatchListPageSize: a page size to use for every list; 0 leaves it to the rules.
+    page_size: int = 0
+    min_watch_timeout: float = MIN_WATCH_TIMEOUT
     rng: random.Random = field(default_factory=random.Random)
 
     def list_resource_version(self) -> str:
         if self.resource_version_unavailable:
-            return ""
+            return ""  # a consistent read re-establishes where the server is
         return self.last_sync_resource_version or "0"
 
-    def listed(self, resource_version: str) -> None:
-        self.last_sync_resource_version = resource_version
-        self.resource_version_unavailable = False
+    def page_limit(self, resource_version: str) -> int:
+        if self.page_size:
+            return self.page_size
+        if self.paginated_result or resource_version in ("", "0"):
+            return PAGE_SIZE
+        return 0  # unpaged, so the watch cache can serve it
 
-    def list_failed(self, error: BaseException) -> None:
-        if isinstance(error, Gone) or (isinstance(error, ApiError) and _too_large_rv(error)):
+    def list_failed(self, error: BaseException) -> bool:
+        """True when the list must be retried at once, at resourceVersion ""."""
+        if isinstance(error, Gone) or is_too_large_resource_version(error):
             self.resource_version_unavailable = True
+            return True
+        return False
+
+    def listed(self, requested: str, pager: ListPager) -> None:
+        if requested == "0" and pager.paginated:
+            self.paginated_result = True
+        self.resource_version_unavailable = False
+        self.last_sync_resource_version = pager.list_resource_version
 
     def watch_options(self) -> dict[str, Any]:
         return {
             "resource_version": self.last_sync_resource_version,
             "allow_watch_bookmarks": True,
-            "timeout_seconds": int(MIN_WATCH_TIMEOUT * (1 + self.rng.random())),
+            "timeout_seconds": int(self.min_watch_timeout * (1 + self.rng.random())),
         }
 
-    def watch_failed(self, error: BaseException) -> str:
-        """'relist' after a 410, 'backoff' when the server pushes back, else 'rewatch'."""
-        if isinstance(error, (Expired, Gone)):
-            self.resource_version_unavailable = True
-            return "relist"
-        if isinstance(error, TooManyRequests) or isinstance(error, ApiError) and error.code >= 500:
-            return "backoff"
-        if isinstance(error, ApiError):
-            return "relist"
-        return "rewatch"  # the connection ended: resume from the last resourceVersion
+    @staticmethod
+    def watch_start_retriable(error: BaseException) -> bool:
+        """Watch again after a backoff, without relisting: the server is overloaded or down, and
+        the watch will most likely resume where it ended."""
+        return isinstance(error, TooManyRequests) or is_connection_refused(error)
 
-    def apply(self, event: WatchEvent[Any], store: DeltaFIFO) -> None:
-        rv = resource_version_of(event.object)
-        if event.type == "ADDED":
-            store.add(event.object)
-        elif event.type == "MODIFIED":
-            store.update(event.object)
-        elif event.type == "DELETED":
-            store.delete(event.object)
-        elif event.type != BOOKMARK:
-            log.warning("unexpected watch event type %r", event.type)
+    @staticmethod
+    def watch_ended(error: BaseException | None, duration: float, events: int) -> tuple[str, BaseException | None]:
+        """What to do after a watch ended (``error`` None: the server closed it): REWATCH,
+        BACKOFF (then rewatch) or RELIST; and the error to report, if any."""
+        if error is None or isinstance(error, httpx.TransportError):
+            # A closed or dropped connection is the end of a watch, not an error.
+            if duration < VERY_SHORT_WATCH and events == 0:
+                return RELIST, VeryShortWatchError(f"very short watch: {error or 'closed'}")
+            return REWATCH, None
+        if isinstance(error, TooManyRequests):
+            return BACKOFF, error
+        return RELIST, error  # 410 Gone included: relist at the last resourceVersion
+
+    def apply(self, event: WatchEvent[Any], store: ReflectorStore) -> None:
+        obj = event.object
+        try:
+            if event.type == ADDED:
+                store.add(obj)
+            elif event.type == MODIFIED:
+                store.update(obj)
+            elif event.type == DELETED:
+                store.delete(obj)
+            elif event.type != BOOKMARK:
+                log.warning("unexpected watch event type %r", event.type)
+        except Exception:  # noqa: BLE001 - client-go logs a store error and goes on watching
+            log.exception("unable to apply a %s watch event to the store", event.type)
+        rv = resource_version_of(obj)
         if rv:
             self.last_sync_resource_version = rv
+            update_resource_version = getattr(store, "update_resource_version", None)
+            if callable(update_resource_version):
+                update_resource_version(rv)
 
 
-class _WatchEnded(Exception):
-    pass
+def _resource_name(client: Any) -> str:
+    requests = getattr(client, "_req", None)
+    return requests.resource.plural if requests is not None else type(client).__name__
 
 
-class Reflector:
-    """Runs list+watch on a thread until ``stop()``; feeds ``store`` (a DeltaFIFO)."""
+class _ReflectorBase:
+    """Configuration and bookkeeping both flavours share."""
 
     def __init__(
         self,
-        client: ResourceClient[Any, Any],
-        store: DeltaFIFO,
+        client: Any,
+        store: ReflectorStore,
         *,
-        resync_period: float = 0.0,
-        should_resync: Callable[[], bool] = lambda: True,
-        list_options: Callable[[dict[str, Any]], dict[str, Any]] = lambda o: o,
-        watch_error_handler: Callable[[BaseException], None] | None = None,
-        name: str = "",
+        resync_period: float,
+        should_resync: Callable[[], bool] | None,
+        list_options: ListOptions | None,
+        watch_error_handler: WatchErrorHandler | None,
+        name: str,
+        min_watch_timeout: float,
     ) -> None:
         self.client = client
         self.store = store
         self.resync_period = resync_period
-        self.should_resync = should_resync
-        self.tweak = list_options
+        self.should_resync = should_resync or (lambda: True)
+        self.tweak: ListOptions = list_options or (lambda options: options)
         self.watch_error_handler = watch_error_handler
-        self.name = name or client._req.resource.plural
-        self.state = ReflectorState()
+        self.name = name or _resource_name(client)
+        # client-go honours a minimum watch timeout only above its default.
+        self.state = ReflectorState(min_watch_timeout=max(MIN_WATCH_TIMEOUT, min_watch_timeout))
         self.backoff = Backoff()
-        self._stop = threading.Event()
-        self._response: httpx.Response | None = None
-        self._lock = threading.Lock()
+        self.clock: Callable[[], float] = time.monotonic
 
     @property
     def last_sync_resource_version(self) -> str:
         return self.state.last_sync_resource_version
 
+    def _report(self, error: BaseException) -> None:
+        if self.watch_error_handler is not None:
+            try:
+                self.watch_error_handler(error)
+            except Exception:  # noqa: BLE001
+                log.exception("%s: the watch error handler failed", self.name)
+        else:
+            default_watch_error_handler(self.name, error)
+
+    def _list_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        return self.tweak(dict(options))
+
+    def _watch_options(self) -> dict[str, Any]:
+        options = self.tweak(self.state.watch_options())
+        # Events or bookmarks arrive well within the server's timeout on a live connection.
+        return {**options, "idle_timeout": float(options["timeout_seconds"]) + 60.0}
+
+    def _stored(self, requested: str, pager: ListPager) -> None:
+        self.store.replace(pager.items, pager.list_resource_version)
+        self.state.listed(requested, pager)
+
+
+class Reflector(_ReflectorBase):
+    """Runs list+watch on a thread until ``stop()``; feeds ``store`` (a DeltaFIFO)."""
+
+    def __init__(
+        self,
+        client: Any,
+        store: ReflectorStore,
+        *,
+        resync_period: float = 0.0,
+        should_resync: Callable[[], bool] | None = None,
+        list_options: ListOptions | None = None,
+        watch_error_handler: WatchErrorHandler | None = None,
+        name: str = "",
+        min_watch_timeout: float = 0.0,
+    ) -> None:
+        super().__init__(
+            client, store, resync_period=resync_period, should_resync=should_resync, list_options=list_options,
+            watch_error_handler=watch_error_handler, name=name, min_watch_timeout=min_watch_timeout,
+        )
+        self._stop = threading.Event()
+        self._watch: Any = None
+        self._lock = threading.Lock()
+
     def stop(self) -> None:
+        """Ends ``run``: the open watch is closed at once, a list in flight is discarded."""
         self._stop.set()
         with self._lock:
-            if self._response is not None:
-                self._response.close()  # unblocks the watch read
+            watch = self._watch
+        if watch is not None:
+            watch.stop()
 
     def run(self) -> None:
-        """list_and_watch until stopped, backing off between failures."""
+        """list_and_watch until stopped, backing off after each return (client-go BackoffUntil)."""
         resync = threading.Thread(target=self._resync_loop, daemon=True, name=f"resync-{self.name}")
         if self.resync_period > 0:
             resync.start()
         while not self._stop.is_set():
             try:
-                self.list_and_watch()
+                self.list_and_watch(self._stop)
             except Exception as e:  # noqa: BLE001 - a reflector never dies of one failure
                 self._report(e)
             if not self._stop.is_set():
                 self._stop.wait(self.backoff.next_delay())
-
-    def _report(self, error: BaseException) -> None:
-        if self.watch_error_handler is not None:
-            self.watch_error_handler(error)
-        else:
-            log.warning("%s: %s", self.name, error)
+        if resync.is_alive():
+            resync.join()
 
     def _resync_loop(self) -> None:
         while not self._stop.wait(self.resync_period):
             if self.should_resync():
                 self.store.resync()
 
-    def list(self) -> None:
-        rv = self.state.list_resource_version()
-        options = self.tweak({"limit": PAGE_SIZE, "resource_version": rv or None})
-        items: list[Any] = []
+    def list_and_watch(self, stop: threading.Event | None = None) -> None:
+        """Lists, then watches until a relist is due or ``stop`` is set (returns), or a list or
+        the start of a watch fails (raises)."""
+        stop = stop or self._stop
+        self.list(stop)
+        if not stop.is_set():
+            self.watch(stop)
+
+    def list(self, stop: threading.Event | None = None) -> None:
+        """Lists everything and replaces the store's content with it."""
+        stop = stop or self._stop
+        requested = self.state.list_resource_version()
         try:
-            page = self.client.list(**options)
-            page_items, list_rv, token = _list_meta(page)
-            items += page_items
-            while token and not self._stop.is_set():
-                page = self.client.list(**{**self.tweak({"limit": PAGE_SIZE}), "continue_": token})
-                page_items, list_rv, token = _list_meta(page)
-                items += page_items
-        except Expired as e:
-            if not items:
-                self.state.list_failed(e)
+            pager = self._list_pages(requested, stop)
+        except Exception as e:
+            if not self.state.list_failed(e):
                 raise
-            # The snapshot expired between pages: one full list instead (client-go's pager).
-            items, list_rv, _ = _list_meta(self.client.list(**self.tweak({})))
-        except ApiError as e:
-            self.state.list_failed(e)
-            raise
-        self.store.replace(items, list_rv)
-        self.state.listed(list_rv)
+            pager = self._list_pages(self.state.list_resource_version(), stop)
+        if pager is not None:
+            self._stored(requested, pager)
 
-    def list_and_watch(self) -> None:
-        self.list()
-        while not self._stop.is_set():
+    def _list_pages(self, resource_version: str, stop: threading.Event) -> ListPager | None:
+        pager = ListPager(resource_version, self.state.page_limit(resource_version))
+        options: dict[str, Any] | None = pager.first()
+        while options is not None:
+            if stop.is_set():
+                return None  # a partial list must never replace the store
             try:
-                self._watch_once()
-            except (ApiError, httpx.HTTPError) as e:
-                decision = self.state.watch_failed(e)
-                if decision == "relist":
-                    log.info("%s: %s; relisting", self.name, e)
-                    return
-                if decision == "backoff":
-                    self._report(e)
-                    self._stop.wait(self.backoff.next_delay())
-                elif not self._stop.is_set():
-                    log.debug("%s: watch ended (%s); resuming from %s", self.name, type(e).__name__,
-                              self.state.last_sync_resource_version)
+                options = pager.received(self.client.list(**self._list_options(options)))
+            except ApiError as e:
+                options = pager.failed(e)
+        return pager
 
-    def _watch_once(self) -> None:
-        options = self.tweak(self.state.watch_options())
-        req = self.client._req.watch(idle_timeout=options["timeout_seconds"] + 60, **options)
-        decoder = WatchDecoder(self.client._codec.decode, req.describe())
-        with self.client._rest.stream(req) as response:
-            with self._lock:
-                self._response = response
+    def watch(self, stop: threading.Event | None = None) -> None:
+        """Watches from the last resourceVersion, again and again, until a relist is due."""
+        stop = stop or self._stop
+        while not stop.is_set():
+            started = self.clock()
             try:
-                if self._stop.is_set():
-                    return
-                for chunk in response.iter_bytes():
-                    for event in decoder.feed(chunk):
-                        self.state.apply(event, self.store)
-                for event in decoder.finish():
+                stream = self.client.open_watch(**self._watch_options())
+            except Exception as e:
+                if not self.state.watch_start_retriable(e):
+                    raise
+                log.debug("%s: watch failed (%s); backing off", self.name, e)
+                stop.wait(self.backoff.next_delay())
+                continue
+            events, error = self._consume(stream, stop)
+            if stop.is_set():
+                return
+            decision, problem = self.state.watch_ended(error, self.clock() - started, events)
+            if problem is not None:
+                self._report(problem)
+            if decision == RELIST:
+                return
+            if decision == BACKOFF:
+                stop.wait(self.backoff.next_delay())
+
+    def _consume(self, stream: Any, stop: threading.Event) -> tuple[int, BaseException | None]:
+        """Applies the stream's events until it ends; (events applied, the error it ended with)."""
+        events = 0
+        with self._lock:
+            self._watch = stream
+        try:
+            with stream:
+                if stop.is_set():  # stop() came before the stream was registered
+                    return events, None
+                for event in stream:
                     self.state.apply(event, self.store)
-            finally:
-                with self._lock:
-                    self._response = None
+                    events += 1
+                    if stop.is_set():
+                        break
+        except Exception as e:  # noqa: BLE001 - judged by watch_ended
+            return events, e
+        finally:
+            with self._lock:
+                self._watch = None
+        return events, None
 
 
-class AsyncReflector:
+class AsyncReflector(_ReflectorBase):
     """The Reflector as an asyncio task: ``await run()`` until ``stop()`` or cancellation."""
 
     def __init__(
         self,
-        client: AsyncResourceClient[Any, Any],
-        store: DeltaFIFO,
+        client: Any,
+        store: ReflectorStore,
         *,
         resync_period: float = 0.0,
-        should_resync: Callable[[], bool] = lambda: True,
-        list_options: Callable[[dict[str, Any]], dict[str, Any]] = lambda o: o,
-        watch_error_handler: Callable[[BaseException], None] | None = None,
+        should_resync: Callable[[], bool] | None = None,
+        list_options: ListOptions | None = None,
+        watch_error_handler: WatchErrorHandler | None = None,
         name: str = "",
+        min_watch_timeout: float = 0.0,
     ) -> None:
-        self.client = client
-        self.store = store
-        self.resync_period = resync_period
-        self.should_resync = should_resync
-        self.tweak = list_options
-        self.watch_error_handler = watch_error_handler
-        self.name = name or client._req.resource.plural
-        self.state = ReflectorState()
-        self.backoff = Backoff()
-        self._stopped = asyncio.Event()
+        super().__init__(
+            client, store, resync_period=resync_period, should_resync=should_resync, list_options=list_options,
+            watch_error_handler=watch_error_handler, name=name, min_watch_timeout=min_watch_timeout,
+        )
+        self._stop = asyncio.Event()
 
     def stop(self) -> None:
-        self._stopped.set()
+        self._stop.set()
 
-    async def _sleep(self, seconds: float) -> None:
+    @staticmethod
+    async def _sleep(seconds: float, stop: asyncio.Event) -> None:
         try:
-            await asyncio.wait_for(self._stopped.wait(), seconds)
+            await asyncio.wait_for(stop.wait(), seconds)
         except asyncio.TimeoutError:
             pass
 
     async def run(self) -> None:
         resync = asyncio.create_task(self._resync_loop()) if self.resync_period > 0 else None
         try:
-            while not self._stopped.is_set():
+            while not self._stop.is_set():
                 try:
-                    await self.list_and_watch()
+                    await self.list_and_watch(self._stop)
                 except asyncio.CancelledError:
                     raise
                 except Exception as e:  # noqa: BLE001
-                    if self.watch_error_handler is not None:
-                        self.watch_error_handler(e)
-                    else:
-                        log.warning("%s: %s", self.name, e)
-                if not self._stopped.is_set():
-                    await self._sleep(self.backoff.next_delay())
+                    self._report(e)
+                if not self._stop.is_set():
+                    await self._sleep(self.backoff.next_delay(), self._stop)
         finally:
             if resync is not None:
                 resync.cancel()
 
     async def _resync_loop(self) -> None:
-        while not self._stopped.is_set():
-            await self._sleep(self.resync_period)
-            if not self._stopped.is_set() and self.should_resync():
+        while not self._stop.is_set():
+            await self._sleep(self.resync_period, self._stop)
+            if not self._stop.is_set() and self.should_resync():
                 self.store.resync()
 
-    async def list(self) -> None:
-        rv = self.state.list_resource_version()
-        items: list[Any] = []
+    async def list_and_watch(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or self._stop
+        await self.list(stop)
+        if not stop.is_set():
+            await self.watch(stop)
+
+    async def list(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or self._stop
+        requested = self.state.list_resource_version()
         try:
-            page = await self.client.list(**self.tweak({"limit": PAGE_SIZE, "resource_version": rv or None}))
-            page_items, list_rv, token = _list_meta(page)
-            items += page_items
-            while token:
-                page = await self.client.list(**{**self.tweak({"limit": PAGE_SIZE}), "continue_": token})
-                page_items, list_rv, token = _list_meta(page)
-                items += page_items
-        except Expired as e:
-            if not items:
-                self.state.list_failed(e)
+            pager = await self._list_pages(requested, stop)
+        except Exception as e:
+            if not self.state.list_failed(e):
                 raise
-            items, list_rv, _ = _list_meta(await self.client.list(**self.tweak({})))
-        except ApiError as e:
-            self.state.list_failed(e)
-            raise
-        self.store.replace(items, list_rv)
-        self.state.listed(list_rv)
+            pager = await self._list_pages(self.state.list_resource_version(), stop)
+        if pager is not None:
+            self._stored(requested, pager)
 
-    async def list_and_watch(self) -> None:
-        await self.list()
-        while not self._stopped.is_set():
+    async def _list_pages(self, resource_version: str, stop: asyncio.Event) -> ListPager | None:
+        pager = ListPager(resource_version, self.state.page_limit(resource_version))
+        options: dict[str, Any] | None = pager.first()
+        while options is not None:
+            if stop.is_set():
+                return None
             try:
-                await self._watch_once()
-            except (ApiError, httpx.HTTPError) as e:
-                decision = self.state.watch_failed(e)
-                if decision == "relist":
-                    log.info("%s: %s; relisting", self.name, e)
-                    return
-                if decision == "backoff":
-                    await self._sleep(self.backoff.next_delay())
+                options = pager.received(await self.client.list(**self._list_options(options)))
+            except ApiError as e:
+                options = pager.failed(e)
+        return pager
 
-    async def _watch_once(self) -> None:
-        options = self.tweak(self.state.watch_options())
-        req = self.client._req.watch(idle_timeout=options["timeout_seconds"] + 60, **options)
-        decoder = WatchDecoder(self.client._codec.decode, req.describe())
-        stop = asyncio.create_task(self._stopped.wait())
+    async def watch(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or self._stop
+        while not stop.is_set():
+            started = self.clock()
+            try:
+                stream = await self.client.open_watch(**self._watch_options())
+            except Exception as e:
+                if not self.state.watch_start_retriable(e):
+                    raise
+                log.debug("%s: watch failed (%s); backing off", self.name, e)
+                await self._sleep(self.backoff.next_delay(), stop)
+                continue
+            events, error = await self._consume(stream, stop)
+            if stop.is_set():
+                return
+            decision, problem = self.state.watch_ended(error, self.clock() - started, events)
+            if problem is not None:
+                self._report(problem)
+            if decision == RELIST:
+                return
+            if decision == BACKOFF:
+                await self._sleep(self.backoff.next_delay(), stop)
+
+    async def _consume(self, stream: Any, stop: asyncio.Event) -> tuple[int, BaseException | None]:
+        events = 0
+        stopped = asyncio.ensure_future(stop.wait())
+        next_event: asyncio.Future[Any] | None = None
         try:
-            async with self.client._rest.stream(req) as response:
-                chunks = response.aiter_bytes().__aiter__()
-                while True:
-                    next_chunk = asyncio.ensure_future(chunks.__anext__())
-                    done, _ = await asyncio.wait({next_chunk, stop}, return_when=asyncio.FIRST_COMPLETED)
-                    if next_chunk not in done:
-                        next_chunk.cancel()
-                        return
-                    try:
-                        chunk = next_chunk.result()
-                    except StopAsyncIteration:
-                        break
-                    for event in decoder.feed(chunk):
+            async with stream:
+                try:
+                    iterator = stream.__aiter__()
+                    while True:
+                        next_event = asyncio.ensure_future(iterator.__anext__())
+                        await asyncio.wait({next_event, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                        if not next_event.done():
+                            return events, None  # stopped: the read is cancelled below
+                        try:
+                            event = next_event.result()
+                        except StopAsyncIteration:
+                            return events, None
+                        next_event = None
                         self.state.apply(event, self.store)
-                for event in decoder.finish():
-                    self.state.apply(event, self.store)
+                        events += 1
+                finally:
+                    # Also on cancellation: no read may outlive the stream it reads.
+                    if next_event is not None and not next_event.done():
+                        stream.stop()
+                        next_event.cancel()
+                        await asyncio.gather(next_event, return_exceptions=True)
+        except Exception as e:  # noqa: BLE001 - judged by watch_ended
+            return events, e
         finally:
-            stop.cancel()
+            stopped.cancel()

@@ -12,6 +12,7 @@ Objects handed out are the cached ones, not copies: callers must not mutate them
 
 from __future__ import annotations
 
+import builtins
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -98,7 +99,7 @@ class Store:
         with self._lock:
             return list(self._items.values())
 
-    def list_keys(self) -> list[str]:
+    def list_keys(self) -> builtins.list[str]:
         with self._lock:
             return list(self._items)
 
