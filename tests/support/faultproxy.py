@@ -62,6 +62,7 @@ class FaultProxy:
         self.script: deque[Scripted] = deque()
         self.chaos: Chaos | None = None
         self.faults: Counter[str] = Counter()
+        self._streams: set[httpx.Response] = set()
         self.requests: list[str] = []
         self._lock = threading.Lock()
         self._rng = random.Random(0)
@@ -108,6 +109,12 @@ class FaultProxy:
     def __exit__(self, *exc: object) -> None:
         self._httpd.shutdown()
         self._httpd.server_close()
+        # Streams whose client already left would otherwise hold the upstream watch open
+        # until the server's own timeout (and delay the apiserver's shutdown).
+        with self._lock:
+            streams, self._streams = list(self._streams), set()
+        for stream in streams:
+            stream.close()
         self._upstream.close()
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
@@ -175,6 +182,8 @@ class FaultProxy:
                     upstream = proxy._upstream.send(request, stream=True)
                 except (httpx.HTTPError, RuntimeError):  # RuntimeError: the proxy closed during a stall
                     return self._cut()
+                with proxy._lock:
+                    proxy._streams.add(upstream)
                 try:
                     self.send_response(upstream.status_code)
                     for key, value in upstream.headers.multi_items():
@@ -195,6 +204,8 @@ class FaultProxy:
                 except (OSError, httpx.HTTPError):
                     self.close_connection = True
                 finally:
+                    with proxy._lock:
+                        proxy._streams.discard(upstream)
                     upstream.close()
 
             do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _forward
