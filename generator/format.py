@@ -21,15 +21,17 @@ LINE_LENGTH = 100
 
 
 def _mode_key() -> str:
-    import black
+    from importlib.metadata import version
 
-    return f"black-{black.__version__}-py310-{LINE_LENGTH}"
+    return f"black-{version('black')}-py310-{LINE_LENGTH}"
 
 
 def _format_one(source: str) -> str:
     import black
 
-    mode = black.Mode(line_length=LINE_LENGTH, target_versions={black.TargetVersion.PY310})
+    from black.mode import TargetVersion
+
+    mode = black.Mode(line_length=LINE_LENGTH, target_versions={TargetVersion.PY310})
     return black.format_str(source, mode=mode)
 
 

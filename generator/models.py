@@ -220,7 +220,7 @@ class ModelBuilder:
         for key in ("oneOf", "anyOf"):
             members = schema.get(key)
             if isinstance(members, list) and members:
-                kinds = [m.get("type") for m in members if isinstance(m, dict)]
+                kinds = [str(m.get("type")) for m in members if isinstance(m, dict)]
                 # Decidable only when each member is a distinct JSON scalar type.
                 if len(kinds) == len(members) and all(k in _SCALARS for k in kinds) and len(set(kinds)) == len(kinds):
                     return " | ".join(_SCALARS[k] for k in kinds)

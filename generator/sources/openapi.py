@@ -36,6 +36,7 @@ def read_document(path: Path) -> dict[str, Any]:
 
 def from_document(doc: dict[str, Any], source: str) -> SourceSet:
     out = SourceSet()
+    base: tuple[str, ...]
     if "openapi" in doc:
         components = doc.get("components", {})
         if not isinstance(components, dict):

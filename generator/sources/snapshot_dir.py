@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from ..errors import InputError
+from ..ir import Resource
 from . import SourceSet
 from .discovery import from_aggregated, from_legacy
 from .openapi import from_document, read_document
@@ -37,9 +38,9 @@ def load(folder: Path) -> SourceSet:
     return out
 
 
-def _discovery(folder: Path) -> dict:
+def _discovery(folder: Path) -> dict[tuple[str, str], list[Resource]]:
     aggregated = folder / "discovery" / "aggregated"
-    result: dict = {}
+    result: dict[tuple[str, str], list[Resource]] = {}
     if aggregated.is_dir():
         for root in ("api.json", "apis.json"):
             path = aggregated / root

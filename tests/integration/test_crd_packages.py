@@ -51,8 +51,10 @@ def test_crd_package_generates_imports_type_checks_and_round_trips(project: str,
     assert examples, f"no example objects found for {project}"
 
 
-def test_stock_package_type_checks_strict(tmp_path: Path) -> None:
+def test_stock_package_runtime_and_generator_type_check_strict(tmp_path: Path) -> None:
     checked = mypy_strict(tmp_path, REPO / "generated" / "kubernetes")
+    assert checked.returncode == 0, checked.stdout[-3000:]
+    checked = mypy_strict(tmp_path, "-p", "kgen.runtime", "-p", "kgen.generator")
     assert checked.returncode == 0, checked.stdout[-3000:]
 
 

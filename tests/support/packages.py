@@ -41,15 +41,16 @@ def resource_classes(modules: Iterator[ModuleType]) -> dict[tuple[str, str], typ
     return found
 
 
-def mypy_strict(tmp: Path, *targets: Path) -> subprocess.CompletedProcess[str]:
-    """mypy --strict over ``targets`` (files or folders), seeing kgen's runtime as installed.
+def mypy_strict(tmp: Path, *targets: Path | str) -> subprocess.CompletedProcess[str]:
+    """mypy --strict over ``targets`` (files, folders, or ``-p`` arguments), seeing kgen as installed.
 
     The editable install maps kgen.runtime onto runtime/ with an import hook mypy cannot
     follow, so mypy gets a folder where kgen/runtime is a link to runtime/.
     """
     farm = tmp / "mypy-path"
     (farm / "kgen").mkdir(parents=True, exist_ok=True)
-    for name, folder in (("runtime", REPO / "runtime"), ("kubernetes", REPO / "generated" / "kubernetes")):
+    links = (("runtime", REPO / "runtime"), ("kubernetes", REPO / "generated" / "kubernetes"), ("generator", REPO / "generator"))
+    for name, folder in links:
         link = farm / "kgen" / name
         if not link.exists():
             link.symlink_to(folder)
