@@ -405,6 +405,8 @@ def test_relist_after_410_emits_tombstones_and_matches_a_fresh_list(
             expected = server_state(direct, ns)
             wait_until(lambda: cached(informer) == expected, timeout=30, what="the cache to equal a fresh list")
             assert any(isinstance(e, Expired) for e in errors), f"no 410 seen: {errors}"
+            # The indexer changes before handlers run (their notifications are buffered).
+            wait_until(lambda: bool(log.tombstones()) and bool(log.of(f"{ns}/c")), what="the handlers to catch up")
             tombstones = log.tombstones()
             assert list(tombstones) == [f"{ns}/b"], "b was deleted while the informer was cut off"
             assert rv(tombstones[f"{ns}/b"]) == rv(b), "the tombstone carries the last state seen"
@@ -450,6 +452,8 @@ def test_async_relist_after_410_emits_tombstones_and_matches_a_fresh_list(
                 await async_wait_until(lambda: cached(informer) == expected, timeout=30,
                                        what="the cache to equal a fresh list")
                 assert any(isinstance(e, Expired) for e in errors), f"no 410 seen: {errors}"
+                # The indexer changes before handlers run (their notifications are buffered).
+                await async_wait_until(lambda: bool(deleted), timeout=10, what="the tombstone callback")
                 assert [type(d) for d in deleted] == [DeletedFinalStateUnknown]
                 assert deleted[0].key == f"{ns}/b" and deleted[0].obj.metadata.name == "b"
                 assert log.regressions == []
