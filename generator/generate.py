@@ -5,7 +5,7 @@ from __future__ import annotations
 import keyword
 import re
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 

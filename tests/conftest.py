@@ -8,7 +8,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from kgen.runtime.rest import RESTClient
 from kgen.runtime.testing import KubeAPIServer
+from tests.support.apiserver import unthrottled_config
 
 
 @pytest.fixture(scope="session")
@@ -26,3 +28,10 @@ def namespace(admin: httpx.Client) -> Iterator[str]:
     yield name
     admin.delete(f"/api/v1/namespaces/{name}")
 
+
+
+@pytest.fixture(scope="session")
+def rest(kube_apiserver: KubeAPIServer) -> Iterator[RESTClient]:
+    """kgen's REST client as the admin identity, unthrottled."""
+    with RESTClient(unthrottled_config(kube_apiserver)) as client:
+        yield client

@@ -23,13 +23,13 @@ from kgen.runtime.cache.listers import Lister
 from kgen.runtime.cache.reflector import Backoff
 from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
-from kgen.runtime.config import Config, load_kubeconfig
 from kgen.runtime.errors import Expired, NotFound
 from kgen.runtime.model import UNSET
 from kgen.runtime.resource import AsyncResourceClient, ResourceClient, ResourceInfo
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 from kgen.runtime.selectors import labels
 from kgen.runtime.testing import KubeAPIServer
+from tests.support.apiserver import unthrottled_config
 from tests.support.faultproxy import Chaos, FaultProxy
 from tests.support.handler_log import HandlerLog
 
@@ -37,16 +37,6 @@ CONFIGMAPS = ResourceInfo("", "v1", "configmaps", True, "ConfigMap")
 CODEC = ModelCodec(ConfigMap, ConfigMapList)
 
 
-def _config(server: KubeAPIServer) -> Config:
-    config = load_kubeconfig(server.kubeconfig)
-    config.qps = -1
-    return config
-
-
-@pytest.fixture(scope="module")
-def rest(kube_apiserver: KubeAPIServer) -> Iterator[RESTClient]:
-    with RESTClient(_config(kube_apiserver)) as client:
-        yield client
 
 
 def configmaps(rest: RESTClient, ns: str | None) -> ResourceClient[ConfigMap, ConfigMapList]:
@@ -150,7 +140,7 @@ def test_async_informer_sees_create_update_and_delete(
     cms = configmaps(rest, namespace)
 
     async def scenario() -> None:
-        async with AsyncRESTClient(_config(kube_apiserver)) as arest:
+        async with AsyncRESTClient(unthrottled_config(kube_apiserver)) as arest:
             acms = AsyncResourceClient(arest, CONFIGMAPS, namespace, CODEC)
             informer = AsyncSharedIndexInformer(acms)
             log = HandlerLog()
@@ -209,7 +199,7 @@ def test_lister_lists_by_label_selector_and_gets_by_name(rest: RESTClient, names
 
 @pytest.fixture
 def clientset(kube_apiserver: KubeAPIServer) -> Iterator[Clientset]:
-    with Clientset(_config(kube_apiserver)) as cs:
+    with Clientset(unthrottled_config(kube_apiserver)) as cs:
         yield cs
 
 
@@ -287,7 +277,7 @@ def _count_lists(client: RESTClient) -> list[str]:
 
 
 def test_resync_replays_the_cache_and_never_lists_again(kube_apiserver: KubeAPIServer, namespace: str) -> None:
-    with RESTClient(_config(kube_apiserver)) as client:
+    with RESTClient(unthrottled_config(kube_apiserver)) as client:
         lists = _count_lists(client)
         configmaps(client, namespace).create(cm("a"))
         configmaps(client, namespace).create(cm("b"))
@@ -382,7 +372,7 @@ def test_relist_after_410_emits_tombstones_and_matches_a_fresh_list(
     kube_apiserver_without_watch_cache: KubeAPIServer, compacting_namespace: str
 ) -> None:
     server, ns = kube_apiserver_without_watch_cache, compacting_namespace
-    with FaultProxy(server) as proxy, RESTClient(proxy.config()) as through_proxy, RESTClient(_config(server)) as rest:
+    with FaultProxy(server) as proxy, RESTClient(proxy.config()) as through_proxy, RESTClient(unthrottled_config(server)) as rest:
         direct = configmaps(rest, ns)
         direct.create(cm("a"))
         b = direct.create(cm("b"))
@@ -460,7 +450,7 @@ def test_async_relist_after_410_emits_tombstones_and_matches_a_fresh_list(
             finally:
                 await informer.stop()
 
-    with FaultProxy(server) as proxy, RESTClient(_config(server)) as rest:
+    with FaultProxy(server) as proxy, RESTClient(unthrottled_config(server)) as rest:
         direct = configmaps(rest, ns)
         direct.create(cm("a"))
         direct.create(cm("b"))

@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 import pytest
 
-from kgen.runtime.config import load_kubeconfig
 from kgen.runtime.errors import Conflict, NotFound
 from kgen.runtime.leaderelection import LeaderElector
 from kgen.runtime.rest import RESTClient
 from kgen.runtime.retry import DEFAULT_RETRY, retry_on_conflict
-from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import wait_for
 
-
-@pytest.fixture
-def rest(kube_apiserver: KubeAPIServer) -> Iterator[RESTClient]:
-    config = load_kubeconfig(kube_apiserver.kubeconfig)
-    config.qps = -1
-    with RESTClient(config) as client:
-        yield client
 
 
 def test_one_leader_then_handover_on_release(rest: RESTClient, namespace: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 
@@ -25,13 +24,6 @@ CONFIGMAPS = ResourceInfo("", "v1", "configmaps", True, "ConfigMap")
 def _configmaps(rest: RESTClient, ns: str) -> ResourceClient[ConfigMap, ConfigMapList]:
     return ResourceClient(rest, CONFIGMAPS, ns, ModelCodec(ConfigMap, ConfigMapList))
 
-
-@pytest.fixture(scope="module")
-def rest(kube_apiserver: KubeAPIServer) -> Iterator[RESTClient]:
-    config = load_kubeconfig(kube_apiserver.kubeconfig)
-    config.qps = -1
-    with RESTClient(config) as client:
-        yield client
 
 
 def test_not_found(rest: RESTClient, namespace: str) -> None:

@@ -3,30 +3,20 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from kgen.runtime.config import load_kubeconfig
 from kgen.runtime.discovery import DiscoveryClient
 from kgen.runtime.dynamic import DynamicClient
 from kgen.runtime.errors import NotFound
 from kgen.runtime.restmapper import Ambiguous, NoMatch, RESTMapper
 from kgen.runtime.rest import RESTClient
 from kgen.runtime.selectors import fields, labels
-from kgen.runtime.testing import KubeAPIServer
 from kgen.runtime.unstructured import get_nested, remove_nested, set_nested
 from tests.support.apiserver import CRDS, crd_manifest, install_crd, wait_for
 
-
-@pytest.fixture(scope="module")
-def rest(kube_apiserver: KubeAPIServer) -> Iterator[RESTClient]:
-    config = load_kubeconfig(kube_apiserver.kubeconfig)
-    config.qps = -1
-    with RESTClient(config) as client:
-        yield client
 
 
 @pytest.fixture(scope="module")

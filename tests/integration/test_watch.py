@@ -6,7 +6,6 @@ import asyncio
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -14,28 +13,18 @@ import pytest
 from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.codec import ModelCodec
-from kgen.runtime.config import Config, load_kubeconfig
 from kgen.runtime.errors import Expired
 from kgen.runtime.resource import AsyncResourceClient, ResourceClient, ResourceInfo
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 from kgen.runtime.testing import KubeAPIServer
 from kgen.runtime.watch import WatchEvent
+from tests.support.apiserver import unthrottled_config
 from tests.support.faultproxy import Chaos, FaultProxy
 
 CONFIGMAPS = ResourceInfo("", "v1", "configmaps", True, "ConfigMap")
 INITIAL_EVENTS_END = "k8s.io/initial-events-end"
 
 
-def _config(server: KubeAPIServer) -> Config:
-    config = load_kubeconfig(server.kubeconfig)
-    config.qps = -1
-    return config
-
-
-@pytest.fixture(scope="module")
-def rest(kube_apiserver: KubeAPIServer) -> Iterator[RESTClient]:
-    with RESTClient(_config(kube_apiserver)) as client:
-        yield client
 
 
 def configmaps(rest: RESTClient, ns: str) -> ResourceClient[ConfigMap, ConfigMapList]:
@@ -147,7 +136,7 @@ def test_watch_from_a_compacted_resource_version_raises_expired(
 ) -> None:
     server = kube_apiserver_without_watch_cache
     name = f"compacted-{uuid.uuid4().hex[:8]}"
-    with RESTClient(_config(server)) as rest:
+    with RESTClient(unthrottled_config(server)) as rest:
         cms = configmaps(rest, "default")
         old = _rv(cms.create(_cm(name, n="1")))
         # Two writes: compaction keeps the newest revision, so a watch could start right at it.
@@ -204,7 +193,7 @@ def test_async_watch_from_a_resource_version_replays_changes_in_order(
     _write_history(cms)
 
     async def watch() -> list[WatchEvent[ConfigMap]]:
-        async with AsyncRESTClient(_config(kube_apiserver)) as arest:
+        async with AsyncRESTClient(unthrottled_config(kube_apiserver)) as arest:
             acms = AsyncResourceClient(arest, CONFIGMAPS, namespace, ModelCodec(ConfigMap, ConfigMapList))
             events = []
             async for event in acms.watch(resource_version=start, timeout_seconds=10):
@@ -223,7 +212,7 @@ def test_async_watch_from_a_compacted_resource_version_raises_expired(
     name = f"acompacted-{uuid.uuid4().hex[:8]}"
 
     async def scenario() -> None:
-        async with AsyncRESTClient(_config(server)) as arest:
+        async with AsyncRESTClient(unthrottled_config(server)) as arest:
             acms = AsyncResourceClient(arest, CONFIGMAPS, "default", ModelCodec(ConfigMap, ConfigMapList))
             old = _rv(await acms.create(_cm(name)))
             await acms.patch(name, {"data": {"n": "2"}})

@@ -8,6 +8,9 @@ from typing import Any, TypeVar
 
 import httpx
 
+from kgen.runtime.config import Config, load_kubeconfig
+from kgen.runtime.testing import KubeAPIServer
+
 CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
 T = TypeVar("T")
 
@@ -62,3 +65,10 @@ def install_crd(admin: httpx.Client, crd: dict[str, Any]) -> None:
         return any(c["type"] == "Established" and c["status"] == "True" for c in conditions)
 
     wait_for(established)
+
+
+def unthrottled_config(server: KubeAPIServer) -> Config:
+    """The admin kubeconfig's Config with client-side throttling off (tests are not throttled)."""
+    config = load_kubeconfig(server.kubeconfig)
+    config.qps = -1
+    return config
