@@ -4,7 +4,7 @@ It uses only generated code (the stock client, and ``client/`` generated from cr
 kgen's runtime: shared informers and listers for Foos and Deployments, a rate-limited
 workqueue of ``namespace/name`` keys, and status updates that report ``observedGeneration``.
 Informer events only enqueue keys; ``sync`` reads the caches and converges, so it can run any
-number of times for the same key.
+number of times for the same key. Outcomes are recorded as Events on the Foo.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from kgen.kubernetes.models.meta.v1 import LabelSelector, ObjectMeta, OwnerRefer
 from kgen.runtime.cache.delta_fifo import DeletedFinalStateUnknown
 from kgen.runtime.cache.store import meta_namespace_key, split_key
 from kgen.runtime.errors import NotFound
+from kgen.runtime.events import EventRecorder
 from kgen.runtime.workqueue import RateLimitingQueue, default_controller_rate_limiter
 
 from .client import Clientset as FooClientset
@@ -43,6 +44,7 @@ class Controller:
         self.deployments = self.kube_factory.apps_v1.deployments()
         self.foo_informer = self.foo_factory.samplecontroller_kgen_dev_v1alpha1.foos()
         self.queue = RateLimitingQueue(default_controller_rate_limiter(), name="foos")
+        self.recorder = EventRecorder(kube.rest, CONTROLLER_NAME)
         self.foo_informer.informer.add_event_handler(
             on_add=self.enqueue, on_update=lambda old, new: self.enqueue(new), on_delete=self.enqueue
         )
@@ -80,6 +82,7 @@ class Controller:
             thread.join()
         self.kube_factory.shutdown()
         self.foo_factory.shutdown()
+        self.recorder.shutdown()
 
     def _worker(self) -> None:
         while True:
@@ -115,13 +118,16 @@ class Controller:
         except NotFound:
             deployment = deployments.create(self._deployment_for(foo))
         if not self._is_controlled_by(deployment, foo):
-            raise RuntimeError(f"Deployment {spec.deployment_name} exists and is not controlled by Foo {name}")
+            message = f"Deployment {spec.deployment_name} exists and is not controlled by Foo {name}"
+            self.recorder.event(foo, "Warning", "ErrResourceExists", message)
+            raise RuntimeError(message)
         replicas = spec.replicas if isinstance(spec.replicas, int) else 1
         current = deployment.spec.replicas if deployment.spec else None
         if current != replicas:
             log.info("%s: replicas %s -> %d", key, current, replicas)
             deployment = deployments.update(self._deployment_for(foo, base=deployment))
         self._update_status(foo, deployment)
+        self.recorder.event(foo, "Normal", "Synced", "Foo synced successfully")
 
     def _update_status(self, foo: Foo, deployment: Deployment) -> None:
         available = deployment.status.available_replicas if deployment.status else None

@@ -72,6 +72,10 @@ def test_foo_drives_its_deployment_and_reports_observed_generation(
     wait_for(lambda: _deployment_replicas(kube, namespace, "web") == 4)
     wait_for(lambda: _observed_generation(foos) == 2)
 
+    synced = wait_for(lambda: [e for e in kube.core_v1.events(namespace).list(
+        field_selector="involvedObject.kind=Foo,involvedObject.name=example").items or [] if e.reason == "Synced"])
+    assert synced[0].source and synced[0].source.component == "kgen-sample-controller"
+
     controller.send_signal(signal.SIGTERM)
     output, _ = controller.communicate(timeout=60)
     assert controller.returncode == 0, output
