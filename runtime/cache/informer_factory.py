@@ -13,15 +13,47 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from ..resource import Codec, ResourceClient, ResourceInfo
-from ..rest import RESTClient
+from ..resource import AsyncResourceClient, Codec, ResourceClient, ResourceInfo
+from ..rest import AsyncRESTClient, RESTClient
 from .listers import Lister
-from .shared_informer import SharedIndexInformer, wait_for_cache_sync
+from .shared_informer import (
+    AsyncSharedIndexInformer,
+    SharedIndexInformer,
+    async_wait_for_cache_sync,
+    wait_for_cache_sync,
+)
 
 TweakListOptions = Callable[[dict[str, Any]], dict[str, Any]]
 
 
-class SharedInformerFactory:
+class _FactoryOptions:
+    """The options and bookkeeping both factories share."""
+
+    def __init__(
+        self,
+        resync: float,
+        namespace: str | None,
+        tweak_list_options: TweakListOptions | None,
+        transform: Callable[[Any], Any] | None,
+        custom_resync: dict[str, float] | None,
+    ) -> None:
+        self.resync = resync
+        self.namespace = namespace
+        self.tweak_list_options = tweak_list_options or (lambda options: options)
+        self.transform = transform
+        self.custom_resync = dict(custom_resync or {})  # "<apiVersion>/<plural>" -> seconds
+        self._lock = threading.Lock()
+        self._started = False
+        self._shutdown = False
+
+    def _namespace_for(self, resource: ResourceInfo) -> str | None:
+        return self.namespace if resource.namespaced else None
+
+    def _resync_for(self, resource: ResourceInfo) -> float:
+        return self.custom_resync.get(f"{resource.api_version}/{resource.plural}", self.resync)
+
+
+class SharedInformerFactory(_FactoryOptions):
     def __init__(
         self,
         rest: RESTClient,
@@ -32,16 +64,9 @@ class SharedInformerFactory:
         transform: Callable[[Any], Any] | None = None,
         custom_resync: dict[str, float] | None = None,
     ) -> None:
+        super().__init__(resync, namespace, tweak_list_options, transform, custom_resync)
         self.rest = rest
-        self.resync = resync
-        self.namespace = namespace
-        self.tweak_list_options = tweak_list_options or (lambda options: options)
-        self.transform = transform
-        self.custom_resync = dict(custom_resync or {})  # "<apiVersion>/<plural>" -> seconds
         self._informers: dict[tuple[str, str, str], SharedIndexInformer] = {}
-        self._lock = threading.Lock()
-        self._started = False
-        self._shutdown = False
 
     def for_resource(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> SharedIndexInformer:
         """The factory's informer for ``resource`` (created on first request)."""
@@ -51,10 +76,8 @@ class SharedInformerFactory:
             if informer is None:
                 if self._shutdown:
                     raise RuntimeError("the factory was shut down")
-                namespace = self.namespace if resource.namespaced else None
-                client = ResourceClient(self.rest, resource, namespace, codec)
-                resync = self.custom_resync.get(f"{resource.api_version}/{resource.plural}", self.resync)
-                informer = SharedIndexInformer(client, resync, list_options=self.tweak_list_options)
+                client = ResourceClient(self.rest, resource, self._namespace_for(resource), codec)
+                informer = SharedIndexInformer(client, self._resync_for(resource), list_options=self.tweak_list_options)
                 if self.transform is not None:
                     informer.set_transform(self.transform)
                 self._informers[key] = informer
@@ -85,3 +108,62 @@ class SharedInformerFactory:
             informers = list(self._informers.values())
         for informer in informers:
             informer.stop()
+
+
+class AsyncSharedInformerFactory(_FactoryOptions):
+    """The factory on asyncio: ``start()`` on a running loop; sync waits and shutdown are awaited."""
+
+    def __init__(
+        self,
+        rest: AsyncRESTClient,
+        resync: float = 0.0,
+        namespace: str | None = None,
+        *,
+        tweak_list_options: TweakListOptions | None = None,
+        transform: Callable[[Any], Any] | None = None,
+        custom_resync: dict[str, float] | None = None,
+    ) -> None:
+        super().__init__(resync, namespace, tweak_list_options, transform, custom_resync)
+        self.rest = rest
+        self._informers: dict[tuple[str, str, str], AsyncSharedIndexInformer] = {}
+
+    def for_resource(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> AsyncSharedIndexInformer:
+        key = (resource.group, resource.version, resource.plural)
+        with self._lock:
+            informer = self._informers.get(key)
+            if informer is None:
+                if self._shutdown:
+                    raise RuntimeError("the factory was shut down")
+                client = AsyncResourceClient(self.rest, resource, self._namespace_for(resource), codec)
+                informer = AsyncSharedIndexInformer(
+                    client, self._resync_for(resource), list_options=self.tweak_list_options
+                )
+                if self.transform is not None:
+                    informer.set_transform(self.transform)
+                self._informers[key] = informer
+                if self._started:
+                    informer.start()
+            return informer
+
+    def lister(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> Lister[Any]:
+        return Lister(self.for_resource(resource, codec).indexer, resource.plural, resource.namespaced)
+
+    def start(self) -> None:
+        with self._lock:
+            self._started = True
+            informers = list(self._informers.values())
+        for informer in informers:
+            informer.start()
+
+    async def wait_for_cache_sync(self, timeout: float | None = None) -> dict[tuple[str, str, str], bool]:
+        with self._lock:
+            informers = dict(self._informers)
+        await async_wait_for_cache_sync(*(i.has_synced for i in informers.values()), timeout=timeout)
+        return {key: informer.has_synced() for key, informer in informers.items()}
+
+    async def shutdown(self) -> None:
+        with self._lock:
+            self._shutdown = True
+            informers = list(self._informers.values())
+        for informer in informers:
+            await informer.stop()

@@ -458,3 +458,23 @@ def test_async_relist_after_410_emits_tombstones_and_matches_a_fresh_list(
             asyncio.run(scenario(proxy, direct))
         finally:
             _release_proxied_watches(direct)
+
+
+def test_generated_async_informer_factory_syncs_and_sees_changes(kube_apiserver: KubeAPIServer, namespace: str) -> None:
+    from kgen.kubernetes import AsyncClientset
+    from kgen.kubernetes.informers.factory import AsyncSharedInformerFactory
+
+    async def scenario() -> None:
+        async with AsyncClientset(unthrottled_config(kube_apiserver)) as acs:
+            factory = AsyncSharedInformerFactory(acs, namespace=namespace)
+            cms = factory.core_v1.config_maps()
+            names: list[str] = []
+            cms.informer.add_event_handler(on_add=lambda o: names.append(o.metadata.name))
+            factory.start()
+            assert all((await factory.wait_for_cache_sync(timeout=15)).values())
+            await acs.core_v1.config_maps(namespace).create(cm("async-a"))
+            await async_wait_until(lambda: "async-a" in names, what="the add")
+            assert cms.lister.config_maps(namespace).get("async-a").metadata.name == "async-a"
+            await factory.shutdown()
+
+    asyncio.run(scenario())

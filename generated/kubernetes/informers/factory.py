@@ -7,10 +7,11 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory as _AsyncFactory
 from kgen.runtime.cache.informer_factory import SharedInformerFactory as _Factory
 
 if TYPE_CHECKING:
-    from .. import Clientset
+    from .. import AsyncClientset, Clientset
     from .admissionregistration import v1 as _admissionregistration_v1
     from .apiextensions import v1 as _apiextensions_v1
     from .apiregistration import v1 as _apiregistration_v1
@@ -202,3 +203,171 @@ class SharedInformerFactory(_Factory):
         from .storagemigration import v1
 
         return v1.StoragemigrationV1Informers(self)
+
+
+class AsyncSharedInformerFactory(_AsyncFactory):
+    """``SharedInformerFactory`` on asyncio (``start()`` on a running loop; waits and shutdown awaited).
+
+    factory = AsyncSharedInformerFactory(acs)
+    cms = factory.core_v1.config_maps()
+    factory.start(); await factory.wait_for_cache_sync(timeout=30)
+    """
+
+    def __init__(
+        self,
+        clientset: AsyncClientset,
+        resync: float = 0.0,
+        namespace: str | None = None,
+        *,
+        tweak_list_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        transform: Callable[[Any], Any] | None = None,
+        custom_resync: dict[str, float] | None = None,
+    ) -> None:
+        super().__init__(
+            clientset.rest,
+            resync,
+            namespace,
+            tweak_list_options=tweak_list_options,
+            transform=transform,
+            custom_resync=custom_resync,
+        )
+
+    @functools.cached_property
+    def admissionregistration_v1(
+        self,
+    ) -> _admissionregistration_v1.AsyncAdmissionregistrationV1Informers:
+        from .admissionregistration import v1
+
+        return v1.AsyncAdmissionregistrationV1Informers(self)
+
+    @functools.cached_property
+    def apiextensions_v1(self) -> _apiextensions_v1.AsyncApiextensionsV1Informers:
+        from .apiextensions import v1
+
+        return v1.AsyncApiextensionsV1Informers(self)
+
+    @functools.cached_property
+    def apiregistration_v1(self) -> _apiregistration_v1.AsyncApiregistrationV1Informers:
+        from .apiregistration import v1
+
+        return v1.AsyncApiregistrationV1Informers(self)
+
+    @functools.cached_property
+    def apps_v1(self) -> _apps_v1.AsyncAppsV1Informers:
+        from .apps import v1
+
+        return v1.AsyncAppsV1Informers(self)
+
+    @functools.cached_property
+    def authentication_v1(self) -> _authentication_v1.AsyncAuthenticationV1Informers:
+        from .authentication import v1
+
+        return v1.AsyncAuthenticationV1Informers(self)
+
+    @functools.cached_property
+    def authorization_v1(self) -> _authorization_v1.AsyncAuthorizationV1Informers:
+        from .authorization import v1
+
+        return v1.AsyncAuthorizationV1Informers(self)
+
+    @functools.cached_property
+    def autoscaling_v1(self) -> _autoscaling_v1.AsyncAutoscalingV1Informers:
+        from .autoscaling import v1
+
+        return v1.AsyncAutoscalingV1Informers(self)
+
+    @functools.cached_property
+    def autoscaling_v2(self) -> _autoscaling_v2.AsyncAutoscalingV2Informers:
+        from .autoscaling import v2
+
+        return v2.AsyncAutoscalingV2Informers(self)
+
+    @functools.cached_property
+    def batch_v1(self) -> _batch_v1.AsyncBatchV1Informers:
+        from .batch import v1
+
+        return v1.AsyncBatchV1Informers(self)
+
+    @functools.cached_property
+    def certificates_v1(self) -> _certificates_v1.AsyncCertificatesV1Informers:
+        from .certificates import v1
+
+        return v1.AsyncCertificatesV1Informers(self)
+
+    @functools.cached_property
+    def coordination_v1(self) -> _coordination_v1.AsyncCoordinationV1Informers:
+        from .coordination import v1
+
+        return v1.AsyncCoordinationV1Informers(self)
+
+    @functools.cached_property
+    def core_v1(self) -> _core_v1.AsyncCoreV1Informers:
+        from .core import v1
+
+        return v1.AsyncCoreV1Informers(self)
+
+    @functools.cached_property
+    def discovery_v1(self) -> _discovery_v1.AsyncDiscoveryV1Informers:
+        from .discovery import v1
+
+        return v1.AsyncDiscoveryV1Informers(self)
+
+    @functools.cached_property
+    def events_v1(self) -> _events_v1.AsyncEventsV1Informers:
+        from .events import v1
+
+        return v1.AsyncEventsV1Informers(self)
+
+    @functools.cached_property
+    def flowcontrol_v1(self) -> _flowcontrol_v1.AsyncFlowcontrolV1Informers:
+        from .flowcontrol import v1
+
+        return v1.AsyncFlowcontrolV1Informers(self)
+
+    @functools.cached_property
+    def networking_v1(self) -> _networking_v1.AsyncNetworkingV1Informers:
+        from .networking import v1
+
+        return v1.AsyncNetworkingV1Informers(self)
+
+    @functools.cached_property
+    def node_v1(self) -> _node_v1.AsyncNodeV1Informers:
+        from .node import v1
+
+        return v1.AsyncNodeV1Informers(self)
+
+    @functools.cached_property
+    def policy_v1(self) -> _policy_v1.AsyncPolicyV1Informers:
+        from .policy import v1
+
+        return v1.AsyncPolicyV1Informers(self)
+
+    @functools.cached_property
+    def rbac_v1(self) -> _rbac_v1.AsyncRbacV1Informers:
+        from .rbac import v1
+
+        return v1.AsyncRbacV1Informers(self)
+
+    @functools.cached_property
+    def resource_v1(self) -> _resource_v1.AsyncResourceV1Informers:
+        from .resource import v1
+
+        return v1.AsyncResourceV1Informers(self)
+
+    @functools.cached_property
+    def scheduling_v1(self) -> _scheduling_v1.AsyncSchedulingV1Informers:
+        from .scheduling import v1
+
+        return v1.AsyncSchedulingV1Informers(self)
+
+    @functools.cached_property
+    def storage_v1(self) -> _storage_v1.AsyncStorageV1Informers:
+        from .storage import v1
+
+        return v1.AsyncStorageV1Informers(self)
+
+    @functools.cached_property
+    def storagemigration_v1(self) -> _storagemigration_v1.AsyncStoragemigrationV1Informers:
+        from .storagemigration import v1
+
+        return v1.AsyncStoragemigrationV1Informers(self)

@@ -7,10 +7,11 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory as _AsyncFactory
 from kgen.runtime.cache.informer_factory import SharedInformerFactory as _Factory
 
 if TYPE_CHECKING:
-    from .. import Clientset
+    from .. import AsyncClientset, Clientset
     from .samplecontroller_kgen_dev import v1alpha1 as _samplecontroller_kgen_dev_v1alpha1
 
 
@@ -48,3 +49,39 @@ class SharedInformerFactory(_Factory):
         from .samplecontroller_kgen_dev import v1alpha1
 
         return v1alpha1.SamplecontrollerKgenDevV1alpha1Informers(self)
+
+
+class AsyncSharedInformerFactory(_AsyncFactory):
+    """``SharedInformerFactory`` on asyncio (``start()`` on a running loop; waits and shutdown awaited).
+
+    factory = AsyncSharedInformerFactory(acs)
+    cms = factory.core_v1.config_maps()
+    factory.start(); await factory.wait_for_cache_sync(timeout=30)
+    """
+
+    def __init__(
+        self,
+        clientset: AsyncClientset,
+        resync: float = 0.0,
+        namespace: str | None = None,
+        *,
+        tweak_list_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        transform: Callable[[Any], Any] | None = None,
+        custom_resync: dict[str, float] | None = None,
+    ) -> None:
+        super().__init__(
+            clientset.rest,
+            resync,
+            namespace,
+            tweak_list_options=tweak_list_options,
+            transform=transform,
+            custom_resync=custom_resync,
+        )
+
+    @functools.cached_property
+    def samplecontroller_kgen_dev_v1alpha1(
+        self,
+    ) -> _samplecontroller_kgen_dev_v1alpha1.AsyncSamplecontrollerKgenDevV1alpha1Informers:
+        from .samplecontroller_kgen_dev import v1alpha1
+
+        return v1alpha1.AsyncSamplecontrollerKgenDevV1alpha1Informers(self)

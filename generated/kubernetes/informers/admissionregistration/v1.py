@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.admissionregistration import v1 as typed_listers
@@ -18,6 +18,19 @@ class MutatingAdmissionPolicyInformer:
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.MutatingAdmissionPolicy, models.MutatingAdmissionPolicyList)
         self.informer: SharedIndexInformer = factory.for_resource(
+            typed.MUTATING_ADMISSION_POLICIES, codec
+        )
+        self.lister = typed_listers.MutatingAdmissionPolicyLister(
+            self.informer.indexer, "mutatingadmissionpolicies", False
+        )
+
+
+class AsyncMutatingAdmissionPolicyInformer:
+    """The shared informer and lister of mutatingadmissionpolicies (admissionregistration.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.MutatingAdmissionPolicy, models.MutatingAdmissionPolicyList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
             typed.MUTATING_ADMISSION_POLICIES, codec
         )
         self.lister = typed_listers.MutatingAdmissionPolicyLister(
@@ -40,6 +53,21 @@ class MutatingAdmissionPolicyBindingInformer:
         )
 
 
+class AsyncMutatingAdmissionPolicyBindingInformer:
+    """The shared informer and lister of mutatingadmissionpolicybindings (admissionregistration.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(
+            models.MutatingAdmissionPolicyBinding, models.MutatingAdmissionPolicyBindingList
+        )
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.MUTATING_ADMISSION_POLICY_BINDINGS, codec
+        )
+        self.lister = typed_listers.MutatingAdmissionPolicyBindingLister(
+            self.informer.indexer, "mutatingadmissionpolicybindings", False
+        )
+
+
 class MutatingWebhookConfigurationInformer:
     """The shared informer and lister of mutatingwebhookconfigurations (admissionregistration.k8s.io/v1)."""
 
@@ -55,12 +83,40 @@ class MutatingWebhookConfigurationInformer:
         )
 
 
+class AsyncMutatingWebhookConfigurationInformer:
+    """The shared informer and lister of mutatingwebhookconfigurations (admissionregistration.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(
+            models.MutatingWebhookConfiguration, models.MutatingWebhookConfigurationList
+        )
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.MUTATING_WEBHOOK_CONFIGURATIONS, codec
+        )
+        self.lister = typed_listers.MutatingWebhookConfigurationLister(
+            self.informer.indexer, "mutatingwebhookconfigurations", False
+        )
+
+
 class ValidatingAdmissionPolicyInformer:
     """The shared informer and lister of validatingadmissionpolicies (admissionregistration.k8s.io/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList)
         self.informer: SharedIndexInformer = factory.for_resource(
+            typed.VALIDATING_ADMISSION_POLICIES, codec
+        )
+        self.lister = typed_listers.ValidatingAdmissionPolicyLister(
+            self.informer.indexer, "validatingadmissionpolicies", False
+        )
+
+
+class AsyncValidatingAdmissionPolicyInformer:
+    """The shared informer and lister of validatingadmissionpolicies (admissionregistration.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
             typed.VALIDATING_ADMISSION_POLICIES, codec
         )
         self.lister = typed_listers.ValidatingAdmissionPolicyLister(
@@ -83,6 +139,21 @@ class ValidatingAdmissionPolicyBindingInformer:
         )
 
 
+class AsyncValidatingAdmissionPolicyBindingInformer:
+    """The shared informer and lister of validatingadmissionpolicybindings (admissionregistration.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(
+            models.ValidatingAdmissionPolicyBinding, models.ValidatingAdmissionPolicyBindingList
+        )
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.VALIDATING_ADMISSION_POLICY_BINDINGS, codec
+        )
+        self.lister = typed_listers.ValidatingAdmissionPolicyBindingLister(
+            self.informer.indexer, "validatingadmissionpolicybindings", False
+        )
+
+
 class ValidatingWebhookConfigurationInformer:
     """The shared informer and lister of validatingwebhookconfigurations (admissionregistration.k8s.io/v1)."""
 
@@ -91,6 +162,21 @@ class ValidatingWebhookConfigurationInformer:
             models.ValidatingWebhookConfiguration, models.ValidatingWebhookConfigurationList
         )
         self.informer: SharedIndexInformer = factory.for_resource(
+            typed.VALIDATING_WEBHOOK_CONFIGURATIONS, codec
+        )
+        self.lister = typed_listers.ValidatingWebhookConfigurationLister(
+            self.informer.indexer, "validatingwebhookconfigurations", False
+        )
+
+
+class AsyncValidatingWebhookConfigurationInformer:
+    """The shared informer and lister of validatingwebhookconfigurations (admissionregistration.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(
+            models.ValidatingWebhookConfiguration, models.ValidatingWebhookConfigurationList
+        )
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
             typed.VALIDATING_WEBHOOK_CONFIGURATIONS, codec
         )
         self.lister = typed_listers.ValidatingWebhookConfigurationLister(
@@ -119,3 +205,26 @@ class AdmissionregistrationV1Informers:
 
     def validating_webhook_configurations(self) -> ValidatingWebhookConfigurationInformer:
         return ValidatingWebhookConfigurationInformer(self._factory)
+
+
+class AsyncAdmissionregistrationV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def mutating_admission_policies(self) -> AsyncMutatingAdmissionPolicyInformer:
+        return AsyncMutatingAdmissionPolicyInformer(self._factory)
+
+    def mutating_admission_policy_bindings(self) -> AsyncMutatingAdmissionPolicyBindingInformer:
+        return AsyncMutatingAdmissionPolicyBindingInformer(self._factory)
+
+    def mutating_webhook_configurations(self) -> AsyncMutatingWebhookConfigurationInformer:
+        return AsyncMutatingWebhookConfigurationInformer(self._factory)
+
+    def validating_admission_policies(self) -> AsyncValidatingAdmissionPolicyInformer:
+        return AsyncValidatingAdmissionPolicyInformer(self._factory)
+
+    def validating_admission_policy_bindings(self) -> AsyncValidatingAdmissionPolicyBindingInformer:
+        return AsyncValidatingAdmissionPolicyBindingInformer(self._factory)
+
+    def validating_webhook_configurations(self) -> AsyncValidatingWebhookConfigurationInformer:
+        return AsyncValidatingWebhookConfigurationInformer(self._factory)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.apiextensions import v1 as typed_listers
@@ -25,9 +25,30 @@ class CustomResourceDefinitionInformer:
         )
 
 
+class AsyncCustomResourceDefinitionInformer:
+    """The shared informer and lister of customresourcedefinitions (apiextensions.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.CustomResourceDefinition, models.CustomResourceDefinitionList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.CUSTOM_RESOURCE_DEFINITIONS, codec
+        )
+        self.lister = typed_listers.CustomResourceDefinitionLister(
+            self.informer.indexer, "customresourcedefinitions", False
+        )
+
+
 class ApiextensionsV1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
         self._factory = factory
 
     def custom_resource_definitions(self) -> CustomResourceDefinitionInformer:
         return CustomResourceDefinitionInformer(self._factory)
+
+
+class AsyncApiextensionsV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def custom_resource_definitions(self) -> AsyncCustomResourceDefinitionInformer:
+        return AsyncCustomResourceDefinitionInformer(self._factory)

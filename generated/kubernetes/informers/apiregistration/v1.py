@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.apiregistration import v1 as typed_listers
@@ -21,9 +21,26 @@ class APIServiceInformer:
         self.lister = typed_listers.APIServiceLister(self.informer.indexer, "apiservices", False)
 
 
+class AsyncAPIServiceInformer:
+    """The shared informer and lister of apiservices (apiregistration.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.APIService, models.APIServiceList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.API_SERVICES, codec)
+        self.lister = typed_listers.APIServiceLister(self.informer.indexer, "apiservices", False)
+
+
 class ApiregistrationV1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
         self._factory = factory
 
     def api_services(self) -> APIServiceInformer:
         return APIServiceInformer(self._factory)
+
+
+class AsyncApiregistrationV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def api_services(self) -> AsyncAPIServiceInformer:
+        return AsyncAPIServiceInformer(self._factory)

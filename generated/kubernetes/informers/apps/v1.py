@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.apps import v1 as typed_listers
@@ -23,12 +23,34 @@ class ControllerRevisionInformer:
         )
 
 
+class AsyncControllerRevisionInformer:
+    """The shared informer and lister of controllerrevisions (apps/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ControllerRevision, models.ControllerRevisionList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.CONTROLLER_REVISIONS, codec
+        )
+        self.lister = typed_listers.ControllerRevisionLister(
+            self.informer.indexer, "controllerrevisions", True
+        )
+
+
 class DaemonSetInformer:
     """The shared informer and lister of daemonsets (apps/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.DaemonSet, models.DaemonSetList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.DAEMON_SETS, codec)
+        self.lister = typed_listers.DaemonSetLister(self.informer.indexer, "daemonsets", True)
+
+
+class AsyncDaemonSetInformer:
+    """The shared informer and lister of daemonsets (apps/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.DaemonSet, models.DaemonSetList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.DAEMON_SETS, codec)
         self.lister = typed_listers.DaemonSetLister(self.informer.indexer, "daemonsets", True)
 
 
@@ -41,6 +63,15 @@ class DeploymentInformer:
         self.lister = typed_listers.DeploymentLister(self.informer.indexer, "deployments", True)
 
 
+class AsyncDeploymentInformer:
+    """The shared informer and lister of deployments (apps/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Deployment, models.DeploymentList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.DEPLOYMENTS, codec)
+        self.lister = typed_listers.DeploymentLister(self.informer.indexer, "deployments", True)
+
+
 class ReplicaSetInformer:
     """The shared informer and lister of replicasets (apps/v1)."""
 
@@ -50,12 +81,30 @@ class ReplicaSetInformer:
         self.lister = typed_listers.ReplicaSetLister(self.informer.indexer, "replicasets", True)
 
 
+class AsyncReplicaSetInformer:
+    """The shared informer and lister of replicasets (apps/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ReplicaSet, models.ReplicaSetList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.REPLICA_SETS, codec)
+        self.lister = typed_listers.ReplicaSetLister(self.informer.indexer, "replicasets", True)
+
+
 class StatefulSetInformer:
     """The shared informer and lister of statefulsets (apps/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.StatefulSet, models.StatefulSetList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.STATEFUL_SETS, codec)
+        self.lister = typed_listers.StatefulSetLister(self.informer.indexer, "statefulsets", True)
+
+
+class AsyncStatefulSetInformer:
+    """The shared informer and lister of statefulsets (apps/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.StatefulSet, models.StatefulSetList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.STATEFUL_SETS, codec)
         self.lister = typed_listers.StatefulSetLister(self.informer.indexer, "statefulsets", True)
 
 
@@ -77,3 +126,23 @@ class AppsV1Informers:
 
     def stateful_sets(self) -> StatefulSetInformer:
         return StatefulSetInformer(self._factory)
+
+
+class AsyncAppsV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def controller_revisions(self) -> AsyncControllerRevisionInformer:
+        return AsyncControllerRevisionInformer(self._factory)
+
+    def daemon_sets(self) -> AsyncDaemonSetInformer:
+        return AsyncDaemonSetInformer(self._factory)
+
+    def deployments(self) -> AsyncDeploymentInformer:
+        return AsyncDeploymentInformer(self._factory)
+
+    def replica_sets(self) -> AsyncReplicaSetInformer:
+        return AsyncReplicaSetInformer(self._factory)
+
+    def stateful_sets(self) -> AsyncStatefulSetInformer:
+        return AsyncStatefulSetInformer(self._factory)

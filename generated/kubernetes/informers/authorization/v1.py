@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.authorization import v1 as typed_listers
@@ -14,4 +14,9 @@ from ...typed.authorization import v1 as typed
 
 class AuthorizationV1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
+        self._factory = factory
+
+
+class AsyncAuthorizationV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         self._factory = factory

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.autoscaling import v1 as typed_listers
@@ -25,9 +25,30 @@ class HorizontalPodAutoscalerInformer:
         )
 
 
+class AsyncHorizontalPodAutoscalerInformer:
+    """The shared informer and lister of horizontalpodautoscalers (autoscaling/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.HORIZONTAL_POD_AUTOSCALERS, codec
+        )
+        self.lister = typed_listers.HorizontalPodAutoscalerLister(
+            self.informer.indexer, "horizontalpodautoscalers", True
+        )
+
+
 class AutoscalingV1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
         self._factory = factory
 
     def horizontal_pod_autoscalers(self) -> HorizontalPodAutoscalerInformer:
         return HorizontalPodAutoscalerInformer(self._factory)
+
+
+class AsyncAutoscalingV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def horizontal_pod_autoscalers(self) -> AsyncHorizontalPodAutoscalerInformer:
+        return AsyncHorizontalPodAutoscalerInformer(self._factory)

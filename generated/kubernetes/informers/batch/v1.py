@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.batch import v1 as typed_listers
@@ -21,12 +21,30 @@ class CronJobInformer:
         self.lister = typed_listers.CronJobLister(self.informer.indexer, "cronjobs", True)
 
 
+class AsyncCronJobInformer:
+    """The shared informer and lister of cronjobs (batch/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.CronJob, models.CronJobList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.CRON_JOBS, codec)
+        self.lister = typed_listers.CronJobLister(self.informer.indexer, "cronjobs", True)
+
+
 class JobInformer:
     """The shared informer and lister of jobs (batch/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Job, models.JobList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.JOBS, codec)
+        self.lister = typed_listers.JobLister(self.informer.indexer, "jobs", True)
+
+
+class AsyncJobInformer:
+    """The shared informer and lister of jobs (batch/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Job, models.JobList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.JOBS, codec)
         self.lister = typed_listers.JobLister(self.informer.indexer, "jobs", True)
 
 
@@ -39,3 +57,14 @@ class BatchV1Informers:
 
     def jobs(self) -> JobInformer:
         return JobInformer(self._factory)
+
+
+class AsyncBatchV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def cron_jobs(self) -> AsyncCronJobInformer:
+        return AsyncCronJobInformer(self._factory)
+
+    def jobs(self) -> AsyncJobInformer:
+        return AsyncJobInformer(self._factory)

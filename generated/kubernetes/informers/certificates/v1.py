@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.certificates import v1 as typed_listers
@@ -25,12 +25,38 @@ class CertificateSigningRequestInformer:
         )
 
 
+class AsyncCertificateSigningRequestInformer:
+    """The shared informer and lister of certificatesigningrequests (certificates.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.CertificateSigningRequest, models.CertificateSigningRequestList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.CERTIFICATE_SIGNING_REQUESTS, codec
+        )
+        self.lister = typed_listers.CertificateSigningRequestLister(
+            self.informer.indexer, "certificatesigningrequests", False
+        )
+
+
 class ClusterTrustBundleInformer:
     """The shared informer and lister of clustertrustbundles (certificates.k8s.io/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ClusterTrustBundle, models.ClusterTrustBundleList)
         self.informer: SharedIndexInformer = factory.for_resource(
+            typed.CLUSTER_TRUST_BUNDLES, codec
+        )
+        self.lister = typed_listers.ClusterTrustBundleLister(
+            self.informer.indexer, "clustertrustbundles", False
+        )
+
+
+class AsyncClusterTrustBundleInformer:
+    """The shared informer and lister of clustertrustbundles (certificates.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ClusterTrustBundle, models.ClusterTrustBundleList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
             typed.CLUSTER_TRUST_BUNDLES, codec
         )
         self.lister = typed_listers.ClusterTrustBundleLister(
@@ -51,6 +77,19 @@ class PodCertificateRequestInformer:
         )
 
 
+class AsyncPodCertificateRequestInformer:
+    """The shared informer and lister of podcertificaterequests (certificates.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.PodCertificateRequest, models.PodCertificateRequestList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.POD_CERTIFICATE_REQUESTS, codec
+        )
+        self.lister = typed_listers.PodCertificateRequestLister(
+            self.informer.indexer, "podcertificaterequests", True
+        )
+
+
 class CertificatesV1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
         self._factory = factory
@@ -63,3 +102,17 @@ class CertificatesV1Informers:
 
     def pod_certificate_requests(self) -> PodCertificateRequestInformer:
         return PodCertificateRequestInformer(self._factory)
+
+
+class AsyncCertificatesV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def certificate_signing_requests(self) -> AsyncCertificateSigningRequestInformer:
+        return AsyncCertificateSigningRequestInformer(self._factory)
+
+    def cluster_trust_bundles(self) -> AsyncClusterTrustBundleInformer:
+        return AsyncClusterTrustBundleInformer(self._factory)
+
+    def pod_certificate_requests(self) -> AsyncPodCertificateRequestInformer:
+        return AsyncPodCertificateRequestInformer(self._factory)

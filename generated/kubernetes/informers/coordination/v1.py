@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.coordination import v1 as typed_listers
@@ -21,9 +21,26 @@ class LeaseInformer:
         self.lister = typed_listers.LeaseLister(self.informer.indexer, "leases", True)
 
 
+class AsyncLeaseInformer:
+    """The shared informer and lister of leases (coordination.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Lease, models.LeaseList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.LEASES, codec)
+        self.lister = typed_listers.LeaseLister(self.informer.indexer, "leases", True)
+
+
 class CoordinationV1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
         self._factory = factory
 
     def leases(self) -> LeaseInformer:
         return LeaseInformer(self._factory)
+
+
+class AsyncCoordinationV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def leases(self) -> AsyncLeaseInformer:
+        return AsyncLeaseInformer(self._factory)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.core import v1 as typed_listers
@@ -21,12 +21,30 @@ class ConfigMapInformer:
         self.lister = typed_listers.ConfigMapLister(self.informer.indexer, "configmaps", True)
 
 
+class AsyncConfigMapInformer:
+    """The shared informer and lister of configmaps (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ConfigMap, models.ConfigMapList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.CONFIG_MAPS, codec)
+        self.lister = typed_listers.ConfigMapLister(self.informer.indexer, "configmaps", True)
+
+
 class EndpointsInformer:
     """The shared informer and lister of endpoints (core/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Endpoints, models.EndpointsList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.ENDPOINTS, codec)
+        self.lister = typed_listers.EndpointsLister(self.informer.indexer, "endpoints", True)
+
+
+class AsyncEndpointsInformer:
+    """The shared informer and lister of endpoints (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Endpoints, models.EndpointsList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.ENDPOINTS, codec)
         self.lister = typed_listers.EndpointsLister(self.informer.indexer, "endpoints", True)
 
 
@@ -39,12 +57,30 @@ class EventInformer:
         self.lister = typed_listers.EventLister(self.informer.indexer, "events", True)
 
 
+class AsyncEventInformer:
+    """The shared informer and lister of events (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Event, models.EventList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.EVENTS, codec)
+        self.lister = typed_listers.EventLister(self.informer.indexer, "events", True)
+
+
 class LimitRangeInformer:
     """The shared informer and lister of limitranges (core/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.LimitRange, models.LimitRangeList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.LIMIT_RANGES, codec)
+        self.lister = typed_listers.LimitRangeLister(self.informer.indexer, "limitranges", True)
+
+
+class AsyncLimitRangeInformer:
+    """The shared informer and lister of limitranges (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.LimitRange, models.LimitRangeList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.LIMIT_RANGES, codec)
         self.lister = typed_listers.LimitRangeLister(self.informer.indexer, "limitranges", True)
 
 
@@ -57,6 +93,15 @@ class NamespaceInformer:
         self.lister = typed_listers.NamespaceLister(self.informer.indexer, "namespaces", False)
 
 
+class AsyncNamespaceInformer:
+    """The shared informer and lister of namespaces (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Namespace, models.NamespaceList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.NAMESPACES, codec)
+        self.lister = typed_listers.NamespaceLister(self.informer.indexer, "namespaces", False)
+
+
 class NodeInformer:
     """The shared informer and lister of nodes (core/v1)."""
 
@@ -66,12 +111,34 @@ class NodeInformer:
         self.lister = typed_listers.NodeLister(self.informer.indexer, "nodes", False)
 
 
+class AsyncNodeInformer:
+    """The shared informer and lister of nodes (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Node, models.NodeList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.NODES, codec)
+        self.lister = typed_listers.NodeLister(self.informer.indexer, "nodes", False)
+
+
 class PersistentVolumeClaimInformer:
     """The shared informer and lister of persistentvolumeclaims (core/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.PersistentVolumeClaim, models.PersistentVolumeClaimList)
         self.informer: SharedIndexInformer = factory.for_resource(
+            typed.PERSISTENT_VOLUME_CLAIMS, codec
+        )
+        self.lister = typed_listers.PersistentVolumeClaimLister(
+            self.informer.indexer, "persistentvolumeclaims", True
+        )
+
+
+class AsyncPersistentVolumeClaimInformer:
+    """The shared informer and lister of persistentvolumeclaims (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.PersistentVolumeClaim, models.PersistentVolumeClaimList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
             typed.PERSISTENT_VOLUME_CLAIMS, codec
         )
         self.lister = typed_listers.PersistentVolumeClaimLister(
@@ -90,12 +157,34 @@ class PersistentVolumeInformer:
         )
 
 
+class AsyncPersistentVolumeInformer:
+    """The shared informer and lister of persistentvolumes (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.PersistentVolume, models.PersistentVolumeList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.PERSISTENT_VOLUMES, codec
+        )
+        self.lister = typed_listers.PersistentVolumeLister(
+            self.informer.indexer, "persistentvolumes", False
+        )
+
+
 class PodInformer:
     """The shared informer and lister of pods (core/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Pod, models.PodList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.PODS, codec)
+        self.lister = typed_listers.PodLister(self.informer.indexer, "pods", True)
+
+
+class AsyncPodInformer:
+    """The shared informer and lister of pods (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Pod, models.PodList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.PODS, codec)
         self.lister = typed_listers.PodLister(self.informer.indexer, "pods", True)
 
 
@@ -108,12 +197,34 @@ class PodTemplateInformer:
         self.lister = typed_listers.PodTemplateLister(self.informer.indexer, "podtemplates", True)
 
 
+class AsyncPodTemplateInformer:
+    """The shared informer and lister of podtemplates (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.PodTemplate, models.PodTemplateList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.POD_TEMPLATES, codec)
+        self.lister = typed_listers.PodTemplateLister(self.informer.indexer, "podtemplates", True)
+
+
 class ReplicationControllerInformer:
     """The shared informer and lister of replicationcontrollers (core/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ReplicationController, models.ReplicationControllerList)
         self.informer: SharedIndexInformer = factory.for_resource(
+            typed.REPLICATION_CONTROLLERS, codec
+        )
+        self.lister = typed_listers.ReplicationControllerLister(
+            self.informer.indexer, "replicationcontrollers", True
+        )
+
+
+class AsyncReplicationControllerInformer:
+    """The shared informer and lister of replicationcontrollers (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ReplicationController, models.ReplicationControllerList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
             typed.REPLICATION_CONTROLLERS, codec
         )
         self.lister = typed_listers.ReplicationControllerLister(
@@ -132,12 +243,32 @@ class ResourceQuotaInformer:
         )
 
 
+class AsyncResourceQuotaInformer:
+    """The shared informer and lister of resourcequotas (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ResourceQuota, models.ResourceQuotaList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.RESOURCE_QUOTAS, codec)
+        self.lister = typed_listers.ResourceQuotaLister(
+            self.informer.indexer, "resourcequotas", True
+        )
+
+
 class SecretInformer:
     """The shared informer and lister of secrets (core/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Secret, models.SecretList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.SECRETS, codec)
+        self.lister = typed_listers.SecretLister(self.informer.indexer, "secrets", True)
+
+
+class AsyncSecretInformer:
+    """The shared informer and lister of secrets (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Secret, models.SecretList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.SECRETS, codec)
         self.lister = typed_listers.SecretLister(self.informer.indexer, "secrets", True)
 
 
@@ -152,12 +283,34 @@ class ServiceAccountInformer:
         )
 
 
+class AsyncServiceAccountInformer:
+    """The shared informer and lister of serviceaccounts (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ServiceAccount, models.ServiceAccountList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.SERVICE_ACCOUNTS, codec
+        )
+        self.lister = typed_listers.ServiceAccountLister(
+            self.informer.indexer, "serviceaccounts", True
+        )
+
+
 class ServiceInformer:
     """The shared informer and lister of services (core/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Service, models.ServiceList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.SERVICES, codec)
+        self.lister = typed_listers.ServiceLister(self.informer.indexer, "services", True)
+
+
+class AsyncServiceInformer:
+    """The shared informer and lister of services (core/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Service, models.ServiceList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.SERVICES, codec)
         self.lister = typed_listers.ServiceLister(self.informer.indexer, "services", True)
 
 
@@ -209,3 +362,53 @@ class CoreV1Informers:
 
     def services(self) -> ServiceInformer:
         return ServiceInformer(self._factory)
+
+
+class AsyncCoreV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def config_maps(self) -> AsyncConfigMapInformer:
+        return AsyncConfigMapInformer(self._factory)
+
+    def endpoints(self) -> AsyncEndpointsInformer:
+        return AsyncEndpointsInformer(self._factory)
+
+    def events(self) -> AsyncEventInformer:
+        return AsyncEventInformer(self._factory)
+
+    def limit_ranges(self) -> AsyncLimitRangeInformer:
+        return AsyncLimitRangeInformer(self._factory)
+
+    def namespaces(self) -> AsyncNamespaceInformer:
+        return AsyncNamespaceInformer(self._factory)
+
+    def nodes(self) -> AsyncNodeInformer:
+        return AsyncNodeInformer(self._factory)
+
+    def persistent_volume_claims(self) -> AsyncPersistentVolumeClaimInformer:
+        return AsyncPersistentVolumeClaimInformer(self._factory)
+
+    def persistent_volumes(self) -> AsyncPersistentVolumeInformer:
+        return AsyncPersistentVolumeInformer(self._factory)
+
+    def pods(self) -> AsyncPodInformer:
+        return AsyncPodInformer(self._factory)
+
+    def pod_templates(self) -> AsyncPodTemplateInformer:
+        return AsyncPodTemplateInformer(self._factory)
+
+    def replication_controllers(self) -> AsyncReplicationControllerInformer:
+        return AsyncReplicationControllerInformer(self._factory)
+
+    def resource_quotas(self) -> AsyncResourceQuotaInformer:
+        return AsyncResourceQuotaInformer(self._factory)
+
+    def secrets(self) -> AsyncSecretInformer:
+        return AsyncSecretInformer(self._factory)
+
+    def service_accounts(self) -> AsyncServiceAccountInformer:
+        return AsyncServiceAccountInformer(self._factory)
+
+    def services(self) -> AsyncServiceInformer:
+        return AsyncServiceInformer(self._factory)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.discovery import v1 as typed_listers
@@ -23,9 +23,28 @@ class EndpointSliceInformer:
         )
 
 
+class AsyncEndpointSliceInformer:
+    """The shared informer and lister of endpointslices (discovery.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.EndpointSlice, models.EndpointSliceList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.ENDPOINT_SLICES, codec)
+        self.lister = typed_listers.EndpointSliceLister(
+            self.informer.indexer, "endpointslices", True
+        )
+
+
 class DiscoveryV1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
         self._factory = factory
 
     def endpoint_slices(self) -> EndpointSliceInformer:
         return EndpointSliceInformer(self._factory)
+
+
+class AsyncDiscoveryV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def endpoint_slices(self) -> AsyncEndpointSliceInformer:
+        return AsyncEndpointSliceInformer(self._factory)

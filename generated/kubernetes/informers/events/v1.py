@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.events import v1 as typed_listers
@@ -21,9 +21,26 @@ class EventInformer:
         self.lister = typed_listers.EventLister(self.informer.indexer, "events", True)
 
 
+class AsyncEventInformer:
+    """The shared informer and lister of events (events.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Event, models.EventList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.EVENTS, codec)
+        self.lister = typed_listers.EventLister(self.informer.indexer, "events", True)
+
+
 class EventsV1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
         self._factory = factory
 
     def events(self) -> EventInformer:
         return EventInformer(self._factory)
+
+
+class AsyncEventsV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def events(self) -> AsyncEventInformer:
+        return AsyncEventInformer(self._factory)

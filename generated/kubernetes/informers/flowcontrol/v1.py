@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.flowcontrol import v1 as typed_listers
@@ -21,12 +21,34 @@ class FlowSchemaInformer:
         self.lister = typed_listers.FlowSchemaLister(self.informer.indexer, "flowschemas", False)
 
 
+class AsyncFlowSchemaInformer:
+    """The shared informer and lister of flowschemas (flowcontrol.apiserver.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.FlowSchema, models.FlowSchemaList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.FLOW_SCHEMAS, codec)
+        self.lister = typed_listers.FlowSchemaLister(self.informer.indexer, "flowschemas", False)
+
+
 class PriorityLevelConfigurationInformer:
     """The shared informer and lister of prioritylevelconfigurations (flowcontrol.apiserver.k8s.io/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList)
         self.informer: SharedIndexInformer = factory.for_resource(
+            typed.PRIORITY_LEVEL_CONFIGURATIONS, codec
+        )
+        self.lister = typed_listers.PriorityLevelConfigurationLister(
+            self.informer.indexer, "prioritylevelconfigurations", False
+        )
+
+
+class AsyncPriorityLevelConfigurationInformer:
+    """The shared informer and lister of prioritylevelconfigurations (flowcontrol.apiserver.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
             typed.PRIORITY_LEVEL_CONFIGURATIONS, codec
         )
         self.lister = typed_listers.PriorityLevelConfigurationLister(
@@ -43,3 +65,14 @@ class FlowcontrolV1Informers:
 
     def priority_level_configurations(self) -> PriorityLevelConfigurationInformer:
         return PriorityLevelConfigurationInformer(self._factory)
+
+
+class AsyncFlowcontrolV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def flow_schemas(self) -> AsyncFlowSchemaInformer:
+        return AsyncFlowSchemaInformer(self._factory)
+
+    def priority_level_configurations(self) -> AsyncPriorityLevelConfigurationInformer:
+        return AsyncPriorityLevelConfigurationInformer(self._factory)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.networking import v1 as typed_listers
@@ -23,6 +23,17 @@ class IngressClassInformer:
         )
 
 
+class AsyncIngressClassInformer:
+    """The shared informer and lister of ingressclasses (networking.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.IngressClass, models.IngressClassList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.INGRESS_CLASSES, codec)
+        self.lister = typed_listers.IngressClassLister(
+            self.informer.indexer, "ingressclasses", False
+        )
+
+
 class IngressInformer:
     """The shared informer and lister of ingresses (networking.k8s.io/v1)."""
 
@@ -32,12 +43,30 @@ class IngressInformer:
         self.lister = typed_listers.IngressLister(self.informer.indexer, "ingresses", True)
 
 
+class AsyncIngressInformer:
+    """The shared informer and lister of ingresses (networking.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Ingress, models.IngressList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.INGRESSES, codec)
+        self.lister = typed_listers.IngressLister(self.informer.indexer, "ingresses", True)
+
+
 class IPAddressInformer:
     """The shared informer and lister of ipaddresses (networking.k8s.io/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.IPAddress, models.IPAddressList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.IP_ADDRESSES, codec)
+        self.lister = typed_listers.IPAddressLister(self.informer.indexer, "ipaddresses", False)
+
+
+class AsyncIPAddressInformer:
+    """The shared informer and lister of ipaddresses (networking.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.IPAddress, models.IPAddressList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.IP_ADDRESSES, codec)
         self.lister = typed_listers.IPAddressLister(self.informer.indexer, "ipaddresses", False)
 
 
@@ -52,12 +81,34 @@ class NetworkPolicyInformer:
         )
 
 
+class AsyncNetworkPolicyInformer:
+    """The shared informer and lister of networkpolicies (networking.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.NetworkPolicy, models.NetworkPolicyList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.NETWORK_POLICIES, codec
+        )
+        self.lister = typed_listers.NetworkPolicyLister(
+            self.informer.indexer, "networkpolicies", True
+        )
+
+
 class ServiceCIDRInformer:
     """The shared informer and lister of servicecidrs (networking.k8s.io/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ServiceCIDR, models.ServiceCIDRList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.SERVICE_CIDRS, codec)
+        self.lister = typed_listers.ServiceCIDRLister(self.informer.indexer, "servicecidrs", False)
+
+
+class AsyncServiceCIDRInformer:
+    """The shared informer and lister of servicecidrs (networking.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ServiceCIDR, models.ServiceCIDRList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.SERVICE_CIDRS, codec)
         self.lister = typed_listers.ServiceCIDRLister(self.informer.indexer, "servicecidrs", False)
 
 
@@ -79,3 +130,23 @@ class NetworkingV1Informers:
 
     def service_cidrs(self) -> ServiceCIDRInformer:
         return ServiceCIDRInformer(self._factory)
+
+
+class AsyncNetworkingV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def ingress_classes(self) -> AsyncIngressClassInformer:
+        return AsyncIngressClassInformer(self._factory)
+
+    def ingresses(self) -> AsyncIngressInformer:
+        return AsyncIngressInformer(self._factory)
+
+    def ip_addresses(self) -> AsyncIPAddressInformer:
+        return AsyncIPAddressInformer(self._factory)
+
+    def network_policies(self) -> AsyncNetworkPolicyInformer:
+        return AsyncNetworkPolicyInformer(self._factory)
+
+    def service_cidrs(self) -> AsyncServiceCIDRInformer:
+        return AsyncServiceCIDRInformer(self._factory)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.node import v1 as typed_listers
@@ -23,9 +23,28 @@ class RuntimeClassInformer:
         )
 
 
+class AsyncRuntimeClassInformer:
+    """The shared informer and lister of runtimeclasses (node.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.RuntimeClass, models.RuntimeClassList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.RUNTIME_CLASSES, codec)
+        self.lister = typed_listers.RuntimeClassLister(
+            self.informer.indexer, "runtimeclasses", False
+        )
+
+
 class NodeV1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
         self._factory = factory
 
     def runtime_classes(self) -> RuntimeClassInformer:
         return RuntimeClassInformer(self._factory)
+
+
+class AsyncNodeV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def runtime_classes(self) -> AsyncRuntimeClassInformer:
+        return AsyncRuntimeClassInformer(self._factory)

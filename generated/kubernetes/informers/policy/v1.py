@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.policy import v1 as typed_listers
@@ -25,9 +25,30 @@ class PodDisruptionBudgetInformer:
         )
 
 
+class AsyncPodDisruptionBudgetInformer:
+    """The shared informer and lister of poddisruptionbudgets (policy/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.PodDisruptionBudget, models.PodDisruptionBudgetList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.POD_DISRUPTION_BUDGETS, codec
+        )
+        self.lister = typed_listers.PodDisruptionBudgetLister(
+            self.informer.indexer, "poddisruptionbudgets", True
+        )
+
+
 class PolicyV1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
         self._factory = factory
 
     def pod_disruption_budgets(self) -> PodDisruptionBudgetInformer:
         return PodDisruptionBudgetInformer(self._factory)
+
+
+class AsyncPolicyV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def pod_disruption_budgets(self) -> AsyncPodDisruptionBudgetInformer:
+        return AsyncPodDisruptionBudgetInformer(self._factory)

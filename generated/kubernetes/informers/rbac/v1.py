@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.rbac import v1 as typed_listers
@@ -25,12 +25,34 @@ class ClusterRoleBindingInformer:
         )
 
 
+class AsyncClusterRoleBindingInformer:
+    """The shared informer and lister of clusterrolebindings (rbac.authorization.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ClusterRoleBinding, models.ClusterRoleBindingList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.CLUSTER_ROLE_BINDINGS, codec
+        )
+        self.lister = typed_listers.ClusterRoleBindingLister(
+            self.informer.indexer, "clusterrolebindings", False
+        )
+
+
 class ClusterRoleInformer:
     """The shared informer and lister of clusterroles (rbac.authorization.k8s.io/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ClusterRole, models.ClusterRoleList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.CLUSTER_ROLES, codec)
+        self.lister = typed_listers.ClusterRoleLister(self.informer.indexer, "clusterroles", False)
+
+
+class AsyncClusterRoleInformer:
+    """The shared informer and lister of clusterroles (rbac.authorization.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ClusterRole, models.ClusterRoleList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.CLUSTER_ROLES, codec)
         self.lister = typed_listers.ClusterRoleLister(self.informer.indexer, "clusterroles", False)
 
 
@@ -43,12 +65,30 @@ class RoleBindingInformer:
         self.lister = typed_listers.RoleBindingLister(self.informer.indexer, "rolebindings", True)
 
 
+class AsyncRoleBindingInformer:
+    """The shared informer and lister of rolebindings (rbac.authorization.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.RoleBinding, models.RoleBindingList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.ROLE_BINDINGS, codec)
+        self.lister = typed_listers.RoleBindingLister(self.informer.indexer, "rolebindings", True)
+
+
 class RoleInformer:
     """The shared informer and lister of roles (rbac.authorization.k8s.io/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Role, models.RoleList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.ROLES, codec)
+        self.lister = typed_listers.RoleLister(self.informer.indexer, "roles", True)
+
+
+class AsyncRoleInformer:
+    """The shared informer and lister of roles (rbac.authorization.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Role, models.RoleList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.ROLES, codec)
         self.lister = typed_listers.RoleLister(self.informer.indexer, "roles", True)
 
 
@@ -67,3 +107,20 @@ class RbacV1Informers:
 
     def roles(self) -> RoleInformer:
         return RoleInformer(self._factory)
+
+
+class AsyncRbacV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def cluster_role_bindings(self) -> AsyncClusterRoleBindingInformer:
+        return AsyncClusterRoleBindingInformer(self._factory)
+
+    def cluster_roles(self) -> AsyncClusterRoleInformer:
+        return AsyncClusterRoleInformer(self._factory)
+
+    def role_bindings(self) -> AsyncRoleBindingInformer:
+        return AsyncRoleBindingInformer(self._factory)
+
+    def roles(self) -> AsyncRoleInformer:
+        return AsyncRoleInformer(self._factory)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.resource import v1 as typed_listers
@@ -21,6 +21,15 @@ class DeviceClassInformer:
         self.lister = typed_listers.DeviceClassLister(self.informer.indexer, "deviceclasses", False)
 
 
+class AsyncDeviceClassInformer:
+    """The shared informer and lister of deviceclasses (resource.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.DeviceClass, models.DeviceClassList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.DEVICE_CLASSES, codec)
+        self.lister = typed_listers.DeviceClassLister(self.informer.indexer, "deviceclasses", False)
+
+
 class DeviceTaintRuleInformer:
     """The shared informer and lister of devicetaintrules (resource.k8s.io/v1)."""
 
@@ -32,12 +41,36 @@ class DeviceTaintRuleInformer:
         )
 
 
+class AsyncDeviceTaintRuleInformer:
+    """The shared informer and lister of devicetaintrules (resource.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.DeviceTaintRule, models.DeviceTaintRuleList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.DEVICE_TAINT_RULES, codec
+        )
+        self.lister = typed_listers.DeviceTaintRuleLister(
+            self.informer.indexer, "devicetaintrules", False
+        )
+
+
 class ResourceClaimInformer:
     """The shared informer and lister of resourceclaims (resource.k8s.io/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ResourceClaim, models.ResourceClaimList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.RESOURCE_CLAIMS, codec)
+        self.lister = typed_listers.ResourceClaimLister(
+            self.informer.indexer, "resourceclaims", True
+        )
+
+
+class AsyncResourceClaimInformer:
+    """The shared informer and lister of resourceclaims (resource.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ResourceClaim, models.ResourceClaimList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.RESOURCE_CLAIMS, codec)
         self.lister = typed_listers.ResourceClaimLister(
             self.informer.indexer, "resourceclaims", True
         )
@@ -56,12 +89,36 @@ class ResourceClaimTemplateInformer:
         )
 
 
+class AsyncResourceClaimTemplateInformer:
+    """The shared informer and lister of resourceclaimtemplates (resource.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ResourceClaimTemplate, models.ResourceClaimTemplateList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.RESOURCE_CLAIM_TEMPLATES, codec
+        )
+        self.lister = typed_listers.ResourceClaimTemplateLister(
+            self.informer.indexer, "resourceclaimtemplates", True
+        )
+
+
 class ResourceSliceInformer:
     """The shared informer and lister of resourceslices (resource.k8s.io/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ResourceSlice, models.ResourceSliceList)
         self.informer: SharedIndexInformer = factory.for_resource(typed.RESOURCE_SLICES, codec)
+        self.lister = typed_listers.ResourceSliceLister(
+            self.informer.indexer, "resourceslices", False
+        )
+
+
+class AsyncResourceSliceInformer:
+    """The shared informer and lister of resourceslices (resource.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.ResourceSlice, models.ResourceSliceList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.RESOURCE_SLICES, codec)
         self.lister = typed_listers.ResourceSliceLister(
             self.informer.indexer, "resourceslices", False
         )
@@ -85,3 +142,23 @@ class ResourceV1Informers:
 
     def resource_slices(self) -> ResourceSliceInformer:
         return ResourceSliceInformer(self._factory)
+
+
+class AsyncResourceV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def device_classes(self) -> AsyncDeviceClassInformer:
+        return AsyncDeviceClassInformer(self._factory)
+
+    def device_taint_rules(self) -> AsyncDeviceTaintRuleInformer:
+        return AsyncDeviceTaintRuleInformer(self._factory)
+
+    def resource_claims(self) -> AsyncResourceClaimInformer:
+        return AsyncResourceClaimInformer(self._factory)
+
+    def resource_claim_templates(self) -> AsyncResourceClaimTemplateInformer:
+        return AsyncResourceClaimTemplateInformer(self._factory)
+
+    def resource_slices(self) -> AsyncResourceSliceInformer:
+        return AsyncResourceSliceInformer(self._factory)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.scheduling import v1 as typed_listers
@@ -23,9 +23,30 @@ class PriorityClassInformer:
         )
 
 
+class AsyncPriorityClassInformer:
+    """The shared informer and lister of priorityclasses (scheduling.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.PriorityClass, models.PriorityClassList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.PRIORITY_CLASSES, codec
+        )
+        self.lister = typed_listers.PriorityClassLister(
+            self.informer.indexer, "priorityclasses", False
+        )
+
+
 class SchedulingV1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
         self._factory = factory
 
     def priority_classes(self) -> PriorityClassInformer:
         return PriorityClassInformer(self._factory)
+
+
+class AsyncSchedulingV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def priority_classes(self) -> AsyncPriorityClassInformer:
+        return AsyncPriorityClassInformer(self._factory)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.storage import v1 as typed_listers
@@ -21,6 +21,15 @@ class CSIDriverInformer:
         self.lister = typed_listers.CSIDriverLister(self.informer.indexer, "csidrivers", False)
 
 
+class AsyncCSIDriverInformer:
+    """The shared informer and lister of csidrivers (storage.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.CSIDriver, models.CSIDriverList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.CSI_DRIVERS, codec)
+        self.lister = typed_listers.CSIDriverLister(self.informer.indexer, "csidrivers", False)
+
+
 class CSINodeInformer:
     """The shared informer and lister of csinodes (storage.k8s.io/v1)."""
 
@@ -30,12 +39,34 @@ class CSINodeInformer:
         self.lister = typed_listers.CSINodeLister(self.informer.indexer, "csinodes", False)
 
 
+class AsyncCSINodeInformer:
+    """The shared informer and lister of csinodes (storage.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.CSINode, models.CSINodeList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.CSI_NODES, codec)
+        self.lister = typed_listers.CSINodeLister(self.informer.indexer, "csinodes", False)
+
+
 class CSIStorageCapacityInformer:
     """The shared informer and lister of csistoragecapacities (storage.k8s.io/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.CSIStorageCapacity, models.CSIStorageCapacityList)
         self.informer: SharedIndexInformer = factory.for_resource(
+            typed.CSI_STORAGE_CAPACITIES, codec
+        )
+        self.lister = typed_listers.CSIStorageCapacityLister(
+            self.informer.indexer, "csistoragecapacities", True
+        )
+
+
+class AsyncCSIStorageCapacityInformer:
+    """The shared informer and lister of csistoragecapacities (storage.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.CSIStorageCapacity, models.CSIStorageCapacityList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
             typed.CSI_STORAGE_CAPACITIES, codec
         )
         self.lister = typed_listers.CSIStorageCapacityLister(
@@ -54,6 +85,17 @@ class StorageClassInformer:
         )
 
 
+class AsyncStorageClassInformer:
+    """The shared informer and lister of storageclasses (storage.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.StorageClass, models.StorageClassList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.STORAGE_CLASSES, codec)
+        self.lister = typed_listers.StorageClassLister(
+            self.informer.indexer, "storageclasses", False
+        )
+
+
 class VolumeAttachmentInformer:
     """The shared informer and lister of volumeattachments (storage.k8s.io/v1)."""
 
@@ -65,12 +107,38 @@ class VolumeAttachmentInformer:
         )
 
 
+class AsyncVolumeAttachmentInformer:
+    """The shared informer and lister of volumeattachments (storage.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.VolumeAttachment, models.VolumeAttachmentList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.VOLUME_ATTACHMENTS, codec
+        )
+        self.lister = typed_listers.VolumeAttachmentLister(
+            self.informer.indexer, "volumeattachments", False
+        )
+
+
 class VolumeAttributesClassInformer:
     """The shared informer and lister of volumeattributesclasses (storage.k8s.io/v1)."""
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.VolumeAttributesClass, models.VolumeAttributesClassList)
         self.informer: SharedIndexInformer = factory.for_resource(
+            typed.VOLUME_ATTRIBUTES_CLASSES, codec
+        )
+        self.lister = typed_listers.VolumeAttributesClassLister(
+            self.informer.indexer, "volumeattributesclasses", False
+        )
+
+
+class AsyncVolumeAttributesClassInformer:
+    """The shared informer and lister of volumeattributesclasses (storage.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.VolumeAttributesClass, models.VolumeAttributesClassList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
             typed.VOLUME_ATTRIBUTES_CLASSES, codec
         )
         self.lister = typed_listers.VolumeAttributesClassLister(
@@ -99,3 +167,26 @@ class StorageV1Informers:
 
     def volume_attributes_classes(self) -> VolumeAttributesClassInformer:
         return VolumeAttributesClassInformer(self._factory)
+
+
+class AsyncStorageV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def csi_drivers(self) -> AsyncCSIDriverInformer:
+        return AsyncCSIDriverInformer(self._factory)
+
+    def csi_nodes(self) -> AsyncCSINodeInformer:
+        return AsyncCSINodeInformer(self._factory)
+
+    def csi_storage_capacities(self) -> AsyncCSIStorageCapacityInformer:
+        return AsyncCSIStorageCapacityInformer(self._factory)
+
+    def storage_classes(self) -> AsyncStorageClassInformer:
+        return AsyncStorageClassInformer(self._factory)
+
+    def volume_attachments(self) -> AsyncVolumeAttachmentInformer:
+        return AsyncVolumeAttachmentInformer(self._factory)
+
+    def volume_attributes_classes(self) -> AsyncVolumeAttributesClassInformer:
+        return AsyncVolumeAttributesClassInformer(self._factory)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.storagemigration import v1 as typed_listers
@@ -25,9 +25,30 @@ class StorageVersionMigrationInformer:
         )
 
 
+class AsyncStorageVersionMigrationInformer:
+    """The shared informer and lister of storageversionmigrations (storagemigration.k8s.io/v1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.StorageVersionMigration, models.StorageVersionMigrationList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+            typed.STORAGE_VERSION_MIGRATIONS, codec
+        )
+        self.lister = typed_listers.StorageVersionMigrationLister(
+            self.informer.indexer, "storageversionmigrations", False
+        )
+
+
 class StoragemigrationV1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
         self._factory = factory
 
     def storage_version_migrations(self) -> StorageVersionMigrationInformer:
         return StorageVersionMigrationInformer(self._factory)
+
+
+class AsyncStoragemigrationV1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def storage_version_migrations(self) -> AsyncStorageVersionMigrationInformer:
+        return AsyncStorageVersionMigrationInformer(self._factory)

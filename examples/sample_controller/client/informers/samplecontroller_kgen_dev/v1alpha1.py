@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import SharedInformerFactory
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.codec import ModelCodec
 
 from ...listers.samplecontroller_kgen_dev import v1alpha1 as typed_listers
@@ -21,9 +21,26 @@ class FooInformer:
         self.lister = typed_listers.FooLister(self.informer.indexer, "foos", True)
 
 
+class AsyncFooInformer:
+    """The shared informer and lister of foos (samplecontroller.kgen.dev/v1alpha1)."""
+
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        codec = ModelCodec(models.Foo, models.FooList)
+        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.FOOS, codec)
+        self.lister = typed_listers.FooLister(self.informer.indexer, "foos", True)
+
+
 class SamplecontrollerKgenDevV1alpha1Informers:
     def __init__(self, factory: SharedInformerFactory) -> None:
         self._factory = factory
 
     def foos(self) -> FooInformer:
         return FooInformer(self._factory)
+
+
+class AsyncSamplecontrollerKgenDevV1alpha1Informers:
+    def __init__(self, factory: AsyncSharedInformerFactory) -> None:
+        self._factory = factory
+
+    def foos(self) -> AsyncFooInformer:
+        return AsyncFooInformer(self._factory)
