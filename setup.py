@@ -2,6 +2,7 @@
 
 generator/ -> kgen.generator, runtime/ -> kgen.runtime, templates/ -> kgen.templates,
 generated/kubernetes/ -> kgen.kubernetes. `kgen` itself is an implicit namespace package.
+openapi/ ships as data in kgen/openapi/: `kgen generate` with no source reads it.
 """
 
 from pathlib import Path
@@ -27,6 +28,8 @@ def _packages() -> tuple[list[str], dict[str, str]]:
 
 
 packages, package_dir = _packages()
+packages.append("kgen.openapi")
+package_dir["kgen.openapi"] = "openapi"
 setup(
     packages=packages,
     package_dir=package_dir,
@@ -34,5 +37,6 @@ setup(
         "kgen.templates": ["*.jinja"],
         "kgen.kubernetes": ["py.typed"],
         "kgen.runtime": ["py.typed"],
+        "kgen.openapi": ["kubernetes-*/**/*.json"],
     },
 )

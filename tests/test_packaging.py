@@ -24,9 +24,11 @@ def test_wheel_installs_with_console_script_and_import_names(tmp_path: Path) -> 
         "kgen/templates/__init__.py",
         "kgen/kubernetes/__init__.py",
         "kgen/kubernetes/py.typed",
+        "kgen/openapi/kubernetes-1.37.2/openapi/v3/apis/apps/v1.json",
+        "kgen/openapi/kubernetes-1.37.2/discovery/aggregated/apis.json",
     ):
         assert expected in names, expected
-    assert not any(n.startswith(("tests/", "hack/", "openapi/")) for n in names)
+    assert not any(n.startswith(("tests/", "hack/", "openapi/", "examples/")) for n in names)
 
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
@@ -37,6 +39,13 @@ def test_wheel_installs_with_console_script_and_import_names(tmp_path: Path) -> 
     assert version.returncode == 0 and version.stdout.strip() == "kgen 0.1.0", version.stderr
     helptext = subprocess.run([str(env_dir / "bin" / "kgen"), "--help"], capture_output=True, text=True, cwd=tmp_path)
     assert helptext.returncode == 0 and "snapshot" in helptext.stdout
+    # The main job from the installed wheel: the embedded snapshot travels with it.
+    generated = subprocess.run(
+        [str(env_dir / "bin" / "kgen"), "generate", "--out", str(tmp_path / "out"), "--groups", "apps/v1"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert generated.returncode == 0, generated.stderr
+    assert (tmp_path / "out" / "kubernetes" / "models" / "apps" / "v1.py").is_file()
     imports = "import kgen.generator, kgen.runtime, kgen.templates, kgen.kubernetes; print(kgen.runtime.__file__)"
     where = subprocess.run([str(python), "-c", imports], capture_output=True, text=True, cwd=tmp_path, check=True)
     assert str(env_dir) in where.stdout  # the wheel's copy, not the checkout

@@ -12,19 +12,13 @@ import os
 import subprocess
 from pathlib import Path
 
+from ..paths import cache_root
+
 BINARIES = ("etcd", "kube-apiserver")
 
 
 class AssetsNotFound(RuntimeError):
     pass
-
-
-def cache_root() -> Path:
-    explicit = os.environ.get("KGEN_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "kgen"
 
 
 def _complete(folder: Path) -> bool:
