@@ -63,7 +63,7 @@ def test_patches_respect_the_status_subresource(cs: Clientset, ns: str) -> None:
 def test_scale_subresource_reads_and_writes_spec_replicas(cs: Clientset, ns: str) -> None:
     deployments = cs.apps_v1.deployments(ns)
     created = deployments.create(deployment("d", replicas=2))
-    scale = deployments.get_scale("d")
+    scale = deployments.scale("d")
     assert scale.spec and scale.spec.replicas == 2
     assert scale.status and scale.status.selector == "app=d"
     assert scale.metadata and created.metadata and scale.metadata.uid == created.metadata.uid

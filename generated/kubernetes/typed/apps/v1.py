@@ -97,7 +97,7 @@ class DeploymentsClient(
 ):
     """deployments (apps/v1, namespaced; short names: deploy): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
-    def get_scale(self, name: str) -> autoscalingv1.Scale:
+    def scale(self, name: str) -> autoscalingv1.Scale:
         return self._client.get_subresource(name, "scale", autoscalingv1.Scale.from_json)  # type: ignore[no-any-return]
 
     def update_scale(self, name: str, scale: autoscalingv1.Scale) -> autoscalingv1.Scale:
@@ -119,7 +119,7 @@ class AsyncDeploymentsClient(
 ):
     """deployments (apps/v1, namespaced; short names: deploy): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
-    async def get_scale(self, name: str) -> autoscalingv1.Scale:
+    async def scale(self, name: str) -> autoscalingv1.Scale:
         return await self._client.get_subresource(name, "scale", autoscalingv1.Scale.from_json)  # type: ignore[no-any-return]
 
     async def update_scale(self, name: str, scale: autoscalingv1.Scale) -> autoscalingv1.Scale:
@@ -144,7 +144,7 @@ class ReplicaSetsClient(
 ):
     """replicasets (apps/v1, namespaced; short names: rs): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
-    def get_scale(self, name: str) -> autoscalingv1.Scale:
+    def scale(self, name: str) -> autoscalingv1.Scale:
         return self._client.get_subresource(name, "scale", autoscalingv1.Scale.from_json)  # type: ignore[no-any-return]
 
     def update_scale(self, name: str, scale: autoscalingv1.Scale) -> autoscalingv1.Scale:
@@ -166,7 +166,7 @@ class AsyncReplicaSetsClient(
 ):
     """replicasets (apps/v1, namespaced; short names: rs): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
-    async def get_scale(self, name: str) -> autoscalingv1.Scale:
+    async def scale(self, name: str) -> autoscalingv1.Scale:
         return await self._client.get_subresource(name, "scale", autoscalingv1.Scale.from_json)  # type: ignore[no-any-return]
 
     async def update_scale(self, name: str, scale: autoscalingv1.Scale) -> autoscalingv1.Scale:
@@ -191,7 +191,7 @@ class StatefulSetsClient(
 ):
     """statefulsets (apps/v1, namespaced; short names: sts): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
-    def get_scale(self, name: str) -> autoscalingv1.Scale:
+    def scale(self, name: str) -> autoscalingv1.Scale:
         return self._client.get_subresource(name, "scale", autoscalingv1.Scale.from_json)  # type: ignore[no-any-return]
 
     def update_scale(self, name: str, scale: autoscalingv1.Scale) -> autoscalingv1.Scale:
@@ -213,7 +213,7 @@ class AsyncStatefulSetsClient(
 ):
     """statefulsets (apps/v1, namespaced; short names: sts): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
-    async def get_scale(self, name: str) -> autoscalingv1.Scale:
+    async def scale(self, name: str) -> autoscalingv1.Scale:
         return await self._client.get_subresource(name, "scale", autoscalingv1.Scale.from_json)  # type: ignore[no-any-return]
 
     async def update_scale(self, name: str, scale: autoscalingv1.Scale) -> autoscalingv1.Scale:

@@ -448,7 +448,7 @@ class ReplicationControllersClient(
 ):
     """replicationcontrollers (core/v1, namespaced; short names: rc): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
-    def get_scale(self, name: str) -> autoscalingv1.Scale:
+    def scale(self, name: str) -> autoscalingv1.Scale:
         return self._client.get_subresource(name, "scale", autoscalingv1.Scale.from_json)  # type: ignore[no-any-return]
 
     def update_scale(self, name: str, scale: autoscalingv1.Scale) -> autoscalingv1.Scale:
@@ -470,7 +470,7 @@ class AsyncReplicationControllersClient(
 ):
     """replicationcontrollers (core/v1, namespaced; short names: rc): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
-    async def get_scale(self, name: str) -> autoscalingv1.Scale:
+    async def scale(self, name: str) -> autoscalingv1.Scale:
         return await self._client.get_subresource(name, "scale", autoscalingv1.Scale.from_json)  # type: ignore[no-any-return]
 
     async def update_scale(self, name: str, scale: autoscalingv1.Scale) -> autoscalingv1.Scale:
