@@ -30,6 +30,7 @@ class Model:
     fields: list[Field] = field(default_factory=list)
     api_version: str | None = None
     kind: str | None = None
+    redacted: list[str] = field(default_factory=list)  # Python names whose values repr hides
 
 
 @dataclass

@@ -27,6 +27,14 @@ _ALIASES = {
 }
 _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
 
+#: Fields holding credentials: their values never appear in a model's repr (or a log line
+#: that prints one). Keyed by the definition's last two name segments.
+REDACTED_FIELDS = {
+    ("v1", "Secret"): ("data", "stringData"),
+    ("v1", "TokenRequestStatus"): ("token",),
+    ("v1", "TokenReviewSpec"): ("token",),
+}
+
 
 @dataclass
 class Definition:
@@ -126,6 +134,9 @@ class ModelBuilder:
             d = self.definitions[name]
             module, cls = self._class_of[name]
             model = self._model(module, cls, d.schema, d.source, d.ptr, name)
+            parts = name.rsplit(".", 2)
+            secret = REDACTED_FIELDS.get((parts[-2], parts[-1]), ()) if len(parts) > 1 else ()
+            model.redacted = [f.py_name for f in model.fields if f.wire_name in secret]
             if len(d.gvks) == 1:
                 gvk = d.gvks[0]
                 model.api_version = f"{gvk['group']}/{gvk['version']}" if gvk.get("group") else gvk["version"]

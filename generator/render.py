@@ -65,6 +65,7 @@ class ClassView:
     api_version: Code | None
     kind: Code | None
     defaults: Code | None
+    redacted: Code | None
     fields: list[FieldView]
 
 
@@ -103,6 +104,7 @@ def _class_view(m: Model) -> ClassView:
         api_version=literal(m.api_version) if m.api_version else None,
         kind=literal(m.kind) if m.kind else None,
         defaults=literal(defaults) if defaults else None,
+        redacted=Code("(" + "".join(f"{literal(n)}, " for n in m.redacted) + ")") if m.redacted else None,
         fields=[
             FieldView(
                 name=identifier(f.py_name),
@@ -120,7 +122,7 @@ def _module_view(module: Module) -> ModuleView:
     typing = set()
     if module.uses_any or any(c.defaults for c in classes):
         typing.add("Any")
-    if any(c.api_version or c.defaults for c in classes):
+    if any(c.api_version or c.defaults or c.redacted for c in classes):
         typing.add("ClassVar")
     if module.uses_literal:
         typing.add("Literal")

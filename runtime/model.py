@@ -52,6 +52,19 @@ class Model(
     #: Set on top-level resources: their ``apiVersion`` and ``kind``.
     API_VERSION: ClassVar[str | None] = None
     KIND: ClassVar[str | None] = None
+    #: Fields holding credentials (Secret data, tokens): repr shows that they are set, not what.
+    REDACTED: ClassVar[tuple[str, ...]] = ()
+
+    def __repr__(self) -> str:
+        if not self.REDACTED:
+            return super().__repr__()
+        shown = []
+        for name in self.__struct_fields__:
+            value = getattr(self, name)
+            if value is UNSET:
+                continue
+            shown.append(f"{name}=<redacted>" if name in self.REDACTED and value else f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
 
     @classmethod
     def from_json(cls: type[M], data: bytes | str) -> M:

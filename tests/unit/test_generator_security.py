@@ -217,7 +217,9 @@ _IMPORTS = {
 }
 _TYPE_NAMES = {"str", "int", "float", "bool", "list", "dict", "Any", "Literal", "UnsetType",
                "IntOrString", "Quantity", "Time", "MicroTime"}
-_CLASSVARS = {"API_VERSION": "str | None", "KIND": "str | None", "DEFAULTS": "dict[str, Any]"}
+_CLASSVARS = {
+    "API_VERSION": "str | None", "KIND": "str | None", "DEFAULTS": "dict[str, Any]", "REDACTED": "tuple[str, ...]",
+}
 
 
 def _is_docstring(node: ast.stmt) -> bool:
@@ -273,6 +275,10 @@ def _check_field(stmt: ast.AnnAssign, names: set[str], aliases: set[str], where:
         assert stmt.value is not None, where
         if stmt.target.id == "DEFAULTS":
             assert isinstance(stmt.value, ast.Dict), where
+        elif stmt.target.id == "REDACTED":
+            assert isinstance(stmt.value, ast.Tuple), where
+            assert all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in stmt.value.elts), where
+            return
         else:
             assert isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str), where
         _check_json_literal(stmt.value, where)

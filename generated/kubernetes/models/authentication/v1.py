@@ -96,6 +96,7 @@ class TokenRequestStatus(Model):
     """TokenRequestStatus is the result of a token request."""
 
     DEFAULTS: ClassVar[dict[str, Any]] = {"token": ""}
+    REDACTED: ClassVar[tuple[str, ...]] = ("token",)
     expiration_timestamp: Time | None | UnsetType = field(default=UNSET, name="expirationTimestamp")
     """expirationTimestamp is the time of expiration of the returned token."""
     token: str | None | UnsetType = UNSET
@@ -133,6 +134,7 @@ class TokenReview(Model):
 class TokenReviewSpec(Model):
     """TokenReviewSpec is a description of the token authentication request."""
 
+    REDACTED: ClassVar[tuple[str, ...]] = ("token",)
     audiences: list[str] | None | UnsetType = UNSET
     """audiences is a list of the identifiers that the resource server presented with the token identifies as. Audience-aware token authenticators will verify that the token was intended for at least one of the audiences in this list. If no audiences are provided, the audience will default to the audience of the Kubernetes apiserver."""
     token: str | None | UnsetType = UNSET

@@ -4708,6 +4708,10 @@ class Secret(Model):
     API_VERSION: ClassVar[str | None] = "v1"
     KIND: ClassVar[str | None] = "Secret"
     DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
+    REDACTED: ClassVar[tuple[str, ...]] = (
+        "data",
+        "string_data",
+    )
     api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     data: dict[str, str] | None | UnsetType = UNSET
