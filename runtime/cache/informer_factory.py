@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from ..resource import AsyncResourceClient, Codec, ResourceClient, ResourceInfo
 from ..rest import AsyncRESTClient, RESTClient
@@ -24,6 +24,7 @@ from .shared_informer import (
 )
 
 TweakListOptions = Callable[[dict[str, Any]], dict[str, Any]]
+I = TypeVar("I", SharedIndexInformer, AsyncSharedIndexInformer)
 
 
 class _FactoryOptions:
@@ -45,12 +46,31 @@ class _FactoryOptions:
         self._lock = threading.Lock()
         self._started = False
         self._shutdown = False
+        self._made: dict[tuple[str, str, str], Any] = {}
 
-    def _namespace_for(self, resource: ResourceInfo) -> str | None:
-        return self.namespace if resource.namespaced else None
+    def _informer(self, resource: ResourceInfo, make: Callable[[str | None, float], I], start: Callable[[I], Any]) -> I:
+        """The informer for ``resource``: made once (namespace, resync, transform applied),
+        started at once if the factory already is."""
+        key = (resource.group, resource.version, resource.plural)
+        with self._lock:
+            informer: I | None = self._made.get(key)
+            if informer is None:
+                if self._shutdown:
+                    raise RuntimeError("the factory was shut down")
+                namespace = self.namespace if resource.namespaced else None
+                informer = make(namespace, self.custom_resync.get(f"{resource.api_version}/{resource.plural}", self.resync))
+                if self.transform is not None:
+                    informer.set_transform(self.transform)
+                self._made[key] = informer
+                if self._started:
+                    start(informer)
+            return informer
 
-    def _resync_for(self, resource: ResourceInfo) -> float:
-        return self.custom_resync.get(f"{resource.api_version}/{resource.plural}", self.resync)
+    def _all(self, shutdown: bool = False, start: bool = False) -> list[Any]:
+        with self._lock:
+            self._shutdown = self._shutdown or shutdown
+            self._started = self._started or start
+            return list(self._made.values())
 
 
 class SharedInformerFactory(_FactoryOptions):
@@ -66,47 +86,32 @@ class SharedInformerFactory(_FactoryOptions):
     ) -> None:
         super().__init__(resync, namespace, tweak_list_options, transform, custom_resync)
         self.rest = rest
-        self._informers: dict[tuple[str, str, str], SharedIndexInformer] = {}
 
     def for_resource(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> SharedIndexInformer:
         """The factory's informer for ``resource`` (created on first request)."""
-        key = (resource.group, resource.version, resource.plural)
-        with self._lock:
-            informer = self._informers.get(key)
-            if informer is None:
-                if self._shutdown:
-                    raise RuntimeError("the factory was shut down")
-                client = ResourceClient(self.rest, resource, self._namespace_for(resource), codec)
-                informer = SharedIndexInformer(client, self._resync_for(resource), list_options=self.tweak_list_options)
-                if self.transform is not None:
-                    informer.set_transform(self.transform)
-                self._informers[key] = informer
-                if self._started:
-                    informer.run()
-            return informer
+
+        def make(namespace: str | None, resync: float) -> SharedIndexInformer:
+            client = ResourceClient(self.rest, resource, namespace, codec)
+            return SharedIndexInformer(client, resync, list_options=self.tweak_list_options)
+
+        return self._informer(resource, make, SharedIndexInformer.run)
 
     def lister(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> Lister[Any]:
         return Lister(self.for_resource(resource, codec).indexer, resource.plural, resource.namespaced)
 
     def start(self) -> None:
-        with self._lock:
-            self._started = True
-            informers = list(self._informers.values())
-        for informer in informers:
+        for informer in self._all(start=True):
             informer.run()
 
     def wait_for_cache_sync(self, timeout: float | None = None) -> dict[tuple[str, str, str], bool]:
         """Waits for every started informer; returns each one's sync state."""
         with self._lock:
-            informers = dict(self._informers)
+            informers = dict(self._made)
         wait_for_cache_sync(*(i.has_synced for i in informers.values()), timeout=timeout)
         return {key: informer.has_synced() for key, informer in informers.items()}
 
     def shutdown(self) -> None:
-        with self._lock:
-            self._shutdown = True
-            informers = list(self._informers.values())
-        for informer in informers:
+        for informer in self._all(shutdown=True):
             informer.stop()
 
 
@@ -125,45 +130,27 @@ class AsyncSharedInformerFactory(_FactoryOptions):
     ) -> None:
         super().__init__(resync, namespace, tweak_list_options, transform, custom_resync)
         self.rest = rest
-        self._informers: dict[tuple[str, str, str], AsyncSharedIndexInformer] = {}
 
     def for_resource(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> AsyncSharedIndexInformer:
-        key = (resource.group, resource.version, resource.plural)
-        with self._lock:
-            informer = self._informers.get(key)
-            if informer is None:
-                if self._shutdown:
-                    raise RuntimeError("the factory was shut down")
-                client = AsyncResourceClient(self.rest, resource, self._namespace_for(resource), codec)
-                informer = AsyncSharedIndexInformer(
-                    client, self._resync_for(resource), list_options=self.tweak_list_options
-                )
-                if self.transform is not None:
-                    informer.set_transform(self.transform)
-                self._informers[key] = informer
-                if self._started:
-                    informer.start()
-            return informer
+        def make(namespace: str | None, resync: float) -> AsyncSharedIndexInformer:
+            client = AsyncResourceClient(self.rest, resource, namespace, codec)
+            return AsyncSharedIndexInformer(client, resync, list_options=self.tweak_list_options)
+
+        return self._informer(resource, make, AsyncSharedIndexInformer.start)
 
     def lister(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> Lister[Any]:
         return Lister(self.for_resource(resource, codec).indexer, resource.plural, resource.namespaced)
 
     def start(self) -> None:
-        with self._lock:
-            self._started = True
-            informers = list(self._informers.values())
-        for informer in informers:
+        for informer in self._all(start=True):
             informer.start()
 
     async def wait_for_cache_sync(self, timeout: float | None = None) -> dict[tuple[str, str, str], bool]:
         with self._lock:
-            informers = dict(self._informers)
+            informers = dict(self._made)
         await async_wait_for_cache_sync(*(i.has_synced for i in informers.values()), timeout=timeout)
         return {key: informer.has_synced() for key, informer in informers.items()}
 
     async def shutdown(self) -> None:
-        with self._lock:
-            self._shutdown = True
-            informers = list(self._informers.values())
-        for informer in informers:
+        for informer in self._all(shutdown=True):
             await informer.stop()
