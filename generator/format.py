@@ -36,7 +36,7 @@ def _format_one(source: str) -> str:
 
 
 def _cache_dir() -> Path:
-    from kgen.runtime.paths import cache_root
+    from kgen.runtime.util.paths import cache_root
 
     return cache_root() / "format"
 

@@ -82,7 +82,7 @@ class TypedResource:
     client_class: str  # ConfigMapsClient
     model: str  # the model class in the same group-version module
     list_model: str
-    mixins: list[str]  # kgen.runtime.typed verb mixins, in client-go's verb order
+    mixins: list[str]  # kgen.runtime.gentype.typed verb mixins, in client-go's verb order
     scale: bool = False
     log: bool = False
     eviction: bool = False

@@ -1,4 +1,6 @@
 """kgen's runtime: what generated clients import to reach a kube-apiserver.
 
-Modules mirror client-go's concepts, one per concept (see DESIGN.md).
+Folders follow client-go's map, one concept per module; layers import only downward
+(apimachinery <- util <- rest <- gentype <- discovery <- dynamic <- tools <- fake, testing),
+which the import-linter contracts in pyproject.toml check. See docs/architecture.md.
 """

@@ -19,11 +19,11 @@ from kgen.kubernetes.informers.factory import SharedInformerFactory
 from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentSpec
 from kgen.kubernetes.models.core.v1 import Container, PodSpec, PodTemplateSpec
 from kgen.kubernetes.models.meta.v1 import LabelSelector, ObjectMeta, OwnerReference
-from kgen.runtime.cache.delta_fifo import DeletedFinalStateUnknown
-from kgen.runtime.cache.store import meta_namespace_key, split_key
-from kgen.runtime.errors import NotFound
-from kgen.runtime.events import EventRecorder
-from kgen.runtime.workqueue import RateLimitingQueue, default_controller_rate_limiter
+from kgen.runtime.tools.cache.delta_fifo import DeletedFinalStateUnknown
+from kgen.runtime.tools.cache.store import meta_namespace_key, split_key
+from kgen.runtime.apimachinery.errors import NotFound
+from kgen.runtime.tools.record.event import EventRecorder
+from kgen.runtime.util.workqueue import RateLimitingQueue, default_controller_rate_limiter
 
 from .client import Clientset as FooClientset
 from .client.informers.factory import SharedInformerFactory as FooInformerFactory

@@ -9,8 +9,8 @@ With pytest, the session-scoped fixture ``kube_apiserver`` yields a started serv
 is registered when kgen is installed). Needs the ``testing`` extra: ``pip install kgen[testing]``.
 """
 
-from ._assets import AssetsNotFound, find_assets
-from ._server import RESTRICTED_NAMESPACE, TOKEN_USERS, KubeAPIServer, StartupError
+from kgen.runtime.testing._assets import AssetsNotFound, find_assets
+from kgen.runtime.testing._server import RESTRICTED_NAMESPACE, TOKEN_USERS, KubeAPIServer, StartupError
 
 __all__ = [
     "AssetsNotFound",

@@ -12,7 +12,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from ..paths import cache_root
+from kgen.runtime.util.paths import cache_root
 
 BINARIES = ("etcd", "kube-apiserver")
 

@@ -28,8 +28,8 @@ from typing import Any
 import httpx
 import yaml
 
-from ._assets import find_assets
-from ._certs import CertificateAuthority, KeyPair, signing_key
+from kgen.runtime.testing._assets import find_assets
+from kgen.runtime.testing._certs import CertificateAuthority, KeyPair, signing_key
 
 _TMP_PREFIX = "kgen-envtest-"
 ADMIN_USER = "kgen-admin"

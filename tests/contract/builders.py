@@ -7,7 +7,7 @@ from typing import TypeVar
 from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentSpec
 from kgen.kubernetes.models.core.v1 import ConfigMap, Container, PodSpec, PodTemplateSpec
 from kgen.kubernetes.models.meta.v1 import LabelSelector, ObjectMeta
-from kgen.runtime.model import UNSET, UnsetType
+from kgen.runtime.apimachinery.model import UNSET, UnsetType
 
 T = TypeVar("T")
 

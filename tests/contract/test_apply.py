@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from kgen.kubernetes import Clientset
-from kgen.runtime.errors import BadRequest, Conflict, Invalid
-from kgen.runtime.resource import PatchType
+from kgen.runtime.apimachinery.errors import BadRequest, Conflict, Invalid
+from kgen.runtime.gentype.resource import PatchType
 
 from .builders import config_map, deployment
 

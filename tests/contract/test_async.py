@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from kgen.runtime.errors import AlreadyExists, NotFound
-from kgen.runtime.resource import PatchType
+from kgen.runtime.apimachinery.errors import AlreadyExists, NotFound
+from kgen.runtime.gentype.resource import PatchType
 
 from .builders import config_map
 from .conftest import Backend

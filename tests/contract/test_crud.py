@@ -9,8 +9,8 @@ import pytest
 
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.core.v1 import ConfigMap
-from kgen.runtime.errors import AlreadyExists, Conflict, Invalid, NotFound
-from kgen.runtime.model import UNSET
+from kgen.runtime.apimachinery.errors import AlreadyExists, Conflict, Invalid, NotFound
+from kgen.runtime.apimachinery.model import UNSET
 
 from .builders import config_map
 

@@ -6,7 +6,7 @@ import pytest
 
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.core.v1 import ConfigMap
-from kgen.runtime.errors import Conflict, NotFound
+from kgen.runtime.apimachinery.errors import Conflict, NotFound
 
 from .builders import config_map
 

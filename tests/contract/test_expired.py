@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgen.runtime.errors import Expired
+from kgen.runtime.apimachinery.errors import Expired
 
 from .builders import config_map
 from .conftest import CompactingBackend

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from kgen.kubernetes import Clientset
-from kgen.runtime.errors import BadRequest
-from kgen.runtime.selectors import fields, labels
+from kgen.runtime.apimachinery.errors import BadRequest
+from kgen.runtime.apimachinery.selectors import fields, labels
 
 from .builders import config_map
 

@@ -8,8 +8,8 @@ from contextlib import closing
 
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.core.v1 import ConfigMap
-from kgen.runtime.model import UNSET
-from kgen.runtime.watch import WatchEvent
+from kgen.runtime.apimachinery.model import UNSET
+from kgen.runtime.rest.watch import WatchEvent
 
 from .builders import config_map
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from kgen.runtime.config import load_kubeconfig
-from kgen.runtime.discovery import AGGREGATED_ACCEPT, APIResource, Discovered, DiscoveryClient
-from kgen.runtime.rest import RESTClient
+from kgen.runtime.rest.config import load_kubeconfig
+from kgen.runtime.discovery.discovery_client import AGGREGATED_ACCEPT, APIResource, Discovered, DiscoveryClient
+from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import wait_for
 

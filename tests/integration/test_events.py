@@ -5,8 +5,8 @@ from __future__ import annotations
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.core.v1 import ConfigMap
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.events import EventCorrelator, EventRecorder, ObjectRef
-from kgen.runtime.rest import RESTClient
+from kgen.runtime.tools.record.event import EventCorrelator, EventRecorder, ObjectRef
+from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import unthrottled_config, wait_for
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from kgen.runtime.apply import extract
-from kgen.runtime.config import load_kubeconfig
+from kgen.runtime.apimachinery.apply import extract
+from kgen.runtime.rest.config import load_kubeconfig
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import CRDS, wait_for
 from tests.support.corpus import crd_files, crds
@@ -98,7 +98,7 @@ def test_http_route_through_typed_client_lister_apply_and_watch(
 
 
 def _get_or_none(lister: Any, name: str) -> Any:
-    from kgen.runtime.errors import NotFound
+    from kgen.runtime.apimachinery.errors import NotFound
 
     try:
         return lister.get(name)

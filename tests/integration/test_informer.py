@@ -18,16 +18,16 @@ from kgen.kubernetes import Clientset
 from kgen.kubernetes.informers.factory import SharedInformerFactory
 from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.cache.delta_fifo import DeletedFinalStateUnknown
-from kgen.runtime.cache.listers import Lister
-from kgen.runtime.cache.reflector import Backoff
-from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
-from kgen.runtime.codec import ModelCodec
-from kgen.runtime.errors import Expired, NotFound
-from kgen.runtime.model import UNSET
-from kgen.runtime.resource import AsyncResourceClient, ResourceClient, ResourceInfo
-from kgen.runtime.rest import AsyncRESTClient, RESTClient
-from kgen.runtime.selectors import labels
+from kgen.runtime.tools.cache.delta_fifo import DeletedFinalStateUnknown
+from kgen.runtime.tools.cache.listers import Lister
+from kgen.runtime.tools.cache.reflector import reflector_backoff
+from kgen.runtime.tools.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
+from kgen.runtime.apimachinery.codec import ModelCodec
+from kgen.runtime.apimachinery.errors import Expired, NotFound
+from kgen.runtime.apimachinery.model import UNSET
+from kgen.runtime.gentype.resource import AsyncResourceClient, ResourceClient, ResourceInfo
+from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
+from kgen.runtime.apimachinery.selectors import labels
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import unthrottled_config
 from tests.support.faultproxy import Chaos, FaultProxy
@@ -378,7 +378,7 @@ def test_relist_after_410_emits_tombstones_and_matches_a_fresh_list(
         b = direct.create(cm("b"))
         cut_off = CutOff(proxy)
         informer = SharedIndexInformer(configmaps(through_proxy, ns))
-        informer.reflector.backoff = Backoff(initial=0.1, cap=0.5)
+        informer.reflector.backoff = reflector_backoff(initial=0.1, cap=0.5)
         errors: list[BaseException] = []
         informer.set_watch_error_handler(errors.append)
         log = HandlerLog()
@@ -418,7 +418,7 @@ def test_async_relist_after_410_emits_tombstones_and_matches_a_fresh_list(
         async with AsyncRESTClient(proxy.config()) as through_proxy:
             cut_off = CutOff(proxy)
             informer = AsyncSharedIndexInformer(AsyncResourceClient(through_proxy, CONFIGMAPS, ns, CODEC))
-            informer.reflector.backoff = Backoff(initial=0.1, cap=0.5)
+            informer.reflector.backoff = reflector_backoff(initial=0.1, cap=0.5)
             errors: list[BaseException] = []
             informer.set_watch_error_handler(errors.append)
             log = HandlerLog()

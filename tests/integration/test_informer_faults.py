@@ -17,13 +17,13 @@ import pytest
 
 from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.cache.reflector import Backoff
-from kgen.runtime.cache.shared_informer import SharedIndexInformer
-from kgen.runtime.codec import ModelCodec
-from kgen.runtime.config import load_kubeconfig
-from kgen.runtime.errors import NotFound
-from kgen.runtime.resource import ResourceClient, ResourceInfo
-from kgen.runtime.rest import RESTClient
+from kgen.runtime.tools.cache.reflector import reflector_backoff
+from kgen.runtime.tools.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.apimachinery.codec import ModelCodec
+from kgen.runtime.rest.config import load_kubeconfig
+from kgen.runtime.apimachinery.errors import NotFound
+from kgen.runtime.gentype.resource import ResourceClient, ResourceInfo
+from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.faultproxy import Chaos, FaultProxy
 from tests.support.handler_log import HandlerLog
@@ -126,7 +126,7 @@ def test_informer_converges_after_minutes_of_random_faults(
     writer_client = configmaps(direct, namespace)
     with FaultProxy(kube_apiserver) as proxy, RESTClient(proxy.config()) as through_proxy:
         informer = SharedIndexInformer(configmaps(through_proxy, namespace))
-        informer.reflector.backoff = Backoff(initial=0.1, cap=2.0)  # client-go's would take minutes
+        informer.reflector.backoff = reflector_backoff(initial=0.1, cap=2.0)  # client-go's would take minutes
         watch_errors: Counter[str] = Counter()
         informer.set_watch_error_handler(lambda e: watch_errors.update([type(e).__name__]))
         log = HandlerLog()

@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-from kgen.runtime.errors import Conflict, NotFound
-from kgen.runtime.leaderelection import LeaderElector
-from kgen.runtime.rest import RESTClient
-from kgen.runtime.retry import DEFAULT_RETRY, retry_on_conflict
+from kgen.runtime.apimachinery.errors import Conflict, NotFound
+from kgen.runtime.tools.leaderelection.leaderelection import LeaderElector
+from kgen.runtime.rest.client import RESTClient
+from kgen.runtime.util.retry import DEFAULT_RETRY, retry_on_conflict
 from tests.support.apiserver import wait_for
 
 

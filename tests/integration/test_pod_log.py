@@ -13,11 +13,11 @@ from collections.abc import Iterator
 import pytest
 
 from kgen.kubernetes.models.core.v1 import Pod, PodList
-from kgen.runtime.codec import ModelCodec
-from kgen.runtime.config import Config, load_kubeconfig
-from kgen.runtime.errors import BadRequest, NotFound
-from kgen.runtime.resource import AsyncResourceClient, ResourceClient, ResourceInfo
-from kgen.runtime.rest import AsyncRESTClient, RESTClient
+from kgen.runtime.apimachinery.codec import ModelCodec
+from kgen.runtime.rest.config import Config, load_kubeconfig
+from kgen.runtime.apimachinery.errors import BadRequest, NotFound
+from kgen.runtime.gentype.resource import AsyncResourceClient, ResourceClient, ResourceInfo
+from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.testing import KubeAPIServer
 
 PODS = ResourceInfo("", "v1", "pods", True, "Pod")

@@ -12,11 +12,11 @@ import pytest
 
 from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.codec import ModelCodec
-from kgen.runtime.config import load_kubeconfig
-from kgen.runtime.errors import NotFound
-from kgen.runtime.resource import AsyncResourceClient, ResourceClient, ResourceInfo
-from kgen.runtime.rest import AsyncRESTClient, RESTClient
+from kgen.runtime.apimachinery.codec import ModelCodec
+from kgen.runtime.rest.config import load_kubeconfig
+from kgen.runtime.apimachinery.errors import NotFound
+from kgen.runtime.gentype.resource import AsyncResourceClient, ResourceClient, ResourceInfo
+from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.faultproxy import CUT, Chaos, FaultProxy, Scripted
 
@@ -95,10 +95,10 @@ def test_server_warnings_are_logged_unquoted(
     config = load_kubeconfig(kube_apiserver.kubeconfig)
     config.qps = -1
     cm = ConfigMap.from_dict({"metadata": {"name": "warned"}, "bogus": 1, "other": {"x": 1}})
-    with RESTClient(config) as rest, caplog.at_level(logging.WARNING, logger="kgen.runtime.rest"):
+    with RESTClient(config) as rest, caplog.at_level(logging.WARNING, logger="kgen.runtime.rest.client"):
         created = _configmaps(rest, namespace).create(cm, field_validation="Warn")
     assert created.metadata and created.metadata.name == "warned"
-    warnings = [r.getMessage() for r in caplog.records if r.name == "kgen.runtime.rest"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "kgen.runtime.rest.client"]
     assert warnings == ['server warning: unknown field "bogus"', 'server warning: unknown field "other"']
 
 
@@ -107,6 +107,6 @@ def test_no_warning_is_logged_without_a_warning_header(
 ) -> None:
     config = load_kubeconfig(kube_apiserver.kubeconfig)
     config.qps = -1
-    with RESTClient(config) as rest, caplog.at_level(logging.DEBUG, logger="kgen.runtime.rest"):
+    with RESTClient(config) as rest, caplog.at_level(logging.DEBUG, logger="kgen.runtime.rest.client"):
         _configmaps(rest, namespace).create(ConfigMap(metadata=ObjectMeta(name="quiet")), field_validation="Warn")
-    assert [r for r in caplog.records if r.name == "kgen.runtime.rest" and r.levelno >= logging.WARNING] == []
+    assert [r for r in caplog.records if r.name == "kgen.runtime.rest.client" and r.levelno >= logging.WARNING] == []

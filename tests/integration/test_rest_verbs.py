@@ -12,12 +12,12 @@ import pytest
 from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentList
 from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList, Pod, PodList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.codec import ModelCodec
-from kgen.runtime.config import Config, load_kubeconfig
-from kgen.runtime.errors import BadRequest, Conflict
-from kgen.runtime.resource import PatchType, PropagationPolicy, ResourceClient, ResourceInfo
-from kgen.runtime.rest import RESTClient
-from kgen.runtime.selectors import labels
+from kgen.runtime.apimachinery.codec import ModelCodec
+from kgen.runtime.rest.config import Config, load_kubeconfig
+from kgen.runtime.apimachinery.errors import BadRequest, Conflict
+from kgen.runtime.gentype.resource import PatchType, PropagationPolicy, ResourceClient, ResourceInfo
+from kgen.runtime.rest.client import RESTClient
+from kgen.runtime.apimachinery.selectors import labels
 from kgen.runtime.testing import KubeAPIServer
 
 CONFIGMAPS = ResourceInfo("", "v1", "configmaps", True, "ConfigMap")

@@ -8,13 +8,13 @@ from typing import Any
 import httpx
 import pytest
 
-from kgen.runtime.discovery import DiscoveryClient
-from kgen.runtime.dynamic import DynamicClient
-from kgen.runtime.errors import NotFound
-from kgen.runtime.restmapper import Ambiguous, NoMatch, RESTMapper
-from kgen.runtime.rest import RESTClient
-from kgen.runtime.selectors import fields, labels
-from kgen.runtime.unstructured import get_nested, remove_nested, set_nested
+from kgen.runtime.discovery.discovery_client import DiscoveryClient
+from kgen.runtime.dynamic.client import DynamicClient
+from kgen.runtime.apimachinery.errors import NotFound
+from kgen.runtime.discovery.restmapper import Ambiguous, NoMatch, RESTMapper
+from kgen.runtime.rest.client import RESTClient
+from kgen.runtime.apimachinery.selectors import fields, labels
+from kgen.runtime.apimachinery.unstructured import get_nested, remove_nested, set_nested
 from tests.support.apiserver import CRDS, crd_manifest, install_crd, wait_for
 
 

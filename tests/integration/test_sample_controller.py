@@ -17,8 +17,8 @@ from kgen.generator.cli import main as kgen
 from kgen.generator.yamlfile import load_all
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.config import load_kubeconfig
-from kgen.runtime.errors import NotFound
+from kgen.runtime.rest.config import load_kubeconfig
+from kgen.runtime.apimachinery.errors import NotFound
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import install_crd, wait_for
 from tests.support.packages import REPO

@@ -12,12 +12,12 @@ import pytest
 
 from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.codec import ModelCodec
-from kgen.runtime.errors import Expired
-from kgen.runtime.resource import AsyncResourceClient, ResourceClient, ResourceInfo
-from kgen.runtime.rest import AsyncRESTClient, RESTClient
+from kgen.runtime.apimachinery.codec import ModelCodec
+from kgen.runtime.apimachinery.errors import Expired
+from kgen.runtime.gentype.resource import AsyncResourceClient, ResourceClient, ResourceInfo
+from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.testing import KubeAPIServer
-from kgen.runtime.watch import WatchEvent
+from kgen.runtime.rest.watch import WatchEvent
 from tests.support.apiserver import unthrottled_config
 from tests.support.faultproxy import Chaos, FaultProxy
 

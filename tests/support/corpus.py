@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kgen.generator.yamlfile import load_all
-from kgen.runtime.paths import cache_root
+from kgen.runtime.util.paths import cache_root
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -18,9 +18,9 @@ import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
-from kgen.runtime.cache.store import meta_namespace_key
-from kgen.runtime.errors import ApiError, error_from_status
-from kgen.runtime.watch import ADDED, BOOKMARK, DELETED, MODIFIED, WatchEvent
+from kgen.runtime.tools.cache.store import meta_namespace_key
+from kgen.runtime.apimachinery.errors import ApiError, error_from_status
+from kgen.runtime.rest.watch import ADDED, BOOKMARK, DELETED, MODIFIED, WatchEvent
 
 _END = object()
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from kgen.runtime.cache.delta_fifo import DeletedFinalStateUnknown
-from kgen.runtime.cache.reflector import resource_version_of
-from kgen.runtime.cache.store import meta_namespace_key
+from kgen.runtime.tools.cache.delta_fifo import DeletedFinalStateUnknown
+from kgen.runtime.apimachinery.meta import resource_version_of
+from kgen.runtime.tools.cache.store import meta_namespace_key
 
 
 class HandlerLog:

@@ -24,8 +24,8 @@ import httpx
 import pytest
 import yaml
 
-from kgen.runtime import auth
-from kgen.runtime.auth import (
+from kgen.runtime.rest import auth
+from kgen.runtime.rest.auth import (
     BearerTokenAuth,
     CredentialError,
     ExecCredential,
@@ -34,7 +34,7 @@ from kgen.runtime.auth import (
     TokenFile,
     parse_rfc3339,
 )
-from kgen.runtime.config import (
+from kgen.runtime.rest.config import (
     DEFAULT_BURST,
     DEFAULT_QPS,
     Config,
@@ -627,7 +627,7 @@ def test_ssl_context_uses_an_exec_plugins_client_certificate(tmp_path: Path, pki
 
 
 def test_import_is_cheap_no_yaml_until_a_kubeconfig_is_read() -> None:
-    code = "import sys, kgen.runtime.config; print('yaml' in sys.modules, 'httpx' in sys.modules)"
+    code = "import sys, kgen.runtime.rest.config; print('yaml' in sys.modules, 'httpx' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.cache.delta_fifo import (
+from kgen.runtime.tools.cache.delta_fifo import (
     ADDED, DELETED, REPLACED, SYNC, UPDATED, AsyncDeltaFIFO, Delta, DeletedFinalStateUnknown, DeltaFIFO,
     FIFOClosed, Requeue,
 )

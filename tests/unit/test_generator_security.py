@@ -212,8 +212,7 @@ def test_importing_under_python_W_error_has_no_side_effect(hostile: Generated, t
 _IMPORTS = {
     "__future__": {"annotations"},
     "typing": {"Any", "ClassVar", "Literal"},
-    "kgen.runtime.model": {"UNSET", "Model", "UnsetType", "field"},
-    "kgen.runtime.types": {"IntOrString", "Quantity", "Time", "MicroTime"},
+    "kgen.runtime.apimachinery": {"UNSET", "Model", "UnsetType", "field", "IntOrString", "Quantity", "Time", "MicroTime"},
 }
 _TYPE_NAMES = {"str", "int", "float", "bool", "list", "dict", "Any", "Literal", "UnsetType",
                "IntOrString", "Quantity", "Time", "MicroTime"}

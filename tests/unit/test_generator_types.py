@@ -18,8 +18,8 @@ import pytest
 
 from kgen.generator import build, naming
 from kgen.generator.generate import Options, load_sources
-from kgen.runtime.model import UNSET, ModelError
-from kgen.runtime.types import compare_quantities, format_micro_time, format_time, parse_quantity, parse_time
+from kgen.runtime.apimachinery.model import UNSET, ModelError
+from kgen.runtime.apimachinery.types import compare_quantities, format_micro_time, format_time, parse_quantity, parse_time
 from tests.unit.helpers import GROUP, PREFIX, crd, generate, gvk, imported, openapi_v3, swagger_v2, widget_document, write_json
 
 Load = Callable[..., ModuleType]

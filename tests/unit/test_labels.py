@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from kgen.runtime.labels import SelectorError, labels_of, parse, parse_requirements
-from kgen.runtime.selectors import labels
+from kgen.runtime.apimachinery.labels import SelectorError, parse, parse_requirements
+from kgen.runtime.apimachinery.meta import labels_of
+from kgen.runtime.apimachinery.selectors import labels
 
 
 @pytest.mark.parametrize(

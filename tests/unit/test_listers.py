@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kgen.runtime.cache.listers import Lister
-from kgen.runtime.cache.store import NAMESPACE_INDEX, Indexer, meta_namespace_index
-from kgen.runtime.errors import NotFound
+from kgen.runtime.tools.cache.listers import Lister
+from kgen.runtime.tools.cache.store import NAMESPACE_INDEX, Indexer, meta_namespace_index
+from kgen.runtime.apimachinery.errors import NotFound
 from tests.support.fake_source import name_of, pod
 
 

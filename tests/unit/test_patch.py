@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
+from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
 
 
 @pytest.mark.parametrize(

@@ -10,19 +10,20 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.cache.reflector import AsyncReflector, Backoff, Reflector, VeryShortWatchError
-from kgen.runtime.cache.store import Store
-from kgen.runtime.errors import ApiError, Expired, Forbidden, InternalError
+from kgen.runtime.tools.cache.reflector import AsyncReflector, Reflector, VeryShortWatchError
+from kgen.runtime.util.wait import Backoff, ExponentialBackoffManager
+from kgen.runtime.tools.cache.store import Store
+from kgen.runtime.apimachinery.errors import ApiError, Expired, Forbidden, InternalError
 from tests.support.fake_source import (
     AsyncListWatch, FakeWatch, ListWatch, api_error, name_of, pod, pod_list, rv_of, status,
 )
 
 
-class CountingBackoff(Backoff):
+class CountingBackoff(ExponentialBackoffManager):
     """client-go's fakeBackoff: no waiting, only counting."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(Backoff(duration=0.0), reset_after=0.0)
         self.calls = 0
 
     def next_delay(self) -> float:

@@ -8,11 +8,11 @@ import random
 import httpx
 import pytest
 
-from kgen.runtime.cache.reflector import (
-    BACKOFF, MIN_WATCH_TIMEOUT, PAGE_SIZE, RELIST, REWATCH, Backoff, ListPager, ReflectorState,
-    VeryShortWatchError, is_connection_refused, is_too_large_resource_version,
+from kgen.runtime.tools.cache.reflector import (
+    BACKOFF, MIN_WATCH_TIMEOUT, PAGE_SIZE, RELIST, REWATCH, ListPager, ReflectorState,
+    VeryShortWatchError, is_connection_refused, is_too_large_resource_version, reflector_backoff,
 )
-from kgen.runtime.errors import Expired, Gone, TooManyRequests
+from kgen.runtime.apimachinery.errors import Expired, Gone, TooManyRequests
 from tests.support.fake_source import api_error, pod, pod_list, status
 
 
@@ -148,8 +148,8 @@ def test_watch_start_backs_off_on_429_and_connection_refused_only() -> None:
 
 
 def test_apply_moves_the_resource_version_with_every_event_and_bookmark() -> None:
-    from kgen.runtime.cache.store import Store
-    from kgen.runtime.watch import WatchEvent
+    from kgen.runtime.tools.cache.store import Store
+    from kgen.runtime.rest.watch import WatchEvent
 
     store, state = Store(), ReflectorState(last_sync_resource_version="1")
     state.apply(WatchEvent("ADDED", pod("a", "2")), store)
@@ -196,7 +196,7 @@ def test_list_pager_raises_a_status_sent_with_200_in_place_of_the_list() -> None
 
 def test_backoff_doubles_from_800ms_to_a_30s_cap() -> None:
     clock = Clock()
-    backoff = Backoff(clock=clock, rng=FixedRandom(0.0))
+    backoff = reflector_backoff(clock=clock, rng=FixedRandom(0.0))
     delays = []
     for _ in range(9):
         delays.append(backoff.next_delay())
@@ -206,19 +206,19 @@ def test_backoff_doubles_from_800ms_to_a_30s_cap() -> None:
 
 def test_backoff_jitter_adds_up_to_the_delay_itself() -> None:
     clock = Clock()
-    low = Backoff(clock=clock, rng=FixedRandom(0.0))
-    high = Backoff(clock=clock, rng=FixedRandom(0.999))
+    low = reflector_backoff(clock=clock, rng=FixedRandom(0.0))
+    high = reflector_backoff(clock=clock, rng=FixedRandom(0.999))
     assert low.next_delay() == pytest.approx(0.8)
     assert high.next_delay() == pytest.approx(0.8 * 1.999)
-    spread = Backoff(clock=clock, rng=random.Random(1))
+    spread = reflector_backoff(clock=clock, rng=random.Random(1))
     for _ in range(20):
-        spread._last = None
+        spread.reset()
         assert 0.8 <= spread.next_delay() < 1.6
 
 
 def test_backoff_resets_after_2_minutes_without_a_backoff() -> None:
     clock = Clock()
-    backoff = Backoff(clock=clock, rng=FixedRandom(0.0))
+    backoff = reflector_backoff(clock=clock, rng=FixedRandom(0.0))
     for _ in range(4):
         backoff.next_delay()
     clock.now += 120.0  # not more than 2 minutes: keeps growing

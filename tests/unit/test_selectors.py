@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgen.runtime.selectors import FieldSelector, LabelSelector, fields, labels
+from kgen.runtime.apimachinery.selectors import FieldSelector, LabelSelector, fields, labels
 
 
 def test_labels_joins_equalities_in_order() -> None:

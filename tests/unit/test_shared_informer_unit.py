@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.cache.delta_fifo import DeletedFinalStateUnknown
-from kgen.runtime.cache.mutation_detector import CacheMutationDetector
-from kgen.runtime.cache.reflector import Backoff
-from kgen.runtime.cache.shared_informer import (
+from kgen.runtime.tools.cache.delta_fifo import DeletedFinalStateUnknown
+from kgen.runtime.tools.cache.mutation_detector import CacheMutationDetector
+from kgen.runtime.tools.cache.reflector import reflector_backoff
+from kgen.runtime.tools.cache.shared_informer import (
     AsyncSharedIndexInformer, HandlerRegistration, InformerStoppedError, SharedIndexInformer, _Add, _Delete, _Update,
 )
 from tests.support.fake_source import AsyncListWatch, FakeControllerSource, name_of, pod, rv_of
@@ -89,7 +89,7 @@ class Listener:
 def informer_for(source: FakeControllerSource, resync: float = 0.0, clock: Callable[[], float] = time.monotonic,
                  **kwargs: Any) -> SharedIndexInformer:
     informer = SharedIndexInformer(source, resync, clock=clock, **kwargs)
-    informer.reflector.backoff = Backoff(**FAST)
+    informer.reflector.backoff = reflector_backoff(**FAST)
     return informer
 
 
@@ -613,7 +613,7 @@ def test_mutation_detector_finds_a_mutated_cached_object(source: FakeControllerS
 
 
 def test_mutation_detector_default_raises_and_is_enabled_by_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    from kgen.runtime.cache.mutation_detector import CacheMutationError
+    from kgen.runtime.tools.cache.mutation_detector import CacheMutationError
 
     monkeypatch.delenv("KGEN_CACHE_MUTATION_DETECTOR", raising=False)
     assert CacheMutationDetector.from_env() is None
@@ -635,7 +635,7 @@ def test_async_informer_delivers_adds_updates_deletes_and_replays_to_late_handle
 ) -> None:
     async def scenario() -> None:
         informer = AsyncSharedIndexInformer(AsyncListWatch(source), 0)
-        informer.reflector.backoff = Backoff(**FAST)
+        informer.reflector.backoff = reflector_backoff(**FAST)
         seen: list[tuple[str, str]] = []
 
         async def on_add(obj: Any) -> None:  # coroutine handlers are awaited
@@ -688,7 +688,7 @@ def test_async_informer_relists_with_tombstones_after_the_watch_history_is_lost(
 ) -> None:
     async def scenario() -> None:
         informer = AsyncSharedIndexInformer(AsyncListWatch(source), 0)
-        informer.reflector.backoff = Backoff(**FAST)
+        informer.reflector.backoff = reflector_backoff(**FAST)
         deleted: list[Any] = []
         informer.add_event_handler(on_delete=deleted.append)
         b = source.add(pod("b"))

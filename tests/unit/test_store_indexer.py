@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.cache.delta_fifo import DeletedFinalStateUnknown
-from kgen.runtime.cache.store import (
+from kgen.runtime.tools.cache.delta_fifo import DeletedFinalStateUnknown
+from kgen.runtime.tools.cache.store import (
     NAMESPACE_INDEX, Indexer, Store, deletion_handling_key, meta_namespace_index, meta_namespace_key, split_key,
 )
 from tests.support.fake_source import pod

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.unstructured import get_nested, remove_nested, set_nested
+from kgen.runtime.apimachinery.unstructured import get_nested, remove_nested, set_nested
 
 
 def _pod() -> dict[str, Any]:

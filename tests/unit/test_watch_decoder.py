@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from kgen.kubernetes.models.core.v1 import ConfigMap
-from kgen.runtime.errors import ApiError, Expired, Gone, InternalError
-from kgen.runtime.watch import WatchDecoder, WatchEvent
+from kgen.runtime.apimachinery.errors import ApiError, Expired, Gone, InternalError
+from kgen.runtime.rest.watch import WatchDecoder, WatchEvent
 
 TEXT = "héllo ✓ 日本"
 

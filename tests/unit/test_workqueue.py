@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.workqueue import (
+from kgen.runtime.util.workqueue import (
     AsyncDelayingQueue,
     AsyncQueue,
     AsyncRateLimitingQueue,
@@ -25,8 +25,8 @@ from kgen.runtime.workqueue import (
     RateLimitingQueue,
     default_controller_rate_limiter,
 )
-from kgen.runtime.workqueue.delaying_queue import MAX_WAIT, DelayingCore
-from kgen.runtime.workqueue.metrics import QueueMetrics
+from kgen.runtime.util.workqueue.delaying_queue import MAX_WAIT, DelayingCore
+from kgen.runtime.util.workqueue.metrics import QueueMetrics
 from tests.unit.workqueue_helpers import (
     SHUTDOWN,
     Driver,

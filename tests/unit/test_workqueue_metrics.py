@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.workqueue import (
+from kgen.runtime.util.workqueue import (
     AsyncQueue,
     DelayingQueue,
     InMemoryMetricsProvider,
@@ -23,8 +23,8 @@ from kgen.runtime.workqueue import (
     RateLimitingQueue,
     set_metrics_provider,
 )
-from kgen.runtime.workqueue import metrics as wq_metrics
-from kgen.runtime.workqueue.metrics import DefaultQueueMetrics
+from kgen.runtime.util.workqueue import metrics as wq_metrics
+from kgen.runtime.util.workqueue.metrics import DefaultQueueMetrics
 from tests.unit.workqueue_helpers import FakeClock, eventually, eventually_async
 
 approx = pytest.approx

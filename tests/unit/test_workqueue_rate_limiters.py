@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kgen.runtime.workqueue import (
+from kgen.runtime.util.workqueue import (
     BucketRateLimiter,
     ItemExponentialFailureRateLimiter,
     ItemFastSlowRateLimiter,

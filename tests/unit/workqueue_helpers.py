@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.workqueue import (
+from kgen.runtime.util.workqueue import (
     AsyncDelayingQueue,
     AsyncQueue,
     AsyncRateLimitingQueue,

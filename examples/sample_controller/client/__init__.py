@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     # Imported when used, so that importing models stays cheap (no ssl, no httpx).
-    from kgen.runtime.config import Config
+    from kgen.runtime.rest import Config
     from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
     from .typed.samplecontroller_kgen_dev import v1alpha1 as _samplecontroller_kgen_dev_v1alpha1
@@ -28,13 +28,13 @@ class Clientset:
 
     @classmethod
     def from_kubeconfig(cls, path: str | None = None, context: str | None = None) -> Clientset:
-        from kgen.runtime.config import load_kubeconfig
+        from kgen.runtime.rest import load_kubeconfig
 
         return cls(load_kubeconfig(path, context))
 
     @classmethod
     def in_cluster(cls) -> Clientset:
-        from kgen.runtime.config import in_cluster_config
+        from kgen.runtime.rest import in_cluster_config
 
         return cls(in_cluster_config())
 
@@ -67,13 +67,13 @@ class AsyncClientset:
 
     @classmethod
     def from_kubeconfig(cls, path: str | None = None, context: str | None = None) -> AsyncClientset:
-        from kgen.runtime.config import load_kubeconfig
+        from kgen.runtime.rest import load_kubeconfig
 
         return cls(load_kubeconfig(path, context))
 
     @classmethod
     def in_cluster(cls) -> AsyncClientset:
-        from kgen.runtime.config import in_cluster_config
+        from kgen.runtime.rest import in_cluster_config
 
         return cls(in_cluster_config())
 

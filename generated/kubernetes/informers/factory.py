@@ -7,8 +7,8 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory as _AsyncFactory
-from kgen.runtime.cache.informer_factory import SharedInformerFactory as _Factory
+from kgen.runtime.tools.cache import AsyncSharedInformerFactory as _AsyncFactory
+from kgen.runtime.tools.cache import SharedInformerFactory as _Factory
 
 if TYPE_CHECKING:
     from .. import AsyncClientset, Clientset

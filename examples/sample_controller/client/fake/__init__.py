@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.runtime.config import Config
+from kgen.runtime.apimachinery import Model
 from kgen.runtime.fake import ObjectTracker
-from kgen.runtime.model import Model
-from kgen.runtime.resource import ResourceInfo
-from kgen.runtime.rest import AsyncRESTClient, RESTClient
+from kgen.runtime.gentype import ResourceInfo
+from kgen.runtime.rest import AsyncRESTClient, Config, RESTClient
 
 from .. import AsyncClientset, Clientset
 from ..typed.samplecontroller_kgen_dev import v1alpha1 as _samplecontroller_kgen_dev_v1alpha1

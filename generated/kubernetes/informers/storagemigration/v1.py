@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
-from kgen.runtime.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
-from kgen.runtime.codec import ModelCodec
+from kgen.runtime.apimachinery import ModelCodec
+from kgen.runtime.tools.cache import (
+    AsyncSharedIndexInformer,
+    AsyncSharedInformerFactory,
+    SharedIndexInformer,
+    SharedInformerFactory,
+)
 
 from ...listers.storagemigration import v1 as typed_listers
 from ...models.storagemigration import v1 as models

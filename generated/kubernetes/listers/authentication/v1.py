@@ -3,6 +3,6 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache import listers
+from kgen.runtime.tools.cache import listers
 
 from ...models.authentication import v1 as models

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from kgen.runtime.cache import listers
+from kgen.runtime.tools.cache import listers
 
 from ...models.batch import v1 as models
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from kgen.runtime.model import UNSET, Model, UnsetType, field
-from kgen.runtime.types import MicroTime
+from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import MicroTime
 from ..meta import v1 as metav1
 
 

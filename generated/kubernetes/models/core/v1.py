@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from kgen.runtime.model import UNSET, Model, UnsetType, field
-from kgen.runtime.types import IntOrString, MicroTime, Quantity, Time
+from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import IntOrString, MicroTime, Quantity, Time
 from ..meta import v1 as metav1
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from kgen.runtime.model import UNSET, Model, UnsetType, field
-from kgen.runtime.types import Quantity, Time
+from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Quantity, Time
 from ..core import v1 as corev1
 from ..meta import v1 as metav1
 

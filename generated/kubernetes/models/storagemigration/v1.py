@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from kgen.runtime.model import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
 from ..meta import v1 as metav1
 
 

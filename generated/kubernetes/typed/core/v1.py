@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 
-from kgen.runtime import typed
-from kgen.runtime.codec import ModelCodec
-from kgen.runtime.resource import AsyncResourceClient, ResourceClient, ResourceInfo
+from kgen.runtime.apimachinery import ModelCodec
+from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.core import v1 as models

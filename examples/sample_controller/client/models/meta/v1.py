@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from kgen.runtime.model import UNSET, Model, UnsetType, field
-from kgen.runtime.types import Time
+from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Time
 
 
 class APIResource(Model):

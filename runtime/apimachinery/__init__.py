@@ -1,0 +1,41 @@
+"""apimachinery for Python: the values every layer above shares, with no I/O.
+
+Models and their codec, quantities and times, labels and selectors, API errors, unstructured
+access, patches (JSON, merge, strategic merge) and managed fields (server-side apply). Nothing
+here knows about HTTP; see docs/architecture.md for the layers.
+"""
+
+from kgen.runtime.apimachinery.codec import ModelCodec
+from kgen.runtime.apimachinery.errors import (
+    AlreadyExists,
+    ApiError,
+    BadRequest,
+    Conflict,
+    Expired,
+    Forbidden,
+    Gone,
+    InternalError,
+    Invalid,
+    MethodNotAllowed,
+    NotFound,
+    ServerTimeout,
+    ServiceUnavailable,
+    StatusCause,
+    TooManyRequests,
+    Unauthorized,
+    error_from_response,
+    error_from_status,
+)
+from kgen.runtime.apimachinery.model import UNKNOWN_FIELDS_KEY, UNSET, Model, ModelError, UnsetType, field
+from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
+from kgen.runtime.apimachinery.selectors import FieldSelector, LabelSelector, fields, labels
+from kgen.runtime.apimachinery.types import IntOrString, MicroTime, Quantity, Time
+
+__all__ = [
+    "AlreadyExists", "ApiError", "BadRequest", "Conflict", "Expired", "FieldSelector", "Forbidden", "Gone",
+    "IntOrString", "InternalError", "Invalid", "LabelSelector", "MethodNotAllowed", "MicroTime", "Model",
+    "ModelCodec", "ModelError", "NotFound", "PatchError", "Quantity", "ServerTimeout", "ServiceUnavailable",
+    "StatusCause", "Time", "TooManyRequests", "UNKNOWN_FIELDS_KEY", "UNSET", "Unauthorized", "UnsetType",
+    "error_from_response", "error_from_status", "field", "fields", "json_patch", "labels", "merge_patch",
+    "strategic_merge_patch",
+]

@@ -1,0 +1,50 @@
+"""The codec generated typed clients use: bytes <-> generated models (``kgen.runtime.apimachinery.model``)."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from kgen.runtime.apimachinery.model import UNSET, Model
+
+T = TypeVar("T", bound=Model)
+L = TypeVar("L", bound=Model)
+
+
+class ModelCodec(Generic[T, L]):
+    def __init__(self, cls: type[T], list_cls: type[L]) -> None:
+        self.cls = cls
+        self.list_cls = list_cls
+
+    def decode(self, data: bytes) -> T:
+        return self.cls.from_json(data)
+
+    def decode_list(self, data: bytes) -> L:
+        return self.list_cls.from_json(data)
+
+    def encode(self, obj: T) -> bytes:
+        # client-go sets TypeMeta from the scheme; do the same when the caller left it out.
+        obj_any: Any = obj
+        if obj_any.api_version is UNSET or obj_any.kind is UNSET:
+            obj_any = msgspec.structs.replace(obj_any, api_version=self.cls.API_VERSION, kind=self.cls.KIND)
+        return bytes(obj_any.to_json())
+
+    def name(self, obj: T) -> str:
+        metadata: Any = getattr(obj, "metadata", None)
+        return str(metadata.name) if metadata and metadata.name else ""
+
+    def list_items(self, lst: L) -> list[T]:
+        items: Any = getattr(lst, "items", None)
+        return list(items) if items else []
+
+    def list_continue(self, lst: L) -> str | None:
+        metadata: Any = getattr(lst, "metadata", None)
+        token = metadata.continue_ if metadata else None
+        return str(token) if token else None
+
+    def list_with_items(self, lst: L, items: list[T]) -> L:
+        metadata: Any = getattr(lst, "metadata", None)
+        if metadata:
+            metadata = msgspec.structs.replace(metadata, continue_=UNSET)
+        return msgspec.structs.replace(lst, items=items, metadata=metadata)

@@ -1,0 +1,266 @@
+"""Verb mixins that generated typed clients are assembled from, sync and async.
+
+A generated client class lists exactly the verbs the server advertises for its resource, e.g.
+``class DeploymentsClient(Get[T, L], List[T, L], ..., TypedClient[T, L])``; each mixin is one
+verb with a fully typed signature over the generic ``ResourceClient``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any, Generic, TypeVar
+
+from kgen.runtime.apimachinery.model import Model
+from kgen.runtime.gentype.resource import AsyncResourceClient, PatchType, PropagationPolicy, ResourceClient
+from kgen.runtime.apimachinery.selectors import FieldSelector, LabelSelector
+from kgen.runtime.rest.watch import WatchEvent
+
+T = TypeVar("T", bound=Model)
+L = TypeVar("L", bound=Model)
+Selector = str | LabelSelector | None
+Fields = str | FieldSelector | None
+
+
+class TypedClient(Generic[T, L]):
+    def __init__(self, client: ResourceClient[T, L]) -> None:
+        self._client = client
+
+
+class Get(TypedClient[T, L]):
+    def get(self, name: str, *, resource_version: str | None = None) -> T:
+        return self._client.get(name, resource_version=resource_version)
+
+
+class List(TypedClient[T, L]):
+    def list(
+        self, *, label_selector: Selector = None, field_selector: Fields = None, limit: int | None = None,
+        continue_: str | None = None, resource_version: str | None = None, resource_version_match: str | None = None,
+        timeout_seconds: int | None = None,
+    ) -> L:
+        return self._client.list(
+            label_selector=label_selector, field_selector=field_selector, limit=limit, continue_=continue_,
+            resource_version=resource_version, resource_version_match=resource_version_match,
+            timeout_seconds=timeout_seconds,
+        )
+
+    def list_all(self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = 500) -> L:
+        return self._client.list_all(page_size=page_size, label_selector=label_selector, field_selector=field_selector)
+
+    def iter(
+        self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = 500,
+        allow_inconsistent: bool = False,
+    ) -> Iterator[T]:
+        return self._client.iter(
+            page_size=page_size, allow_inconsistent=allow_inconsistent, label_selector=label_selector,
+            field_selector=field_selector,
+        )
+
+
+class Watch(TypedClient[T, L]):
+    def watch(
+        self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
+        allow_watch_bookmarks: bool = True, timeout_seconds: int | None = None, idle_timeout: float = 330.0,
+        send_initial_events: bool | None = None, resource_version_match: str | None = None,
+    ) -> Iterator[WatchEvent[T]]:
+        return self._client.watch(
+            idle_timeout=idle_timeout, resource_version=resource_version, label_selector=label_selector,
+            field_selector=field_selector, allow_watch_bookmarks=allow_watch_bookmarks,
+            timeout_seconds=timeout_seconds, send_initial_events=send_initial_events,
+            resource_version_match=resource_version_match,
+        )
+
+
+class Create(TypedClient[T, L]):
+    def create(
+        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None
+    ) -> T:
+        return self._client.create(obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation)
+
+
+class Update(TypedClient[T, L]):
+    def update(
+        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None
+    ) -> T:
+        return self._client.update(obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation)
+
+
+class UpdateStatus(TypedClient[T, L]):
+    def update_status(
+        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None
+    ) -> T:
+        return self._client.update_status(
+            obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation
+        )
+
+
+class Patch(TypedClient[T, L]):
+    def patch(
+        self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None,
+        dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
+    ) -> T:
+        """``patch`` is a dict/list (encoded as JSON) or bytes; sent as exactly ``patch_type``."""
+        return self._client.patch(
+            name, patch, patch_type, subresource=subresource, dry_run=dry_run, field_manager=field_manager,
+            field_validation=field_validation,
+        )
+
+
+class Apply(TypedClient[T, L]):
+    def apply(
+        self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
+    ) -> T:
+        """Server-side apply: send only the fields you own (an object built with just them)."""
+        return self._client.apply(obj, field_manager=field_manager, force=force, dry_run=dry_run)
+
+
+class ApplyStatus(TypedClient[T, L]):
+    def apply_status(
+        self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
+    ) -> T:
+        return self._client.apply_status(obj, field_manager=field_manager, force=force, dry_run=dry_run)
+
+
+class Delete(TypedClient[T, L]):
+    def delete(
+        self, name: str, *, propagation_policy: PropagationPolicy | str | None = None,
+        grace_period_seconds: int | None = None, preconditions: Mapping[str, str] | None = None, dry_run: bool = False,
+    ) -> T | None:
+        return self._client.delete(
+            name, propagation_policy=propagation_policy, grace_period_seconds=grace_period_seconds,
+            preconditions=preconditions, dry_run=dry_run,
+        )
+
+
+class DeleteCollection(TypedClient[T, L]):
+    def delete_collection(
+        self, *, label_selector: Selector = None, field_selector: Fields = None,
+        propagation_policy: PropagationPolicy | str | None = None, grace_period_seconds: int | None = None,
+        dry_run: bool = False,
+    ) -> None:
+        self._client.delete_collection(
+            propagation_policy=propagation_policy, grace_period_seconds=grace_period_seconds, dry_run=dry_run,
+            label_selector=label_selector, field_selector=field_selector,
+        )
+
+
+# -- asyncio ------------------------------------------------------------------------------
+
+
+class AsyncTypedClient(Generic[T, L]):
+    def __init__(self, client: AsyncResourceClient[T, L]) -> None:
+        self._client = client
+
+
+class AsyncGet(AsyncTypedClient[T, L]):
+    async def get(self, name: str, *, resource_version: str | None = None) -> T:
+        return await self._client.get(name, resource_version=resource_version)
+
+
+class AsyncList(AsyncTypedClient[T, L]):
+    async def list(
+        self, *, label_selector: Selector = None, field_selector: Fields = None, limit: int | None = None,
+        continue_: str | None = None, resource_version: str | None = None, resource_version_match: str | None = None,
+        timeout_seconds: int | None = None,
+    ) -> L:
+        return await self._client.list(
+            label_selector=label_selector, field_selector=field_selector, limit=limit, continue_=continue_,
+            resource_version=resource_version, resource_version_match=resource_version_match,
+            timeout_seconds=timeout_seconds,
+        )
+
+    async def list_all(self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = 500) -> L:
+        return await self._client.list_all(page_size=page_size, label_selector=label_selector, field_selector=field_selector)
+
+    def iter(
+        self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = 500,
+        allow_inconsistent: bool = False,
+    ) -> AsyncIterator[T]:
+        return self._client.iter(
+            page_size=page_size, allow_inconsistent=allow_inconsistent, label_selector=label_selector,
+            field_selector=field_selector,
+        )
+
+
+class AsyncWatch(AsyncTypedClient[T, L]):
+    def watch(
+        self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
+        allow_watch_bookmarks: bool = True, timeout_seconds: int | None = None, idle_timeout: float = 330.0,
+        send_initial_events: bool | None = None, resource_version_match: str | None = None,
+    ) -> AsyncIterator[WatchEvent[T]]:
+        return self._client.watch(
+            idle_timeout=idle_timeout, resource_version=resource_version, label_selector=label_selector,
+            field_selector=field_selector, allow_watch_bookmarks=allow_watch_bookmarks,
+            timeout_seconds=timeout_seconds, send_initial_events=send_initial_events,
+            resource_version_match=resource_version_match,
+        )
+
+
+class AsyncCreate(AsyncTypedClient[T, L]):
+    async def create(
+        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None
+    ) -> T:
+        return await self._client.create(obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation)
+
+
+class AsyncUpdate(AsyncTypedClient[T, L]):
+    async def update(
+        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None
+    ) -> T:
+        return await self._client.update(obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation)
+
+
+class AsyncUpdateStatus(AsyncTypedClient[T, L]):
+    async def update_status(
+        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None
+    ) -> T:
+        return await self._client.update_status(
+            obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation
+        )
+
+
+class AsyncPatch(AsyncTypedClient[T, L]):
+    async def patch(
+        self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None,
+        dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
+    ) -> T:
+        return await self._client.patch(
+            name, patch, patch_type, subresource=subresource, dry_run=dry_run, field_manager=field_manager,
+            field_validation=field_validation,
+        )
+
+
+class AsyncApply(AsyncTypedClient[T, L]):
+    async def apply(
+        self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
+    ) -> T:
+        return await self._client.apply(obj, field_manager=field_manager, force=force, dry_run=dry_run)
+
+
+class AsyncApplyStatus(AsyncTypedClient[T, L]):
+    async def apply_status(
+        self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
+    ) -> T:
+        return await self._client.apply_status(obj, field_manager=field_manager, force=force, dry_run=dry_run)
+
+
+class AsyncDelete(AsyncTypedClient[T, L]):
+    async def delete(
+        self, name: str, *, propagation_policy: PropagationPolicy | str | None = None,
+        grace_period_seconds: int | None = None, preconditions: Mapping[str, str] | None = None, dry_run: bool = False,
+    ) -> T | None:
+        return await self._client.delete(
+            name, propagation_policy=propagation_policy, grace_period_seconds=grace_period_seconds,
+            preconditions=preconditions, dry_run=dry_run,
+        )
+
+
+class AsyncDeleteCollection(AsyncTypedClient[T, L]):
+    async def delete_collection(
+        self, *, label_selector: Selector = None, field_selector: Fields = None,
+        propagation_policy: PropagationPolicy | str | None = None, grace_period_seconds: int | None = None,
+        dry_run: bool = False,
+    ) -> None:
+        await self._client.delete_collection(
+            propagation_policy=propagation_policy, grace_period_seconds=grace_period_seconds, dry_run=dry_run,
+            label_selector=label_selector, field_selector=field_selector,
+        )

@@ -1,0 +1,46 @@
+"""client-go's tools/cache for Python: reflector -> DeltaFIFO -> indexer -> shared informer.
+
+One module per concept, named as in client-go: ``store`` (Store, Indexer, key functions),
+``delta_fifo``, ``reflector``, ``shared_informer``, ``listers``, ``informer_factory``,
+``mutation_detector``. Thread-based classes by default; ``Async*`` for asyncio. The data path
+of a watch event through them is drawn in docs/architecture.md.
+"""
+
+from kgen.runtime.tools.cache.delta_fifo import (
+    ADDED,
+    DELETED,
+    REPLACED,
+    SYNC,
+    UPDATED,
+    AsyncDeltaFIFO,
+    Delta,
+    DeletedFinalStateUnknown,
+    DeltaFIFO,
+)
+from kgen.runtime.tools.cache import listers
+from kgen.runtime.tools.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
+from kgen.runtime.tools.cache.listers import Lister, NamespaceLister
+from kgen.runtime.tools.cache.reflector import AsyncReflector, Reflector
+from kgen.runtime.tools.cache.shared_informer import (
+    AsyncSharedIndexInformer,
+    HandlerRegistration,
+    InformerStoppedError,
+    SharedIndexInformer,
+    async_wait_for_cache_sync,
+    wait_for_cache_sync,
+)
+from kgen.runtime.tools.cache.store import (
+    Indexer,
+    Store,
+    deletion_handling_key,
+    meta_namespace_index,
+    meta_namespace_key,
+)
+
+__all__ = [
+    "ADDED", "DELETED", "REPLACED", "SYNC", "UPDATED", "AsyncDeltaFIFO", "AsyncReflector",
+    "AsyncSharedIndexInformer", "AsyncSharedInformerFactory", "Delta", "DeletedFinalStateUnknown", "DeltaFIFO",
+    "HandlerRegistration", "Indexer", "InformerStoppedError", "Lister", "NamespaceLister", "Reflector",
+    "SharedIndexInformer", "SharedInformerFactory", "Store", "async_wait_for_cache_sync", "deletion_handling_key", "listers",
+    "meta_namespace_index", "meta_namespace_key", "wait_for_cache_sync",
+]

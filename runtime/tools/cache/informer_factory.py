@@ -1,0 +1,156 @@
+"""SharedInformerFactory (generic part): one informer per resource type per factory.
+
+Options apply to every informer it makes — namespace, tweak_list_options (e.g. a label
+selector), a transform, the default resync — and per-type resync periods, keyed
+``"<apiVersion>/<plural>"`` (``"v1/configmaps"``, ``"apps/v1/deployments"``), override the
+default. ``start()`` runs every informer asked for so far (and later ones as they are asked
+for); ``wait_for_cache_sync()`` waits for all; ``shutdown()`` stops them.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from kgen.runtime.gentype.resource import AsyncResourceClient, Codec, ResourceClient, ResourceInfo
+from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
+from kgen.runtime.tools.cache.listers import Lister
+from kgen.runtime.tools.cache.shared_informer import (
+    AsyncSharedIndexInformer,
+    SharedIndexInformer,
+    async_wait_for_cache_sync,
+    wait_for_cache_sync,
+)
+
+TweakListOptions = Callable[[dict[str, Any]], dict[str, Any]]
+I = TypeVar("I", SharedIndexInformer, AsyncSharedIndexInformer)
+
+
+class _FactoryOptions:
+    """The options and bookkeeping both factories share."""
+
+    def __init__(
+        self,
+        resync: float,
+        namespace: str | None,
+        tweak_list_options: TweakListOptions | None,
+        transform: Callable[[Any], Any] | None,
+        custom_resync: dict[str, float] | None,
+    ) -> None:
+        self.resync = resync
+        self.namespace = namespace
+        self.tweak_list_options = tweak_list_options or (lambda options: options)
+        self.transform = transform
+        self.custom_resync = dict(custom_resync or {})  # "<apiVersion>/<plural>" -> seconds
+        self._lock = threading.Lock()
+        self._started = False
+        self._shutdown = False
+        self._made: dict[tuple[str, str, str], Any] = {}
+
+    def _informer(self, resource: ResourceInfo, make: Callable[[str | None, float], I], start: Callable[[I], Any]) -> I:
+        """The informer for ``resource``: made once (namespace, resync, transform applied),
+        started at once if the factory already is."""
+        key = (resource.group, resource.version, resource.plural)
+        with self._lock:
+            informer: I | None = self._made.get(key)
+            if informer is None:
+                if self._shutdown:
+                    raise RuntimeError("the factory was shut down")
+                namespace = self.namespace if resource.namespaced else None
+                informer = make(namespace, self.custom_resync.get(f"{resource.api_version}/{resource.plural}", self.resync))
+                if self.transform is not None:
+                    informer.set_transform(self.transform)
+                self._made[key] = informer
+                if self._started:
+                    start(informer)
+            return informer
+
+    def _all(self, shutdown: bool = False, start: bool = False) -> list[Any]:
+        with self._lock:
+            self._shutdown = self._shutdown or shutdown
+            self._started = self._started or start
+            return list(self._made.values())
+
+
+class SharedInformerFactory(_FactoryOptions):
+    def __init__(
+        self,
+        rest: RESTClient,
+        resync: float = 0.0,
+        namespace: str | None = None,
+        *,
+        tweak_list_options: TweakListOptions | None = None,
+        transform: Callable[[Any], Any] | None = None,
+        custom_resync: dict[str, float] | None = None,
+    ) -> None:
+        super().__init__(resync, namespace, tweak_list_options, transform, custom_resync)
+        self.rest = rest
+
+    def for_resource(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> SharedIndexInformer:
+        """The factory's informer for ``resource`` (created on first request)."""
+
+        def make(namespace: str | None, resync: float) -> SharedIndexInformer:
+            client = ResourceClient(self.rest, resource, namespace, codec)
+            return SharedIndexInformer(client, resync, list_options=self.tweak_list_options)
+
+        return self._informer(resource, make, SharedIndexInformer.run)
+
+    def lister(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> Lister[Any]:
+        return Lister(self.for_resource(resource, codec).indexer, resource.plural, resource.namespaced)
+
+    def start(self) -> None:
+        for informer in self._all(start=True):
+            informer.run()
+
+    def wait_for_cache_sync(self, timeout: float | None = None) -> dict[tuple[str, str, str], bool]:
+        """Waits for every started informer; returns each one's sync state."""
+        with self._lock:
+            informers = dict(self._made)
+        wait_for_cache_sync(*(i.has_synced for i in informers.values()), timeout=timeout)
+        return {key: informer.has_synced() for key, informer in informers.items()}
+
+    def shutdown(self) -> None:
+        for informer in self._all(shutdown=True):
+            informer.stop()
+
+
+class AsyncSharedInformerFactory(_FactoryOptions):
+    """The factory on asyncio: ``start()`` on a running loop; sync waits and shutdown are awaited."""
+
+    def __init__(
+        self,
+        rest: AsyncRESTClient,
+        resync: float = 0.0,
+        namespace: str | None = None,
+        *,
+        tweak_list_options: TweakListOptions | None = None,
+        transform: Callable[[Any], Any] | None = None,
+        custom_resync: dict[str, float] | None = None,
+    ) -> None:
+        super().__init__(resync, namespace, tweak_list_options, transform, custom_resync)
+        self.rest = rest
+
+    def for_resource(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> AsyncSharedIndexInformer:
+        def make(namespace: str | None, resync: float) -> AsyncSharedIndexInformer:
+            client = AsyncResourceClient(self.rest, resource, namespace, codec)
+            return AsyncSharedIndexInformer(client, resync, list_options=self.tweak_list_options)
+
+        return self._informer(resource, make, AsyncSharedIndexInformer.start)
+
+    def lister(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> Lister[Any]:
+        return Lister(self.for_resource(resource, codec).indexer, resource.plural, resource.namespaced)
+
+    def start(self) -> None:
+        for informer in self._all(start=True):
+            informer.start()
+
+    async def wait_for_cache_sync(self, timeout: float | None = None) -> dict[tuple[str, str, str], bool]:
+        with self._lock:
+            informers = dict(self._made)
+        await async_wait_for_cache_sync(*(i.has_synced for i in informers.values()), timeout=timeout)
+        return {key: informer.has_synced() for key, informer in informers.items()}
+
+    async def shutdown(self) -> None:
+        for informer in self._all(shutdown=True):
+            await informer.stop()

@@ -1,0 +1,2 @@
+"""client-go's util for Python: ``flowcontrol`` (token bucket), ``retry`` (conflict retries),
+``workqueue`` and ``paths`` (kgen's cache folders). Values only below them; no transport."""

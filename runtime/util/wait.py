@@ -1,0 +1,75 @@
+"""apimachinery's util/wait for Python: one ``Backoff`` shape, and the manager that turns it into
+the delays of a loop that runs forever.
+
+``Backoff`` is ``wait.Backoff``: ``duration`` grows by ``factor`` for each of ``steps`` tries, up
+to ``cap``; ``jitter`` j turns each delay d into a random value in [d, d + j*d). Bounded retries
+(``util.retry``) walk its ``delays()``. ``ExponentialBackoffManager`` is
+``wait.NewExponentialBackoffManager``: the reflector's backoff between list-and-watch attempts,
+growing without a step limit and starting over once ``reset_after`` seconds pass without one.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["Backoff", "ExponentialBackoffManager"]
+
+
+@dataclass(frozen=True)
+class Backoff:
+    duration: float
+    factor: float = 1.0
+    jitter: float = 0.0
+    steps: int = 1
+    cap: float = 0.0  # 0: no cap
+
+    def jittered(self, delay: float, rng: random.Random) -> float:
+        return delay * (1 + self.jitter * rng.random()) if self.jitter else delay
+
+    def grow(self, delay: float) -> float:
+        grown = delay * self.factor
+        return min(grown, self.cap) if self.cap else grown
+
+    def delays(self, rng: random.Random | None = None) -> list[float]:
+        """The sleeps between ``steps`` tries: ``steps - 1`` of them."""
+        rng = rng or random.Random()
+        out, delay = [], min(self.duration, self.cap) if self.cap else self.duration
+        for _ in range(self.steps - 1):
+            out.append(self.jittered(delay, rng))
+            delay = self.grow(delay)
+        return out
+
+
+class ExponentialBackoffManager:
+    """The next delay of an endless loop: ``backoff.duration`` after a quiet period, else the last
+    delay grown by ``backoff.factor`` up to ``backoff.cap``; jittered."""
+
+    def __init__(
+        self,
+        backoff: Backoff,
+        reset_after: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.backoff = backoff
+        self.reset_after = reset_after
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self._current = 0.0
+        self._last: float | None = None
+
+    def reset(self) -> None:
+        self._last = None
+
+    def next_delay(self) -> float:
+        now = self.clock()
+        if self._last is None or now - self._last > self.reset_after:
+            self._current = self.backoff.duration
+        else:
+            self._current = self.backoff.grow(self._current)
+        self._last = now
+        return self.backoff.jittered(self._current, self.rng)
