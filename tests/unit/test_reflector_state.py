@@ -1,15 +1,20 @@
-"""The reflector's decisions without I/O: ReflectorState, ListPager and Backoff, with an
+"""The reflector without I/O: ReflectorState, ListPager, the backoff and ReflectorCore's steps, with an
 injected clock and random source (client-go's values and rules, reflector.go / tools/pager)."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import httpx
 import pytest
 
-from kgen.runtime.tools.cache.reflector import (
-    BACKOFF, MIN_WATCH_TIMEOUT, PAGE_SIZE, RELIST, REWATCH, ListPager, ReflectorState,
+from kgen.runtime.rest.watch import ADDED, WatchEvent
+from kgen.runtime.tools.cache.pager import PAGE_SIZE, ListPager
+from kgen.runtime.tools.cache.reflector import Consume, ListPage, OpenWatch, ReflectorCore, Stepper, Wait
+from kgen.runtime.tools.cache.store import Store
+from kgen.runtime.tools.cache.reflector_state import (
+    BACKOFF, MIN_WATCH_TIMEOUT, RELIST, REWATCH, ReflectorState,
     VeryShortWatchError, is_connection_refused, is_too_large_resource_version, reflector_backoff,
 )
 from kgen.runtime.apimachinery.errors import Expired, Gone, TooManyRequests
@@ -225,3 +230,82 @@ def test_backoff_resets_after_2_minutes_without_a_backoff() -> None:
     assert backoff.next_delay() == pytest.approx(12.8)
     clock.now += 120.1
     assert backoff.next_delay() == pytest.approx(0.8)
+
+
+# -- ReflectorCore: the reflector's loops as steps, driven by hand (no I/O, no flavour) ---------
+
+
+def core(store: Store | None = None, **kwargs: Any) -> ReflectorCore:
+    c = ReflectorCore(None, store if store is not None else Store(), name="pods", **kwargs)
+    c.backoff = reflector_backoff(clock=Clock(), rng=FixedRandom(0.0))
+    return c
+
+
+def test_core_lists_then_watches_from_the_list_and_returns_for_a_relist_after_410() -> None:
+    store = Store()
+    c = core(store)
+    steps = Stepper(c.list_and_watch_steps())
+    first = steps.next()
+    assert isinstance(first, ListPage) and (first.options["resource_version"], first.options["limit"]) == ("0", 500)
+    steps.done(pod_list("5", [pod("a", "5")]))
+    opened = steps.next()
+    assert isinstance(opened, OpenWatch) and opened.options["resource_version"] == "5"
+    assert opened.options["allow_watch_bookmarks"] is True
+    steps.done("the stream")
+    consume = steps.next()
+    assert consume == Consume("the stream")
+    c.apply(WatchEvent(ADDED, pod("b", "6")))
+    steps.done((1, expired()))
+    assert steps.next() is None  # a relist is due: list_and_watch returns
+    assert sorted(o["metadata"]["name"] for o in store.list()) == ["a", "b"]
+    assert c.last_sync_resource_version == "6" and c.state.list_resource_version() == "6"
+
+
+def test_core_backs_off_and_watches_again_when_the_watch_start_is_refused() -> None:
+    c = core()
+    steps = Stepper(c.watch_steps())
+    assert isinstance(steps.next(), OpenWatch)
+    steps.failed(httpx.ConnectError("[Errno 111] Connection refused"))
+    wait = steps.next()
+    assert wait == Wait(0.8)
+    steps.done(None)
+    assert isinstance(steps.next(), OpenWatch)  # no relist in between
+
+
+def test_core_run_reports_a_failed_list_and_backs_off_before_listing_again() -> None:
+    errors: list[BaseException] = []
+    c = core(watch_error_handler=errors.append)
+    steps = Stepper(c.run_steps())
+    assert isinstance(steps.next(), ListPage)
+    forbidden = api_error(403, "Forbidden", "Access Denied")
+    steps.failed(forbidden)
+    assert steps.next() == Wait(0.8) and errors == [forbidden]
+    steps.done(None)
+    assert isinstance(steps.next(), ListPage)
+
+
+def test_core_abandoned_between_pages_never_replaces_the_store() -> None:
+    store = Store()
+    store.add(pod("old"))
+    steps = Stepper(core(store).list_steps())
+    assert isinstance(steps.next(), ListPage)
+    steps.done(pod_list("10", [pod("a")], continue_="C1"))
+    second = steps.next()
+    assert isinstance(second, ListPage) and second.options["continue_"] == "C1"
+    steps.close()  # the driver was stopped
+    assert [o["metadata"]["name"] for o in store.list()] == ["old"]
+
+
+def test_core_resync_steps_wait_the_period_and_resync_only_when_asked() -> None:
+    resyncs: list[str] = []
+
+    class Recording(Store):
+        def resync(self) -> None:
+            resyncs.append("resync")
+
+    answers = iter([False, True])
+    c = core(Recording(), resync_period=30.0, should_resync=lambda: next(answers))
+    steps = Stepper(c.resync_steps())
+    assert steps.next() == Wait(30.0)
+    assert steps.next() == Wait(30.0) and resyncs == []
+    assert steps.next() == Wait(30.0) and resyncs == ["resync"]
