@@ -1,0 +1,105 @@
+"""The architecture holds: import contracts (import-linter, pyproject.toml) and small modules.
+
+See docs/architecture.md. The contracts run against a folder where kgen/runtime,
+kgen/kubernetes and kgen/generator are this checkout's folders (links, or copies with one planted
+import), put first on PYTHONPATH, so what is checked is this tree whatever way kgen is installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+ROOTS = {"runtime": REPO / "runtime", "kubernetes": REPO / "generated" / "kubernetes", "generator": REPO / "generator"}
+
+MAX_MODULE_LINES = 500
+# Modules that are generated tables (data, not logic) may be longer. There are none today.
+GENERATED_TABLES: frozenset[str] = frozenset()
+
+
+def _tree(tmp: Path, copy: str | None = None) -> Path:
+    """A folder holding pyproject.toml and kgen/{runtime,kubernetes,generator}: links to this
+    checkout, except ``copy`` (one of ROOTS), which is a copy that may be edited."""
+    tree = tmp / "tree"
+    (tree / "kgen").mkdir(parents=True)
+    (tree / "pyproject.toml").symlink_to(REPO / "pyproject.toml")
+    for name, folder in ROOTS.items():
+        if name == copy:
+            shutil.copytree(folder, tree / "kgen" / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            (tree / "kgen" / name).symlink_to(folder)
+    return tree
+
+
+def _lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
+    assert LINT_IMPORTS.exists(), f"{LINT_IMPORTS} missing: pip install -e '.[test]' installs import-linter"
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--no-logo"], cwd=tree, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_import_contracts_are_kept(tmp_path: Path) -> None:
+    result = _lint_imports(_tree(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert " 0 broken." in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize(
+    ("root", "module", "planted", "contract", "finding"),
+    [
+        pytest.param(
+            "runtime", "apimachinery/labels.py", "import kgen.runtime.tools.cache",
+            "runtime layers import only downward",
+            "kgen.runtime.apimachinery is not allowed to import kgen.runtime.tools",
+            id="values-import-tools",
+        ),
+        pytest.param(
+            "runtime", "util/retry.py", "import kgen.kubernetes",
+            "the runtime imports neither the generator nor generated code",
+            "kgen.runtime is not allowed to import kgen.kubernetes",
+            id="runtime-imports-generated",
+        ),
+        pytest.param(
+            "kubernetes", "__init__.py", "import kgen.runtime.testing",
+            "generated code imports neither the generator nor the test apiserver",
+            "kgen.kubernetes is not allowed to import kgen.runtime.testing",
+            id="generated-imports-testing",
+        ),
+        pytest.param(
+            "kubernetes", "__init__.py", "from kgen.runtime.rest.client import RESTClient",
+            "generated code imports the runtime's package-level names, never their modules",
+            "kgen.kubernetes is not allowed to import kgen.runtime.rest.client",
+            id="generated-imports-a-submodule",
+        ),
+    ],
+)
+def test_one_planted_import_breaks_its_contract(
+    tmp_path: Path, root: str, module: str, planted: str, contract: str, finding: str
+) -> None:
+    tree = _tree(tmp_path, copy=root)
+    path = tree / "kgen" / root / module
+    path.write_text(path.read_text() + f"\n{planted}\n")
+
+    result = _lint_imports(tree)
+
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"{contract} BROKEN" in result.stdout, result.stdout
+    assert finding in result.stdout, result.stdout
+
+
+def test_no_runtime_module_is_over_500_lines() -> None:
+    long = {}
+    for path in sorted(ROOTS["runtime"].rglob("*.py")):
+        name = path.relative_to(ROOTS["runtime"]).as_posix()
+        lines = len(path.read_text().splitlines())
+        if lines > MAX_MODULE_LINES and name not in GENERATED_TABLES:
+            long[name] = lines
+    assert not long, f"runtime modules over {MAX_MODULE_LINES} lines (split them by concept): {long}"
