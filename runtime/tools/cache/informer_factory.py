@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
-from kgen.runtime.gentype.resource import AsyncResourceClient, Codec, ResourceClient, ResourceInfo
+from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
+from kgen.runtime.gentype.resource import Codec, ResourceInfo
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.tools.cache.listers import Lister
 from kgen.runtime.tools.cache.shared_informer import (
@@ -24,20 +25,24 @@ from kgen.runtime.tools.cache.shared_informer import (
 )
 
 TweakListOptions = Callable[[dict[str, Any]], dict[str, Any]]
+R = TypeVar("R", RESTClient, AsyncRESTClient)
 I = TypeVar("I", SharedIndexInformer, AsyncSharedIndexInformer)
 
 
-class _FactoryOptions:
-    """The options and bookkeeping both factories share."""
+class _FactoryCore(Generic[R, I]):
+    """Options, bookkeeping and informer creation, written once for both flavours."""
 
     def __init__(
         self,
-        resync: float,
-        namespace: str | None,
-        tweak_list_options: TweakListOptions | None,
-        transform: Callable[[Any], Any] | None,
-        custom_resync: dict[str, float] | None,
+        rest: R,
+        resync: float = 0.0,
+        namespace: str | None = None,
+        *,
+        tweak_list_options: TweakListOptions | None = None,
+        transform: Callable[[Any], Any] | None = None,
+        custom_resync: dict[str, float] | None = None,
     ) -> None:
+        self.rest: R = rest
         self.resync = resync
         self.namespace = namespace
         self.tweak_list_options = tweak_list_options or (lambda options: options)
@@ -46,67 +51,59 @@ class _FactoryOptions:
         self._lock = threading.Lock()
         self._started = False
         self._shutdown = False
-        self._made: dict[tuple[str, str, str], Any] = {}
+        self._made: dict[tuple[str, str, str], I] = {}
 
-    def _informer(self, resource: ResourceInfo, make: Callable[[str | None, float], I], start: Callable[[I], Any]) -> I:
-        """The informer for ``resource``: made once (namespace, resync, transform applied),
-        started at once if the factory already is."""
+    def _new_informer(self, resource: ResourceInfo, namespace: str | None, codec: Codec[Any, Any], resync: float) -> I:
+        raise NotImplementedError
+
+    def for_resource(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> I:
+        """The factory's informer for ``resource``: made on first request (namespace, resync,
+        transform applied), started at once if the factory already is."""
         key = (resource.group, resource.version, resource.plural)
         with self._lock:
-            informer: I | None = self._made.get(key)
+            informer = self._made.get(key)
             if informer is None:
                 if self._shutdown:
                     raise RuntimeError("the factory was shut down")
                 namespace = self.namespace if resource.namespaced else None
-                informer = make(namespace, self.custom_resync.get(f"{resource.api_version}/{resource.plural}", self.resync))
+                resync = self.custom_resync.get(f"{resource.api_version}/{resource.plural}", self.resync)
+                informer = self._new_informer(resource, namespace, codec, resync)
                 if self.transform is not None:
                     informer.set_transform(self.transform)
                 self._made[key] = informer
                 if self._started:
-                    start(informer)
+                    informer.start()
             return informer
-
-    def _all(self, shutdown: bool = False, start: bool = False) -> list[Any]:
-        with self._lock:
-            self._shutdown = self._shutdown or shutdown
-            self._started = self._started or start
-            return list(self._made.values())
-
-
-class SharedInformerFactory(_FactoryOptions):
-    def __init__(
-        self,
-        rest: RESTClient,
-        resync: float = 0.0,
-        namespace: str | None = None,
-        *,
-        tweak_list_options: TweakListOptions | None = None,
-        transform: Callable[[Any], Any] | None = None,
-        custom_resync: dict[str, float] | None = None,
-    ) -> None:
-        super().__init__(resync, namespace, tweak_list_options, transform, custom_resync)
-        self.rest = rest
-
-    def for_resource(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> SharedIndexInformer:
-        """The factory's informer for ``resource`` (created on first request)."""
-
-        def make(namespace: str | None, resync: float) -> SharedIndexInformer:
-            client = ResourceClient(self.rest, resource, namespace, codec)
-            return SharedIndexInformer(client, resync, list_options=self.tweak_list_options)
-
-        return self._informer(resource, make, SharedIndexInformer.run)
 
     def lister(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> Lister[Any]:
         return Lister(self.for_resource(resource, codec).indexer, resource.plural, resource.namespaced)
 
     def start(self) -> None:
+        """Starts every informer made so far, and each one made later as it is made."""
         for informer in self._all(start=True):
-            informer.run()
+            informer.start()
+
+    def _all(self, shutdown: bool = False, start: bool = False) -> list[I]:
+        with self._lock:
+            self._shutdown = self._shutdown or shutdown
+            self._started = self._started or start
+            return list(self._made.values())
+
+    def _made_so_far(self) -> dict[tuple[str, str, str], I]:
+        with self._lock:
+            return dict(self._made)
+
+
+class SharedInformerFactory(_FactoryCore[RESTClient, SharedIndexInformer]):
+    def _new_informer(
+        self, resource: ResourceInfo, namespace: str | None, codec: Codec[Any, Any], resync: float
+    ) -> SharedIndexInformer:
+        client = ResourceClient(self.rest, resource, namespace, codec)
+        return SharedIndexInformer(client, resync, list_options=self.tweak_list_options)
 
     def wait_for_cache_sync(self, timeout: float | None = None) -> dict[tuple[str, str, str], bool]:
         """Waits for every started informer; returns each one's sync state."""
-        with self._lock:
-            informers = dict(self._made)
+        informers = self._made_so_far()
         wait_for_cache_sync(*(i.has_synced for i in informers.values()), timeout=timeout)
         return {key: informer.has_synced() for key, informer in informers.items()}
 
@@ -115,39 +112,17 @@ class SharedInformerFactory(_FactoryOptions):
             informer.stop()
 
 
-class AsyncSharedInformerFactory(_FactoryOptions):
+class AsyncSharedInformerFactory(_FactoryCore[AsyncRESTClient, AsyncSharedIndexInformer]):
     """The factory on asyncio: ``start()`` on a running loop; sync waits and shutdown are awaited."""
 
-    def __init__(
-        self,
-        rest: AsyncRESTClient,
-        resync: float = 0.0,
-        namespace: str | None = None,
-        *,
-        tweak_list_options: TweakListOptions | None = None,
-        transform: Callable[[Any], Any] | None = None,
-        custom_resync: dict[str, float] | None = None,
-    ) -> None:
-        super().__init__(resync, namespace, tweak_list_options, transform, custom_resync)
-        self.rest = rest
-
-    def for_resource(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> AsyncSharedIndexInformer:
-        def make(namespace: str | None, resync: float) -> AsyncSharedIndexInformer:
-            client = AsyncResourceClient(self.rest, resource, namespace, codec)
-            return AsyncSharedIndexInformer(client, resync, list_options=self.tweak_list_options)
-
-        return self._informer(resource, make, AsyncSharedIndexInformer.start)
-
-    def lister(self, resource: ResourceInfo, codec: Codec[Any, Any]) -> Lister[Any]:
-        return Lister(self.for_resource(resource, codec).indexer, resource.plural, resource.namespaced)
-
-    def start(self) -> None:
-        for informer in self._all(start=True):
-            informer.start()
+    def _new_informer(
+        self, resource: ResourceInfo, namespace: str | None, codec: Codec[Any, Any], resync: float
+    ) -> AsyncSharedIndexInformer:
+        client = AsyncResourceClient(self.rest, resource, namespace, codec)
+        return AsyncSharedIndexInformer(client, resync, list_options=self.tweak_list_options)
 
     async def wait_for_cache_sync(self, timeout: float | None = None) -> dict[tuple[str, str, str], bool]:
-        with self._lock:
-            informers = dict(self._made)
+        informers = self._made_so_far()
         await async_wait_for_cache_sync(*(i.has_synced for i in informers.values()), timeout=timeout)
         return {key: informer.has_synced() for key, informer in informers.items()}
 
