@@ -17,6 +17,12 @@ from the indexer, already transformed).
 
 This is DeltaFIFO as client-go had it before 1.36's RealFIFO became the informers' default:
 the semantics are the same for handlers; RealFIFO differs in not merging deltas per key.
+
+The rules are written once, in ``DeltaFIFOCore``, which neither locks nor waits: it records
+whether a consumer is owed a wake-up. ``DeltaFIFO`` (threads) and ``AsyncDeltaFIFO`` (asyncio)
+share ``BaseDeltaFIFO``, which locks around the core, and differ only in how ``pop`` waits and
+how the wake-up is delivered. Both lock with a thread lock: the reflector may feed an
+``AsyncDeltaFIFO`` from another thread.
 """
 
 from __future__ import annotations
@@ -26,11 +32,14 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from kgen.runtime.tools.cache.store import KeyFunc, meta_namespace_key
 
 ADDED, UPDATED, DELETED, REPLACED, SYNC = "Added", "Updated", "Deleted", "Replaced", "Sync"
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,7 @@ class Requeue(Exception):
 
 
 Deltas = list[Delta]
+Process = Callable[[Deltas, bool], None]
 
 
 def _is_deletion_dup(older: Delta, newer: Delta) -> Delta | None:
@@ -75,17 +85,19 @@ def _is_deletion_dup(older: Delta, newer: Delta) -> Delta | None:
     return newer if isinstance(older.object, DeletedFinalStateUnknown) else older
 
 
-class DeltaFIFO:
-    """client-go's DeltaFIFO. ``known_objects`` is the informer's indexer (what the client
-    believes exists); ``emit_delta_type_replaced`` makes a relist queue Replaced rather than
-    Sync deltas (off by default, as in client-go; informers turn it on)."""
+class DeltaFIFOCore:
+    """The state of client-go's DeltaFIFO and the rules over it, with no lock and no waiting.
+
+    Every key in ``_queue`` has deltas in ``_items`` and the other way round. Whenever a key
+    enters the queue, or the queue closes, a consumer is owed a wake-up (``take_wakeup``).
+    """
 
     def __init__(
         self,
-        key_func: KeyFunc = meta_namespace_key,
-        known_objects: KnownObjects | None = None,
-        emit_delta_type_replaced: bool = False,
-        transformer: Callable[[Any], Any] | None = None,
+        key_func: KeyFunc,
+        known_objects: KnownObjects | None,
+        emit_delta_type_replaced: bool,
+        transformer: Callable[[Any], Any] | None,
     ) -> None:
         self.key_func = key_func
         self.known_objects = known_objects
@@ -93,13 +105,12 @@ class DeltaFIFO:
         self.transformer = transformer
         self._items: dict[str, Deltas] = {}
         self._queue: deque[str] = deque()
+        # has_synced: set by the first add/update/delete/replace; then the keys of the first
+        # replace still to be popped.
         self._populated = False
         self._initial_population_count = 0
-        self._closed = False
-        self._lock = threading.RLock()
-        self._cond = threading.Condition(self._lock)
-
-    # -- producers (the reflector) ------------------------------------------------------
+        self.closed = False
+        self._wake_consumers = False
 
     def key_of(self, obj: Any) -> str:
         if isinstance(obj, list):  # Deltas: the key of the newest
@@ -110,84 +121,72 @@ class DeltaFIFO:
             return obj.key
         return self.key_func(obj)
 
+    # -- producers (the reflector) ----------------------------------------------------------
+
     def add(self, obj: Any) -> None:
-        with self._lock:
-            self._populated = True
-            self._queue_action(ADDED, obj)
+        self._populated = True
+        self._queue_action(ADDED, obj)
 
     def update(self, obj: Any) -> None:
-        with self._lock:
-            self._populated = True
-            self._queue_action(UPDATED, obj)
+        self._populated = True
+        self._queue_action(UPDATED, obj)
 
     def delete(self, obj: Any) -> None:
         key = self.key_of(obj)
-        with self._lock:
-            self._populated = True
-            if self.known_objects is None:
-                if key not in self._items:
-                    return  # nothing known about it: a delete of something never seen
-            elif self.known_objects.get_by_key(key) is None and key not in self._items:
-                return
-            self._queue_action(DELETED, obj)
+        self._populated = True
+        if key not in self._items and (
+            self.known_objects is None or self.known_objects.get_by_key(key) is None
+        ):
+            return  # nothing known about it: a delete of something never seen
+        self._queue_action(DELETED, obj)
 
     def add_if_not_present(self, deltas: Deltas) -> None:
-        """Puts back deltas popped earlier, unless newer ones arrived meanwhile."""
         if not deltas:
             raise ValueError("zero-length Deltas cannot be queued")
+        self._populated = True
         key = self.key_of(deltas[-1])
-        with self._lock:
-            self._populated = True
-            if key in self._items:
-                return
-            self._queue.append(key)
-            self._items[key] = list(deltas)
-            self._notify()
+        if key not in self._items:
+            self._enqueue(key, list(deltas))
 
-    def replace(self, objects: Iterable[Any], resource_version: str = "") -> None:
-        """A relist: every listed object as Replaced (or Sync), and tombstones for the vanished."""
+    def replace(self, objects: Iterable[Any], resource_version: str) -> None:
         action = REPLACED if self.emit_delta_type_replaced else SYNC
-        with self._lock:
-            keys: set[str] = set()
-            for obj in objects:
-                keys.add(self.key_of(obj))
-                self._queue_action(action, obj)
+        keys: set[str] = set()
+        for obj in objects:
+            keys.add(self.key_of(obj))
+            self._queue_action(action, obj)
 
-            queued_deletions = 0
-            # Queued keys absent from the list vanished too, even those the indexer never saw
-            # (their Added is still waiting here). A queued deletion absorbs the tombstone.
-            for key, deltas in list(self._items.items()):
-                if key in keys:
+        queued_deletions = 0
+        # Queued keys absent from the list vanished too, even those the indexer never saw
+        # (their Added is still waiting here). A queued deletion absorbs the tombstone.
+        for key, deltas in list(self._items.items()):
+            if key in keys:
+                continue
+            last = deltas[-1].object
+            if isinstance(last, DeletedFinalStateUnknown):
+                last = last.obj
+            queued_deletions += 1
+            self._queue_action(DELETED, DeletedFinalStateUnknown(key, last))
+
+        if self.known_objects is not None:
+            for key in self.known_objects.list_keys():
+                if key in keys or self._items.get(key):
                     continue
-                last = deltas[-1].object
-                if isinstance(last, DeletedFinalStateUnknown):
-                    last = last.obj
                 queued_deletions += 1
-                self._queue_action(DELETED, DeletedFinalStateUnknown(key, last))
+                self._queue_action(DELETED, DeletedFinalStateUnknown(key, self.known_objects.get_by_key(key)))
 
-            if self.known_objects is not None:
-                for key in self.known_objects.list_keys():
-                    if key in keys or self._items.get(key):
-                        continue
-                    queued_deletions += 1
-                    self._queue_action(DELETED, DeletedFinalStateUnknown(key, self.known_objects.get_by_key(key)))
-
-            if not self._populated:
-                self._populated = True
-                self._initial_population_count = len(keys) + queued_deletions
-            self._notify()
+        if not self._populated:
+            self._populated = True
+            self._initial_population_count = len(keys) + queued_deletions
 
     def resync(self) -> None:
-        """A Sync delta for every known object with nothing pending (replays the cache)."""
-        with self._lock:
-            if self.known_objects is None:
-                return
-            for key in self.known_objects.list_keys():
-                if self._items.get(key):
-                    continue  # a pending change will deliver fresher state anyway
-                obj = self.known_objects.get_by_key(key)
-                if obj is not None:
-                    self._queue_action(SYNC, obj, transform=False)
+        if self.known_objects is None:
+            return
+        for key in self.known_objects.list_keys():
+            if self._items.get(key):
+                continue  # a pending change will deliver fresher state anyway
+            obj = self.known_objects.get_by_key(key)
+            if obj is not None:
+                self._queue_action(SYNC, obj, transform=False)
 
     def _queue_action(self, action: str, obj: Any, transform: bool = True) -> None:
         key = self.key_of(obj)
@@ -198,52 +197,46 @@ class DeltaFIFO:
             kept = _is_deletion_dup(deltas[-2], deltas[-1])
             if kept is not None:
                 deltas = deltas[:-2] + [kept]
-        if key not in self._items:
-            self._queue.append(key)
+        if key in self._items:
+            self._items[key] = deltas  # already in line: keeps its place
+        else:
+            self._enqueue(key, deltas)
+
+    def _enqueue(self, key: str, deltas: Deltas) -> None:
+        self._queue.append(key)
         self._items[key] = deltas
-        self._notify()
+        self._wake_consumers = True
 
-    def _notify(self) -> None:
-        self._cond.notify_all()
-
-    # -- the consumer (the informer) ----------------------------------------------------
+    # -- the consumer (the informer) --------------------------------------------------------
 
     def has_synced(self) -> bool:
-        """True once the first relist (or first add) has been entirely popped."""
-        with self._lock:
-            return self._populated and self._initial_population_count == 0
-
-    def is_closed(self) -> bool:
-        with self._lock:
-            return self._closed
+        return self._populated and self._initial_population_count == 0
 
     def close(self) -> None:
-        with self._lock:
-            self._closed = True
-            self._notify()
+        self.closed = True
+        self._wake_consumers = True
 
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._queue)
+    def length(self) -> int:
+        return len(self._queue)
 
     def list_keys(self) -> list[str]:
-        with self._lock:
-            return list(self._items)
+        return list(self._items)
 
     def list(self) -> list[Any]:
-        """The newest object of every queued key."""
-        with self._lock:
-            return [deltas[-1].object for deltas in self._items.values()]
-
-    def get(self, obj: Any) -> Deltas | None:
-        return self.get_by_key(self.key_of(obj))
+        return [deltas[-1].object for deltas in self._items.values()]
 
     def get_by_key(self, key: str) -> Deltas | None:
-        with self._lock:
-            deltas = self._items.get(key)
-            return list(deltas) if deltas else None
+        deltas = self._items.get(key)
+        return list(deltas) if deltas else None
 
-    def _pop_ready(self, process: Callable[[Deltas, bool], None]) -> Deltas:
+    def can_pop(self) -> bool:
+        """Whether ``pop`` answers now: with deltas, or with FIFOClosed once nothing is left."""
+        return bool(self._queue) or self.closed
+
+    def pop(self, process: Process) -> Deltas:
+        """Hands the oldest key's deltas to ``process``; call it once ``can_pop``."""
+        if not self._queue:
+            raise FIFOClosed()
         key = self._queue.popleft()
         deltas = self._items.pop(key)
         in_initial_list = self._initial_population_count > 0
@@ -252,58 +245,205 @@ class DeltaFIFO:
         try:
             process(deltas, in_initial_list)
         except Requeue as requeue:
-            if key not in self._items:
-                self._queue.append(key)
-                self._items[key] = deltas
+            if key not in self._items:  # newer deltas arrived meanwhile: those win
+                self._enqueue(key, deltas)
             if requeue.err is not None:
                 raise requeue.err from None
         return deltas
 
-    def pop(self, process: Callable[[Deltas, bool], None], timeout: float | None = None) -> Deltas | None:
+    def take_wakeup(self) -> bool:
+        """Whether consumers are owed a wake-up since the last call."""
+        wake, self._wake_consumers = self._wake_consumers, False
+        return wake
+
+
+class BaseDeltaFIFO:
+    """What both flavours share: every operation but ``pop``, each under the queue's lock.
+
+    ``known_objects`` is the informer's indexer (what the client believes exists);
+    ``emit_delta_type_replaced`` makes a relist queue Replaced rather than Sync deltas (off by
+    default, as in client-go; informers turn it on).
+    """
+
+    def __init__(
+        self,
+        key_func: KeyFunc = meta_namespace_key,
+        known_objects: KnownObjects | None = None,
+        emit_delta_type_replaced: bool = False,
+        transformer: Callable[[Any], Any] | None = None,
+    ) -> None:
+        self._core = DeltaFIFOCore(key_func, known_objects, emit_delta_type_replaced, transformer)
+        # Reentrant: ``process`` runs under it and may call back into the queue.
+        self._lock = threading.RLock()
+
+    def _wake(self) -> None:
+        """Delivers the wake-up the core owes the consumers; called under the lock."""
+        raise NotImplementedError
+
+    def _locked(self, operation: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        with self._lock:
+            try:
+                return operation(*args, **kwargs)
+            finally:
+                self._wake()  # also after a failed transform or process: keys may have moved
+
+    @property
+    def key_func(self) -> KeyFunc:
+        return self._core.key_func
+
+    @key_func.setter
+    def key_func(self, key_func: KeyFunc) -> None:
+        self._core.key_func = key_func
+
+    @property
+    def known_objects(self) -> KnownObjects | None:
+        return self._core.known_objects
+
+    @known_objects.setter
+    def known_objects(self, known_objects: KnownObjects | None) -> None:
+        self._core.known_objects = known_objects
+
+    @property
+    def emit_delta_type_replaced(self) -> bool:
+        return self._core.emit_delta_type_replaced
+
+    @emit_delta_type_replaced.setter
+    def emit_delta_type_replaced(self, emit: bool) -> None:
+        self._core.emit_delta_type_replaced = emit
+
+    @property
+    def transformer(self) -> Callable[[Any], Any] | None:
+        return self._core.transformer
+
+    @transformer.setter
+    def transformer(self, transformer: Callable[[Any], Any] | None) -> None:
+        self._core.transformer = transformer
+
+    def key_of(self, obj: Any) -> str:
+        """The key of an object, a tombstone, a Delta or Deltas (that of the newest)."""
+        return self._core.key_of(obj)
+
+    # -- producers (the reflector) ----------------------------------------------------------
+
+    def add(self, obj: Any) -> None:
+        self._locked(self._core.add, obj)
+
+    def update(self, obj: Any) -> None:
+        self._locked(self._core.update, obj)
+
+    def delete(self, obj: Any) -> None:
+        self._locked(self._core.delete, obj)
+
+    def add_if_not_present(self, deltas: Deltas) -> None:
+        """Puts back deltas popped earlier, unless newer ones arrived meanwhile."""
+        self._locked(self._core.add_if_not_present, deltas)
+
+    def replace(self, objects: Iterable[Any], resource_version: str = "") -> None:
+        """A relist: every listed object as Replaced (or Sync), and tombstones for the vanished."""
+        self._locked(self._core.replace, objects, resource_version)
+
+    def resync(self) -> None:
+        """A Sync delta for every known object with nothing pending (replays the cache)."""
+        self._locked(self._core.resync)
+
+    # -- the consumer (the informer) --------------------------------------------------------
+
+    def has_synced(self) -> bool:
+        """True once the first relist (or first add) has been entirely popped."""
+        return self._locked(self._core.has_synced)
+
+    def is_closed(self) -> bool:
+        with self._lock:
+            return self._core.closed
+
+    def close(self) -> None:
+        self._locked(self._core.close)
+
+    def __len__(self) -> int:
+        return self._locked(self._core.length)
+
+    def list_keys(self) -> list[str]:
+        return self._locked(self._core.list_keys)
+
+    def list(self) -> list[Any]:
+        """The newest object of every queued key."""
+        return self._locked(self._core.list)
+
+    def get(self, obj: Any) -> Deltas | None:
+        return self.get_by_key(self.key_of(obj))
+
+    def get_by_key(self, key: str) -> Deltas | None:
+        return self._locked(self._core.get_by_key, key)
+
+
+class DeltaFIFO(BaseDeltaFIFO):
+    """client-go's DeltaFIFO for threads: ``pop`` blocks."""
+
+    def __init__(
+        self,
+        key_func: KeyFunc = meta_namespace_key,
+        known_objects: KnownObjects | None = None,
+        emit_delta_type_replaced: bool = False,
+        transformer: Callable[[Any], Any] | None = None,
+    ) -> None:
+        super().__init__(key_func, known_objects, emit_delta_type_replaced, transformer)
+        self._cond = threading.Condition(self._lock)
+
+    def _wake(self) -> None:
+        if self._core.take_wakeup():
+            self._cond.notify_all()
+
+    def pop(self, process: Process, timeout: float | None = None) -> Deltas | None:
         """Waits for a key, processes its deltas (under the queue's lock, as client-go does).
 
-        Returns the deltas, or None on timeout; raises FIFOClosed once closed and empty.
+        Returns the deltas, or None after ``timeout`` seconds; raises FIFOClosed once closed
+        and empty.
         """
         with self._cond:
-            while not self._queue:
-                if self._closed:
-                    raise FIFOClosed()
-                if not self._cond.wait(timeout):
-                    return None
-            return self._pop_ready(process)
+            if not self._cond.wait_for(self._core.can_pop, timeout):
+                return None
+            return self._locked(self._core.pop, process)
 
 
-class AsyncDeltaFIFO(DeltaFIFO):
-    """The same queue for asyncio: ``await pop(process)``. Producers call it from the loop."""
+class AsyncDeltaFIFO(BaseDeltaFIFO):
+    """The same queue for asyncio: ``await pop(process)`` on one event loop. Producers may call
+    from the loop or from any other thread."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._event: asyncio.Event | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+    # Both set by the first pop, the first moment the consumer's loop is known.
+    _event: asyncio.Event | None = None
+    _loop: asyncio.AbstractEventLoop | None = None
 
-    def _notify(self) -> None:
-        super()._notify()
-        if self._event is not None and self._loop is not None:
-            try:
-                running = asyncio.get_running_loop()
-            except RuntimeError:
-                running = None
-            if running is self._loop:
-                self._event.set()
-            elif not self._loop.is_closed():
-                self._loop.call_soon_threadsafe(self._event.set)
+    def _wake(self) -> None:
+        if not self._core.take_wakeup() or self._event is None or self._loop is None:
+            return
+        if _running_loop() is self._loop:
+            self._event.set()
+        elif not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._event.set)
 
-    async def pop(self, process: Callable[[Deltas, bool], None], timeout: float | None = None) -> Deltas | None:  # type: ignore[override]
-        if self._event is None:
-            self._event, self._loop = asyncio.Event(), asyncio.get_running_loop()
+    async def pop(self, process: Process, timeout: float | None = None) -> Deltas | None:
+        """See ``DeltaFIFO.pop``."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
         while True:
             with self._lock:
-                if self._queue:
-                    return self._pop_ready(process)
-                if self._closed:
-                    raise FIFOClosed()
+                if self._event is None:
+                    self._event, self._loop = asyncio.Event(), loop
+                if self._core.can_pop():
+                    return self._locked(self._core.pop, process)
                 self._event.clear()
+            # Only the waiting is timed: a pop that has run is never cancelled by the timeout.
+            remaining = None if deadline is None else deadline - loop.time()
+            if remaining is not None and remaining <= 0:
+                return None
             try:
-                await asyncio.wait_for(self._event.wait(), timeout)
+                await asyncio.wait_for(self._event.wait(), remaining)
             except asyncio.TimeoutError:
                 return None
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
