@@ -37,7 +37,7 @@ def measure(requests: int) -> Throughput:
     from kgen.kubernetes import Clientset
     from kgen.kubernetes.models.core.v1 import ConfigMap
     from kgen.kubernetes.models.meta.v1 import ObjectMeta
-    from kgen.runtime.rest.config import load_kubeconfig
+    from kgen.runtime.rest import load_kubeconfig
     from kgen.runtime.testing import KubeAPIServer
 
     with KubeAPIServer() as server:

@@ -57,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _snapshot(args: argparse.Namespace) -> int:
-    from kgen.runtime.rest.config import load_kubeconfig
+    from kgen.runtime.rest import load_kubeconfig
 
     from .snapshot import capture, terminal_progress
 
@@ -117,7 +117,7 @@ class _UsageError(Exception):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from kgen.runtime.rest.config import ConfigError
+    from kgen.runtime.rest import ConfigError
 
     from .errors import InputError
     from .snapshot import SnapshotError

@@ -67,7 +67,7 @@ def load_sources(opts: Options) -> SourceSet:
 
 
 def _from_cluster(opts: Options) -> SourceSet:
-    from kgen.runtime.rest.config import load_kubeconfig
+    from kgen.runtime.rest import load_kubeconfig
 
     from .snapshot import capture
 

@@ -8,7 +8,7 @@ import signal
 import threading
 
 from kgen.kubernetes import Clientset
-from kgen.runtime.rest.config import load_config
+from kgen.runtime.rest import load_config
 
 from .client import Clientset as FooClientset
 from .controller import Controller

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.runtime.discovery.discovery_client import APIResource, Discovered, DiscoveryClient
-from kgen.runtime.gentype.resource import AsyncResourceClient, DictCodec, ResourceClient, ResourceInfo
+from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
+from kgen.runtime.gentype.resource import DictCodec, ResourceInfo
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.discovery.restmapper import RESTMapper
 

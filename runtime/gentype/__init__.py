@@ -1,26 +1,28 @@
 """client-go's gentype for Python: one generic client per resource, and the typed verb mixins
 generated clients are built from.
 
-``resource`` holds ``ResourceClient`` / ``AsyncResourceClient`` (every verb for one group,
-version and plural, over a codec: typed models or plain dicts); ``typed`` holds the per-verb
-mixins (``Get``, ``List``, ``Watch``, ...) a generated typed client combines, exactly the verbs
-the server advertises.
+``resource`` describes a resource (``ResourceInfo``, the codecs, ``PatchType``,
+``PropagationPolicy``) and builds the request of each verb; ``client`` holds
+``ResourceClient`` / ``AsyncResourceClient``, which send them (every verb for one group,
+version and plural, over a codec: typed models or plain dicts); ``watch`` holds the open watch
+streams; ``typed`` holds the per-verb mixins (``Get``, ``List``, ``Watch``, ...) a generated
+typed client combines, exactly the verbs the server advertises.
 """
 
 from kgen.runtime.gentype import typed
+from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
 from kgen.runtime.gentype.resource import (
-    AsyncResourceClient,
-    AsyncWatchStream,
+    DEFAULT_PAGE_SIZE,
+    WATCH_IDLE_TIMEOUT,
     Codec,
     DictCodec,
     PatchType,
     PropagationPolicy,
-    ResourceClient,
     ResourceInfo,
-    WatchStream,
 )
+from kgen.runtime.gentype.watch import AsyncWatchStream, WatchStream
 
 __all__ = [
-    "AsyncResourceClient", "AsyncWatchStream", "Codec", "DictCodec", "PatchType", "PropagationPolicy",
-    "ResourceClient", "ResourceInfo", "WatchStream", "typed",
+    "DEFAULT_PAGE_SIZE", "WATCH_IDLE_TIMEOUT", "AsyncResourceClient", "AsyncWatchStream", "Codec", "DictCodec",
+    "PatchType", "PropagationPolicy", "ResourceClient", "ResourceInfo", "WatchStream", "typed",
 ]

@@ -11,8 +11,9 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from kgen.runtime.apimachinery.model import Model
-from kgen.runtime.gentype.resource import AsyncResourceClient, PatchType, PropagationPolicy, ResourceClient
 from kgen.runtime.apimachinery.selectors import FieldSelector, LabelSelector
+from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
+from kgen.runtime.gentype.resource import DEFAULT_PAGE_SIZE, WATCH_IDLE_TIMEOUT, PatchType, PropagationPolicy
 from kgen.runtime.rest.watch import WatchEvent
 
 T = TypeVar("T", bound=Model)
@@ -43,11 +44,11 @@ class List(TypedClient[T, L]):
             timeout_seconds=timeout_seconds,
         )
 
-    def list_all(self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = 500) -> L:
+    def list_all(self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = DEFAULT_PAGE_SIZE) -> L:
         return self._client.list_all(page_size=page_size, label_selector=label_selector, field_selector=field_selector)
 
     def iter(
-        self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = 500,
+        self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = DEFAULT_PAGE_SIZE,
         allow_inconsistent: bool = False,
     ) -> Iterator[T]:
         return self._client.iter(
@@ -59,7 +60,7 @@ class List(TypedClient[T, L]):
 class Watch(TypedClient[T, L]):
     def watch(
         self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
-        allow_watch_bookmarks: bool = True, timeout_seconds: int | None = None, idle_timeout: float = 330.0,
+        allow_watch_bookmarks: bool = True, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
         send_initial_events: bool | None = None, resource_version_match: str | None = None,
     ) -> Iterator[WatchEvent[T]]:
         return self._client.watch(
@@ -168,11 +169,11 @@ class AsyncList(AsyncTypedClient[T, L]):
             timeout_seconds=timeout_seconds,
         )
 
-    async def list_all(self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = 500) -> L:
+    async def list_all(self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = DEFAULT_PAGE_SIZE) -> L:
         return await self._client.list_all(page_size=page_size, label_selector=label_selector, field_selector=field_selector)
 
     def iter(
-        self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = 500,
+        self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = DEFAULT_PAGE_SIZE,
         allow_inconsistent: bool = False,
     ) -> AsyncIterator[T]:
         return self._client.iter(
@@ -184,7 +185,7 @@ class AsyncList(AsyncTypedClient[T, L]):
 class AsyncWatch(AsyncTypedClient[T, L]):
     def watch(
         self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
-        allow_watch_bookmarks: bool = True, timeout_seconds: int | None = None, idle_timeout: float = 330.0,
+        allow_watch_bookmarks: bool = True, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
         send_initial_events: bool | None = None, resource_version_match: str | None = None,
     ) -> AsyncIterator[WatchEvent[T]]:
         return self._client.watch(

@@ -1,9 +1,11 @@
 """client-go's rest for Python: configuration, credentials and the request pipeline.
 
-``config`` (kubeconfig, in-cluster, client-go's defaults), ``auth`` (static and file tokens,
-exec plugins, OIDC), ``client`` (RESTClient / AsyncRESTClient over httpx: rate limiting,
-retries, errors) and ``watch`` (the watch stream decoder). See docs/architecture.md for the
-request path. Names load on first use, so reading a kubeconfig does not import httpx.
+``config`` (rest.Config, in-cluster, client-go's defaults), ``kubeconfig`` (clientcmd: loading
+and merging kubeconfig files), ``auth`` (the credentials protocol, static and file tokens, the
+bearer-token httpx auth), ``exec_plugin`` and ``oidc`` (the two credential plugins), ``client``
+(RESTClient / AsyncRESTClient over httpx: rate limiting, retries, errors) and ``watch`` (the
+watch stream decoder). See docs/architecture.md for the request path. Names load on first use,
+so reading a kubeconfig does not import httpx.
 """
 
 from typing import TYPE_CHECKING
@@ -11,18 +13,35 @@ from typing import TYPE_CHECKING
 from kgen.runtime._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from kgen.runtime.rest.auth import (
+        BearerTokenAuth,
+        CredentialError,
+        Credentials,
+        StaticToken,
+        TokenFile,
+        service_account_token,
+    )
     from kgen.runtime.rest.client import MAX_RETRIES, AsyncRESTClient, Request, RESTClient, retry_after
-    from kgen.runtime.rest.config import Config, ConfigError, in_cluster_config, load_config, load_kubeconfig
+    from kgen.runtime.rest.config import DEFAULT_BURST, DEFAULT_QPS, Config, ConfigError, in_cluster_config
+    from kgen.runtime.rest.exec_plugin import ExecCredential
+    from kgen.runtime.rest.kubeconfig import kubeconfig_paths, load_config, load_kubeconfig
+    from kgen.runtime.rest.oidc import OIDCIdToken
     from kgen.runtime.rest.watch import ADDED, BOOKMARK, DELETED, ERROR, MODIFIED, WatchDecoder, WatchEvent
 
 _EXPORTS = {
+    "auth": ["BearerTokenAuth", "CredentialError", "Credentials", "StaticToken", "TokenFile", "service_account_token"],
     "client": ["MAX_RETRIES", "AsyncRESTClient", "RESTClient", "Request", "retry_after"],
-    "config": ["Config", "ConfigError", "in_cluster_config", "load_config", "load_kubeconfig"],
+    "config": ["DEFAULT_BURST", "DEFAULT_QPS", "Config", "ConfigError", "in_cluster_config"],
+    "exec_plugin": ["ExecCredential"],
+    "kubeconfig": ["kubeconfig_paths", "load_config", "load_kubeconfig"],
+    "oidc": ["OIDCIdToken"],
     "watch": ["ADDED", "BOOKMARK", "DELETED", "ERROR", "MODIFIED", "WatchDecoder", "WatchEvent"],
 }
 __getattr__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
-    "ADDED", "BOOKMARK", "DELETED", "ERROR", "MODIFIED", "MAX_RETRIES", "AsyncRESTClient", "Config",
-    "ConfigError", "RESTClient", "Request", "WatchDecoder", "WatchEvent", "in_cluster_config", "load_config",
-    "load_kubeconfig", "retry_after",
+    "ADDED", "BOOKMARK", "DEFAULT_BURST", "DEFAULT_QPS", "DELETED", "ERROR", "MODIFIED", "MAX_RETRIES",
+    "AsyncRESTClient", "BearerTokenAuth", "Config", "ConfigError", "CredentialError", "Credentials",
+    "ExecCredential", "OIDCIdToken", "RESTClient", "Request", "StaticToken", "TokenFile", "WatchDecoder",
+    "WatchEvent", "in_cluster_config", "kubeconfig_paths", "load_config", "load_kubeconfig", "retry_after",
+    "service_account_token",
 ]

@@ -17,19 +17,21 @@ import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import httpx
 
 from kgen.runtime.apimachinery.errors import ApiError, error_from_response
-from kgen.runtime.util.flowcontrol import LONG_THROTTLE_SECONDS, TokenBucket, token_bucket
-
-if TYPE_CHECKING:
-    from kgen.runtime.rest.config import Config
+from kgen.runtime.rest.config import Config, token_bucket
+from kgen.runtime.util.flowcontrol import TokenBucket
 
 log = logging.getLogger("kgen.runtime.rest.client")
 
 MAX_RETRIES = 10  # client-go rest.Request's default maxRetries
+#: client-go dials with a 30 s timeout (transport/cache.go); no overall timeout unless configured.
+CONNECT_TIMEOUT = 30.0
+#: client-go logs throttling waits longer than this (rest/request.go longThrottleLatency).
+LONG_THROTTLE_SECONDS = 0.05
 #: Connection failures worth a retry of an idempotent GET (client-go: connection reset / EOF).
 _RETRIABLE_GET_ERRORS = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError, httpx.ConnectError)
 _WARNING = re.compile(r'^\s*299\s+\S+\s+"((?:[^"\\]|\\.)*)"')
@@ -78,7 +80,7 @@ class _Pipeline:
 
     def __init__(
         self,
-        config: "Config",
+        config: Config,
         *,
         rate_limiter: TokenBucket | None | str = "default",
         max_retries: int = MAX_RETRIES,
@@ -95,8 +97,7 @@ class _Pipeline:
             "auth": self.config.httpx_auth(),
             "proxy": self.config.proxy_url or None,
             "trust_env": True,  # HTTPS_PROXY / NO_PROXY, when the kubeconfig sets no proxy-url
-            # client-go: 30 s to connect, no overall timeout unless configured.
-            "timeout": httpx.Timeout(self.config.timeout, connect=30.0),
+            "timeout": httpx.Timeout(self.config.timeout, connect=CONNECT_TIMEOUT),
             "headers": {"User-Agent": self.config.user_agent},
         }
 
@@ -141,7 +142,7 @@ class _Pipeline:
 class RESTClient(_Pipeline):
     """Sends ``Request``s with httpx.Client. Use as a context manager or call ``close()``."""
 
-    def __init__(self, config: "Config", *, transport: httpx.BaseTransport | None = None, **kwargs: Any) -> None:
+    def __init__(self, config: Config, *, transport: httpx.BaseTransport | None = None, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
         self.http = httpx.Client(transport=transport, **self._client_kwargs())
 
@@ -197,7 +198,7 @@ class RESTClient(_Pipeline):
 class AsyncRESTClient(_Pipeline):
     """``RESTClient`` on asyncio, with httpx.AsyncClient."""
 
-    def __init__(self, config: "Config", *, transport: httpx.AsyncBaseTransport | None = None, **kwargs: Any) -> None:
+    def __init__(self, config: Config, *, transport: httpx.AsyncBaseTransport | None = None, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
         self.http = httpx.AsyncClient(transport=transport, **self._client_kwargs())
 

@@ -1,8 +1,10 @@
-"""Client-side rate limiting: client-go's token bucket (QPS 5, burst 10 by default).
+"""Client-side rate limiting: client-go's token bucket (flowcontrol.NewTokenBucketRateLimiter).
 
 The bucket starts full with ``burst`` tokens and refills at ``qps`` per second. ``reserve()``
 takes a token and says how long the caller must wait for it; sleeping is the caller's (sync
-or async) business, so the logic is written once and tested with an injected clock.
+or async) business, so the logic is written once and tested with an injected clock. The REST
+client's defaults (QPS 5, burst 10) and the rule that builds its bucket are rest's, as in
+client-go: ``kgen.runtime.rest.config``.
 """
 
 from __future__ import annotations
@@ -10,12 +12,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-
-#: client-go logs throttling waits longer than this (rest/request.go longThrottleLatency).
-LONG_THROTTLE_SECONDS = 0.05
-#: client-go's rest.DefaultQPS and rest.DefaultBurst, used when a config leaves them at 0.
-DEFAULT_QPS = 5.0
-DEFAULT_BURST = 10
 
 
 class TokenBucket:
@@ -51,10 +47,3 @@ class TokenBucket:
                 return True
             return False
 
-
-def token_bucket(qps: float, burst: int) -> TokenBucket | None:
-    """client-go's rule (rest.RESTClientFor): a limiter only when qps > 0; 0 means the default
-    (qps 5, burst 10), a negative qps disables client-side throttling."""
-    qps = qps or DEFAULT_QPS
-    burst = burst or DEFAULT_BURST
-    return TokenBucket(qps, burst) if qps > 0 else None

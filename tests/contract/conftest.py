@@ -13,7 +13,7 @@ from kgen.kubernetes import AsyncClientset, Clientset
 from kgen.kubernetes.fake import AsyncFakeClientset, FakeClientset
 from kgen.kubernetes.models.core.v1 import Namespace
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.rest.config import Config, load_kubeconfig
+from kgen.runtime.rest import Config, load_kubeconfig
 from kgen.runtime.apimachinery.errors import ApiError
 
 

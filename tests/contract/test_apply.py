@@ -8,7 +8,7 @@ import pytest
 
 from kgen.kubernetes import Clientset
 from kgen.runtime.apimachinery.errors import BadRequest, Conflict, Invalid
-from kgen.runtime.gentype.resource import PatchType
+from kgen.runtime.gentype import PatchType
 
 from .builders import config_map, deployment
 

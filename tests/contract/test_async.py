@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from kgen.runtime.apimachinery.errors import AlreadyExists, NotFound
-from kgen.runtime.gentype.resource import PatchType
+from kgen.runtime.gentype import PatchType
 
 from .builders import config_map
 from .conftest import Backend

@@ -7,7 +7,7 @@ import pytest
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.apps.v1 import Deployment
 from kgen.runtime.apimachinery.errors import Conflict, Invalid
-from kgen.runtime.gentype.resource import PatchType
+from kgen.runtime.gentype import PatchType
 
 from .builders import config_map, deployment
 

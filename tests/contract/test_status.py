@@ -6,7 +6,7 @@ from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentStatus
 from kgen.kubernetes.models.autoscaling.v1 import Scale, ScaleSpec
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.gentype.resource import PatchType
+from kgen.runtime.gentype import PatchType
 
 from .builders import deployment
 

@@ -7,7 +7,7 @@ import uuid
 
 import httpx
 
-from kgen.runtime.rest.config import load_kubeconfig
+from kgen.runtime.rest import load_kubeconfig
 from kgen.runtime.testing import RESTRICTED_NAMESPACE, KubeAPIServer
 from tests.support.apiserver import CRDS, crd_manifest, install_crd, wait_for
 

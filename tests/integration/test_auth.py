@@ -17,8 +17,8 @@ import httpx
 import pytest
 import yaml
 
-from kgen.runtime.rest.auth import TokenFile
-from kgen.runtime.rest.config import Config, in_cluster_config, load_kubeconfig
+from kgen.runtime.rest import TokenFile
+from kgen.runtime.rest import Config, in_cluster_config, load_kubeconfig
 from kgen.runtime.testing import KubeAPIServer
 
 REVIEW_PATH = "/apis/authentication.k8s.io/v1/selfsubjectreviews"

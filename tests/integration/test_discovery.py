@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from kgen.runtime.rest.config import load_kubeconfig
+from kgen.runtime.rest import load_kubeconfig
 from kgen.runtime.discovery.discovery_client import AGGREGATED_ACCEPT, APIResource, Discovered, DiscoveryClient
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.testing import KubeAPIServer

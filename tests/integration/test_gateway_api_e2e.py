@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from kgen.runtime.apimachinery.apply import extract
-from kgen.runtime.rest.config import load_kubeconfig
+from kgen.runtime.rest import load_kubeconfig
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import CRDS, wait_for
 from tests.support.corpus import crd_files, crds

@@ -25,7 +25,7 @@ from kgen.runtime.tools.cache.shared_informer import AsyncSharedIndexInformer, S
 from kgen.runtime.apimachinery.codec import ModelCodec
 from kgen.runtime.apimachinery.errors import Expired, NotFound
 from kgen.runtime.apimachinery.model import UNSET
-from kgen.runtime.gentype.resource import AsyncResourceClient, ResourceClient, ResourceInfo
+from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.apimachinery.selectors import labels
 from kgen.runtime.testing import KubeAPIServer

@@ -20,9 +20,9 @@ from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.tools.cache.reflector import reflector_backoff
 from kgen.runtime.tools.cache.shared_informer import SharedIndexInformer
 from kgen.runtime.apimachinery.codec import ModelCodec
-from kgen.runtime.rest.config import load_kubeconfig
+from kgen.runtime.rest import load_kubeconfig
 from kgen.runtime.apimachinery.errors import NotFound
-from kgen.runtime.gentype.resource import ResourceClient, ResourceInfo
+from kgen.runtime.gentype import ResourceClient, ResourceInfo
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.faultproxy import Chaos, FaultProxy

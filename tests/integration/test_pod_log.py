@@ -14,9 +14,9 @@ import pytest
 
 from kgen.kubernetes.models.core.v1 import Pod, PodList
 from kgen.runtime.apimachinery.codec import ModelCodec
-from kgen.runtime.rest.config import Config, load_kubeconfig
+from kgen.runtime.rest import Config, load_kubeconfig
 from kgen.runtime.apimachinery.errors import BadRequest, NotFound
-from kgen.runtime.gentype.resource import AsyncResourceClient, ResourceClient, ResourceInfo
+from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.testing import KubeAPIServer
 

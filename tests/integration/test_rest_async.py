@@ -11,9 +11,9 @@ import pytest
 from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.codec import ModelCodec
-from kgen.runtime.rest.config import Config, load_kubeconfig
+from kgen.runtime.rest import Config, load_kubeconfig
 from kgen.runtime.apimachinery.errors import AlreadyExists, Conflict, NotFound, TooManyRequests
-from kgen.runtime.gentype.resource import AsyncResourceClient, PatchType, ResourceInfo
+from kgen.runtime.gentype import AsyncResourceClient, PatchType, ResourceInfo
 from kgen.runtime.rest.client import AsyncRESTClient
 from kgen.runtime.apimachinery.selectors import labels
 from kgen.runtime.testing import KubeAPIServer

@@ -7,13 +7,13 @@ import pytest
 
 from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.rest.auth import StaticToken
+from kgen.runtime.rest import StaticToken
 from kgen.runtime.apimachinery.codec import ModelCodec
-from kgen.runtime.rest.config import Config, load_kubeconfig
+from kgen.runtime.rest import Config, load_kubeconfig
 from kgen.runtime.apimachinery.errors import (
     AlreadyExists, Conflict, Expired, Forbidden, Invalid, NotFound, ServiceUnavailable, TooManyRequests,
 )
-from kgen.runtime.gentype.resource import ResourceClient, ResourceInfo
+from kgen.runtime.gentype import ResourceClient, ResourceInfo
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.testing import RESTRICTED_NAMESPACE, KubeAPIServer
 from tests.support.faultproxy import FaultProxy, Scripted
@@ -60,7 +60,7 @@ def test_forbidden_for_the_restricted_identity(kube_apiserver: KubeAPIServer) ->
 
 
 def _dict_codec():  # type: ignore[no-untyped-def]
-    from kgen.runtime.gentype.resource import DictCodec
+    from kgen.runtime.gentype import DictCodec
 
     return DictCodec()
 

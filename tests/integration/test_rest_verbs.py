@@ -13,9 +13,9 @@ from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentList
 from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList, Pod, PodList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.codec import ModelCodec
-from kgen.runtime.rest.config import Config, load_kubeconfig
+from kgen.runtime.rest import Config, load_kubeconfig
 from kgen.runtime.apimachinery.errors import BadRequest, Conflict
-from kgen.runtime.gentype.resource import PatchType, PropagationPolicy, ResourceClient, ResourceInfo
+from kgen.runtime.gentype import PatchType, PropagationPolicy, ResourceClient, ResourceInfo
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.apimachinery.selectors import labels
 from kgen.runtime.testing import KubeAPIServer

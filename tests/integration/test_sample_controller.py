@@ -17,7 +17,7 @@ from kgen.generator.cli import main as kgen
 from kgen.generator.yamlfile import load_all
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.rest.config import load_kubeconfig
+from kgen.runtime.rest import load_kubeconfig
 from kgen.runtime.apimachinery.errors import NotFound
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import install_crd, wait_for

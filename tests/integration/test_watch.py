@@ -14,7 +14,7 @@ from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.codec import ModelCodec
 from kgen.runtime.apimachinery.errors import Expired
-from kgen.runtime.gentype.resource import AsyncResourceClient, ResourceClient, ResourceInfo
+from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.testing import KubeAPIServer
 from kgen.runtime.rest.watch import WatchEvent

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from kgen.runtime.rest.config import Config, load_kubeconfig
+from kgen.runtime.rest import Config, load_kubeconfig
 from kgen.runtime.testing import KubeAPIServer
 
 CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"

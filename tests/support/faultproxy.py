@@ -23,8 +23,8 @@ from pathlib import Path
 
 import httpx
 
-from kgen.runtime.rest.auth import StaticToken
-from kgen.runtime.rest.config import Config
+from kgen.runtime.rest import StaticToken
+from kgen.runtime.rest import Config
 from kgen.runtime.testing import KubeAPIServer
 
 _HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length"}

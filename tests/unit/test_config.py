@@ -24,25 +24,23 @@ import httpx
 import pytest
 import yaml
 
-from kgen.runtime.rest import auth
-from kgen.runtime.rest.auth import (
+from kgen.runtime.rest import (
+    DEFAULT_BURST,
+    DEFAULT_QPS,
     BearerTokenAuth,
+    Config,
+    ConfigError,
     CredentialError,
     ExecCredential,
     OIDCIdToken,
     StaticToken,
     TokenFile,
-    parse_rfc3339,
-)
-from kgen.runtime.rest.config import (
-    DEFAULT_BURST,
-    DEFAULT_QPS,
-    Config,
-    ConfigError,
+    auth,
     in_cluster_config,
     load_config,
     load_kubeconfig,
 )
+from kgen.runtime.rest.exec_plugin import parse_rfc3339
 from kgen.runtime.testing._certs import CertificateAuthority
 
 V1 = "client.authentication.k8s.io/v1"

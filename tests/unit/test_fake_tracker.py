@@ -16,7 +16,7 @@ from kgen.kubernetes.models.core.v1 import ConfigMap
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.errors import ApiError, Expired, NotFound
 from kgen.runtime.fake.tracker import ObjectTracker
-from kgen.runtime.gentype.resource import DictCodec, PatchType, ResourceClient, ResourceInfo
+from kgen.runtime.gentype import DictCodec, PatchType, ResourceClient, ResourceInfo
 
 
 def cm(name: str, namespace: str = "ns", **data: str) -> ConfigMap:

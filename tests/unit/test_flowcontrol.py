@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from kgen.runtime.rest.config import Config, load_kubeconfig
-from kgen.runtime.util.flowcontrol import TokenBucket, token_bucket
+from kgen.runtime.rest import Config, load_kubeconfig
+from kgen.runtime.rest.config import token_bucket
+from kgen.runtime.util.flowcontrol import TokenBucket
 from kgen.runtime.rest.client import AsyncRESTClient, Request, RESTClient
 from kgen.runtime.testing import KubeAPIServer
 

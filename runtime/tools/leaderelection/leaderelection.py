@@ -22,7 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 from kgen.runtime.apimachinery.errors import ApiError, Conflict, NotFound
-from kgen.runtime.gentype.resource import DictCodec, ResourceClient, ResourceInfo
+from kgen.runtime.gentype.client import ResourceClient
+from kgen.runtime.gentype.resource import DictCodec, ResourceInfo
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.apimachinery.types import format_micro_time
 

@@ -29,7 +29,8 @@ from typing import Any
 
 from kgen.runtime.apimachinery.errors import ApiError, NotFound
 from kgen.runtime.apimachinery.meta import namespace_and_name, resource_version_of, type_meta, uid_of
-from kgen.runtime.gentype.resource import DictCodec, PatchType, ResourceClient, ResourceInfo
+from kgen.runtime.gentype.client import ResourceClient
+from kgen.runtime.gentype.resource import DictCodec, PatchType, ResourceInfo
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.apimachinery.types import format_time
 

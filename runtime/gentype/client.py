@@ -1,0 +1,257 @@
+"""A client for one resource (group, version, plural): every verb, sync and async.
+
+client-go's gentype generic client in Python. ``ResourceClient`` and ``AsyncResourceClient``
+send the requests ``_Requests`` builds (``kgen.runtime.gentype.resource``) and decode the
+answers with the resource's codec; the list pager (``list_all``, ``iter``) follows client-go's
+tools/pager, and ``open_watch`` returns a ``WatchStream`` (``kgen.runtime.gentype.watch``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from kgen.runtime.apimachinery.errors import Expired
+from kgen.runtime.gentype.resource import (
+    DEFAULT_PAGE_SIZE,
+    WATCH_IDLE_TIMEOUT,
+    Codec,
+    PatchType,
+    PropagationPolicy,
+    ResourceInfo,
+    _decoded_or_none,
+    _Requests,
+)
+from kgen.runtime.gentype.watch import AsyncWatchStream, WatchStream
+from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
+from kgen.runtime.rest.watch import WatchDecoder, WatchEvent
+
+T = TypeVar("T")
+L = TypeVar("L")
+
+
+class ResourceClient(Generic[T, L]):
+    """Every verb on one resource, in one namespace (or cluster-wide)."""
+
+    def __init__(self, rest: RESTClient, resource: ResourceInfo, namespace: str | None, codec: Codec[T, L]) -> None:
+        self._rest = rest
+        self._req = _Requests(resource, namespace, codec)
+        self._codec = codec
+
+    def get(self, name: str, *, resource_version: str | None = None) -> T:
+        return self._codec.decode(self._rest.send(self._req.get(name, resource_version)).content)
+
+    def list(self, **options: Any) -> L:
+        """One page: label_selector, field_selector, limit, continue_, resource_version, resource_version_match, timeout_seconds."""
+        return self._codec.decode_list(self._rest.send(self._req.list(**options)).content)
+
+    def list_all(self, *, page_size: int = DEFAULT_PAGE_SIZE, **options: Any) -> L:
+        """Every item, fetched in pages; if the snapshot expires midway, one unpaged list (client-go's pager)."""
+        pages: list[L] = []
+        token: str | None = None
+        try:
+            while True:
+                page = self.list(limit=page_size, continue_=token, **options)
+                pages.append(page)
+                token = self._codec.list_continue(page)
+                if not token:
+                    break
+        except Expired:
+            if not pages:
+                raise
+            return self.list(**options)
+        items = [item for page in pages for item in self._codec.list_items(page)]
+        return self._codec.list_with_items(pages[-1], items)
+
+    def iter(self, *, page_size: int = DEFAULT_PAGE_SIZE, allow_inconsistent: bool = False, **options: Any) -> Iterator[T]:
+        """Items page by page. An expired continue token raises ``Expired`` unless
+        ``allow_inconsistent``, which continues with the token the server offers (from a newer snapshot)."""
+        token: str | None = None
+        while True:
+            try:
+                page = self.list(limit=page_size, continue_=token, **options)
+            except Expired as e:
+                if not (allow_inconsistent and token and e.continue_token):
+                    raise
+                token = e.continue_token
+                continue
+            yield from self._codec.list_items(page)
+            token = self._codec.list_continue(page)
+            if not token:
+                return
+
+    def watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> Iterator[WatchEvent[T]]:
+        """Events from resource_version on (allow_watch_bookmarks, timeout_seconds, selectors...)."""
+        with self.open_watch(idle_timeout=idle_timeout, **options) as stream:
+            yield from stream
+
+    def open_watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> WatchStream[T]:
+        """The same watch as a ``WatchStream``, which another thread can ``stop()``."""
+        req = self._req.watch(idle_timeout, **options)
+        req.stream = True
+        return WatchStream(self._rest.send(req), WatchDecoder(self._codec.decode, req.describe()))
+
+    def create(self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, **options: Any) -> T:
+        """dry_run, field_manager, field_validation ("Strict", "Warn", "Ignore")."""
+        req = self._req.write("POST", obj, subresource, subresource_of, **options)
+        return self._codec.decode(self._rest.send(req).content)
+
+    def update(self, obj: T, **options: Any) -> T:
+        return self._codec.decode(self._rest.send(self._req.write("PUT", obj, None, None, **options)).content)
+
+    def update_status(self, obj: T, **options: Any) -> T:
+        return self._codec.decode(self._rest.send(self._req.write("PUT", obj, "status", None, **options)).content)
+
+    def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
+        return self._codec.decode(self._rest.send(self._req.patch(name, patch, patch_type, subresource, **options)).content)
+
+    def apply(self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, subresource: str | None = None, **options: Any) -> T:
+        req = self._req.apply(obj, field_manager, force, subresource, **options)
+        return self._codec.decode(self._rest.send(req).content)
+
+    def apply_status(self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, **options: Any) -> T:
+        return self.apply(obj, field_manager=field_manager, force=force, subresource="status", **options)
+
+    def delete(
+        self, name: str, *, propagation_policy: PropagationPolicy | str | None = None,
+        grace_period_seconds: int | None = None, preconditions: Mapping[str, str] | None = None, dry_run: bool = False,
+    ) -> T | None:
+        """The object while finalizers or grace keep it, else None. preconditions: {"uid": ..., "resourceVersion": ...}."""
+        req = self._req.delete(name, propagation_policy, grace_period_seconds, preconditions, dry_run)
+        return _decoded_or_none(self._codec, self._req.resource.kind, self._rest.send(req).content)
+
+    def delete_collection(
+        self, *, propagation_policy: PropagationPolicy | str | None = None, grace_period_seconds: int | None = None,
+        dry_run: bool = False, **list_options: Any,
+    ) -> None:
+        self._rest.send(self._req.delete(None, propagation_policy, grace_period_seconds, None, dry_run, **list_options))
+
+    def get_subresource(self, name: str, subresource: str, decode: Callable[[bytes], Any] | None = None) -> Any:
+        data = self._rest.send(self._req.get(name, None, subresource)).content
+        return (decode or msgspec.json.decode)(data)
+
+    def update_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None, **options: Any) -> Any:
+        req = self._req.subresource("PUT", name, subresource, body, **options)
+        return (decode or msgspec.json.decode)(self._rest.send(req).content)
+
+    def create_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None, **options: Any) -> Any:
+        req = self._req.subresource("POST", name, subresource, body, **options)
+        return (decode or msgspec.json.decode)(self._rest.send(req).content)
+
+    def stream_lines(self, name: str, subresource: str, **options: Any) -> Iterator[str]:
+        """A streaming subresource (pods/log with follow=True) line by line, as text."""
+        req = self._req.stream(name, subresource, **options)
+        with self._rest.stream(req) as response:
+            yield from response.iter_lines()
+
+
+class AsyncResourceClient(Generic[T, L]):
+    """``ResourceClient`` on asyncio: the same verbs, awaited."""
+
+    def __init__(self, rest: AsyncRESTClient, resource: ResourceInfo, namespace: str | None, codec: Codec[T, L]) -> None:
+        self._rest = rest
+        self._req = _Requests(resource, namespace, codec)
+        self._codec = codec
+
+    async def get(self, name: str, *, resource_version: str | None = None) -> T:
+        return self._codec.decode((await self._rest.send(self._req.get(name, resource_version))).content)
+
+    async def list(self, **options: Any) -> L:
+        return self._codec.decode_list((await self._rest.send(self._req.list(**options))).content)
+
+    async def list_all(self, *, page_size: int = DEFAULT_PAGE_SIZE, **options: Any) -> L:
+        pages: list[L] = []
+        token: str | None = None
+        try:
+            while True:
+                page = await self.list(limit=page_size, continue_=token, **options)
+                pages.append(page)
+                token = self._codec.list_continue(page)
+                if not token:
+                    break
+        except Expired:
+            if not pages:
+                raise
+            return await self.list(**options)
+        items = [item for page in pages for item in self._codec.list_items(page)]
+        return self._codec.list_with_items(pages[-1], items)
+
+    async def iter(self, *, page_size: int = DEFAULT_PAGE_SIZE, allow_inconsistent: bool = False, **options: Any) -> AsyncIterator[T]:
+        token: str | None = None
+        while True:
+            try:
+                page = await self.list(limit=page_size, continue_=token, **options)
+            except Expired as e:
+                if not (allow_inconsistent and token and e.continue_token):
+                    raise
+                token = e.continue_token
+                continue
+            for item in self._codec.list_items(page):
+                yield item
+            token = self._codec.list_continue(page)
+            if not token:
+                return
+
+    async def watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> AsyncIterator[WatchEvent[T]]:
+        async with await self.open_watch(idle_timeout=idle_timeout, **options) as stream:
+            async for event in stream:
+                yield event
+
+    async def open_watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> AsyncWatchStream[T]:
+        req = self._req.watch(idle_timeout, **options)
+        req.stream = True
+        return AsyncWatchStream(await self._rest.send(req), WatchDecoder(self._codec.decode, req.describe()))
+
+    async def create(self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, **options: Any) -> T:
+        req = self._req.write("POST", obj, subresource, subresource_of, **options)
+        return self._codec.decode((await self._rest.send(req)).content)
+
+    async def update(self, obj: T, **options: Any) -> T:
+        return self._codec.decode((await self._rest.send(self._req.write("PUT", obj, None, None, **options))).content)
+
+    async def update_status(self, obj: T, **options: Any) -> T:
+        return self._codec.decode((await self._rest.send(self._req.write("PUT", obj, "status", None, **options))).content)
+
+    async def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
+        req = self._req.patch(name, patch, patch_type, subresource, **options)
+        return self._codec.decode((await self._rest.send(req)).content)
+
+    async def apply(self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, subresource: str | None = None, **options: Any) -> T:
+        req = self._req.apply(obj, field_manager, force, subresource, **options)
+        return self._codec.decode((await self._rest.send(req)).content)
+
+    async def apply_status(self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, **options: Any) -> T:
+        return await self.apply(obj, field_manager=field_manager, force=force, subresource="status", **options)
+
+    async def delete(
+        self, name: str, *, propagation_policy: PropagationPolicy | str | None = None,
+        grace_period_seconds: int | None = None, preconditions: Mapping[str, str] | None = None, dry_run: bool = False,
+    ) -> T | None:
+        req = self._req.delete(name, propagation_policy, grace_period_seconds, preconditions, dry_run)
+        return _decoded_or_none(self._codec, self._req.resource.kind, (await self._rest.send(req)).content)
+
+    async def delete_collection(
+        self, *, propagation_policy: PropagationPolicy | str | None = None, grace_period_seconds: int | None = None,
+        dry_run: bool = False, **list_options: Any,
+    ) -> None:
+        await self._rest.send(self._req.delete(None, propagation_policy, grace_period_seconds, None, dry_run, **list_options))
+
+    async def get_subresource(self, name: str, subresource: str, decode: Callable[[bytes], Any] | None = None) -> Any:
+        data = (await self._rest.send(self._req.get(name, None, subresource))).content
+        return (decode or msgspec.json.decode)(data)
+
+    async def update_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None, **options: Any) -> Any:
+        req = self._req.subresource("PUT", name, subresource, body, **options)
+        return (decode or msgspec.json.decode)((await self._rest.send(req)).content)
+
+    async def create_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None, **options: Any) -> Any:
+        req = self._req.subresource("POST", name, subresource, body, **options)
+        return (decode or msgspec.json.decode)((await self._rest.send(req)).content)
+
+    async def stream_lines(self, name: str, subresource: str, **options: Any) -> AsyncIterator[str]:
+        req = self._req.stream(name, subresource, **options)
+        async with self._rest.stream(req) as response:
+            async for line in response.aiter_lines():
+                yield line
