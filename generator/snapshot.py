@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 
-from kgen.runtime.rest.config import Config
+from kgen.runtime.rest import Config
 
 AGGREGATED_ACCEPT = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
 # A path segment a server may name in its OpenAPI v3 index: nothing that can climb out of the

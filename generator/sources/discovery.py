@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.runtime.discovery.discovery_client import APIResource, parse_aggregated, parse_legacy_resources
+from kgen.runtime.discovery import APIResource, parse_aggregated, parse_legacy_resources
 
 from ..errors import InputError
 from ..ir import Resource

@@ -20,7 +20,7 @@ from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.tools.cache.delta_fifo import DeletedFinalStateUnknown
 from kgen.runtime.tools.cache.listers import Lister
-from kgen.runtime.tools.cache.reflector import reflector_backoff
+from kgen.runtime.tools.cache.reflector_state import reflector_backoff
 from kgen.runtime.tools.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.apimachinery.codec import ModelCodec
 from kgen.runtime.apimachinery.errors import Expired, NotFound

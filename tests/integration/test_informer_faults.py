@@ -17,7 +17,7 @@ import pytest
 
 from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.tools.cache.reflector import reflector_backoff
+from kgen.runtime.tools.cache.reflector_state import reflector_backoff
 from kgen.runtime.tools.cache.shared_informer import SharedIndexInformer
 from kgen.runtime.apimachinery.codec import ModelCodec
 from kgen.runtime.rest import load_kubeconfig

@@ -1,7 +1,8 @@
 """client-go's tools/pager without the I/O: which page to ask for next, and what the pages add up to.
 
-Lists come in pages of 500 (``PAGE_SIZE``, tools/pager's default) so that neither the apiserver
-nor the client holds a whole large collection in one response.
+Lists come in pages of 500 (``PAGE_SIZE``, tools/pager's default, the same default every list of
+kgen's clients uses) so that neither the apiserver nor the client holds a whole large collection
+in one response.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from typing import Any
 
 from kgen.runtime.apimachinery.errors import Expired
 from kgen.runtime.apimachinery.meta import list_meta
+from kgen.runtime.gentype import DEFAULT_PAGE_SIZE
 
-PAGE_SIZE = 500  # tools/pager's default page size
+PAGE_SIZE = DEFAULT_PAGE_SIZE
 
 
 class ListPager:
