@@ -3,6 +3,8 @@
 ``discovery_client`` reads aggregated discovery (``apidiscovery.k8s.io/v2``) with the legacy
 ``/api`` + ``/apis`` fallback, cached on disk like kubectl's; ``restmapper`` maps kinds to
 resources and back (client-go's DeferredDiscoveryRESTMapper).
+
+See docs/architecture.md for the layers and where this package sits in them.
 """
 
 from kgen.runtime.discovery.discovery_client import (

@@ -7,6 +7,8 @@ generated clients are built from.
 version and plural, over a codec: typed models or plain dicts); ``watch`` holds the open watch
 streams; ``typed`` holds the per-verb mixins (``Get``, ``List``, ``Watch``, ...) a generated
 typed client combines, exactly the verbs the server advertises.
+
+See docs/architecture.md for the layers and where this package sits in them.
 """
 
 from kgen.runtime.gentype import typed

@@ -7,6 +7,8 @@
 
 With pytest, the session-scoped fixture ``kube_apiserver`` yields a started server (the plugin
 is registered when kgen is installed). Needs the ``testing`` extra: ``pip install kgen[testing]``.
+
+See docs/architecture.md for the layers and where this package sits in them.
 """
 
 from kgen.runtime.testing._assets import AssetsNotFound, find_assets

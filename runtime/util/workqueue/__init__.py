@@ -4,6 +4,8 @@ One module per client-go file: ``queue`` (dedup, never two workers on one key),
 ``delaying_queue`` (``add_after``), ``rate_limiting_queue`` (``add_rate_limited``),
 ``default_rate_limiters`` and ``metrics``. Thread-based classes by default, ``Async*`` for
 asyncio; both run the same I/O-free core, so they behave alike.
+
+See docs/architecture.md for the layers and where this package sits in them.
 """
 
 from kgen.runtime.util.workqueue.default_rate_limiters import (
