@@ -32,7 +32,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar
 
 from kgen.runtime.tools.cache.store import KeyFunc, meta_namespace_key
 
@@ -40,6 +40,7 @@ ADDED, UPDATED, DELETED, REPLACED, SYNC = "Added", "Updated", "Deleted", "Replac
 
 P = ParamSpec("P")
 R = TypeVar("R")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -257,6 +258,20 @@ class DeltaFIFOCore:
         return wake
 
 
+class _OnCore(Generic[V]):
+    """An attribute of a shell that is stored on its core, so the core's rules see every change."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, shell: BaseDeltaFIFO, owner: type | None = None) -> V:
+        value: V = getattr(shell._core, self.name)
+        return value
+
+    def __set__(self, shell: BaseDeltaFIFO, value: V) -> None:
+        setattr(shell._core, self.name, value)
+
+
 class BaseDeltaFIFO:
     """What both flavours share: every operation but ``pop``, each under the queue's lock.
 
@@ -287,37 +302,11 @@ class BaseDeltaFIFO:
             finally:
                 self._wake()  # also after a failed transform or process: keys may have moved
 
-    @property
-    def key_func(self) -> KeyFunc:
-        return self._core.key_func
-
-    @key_func.setter
-    def key_func(self, key_func: KeyFunc) -> None:
-        self._core.key_func = key_func
-
-    @property
-    def known_objects(self) -> KnownObjects | None:
-        return self._core.known_objects
-
-    @known_objects.setter
-    def known_objects(self, known_objects: KnownObjects | None) -> None:
-        self._core.known_objects = known_objects
-
-    @property
-    def emit_delta_type_replaced(self) -> bool:
-        return self._core.emit_delta_type_replaced
-
-    @emit_delta_type_replaced.setter
-    def emit_delta_type_replaced(self, emit: bool) -> None:
-        self._core.emit_delta_type_replaced = emit
-
-    @property
-    def transformer(self) -> Callable[[Any], Any] | None:
-        return self._core.transformer
-
-    @transformer.setter
-    def transformer(self, transformer: Callable[[Any], Any] | None) -> None:
-        self._core.transformer = transformer
+    # Settable as on client-go's DeltaFIFOOptions; they live on the core.
+    key_func: _OnCore[KeyFunc] = _OnCore()
+    known_objects: _OnCore[KnownObjects | None] = _OnCore()
+    emit_delta_type_replaced: _OnCore[bool] = _OnCore()
+    transformer: _OnCore[Callable[[Any], Any] | None] = _OnCore()
 
     def key_of(self, obj: Any) -> str:
         """The key of an object, a tombstone, a Delta or Deltas (that of the newest)."""
