@@ -1,4 +1,42 @@
-"""An in-memory apiserver for users' unit tests: the generated fake clientsets stand on it."""
+"""An in-memory apiserver for users' unit tests: the generated fake clientsets stand on it.
+
+client-go's fake clientset short-circuits the HTTP layer with reactors; this one does not. The
+generated ``FakeClientset`` keeps the real ``RESTClient`` and hands it ``tracker.transport()``
+(or ``async_transport()``), so every request is built, sent, answered with a real status code and
+a ``Status`` body, and decoded exactly as against a cluster. What the tracker answers follows the
+apiserver (checked by ``tests/contract``, which runs one suite against both):
+
+- every verb on every registered resource, namespaced or cluster-scoped, CRDs alike; ``status``
+  and ``scale`` subresources; other paths are 404;
+- ``resourceVersion`` is one global counter, bumped by every write and never by a no-op write;
+  a stale ``metadata.resourceVersion`` is a 409 Conflict, as are failed delete preconditions;
+- ``uid``, ``creationTimestamp``, ``generateName`` (five random characters from the apiserver's
+  alphabet), ``generation`` (bumped when anything but metadata and status changes);
+- status isolation: writes to the main resource keep the stored status, writes to ``/status``
+  change only the status;
+- label selectors, and field selectors on any dotted path (the apiserver allows only a few);
+- lists with ``limit``/``continue`` paging, served from a consistent snapshot like etcd's;
+- watches replaying history after a resourceVersion (``""``/``"0"``: the current objects as
+  ADDED first), BOOKMARKs, ``timeoutSeconds``, and 410 Expired once history was dropped;
+- JSON patch, JSON merge patch, strategic merge patch (``kgen.runtime.apimachinery.patch``) and server-side
+  apply with field ownership and conflicts (``kgen.runtime.apimachinery.managedfields``);
+- deletion with preconditions, finalizers (the object stays, with ``deletionTimestamp``, until
+  an update removes the last one) and the ``foregroundDeletion``/``orphan`` finalizers;
+- ``dryRun=All`` everywhere.
+
+What it does not do: defaulting, validation, admission, conversion between versions (each
+version is its own store), garbage collection, namespace lifecycle (objects may live in
+namespaces that do not exist), graceful pod deletion, and schema-aware merging (see
+``kgen.runtime.apimachinery.patch`` for the list-merge rule).
+
+The tracker is thread-safe: informers may watch it from their own threads.
+
+The modules, in request order: ``tracker`` (the public ``ObjectTracker``), ``transport`` (httpx
+transports, routing), ``verbs``, ``patch``, ``apply``, ``scale`` and ``watch`` (the answers),
+``writes`` (what every write shares), ``selectors``, ``errors`` (``Status`` bodies),
+``request`` and ``store`` (objects, resourceVersions, history). Where the fake sits among the
+runtime's layers: docs/architecture.md.
+"""
 
 from kgen.runtime.fake.tracker import ObjectTracker
 

@@ -1,0 +1,74 @@
+"""Server-side apply (``PATCH`` with ``application/apply-patch+yaml``), as the apiserver does it.
+
+The applied configuration is merged under field ownership
+(``kgen.runtime.apimachinery.managedfields``): a field another manager owns with a different
+value is a 409 Conflict listing the owners, unless ``force=true`` takes it over. Apply needs a
+``fieldManager`` (422 without one), a body naming the resource's apiVersion and kind and a
+name, and creates the object when it does not exist yet (not through a subresource).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from kgen.runtime.apimachinery import managedfields
+from kgen.runtime.apimachinery.managedfields import ApplyConflict
+from kgen.runtime.apimachinery.meta import name_of
+from kgen.runtime.fake.errors import Failure, bad_request, not_found
+from kgen.runtime.fake.request import Call, Reply, Route
+from kgen.runtime.fake.store import Store, now
+from kgen.runtime.fake.writes import check_identity, check_version, next_version, save, tracks_generation, typed
+
+
+def apply(store: Store, route: Route, call: Call) -> Reply:
+    info = route.info
+    if not call.params.get("fieldManager"):
+        raise Failure(
+            422, "Invalid",
+            'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+            {"group": "meta.k8s.io", "kind": "PatchOptions", "causes": [{
+                "reason": "FieldValueRequired", "message": "Required value: is required for apply patch",
+                "field": "fieldManager",
+            }]},
+        )
+    applied = call.json()
+    if not isinstance(applied, dict) or applied.get("apiVersion") != info.api_version or (
+        info.kind and applied.get("kind") != info.kind
+    ):
+        version = str(applied.get("apiVersion") or "") if isinstance(applied, dict) else ""
+        group, _, ver = version.rpartition("/")
+        kind = applied.get("kind") if isinstance(applied, dict) else ""
+        raise bad_request(f"invalid object type: {group}/{ver}, Kind={kind or ''}")
+    check_identity(route, applied)  # a name that is not the URL's (a non-string, say) stops here
+    if not name_of(applied):
+        raise bad_request(f"the name of the object ({route.name} based on URL) was undeterminable: name must be provided")
+    stored = store.objects[info].get(route.key)
+    if stored is None and route.subresource:
+        raise not_found(info, route.name)
+    if stored is not None:
+        check_version(route, stored, applied)
+    try:
+        merged, entries = managedfields.apply(
+            managedfields.read_entries(stored) if stored else [], call.manager, route.subresource,
+            info.api_version, now(), stored or {}, applied, call.params.get("force") == "true",
+            status_apart=info not in store.without_status,
+        )
+    except ApplyConflict as conflict:
+        raise Failure(409, "Conflict", conflict.message, {"causes": conflict.causes()}) from None
+    if stored is None:
+        merged.setdefault("metadata", {})["name"] = route.name
+        new = typed(info, merged)
+        new_meta = new["metadata"]
+        if info.namespaced:
+            new_meta["namespace"] = route.namespace
+        new_meta["uid"] = str(uuid.uuid4())
+        new_meta["creationTimestamp"] = now()
+        if tracks_generation(info, new):
+            new_meta["generation"] = 1
+        managedfields.write_entries(new, entries)
+        if not call.dry_run:
+            store.commit(info, route.key, new, None)
+        return Reply(201, new)
+    new = next_version(store, route, stored, merged)
+    managedfields.write_entries(new, entries)
+    return Reply(200, save(store, route, stored, new, call.dry_run))

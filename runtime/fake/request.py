@@ -1,0 +1,88 @@
+"""A request as the fake apiserver sees it, where it goes, and the answer.
+
+``Call`` is the same for the sync and the async transport, so every verb is written once;
+``Route`` is the apiserver's RequestInfo (resource, namespace, name, subresource) with the
+resource already looked up; ``Reply`` is a status code and a JSON body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import msgspec
+
+from kgen.runtime.fake.errors import bad_request
+from kgen.runtime.fake.store import Key, Obj
+from kgen.runtime.gentype.resource import ResourceInfo
+
+DEFAULT_MANAGER = "kgen-fake"
+
+
+@dataclass
+class Call:
+    """One HTTP request, as the tracker sees it (the same for both transports)."""
+
+    method: str
+    path: str
+    params: httpx.QueryParams
+    body: bytes
+    content_type: str
+    user_agent: str
+    read_timeout: float | None
+
+    @classmethod
+    def of(cls, request: httpx.Request, body: bytes) -> "Call":
+        timeout = request.extensions.get("timeout") or {}
+        read = timeout.get("read") if isinstance(timeout, Mapping) else None
+        return cls(
+            request.method, request.url.path, request.url.params, body,
+            request.headers.get("Content-Type", "").split(";")[0].strip(), request.headers.get("User-Agent", ""),
+            float(read) if isinstance(read, (int, float)) else None,
+        )
+
+    @property
+    def dry_run(self) -> bool:
+        return bool(self.params.get("dryRun"))
+
+    @property
+    def manager(self) -> str:
+        """The field manager: the query's, else the apiserver's default (the user agent's first word)."""
+        return self.params.get("fieldManager") or self.user_agent.split("/")[0].strip() or DEFAULT_MANAGER
+
+    def json(self) -> Any:
+        try:
+            return msgspec.json.decode(self.body) if self.body else None
+        except msgspec.DecodeError as e:
+            raise bad_request(f"the body of the request could not be decoded: {e}") from None
+
+
+@dataclass(frozen=True)
+class Route:
+    info: ResourceInfo
+    namespace: str
+    name: str
+    subresource: str
+
+    @property
+    def key(self) -> Key:
+        return (self.namespace if self.info.namespaced else "", self.name)
+
+
+@dataclass
+class Reply:
+    code: int
+    body: Obj | None = None
+
+
+def parse_rv(value: str) -> int:
+    """A ``resourceVersion`` query parameter: a non-negative integer, else 400 in the apiserver's words."""
+    try:
+        rv = int(value)
+    except ValueError:
+        rv = -1
+    if rv < 0:
+        raise bad_request(f'invalid resource version: resourceVersion: Invalid value: "{value}"')
+    return rv

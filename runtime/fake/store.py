@@ -1,0 +1,198 @@
+"""The fake apiserver's storage, standing in for etcd: objects, the resourceVersion, history.
+
+The apiserver's resourceVersion is etcd's revision: one counter for the whole cluster, bumped by
+every write, so an object's version orders it against every other write. Watches and
+consistent paged lists are answered from the revisions in between, until etcd compacts them
+away (then 410 Expired). ``Store`` keeps the same: one global counter, every write recorded as
+an ``Event`` in a bounded history, a list at an older version rebuilt by undoing later events.
+Every write goes through ``Store.commit``, which also wakes the watches waiting for it, in
+threads (a condition) or on event loops (``call_soon_threadsafe``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import secrets
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import msgspec
+
+from kgen.runtime.fake.errors import already_exists, expired, not_found
+from kgen.runtime.gentype.resource import ResourceInfo
+
+Obj = dict[str, Any]
+Key = tuple[str, str]  # (namespace, name); namespace is "" for cluster-scoped objects
+
+ADDED, MODIFIED, DELETED = "ADDED", "MODIFIED", "DELETED"
+#: The apiserver's alphabet for generated names: no vowels, no look-alike digits.
+_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+_MAX_GENERATED_PREFIX = 63 - 5
+
+
+def copy(value: Any) -> Any:
+    """A deep copy through JSON: what goes in or out of the store shares nothing with the caller."""
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def as_dict(value: Any) -> Obj:
+    return value if isinstance(value, dict) else {}
+
+
+def meta(obj: Mapping[str, Any]) -> Obj:
+    # The metadata dict itself, to write to; apimachinery.meta reads fields but never hands it out.
+    return as_dict(obj.get("metadata"))
+
+
+def builtin(group: str) -> bool:
+    """Whether a group is Kubernetes' own (CRD groups have a dot and are not *.k8s.io)."""
+    return group == "" or "." not in group or group.endswith(".k8s.io")
+
+
+@dataclass(frozen=True)
+class Event:
+    rv: int
+    type: str
+    info: ResourceInfo
+    key: Key
+    obj: Obj  # the object after the event; for DELETED its last state at the deletion's resourceVersion
+    prev: Obj | None  # the object before it (None for ADDED)
+
+
+class Store:
+    """The registered resources, their objects, the global resourceVersion and the history.
+
+    Callers hold ``lock`` around every read and write (it is reentrant). ``seq`` counts writes
+    and watch closes: a waiting watch sleeps until it moves."""
+
+    def __init__(self, history: int, bookmark_interval: float) -> None:
+        self.resources: dict[tuple[str, str, str], ResourceInfo] = {}
+        self.without_status: set[ResourceInfo] = set()
+        self.by_kind: dict[tuple[str, str], ResourceInfo] = {}
+        self.objects: dict[ResourceInfo, dict[Key, Obj]] = {}
+        self.lock = threading.RLock()
+        self._changed = threading.Condition(self.lock)
+        self._wakers: set[Callable[[], None]] = set()
+        self.seq = 0  # bumped on every write and watch close: what waiting watches wait for
+        self.rv = 0
+        self.floor = 0  # every event with rv > floor is still in history
+        self._history: collections.deque[Event] = collections.deque()
+        self._history_size = history
+        self.bookmark_interval = bookmark_interval
+
+    def register(self, info: ResourceInfo, *, status: bool) -> None:
+        with self.lock:
+            self.resources[(info.group, info.version, info.plural)] = info
+            if status:
+                self.without_status.discard(info)
+            else:
+                self.without_status.add(info)
+            if info.kind:
+                self.by_kind.setdefault((info.api_version, info.kind), info)
+            self.objects.setdefault(info, {})
+
+    def get(self, info: ResourceInfo, key: Key) -> Obj:
+        """The stored object (not a copy), or 404."""
+        obj = self.objects[info].get(key)
+        if obj is None:
+            raise not_found(info, key[1])
+        return obj
+
+    def commit(self, info: ResourceInfo, key: Key, obj: Obj | None, prev: Obj | None) -> None:
+        """The one place that writes: bumps the resourceVersion, records the event, wakes watches."""
+        self.rv += 1
+        if obj is not None:
+            obj["metadata"]["resourceVersion"] = str(self.rv)
+            self.objects[info][key] = obj
+            event = Event(self.rv, ADDED if prev is None else MODIFIED, info, key, obj, prev)
+        else:
+            assert prev is not None
+            self.objects[info].pop(key, None)
+            gone: Obj = copy(prev)
+            gone["metadata"]["resourceVersion"] = str(self.rv)
+            event = Event(self.rv, DELETED, info, key, gone, prev)
+        self._history.append(event)
+        while len(self._history) > self._history_size:
+            self.floor = self._history.popleft().rv
+        self.wake()
+
+    def compact(self) -> None:
+        with self.lock:
+            self._history.clear()
+            self.floor = self.rv
+
+    def snapshot(self, info: ResourceInfo, rv: int) -> dict[Key, Obj]:
+        """The objects as they were at ``rv``: today's, with the later events undone."""
+        if rv < self.floor:
+            raise expired("The resourceVersion for the provided list is too old.")
+        objects = dict(self.objects[info])
+        for event in reversed(self._history):
+            if event.rv <= rv:
+                break
+            if event.info != info:
+                continue
+            if event.prev is None:
+                objects.pop(event.key, None)
+            else:
+                objects[event.key] = event.prev
+        return objects
+
+    def events_after(self, rv: int) -> list[Event]:
+        events: list[Event] = []
+        for event in reversed(self._history):
+            if event.rv <= rv:
+                break
+            events.append(event)
+        events.reverse()
+        return events
+
+    def generate_name(self, info: ResourceInfo, namespace: str, prefix: str) -> str:
+        """``generateName``: the prefix and five random characters, retried on a clash."""
+        for _ in range(8):
+            name = prefix[:_MAX_GENERATED_PREFIX] + "".join(secrets.choice(_NAME_ALPHABET) for _ in range(5))
+            if (namespace if info.namespaced else "", name) not in self.objects[info]:
+                return name
+        raise already_exists(info, prefix)
+
+    # -- change notification: what watches wait on -------------------------------------------
+
+    def wake(self) -> None:
+        self.seq += 1
+        self._changed.notify_all()
+        for wake in list(self._wakers):
+            wake()
+
+    def wait(self, seen: int, timeout: float | None) -> None:
+        with self._changed:
+            if self.seq == seen:
+                self._changed.wait(timeout)
+
+    async def wait_async(self, seen: int, timeout: float | None) -> None:
+        loop = asyncio.get_running_loop()
+        woken = asyncio.Event()
+
+        def wake() -> None:
+            try:
+                loop.call_soon_threadsafe(woken.set)
+            except RuntimeError:  # the loop is closed: nobody is waiting any more
+                pass
+
+        with self.lock:
+            if self.seq != seen:
+                return
+            self._wakers.add(wake)
+        try:
+            await asyncio.wait_for(woken.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
+        finally:
+            with self.lock:
+                self._wakers.discard(wake)

@@ -1,0 +1,105 @@
+"""The httpx transports the fake clientsets send through, and the routing of each request.
+
+client-go's fake clientset answers typed calls with reactors and never builds a request; this
+fake sits under the real ``RESTClient`` instead, so URLs, query parameters, bodies, status codes
+and decoding are exercised exactly as against a cluster. A request's path is read as the
+apiserver's RequestInfo reads it (group, version, namespace, resource, name, subresource), its
+method picks the verb, and a ``Failure`` anywhere becomes its ``Status`` reply. One lock around
+each request keeps the store consistent for informers on other threads.
+"""
+
+from __future__ import annotations
+
+import httpx
+import msgspec
+
+from kgen.runtime.fake import verbs
+from kgen.runtime.fake.errors import Failure, method_not_allowed, no_route
+from kgen.runtime.fake.patch import patch
+from kgen.runtime.fake.request import Call, Reply, Route
+from kgen.runtime.fake.scale import get_scale, update_scale
+from kgen.runtime.fake.store import Store
+from kgen.runtime.fake.watch import AsyncWatchStream, Watch, WatchStream, start
+
+_SUBRESOURCES = frozenset({"status", "scale"})
+
+
+class Transport(httpx.BaseTransport):
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        reply = serve(self._store, Call.of(request, request.read()))
+        if isinstance(reply, Watch):
+            return httpx.Response(200, headers={"Content-Type": "application/json"}, stream=WatchStream(reply))
+        return _json_response(reply)
+
+
+class AsyncTransport(httpx.AsyncBaseTransport):
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        reply = serve(self._store, Call.of(request, await request.aread()))
+        if isinstance(reply, Watch):
+            return httpx.Response(200, headers={"Content-Type": "application/json"}, stream=AsyncWatchStream(reply))
+        return _json_response(reply)
+
+
+def _json_response(reply: Reply) -> httpx.Response:
+    return httpx.Response(
+        reply.code, headers={"Content-Type": "application/json"}, content=msgspec.json.encode(reply.body)
+    )
+
+
+def serve(store: Store, call: Call) -> Reply | Watch:
+    """The answer to one request: a reply, or a watch to stream."""
+    try:
+        with store.lock:
+            return _dispatch(store, call)
+    except Failure as failure:
+        return Reply(failure.code, failure.status)
+
+
+def _dispatch(store: Store, call: Call) -> Reply | Watch:
+    route = _route(store, call.path)
+    method, named, sub = call.method, bool(route.name), route.subresource
+    if method == "GET" and named:
+        return get_scale(store, route) if sub == "scale" else verbs.get(store, route)
+    if method == "GET":
+        return start(store, route, call) if call.params.get("watch") in ("true", "1") else verbs.list_(store, route, call)
+    if method == "POST" and not named:
+        return verbs.create(store, route, call)
+    if method == "PUT" and named:
+        return update_scale(store, route, call) if sub == "scale" else verbs.update(store, route, call)
+    if method == "PATCH" and named:
+        return patch(store, route, call)
+    if method == "DELETE" and named and not sub:
+        return verbs.delete(store, route, call)
+    if method == "DELETE" and not named:
+        return verbs.delete_collection(store, route, call)
+    raise method_not_allowed()
+
+
+def _route(store: Store, path: str) -> Route:
+    parts = path.strip("/").split("/")
+    if len(parts) >= 2 and parts[0] == "api":
+        group, version, rest = "", parts[1], parts[2:]
+    elif len(parts) >= 3 and parts[0] == "apis":
+        group, version, rest = parts[1], parts[2], parts[3:]
+    else:
+        raise no_route()
+    namespace = ""
+    # apiserver's RequestInfo rule: namespaces/{ns}/{resource}... unless it is a namespace subresource
+    if len(rest) >= 3 and rest[0] == "namespaces" and rest[2] not in ("status", "finalize"):
+        namespace, rest = rest[1], rest[2:]
+    info = store.resources.get((group, version, rest[0])) if 1 <= len(rest) <= 3 else None
+    if info is None or any(not part for part in rest):
+        raise no_route()
+    name = rest[1] if len(rest) > 1 else ""
+    subresource = rest[2] if len(rest) > 2 else ""
+    if (info.namespaced and name and not namespace) or (namespace and not info.namespaced):
+        raise no_route()
+    if subresource and (subresource not in _SUBRESOURCES or (subresource == "status" and info in store.without_status)):
+        raise no_route()
+    return Route(info, namespace, name, subresource)

@@ -1,0 +1,212 @@
+"""get, list, create, update, delete and deletecollection, answered as the apiserver answers them.
+
+- create: the server fills uid, creationTimestamp, generation and ``generateName``; a create
+  cannot set the status of a resource with a status subresource; a namespace gets phase Active
+  and its ``kubernetes.io/metadata.name`` label;
+- list: from one consistent snapshot, like etcd's: ``limit`` pages carry a ``continue`` token
+  that pins the snapshot's resourceVersion, and a token older than the history is 410 with a
+  fresh, inconsistent token to go on from now (``remainingItemCount`` only without selectors);
+- delete: uid and resourceVersion preconditions are 409; finalizers (and the
+  ``foregroundDeletion``/``orphan`` ones a propagation policy adds) keep the object, with a
+  ``deletionTimestamp``, until an update removes the last one;
+- ``dryRun=All`` answers as if written and writes nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from kgen.runtime.fake.errors import Failure, already_exists, bad_request, details, expired, invalid, no_route
+from kgen.runtime.fake.request import Call, Reply, Route, parse_rv
+from kgen.runtime.fake.selectors import selector
+from kgen.runtime.fake.store import Key, Obj, Store, builtin, copy, meta, now
+from kgen.runtime.fake.writes import check_identity, check_version, next_version, record_update, save, tracks_generation, typed
+from kgen.runtime.gentype.resource import ResourceInfo
+
+_EXPIRED_CONTINUE = (
+    "The provided continue parameter is too old to display a consistent list result. You can start a new list "
+    "without the continue parameter, or use the continue token in this response to retrieve the remainder of the "
+    "results. Continuing with the provided token results in an inconsistent list - objects that were created, "
+    "modified, or deleted between the time the first chunk was returned and now may show up in the list."
+)
+
+
+def get(store: Store, route: Route) -> Reply:
+    return Reply(200, store.get(route.info, route.key))
+
+
+def create(store: Store, route: Route, call: Call) -> Reply:
+    info = route.info
+    body = check_identity(route, call.json())
+    new = typed(info, copy(body))
+    new_meta = new.setdefault("metadata", {})
+    if info.namespaced:
+        if not route.namespace:
+            raise no_route()
+        new_meta["namespace"] = route.namespace
+    else:
+        new_meta.pop("namespace", None)
+    if not new_meta.get("name"):
+        if not new_meta.get("generateName"):
+            raise invalid(
+                info.kind, "", "metadata.name", "FieldValueRequired", "Required value: name or generateName is required"
+            )
+        new_meta["name"] = store.generate_name(info, route.namespace, str(new_meta["generateName"]))
+    key = (route.namespace if info.namespaced else "", str(new_meta["name"]))
+    if key in store.objects[info]:
+        raise already_exists(info, key[1])
+    for server_owned in ("resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "generation"):
+        new_meta.pop(server_owned, None)
+    new_meta["uid"] = str(uuid.uuid4())
+    new_meta["creationTimestamp"] = now()
+    if info not in store.without_status:
+        new.pop("status", None)  # the status subresource's: a create cannot set it
+    if (info.group, info.plural) == ("", "namespaces"):
+        new["status"] = {"phase": "Active"}
+        new_meta["labels"] = {**(new_meta.get("labels") or {}), "kubernetes.io/metadata.name": new_meta["name"]}
+    if tracks_generation(info, new):
+        new_meta["generation"] = 1
+    record_update(store, route, call, None, new)
+    if not call.dry_run:
+        store.commit(info, key, new, None)
+    return Reply(201, new)
+
+
+def update(store: Store, route: Route, call: Call) -> Reply:
+    body = check_identity(route, call.json())
+    stored = store.get(route.info, route.key)
+    check_version(route, stored, body)
+    new = next_version(store, route, stored, body)
+    record_update(store, route, call, stored, new)
+    return Reply(200, save(store, route, stored, new, call.dry_run))
+
+
+def delete(store: Store, route: Route, call: Call) -> Reply:
+    options = call.json() or {}
+    if not isinstance(options, dict):
+        raise bad_request("the body of the request must be DeleteOptions")
+    stored = store.get(route.info, route.key)
+    preconditions = options.get("preconditions") or {}
+    stored_meta = meta(stored)
+    kind = route.info.kind or route.info.plural
+    for field_name, label, hint in (("uid", "UID", "deleted and then recreated"), ("resourceVersion", "ResourceVersion", "modified")):
+        wanted = preconditions.get(field_name)
+        if wanted and wanted != stored_meta.get(field_name):
+            raise Failure(
+                409, "Conflict",
+                f'Operation cannot be fulfilled on {kind} "{route.name}": the {label} in the precondition '
+                f"({wanted}) does not match the {label} in record ({stored_meta.get(field_name)}). The object might have been {hint}",
+                {"name": route.name, **({"group": route.info.group} if route.info.group else {}), "kind": kind},
+            )
+    dry_run = call.dry_run or "All" in (options.get("dryRun") or [])
+    return _delete_one(store, route, stored, options, dry_run)
+
+
+def delete_collection(store: Store, route: Route, call: Call) -> Reply:
+    options = call.json() or {}
+    if not isinstance(options, dict):
+        raise bad_request("the body of the request must be DeleteOptions")
+    dry_run = call.dry_run or "All" in (options.get("dryRun") or [])
+    selected = selector(call.params)
+    deleted = []
+    for key, obj in sorted(store.objects[route.info].items()):
+        if (route.namespace and key[0] != route.namespace) or not selected(obj):
+            continue
+        reply = _delete_one(store, Route(route.info, key[0], key[1], ""), obj, options, dry_run)
+        deleted.append(obj if reply.body is None or reply.body.get("kind") == "Status" else reply.body)
+    return Reply(200, _list_body(route.info, [_untyped(route.info, o) for o in deleted], {"resourceVersion": str(store.rv)}))
+
+
+def _delete_one(store: Store, route: Route, stored: Obj, options: Mapping[str, Any], dry_run: bool) -> Reply:
+    stored_meta = meta(stored)
+    finalizers = list(stored_meta.get("finalizers") or [])
+    policy = options.get("propagationPolicy") or ("Orphan" if options.get("orphanDependents") else None)
+    extra = {"Foreground": "foregroundDeletion", "Orphan": "orphan"}.get(str(policy))
+    if extra and extra not in finalizers:
+        finalizers.append(extra)
+    if finalizers:
+        new: Obj = copy(stored)
+        new_meta = new["metadata"]
+        new_meta["finalizers"] = finalizers
+        new_meta.setdefault("deletionTimestamp", now())
+        new_meta.setdefault("deletionGracePeriodSeconds", 0)
+        return Reply(200, save(store, route, stored, new, dry_run))
+    if not dry_run:
+        store.commit(route.info, route.key, None, stored)
+    status_details = {**details(route.info, route.name), "uid": stored_meta.get("uid")}
+    return Reply(200, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "details": status_details})
+
+
+def list_(store: Store, route: Route, call: Call) -> Reply:
+    params = call.params
+    selected = selector(params)
+    try:
+        limit = int(params.get("limit") or 0)
+    except ValueError:
+        raise bad_request(f'strconv.ParseInt: parsing "{params.get("limit")}": invalid syntax') from None
+    start: Key | None = None
+    token = params.get("continue")
+    if token:
+        snapshot_rv, start = _decode_continue(token)
+        if snapshot_rv and snapshot_rv < store.floor:  # 0: an inconsistent token, served from now
+            fresh = _encode_continue(0, start)
+            raise expired(_EXPIRED_CONTINUE, metadata={"continue": fresh})
+        snapshot_rv = snapshot_rv or store.rv
+    else:
+        requested = params.get("resourceVersion") or ""
+        snapshot_rv = store.rv
+        if requested and parse_rv(requested) and params.get("resourceVersionMatch") == "Exact":
+            snapshot_rv = min(parse_rv(requested), store.rv)
+    objects = store.snapshot(route.info, snapshot_rv)
+    items: list[Obj] = []
+    remaining = 0
+    more: Key | None = None
+    for key in sorted(objects):
+        if (route.namespace and key[0] != route.namespace) or (start is not None and key <= start):
+            continue
+        obj = objects[key]
+        if not selected(obj):
+            continue
+        if limit and len(items) >= limit:
+            remaining += 1
+            continue
+        items.append(_untyped(route.info, obj))
+        more = key
+    metadata: Obj = {"resourceVersion": str(snapshot_rv)}
+    if remaining and more is not None:
+        metadata["continue"] = _encode_continue(snapshot_rv, more)
+        if not params.get("labelSelector") and not params.get("fieldSelector"):
+            metadata["remainingItemCount"] = remaining
+    return Reply(200, _list_body(route.info, items, metadata))
+
+
+def _list_body(info: ResourceInfo, items: list[Obj], metadata: Obj) -> Obj:
+    return {"kind": f"{info.kind}List", "apiVersion": info.api_version, "metadata": metadata, "items": items}
+
+
+def _untyped(info: ResourceInfo, obj: Obj) -> Obj:
+    """A list item: built-in lists carry no apiVersion/kind on their items, custom resources do."""
+    if not builtin(info.group):
+        return obj
+    return {k: v for k, v in obj.items() if k not in ("apiVersion", "kind")}
+
+
+def _encode_continue(rv: int, last: Key) -> str:
+    """The apiserver's continue token: base64 JSON of the snapshot's revision and the last key."""
+    token = msgspec.json.encode({"v": "meta.k8s.io/v1", "rv": rv, "start": f"{last[0]}/{last[1]}\u0000"})
+    return base64.urlsafe_b64encode(token).decode().rstrip("=")
+
+
+def _decode_continue(token: str) -> tuple[int, Key]:
+    try:
+        raw = msgspec.json.decode(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+        rv, start = int(raw["rv"]), str(raw["start"]).rstrip("\u0000")
+        namespace, _, name = start.partition("/")
+    except (ValueError, KeyError, TypeError, msgspec.DecodeError):
+        raise bad_request(f"invalid continue token: continue key is not valid: {token!r}") from None
+    return rv, (namespace, name)

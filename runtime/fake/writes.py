@@ -1,0 +1,142 @@
+"""What every write shares (update, patch, apply, scale, and the finalizer path of delete).
+
+The apiserver's registry strategy, reduced to what clients can observe:
+
+- the body must name the resource it is sent to (apiVersion, kind, namespace, name), else 400;
+- a ``metadata.resourceVersion`` in the body is a precondition: stale is 409 Conflict
+  (optimistic concurrency, which client-go's ``retry.RetryOnConflict`` exists for);
+- the server owns uid, creationTimestamp, generation, resourceVersion, deletion fields and
+  managedFields: a write cannot change them;
+- status isolation: with a ``status`` subresource, main-resource writes keep the stored status
+  and ``/status`` writes change only the status;
+- ``generation`` counts changes to anything but metadata and status;
+- a write that changes nothing (managedFields timestamps aside) is no write: no new
+  resourceVersion, no watch event;
+- managedFields record who wrote which fields (``kgen.runtime.apimachinery.managedfields``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kgen.runtime.apimachinery import managedfields
+from kgen.runtime.apimachinery.meta import resource_version_of
+from kgen.runtime.fake.errors import bad_request, conflict
+from kgen.runtime.fake.request import Call, Route
+from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
+from kgen.runtime.gentype.resource import ResourceInfo
+
+#: Built-in resources that have a spec but no metadata.generation.
+_NO_GENERATION = frozenset({
+    ("", "services"), ("", "namespaces"), ("", "nodes"), ("", "persistentvolumes"),
+    ("", "persistentvolumeclaims"), ("", "resourcequotas"), ("", "limitranges"), ("coordination.k8s.io", "leases"),
+})
+_SERVER_OWNED = (
+    "name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
+    "deletionGracePeriodSeconds", "generation", "resourceVersion", "managedFields",
+)
+
+
+def check_identity(route: Route, body: Any) -> Obj:
+    """``body`` if it is an object for this route's resource, namespace and name; else 400."""
+    if not isinstance(body, dict):
+        raise bad_request("the body of the request must be a JSON object")
+    body_meta = meta(body)
+    api_version, kind = body.get("apiVersion"), body.get("kind")
+    if api_version and api_version != route.info.api_version:
+        raise bad_request(
+            f"the API version in the data ({api_version}) does not match the expected API version ({route.info.api_version})"
+        )
+    if kind and route.info.kind and kind != route.info.kind:
+        raise bad_request(f"the kind in the data ({kind}) does not match the expected kind ({route.info.kind})")
+    if route.info.namespaced and body_meta.get("namespace") and route.namespace and body_meta["namespace"] != route.namespace:
+        raise bad_request("the namespace of the provided object does not match the namespace sent on the request")
+    if route.name and body_meta.get("name") and body_meta["name"] != route.name:
+        raise bad_request(f"the name of the object ({body_meta['name']}) does not match the name on the URL ({route.name})")
+    return body
+
+
+def typed(info: ResourceInfo, obj: Obj) -> Obj:
+    """``obj`` with apiVersion and kind first, as the apiserver writes objects."""
+    rest = {k: v for k, v in obj.items() if k not in ("apiVersion", "kind")}
+    return {"kind": info.kind or obj.get("kind"), "apiVersion": info.api_version, **rest}
+
+
+def tracks_generation(info: ResourceInfo, obj: Mapping[str, Any]) -> bool:
+    if not builtin(info.group):
+        return True  # custom resources always carry a generation
+    return "spec" in obj and (info.group, info.plural) not in _NO_GENERATION
+
+
+def _spec_of(obj: Mapping[str, Any]) -> Obj:
+    """What a generation counts: everything but metadata and status."""
+    return {k: v for k, v in obj.items() if k not in ("apiVersion", "kind", "metadata", "status")}
+
+
+def next_version(store: Store, route: Route, stored: Obj, incoming: Obj) -> Obj:
+    """What an update (or a patch's result) makes of ``stored``: the server's own metadata
+    kept, the status kept by main-resource writes, only the status taken by status writes."""
+    if route.subresource == "status":
+        new: Obj = copy(stored)
+        if "status" in incoming:
+            new["status"] = copy(incoming["status"])
+        else:
+            new.pop("status", None)
+        return new
+    new = typed(route.info, copy(incoming))
+    new_meta = new.setdefault("metadata", {})
+    old_meta = meta(stored)
+    for key in _SERVER_OWNED:
+        if key in old_meta:
+            new_meta[key] = old_meta[key]
+        else:
+            new_meta.pop(key, None)
+    if route.info not in store.without_status:
+        if "status" in stored:
+            new["status"] = copy(stored["status"])
+        else:
+            new.pop("status", None)
+    if "generation" in old_meta and _spec_of(stored) != _spec_of(new):
+        new_meta["generation"] = int(old_meta["generation"]) + 1
+    return new
+
+
+def check_version(route: Route, stored: Obj, incoming: Mapping[str, Any]) -> None:
+    """409 Conflict if ``incoming`` names a resourceVersion and it is not the stored one."""
+    wanted = meta(incoming).get("resourceVersion")  # raw: a non-string is a mismatch too
+    if wanted and wanted != resource_version_of(stored):
+        raise conflict(route.info, route.name)
+
+
+def save(store: Store, route: Route, stored: Obj, new: Obj, dry_run: bool) -> Obj:
+    """Writes ``new`` over ``stored`` unless nothing changed; finishes a deletion whose
+    last finalizer is gone."""
+    if _without_times(new) == _without_times(stored):
+        return stored
+    if dry_run:
+        return new
+    store.commit(route.info, route.key, new, stored)
+    new_meta = meta(new)
+    if new_meta.get("deletionTimestamp") and not new_meta.get("finalizers"):
+        store.commit(route.info, route.key, None, new)
+    return new
+
+
+def record_update(store: Store, route: Route, call: Call, old: Obj | None, new: Obj) -> None:
+    """Updates ``new``'s managedFields for a non-apply write by the call's field manager."""
+    entries = managedfields.read_entries(old) if old else []
+    entries = managedfields.record_update(
+        entries, call.manager, route.subresource, route.info.api_version, now(), old, new,
+        status_apart=route.info not in store.without_status,
+    )
+    managedfields.write_entries(new, entries)
+
+
+def _without_times(obj: Mapping[str, Any]) -> Any:
+    """``obj`` for comparing: managedFields timestamps do not make a write."""
+    copied = copy(obj)
+    for entry in meta(copied).get("managedFields") or []:
+        if isinstance(entry, dict):
+            entry.pop("time", None)
+    return copied
