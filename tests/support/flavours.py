@@ -12,7 +12,10 @@ thread, and waits for the outcome. What differs is hidden behind ``Flavour``:
   for asyncio, since asyncio objects are not thread-safe) and returns its result;
 - ``later(seconds, fn)``: ``threading.Timer`` or ``loop.call_later``;
 - ``event()``: a stop signal the component understands (``threading.Event``/``asyncio.Event``),
-  set from anywhere through ``set_event``.
+  set from anywhere through ``set_event``;
+- ``handler(fn)`` and ``waiting(event, before, after)``: callbacks as this flavour's components
+  call them — a function on threads, a coroutine function on asyncio (awaited by the
+  component), so a callback that waits lets the loop run on meanwhile.
 
 ``FLAVOURS`` parametrizes the ``flavour`` fixture (tests/conftest.py); the test ids end in
 ``[sync]`` and ``[async]``, and the session prints the count of each per module.
@@ -122,6 +125,51 @@ class Flavour:
     def set_event(self, event: Any) -> None:
         """Sets an ``event()`` from any thread."""
         self.do(event.set)
+
+    def handler(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``fn`` on threads; on asyncio a coroutine function that yields to the loop once, then
+        calls ``fn``."""
+        if self.loop is None:
+            return fn
+
+        async def coroutine_handler(*args: Any) -> Any:
+            await asyncio.sleep(0)
+            return fn(*args)
+
+        return coroutine_handler
+
+    def waiting(
+        self,
+        event: Any,
+        before: Callable[..., Any] | None = None,
+        after: Callable[..., Any] | None = None,
+        timeout: float = 10.0,
+    ) -> Callable[..., Any]:
+        """A callback that calls ``before(*args)``, waits for ``event`` (an ``event()``) for
+        ``timeout`` seconds at most, then calls ``after(*args)``: it blocks its thread on
+        threads, and awaits on asyncio."""
+        if self.loop is None:
+
+            def blocking(*args: Any) -> None:
+                if before is not None:
+                    before(*args)
+                event.wait(timeout)
+                if after is not None:
+                    after(*args)
+
+            return blocking
+
+        async def awaiting(*args: Any) -> None:
+            if before is not None:
+                before(*args)
+            try:
+                await asyncio.wait_for(event.wait(), timeout)
+            except asyncio.TimeoutError:
+                pass  # as threading.Event.wait: the time is up, carry on
+            if after is not None:
+                after(*args)
+
+        return awaiting
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
