@@ -9,6 +9,7 @@ from kgen.runtime.tools.cache.processor import (
     END,
     AddNotification,
     DeleteNotification,
+    Notification,
     ProcessorCore,
     ProcessorListener,
     ResourceEventHandlerFuncs,
@@ -36,7 +37,7 @@ def test_distribute_hands_every_listener_the_note_and_owes_each_a_wake_up() -> N
 def test_each_listener_gets_its_notes_in_order() -> None:
     core, one = ProcessorCore(), listener()
     core.add_listener(one)
-    notes = [AddNotification("a", False), UpdateNotification("a", "a2"), DeleteNotification("a2")]
+    notes: list[Notification] = [AddNotification("a", False), UpdateNotification("a", "a2"), DeleteNotification("a2")]
     for note in notes:
         core.distribute(note, sync=False)
     assert [core.next(one) for _ in notes] == notes

@@ -24,7 +24,7 @@ from kgen.runtime.tools.cache.shared_informer import (
 from tests.support.fake_source import AsyncListWatch, FakeControllerSource, name_of, pod, rv_of
 from tests.support.flavours import Flavour
 
-FAST = dict(initial=0.01, cap=0.05)
+FAST: dict[str, Any] = dict(initial=0.01, cap=0.05)
 
 Informer = SharedIndexInformer | AsyncSharedIndexInformer
 

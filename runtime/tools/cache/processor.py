@@ -32,7 +32,8 @@ import inspect
 import logging
 import threading
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -313,6 +314,17 @@ class _ProcessorDriver:
     def _worker(self, listener: ProcessorListener) -> Any:
         raise NotImplementedError
 
+    @contextmanager
+    def _handling(self, listener: ProcessorListener, note: Notification) -> Iterator[None]:
+        """Around one handler call: a failing handler is logged and must not stop the others
+        nor its own later notifications; the note counts as handled either way."""
+        try:
+            yield
+        except Exception:  # noqa: BLE001
+            log.exception("event handler failed")
+        finally:
+            self._locked(self.core.done, listener, note)
+
     def listeners(self) -> list[ProcessorListener]:
         with self._lock:
             return list(self.core.listeners)
@@ -341,10 +353,6 @@ class _ProcessorDriver:
         self._locked(self.core.stop)
 
 
-def _handler_failed() -> None:
-    log.exception("event handler failed")
-
-
 class SharedProcessor(_ProcessorDriver):
     """The processor on threads: one daemon thread per listener."""
 
@@ -369,12 +377,8 @@ class SharedProcessor(_ProcessorDriver):
                         ready.wait()
                 if isinstance(note, _End):
                     return
-                try:
+                with self._handling(listener, note):
                     note.deliver(listener.handler)
-                except Exception:  # noqa: BLE001 - a failing handler must not stop the others
-                    _handler_failed()
-                finally:
-                    self._locked(self.core.done, listener, note)
         finally:
             with self._lock:
                 self._ready.pop(listener, None)
@@ -407,14 +411,10 @@ class AsyncSharedProcessor(_ProcessorDriver):
                 await self._wait(listener)
             if isinstance(note, _End):
                 return
-            try:
+            with self._handling(listener, note):
                 result = note.deliver(listener.handler)
                 if inspect.isawaitable(result):
                     await result
-            except Exception:  # noqa: BLE001 - a failing handler must not stop the others
-                _handler_failed()
-            finally:
-                self._locked(self.core.done, listener, note)
 
 
 __all__ = [
