@@ -2,35 +2,74 @@
 
 Models and their codec, quantities and times, labels and selectors, API errors, unstructured
 access, patches (JSON, merge, strategic merge) and managed fields (server-side apply). Nothing
-here knows about HTTP; see docs/architecture.md for the layers.
+here knows about HTTP; see docs/architecture.md for the layers. Names load on first use, so a
+models module that imports ``Model`` pays for the model module alone.
 """
 
-from kgen.runtime.apimachinery.codec import ModelCodec
-from kgen.runtime.apimachinery.errors import (
-    AlreadyExists,
-    ApiError,
-    BadRequest,
-    Conflict,
-    Expired,
-    Forbidden,
-    Gone,
-    InternalError,
-    Invalid,
-    MethodNotAllowed,
-    NotFound,
-    ServerTimeout,
-    ServiceUnavailable,
-    StatusCause,
-    TooManyRequests,
-    Unauthorized,
-    error_from_response,
-    error_from_status,
-)
-from kgen.runtime.apimachinery.model import UNKNOWN_FIELDS_KEY, UNSET, Model, ModelError, UnsetType, field
-from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
-from kgen.runtime.apimachinery.selectors import FieldSelector, LabelSelector, fields, labels
-from kgen.runtime.apimachinery.types import IntOrString, MicroTime, Quantity, Time
+from typing import TYPE_CHECKING
 
+from kgen.runtime._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from kgen.runtime.apimachinery.codec import (
+        ModelCodec,
+    )
+    from kgen.runtime.apimachinery.errors import (
+        AlreadyExists,
+        ApiError,
+        BadRequest,
+        Conflict,
+        Expired,
+        Forbidden,
+        Gone,
+        InternalError,
+        Invalid,
+        MethodNotAllowed,
+        NotFound,
+        ServerTimeout,
+        ServiceUnavailable,
+        StatusCause,
+        TooManyRequests,
+        Unauthorized,
+        error_from_response,
+        error_from_status,
+    )
+    from kgen.runtime.apimachinery.model import (
+        UNKNOWN_FIELDS_KEY,
+        UNSET,
+        Model,
+        ModelError,
+        UnsetType,
+        field,
+    )
+    from kgen.runtime.apimachinery.patch import (
+        PatchError,
+        json_patch,
+        merge_patch,
+        strategic_merge_patch,
+    )
+    from kgen.runtime.apimachinery.selectors import (
+        FieldSelector,
+        LabelSelector,
+        fields,
+        labels,
+    )
+    from kgen.runtime.apimachinery.types import (
+        IntOrString,
+        MicroTime,
+        Quantity,
+        Time,
+    )
+
+_EXPORTS = {
+    "codec": ["ModelCodec"],
+    "errors": ["AlreadyExists", "ApiError", "BadRequest", "Conflict", "Expired", "Forbidden", "Gone", "InternalError", "Invalid", "MethodNotAllowed", "NotFound", "ServerTimeout", "ServiceUnavailable", "StatusCause", "TooManyRequests", "Unauthorized", "error_from_response", "error_from_status"],
+    "model": ["UNKNOWN_FIELDS_KEY", "UNSET", "Model", "ModelError", "UnsetType", "field"],
+    "patch": ["PatchError", "json_patch", "merge_patch", "strategic_merge_patch"],
+    "selectors": ["FieldSelector", "LabelSelector", "fields", "labels"],
+    "types": ["IntOrString", "MicroTime", "Quantity", "Time"],
+}
+__getattr__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
     "AlreadyExists", "ApiError", "BadRequest", "Conflict", "Expired", "FieldSelector", "Forbidden", "Gone",
     "IntOrString", "InternalError", "Invalid", "LabelSelector", "MethodNotAllowed", "MicroTime", "Model",

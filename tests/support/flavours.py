@@ -7,6 +7,8 @@ thread, and waits for the outcome. What differs is hidden behind ``Flavour``:
 
 - ``pick(SyncClass, AsyncClass)``: the class of this flavour;
 - ``call(fn, *args)``: runs ``fn`` (a function, or a coroutine function on the loop) to the end;
+  its ``timeout=`` bounds the call itself and is not passed on to ``fn`` (wrap ``fn`` in a lambda
+  to give it a timeout of its own);
 - ``start(fn, *args)``: runs it in the background; the handle ``join``s like a thread;
 - ``do(fn, *args)``: runs a plain function where the flavour's objects live (the loop's thread
   for asyncio, since asyncio objects are not thread-safe) and returns its result;

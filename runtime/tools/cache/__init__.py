@@ -1,9 +1,11 @@
 """client-go's tools/cache for Python: reflector -> DeltaFIFO -> indexer -> shared informer.
 
 One module per concept, named as in client-go: ``store`` (Store, Indexer, key functions),
-``delta_fifo``, ``reflector``, ``shared_informer``, ``listers``, ``informer_factory``,
-``mutation_detector``. Thread-based classes by default; ``Async*`` for asyncio. The data path
-of a watch event through them is drawn in docs/architecture.md.
+``delta_fifo``, ``reflector`` (with ``reflector_state``, its decisions, and ``pager``),
+``shared_informer``, ``processor`` (the fan-out to handlers), ``listers``, ``informer_factory``,
+``mutation_detector``. Thread-based classes by default; ``Async*`` for asyncio, both running the
+same I/O-free cores. The data path of a watch event through them is drawn in
+docs/architecture.md.
 """
 
 from kgen.runtime.tools.cache.delta_fifo import (
