@@ -290,6 +290,10 @@ class BaseDeltaFIFO:
         self._core = DeltaFIFOCore(key_func, known_objects, emit_delta_type_replaced, transformer)
         # Reentrant: ``process`` runs under it and may call back into the queue.
         self._lock = threading.RLock()
+        self._init_shell()
+
+    def _init_shell(self) -> None:
+        """The flavour's own waiting primitives."""
 
     def _wake(self) -> None:
         """Delivers the wake-up the core owes the consumers; called under the lock."""
@@ -368,14 +372,7 @@ class BaseDeltaFIFO:
 class DeltaFIFO(BaseDeltaFIFO):
     """client-go's DeltaFIFO for threads: ``pop`` blocks."""
 
-    def __init__(
-        self,
-        key_func: KeyFunc = meta_namespace_key,
-        known_objects: KnownObjects | None = None,
-        emit_delta_type_replaced: bool = False,
-        transformer: Callable[[Any], Any] | None = None,
-    ) -> None:
-        super().__init__(key_func, known_objects, emit_delta_type_replaced, transformer)
+    def _init_shell(self) -> None:
         self._cond = threading.Condition(self._lock)
 
     def _wake(self) -> None:

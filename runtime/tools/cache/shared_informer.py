@@ -46,6 +46,7 @@ from kgen.runtime.tools.cache.processor import (
     determine_resync_period,
 )
 from kgen.runtime.tools.cache.reflector import AsyncReflector, Reflector, WatchErrorHandler
+from kgen.runtime.tools.cache.reflector_state import ListOptions
 from kgen.runtime.tools.cache.store import NAMESPACE_INDEX, Indexer, IndexFunc, meta_namespace_index
 
 log = logging.getLogger("kgen.runtime.tools.cache.shared_informer")
@@ -75,7 +76,7 @@ class HandlerRegistration:
 class _SharedInformerBase:
     """The informer, written once: the indexer, delta handling, handler bookkeeping, resync,
     start and the first half of stop. A flavour sets ``fifo``, ``reflector``, ``processor`` and
-    ``_group`` (where its workers run) and writes ``_process_loop``, ``stop`` and
+    ``_group`` (where its workers run) in ``_flavour`` and writes ``_process_loop``, ``stop`` and
     ``wait_for_cache_sync``."""
 
     fifo: DeltaFIFO | AsyncDeltaFIFO
@@ -85,11 +86,15 @@ class _SharedInformerBase:
 
     def __init__(
         self,
-        resync_period: float,
-        indexers: dict[str, IndexFunc] | None,
-        clock: Callable[[], float],
-        mutation_detector: CacheMutationDetector | None,
+        client: Any,
+        resync_period: float = 0.0,
+        *,
+        indexers: dict[str, IndexFunc] | None = None,
+        list_options: ListOptions | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        mutation_detector: CacheMutationDetector | None = None,
     ) -> None:
+        self.client = client
         self.indexer = Indexer(indexers={NAMESPACE_INDEX: meta_namespace_index, **(indexers or {})})
         self.default_resync = resync_period
         self.resync_check_period = resync_period
@@ -99,6 +104,11 @@ class _SharedInformerBase:
         self.stopped = False
         self.mutation_detector = mutation_detector or CacheMutationDetector.from_env()
         self._fifo_closed = False
+        self._flavour(client, list_options)
+
+    def _flavour(self, client: Any, list_options: ListOptions | None) -> None:
+        """Sets the flavour's ``fifo``, ``reflector``, ``_group`` and ``processor``."""
+        raise NotImplementedError
 
     # -- configuration (before start) -------------------------------------------------------
 
@@ -273,18 +283,7 @@ class SharedIndexInformer(_SharedInformerBase):
     processor: SharedProcessor
     _group: WaitGroup
 
-    def __init__(
-        self,
-        client: Any,
-        resync_period: float = 0.0,
-        *,
-        indexers: dict[str, IndexFunc] | None = None,
-        list_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        mutation_detector: CacheMutationDetector | None = None,
-    ) -> None:
-        super().__init__(resync_period, indexers, clock, mutation_detector)
-        self.client = client
+    def _flavour(self, client: Any, list_options: ListOptions | None) -> None:
         self.fifo = DeltaFIFO(known_objects=self.indexer, emit_delta_type_replaced=True)
         self.reflector = Reflector(client, self.fifo, should_resync=self.should_resync, list_options=list_options)
         self._group = WaitGroup()
@@ -314,18 +313,7 @@ class AsyncSharedIndexInformer(_SharedInformerBase):
     processor: AsyncSharedProcessor
     _group: AsyncWaitGroup
 
-    def __init__(
-        self,
-        client: Any,
-        resync_period: float = 0.0,
-        *,
-        indexers: dict[str, IndexFunc] | None = None,
-        list_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        mutation_detector: CacheMutationDetector | None = None,
-    ) -> None:
-        super().__init__(resync_period, indexers, clock, mutation_detector)
-        self.client = client
+    def _flavour(self, client: Any, list_options: ListOptions | None) -> None:
         self.fifo = AsyncDeltaFIFO(known_objects=self.indexer, emit_delta_type_replaced=True)
         self.reflector = AsyncReflector(client, self.fifo, should_resync=self.should_resync, list_options=list_options)
         self._group = AsyncWaitGroup()
