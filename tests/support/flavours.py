@@ -73,14 +73,8 @@ class Flavour:
     def _submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
         if self.loop is None:
             future: Future[Any] = Future()
-
-            def run() -> None:
-                try:
-                    future.set_result(fn(*args, **kwargs))
-                except BaseException as e:  # noqa: BLE001 - handed to the waiter
-                    future.set_exception(e)
-
-            threading.Thread(target=run, daemon=True, name=f"flavour-{getattr(fn, '__name__', 'fn')}").start()
+            name = f"flavour-{getattr(fn, '__name__', 'fn')}"
+            threading.Thread(target=_settle, args=(future, fn, args, kwargs), daemon=True, name=name).start()
             return future
 
         async def run_async() -> Any:
@@ -102,13 +96,7 @@ class Flavour:
             return fn(*args, **kwargs)
         future: Future[Any] = Future()
 
-        def run() -> None:
-            try:
-                future.set_result(fn(*args, **kwargs))
-            except BaseException as e:  # noqa: BLE001
-                future.set_exception(e)
-
-        self.loop.call_soon_threadsafe(run)
+        self.loop.call_soon_threadsafe(_settle, future, fn, args, kwargs)
         return future.result(10)
 
     def later(self, seconds: float, fn: Callable[[], Any]) -> None:
@@ -172,6 +160,14 @@ class Flavour:
                 after(*args)
 
         return awaiting
+
+
+def _settle(future: Future[Any], fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Runs ``fn`` and hands its result or its exception to whoever waits on ``future``."""
+    try:
+        future.set_result(fn(*args, **kwargs))
+    except BaseException as e:  # noqa: BLE001 - handed to the waiter
+        future.set_exception(e)
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
