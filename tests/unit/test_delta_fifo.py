@@ -6,6 +6,9 @@ which is the asyncio flavour's cross-thread path."""
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
 import threading
 import time
 from dataclasses import dataclass
@@ -15,9 +18,11 @@ import pytest
 
 from kgen.runtime.tools.cache.delta_fifo import (
     ADDED, DELETED, REPLACED, SYNC, UPDATED, AsyncDeltaFIFO, Delta, DeletedFinalStateUnknown,
-    DeltaFIFO, FIFOClosed, Requeue,
+    DeltaFIFO, FIFOClosed,
 )
+from kgen.runtime.tools.cache import delta_fifo
 from tests.support.flavours import Flavour
+from tests.support.oracle import oracle_binary
 
 
 @dataclass(frozen=True)
@@ -154,28 +159,6 @@ def test_delta_fifo_replace_makes_deletions_for_objects_only_in_queue(
     operations(f, obj, obj_v2)
     assert pop(flavour, f) == expected(obj, obj_v2)
     assert f.list_keys() == [], "no extra deltas"
-
-
-def test_delta_fifo_requeue_on_pop(flavour: Flavour) -> None:
-    f = fifo(flavour, lister=False)
-    f.add(mk("foo", 10))
-
-    def requeue(deltas: list[Delta], initial: bool) -> None:
-        assert deltas[0].object.name == "foo"
-        raise Requeue()
-
-    try_pop(flavour, f, requeue)
-    assert f.get_by_key("foo") is not None, "object should have been requeued"
-
-    def requeue_with_error(deltas: list[Delta], initial: bool) -> None:
-        raise Requeue(ValueError("test error"))
-
-    with pytest.raises(ValueError, match="test error"):
-        try_pop(flavour, f, requeue_with_error)
-    assert f.get_by_key("foo") is not None, "object should have been requeued"
-
-    try_pop(flavour, f)
-    assert f.get_by_key("foo") is None, "object should have been removed"
 
 
 def test_delta_fifo_add_update(flavour: Flavour) -> None:
@@ -345,23 +328,6 @@ def test_delta_fifo_detect_line_jumpers(flavour: Flavour) -> None:
     assert [pop_newest(flavour, f).val for _ in range(3)] == [1, 30, 14]
 
 
-def test_delta_fifo_add_if_not_present(flavour: Flavour) -> None:
-    f = fifo(flavour, lister=False)
-    with pytest.raises(ValueError, match="zero-length"):
-        f.add_if_not_present([])
-    f.add(mk("b", 3))
-    b3 = pop(flavour, f)
-    f.add(mk("c", 4))
-    c4 = pop(flavour, f)
-    assert len(f) == 0
-    f.add(mk("a", 1))
-    f.add(mk("b", 2))
-    f.add_if_not_present(b3)  # b has newer deltas queued: ignored
-    f.add_if_not_present(c4)
-    assert len(f) == 3
-    assert [pop_newest(flavour, f).val for _ in range(3)] == [1, 2, 4]
-
-
 def test_delta_fifo_key_of(flavour: Flavour) -> None:
     f = fifo(flavour, lister=False)
     assert f.key_of(FifoObj("A", None)) == "A"
@@ -468,3 +434,69 @@ def test_pop_waits_for_a_producer_on_any_thread_and_unblocks_on_close(flavour: F
     flavour.do(f.close)
     with pytest.raises(FIFOClosed):
         waiting.result(1)
+
+
+# -- against client-go's DeltaFIFO (the Go oracle hack/oracle/deltafifo) -----------------------
+
+
+@pytest.fixture(scope="module")
+def client_go() -> dict[str, Any]:
+    """What client-go's DeltaFIFO offers (its exported methods) and does when a Pop fails."""
+    done = subprocess.run([str(oracle_binary("deltafifo"))], capture_output=True, text=True, timeout=60, check=True)
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
+
+
+def described(deltas: list[Delta]) -> list[str]:
+    """Deltas as the oracle prints them: "<type> <name> <val>"."""
+    return [f"{d.type} {d.object.name} {d.object.val}" for d in deltas]
+
+
+#: Every exception class the module defines, and one any handler may raise: whatever a process
+#: function raises, pop hands it to the caller and the deltas stay popped.
+PROCESS_ERRORS = [
+    RuntimeError,
+    *(v for v in vars(delta_fifo).values()
+      if isinstance(v, type) and issubclass(v, Exception) and v.__module__ == delta_fifo.__name__),
+]
+
+
+@pytest.mark.parametrize("error", PROCESS_ERRORS, ids=lambda cls: cls.__name__)
+def test_a_failed_pop_never_puts_its_deltas_back_as_in_client_go(
+    flavour: Flavour, client_go: dict[str, Any], error: type[Exception]
+) -> None:
+    f = fifo(flavour, lister=False)
+    f.add(mk("foo", 1))
+    f.update(mk("foo", 2))
+    handed: list[list[Delta]] = []
+
+    def failing(deltas: list[Delta], initial: bool) -> None:
+        handed.append(list(deltas))
+        raise error()
+
+    with pytest.raises(error):
+        try_pop(flavour, f, failing, timeout=1)
+    assert [described(d) for d in handed] == [client_go["failed_pop"]["popped"]]
+    f.add(mk("foo", 3))
+    assert described(pop(flavour, f)) == client_go["next_pop"], "the failed deltas came back"
+    assert len(f) == 0
+
+
+def _snake(go_name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", go_name).lower()
+
+
+#: What kgen keeps beyond client-go's DeltaFIFO: read-only views of the queue (tests and debugging
+#: look at them). None of them can put deltas into the queue.
+READ_ONLY_VIEWS = {"get", "get_by_key", "list", "list_keys"}
+
+
+def test_delta_fifo_offers_no_operation_client_go_removed(flavour: Flavour, client_go: dict[str, Any]) -> None:
+    cls = flavour.pick(DeltaFIFO, AsyncDeltaFIFO)
+    ours = {
+        name for klass in cls.__mro__ for name, value in vars(klass).items()
+        if not name.startswith("_") and callable(value) and not isinstance(value, type)
+    }
+    theirs = {_snake(name) for name in client_go["methods"]}
+    assert ours - theirs - READ_ONLY_VIEWS == set(), "operations client-go's DeltaFIFO does not have"
+    assert {"add", "update", "delete", "replace", "resync", "pop", "close"} <= ours & theirs

@@ -15,6 +15,11 @@ The transform (``transformer``) runs here, once per object, as it enters the que
 tombstones (their object was transformed when it first came in) nor on Sync deltas (those come
 from the indexer, already transformed).
 
+Popped deltas belong to the caller: an error raised by the ``pop`` process function reaches
+the caller, and nothing puts the deltas back. client-go removed its ways to do that
+(``ErrRequeue`` and ``AddIfNotPresent``) as unsafe: deltas put back behind newer ones, or after
+the object's deletion was handled, replay a state that is no longer true (kubernetes#27790).
+
 This is DeltaFIFO as client-go had it before 1.36's RealFIFO became the informers' default:
 the semantics are the same for handlers; RealFIFO differs in not merging deltas per key.
 
@@ -64,15 +69,6 @@ class KnownObjects(Protocol):
 
 class FIFOClosed(Exception):
     pass
-
-
-class Requeue(Exception):
-    """Raised by a pop() process function to put the deltas back (client-go ErrRequeue);
-    ``pop`` then raises ``err``, if given."""
-
-    def __init__(self, err: BaseException | None = None) -> None:
-        super().__init__(err)
-        self.err = err
 
 
 Deltas = list[Delta]
@@ -140,14 +136,6 @@ class DeltaFIFOCore:
         ):
             return  # nothing known about it: a delete of something never seen
         self._queue_action(DELETED, obj)
-
-    def add_if_not_present(self, deltas: Deltas) -> None:
-        if not deltas:
-            raise ValueError("zero-length Deltas cannot be queued")
-        self._populated = True
-        key = self.key_of(deltas[-1])
-        if key not in self._items:
-            self._enqueue(key, list(deltas))
 
     def replace(self, objects: Iterable[Any], resource_version: str) -> None:
         action = REPLACED if self.emit_delta_type_replaced else SYNC
@@ -243,13 +231,7 @@ class DeltaFIFOCore:
         in_initial_list = self._initial_population_count > 0
         if in_initial_list:
             self._initial_population_count -= 1
-        try:
-            process(deltas, in_initial_list)
-        except Requeue as requeue:
-            if key not in self._items:  # newer deltas arrived meanwhile: those win
-                self._enqueue(key, deltas)
-            if requeue.err is not None:
-                raise requeue.err from None
+        process(deltas, in_initial_list)  # an error reaches the caller; the deltas are gone
         return deltas
 
     def take_wakeup(self) -> bool:
@@ -326,10 +308,6 @@ class BaseDeltaFIFO:
 
     def delete(self, obj: Any) -> None:
         self._locked(self._core.delete, obj)
-
-    def add_if_not_present(self, deltas: Deltas) -> None:
-        """Puts back deltas popped earlier, unless newer ones arrived meanwhile."""
-        self._locked(self._core.add_if_not_present, deltas)
 
     def replace(self, objects: Iterable[Any], resource_version: str = "") -> None:
         """A relist: every listed object as Replaced (or Sync), and tombstones for the vanished."""
