@@ -1,21 +1,37 @@
 """The informer's processor core (processor.py: client-go's sharedProcessor/processorListener
 rules) without threads, tasks or clocks: what each listener gets next, which workers are owed a
 start or a wake-up, initial-list counting for has_synced, resync due-ness, removal and stop.
-Both drivers are tested through the informer in test_shared_informer_unit.py."""
+Both drivers are tested through the informer in test_shared_informer_unit.py; the last section
+drives them directly, on both flavours, where only a driver can go wrong: listeners added and
+removed from a thread other than the one the workers run on."""
 
 from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+import pytest
 
 from kgen.runtime.tools.cache.processor import (
     END,
     AddNotification,
+    AsyncSharedProcessor,
+    AsyncWaitGroup,
     DeleteNotification,
     Notification,
     ProcessorCore,
     ProcessorListener,
     ResourceEventHandlerFuncs,
+    SharedProcessor,
     UpdateNotification,
+    WaitGroup,
     determine_resync_period,
 )
+from tests.support.flavours import Flavour
 
 
 def listener(resync_period: float = 0.0, now: float = 0.0, upstream_synced: bool = True) -> ProcessorListener:
@@ -173,3 +189,99 @@ def test_notifications_call_the_matching_callback() -> None:
     DeleteNotification("b").deliver(handler)
     assert calls == [("add", "a"), ("update", "a", "b"), ("delete", "b")]
     assert AddNotification("a", False).deliver(ResourceEventHandlerFuncs()) is None, "a missing callback is skipped"
+
+
+# -- the drivers, with listeners added and removed from another thread --------------------------
+
+Processor = SharedProcessor | AsyncSharedProcessor
+
+
+def running_processor(flavour: Flavour) -> Processor:
+    """A processor of this flavour, running (on the flavour's loop for asyncio)."""
+    processor: Processor = flavour.do(lambda: flavour.pick(SharedProcessor, AsyncSharedProcessor)(
+        flavour.pick(WaitGroup, AsyncWaitGroup)()))
+    flavour.do(processor.run)
+    return processor
+
+
+def live_workers(processor: Processor) -> int:
+    """Workers still running, read without calling into the loop (so a test never wakes it)."""
+    group: Any = processor._group
+    if isinstance(group, WaitGroup):
+        return sum(thread.is_alive() for thread in group._threads)
+    return sum(not task.done() for task in list(group._tasks))
+
+
+def on(flavour: Flavour, where: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """Runs ``fn`` where the workers run (the loop's thread for asyncio), or on a new thread."""
+    if where == "loop":
+        return flavour.do(fn, *args)
+    return call_on_new_thread(fn, *args)
+
+
+def call_on_new_thread(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` on a thread of its own: its result, or its exception raised here."""
+    result: Future[Any] = Future()
+    threading.Thread(target=lambda: _settle(result, fn, args)).start()
+    return result.result(10)
+
+
+def _settle(result: Future[Any], fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    try:
+        result.set_result(fn(*args))
+    except BaseException as e:  # noqa: BLE001 - raised in the test's thread
+        result.set_exception(e)
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("where", ["loop", "thread"])
+def test_a_listener_added_to_a_running_processor_from_any_thread_handles_every_note(
+    flavour: Flavour, where: str
+) -> None:
+    processor = running_processor(flavour)
+    seen: list[str] = []
+    late = listener()
+    late.handler = ResourceEventHandlerFuncs(on_add=seen.append)
+    on(flavour, where, processor.add_listener, late, [AddNotification("cached", True)])
+    for name in ("a", "b"):
+        flavour.do(processor.distribute, AddNotification(name, False), False)
+    wait_until(lambda: len(seen) == 3)
+    assert seen == ["cached", "a", "b"]
+    assert late.has_synced() and not late.pending, "a buffer nobody drains"
+    assert live_workers(processor) == 1
+    flavour.do(processor.stop)
+    wait_until(lambda: live_workers(processor) == 0)
+
+
+@pytest.mark.parametrize("where", ["loop", "thread"])
+def test_a_listener_removed_from_any_thread_ends_its_waiting_worker(flavour: Flavour, where: str) -> None:
+    processor = running_processor(flavour)
+    handled = threading.Event()
+    one = listener()
+    one.handler = ResourceEventHandlerFuncs(on_add=lambda obj: handled.set())
+    flavour.do(processor.add_listener, one, [AddNotification("a", True)])
+    assert handled.wait(10)
+    wait_until(lambda: flavour.do(lambda: not one.pending))  # its worker waits for the next note
+    on(flavour, where, processor.remove_listener, one)
+    # Nothing else wakes the loop meanwhile: the removal's wake-up alone must end the worker.
+    wait_until(lambda: live_workers(processor) == 0)
+
+
+def test_adding_a_listener_once_the_loop_is_closed_fails_and_registers_nothing() -> None:
+    loop = asyncio.new_event_loop()
+    processor = AsyncSharedProcessor(AsyncWaitGroup())
+
+    async def run() -> None:
+        processor.run()
+
+    loop.run_until_complete(run())
+    loop.close()  # gone without stopping the processor
+    with pytest.raises(RuntimeError, match="event loop it must run on is closed"):
+        processor.add_listener(listener())
+    assert processor.listeners() == []

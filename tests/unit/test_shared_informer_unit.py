@@ -6,6 +6,7 @@ in test_informer_processor_core.py."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 import time
@@ -260,27 +261,64 @@ def test_shared_informer_error_handling(flavour: Flavour, source: FakeController
     assert "Access Denied" in str(errors[0])
 
 
-def test_shared_informer_start_race(flavour: Flavour, source: FakeControllerSource) -> None:
+def test_shared_informer_start_race(flavour: Flavour, source: FakeControllerSource, stopper: Any) -> None:
+    """client-go's TestSharedInformerStartRace sets the transform and the watch error handler
+    while Run starts and leaves the rest to the race detector. Python has none, so this pins
+    what it guards: each set either lands before the start and is the one the running informer
+    uses, or is refused because the informer started; never both, never neither."""
+    source.add(pod("pod1"))
+    source.list_error = PermissionError("Access Denied")  # the first lists fail: the handler is called
     informer = informer_for(flavour, source, 1.0)
-    done = threading.Event()
-    refused: list[str] = []
+    accepted = threading.Event()
+    outcomes: list[tuple[str, int, bool, bool]] = []  # (setter, n, started before, accepted)
+    handled: list[int] = []
+
+    def transform(n: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        return lambda obj: {**obj, "metadata": {**obj["metadata"], "annotations": {"transform": str(n)}}}
+
+    def on_error(n: int) -> Callable[[BaseException], None]:
+        return lambda error: handled.append(n)
 
     def configure() -> None:
-        while not done.is_set():
-            try:
-                flavour.do(informer.set_transform, lambda obj: obj)
-                flavour.do(informer.set_watch_error_handler, lambda error: None)
-            except RuntimeError as e:
-                refused.append(str(e))
+        refusals = 0
+        for n in itertools.count():
+            for setter, value in (("transform", transform(n)), ("handler", on_error(n))):
+                started_before = informer.has_started()
+                try:
+                    if setter == "transform":
+                        flavour.do(informer.set_transform, value)
+                    else:
+                        flavour.do(informer.set_watch_error_handler, value)
+                except RuntimeError as e:
+                    assert str(e) == "informer has already started"
+                    outcomes.append((setter, n, started_before, False))
+                    refusals += 1
+                else:
+                    outcomes.append((setter, n, started_before, True))
+                    accepted.set()
+            if refusals >= 6:  # a few more after the first: a refusal is for good
                 return
 
     thread = threading.Thread(target=configure)
     thread.start()
-    flavour.call(informer.run)
-    done.set()
-    thread.join()
-    flavour.call(informer.stop)
-    assert refused in ([], ["informer has already started"])
+    assert accepted.wait(10), "the configuring thread never ran"
+    stopper(informer)
+    flavour.call(informer.run)  # races with the setters
+    thread.join(10)
+    assert not thread.is_alive()
+
+    assert not [o for o in outcomes if o[2] and o[3]], "a set was accepted after the informer started"
+    first_refused = next(i for i, o in enumerate(outcomes) if not o[3])
+    assert all(o[3] for o in outcomes[:first_refused]) and not any(o[3] for o in outcomes[first_refused:])
+    last = {setter: n for setter, n, _, ok in outcomes if ok}
+    assert set(last) == {"transform", "handler"}, f"a setter never landed before the start: {outcomes[:4]}"
+
+    wait_until(lambda: bool(handled))
+    source.list_error = None
+    wait_until(lambda: informer.indexer.list_keys() == ["pod1"])
+    assert set(handled) == {last["handler"]}, "the running informer calls the last handler set before start"
+    stored = informer.indexer.get_by_key("pod1")
+    assert stored["metadata"]["annotations"] == {"transform": str(last["transform"])}
     with pytest.raises(RuntimeError, match="already started"):
         flavour.do(informer.set_transform, lambda obj: obj)
 
@@ -453,6 +491,49 @@ def test_add_while_active(flavour: Flavour, source: FakeControllerSource, stoppe
     assert listener2.events[0][0] == "add"  # the replay of pod1 comes as an add
     listener1.expected = listener2.expected
     assert listener1.ok(), "events on listener1 did not occur"
+
+
+@pytest.mark.parametrize("where", ["loop", "thread"])
+def test_a_handler_added_to_a_running_informer_from_any_thread_gets_every_event(
+    flavour: Flavour, source: FakeControllerSource, stopper: Any, where: str
+) -> None:
+    """On asyncio the handler's worker must run on the informer's loop even when the handler is
+    added from another thread; else its buffer grows and nobody handles it."""
+    source.add(pod("pod1"))
+    informer = informer_for(flavour, source, 0)
+    stopper(informer)
+    flavour.call(informer.run)
+    assert flavour.call(lambda: informer.wait_for_cache_sync(timeout=10))
+    call = flavour.do if where == "loop" else on_new_thread
+    late = Listener("late", 0, "pod1", "pod2")
+    handle: HandlerRegistration = call(informer.add_event_handler, late.on_add, late.on_update, late.on_delete)
+    source.add(pod("pod2"))
+    assert late.ok(timeout=10), f"got {late.received}"
+    wait_until(handle.has_synced)
+    assert not handle._listener.pending, "notifications nobody handles"
+    call(informer.remove_event_handler, handle)
+    source.add(pod("pod3"))
+    assert late.ok(), "a removed handler got an event"
+
+
+def on_new_thread(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` on a thread of its own (for asyncio: off the informer's loop)."""
+    result: list[Any] = []
+    errors: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            result.append(fn(*args))
+        except BaseException as e:  # noqa: BLE001 - raised in the test's thread
+            errors.append(e)
+
+    thread = threading.Thread(target=call)
+    thread.start()
+    thread.join(10)
+    if errors:
+        raise errors[0]
+    assert result, "the call hung"
+    return result[0]
 
 
 def test_slow_handler_never_blocks_the_others(flavour: Flavour, source: FakeControllerSource, stopper: Any) -> None:

@@ -258,14 +258,48 @@ class WaitGroup:
 
 
 class AsyncWaitGroup:
-    """Coroutine functions run as tasks on the running loop; ``await wait`` ends them."""
+    """Coroutine functions run as tasks on one event loop, the one running the first ``start``;
+    ``await wait`` ends them.
+
+    Why later starts may come from any thread: a handler may be added to a running informer
+    from another thread, and its worker must still run on the informer's loop. Such a start is
+    handed to the loop (``call_soon_threadsafe``); once the loop is closed it fails, so that
+    nobody is left registered with no worker to drain its buffer."""
 
     def __init__(self) -> None:
         self._tasks: list[asyncio.Task[Any]] = []
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def bind(self) -> asyncio.AbstractEventLoop:
+        """The group's loop: the running one, if none was bound yet."""
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
+        return self.loop
 
     def start(self, fn: Callable[..., Coroutine[Any, Any, Any]], *args: Any, name: str) -> None:
+        loop = self.bind()
+        if _running_loop() is loop:
+            self._create_task(fn, args, name)
+            return
+        try:
+            loop.call_soon_threadsafe(self._create_task, fn, args, name)
+        except RuntimeError:  # the loop is closed
+            raise RuntimeError(f"cannot start {name}: the event loop it must run on is closed") from None
+
+    def _create_task(self, fn: Callable[..., Coroutine[Any, Any, Any]], args: tuple[Any, ...], name: str) -> None:
         self._tasks = [t for t in self._tasks if not t.done()]
         self._tasks.append(asyncio.get_running_loop().create_task(fn(*args), name=name))
+
+    def call_soon(self, callback: Callable[..., Any], *args: Any) -> None:
+        """Runs ``callback`` on the group's loop: now if called there (or before any start),
+        else as soon as the loop gets to it; never once the loop is closed."""
+        if self.loop is None or _running_loop() is self.loop:
+            callback(*args)
+            return
+        try:
+            self.loop.call_soon_threadsafe(callback, *args)
+        except RuntimeError:
+            pass  # the loop is closed: nothing runs on it any more, nothing waits to be called
 
     async def wait(self, timeout: float) -> None:
         """Waits ``timeout`` seconds at most for every task (never the calling one), then
@@ -330,7 +364,12 @@ class _ProcessorDriver:
             return list(self.core.listeners)
 
     def add_listener(self, listener: ProcessorListener, initial: Iterable[Notification] = ()) -> None:
-        self._locked(self.core.add_listener, listener, initial)
+        try:
+            self._locked(self.core.add_listener, listener, initial)
+        except BaseException:
+            # Its worker could not start: a listener nobody drains must not stay registered.
+            self._locked(self.core.remove_listener, listener)
+            raise
 
     def remove_listener(self, listener: ProcessorListener) -> None:
         self._locked(self.core.remove_listener, listener)
@@ -385,13 +424,24 @@ class SharedProcessor(_ProcessorDriver):
 
 
 class AsyncSharedProcessor(_ProcessorDriver):
-    """The processor on asyncio: one task per listener. Use it from the loop's thread."""
+    """The processor on asyncio: one task per listener, on the loop that ran ``run``. Listeners
+    may be added and removed from any thread: their workers start, and are woken, on that loop
+    (a future's result may only be set there; ``_waiting`` is only touched there)."""
 
     def __init__(self, group: AsyncWaitGroup) -> None:
         super().__init__(group)
+        self._loop_group = group
         self._waiting: dict[ProcessorListener, asyncio.Future[None]] = {}
 
+    def run(self) -> None:
+        """Binds the workers to the running loop, before another thread may start one."""
+        self._loop_group.bind()
+        super().run()
+
     def _wake(self, listener: ProcessorListener) -> None:
+        self._loop_group.call_soon(self._wake_on_loop, listener)
+
+    def _wake_on_loop(self, listener: ProcessorListener) -> None:
         waiter = self._waiting.pop(listener, None)
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
@@ -415,6 +465,13 @@ class AsyncSharedProcessor(_ProcessorDriver):
                 result = note.deliver(listener.handler)
                 if inspect.isawaitable(result):
                     await result
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 __all__ = [

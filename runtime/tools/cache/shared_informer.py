@@ -255,8 +255,8 @@ class _SharedInformerBase:
                 log.warning("the informer was already %s; run() does nothing", "stopped" if self.stopped else "started")
                 return
             self.reflector.resync_period = self.resync_check_period
+            self.processor.run()  # first: on asyncio it fails off the loop, and nothing has changed
             self.started = True
-            self.processor.run()
         self._group.start(self.reflector.run, name=f"reflector-{self.reflector.name}")
         self._group.start(self._process_loop, name=f"informer-{self.reflector.name}")
         if self.mutation_detector is not None:
@@ -306,7 +306,9 @@ class SharedIndexInformer(_SharedInformerBase):
 
 class AsyncSharedIndexInformer(_SharedInformerBase):
     """The shared informer on asyncio: ``start()`` on a running loop, ``await stop()``.
-    Handlers may be functions or coroutine functions; use it from the loop's thread only."""
+    Handlers may be functions or coroutine functions. ``add_event_handler`` and
+    ``remove_event_handler`` may be called from any thread: the handler's worker runs on the
+    informer's loop all the same. Everything else belongs to the loop's thread."""
 
     fifo: AsyncDeltaFIFO
     reflector: AsyncReflector
