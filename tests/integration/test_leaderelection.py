@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from kgen.runtime.apimachinery.errors import Conflict, NotFound
-from kgen.runtime.tools.leaderelection.leaderelection import LeaderElector
+from kgen.runtime.tools.leaderelection import LeaderElector
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.util.retry import DEFAULT_RETRY, retry_on_conflict
 from tests.support.apiserver import wait_for

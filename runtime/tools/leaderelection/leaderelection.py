@@ -1,14 +1,51 @@
-"""Leader election on a coordination.k8s.io/v1 Lease (client-go tools/leaderelection).
+"""Leader election on a Lease (client-go tools/leaderelection, leaderelection.go), written once.
 
-Candidates race to hold the Lease; the holder renews it every ``retry_period`` and loses
-leadership if it cannot renew within ``renew_deadline``. Others take over once the record has
-not changed for ``lease_duration`` — judged by when *they* observed the last change, on their
-own clock, so clock skew between machines does not matter. Defaults are the recommended
-15 s / 10 s / 2 s. Writes use the Lease's resourceVersion, so two candidates can never both win.
+``LeaderElectionCore`` holds client-go's rules without doing I/O: its loops are generators of
+steps (send a request before a deadline, wait, report a new leader) that receive each step's
+outcome, as the reflector's are. ``LeaderElector`` (threads, ``kgen.runtime.rest.RESTClient``)
+and ``AsyncLeaderElector`` (asyncio, ``AsyncRESTClient``) only perform the steps and call the
+callbacks (elector.py).
 
-    elector = LeaderElector(rest, "kube-system", "my-controller", identity=socket.gethostname(),
-                            on_started_leading=run_controller, on_stopped_leading=exit_process)
-    elector.run(stop_event)
+client-go's rules, kept:
+
+- acquire: try every ``retry_period`` (jittered by 1.2) until the lock is ours. A lease held by
+  someone else may be taken once its record has not changed for its ``leaseDurationSeconds``
+  — measured from when *this* candidate saw it change, on its own clock, so timestamps
+  written by other machines are never compared with ours. An empty ``holderIdentity`` (a
+  released lease) may be taken at once. ``leaseTransitions`` is 0 on a new Lease and grows by
+  one whenever a candidate that is not the recorded leader takes the lock — a released lease
+  included, whoever released it; renewals keep it and ``acquireTime``.
+- renew: client-go's ``PollUntilContextTimeout(retry_period, renew_deadline)``: an attempt at
+  once, then one every ``retry_period``, until one succeeds or ``renew_deadline`` passes;
+  then leadership is lost. The leader renews optimistically: one PUT of the Lease it last
+  wrote, and only if that fails a GET and a second try.
+- release (``release_on_cancel``): client-go's released record (no holder, 1 s,
+  ``acquireTime`` = ``renewTime`` = now, ``leaseTransitions`` kept), retried on Conflict until
+  ``renew_deadline`` passes.
+- events: "<identity> became leader" once acquired, "<identity> stopped leading" when the
+  renew loop ends (after the release), reason ``LeaderElection``.
+
+What kgen adds, so that two candidates never lead at once (client-go only keeps that when its
+requests are fast; kgen keeps it when they are slow or hang too):
+
+- every attempt, its retries included, ends by a deadline: ``renew_deadline`` from the start of
+  the window (client-go bounds requests with the window's context), and never later than the
+  *fence*: the time this leader's last successful write was *sent* + ``leaseDurationSeconds``
+  − ``clock_skew_margin``. The others count ``leaseDurationSeconds`` from when they *received*
+  that record, which is later, so the leader has stopped (and called ``on_stopped_leading``) at
+  least ``clock_skew_margin`` before any other can take the lock. That margin absorbs what
+  happens between the fence and the callback (scheduling) and clocks that run at different
+  rates: over one lease duration, the leader's clock may run slow against the others' by
+  ``clock_skew_margin`` seconds at most. Default: 1 s, or ``int(lease_duration) −
+  renew_deadline`` if that is smaller. The Lease records whole seconds (client-go truncates),
+  so ``int(lease_duration)`` must exceed ``renew_deadline``.
+- a record counts as changed when the Lease's resourceVersion or record changed (client-go
+  compares the record serialized with whole-second times, which misses renewals within one
+  second, and would start the lease duration too early).
+- a renewal that finds the lock held by someone else ends leadership at once; a release only
+  writes when the Lease read back is still ours (client-go checks only its own last view); and
+  a leader releases only after ``on_started_leading`` has returned (within ``renew_deadline``),
+  since a released lease may be taken at once.
 """
 
 from __future__ import annotations
@@ -16,155 +53,278 @@ from __future__ import annotations
 import datetime as _dt
 import logging
 import random
-import threading
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
-from kgen.runtime.apimachinery.errors import ApiError, Conflict, NotFound
-from kgen.runtime.gentype.client import ResourceClient
-from kgen.runtime.gentype.resource import DictCodec, ResourceInfo
-from kgen.runtime.rest.client import RESTClient
+from kgen.runtime.apimachinery.errors import Conflict, NotFound
 from kgen.runtime.apimachinery.types import format_micro_time
+from kgen.runtime.rest.client import Request
+from kgen.runtime.tools.leaderelection.resourcelock import LeaderElectionRecord, LeaseLock
+from kgen.runtime.util.wait import jitter
 
-log = logging.getLogger("kgen.runtime.tools.leaderelection.leaderelection")
+__all__ = [
+    "DEFAULT_CLOCK_SKEW_MARGIN", "DeadlineExceeded", "JITTER_FACTOR", "LeaderElectionCore", "NewLeader",
+    "Send", "Wait",
+]
 
-LEASES = ResourceInfo("coordination.k8s.io", "v1", "leases", True, "Lease")
+log = logging.getLogger("kgen.runtime.tools.leaderelection")
+
+#: client-go's JitterFactor: acquire attempts are retry_period apart, stretched by up to 120 %.
 JITTER_FACTOR = 1.2
+#: How long before the others could take the lock a leader stops at the latest (see above).
+DEFAULT_CLOCK_SKEW_MARGIN = 1.0
+
+T = TypeVar("T")
 
 
-class LeaderElector:
+class DeadlineExceeded(TimeoutError):
+    """An attempt did not end before its deadline (client-go: context deadline exceeded)."""
+
+
+# -- the steps --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Send:
+    """Send ``request``; the reply is the answer's body. Give up at ``deadline`` (on the
+    elector's clock) with ``DeadlineExceeded``, retries included."""
+
+    request: Request
+    deadline: float
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Wait this long, or until the elector is stopped."""
+
+    seconds: float
+
+
+@dataclass(frozen=True)
+class NewLeader:
+    """Call ``on_new_leader(identity)`` without waiting for it (client-go: in a goroutine)."""
+
+    identity: str
+
+
+Step = Send | Wait | NewLeader
+Steps = Generator[Step, Any, T]
+
+
+class LeaderElectionCore:
+    """One candidate's view of the election and its loops, as step generators:
+    ``acquire_steps`` (returns True once leading), ``renew_steps`` (returns when leadership is
+    lost) and ``release_steps``. Drivers perform the steps and stop between any two."""
+
     def __init__(
         self,
-        rest: RESTClient,
-        namespace: str,
-        name: str,
-        identity: str,
+        lock: LeaseLock,
         *,
-        on_started_leading: Callable[[threading.Event], None],
-        on_stopped_leading: Callable[[], None] = lambda: None,
-        on_new_leader: Callable[[str], None] = lambda identity: None,
         lease_duration: float = 15.0,
         renew_deadline: float = 10.0,
         retry_period: float = 2.0,
         release_on_cancel: bool = False,
+        clock_skew_margin: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], _dt.datetime] = lambda: _dt.datetime.now(_dt.timezone.utc),
+        rng: random.Random | None = None,
     ) -> None:
-        if not (lease_duration > renew_deadline > JITTER_FACTOR * retry_period > 0):
-            raise ValueError("need lease_duration > renew_deadline > 1.2 * retry_period > 0")
-        if not identity:
-            raise ValueError("a leader election identity is required")
-        self._leases = ResourceClient(rest, LEASES, namespace, DictCodec(LEASES.api_version, LEASES.kind))
-        self.name, self.identity = name, identity
-        self.on_started_leading, self.on_stopped_leading, self.on_new_leader = (
-            on_started_leading, on_stopped_leading, on_new_leader)
+        if lease_duration <= renew_deadline:
+            raise ValueError("lease_duration must be greater than renew_deadline")
+        if renew_deadline <= JITTER_FACTOR * retry_period:
+            raise ValueError("renew_deadline must be greater than retry_period*JitterFactor")
+        if retry_period <= 0:
+            raise ValueError("retry_period must be greater than zero")
+        if int(lease_duration) <= renew_deadline:
+            raise ValueError("the Lease records whole seconds: int(lease_duration) must be greater than renew_deadline")
+        if not lock.identity:
+            raise ValueError("Lock identity is empty")
+        self.lease_seconds = int(lease_duration)
+        slack = self.lease_seconds - renew_deadline
+        margin = min(DEFAULT_CLOCK_SKEW_MARGIN, slack) if clock_skew_margin is None else clock_skew_margin
+        if not 0 <= margin <= slack:
+            raise ValueError("clock_skew_margin must be between 0 and int(lease_duration) - renew_deadline")
+        self.lock = lock
+        self.identity = lock.identity
         self.lease_duration, self.renew_deadline, self.retry_period = lease_duration, renew_deadline, retry_period
         self.release_on_cancel = release_on_cancel
-        self._clock = clock
-        self._observed: dict[str, Any] | None = None  # the last record seen
-        self._observed_at = 0.0
+        self.clock_skew_margin = margin
+        self.clock = clock
+        self._wall_clock = wall_clock
+        self._rng = rng or random.Random()
+        self.observed_record = LeaderElectionRecord()
+        self.observed_time = float("-inf")  # when observed_record was seen (or, ours, sent)
+        self._observed_raw: tuple[str, LeaderElectionRecord] | None = None  # the Lease last read
+        self._fence = float("-inf")  # leading is safe until then
         self._reported_leader = ""
 
+    # -- what a caller may ask --------------------------------------------------------------
+
     def leader(self) -> str:
-        return str((self._observed or {}).get("holderIdentity") or "")
+        """The last observed leader ("" if none yet): for information only."""
+        return self.observed_record.holder_identity
 
     def is_leader(self) -> bool:
-        return self.leader() == self.identity
+        return self.observed_record.holder_identity == self.identity
 
-    def run(self, stop: threading.Event) -> None:
-        """Acquires, leads (calling on_started_leading in a thread), renews; returns when stopped or lost."""
-        if not self._acquire(stop):
-            return
-        leading = threading.Event()
-        worker = threading.Thread(target=self.on_started_leading, args=(leading,), daemon=True, name="leader")
-        worker.start()
-        try:
-            self._renew(stop)
-        finally:
-            leading.set()  # tell the leader's work to stop
-            if self.release_on_cancel and stop.is_set():
-                self._release()
-            self.on_stopped_leading()
+    @property
+    def fence(self) -> float:
+        """The time (elector's clock) until which this candidate may act as leader."""
+        return self._fence
 
-    def _acquire(self, stop: threading.Event) -> bool:
-        while not stop.is_set():
-            if self._try_acquire_or_renew():
-                log.info("%s: acquired lease %s", self.identity, self.name)
-                return True
-            stop.wait(self.retry_period * (1 + JITTER_FACTOR * random.random()))
-        return False
+    # -- client-go's tryAcquireOrRenew --------------------------------------------------------
 
-    def _renew(self, stop: threading.Event) -> None:
-        while not stop.is_set():
-            deadline = self._clock() + self.renew_deadline
-            while not self._try_acquire_or_renew():
-                if self._clock() >= deadline or stop.is_set():
-                    if not stop.is_set():
-                        log.warning("%s: failed to renew lease %s: leadership lost", self.identity, self.name)
-                    return
-                stop.wait(self.retry_period)
-            stop.wait(self.retry_period)
+    def _is_lease_valid(self, now: float) -> bool:
+        return self.observed_time + self.observed_record.lease_duration_seconds > now
 
-    def _record(self, old: dict[str, Any] | None) -> dict[str, Any]:
-        now = format_micro_time(_dt.datetime.now(_dt.timezone.utc))
-        spec = dict((old or {}).get("spec") or {})
-        held_by_me = spec.get("holderIdentity") == self.identity
-        return {
-            **spec,
-            "holderIdentity": self.identity,
-            "leaseDurationSeconds": int(round(self.lease_duration)),
-            "acquireTime": spec.get("acquireTime") if held_by_me and spec.get("acquireTime") else now,
-            "renewTime": now,
-            "leaseTransitions": int(spec.get("leaseTransitions") or 0) + (0 if held_by_me or not spec.get("holderIdentity") else 1),
-        }
+    def _observe(self, record: LeaderElectionRecord, at: float) -> None:
+        self.observed_record, self.observed_time = record, at
 
-    def _observe(self, spec: dict[str, Any]) -> None:
-        if spec != self._observed:
-            self._observed, self._observed_at = spec, self._clock()
-            holder = str(spec.get("holderIdentity") or "")
-            if holder and holder != self._reported_leader:
-                self._reported_leader = holder
-                self.on_new_leader(holder)
+    def _stamp(self) -> str:
+        return format_micro_time(self._wall_clock())
 
-    def _try_acquire_or_renew(self) -> bool:
-        try:
-            lease = self._leases.get(self.name)
-        except NotFound:
-            body = {"metadata": {"name": self.name}, "spec": self._record(None)}
+    def _read(self, deadline: float) -> Steps[tuple[LeaderElectionRecord, str]]:
+        data = yield Send(self.lock.get_request(), deadline)
+        return self.lock.received(data)
+
+    def _write(self, request: Request, record: LeaderElectionRecord, deadline: float) -> Steps[float]:
+        """Sends a write of ``record``; returns when it was sent (what the fence counts from)."""
+        sent = self.clock()
+        data = yield Send(request, deadline)
+        self.lock.received(data)
+        self._observe(record, sent)
+        return sent
+
+    def _hold(self, sent: float, record: LeaderElectionRecord) -> None:
+        self._fence = sent + record.lease_duration_seconds - self.clock_skew_margin
+
+    def try_acquire_or_renew(self, deadline: float) -> Steps[bool]:
+        """One attempt to take or keep the lock; True if it is ours."""
+        now = self.clock()
+        stamp = self._stamp()
+        record = LeaderElectionRecord(self.identity, self.lease_seconds, stamp, stamp)
+        desc = self.lock.describe()
+
+        # 1. The leader writes optimistically from the Lease it last wrote: one PUT.
+        if self.is_leader() and self._is_lease_valid(now):
+            old = self.observed_record
+            renewal = replace(record, acquire_time=old.acquire_time, leader_transitions=old.leader_transitions)
             try:
-                created = self._leases.create(body)
-            except ApiError as e:
-                log.debug("creating lease %s: %s", self.name, e)
-                return False
-            self._observe(created["spec"])
-            return True
-        except Exception as e:  # noqa: BLE001 - any failure is a failed attempt
-            log.debug("getting lease %s: %s", self.name, e)
-            return False
-        spec = lease.get("spec") or {}
-        self._observe(spec)
-        holder = spec.get("holderIdentity")
-        duration = float(spec.get("leaseDurationSeconds") or self.lease_duration)
-        if holder and holder != self.identity and self._observed_at + duration > self._clock():
-            return False  # held, and not yet expired as we observed it
-        lease["spec"] = self._record(lease)
+                self._hold((yield from self._write(self.lock.update_request(renewal), renewal, deadline)), renewal)
+                return True
+            except Exception as e:  # noqa: BLE001 - any failure: read the Lease and try again
+                log.debug("failed to update lease %s optimistically, falling back to slow path: %s", desc, e)
+
+        # 2. Read the record, or create the Lease.
         try:
-            updated = self._leases.update(lease)  # carries resourceVersion: a lost race is a Conflict
-        except (Conflict, ApiError) as e:
-            log.debug("updating lease %s: %s", self.name, e)
-            return False
+            old, resource_version = yield from self._read(deadline)
+        except NotFound:
+            try:
+                self._hold((yield from self._write(self.lock.create_request(record), record, deadline)), record)
+            except Exception as e:  # noqa: BLE001
+                log.error("error initially creating lease lock %s: %s", desc, e)
+                return False
+            return True
         except Exception as e:  # noqa: BLE001
-            log.debug("updating lease %s: %s", self.name, e)
+            log.error("error retrieving lease lock %s: %s", desc, e)
             return False
-        self._observe(updated["spec"])
+
+        # 3. A changed record restarts the lease duration, from now.
+        if (resource_version, old) != self._observed_raw:
+            self._observe(old, self.clock())
+            self._observed_raw = (resource_version, old)
+        if old.holder_identity and self._is_lease_valid(now) and not self.is_leader():
+            log.debug("lease %s is held by %s and has not yet expired", desc, old.holder_identity)
+            return False
+
+        # 4. Take the lock, or renew it from what was read.
+        if self.is_leader():
+            record = replace(record, acquire_time=old.acquire_time, leader_transitions=old.leader_transitions)
+        else:
+            record = replace(record, leader_transitions=old.leader_transitions + 1)
+        try:
+            self._hold((yield from self._write(self.lock.update_request(record), record, deadline)), record)
+        except Exception as e:  # noqa: BLE001
+            log.error("failed to update lease %s: %s", desc, e)
+            return False
         return True
 
-    def _release(self) -> None:
-        try:
-            lease = self._leases.get(self.name)
-            if (lease.get("spec") or {}).get("holderIdentity") != self.identity:
+    def _report_transition(self) -> Steps[None]:
+        holder = self.observed_record.holder_identity
+        if holder != self._reported_leader:
+            self._reported_leader = holder
+            yield NewLeader(holder)
+
+    # -- the loops ----------------------------------------------------------------------------
+
+    def acquire_steps(self) -> Steps[bool]:
+        """Tries until the lock is ours (client-go's JitterUntil(retry_period, 1.2, sliding))."""
+        desc = self.lock.describe()
+        log.info("attempting to acquire leader lease %s...", desc)
+        while True:
+            acquired = yield from self.try_acquire_or_renew(self.clock() + self.renew_deadline)
+            yield from self._report_transition()
+            # A write answered so late that the lease may already be taken is not leadership.
+            if acquired and self.clock() < self._fence:
+                self.lock.record_event("became leader")
+                log.info("successfully acquired lease %s", desc)
+                return True
+            log.debug("failed to acquire lease %s", desc)
+            yield Wait(jitter(self.retry_period, JITTER_FACTOR, self._rng))
+
+    def renew_steps(self) -> Steps[None]:
+        """Renews until an attempt window of ``renew_deadline`` passes without success, or the
+        fence; returns then (client-go's renew: Until(PollUntilContextTimeout, retry_period))."""
+        desc = self.lock.describe()
+        while True:
+            renewed = yield from self._renew_within(self.clock() + self.renew_deadline)
+            yield from self._report_transition()
+            if not renewed:
+                log.info("failed to renew lease %s: leadership lost", desc)
                 return
-            lease["spec"] = {**lease["spec"], "holderIdentity": None, "leaseDurationSeconds": 1}
-            self._leases.update(lease)
-        except Exception as e:  # noqa: BLE001
-            log.warning("releasing lease %s: %s", self.name, e)
+            log.debug("successfully renewed lease %s", desc)
+            yield Wait(self.retry_period)
+
+    def _renew_within(self, window_end: float) -> Steps[bool]:
+        while True:
+            started = self.clock()
+            deadline = min(window_end, self._fence)
+            if started >= deadline:
+                return False
+            if (yield from self.try_acquire_or_renew(deadline)):
+                return True
+            if not self.is_leader():
+                return False  # the Lease names another holder: it is not ours to renew
+            if max(started + self.retry_period, self.clock()) >= min(window_end, self._fence):
+                return False
+            yield Wait(max(0.0, started + self.retry_period - self.clock()))
+
+    def release_steps(self) -> Steps[bool]:
+        """Writes the released record if the lock is still ours; True if it is not ours now."""
+        desc = self.lock.describe()
+        deadline = self.clock() + self.renew_deadline
+        while True:
+            try:
+                old, _ = yield from self._read(deadline)
+            except NotFound:
+                log.info("lease lock %s not found", desc)
+                return False
+            except Exception as e:  # noqa: BLE001
+                log.error("error retrieving resource lock %s: %s", desc, e)
+                return False
+            if not self.is_leader() or old.holder_identity != self.identity:
+                return True
+            stamp = self._stamp()
+            released = LeaderElectionRecord("", 1, stamp, stamp, old.leader_transitions)
+            try:
+                yield from self._write(self.lock.update_request(released), released, deadline)
+            except Conflict:
+                log.debug("conflict when releasing lease %s, retrying", desc)
+                continue
+            except Exception as e:  # noqa: BLE001
+                log.error("failed to release lease %s: %s", desc, e)
+                return False
+            self._fence = float("-inf")
+            return True
