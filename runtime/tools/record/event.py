@@ -1,221 +1,373 @@
-"""Event recording (client-go tools/record): Events about objects, without flooding the server.
+"""Event recording (client-go tools/record/event.go): Events about objects, without flooding the
+server.
 
     recorder = EventRecorder(rest, component="my-controller")
     recorder.event(foo, "Normal", "Synced", "Foo synced successfully")
-    recorder.shutdown()   # waits for queued events to be written
+    recorder.shutdown()   # writes what is queued, then stops
 
-Events are written by a background thread from a bounded queue (1000; when full, new events
-are dropped rather than blocking the controller). client-go's correlator rules apply: an event
-identical to a recent one is not created again — its ``count`` and ``lastTimestamp`` are
-patched; more than 10 similar events (same object, type and reason, different messages) within
-10 minutes collapse into one "(combined from similar events): ..." event; and a token bucket
-per object (burst 25, one more every 5 minutes) drops the rest. Writes are retried up to 12
-times, 10 s apart.
+``AsyncEventRecorder`` is the same on asyncio (``await recorder.shutdown()``).
+
+``event()`` never blocks: it stamps the event (name ``<object>.<nanoseconds in hex>``, first and
+last timestamp, count 1, source and reporting controller) and queues it (1000 at most; when full,
+the event is dropped and logged, as client-go's broadcaster does). One worker takes the events in
+order and, for each, runs ``record_to_sink``, client-go's recordToSink:
+
+- the event passes the ``EventCorrelator`` (events_cache.py) **once**: it may be dropped by the
+  spam filter, combined with similar ones, or turned into an update of an earlier Event;
+- then the write: a strategic merge patch of count, lastTimestamp and message when the count is
+  over 1 (a create if that Event is gone), else a create. A success tells the correlator the
+  server's copy. An error answer from the server abandons the event (client-go: "will not
+  retry"; the REST client has already retried 429s and 5xx with Retry-After); a connection error
+  is retried, up to 12 tries, 10 s apart, the first wait a random part of that. Retries never
+  correlate again, so they spend no spam-filter tokens and count nothing twice.
+
+After ``shutdown()`` starts, the queued events are still written, each tried once.
+
+The decisions are made once, in ``record_to_sink`` (a generator of steps: patch, create, sleep);
+``EventRecorder`` and ``AsyncEventRecorder`` only perform the steps, on a thread or a task.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
+import asyncio
 import logging
 import queue
 import random
-import string
 import threading
-import time
-from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kgen.runtime.apimachinery.errors import ApiError, NotFound
+import httpx
+
+from kgen.runtime.apimachinery.errors import ApiError
 from kgen.runtime.apimachinery.meta import namespace_and_name, resource_version_of, type_meta, uid_of
-from kgen.runtime.gentype.client import ResourceClient
+from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
 from kgen.runtime.gentype.resource import DictCodec, PatchType, ResourceInfo
-from kgen.runtime.rest.client import RESTClient
-from kgen.runtime.apimachinery.types import format_time
+from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
+from kgen.runtime.tools.record.events_cache import (
+    CorrelatorOptions,
+    Event,
+    EventCorrelateResult,
+    EventCorrelator,
+    format_nanos,
+)
+from kgen.runtime.tools.record.util import generate_event_name, is_key_not_found_error, validate_event_type
 
 log = logging.getLogger("kgen.runtime.tools.record.event")
 
 EVENTS = ResourceInfo("", "v1", "events", True, "Event")
 MAX_QUEUED_EVENTS = 1000
-MAX_TRIES = 12
-RETRY_SLEEP = 10.0
-AGGREGATE_MAX_EVENTS = 10
-AGGREGATE_WINDOW = 600.0
-SPAM_BURST = 25
-SPAM_REFILL_SECONDS = 300.0
-LRU_SIZE = 4096
+MAX_TRIES_PER_EVENT = 12
+DEFAULT_SLEEP_DURATION = 10.0
+NAMESPACE_DEFAULT = "default"
+NAMESPACE_TERMINATING_CAUSE = "NamespaceTerminating"
 
 
 @dataclass(frozen=True)
 class ObjectRef:
+    """The involved object (core/v1 ObjectReference); ``of()`` makes one from any object."""
+
     api_version: str
     kind: str
     namespace: str
     name: str
     uid: str
     resource_version: str
+    field_path: str = ""
 
     @classmethod
     def of(cls, obj: Any) -> "ObjectRef":
+        if isinstance(obj, ObjectRef):
+            return obj
         api_version, kind = type_meta(obj)
         namespace, name = namespace_and_name(obj)
         return cls(api_version, kind, namespace, name, uid_of(obj), resource_version_of(obj))
 
     def to_dict(self) -> dict[str, str]:
-        out = {"apiVersion": self.api_version, "kind": self.kind, "name": self.name, "uid": self.uid,
-               "resourceVersion": self.resource_version}
-        if self.namespace:
-            out["namespace"] = self.namespace
-        return out
+        fields = {"kind": self.kind, "namespace": self.namespace, "name": self.name, "uid": self.uid,
+                  "apiVersion": self.api_version, "resourceVersion": self.resource_version,
+                  "fieldPath": self.field_path}
+        return {key: value for key, value in fields.items() if value}  # Go's omitempty
 
 
-@dataclass
-class _Seen:
-    name: str  # the Event object's name on the server
-    count: int
-    first: str
+def make_event(
+    ref: ObjectRef,
+    annotations: Mapping[str, str] | None,
+    type_: str,
+    reason: str,
+    message: str,
+    *,
+    component: str,
+    host: str,
+    now: int,
+) -> Event:
+    """client-go's makeEvent with the recorder's source: a new Event about ``ref`` at ``now``
+    (nanoseconds since the epoch), in the object's namespace (or "default")."""
+    stamp = format_nanos(now)
+    metadata: dict[str, Any] = {"name": generate_event_name(ref.name, now),
+                                "namespace": ref.namespace or NAMESPACE_DEFAULT}
+    if annotations:
+        metadata["annotations"] = dict(annotations)
+    source = {key: value for key, value in (("component", component), ("host", host)) if value}
+    return {
+        "metadata": metadata,
+        "involvedObject": ref.to_dict(),
+        "reason": reason,
+        "message": message,
+        "firstTimestamp": stamp,
+        "lastTimestamp": stamp,
+        "count": 1,
+        "type": type_,
+        "source": source,
+        "reportingComponent": component,
+        "reportingInstance": host,
+    }
 
 
-class EventCorrelator:
-    """client-go's EventCorrelator: de-duplication, aggregation and the per-object spam filter."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._seen: OrderedDict[tuple[Any, ...], _Seen] = OrderedDict()
-        self._similar: OrderedDict[tuple[Any, ...], tuple[float, set[str]]] = OrderedDict()
-        self._buckets: OrderedDict[tuple[Any, ...], tuple[float, float]] = OrderedDict()
-
-    @staticmethod
-    def _bounded(cache: OrderedDict[Any, Any], key: Any) -> None:
-        cache.move_to_end(key)
-        while len(cache) > LRU_SIZE:
-            cache.popitem(last=False)
-
-    def allow(self, ref: ObjectRef, source: str) -> bool:
-        """The spam filter: a token bucket per source and object."""
-        key = (source, ref)
-        now = self._clock()
-        tokens, last = self._buckets.get(key, (float(SPAM_BURST), now))
-        tokens = min(SPAM_BURST, tokens + (now - last) / SPAM_REFILL_SECONDS)
-        allowed = tokens >= 1.0
-        self._buckets[key] = (tokens - 1.0 if allowed else tokens, now)
-        self._bounded(self._buckets, key)
-        return allowed
-
-    def aggregate(self, ref: ObjectRef, source: str, type_: str, reason: str, message: str) -> tuple[str, bool]:
-        """The message to record, and whether it is the combined event (past 10 similar ones)."""
-        key = (source, ref, type_, reason)
-        now = self._clock()
-        started, messages = self._similar.get(key, (now, set()))
-        if now - started > AGGREGATE_WINDOW:
-            started, messages = now, set()
-        messages.add(message)
-        self._similar[key] = (started, messages)
-        self._bounded(self._similar, key)
-        if len(messages) > AGGREGATE_MAX_EVENTS:
-            return f"(combined from similar events): {message}", True
-        return message, False
-
-    def seen(self, key: tuple[Any, ...]) -> _Seen | None:
-        return self._seen.get(key)
-
-    def remember(self, key: tuple[Any, ...], seen: _Seen) -> None:
-        self._seen[key] = seen
-        self._bounded(self._seen, key)
+# -- the shared core: one event's way to the server -----------------------------------------------
 
 
-class EventRecorder:
+@dataclass(frozen=True)
+class PatchEvent:
+    event: Event
+    patch: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CreateEvent:
+    event: Event
+
+
+@dataclass(frozen=True)
+class Sleep:
+    """Wait before the next try; the driver answers True if the recorder is shutting down."""
+
+    seconds: float
+
+
+Step = PatchEvent | CreateEvent | Sleep
+#: A write step is answered with the server's Event or the exception the write raised.
+RecordSteps = Generator[Step, Any, None]
+
+
+def record_to_sink(
+    event: Event,
+    correlator: EventCorrelator,
+    sleep_duration: float = DEFAULT_SLEEP_DURATION,
+    rand: Callable[[], float] = random.random,
+) -> RecordSteps:
+    """client-go's recordToSink: correlate once, then try to write up to 12 times."""
+    result = correlator.event_correlate(event)
+    if result.skip:
+        return
+    tries = 0
+    while True:
+        if (yield from _record_event(result, correlator)):
+            return
+        tries += 1
+        if tries >= MAX_TRIES_PER_EVENT:
+            log.error("Unable to write event %s (retry limit exceeded!)", _describe(event))
+            return
+        # The first wait is a random part of the interval, so that clients do not all retry
+        # together when the apiserver comes back.
+        delay = sleep_duration * rand() if tries == 1 else sleep_duration
+        if (yield Sleep(delay)):
+            log.error("Unable to write event %s (the recorder is shut down)", _describe(event))
+            return
+
+
+def _record_event(result: EventCorrelateResult, correlator: EventCorrelator) -> Generator[Step, Any, bool]:
+    """client-go's recordEvent: True when the event is written or abandoned, False to retry."""
+    event = result.event
+    assert event is not None
+    update = int(event.get("count") or 0) > 1
+    outcome: Any = None
+    if update:
+        outcome = yield PatchEvent(event, result.patch or {})
+    # The update fails if the Event has expired on the server meanwhile: create it again.
+    if not update or is_key_not_found_error(outcome):
+        event["metadata"].pop("resourceVersion", None)
+        outcome = yield CreateEvent(event)
+    if not isinstance(outcome, BaseException):
+        correlator.update_state(outcome)
+        return True
+    if isinstance(outcome, ApiError):
+        quiet = outcome.code == 409 and outcome.reason == "AlreadyExists" or any(
+            cause.reason == NAMESPACE_TERMINATING_CAUSE for cause in outcome.causes)
+        log.log(logging.DEBUG if quiet else logging.ERROR,
+                "Server rejected event %s (will not retry!): %s", _describe(event), outcome)
+        return True
+    if not isinstance(outcome, (httpx.TransportError, OSError)):
+        # client-go's RequestConstructionError: the same request would fail again.
+        log.error("Unable to construct event %s (will not retry!): %r", _describe(event), outcome)
+        return True
+    log.error("Unable to write event %s (may retry after sleeping): %s", _describe(event), outcome)
+    return False
+
+
+def _describe(event: Mapping[str, Any]) -> str:
+    ref = event.get("involvedObject") or {}
+    return f"{event.get('type')} {event.get('reason')} about {ref.get('kind')} {ref.get('namespace')}/{ref.get('name')}"
+
+
+# -- the drivers ------------------------------------------------------------------------------------
+
+
+class _Recorder:
+    """What both flavours share: stamping events and queueing them without blocking."""
+
+    def __init__(self, component: str, host: str, options: CorrelatorOptions | None, sleep_duration: float) -> None:
+        self.component, self.host = component, host
+        self._correlator = EventCorrelator(options)
+        self._clock = self._correlator.options.clock
+        self._sleep_duration = sleep_duration
+
+    def event(self, obj: Any, type_: str, reason: str, message: str) -> None:
+        """Records an event about ``obj`` (a model, a dict or an ``ObjectRef``); type "Normal"
+        or "Warning". Never blocks."""
+        self._generate_event(obj, None, type_, reason, message)
+
+    def eventf(self, obj: Any, type_: str, reason: str, fmt: str, *args: Any) -> None:
+        self.event(obj, type_, reason, fmt % args if args else fmt)
+
+    def annotated_eventf(self, obj: Any, annotations: Mapping[str, str], type_: str, reason: str,
+                         fmt: str, *args: Any) -> None:
+        self._generate_event(obj, annotations, type_, reason, fmt % args if args else fmt)
+
+    def _generate_event(self, obj: Any, annotations: Mapping[str, str] | None, type_: str, reason: str,
+                        message: str) -> None:
+        if not validate_event_type(type_):
+            raise ValueError(f"event type must be Normal or Warning, not {type_!r}")
+        event = make_event(ObjectRef.of(obj), annotations, type_, reason, message,
+                           component=self.component, host=self.host, now=self._clock())
+        if not self._offer(event):
+            log.error("Unable to record event: too many queued events, dropped event %s", _describe(event))
+
+    def _offer(self, event: Event) -> bool:
+        raise NotImplementedError
+
+    def _steps(self, event: Event) -> RecordSteps:
+        return record_to_sink(event, self._correlator, self._sleep_duration)
+
+
+class EventRecorder(_Recorder):
+    """Records events about objects into the apiserver, from a background thread."""
+
     def __init__(
         self,
         rest: RESTClient,
         component: str,
         host: str = "",
         *,
-        correlator: EventCorrelator | None = None,
-        retry_sleep: float = RETRY_SLEEP,
+        options: CorrelatorOptions | None = None,
+        sleep_duration: float = DEFAULT_SLEEP_DURATION,
     ) -> None:
+        super().__init__(component, host, options, sleep_duration)
         self._rest = rest
-        self.component = component
-        self.host = host
-        self._correlator = correlator or EventCorrelator()
-        self._retry_sleep = retry_sleep
-        self._queue: queue.Queue[tuple[ObjectRef, str, str, str] | None] = queue.Queue(MAX_QUEUED_EVENTS)
+        self._queue: queue.Queue[Event | None] = queue.Queue(MAX_QUEUED_EVENTS)
+        self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name=f"events-{component}")
         self._thread.start()
 
-    def event(self, obj: Any, type_: str, reason: str, message: str) -> None:
-        """Records an event about ``obj`` (type "Normal" or "Warning"); never blocks."""
-        if type_ not in ("Normal", "Warning"):
-            raise ValueError(f"event type must be Normal or Warning, not {type_!r}")
-        try:
-            self._queue.put_nowait((ObjectRef.of(obj), type_, reason, message))
-        except queue.Full:
-            log.warning("event queue full: dropping %s event %s on %s", type_, reason, ObjectRef.of(obj).name)
-
-    def eventf(self, obj: Any, type_: str, reason: str, fmt: str, *args: Any) -> None:
-        self.event(obj, type_, reason, fmt % args if args else fmt)
-
     def shutdown(self, timeout: float = 30.0) -> None:
-        """Writes what is queued, then stops."""
+        """Writes what is queued (each event tried once), then stops."""
+        self._stopping.set()
         self._queue.put(None)
         self._thread.join(timeout)
 
-    def _run(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            ref, type_, reason, message = item
-            for attempt in range(MAX_TRIES):
-                try:
-                    self._write(ref, type_, reason, message)
-                    break
-                except ApiError as e:
-                    if e.code < 500 and e.code != 429:
-                        log.warning("event %s on %s rejected: %s", reason, ref.name, e)
-                        break
-                except Exception as e:  # noqa: BLE001 - the connection: try again later
-                    log.debug("writing event %s: %s", reason, e)
-                if attempt < MAX_TRIES - 1:
-                    time.sleep(self._retry_sleep)
+    def _offer(self, event: Event) -> bool:
+        try:
+            self._queue.put_nowait(event)
+            return True
+        except queue.Full:
+            return False
 
-    def _write(self, ref: ObjectRef, type_: str, reason: str, message: str) -> None:
-        source = f"{self.component}/{self.host}"
-        if not self._correlator.allow(ref, source):
-            log.debug("event %s on %s dropped by the spam filter", reason, ref.name)
-            return
-        message, combined = self._correlator.aggregate(ref, source, type_, reason, message)
-        namespace = ref.namespace or "default"
-        events = ResourceClient(self._rest, EVENTS, namespace, DictCodec(EVENTS.api_version, EVENTS.kind))
-        now = format_time(_dt.datetime.now(_dt.timezone.utc))
-        # The combined event is one record whatever the latest message: it is keyed without it.
-        key = (source, ref, type_, reason, None if combined else message)
-        seen = self._correlator.seen(key)
-        if seen is not None:
-            patch: dict[str, Any] = {"count": seen.count + 1, "lastTimestamp": now}
-            if combined:
-                patch["message"] = message
+    def _run(self) -> None:
+        while (event := self._queue.get()) is not None:
+            steps = self._steps(event)
             try:
-                events.patch(seen.name, patch, PatchType.MERGE)
-                seen.count += 1
-                return
-            except NotFound:
-                pass  # the event expired on the server: create it again
-        suffix = "".join(random.choices(string.ascii_lowercase + string.digits, k=10))
-        created = events.create(
-            {
-                "metadata": {"name": f"{ref.name}.{suffix}", "namespace": namespace},
-                "involvedObject": ref.to_dict(),
-                "reason": reason,
-                "message": message,
-                "type": type_,
-                "source": {"component": self.component, **({"host": self.host} if self.host else {})},
-                "firstTimestamp": now,
-                "lastTimestamp": now,
-                "count": 1,
-                "reportingComponent": self.component,
-                "reportingInstance": self.host,
-            }
-        )
-        self._correlator.remember(key, _Seen(created["metadata"]["name"], 1, now))
+                step = next(steps)
+                while True:
+                    step = steps.send(self._perform(step))
+            except StopIteration:
+                pass
+            except Exception:  # noqa: BLE001 - one bad event must not stop the recorder
+                log.exception("recording event %s", _describe(event))
+
+    def _perform(self, step: Step) -> Any:
+        if isinstance(step, Sleep):
+            return self._stopping.wait(step.seconds)
+        metadata = step.event["metadata"]
+        events = ResourceClient(self._rest, EVENTS, metadata["namespace"], DictCodec(EVENTS.api_version, EVENTS.kind))
+        try:
+            if isinstance(step, PatchEvent):
+                return events.patch(metadata["name"], step.patch, PatchType.STRATEGIC)
+            return events.create(step.event)
+        except Exception as e:  # noqa: BLE001 - the core decides: abandon or retry
+            return e
+
+
+class AsyncEventRecorder(_Recorder):
+    """``EventRecorder`` on asyncio: made inside a running loop, writes from a task there.
+    ``event()`` must be called on that loop."""
+
+    def __init__(
+        self,
+        rest: AsyncRESTClient,
+        component: str,
+        host: str = "",
+        *,
+        options: CorrelatorOptions | None = None,
+        sleep_duration: float = DEFAULT_SLEEP_DURATION,
+    ) -> None:
+        super().__init__(component, host, options, sleep_duration)
+        self._rest = rest
+        self._queue: asyncio.Queue[Event | None] = asyncio.Queue(MAX_QUEUED_EVENTS)
+        self._stopping = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"events-{component}")
+
+    async def shutdown(self, timeout: float = 30.0) -> None:
+        """Writes what is queued (each event tried once), then stops."""
+        self._stopping.set()
+        await self._queue.put(None)
+        try:
+            await asyncio.wait_for(asyncio.shield(self._task), timeout)
+        except asyncio.TimeoutError:
+            pass  # as a thread's join(timeout): the writes go on in the background
+
+    def _offer(self, event: Event) -> bool:
+        try:
+            self._queue.put_nowait(event)
+            return True
+        except asyncio.QueueFull:
+            return False
+
+    async def _run(self) -> None:
+        while (event := await self._queue.get()) is not None:
+            steps = self._steps(event)
+            try:
+                step = next(steps)
+                while True:
+                    step = steps.send(await self._perform(step))
+            except StopIteration:
+                pass
+            except Exception:  # noqa: BLE001 - one bad event must not stop the recorder
+                log.exception("recording event %s", _describe(event))
+
+    async def _perform(self, step: Step) -> Any:
+        if isinstance(step, Sleep):
+            try:
+                await asyncio.wait_for(self._stopping.wait(), step.seconds)
+            except asyncio.TimeoutError:
+                pass
+            return self._stopping.is_set()
+        metadata = step.event["metadata"]
+        events = AsyncResourceClient(self._rest, EVENTS, metadata["namespace"],
+                                     DictCodec(EVENTS.api_version, EVENTS.kind))
+        try:
+            if isinstance(step, PatchEvent):
+                return await events.patch(metadata["name"], step.patch, PatchType.STRATEGIC)
+            return await events.create(step.event)
+        except Exception as e:  # noqa: BLE001 - the core decides: abandon or retry
+            return e
