@@ -95,7 +95,7 @@ class Recorder:
         self.events.append((obj["metadata"]["name"], type_, reason, fmt % args))
 
 
-def candidate(identity: str, clock: Clock, recorder: Recorder | None = None, **config: Any) -> LeaderElectionCore:
+def candidate(identity: str, clock: Clock, *, recorder: Recorder | None = None, **config: Any) -> LeaderElectionCore:
     config = {"lease_duration": 15.0, "renew_deadline": 10.0, "retry_period": 2.0, **config}
     lock = LeaseLock(NS, NAME, identity, event_recorder=recorder)
     return LeaderElectionCore(lock, clock=clock, wall_clock=clock.wall, rng=random.Random(1), **config)
@@ -143,8 +143,8 @@ def hanging(clock: Clock) -> Sender:
 
 
 def test_new_lease_is_created_with_zero_transitions_and_a_became_leader_event() -> None:
-    clock, lease, recorder, notes = Clock(), FakeLease(), Recorder(), []
-    a = candidate("a", clock, recorder)
+    clock, lease, recorder, notes = Clock(), FakeLease(), Recorder(), list[str]()
+    a = candidate("a", clock, recorder=recorder)
     assert drive(a.acquire_steps(), clock, lambda s: lease.handle(s.request), notes) is True
     assert lease.requests == ["GET", "POST"]
     assert lease.spec["holderIdentity"] == "a" and lease.spec["leaseTransitions"] == 0
@@ -222,7 +222,7 @@ def test_release_retries_on_conflict() -> None:
     a = candidate("a", clock)
     drive(a.acquire_steps(), clock, lambda s: lease.handle(s.request))
     lease.requests.clear()
-    touched = []
+    touched: list[int] = []
 
     def racing(step: Send) -> bytes:  # the Lease changes between the release's GET and PUT, once
         answer = lease.handle(step.request)
@@ -249,9 +249,12 @@ def test_release_never_writes_over_a_lease_someone_else_took() -> None:
 
 def test_config_is_checked_as_client_go_does() -> None:
     clock = Clock()
-    for bad in ({"lease_duration": 10.0}, {"retry_period": 9.0}, {"retry_period": 0.0},
-                {"lease_duration": 10.5, "renew_deadline": 10.2, "retry_period": 1.0},
-                {"clock_skew_margin": 6.0}, {"clock_skew_margin": -1.0}):
+    cases: list[dict[str, Any]] = [
+        {"lease_duration": 10.0}, {"retry_period": 9.0}, {"retry_period": 0.0},
+        {"lease_duration": 10.5, "renew_deadline": 10.2, "retry_period": 1.0},  # the Lease says 10 s
+        {"clock_skew_margin": 6.0}, {"clock_skew_margin": -1.0},
+    ]
+    for bad in cases:
         with pytest.raises(ValueError):
             candidate("a", clock, **bad)
     with pytest.raises(ValueError):
@@ -304,12 +307,19 @@ def test_a_renewal_that_finds_another_holder_ends_leadership_at_once() -> None:
     assert lease.lease is not None
     lease.lease["spec"] = spec
     lease.touch()
-    started, notes = clock.now, []
+    started, notes = clock.now, list[str]()
     drive(a.renew_steps(), clock, lambda s: lease.handle(s.request), notes)
     assert clock.now == started and notes == ["intruder"] and not a.is_leader()
 
 
 # -- three candidates, an unreliable network, simulated -------------------------------------------
+
+
+def _unfenced(core: LeaderElectionCore) -> Callable[[float, LeaderElectionRecord], None]:
+    def hold(sent: float, record: LeaderElectionRecord) -> None:
+        core._fence = float("inf")
+
+    return hold
 
 
 @dataclass(order=True)
@@ -333,11 +343,11 @@ class Simulation:
         self.queue: list[_Event] = []
         self.seq = itertools.count()
         self.intervals: list[tuple[str, float, float]] = []
-        self.spells: dict[str, list[tuple[float, float]]] = {}
+        self.spells: dict[str, list[tuple[float, float, float]]] = {}
         self.cores = {name: candidate(name, self.clock, **config) for name in identities}
         if not fenced:  # client-go: the leader's own view of its lease bounds nothing
             for core in self.cores.values():
-                core._hold = lambda sent, record, core=core: setattr(core, "_fence", float("inf"))  # type: ignore[method-assign]
+                core._hold = _unfenced(core)  # type: ignore[method-assign,assignment]
         for name in identities:
             self._resume(name, self._life(name), None, None)
 
@@ -385,7 +395,8 @@ class Simulation:
             self._send(name, steps, step)
 
     def _send(self, name: str, steps: Generator[Any, Any, None], step: Send) -> None:
-        now, outcome = self.clock.now, {}
+        now = self.clock.now
+        outcome: dict[str, Any] = {"reply": None, "error": None}
         reach = now + self._delay()
         lost_there = self._link(name, now) == "down" or self.rng.random() < 0.015
         lost_back = self._link(name, reach) == "down" or self.rng.random() < 0.015
@@ -397,7 +408,7 @@ class Simulation:
             except ApiError as e:
                 outcome["error"] = e
             if not lost_back and reach + back <= step.deadline:
-                self._at(reach + back, lambda: self._resume(name, steps, outcome.get("reply"), outcome.get("error")))
+                self._at(reach + back, lambda: self._resume(name, steps, outcome["reply"], outcome["error"]))
 
         if not lost_there:
             self._at(reach, arrive)
@@ -427,7 +438,7 @@ class Simulation:
         return [(x, y) for x, y in itertools.combinations(ordered, 2) if x[0] != y[0]]
 
 
-CONFIG = {"lease_duration": 3.0, "renew_deadline": 2.0, "retry_period": 0.5}
+CONFIG: dict[str, Any] = {"lease_duration": 3.0, "renew_deadline": 2.0, "retry_period": 0.5}
 SEEDS = range(10)
 
 

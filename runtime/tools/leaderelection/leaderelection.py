@@ -62,7 +62,7 @@ from kgen.runtime.apimachinery.errors import Conflict, NotFound
 from kgen.runtime.apimachinery.types import format_micro_time
 from kgen.runtime.rest.client import Request
 from kgen.runtime.tools.leaderelection.resourcelock import LeaderElectionRecord, LeaseLock
-from kgen.runtime.util.wait import jitter
+from kgen.runtime.util.wait import Backoff
 
 __all__ = [
     "DEFAULT_CLOCK_SKEW_MARGIN", "DeadlineExceeded", "JITTER_FACTOR", "LeaderElectionCore", "NewLeader",
@@ -154,6 +154,7 @@ class LeaderElectionCore:
         self.clock = clock
         self._wall_clock = wall_clock
         self._rng = rng or random.Random()
+        self._acquire_backoff = Backoff(duration=retry_period, jitter=JITTER_FACTOR)
         self.observed_record = LeaderElectionRecord()
         self.observed_time = float("-inf")  # when observed_record was seen (or, ours, sent)
         self._observed_raw: tuple[str, LeaderElectionRecord] | None = None  # the Lease last read
@@ -272,7 +273,7 @@ class LeaderElectionCore:
                 log.info("successfully acquired lease %s", desc)
                 return True
             log.debug("failed to acquire lease %s", desc)
-            yield Wait(jitter(self.retry_period, JITTER_FACTOR, self._rng))
+            yield Wait(self._acquire_backoff.jittered(self.retry_period, self._rng))
 
     def renew_steps(self) -> Steps[None]:
         """Renews until an attempt window of ``renew_deadline`` passes without success, or the
