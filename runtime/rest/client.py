@@ -1,11 +1,19 @@
 """The REST client: one request pipeline, sync (``RESTClient``) and async (``AsyncRESTClient``).
 
-A request passes the client-side rate limiter (client-go's token bucket, QPS 5 / burst 10 by
-default), is sent, and is retried — up to 10 times — when the server answers 429 or 5xx with
-a ``Retry-After`` header, and, for GETs, when the connection was reset (client-go's rules,
-rest/request.go). Error answers become typed exceptions (``kgen.runtime.apimachinery.errors``); server
-``Warning`` headers are logged on the ``kgen.runtime.rest.client`` logger. Everything but the sending
-and the sleeping is shared by the two flavours.
+client-go's rest/request.go. Before its first attempt a request passes the client-side rate
+limiter (client-go's token bucket, QPS 5 / burst 10 by default) — except a watch, which
+client-go never throttles at first — and the backoff manager (none by default,
+``kgen.runtime.rest.urlbackoff``). A failed attempt is made again when client-go would
+(``kgen.runtime.rest.with_retry``: 429/5xx with Retry-After, a GET whose connection was reset
+or closed), after the Retry-After wait or the backoff, whichever is longer, and through the rate
+limiter again. Connections and their time bounds are ``kgen.runtime.rest.transport``'s.
+
+Each call reports client-go's metrics (``kgen.runtime.rest.metrics``), and each attempt is
+logged at DEBUG on the ``kgen.runtime.rest.client`` logger as klog does at -v=6: method, URL,
+status and latency — never a credential: headers are not logged and query values that could
+hold one (``access_token``, ...) are masked. Error answers become typed exceptions
+(``kgen.runtime.apimachinery.errors``); server ``Warning`` headers are logged as warnings.
+Everything but sending and sleeping is shared by the two flavours (``_Call``).
 """
 
 from __future__ import annotations
@@ -18,29 +26,34 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote, urlsplit
 
 import httpx
 
 from kgen.runtime.apimachinery.errors import ApiError, error_from_response
 from kgen.runtime.rest.config import Config, token_bucket
+from kgen.runtime.rest.metrics import ERROR_CODE, RESTMetrics, final_url_template, registered
+from kgen.runtime.rest.transport import CONNECT_TIMEOUT, client_kwargs, request_timeout
+from kgen.runtime.rest.urlbackoff import BackoffManager, backoff_manager_from_env
+from kgen.runtime.rest.with_retry import MAX_RETRIES, RequestKind, WithRetry, retry_after
 from kgen.runtime.util.flowcontrol import TokenBucket
 
 log = logging.getLogger("kgen.runtime.rest.client")
 
-MAX_RETRIES = 10  # client-go rest.Request's default maxRetries
-#: client-go dials with a 30 s timeout (transport/cache.go); no overall timeout unless configured.
-CONNECT_TIMEOUT = 30.0
 #: client-go logs throttling waits longer than this (rest/request.go longThrottleLatency).
 LONG_THROTTLE_SECONDS = 0.05
-#: Connection failures worth a retry of an idempotent GET (client-go: connection reset / EOF).
-_RETRIABLE_GET_ERRORS = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError, httpx.ConnectError)
+#: Query parameters whose values are masked in logs: they may carry a credential.
+SENSITIVE_PARAMS = frozenset({"access_token", "token", "id_token", "refresh_token", "password", "client_secret"})
 _WARNING = re.compile(r'^\s*299\s+\S+\s+"((?:[^"\\]|\\.)*)"')
 _ESCAPED = re.compile(r"\\(.)")  # a warning's text is a quoted-string: \" and \\ stand for " and \
 
 
 @dataclass
 class Request:
-    """One API call, described independently of how it is sent."""
+    """One API call, described independently of how it is sent.
+
+    ``timeout`` bounds this request's waits (seconds, or an httpx.Timeout per phase) instead of
+    the client's defaults (``kgen.runtime.rest.transport``)."""
 
     method: str
     path: str
@@ -49,24 +62,18 @@ class Request:
     content_type: str | None = None
     accept: str = "application/json"
     stream: bool = False
-    timeout: httpx.Timeout | None = None
+    timeout: httpx.Timeout | float | None = None
     headers: dict[str, str] = field(default_factory=dict)
 
     def describe(self) -> str:
         return f"{self.method} {self.path}"
 
-
-def retry_after(response: httpx.Response) -> float | None:
-    """Seconds to wait before retrying ``response``, or None when it must not be retried."""
-    if response.status_code != 429 and response.status_code < 500:
-        return None
-    value = response.headers.get("Retry-After")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        return None
+    @property
+    def kind(self) -> RequestKind:
+        if not self.stream:
+            return RequestKind.REQUEST
+        watch = any(key == "watch" and value in ("true", "1") for key, value in self.params)
+        return RequestKind.WATCH if watch else RequestKind.STREAM
 
 
 def _log_warnings(response: httpx.Response) -> None:
@@ -75,8 +82,15 @@ def _log_warnings(response: httpx.Response) -> None:
         log.warning("server warning: %s", _ESCAPED.sub(r"\1", match.group(1)) if match else value)
 
 
+def redacted_query(params: Sequence[tuple[str, str]]) -> str:
+    return "&".join(
+        f"{quote(key, safe='')}={'<masked>' if key.lower() in SENSITIVE_PARAMS else quote(value, safe='')}"
+        for key, value in params
+    )
+
+
 class _Pipeline:
-    """What both flavours share: building requests, the limiter, deciding on retries."""
+    """What both flavours share: the client's settings and building each attempt."""
 
     def __init__(
         self,
@@ -84,22 +98,18 @@ class _Pipeline:
         *,
         rate_limiter: TokenBucket | None | str = "default",
         max_retries: int = MAX_RETRIES,
+        backoff: BackoffManager | None = None,
+        metrics: RESTMetrics | None = None,
     ) -> None:
         self.config = config
         self.max_retries = max_retries
         self.limiter = token_bucket(config.qps, config.burst) if isinstance(rate_limiter, str) else rate_limiter
+        self.backoff = backoff_manager_from_env() if backoff is None else backoff
+        self.metrics = registered() if metrics is None else metrics
+        parts = urlsplit(config.host)
+        self.host = parts.netloc.rsplit("@", 1)[-1]  # never the userinfo
+        self._base = f"{parts.scheme}://{self.host}{parts.path.rstrip('/')}"
         self._sni = config.tls_server_name
-
-    def _client_kwargs(self) -> dict[str, Any]:
-        return {
-            "base_url": self.config.host,
-            "verify": self.config.ssl_context(),
-            "auth": self.config.httpx_auth(),
-            "proxy": self.config.proxy_url or None,
-            "trust_env": True,  # HTTPS_PROXY / NO_PROXY, when the kubeconfig sets no proxy-url
-            "timeout": httpx.Timeout(self.config.timeout, connect=CONNECT_TIMEOUT),
-            "headers": {"User-Agent": self.config.user_agent},
-        }
 
     def build(self, http: httpx.Client | httpx.AsyncClient, req: Request) -> httpx.Request:
         headers = {"Accept": req.accept, **req.headers}
@@ -108,29 +118,15 @@ class _Pipeline:
         extensions: dict[str, Any] = {}
         if self._sni:
             extensions["sni_hostname"] = self._sni
-        if req.timeout is not None:
-            extensions["timeout"] = req.timeout.as_dict()
+        timeout = req.timeout if req.timeout is not None else request_timeout(self.config, req.stream, list(req.params))
+        if timeout is not None:
+            extensions["timeout"] = httpx.Timeout(timeout).as_dict()
         return http.build_request(
             req.method, req.path, params=list(req.params), content=req.body, headers=headers, extensions=extensions
         )
 
-    def throttle_delay(self) -> float:
-        if self.limiter is None:
-            return 0.0
-        delay = self.limiter.reserve()
-        if delay > 1.0:
-            log.info("waited %.2fs due to client-side throttling, not priority and fairness", delay)
-        elif delay > LONG_THROTTLE_SECONDS:
-            log.debug("waited %.3fs due to client-side throttling, not priority and fairness", delay)
-        return delay
-
-    def error_delay(self, req: Request, error: Exception, attempt: int) -> float | None:
-        if req.method == "GET" and isinstance(error, _RETRIABLE_GET_ERRORS) and attempt < self.max_retries:
-            return 1.0  # client-go retries these as if the server had said Retry-After: 1
-        return None
-
-    def response_delay(self, response: httpx.Response, attempt: int) -> float | None:
-        return retry_after(response) if attempt < self.max_retries else None
+    def call(self, req: Request) -> _Call:
+        return _Call(self, req)
 
     @staticmethod
     def check(req: Request, response: httpx.Response) -> None:
@@ -139,42 +135,107 @@ class _Pipeline:
             raise error_from_response(response.status_code, response.content, req.describe())
 
 
+class _Call:
+    """One ``send``: client-go's ``Request.request`` / ``Watch`` / ``Stream`` loop without the
+    I/O. The driver sleeps each of ``waits()``, makes the attempt, and reports it with
+    ``failed`` or ``answered``, which say whether to try again; ``done`` ends the call."""
+
+    def __init__(self, pipeline: _Pipeline, req: Request) -> None:
+        self.p = pipeline
+        self.req = req
+        self.kind = req.kind
+        self.retry = WithRetry(pipeline.max_retries)
+        self.started = time.monotonic()
+        self.attempt_started = self.started
+        self.url = pipeline._base + req.path + (f"?{redacted_query(req.params)}" if req.params else "")
+        self.template = final_url_template(pipeline._base, req.path, [key for key, _ in req.params])
+
+    def waits(self) -> Iterator[float]:
+        """The sleeps before the next attempt, each computed once the previous one is over."""
+        pending = self.retry.retry_after
+        if pending is None:
+            if self.kind is not RequestKind.WATCH:  # client-go does not throttle a watch at first
+                yield self._throttle("")
+            yield self.p.backoff.calculate_backoff(self.url)
+        else:
+            yield max(self.p.backoff.calculate_backoff(self.url), pending.wait)
+            yield self._throttle(pending.reason)  # a retry passes the rate limiter again
+            log.debug("Got a Retry-After response: delay %ss, attempt %d, url %s", pending.wait, pending.attempt, self.url)
+        self.attempt_started = time.monotonic()
+
+    def _throttle(self, reason: str) -> float:
+        if self.p.limiter is None:
+            return 0.0
+        delay = self.p.limiter.reserve()
+        self.p.metrics.rate_limiter_latency.observe(self.req.method, self.template, delay)
+        if delay > LONG_THROTTLE_SECONDS:
+            why = reason or "client-side throttling, not priority and fairness"
+            log.log(logging.INFO if delay > 1.0 else logging.DEBUG, "waited %.3fs before %s %s: %s", delay,
+                    self.req.method, self.url, why)
+        return delay
+
+    def _after(self, code: int, error: BaseException | None) -> None:
+        label = str(code) if error is None else ERROR_CODE
+        self.p.metrics.request_result.increment(label, self.req.method, self.p.host)
+        if self.retry.retry_after is not None:
+            self.p.metrics.request_retry.increment_retry(label, self.req.method, self.p.host)
+        self.p.backoff.update_backoff(self.url, error, code)
+
+    def failed(self, error: httpx.TransportError) -> bool:
+        """The attempt got no answer: True to try again (after ``waits()``), False to raise."""
+        ms = (time.monotonic() - self.attempt_started) * 1000
+        log.debug("%s %s failed in %d milliseconds: %s: %s", self.req.method, self.url, ms, type(error).__name__, error)
+        self._after(0, error)
+        return self.retry.is_next_retry(self.kind, self.req.method, None, error) is not None
+
+    def answered(self, response: httpx.Response) -> bool:
+        """The attempt got an answer: True to drop it and try again."""
+        ms = (time.monotonic() - self.attempt_started) * 1000
+        log.debug("%s %s %d %s in %d milliseconds", self.req.method, self.url, response.status_code,
+                  response.reason_phrase, ms)
+        self._after(response.status_code, None)
+        if self.kind is RequestKind.WATCH and response.status_code == 200:
+            return False
+        return self.retry.is_next_retry(self.kind, self.req.method, response, None) is not None
+
+    def done(self) -> None:
+        if self.kind is RequestKind.REQUEST:  # client-go times Do, not watches or streams
+            self.p.metrics.request_latency.observe(self.req.method, self.template, time.monotonic() - self.started)
+
+
 class RESTClient(_Pipeline):
     """Sends ``Request``s with httpx.Client. Use as a context manager or call ``close()``."""
 
     def __init__(self, config: Config, *, transport: httpx.BaseTransport | None = None, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
-        self.http = httpx.Client(transport=transport, **self._client_kwargs())
+        self.http = httpx.Client(**client_kwargs(config, transport, asynchronous=False))
 
     def send(self, req: Request) -> httpx.Response:
         """Sends ``req``; the response body is read unless ``req.stream`` (then close it)."""
-        attempt = 0
-        while True:
-            wait = self.throttle_delay()
-            if wait:
-                time.sleep(wait)
-            try:
-                response = self.http.send(self.build(self.http, req), stream=True)
-            except httpx.TransportError as e:
-                delay = self.error_delay(req, e, attempt)
-                if delay is None:
+        call = self.call(req)
+        try:
+            while True:
+                for delay in call.waits():
+                    if delay > 0:
+                        time.sleep(delay)
+                try:
+                    response = self.http.send(self.build(self.http, req), stream=True)
+                except httpx.TransportError as e:
+                    if call.failed(e):
+                        continue
                     raise
-                log.debug("%s: %s; retrying in %.1fs", req.describe(), type(e).__name__, delay)
-                time.sleep(delay)
-                attempt += 1
-                continue
-            delay = self.response_delay(response, attempt)
-            if delay is not None:
-                response.close()
-                log.debug("%s: HTTP %d; retrying in %.1fs", req.describe(), response.status_code, delay)
-                time.sleep(delay)
-                attempt += 1
-                continue
-            if not req.stream or response.status_code >= 400:
-                response.read()
-                response.close()
-            self.check(req, response)
-            return response
+                if call.answered(response):
+                    response.close()
+                    continue
+                if not req.stream or response.status_code >= 400:
+                    try:
+                        response.read()
+                    finally:
+                        response.close()
+                self.check(req, response)
+                return response
+        finally:
+            call.done()
 
     @contextmanager
     def stream(self, req: Request) -> Iterator[httpx.Response]:
@@ -200,36 +261,33 @@ class AsyncRESTClient(_Pipeline):
 
     def __init__(self, config: Config, *, transport: httpx.AsyncBaseTransport | None = None, **kwargs: Any) -> None:
         super().__init__(config, **kwargs)
-        self.http = httpx.AsyncClient(transport=transport, **self._client_kwargs())
+        self.http = httpx.AsyncClient(**client_kwargs(config, transport, asynchronous=True))
 
     async def send(self, req: Request) -> httpx.Response:
-        attempt = 0
-        while True:
-            wait = self.throttle_delay()
-            if wait:
-                await asyncio.sleep(wait)
-            try:
-                response = await self.http.send(self.build(self.http, req), stream=True)
-            except httpx.TransportError as e:
-                delay = self.error_delay(req, e, attempt)
-                if delay is None:
+        call = self.call(req)
+        try:
+            while True:
+                for delay in call.waits():
+                    if delay > 0:
+                        await asyncio.sleep(delay)
+                try:
+                    response = await self.http.send(self.build(self.http, req), stream=True)
+                except httpx.TransportError as e:
+                    if call.failed(e):
+                        continue
                     raise
-                log.debug("%s: %s; retrying in %.1fs", req.describe(), type(e).__name__, delay)
-                await asyncio.sleep(delay)
-                attempt += 1
-                continue
-            delay = self.response_delay(response, attempt)
-            if delay is not None:
-                await response.aclose()
-                log.debug("%s: HTTP %d; retrying in %.1fs", req.describe(), response.status_code, delay)
-                await asyncio.sleep(delay)
-                attempt += 1
-                continue
-            if not req.stream or response.status_code >= 400:
-                await response.aread()
-                await response.aclose()
-            self.check(req, response)
-            return response
+                if call.answered(response):
+                    await response.aclose()
+                    continue
+                if not req.stream or response.status_code >= 400:
+                    try:
+                        await response.aread()
+                    finally:
+                        await response.aclose()
+                self.check(req, response)
+                return response
+        finally:
+            call.done()
 
     @asynccontextmanager
     async def stream(self, req: Request) -> AsyncIterator[httpx.Response]:
@@ -250,4 +308,7 @@ class AsyncRESTClient(_Pipeline):
         await self.close()
 
 
-__all__ = ["ApiError", "AsyncRESTClient", "MAX_RETRIES", "RESTClient", "Request", "retry_after"]
+__all__ = [
+    "ApiError", "AsyncRESTClient", "CONNECT_TIMEOUT", "MAX_RETRIES", "RESTClient", "Request", "redacted_query",
+    "retry_after",
+]

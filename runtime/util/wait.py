@@ -6,6 +6,7 @@ to ``cap``; ``jitter`` j turns each delay d into a random value in [d, d + j*d).
 (``util.retry``) walk its ``delays()``. ``ExponentialBackoffManager`` is
 ``wait.NewExponentialBackoffManager``: the reflector's backoff between list-and-watch attempts,
 growing without a step limit and starting over once ``reset_after`` seconds pass without one.
+``jitter`` is ``wait.Jitter``, the one rule every jittered delay here follows.
 """
 
 from __future__ import annotations
@@ -15,7 +16,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Backoff", "ExponentialBackoffManager"]
+__all__ = ["Backoff", "ExponentialBackoffManager", "jitter"]
+
+
+def jitter(duration: float, max_factor: float, rng: random.Random) -> float:
+    """``wait.Jitter``: a random delay in [duration, duration + max_factor*duration); a factor
+    of 0 or less gives ``duration`` back unchanged."""
+    return duration * (1 + max_factor * rng.random()) if max_factor > 0 else duration
 
 
 @dataclass(frozen=True)
@@ -27,7 +34,7 @@ class Backoff:
     cap: float = 0.0  # 0: no cap
 
     def jittered(self, delay: float, rng: random.Random) -> float:
-        return delay * (1 + self.jitter * rng.random()) if self.jitter else delay
+        return jitter(delay, self.jitter, rng)
 
     def grow(self, delay: float) -> float:
         grown = delay * self.factor

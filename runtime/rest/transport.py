@@ -1,0 +1,116 @@
+"""client-go's transport defaults (transport/cache.go, apimachinery util/net) for httpx, and the
+bounds that keep a request from waiting forever on a dead connection.
+
+client-go dials with a 30 s timeout and 30 s TCP keepalive (Go then probes every 15 s, 9
+times), waits 10 s at most for the TLS handshake, keeps 25 idle connections per host for 90 s,
+and speaks HTTP/2 with a health check: a connection silent for 30 s is pinged and dropped when
+no answer comes within 15 s. kgen keeps the dial timeout (which in httpx also covers the TLS
+handshake), the keepalive, the idle pool and no cap on open connections (httpx's default of
+100 would make the 101st watch wait), but speaks HTTP/1.1, one connection per watch, and so
+cannot ping. Measured on 50 watches against the real apiserver (bench/http2_watches.py), HTTP/2
+through h2 cost about twice the CPU of HTTP/1.1 and delivered events later, for 49 sockets
+saved; stopping one watch from another thread shuts its socket down, which over HTTP/2 would
+end every watch sharing it. The health check's job is done instead by timeouts:
+
+- a request whose answer is read whole waits at most ``DEFAULT_READ_TIMEOUT`` (75 s) for each
+  read: the apiserver answers every such request within its ``--request-timeout`` (60 s by
+  default, a 504 then), so silence beyond it (plus the 15 s client-go gives a ping) means a dead
+  connection. A ``timeoutSeconds`` query parameter lengthens the bound by as much;
+- a watch reads with its idle timeout (``gentype.resource.WATCH_IDLE_TIMEOUT``): bookmarks
+  and events arrive at least that often on a live one;
+- other streams (pods/log with follow) have no read bound unless configured: a quiet log
+  is not a dead connection. TCP keepalive still finds a peer that vanished (about 165 s).
+
+``Config.timeout`` (seconds, client-go's Config.Timeout) bounds every wait of every request
+instead, watches and streams included; ``Request.timeout`` does so for one request.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import httpx
+
+from kgen.runtime.rest.config import Config
+
+#: client-go's dial timeout (transport/cache.go); in httpx it also bounds the TLS handshake.
+CONNECT_TIMEOUT = 30.0
+#: client-go's dialer KeepAlive: idle seconds before the first probe; Go then probes every 15 s
+#: and gives up after 9 unanswered probes (net.Dialer's defaults).
+TCP_KEEPALIVE_IDLE = 30
+TCP_KEEPALIVE_INTERVAL = 15
+TCP_KEEPALIVE_COUNT = 9
+#: The longest silence of a request whose answer is read whole (see the module docstring).
+DEFAULT_READ_TIMEOUT = 75.0
+#: client-go's MaxIdleConnsPerHost and Go's IdleConnTimeout.
+MAX_IDLE_CONNECTIONS = 25
+IDLE_CONNECTION_TIMEOUT = 90.0
+
+
+def socket_options() -> list[tuple[int, int, int]]:
+    """TCP keepalive as Go's dialer sets it; only the options this platform has."""
+    options = [(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
+    for name, value in (
+        ("TCP_KEEPIDLE", TCP_KEEPALIVE_IDLE),
+        ("TCP_KEEPALIVE", TCP_KEEPALIVE_IDLE),  # macOS's name for the idle time
+        ("TCP_KEEPINTVL", TCP_KEEPALIVE_INTERVAL),
+        ("TCP_KEEPCNT", TCP_KEEPALIVE_COUNT),
+    ):
+        if hasattr(socket, name):
+            options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
+    return options
+
+
+def limits() -> httpx.Limits:
+    return httpx.Limits(
+        max_connections=None, max_keepalive_connections=MAX_IDLE_CONNECTIONS, keepalive_expiry=IDLE_CONNECTION_TIMEOUT
+    )
+
+
+def client_timeout(config: Config) -> httpx.Timeout:
+    """The client's default: ``Config.timeout`` for every wait, else no read bound (each request
+    gets its own from ``request_timeout``), and always the dial timeout."""
+    return httpx.Timeout(config.timeout, connect=CONNECT_TIMEOUT)
+
+
+def request_timeout(config: Config, streamed: bool, params: list[tuple[str, str]]) -> httpx.Timeout | None:
+    """The bound of one request that set none itself; None keeps the client's."""
+    if config.timeout is not None or streamed:
+        return None
+    read = DEFAULT_READ_TIMEOUT
+    for key, value in params:
+        if key == "timeoutSeconds" and value.isdigit():
+            read += int(value)
+    return httpx.Timeout(read, connect=CONNECT_TIMEOUT)
+
+
+def client_kwargs(config: Config, transport: Any, asynchronous: bool) -> dict[str, Any]:
+    """httpx.Client / AsyncClient arguments. Without a ``transport`` of the caller's, kgen's own
+    (keepalive sockets), mounted for the proxies the environment names, as httpx would."""
+    kwargs: dict[str, Any] = {
+        "base_url": config.host,
+        "auth": config.httpx_auth(),
+        "timeout": client_timeout(config),
+        "headers": {"User-Agent": config.user_agent},
+        "trust_env": True,
+    }
+    if transport is not None:
+        # The caller's transport (a test's, the fake apiserver's): httpx applies the proxy.
+        kwargs.update(transport=transport, verify=config.ssl_context(), proxy=config.proxy_url or None)
+        return kwargs
+    make = httpx.AsyncHTTPTransport if asynchronous else httpx.HTTPTransport
+    ssl_context = config.ssl_context()
+
+    def new(proxy: str | None) -> Any:
+        return make(verify=ssl_context, limits=limits(), socket_options=socket_options(), proxy=proxy)
+
+    kwargs["transport"] = new(config.proxy_url or None)
+    if not config.proxy_url:
+        # HTTPS_PROXY / NO_PROXY, as httpx reads them when it builds its own transport.
+        from httpx._utils import get_environment_proxies
+
+        kwargs["mounts"] = {
+            pattern: None if url is None else new(url) for pattern, url in get_environment_proxies().items()
+        }
+    return kwargs
