@@ -3,6 +3,8 @@
 Every process and the temp folder go away on ``stop()``; the children are also tied to the
 life of the process that started them (``PR_SET_PDEATHSIG``), so a test run that is killed
 outright leaves no apiserver behind, and a later start sweeps temp folders that such a run left.
+What a server starts is also appended to the run log, if any (``_run_log.py``), so that
+``hack/check-leftovers.sh`` checks this run's servers and no other run's.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import yaml
 
 from kgen.runtime.testing._assets import find_assets
 from kgen.runtime.testing._certs import CertificateAuthority, KeyPair, signing_key
+from kgen.runtime.testing._run_log import record_dir, record_process, run_log_from_env
 
 _TMP_PREFIX = "kgen-envtest-"
 ADMIN_USER = "kgen-admin"
@@ -95,7 +98,8 @@ class KubeAPIServer:
             server.url, server.version
 
     ``assets`` is a folder with ``etcd`` and ``kube-apiserver`` (default: see ``find_assets``).
-    ``apiserver_flags`` are appended to (and so override) the defaults.
+    ``apiserver_flags`` are appended to (and so override) the defaults. ``run_log`` is the file
+    its processes and temp folder are recorded in (default: ``$KGEN_ENVTEST_RUN_LOG``, if set).
 
     ``watch_cache=False`` serves watches from etcd directly, as no production cluster does:
     then an etcd compaction (``compact_etcd()``) makes every older resourceVersion expire, the
@@ -112,8 +116,10 @@ class KubeAPIServer:
         apiserver_flags: tuple[str, ...] = (),
         watch_cache: bool = True,
         startup_timeout: float = 90.0,
+        run_log: str | os.PathLike[str] | None = None,
     ) -> None:
         self._assets = Path(assets) if assets is not None else None
+        self._run_log = Path(run_log) if run_log is not None else run_log_from_env()
         self._apiserver_flags = (f"--watch-cache={str(watch_cache).lower()}", *apiserver_flags)
         self._startup_timeout = startup_timeout
         self._procs: list[subprocess.Popen[bytes]] = []
@@ -144,6 +150,7 @@ class KubeAPIServer:
         self._dir = Path(tempfile.mkdtemp(prefix=f"{_TMP_PREFIX}{os.getpid()}-"))
         atexit.register(self.stop)
         try:
+            record_dir(self._run_log, self._dir)
             self._write_pki()
             self._start_etcd(assets)
             self._start_apiserver(assets)
@@ -229,6 +236,7 @@ class KubeAPIServer:
         finally:
             log.close()
         self._procs.append(proc)
+        record_process(self._run_log, proc.pid, name)
         return proc
 
     def _start_etcd(self, assets: Path) -> None:
