@@ -40,6 +40,8 @@ from kgen.runtime.util.flowcontrol import TokenBucket
 
 log = logging.getLogger("kgen.runtime.rest.client")
 
+#: client-go reads this much of an answer it retries, so that its connection can be reused.
+MAX_BODY_SLURP = 2 << 10
 #: client-go logs throttling waits longer than this (rest/request.go longThrottleLatency).
 LONG_THROTTLE_SECONDS = 0.05
 #: Query parameters whose values are masked in logs: they may carry a credential.
@@ -225,7 +227,16 @@ class RESTClient(_Pipeline):
                         continue
                     raise
                 if call.answered(response):
-                    response.close()
+                    try:  # readAndCloseResponseBody
+                        read = 0
+                        for chunk in response.iter_raw():
+                            read += len(chunk)
+                            if read > MAX_BODY_SLURP:
+                                break
+                    except httpx.HTTPError:
+                        pass  # the connection is dropped, the retry goes on
+                    finally:
+                        response.close()
                     continue
                 if not req.stream or response.status_code >= 400:
                     try:
@@ -277,7 +288,16 @@ class AsyncRESTClient(_Pipeline):
                         continue
                     raise
                 if call.answered(response):
-                    await response.aclose()
+                    try:  # readAndCloseResponseBody
+                        read = 0
+                        async for chunk in response.aiter_raw():
+                            read += len(chunk)
+                            if read > MAX_BODY_SLURP:
+                                break
+                    except httpx.HTTPError:
+                        pass  # the connection is dropped, the retry goes on
+                    finally:
+                        await response.aclose()
                     continue
                 if not req.stream or response.status_code >= 400:
                     try:

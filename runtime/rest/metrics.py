@@ -130,20 +130,25 @@ class _InMemoryLatency:
 
 class _InMemoryCounter:
     def __init__(self) -> None:
-        self.counts: Counter[tuple[str, str, str]] = Counter()
+        self.events: list[tuple[str, str, str]] = []  # (code, method, host), in order
         self._lock = threading.Lock()
 
     def increment(self, code: str, method: str, host: str) -> None:
         with self._lock:
-            self.counts[(code, method, host)] += 1
+            self.events.append((code, method, host))
 
     increment_retry = increment
+
+    @property
+    def counts(self) -> Counter[tuple[str, str, str]]:
+        with self._lock:
+            return Counter(self.events)
 
 
 @dataclass
 class InMemoryRESTMetrics:
     """Every observation and count, named after the series: latencies as (verb, url template,
-    seconds), counts by (code, method, host)."""
+    seconds), increments as (code, method, host), in the order they came."""
 
     request_latency: _InMemoryLatency = field(default_factory=_InMemoryLatency)
     rate_limiter_latency: _InMemoryLatency = field(default_factory=_InMemoryLatency)

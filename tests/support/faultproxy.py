@@ -3,9 +3,10 @@
 It terminates TLS with a certificate from the test apiserver's CA (so clients verify it like
 the real server), forwards each request — Authorization header included, so clients use
 bearer tokens — and streams the answer back (watches too). Faults are either scripted
-(``script``: answer the next requests with a given status and ``Retry-After``, or cut them)
-or random (``chaos``: cut connections, stall answers or streams, answer 429/500), and every
-fault is counted.
+(``script``: answer the next requests with a given status and ``Retry-After``, cut them,
+reset them or never answer them) or random (``chaos``: cut connections, stall answers or
+streams, answer 429/500), and every fault is counted. ``accept_script`` acts on the next new
+connections before TLS: never answer them (a black hole), reset them, or close them.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import random
 import socket
 import ssl
+import struct
+import sys
 import tempfile
 import threading
 import time
@@ -20,6 +23,7 @@ from collections import Counter, deque
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -32,11 +36,19 @@ _HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer",
 
 #: A scripted "status" that answers nothing: the connection is cut once the request is read.
 CUT = 0
+#: Scripted: the connection is reset (an RST: SO_LINGER 0) once the request is read.
+RESET = -1
+#: Scripted: the request is read and never answered; the connection stays open (a black hole).
+BLACKHOLE = -2
+#: ``accept_script`` entries: what the next new connection gets before any TLS.
+ACCEPT_BLACKHOLE = "blackhole"  # accepted, then silence
+ACCEPT_RESET = "reset"  # accepted, then an RST
+ACCEPT_CLOSE = "close"  # accepted, then closed (EOF during the TLS handshake)
 
 
 @dataclass
 class Scripted:
-    status: int  # an HTTP status, or CUT
+    status: int  # an HTTP status, or CUT, RESET, BLACKHOLE
     retry_after: str | None = "0"
 
 
@@ -64,6 +76,9 @@ class FaultProxy:
         self.faults: Counter[str] = Counter()
         self._streams: set[httpx.Response] = set()
         self.requests: list[str] = []
+        self.accept_script: deque[str] = deque()
+        self.connections = 0  # TCP connections accepted
+        self._closing = threading.Event()
         self._lock = threading.Lock()
         self._rng = random.Random(0)
         folder = Path(tempfile.mkdtemp(prefix="kgen-faultproxy-"))
@@ -78,7 +93,7 @@ class FaultProxy:
         self._upstream = httpx.Client(
             base_url=server.url, verify=ssl.create_default_context(cadata=server.ca_pem.decode()), timeout=None
         )
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._httpd = _Server(("127.0.0.1", 0), self._handler())
         self._httpd.daemon_threads = True
         self.url = f"https://127.0.0.1:{self._httpd.server_address[1]}"
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
@@ -107,6 +122,7 @@ class FaultProxy:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._closing.set()  # releases the black holes
         self._httpd.shutdown()
         self._httpd.server_close()
         # Streams whose client already left would otherwise hold the upstream watch open
@@ -124,6 +140,16 @@ class FaultProxy:
             protocol_version = "HTTP/1.1"
 
             def setup(self) -> None:
+                with proxy._lock:
+                    proxy.connections += 1
+                    fault = proxy.accept_script.popleft() if proxy.accept_script else None
+                if fault is not None:
+                    proxy._count(f"accept {fault}")
+                    if fault == ACCEPT_BLACKHOLE:
+                        proxy._closing.wait()
+                    elif fault == ACCEPT_RESET:
+                        _reset(self.request)
+                    raise _Dropped
                 self.request = proxy._tls.wrap_socket(self.request, server_side=True)
                 super().setup()
 
@@ -160,6 +186,15 @@ class FaultProxy:
                 if scripted is not None and scripted.status == CUT:
                     proxy._count("scripted cut")
                     return self._cut()
+                if scripted is not None and scripted.status == RESET:
+                    proxy._count("scripted reset")
+                    self.close_connection = True
+                    return _reset(self.request)
+                if scripted is not None and scripted.status == BLACKHOLE:
+                    proxy._count("scripted blackhole")
+                    self.close_connection = True
+                    proxy._closing.wait()
+                    return None
                 if scripted is not None:
                     proxy._count(f"scripted {scripted.status}")
                     return self._answer(scripted.status, scripted.retry_after)
@@ -211,3 +246,22 @@ class FaultProxy:
             do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _forward
 
         return Handler
+
+
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], (_Dropped, OSError)):  # dropped and reset ones are the point
+            super().handle_error(request, client_address)
+
+
+class _Dropped(Exception):
+    """Ends a connection the proxy refused to serve (``accept_script``)."""
+
+
+def _reset(sock: socket.socket) -> None:
+    """Closes ``sock`` with an RST instead of a FIN: the peer sees ECONNRESET."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+    except OSError:
+        pass
