@@ -88,7 +88,11 @@ class Config:
     password: str | None = field(default=None, repr=False)
     qps: float = DEFAULT_QPS  # < 0 disables client-side rate limiting
     burst: int = DEFAULT_BURST
-    timeout: float | None = None  # per request; None waits forever (client-go's 0)
+    #: client-go's Config.Timeout, in seconds: how long any wait of a request (dialing, sending,
+    #: each read of the answer) may last before it fails with httpx.TimeoutException. None keeps
+    #: kgen's bounds (kgen.runtime.rest.transport): 30 s to dial, 75 s of silence for a request
+    #: whose answer is read whole, a watch's idle timeout; a Request's own ``timeout`` wins.
+    timeout: float | None = None
     user_agent: str = field(default_factory=default_user_agent)
 
     def __repr__(self) -> str:

@@ -69,9 +69,11 @@ def limits() -> httpx.Limits:
 
 
 def client_timeout(config: Config) -> httpx.Timeout:
-    """The client's default: ``Config.timeout`` for every wait, else no read bound (each request
-    gets its own from ``request_timeout``), and always the dial timeout."""
-    return httpx.Timeout(config.timeout, connect=CONNECT_TIMEOUT)
+    """The client's default: ``Config.timeout`` for every wait (the dial too, when shorter), else
+    no read bound (each request gets its own from ``request_timeout``) and the dial timeout."""
+    if config.timeout is None:
+        return httpx.Timeout(None, connect=CONNECT_TIMEOUT)
+    return httpx.Timeout(config.timeout, connect=min(CONNECT_TIMEOUT, config.timeout))
 
 
 def request_timeout(config: Config, streamed: bool, params: list[tuple[str, str]]) -> httpx.Timeout | None:
