@@ -256,7 +256,7 @@ class GoCandidate:
         args = [str(oracle_binary("leaderelection")), "-kubeconfig", server.kubeconfig, "-namespace", namespace,
                 "-name", LOCK, "-identity", identity]
         for flag, value in flags.items():
-            args += [f"-{flag.replace('_', '-')}", value]
+            args.append(f"-{flag.replace('_', '-')}={value}")
         self.identity = identity
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines: list[dict[str, Any]] = []
