@@ -3,8 +3,10 @@
 ``config`` (rest.Config, in-cluster, client-go's defaults), ``kubeconfig`` (clientcmd: loading
 and merging kubeconfig files), ``auth`` (the credentials protocol, static and file tokens, the
 bearer-token httpx auth), ``exec_plugin`` and ``oidc`` (the two credential plugins), ``client``
-(RESTClient / AsyncRESTClient over httpx: rate limiting, retries, errors) and ``watch`` (the
-watch stream decoder). See docs/architecture.md for the request path. Names load on first use,
+(RESTClient / AsyncRESTClient over httpx: rate limiting, retries, errors, request logging),
+``with_retry`` and ``urlbackoff`` (client-go's retry rules and backoff manager), ``transport``
+(connection defaults and time bounds), ``metrics`` (client-go's tools/metrics) and ``watch``
+(the watch stream decoder). See docs/architecture.md for the request path. Names load on first use,
 so reading a kubeconfig does not import httpx.
 """
 
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     from kgen.runtime.rest.config import DEFAULT_BURST, DEFAULT_QPS, Config, ConfigError, in_cluster_config
     from kgen.runtime.rest.exec_plugin import ExecCredential
     from kgen.runtime.rest.kubeconfig import kubeconfig_paths, load_config, load_kubeconfig
+    from kgen.runtime.rest.metrics import InMemoryRESTMetrics, RESTMetrics, prometheus_rest_metrics
     from kgen.runtime.rest.oidc import OIDCIdToken
     from kgen.runtime.rest.watch import ADDED, BOOKMARK, DELETED, ERROR, MODIFIED, WatchDecoder, WatchEvent
 
@@ -34,6 +37,7 @@ _EXPORTS = {
     "config": ["DEFAULT_BURST", "DEFAULT_QPS", "Config", "ConfigError", "in_cluster_config"],
     "exec_plugin": ["ExecCredential"],
     "kubeconfig": ["kubeconfig_paths", "load_config", "load_kubeconfig"],
+    "metrics": ["InMemoryRESTMetrics", "RESTMetrics", "prometheus_rest_metrics"],
     "oidc": ["OIDCIdToken"],
     "watch": ["ADDED", "BOOKMARK", "DELETED", "ERROR", "MODIFIED", "WatchDecoder", "WatchEvent"],
 }
@@ -41,7 +45,7 @@ __getattr__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
     "ADDED", "BOOKMARK", "DEFAULT_BURST", "DEFAULT_QPS", "DELETED", "ERROR", "MODIFIED", "MAX_RETRIES",
     "AsyncRESTClient", "BearerTokenAuth", "Config", "ConfigError", "CredentialError", "Credentials",
-    "ExecCredential", "OIDCIdToken", "RESTClient", "Request", "StaticToken", "TokenFile", "WatchDecoder",
-    "WatchEvent", "in_cluster_config", "kubeconfig_paths", "load_config", "load_kubeconfig", "retry_after",
+    "ExecCredential", "InMemoryRESTMetrics", "OIDCIdToken", "RESTClient", "RESTMetrics", "Request", "StaticToken", "TokenFile", "WatchDecoder",
+    "WatchEvent", "in_cluster_config", "kubeconfig_paths", "load_config", "load_kubeconfig", "prometheus_rest_metrics", "retry_after",
     "service_account_token",
 ]
