@@ -6,11 +6,19 @@ times), waits 10 s at most for the TLS handshake, keeps 25 idle connections per 
 and speaks HTTP/2 with a health check: a connection silent for 30 s is pinged and dropped when
 no answer comes within 15 s. kgen keeps the dial timeout (which in httpx also covers the TLS
 handshake), the keepalive, the idle pool and no cap on open connections (httpx's default of
-100 would make the 101st watch wait), but speaks HTTP/1.1, one connection per watch, and so
-cannot ping. Measured on 50 watches against the real apiserver (bench/http2_watches.py), HTTP/2
-through h2 cost about twice the CPU of HTTP/1.1 and delivered events later, for 49 sockets
-saved; stopping one watch from another thread shuts its socket down, which over HTTP/2 would
-end every watch sharing it. The health check's job is done instead by timeouts:
+100 would make the 101st watch wait), but speaks HTTP/1.1, one connection per watch.
+
+Why not HTTP/2 (httpx with h2)? Measured with bench/http2_watches.py: 50 watches on one
+namespace, 40 creates 20 ms apart, 3 rounds, the real apiserver, a 2-core machine. On
+threads, HTTP/2 delivered events 4-7x later (p50 58-71 ms against 10-15 ms for HTTP/1.1, p99
+248-331 ms against 19-57 ms), and in one round of three the apiserver ended the shared
+connection with a GOAWAY (PROTOCOL_ERROR) and all 50 watches failed at once. On asyncio it
+delivered about as fast at the median (15.7 ms against 11.9-14.2 ms) with a longer tail (p99
+40-94 ms against 24-42 ms) for ~7% less CPU (its third round ran under outside load: p50
+858 ms against 225 ms). It saves 49 sockets. httpcore has no HTTP/2
+health check to offer (no idle PING), which is what client-go adopts HTTP/2 for, and stopping
+a watch from another thread shuts its socket down (gentype/watch.py), which over a shared
+connection would end every watch on it. The health check's job is done instead by timeouts:
 
 - a request whose answer is read whole waits at most ``DEFAULT_READ_TIMEOUT`` (75 s) for each
   read: the apiserver answers every such request within its ``--request-timeout`` (60 s by
@@ -21,8 +29,9 @@ end every watch sharing it. The health check's job is done instead by timeouts:
 - other streams (pods/log with follow) have no read bound unless configured: a quiet log
   is not a dead connection. TCP keepalive still finds a peer that vanished (about 165 s).
 
-``Config.timeout`` (seconds, client-go's Config.Timeout) bounds every wait of every request
-instead, watches and streams included; ``Request.timeout`` does so for one request.
+``Config.timeout`` (seconds, client-go's Config.Timeout) bounds every wait (the dial too) of
+every request that sets no bound of its own (watches set their idle timeout);
+``Request.timeout`` does so for one request.
 """
 
 from __future__ import annotations
