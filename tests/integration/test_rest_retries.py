@@ -67,6 +67,8 @@ class Scenario:
     attempts: int  # what client-go makes, asserted too so the rule reads here
     script: list[Scripted] = field(default_factory=list)
     accept: list[str] = field(default_factory=list)
+    qps: float = -1  # > 0: a limiter that never waits, so each throttle is observed
+    throttles: int = 0  # then, how often client-go consults it
 
 
 SCENARIOS = {
@@ -91,6 +93,10 @@ SCENARIOS = {
     # a watch: EOF again, and Retry-After
     "watch-cut": Scenario(WATCH, 2, script=[Scripted(CUT)]),
     "watch-429-retry-after": Scenario(WATCH, 2, script=[Scripted(429, "0")]),
+    # each retry passes the rate limiter again (withRetry.Before: tryThrottleWithInfo); a watch's
+    # first attempt does not
+    "get-cut-throttled": Scenario(LIST, 2, script=[Scripted(CUT)], qps=1000, throttles=2),
+    "watch-cut-throttled": Scenario(WATCH, 2, script=[Scripted(CUT)], qps=1000, throttles=1),
 }
 
 
@@ -121,12 +127,14 @@ def test_retry_decisions_match_client_go(kube_apiserver: KubeAPIServer, name: st
     with FaultProxy(kube_apiserver) as proxy:
 
         def run(who: str) -> Outcome:
+            limits = {"qps": scenario.qps, "burst": 1000}
             if who == "go":
-                return go_outcomes(proxy.url, kube_apiserver.ca_pem, token, [scenario.call])[0]
-            return kgen_outcomes(proxy.url, kube_apiserver.ca_pem, token, [scenario.call], flavour=who)[0]
+                return go_outcomes(proxy.url, kube_apiserver.ca_pem, token, [scenario.call], **limits)[0]
+            return kgen_outcomes(proxy.url, kube_apiserver.ca_pem, token, [scenario.call], flavour=who, **limits)[0]
 
         go, sync, _ = _compare(run, proxy, scenario)
     assert len(go.results) == scenario.attempts and len(go.retries) == scenario.attempts - 1, go
+    assert len(go.rate_limiter) == scenario.throttles, go
     if scenario.attempts > 1 and scenario.script[:1] in ([Scripted(CUT)], [Scripted(RESET)]) or scenario.accept:
         assert sync.seconds >= 1.0 * (scenario.attempts - 1)  # as if the server had said Retry-After: 1
 

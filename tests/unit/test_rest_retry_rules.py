@@ -169,3 +169,47 @@ def test_backoff_manager_from_env_is_client_gos_read_exp_backoff_config() -> Non
     manager = backoff_manager_from_env({"KUBE_CLIENT_BACKOFF_BASE": "2", "KUBE_CLIENT_BACKOFF_DURATION": "30"})
     assert isinstance(manager, URLBackoff)
     assert (manager.backoff.initial, manager.backoff.max_duration) == (2.0, 30.0)
+
+
+class _Limiter:
+    def __init__(self, delays: list[float]) -> None:
+        self.delays = delays
+
+    def reserve(self) -> float:
+        return self.delays.pop(0)
+
+
+class _Backoff:
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.updates: list[tuple[str, int]] = []
+
+    def calculate_backoff(self, url: str) -> float:
+        return self.delay
+
+    def update_backoff(self, url: str, error: BaseException | None, code: int) -> None:
+        self.updates.append((url, code))
+
+
+@pytest.mark.parametrize("watch", [False, True])
+def test_a_call_waits_for_the_limiter_then_the_backoff_and_on_a_retry_the_longer_wait_then_the_limiter(
+    watch: bool,
+) -> None:
+    """client-go's order: request() throttles, then withRetry.Before sleeps the backoff; before a
+    retry Before sleeps max(backoff, Retry-After), then throttles again. Watch() skips the first
+    throttle."""
+    from kgen.runtime.rest import Config
+    from kgen.runtime.rest.client import Request, RESTClient
+
+    backoff = _Backoff(2.0)
+    limiter = _Limiter([0.25, 0.5])
+    params = [("watch", "true")] if watch else []
+    with RESTClient(Config(host="https://h:1"), rate_limiter=limiter, backoff=backoff) as rest:  # type: ignore[arg-type]
+        call = rest.call(Request("GET", "/api/v1/pods", params, stream=watch))
+        assert list(call.waits()) == ([] if watch else [0.25]) + [2.0]
+        assert call.answered(_answer(429, "5"))
+        assert list(call.waits()) == [5.0, 0.5 if not watch else 0.25]
+        assert not call.answered(_answer(200, None))
+    assert backoff.updates == [("https://h:1/api/v1/pods" + ("?watch=true" if watch else ""), 429)] + [
+        ("https://h:1/api/v1/pods" + ("?watch=true" if watch else ""), 200)
+    ]
