@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+from urllib.parse import parse_qs
 
 BUILD = Path(__file__).resolve().parents[2] / "hack" / "oracle" / "build.sh"
 
@@ -123,13 +124,14 @@ class GoInformer:
 
     def wait(self, condition: Callable[[list[dict[str, Any]]], bool], timeout: float, what: str) -> None:
         """Waits until ``condition(lines)`` holds; fails if the program ends first or time is up."""
-        assert self._process is not None
+        process = self._process
+        assert process is not None
         with self._changed:
-            ended = lambda: self._process is not None and self._process.poll() is not None  # noqa: E731
-            self._changed.wait_for(lambda: condition(self.lines) or ended(), timeout)
+            self._changed.wait_for(lambda: condition(self.lines) or process.poll() is not None, timeout)
             if condition(self.lines):
                 return
-            state = f"exited with {self._process.returncode}" if ended() else f"still running after {timeout}s"
+            ended = process.poll() is not None
+            state = f"exited with {process.returncode}" if ended else f"still running after {timeout}s"
         raise AssertionError(f"client-go informer: no {what}; it {state}; stderr:\n{self._stderr_tail()}")
 
     @property
@@ -153,6 +155,11 @@ class GoInformer:
         with self._changed:
             return _calls_of(self.lines)
 
+    def requests(self) -> list[str]:
+        """Every request client-go sent so far: "GET /api/v1/...?query"."""
+        with self._changed:
+            return [line["request"] for line in self.lines if "request" in line]
+
     def initial_list(self, informer: str) -> set[str]:
         """The objects client-go handed ``informer``'s handler as adds with isInInitialList."""
         with self._changed:
@@ -166,7 +173,10 @@ class GoInformer:
             before = len(self.lines)
         self._process.stdin.write("dump\n")
         self._process.stdin.flush()
-        caches = lambda lines: [line for line in lines[before:] if "cache" in line]  # noqa: E731
+
+        def caches(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return [line for line in lines[before:] if "cache" in line]
+
         self.wait(lambda lines: len(caches(lines)) == len(self.informers), timeout, "cache dump")
         return {line["informer"]: line["cache"] for line in caches(self.lines)}
 
@@ -187,6 +197,23 @@ class GoInformer:
                 self._process.stdout.close()
             self._stderr.close()
             self._process = None
+
+
+def list_and_watch_list_requests(requests: Sequence[str], collection: str) -> tuple[int, int]:
+    """How many of ``requests`` ("GET /path?query") were lists of ``collection`` and how many
+    WatchList watches of it (``watch=true`` with ``sendInitialEvents=true``)."""
+    lists = watch_lists = 0
+    for request in requests:
+        method, _, target = request.partition(" ")
+        path, _, query = target.partition("?")
+        if method != "GET" or path != collection:
+            continue
+        params = parse_qs(query)
+        if params.get("watch") in (["true"], ["1"]):
+            watch_lists += params.get("sendInitialEvents") == ["true"]
+        else:
+            lists += 1
+    return lists, watch_lists
 
 
 def _calls_of(lines: list[dict[str, Any]]) -> list[HandlerCall]:

@@ -11,7 +11,9 @@
 //	{"informer":"all","handler":"update","name":"a","resourceVersion":"13","oldResourceVersion":"12"}
 //	{"informer":"all","handler":"delete","name":"a","resourceVersion":"14","tombstone":false}
 //
-// then {"informer":"all","handler":"synced"} once the handler's registration has synced. Each
+// then {"informer":"all","handler":"synced"} once the handler's registration has synced, and
+// {"request":"GET /api/v1/namespaces/ns/configmaps?limit=500&resourceVersion=0"} for each
+// request client-go sends (so a test can tell a list from a WatchList watch). Each
 // line "dump" on stdin prints every informer's cache, {"informer":"all","cache":{name: rv}},
 // and so does the end of stdin, after which the program exits. The first line says which
 // client-go is running: {"started":true,"watchList":bool,"clientGo":"v0.37.2"}; the WatchList
@@ -36,6 +38,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 	"runtime/debug"
 	"sort"
@@ -101,6 +104,10 @@ func (o *out) line(v any) {
 	}
 }
 
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(request *http.Request) (*http.Response, error) { return f(request) }
+
 type spec struct{ name, selector string }
 
 type specs []spec
@@ -143,6 +150,12 @@ func watchMode(args []string) {
 	})
 
 	config := restConfig(*kubeconfig)
+	config.Wrap(func(next http.RoundTripper) http.RoundTripper {
+		return roundTripper(func(request *http.Request) (*http.Response, error) {
+			o.line(map[string]any{"request": request.Method + " " + request.URL.RequestURI()})
+			return next.RoundTrip(request)
+		})
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var informers []running
