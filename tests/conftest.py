@@ -41,7 +41,9 @@ def rest(kube_apiserver: KubeAPIServer) -> Iterator[RESTClient]:
 # -- one test, both flavours (tests/support/flavours.py) -----------------------------------------
 
 #: The modules whose every test must run on threads and on asyncio alike.
-FLAVOURED_MODULES = ("test_reflector.py", "test_delta_fifo.py", "test_shared_informer_unit.py")
+FLAVOURED_MODULES = (
+    "test_reflector.py", "test_reflector_watch_list.py", "test_delta_fifo.py", "test_shared_informer_unit.py",
+)
 
 
 @pytest.fixture(params=FLAVOURS)

@@ -26,6 +26,7 @@ from kgen.runtime.gentype.resource import (
 )
 from kgen.runtime.gentype.watch import AsyncWatchStream, WatchStream
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
+from kgen.runtime.rest.content_encoding import decode_every_gzip_member
 from kgen.runtime.rest.watch import WatchDecoder, WatchEvent
 
 T = TypeVar("T")
@@ -93,6 +94,11 @@ class ResourceClient(Generic[T, L]):
         req.stream = True
         return WatchStream(self._rest.send(req), WatchDecoder(self._codec.decode, req.describe()))
 
+    def is_watch_list_semantics_unsupported(self) -> bool:
+        """client-go's IsWatchListSemanticsUnSupported: True behind a fake clientset, whose
+        reflectors then list and watch (``RESTClient.watch_list_semantics_unsupported``)."""
+        return bool(getattr(self._rest, "watch_list_semantics_unsupported", False))
+
     def create(self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, **options: Any) -> T:
         """dry_run, field_manager, field_validation ("Strict", "Warn", "Ignore")."""
         req = self._req.write("POST", obj, subresource, subresource_of, **options)
@@ -144,6 +150,7 @@ class ResourceClient(Generic[T, L]):
         """A streaming subresource (pods/log with follow=True) line by line, as text."""
         req = self._req.stream(name, subresource, **options)
         with self._rest.stream(req) as response:
+            decode_every_gzip_member(response)
             yield from response.iter_lines()
 
 
@@ -204,6 +211,9 @@ class AsyncResourceClient(Generic[T, L]):
         req.stream = True
         return AsyncWatchStream(await self._rest.send(req), WatchDecoder(self._codec.decode, req.describe()))
 
+    def is_watch_list_semantics_unsupported(self) -> bool:
+        return bool(getattr(self._rest, "watch_list_semantics_unsupported", False))
+
     async def create(self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, **options: Any) -> T:
         req = self._req.write("POST", obj, subresource, subresource_of, **options)
         return self._codec.decode((await self._rest.send(req)).content)
@@ -253,5 +263,6 @@ class AsyncResourceClient(Generic[T, L]):
     async def stream_lines(self, name: str, subresource: str, **options: Any) -> AsyncIterator[str]:
         req = self._req.stream(name, subresource, **options)
         async with self._rest.stream(req) as response:
+            decode_every_gzip_member(response)
             async for line in response.aiter_lines():
                 yield line

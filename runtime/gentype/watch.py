@@ -13,6 +13,7 @@ from typing import Generic, TypeVar
 
 import httpx
 
+from kgen.runtime.rest.content_encoding import decode_every_gzip_member
 from kgen.runtime.rest.watch import WatchDecoder, WatchEvent
 
 T = TypeVar("T")
@@ -28,11 +29,20 @@ class WatchStream(Generic[T]):
     """
 
     def __init__(self, response: httpx.Response, decoder: WatchDecoder[T]) -> None:
+        decode_every_gzip_member(response)  # a watch-list comes gzipped, one member per flush
         self._response = response
         self._decoder = decoder
         self._stopped = False
+        self._events: Iterator[WatchEvent[T]] | None = None
 
     def __iter__(self) -> Iterator[WatchEvent[T]]:
+        """The events. A watch is one stream: iterating again after a ``break`` goes on with the
+        next event (a reflector reads a watch-list's initial events, then keeps the stream)."""
+        if self._events is None:
+            self._events = self._read()
+        return self._events
+
+    def _read(self) -> Iterator[WatchEvent[T]]:
         if self._stopped:
             return
         try:
@@ -71,11 +81,19 @@ class AsyncWatchStream(Generic[T]):
     call ``stop()`` between events) to end it; ``async with`` releases the connection."""
 
     def __init__(self, response: httpx.Response, decoder: WatchDecoder[T]) -> None:
+        decode_every_gzip_member(response)  # a watch-list comes gzipped, one member per flush
         self._response = response
         self._decoder = decoder
         self._stopped = False
+        self._events: AsyncIterator[WatchEvent[T]] | None = None
 
-    async def __aiter__(self) -> AsyncIterator[WatchEvent[T]]:
+    def __aiter__(self) -> AsyncIterator[WatchEvent[T]]:
+        """The events; as ``WatchStream``'s, a second ``async for`` goes on where the first left off."""
+        if self._events is None:
+            self._events = self._read()
+        return self._events
+
+    async def _read(self) -> AsyncIterator[WatchEvent[T]]:
         if self._stopped:
             return
         try:

@@ -266,10 +266,14 @@ def test_factory_applies_tweak_list_options_and_transform(clientset: Clientset, 
 
 
 def _count_lists(client: RESTClient) -> list[str]:
+    """The requests for a whole state: lists, and watch-lists (WatchList mode)."""
     lists: list[str] = []
 
     def hook(request: httpx.Request) -> None:
-        if request.method == "GET" and request.url.path.endswith("/configmaps") and not request.url.params.get("watch"):
+        params = request.url.params
+        if request.method == "GET" and request.url.path.endswith("/configmaps") and (
+            not params.get("watch") or params.get("sendInitialEvents") == "true"
+        ):
             lists.append(str(request.url))
 
     client.http.event_hooks["request"].append(hook)

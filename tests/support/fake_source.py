@@ -233,6 +233,10 @@ class FakeControllerSource:
 
     def open_watch(self, **options: Any) -> FakeWatch:
         self.watch_calls.append(options)
+        if options.get("send_initial_events"):
+            # It cannot stream the list (client-go's fails such a watch too, on resourceVersion
+            # ""): a reflector's watch-list fails, and the reflector lists instead.
+            raise api_error(400, "BadRequest", "sendInitialEvents is not supported by this fake")
         rv = int(options.get("resource_version") or 0)
         with self._lock:
             if rv < self._history_start:

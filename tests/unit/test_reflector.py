@@ -1,26 +1,37 @@
 """Reflector: ports of client-go's tools/cache/reflector_test.go against an in-memory
-lister-watcher (client-go's ListWatch + watch.NewFake()). Every test runs on both flavours, the
-thread ``Reflector`` and the asyncio ``AsyncReflector`` (the ``flavour`` fixture)."""
+lister-watcher (client-go's ListWatch + watch.NewFake(), or a scripted one). Every test runs on
+both flavours, the thread ``Reflector`` and the asyncio ``AsyncReflector`` (the ``flavour``
+fixture). Backoff delays are checked on a fake clock; WatchList mode has its own module
+(test_reflector_watch_list.py), so these run with it off, as client-go's ports do."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import random
 import time
 from typing import Any
 
+import httpx
 import pytest
 
-from kgen.runtime.tools.cache.reflector import AsyncReflector, Reflector, VeryShortWatchError
-from kgen.runtime.util.wait import Backoff, ExponentialBackoffManager
+from kgen.runtime.rest.watch import WatchEvent
+from kgen.runtime.tools.cache.reflector import AsyncReflector, Reflector, VeryShortWatchError, Wait
+from kgen.runtime.tools.cache.reflector_state import ReflectorBackoff, reflector_backoff
+from kgen.runtime.util.wait import Backoff
 from kgen.runtime.tools.cache.store import Store
-from kgen.runtime.apimachinery.errors import ApiError, Expired, Forbidden, InternalError
+from kgen.runtime.apimachinery.errors import Expired, Forbidden, InternalError
 from tests.support.flavours import Flavour
 from tests.support.fake_source import (
-    AsyncListWatch, FakeWatch, ListWatch, api_error, name_of, pod, pod_list, rv_of, status,
+    AsyncFakeWatch, AsyncListWatch, FakeWatch, ListWatch, api_error, name_of, pod, pod_list, rv_of, status,
+)
+from tests.support.scripted_watch import (
+    END, STOP, AsyncScriptedListWatch, ScriptedListWatch, ScriptedWatch, added, bookmark, deleted, modified,
 )
 
 
-class CountingBackoff(ExponentialBackoffManager):
-    """client-go's fakeBackoff: no waiting, only counting."""
+class CountingBackoff(ReflectorBackoff):
+    """client-go's fakeDelayFunc: no waiting, only counting."""
 
     def __init__(self) -> None:
         super().__init__(Backoff(duration=0.0), reset_after=0.0)
@@ -34,9 +45,71 @@ class CountingBackoff(ExponentialBackoffManager):
 def reflector(flavour: Flavour, lw: ListWatch, store: Any = None, **kwargs: Any) -> Any:
     """A Reflector, or an AsyncReflector over the same lister-watcher, that never waits to back off."""
     client = AsyncListWatch(lw) if flavour.is_async else lw
+    kwargs.setdefault("watch_list", False)
     r = flavour.pick(Reflector, AsyncReflector)(client, store if store is not None else Store(), **kwargs)
     r.backoff = CountingBackoff()
     return r
+
+
+def scripted(flavour: Flavour, lw: ScriptedListWatch, store: Any = None, **kwargs: Any) -> Any:
+    """``reflector`` over a scripted lister-watcher."""
+    client = AsyncScriptedListWatch(lw) if flavour.is_async else lw
+    kwargs.setdefault("watch_list", False)
+    r = flavour.pick(Reflector, AsyncReflector)(client, store if store is not None else Store(), **kwargs)
+    r.backoff = CountingBackoff()
+    return r
+
+
+def content(store: Store) -> dict[str, str]:
+    return {name_of(o): rv_of(o) for o in store.list()}
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def on_fake_clock(flavour: Flavour, lw: ListWatch, clock: FakeClock, **kwargs: Any) -> tuple[Any, list[float]]:
+    """A reflector whose waits pass on ``clock`` at once (client-go's reflectors take a clock);
+    returns it and the list of the waits it made."""
+    waits: list[float] = []
+
+    class SyncOnClock(Reflector):
+        def _perform(self, step: Any, run: Any) -> Any:
+            if isinstance(step, Wait):
+                waits.append(step.seconds)
+                clock.now += step.seconds
+                return None
+            return super()._perform(step, run)
+
+    class AsyncOnClock(AsyncReflector):
+        async def _perform(self, step: Any, run: Any) -> Any:
+            if isinstance(step, Wait):
+                waits.append(step.seconds)
+                clock.now += step.seconds
+                return None
+            return await super()._perform(step, run)
+
+    client = AsyncListWatch(lw) if flavour.is_async else lw
+    r = flavour.pick(SyncOnClock, AsyncOnClock)(client, Store(), watch_list=False, **kwargs)
+    r.clock = clock
+    return r, waits
+
+
+def assert_backoff_bounds(waits: list[float], initial: float, cap: float, reset_after: float) -> None:
+    """client-go's Backoff.DelayWithReset with full jitter: the k-th delay since the sequence last
+    started over is in [b, 2b) for b = initial * 2**k capped at ``cap``; the sequence starts over
+    once more than ``reset_after`` passed since it last did."""
+    now, started_over, base = 0.0, 0.0, initial
+    for number, wait in enumerate(waits):
+        if now - started_over > reset_after:
+            started_over, base = now, initial
+        assert base <= wait < 2 * base, f"wait {number} is {wait}, not in [{base}, {2 * base})"
+        now += wait
+        base = min(base * 2, cap)
 
 
 def stop_when_watching(stop: Any) -> Any:
@@ -126,27 +199,34 @@ def test_reflector_handle_watch_result_chan_closed_after(flavour: Flavour) -> No
 
 
 def test_reflector_watch_handler(flavour: Flavour) -> None:
+    """An object of another type (a Service in a Pod watch) is dropped: neither stored nor a
+    resourceVersion; the others reach the store, and the last event's version is the reflector's."""
     store = Store()
     store.add(pod("foo"))
     store.add(pod("bar"))
-    fw = FakeWatch()
-    fw.delete(pod("foo"))
-    fw.modify(pod("bar", "55"))
-    fw.add(pod("baz", "32"))
     stop = flavour.event()
-    r = reflector(flavour, ListWatch(lambda o: pytest.fail("list called"), lambda o: fw), store)
+    rejected = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "rejected", "resourceVersion": "99"}}
+    fw = ScriptedWatch([added(rejected), deleted(pod("foo")), modified(pod("bar", "55")), added(pod("baz", "32")), STOP],
+                       lambda: flavour.set_event(stop))
+    r = scripted(flavour, ScriptedListWatch([fw]), store, expected_type=("v1", "Pod"))
     r.state.last_sync_resource_version = "1"
-    original_apply = r.state.apply
-
-    def apply(event: Any, s: Any) -> None:
-        original_apply(event, s)
-        if rv_of(event.object) == "32":
-            stop.set()
-
-    r.state.apply = apply  # type: ignore[method-assign]
     flavour.call(r.watch, stop)
-    assert {name_of(o): rv_of(o) for o in store.list()} == {"bar": "55", "baz": "32"}
-    assert r.last_sync_resource_version == "32"
+    assert content(store) == {"bar": "55", "baz": "32"}
+    assert r.last_sync_resource_version == "32" and fw.closed
+
+
+def test_a_watch_event_of_an_unknown_type_is_logged_and_stores_nothing(
+    flavour: Flavour, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = Store()
+    stop = flavour.event()
+    fw = ScriptedWatch([WatchEvent("SURPRISE", pod("a", "7")), added(pod("b", "8")), STOP], lambda: flavour.set_event(stop))
+    r = scripted(flavour, ScriptedListWatch([fw]), store)
+    r.state.last_sync_resource_version = "1"
+    with caplog.at_level(logging.ERROR, "kgen.runtime.tools.cache.reflector"):
+        flavour.call(r.watch, stop)
+    assert content(store) == {"b": "8"} and r.last_sync_resource_version == "8"
+    assert [r.getMessage() for r in caplog.records] == ["unknown watch event type 'SURPRISE'"]
 
 
 def test_reflector_stop_watch(flavour: Flavour) -> None:
@@ -159,74 +239,153 @@ def test_reflector_stop_watch(flavour: Flavour) -> None:
 def test_reflector_list_and_watch(flavour: Flavour) -> None:
     """The first list asks for RV "0" in pages of 500; the watch starts at the list's RV with
     bookmarks; a watch that ends is resumed from the last event's RV, without a relist."""
+    stop = flavour.event()
+    on_stop = lambda: flavour.set_event(stop)  # noqa: E731
+    lw = ScriptedListWatch(
+        [ScriptedWatch([added(pod("foo", "2")), END]), ScriptedWatch([added(pod("bar", "3")), added(pod("baz", "4")), STOP], on_stop)],
+        pod_list("1"),
+    )
     store = Store()
-    watches = [FakeWatch(), FakeWatch()]
-    watches[0].add(pod("foo", "2"))
-    watches[0].end()
+    flavour.call(scripted(flavour, lw, store).list_and_watch, stop)
+    assert [(kind, o.get("resource_version"), o.get("limit")) for kind, o in lw.requests] == [
+        ("list", "0", 500), ("watch", "1", None), ("watch", "2", None)]
+    assert all(o["allow_watch_bookmarks"] for kind, o in lw.requests if kind == "watch")
+    assert content(store) == {"foo": "2", "bar": "3", "baz": "4"}
+
+
+@pytest.mark.parametrize("watch_list", [True, False], ids=["UseWatchList enabled", "UseWatchList disabled"])
+def test_reflector_list_and_watch_in_both_modes(flavour: Flavour, watch_list: bool) -> None:
+    """client-go's TestReflectorListAndWatch: the same changes reach the store whether the initial
+    state comes from a watch-list (no list request) or from a list."""
     stop = flavour.event()
-
-    def watch(options: dict[str, Any]) -> FakeWatch:
-        if len(lw.watch_options) == 2:
-            watches[1].add(pod("bar", "3"))
-            watches[1].add(pod("baz", "4"))
-            flavour.later(0.05, stop.set)
-            flavour.later(0.1, watches[1].end)
-        return watches[len(lw.watch_options) - 1]
-
-    lw = ListWatch(lambda o: pod_list("1"), watch)
-    flavour.call(reflector(flavour, lw, store).list_and_watch, stop)
-    assert [(o["resource_version"], o["limit"]) for o in lw.list_options] == [("0", 500)]
-    assert [o["resource_version"] for o in lw.watch_options] == ["1", "2"]
-    assert all(o["allow_watch_bookmarks"] for o in lw.watch_options)
-    assert names(store) == ["bar", "baz", "foo"]
-
-
-@pytest.mark.parametrize(
-    "list_error, watch_error",
-    [
-        (api_error(500, "InternalError", "a list error"), None),
-        (None, api_error(403, "Forbidden", "a watch error")),
-        (None, None),
-    ],
-)
-def test_reflector_list_and_watch_with_errors(flavour: Flavour, list_error: ApiError | None, watch_error: ApiError | None) -> None:
-    stop = flavour.event()
-
-    def watch(options: dict[str, Any]) -> Any:
-        if watch_error is not None:
-            return watch_error
-        stop.set()
-        return FakeWatch()
-
-    lw = ListWatch(lambda o: list_error or pod_list("1", [pod("a", "1")]), watch)
-    r = reflector(flavour, lw)
-    if list_error is not None or watch_error is not None:
-        with pytest.raises(ApiError) as raised:
-            flavour.call(r.list_and_watch, stop)
-        assert raised.value is (list_error or watch_error)
+    later = [modified(pod("foo", "2")), *(added(pod(n, rv)) for n, rv in (("bar", "3"), ("baz", "4"), ("qux", "5"), ("zoo", "6")))]
+    if watch_list:
+        initial = [added(pod("foo", "1")), bookmark("1", "true")]
+        lw = ScriptedListWatch([ScriptedWatch([*initial, *later, STOP], lambda: flavour.set_event(stop))])
     else:
-        flavour.call(r.list_and_watch, stop)
+        lw = ScriptedListWatch([ScriptedWatch([*later, STOP], lambda: flavour.set_event(stop))],
+                               pod_list("1", [pod("foo", "1")]))
+    store = Store()
+    flavour.call(scripted(flavour, lw, store, watch_list=watch_list).list_and_watch, stop)
+    assert content(store) == {"foo": "2", "bar": "3", "baz": "4", "qux": "5", "zoo": "6"}
+    options = [(kind, {k: v for k, v in o.items() if k not in ("timeout_seconds", "idle_timeout") and v is not None})
+               for kind, o in lw.requests]
+    if watch_list:
+        assert options == [("watch", {"resource_version": "", "allow_watch_bookmarks": True, "send_initial_events": True,
+                                      "resource_version_match": "NotOlderThan"})]
+    else:
+        assert options == [("list", {"resource_version": "0", "limit": 500}),
+                           ("watch", {"resource_version": "1", "allow_watch_bookmarks": True})]
 
 
-def test_reflector_list_and_watch_init_conn_backoff(flavour: Flavour) -> None:
-    """Connection refused when the watch starts: back off and watch again, without relisting."""
-    import httpx
+def test_reflector_list_and_watch_with_errors(flavour: Flavour) -> None:
+    """client-go's TestReflectorListAndWatchWithErrors: six list-and-watch calls through ONE
+    store; before each, the store holds exactly what that step's list says the server has."""
+    foo2, bar3, qux5, baz6 = pod("foo", "2"), pod("bar", "3"), pod("qux", "5"), pod("baz", "6")
+    list_error, watch_error = RuntimeError("a list error"), RuntimeError("a watch error")
+    table: list[tuple[Any, list[Any], BaseException | None]] = [
+        (pod_list("1"), [added(foo2), added(bar3)], None),
+        (pod_list("3", [foo2, bar3]), [deleted(pod("foo", "4")), added(qux5)], None),
+        (list_error, [], None),
+        (pod_list("5", [bar3, qux5]), [], watch_error),
+        (pod_list("5", [bar3, qux5]), [added(baz6)], None),
+        (pod_list("6", [bar3, qux5, baz6]), [], None),
+    ]
+    store = Store()
+    for line, (listed, events, failing_watch) in enumerate(table):
+        if not isinstance(listed, BaseException):
+            assert content(store) == {name_of(o): rv_of(o) for o in listed["items"]}, f"step {line}"
+        stop = flavour.event()
+        watches: list[Any] = [failing_watch] if failing_watch else [
+            ScriptedWatch([*events, STOP], lambda: flavour.set_event(stop)), RuntimeError("second watch")]
+        r = scripted(flavour, ScriptedListWatch(watches, listed), store)
+        try:
+            flavour.call(r.list_and_watch, stop)
+            error = None
+        except Exception as e:  # noqa: BLE001 - compared below
+            error = e
+        expected = listed if isinstance(listed, BaseException) else failing_watch
+        assert error is expected, f"step {line}: {error!r}"
 
-    failures = 5
+
+@pytest.mark.parametrize("failures", [5, 40], ids=["cap not reached", "cap reached"])
+def test_reflector_list_and_watch_init_conn_backoff(flavour: Flavour, failures: int) -> None:
+    """client-go's TestReflectorListAndWatchInitConnBackoff, on a fake clock: connection refused
+    when the watch starts means back off and watch again, without relisting; the delays grow
+    exponentially from 1 ms to the 50 ms cap, with jitter, and start over every 100 ms."""
+    remaining = failures
+    stop = flavour.event()
 
     def watch(options: dict[str, Any]) -> Any:
-        nonlocal failures
-        if failures:
-            failures -= 1
+        nonlocal remaining
+        if remaining:
+            remaining -= 1
             return httpx.ConnectError("[Errno 111] Connection refused")
-        stop.set()
+        flavour.set_event(stop)
         return FakeWatch()
 
-    stop = flavour.event()
+    clock = FakeClock()
     lw = ListWatch(lambda o: pod_list("1"), watch)
-    r = reflector(flavour, lw)
+    r, waits = on_fake_clock(flavour, lw, clock)
+    r.backoff = ReflectorBackoff(Backoff(duration=0.001, factor=2.0, jitter=1.0, cap=0.05), reset_after=0.1,
+                                 clock=clock, rng=random.Random(failures))
     flavour.call(r.list_and_watch, stop)
-    assert r.backoff.calls == 5 and len(lw.list_options) == 1 and len(lw.watch_options) == 6
+    assert len(lw.list_options) == 1 and len(lw.watch_options) == failures + 1 and len(waits) == failures
+    assert_backoff_bounds(waits, 0.001, 0.05, 0.1)
+    if failures == 5:  # 1, 2, 4, 8 and 16 ms, each up to twice as long
+        assert 0.031 <= clock.now < 0.062
+
+
+@pytest.mark.parametrize("custom", [True, False], ids=["custom backoff", "default backoff"])
+def test_new_reflector_with_custom_backoff(flavour: Flavour, custom: bool) -> None:
+    """client-go's TestNewReflectorWithCustomBackoff on a fake clock: 10 ms doubling to a 100 ms
+    cap without jitter takes exactly 10+20+40+80+100 ms for five refusals; the default backoff
+    takes 0.8 s then 1.6 s, each up to twice as long."""
+    remaining = 5 if custom else 2
+    stop = flavour.event()
+
+    def watch(options: dict[str, Any]) -> Any:
+        nonlocal remaining
+        if remaining:
+            remaining -= 1
+            return httpx.ConnectError("[Errno 111] Connection refused")
+        flavour.set_event(stop)
+        return FakeWatch()
+
+    clock = FakeClock()
+    r, waits = on_fake_clock(flavour, ListWatch(lambda o: pod_list("1"), watch), clock)
+    if custom:
+        r.backoff = ReflectorBackoff(Backoff(duration=0.01, factor=2.0, cap=0.1), reset_after=120.0, clock=clock)
+    else:
+        r.backoff = reflector_backoff(clock=clock, rng=random.Random(3))
+    flavour.call(r.list_and_watch, stop)
+    if custom:
+        assert waits == pytest.approx([0.01, 0.02, 0.04, 0.08, 0.1]) and clock.now == pytest.approx(0.25)
+    else:
+        assert_backoff_bounds(waits, 0.8, 30.0, 120.0)
+        assert len(waits) == 2 and 2.4 <= clock.now < 4.8
+
+
+def test_the_default_backoff_starts_over_every_two_minutes_of_failures(flavour: Flavour) -> None:
+    """client-go's DelayWithReset: counted from when the delays last started over, not from the
+    last delay (the delays here are never two minutes apart, and still start over)."""
+    remaining = 12
+    stop = flavour.event()
+
+    def watch(options: dict[str, Any]) -> Any:
+        nonlocal remaining
+        if remaining:
+            remaining -= 1
+            return api_error(429, "TooManyRequests", "busy")
+        flavour.set_event(stop)
+        return FakeWatch()
+
+    clock = FakeClock()
+    r, waits = on_fake_clock(flavour, ListWatch(lambda o: pod_list("1"), watch), clock)
+    r.backoff = reflector_backoff(clock=clock, rng=random.Random(5))
+    flavour.call(r.list_and_watch, stop)
+    assert_backoff_bounds(waits, 0.8, 30.0, 120.0)
+    assert any(w < 1.6 for w in waits[1:]), "the delays never started over"
 
 
 def test_backoff_on_too_many_requests(flavour: Flavour) -> None:
@@ -450,15 +609,10 @@ class StoreWithRV(Store):
 
 def test_reflector_resource_version_update(flavour: Flavour) -> None:
     store = StoreWithRV()
-    fw = FakeWatch()
     stop = flavour.event()
-    fw.add(pod("p", "10"))
-    fw.modify(pod("p", "20"))
-    fw.bookmark({"metadata": {"resourceVersion": "30"}})
-    fw.delete(pod("p", "40"))
-    flavour.later(0.05, stop.set)
-    flavour.later(0.1, fw.end)
-    flavour.call(reflector(flavour, ListWatch(lambda o: pod_list("10"), lambda o: fw), store).list_and_watch, stop)
+    fw = ScriptedWatch([added(pod("p", "10")), modified(pod("p", "20")), bookmark("30"), deleted(pod("p", "40")), STOP],
+                       lambda: flavour.set_event(stop))
+    flavour.call(scripted(flavour, ScriptedListWatch([fw], pod_list("10")), store).list_and_watch, stop)
     assert store.resource_versions == ["10", "20", "30", "40"]
 
 
@@ -563,3 +717,97 @@ def test_list_retries_too_large_and_expired_versions_with_a_consistent_read(flav
         flavour.call(r.list, flavour.event())
     assert [o["resource_version"] for o in lw.list_options] == ["0", "20", "", "30", ""]
     assert len(store.list()) == 3
+
+
+# -- resync: only while watching (client-go's watchWithResync) --------------------------------
+
+
+def test_reflector_resync(flavour: Flavour) -> None:
+    """client-go's TestReflectorResync: with a resync period, the store is resynced while the
+    reflector watches."""
+    resyncs: list[str] = []
+
+    class Resyncing(Store):
+        def resync(self) -> None:
+            resyncs.append("resync")
+            r.stop()
+
+    fw = FakeWatch()  # open until stopped
+    r = reflector(flavour, ListWatch(lambda o: pod_list("1"), lambda o: fw), Resyncing(), resync_period=0.001)
+    flavour.call(r.list_and_watch, timeout=20)  # returns once a resync stopped it
+    assert resyncs and fw.closed
+
+
+class Phases:
+    """A lister-watcher that says what the reflector is doing when the store resyncs: its lists
+    are slow (0.2 s, long enough for dozens of resync periods) and the first fails (then the
+    reflector backs off 0.2 s); its watch ends after three resyncs, and the third list stops
+    the reflector."""
+
+    SLOW = 0.2
+
+    def __init__(self, flavour: Flavour) -> None:
+        self.flavour = flavour
+        self.phase = "starting"
+        self.lists = 0
+        self.watch = FakeWatch()
+        self.seen: list[str] = []
+        self.reflector: Any = None
+
+    def resynced(self) -> None:
+        self.seen.append(self.phase)
+        if len(self.seen) == 3:
+            self.phase = "watch ending"  # the resync may tick once more before the watch returns
+            self.watch.end()
+
+    def before_list(self) -> bool:
+        self.lists += 1
+        if self.lists == 3:
+            self.reflector.stop()
+            return False
+        self.phase = "listing"
+        return True
+
+    def after_list(self) -> Any:
+        if self.lists == 1:
+            self.phase = "backing off"
+            raise api_error(500, "InternalError", "the first list fails")
+        self.phase = "listed"
+        return pod_list("1")
+
+    def list(self, **options: Any) -> Any:
+        if self.before_list():
+            time.sleep(self.SLOW)
+            return self.after_list()
+        return pod_list("1")
+
+    def open_watch(self, **options: Any) -> Any:
+        self.phase = "watching"
+        return self.watch
+
+
+class AsyncPhases(Phases):
+    async def list(self, **options: Any) -> Any:  # type: ignore[override]
+        if self.before_list():
+            await asyncio.sleep(self.SLOW)
+            return self.after_list()
+        return pod_list("1")
+
+    async def open_watch(self, **options: Any) -> Any:  # type: ignore[override]
+        self.phase = "watching"
+        return AsyncFakeWatch(self.watch)
+
+
+def test_resync_runs_only_while_watching_never_during_a_list_or_a_backoff(flavour: Flavour) -> None:
+    source = flavour.pick(Phases, AsyncPhases)(flavour)
+
+    class Recording(Store):
+        def resync(self) -> None:
+            source.resynced()
+
+    r = flavour.pick(Reflector, AsyncReflector)(source, Recording(), resync_period=0.005, watch_list=False)
+    r.backoff = ReflectorBackoff(Backoff(duration=Phases.SLOW), reset_after=120.0)
+    source.reflector = r
+    flavour.call(r.run, timeout=30)
+    assert source.lists == 3, "the watch that resyncs ended, and the reflector listed again"
+    assert len(source.seen) >= 3 and set(source.seen) <= {"watching", "watch ending"}, source.seen

@@ -236,7 +236,7 @@ def test_backoff_resets_after_2_minutes_without_a_backoff() -> None:
 
 
 def core(store: Store | None = None, **kwargs: Any) -> ReflectorCore:
-    c = ReflectorCore(None, store if store is not None else Store(), name="pods", **kwargs)
+    c = ReflectorCore(None, store if store is not None else Store(), name="pods", **{"watch_list": False, **kwargs})
     c.backoff = reflector_backoff(clock=Clock(), rng=FixedRandom(0.0))
     return c
 

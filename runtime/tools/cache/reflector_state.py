@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import random
 import time
 from collections.abc import Callable
@@ -14,18 +15,31 @@ from typing import Any, Protocol
 import httpx
 
 from kgen.runtime.apimachinery.errors import ApiError, Gone, ServerTimeout, TooManyRequests
-from kgen.runtime.apimachinery.meta import resource_version_of
+from kgen.runtime.apimachinery.meta import annotations_of, resource_version_of
 from kgen.runtime.rest.watch import ADDED, BOOKMARK, DELETED, MODIFIED, WatchEvent
 from kgen.runtime.tools.cache.pager import PAGE_SIZE, ListPager
-from kgen.runtime.util.wait import Backoff, ExponentialBackoffManager
+from kgen.runtime.util.wait import Backoff
+
+__all__ = [
+    "BACKOFF", "INITIAL_EVENTS_END", "MIN_WATCH_TIMEOUT", "RELIST", "RETRY", "REWATCH", "VERY_SHORT_WATCH",
+    "WATCH_LIST_CLIENT_ENV", "ListOptions", "ReflectorBackoff", "ReflectorState", "ReflectorStore",
+    "VeryShortWatchError", "WatchErrorHandler", "WatchSession", "default_watch_error_handler",
+    "is_connection_refused", "is_too_large_resource_version", "reflector_backoff", "watch_list_client_enabled",
+]
 
 log = logging.getLogger("kgen.runtime.tools.cache.reflector")
 
 MIN_WATCH_TIMEOUT = 300.0  # defaultMinWatchTimeout: watches last [min, 2*min)
 VERY_SHORT_WATCH = 1.0  # a watch ending sooner than this without an event is an error
 
-#: What a watch's end leads to.
-REWATCH, BACKOFF, RELIST = "rewatch", "backoff", "relist"
+#: What a watch's end leads to (RETRY: a watch-list is opened again at once).
+REWATCH, BACKOFF, RELIST, RETRY = "rewatch", "backoff", "relist", "retry"
+#: The annotation of the bookmark that ends a watch-list's initial events (metav1.InitialEventsAnnotationKey).
+INITIAL_EVENTS_END = "k8s.io/initial-events-end"
+#: client-go's switch for WatchList in reflectors: the WatchListClient feature gate, read from
+#: the environment as client-go reads it (on by default since client-go 1.35).
+WATCH_LIST_CLIENT_ENV = "KUBE_FEATURE_WatchListClient"
+_TRUE, _FALSE = {"1", "t", "T", "TRUE", "true", "True"}, {"0", "f", "F", "FALSE", "false", "False"}
 
 ListOptions = Callable[[dict[str, Any]], dict[str, Any]]
 WatchErrorHandler = Callable[[BaseException], None]
@@ -83,16 +97,80 @@ def default_watch_error_handler(name: str, error: BaseException) -> None:
         log.warning("%s: failed to list or watch: %s", name, error)
 
 
+class ReflectorBackoff:
+    """client-go's ``Backoff.DelayWithReset``, the reflector's delay between attempts: each delay
+    doubles the last one up to the cap, jittered; the sequence starts over every
+    ``reset_after`` seconds, counted from when it last started over (not from the last delay),
+    so a reflector that keeps failing returns to short delays every two minutes."""
+
+    def __init__(
+        self, backoff: Backoff, reset_after: float, *, clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.backoff = backoff
+        self.reset_after = reset_after
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self._started_over = clock()
+        self._next = backoff.duration
+
+    def reset(self) -> None:
+        self._started_over = self.clock()
+        self._next = self.backoff.duration
+
+    def next_delay(self) -> float:
+        if self.clock() - self._started_over > self.reset_after:
+            self.reset()
+        delay, self._next = self._next, self.backoff.grow(self._next)
+        return self.backoff.jittered(delay, self.rng)
+
+
 def reflector_backoff(
-    initial: float = 0.8, cap: float = 30.0, *, clock: Callable[[], float] = time.monotonic,
-    rng: random.Random | None = None,
-) -> ExponentialBackoffManager:
+    initial: float = 0.8, cap: float = 30.0, *, reset_after: float = 120.0,
+    clock: Callable[[], float] = time.monotonic, rng: random.Random | None = None,
+) -> ReflectorBackoff:
     """client-go's reflector backoff: 0.8 s doubling to 30 s, full jitter (each delay d becomes
-    [d, 2d)), reset after 2 minutes without a backoff."""
-    return ExponentialBackoffManager(
-        Backoff(duration=initial, factor=2.0, jitter=1.0, cap=cap), reset_after=120.0, clock=clock, rng=rng
+    [d, 2d)), starting over every 2 minutes."""
+    return ReflectorBackoff(
+        Backoff(duration=initial, factor=2.0, jitter=1.0, cap=cap), reset_after=reset_after, clock=clock, rng=rng
     )
 
+
+def watch_list_client_enabled() -> bool:
+    """client-go's WatchListClient feature gate: ``KUBE_FEATURE_WatchListClient`` if it holds a
+    boolean as Go's strconv.ParseBool reads one, else on (the default since client-go 1.35)."""
+    value = os.environ.get(WATCH_LIST_CLIENT_ENV)
+    if value is None or value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    log.error("could not set feature gate WatchListClient to %r: not a boolean; it stays on", value)
+    return True
+
+
+@dataclass
+class WatchSession:
+    """One reading of a watch stream (client-go's handleAnyWatch): the store its events go to,
+    and what they said. A watch-list session fills a temporary store and ends at the bookmark
+    annotated ``k8s.io/initial-events-end``, leaving the stream open for the watch that follows."""
+
+    store: ReflectorStore
+    #: Record every event's resourceVersion as the reflector's. False when the watch started at
+    #: "" or "0": its synthetic ADDED events come in no resourceVersion order, so only an event
+    #: after them (anything but ADDED) tells where the watch is.
+    propagate_resource_version: bool = True
+    watch_list: bool = False
+    events: int = 0
+    #: An event other than ADDED came: the synthetic initial events are over.
+    past_initial_adds: bool = False
+    initial_events_end: bool = False
+    #: A watch-list's resourceVersion: the last one seen past the initial ADDED events.
+    resource_version: str = ""
+
+    @property
+    def keeps_stream(self) -> bool:
+        """The watch-list's initial events ended: the stream stays open for the watch."""
+        return self.watch_list and self.initial_events_end
 
 
 @dataclass
@@ -134,12 +212,45 @@ class ReflectorState:
         self.resource_version_unavailable = False
         self.last_sync_resource_version = pager.list_resource_version
 
+    def rewatch_resource_version(self) -> str:
+        """Where a watch-list starts: the last resourceVersion seen, or "" (the newest, a
+        consistent read) when that one is gone or not there yet."""
+        return "" if self.resource_version_unavailable else self.last_sync_resource_version
+
+    def _timeout_seconds(self) -> int:
+        return int(self.min_watch_timeout * (1 + self.rng.random()))
+
     def watch_options(self) -> dict[str, Any]:
         return {
             "resource_version": self.last_sync_resource_version,
             "allow_watch_bookmarks": True,
-            "timeout_seconds": int(self.min_watch_timeout * (1 + self.rng.random())),
+            "timeout_seconds": self._timeout_seconds(),
         }
+
+    def watch_list_options(self) -> dict[str, Any]:
+        """client-go's watchList request: the initial state as ADDED events, ended by a bookmark."""
+        return {
+            "resource_version": self.rewatch_resource_version(),
+            "allow_watch_bookmarks": True,
+            "send_initial_events": True,
+            "resource_version_match": "NotOlderThan",
+            "timeout_seconds": self._timeout_seconds(),
+        }
+
+    def watch_list_failed(self, error: BaseException) -> str | None:
+        """What a failed watch-list leads to: BACKOFF (then open it again), RETRY at once from
+        resourceVersion "" (the one asked for expired, or is not there yet), or None: give up
+        and fall back to a list."""
+        if self.watch_start_retriable(error):
+            return BACKOFF
+        if isinstance(error, Gone) or is_too_large_resource_version(error):
+            self.resource_version_unavailable = True
+            return RETRY
+        return None
+
+    def watch_listed(self, resource_version: str) -> None:
+        self.resource_version_unavailable = False
+        self.last_sync_resource_version = resource_version
 
     @staticmethod
     def watch_start_retriable(error: BaseException) -> bool:
@@ -161,21 +272,40 @@ class ReflectorState:
         return RELIST, error  # 410 Gone included: relist at the last resourceVersion
 
     def apply(self, event: WatchEvent[Any], store: ReflectorStore) -> None:
-        obj = event.object
+        """One event of a plain watch into ``store``."""
+        self.handle(event, WatchSession(store))
+
+    def handle(self, event: WatchEvent[Any], session: WatchSession) -> bool:
+        """One event into the session's store, as client-go's handleAnyWatch applies it; True
+        when it ended a watch-list's initial events. A store that fails is logged, and the
+        watch goes on; so does an event of a type no watch sends."""
+        obj, store = event.object, session.store
         try:
             if event.type == ADDED:
                 store.add(obj)
             elif event.type == MODIFIED:
+                session.past_initial_adds = True
                 store.update(obj)
             elif event.type == DELETED:
+                session.past_initial_adds = True
                 store.delete(obj)
-            elif event.type != BOOKMARK:
-                log.warning("unexpected watch event type %r", event.type)
+            elif event.type == BOOKMARK:
+                session.past_initial_adds = True
+                if annotations_of(obj).get(INITIAL_EVENTS_END) == "true":
+                    session.initial_events_end = True
+            else:
+                log.error("unknown watch event type %r", event.type)
         except Exception:  # noqa: BLE001 - client-go logs a store error and goes on watching
             log.exception("unable to apply a %s watch event to the store", event.type)
+        session.events += 1
         rv = resource_version_of(obj)
-        if rv:
+        if session.watch_list:
+            if session.past_initial_adds:
+                session.resource_version = rv
+            return session.initial_events_end
+        if rv and (session.propagate_resource_version or session.past_initial_adds):
             self.last_sync_resource_version = rv
             update_resource_version = getattr(store, "update_resource_version", None)
             if callable(update_resource_version):
                 update_resource_version(rv)
+        return False

@@ -93,6 +93,7 @@ class _SharedInformerBase:
         list_options: ListOptions | None = None,
         clock: Callable[[], float] = time.monotonic,
         mutation_detector: CacheMutationDetector | None = None,
+        watch_list: bool | None = None,
     ) -> None:
         self.client = client
         self.indexer = Indexer(indexers={NAMESPACE_INDEX: meta_namespace_index, **(indexers or {})})
@@ -105,6 +106,7 @@ class _SharedInformerBase:
         self.mutation_detector = mutation_detector or CacheMutationDetector.from_env()
         self._fifo_closed = False
         self._flavour(client, list_options)
+        self.reflector.set_watch_list(watch_list)  # None: KUBE_FEATURE_WatchListClient (on by default)
 
     def _flavour(self, client: Any, list_options: ListOptions | None) -> None:
         """Sets the flavour's ``fifo``, ``reflector``, ``_group`` and ``processor``."""
