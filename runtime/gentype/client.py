@@ -97,7 +97,7 @@ class ResourceClient(Generic[T, L]):
     def is_watch_list_semantics_unsupported(self) -> bool:
         """client-go's IsWatchListSemanticsUnSupported: True behind a fake clientset, whose
         reflectors then list and watch (``RESTClient.watch_list_semantics_unsupported``)."""
-        return bool(getattr(self._rest, "watch_list_semantics_unsupported", False))
+        return self._rest.watch_list_semantics_unsupported
 
     def create(self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, **options: Any) -> T:
         """dry_run, field_manager, field_validation ("Strict", "Warn", "Ignore")."""
@@ -212,7 +212,7 @@ class AsyncResourceClient(Generic[T, L]):
         return AsyncWatchStream(await self._rest.send(req), WatchDecoder(self._codec.decode, req.describe()))
 
     def is_watch_list_semantics_unsupported(self) -> bool:
-        return bool(getattr(self._rest, "watch_list_semantics_unsupported", False))
+        return self._rest.watch_list_semantics_unsupported
 
     async def create(self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, **options: Any) -> T:
         req = self._req.write("POST", obj, subresource, subresource_of, **options)

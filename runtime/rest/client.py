@@ -32,6 +32,7 @@ import httpx
 
 from kgen.runtime.apimachinery.errors import ApiError, error_from_response
 from kgen.runtime.rest.config import Config, token_bucket
+from kgen.runtime.rest.content_encoding import decode_every_gzip_member
 from kgen.runtime.rest.metrics import ERROR_CODE, RESTMetrics, final_url_template, registered
 from kgen.runtime.rest.transport import CONNECT_TIMEOUT, client_kwargs, request_timeout
 from kgen.runtime.rest.urlbackoff import BackoffManager, backoff_manager_from_env
@@ -93,6 +94,10 @@ def redacted_query(params: Sequence[tuple[str, str]]) -> str:
 
 class _Pipeline:
     """What both flavours share: the client's settings and building each attempt."""
+
+    #: client-go's IsWatchListSemanticsUnSupported: kgen's fake clientsets set it, and their
+    #: reflectors then list and watch instead of streaming the list, as client-go's fakes do.
+    watch_list_semantics_unsupported: bool = False
 
     def __init__(
         self,
@@ -222,6 +227,7 @@ class RESTClient(_Pipeline):
                         time.sleep(delay)
                 try:
                     response = self.http.send(self.build(self.http, req), stream=True)
+                    decode_every_gzip_member(response)  # before any read: every gzip member
                 except httpx.TransportError as e:
                     if call.failed(e):
                         continue
@@ -283,6 +289,7 @@ class AsyncRESTClient(_Pipeline):
                         await asyncio.sleep(delay)
                 try:
                     response = await self.http.send(self.build(self.http, req), stream=True)
+                    decode_every_gzip_member(response)  # before any read: every gzip member
                 except httpx.TransportError as e:
                     if call.failed(e):
                         continue

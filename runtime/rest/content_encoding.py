@@ -6,8 +6,9 @@ flush: each batch of events is its own complete gzip member, and a watch from re
 Go's gzip reader, which client-go stands on, reads every member. httpx's decoder (0.29 included)
 stops after the first and drops the rest without a word — a watch then misses every event after
 the first flush. ``decode_every_gzip_member`` gives one response a decoder that reads them all;
-watch streams and streamed subresources (pod logs) install it before they read. Nothing in
-httpx is patched globally.
+the REST client installs it on every response before its body is read, so watches, lists and
+``stream()`` users (pod logs) alike get the whole body; watch streams install it too, for a
+response they did not get from the REST client. Nothing in httpx is patched globally.
 
 A body that does not decode — bytes after a member that start no new one, or a member cut
 short — raises ``httpx.DecodingError``, never passes for a shorter body.

@@ -1,14 +1,28 @@
-"""The watch protocol alone: newline-delimited JSON events, cut into chunks anywhere."""
+"""The watch protocol alone: newline-delimited JSON events, cut into chunks anywhere; and the
+gzip bodies they come in, of several members, cut anywhere too."""
 
 from __future__ import annotations
 
+import asyncio
+import gzip
 import json
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+import httpx
 import pytest
 
-from kgen.kubernetes.models.core.v1 import ConfigMap
+from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
+from kgen.runtime.apimachinery.codec import ModelCodec
 from kgen.runtime.apimachinery.errors import ApiError, Expired, Gone, InternalError
+from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo
+from kgen.runtime.rest import Config
+from kgen.runtime.rest.client import AsyncRESTClient, Request, RESTClient
+from kgen.runtime.rest.content_encoding import (
+    MultiMemberGzipDecoder,
+    decode_every_gzip_member,
+    httpx_decodes_every_gzip_member,
+)
 from kgen.runtime.rest.watch import WatchDecoder, WatchEvent
 
 TEXT = "héllo ✓ 日本"
@@ -157,3 +171,106 @@ def test_objects_go_through_the_given_decoder() -> None:
     events = list(WatchDecoder(keep).feed(_line("ADDED", {"kind": "Thing", "spec": {"x": TEXT}})))
     assert events == [WatchEvent("ADDED", {"kind": "Thing", "spec": {"x": TEXT}})]
     assert json.loads(decoded[0]) == {"kind": "Thing", "spec": {"x": TEXT}}
+
+
+# -- gzip bodies of several members: the apiserver gzips a watch-list one member per flush ----
+
+PARTS = (STREAM[:50], STREAM[50:120], STREAM[120:])  # members end inside events and characters
+MEMBERS = [gzip.compress(part, mtime=0) for part in PARTS]
+BODY = b"".join(MEMBERS)
+BOUNDARIES = [len(MEMBERS[0]), len(MEMBERS[0]) + len(MEMBERS[1])]
+
+
+def _gunzip(*chunks: bytes) -> bytes:
+    decoder = MultiMemberGzipDecoder()
+    return b"".join(decoder.decode(chunk) for chunk in chunks) + decoder.flush()
+
+
+def test_httpx_alone_would_keep_only_the_first_member() -> None:
+    """Why the decoder exists: the installed httpx drops every member after the first."""
+    plain = httpx.Response(200, headers={"Content-Encoding": "gzip"}, content=BODY).read()
+    assert httpx_decodes_every_gzip_member() == (plain == STREAM)
+    fixed = httpx.Response(200, headers={"Content-Encoding": "gzip"}, stream=_Chunks([BODY]))
+    decode_every_gzip_member(fixed)
+    assert fixed.read() == STREAM
+
+
+@pytest.mark.parametrize("cut", range(1, len(BODY)))
+def test_every_member_decodes_whatever_the_chunks(cut: int) -> None:
+    assert _gunzip(BODY[:cut], BODY[cut:]) == STREAM
+
+
+@pytest.mark.parametrize("offset", [-9, -8, -1, 0, 1, 10])  # inside the trailer, at the boundary, inside the header
+def test_a_member_boundary_split_across_chunks(offset: int) -> None:
+    cuts = [0, *(b + offset for b in BOUNDARIES), len(BODY)]
+    assert _gunzip(*(BODY[a:b] for a, b in zip(cuts, cuts[1:]))) == STREAM
+
+
+def test_members_fed_one_byte_at_a_time() -> None:
+    assert _gunzip(*(BODY[i : i + 1] for i in range(len(BODY)))) == STREAM
+
+
+def test_garbage_after_a_member_is_an_error_not_silence() -> None:
+    with pytest.raises(httpx.DecodingError):
+        _gunzip(MEMBERS[0] + b"this is no gzip member")
+    with pytest.raises(httpx.DecodingError):
+        _gunzip(MEMBERS[0], b"\x00\x01garbage in a later chunk")
+
+
+def test_a_member_cut_short_is_an_error_at_the_end() -> None:
+    with pytest.raises(httpx.DecodingError):
+        _gunzip(MEMBERS[0], MEMBERS[1][:-3])
+    with pytest.raises(httpx.DecodingError):
+        _gunzip(MEMBERS[0], MEMBERS[1][:5])  # the next member's header only
+    assert _gunzip(b"") == b""
+
+
+class _Chunks(httpx.SyncByteStream, httpx.AsyncByteStream):
+    """A response body that arrives in the given chunks, as a stream."""
+
+    def __init__(self, chunks: list[bytes]) -> None:
+        self._chunks = chunks
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self._chunks
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for chunk in self._chunks:
+            yield chunk
+
+
+def _gzip_server(request: httpx.Request) -> httpx.Response:
+    # Chunks cut across the member boundaries, as TCP may cut them.
+    cuts = [0, BOUNDARIES[0] - 3, BOUNDARIES[0] + 4, BOUNDARIES[1] + 1, len(BODY)]
+    chunks = [BODY[a:b] for a, b in zip(cuts, cuts[1:])]
+    return httpx.Response(200, headers={"Content-Encoding": "gzip", "Content-Type": "application/json"},
+                          stream=_Chunks(chunks))
+
+
+CONFIGMAPS = ResourceInfo("", "v1", "configmaps", True, "ConfigMap")
+
+
+def test_the_rest_client_reads_every_member_for_streams_watches_and_plain_reads() -> None:
+    config = Config(host="https://gzip.kgen.invalid", qps=-1)
+    with RESTClient(config, transport=httpx.MockTransport(_gzip_server)) as rest:
+        with rest.stream(Request("GET", "/api/v1/namespaces/ns/pods/p/log")) as response:
+            assert b"".join(response.iter_bytes()) == STREAM
+        assert rest.send(Request("GET", "/api/v1/namespaces/ns/configmaps")).content == STREAM
+        cms = ResourceClient(rest, CONFIGMAPS, "ns", ModelCodec(ConfigMap, ConfigMapList))
+        assert _summary(list(cms.watch())) == EXPECTED
+        assert "".join(line + "\n" for line in cms.stream_lines("p", "log")) == STREAM.decode()
+
+
+def test_the_async_rest_client_reads_every_member_for_streams_watches_and_plain_reads() -> None:
+    config = Config(host="https://gzip.kgen.invalid", qps=-1)
+
+    async def scenario() -> None:
+        async with AsyncRESTClient(config, transport=httpx.MockTransport(_gzip_server)) as rest:
+            async with rest.stream(Request("GET", "/api/v1/namespaces/ns/pods/p/log")) as response:
+                assert b"".join([chunk async for chunk in response.aiter_bytes()]) == STREAM
+            assert (await rest.send(Request("GET", "/api/v1/namespaces/ns/configmaps"))).content == STREAM
+            cms = AsyncResourceClient(rest, CONFIGMAPS, "ns", ModelCodec(ConfigMap, ConfigMapList))
+            assert _summary([event async for event in cms.watch()]) == EXPECTED
+            assert "".join([line + "\n" async for line in cms.stream_lines("p", "log")]) == STREAM.decode()
+
+    asyncio.run(scenario())
