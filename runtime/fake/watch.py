@@ -1,8 +1,9 @@
 """Watch streams, as the apiserver's watch cache serves them.
 
 A watch from a resourceVersion replays the history after it, then follows new writes; ``""``
-or ``"0"`` (or ``sendInitialEvents=true``) first sends the current objects as ADDED, ended by
-a BOOKMARK with the ``k8s.io/initial-events-end`` annotation when bookmarks are allowed. An
+or ``"0"`` (or ``sendInitialEvents=true``, which needs ``resourceVersionMatch=NotOlderThan`` as
+on the apiserver) first sends the current objects as ADDED, ended by a BOOKMARK with the
+``k8s.io/initial-events-end`` annotation when bookmarks are allowed. An
 object that stops (or starts) matching the selector is DELETED (or ADDED) for this watch, as
 the watch cache filters. BOOKMARKs come every ``bookmark_interval`` and at ``timeoutSeconds``;
 a watch that falls behind the history (``compact()``, or ``history`` writes later) gets a 410
@@ -22,7 +23,7 @@ from typing import Any
 import httpx
 import msgspec
 
-from kgen.runtime.fake.errors import bad_request, expired
+from kgen.runtime.fake.errors import bad_request, expired, invalid
 from kgen.runtime.fake.request import Call, Route, parse_rv
 from kgen.runtime.fake.selectors import Predicate, selector
 from kgen.runtime.fake.store import ADDED, DELETED, MODIFIED, Event, Obj, Store, copy
@@ -38,6 +39,7 @@ def start(store: Store, route: Route, call: Call) -> Watch:
     requested = params.get("resourceVersion") or ""
     send_initial = params.get("sendInitialEvents")
     bookmarks = params.get("allowWatchBookmarks") == "true"
+    _validate_watch_list(send_initial, params.get("resourceVersionMatch"))
     try:
         timeout = float(params["timeoutSeconds"]) if params.get("timeoutSeconds") else None
     except ValueError:
@@ -55,6 +57,18 @@ def start(store: Store, route: Route, call: Call) -> Watch:
         if watch.cursor < store.floor:
             watch.expire(f"too old resource version: {watch.cursor} ({store.floor})")
     return watch
+
+
+def _validate_watch_list(send_initial: str | None, match: str | None) -> None:
+    """The apiserver's rules for a watch's list options (ValidateListOptions): a watch-list
+    (sendInitialEvents) needs resourceVersionMatch=NotOlderThan, and only a watch-list may set it."""
+    if send_initial is not None and match != "NotOlderThan":
+        message = "Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"
+    elif send_initial is None and match:
+        message = "Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"
+    else:
+        return
+    raise invalid("ListOptions.meta.k8s.io", "", "resourceVersionMatch", "FieldValueForbidden", message)
 
 
 def _line(event_type: str, obj: Mapping[str, Any]) -> bytes:

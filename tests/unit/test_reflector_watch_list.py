@@ -8,6 +8,7 @@ reflector's resourceVersion ends up."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -331,3 +332,59 @@ def test_an_error_from_a_fallback_list_is_what_list_and_watch_returns(flavour: F
     s = Scenario(flavour, [ValueError("no streaming")], list_result=forbidden)
     assert s.list_and_watch() is forbidden
     assert [kind for kind, _ in s.requests()] == ["watch", "list"]
+
+
+# -- kgen's fake clientset: like client-go's, its informers list and watch ---------------------
+
+
+def test_an_informer_on_the_fake_clientset_lists_and_watches_even_when_asked_to_stream(flavour: Flavour) -> None:
+    from kgen.kubernetes.fake import AsyncFakeClientset, FakeClientset
+    from kgen.kubernetes.informers.factory import AsyncSharedInformerFactory, SharedInformerFactory
+    from kgen.kubernetes.models.core.v1 import ConfigMap
+    from kgen.kubernetes.models.meta.v1 import ObjectMeta
+
+    def cm(name: str) -> ConfigMap:
+        return ConfigMap(metadata=ObjectMeta(name=name, namespace="ns"))
+
+    cs = flavour.pick(FakeClientset, AsyncFakeClientset)(cm("a"))
+    sent: list[str] = []
+
+    def record(request: Any) -> None:
+        if request.url.path.endswith("/configmaps"):
+            sent.append("watch-list" if request.url.params.get("sendInitialEvents") else
+                        "watch" if request.url.params.get("watch") else "list")
+
+    async def record_async(request: Any) -> None:
+        record(request)
+
+    cs.rest.http.event_hooks["request"].append(flavour.pick(record, record_async))
+    factory = flavour.pick(SharedInformerFactory, AsyncSharedInformerFactory)(cs, namespace="ns", watch_list=True)
+    informer = factory.core_v1.config_maps()
+    assert not informer.informer.reflector.use_watch_list
+    seen = flavour.event()
+
+    def on_add(obj: Any) -> None:
+        if obj.metadata.name == "b":
+            flavour.set_event(seen)
+
+    informer.informer.add_event_handler(on_add=on_add)
+
+    async def scenario_async() -> None:
+        factory.start()
+        assert all((await factory.wait_for_cache_sync(timeout=20)).values())
+        await cs.core_v1.config_maps("ns").create(cm("b"))
+        await asyncio.wait_for(seen.wait(), 20)
+        await factory.shutdown()
+
+    if flavour.is_async:
+        flavour.call(scenario_async, timeout=60)
+    else:
+        factory.start()
+        try:
+            assert all(factory.wait_for_cache_sync(timeout=20).values())
+            cs.core_v1.config_maps("ns").create(cm("b"))
+            assert seen.wait(20)
+        finally:
+            factory.shutdown()
+    assert sorted(o.metadata.name for o in informer.lister.config_maps("ns").list()) == ["a", "b"]
+    assert sent[:2] == ["list", "watch"] and "watch-list" not in sent

@@ -54,6 +54,7 @@ class SharedInformerFactory(_Factory):
         tweak_list_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
         transform: Callable[[Any], Any] | None = None,
         custom_resync: dict[str, float] | None = None,
+        watch_list: bool | None = None,
     ) -> None:
         super().__init__(
             clientset.rest,
@@ -62,6 +63,7 @@ class SharedInformerFactory(_Factory):
             tweak_list_options=tweak_list_options,
             transform=transform,
             custom_resync=custom_resync,
+            watch_list=watch_list,
         )
 
     @functools.cached_property
@@ -222,6 +224,7 @@ class AsyncSharedInformerFactory(_AsyncFactory):
         tweak_list_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
         transform: Callable[[Any], Any] | None = None,
         custom_resync: dict[str, float] | None = None,
+        watch_list: bool | None = None,
     ) -> None:
         super().__init__(
             clientset.rest,
@@ -230,6 +233,7 @@ class AsyncSharedInformerFactory(_AsyncFactory):
             tweak_list_options=tweak_list_options,
             transform=transform,
             custom_resync=custom_resync,
+            watch_list=watch_list,
         )
 
     @functools.cached_property

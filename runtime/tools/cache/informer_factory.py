@@ -1,9 +1,10 @@
 """SharedInformerFactory (generic part): one informer per resource type per factory.
 
 Options apply to every informer it makes — namespace, tweak_list_options (e.g. a label
-selector), a transform, the default resync — and per-type resync periods, keyed
-``"<apiVersion>/<plural>"`` (``"v1/configmaps"``, ``"apps/v1/deployments"``), override the
-default. ``start()`` runs every informer asked for so far (and later ones as they are asked
+selector), a transform, the default resync, ``watch_list`` (stream the initial state instead of
+listing it; None: on unless ``KUBE_FEATURE_WatchListClient=false``) — and per-type resync
+periods, keyed ``"<apiVersion>/<plural>"`` (``"v1/configmaps"``, ``"apps/v1/deployments"``),
+override the default. ``start()`` runs every informer asked for so far (and later ones as they are asked
 for); ``wait_for_cache_sync()`` waits for all; ``shutdown()`` stops them.
 """
 
@@ -41,6 +42,7 @@ class _FactoryCore(Generic[R, I]):
         tweak_list_options: TweakListOptions | None = None,
         transform: Callable[[Any], Any] | None = None,
         custom_resync: dict[str, float] | None = None,
+        watch_list: bool | None = None,
     ) -> None:
         self.rest: R = rest
         self.resync = resync
@@ -48,6 +50,7 @@ class _FactoryCore(Generic[R, I]):
         self.tweak_list_options = tweak_list_options or (lambda options: options)
         self.transform = transform
         self.custom_resync = dict(custom_resync or {})  # "<apiVersion>/<plural>" -> seconds
+        self.watch_list = watch_list  # None: KUBE_FEATURE_WatchListClient decides (on by default)
         self._lock = threading.Lock()
         self._started = False
         self._shutdown = False
@@ -99,7 +102,7 @@ class SharedInformerFactory(_FactoryCore[RESTClient, SharedIndexInformer]):
         self, resource: ResourceInfo, namespace: str | None, codec: Codec[Any, Any], resync: float
     ) -> SharedIndexInformer:
         client = ResourceClient(self.rest, resource, namespace, codec)
-        return SharedIndexInformer(client, resync, list_options=self.tweak_list_options)
+        return SharedIndexInformer(client, resync, list_options=self.tweak_list_options, watch_list=self.watch_list)
 
     def wait_for_cache_sync(self, timeout: float | None = None) -> dict[tuple[str, str, str], bool]:
         """Waits for every started informer; returns each one's sync state."""
@@ -119,7 +122,7 @@ class AsyncSharedInformerFactory(_FactoryCore[AsyncRESTClient, AsyncSharedIndexI
         self, resource: ResourceInfo, namespace: str | None, codec: Codec[Any, Any], resync: float
     ) -> AsyncSharedIndexInformer:
         client = AsyncResourceClient(self.rest, resource, namespace, codec)
-        return AsyncSharedIndexInformer(client, resync, list_options=self.tweak_list_options)
+        return AsyncSharedIndexInformer(client, resync, list_options=self.tweak_list_options, watch_list=self.watch_list)
 
     async def wait_for_cache_sync(self, timeout: float | None = None) -> dict[tuple[str, str, str], bool]:
         informers = self._made_so_far()

@@ -32,6 +32,7 @@ class SharedInformerFactory(_Factory):
         tweak_list_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
         transform: Callable[[Any], Any] | None = None,
         custom_resync: dict[str, float] | None = None,
+        watch_list: bool | None = None,
     ) -> None:
         super().__init__(
             clientset.rest,
@@ -40,6 +41,7 @@ class SharedInformerFactory(_Factory):
             tweak_list_options=tweak_list_options,
             transform=transform,
             custom_resync=custom_resync,
+            watch_list=watch_list,
         )
 
     @functools.cached_property
@@ -68,6 +70,7 @@ class AsyncSharedInformerFactory(_AsyncFactory):
         tweak_list_options: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
         transform: Callable[[Any], Any] | None = None,
         custom_resync: dict[str, float] | None = None,
+        watch_list: bool | None = None,
     ) -> None:
         super().__init__(
             clientset.rest,
@@ -76,6 +79,7 @@ class AsyncSharedInformerFactory(_AsyncFactory):
             tweak_list_options=tweak_list_options,
             transform=transform,
             custom_resync=custom_resync,
+            watch_list=watch_list,
         )
 
     @functools.cached_property
