@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from importlib.metadata import version
 from pathlib import Path
 
-from . import imports, rest
+from . import imports, informer_sync, rest
 from .codec import Codec
 from .env import subprocess_env
 from .generation import (DMCG_FORMATTERS, DMCG_MODEL_TYPE, REPO, DmcgGeneration, KgenGeneration, time_dmcg,
@@ -116,6 +116,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--generate-repeats", type=int, default=3, help="kgen generate runs, cold and warm each")
     parser.add_argument("--skip-dmcg", action="store_true", help="do not run datamodel-codegen")
     parser.add_argument("--rest-requests", type=int, default=500, help="GETs per client in the REST throughput table")
+    parser.add_argument("--informer-objects", type=int, default=10_000,
+                        help="ConfigMaps in the informer initial-sync table (default: 10000)")
+    parser.add_argument("--informer-repeats", type=int, default=3, help="runs per client and mode, informer sync")
     return parser
 
 
@@ -152,9 +155,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _progress(f"REST throughput: {args.rest_requests} GETs per client against a real apiserver")
     throughput = rest.measure(args.rest_requests)
+    _progress(f"informer initial sync of {args.informer_objects} ConfigMaps, kgen and client-go")
+    sync_times = informer_sync.measure(args.informer_objects, args.informer_repeats, args.seed, _progress)
     tables = [
         codec_table(codecs), import_table(import_times), generation_table(kgen_generation, dmcg),
-        rest.table(throughput, args.rest_requests),
+        rest.table(throughput, args.rest_requests), informer_sync.table(sync_times),
     ]
     print()
     print(f"kgen bench — Python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}; "
@@ -186,6 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{dmcg.workers} at a time (kgen formats with a process per core)")
         for doc, error in dmcg.failed:
             print(f"  FAILED on {doc}: {error}")
+    for note in informer_sync.notes(sync_times):
+        print(note)
     missed = [row.metric for table in tables for row in table.rows if row.met is False]
     print()
     for metric in missed:

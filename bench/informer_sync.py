@@ -1,0 +1,290 @@
+"""An informer's initial sync against the real apiserver: kgen next to client-go.
+
+One namespace holds N ConfigMaps (10,000 by default; seeded: labels, annotations and ~1 KB of
+data each). A run starts a fresh informer factory for the namespace's ConfigMaps and is timed
+from ``start()`` until a handler has been handed all N objects and its registration has synced
+(client-go: ``HasSyncedChecker``), with WatchList on (one watch with ``sendInitialEvents``) and
+off (a list, then a watch). Measured in the same run, on the same server and objects:
+
+- kgen's generated ``SharedInformerFactory`` (threads) and ``AsyncSharedInformerFactory``;
+- client-go's ``informers.NewSharedInformerFactoryWithOptions`` (hack/oracle/informer,
+  ``sync-bench`` mode, client-go at the envtest version; its WatchListClient feature gate
+  switched per run), the clientset as users get it (JSON);
+- kgen's bare paginated list (``list_all`` in pages of 500, typed), the floor an informer
+  that decodes every object can hardly go below.
+
+Every client runs unthrottled (QPS -1): the figures are the clients', not a rate limiter's.
+Runs alternate between modes, ``repeats`` each; figures are medians.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import random
+import statistics
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .generation import REPO
+from .report import Row, Table, seconds, times
+
+NAMESPACE = "bench-informer-sync"
+PAGE_SIZE = 500
+TIMEOUT = 600.0
+
+
+@dataclass(frozen=True)
+class SyncTimes:
+    objects: int
+    repeats: int
+    #: (client, WatchList on?) → median seconds; ``client`` is kgen, kgen-async or client-go.
+    sync: dict[tuple[str, bool], float]
+    paginated_list: float
+    #: Why client-go's rows are empty, when they are.
+    client_go_missing: str = ""
+
+
+def _config_map(rng: random.Random, i: int) -> dict[str, Any]:
+    app = rng.choice(["checkout", "payments", "catalog", "search", "frontend", "orders"])
+    return {
+        "metadata": {
+            "name": f"cm-{i:05d}",
+            "labels": {"app.kubernetes.io/name": app, "team": rng.choice(["platform", "data", "growth"]),
+                       "shard": str(i % 16)},
+            "annotations": {"checksum/config": "%064x" % rng.getrandbits(256)},
+        },
+        "data": {
+            "config.yaml": "".join(f"key{k}: {rng.getrandbits(64):x}\n" for k in range(24)),
+            "LOG_LEVEL": rng.choice(["info", "debug"]),
+            "REPLICAS": str(rng.randint(1, 9)),
+        },
+    }
+
+
+async def _fill(kubeconfig: str, objects: int, seed: int) -> None:
+    from kgen.kubernetes import AsyncClientset
+    from kgen.kubernetes.models.core.v1 import ConfigMap, Namespace
+    from kgen.kubernetes.models.meta.v1 import ObjectMeta
+
+    config = _config(kubeconfig)
+    rng = random.Random(seed)
+    bodies = [ConfigMap.from_dict(_config_map(rng, i)) for i in range(objects)]
+    async with AsyncClientset(config) as cs:
+        await cs.core_v1.namespaces().create(Namespace(metadata=ObjectMeta(name=NAMESPACE)))
+        cms = cs.core_v1.config_maps(NAMESPACE)
+        gate = asyncio.Semaphore(16)
+
+        async def create(body: ConfigMap) -> None:
+            async with gate:
+                await cms.create(body)
+
+        await asyncio.gather(*(create(body) for body in bodies))
+
+
+def _config(kubeconfig: str) -> Any:
+    from kgen.runtime.rest import load_kubeconfig
+
+    config = load_kubeconfig(kubeconfig)
+    config.qps = -1
+    return config
+
+
+class _Counter:
+    """Counts a handler's adds (one handler: one worker, no race); calls ``done`` at the last."""
+
+    def __init__(self, objects: int, done: Callable[[], None]) -> None:
+        self.objects, self.count, self.done = objects, 0, done
+
+    def add(self, _: Any) -> None:
+        self.count += 1
+        if self.count == self.objects:
+            self.done()
+
+
+class KgenRuns:
+    """kgen's runs: one clientset per flavour for all of them (connected before the first), as
+    client-go's runs share one clientset; a fresh informer factory per run."""
+
+    def __init__(self, kubeconfig: str, objects: int) -> None:
+        from kgen.kubernetes import AsyncClientset, Clientset
+
+        self.objects = objects
+        self.clientset = Clientset(_config(kubeconfig))
+        self.clientset.core_v1.config_maps(NAMESPACE).list(limit=1)
+        self.loop = asyncio.new_event_loop()
+        self.async_clientset = AsyncClientset(_config(kubeconfig))
+        self.loop.run_until_complete(self.async_clientset.core_v1.config_maps(NAMESPACE).list(limit=1))
+
+    def close(self) -> None:
+        self.clientset.close()
+        self.loop.run_until_complete(self.async_clientset.close())
+        self.loop.close()
+
+    def sync(self, watch_list: bool) -> float:
+        from kgen.kubernetes.informers.factory import SharedInformerFactory
+
+        factory = SharedInformerFactory(self.clientset, namespace=NAMESPACE, watch_list=watch_list)
+        informer = factory.core_v1.config_maps().informer
+        all_seen = threading.Event()
+        seen = _Counter(self.objects, all_seen.set)
+        registration = informer.add_event_handler(on_add=seen.add)
+        gc.collect()
+        started = time.perf_counter()
+        factory.start()
+        try:
+            if not all_seen.wait(TIMEOUT):
+                raise RuntimeError(f"kgen informer: {seen.count} of {self.objects} objects after {TIMEOUT:.0f} s")
+            while not registration.has_synced():
+                time.sleep(0.001)
+            elapsed = time.perf_counter() - started
+            assert len(informer.indexer.list_keys()) == self.objects
+        finally:
+            factory.shutdown()
+        return elapsed
+
+    def async_sync(self, watch_list: bool) -> float:
+        return self.loop.run_until_complete(self._async_sync(watch_list))
+
+    async def _async_sync(self, watch_list: bool) -> float:
+        from kgen.kubernetes.informers.factory import AsyncSharedInformerFactory
+
+        factory = AsyncSharedInformerFactory(self.async_clientset, namespace=NAMESPACE, watch_list=watch_list)
+        informer = factory.core_v1.config_maps().informer
+        all_seen = asyncio.Event()
+        registration = informer.add_event_handler(on_add=_Counter(self.objects, all_seen.set).add)
+        gc.collect()
+        started = time.perf_counter()
+        factory.start()
+        try:
+            await asyncio.wait_for(all_seen.wait(), TIMEOUT)
+            while not registration.has_synced():
+                await asyncio.sleep(0.001)
+            elapsed = time.perf_counter() - started
+            assert len(informer.indexer.list_keys()) == self.objects
+        finally:
+            await factory.shutdown()
+        return elapsed
+
+    def paginated_list(self) -> float:
+        cms = self.clientset.core_v1.config_maps(NAMESPACE)
+        gc.collect()
+        started = time.perf_counter()
+        listed = cms.list_all(page_size=PAGE_SIZE)
+        elapsed = time.perf_counter() - started
+        assert len(listed.items or []) == self.objects
+        return elapsed
+
+
+def _client_go_binary() -> str:
+    build = subprocess.run([str(REPO / "hack" / "oracle" / "build.sh"), "informer"], capture_output=True,
+                           text=True, timeout=1800)
+    if build.returncode != 0:
+        raise RuntimeError(f"building the client-go oracle failed: {build.stderr.strip()[-500:]}")
+    return build.stdout.strip().splitlines()[-1]
+
+
+def _client_go(binary: str, kubeconfig: str, objects: int) -> dict[bool, float]:
+    """One client-go run with WatchList on and one with it off, in one process."""
+    done = subprocess.run(
+        [binary, "sync-bench", "-kubeconfig", kubeconfig, "-namespace", NAMESPACE, "-objects", str(objects),
+         "-repeats", "1"],
+        capture_output=True, text=True, timeout=TIMEOUT * 2,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"client-go sync-bench failed: {done.stderr.strip()[-500:]}")
+    result = json.loads(done.stdout)
+    return {True: result["watchList"][0], False: result["list"][0]}
+
+
+def measure(objects: int, repeats: int, seed: int, progress: Callable[[str], None]) -> SyncTimes:
+    """Fills a fresh apiserver, then runs every client ``repeats`` times, round by round."""
+    from kgen.runtime.testing import KubeAPIServer
+
+    runs: dict[tuple[str, bool], list[float]] = {}
+    lists: list[float] = []
+    missing = ""
+    try:
+        binary = _client_go_binary()
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+        binary, missing = "", str(e)
+    with KubeAPIServer() as server:
+        progress(f"informer sync: creating {objects} ConfigMaps")
+        asyncio.run(_fill(server.kubeconfig, objects, seed))
+        kgen = KgenRuns(server.kubeconfig, objects)
+        try:
+            for i in range(repeats):
+                progress(f"informer sync: round {i + 1} of {repeats} (kgen on threads and asyncio, client-go; "
+                         "WatchList on and off; the paginated list)")
+                for watch_list in (True, False):
+                    runs.setdefault(("kgen", watch_list), []).append(kgen.sync(watch_list))
+                    runs.setdefault(("kgen-async", watch_list), []).append(kgen.async_sync(watch_list))
+                lists.append(kgen.paginated_list())
+                if binary and not missing:
+                    try:
+                        for watch_list, took in _client_go(binary, server.kubeconfig, objects).items():
+                            runs.setdefault(("client-go", watch_list), []).append(took)
+                    except (RuntimeError, subprocess.TimeoutExpired) as e:
+                        missing = str(e)
+        finally:
+            kgen.close()
+    if missing:
+        runs = {key: v for key, v in runs.items() if key[0] != "client-go"}
+    return SyncTimes(objects, repeats, {key: statistics.median(v) for key, v in runs.items()},
+                     statistics.median(lists), missing)
+
+
+def table(result: SyncTimes) -> Table:
+    rows = []
+    for watch_list in (True, False):
+        mode = "WatchList on" if watch_list else "WatchList off (list, then watch)"
+        go = result.sync.get(("client-go", watch_list))
+        for name, label in (("kgen", "kgen (threads)"), ("kgen-async", "kgen (asyncio)")):
+            mine = result.sync[(name, watch_list)]
+            rows.append(Row(
+                f"{label}, {mode}",
+                (seconds(mine), seconds(go), seconds(result.paginated_list)),
+                f"{times(mine / go) if go else '—'} / {times(mine / result.paginated_list)}",
+                "(info)", None,
+            ))
+    rows.append(Row(f"bare paginated list, pages of {PAGE_SIZE} (kgen list_all, typed)",
+                    ("", "", seconds(result.paginated_list)), "", "", None))
+    return Table(f"Informer initial sync of {result.objects:,} ConfigMaps against the real apiserver "
+                 f"(medians of {result.repeats}; ratios: kgen ÷ client-go / kgen ÷ paginated list, lower is better)",
+                 ("kgen", "client-go", "paginated list"), rows)
+
+
+def notes(result: SyncTimes) -> list[str]:
+    lines = [
+        f"- informer sync: from the factory's start() until a handler was handed all {result.objects:,} "
+        "objects and its registration synced; a fresh factory per run, one clientset per client for all runs, "
+        "QPS limits off; client-go's WatchListClient gate and kgen's watch_list option switched per run",
+    ]
+    if result.client_go_missing:
+        lines.append(f"- client-go's informer rows are empty: {result.client_go_missing}")
+    return lines
+
+
+def main() -> None:
+    """``python -m bench.informer_sync [--objects N] [--repeats R]``: this table alone."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m bench.informer_sync", description=main.__doc__)
+    parser.add_argument("--objects", type=int, default=10_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=20240301)
+    args = parser.parse_args()
+    result = measure(args.objects, args.repeats, args.seed, lambda m: print(f"bench: {m}", file=sys.stderr))
+    print(table(result).render())
+    for note in notes(result):
+        print(note)
+
+
+if __name__ == "__main__":
+    main()
