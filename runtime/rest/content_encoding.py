@@ -10,6 +10,14 @@ the REST client installs it on every response before its body is read, so watche
 ``stream()`` users (pod logs) alike get the whole body; watch streams install it too, for a
 response they did not get from the REST client. Nothing in httpx is patched globally.
 
+Why decode every member rather than ask for ``Accept-Encoding: identity`` on watches: measured
+on a watch-list of 10,000 small ConfigMaps from envtest's apiserver over loopback TLS
+(``python -m bench.watch_list_encoding``, medians of 5 interleaved rounds), gzip moved 0.75 MB
+against 5.08 MB in identity (6.7 times fewer bytes) and cost this process 0.15 s of CPU against
+0.28 s: inflating is cheaper than pushing six times the bytes through TLS and HTTP chunking.
+Wall time was equal on loopback; over a real network the bytes decide. client-go asks for gzip
+too.
+
 A body that does not decode — bytes after a member that start no new one, or a member cut
 short — raises ``httpx.DecodingError``, never passes for a shorter body.
 """
