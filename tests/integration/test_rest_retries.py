@@ -31,6 +31,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -42,8 +44,11 @@ from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.codec import ModelCodec
 from kgen.runtime.apimachinery.errors import NotFound
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo
-from kgen.runtime.rest import load_kubeconfig
+from kgen.runtime.rest import Config, StaticToken, load_kubeconfig
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
+from kgen.runtime.rest.metrics import RESTMetrics
+from kgen.runtime.tools.cache.reflector import AsyncReflector, Reflector
+from kgen.runtime.tools.cache.store import Store
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.faultproxy import (
     ACCEPT_CLOSE, ACCEPT_RESET, CUT, RESET, FaultProxy, Scripted,
@@ -159,6 +164,76 @@ def test_connection_refused_fails_at_once_like_client_go(kube_apiserver: KubeAPI
     go, sync, async_ = _compare(run, None, None)
     assert go.error and go.results == [("<error>", "GET", url.removeprefix("https://"))] and go.retries == []
     assert sync.seconds < 5.0 and async_.seconds < 5.0  # the old rule slept 1 s ten times
+
+
+class _Tries:
+    """The REST client's result and retry series, with the time of each attempt."""
+
+    def __init__(self) -> None:
+        self.attempts: list[tuple[float, str, str]] = []  # (monotonic time, code, method)
+        self.retries = 0
+
+    def increment(self, code: str, method: str, host: str) -> None:
+        self.attempts.append((time.monotonic(), code, method))
+
+    def increment_retry(self, code: str, method: str, host: str) -> None:
+        self.retries += 1
+
+
+@pytest.mark.parametrize("watch_list", [True, False], ids=["watch-list", "list"])
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
+def test_a_reflector_against_a_closed_port_waits_only_its_own_backoff(
+    kube_apiserver: KubeAPIServer, asynchronous: bool, watch_list: bool
+) -> None:
+    """A reflector whose server is down: each try is one request that fails at once (no client
+    retries), and the tries are spaced by the reflector's backoff alone, client-go's 0.8 s
+    doubling with full jitter (each delay d in [d, 2d)). The old rule spent 10 s in the client
+    before the reflector saw its first error. A failed list goes to the watch error handler; a
+    refused watch-list is backed off and tried again inside watchList, as client-go's
+    isWatchErrorRetriable (IsConnectionRefused) does, and reaches no handler."""
+    config = Config(host=f"https://127.0.0.1:{_closed_port()}", ca_data=kube_apiserver.ca_pem,
+                    credentials=StaticToken(kube_apiserver.tokens["kgen-token-1"]))
+    tries = _Tries()
+    metrics = RESTMetrics(request_result=tries, request_retry=tries)
+    errors: list[BaseException] = []
+    started = time.monotonic()
+
+    def enough() -> bool:
+        return len(tries.attempts) >= 3 or time.monotonic() - started > 20
+
+    if asynchronous:
+        async def run() -> None:
+            async with AsyncRESTClient(config, metrics=metrics) as rest:
+                reflector = AsyncReflector(AsyncResourceClient(rest, CONFIGMAPS, "default", CODEC), Store(),
+                                           watch_error_handler=errors.append, watch_list=watch_list)
+                task = asyncio.create_task(reflector.run())
+                while not enough():
+                    await asyncio.sleep(0.02)
+                reflector.stop()
+                await asyncio.wait_for(task, 10)
+
+        asyncio.run(run())
+    else:
+        with RESTClient(config, metrics=metrics) as rest:
+            reflector = Reflector(ResourceClient(rest, CONFIGMAPS, "default", CODEC), Store(),
+                                  watch_error_handler=errors.append, watch_list=watch_list)
+            thread = threading.Thread(target=reflector.run, daemon=True)
+            thread.start()
+            while not enough():
+                time.sleep(0.02)
+            reflector.stop()
+            thread.join(10)
+            assert not thread.is_alive()
+    times = [t - started for t, _, _ in tries.attempts[:3]]
+    assert len(times) == 3 and tries.retries == 0, (tries.attempts, tries.retries)
+    assert {(code, method) for _, code, method in tries.attempts} == {("<error>", "GET")}
+    assert times[0] < 0.5, f"the first try came after {times[0]:.2f} s"
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    assert 0.8 <= gaps[0] < 1.6 + 0.3 and 1.6 <= gaps[1] < 3.2 + 0.3, gaps  # slack for the request itself
+    if watch_list:
+        assert errors == []
+    else:
+        assert len(errors) >= 2 and all(isinstance(e, httpx.ConnectError) for e in errors), errors
 
 
 def test_tls_verification_failure_is_not_retried_like_client_go(kube_apiserver: KubeAPIServer) -> None:
