@@ -8,6 +8,7 @@ tools/pager, and ``open_watch`` returns a ``WatchStream`` (``kgen.runtime.gentyp
 
 from __future__ import annotations
 
+import copy
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -40,6 +41,14 @@ class ResourceClient(Generic[T, L]):
         self._rest = rest
         self._req = _Requests(resource, namespace, codec)
         self._codec = codec
+
+    def with_timeout(self, seconds: float | None) -> ResourceClient[T, L]:
+        """This client with every request but a watch bounded by ``seconds`` (each wait: the
+        dial, the TLS handshake, each read) instead of the client's ``Config.timeout`` or
+        defaults; a watch stays bounded by its idle timeout."""
+        other = copy.copy(self)
+        other._req = self._req.with_timeout(seconds)
+        return other
 
     def get(self, name: str, *, resource_version: str | None = None) -> T:
         return self._codec.decode(self._rest.send(self._req.get(name, resource_version)).content)
@@ -161,6 +170,14 @@ class AsyncResourceClient(Generic[T, L]):
         self._rest = rest
         self._req = _Requests(resource, namespace, codec)
         self._codec = codec
+
+    def with_timeout(self, seconds: float | None) -> AsyncResourceClient[T, L]:
+        """This client with every request but a watch bounded by ``seconds`` (each wait: the
+        dial, the TLS handshake, each read) instead of the client's ``Config.timeout`` or
+        defaults; a watch stays bounded by its idle timeout."""
+        other = copy.copy(self)
+        other._req = self._req.with_timeout(seconds)
+        return other
 
     async def get(self, name: str, *, resource_version: str | None = None) -> T:
         return self._codec.decode((await self._rest.send(self._req.get(name, resource_version))).content)

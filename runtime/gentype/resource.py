@@ -9,6 +9,7 @@ client. ``_Requests`` builds the ``Request`` of each verb once, for ``ResourceCl
 
 from __future__ import annotations
 
+import copy
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -141,6 +142,20 @@ class _Requests(Generic[T, L]):
         self.resource = resource
         self.namespace = namespace
         self.codec = codec
+        #: seconds that bound each wait of every request but a watch (whose bound is its idle
+        #: timeout); None: the client's (``Config.timeout``, else the transport's defaults).
+        self.timeout: float | None = None
+
+    def with_timeout(self, timeout: float | None) -> _Requests[T, L]:
+        other = copy.copy(self)
+        other.timeout = timeout
+        return other
+
+    def _request(
+        self, method: str, path: str, params: list[tuple[str, str]], body: bytes | None = None,
+        content_type: str | None = None, accept: str = "application/json",
+    ) -> Request:
+        return Request(method, path, params, body, content_type, accept, timeout=self.timeout)
 
     def _path(self, name: str | None = None, subresource: str | None = None) -> str:
         return self.resource.path(self.namespace, name, subresource)
@@ -149,17 +164,17 @@ class _Requests(Generic[T, L]):
         return self.codec.encode(obj)
 
     def get(self, name: str, resource_version: str | None = None, subresource: str | None = None) -> Request:
-        return Request("GET", self._path(name, subresource), _query(resource_version=resource_version))
+        return self._request("GET", self._path(name, subresource), _query(resource_version=resource_version))
 
     def list(self, **options: Any) -> Request:
         for key in ("label_selector", "field_selector"):
             options[key] = _selector(options.get(key))
-        return Request("GET", self._path(), _query(**options))
+        return self._request("GET", self._path(), _query(**options))
 
     def watch(self, idle_timeout: float, **options: Any) -> Request:
         for key in ("label_selector", "field_selector"):
             options[key] = _selector(options.get(key))
-        req = Request("GET", self._path(), _query(watch=True, **options))
+        req = Request("GET", self._path(), _query(watch=True, **options))  # bounded by idle_timeout
         # Events (or bookmarks) arrive at least every idle_timeout on a live connection; silence
         # any longer means a dead one, which must not hang the watcher forever.
         req.timeout = httpx.Timeout(None, connect=CONNECT_TIMEOUT, read=idle_timeout)
@@ -169,11 +184,11 @@ class _Requests(Generic[T, L]):
         path = self._path(name if name is not None else self.codec.name(obj), subresource) if method != "POST" else (
             self._path(name, subresource) if subresource else self._path()
         )
-        return Request(method, path, _query(**options), self._body(obj), "application/json")
+        return self._request(method, path, _query(**options), self._body(obj), "application/json")
 
     def patch(self, name: str, patch: Any, patch_type: PatchType, subresource: str | None, **options: Any) -> Request:
         body = patch if isinstance(patch, bytes) else msgspec.json.encode(patch)
-        return Request("PATCH", self._path(name, subresource), _query(**options), body, PatchType(patch_type).value)
+        return self._request("PATCH", self._path(name, subresource), _query(**options), body, PatchType(patch_type).value)
 
     def apply(self, obj: T | Mapping[str, Any], field_manager: str, force: bool, subresource: str | None, **options: Any) -> Request:
         if not field_manager:
@@ -182,7 +197,7 @@ class _Requests(Generic[T, L]):
         name = (obj.get("metadata") or {}).get("name") if isinstance(obj, Mapping) else self.codec.name(obj)
         if not name:
             raise ValueError("server-side apply needs metadata.name")
-        return Request(
+        return self._request(
             "PATCH", self._path(name, subresource), _query(field_manager=field_manager, force=force or None, **options),
             body, PatchType.APPLY.value,
         )
@@ -204,15 +219,15 @@ class _Requests(Generic[T, L]):
             if key in list_options:
                 list_options[key] = _selector(list_options[key])
         path = self._path(name) if name is not None else self._path()
-        return Request("DELETE", path, _query(**list_options), msgspec.json.encode(body), "application/json")
+        return self._request("DELETE", path, _query(**list_options), msgspec.json.encode(body), "application/json")
 
     def subresource(self, method: str, name: str, subresource: str, body: bytes, **options: Any) -> Request:
         """A subresource whose body the caller encodes (scale, eviction, binding)."""
-        return Request(method, self._path(name, subresource), _query(**options), body, "application/json")
+        return self._request(method, self._path(name, subresource), _query(**options), body, "application/json")
 
     def stream(self, name: str, subresource: str, **options: Any) -> Request:
         """A streaming subresource (pods/log), read as text."""
-        return Request("GET", self._path(name, subresource), _query(**options), accept="*/*")
+        return self._request("GET", self._path(name, subresource), _query(**options), accept="*/*")
 
 
 def _decoded_or_none(codec: Codec[T, Any], kind: str, data: bytes) -> T | None:

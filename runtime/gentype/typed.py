@@ -7,8 +7,9 @@ verb with a fully typed signature over the generic ``ResourceClient``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.apimachinery.selectors import FieldSelector, LabelSelector
@@ -25,6 +26,14 @@ Fields = str | FieldSelector | None
 class TypedClient(Generic[T, L]):
     def __init__(self, client: ResourceClient[T, L]) -> None:
         self._client = client
+
+    def with_timeout(self, seconds: float | None) -> Self:
+        """This client with each request but a watch bounded by ``seconds`` (per wait: dial,
+        TLS handshake, each read), e.g. ``cs.core_v1.config_maps("ns").with_timeout(5).list()``;
+        None restores the client's ``Config.timeout`` or defaults."""
+        other = copy.copy(self)
+        other._client = self._client.with_timeout(seconds)
+        return other
 
 
 class Get(TypedClient[T, L]):
@@ -150,6 +159,14 @@ class DeleteCollection(TypedClient[T, L]):
 class AsyncTypedClient(Generic[T, L]):
     def __init__(self, client: AsyncResourceClient[T, L]) -> None:
         self._client = client
+
+    def with_timeout(self, seconds: float | None) -> Self:
+        """This client with each request but a watch bounded by ``seconds`` (per wait: dial,
+        TLS handshake, each read), e.g. ``cs.core_v1.config_maps("ns").with_timeout(5).list()``;
+        None restores the client's ``Config.timeout`` or defaults."""
+        other = copy.copy(self)
+        other._client = self._client.with_timeout(seconds)
+        return other
 
 
 class AsyncGet(AsyncTypedClient[T, L]):

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from kgen.kubernetes import AsyncClientset, Clientset
 from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.codec import ModelCodec
@@ -79,6 +80,37 @@ def test_blackholed_list_fails_within_the_default_bound(
     proxy.script.append(Scripted(BLACKHOLE))
     took = _list(config, flavour, namespace)
     assert BOUND * 0.9 <= took < BOUND + SLACK
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_a_typed_clients_with_timeout_bounds_its_requests_only(proxy: FaultProxy, namespace: str, flavour: str) -> None:
+    """``with_timeout`` on a generated typed client: a black-holed list through it fails within
+    its bound while the client has none of its own; the client it came from keeps its bound."""
+    config = proxy.config()
+    assert config.timeout is None
+    proxy.script.append(Scripted(BLACKHOLE))
+    started = time.monotonic()
+    if flavour == "sync":
+        with Clientset(config) as cs:
+            configmaps = cs.core_v1.config_maps(namespace)
+            with pytest.raises(httpx.TimeoutException):
+                configmaps.with_timeout(BOUND).list()
+            took = time.monotonic() - started
+            assert configmaps.list().items == []  # the original is unchanged and still works
+    else:
+
+        async def run() -> float:
+            async with AsyncClientset(config) as cs:
+                configmaps = cs.core_v1.config_maps(namespace)
+                with pytest.raises(httpx.TimeoutException):
+                    await configmaps.with_timeout(BOUND).list()
+                took = time.monotonic() - started
+                assert (await configmaps.list()).items == []
+                return took
+
+        took = asyncio.run(run())
+    assert BOUND * 0.9 <= took < BOUND + SLACK
+    assert proxy.faults == {"scripted blackhole": 1} and len(proxy.requests) == 2
 
 
 def test_the_default_read_bound_outlasts_the_apiserver_request_timeout() -> None:
