@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 import msgspec
 
@@ -34,7 +34,21 @@ T = TypeVar("T")
 L = TypeVar("L")
 
 
-class ResourceClient(Generic[T, L]):
+class _Timeout:
+    """``with_timeout``, for the clients of both flavours."""
+
+    _req: _Requests[Any, Any]
+
+    def with_timeout(self, seconds: float | None) -> Self:
+        """This client with every request but a watch bounded by ``seconds`` (each wait: the
+        dial, the TLS handshake, each read) instead of the client's ``Config.timeout`` or
+        defaults; a watch stays bounded by its idle timeout."""
+        other = copy.copy(self)
+        other._req = self._req.with_timeout(seconds)
+        return other
+
+
+class ResourceClient(_Timeout, Generic[T, L]):
     """Every verb on one resource, in one namespace (or cluster-wide)."""
 
     def __init__(self, rest: RESTClient, resource: ResourceInfo, namespace: str | None, codec: Codec[T, L]) -> None:
@@ -42,13 +56,6 @@ class ResourceClient(Generic[T, L]):
         self._req = _Requests(resource, namespace, codec)
         self._codec = codec
 
-    def with_timeout(self, seconds: float | None) -> ResourceClient[T, L]:
-        """This client with every request but a watch bounded by ``seconds`` (each wait: the
-        dial, the TLS handshake, each read) instead of the client's ``Config.timeout`` or
-        defaults; a watch stays bounded by its idle timeout."""
-        other = copy.copy(self)
-        other._req = self._req.with_timeout(seconds)
-        return other
 
     def get(self, name: str, *, resource_version: str | None = None) -> T:
         return self._codec.decode(self._rest.send(self._req.get(name, resource_version)).content)
@@ -163,7 +170,7 @@ class ResourceClient(Generic[T, L]):
             yield from response.iter_lines()
 
 
-class AsyncResourceClient(Generic[T, L]):
+class AsyncResourceClient(_Timeout, Generic[T, L]):
     """``ResourceClient`` on asyncio: the same verbs, awaited."""
 
     def __init__(self, rest: AsyncRESTClient, resource: ResourceInfo, namespace: str | None, codec: Codec[T, L]) -> None:
@@ -171,13 +178,6 @@ class AsyncResourceClient(Generic[T, L]):
         self._req = _Requests(resource, namespace, codec)
         self._codec = codec
 
-    def with_timeout(self, seconds: float | None) -> AsyncResourceClient[T, L]:
-        """This client with every request but a watch bounded by ``seconds`` (each wait: the
-        dial, the TLS handshake, each read) instead of the client's ``Config.timeout`` or
-        defaults; a watch stays bounded by its idle timeout."""
-        other = copy.copy(self)
-        other._req = self._req.with_timeout(seconds)
-        return other
 
     async def get(self, name: str, *, resource_version: str | None = None) -> T:
         return self._codec.decode((await self._rest.send(self._req.get(name, resource_version))).content)

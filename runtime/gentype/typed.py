@@ -23,9 +23,10 @@ Selector = str | LabelSelector | None
 Fields = str | FieldSelector | None
 
 
-class TypedClient(Generic[T, L]):
-    def __init__(self, client: ResourceClient[T, L]) -> None:
-        self._client = client
+class _Timeout:
+    """``with_timeout``, for the typed clients of both flavours."""
+
+    _client: Any
 
     def with_timeout(self, seconds: float | None) -> Self:
         """This client with each request but a watch bounded by ``seconds`` (per wait: dial,
@@ -34,6 +35,13 @@ class TypedClient(Generic[T, L]):
         other = copy.copy(self)
         other._client = self._client.with_timeout(seconds)
         return other
+
+
+class TypedClient(_Timeout, Generic[T, L]):
+    _client: ResourceClient[T, L]
+
+    def __init__(self, client: ResourceClient[T, L]) -> None:
+        self._client = client
 
 
 class Get(TypedClient[T, L]):
@@ -156,17 +164,11 @@ class DeleteCollection(TypedClient[T, L]):
 # -- asyncio ------------------------------------------------------------------------------
 
 
-class AsyncTypedClient(Generic[T, L]):
+class AsyncTypedClient(_Timeout, Generic[T, L]):
+    _client: AsyncResourceClient[T, L]
+
     def __init__(self, client: AsyncResourceClient[T, L]) -> None:
         self._client = client
-
-    def with_timeout(self, seconds: float | None) -> Self:
-        """This client with each request but a watch bounded by ``seconds`` (per wait: dial,
-        TLS handshake, each read), e.g. ``cs.core_v1.config_maps("ns").with_timeout(5).list()``;
-        None restores the client's ``Config.timeout`` or defaults."""
-        other = copy.copy(self)
-        other._client = self._client.with_timeout(seconds)
-        return other
 
 
 class AsyncGet(AsyncTypedClient[T, L]):
