@@ -3,10 +3,10 @@ the delays of a loop that runs forever.
 
 ``Backoff`` is ``wait.Backoff``: ``duration`` grows by ``factor`` for each of ``steps`` tries, up
 to ``cap``; ``jitter`` j turns each delay d into a random value in [d, d + j*d). Bounded retries
-(``util.retry``) walk its ``delays()``. ``ExponentialBackoffManager`` is
-``wait.NewExponentialBackoffManager``: the reflector's backoff between list-and-watch attempts,
-growing without a step limit and starting over once ``reset_after`` seconds pass without one.
-``jitter`` is ``wait.Jitter``, the one rule every jittered delay here follows.
+(``util.retry``) walk its ``delays()``. ``DelayWithReset`` is ``Backoff.DelayWithReset``: the
+delays of an endless loop (the reflector's between list-and-watch attempts), growing without a
+step limit and starting over every ``reset_after`` seconds. ``jitter`` is ``wait.Jitter``, the
+one rule every jittered delay here follows.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Backoff", "ExponentialBackoffManager", "jitter"]
+__all__ = ["Backoff", "DelayWithReset", "jitter"]
 
 
 def jitter(duration: float, max_factor: float, rng: random.Random) -> float:
@@ -50,33 +50,29 @@ class Backoff:
         return out
 
 
-class ExponentialBackoffManager:
-    """The next delay of an endless loop: ``backoff.duration`` after a quiet period, else the last
-    delay grown by ``backoff.factor`` up to ``backoff.cap``; jittered."""
+class DelayWithReset:
+    """client-go's ``Backoff.DelayWithReset``: each delay doubles (``factor``) the last one up to
+    the cap, jittered; the sequence starts over every ``reset_after`` seconds, counted from when
+    it last started over (not from the last delay), so a loop that keeps failing returns to
+    short delays every ``reset_after`` seconds."""
 
     def __init__(
-        self,
-        backoff: Backoff,
-        reset_after: float,
-        *,
-        clock: Callable[[], float] = time.monotonic,
+        self, backoff: Backoff, reset_after: float, *, clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
     ) -> None:
         self.backoff = backoff
         self.reset_after = reset_after
         self.clock = clock
         self.rng = rng or random.Random()
-        self._current = 0.0
-        self._last: float | None = None
+        self._started_over = clock()
+        self._next = backoff.duration
 
     def reset(self) -> None:
-        self._last = None
+        self._started_over = self.clock()
+        self._next = self.backoff.duration
 
     def next_delay(self) -> float:
-        now = self.clock()
-        if self._last is None or now - self._last > self.reset_after:
-            self._current = self.backoff.duration
-        else:
-            self._current = self.backoff.grow(self._current)
-        self._last = now
-        return self.backoff.jittered(self._current, self.rng)
+        if self.clock() - self._started_over > self.reset_after:
+            self.reset()
+        delay, self._next = self._next, self.backoff.grow(self._next)
+        return self.backoff.jittered(delay, self.rng)

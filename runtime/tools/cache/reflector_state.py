@@ -18,7 +18,7 @@ from kgen.runtime.apimachinery.errors import ApiError, Gone, ServerTimeout, TooM
 from kgen.runtime.apimachinery.meta import annotations_of, resource_version_of
 from kgen.runtime.rest.watch import ADDED, BOOKMARK, DELETED, MODIFIED, WatchEvent
 from kgen.runtime.tools.cache.pager import PAGE_SIZE, ListPager
-from kgen.runtime.util.wait import Backoff
+from kgen.runtime.util.wait import Backoff, DelayWithReset
 
 __all__ = [
     "BACKOFF", "INITIAL_EVENTS_END", "MIN_WATCH_TIMEOUT", "RELIST", "RETRY", "REWATCH", "VERY_SHORT_WATCH",
@@ -97,32 +97,8 @@ def default_watch_error_handler(name: str, error: BaseException) -> None:
         log.warning("%s: failed to list or watch: %s", name, error)
 
 
-class ReflectorBackoff:
-    """client-go's ``Backoff.DelayWithReset``, the reflector's delay between attempts: each delay
-    doubles the last one up to the cap, jittered; the sequence starts over every
-    ``reset_after`` seconds, counted from when it last started over (not from the last delay),
-    so a reflector that keeps failing returns to short delays every two minutes."""
-
-    def __init__(
-        self, backoff: Backoff, reset_after: float, *, clock: Callable[[], float] = time.monotonic,
-        rng: random.Random | None = None,
-    ) -> None:
-        self.backoff = backoff
-        self.reset_after = reset_after
-        self.clock = clock
-        self.rng = rng or random.Random()
-        self._started_over = clock()
-        self._next = backoff.duration
-
-    def reset(self) -> None:
-        self._started_over = self.clock()
-        self._next = self.backoff.duration
-
-    def next_delay(self) -> float:
-        if self.clock() - self._started_over > self.reset_after:
-            self.reset()
-        delay, self._next = self._next, self.backoff.grow(self._next)
-        return self.backoff.jittered(delay, self.rng)
+#: The reflector's backoff between attempts (client-go's backoffManager).
+ReflectorBackoff = DelayWithReset
 
 
 def reflector_backoff(
