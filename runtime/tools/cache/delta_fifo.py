@@ -55,11 +55,17 @@ class Delta:
 
 
 @dataclass(frozen=True)
-class DeletedFinalStateUnknown:
-    """An object deleted while the watch was down: ``obj`` is the last state the client saw."""
+class DeletedFinalStateUnknown(Generic[V]):
+    """An object deleted while the watch was down: ``obj`` is the last state the client saw.
+
+    Generic in the object's type, as client-go's tombstone is not (its Obj is an interface{}):
+    a typed informer's ``on_delete`` receives ``ConfigMap | DeletedFinalStateUnknown[ConfigMap]``,
+    so ``obj.obj`` needs no cast. A tombstone comes only from the informer's own cache (a relist
+    that no longer has the object), so ``obj`` is always a cached object of that type.
+    """
 
     key: str
-    obj: Any
+    obj: V
 
 
 class KnownObjects(Protocol):

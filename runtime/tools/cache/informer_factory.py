@@ -27,7 +27,7 @@ from kgen.runtime.tools.cache.shared_informer import (
 
 TweakListOptions = Callable[[dict[str, Any]], dict[str, Any]]
 R = TypeVar("R", RESTClient, AsyncRESTClient)
-I = TypeVar("I", SharedIndexInformer, AsyncSharedIndexInformer)
+I = TypeVar("I", SharedIndexInformer[Any], AsyncSharedIndexInformer[Any])
 
 
 class _FactoryCore(Generic[R, I]):
@@ -97,10 +97,10 @@ class _FactoryCore(Generic[R, I]):
             return dict(self._made)
 
 
-class SharedInformerFactory(_FactoryCore[RESTClient, SharedIndexInformer]):
+class SharedInformerFactory(_FactoryCore[RESTClient, SharedIndexInformer[Any]]):
     def _new_informer(
         self, resource: ResourceInfo, namespace: str | None, codec: Codec[Any, Any], resync: float
-    ) -> SharedIndexInformer:
+    ) -> SharedIndexInformer[Any]:
         client = ResourceClient(self.rest, resource, namespace, codec)
         return SharedIndexInformer(client, resync, list_options=self.tweak_list_options, watch_list=self.watch_list)
 
@@ -115,12 +115,12 @@ class SharedInformerFactory(_FactoryCore[RESTClient, SharedIndexInformer]):
             informer.stop()
 
 
-class AsyncSharedInformerFactory(_FactoryCore[AsyncRESTClient, AsyncSharedIndexInformer]):
+class AsyncSharedInformerFactory(_FactoryCore[AsyncRESTClient, AsyncSharedIndexInformer[Any]]):
     """The factory on asyncio: ``start()`` on a running loop; sync waits and shutdown are awaited."""
 
     def _new_informer(
         self, resource: ResourceInfo, namespace: str | None, codec: Codec[Any, Any], resync: float
-    ) -> AsyncSharedIndexInformer:
+    ) -> AsyncSharedIndexInformer[Any]:
         client = AsyncResourceClient(self.rest, resource, namespace, codec)
         return AsyncSharedIndexInformer(client, resync, list_options=self.tweak_list_options, watch_list=self.watch_list)
 

@@ -30,7 +30,7 @@ def _not_found(resource: str, name: str) -> NotFound:
 
 
 class Lister(Generic[T]):
-    def __init__(self, indexer: Indexer, resource: str = "", namespaced: bool = True) -> None:
+    def __init__(self, indexer: Indexer[T], resource: str = "", namespaced: bool = True) -> None:
         self.indexer = indexer
         self.resource = resource
         self.is_namespaced = namespaced
@@ -47,15 +47,14 @@ class Lister(Generic[T]):
         obj = self.indexer.get_by_key(name)
         if obj is None:
             raise _not_found(self.resource, name)
-        result: T = obj
-        return result
+        return obj
 
     def namespaced(self, namespace: str) -> "NamespaceLister[T]":
         return NamespaceLister(self.indexer, self.resource, namespace)
 
 
 class NamespaceLister(Generic[T]):
-    def __init__(self, indexer: Indexer, resource: str, namespace: str) -> None:
+    def __init__(self, indexer: Indexer[T], resource: str, namespace: str) -> None:
         self.indexer = indexer
         self.resource = resource
         self.namespace = namespace
@@ -71,8 +70,7 @@ class NamespaceLister(Generic[T]):
         return [obj for obj in candidates if match(labels_of(obj))]
 
     def get(self, name: str) -> T:
-        obj: Any = self.indexer.get_by_key(f"{self.namespace}/{name}")
+        obj = self.indexer.get_by_key(f"{self.namespace}/{name}")
         if obj is None:
             raise _not_found(self.resource, name)
-        result: T = obj
-        return result
+        return obj

@@ -168,7 +168,7 @@ class ReflectorCore:
         """client-go's watchList: streams the initial state into a temporary store until the
         initial-events-end bookmark, replaces the store with it and returns the open stream."""
         while True:
-            temporary = Store(deletion_handling_key)
+            temporary: Store[Any] = Store(deletion_handling_key)
             session = WatchSession(temporary, watch_list=True)
             started = self.clock()
             error: BaseException | None = None

@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.tools.cache.delta_fifo import DELETED, AsyncDeltaFIFO, DeletedFinalStateUnknown, Deltas, DeltaFIFO, FIFOClosed
@@ -55,6 +55,10 @@ MINIMUM_RESYNC_PERIOD = 1.0  # client-go's minimumResyncPeriod
 SYNCED_POLL_PERIOD = 0.1  # client-go's syncedPollPeriod
 
 
+#: The informer's object type: the model of a typed informer (``SharedIndexInformer[ConfigMap]``).
+T = TypeVar("T")
+
+
 class InformerStoppedError(RuntimeError):
     pass
 
@@ -73,7 +77,7 @@ class HandlerRegistration:
         self._informer.remove_event_handler(self)
 
 
-class _SharedInformerBase:
+class _SharedInformerBase(Generic[T]):
     """The informer, written once: the indexer, delta handling, handler bookkeeping, resync,
     start and the first half of stop. A flavour sets ``fifo``, ``reflector``, ``processor`` and
     ``_group`` (where its workers run) in ``_flavour`` and writes ``_process_loop``, ``stop`` and
@@ -96,7 +100,7 @@ class _SharedInformerBase:
         watch_list: bool | None = None,
     ) -> None:
         self.client = client
-        self.indexer = Indexer(indexers={NAMESPACE_INDEX: meta_namespace_index, **(indexers or {})})
+        self.indexer: Indexer[T] = Indexer(indexers={NAMESPACE_INDEX: meta_namespace_index, **(indexers or {})})
         self.default_resync = resync_period
         self.resync_check_period = resync_period
         self.clock = clock
@@ -131,7 +135,7 @@ class _SharedInformerBase:
     def add_indexers(self, indexers: dict[str, IndexFunc]) -> None:
         self.indexer.add_indexers(indexers)
 
-    def get_indexer(self) -> Indexer:
+    def get_indexer(self) -> Indexer[T]:
         return self.indexer
 
     get_store = get_indexer
@@ -155,14 +159,18 @@ class _SharedInformerBase:
 
     def add_event_handler(
         self,
-        on_add: Callable[[Any], Any] | None = None,
-        on_update: Callable[[Any, Any], Any] | None = None,
-        on_delete: Callable[[Any], Any] | None = None,
+        on_add: Callable[[T], object] | None = None,
+        on_update: Callable[[T, T], object] | None = None,
+        on_delete: Callable[[T | DeletedFinalStateUnknown[T]], object] | None = None,
         *,
         resync_period: float | None = None,
     ) -> HandlerRegistration:
         """Registers callbacks, at any time before stop. ``on_delete`` gets the object or a
-        ``DeletedFinalStateUnknown``. ``resync_period`` defaults to the informer's."""
+        ``DeletedFinalStateUnknown`` tombstone of it. ``resync_period`` defaults to the informer's.
+
+        Typed in the informer's model, as client-go's generic ResourceEventHandlerFuncs are not:
+        ``on_add: Callable[[ConfigMap], None]`` is accepted by a ConfigMap informer and rejected
+        by a Pod informer. A callback's result is ignored (on asyncio a coroutine is awaited)."""
         with self.lock:
             if self.stopped:
                 raise InformerStoppedError(
@@ -277,7 +285,7 @@ class _SharedInformerBase:
             self.mutation_detector.stop()
 
 
-class SharedIndexInformer(_SharedInformerBase):
+class SharedIndexInformer(_SharedInformerBase[T]):
     """The shared informer on threads: ``run()`` starts it and returns; ``stop()`` ends it."""
 
     fifo: DeltaFIFO
@@ -306,7 +314,7 @@ class SharedIndexInformer(_SharedInformerBase):
         return wait_for_cache_sync(self.has_synced, timeout=timeout)
 
 
-class AsyncSharedIndexInformer(_SharedInformerBase):
+class AsyncSharedIndexInformer(_SharedInformerBase[T]):
     """The shared informer on asyncio: ``start()`` on a running loop, ``await stop()``.
     Handlers may be functions or coroutine functions. ``add_event_handler`` and
     ``remove_event_handler`` may be called from any thread: the handler's worker runs on the

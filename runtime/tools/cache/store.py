@@ -15,7 +15,7 @@ from __future__ import annotations
 import builtins
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from kgen.runtime.apimachinery.meta import namespace_and_name
 
@@ -24,6 +24,8 @@ IndexFunc = Callable[[Any], list[str]]
 
 NAMESPACE_INDEX = "namespace"
 
+#: The type of the cached objects (a generated model, or a dict behind the dynamic client).
+T = TypeVar("T")
 
 
 def meta_namespace_key(obj: Any) -> str:
@@ -55,18 +57,19 @@ def meta_namespace_index(obj: Any) -> list[str]:
     return [namespace_and_name(obj)[0]]
 
 
-class Store:
-    """A thread-safe map of key -> object."""
+class Store(Generic[T]):
+    """A thread-safe map of key -> object; generic in the object type, so a typed informer's
+    cache hands out its model (``Indexer[ConfigMap].by_index(...)`` is ``list[ConfigMap]``)."""
 
     def __init__(self, key_func: KeyFunc = meta_namespace_key) -> None:
         self.key_func = key_func
-        self._items: dict[str, Any] = {}
+        self._items: dict[str, T] = {}
         self._lock = threading.RLock()
 
-    def add(self, obj: Any) -> None:
+    def add(self, obj: T) -> None:
         self.update(obj)
 
-    def update(self, obj: Any) -> None:
+    def update(self, obj: T) -> None:
         key = self.key_func(obj)
         with self._lock:
             old = self._items.get(key)
@@ -80,14 +83,15 @@ class Store:
             if old is not None:
                 self._on_change(key, old, None)
 
-    def get(self, obj: Any) -> Any | None:
+    def get(self, obj: Any) -> T | None:
+        """The cached object with ``obj``'s key (``obj`` may be a newer copy, or a tombstone)."""
         return self.get_by_key(self.key_func(obj))
 
-    def get_by_key(self, key: str) -> Any | None:
+    def get_by_key(self, key: str) -> T | None:
         with self._lock:
             return self._items.get(key)
 
-    def list(self) -> list[Any]:
+    def list(self) -> list[T]:
         with self._lock:
             return list(self._items.values())
 
@@ -99,7 +103,7 @@ class Store:
         with self._lock:
             return len(self._items)
 
-    def replace(self, objects: Iterable[Any], resource_version: str = "") -> None:
+    def replace(self, objects: Iterable[T], resource_version: str = "") -> None:
         """Replaces the whole content (a relist)."""
         items = {self.key_func(obj): obj for obj in objects}
         with self._lock:
@@ -110,14 +114,14 @@ class Store:
         """Nothing to do for a plain store (the DeltaFIFO is where resync means something)."""
 
     # hooks for Indexer
-    def _on_change(self, key: str, old: Any | None, new: Any | None) -> None:
+    def _on_change(self, key: str, old: T | None, new: T | None) -> None:
         pass
 
     def _rebuild(self) -> None:
         pass
 
 
-class Indexer(Store):
+class Indexer(Store[T]):
     """A Store with indices: ``by_index("namespace", "default")``."""
 
     def __init__(self, key_func: KeyFunc = meta_namespace_key, indexers: dict[str, IndexFunc] | None = None) -> None:
@@ -141,7 +145,7 @@ class Indexer(Store):
         with self._lock:
             return dict(self._indexers)
 
-    def index(self, name: str, obj: Any) -> list[Any]:
+    def index(self, name: str, obj: Any) -> builtins.list[T]:
         """Objects sharing any index value with ``obj`` under index ``name``."""
         with self._lock:
             keys: set[str] = set()
@@ -159,7 +163,7 @@ class Indexer(Store):
             self._func(name)
             return sorted(v for v, keys in self._indices[name].items() if keys)
 
-    def by_index(self, name: str, value: str) -> list[Any]:
+    def by_index(self, name: str, value: str) -> builtins.list[T]:
         with self._lock:
             self._func(name)
             return [self._items[k] for k in sorted(self._indices[name].get(value, set()))]
@@ -183,7 +187,7 @@ class Indexer(Store):
                 if not keys:
                     del index[value]
 
-    def _on_change(self, key: str, old: Any | None, new: Any | None) -> None:
+    def _on_change(self, key: str, old: T | None, new: T | None) -> None:
         for name in self._indexers:
             if old is not None:
                 self._unindex_one(name, key, old)

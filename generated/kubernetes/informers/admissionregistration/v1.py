@@ -21,7 +21,7 @@ class MutatingAdmissionPolicyInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.MutatingAdmissionPolicy, models.MutatingAdmissionPolicyList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.MutatingAdmissionPolicy] = factory.for_resource(
             typed.MUTATING_ADMISSION_POLICIES, codec
         )
         self.lister = typed_listers.MutatingAdmissionPolicyLister(
@@ -34,8 +34,8 @@ class AsyncMutatingAdmissionPolicyInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.MutatingAdmissionPolicy, models.MutatingAdmissionPolicyList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.MUTATING_ADMISSION_POLICIES, codec
+        self.informer: AsyncSharedIndexInformer[models.MutatingAdmissionPolicy] = (
+            factory.for_resource(typed.MUTATING_ADMISSION_POLICIES, codec)
         )
         self.lister = typed_listers.MutatingAdmissionPolicyLister(
             self.informer.indexer, "mutatingadmissionpolicies", False
@@ -49,8 +49,8 @@ class MutatingAdmissionPolicyBindingInformer:
         codec = ModelCodec(
             models.MutatingAdmissionPolicyBinding, models.MutatingAdmissionPolicyBindingList
         )
-        self.informer: SharedIndexInformer = factory.for_resource(
-            typed.MUTATING_ADMISSION_POLICY_BINDINGS, codec
+        self.informer: SharedIndexInformer[models.MutatingAdmissionPolicyBinding] = (
+            factory.for_resource(typed.MUTATING_ADMISSION_POLICY_BINDINGS, codec)
         )
         self.lister = typed_listers.MutatingAdmissionPolicyBindingLister(
             self.informer.indexer, "mutatingadmissionpolicybindings", False
@@ -64,8 +64,8 @@ class AsyncMutatingAdmissionPolicyBindingInformer:
         codec = ModelCodec(
             models.MutatingAdmissionPolicyBinding, models.MutatingAdmissionPolicyBindingList
         )
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.MUTATING_ADMISSION_POLICY_BINDINGS, codec
+        self.informer: AsyncSharedIndexInformer[models.MutatingAdmissionPolicyBinding] = (
+            factory.for_resource(typed.MUTATING_ADMISSION_POLICY_BINDINGS, codec)
         )
         self.lister = typed_listers.MutatingAdmissionPolicyBindingLister(
             self.informer.indexer, "mutatingadmissionpolicybindings", False
@@ -79,8 +79,8 @@ class MutatingWebhookConfigurationInformer:
         codec = ModelCodec(
             models.MutatingWebhookConfiguration, models.MutatingWebhookConfigurationList
         )
-        self.informer: SharedIndexInformer = factory.for_resource(
-            typed.MUTATING_WEBHOOK_CONFIGURATIONS, codec
+        self.informer: SharedIndexInformer[models.MutatingWebhookConfiguration] = (
+            factory.for_resource(typed.MUTATING_WEBHOOK_CONFIGURATIONS, codec)
         )
         self.lister = typed_listers.MutatingWebhookConfigurationLister(
             self.informer.indexer, "mutatingwebhookconfigurations", False
@@ -94,8 +94,8 @@ class AsyncMutatingWebhookConfigurationInformer:
         codec = ModelCodec(
             models.MutatingWebhookConfiguration, models.MutatingWebhookConfigurationList
         )
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.MUTATING_WEBHOOK_CONFIGURATIONS, codec
+        self.informer: AsyncSharedIndexInformer[models.MutatingWebhookConfiguration] = (
+            factory.for_resource(typed.MUTATING_WEBHOOK_CONFIGURATIONS, codec)
         )
         self.lister = typed_listers.MutatingWebhookConfigurationLister(
             self.informer.indexer, "mutatingwebhookconfigurations", False
@@ -107,7 +107,7 @@ class ValidatingAdmissionPolicyInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.ValidatingAdmissionPolicy] = factory.for_resource(
             typed.VALIDATING_ADMISSION_POLICIES, codec
         )
         self.lister = typed_listers.ValidatingAdmissionPolicyLister(
@@ -120,8 +120,8 @@ class AsyncValidatingAdmissionPolicyInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.VALIDATING_ADMISSION_POLICIES, codec
+        self.informer: AsyncSharedIndexInformer[models.ValidatingAdmissionPolicy] = (
+            factory.for_resource(typed.VALIDATING_ADMISSION_POLICIES, codec)
         )
         self.lister = typed_listers.ValidatingAdmissionPolicyLister(
             self.informer.indexer, "validatingadmissionpolicies", False
@@ -135,8 +135,8 @@ class ValidatingAdmissionPolicyBindingInformer:
         codec = ModelCodec(
             models.ValidatingAdmissionPolicyBinding, models.ValidatingAdmissionPolicyBindingList
         )
-        self.informer: SharedIndexInformer = factory.for_resource(
-            typed.VALIDATING_ADMISSION_POLICY_BINDINGS, codec
+        self.informer: SharedIndexInformer[models.ValidatingAdmissionPolicyBinding] = (
+            factory.for_resource(typed.VALIDATING_ADMISSION_POLICY_BINDINGS, codec)
         )
         self.lister = typed_listers.ValidatingAdmissionPolicyBindingLister(
             self.informer.indexer, "validatingadmissionpolicybindings", False
@@ -150,8 +150,8 @@ class AsyncValidatingAdmissionPolicyBindingInformer:
         codec = ModelCodec(
             models.ValidatingAdmissionPolicyBinding, models.ValidatingAdmissionPolicyBindingList
         )
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.VALIDATING_ADMISSION_POLICY_BINDINGS, codec
+        self.informer: AsyncSharedIndexInformer[models.ValidatingAdmissionPolicyBinding] = (
+            factory.for_resource(typed.VALIDATING_ADMISSION_POLICY_BINDINGS, codec)
         )
         self.lister = typed_listers.ValidatingAdmissionPolicyBindingLister(
             self.informer.indexer, "validatingadmissionpolicybindings", False
@@ -165,8 +165,8 @@ class ValidatingWebhookConfigurationInformer:
         codec = ModelCodec(
             models.ValidatingWebhookConfiguration, models.ValidatingWebhookConfigurationList
         )
-        self.informer: SharedIndexInformer = factory.for_resource(
-            typed.VALIDATING_WEBHOOK_CONFIGURATIONS, codec
+        self.informer: SharedIndexInformer[models.ValidatingWebhookConfiguration] = (
+            factory.for_resource(typed.VALIDATING_WEBHOOK_CONFIGURATIONS, codec)
         )
         self.lister = typed_listers.ValidatingWebhookConfigurationLister(
             self.informer.indexer, "validatingwebhookconfigurations", False
@@ -180,8 +180,8 @@ class AsyncValidatingWebhookConfigurationInformer:
         codec = ModelCodec(
             models.ValidatingWebhookConfiguration, models.ValidatingWebhookConfigurationList
         )
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.VALIDATING_WEBHOOK_CONFIGURATIONS, codec
+        self.informer: AsyncSharedIndexInformer[models.ValidatingWebhookConfiguration] = (
+            factory.for_resource(typed.VALIDATING_WEBHOOK_CONFIGURATIONS, codec)
         )
         self.lister = typed_listers.ValidatingWebhookConfigurationLister(
             self.informer.indexer, "validatingwebhookconfigurations", False

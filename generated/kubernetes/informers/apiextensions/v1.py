@@ -21,7 +21,7 @@ class CustomResourceDefinitionInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.CustomResourceDefinition, models.CustomResourceDefinitionList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.CustomResourceDefinition] = factory.for_resource(
             typed.CUSTOM_RESOURCE_DEFINITIONS, codec
         )
         self.lister = typed_listers.CustomResourceDefinitionLister(
@@ -34,8 +34,8 @@ class AsyncCustomResourceDefinitionInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.CustomResourceDefinition, models.CustomResourceDefinitionList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.CUSTOM_RESOURCE_DEFINITIONS, codec
+        self.informer: AsyncSharedIndexInformer[models.CustomResourceDefinition] = (
+            factory.for_resource(typed.CUSTOM_RESOURCE_DEFINITIONS, codec)
         )
         self.lister = typed_listers.CustomResourceDefinitionLister(
             self.informer.indexer, "customresourcedefinitions", False

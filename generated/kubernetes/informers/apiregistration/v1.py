@@ -21,7 +21,9 @@ class APIServiceInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.APIService, models.APIServiceList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.API_SERVICES, codec)
+        self.informer: SharedIndexInformer[models.APIService] = factory.for_resource(
+            typed.API_SERVICES, codec
+        )
         self.lister = typed_listers.APIServiceLister(self.informer.indexer, "apiservices", False)
 
 
@@ -30,7 +32,9 @@ class AsyncAPIServiceInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.APIService, models.APIServiceList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.API_SERVICES, codec)
+        self.informer: AsyncSharedIndexInformer[models.APIService] = factory.for_resource(
+            typed.API_SERVICES, codec
+        )
         self.lister = typed_listers.APIServiceLister(self.informer.indexer, "apiservices", False)
 
 

@@ -21,7 +21,9 @@ class ControllerRevisionInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ControllerRevision, models.ControllerRevisionList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.CONTROLLER_REVISIONS, codec)
+        self.informer: SharedIndexInformer[models.ControllerRevision] = factory.for_resource(
+            typed.CONTROLLER_REVISIONS, codec
+        )
         self.lister = typed_listers.ControllerRevisionLister(
             self.informer.indexer, "controllerrevisions", True
         )
@@ -32,7 +34,7 @@ class AsyncControllerRevisionInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ControllerRevision, models.ControllerRevisionList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+        self.informer: AsyncSharedIndexInformer[models.ControllerRevision] = factory.for_resource(
             typed.CONTROLLER_REVISIONS, codec
         )
         self.lister = typed_listers.ControllerRevisionLister(
@@ -45,7 +47,9 @@ class DaemonSetInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.DaemonSet, models.DaemonSetList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.DAEMON_SETS, codec)
+        self.informer: SharedIndexInformer[models.DaemonSet] = factory.for_resource(
+            typed.DAEMON_SETS, codec
+        )
         self.lister = typed_listers.DaemonSetLister(self.informer.indexer, "daemonsets", True)
 
 
@@ -54,7 +58,9 @@ class AsyncDaemonSetInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.DaemonSet, models.DaemonSetList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.DAEMON_SETS, codec)
+        self.informer: AsyncSharedIndexInformer[models.DaemonSet] = factory.for_resource(
+            typed.DAEMON_SETS, codec
+        )
         self.lister = typed_listers.DaemonSetLister(self.informer.indexer, "daemonsets", True)
 
 
@@ -63,7 +69,9 @@ class DeploymentInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Deployment, models.DeploymentList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.DEPLOYMENTS, codec)
+        self.informer: SharedIndexInformer[models.Deployment] = factory.for_resource(
+            typed.DEPLOYMENTS, codec
+        )
         self.lister = typed_listers.DeploymentLister(self.informer.indexer, "deployments", True)
 
 
@@ -72,7 +80,9 @@ class AsyncDeploymentInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Deployment, models.DeploymentList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.DEPLOYMENTS, codec)
+        self.informer: AsyncSharedIndexInformer[models.Deployment] = factory.for_resource(
+            typed.DEPLOYMENTS, codec
+        )
         self.lister = typed_listers.DeploymentLister(self.informer.indexer, "deployments", True)
 
 
@@ -81,7 +91,9 @@ class ReplicaSetInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ReplicaSet, models.ReplicaSetList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.REPLICA_SETS, codec)
+        self.informer: SharedIndexInformer[models.ReplicaSet] = factory.for_resource(
+            typed.REPLICA_SETS, codec
+        )
         self.lister = typed_listers.ReplicaSetLister(self.informer.indexer, "replicasets", True)
 
 
@@ -90,7 +102,9 @@ class AsyncReplicaSetInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ReplicaSet, models.ReplicaSetList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.REPLICA_SETS, codec)
+        self.informer: AsyncSharedIndexInformer[models.ReplicaSet] = factory.for_resource(
+            typed.REPLICA_SETS, codec
+        )
         self.lister = typed_listers.ReplicaSetLister(self.informer.indexer, "replicasets", True)
 
 
@@ -99,7 +113,9 @@ class StatefulSetInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.StatefulSet, models.StatefulSetList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.STATEFUL_SETS, codec)
+        self.informer: SharedIndexInformer[models.StatefulSet] = factory.for_resource(
+            typed.STATEFUL_SETS, codec
+        )
         self.lister = typed_listers.StatefulSetLister(self.informer.indexer, "statefulsets", True)
 
 
@@ -108,7 +124,9 @@ class AsyncStatefulSetInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.StatefulSet, models.StatefulSetList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.STATEFUL_SETS, codec)
+        self.informer: AsyncSharedIndexInformer[models.StatefulSet] = factory.for_resource(
+            typed.STATEFUL_SETS, codec
+        )
         self.lister = typed_listers.StatefulSetLister(self.informer.indexer, "statefulsets", True)
 
 

@@ -21,7 +21,7 @@ class HorizontalPodAutoscalerInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.HorizontalPodAutoscaler] = factory.for_resource(
             typed.HORIZONTAL_POD_AUTOSCALERS, codec
         )
         self.lister = typed_listers.HorizontalPodAutoscalerLister(
@@ -34,8 +34,8 @@ class AsyncHorizontalPodAutoscalerInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.HORIZONTAL_POD_AUTOSCALERS, codec
+        self.informer: AsyncSharedIndexInformer[models.HorizontalPodAutoscaler] = (
+            factory.for_resource(typed.HORIZONTAL_POD_AUTOSCALERS, codec)
         )
         self.lister = typed_listers.HorizontalPodAutoscalerLister(
             self.informer.indexer, "horizontalpodautoscalers", True

@@ -21,7 +21,9 @@ class CronJobInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.CronJob, models.CronJobList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.CRON_JOBS, codec)
+        self.informer: SharedIndexInformer[models.CronJob] = factory.for_resource(
+            typed.CRON_JOBS, codec
+        )
         self.lister = typed_listers.CronJobLister(self.informer.indexer, "cronjobs", True)
 
 
@@ -30,7 +32,9 @@ class AsyncCronJobInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.CronJob, models.CronJobList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.CRON_JOBS, codec)
+        self.informer: AsyncSharedIndexInformer[models.CronJob] = factory.for_resource(
+            typed.CRON_JOBS, codec
+        )
         self.lister = typed_listers.CronJobLister(self.informer.indexer, "cronjobs", True)
 
 
@@ -39,7 +43,7 @@ class JobInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Job, models.JobList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.JOBS, codec)
+        self.informer: SharedIndexInformer[models.Job] = factory.for_resource(typed.JOBS, codec)
         self.lister = typed_listers.JobLister(self.informer.indexer, "jobs", True)
 
 
@@ -48,7 +52,9 @@ class AsyncJobInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Job, models.JobList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.JOBS, codec)
+        self.informer: AsyncSharedIndexInformer[models.Job] = factory.for_resource(
+            typed.JOBS, codec
+        )
         self.lister = typed_listers.JobLister(self.informer.indexer, "jobs", True)
 
 

@@ -21,7 +21,7 @@ class CertificateSigningRequestInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.CertificateSigningRequest, models.CertificateSigningRequestList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.CertificateSigningRequest] = factory.for_resource(
             typed.CERTIFICATE_SIGNING_REQUESTS, codec
         )
         self.lister = typed_listers.CertificateSigningRequestLister(
@@ -34,8 +34,8 @@ class AsyncCertificateSigningRequestInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.CertificateSigningRequest, models.CertificateSigningRequestList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.CERTIFICATE_SIGNING_REQUESTS, codec
+        self.informer: AsyncSharedIndexInformer[models.CertificateSigningRequest] = (
+            factory.for_resource(typed.CERTIFICATE_SIGNING_REQUESTS, codec)
         )
         self.lister = typed_listers.CertificateSigningRequestLister(
             self.informer.indexer, "certificatesigningrequests", False
@@ -47,7 +47,7 @@ class ClusterTrustBundleInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ClusterTrustBundle, models.ClusterTrustBundleList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.ClusterTrustBundle] = factory.for_resource(
             typed.CLUSTER_TRUST_BUNDLES, codec
         )
         self.lister = typed_listers.ClusterTrustBundleLister(
@@ -60,7 +60,7 @@ class AsyncClusterTrustBundleInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ClusterTrustBundle, models.ClusterTrustBundleList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+        self.informer: AsyncSharedIndexInformer[models.ClusterTrustBundle] = factory.for_resource(
             typed.CLUSTER_TRUST_BUNDLES, codec
         )
         self.lister = typed_listers.ClusterTrustBundleLister(
@@ -73,7 +73,7 @@ class PodCertificateRequestInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.PodCertificateRequest, models.PodCertificateRequestList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.PodCertificateRequest] = factory.for_resource(
             typed.POD_CERTIFICATE_REQUESTS, codec
         )
         self.lister = typed_listers.PodCertificateRequestLister(
@@ -86,8 +86,8 @@ class AsyncPodCertificateRequestInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.PodCertificateRequest, models.PodCertificateRequestList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.POD_CERTIFICATE_REQUESTS, codec
+        self.informer: AsyncSharedIndexInformer[models.PodCertificateRequest] = (
+            factory.for_resource(typed.POD_CERTIFICATE_REQUESTS, codec)
         )
         self.lister = typed_listers.PodCertificateRequestLister(
             self.informer.indexer, "podcertificaterequests", True

@@ -21,7 +21,7 @@ class LeaseInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Lease, models.LeaseList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.LEASES, codec)
+        self.informer: SharedIndexInformer[models.Lease] = factory.for_resource(typed.LEASES, codec)
         self.lister = typed_listers.LeaseLister(self.informer.indexer, "leases", True)
 
 
@@ -30,7 +30,9 @@ class AsyncLeaseInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Lease, models.LeaseList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.LEASES, codec)
+        self.informer: AsyncSharedIndexInformer[models.Lease] = factory.for_resource(
+            typed.LEASES, codec
+        )
         self.lister = typed_listers.LeaseLister(self.informer.indexer, "leases", True)
 
 

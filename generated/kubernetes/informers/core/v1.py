@@ -21,7 +21,9 @@ class ConfigMapInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ConfigMap, models.ConfigMapList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.CONFIG_MAPS, codec)
+        self.informer: SharedIndexInformer[models.ConfigMap] = factory.for_resource(
+            typed.CONFIG_MAPS, codec
+        )
         self.lister = typed_listers.ConfigMapLister(self.informer.indexer, "configmaps", True)
 
 
@@ -30,7 +32,9 @@ class AsyncConfigMapInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ConfigMap, models.ConfigMapList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.CONFIG_MAPS, codec)
+        self.informer: AsyncSharedIndexInformer[models.ConfigMap] = factory.for_resource(
+            typed.CONFIG_MAPS, codec
+        )
         self.lister = typed_listers.ConfigMapLister(self.informer.indexer, "configmaps", True)
 
 
@@ -39,7 +43,9 @@ class EndpointsInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Endpoints, models.EndpointsList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.ENDPOINTS, codec)
+        self.informer: SharedIndexInformer[models.Endpoints] = factory.for_resource(
+            typed.ENDPOINTS, codec
+        )
         self.lister = typed_listers.EndpointsLister(self.informer.indexer, "endpoints", True)
 
 
@@ -48,7 +54,9 @@ class AsyncEndpointsInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Endpoints, models.EndpointsList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.ENDPOINTS, codec)
+        self.informer: AsyncSharedIndexInformer[models.Endpoints] = factory.for_resource(
+            typed.ENDPOINTS, codec
+        )
         self.lister = typed_listers.EndpointsLister(self.informer.indexer, "endpoints", True)
 
 
@@ -57,7 +65,7 @@ class EventInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Event, models.EventList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.EVENTS, codec)
+        self.informer: SharedIndexInformer[models.Event] = factory.for_resource(typed.EVENTS, codec)
         self.lister = typed_listers.EventLister(self.informer.indexer, "events", True)
 
 
@@ -66,7 +74,9 @@ class AsyncEventInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Event, models.EventList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.EVENTS, codec)
+        self.informer: AsyncSharedIndexInformer[models.Event] = factory.for_resource(
+            typed.EVENTS, codec
+        )
         self.lister = typed_listers.EventLister(self.informer.indexer, "events", True)
 
 
@@ -75,7 +85,9 @@ class LimitRangeInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.LimitRange, models.LimitRangeList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.LIMIT_RANGES, codec)
+        self.informer: SharedIndexInformer[models.LimitRange] = factory.for_resource(
+            typed.LIMIT_RANGES, codec
+        )
         self.lister = typed_listers.LimitRangeLister(self.informer.indexer, "limitranges", True)
 
 
@@ -84,7 +96,9 @@ class AsyncLimitRangeInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.LimitRange, models.LimitRangeList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.LIMIT_RANGES, codec)
+        self.informer: AsyncSharedIndexInformer[models.LimitRange] = factory.for_resource(
+            typed.LIMIT_RANGES, codec
+        )
         self.lister = typed_listers.LimitRangeLister(self.informer.indexer, "limitranges", True)
 
 
@@ -93,7 +107,9 @@ class NamespaceInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Namespace, models.NamespaceList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.NAMESPACES, codec)
+        self.informer: SharedIndexInformer[models.Namespace] = factory.for_resource(
+            typed.NAMESPACES, codec
+        )
         self.lister = typed_listers.NamespaceLister(self.informer.indexer, "namespaces", False)
 
 
@@ -102,7 +118,9 @@ class AsyncNamespaceInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Namespace, models.NamespaceList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.NAMESPACES, codec)
+        self.informer: AsyncSharedIndexInformer[models.Namespace] = factory.for_resource(
+            typed.NAMESPACES, codec
+        )
         self.lister = typed_listers.NamespaceLister(self.informer.indexer, "namespaces", False)
 
 
@@ -111,7 +129,7 @@ class NodeInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Node, models.NodeList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.NODES, codec)
+        self.informer: SharedIndexInformer[models.Node] = factory.for_resource(typed.NODES, codec)
         self.lister = typed_listers.NodeLister(self.informer.indexer, "nodes", False)
 
 
@@ -120,7 +138,9 @@ class AsyncNodeInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Node, models.NodeList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.NODES, codec)
+        self.informer: AsyncSharedIndexInformer[models.Node] = factory.for_resource(
+            typed.NODES, codec
+        )
         self.lister = typed_listers.NodeLister(self.informer.indexer, "nodes", False)
 
 
@@ -129,7 +149,7 @@ class PersistentVolumeClaimInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.PersistentVolumeClaim, models.PersistentVolumeClaimList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.PersistentVolumeClaim] = factory.for_resource(
             typed.PERSISTENT_VOLUME_CLAIMS, codec
         )
         self.lister = typed_listers.PersistentVolumeClaimLister(
@@ -142,8 +162,8 @@ class AsyncPersistentVolumeClaimInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.PersistentVolumeClaim, models.PersistentVolumeClaimList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.PERSISTENT_VOLUME_CLAIMS, codec
+        self.informer: AsyncSharedIndexInformer[models.PersistentVolumeClaim] = (
+            factory.for_resource(typed.PERSISTENT_VOLUME_CLAIMS, codec)
         )
         self.lister = typed_listers.PersistentVolumeClaimLister(
             self.informer.indexer, "persistentvolumeclaims", True
@@ -155,7 +175,9 @@ class PersistentVolumeInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.PersistentVolume, models.PersistentVolumeList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.PERSISTENT_VOLUMES, codec)
+        self.informer: SharedIndexInformer[models.PersistentVolume] = factory.for_resource(
+            typed.PERSISTENT_VOLUMES, codec
+        )
         self.lister = typed_listers.PersistentVolumeLister(
             self.informer.indexer, "persistentvolumes", False
         )
@@ -166,7 +188,7 @@ class AsyncPersistentVolumeInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.PersistentVolume, models.PersistentVolumeList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+        self.informer: AsyncSharedIndexInformer[models.PersistentVolume] = factory.for_resource(
             typed.PERSISTENT_VOLUMES, codec
         )
         self.lister = typed_listers.PersistentVolumeLister(
@@ -179,7 +201,7 @@ class PodInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Pod, models.PodList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.PODS, codec)
+        self.informer: SharedIndexInformer[models.Pod] = factory.for_resource(typed.PODS, codec)
         self.lister = typed_listers.PodLister(self.informer.indexer, "pods", True)
 
 
@@ -188,7 +210,9 @@ class AsyncPodInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Pod, models.PodList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.PODS, codec)
+        self.informer: AsyncSharedIndexInformer[models.Pod] = factory.for_resource(
+            typed.PODS, codec
+        )
         self.lister = typed_listers.PodLister(self.informer.indexer, "pods", True)
 
 
@@ -197,7 +221,9 @@ class PodTemplateInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.PodTemplate, models.PodTemplateList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.POD_TEMPLATES, codec)
+        self.informer: SharedIndexInformer[models.PodTemplate] = factory.for_resource(
+            typed.POD_TEMPLATES, codec
+        )
         self.lister = typed_listers.PodTemplateLister(self.informer.indexer, "podtemplates", True)
 
 
@@ -206,7 +232,9 @@ class AsyncPodTemplateInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.PodTemplate, models.PodTemplateList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.POD_TEMPLATES, codec)
+        self.informer: AsyncSharedIndexInformer[models.PodTemplate] = factory.for_resource(
+            typed.POD_TEMPLATES, codec
+        )
         self.lister = typed_listers.PodTemplateLister(self.informer.indexer, "podtemplates", True)
 
 
@@ -215,7 +243,7 @@ class ReplicationControllerInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ReplicationController, models.ReplicationControllerList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.ReplicationController] = factory.for_resource(
             typed.REPLICATION_CONTROLLERS, codec
         )
         self.lister = typed_listers.ReplicationControllerLister(
@@ -228,8 +256,8 @@ class AsyncReplicationControllerInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ReplicationController, models.ReplicationControllerList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.REPLICATION_CONTROLLERS, codec
+        self.informer: AsyncSharedIndexInformer[models.ReplicationController] = (
+            factory.for_resource(typed.REPLICATION_CONTROLLERS, codec)
         )
         self.lister = typed_listers.ReplicationControllerLister(
             self.informer.indexer, "replicationcontrollers", True
@@ -241,7 +269,9 @@ class ResourceQuotaInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ResourceQuota, models.ResourceQuotaList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.RESOURCE_QUOTAS, codec)
+        self.informer: SharedIndexInformer[models.ResourceQuota] = factory.for_resource(
+            typed.RESOURCE_QUOTAS, codec
+        )
         self.lister = typed_listers.ResourceQuotaLister(
             self.informer.indexer, "resourcequotas", True
         )
@@ -252,7 +282,9 @@ class AsyncResourceQuotaInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ResourceQuota, models.ResourceQuotaList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.RESOURCE_QUOTAS, codec)
+        self.informer: AsyncSharedIndexInformer[models.ResourceQuota] = factory.for_resource(
+            typed.RESOURCE_QUOTAS, codec
+        )
         self.lister = typed_listers.ResourceQuotaLister(
             self.informer.indexer, "resourcequotas", True
         )
@@ -263,7 +295,9 @@ class SecretInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Secret, models.SecretList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.SECRETS, codec)
+        self.informer: SharedIndexInformer[models.Secret] = factory.for_resource(
+            typed.SECRETS, codec
+        )
         self.lister = typed_listers.SecretLister(self.informer.indexer, "secrets", True)
 
 
@@ -272,7 +306,9 @@ class AsyncSecretInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Secret, models.SecretList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.SECRETS, codec)
+        self.informer: AsyncSharedIndexInformer[models.Secret] = factory.for_resource(
+            typed.SECRETS, codec
+        )
         self.lister = typed_listers.SecretLister(self.informer.indexer, "secrets", True)
 
 
@@ -281,7 +317,9 @@ class ServiceAccountInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ServiceAccount, models.ServiceAccountList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.SERVICE_ACCOUNTS, codec)
+        self.informer: SharedIndexInformer[models.ServiceAccount] = factory.for_resource(
+            typed.SERVICE_ACCOUNTS, codec
+        )
         self.lister = typed_listers.ServiceAccountLister(
             self.informer.indexer, "serviceaccounts", True
         )
@@ -292,7 +330,7 @@ class AsyncServiceAccountInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ServiceAccount, models.ServiceAccountList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+        self.informer: AsyncSharedIndexInformer[models.ServiceAccount] = factory.for_resource(
             typed.SERVICE_ACCOUNTS, codec
         )
         self.lister = typed_listers.ServiceAccountLister(
@@ -305,7 +343,9 @@ class ServiceInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Service, models.ServiceList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.SERVICES, codec)
+        self.informer: SharedIndexInformer[models.Service] = factory.for_resource(
+            typed.SERVICES, codec
+        )
         self.lister = typed_listers.ServiceLister(self.informer.indexer, "services", True)
 
 
@@ -314,7 +354,9 @@ class AsyncServiceInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Service, models.ServiceList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.SERVICES, codec)
+        self.informer: AsyncSharedIndexInformer[models.Service] = factory.for_resource(
+            typed.SERVICES, codec
+        )
         self.lister = typed_listers.ServiceLister(self.informer.indexer, "services", True)
 
 

@@ -21,7 +21,9 @@ class EndpointSliceInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.EndpointSlice, models.EndpointSliceList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.ENDPOINT_SLICES, codec)
+        self.informer: SharedIndexInformer[models.EndpointSlice] = factory.for_resource(
+            typed.ENDPOINT_SLICES, codec
+        )
         self.lister = typed_listers.EndpointSliceLister(
             self.informer.indexer, "endpointslices", True
         )
@@ -32,7 +34,9 @@ class AsyncEndpointSliceInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.EndpointSlice, models.EndpointSliceList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.ENDPOINT_SLICES, codec)
+        self.informer: AsyncSharedIndexInformer[models.EndpointSlice] = factory.for_resource(
+            typed.ENDPOINT_SLICES, codec
+        )
         self.lister = typed_listers.EndpointSliceLister(
             self.informer.indexer, "endpointslices", True
         )

@@ -21,7 +21,7 @@ class EventInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Event, models.EventList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.EVENTS, codec)
+        self.informer: SharedIndexInformer[models.Event] = factory.for_resource(typed.EVENTS, codec)
         self.lister = typed_listers.EventLister(self.informer.indexer, "events", True)
 
 
@@ -30,7 +30,9 @@ class AsyncEventInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Event, models.EventList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.EVENTS, codec)
+        self.informer: AsyncSharedIndexInformer[models.Event] = factory.for_resource(
+            typed.EVENTS, codec
+        )
         self.lister = typed_listers.EventLister(self.informer.indexer, "events", True)
 
 

@@ -21,7 +21,9 @@ class FlowSchemaInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.FlowSchema, models.FlowSchemaList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.FLOW_SCHEMAS, codec)
+        self.informer: SharedIndexInformer[models.FlowSchema] = factory.for_resource(
+            typed.FLOW_SCHEMAS, codec
+        )
         self.lister = typed_listers.FlowSchemaLister(self.informer.indexer, "flowschemas", False)
 
 
@@ -30,7 +32,9 @@ class AsyncFlowSchemaInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.FlowSchema, models.FlowSchemaList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.FLOW_SCHEMAS, codec)
+        self.informer: AsyncSharedIndexInformer[models.FlowSchema] = factory.for_resource(
+            typed.FLOW_SCHEMAS, codec
+        )
         self.lister = typed_listers.FlowSchemaLister(self.informer.indexer, "flowschemas", False)
 
 
@@ -39,8 +43,8 @@ class PriorityLevelConfigurationInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList)
-        self.informer: SharedIndexInformer = factory.for_resource(
-            typed.PRIORITY_LEVEL_CONFIGURATIONS, codec
+        self.informer: SharedIndexInformer[models.PriorityLevelConfiguration] = (
+            factory.for_resource(typed.PRIORITY_LEVEL_CONFIGURATIONS, codec)
         )
         self.lister = typed_listers.PriorityLevelConfigurationLister(
             self.informer.indexer, "prioritylevelconfigurations", False
@@ -52,8 +56,8 @@ class AsyncPriorityLevelConfigurationInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.PRIORITY_LEVEL_CONFIGURATIONS, codec
+        self.informer: AsyncSharedIndexInformer[models.PriorityLevelConfiguration] = (
+            factory.for_resource(typed.PRIORITY_LEVEL_CONFIGURATIONS, codec)
         )
         self.lister = typed_listers.PriorityLevelConfigurationLister(
             self.informer.indexer, "prioritylevelconfigurations", False

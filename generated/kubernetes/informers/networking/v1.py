@@ -21,7 +21,9 @@ class IngressClassInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.IngressClass, models.IngressClassList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.INGRESS_CLASSES, codec)
+        self.informer: SharedIndexInformer[models.IngressClass] = factory.for_resource(
+            typed.INGRESS_CLASSES, codec
+        )
         self.lister = typed_listers.IngressClassLister(
             self.informer.indexer, "ingressclasses", False
         )
@@ -32,7 +34,9 @@ class AsyncIngressClassInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.IngressClass, models.IngressClassList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.INGRESS_CLASSES, codec)
+        self.informer: AsyncSharedIndexInformer[models.IngressClass] = factory.for_resource(
+            typed.INGRESS_CLASSES, codec
+        )
         self.lister = typed_listers.IngressClassLister(
             self.informer.indexer, "ingressclasses", False
         )
@@ -43,7 +47,9 @@ class IngressInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Ingress, models.IngressList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.INGRESSES, codec)
+        self.informer: SharedIndexInformer[models.Ingress] = factory.for_resource(
+            typed.INGRESSES, codec
+        )
         self.lister = typed_listers.IngressLister(self.informer.indexer, "ingresses", True)
 
 
@@ -52,7 +58,9 @@ class AsyncIngressInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Ingress, models.IngressList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.INGRESSES, codec)
+        self.informer: AsyncSharedIndexInformer[models.Ingress] = factory.for_resource(
+            typed.INGRESSES, codec
+        )
         self.lister = typed_listers.IngressLister(self.informer.indexer, "ingresses", True)
 
 
@@ -61,7 +69,9 @@ class IPAddressInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.IPAddress, models.IPAddressList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.IP_ADDRESSES, codec)
+        self.informer: SharedIndexInformer[models.IPAddress] = factory.for_resource(
+            typed.IP_ADDRESSES, codec
+        )
         self.lister = typed_listers.IPAddressLister(self.informer.indexer, "ipaddresses", False)
 
 
@@ -70,7 +80,9 @@ class AsyncIPAddressInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.IPAddress, models.IPAddressList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.IP_ADDRESSES, codec)
+        self.informer: AsyncSharedIndexInformer[models.IPAddress] = factory.for_resource(
+            typed.IP_ADDRESSES, codec
+        )
         self.lister = typed_listers.IPAddressLister(self.informer.indexer, "ipaddresses", False)
 
 
@@ -79,7 +91,9 @@ class NetworkPolicyInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.NetworkPolicy, models.NetworkPolicyList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.NETWORK_POLICIES, codec)
+        self.informer: SharedIndexInformer[models.NetworkPolicy] = factory.for_resource(
+            typed.NETWORK_POLICIES, codec
+        )
         self.lister = typed_listers.NetworkPolicyLister(
             self.informer.indexer, "networkpolicies", True
         )
@@ -90,7 +104,7 @@ class AsyncNetworkPolicyInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.NetworkPolicy, models.NetworkPolicyList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+        self.informer: AsyncSharedIndexInformer[models.NetworkPolicy] = factory.for_resource(
             typed.NETWORK_POLICIES, codec
         )
         self.lister = typed_listers.NetworkPolicyLister(
@@ -103,7 +117,9 @@ class ServiceCIDRInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ServiceCIDR, models.ServiceCIDRList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.SERVICE_CIDRS, codec)
+        self.informer: SharedIndexInformer[models.ServiceCIDR] = factory.for_resource(
+            typed.SERVICE_CIDRS, codec
+        )
         self.lister = typed_listers.ServiceCIDRLister(self.informer.indexer, "servicecidrs", False)
 
 
@@ -112,7 +128,9 @@ class AsyncServiceCIDRInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ServiceCIDR, models.ServiceCIDRList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.SERVICE_CIDRS, codec)
+        self.informer: AsyncSharedIndexInformer[models.ServiceCIDR] = factory.for_resource(
+            typed.SERVICE_CIDRS, codec
+        )
         self.lister = typed_listers.ServiceCIDRLister(self.informer.indexer, "servicecidrs", False)
 
 

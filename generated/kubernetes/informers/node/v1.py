@@ -21,7 +21,9 @@ class RuntimeClassInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.RuntimeClass, models.RuntimeClassList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.RUNTIME_CLASSES, codec)
+        self.informer: SharedIndexInformer[models.RuntimeClass] = factory.for_resource(
+            typed.RUNTIME_CLASSES, codec
+        )
         self.lister = typed_listers.RuntimeClassLister(
             self.informer.indexer, "runtimeclasses", False
         )
@@ -32,7 +34,9 @@ class AsyncRuntimeClassInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.RuntimeClass, models.RuntimeClassList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.RUNTIME_CLASSES, codec)
+        self.informer: AsyncSharedIndexInformer[models.RuntimeClass] = factory.for_resource(
+            typed.RUNTIME_CLASSES, codec
+        )
         self.lister = typed_listers.RuntimeClassLister(
             self.informer.indexer, "runtimeclasses", False
         )

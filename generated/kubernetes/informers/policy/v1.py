@@ -21,7 +21,7 @@ class PodDisruptionBudgetInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.PodDisruptionBudget, models.PodDisruptionBudgetList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.PodDisruptionBudget] = factory.for_resource(
             typed.POD_DISRUPTION_BUDGETS, codec
         )
         self.lister = typed_listers.PodDisruptionBudgetLister(
@@ -34,7 +34,7 @@ class AsyncPodDisruptionBudgetInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.PodDisruptionBudget, models.PodDisruptionBudgetList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+        self.informer: AsyncSharedIndexInformer[models.PodDisruptionBudget] = factory.for_resource(
             typed.POD_DISRUPTION_BUDGETS, codec
         )
         self.lister = typed_listers.PodDisruptionBudgetLister(

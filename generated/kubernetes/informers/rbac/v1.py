@@ -21,7 +21,7 @@ class ClusterRoleBindingInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ClusterRoleBinding, models.ClusterRoleBindingList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.ClusterRoleBinding] = factory.for_resource(
             typed.CLUSTER_ROLE_BINDINGS, codec
         )
         self.lister = typed_listers.ClusterRoleBindingLister(
@@ -34,7 +34,7 @@ class AsyncClusterRoleBindingInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ClusterRoleBinding, models.ClusterRoleBindingList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+        self.informer: AsyncSharedIndexInformer[models.ClusterRoleBinding] = factory.for_resource(
             typed.CLUSTER_ROLE_BINDINGS, codec
         )
         self.lister = typed_listers.ClusterRoleBindingLister(
@@ -47,7 +47,9 @@ class ClusterRoleInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ClusterRole, models.ClusterRoleList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.CLUSTER_ROLES, codec)
+        self.informer: SharedIndexInformer[models.ClusterRole] = factory.for_resource(
+            typed.CLUSTER_ROLES, codec
+        )
         self.lister = typed_listers.ClusterRoleLister(self.informer.indexer, "clusterroles", False)
 
 
@@ -56,7 +58,9 @@ class AsyncClusterRoleInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ClusterRole, models.ClusterRoleList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.CLUSTER_ROLES, codec)
+        self.informer: AsyncSharedIndexInformer[models.ClusterRole] = factory.for_resource(
+            typed.CLUSTER_ROLES, codec
+        )
         self.lister = typed_listers.ClusterRoleLister(self.informer.indexer, "clusterroles", False)
 
 
@@ -65,7 +69,9 @@ class RoleBindingInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.RoleBinding, models.RoleBindingList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.ROLE_BINDINGS, codec)
+        self.informer: SharedIndexInformer[models.RoleBinding] = factory.for_resource(
+            typed.ROLE_BINDINGS, codec
+        )
         self.lister = typed_listers.RoleBindingLister(self.informer.indexer, "rolebindings", True)
 
 
@@ -74,7 +80,9 @@ class AsyncRoleBindingInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.RoleBinding, models.RoleBindingList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.ROLE_BINDINGS, codec)
+        self.informer: AsyncSharedIndexInformer[models.RoleBinding] = factory.for_resource(
+            typed.ROLE_BINDINGS, codec
+        )
         self.lister = typed_listers.RoleBindingLister(self.informer.indexer, "rolebindings", True)
 
 
@@ -83,7 +91,7 @@ class RoleInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Role, models.RoleList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.ROLES, codec)
+        self.informer: SharedIndexInformer[models.Role] = factory.for_resource(typed.ROLES, codec)
         self.lister = typed_listers.RoleLister(self.informer.indexer, "roles", True)
 
 
@@ -92,7 +100,9 @@ class AsyncRoleInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Role, models.RoleList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.ROLES, codec)
+        self.informer: AsyncSharedIndexInformer[models.Role] = factory.for_resource(
+            typed.ROLES, codec
+        )
         self.lister = typed_listers.RoleLister(self.informer.indexer, "roles", True)
 
 

@@ -21,7 +21,9 @@ class DeviceClassInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.DeviceClass, models.DeviceClassList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.DEVICE_CLASSES, codec)
+        self.informer: SharedIndexInformer[models.DeviceClass] = factory.for_resource(
+            typed.DEVICE_CLASSES, codec
+        )
         self.lister = typed_listers.DeviceClassLister(self.informer.indexer, "deviceclasses", False)
 
 
@@ -30,7 +32,9 @@ class AsyncDeviceClassInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.DeviceClass, models.DeviceClassList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.DEVICE_CLASSES, codec)
+        self.informer: AsyncSharedIndexInformer[models.DeviceClass] = factory.for_resource(
+            typed.DEVICE_CLASSES, codec
+        )
         self.lister = typed_listers.DeviceClassLister(self.informer.indexer, "deviceclasses", False)
 
 
@@ -39,7 +43,9 @@ class DeviceTaintRuleInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.DeviceTaintRule, models.DeviceTaintRuleList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.DEVICE_TAINT_RULES, codec)
+        self.informer: SharedIndexInformer[models.DeviceTaintRule] = factory.for_resource(
+            typed.DEVICE_TAINT_RULES, codec
+        )
         self.lister = typed_listers.DeviceTaintRuleLister(
             self.informer.indexer, "devicetaintrules", False
         )
@@ -50,7 +56,7 @@ class AsyncDeviceTaintRuleInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.DeviceTaintRule, models.DeviceTaintRuleList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+        self.informer: AsyncSharedIndexInformer[models.DeviceTaintRule] = factory.for_resource(
             typed.DEVICE_TAINT_RULES, codec
         )
         self.lister = typed_listers.DeviceTaintRuleLister(
@@ -63,7 +69,9 @@ class ResourceClaimInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ResourceClaim, models.ResourceClaimList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.RESOURCE_CLAIMS, codec)
+        self.informer: SharedIndexInformer[models.ResourceClaim] = factory.for_resource(
+            typed.RESOURCE_CLAIMS, codec
+        )
         self.lister = typed_listers.ResourceClaimLister(
             self.informer.indexer, "resourceclaims", True
         )
@@ -74,7 +82,9 @@ class AsyncResourceClaimInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ResourceClaim, models.ResourceClaimList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.RESOURCE_CLAIMS, codec)
+        self.informer: AsyncSharedIndexInformer[models.ResourceClaim] = factory.for_resource(
+            typed.RESOURCE_CLAIMS, codec
+        )
         self.lister = typed_listers.ResourceClaimLister(
             self.informer.indexer, "resourceclaims", True
         )
@@ -85,7 +95,7 @@ class ResourceClaimTemplateInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ResourceClaimTemplate, models.ResourceClaimTemplateList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.ResourceClaimTemplate] = factory.for_resource(
             typed.RESOURCE_CLAIM_TEMPLATES, codec
         )
         self.lister = typed_listers.ResourceClaimTemplateLister(
@@ -98,8 +108,8 @@ class AsyncResourceClaimTemplateInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ResourceClaimTemplate, models.ResourceClaimTemplateList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.RESOURCE_CLAIM_TEMPLATES, codec
+        self.informer: AsyncSharedIndexInformer[models.ResourceClaimTemplate] = (
+            factory.for_resource(typed.RESOURCE_CLAIM_TEMPLATES, codec)
         )
         self.lister = typed_listers.ResourceClaimTemplateLister(
             self.informer.indexer, "resourceclaimtemplates", True
@@ -111,7 +121,9 @@ class ResourceSliceInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.ResourceSlice, models.ResourceSliceList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.RESOURCE_SLICES, codec)
+        self.informer: SharedIndexInformer[models.ResourceSlice] = factory.for_resource(
+            typed.RESOURCE_SLICES, codec
+        )
         self.lister = typed_listers.ResourceSliceLister(
             self.informer.indexer, "resourceslices", False
         )
@@ -122,7 +134,9 @@ class AsyncResourceSliceInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.ResourceSlice, models.ResourceSliceList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.RESOURCE_SLICES, codec)
+        self.informer: AsyncSharedIndexInformer[models.ResourceSlice] = factory.for_resource(
+            typed.RESOURCE_SLICES, codec
+        )
         self.lister = typed_listers.ResourceSliceLister(
             self.informer.indexer, "resourceslices", False
         )

@@ -21,7 +21,9 @@ class PriorityClassInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.PriorityClass, models.PriorityClassList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.PRIORITY_CLASSES, codec)
+        self.informer: SharedIndexInformer[models.PriorityClass] = factory.for_resource(
+            typed.PRIORITY_CLASSES, codec
+        )
         self.lister = typed_listers.PriorityClassLister(
             self.informer.indexer, "priorityclasses", False
         )
@@ -32,7 +34,7 @@ class AsyncPriorityClassInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.PriorityClass, models.PriorityClassList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+        self.informer: AsyncSharedIndexInformer[models.PriorityClass] = factory.for_resource(
             typed.PRIORITY_CLASSES, codec
         )
         self.lister = typed_listers.PriorityClassLister(

@@ -21,7 +21,9 @@ class CSIDriverInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.CSIDriver, models.CSIDriverList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.CSI_DRIVERS, codec)
+        self.informer: SharedIndexInformer[models.CSIDriver] = factory.for_resource(
+            typed.CSI_DRIVERS, codec
+        )
         self.lister = typed_listers.CSIDriverLister(self.informer.indexer, "csidrivers", False)
 
 
@@ -30,7 +32,9 @@ class AsyncCSIDriverInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.CSIDriver, models.CSIDriverList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.CSI_DRIVERS, codec)
+        self.informer: AsyncSharedIndexInformer[models.CSIDriver] = factory.for_resource(
+            typed.CSI_DRIVERS, codec
+        )
         self.lister = typed_listers.CSIDriverLister(self.informer.indexer, "csidrivers", False)
 
 
@@ -39,7 +43,9 @@ class CSINodeInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.CSINode, models.CSINodeList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.CSI_NODES, codec)
+        self.informer: SharedIndexInformer[models.CSINode] = factory.for_resource(
+            typed.CSI_NODES, codec
+        )
         self.lister = typed_listers.CSINodeLister(self.informer.indexer, "csinodes", False)
 
 
@@ -48,7 +54,9 @@ class AsyncCSINodeInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.CSINode, models.CSINodeList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.CSI_NODES, codec)
+        self.informer: AsyncSharedIndexInformer[models.CSINode] = factory.for_resource(
+            typed.CSI_NODES, codec
+        )
         self.lister = typed_listers.CSINodeLister(self.informer.indexer, "csinodes", False)
 
 
@@ -57,7 +65,7 @@ class CSIStorageCapacityInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.CSIStorageCapacity, models.CSIStorageCapacityList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.CSIStorageCapacity] = factory.for_resource(
             typed.CSI_STORAGE_CAPACITIES, codec
         )
         self.lister = typed_listers.CSIStorageCapacityLister(
@@ -70,7 +78,7 @@ class AsyncCSIStorageCapacityInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.CSIStorageCapacity, models.CSIStorageCapacityList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+        self.informer: AsyncSharedIndexInformer[models.CSIStorageCapacity] = factory.for_resource(
             typed.CSI_STORAGE_CAPACITIES, codec
         )
         self.lister = typed_listers.CSIStorageCapacityLister(
@@ -83,7 +91,9 @@ class StorageClassInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.StorageClass, models.StorageClassList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.STORAGE_CLASSES, codec)
+        self.informer: SharedIndexInformer[models.StorageClass] = factory.for_resource(
+            typed.STORAGE_CLASSES, codec
+        )
         self.lister = typed_listers.StorageClassLister(
             self.informer.indexer, "storageclasses", False
         )
@@ -94,7 +104,9 @@ class AsyncStorageClassInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.StorageClass, models.StorageClassList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.STORAGE_CLASSES, codec)
+        self.informer: AsyncSharedIndexInformer[models.StorageClass] = factory.for_resource(
+            typed.STORAGE_CLASSES, codec
+        )
         self.lister = typed_listers.StorageClassLister(
             self.informer.indexer, "storageclasses", False
         )
@@ -105,7 +117,9 @@ class VolumeAttachmentInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.VolumeAttachment, models.VolumeAttachmentList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.VOLUME_ATTACHMENTS, codec)
+        self.informer: SharedIndexInformer[models.VolumeAttachment] = factory.for_resource(
+            typed.VOLUME_ATTACHMENTS, codec
+        )
         self.lister = typed_listers.VolumeAttachmentLister(
             self.informer.indexer, "volumeattachments", False
         )
@@ -116,7 +130,7 @@ class AsyncVolumeAttachmentInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.VolumeAttachment, models.VolumeAttachmentList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
+        self.informer: AsyncSharedIndexInformer[models.VolumeAttachment] = factory.for_resource(
             typed.VOLUME_ATTACHMENTS, codec
         )
         self.lister = typed_listers.VolumeAttachmentLister(
@@ -129,7 +143,7 @@ class VolumeAttributesClassInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.VolumeAttributesClass, models.VolumeAttributesClassList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.VolumeAttributesClass] = factory.for_resource(
             typed.VOLUME_ATTRIBUTES_CLASSES, codec
         )
         self.lister = typed_listers.VolumeAttributesClassLister(
@@ -142,8 +156,8 @@ class AsyncVolumeAttributesClassInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.VolumeAttributesClass, models.VolumeAttributesClassList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.VOLUME_ATTRIBUTES_CLASSES, codec
+        self.informer: AsyncSharedIndexInformer[models.VolumeAttributesClass] = (
+            factory.for_resource(typed.VOLUME_ATTRIBUTES_CLASSES, codec)
         )
         self.lister = typed_listers.VolumeAttributesClassLister(
             self.informer.indexer, "volumeattributesclasses", False

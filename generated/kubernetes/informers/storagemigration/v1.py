@@ -21,7 +21,7 @@ class StorageVersionMigrationInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.StorageVersionMigration, models.StorageVersionMigrationList)
-        self.informer: SharedIndexInformer = factory.for_resource(
+        self.informer: SharedIndexInformer[models.StorageVersionMigration] = factory.for_resource(
             typed.STORAGE_VERSION_MIGRATIONS, codec
         )
         self.lister = typed_listers.StorageVersionMigrationLister(
@@ -34,8 +34,8 @@ class AsyncStorageVersionMigrationInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.StorageVersionMigration, models.StorageVersionMigrationList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(
-            typed.STORAGE_VERSION_MIGRATIONS, codec
+        self.informer: AsyncSharedIndexInformer[models.StorageVersionMigration] = (
+            factory.for_resource(typed.STORAGE_VERSION_MIGRATIONS, codec)
         )
         self.lister = typed_listers.StorageVersionMigrationLister(
             self.informer.indexer, "storageversionmigrations", False

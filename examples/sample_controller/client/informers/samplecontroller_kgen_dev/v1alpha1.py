@@ -21,7 +21,7 @@ class FooInformer:
 
     def __init__(self, factory: SharedInformerFactory) -> None:
         codec = ModelCodec(models.Foo, models.FooList)
-        self.informer: SharedIndexInformer = factory.for_resource(typed.FOOS, codec)
+        self.informer: SharedIndexInformer[models.Foo] = factory.for_resource(typed.FOOS, codec)
         self.lister = typed_listers.FooLister(self.informer.indexer, "foos", True)
 
 
@@ -30,7 +30,9 @@ class AsyncFooInformer:
 
     def __init__(self, factory: AsyncSharedInformerFactory) -> None:
         codec = ModelCodec(models.Foo, models.FooList)
-        self.informer: AsyncSharedIndexInformer = factory.for_resource(typed.FOOS, codec)
+        self.informer: AsyncSharedIndexInformer[models.Foo] = factory.for_resource(
+            typed.FOOS, codec
+        )
         self.lister = typed_listers.FooLister(self.informer.indexer, "foos", True)
 
 
