@@ -26,11 +26,22 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Hashable
-from typing import Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, cast
 
 from kgen.runtime.util.workqueue.metrics import MetricsProvider, QueueMetrics, new_queue_metrics
 
+if TYPE_CHECKING:
+    from typing import Never
+
 T = TypeVar("T", bound=Hashable)
+
+#: What ``get`` answers: ``(item, False)``, or ``(None, True)`` once the queue is shut down and
+#: empty. At shutdown there is no item (client-go returns Go's zero value), so its place is typed
+#: ``Never``: after ``item, shutdown = q.get(); if shutdown: return`` mypy knows ``item: T`` (it
+#: cannot tie two unpacked names together, so ``None`` there would cost every worker a second
+#: check), and ``got = q.get(); if not got[1]: got[0]`` narrows the same way. Reading the item
+#: without looking at ``shutdown`` first is the bug; at runtime it is None.
+Got = tuple[T, Literal[False]] | tuple["Never", Literal[True]]
 
 #: A monotonic clock in seconds; injected so tests step time instead of sleeping.
 Clock = Callable[[], float]
@@ -137,6 +148,11 @@ class QueueCore(Generic[T]):
         return wakeups
 
 
+def _got(item: T | None, shutdown: bool) -> Got[T]:
+    """``QueueCore.get``'s answer as ``Got``: the one place the item's absence is typed."""
+    return cast("Got[T]", (None, True)) if shutdown else (cast(T, item), False)
+
+
 def _new_queue_core(name: str, provider: MetricsProvider | None) -> QueueCore[Any]:
     return QueueCore(new_queue_metrics(name, provider))
 
@@ -195,12 +211,11 @@ class Queue(Generic[T]):
             self._wake()
             return length
 
-    def get(self) -> tuple[T, bool]:
-        """Blocks for the next key; ``(None, True)`` once shut down and empty.
+    def get(self) -> Got[T]:
+        """Blocks for the next key; ``(None, True)`` once shut down and empty (see ``Got``).
 
-        The key is yours until ``done(key)``. It is typed ``T`` although it is None on shutdown
-        (client-go's zero value), so the usual ``key, shutdown = q.get()`` reads without casts:
-        check ``shutdown`` first.
+        The key is yours until ``done(key)``: ``key, shutdown = q.get()``, check ``shutdown``
+        first, and from there on ``key`` is a ``T``.
         """
         with self._lock:
             now = self._clock()
@@ -208,9 +223,9 @@ class Queue(Generic[T]):
                 self._wake()
                 self._items.wait(self._core.wait_timeout(now))
                 now = self._clock()
-            item, shutdown = self._core.get(now)
+            got = self._core.get(now)
             self._wake()
-            return cast(T, item), shutdown
+            return _got(*got)
 
     def done(self, item: T) -> None:
         with self._lock:
@@ -338,7 +353,7 @@ class AsyncQueue(Generic[T]):
         self._wake()
         return length
 
-    async def get(self) -> tuple[T, bool]:
+    async def get(self) -> Got[T]:
         """Waits for the next key; see ``Queue.get`` for the shape of the answer."""
         self._start_updater()
         now = self._clock()
@@ -346,9 +361,9 @@ class AsyncQueue(Generic[T]):
             self._wake()
             await self._items.wait(self._core.wait_timeout(now))
             now = self._clock()
-        item, shutdown = self._core.get(now)
+        got = self._core.get(now)
         self._wake()
-        return cast(T, item), shutdown
+        return _got(*got)
 
     def done(self, item: T) -> None:
         self._core.done(item, self._clock())
