@@ -97,12 +97,16 @@ def build(sources: SourceSet, package: str, groups: Iterable[str] | None = None)
 
 
 def _with_dependencies(modules: list[Module], wanted: list[tuple[str, str]]) -> list[Module]:
-    by_key = {(m.group, m.version): m for m in modules}
+    # apimachinery's meta/v1 has group "" like core/v1: it is always kept, never selected.
+    by_key = {(m.group, m.version): m for m in modules if m.group_module != "meta"}
     by_path = {f"{m.group_module}.{m.version_module}": m for m in modules}
     for gv in wanted:
         if gv not in by_key:
-            served = ", ".join(sorted(f"{g or 'core'}/{v}" for g, v in by_key if by_key[(g, v)].group_module != "meta"))
-            raise InputError("--groups", "", f"a group/version the sources define: {gv[0] or 'core'}/{gv[1]} is not one of {served}")
+            served = ", ".join(sorted(f"{g or 'core'}/{v}" for g, v in by_key))
+            raise InputError(
+                "--groups", "", f"one of {served}" if served else "none: the sources define no group/version",
+                problem=f"unknown group/version {gv[0] or 'core'}/{gv[1]}",
+            )
     keep: dict[str, Module] = {}
     todo = [by_key[gv] for gv in wanted] + [m for m in modules if m.group_module == "meta"]
     while todo:

@@ -37,7 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--context", metavar="NAME", help="kubeconfig context for --cluster")
     gen.add_argument("--crd", dest="crds", action="append", type=Path, default=[], metavar="PATH",
                      help="CRD file or folder (YAML, multi-document, JSON, List); repeatable")
-    gen.add_argument("--package", default="kubernetes", metavar="NAME", help="package name (default: kubernetes)")
+    gen.add_argument("--package", metavar="NAME",
+                     help="package name (default: kubeclient, which shadows no other client's import)")
     gen.add_argument("--out", type=Path, default=Path("."), metavar="DIR",
                      help="parent folder: the package goes to DIR/<package>/ (default: .)")
     gen.add_argument("--groups", metavar="GROUP/VERSION,...",
@@ -59,11 +60,19 @@ def _parser() -> argparse.ArgumentParser:
 def _snapshot(args: argparse.Namespace) -> int:
     from kgen.runtime.rest import load_kubeconfig
 
+    from .cluster_access import ClusterAccessError, context_description
     from .snapshot import capture, terminal_progress
+    from .write import check_destination
 
+    check_destination(args.out, args.out.parent, compare=True)
     config = load_kubeconfig(args.kubeconfig, args.context)
     progress = terminal_progress()
-    counts = capture(config, args.out, progress)
+    try:
+        counts = capture(config, args.out, progress)
+    except ClusterAccessError as e:
+        raise e.at(context_description(args.kubeconfig, args.context)) from None
+    except OSError as e:
+        raise _UsageError(f"--out {args.out}: cannot write {e.filename or ''}: {e.strerror or e}") from None
     if sys.stderr.isatty():
         sys.stderr.write("\r\x1b[2K")
     print(
@@ -74,7 +83,7 @@ def _snapshot(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from .generate import Options, generate
+    from .generate import DEFAULT_PACKAGE, Options, generate
 
     if (args.kubeconfig or args.context) and not args.cluster:
         raise _UsageError("--kubeconfig and --context need --cluster")
@@ -84,9 +93,9 @@ def _generate(args: argparse.Namespace) -> int:
         cluster=args.cluster,
         kubeconfig=args.kubeconfig,
         context=args.context,
-        package=args.package,
+        package=DEFAULT_PACKAGE if args.package is None else args.package,
         out=args.out,
-        groups=[g for g in args.groups.split(",") if g.strip()] if args.groups else None,
+        groups=[g for g in args.groups.split(",") if g.strip()] if args.groups is not None else None,
         check=args.check,
     )
     tty = sys.stderr.isatty()
@@ -101,6 +110,10 @@ def _generate(args: argparse.Namespace) -> int:
         sys.stderr.write("\r\x1b[2K")
     target = opts.out / Path(*opts.package.split("."))
     if opts.check:
+        if not target.is_dir():
+            print(f"kgen generate --check: {target} does not exist: nothing generated there yet "
+                  "(check --out and --package)", file=sys.stderr)
+            return 1
         if drift:
             print(f"kgen generate --check: {target} is out of date ({len(drift)} files):", file=sys.stderr)
             for line in drift[:20]:
@@ -119,6 +132,7 @@ class _UsageError(Exception):
 def main(argv: Sequence[str] | None = None) -> int:
     from kgen.runtime.rest import ConfigError
 
+    from .cluster_access import ClusterAccessError
     from .errors import InputError
     from .snapshot import SnapshotError
 
@@ -129,10 +143,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return _generate(args) if args.command == "generate" else _snapshot(args)
-    except (ConfigError, SnapshotError, InputError, _UsageError) as e:
+    except (ConfigError, SnapshotError, ClusterAccessError, InputError, _UsageError) as e:
         print(f"kgen {args.command}: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        # The output folder is the old one or the new one, never a mix (write.py).
+        print(f"kgen {args.command}: interrupted", file=sys.stderr)
         return 130
 
 

@@ -11,8 +11,15 @@ from pathlib import Path
 
 from . import build, clients, format, render, write
 from .errors import InputError
-APIMACHINERY_PREFIX = "io.k8s.apimachinery."
 from .sources import SourceSet, crd, openapi, snapshot_dir
+
+APIMACHINERY_PREFIX = "io.k8s.apimachinery."
+#: The default --package: not ``kubernetes``, which would shadow the official client's import
+#: (``import kubernetes``) for anyone with both on sys.path. See the README's CLI part.
+DEFAULT_PACKAGE = "kubeclient"
+# A kube-style version (v1, v2beta1): what a bare --groups entry must be (core's versions).
+_VERSION = re.compile(r"^v\d+(?:(?:alpha|beta)\d+)?$")
+_GROUPS_EXPECTED = "GROUP/VERSION[,...] such as apps/v1,core/v1; v1 or core/v1 names the core group"
 
 
 def embedded_snapshot() -> Path:
@@ -35,7 +42,7 @@ class Options:
     cluster: bool = False
     kubeconfig: str | None = None
     context: str | None = None
-    package: str = "kubernetes"
+    package: str = DEFAULT_PACKAGE
     out: Path = Path(".")
     groups: list[str] | None = None
     check: bool = False
@@ -49,7 +56,7 @@ def load_sources(opts: Options) -> SourceSet:
         elif path.is_file():
             sources.merge(openapi.load_file(path))
         else:
-            raise InputError(path, "", "an existing snapshot folder or OpenAPI file")
+            raise InputError(f"--from {path}", "", "a snapshot folder or an OpenAPI file", problem="no such file or folder")
     if opts.cluster:
         sources.merge(_from_cluster(opts))
     if opts.crds:
@@ -69,11 +76,15 @@ def load_sources(opts: Options) -> SourceSet:
 def _from_cluster(opts: Options) -> SourceSet:
     from kgen.runtime.rest import load_kubeconfig
 
+    from .cluster_access import ClusterAccessError, context_description
     from .snapshot import capture
 
     config = load_kubeconfig(opts.kubeconfig, opts.context)
     with tempfile.TemporaryDirectory(prefix="kgen-cluster-") as tmp:
-        capture(config, Path(tmp) / "snapshot")
+        try:
+            capture(config, Path(tmp) / "snapshot")
+        except ClusterAccessError as e:
+            raise e.at(context_description(opts.kubeconfig, opts.context)) from None
         return snapshot_dir.load(Path(tmp) / "snapshot")
 
 
@@ -82,9 +93,24 @@ def _check_package_name(name: str) -> None:
         raise InputError("--package", "", f"a Python package name, got {name!r}")
 
 
+def check_groups(groups: list[str] | None) -> None:
+    """``--groups`` entries are GROUP/VERSION, or a bare kube version for the core group."""
+    if groups is None:
+        return
+    if not groups:
+        raise InputError("--groups", "", _GROUPS_EXPECTED, problem="no group/version given")
+    for selector in groups:
+        group, slash, version = selector.strip().rpartition("/")
+        if not version or "/" in group or (slash and not group) or (not slash and not _VERSION.match(version)):
+            raise InputError("--groups", "", _GROUPS_EXPECTED, problem=f"{selector.strip()!r} is not a group/version")
+
+
 def generate(opts: Options, progress: Callable[[str, int, int], None] = lambda stage, done, total: None) -> list[str]:
     """Runs the pipeline; returns the drift lines when ``opts.check`` (empty: up to date)."""
     _check_package_name(opts.package)
+    check_groups(opts.groups)
+    target = opts.out / Path(*opts.package.split("."))
+    write.check_destination(target, opts.out, compare=opts.check)  # before the work, not after
     sources = load_sources(opts)
     progress("building models", 0, 1)
     package = build.build(sources, opts.package.rsplit(".", 1)[-1], opts.groups)
@@ -92,8 +118,7 @@ def generate(opts: Options, progress: Callable[[str, int, int], None] = lambda s
     files = render.render(package)
     files.update(render.render_clients(package, clients.client_modules(package)))
     formatted = format.format_files(files, lambda done, total: progress("formatting", done, total))
-    target = opts.out / Path(*opts.package.split("."))
     if opts.check:
         return write.drift(formatted, target)
-    write.write(formatted, target)
+    write.write(formatted, target, opts.out)
     return []

@@ -27,6 +27,8 @@ import httpx
 
 from kgen.runtime.rest import Config
 
+from .cluster_access import http_error, not_json, transport_error
+
 AGGREGATED_ACCEPT = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
 # A path segment a server may name in its OpenAPI v3 index: nothing that can climb out of the
 # snapshot folder once joined to it.
@@ -61,12 +63,16 @@ class _Fetcher:
         try:
             response = self._client.get(path, headers={"Accept": accept})
         except httpx.TransportError as e:
-            raise SnapshotError(f"GET {self._client.base_url.join(path)}: {e or type(e).__name__}") from None
+            raise transport_error(str(self._client.base_url.join(path)), e) from None
         if optional and response.status_code in (404, 406):
             return None
         if response.status_code != 200:
-            raise SnapshotError(f"GET {path}: HTTP {response.status_code}: {response.text[:200]}")
-        return response.json()
+            url = str(self._client.base_url.join(path))
+            raise http_error(url, response.status_code, response.reason_phrase, response.content)
+        try:
+            return response.json()
+        except ValueError:
+            raise not_json(str(self._client.base_url.join(path))) from None
 
 
 def capture(config: Config, out: Path, progress: Callable[[str], None] = lambda _: None) -> dict[str, int]:
