@@ -8,13 +8,12 @@ Every served version of a CRD becomes a definition named as the apiserver publis
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, pointer
 from ..ir import Resource
-from . import RawDefinition, SourceSet
+from . import RawDefinition, SourceSet, files
 
 META = "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1."
 _VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
@@ -27,31 +26,21 @@ def definition_prefix(group: str, version: str) -> str:
 
 def _files(path: Path) -> list[Path]:
     if path.is_dir():
-        return sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES and p.is_file())
+        found = sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES and p.is_file())
+        if not found:
+            raise InputError(path, "", "CRD files in it", problem="is a folder with no .yaml, .yml or .json file")
+        return found
     if not path.exists():
-        raise InputError(path, "", "an existing CRD file or folder")
+        raise InputError(f"--crd {path}", "", "a CRD file or a folder of them", problem="no such file or folder")
     return [path]
 
 
 def _documents(path: Path) -> list[tuple[str, Any]]:
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise InputError(path, "", f"a readable file ({e.strerror})") from None
-    try:
-        if path.suffix == ".json":
-            docs = [json.loads(text)]
-        else:
-            from ..yamlfile import load_all
-
-            docs = load_all(text)
-    except json.JSONDecodeError as e:
-        raise InputError(path, "", f"valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    except Exception as e:  # yaml errors
-        raise InputError(path, "", f"valid YAML ({str(e).splitlines()[0]})") from None
+    """(label, document): labels name the document in a multi-document file and a List's item."""
+    numbered = files.documents(path)
     out: list[tuple[str, Any]] = []
-    for i, doc in enumerate(docs):
-        label = f"{path}" if len(docs) == 1 else f"{path} (document {i + 1})"
+    for number, doc in numbered:
+        label = f"{path}" if numbered == [(1, doc)] else f"{path} (document {number})"
         if isinstance(doc, dict) and doc.get("kind") == "List" or (
             isinstance(doc, dict) and str(doc.get("kind", "")).endswith("List") and isinstance(doc.get("items"), list)
         ):
@@ -62,19 +51,45 @@ def _documents(path: Path) -> list[tuple[str, Any]]:
 
 
 def load(paths: list[Path]) -> SourceSet:
+    """The CRDs of every file (and folder) in ``paths``. Documents of other kinds are skipped, so
+    a bundle of manifests works, and so are CRDs that serve no version (the apiserver serves
+    nothing for them); but each path must give at least one served CRD version."""
     out = SourceSet()
     for path in paths:
-        found = 0
+        found, unserved, others = 0, [], []
         for label, doc in [d for f in _files(path) for d in _documents(f)]:
             if not isinstance(doc, dict) or doc.get("kind") != "CustomResourceDefinition":
-                continue
-            if doc.get("apiVersion") != "apiextensions.k8s.io/v1":
+                others.append(files.describe(doc) + _where(label, path))
+            elif doc.get("apiVersion") != "apiextensions.k8s.io/v1":
                 raise InputError(label, "/apiVersion", f"apiextensions.k8s.io/v1 (got {doc.get('apiVersion')!r})")
-            add_crd(out, doc, label)
-            found += 1
-        if not found:
-            raise InputError(path, "", "at least one CustomResourceDefinition (apiextensions.k8s.io/v1)")
+            elif add_crd(out, doc, label):
+                found += 1
+            else:
+                unserved.append(label)
+        if found:
+            continue
+        if unserved and not others:
+            raise InputError(unserved[0], "/spec/versions", "at least one version with served: true", problem="no version is served")
+        raise _nothing_found(path, others + [f"a CustomResourceDefinition that serves no version ({u})" for u in unserved])
     return out
+
+
+def _where(label: str, path: Path) -> str:
+    """Where a document is, said from ``path`` (the --crd argument): ' (document 2)', ' in f.yaml'."""
+    if label == str(path):
+        return ""
+    inner = label.removeprefix(f"{path} ")
+    if inner != label:
+        return f" ({inner.replace('(', '').replace(')', '')})"  # "(document 2) items[0]"
+    return f" in {label}"
+
+
+def _nothing_found(path: Path, others: list[str]) -> InputError:
+    expected = "apiextensions.k8s.io/v1 CustomResourceDefinitions"
+    if not others:
+        return InputError(path, "", expected, problem="is empty")
+    listed = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+    return InputError(path, "", expected, problem=f"holds no CustomResourceDefinition, only {listed}")
 
 
 def _require(doc: dict[str, Any], label: str, *path: str | int, kind: type = str) -> Any:
@@ -89,7 +104,8 @@ def _require(doc: dict[str, Any], label: str, *path: str | int, kind: type = str
     return value
 
 
-def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> None:
+def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> int:
+    """Adds the CRD's served versions (definitions and resources); returns how many there were."""
     group = _require(doc, label, "spec", "group")
     kind = _require(doc, label, "spec", "names", "kind")
     plural = _require(doc, label, "spec", "names", "plural")
@@ -104,10 +120,12 @@ def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> None:
     if scope not in ("Namespaced", "Cluster"):
         raise InputError(label, "/spec/scope", f"Namespaced or Cluster, got {scope!r}")
     versions = _require(doc, label, "spec", "versions", kind=list)
+    served = 0
     for i, version in enumerate(versions):
         name = _require(doc, label, "spec", "versions", i, "name")
         if not version.get("served", True):
             continue
+        served += 1
         schema = _require(doc, label, "spec", "versions", i, "schema", "openAPIV3Schema", kind=dict)
         prefix = definition_prefix(group, name)
         ptr = pointer("spec", "versions", i, "schema", "openAPIV3Schema")
@@ -157,3 +175,4 @@ def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> None:
         existing = out.resources.setdefault((group, name), [])
         existing[:] = sorted([r for r in existing if r.plural != plural] + [resource], key=lambda r: r.plural)
         out.crd_group_versions.add((group, name))
+    return served

@@ -2,35 +2,27 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, pointer
 from ..ir import Resource
-from . import RawDefinition, SourceSet
+from . import RawDefinition, SourceSet, files
 
 
 def read_document(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise InputError(path, "", f"a readable file ({e.strerror})") from None
-    try:
-        if path.suffix in (".yaml", ".yml"):
-            from ..yamlfile import load_all
-
-            docs = load_all(text)
-            doc = docs[0] if len(docs) == 1 else None
-        else:
-            doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(path, "", f"valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    except Exception as e:  # yaml.YAMLError and its kin
-        raise InputError(path, "", f"valid YAML ({str(e).splitlines()[0]})") from None
+    numbered = files.documents(path)
+    if not numbered:
+        raise InputError(path, "", "an OpenAPI v3 or v2 document", problem="is empty")
+    if len(numbered) > 1:
+        raise InputError(
+            path, "", "one OpenAPI document per file",
+            problem=f"holds {len(numbered)} YAML documents",
+        )
+    doc = numbered[0][1]
     if not isinstance(doc, dict):
-        raise InputError(path, "", "one document holding an OpenAPI object")
+        raise InputError(path, "", "a mapping: an OpenAPI v3 or v2 document", problem=f"holds {files.describe(doc)}")
     return doc
 
 
@@ -45,7 +37,12 @@ def from_document(doc: dict[str, Any], source: str) -> SourceSet:
     elif "swagger" in doc:
         container, base = doc.get("definitions", {}), ("definitions",)
     else:
-        raise InputError(source, "", "an OpenAPI document: a top-level 'openapi' (v3) or 'swagger' (v2) field")
+        kind = doc.get("kind")
+        what = f"a {kind}" if isinstance(kind, str) and kind else "a mapping"
+        raise InputError(
+            source, "", "a top-level field 'openapi' for v3 or 'swagger' for v2",
+            problem=f"holds {what}, not an OpenAPI document",
+        )
     if not isinstance(container, dict):
         raise InputError(source, pointer(*base), "an object mapping definition names to schemas")
     for name, schema in container.items():

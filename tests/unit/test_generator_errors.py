@@ -72,30 +72,34 @@ def _with(schema_props: dict[str, Any]) -> dict[str, Any]:
 
 def test_invalid_json(fails: Failure, tmp_path: Path) -> None:
     source = tmp_path / "openapi.json"
-    source.write_text('{"openapi": "3.0.0", "components": {')
-    fails("--from", str(source), names=source, pointer="/", expected="valid JSON (line 1")
+    source.write_text('{"openapi": "3.0.0",\n "components": {')
+    fails("--from", str(source), line=f"kgen generate: {source}:2:17: could not parse JSON: Expecting property name enclosed in double quotes")
 
 
 def test_invalid_yaml(fails: Failure, tmp_path: Path) -> None:
     source = tmp_path / "openapi.yaml"
     source.write_text("openapi: 3.0.0\ncomponents: [unclosed\n")
-    fails("--from", str(source), names=source, pointer="/", expected="valid YAML")
+    fails("--from", str(source), line=f"kgen generate: {source}:3:1: could not parse YAML: expected ',' or ']', but got '<stream end>'")
 
 
 def test_invalid_crd_yaml(fails: Failure, tmp_path: Path) -> None:
     source = tmp_path / "crd.yaml"
     source.write_text("apiVersion: apiextensions.k8s.io/v1\nkind: {CustomResourceDefinition\n")
-    fails("--crd", str(source), names=source, pointer="/", expected="valid YAML")
+    fails("--crd", str(source), line=f"kgen generate: {source}:3:1: could not parse YAML: expected ',' or '}}', but got '<stream end>'")
 
 
 def test_json_that_is_not_an_openapi_document(fails: Failure, tmp_path: Path) -> None:
     source = write_json(tmp_path / "openapi.json", {"kind": "ConfigMap", "data": {}})
-    fails("--from", str(source), names=source, pointer="/", expected="an OpenAPI document")
+    fails(
+        "--from", str(source),
+        line=f"kgen generate: {source}: holds a ConfigMap, not an OpenAPI document "
+        "(expected a top-level field 'openapi' for v3 or 'swagger' for v2)",
+    )
 
 
 def test_json_that_is_not_an_object(fails: Failure, tmp_path: Path) -> None:
     source = write_json(tmp_path / "openapi.json", ["openapi", "3.0.0"])
-    fails("--from", str(source), names=source, pointer="/", expected="an OpenAPI object")
+    fails("--from", str(source), line=f"kgen generate: {source}: holds a list (expected a mapping: an OpenAPI v3 or v2 document)")
 
 
 def test_components_that_are_not_an_object(fails: Failure, tmp_path: Path) -> None:
@@ -282,14 +286,18 @@ def test_malformed_crd_in_a_multi_document_file_names_the_document(fails: Failur
 
 def test_file_with_no_crd(fails: Failure, tmp_path: Path) -> None:
     source = write_yaml(tmp_path / "configmap.yaml", {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}})
-    fails("--crd", str(source), names=source, pointer="/", expected="at least one CustomResourceDefinition")
+    fails(
+        "--crd", str(source),
+        line=f"kgen generate: {source}: holds no CustomResourceDefinition, only a ConfigMap "
+        "(expected apiextensions.k8s.io/v1 CustomResourceDefinitions)",
+    )
 
 
 def test_folder_with_no_crd(fails: Failure, tmp_path: Path) -> None:
     folder = tmp_path / "crds"
     folder.mkdir()
     (folder / "README.md").write_text("no CRDs here\n")
-    fails("--crd", str(folder), names=folder, pointer="/", expected="at least one CustomResourceDefinition")
+    fails("--crd", str(folder), line=f"kgen generate: {folder}: is a folder with no .yaml, .yml or .json file (expected CRD files in it)")
 
 
 # -- paths and options ----------------------------------------------------------------------------
@@ -308,7 +316,7 @@ def test_from_folder_that_is_not_a_snapshot(fails: Failure, tmp_path: Path) -> N
 
 def test_nonexistent_crd_path(fails: Failure, tmp_path: Path) -> None:
     missing = tmp_path / "no-such-crd.yaml"
-    fails("--crd", str(missing), names=missing, pointer="/", expected="an existing CRD file or folder")
+    fails("--crd", str(missing), line=f"kgen generate: --crd {missing}: no such file or folder (expected a CRD file or a folder of them)")
 
 
 def test_groups_naming_a_group_version_not_in_the_sources(fails: Failure, tmp_path: Path) -> None:
