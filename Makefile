@@ -11,10 +11,10 @@ BENCH_PEERS := kubernetes lightkube lightkube-models datamodel-code-generator
 
 .PHONY: generate test bench snapshot envtest clean
 
-$(STAMP): pyproject.toml setup.py
+$(STAMP): pyproject.toml packaging/kgen-runtime/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e ./packaging/kgen-runtime -e '.[test]'
 	touch $(STAMP)
 
 # The main job: the stock client, generated from the embedded snapshot into generated/kubernetes.

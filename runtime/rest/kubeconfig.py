@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import logging
 import os
 from collections.abc import Mapping, Sequence
@@ -110,14 +111,18 @@ def _named_entries(doc: Mapping[str, Any], plural: str, singular: str, path: Pat
 
 
 def _read_kubeconfig(path: Path) -> dict[str, Any]:
-    import yaml  # only here, so importing the runtime stays cheap
-
     try:
         text = path.read_text()
     except OSError as e:
         raise ConfigError(f"{path}: cannot read kubeconfig: {e.strerror}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: cannot read kubeconfig: not UTF-8 text") from None
+    try:
+        import yaml  # only here, so importing the runtime stays cheap
+    except ImportError:
+        # kgen-runtime without its `kubeconfig` extra (PyYAML): a JSON kubeconfig, which is
+        # YAML too and which kubectl reads alike, still loads.
+        return _read_json_kubeconfig(path, text)
     try:
         doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as e:
@@ -127,6 +132,20 @@ def _read_kubeconfig(path: Path) -> dict[str, Any]:
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
         problem = getattr(e, "problem", None) or "syntax error"
         raise ConfigError(f"{path}: not valid YAML{at}: {problem}") from None
+    if doc is None:
+        return {}
+    if not isinstance(doc, dict):
+        raise ConfigError(f"{path}: expected a kubeconfig mapping (kind: Config)")
+    return doc
+
+
+def _read_json_kubeconfig(path: Path, text: str) -> dict[str, Any]:
+    try:
+        doc = json.loads(text) if text.strip() else None
+    except ValueError:
+        raise ConfigError(
+            f"{path}: a YAML kubeconfig needs PyYAML: pip install 'kgen-runtime[kubeconfig]'"
+        ) from None
     if doc is None:
         return {}
     if not isinstance(doc, dict):

@@ -1,51 +1,94 @@
-"""kgen installs from a built wheel: the console script and every import name work."""
+"""kgen-runtime and kgen install from built wheels: each carries its own part of the `kgen`
+namespace, the runtime needs only httpx and msgspec, and `kgen generate` works from the install."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
-import venv
 import zipfile
+from email.parser import Parser
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.packaging.conftest import Wheels, fresh_venv, pip_install
 
 
-def test_wheel_installs_with_console_script_and_import_names(tmp_path: Path) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path / "dist"), str(REPO)],
-        check=True,
-    )
-    (wheel,) = (tmp_path / "dist").glob("kgen-*.whl")
-    names = set(zipfile.ZipFile(wheel).namelist())
+def _names(wheel: Path) -> set[str]:
+    return set(zipfile.ZipFile(wheel).namelist())
+
+
+def _metadata(wheel: Path) -> tuple[list[str], list[str]]:
+    """(Requires-Dist, Provides-Extra) of a wheel."""
+    with zipfile.ZipFile(wheel) as z:
+        (meta,) = [n for n in z.namelist() if n.endswith(".dist-info/METADATA")]
+        msg = Parser().parsestr(z.read(meta).decode())
+    return msg.get_all("Requires-Dist") or [], msg.get_all("Provides-Extra") or []
+
+
+def test_runtime_wheel_holds_the_runtime_stock_client_and_envtest_recipe_only(wheels: Wheels) -> None:
+    names = _names(wheels.runtime)
+    for expected in (
+        "kgen/runtime/py.typed",
+        "kgen/runtime/rest/client.py",
+        "kgen/runtime/testing/pytest_plugin.py",
+        "kgen/kubernetes/py.typed",
+        "kgen/kubernetes/__init__.py",
+        "kgen/envtest/build.sh",
+        "kgen/envtest/versions.env",
+        "kgen/envtest/etcd/go.mod",
+        "kgen/envtest/etcd/go.sum",
+        "kgen/envtest/etcd/main.go",
+        "kgen/envtest/kube-apiserver/go.mod",
+        "kgen/envtest/kube-apiserver/go.sum",
+    ):
+        assert expected in names, expected
+    assert not any(n.startswith(("kgen/generator/", "kgen/templates/", "kgen/openapi/")) for n in names)
+    assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
+    assert "kgen/__init__.py" not in names  # kgen stays a namespace both distributions share
+    requires, extras = _metadata(wheels.runtime)
+    unconditional = sorted(r.split(">=")[0] for r in requires if "extra ==" not in r)
+    assert unconditional == ["httpx", "msgspec"], requires
+    assert sorted(extras) == ["kubeconfig", "metrics", "testing"]
+
+
+def test_generator_wheel_holds_the_generator_and_depends_on_the_same_runtime(wheels: Wheels) -> None:
+    names = _names(wheels.generator)
     for expected in (
         "kgen/generator/cli.py",
-        "kgen/runtime/testing/pytest_plugin.py",
         "kgen/templates/__init__.py",
-        "kgen/kubernetes/__init__.py",
-        "kgen/kubernetes/py.typed",
+        "kgen/templates/models.py.jinja",
         "kgen/openapi/kubernetes-1.37.2/openapi/v3/apis/apps/v1.json",
         "kgen/openapi/kubernetes-1.37.2/discovery/aggregated/apis.json",
     ):
         assert expected in names, expected
-    assert not any(n.startswith(("tests/", "hack/", "openapi/", "examples/")) for n in names)
+    assert not any(n.startswith(("kgen/runtime/", "kgen/kubernetes/", "kgen/envtest/")) for n in names)
+    assert not any(n.startswith(("tests/", "hack/", "openapi/", "examples/", "packaging/")) for n in names)
+    assert "kgen/__init__.py" not in names
+    requires, _ = _metadata(wheels.generator)
+    assert "kgen-runtime==0.1.0" in requires
+    for dep in ("jinja2", "pyyaml", "jsonschema", "black"):
+        assert any(r.startswith(dep) for r in requires), (dep, requires)
 
-    env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
-    python = env_dir / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True)
 
-    version = subprocess.run([str(env_dir / "bin" / "kgen"), "--version"], capture_output=True, text=True, cwd=tmp_path)
+def test_wheels_install_with_console_script_and_import_names(wheels: Wheels, tmp_path: Path) -> None:
+    python = fresh_venv(tmp_path / "venv")
+    pip_install(python, str(wheels.runtime), str(wheels.generator))
+    kgen = str(python.parent / "kgen")
+
+    version = subprocess.run([kgen, "--version"], capture_output=True, text=True, cwd=tmp_path)
     assert version.returncode == 0 and version.stdout.strip() == "kgen 0.1.0", version.stderr
-    helptext = subprocess.run([str(env_dir / "bin" / "kgen"), "--help"], capture_output=True, text=True, cwd=tmp_path)
+    helptext = subprocess.run([kgen, "--help"], capture_output=True, text=True, cwd=tmp_path)
     assert helptext.returncode == 0 and "snapshot" in helptext.stdout
-    # The main job from the installed wheel: the embedded snapshot travels with it.
+    # The main job from the installed wheels: the embedded snapshot travels with them.
     generated = subprocess.run(
-        [str(env_dir / "bin" / "kgen"), "generate", "--out", str(tmp_path / "out"), "--groups", "apps/v1"],
+        [kgen, "generate", "--out", str(tmp_path / "out"), "--package", "mykube", "--groups", "apps/v1"],
         capture_output=True, text=True, cwd=tmp_path,
     )
     assert generated.returncode == 0, generated.stderr
-    assert (tmp_path / "out" / "kubernetes" / "models" / "apps" / "v1.py").is_file()
-    imports = "import kgen.generator, kgen.runtime, kgen.templates, kgen.kubernetes; print(kgen.runtime.__file__)"
+    assert (tmp_path / "out" / "mykube" / "models" / "apps" / "v1.py").is_file()
+    imports = (
+        "import kgen.generator, kgen.runtime, kgen.templates, kgen.kubernetes; "
+        "print(kgen.runtime.__file__); print(kgen.generator.__file__)"
+    )
     where = subprocess.run([str(python), "-c", imports], capture_output=True, text=True, cwd=tmp_path, check=True)
-    assert str(env_dir) in where.stdout  # the wheel's copy, not the checkout
+    runtime_file, generator_file = where.stdout.split()
+    assert runtime_file.startswith(str(tmp_path / "venv")), runtime_file  # the wheels' copies, not the checkout
+    assert generator_file.startswith(str(tmp_path / "venv")), generator_file
