@@ -14,9 +14,10 @@ from typing import Any
 class Field:
     wire_name: str
     py_name: str
-    annotation: str  # the Python type, without the ``| None | UnsetType`` every field carries
+    annotation: str  # the wire type; ``| None`` is added for optional and nullable fields
     description: str = ""
-    required: bool = False
+    required: bool = False  # in the schema's ``required`` list: typed ``T``, no default
+    nullable: bool = False  # ``nullable: true``: an explicit ``null`` is kept apart from absent
     default: Any = None  # the schema's default, recorded for docs and callers, never injected
     has_default: bool = False
     facts: dict[str, Any] = field(default_factory=dict)  # x-kubernetes-* facts, for later stages
@@ -59,6 +60,7 @@ class Module:
     aliases: set[str] = field(default_factory=set)  # runtime type aliases used (Quantity, ...)
     uses_literal: bool = False
     uses_any: bool = False
+    uses_builtins: bool = False  # a class has a field named like a builtin type (``list``)
 
     @property
     def key(self) -> tuple[str, str]:

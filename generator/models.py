@@ -1,12 +1,17 @@
 """OpenAPI schemas -> IR models: one Python type per schema, decided here once.
 
-Every field's annotation is the wire type; ``| None | UnsetType`` is added by the template,
-because every field may be absent (``UNSET``) or explicitly ``null`` (``None``).
+Every field's annotation is the wire type. The template makes a field in the schema's
+``required`` list a required ``T`` (as lightkube and k8s-openapi do: client-go's ``json:"x"``
+fields without ``omitempty``) and every other field ``T | None = None``; ``nullable: true``
+(CRDs) adds ``| None`` to a required field and lists the field in the class's ``NULLABLE``, so
+the runtime keeps an explicit ``null`` apart from absent, as the apiserver does.
 """
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +93,39 @@ def _is_int_or_string(schema: dict[str, Any]) -> bool:
     return False
 
 
+def _qualify_builtins(annotation: str, shadowed: set[str]) -> str:
+    """``list[str]`` as ``builtins.list[str]`` where a field of the class is called ``list``.
+
+    Both mypy and ``typing.get_type_hints`` (which msgspec uses) resolve an annotation's names
+    in the class body first, where the field's name would win over the builtin.
+    """
+    out: list[str] = []
+    previous = ""
+    for token in tokenize.generate_tokens(io.StringIO(annotation).readline):
+        text = token.string
+        if token.type == tokenize.NAME and text in shadowed and previous != ".":
+            text = "builtins." + text
+        out.append(text)
+        if token.type not in (tokenize.NEWLINE, tokenize.ENDMARKER):
+            previous = token.string
+    return _join_tokens(out)
+
+
+def _join_tokens(tokens: list[str]) -> str:
+    """Tokens back to an annotation in the generator's own spelling (black reformats anyway)."""
+    text = ""
+    for token in tokens:
+        if token in ("", "\n"):
+            continue
+        if token == "|":
+            text += " | "
+        elif token == ",":
+            text += ", "
+        else:
+            text += token
+    return text
+
+
 class ModelBuilder:
     """Turns definitions into classes of one package, module by module."""
 
@@ -153,6 +191,7 @@ class ModelBuilder:
         if not isinstance(required, list):
             raise InputError(source, ptr + "/required", "expected a list of property names")
         names = naming.field_names(props, reserved=self._aliases)
+        shadowed = naming.BUILTIN_TYPES & set(names.values())
         model = Model(name=cls, schema_name=origin, description=str(schema.get("description") or ""))
         for wire in sorted(props):
             sub = props[wire]
@@ -166,6 +205,9 @@ class ModelBuilder:
                 except ValueError:
                     raise InputError(source, sub_ptr + "/default", "expected a finite JSON value") from None
             annotation = self.annotation(module, cls + naming.class_name(wire), sub, source, sub_ptr)
+            if shadowed:
+                annotation = _qualify_builtins(annotation, shadowed)
+                module.uses_builtins = True
             facts = {k: v for k, v in sub.items() if k.startswith("x-kubernetes-")}
             model.fields.append(
                 Field(
@@ -174,6 +216,7 @@ class ModelBuilder:
                     annotation=annotation,
                     description=str(sub.get("description") or ""),
                     required=wire in required,
+                    nullable=sub.get("nullable") is True,
                     default=sub.get("default"),
                     has_default="default" in sub,
                     facts=facts,

@@ -5,9 +5,12 @@ Rules (documented in the README, stable across runs):
 - Fields: camelCase wire names become snake_case (``podIPs`` -> ``pod_ips``,
   ``hostIPC`` -> ``host_ipc``); characters that cannot be in an identifier become ``_``
   (``x-foo`` -> ``x_foo``, ``$ref`` -> ``ref``); a leading digit gets ``n_`` (``3d`` -> ``n_3d``).
-- The one escape: a trailing ``_`` for Python keywords and soft keywords (``continue_``,
-  ``from_``, ``match_``), builtins (``type_``, ``id_``), and names the module or the model base
-  already uses (``field_``, ``to_dict_``, ``unknown_fields_``).
+- The one escape: a trailing ``_`` for Python keywords (``continue_``, ``from_``, ``not_``)
+  and names the model's own API or its module already uses (``to_dict_``, ``from_json_``,
+  ``unknown_fields_``, ``field_``, ``builtins_``, module aliases such as ``corev1_``). Every other
+  name is a legal attribute and stays as users expect it: ``type``, ``id``, ``format``,
+  ``object``, ``list``, ``property``, ``match``. A class whose field shadows a builtin type its
+  annotations use (``list``, ``dict``, ``str``, ...) spells that type ``builtins.list`` there.
 - Collisions after conversion (``natOutgoing`` and ``nat-outgoing``; names differing in case)
   are resolved in wire-name order: the first keeps the name, the next get ``_2``, ``_3``...
 - Group modules: ``core`` for the legacy group; ``<label>`` for ``<label>.k8s.io`` (and
@@ -26,17 +29,20 @@ import keyword
 import re
 from collections.abc import Iterable
 
-_SOFT_KEYWORDS = set(getattr(keyword, "softkwlist", ["match", "case", "_", "type"]))
 _BUILTINS = {name for name in dir(builtins) if not name.startswith("_")}
 
-#: Attributes of generated models and names every models module imports.
+#: Attributes of generated models (their API) and names a models module's class bodies use at
+#: run time (``field(...)`` in a default, ``builtins.list`` in an annotation).
 MODEL_RESERVED = {
     "from_dict", "to_dict", "from_json", "to_json", "unknown_fields_",
-    "field", "annotations",
+    "API_VERSION", "KIND", "DEFAULTS", "REDACTED", "NULLABLE",
+    "field", "builtins",
 }
+#: Builtin types that generated annotations name: a field called so shadows the type in its class.
+BUILTIN_TYPES = {"list", "dict", "str", "int", "float", "bool"}
 #: Class names a models module cannot define because it imports them.
 CLASS_RESERVED = {
-    "Model", "UNSET", "UnsetType", "Any", "ClassVar", "Literal", "Quantity", "Time", "MicroTime",
+    "Model", "Any", "ClassVar", "Literal", "Quantity", "Time", "MicroTime",
     "IntOrString", "annotations",
 }
 
@@ -55,13 +61,7 @@ def snake_case(wire: str) -> str:
 
 
 def needs_escape(name: str, reserved: Iterable[str] = ()) -> bool:
-    return (
-        keyword.iskeyword(name)
-        or name in _SOFT_KEYWORDS
-        or name in _BUILTINS
-        or name in MODEL_RESERVED
-        or name in set(reserved)
-    )
+    return keyword.iskeyword(name) or name in MODEL_RESERVED or name in set(reserved)
 
 
 def escape(name: str, reserved: Iterable[str] = ()) -> str:

@@ -56,6 +56,7 @@ class FieldView:
     annotation: Code
     wire: Code | None
     doc: Code | None
+    required: bool
 
 
 @dataclass
@@ -66,6 +67,7 @@ class ClassView:
     kind: Code | None
     defaults: Code | None
     redacted: Code | None
+    nullable: Code | None
     fields: list[FieldView]
 
 
@@ -81,6 +83,7 @@ class ModuleView:
     doc: Code
     typing_names: Code | None
     model_names: Code
+    uses_builtins: bool
     type_names: Code | None
     imports: list[ImportView] = field(default_factory=list)
     classes: list[ClassView] = field(default_factory=list)
@@ -98,35 +101,47 @@ def _field_doc(f: Field) -> Code | None:
 
 def _class_view(m: Model) -> ClassView:
     defaults = {f.py_name: f.default for f in m.fields if f.has_default}
+    # Wire names of the optional fields whose explicit null the runtime keeps (a required one
+    # is always written, so its None is written as null anyway).
+    nullable = [f.wire_name for f in m.fields if f.nullable and not f.required]
     return ClassView(
         name=identifier(m.name),
         doc=docstring(m.description, indent="    ") if m.description.strip() else None,
         api_version=literal(m.api_version) if m.api_version else None,
         kind=literal(m.kind) if m.kind else None,
         defaults=literal(defaults) if defaults else None,
-        redacted=Code("(" + "".join(f"{literal(n)}, " for n in m.redacted) + ")") if m.redacted else None,
+        redacted=_tuple(m.redacted),
+        nullable=_tuple(nullable),
         fields=[
             FieldView(
                 name=identifier(f.py_name),
-                annotation=annotation(f.annotation),
+                annotation=annotation(_field_annotation(f)),
                 wire=literal(f.wire_name) if f.wire_name != f.py_name else None,
                 doc=_field_doc(f),
+                required=f.required,
             )
             for f in m.fields
         ],
     )
 
 
+def _tuple(names: list[str]) -> Code | None:
+    return Code("(" + "".join(f"{literal(n)}, " for n in names) + ")") if names else None
+
+
+def _field_annotation(f: Field) -> str:
+    """``T`` for a required field, ``T | None`` for a nullable or optional one (None: absent)."""
+    return f.annotation if f.required and not f.nullable else f"{f.annotation} | None"
+
+
 def _module_view(module: Module) -> ModuleView:
     classes = [_class_view(m) for m in module.models]
     typing = set()
-    if module.uses_any or any(c.defaults for c in classes):
+    if module.uses_any:
         typing.add("Any")
-    if any(c.api_version or c.defaults or c.redacted for c in classes):
-        typing.add("ClassVar")
     if module.uses_literal:
         typing.add("Literal")
-    model_names = ["UNSET", "Model", "UnsetType"]
+    model_names = ["Model"]
     if any(f.wire for c in classes for f in c.fields):
         model_names.append("field")
     where = f"{module.group or 'core'}/{module.version}" if module.group_module != "meta" else "meta/v1 (apimachinery)"
@@ -134,6 +149,7 @@ def _module_view(module: Module) -> ModuleView:
         doc=docstring(f"Models of {where}."),
         typing_names=Code(", ".join(sorted(typing))) if typing else None,
         model_names=Code(", ".join(model_names)),
+        uses_builtins=module.uses_builtins,
         type_names=Code(", ".join(sorted(module.aliases))) if module.aliases else None,
         imports=[
             ImportView(identifier(path.split(".")[0]), identifier(path.split(".")[1]), identifier(alias))

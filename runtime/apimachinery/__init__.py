@@ -36,10 +36,8 @@ if TYPE_CHECKING:
     )
     from kgen.runtime.apimachinery.model import (
         UNKNOWN_FIELDS_KEY,
-        UNSET,
         Model,
         ModelError,
-        UnsetType,
         field,
     )
     from kgen.runtime.apimachinery.patch import (
@@ -64,7 +62,7 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "codec": ["ModelCodec"],
     "errors": ["AlreadyExists", "ApiError", "BadRequest", "Conflict", "Expired", "Forbidden", "Gone", "InternalError", "Invalid", "MethodNotAllowed", "NotFound", "ServerTimeout", "ServiceUnavailable", "StatusCause", "TooManyRequests", "Unauthorized", "error_from_response", "error_from_status"],
-    "model": ["UNKNOWN_FIELDS_KEY", "UNSET", "Model", "ModelError", "UnsetType", "field"],
+    "model": ["UNKNOWN_FIELDS_KEY", "Model", "ModelError", "field"],
     "patch": ["PatchError", "json_patch", "merge_patch", "strategic_merge_patch"],
     "selectors": ["FieldSelector", "LabelSelector", "fields", "labels"],
     "types": ["IntOrString", "MicroTime", "Quantity", "Time"],
@@ -74,7 +72,7 @@ __all__ = [
     "AlreadyExists", "ApiError", "BadRequest", "Conflict", "Expired", "FieldSelector", "Forbidden", "Gone",
     "IntOrString", "InternalError", "Invalid", "LabelSelector", "MethodNotAllowed", "MicroTime", "Model",
     "ModelCodec", "ModelError", "NotFound", "PatchError", "Quantity", "ServerTimeout", "ServiceUnavailable",
-    "StatusCause", "Time", "TooManyRequests", "UNKNOWN_FIELDS_KEY", "UNSET", "Unauthorized", "UnsetType",
+    "StatusCause", "Time", "TooManyRequests", "UNKNOWN_FIELDS_KEY", "Unauthorized",
     "error_from_response", "error_from_status", "field", "fields", "json_patch", "labels", "merge_patch",
     "strategic_merge_patch",
 ]

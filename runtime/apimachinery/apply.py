@@ -1,6 +1,6 @@
 """Apply configurations: partial objects for server-side apply, and ``extract``.
 
-A generated model sends only the fields that were set (``UNSET`` ones stay off the wire), so a
+A generated model sends only the fields that were set (``None`` ones stay off the wire), so a
 model built with just the fields you own *is* an apply configuration::
 
     cs.apps_v1.deployments("ns").apply(

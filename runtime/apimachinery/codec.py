@@ -6,7 +6,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from kgen.runtime.apimachinery.model import UNSET, Model
+from kgen.runtime.apimachinery.model import Model
 
 T = TypeVar("T", bound=Model)
 L = TypeVar("L", bound=Model)
@@ -26,7 +26,7 @@ class ModelCodec(Generic[T, L]):
     def encode(self, obj: T) -> bytes:
         # client-go sets TypeMeta from the scheme; do the same when the caller left it out.
         obj_any: Any = obj
-        if obj_any.api_version is UNSET or obj_any.kind is UNSET:
+        if obj_any.api_version is None or obj_any.kind is None:
             obj_any = msgspec.structs.replace(obj_any, api_version=self.cls.API_VERSION, kind=self.cls.KIND)
         return bytes(obj_any.to_json())
 
@@ -46,5 +46,5 @@ class ModelCodec(Generic[T, L]):
     def list_with_items(self, lst: L, items: list[T]) -> L:
         metadata: Any = getattr(lst, "metadata", None)
         if metadata:
-            metadata = msgspec.structs.replace(metadata, continue_=UNSET)
+            metadata = msgspec.structs.replace(metadata, continue_=None)
         return msgspec.structs.replace(lst, items=items, metadata=metadata)

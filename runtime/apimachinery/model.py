@@ -2,15 +2,28 @@
 
 Models are msgspec ``Struct``s (dataclass-like: keyword constructor, typed attributes, ``==``),
 chosen because msgspec decodes JSON bytes straight into them in one native pass; see the
-bench/ figures. Two facts keep them lossless:
+bench/ figures. The wire contract:
 
-- Every field defaults to ``UNSET``, so a field that was absent stays absent and an explicit
-  ``null`` stays ``None``; encoding omits ``UNSET`` and writes ``None`` as ``null``.
-- Fields a model does not know (the server is newer than the generated code) are kept. The
-  fast decode forbids unknown fields; when it refuses, a slower path moves each unknown field
-  into a hidden per-object field whose wire name (``UNKNOWN_FIELDS_KEY``) no Kubernetes object
-  uses, and encoding folds them back into their object. So an object read, changed and written
-  back still carries what this client did not understand.
+- A field in its schema's ``required`` list is typed ``T`` and must be given to the constructor
+  (client-go's fields without ``omitempty``; lightkube and k8s-openapi do the same). Every other
+  field is ``T | None = None``: ``None`` is the one absent state, omitted on the wire, and
+  ``if obj.metadata is not None:`` narrows it for mypy and for the runtime alike.
+- Reading never fails for want of a required field: as Go's decoder does, the field gets its
+  zero value (``""``, ``0``, ``False``, ``[]``, ``{}``, a zero-filled nested model), and writing
+  the object back omits it again while it still holds that value (``lenient.py``).
+- ``nullable: true`` fields (CRDs) keep an explicit ``null`` read from the server apart from
+  absent: the field reads ``None`` and the null is written back. Other fields treat ``null`` as
+  absent, as the apiserver's Go types do. (To send a null on a new object, set
+  ``unknown_fields_={"field": None}``.)
+- Fields a model does not know (the server is newer than the generated code) are kept and
+  written back, so an object read, changed and written back still carries what this client did
+  not understand.
+
+The fast path is msgspec's strict decode (unknown fields forbidden, required fields required).
+When it refuses, or when a class with a nullable field somewhere below it meets a ``null``, the
+slow path (``lenient.fit``) records what it had to change in one hidden per-object field whose
+wire name (``UNKNOWN_FIELDS_KEY``) no Kubernetes object uses, and encoding folds it back; a
+one-byte scan for ``$`` keeps encoding fast when there is nothing to fold.
 """
 
 from __future__ import annotations
@@ -19,13 +32,12 @@ import functools
 from typing import Any, ClassVar, TypeVar
 
 import msgspec
-from msgspec import UNSET, UnsetType, field
-from msgspec import inspect as _inspect
+from msgspec import field
 
-__all__ = ["Model", "UNSET", "UnsetType", "field", "UNKNOWN_FIELDS_KEY", "ModelError"]
+from kgen.runtime.apimachinery.lenient import UNKNOWN_FIELDS_KEY, fit, fold, keeps_nulls
 
-#: The wire name of the hidden field holding a model's unknown fields.
-UNKNOWN_FIELDS_KEY = "$kgen:unknown-fields"
+__all__ = ["Model", "field", "UNKNOWN_FIELDS_KEY", "ModelError"]
+
 _UNKNOWN_JSON = msgspec.json.encode(UNKNOWN_FIELDS_KEY)
 
 M = TypeVar("M", bound="Model")
@@ -47,13 +59,19 @@ class Model(
 ):
     """A Kubernetes object or part of one. See the module docstring for the wire contract."""
 
-    unknown_fields_: dict[str, Any] | UnsetType = field(default=UNSET, name=UNKNOWN_FIELDS_KEY)
+    #: What the slow decode path recorded (unknown fields, explicit nulls, absent required
+    #: fields), folded back into the object when it is encoded; ``None`` almost always.
+    unknown_fields_: dict[str, Any] | None = field(default=None, name=UNKNOWN_FIELDS_KEY)
 
     #: Set on top-level resources: their ``apiVersion`` and ``kind``.
     API_VERSION: ClassVar[str | None] = None
     KIND: ClassVar[str | None] = None
+    #: The schema's defaults (applied by the server, never by this client), by Python name.
+    DEFAULTS: ClassVar[dict[str, Any]] = {}
     #: Fields holding credentials (Secret data, tokens): repr shows that they are set, not what.
     REDACTED: ClassVar[tuple[str, ...]] = ()
+    #: Wire names of the optional ``nullable: true`` fields, whose explicit null is kept.
+    NULLABLE: ClassVar[tuple[str, ...]] = ()
 
     def __repr__(self) -> str:
         if not self.REDACTED:
@@ -61,42 +79,42 @@ class Model(
         shown = []
         for name in self.__struct_fields__:
             value = getattr(self, name)
-            if value is UNSET:
+            if value is None:
                 continue
             shown.append(f"{name}=<redacted>" if name in self.REDACTED and value else f"{name}={value!r}")
         return f"{type(self).__name__}({', '.join(shown)})"
 
     @classmethod
     def from_json(cls: type[M], data: bytes | str) -> M:
-        try:
-            decoded: M = _decoder(cls).decode(data)
-            return decoded
-        except msgspec.ValidationError:
+        if not keeps_nulls(cls) or not _has_null(data):
             try:
-                raw = msgspec.json.decode(data)
+                decoded: M = _decoder(cls).decode(data)
+                return decoded
+            except msgspec.ValidationError:
+                pass
             except msgspec.DecodeError as e:
                 raise ModelError(f"{cls.__name__}: invalid JSON: {e}") from None
-            return cls.from_dict(raw)
+        try:
+            raw = msgspec.json.decode(data)
         except msgspec.DecodeError as e:
             raise ModelError(f"{cls.__name__}: invalid JSON: {e}") from None
+        return _convert(raw, cls)
 
     @classmethod
     def from_dict(cls: type[M], data: Any) -> M:
-        try:
-            return msgspec.convert(data, cls)
-        except msgspec.ValidationError:
-            pass
-        try:
-            return msgspec.convert(_stash_unknown(data, _type_info(cls)), cls)
-        except msgspec.ValidationError as e:
-            raise ModelError(f"{cls.__name__}: {e}") from None
+        if not keeps_nulls(cls):
+            try:
+                return msgspec.convert(data, cls)
+            except msgspec.ValidationError:
+                pass
+        return _convert(data, cls)
 
     def to_json(self) -> bytes:
         data = _encoder.encode(self)
         # A one-byte scan first: most payloads hold no "$" at all, and memchr beats a
         # substring search over tens of megabytes.
         if b"$" in data and _UNKNOWN_JSON in data:
-            data = _encoder.encode(_fold_unknown(msgspec.json.decode(data)))
+            data = _encoder.encode(fold(msgspec.json.decode(data)))
         return data
 
     def to_dict(self) -> dict[str, Any]:
@@ -104,68 +122,18 @@ class Model(
         return result
 
 
+def _convert(data: Any, cls: type[M]) -> M:
+    """The slow path: ``data`` fitted to ``cls`` (lenient.py), then converted strictly."""
+    try:
+        return msgspec.convert(fit(data, cls), cls)
+    except (msgspec.ValidationError, ValueError) as e:
+        raise ModelError(f"{cls.__name__}: {e}") from None
+
+
+def _has_null(data: bytes | str) -> bool:
+    return b"null" in data if isinstance(data, bytes) else "null" in data
+
+
 @functools.cache
 def _decoder(cls: type[M]) -> msgspec.json.Decoder[M]:
     return msgspec.json.Decoder(cls)
-
-
-@functools.cache
-def _type_info(cls: type) -> _inspect.Type:
-    return _inspect.type_info(cls)
-
-
-def _stash_unknown(value: Any, tp: _inspect.Type) -> Any:
-    """Moves every field ``tp`` does not know into its object's hidden unknown-fields field."""
-    if isinstance(tp, _inspect.UnionType):
-        for member in tp.types:
-            if _fits(value, member):
-                return _stash_unknown(value, member)
-        return value
-    if isinstance(tp, _inspect.StructType) and isinstance(value, dict):
-        known = _known_fields(tp.cls)
-        out: dict[str, Any] = {}
-        unknown: dict[str, Any] = {}
-        for key, item in value.items():
-            sub = known.get(key)
-            if sub is None:
-                unknown[key] = item
-            else:
-                out[key] = _stash_unknown(item, sub)
-        if unknown:
-            out[UNKNOWN_FIELDS_KEY] = unknown
-        return out
-    if isinstance(tp, (_inspect.ListType, _inspect.VarTupleType)) and isinstance(value, list):
-        return [_stash_unknown(item, tp.item_type) for item in value]
-    if isinstance(tp, _inspect.DictType) and isinstance(value, dict):
-        return {key: _stash_unknown(item, tp.value_type) for key, item in value.items()}
-    return value
-
-
-def _fits(value: Any, tp: _inspect.Type) -> bool:
-    if isinstance(tp, _inspect.StructType):
-        return isinstance(value, dict)
-    if isinstance(tp, (_inspect.ListType, _inspect.VarTupleType)):
-        return isinstance(value, list)
-    if isinstance(tp, _inspect.DictType):
-        return isinstance(value, dict)
-    return False
-
-
-@functools.cache
-def _known_fields(cls: type) -> dict[str, _inspect.Type]:
-    info = _type_info(cls)
-    assert isinstance(info, _inspect.StructType)
-    return {f.encode_name: f.type for f in info.fields if f.encode_name != UNKNOWN_FIELDS_KEY}
-
-
-def _fold_unknown(value: Any) -> Any:
-    if isinstance(value, dict):
-        unknown = value.pop(UNKNOWN_FIELDS_KEY, None)
-        for key, item in value.items():
-            value[key] = _fold_unknown(item)
-        if unknown:
-            value.update(unknown)
-        return value
-    if isinstance(value, list):
-        return [_fold_unknown(item) for item in value]
-    return value

@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
-
 from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentSpec
 from kgen.kubernetes.models.core.v1 import ConfigMap, Container, PodSpec, PodTemplateSpec
 from kgen.kubernetes.models.meta.v1 import LabelSelector, ObjectMeta
-from kgen.runtime.apimachinery.model import UNSET, UnsetType
-
-T = TypeVar("T")
 
 
 def config_map(
     name: str | None = None, *, data: dict[str, str] | None = None, labels: dict[str, str] | None = None,
     generate_name: str | None = None, finalizers: list[str] | None = None,
 ) -> ConfigMap:
-    """Only what is given is set: None stays off the wire (UNSET), it is not sent as null."""
-    meta = ObjectMeta(
-        name=_given(name), labels=_given(labels), generate_name=_given(generate_name), finalizers=_given(finalizers)
-    )
-    return ConfigMap(metadata=meta, data=_given(data))
-
-
-def _given(value: T | None) -> T | UnsetType:
-    return UNSET if value is None else value
+    """Only what is given is set: None stays off the wire, it is not sent as null."""
+    meta = ObjectMeta(name=name, labels=labels, generate_name=generate_name, finalizers=finalizers)
+    return ConfigMap(metadata=meta, data=data)
 
 
 def deployment(name: str, *, replicas: int = 1, images: dict[str, str] | None = None) -> Deployment:

@@ -10,7 +10,6 @@ import pytest
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.core.v1 import ConfigMap
 from kgen.runtime.apimachinery.errors import AlreadyExists, Conflict, Invalid, NotFound
-from kgen.runtime.apimachinery.model import UNSET
 
 from .builders import config_map
 
@@ -26,7 +25,7 @@ def test_crud_round_trip_sets_identity_and_bumps_resource_version(cs: Clientset,
     assert created.metadata and created.metadata.name == "a" and created.metadata.namespace == ns
     assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", str(created.metadata.uid))
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", str(created.metadata.creation_timestamp))
-    assert created.metadata.generation is UNSET  # ConfigMaps carry none
+    assert created.metadata.generation is None  # ConfigMaps carry none
     assert cms.get("a") == created
 
     created.data = {"k": "w"}
@@ -122,7 +121,7 @@ def test_dry_run_create_and_update_are_answered_but_not_stored(cs: Clientset, ns
     cms = cs.core_v1.config_maps(ns)
     dry = cms.create(config_map("dry", data={"a": "b"}), dry_run=True)
     assert dry.metadata and dry.metadata.name == "dry" and dry.data == {"a": "b"}
-    assert dry.metadata.resource_version is UNSET and dry.metadata.uid
+    assert dry.metadata.resource_version is None and dry.metadata.uid
     with pytest.raises(NotFound):
         cms.get("dry")
 
@@ -135,7 +134,7 @@ def test_dry_run_create_and_update_are_answered_but_not_stored(cs: Clientset, ns
 
 def test_cluster_scoped_objects_have_no_namespace(cs: Clientset, ns: str) -> None:
     got = cs.core_v1.namespaces().get(ns)
-    assert got.metadata and got.metadata.name == ns and got.metadata.namespace is UNSET
+    assert got.metadata and got.metadata.name == ns and got.metadata.namespace is None
     assert got.status and got.status.phase == "Active"
     found = cs.core_v1.namespaces().list(field_selector=f"metadata.name={ns}").items
     assert [item.metadata.name for item in found if item.metadata] == [ns]
@@ -155,7 +154,7 @@ def test_list_pages_with_limit_and_continue(cs: Clientset, ns: str) -> None:
         assert page.metadata and page.metadata.resource_version == first.metadata.resource_version
         seen += [item.metadata.name for item in page.items if item.metadata]
     assert seen == ["a", "b", "c", "d", "e"]
-    assert page.metadata and page.metadata.remaining_item_count is UNSET
+    assert page.metadata and page.metadata.remaining_item_count is None
     assert [i.metadata.name for i in cms.list_all(page_size=2).items if i.metadata] == seen
 
 
@@ -177,4 +176,4 @@ def test_list_resource_version_is_the_latest_write(cs: Clientset, ns: str) -> No
     created = cms.create(config_map("a"))
     listed = cms.list()
     assert listed.metadata and int(str(listed.metadata.resource_version)) >= rv(created)
-    assert listed.items[0].api_version is UNSET and listed.items[0].kind is UNSET  # items carry no TypeMeta
+    assert listed.items[0].api_version is None and listed.items[0].kind is None  # items carry no TypeMeta

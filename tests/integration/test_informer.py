@@ -24,7 +24,6 @@ from kgen.runtime.tools.cache.reflector_state import reflector_backoff
 from kgen.runtime.tools.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 from kgen.runtime.apimachinery.codec import ModelCodec
 from kgen.runtime.apimachinery.errors import Expired, NotFound
-from kgen.runtime.apimachinery.model import UNSET
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.apimachinery.selectors import labels
@@ -44,7 +43,7 @@ def configmaps(rest: RESTClient, ns: str | None) -> ResourceClient[ConfigMap, Co
 
 
 def cm(name: str, **labels_: str) -> ConfigMap:
-    return ConfigMap(metadata=ObjectMeta(name=name, labels=labels_ or UNSET), data={"v": "1"})
+    return ConfigMap(metadata=ObjectMeta(name=name, labels=labels_ or None), data={"v": "1"})
 
 
 def rv(obj: Any) -> str:
@@ -239,7 +238,7 @@ def test_factory_applies_tweak_list_options_and_transform(clientset: Clientset, 
 
     def drop_managed_fields(obj: ConfigMap) -> ConfigMap:
         assert obj.metadata is not None
-        return msgspec.structs.replace(obj, metadata=msgspec.structs.replace(obj.metadata, managed_fields=UNSET))
+        return msgspec.structs.replace(obj, metadata=msgspec.structs.replace(obj.metadata, managed_fields=None))
 
     factory = SharedInformerFactory(
         clientset, namespace=namespace, transform=drop_managed_fields,
@@ -256,8 +255,8 @@ def test_factory_applies_tweak_list_options_and_transform(clientset: Clientset, 
         wait_until(lambda: len(informer.indexer.list_keys()) == 2, what="the second matching object")
         time.sleep(0.3)
         assert sorted(informer.indexer.list_keys()) == [f"{namespace}/picked", f"{namespace}/picked-later"]
-        assert all(o.metadata.managed_fields is UNSET for o in informer.indexer.list())
-        assert all(o.metadata.managed_fields is UNSET for _, _, _, o in log.snapshot())
+        assert all(o.metadata.managed_fields is None for o in informer.indexer.list())
+        assert all(o.metadata.managed_fields is None for _, _, _, o in log.snapshot())
         assert log.keys("add") == {f"{namespace}/picked", f"{namespace}/picked-later"}
         sent = [r.url.params.get("labelSelector") for r in requests if r.url.path.endswith("/configmaps")]
         assert sent and set(sent) == {"team=a"}, "the selector reaches both the list and the watch"

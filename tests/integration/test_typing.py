@@ -11,16 +11,16 @@ _USER_CODE = textwrap.dedent(
     """
     from kgen.kubernetes import Clientset
     from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentSpec
-    from kgen.kubernetes.models.meta.v1 import ObjectMeta
+    from kgen.kubernetes.models.core.v1 import PodTemplateSpec
+    from kgen.kubernetes.models.meta.v1 import LabelSelector, ObjectMeta
 
 
     def scale(cs: Clientset, name: str, replicas: int) -> int | None:
         deployments = cs.apps_v1.deployments("default")
         current = deployments.get(name)
-        wanted = Deployment(metadata=ObjectMeta(name=name), spec=DeploymentSpec({field}=replicas))
-        deployments.apply(wanted, field_manager="example")
-        have = current.spec.replicas if current.spec else None
-        return have if isinstance(have, int) else None  # absent (UNSET) or null
+        spec = DeploymentSpec({field}=replicas, selector=LabelSelector(), template=PodTemplateSpec())
+        deployments.apply(Deployment(metadata=ObjectMeta(name=name), spec=spec), field_manager="example")
+        return current.spec.replicas  # spec is required; replicas may be absent (None)
     """
 )
 

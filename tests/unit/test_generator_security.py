@@ -70,10 +70,10 @@ EDGES = {
 #: Property names that cannot be Python attributes as they are.
 HOSTILE_NAMES = [
     "class", "from", "continue", "import", "None",  # keywords
-    "match", "type", "case", "_",  # soft keywords
-    "id", "list", "str", "int", "print", "__import__",  # builtins
+    "match", "type", "case", "_",  # soft keywords: legal attributes
+    "id", "list", "str", "int", "dict", "bool", "float", "print", "__import__", "builtins",  # builtins
     "__init__", "__class__", "__dict__",  # dunders
-    "to_dict", "from_dict", "to_json", "from_json", "unknown_fields_", "field", "annotations",  # the model's
+    "to_dict", "from_dict", "to_json", "from_json", "unknown_fields_", "field", "annotations", "NULLABLE",  # the model's
     "API_VERSION", "KIND", "DEFAULTS", "UNSET", "Model", "ClassVar", "Literal", "Any",  # the module's
     "$ref", "$schema", "x-foo", "3d", "a.b", "a b", "", "-", "é", "nat-outgoing", "natOutgoing", "Foo", "foo",
 ]
@@ -212,13 +212,13 @@ def test_importing_under_python_W_error_has_no_side_effect(hostile: Generated, t
 _IMPORTS = {
     "__future__": {"annotations"},
     "typing": {"Any", "ClassVar", "Literal"},
-    "kgen.runtime.apimachinery": {"UNSET", "Model", "UnsetType", "field", "IntOrString", "Quantity", "Time", "MicroTime"},
+    "kgen.runtime.apimachinery": {"Model", "field", "IntOrString", "Quantity", "Time", "MicroTime"},
 }
-_TYPE_NAMES = {"str", "int", "float", "bool", "list", "dict", "Any", "Literal", "UnsetType",
+_TYPE_NAMES = {"str", "int", "float", "bool", "list", "dict", "Any", "Literal",
                "IntOrString", "Quantity", "Time", "MicroTime"}
-_CLASSVARS = {
-    "API_VERSION": "str | None", "KIND": "str | None", "DEFAULTS": "dict[str, Any]", "REDACTED": "tuple[str, ...]",
-}
+#: The class constants the base Model declares; a generated class only assigns them.
+_CLASSVARS = {"API_VERSION", "KIND", "DEFAULTS", "REDACTED", "NULLABLE"}
+_BUILTIN_TYPES = {"str", "int", "float", "bool", "list", "dict"}
 
 
 def _is_docstring(node: ast.stmt) -> bool:
@@ -247,7 +247,9 @@ def _check_annotation(node: ast.expr, names: set[str], aliases: set[str], where:
     if isinstance(node, ast.Name):
         assert node.id in names, f"{where}: unexpected name {node.id!r} in annotation"
     elif isinstance(node, ast.Attribute):
-        assert isinstance(node.value, ast.Name) and node.value.id in aliases, f"{where}: {ast.dump(node)}"
+        assert isinstance(node.value, ast.Name), f"{where}: {ast.dump(node)}"
+        builtin = node.value.id == "builtins" and node.attr in _BUILTIN_TYPES
+        assert builtin or node.value.id in aliases, f"{where}: {ast.dump(node)}"
     elif isinstance(node, ast.Constant):
         assert node.value is None or isinstance(node.value, str), f"{where}: constant {node.value!r}"
     elif isinstance(node, ast.BinOp):
@@ -255,7 +257,8 @@ def _check_annotation(node: ast.expr, names: set[str], aliases: set[str], where:
         _check_annotation(node.left, names, aliases, where)
         _check_annotation(node.right, names, aliases, where)
     elif isinstance(node, ast.Subscript):
-        assert isinstance(node.value, ast.Name) and node.value.id in {"list", "dict", "Literal"}, where
+        generic = ast.unparse(node.value)
+        assert generic in {"list", "dict", "Literal", "builtins.list", "builtins.dict"}, where
         _check_annotation(node.slice, names, aliases, where)
     elif isinstance(node, ast.Tuple):
         for item in node.elts:
@@ -264,33 +267,38 @@ def _check_annotation(node: ast.expr, names: set[str], aliases: set[str], where:
         raise AssertionError(f"{where}: {ast.dump(node)} in an annotation")
 
 
+def _check_class_constant(stmt: ast.Assign, where: str) -> None:
+    assert len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name), where
+    name = stmt.targets[0].id
+    assert name in _CLASSVARS, f"{where}: class constant {name}"
+    if name == "DEFAULTS":
+        assert isinstance(stmt.value, ast.Dict), where
+        _check_json_literal(stmt.value, where)
+    elif name in ("REDACTED", "NULLABLE"):
+        assert isinstance(stmt.value, ast.Tuple), where
+        assert all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in stmt.value.elts), where
+    else:
+        assert isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str), where
+
+
 def _check_field(stmt: ast.AnnAssign, names: set[str], aliases: set[str], where: str) -> None:
+    """``name: T`` (required), ``name: T | None = None``, or either with ``field(...)`` naming the wire."""
     assert isinstance(stmt.target, ast.Name) and stmt.simple == 1, where
     assert stmt.target.id.isidentifier() and not keyword.iskeyword(stmt.target.id), where
-    ann = stmt.annotation
-    if isinstance(ann, ast.Subscript) and isinstance(ann.value, ast.Name) and ann.value.id == "ClassVar":
-        assert stmt.target.id in _CLASSVARS, f"{where}: ClassVar {stmt.target.id}"
-        assert ast.unparse(ann.slice) == _CLASSVARS[stmt.target.id], where
-        assert stmt.value is not None, where
-        if stmt.target.id == "DEFAULTS":
-            assert isinstance(stmt.value, ast.Dict), where
-        elif stmt.target.id == "REDACTED":
-            assert isinstance(stmt.value, ast.Tuple), where
-            assert all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in stmt.value.elts), where
-            return
-        else:
-            assert isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str), where
-        _check_json_literal(stmt.value, where)
-        return
-    _check_annotation(ann, names, aliases, where)
+    _check_annotation(stmt.annotation, names, aliases, where)
     value = stmt.value
-    if isinstance(value, ast.Name):
-        assert value.id == "UNSET", where
+    if value is None:
+        return
+    if isinstance(value, ast.Constant):
+        assert value.value is None, where
         return
     assert isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "field", where
-    assert value.args == [] and [k.arg for k in value.keywords] == ["default", "name"], where
-    default, name = (k.value for k in value.keywords)
-    assert isinstance(default, ast.Name) and default.id == "UNSET", where
+    keywords = [k.arg for k in value.keywords]
+    assert value.args == [] and keywords in (["default", "name"], ["name"]), where
+    if keywords == ["default", "name"]:
+        default = value.keywords[0].value
+        assert isinstance(default, ast.Constant) and default.value is None, where
+    name = value.keywords[-1].value
     assert isinstance(name, ast.Constant) and isinstance(name.value, str), where
 
 
@@ -299,7 +307,9 @@ def _check_module(tree: ast.Module, where: str) -> None:
     aliases: set[str] = set()
     classes = {stmt.name for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
     for stmt in tree.body[1:]:
-        if isinstance(stmt, ast.ImportFrom):
+        if isinstance(stmt, ast.Import):
+            assert [(a.name, a.asname) for a in stmt.names] == [("builtins", None)], f"{where}: {ast.dump(stmt)}"
+        elif isinstance(stmt, ast.ImportFrom):
             if stmt.level == 0:
                 allowed = _IMPORTS.get(stmt.module or "")
                 assert allowed is not None, f"{where}: import from {stmt.module}"
@@ -316,10 +326,14 @@ def _check_module(tree: ast.Module, where: str) -> None:
         if not isinstance(stmt, ast.ClassDef):
             continue
         at = f"{where}: class {stmt.name}"
-        assert [ast.unparse(b) for b in stmt.bases] == ["Model"] and not stmt.keywords, at
+        assert [ast.unparse(b) for b in stmt.bases] == ["Model"], at
+        assert [(k.arg, ast.unparse(k.value)) for k in stmt.keywords] == [("kw_only", "True")], at
         assert not stmt.decorator_list and not getattr(stmt, "type_params", []), at
         for item in stmt.body:
             if _is_docstring(item):
+                continue
+            if isinstance(item, ast.Assign):
+                _check_class_constant(item, at)
                 continue
             assert isinstance(item, ast.AnnAssign), f"{at}: unexpected statement {ast.dump(item)[:200]}"
             _check_field(item, _TYPE_NAMES | classes, aliases, at)
@@ -362,14 +376,22 @@ def test_generated_modules_hold_only_the_statement_forms_the_templates_emit(host
 def test_the_statement_check_rejects_injected_code() -> None:
     injected = [
         'import os',
+        'import builtins as os',
         'os.system("touch PWNED")',
-        'class A(Model):\n    x: int | None | UnsetType = UNSET\n    import os',
-        'class A(Model):\n    x: int | None | UnsetType = os.system("x")',
-        'class A(Model):\n    def f(self): pass',
-        'class A(Model):\n    x: __import__("os") | None = UNSET',
-        '@decorator\nclass A(Model):\n    pass',
+        'class A(Model, kw_only=True):\n    x: int | None = None\n    import os',
+        'class A(Model, kw_only=True):\n    x: int | None = os.system("x")',
+        'class A(Model, kw_only=True):\n    x: int = field(name=os.system("x"))',
+        'class A(Model, kw_only=True):\n    API_VERSION = os.system("x")',
+        'class A(Model, kw_only=True):\n    NULLABLE = (os.system("x"),)',
+        'class A(Model, kw_only=True):\n    x: builtins.exec = None',
+        'class A(Model, kw_only=True):\n    def f(self): pass',
+        'class A(Model, kw_only=True):\n    x: __import__("os") | None = None',
+        'class A(Model, metaclass=M):\n    pass',
+        '@decorator\nclass A(Model, kw_only=True):\n    pass',
         'from os import system',
     ]
+    accepted = 'class A(Model, kw_only=True):\n    API_VERSION = "v1"\n    x: builtins.list[str] = field(name="X")\n    y: int | None = None'
+    _check_module(ast.parse('"""Doc."""\nimport builtins\n' + accepted), "accepted")  # the checker is not just strict
     for source in injected:
         with pytest.raises(AssertionError):
             _check_module(ast.parse('"""Doc."""\n' + source), "injected")
@@ -385,7 +407,7 @@ def _trimmed(text: str) -> str:
 
 def test_class_docstrings_equal_their_descriptions(loader: ModuleLoader) -> None:
     hostile = _models(loader, "hostile_example_io")
-    for name in ("Model_", "Any_", "UNSET_", "ClassVar_", "Literal_", "None_", "Field", "Str", "ModelNested"):
+    for name in ("Model_", "Any_", "UNSET", "ClassVar_", "Literal_", "None_", "Field", "Str", "ModelNested"):
         cls = getattr(hostile, name)
         assert inspect.cleandoc(cls.__doc__) == _trimmed(HOSTILE), name
     for name, text in EDGES.items():
@@ -442,10 +464,10 @@ def test_kinds_named_like_module_imports_keep_their_kind(loader: ModuleLoader) -
         cls = getattr(hostile, name)
         assert cls.API_VERSION == f"{GROUP}/v1"
         assert issubclass(cls, hostile.Model) and hostile.Model.__name__ == "Model"
-        assert hostile.UNSET is msgspec.UNSET and hostile.Any is typing.Any
+        assert getattr(hostile, "Any", typing.Any) is typing.Any
     crd = _models(loader, "crd_hostile_example_io")
-    assert crd.Model_.KIND == "Model" and crd.UNSET_.KIND == "UNSET"
-    assert crd.UNSET_.from_dict({"items": [{"class": "x"}]}).items[0].class_ == "x"
+    assert crd.Model_.KIND == "Model" and crd.UNSET.KIND == "UNSET"
+    assert crd.UNSET.from_dict({"items": [{"class": "x"}]}).items[0].class_ == "x"
 
 
 def _wire_object() -> dict[str, Any]:
@@ -462,9 +484,14 @@ def test_hostile_property_names_are_distinct_safe_attributes(loader: ModuleLoade
         assert len({n.lower() for n in py_names}) == len(py_names)
         assert {f.encode_name for f in fields} >= set(HOSTILE_NAMES)
         for name in py_names:
-            assert name.isidentifier() and not keyword.iskeyword(name), name
-            assert name not in keyword.softkwlist and not name.startswith("__"), name
+            assert name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("__"), name
             assert name == "unknown_fields_" or name not in model_attrs, name
+        # Legal attribute names stay as users expect them; only keywords and the model's own get a "_".
+        wire_of = {f.name: f.encode_name for f in fields}
+        for kept in ("type", "match", "case", "id", "list", "str", "int", "print"):
+            assert wire_of[kept] == kept, kept
+        for escaped in ("class_", "from_", "to_dict_", "field_", "unknown_fields", "builtins_"):
+            assert escaped in wire_of, escaped
 
 
 def test_objects_with_hostile_wire_names_round_trip(loader: ModuleLoader) -> None:

@@ -13,12 +13,11 @@ from pathlib import Path
 from types import ModuleType, NoneType
 from typing import Any
 
-import msgspec
 import pytest
 
 from kgen.generator import build, naming
 from kgen.generator.generate import Options, load_sources
-from kgen.runtime.apimachinery.model import UNSET, ModelError
+from kgen.runtime.apimachinery.model import ModelError
 from kgen.runtime.apimachinery.types import compare_quantities, format_micro_time, format_time, parse_quantity, parse_time
 from tests.unit.helpers import GROUP, PREFIX, crd, generate, gvk, imported, openapi_v3, swagger_v2, widget_document, write_json
 
@@ -36,10 +35,10 @@ def _widget(load: Load, props: dict[str, Any], **extra: Any) -> type:
 
 
 def _hint(cls: type, field: str) -> set[Any]:
-    """The members of a field's annotation, without the ``None | UnsetType`` every field has."""
+    """The members of an optional field's annotation, without the ``None`` (absent) it has."""
     members = set(typing.get_args(typing.get_type_hints(cls)[field]))
-    assert {NoneType, msgspec.UnsetType} <= members
-    return members - {NoneType, msgspec.UnsetType}
+    assert NoneType in members
+    return members - {NoneType}
 
 
 def _round_trip_json(cls: type, raw: bytes) -> None:
@@ -222,7 +221,7 @@ def test_default_is_recorded_and_never_injected(load: Load) -> None:
     })
     assert cls.DEFAULTS == {"replicas": 1, "max_surge": "25%", "strategy": {"type": "RollingUpdate"}}
     widget = cls.from_dict({})
-    assert widget.replicas is UNSET and widget.max_surge is UNSET and widget.strategy is UNSET
+    assert widget.replicas is None and widget.max_surge is None and widget.strategy is None
     assert widget.to_dict() == {} and widget.to_json() == b"{}"
     assert cls().to_dict() == {}
     assert cls.from_dict({"paused": True}).to_dict() == {"paused": True}
@@ -247,7 +246,7 @@ def test_all_of_with_one_ref_is_that_type_and_keeps_sibling_description_and_defa
     assert cls.from_dict({"owner": {"b": "y"}}).owner == module.Gadget(b="y")
     source = write_json(tmp_path / "openapi.json", widget_document({"type": "object", "properties": props}, **gadget))
     text = generate(tmp_path / "out", "--from", str(source)).source()
-    assert 'owner: Gadget | None | UnsetType = UNSET\n    """The owner.\n\n    Default: {"b": "x"}' in text
+    assert 'owner: Gadget | None = None\n    """The owner.\n\n    Default: {"b": "x"}' in text
 
 
 # -- recursion and unions -----------------------------------------------------------------------------
@@ -282,9 +281,9 @@ def test_recursive_schema_decodes_three_levels_deep(load: Load) -> None:
     }}
     widget = module.Widget.from_dict(obj)
     ports = widget.schema.properties["spec"].properties["ports"]
-    assert isinstance(ports, module.JSONSchemaProps) and ports.items.type_ == "integer"
+    assert isinstance(ports, module.JSONSchemaProps) and ports.items.type == "integer"
     assert ports.items.x_kubernetes_preserve_unknown_fields is True
-    assert widget.schema.properties["spec"].all_of[0].properties["x"].type_ == "string"
+    assert widget.schema.properties["spec"].all_of[0].properties["x"].type == "string"
     assert widget.to_dict() == obj
     assert json.loads(module.Widget.from_json(json.dumps(obj)).to_json()) == obj
 
@@ -405,17 +404,17 @@ def _layered(load: Load) -> ModuleType:
     }}, **{f"{PREFIX}.Gadget": gadget}))
 
 
-def test_explicit_null_and_absent_stay_apart(load: Load) -> None:
+def test_null_on_a_field_that_is_not_nullable_reads_as_absent(load: Load) -> None:
+    """The apiserver's Go types drop such a null (``omitempty``); so does the model."""
     module = _layered(load)
     absent = module.Widget.from_dict({"spec": {}})
     null = module.Widget.from_dict({"name": None, "spec": {"gadget": None, "gadgets": None, "byName": {}, "tags": None}})
-    assert absent.name is UNSET and absent.spec.gadget is UNSET
+    assert absent.name is None and absent.spec.gadget is None
     assert null.name is None and null.spec.gadget is None and null.spec.gadgets is None and null.spec.by_name == {}
     assert absent.to_dict() == {"spec": {}}
-    assert null.to_dict() == {"name": None, "spec": {"gadget": None, "gadgets": None, "byName": {}, "tags": None}}
-    _round_trip_json(module.Widget, b'{"name":null,"spec":{"gadget":null,"tags":null}}')
+    assert null.to_dict() == {"spec": {"byName": {}}}
     _round_trip_json(module.Widget, b'{"spec":{}}')
-    assert module.Widget(name=None).to_json() == b'{"name":null}'
+    assert module.Widget(name=None).to_json() == b"{}"
     assert module.Widget().to_json() == b"{}"
 
 
@@ -457,13 +456,14 @@ def test_snake_case(wire: str, python: str) -> None:
     assert naming.snake_case(wire) == python
 
 
-def test_field_names_escape_keywords_builtins_and_model_names() -> None:
-    wires = ["class", "from", "continue", "match", "type", "case", "id", "list", "str", "to_dict", "from_json",
-             "field", "unknown_fields_", "metav1", "size"]
+def test_field_names_escape_only_keywords_and_the_models_own_names() -> None:
+    wires = ["class", "from", "continue", "match", "type", "case", "id", "list", "str", "format", "object", "property",
+             "to_dict", "from_json", "field", "builtins", "unknown_fields_", "metav1", "size"]
     names = naming.field_names(wires, reserved={"metav1"})
     assert names == {
-        "class": "class_", "from": "from_", "continue": "continue_", "match": "match_", "type": "type_", "case": "case_",
-        "id": "id_", "list": "list_", "str": "str_", "to_dict": "to_dict_", "from_json": "from_json_", "field": "field_",
+        "class": "class_", "from": "from_", "continue": "continue_", "match": "match", "type": "type", "case": "case",
+        "id": "id", "list": "list", "str": "str", "format": "format", "object": "object", "property": "property",
+        "to_dict": "to_dict_", "from_json": "from_json_", "field": "field_", "builtins": "builtins_",
         "unknown_fields_": "unknown_fields", "metav1": "metav1_", "size": "size",
     }
 
@@ -479,7 +479,7 @@ def test_field_name_collisions_are_resolved_deterministically() -> None:
 
 @pytest.mark.parametrize(
     ("raw", "cls"),
-    [("Deployment", "Deployment"), ("Model", "Model_"), ("Any", "Any_"), ("UNSET", "UNSET_"), ("None", "None_"),
+    [("Deployment", "Deployment"), ("Model", "Model_"), ("Any", "Any_"), ("UNSET", "UNSET"), ("None", "None_"),
      ("str", "Str"), ("3d", "N3d"), ("x-foo", "XFoo"), ("", "Object"), ("Exception", "Exception_")],
 )
 def test_class_names(raw: str, cls: str) -> None:

@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Literal
 
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from ..meta import v1 as metav1
 
 
-class ApplyConfiguration(Model):
+class ApplyConfiguration(Model, kw_only=True):
     """ApplyConfiguration defines the desired configuration values of an object."""
 
-    expression: str | None | UnsetType = UNSET
+    expression: str | None = None
     """expression will be evaluated by CEL to create an apply configuration. ref: https://github.com/google/cel-spec
 
     Apply configurations are declared in CEL using object initialization. For example, this CEL expression returns an apply configuration to set a single field:
@@ -43,11 +43,11 @@ class ApplyConfiguration(Model):
     Only property names of the form `[a-zA-Z_.-/][a-zA-Z0-9_.-/]*` are accessible. Required."""
 
 
-class AuditAnnotation(Model):
+class AuditAnnotation(Model, kw_only=True):
     """AuditAnnotation describes how to produce an audit annotation for an API request."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"key": "", "value_expression": ""}
-    key: str | None | UnsetType = UNSET
+    DEFAULTS = {"key": "", "value_expression": ""}
+    key: str
     """key specifies the audit annotation key. The audit annotation keys of a ValidatingAdmissionPolicy must be unique. The key must be a qualified name ([A-Za-z0-9][-A-Za-z0-9_.]*) no more than 63 bytes in length.
 
     The key is combined with the resource name of the ValidatingAdmissionPolicy to construct an audit annotation key: "{ValidatingAdmissionPolicy name}/{key}".
@@ -59,7 +59,7 @@ class AuditAnnotation(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    value_expression: str | None | UnsetType = field(default=UNSET, name="valueExpression")
+    value_expression: str = field(name="valueExpression")
     """valueExpression represents the expression which is evaluated by CEL to produce an audit annotation value. The expression must evaluate to either a string or null value. If the expression evaluates to a string, the audit annotation is included with the string value. If the expression evaluates to null or empty string the audit annotation will be omitted. The valueExpression may be no longer than 5kb in length. If the result of the valueExpression is more than 10kb in length, it will be truncated to 10kb.
 
     If multiple ValidatingAdmissionPolicyBinding resources match an API request, then the valueExpression will be evaluated for each binding. All unique values produced by the valueExpressions will be joined together in a comma-separated list.
@@ -71,17 +71,17 @@ class AuditAnnotation(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ExpressionWarning(Model):
+class ExpressionWarning(Model, kw_only=True):
     """ExpressionWarning is a warning information that targets a specific expression."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"field_ref": "", "warning": ""}
-    field_ref: str | None | UnsetType = field(default=UNSET, name="fieldRef")
+    DEFAULTS = {"field_ref": "", "warning": ""}
+    field_ref: str = field(name="fieldRef")
     """fieldRef is the path to the field that refers to the expression. For example, the reference to the expression of the first item of validations is "spec.validations[0].expression"
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    warning: str | None | UnsetType = UNSET
+    warning: str
     """warning contains the content of type checking information in a human-readable form. Each line of the warning contains the type that the expression is checked against, followed by the type check error from the compiler.
 
     Required.
@@ -89,10 +89,10 @@ class ExpressionWarning(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class JSONPatch(Model):
+class JSONPatch(Model, kw_only=True):
     """JSONPatch defines a JSON Patch."""
 
-    expression: str | None | UnsetType = UNSET
+    expression: str | None = None
     """expression will be evaluated by CEL to create a [JSON patch](https://jsonpatch.com/). ref: https://github.com/google/cel-spec
 
     expression must return an array of JSONPatch values.
@@ -149,11 +149,11 @@ class JSONPatch(Model):
     Only property names of the form `[a-zA-Z_.-/][a-zA-Z0-9_.-/]*` are accessible. Required."""
 
 
-class MatchCondition(Model):
+class MatchCondition(Model, kw_only=True):
     """MatchCondition represents a condition which must by fulfilled for a request to be sent to a webhook."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"expression": "", "name": ""}
-    expression: str | None | UnsetType = UNSET
+    DEFAULTS = {"expression": "", "name": ""}
+    expression: str
     """expression represents the expression which will be evaluated by CEL. Must evaluate to bool. CEL expressions have access to the contents of the AdmissionRequest and Authorizer, organized into CEL variables:
 
     'object' - The object from the incoming request. The value is null for DELETE requests. 'oldObject' - The existing object. The value is null for CREATE requests. 'request' - Attributes of the admission request(/pkg/apis/admission/types.go#AdmissionRequest). 'authorizer' - A CEL Authorizer. May be used to perform authorization checks for the principal (user or service account) of the request.
@@ -167,7 +167,7 @@ class MatchCondition(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is an identifier for this match condition, used for strategic merging of MatchConditions, as well as providing an identifier for logging purposes. A good name should be descriptive of the associated expression. Name must be a qualified name consisting of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
 
     Required.
@@ -177,15 +177,15 @@ class MatchCondition(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class MatchResources(Model):
+class MatchResources(Model, kw_only=True):
     """MatchResources decides whether to run the admission control policy on an object based on whether it meets the match criteria. The exclude rules take precedence over include rules (if a resource matches both, it is excluded)"""
 
-    exclude_resource_rules: list[NamedRuleWithOperations] | None | UnsetType = field(
-        default=UNSET, name="excludeResourceRules"
+    exclude_resource_rules: list[NamedRuleWithOperations] | None = field(
+        default=None, name="excludeResourceRules"
     )
     """excludeResourceRules describes what operations on what resources/subresources the ValidatingAdmissionPolicy should not care about. The exclude rules take precedence over include rules (if a resource matches both, it is excluded)"""
-    match_policy: Literal["Equivalent", "Exact"] | str | None | UnsetType = field(
-        default=UNSET, name="matchPolicy"
+    match_policy: Literal["Equivalent", "Exact"] | str | None = field(
+        default=None, name="matchPolicy"
     )
     """matchPolicy defines how the "MatchResources" list is used to match incoming requests. Allowed values are "Exact" or "Equivalent".
 
@@ -198,9 +198,7 @@ class MatchResources(Model):
     Possible enum values:
      - `"Equivalent"` means requests should be sent to the webhook if they modify a resource listed in rules via another API group or version.
      - `"Exact"` means requests should only be sent to the webhook if they exactly match a given rule."""
-    namespace_selector: metav1.LabelSelector | None | UnsetType = field(
-        default=UNSET, name="namespaceSelector"
-    )
+    namespace_selector: metav1.LabelSelector | None = field(default=None, name="namespaceSelector")
     """namespaceSelector decides whether to run the admission control policy on an object based on whether the namespace for that object matches the selector. If the object itself is a namespace, the matching is performed on object.metadata.labels. If the object is another cluster scoped resource, it never skips the policy.
 
     For example, to run the webhook on any objects whose namespace is not associated with "runlevel" of "0" or "1";  you will set the selector as follows: "namespaceSelector": {
@@ -232,37 +230,33 @@ class MatchResources(Model):
     See https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/ for more examples of label selectors.
 
     Default to the empty LabelSelector, which matches everything."""
-    object_selector: metav1.LabelSelector | None | UnsetType = field(
-        default=UNSET, name="objectSelector"
-    )
+    object_selector: metav1.LabelSelector | None = field(default=None, name="objectSelector")
     """objectSelector decides whether to run the validation based on if the object has matching labels. objectSelector is evaluated against both the oldObject and newObject that would be sent to the cel validation, and is considered to match if either object matches the selector. A null object (oldObject in the case of create, or newObject in the case of delete) or an object that cannot have labels (like a DeploymentRollback or a PodProxyOptions object) is not considered to match. Use the object selector only if the webhook is opt-in, because end users may skip the admission webhook by setting the labels. Default to the empty LabelSelector, which matches everything."""
-    resource_rules: list[NamedRuleWithOperations] | None | UnsetType = field(
-        default=UNSET, name="resourceRules"
-    )
+    resource_rules: list[NamedRuleWithOperations] | None = field(default=None, name="resourceRules")
     """resourceRules describes what operations on what resources/subresources the ValidatingAdmissionPolicy matches. The policy cares about an operation if it matches _any_ Rule."""
 
 
-class MutatingAdmissionPolicy(Model):
+class MutatingAdmissionPolicy(Model, kw_only=True):
     """MutatingAdmissionPolicy describes the definition of an admission mutation policy that mutates the object coming into admission chain."""
 
-    API_VERSION: ClassVar[str | None] = "admissionregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "MutatingAdmissionPolicy"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "admissionregistration.k8s.io/v1"
+    KIND = "MutatingAdmissionPolicy"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    spec: MutatingAdmissionPolicySpec | None | UnsetType = UNSET
+    spec: MutatingAdmissionPolicySpec | None = None
     """spec defines the desired behavior of the MutatingAdmissionPolicy.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class MutatingAdmissionPolicyBinding(Model):
+class MutatingAdmissionPolicyBinding(Model, kw_only=True):
     """MutatingAdmissionPolicyBinding binds the MutatingAdmissionPolicy with parametrized resources. MutatingAdmissionPolicyBinding and the optional parameter resource together define how cluster administrators configure policies for clusters.
 
     For a given admission request, each binding will cause its policy to be evaluated N times, where N is 1 for policies/bindings that don't use params, otherwise N is the number of parameters selected by the binding. Each evaluation is constrained by a [runtime cost budget](https://kubernetes.io/docs/reference/using-api/cel/#runtime-cost-budget).
@@ -270,79 +264,79 @@ class MutatingAdmissionPolicyBinding(Model):
     Adding/removing policies, bindings, or params can not affect whether a given (policy, binding, param) combination is within its own CEL budget.
     """
 
-    API_VERSION: ClassVar[str | None] = "admissionregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "MutatingAdmissionPolicyBinding"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "admissionregistration.k8s.io/v1"
+    KIND = "MutatingAdmissionPolicyBinding"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    spec: MutatingAdmissionPolicyBindingSpec | None | UnsetType = UNSET
+    spec: MutatingAdmissionPolicyBindingSpec | None = None
     """spec defines the desired behavior of the MutatingAdmissionPolicyBinding.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class MutatingAdmissionPolicyBindingList(Model):
+class MutatingAdmissionPolicyBindingList(Model, kw_only=True):
     """MutatingAdmissionPolicyBindingList is a list of MutatingAdmissionPolicyBinding."""
 
-    API_VERSION: ClassVar[str | None] = "admissionregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "MutatingAdmissionPolicyBindingList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "admissionregistration.k8s.io/v1"
+    KIND = "MutatingAdmissionPolicyBindingList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[MutatingAdmissionPolicyBinding] | None | UnsetType = UNSET
+    items: list[MutatingAdmissionPolicyBinding]
     """List of PolicyBinding.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class MutatingAdmissionPolicyBindingSpec(Model):
+class MutatingAdmissionPolicyBindingSpec(Model, kw_only=True):
     """MutatingAdmissionPolicyBindingSpec defines the specification of the MutatingAdmissionPolicyBinding."""
 
-    match_resources: MatchResources | None | UnsetType = field(default=UNSET, name="matchResources")
+    match_resources: MatchResources | None = field(default=None, name="matchResources")
     """matchResources limits what resources match this binding and may be mutated by it. Note that if matchResources matches a resource, the resource must also match a policy's matchConstraints and matchConditions before the resource may be mutated. When matchResources is unset, it does not constrain resource matching, and only the policy's matchConstraints and matchConditions must match for the resource to be mutated. Additionally, matchResources.resourceRules are optional and do not constraint matching when unset. Note that this is differs from MutatingAdmissionPolicy matchConstraints, where resourceRules are required. The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched. '*' matches CREATE, UPDATE and CONNECT."""
-    param_ref: ParamRef | None | UnsetType = field(default=UNSET, name="paramRef")
+    param_ref: ParamRef | None = field(default=None, name="paramRef")
     """paramRef specifies the parameter resource used to configure the admission control policy. It should point to a resource of the type specified in spec.ParamKind of the bound MutatingAdmissionPolicy. If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the MutatingAdmissionPolicy applied. If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param."""
-    policy_name: str | None | UnsetType = field(default=UNSET, name="policyName")
+    policy_name: str | None = field(default=None, name="policyName")
     """policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to. If the referenced resource does not exist, this binding is considered invalid and will be ignored Required."""
 
 
-class MutatingAdmissionPolicyList(Model):
+class MutatingAdmissionPolicyList(Model, kw_only=True):
     """MutatingAdmissionPolicyList is a list of MutatingAdmissionPolicy."""
 
-    API_VERSION: ClassVar[str | None] = "admissionregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "MutatingAdmissionPolicyList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "admissionregistration.k8s.io/v1"
+    KIND = "MutatingAdmissionPolicyList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[MutatingAdmissionPolicy] | None | UnsetType = UNSET
+    items: list[MutatingAdmissionPolicy]
     """List of ValidatingAdmissionPolicy.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class MutatingAdmissionPolicySpec(Model):
+class MutatingAdmissionPolicySpec(Model, kw_only=True):
     """MutatingAdmissionPolicySpec defines the desired behavior of the admission policy."""
 
-    failure_policy: Literal["Fail", "Ignore"] | str | None | UnsetType = field(
-        default=UNSET, name="failurePolicy"
+    failure_policy: Literal["Fail", "Ignore"] | str | None = field(
+        default=None, name="failurePolicy"
     )
     """failurePolicy defines how to handle failures for the admission policy. Failures can occur from CEL expression parse errors, type check errors, runtime errors and invalid or mis-configured policy definitions or bindings.
 
@@ -355,9 +349,7 @@ class MutatingAdmissionPolicySpec(Model):
     Possible enum values:
      - `"Fail"` means that an error calling the webhook causes the admission to fail.
      - `"Ignore"` means that an error calling the webhook is ignored."""
-    match_conditions: list[MatchCondition] | None | UnsetType = field(
-        default=UNSET, name="matchConditions"
-    )
+    match_conditions: list[MatchCondition] | None = field(default=None, name="matchConditions")
     """matchConditions is a list of conditions that must be met for a request to be validated. Match conditions filter requests that have already been matched by the matchConstraints. An empty list of matchConditions matches all requests. There are a maximum of 64 match conditions allowed.
 
     If a parameter object is provided, it can be accessed via the `params` handle in the same manner as validation expressions.
@@ -368,16 +360,14 @@ class MutatingAdmissionPolicySpec(Model):
       3. If any matchCondition evaluates to an error (but none are FALSE):
          - If failurePolicy=Fail, reject the request
          - If failurePolicy=Ignore, the policy is skipped"""
-    match_constraints: MatchResources | None | UnsetType = field(
-        default=UNSET, name="matchConstraints"
-    )
+    match_constraints: MatchResources | None = field(default=None, name="matchConstraints")
     """matchConstraints specifies what resources this policy is designed to validate. The MutatingAdmissionPolicy cares about a request if it matches _all_ Constraints. However, in order to prevent clusters from being put into an unstable state that cannot be recovered from via the API MutatingAdmissionPolicy cannot match MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding. The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched. '*' matches CREATE, UPDATE and CONNECT. Required."""
-    mutations: list[Mutation] | None | UnsetType = UNSET
+    mutations: list[Mutation] | None = None
     """mutations contain operations to perform on matching objects. mutations may not be empty; a minimum of one mutation is required. mutations are evaluated in order, and are reinvoked according to the reinvocationPolicy. The mutations of a policy are invoked for each binding of this policy and reinvocation of mutations occurs on a per binding basis."""
-    param_kind: ParamKind | None | UnsetType = field(default=UNSET, name="paramKind")
+    param_kind: ParamKind | None = field(default=None, name="paramKind")
     """paramKind specifies the kind of resources used to parameterize this policy. If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions. If paramKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied. If paramKind is specified but paramRef is unset in MutatingAdmissionPolicyBinding, the params variable will be null."""
-    reinvocation_policy: Literal["IfNeeded", "Never"] | str | None | UnsetType = field(
-        default=UNSET, name="reinvocationPolicy"
+    reinvocation_policy: Literal["IfNeeded", "Never"] | str | None = field(
+        default=None, name="reinvocationPolicy"
     )
     """reinvocationPolicy indicates whether mutations may be called multiple times per MutatingAdmissionPolicyBinding as part of a single admission evaluation. Allowed values are "Never" and "IfNeeded".
 
@@ -388,41 +378,35 @@ class MutatingAdmissionPolicySpec(Model):
     Possible enum values:
      - `"IfNeeded"` indicates that the mutation may be called at least one additional time as part of the admission evaluation if the object being admitted is modified by other admission plugins after the initial mutation call.
      - `"Never"` indicates that the mutation must not be called more than once in a single admission evaluation."""
-    variables: list[Variable] | None | UnsetType = UNSET
+    variables: list[Variable] | None = None
     """variables contain definitions of variables that can be used in composition of other expressions. Each variable is defined as a named CEL expression. The variables defined here will be available under `variables` in other expressions of the policy except matchConditions because matchConditions are evaluated before the rest of the policy.
 
     The expression of a variable can refer to other variables defined earlier in the list but not those after. Thus, variables must be sorted by the order of first appearance and acyclic."""
 
 
-class MutatingWebhook(Model):
+class MutatingWebhook(Model, kw_only=True):
     """MutatingWebhook describes an admission webhook and the resources and operations it applies to."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"client_config": {}, "name": ""}
-    admission_review_versions: list[str] | None | UnsetType = field(
-        default=UNSET, name="admissionReviewVersions"
-    )
+    DEFAULTS = {"client_config": {}, "name": ""}
+    admission_review_versions: list[str] = field(name="admissionReviewVersions")
     """admissionReviewVersions is an ordered list of preferred `AdmissionReview` versions the Webhook expects. API server will try to use first version in the list which it supports. If none of the versions specified in this list supported by API server, validation will fail for this object. If a persisted webhook configuration specifies allowed versions and does not include any versions known to the API Server, calls to the webhook will fail and be subject to the failure policy.
 
     Required."""
-    client_config: WebhookClientConfig | None | UnsetType = field(
-        default=UNSET, name="clientConfig"
-    )
+    client_config: WebhookClientConfig = field(name="clientConfig")
     """clientConfig defines how to communicate with the hook. Required
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    failure_policy: Literal["Fail", "Ignore"] | str | None | UnsetType = field(
-        default=UNSET, name="failurePolicy"
+    failure_policy: Literal["Fail", "Ignore"] | str | None = field(
+        default=None, name="failurePolicy"
     )
     """failurePolicy defines how unrecognized errors from the admission endpoint are handled - allowed values are Ignore or Fail. Defaults to Fail.
 
     Possible enum values:
      - `"Fail"` means that an error calling the webhook causes the admission to fail.
      - `"Ignore"` means that an error calling the webhook is ignored."""
-    match_conditions: list[MatchCondition] | None | UnsetType = field(
-        default=UNSET, name="matchConditions"
-    )
+    match_conditions: list[MatchCondition] | None = field(default=None, name="matchConditions")
     """matchConditions is a list of conditions that must be met for a request to be sent to this webhook. Match conditions filter requests that have already been matched by the rules, namespaceSelector, and objectSelector. An empty list of matchConditions matches all requests. There are a maximum of 64 match conditions allowed.
 
     The exact matching logic is (in order):
@@ -431,8 +415,8 @@ class MutatingWebhook(Model):
       3. If any matchCondition evaluates to an error (but none are FALSE):
          - If failurePolicy=Fail, reject the request
          - If failurePolicy=Ignore, the error is ignored and the webhook is skipped"""
-    match_policy: Literal["Equivalent", "Exact"] | str | None | UnsetType = field(
-        default=UNSET, name="matchPolicy"
+    match_policy: Literal["Equivalent", "Exact"] | str | None = field(
+        default=None, name="matchPolicy"
     )
     """matchPolicy defines how the "rules" list is used to match incoming requests. Allowed values are "Exact" or "Equivalent".
 
@@ -445,15 +429,13 @@ class MutatingWebhook(Model):
     Possible enum values:
      - `"Equivalent"` means requests should be sent to the webhook if they modify a resource listed in rules via another API group or version.
      - `"Exact"` means requests should only be sent to the webhook if they exactly match a given rule."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is the name of the admission webhook. Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where "imagepolicy" is the name of the webhook, and kubernetes.io is the name of the organization. Required.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace_selector: metav1.LabelSelector | None | UnsetType = field(
-        default=UNSET, name="namespaceSelector"
-    )
+    namespace_selector: metav1.LabelSelector | None = field(default=None, name="namespaceSelector")
     """namespaceSelector decides whether to run the webhook on an object based on whether the namespace for that object matches the selector. If the object itself is a namespace, the matching is performed on object.metadata.labels. If the object is another cluster scoped resource, it never skips the webhook.
 
     For example, to run the webhook on any objects whose namespace is not associated with "runlevel" of "0" or "1";  you will set the selector as follows: "namespaceSelector": {
@@ -485,12 +467,10 @@ class MutatingWebhook(Model):
     See https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/ for more examples of label selectors.
 
     Default to the empty LabelSelector, which matches everything."""
-    object_selector: metav1.LabelSelector | None | UnsetType = field(
-        default=UNSET, name="objectSelector"
-    )
+    object_selector: metav1.LabelSelector | None = field(default=None, name="objectSelector")
     """objectSelector decides whether to run the webhook based on if the object has matching labels. objectSelector is evaluated against both the oldObject and newObject that would be sent to the webhook, and is considered to match if either object matches the selector. A null object (oldObject in the case of create, or newObject in the case of delete) or an object that cannot have labels (like a DeploymentRollback or a PodProxyOptions object) is not considered to match. Use the object selector only if the webhook is opt-in, because end users may skip the admission webhook by setting the labels. Default to the empty LabelSelector, which matches everything."""
-    reinvocation_policy: Literal["IfNeeded", "Never"] | str | None | UnsetType = field(
-        default=UNSET, name="reinvocationPolicy"
+    reinvocation_policy: Literal["IfNeeded", "Never"] | str | None = field(
+        default=None, name="reinvocationPolicy"
     )
     """reinvocationPolicy indicates whether this webhook should be called multiple times as part of a single admission evaluation. Allowed values are "Never" and "IfNeeded".
 
@@ -503,10 +483,10 @@ class MutatingWebhook(Model):
     Possible enum values:
      - `"IfNeeded"` indicates that the mutation may be called at least one additional time as part of the admission evaluation if the object being admitted is modified by other admission plugins after the initial mutation call.
      - `"Never"` indicates that the mutation must not be called more than once in a single admission evaluation."""
-    rules: list[RuleWithOperations] | None | UnsetType = UNSET
+    rules: list[RuleWithOperations] | None = None
     """rules describes what operations on what resources/subresources the webhook cares about. The webhook cares about an operation if it matches _any_ Rule. However, in order to prevent ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks from putting the cluster in a state which cannot be recovered from without completely disabling the plugin, ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks are never called on admission requests for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects."""
-    side_effects: Literal["None", "NoneOnDryRun", "Some", "Unknown"] | str | None | UnsetType = (
-        field(default=UNSET, name="sideEffects")
+    side_effects: Literal["None", "NoneOnDryRun", "Some", "Unknown"] | str = field(
+        name="sideEffects"
     )
     """sideEffects states whether this webhook has side effects. Acceptable values are: None, NoneOnDryRun (webhooks created via v1beta1 may also specify Some or Unknown). Webhooks with side effects MUST implement a reconciliation system, since a request may be rejected by a future step in the admission chain and the side effects therefore need to be undone. Requests with the dryRun attribute will be auto-rejected if they match a webhook with sideEffects == Unknown or Some.
 
@@ -517,61 +497,57 @@ class MutatingWebhook(Model):
      - `"Unknown"` means that no information is known about the side effects of calling the webhook. If a request with the dry-run attribute would trigger a call to this webhook, the request will instead fail.
 
     Required."""
-    timeout_seconds: int | None | UnsetType = field(default=UNSET, name="timeoutSeconds")
+    timeout_seconds: int | None = field(default=None, name="timeoutSeconds")
     """timeoutSeconds specifies the timeout for this webhook. After the timeout passes, the webhook call will be ignored or the API call will fail based on the failure policy. The timeout value must be between 1 and 30 seconds. Default to 10 seconds."""
 
 
-class MutatingWebhookConfiguration(Model):
+class MutatingWebhookConfiguration(Model, kw_only=True):
     """MutatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and may change the object."""
 
-    API_VERSION: ClassVar[str | None] = "admissionregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "MutatingWebhookConfiguration"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "admissionregistration.k8s.io/v1"
+    KIND = "MutatingWebhookConfiguration"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    webhooks: list[MutatingWebhook] | None | UnsetType = UNSET
+    webhooks: list[MutatingWebhook] | None = None
     """webhooks is a list of webhooks and the affected resources and operations."""
 
 
-class MutatingWebhookConfigurationList(Model):
+class MutatingWebhookConfigurationList(Model, kw_only=True):
     """MutatingWebhookConfigurationList is a list of MutatingWebhookConfiguration."""
 
-    API_VERSION: ClassVar[str | None] = "admissionregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "MutatingWebhookConfigurationList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "admissionregistration.k8s.io/v1"
+    KIND = "MutatingWebhookConfigurationList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[MutatingWebhookConfiguration] | None | UnsetType = UNSET
+    items: list[MutatingWebhookConfiguration]
     """List of MutatingWebhookConfiguration.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class Mutation(Model):
+class Mutation(Model, kw_only=True):
     """Mutation specifies the CEL expression which is used to apply the Mutation."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"patch_type": ""}
-    apply_configuration: ApplyConfiguration | None | UnsetType = field(
-        default=UNSET, name="applyConfiguration"
-    )
+    DEFAULTS = {"patch_type": ""}
+    apply_configuration: ApplyConfiguration | None = field(default=None, name="applyConfiguration")
     """applyConfiguration defines the desired configuration values of an object. The configuration is applied to the admission object using [structured merge diff](https://github.com/kubernetes-sigs/structured-merge-diff). A CEL expression is used to create apply configuration."""
-    json_patch: JSONPatch | None | UnsetType = field(default=UNSET, name="jsonPatch")
+    json_patch: JSONPatch | None = field(default=None, name="jsonPatch")
     """jsonPatch defines a [JSON patch](https://jsonpatch.com/) operation to perform a mutation to the object. A CEL expression is used to create the JSON patch."""
-    patch_type: Literal["ApplyConfiguration", "JSONPatch"] | str | None | UnsetType = field(
-        default=UNSET, name="patchType"
-    )
+    patch_type: Literal["ApplyConfiguration", "JSONPatch"] | str = field(name="patchType")
     """patchType indicates the patch strategy used. Allowed values are "ApplyConfiguration" and "JSONPatch". Required.
 
 
@@ -584,20 +560,18 @@ class Mutation(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class NamedRuleWithOperations(Model):
+class NamedRuleWithOperations(Model, kw_only=True):
     """NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames."""
 
-    api_groups: list[str] | None | UnsetType = field(default=UNSET, name="apiGroups")
+    api_groups: list[str] | None = field(default=None, name="apiGroups")
     """apiGroups is the API groups the resources belong to. '*' is all groups. If '*' is present, the length of the slice must be one. Required."""
-    api_versions: list[str] | None | UnsetType = field(default=UNSET, name="apiVersions")
+    api_versions: list[str] | None = field(default=None, name="apiVersions")
     """apiVersions is the API versions the resources belong to. '*' is all versions. If '*' is present, the length of the slice must be one. Required."""
-    operations: (
-        list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None | UnsetType
-    ) = UNSET
+    operations: list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None = None
     """operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or * for all of those operations and any future admission operations that are added. If '*' is present, the length of the slice must be one. Required."""
-    resource_names: list[str] | None | UnsetType = field(default=UNSET, name="resourceNames")
+    resource_names: list[str] | None = field(default=None, name="resourceNames")
     """resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed."""
-    resources: list[str] | None | UnsetType = UNSET
+    resources: list[str] | None = None
     """resources is a list of resources this rule applies to.
 
     For example: 'pods' means pods. 'pods/log' means the log subresource of pods. '*' means all resources, but not subresources. 'pods/*' means all subresources of pods. '*/scale' means all scale subresources. '*/*' means all resources and their subresources.
@@ -605,7 +579,7 @@ class NamedRuleWithOperations(Model):
     If wildcard is present, the validation rule will ensure resources do not overlap with each other.
 
     Depending on the enclosing object, subresources might not be allowed. Required."""
-    scope: Literal["*", "Cluster", "Namespaced"] | str | None | UnsetType = UNSET
+    scope: Literal["*", "Cluster", "Namespaced"] | str | None = None
     """scope specifies the scope of this rule. Valid values are "Cluster", "Namespaced", and "*" "Cluster" means that only cluster-scoped resources will match this rule. Namespace API objects are cluster-scoped. "Namespaced" means that only namespaced resources will match this rule. "*" means that there are no scope restrictions. Subresources match the scope of their parent resource. Default is "*".
 
 
@@ -615,25 +589,25 @@ class NamedRuleWithOperations(Model):
      - `"Namespaced"` means that scope is limited to namespaced objects."""
 
 
-class ParamKind(Model):
+class ParamKind(Model, kw_only=True):
     """ParamKind is a tuple of Group Kind and Version."""
 
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    api_version: str | None = field(default=None, name="apiVersion")
     """apiVersion is the API group version the resources belong to. In format of "group/version". Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """kind is the API kind the resources belong to. Required."""
 
 
-class ParamRef(Model):
+class ParamRef(Model, kw_only=True):
     """ParamRef describes how to locate the params to be used as input to expressions of rules applied by a policy binding."""
 
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """name is the name of the resource being referenced.
 
     One of `name` or `selector` must be set, but `name` and `selector` are mutually exclusive properties. If one is set, the other must be unset.
 
     A single parameter used for all admission requests can be configured by setting the `name` field, leaving `selector` blank, and setting namespace if `paramKind` is namespace-scoped."""
-    namespace: str | None | UnsetType = UNSET
+    namespace: str | None = None
     """namespace is the namespace of the referenced resource. Allows limiting the search for params to a specific namespace. Applies to both `name` and `selector` fields.
 
     A per-namespace parameter may be used by specifying a namespace-scoped `paramKind` in the policy and leaving this field empty.
@@ -641,15 +615,13 @@ class ParamRef(Model):
     - If `paramKind` is cluster-scoped, this field MUST be unset. Setting this field results in a configuration error.
 
     - If `paramKind` is namespace-scoped, the namespace of the object being evaluated for admission will be used when this field is left unset. Take care that if this is left empty the binding must not match any cluster-scoped resources, which will result in an error."""
-    parameter_not_found_action: str | None | UnsetType = field(
-        default=UNSET, name="parameterNotFoundAction"
-    )
+    parameter_not_found_action: str | None = field(default=None, name="parameterNotFoundAction")
     """parameterNotFoundAction controls the behavior of the binding when the resource exists, and name or selector is valid, but there are no parameters matched by the binding. If the value is set to `Allow`, then no matched parameters will be treated as successful validation by the binding. If set to `Deny`, then no matched parameters will be subject to the `failurePolicy` of the policy.
 
     Allowed values are `Allow` or `Deny`
 
     Required"""
-    selector: metav1.LabelSelector | None | UnsetType = UNSET
+    selector: metav1.LabelSelector | None = None
     """selector can be used to match multiple param objects based on their labels. Supply selector: {} to match all resources of the ParamKind.
 
     If multiple params are found, they are all evaluated with the policy expressions and the results are ANDed together.
@@ -657,18 +629,16 @@ class ParamRef(Model):
     One of `name` or `selector` must be set, but `name` and `selector` are mutually exclusive properties. If one is set, the other must be unset."""
 
 
-class RuleWithOperations(Model):
+class RuleWithOperations(Model, kw_only=True):
     """RuleWithOperations is a tuple of Operations and Resources. It is recommended to make sure that all the tuple expansions are valid."""
 
-    api_groups: list[str] | None | UnsetType = field(default=UNSET, name="apiGroups")
+    api_groups: list[str] | None = field(default=None, name="apiGroups")
     """apiGroups is the API groups the resources belong to. '*' is all groups. If '*' is present, the length of the slice must be one. Required."""
-    api_versions: list[str] | None | UnsetType = field(default=UNSET, name="apiVersions")
+    api_versions: list[str] | None = field(default=None, name="apiVersions")
     """apiVersions is the API versions the resources belong to. '*' is all versions. If '*' is present, the length of the slice must be one. Required."""
-    operations: (
-        list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None | UnsetType
-    ) = UNSET
+    operations: list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None = None
     """operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or * for all of those operations and any future admission operations that are added. If '*' is present, the length of the slice must be one. Required."""
-    resources: list[str] | None | UnsetType = UNSET
+    resources: list[str] | None = None
     """resources is a list of resources this rule applies to.
 
     For example: 'pods' means pods. 'pods/log' means the log subresource of pods. '*' means all resources, but not subresources. 'pods/*' means all subresources of pods. '*/scale' means all scale subresources. '*/*' means all resources and their subresources.
@@ -676,7 +646,7 @@ class RuleWithOperations(Model):
     If wildcard is present, the validation rule will ensure resources do not overlap with each other.
 
     Depending on the enclosing object, subresources might not be allowed. Required."""
-    scope: Literal["*", "Cluster", "Namespaced"] | str | None | UnsetType = UNSET
+    scope: Literal["*", "Cluster", "Namespaced"] | str | None = None
     """scope specifies the scope of this rule. Valid values are "Cluster", "Namespaced", and "*" "Cluster" means that only cluster-scoped resources will match this rule. Namespace API objects are cluster-scoped. "Namespaced" means that only namespaced resources will match this rule. "*" means that there are no scope restrictions. Subresources match the scope of their parent resource. Default is "*".
 
 
@@ -686,62 +656,62 @@ class RuleWithOperations(Model):
      - `"Namespaced"` means that scope is limited to namespaced objects."""
 
 
-class ServiceReference(Model):
+class ServiceReference(Model, kw_only=True):
     """ServiceReference holds a reference to Service.legacy.k8s.io"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": "", "namespace": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": "", "namespace": ""}
+    name: str
     """name is the name of the service. Required
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace: str | None | UnsetType = UNSET
+    namespace: str
     """namespace is the namespace of the service. Required
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    path: str | None | UnsetType = UNSET
+    path: str | None = None
     """path is an optional URL path which will be sent in any request to this service."""
-    port: int | None | UnsetType = UNSET
+    port: int | None = None
     """port is the port on the service that hosts the webhook. Default to 443 for backward compatibility. `port` should be a valid port number (1-65535, inclusive)."""
 
 
-class TypeChecking(Model):
+class TypeChecking(Model, kw_only=True):
     """TypeChecking contains results of type checking the expressions in the ValidatingAdmissionPolicy"""
 
-    expression_warnings: list[ExpressionWarning] | None | UnsetType = field(
-        default=UNSET, name="expressionWarnings"
+    expression_warnings: list[ExpressionWarning] | None = field(
+        default=None, name="expressionWarnings"
     )
     """expressionWarnings contains the type checking warnings for each expression."""
 
 
-class ValidatingAdmissionPolicy(Model):
+class ValidatingAdmissionPolicy(Model, kw_only=True):
     """ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it."""
 
-    API_VERSION: ClassVar[str | None] = "admissionregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ValidatingAdmissionPolicy"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "admissionregistration.k8s.io/v1"
+    KIND = "ValidatingAdmissionPolicy"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    spec: ValidatingAdmissionPolicySpec | None | UnsetType = UNSET
+    spec: ValidatingAdmissionPolicySpec | None = None
     """spec defines the desired behavior of the ValidatingAdmissionPolicy.
 
     Default: {} (applied by the server, not by this client)."""
-    status: ValidatingAdmissionPolicyStatus | None | UnsetType = UNSET
+    status: ValidatingAdmissionPolicyStatus | None = None
     """status represents the current status of the ValidatingAdmissionPolicy, including warnings that are useful to determine if the policy behaves in the expected way. Populated by the system. Read-only.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ValidatingAdmissionPolicyBinding(Model):
+class ValidatingAdmissionPolicyBinding(Model, kw_only=True):
     """ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy with paramerized resources. ValidatingAdmissionPolicyBinding and parameter CRDs together define how cluster administrators configure policies for clusters.
 
     For a given admission request, each binding will cause its policy to be evaluated N times, where N is 1 for policies/bindings that don't use params, otherwise N is the number of parameters selected by the binding.
@@ -749,18 +719,18 @@ class ValidatingAdmissionPolicyBinding(Model):
     The CEL expressions of a policy must have a computed CEL cost below the maximum CEL budget. Each evaluation of the policy is given an independent CEL cost budget. Adding/removing policies, bindings, or params can not affect whether a given (policy, binding, param) combination is within its own CEL budget.
     """
 
-    API_VERSION: ClassVar[str | None] = "admissionregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ValidatingAdmissionPolicyBinding"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "admissionregistration.k8s.io/v1"
+    KIND = "ValidatingAdmissionPolicyBinding"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    spec: ValidatingAdmissionPolicyBindingSpec | None | UnsetType = UNSET
+    spec: ValidatingAdmissionPolicyBindingSpec
     """spec defines the desired behavior of the ValidatingAdmissionPolicyBinding.
 
     Required.
@@ -768,39 +738,39 @@ class ValidatingAdmissionPolicyBinding(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class ValidatingAdmissionPolicyBindingList(Model):
+class ValidatingAdmissionPolicyBindingList(Model, kw_only=True):
     """ValidatingAdmissionPolicyBindingList is a list of ValidatingAdmissionPolicyBinding."""
 
-    API_VERSION: ClassVar[str | None] = "admissionregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ValidatingAdmissionPolicyBindingList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "admissionregistration.k8s.io/v1"
+    KIND = "ValidatingAdmissionPolicyBindingList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ValidatingAdmissionPolicyBinding] | None | UnsetType = UNSET
+    items: list[ValidatingAdmissionPolicyBinding]
     """List of PolicyBinding.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ValidatingAdmissionPolicyBindingSpec(Model):
+class ValidatingAdmissionPolicyBindingSpec(Model, kw_only=True):
     """ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding."""
 
-    match_resources: MatchResources | None | UnsetType = field(default=UNSET, name="matchResources")
+    match_resources: MatchResources | None = field(default=None, name="matchResources")
     """matchResources declares what resources match this binding and will be validated by it. Note that this is intersected with the policy's matchConstraints, so only requests that are matched by the policy can be selected by this. If this is unset, all resources matched by the policy are validated by this binding When resourceRules is unset, it does not constrain resource matching. If a resource is matched by the other fields of this object, it will be validated. Note that this is differs from ValidatingAdmissionPolicy matchConstraints, where resourceRules are required."""
-    param_ref: ParamRef | None | UnsetType = field(default=UNSET, name="paramRef")
+    param_ref: ParamRef | None = field(default=None, name="paramRef")
     """paramRef specifies the parameter resource used to configure the admission control policy. It should point to a resource of the type specified in ParamKind of the bound ValidatingAdmissionPolicy. If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the ValidatingAdmissionPolicy applied. If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param."""
-    policy_name: str | None | UnsetType = field(default=UNSET, name="policyName")
+    policy_name: str = field(name="policyName")
     """policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to. If the referenced resource does not exist, this binding is considered invalid and will be ignored Required.
 
     Required."""
-    validation_actions: list[Literal["Audit", "Deny", "Warn"] | str] | None | UnsetType = field(
-        default=UNSET, name="validationActions"
+    validation_actions: list[Literal["Audit", "Deny", "Warn"] | str] = field(
+        name="validationActions"
     )
     """validationActions declares how Validations of the referenced ValidatingAdmissionPolicy are enforced. If a validation evaluates to false it is always enforced according to these actions.
 
@@ -825,35 +795,33 @@ class ValidatingAdmissionPolicyBindingSpec(Model):
     Required."""
 
 
-class ValidatingAdmissionPolicyList(Model):
+class ValidatingAdmissionPolicyList(Model, kw_only=True):
     """ValidatingAdmissionPolicyList is a list of ValidatingAdmissionPolicy."""
 
-    API_VERSION: ClassVar[str | None] = "admissionregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ValidatingAdmissionPolicyList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "admissionregistration.k8s.io/v1"
+    KIND = "ValidatingAdmissionPolicyList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ValidatingAdmissionPolicy] | None | UnsetType = UNSET
+    items: list[ValidatingAdmissionPolicy]
     """List of ValidatingAdmissionPolicy.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ValidatingAdmissionPolicySpec(Model):
+class ValidatingAdmissionPolicySpec(Model, kw_only=True):
     """ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy."""
 
-    audit_annotations: list[AuditAnnotation] | None | UnsetType = field(
-        default=UNSET, name="auditAnnotations"
-    )
+    audit_annotations: list[AuditAnnotation] | None = field(default=None, name="auditAnnotations")
     """auditAnnotations contains CEL expressions which are used to produce audit annotations for the audit event of the API request. validations and auditAnnotations may not both be empty; a least one of validations or auditAnnotations is required."""
-    failure_policy: Literal["Fail", "Ignore"] | str | None | UnsetType = field(
-        default=UNSET, name="failurePolicy"
+    failure_policy: Literal["Fail", "Ignore"] | str | None = field(
+        default=None, name="failurePolicy"
     )
     """failurePolicy defines how to handle failures for the admission policy. Failures can occur from CEL expression parse errors, type check errors, runtime errors and invalid or mis-configured policy definitions or bindings.
 
@@ -868,9 +836,7 @@ class ValidatingAdmissionPolicySpec(Model):
     Possible enum values:
      - `"Fail"` means that an error calling the webhook causes the admission to fail.
      - `"Ignore"` means that an error calling the webhook is ignored."""
-    match_conditions: list[MatchCondition] | None | UnsetType = field(
-        default=UNSET, name="matchConditions"
-    )
+    match_conditions: list[MatchCondition] | None = field(default=None, name="matchConditions")
     """matchConditions is a list of conditions that must be met for a request to be validated. Match conditions filter requests that have already been matched by the rules, namespaceSelector, and objectSelector. An empty list of matchConditions matches all requests. There are a maximum of 64 match conditions allowed.
 
     If a parameter object is provided, it can be accessed via the `params` handle in the same manner as validation expressions.
@@ -881,60 +847,52 @@ class ValidatingAdmissionPolicySpec(Model):
       3. If any matchCondition evaluates to an error (but none are FALSE):
          - If failurePolicy=Fail, reject the request
          - If failurePolicy=Ignore, the policy is skipped"""
-    match_constraints: MatchResources | None | UnsetType = field(
-        default=UNSET, name="matchConstraints"
-    )
+    match_constraints: MatchResources | None = field(default=None, name="matchConstraints")
     """matchConstraints specifies what resources this policy is designed to validate. The AdmissionPolicy cares about a request if it matches _all_ Constraints. However, in order to prevent clusters from being put into an unstable state that cannot be recovered from via the API ValidatingAdmissionPolicy cannot match ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding. Required."""
-    param_kind: ParamKind | None | UnsetType = field(default=UNSET, name="paramKind")
+    param_kind: ParamKind | None = field(default=None, name="paramKind")
     """paramKind specifies the kind of resources used to parameterize this policy. If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions. If ParamKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied. If paramKind is specified but paramRef is unset in ValidatingAdmissionPolicyBinding, the params variable will be null."""
-    validations: list[Validation] | None | UnsetType = UNSET
+    validations: list[Validation] | None = None
     """validations contain CEL expressions which is used to apply the validation. Validations and AuditAnnotations may not both be empty; a minimum of one Validations or AuditAnnotations is required."""
-    variables: list[Variable] | None | UnsetType = UNSET
+    variables: list[Variable] | None = None
     """variables contain definitions of variables that can be used in composition of other expressions. Each variable is defined as a named CEL expression. The variables defined here will be available under `variables` in other expressions of the policy except MatchConditions because MatchConditions are evaluated before the rest of the policy.
 
     The expression of a variable can refer to other variables defined earlier in the list but not those after. Thus, Variables must be sorted by the order of first appearance and acyclic."""
 
 
-class ValidatingAdmissionPolicyStatus(Model):
+class ValidatingAdmissionPolicyStatus(Model, kw_only=True):
     """ValidatingAdmissionPolicyStatus represents the status of an admission validation policy."""
 
-    conditions: list[metav1.Condition] | None | UnsetType = UNSET
+    conditions: list[metav1.Condition] | None = None
     """conditions represent the latest available observations of a policy's current state."""
-    observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
     """observedGeneration is the generation observed by the controller."""
-    type_checking: TypeChecking | None | UnsetType = field(default=UNSET, name="typeChecking")
+    type_checking: TypeChecking | None = field(default=None, name="typeChecking")
     """typeChecking contains the results of type checking for each expression. Presence of this field indicates the completion of the type checking."""
 
 
-class ValidatingWebhook(Model):
+class ValidatingWebhook(Model, kw_only=True):
     """ValidatingWebhook describes an admission webhook and the resources and operations it applies to."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"client_config": {}, "name": ""}
-    admission_review_versions: list[str] | None | UnsetType = field(
-        default=UNSET, name="admissionReviewVersions"
-    )
+    DEFAULTS = {"client_config": {}, "name": ""}
+    admission_review_versions: list[str] = field(name="admissionReviewVersions")
     """admissionReviewVersions is an ordered list of preferred `AdmissionReview` versions the Webhook expects. API server will try to use first version in the list which it supports. If none of the versions specified in this list supported by API server, validation will fail for this object. If a persisted webhook configuration specifies allowed versions and does not include any versions known to the API Server, calls to the webhook will fail and be subject to the failure policy.
 
     Required."""
-    client_config: WebhookClientConfig | None | UnsetType = field(
-        default=UNSET, name="clientConfig"
-    )
+    client_config: WebhookClientConfig = field(name="clientConfig")
     """clientConfig defines how to communicate with the hook. Required
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    failure_policy: Literal["Fail", "Ignore"] | str | None | UnsetType = field(
-        default=UNSET, name="failurePolicy"
+    failure_policy: Literal["Fail", "Ignore"] | str | None = field(
+        default=None, name="failurePolicy"
     )
     """failurePolicy defines how unrecognized errors from the admission endpoint are handled - allowed values are Ignore or Fail. Defaults to Fail.
 
     Possible enum values:
      - `"Fail"` means that an error calling the webhook causes the admission to fail.
      - `"Ignore"` means that an error calling the webhook is ignored."""
-    match_conditions: list[MatchCondition] | None | UnsetType = field(
-        default=UNSET, name="matchConditions"
-    )
+    match_conditions: list[MatchCondition] | None = field(default=None, name="matchConditions")
     """matchConditions is a list of conditions that must be met for a request to be sent to this webhook. Match conditions filter requests that have already been matched by the rules, namespaceSelector, and objectSelector. An empty list of matchConditions matches all requests. There are a maximum of 64 match conditions allowed.
 
     The exact matching logic is (in order):
@@ -943,8 +901,8 @@ class ValidatingWebhook(Model):
       3. If any matchCondition evaluates to an error (but none are FALSE):
          - If failurePolicy=Fail, reject the request
          - If failurePolicy=Ignore, the error is ignored and the webhook is skipped"""
-    match_policy: Literal["Equivalent", "Exact"] | str | None | UnsetType = field(
-        default=UNSET, name="matchPolicy"
+    match_policy: Literal["Equivalent", "Exact"] | str | None = field(
+        default=None, name="matchPolicy"
     )
     """matchPolicy defines how the "rules" list is used to match incoming requests. Allowed values are "Exact" or "Equivalent".
 
@@ -957,15 +915,13 @@ class ValidatingWebhook(Model):
     Possible enum values:
      - `"Equivalent"` means requests should be sent to the webhook if they modify a resource listed in rules via another API group or version.
      - `"Exact"` means requests should only be sent to the webhook if they exactly match a given rule."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is the name of the admission webhook. Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where "imagepolicy" is the name of the webhook, and kubernetes.io is the name of the organization. Required.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace_selector: metav1.LabelSelector | None | UnsetType = field(
-        default=UNSET, name="namespaceSelector"
-    )
+    namespace_selector: metav1.LabelSelector | None = field(default=None, name="namespaceSelector")
     """namespaceSelector decides whether to run the webhook on an object based on whether the namespace for that object matches the selector. If the object itself is a namespace, the matching is performed on object.metadata.labels. If the object is another cluster scoped resource, it never skips the webhook.
 
     For example, to run the webhook on any objects whose namespace is not associated with "runlevel" of "0" or "1";  you will set the selector as follows: "namespaceSelector": {
@@ -997,14 +953,12 @@ class ValidatingWebhook(Model):
     See https://kubernetes.io/docs/concepts/overview/working-with-objects/labels for more examples of label selectors.
 
     Default to the empty LabelSelector, which matches everything."""
-    object_selector: metav1.LabelSelector | None | UnsetType = field(
-        default=UNSET, name="objectSelector"
-    )
+    object_selector: metav1.LabelSelector | None = field(default=None, name="objectSelector")
     """objectSelector decides whether to run the webhook based on if the object has matching labels. objectSelector is evaluated against both the oldObject and newObject that would be sent to the webhook, and is considered to match if either object matches the selector. A null object (oldObject in the case of create, or newObject in the case of delete) or an object that cannot have labels (like a DeploymentRollback or a PodProxyOptions object) is not considered to match. Use the object selector only if the webhook is opt-in, because end users may skip the admission webhook by setting the labels. Default to the empty LabelSelector, which matches everything."""
-    rules: list[RuleWithOperations] | None | UnsetType = UNSET
+    rules: list[RuleWithOperations] | None = None
     """rules describes what operations on what resources/subresources the webhook cares about. The webhook cares about an operation if it matches _any_ Rule. However, in order to prevent ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks from putting the cluster in a state which cannot be recovered from without completely disabling the plugin, ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks are never called on admission requests for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects."""
-    side_effects: Literal["None", "NoneOnDryRun", "Some", "Unknown"] | str | None | UnsetType = (
-        field(default=UNSET, name="sideEffects")
+    side_effects: Literal["None", "NoneOnDryRun", "Some", "Unknown"] | str = field(
+        name="sideEffects"
     )
     """sideEffects states whether this webhook has side effects. Acceptable values are: None, NoneOnDryRun (webhooks created via v1beta1 may also specify Some or Unknown). Webhooks with side effects MUST implement a reconciliation system, since a request may be rejected by a future step in the admission chain and the side effects therefore need to be undone. Requests with the dryRun attribute will be auto-rejected if they match a webhook with sideEffects == Unknown or Some.
 
@@ -1015,53 +969,53 @@ class ValidatingWebhook(Model):
      - `"Unknown"` means that no information is known about the side effects of calling the webhook. If a request with the dry-run attribute would trigger a call to this webhook, the request will instead fail.
 
     Required."""
-    timeout_seconds: int | None | UnsetType = field(default=UNSET, name="timeoutSeconds")
+    timeout_seconds: int | None = field(default=None, name="timeoutSeconds")
     """timeoutSeconds specifies the timeout for this webhook. After the timeout passes, the webhook call will be ignored or the API call will fail based on the failure policy. The timeout value must be between 1 and 30 seconds. Default to 10 seconds."""
 
 
-class ValidatingWebhookConfiguration(Model):
+class ValidatingWebhookConfiguration(Model, kw_only=True):
     """ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it."""
 
-    API_VERSION: ClassVar[str | None] = "admissionregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ValidatingWebhookConfiguration"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "admissionregistration.k8s.io/v1"
+    KIND = "ValidatingWebhookConfiguration"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    webhooks: list[ValidatingWebhook] | None | UnsetType = UNSET
+    webhooks: list[ValidatingWebhook] | None = None
     """webhooks is a list of webhooks and the affected resources and operations."""
 
 
-class ValidatingWebhookConfigurationList(Model):
+class ValidatingWebhookConfigurationList(Model, kw_only=True):
     """ValidatingWebhookConfigurationList is a list of ValidatingWebhookConfiguration."""
 
-    API_VERSION: ClassVar[str | None] = "admissionregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ValidatingWebhookConfigurationList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "admissionregistration.k8s.io/v1"
+    KIND = "ValidatingWebhookConfigurationList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ValidatingWebhookConfiguration] | None | UnsetType = UNSET
+    items: list[ValidatingWebhookConfiguration]
     """List of ValidatingWebhookConfiguration.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class Validation(Model):
+class Validation(Model, kw_only=True):
     """Validation specifies the CEL expression which is used to apply the validation."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"expression": ""}
-    expression: str | None | UnsetType = UNSET
+    DEFAULTS = {"expression": ""}
+    expression: str
     """expression represents the expression which will be evaluated by CEL. ref: https://github.com/google/cel-spec CEL expressions have access to the contents of the API request/response, organized into CEL variables as well as some other useful variables:
 
     - 'object' - The object from the incoming request. The value is null for DELETE requests. - 'oldObject' - The existing object. The value is null for CREATE requests. - 'request' - Attributes of the API request([ref](/pkg/apis/admission/types.go#AdmissionRequest)). - 'params' - Parameter resource referred to by the policy binding being evaluated. Only populated if the policy has a ParamKind. - 'namespaceObject' - The namespace object that the incoming object belongs to. The value is null for cluster-scoped resources. - 'variables' - Map of composited variables, from its name to its lazily evaluated value.
@@ -1092,25 +1046,25 @@ class Validation(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """message represents the message displayed when validation fails. The message is required if the Expression contains line breaks. The message must not contain line breaks. If unset, the message is "failed rule: {Rule}". e.g. "must be a URL with the host matching spec.host" If the Expression contains line breaks. Message is required. The message must not contain line breaks. If unset, the message is "failed Expression: {Expression}"."""
-    message_expression: str | None | UnsetType = field(default=UNSET, name="messageExpression")
+    message_expression: str | None = field(default=None, name="messageExpression")
     """messageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails. Since messageExpression is used as a failure message, it must evaluate to a string. If both message and messageExpression are present on a validation, then messageExpression will be used if validation fails. If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged. messageExpression has access to all the same variables as the `expression` except for 'authorizer' and 'authorizer.requestResource'. Example: "object.x must be less than max ("+string(params.max)+")\x22"""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """reason represents a machine-readable description of why this validation failed. If this is the first validation in the list to fail, this reason, as well as the corresponding HTTP response code, are used in the HTTP response to the client. The currently supported reasons are: "Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge". If not set, StatusReasonInvalid is used in the response to the client."""
 
 
-class Variable(Model):
+class Variable(Model, kw_only=True):
     """Variable is the definition of a variable that is used for composition. A variable is defined as a named expression."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"expression": "", "name": ""}
-    expression: str | None | UnsetType = UNSET
+    DEFAULTS = {"expression": "", "name": ""}
+    expression: str
     """expression is the expression that will be evaluated as the value of the variable. The CEL expression has access to the same identifiers as the CEL expressions in Validation.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is the name of the variable. The name must be a valid CEL identifier and unique among all variables. The variable can be accessed in other expressions through `variables` For example, if name is "foo", the variable will be available as `variables.foo`
 
     Required.
@@ -1118,16 +1072,16 @@ class Variable(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class WebhookClientConfig(Model):
+class WebhookClientConfig(Model, kw_only=True):
     """WebhookClientConfig contains the information to make a TLS connection with the webhook"""
 
-    ca_bundle: str | None | UnsetType = field(default=UNSET, name="caBundle")
+    ca_bundle: str | None = field(default=None, name="caBundle")
     """caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate. If unspecified, system trust roots on the apiserver are used."""
-    service: ServiceReference | None | UnsetType = UNSET
+    service: ServiceReference | None = None
     """service is a reference to the service for this webhook. Either `service` or `url` must be specified.
 
     If the webhook is running within the cluster, then you should use `service`."""
-    url: str | None | UnsetType = UNSET
+    url: str | None = None
     """url gives the location of the webhook, in standard URL form (`scheme://host:port/path`). Exactly one of `url` or `service` must be specified.
 
     The `host` should not refer to a service running in the cluster; use the `service` field instead. The host might be resolved via external DNS in some apiservers (e.g., `kube-apiserver` cannot resolve in-cluster DNS as that would be a layering violation). `host` may also be an IP address.

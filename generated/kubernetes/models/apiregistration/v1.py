@@ -3,54 +3,52 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery import Time
 from ..meta import v1 as metav1
 
 
-class APIService(Model):
+class APIService(Model, kw_only=True):
     """APIService represents a server for a particular GroupVersion. Name must be "version.group"."""
 
-    API_VERSION: ClassVar[str | None] = "apiregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "APIService"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "apiregistration.k8s.io/v1"
+    KIND = "APIService"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: APIServiceSpec | None | UnsetType = UNSET
+    spec: APIServiceSpec | None = None
     """Spec contains information for locating and communicating with a server
 
     Default: {} (applied by the server, not by this client)."""
-    status: APIServiceStatus | None | UnsetType = UNSET
+    status: APIServiceStatus | None = None
     """Status contains derived information about an API server
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class APIServiceCondition(Model):
+class APIServiceCondition(Model, kw_only=True):
     """APIServiceCondition describes the state of an APIService at a particular point"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"status": "", "type_": ""}
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    DEFAULTS = {"status": "", "type": ""}
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """Last time the condition transitioned from one status to another."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """Human-readable message indicating details about last transition."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """Unique, one-word, CamelCase reason for the condition's last transition."""
-    status: str | None | UnsetType = UNSET
+    status: str
     """Status is the status of the condition. Can be True, False, Unknown.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """Type is the type of the condition.
 
     Required.
@@ -58,51 +56,47 @@ class APIServiceCondition(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class APIServiceList(Model):
+class APIServiceList(Model, kw_only=True):
     """APIServiceList is a list of APIService objects."""
 
-    API_VERSION: ClassVar[str | None] = "apiregistration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "APIServiceList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "apiregistration.k8s.io/v1"
+    KIND = "APIServiceList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[APIService] | None | UnsetType = UNSET
+    items: list[APIService]
     """Items is the list of APIService
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class APIServiceSpec(Model):
+class APIServiceSpec(Model, kw_only=True):
     """APIServiceSpec contains information for locating and communicating with a server. Only https is supported, though you are able to disable certificate verification."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"group_priority_minimum": 0, "version_priority": 0}
-    ca_bundle: str | None | UnsetType = field(default=UNSET, name="caBundle")
+    DEFAULTS = {"group_priority_minimum": 0, "version_priority": 0}
+    ca_bundle: str | None = field(default=None, name="caBundle")
     """CABundle is a PEM encoded CA bundle which will be used to validate an API server's serving certificate. If unspecified, system trust roots on the apiserver are used."""
-    group: str | None | UnsetType = UNSET
+    group: str | None = None
     """Group is the API group name this server hosts"""
-    group_priority_minimum: int | None | UnsetType = field(
-        default=UNSET, name="groupPriorityMinimum"
-    )
+    group_priority_minimum: int = field(name="groupPriorityMinimum")
     """GroupPriorityMinimum is the priority this group should have at least. Higher priority means that the group is preferred by clients over lower priority ones. Note that other versions of this group might specify even higher GroupPriorityMinimum values such that the whole group gets a higher priority. The primary sort is based on GroupPriorityMinimum, ordered highest number to lowest (20 before 10). The secondary sort is based on the alphabetical comparison of the name of the object.  (v1.bar before v1.foo) We'd recommend something like: *.k8s.io (except extensions) at 18000 and PaaSes (OpenShift, Deis) are recommended to be in the 2000s
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    insecure_skip_tls_verify: bool | None | UnsetType = field(
-        default=UNSET, name="insecureSkipTLSVerify"
-    )
+    insecure_skip_tls_verify: bool | None = field(default=None, name="insecureSkipTLSVerify")
     """InsecureSkipTLSVerify disables TLS certificate verification when communicating with this server. This is strongly discouraged.  You should use the CABundle instead."""
-    service: ServiceReference | None | UnsetType = UNSET
+    service: ServiceReference | None = None
     """Service is a reference to the service for this API server.  It must communicate on port 443. If the Service is nil, that means the handling for the API groupversion is handled locally on this server. The call will simply delegate to the normal handler chain to be fulfilled."""
-    version: str | None | UnsetType = UNSET
+    version: str | None = None
     """Version is the API version this server hosts.  For example, "v1\x22"""
-    version_priority: int | None | UnsetType = field(default=UNSET, name="versionPriority")
+    version_priority: int = field(name="versionPriority")
     """VersionPriority controls the ordering of this API version inside of its group.  Must be greater than zero. The primary sort is based on VersionPriority, ordered highest to lowest (20 before 10). Since it's inside of a group, the number can be small, probably in the 10s. In case of equal version priorities, the version string will be used to compute the order inside a group. If the version string is "kube-like", it will sort above non "kube-like" version strings, which are ordered lexicographically. "Kube-like" versions start with a "v", then are followed by a number (the major version), then optionally the string "alpha" or "beta" and another number (the minor version). These are sorted first by GA > beta > alpha (where GA is a version with no suffix such as beta or alpha), and then by comparing major version, then minor version. An example sorted list of versions: v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1, foo10.
 
     Required.
@@ -110,19 +104,19 @@ class APIServiceSpec(Model):
     Default: 0 (applied by the server, not by this client)."""
 
 
-class APIServiceStatus(Model):
+class APIServiceStatus(Model, kw_only=True):
     """APIServiceStatus contains derived information about an API server"""
 
-    conditions: list[APIServiceCondition] | None | UnsetType = UNSET
+    conditions: list[APIServiceCondition] | None = None
     """Current service state of apiService."""
 
 
-class ServiceReference(Model):
+class ServiceReference(Model, kw_only=True):
     """ServiceReference holds a reference to Service.legacy.k8s.io"""
 
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """Name is the name of the service"""
-    namespace: str | None | UnsetType = UNSET
+    namespace: str | None = None
     """Namespace is the namespace of the service"""
-    port: int | None | UnsetType = UNSET
+    port: int | None = None
     """If specified, the port on the service that hosting webhook. Default to 443 for backward compatibility. `port` should be a valid port number (1-65535, inclusive)."""

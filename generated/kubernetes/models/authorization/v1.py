@@ -3,277 +3,263 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from ..meta import v1 as metav1
 
 
-class FieldSelectorAttributes(Model):
+class FieldSelectorAttributes(Model, kw_only=True):
     """FieldSelectorAttributes indicates a field limited access. Webhook authors are encouraged to * ensure rawSelector and requirements are not both set * consider the requirements field if set * not try to parse or consider the rawSelector field if set. This is to avoid another CVE-2022-2880 (i.e. getting different systems to agree on how exactly to parse a query is not something we want), see https://www.oxeye.io/resources/golang-parameter-smuggling-attack for more details. For the *SubjectAccessReview endpoints of the kube-apiserver: * If rawSelector is empty and requirements are empty, the request is not limited. * If rawSelector is present and requirements are empty, the rawSelector will be parsed and limited if the parsing succeeds. * If rawSelector is empty and requirements are present, the requirements should be honored * If rawSelector is present and requirements are present, the request is invalid."""
 
-    raw_selector: str | None | UnsetType = field(default=UNSET, name="rawSelector")
+    raw_selector: str | None = field(default=None, name="rawSelector")
     """rawSelector is the serialization of a field selector that would be included in a query parameter. Webhook implementations are encouraged to ignore rawSelector. The kube-apiserver's *SubjectAccessReview will parse the rawSelector as long as the requirements are not present."""
-    requirements: list[metav1.FieldSelectorRequirement] | None | UnsetType = UNSET
+    requirements: list[metav1.FieldSelectorRequirement] | None = None
     """requirements is the parsed interpretation of a field selector. All requirements must be met for a resource instance to match the selector. Webhook implementations should handle requirements, but how to handle them is up to the webhook. Since requirements can only limit the request, it is safe to authorize as unlimited request if the requirements are not understood."""
 
 
-class LabelSelectorAttributes(Model):
+class LabelSelectorAttributes(Model, kw_only=True):
     """LabelSelectorAttributes indicates a label limited access. Webhook authors are encouraged to * ensure rawSelector and requirements are not both set * consider the requirements field if set * not try to parse or consider the rawSelector field if set. This is to avoid another CVE-2022-2880 (i.e. getting different systems to agree on how exactly to parse a query is not something we want), see https://www.oxeye.io/resources/golang-parameter-smuggling-attack for more details. For the *SubjectAccessReview endpoints of the kube-apiserver: * If rawSelector is empty and requirements are empty, the request is not limited. * If rawSelector is present and requirements are empty, the rawSelector will be parsed and limited if the parsing succeeds. * If rawSelector is empty and requirements are present, the requirements should be honored * If rawSelector is present and requirements are present, the request is invalid."""
 
-    raw_selector: str | None | UnsetType = field(default=UNSET, name="rawSelector")
+    raw_selector: str | None = field(default=None, name="rawSelector")
     """rawSelector is the serialization of a field selector that would be included in a query parameter. Webhook implementations are encouraged to ignore rawSelector. The kube-apiserver's *SubjectAccessReview will parse the rawSelector as long as the requirements are not present."""
-    requirements: list[metav1.LabelSelectorRequirement] | None | UnsetType = UNSET
+    requirements: list[metav1.LabelSelectorRequirement] | None = None
     """requirements is the parsed interpretation of a label selector. All requirements must be met for a resource instance to match the selector. Webhook implementations should handle requirements, but how to handle them is up to the webhook. Since requirements can only limit the request, it is safe to authorize as unlimited request if the requirements are not understood."""
 
 
-class LocalSubjectAccessReview(Model):
+class LocalSubjectAccessReview(Model, kw_only=True):
     """LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace. Having a namespace scoped resource makes it much easier to grant namespace scoped policy that includes permissions checking."""
 
-    API_VERSION: ClassVar[str | None] = "authorization.k8s.io/v1"
-    KIND: ClassVar[str | None] = "LocalSubjectAccessReview"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "authorization.k8s.io/v1"
+    KIND = "LocalSubjectAccessReview"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: SubjectAccessReviewSpec | None | UnsetType = UNSET
+    spec: SubjectAccessReviewSpec
     """spec holds information about the request being evaluated.  spec.namespace must be equal to the namespace you made the request against.  If empty, it is defaulted.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: SubjectAccessReviewStatus | None | UnsetType = UNSET
+    status: SubjectAccessReviewStatus | None = None
     """status is filled in by the server and indicates whether the request is allowed or not
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class NonResourceAttributes(Model):
+class NonResourceAttributes(Model, kw_only=True):
     """NonResourceAttributes includes the authorization attributes available for non-resource requests to the Authorizer interface"""
 
-    path: str | None | UnsetType = UNSET
+    path: str | None = None
     """path is the URL path of the request"""
-    verb: str | None | UnsetType = UNSET
+    verb: str | None = None
     """verb is the standard HTTP verb"""
 
 
-class NonResourceRule(Model):
+class NonResourceRule(Model, kw_only=True):
     """NonResourceRule holds information that describes a rule for the non-resource"""
 
-    non_resource_urls: list[str] | None | UnsetType = field(default=UNSET, name="nonResourceURLs")
+    non_resource_urls: list[str] | None = field(default=None, name="nonResourceURLs")
     """nonResourceURLs is a set of partial urls that a user should have access to.  *s are allowed, but only as the full, final step in the path.  "*" means all."""
-    verbs: list[str] | None | UnsetType = UNSET
+    verbs: list[str]
     """verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "*" means all.
 
     Required."""
 
 
-class ResourceAttributes(Model):
+class ResourceAttributes(Model, kw_only=True):
     """ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface"""
 
-    field_selector: FieldSelectorAttributes | None | UnsetType = field(
-        default=UNSET, name="fieldSelector"
-    )
+    field_selector: FieldSelectorAttributes | None = field(default=None, name="fieldSelector")
     """fieldSelector describes the limitation on access based on field.  It can only limit access, not broaden it."""
-    group: str | None | UnsetType = UNSET
+    group: str | None = None
     """group is the API Group of the Resource.  "*" means all."""
-    label_selector: LabelSelectorAttributes | None | UnsetType = field(
-        default=UNSET, name="labelSelector"
-    )
+    label_selector: LabelSelectorAttributes | None = field(default=None, name="labelSelector")
     """labelSelector describes the limitation on access based on labels.  It can only limit access, not broaden it."""
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """name is the name of the resource being requested for a "get" or deleted for a "delete". "" (empty) means all."""
-    namespace: str | None | UnsetType = UNSET
+    namespace: str | None = None
     """namespace is the namespace of the action being requested.  Currently, there is no distinction between no namespace and all namespaces "" (empty) is defaulted for LocalSubjectAccessReviews "" (empty) is empty for cluster-scoped resources "" (empty) means "all" for namespace scoped resources from a SubjectAccessReview or SelfSubjectAccessReview"""
-    resource: str | None | UnsetType = UNSET
+    resource: str | None = None
     """resource is one of the existing resource types.  "*" means all."""
-    subresource: str | None | UnsetType = UNSET
+    subresource: str | None = None
     """subresource is one of the existing resource types.  "" means none."""
-    verb: str | None | UnsetType = UNSET
+    verb: str | None = None
     """verb is a kubernetes resource API verb, like: get, list, watch, create, update, delete, proxy.  "*" means all."""
-    version: str | None | UnsetType = UNSET
+    version: str | None = None
     """version is the API Version of the Resource.  "*" means all."""
 
 
-class ResourceRule(Model):
+class ResourceRule(Model, kw_only=True):
     """ResourceRule is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant, may contain duplicates, and possibly be incomplete."""
 
-    api_groups: list[str] | None | UnsetType = field(default=UNSET, name="apiGroups")
+    api_groups: list[str] | None = field(default=None, name="apiGroups")
     """apiGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of the enumerated resources in any API group will be allowed.  "*" means all."""
-    resource_names: list[str] | None | UnsetType = field(default=UNSET, name="resourceNames")
+    resource_names: list[str] | None = field(default=None, name="resourceNames")
     """resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.  "*" means all."""
-    resources: list[str] | None | UnsetType = UNSET
+    resources: list[str] | None = None
     """resources is a list of resources this rule applies to.  "*" means all in the specified apiGroups.
     "*/foo" represents the subresource 'foo' for all resources in the specified apiGroups."""
-    verbs: list[str] | None | UnsetType = UNSET
+    verbs: list[str]
     """verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "*" means all.
 
     Required."""
 
 
-class SelfSubjectAccessReview(Model):
+class SelfSubjectAccessReview(Model, kw_only=True):
     """SelfSubjectAccessReview checks whether or the current user can perform an action.  Not filling in a spec.namespace means "in all namespaces".  Self is a special case, because users should always be able to check whether they can perform an action"""
 
-    API_VERSION: ClassVar[str | None] = "authorization.k8s.io/v1"
-    KIND: ClassVar[str | None] = "SelfSubjectAccessReview"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "authorization.k8s.io/v1"
+    KIND = "SelfSubjectAccessReview"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: SelfSubjectAccessReviewSpec | None | UnsetType = UNSET
+    spec: SelfSubjectAccessReviewSpec
     """spec holds information about the request being evaluated.  user and groups must be empty
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: SubjectAccessReviewStatus | None | UnsetType = UNSET
+    status: SubjectAccessReviewStatus | None = None
     """status is filled in by the server and indicates whether the request is allowed or not
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class SelfSubjectAccessReviewSpec(Model):
+class SelfSubjectAccessReviewSpec(Model, kw_only=True):
     """SelfSubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes and nonResourceAttributes must be set"""
 
-    non_resource_attributes: NonResourceAttributes | None | UnsetType = field(
-        default=UNSET, name="nonResourceAttributes"
+    non_resource_attributes: NonResourceAttributes | None = field(
+        default=None, name="nonResourceAttributes"
     )
     """nonResourceAttributes describes information for a non-resource access request"""
-    resource_attributes: ResourceAttributes | None | UnsetType = field(
-        default=UNSET, name="resourceAttributes"
-    )
+    resource_attributes: ResourceAttributes | None = field(default=None, name="resourceAttributes")
     """resourceAttributes describes information for a resource access request"""
 
 
-class SelfSubjectRulesReview(Model):
+class SelfSubjectRulesReview(Model, kw_only=True):
     """SelfSubjectRulesReview enumerates the set of actions the current user can perform within a namespace. The returned list of actions may be incomplete depending on the server's authorization mode, and any errors experienced during the evaluation. SelfSubjectRulesReview should be used by UIs to show/hide actions, or to quickly let an end user reason about their permissions. It should NOT Be used by external systems to drive authorization decisions as this raises confused deputy, cache lifetime/revocation, and correctness concerns. SubjectAccessReview, and LocalAccessReview are the correct way to defer authorization decisions to the API server."""
 
-    API_VERSION: ClassVar[str | None] = "authorization.k8s.io/v1"
-    KIND: ClassVar[str | None] = "SelfSubjectRulesReview"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "authorization.k8s.io/v1"
+    KIND = "SelfSubjectRulesReview"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: SelfSubjectRulesReviewSpec | None | UnsetType = UNSET
+    spec: SelfSubjectRulesReviewSpec
     """spec holds information about the request being evaluated.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: SubjectRulesReviewStatus | None | UnsetType = UNSET
+    status: SubjectRulesReviewStatus | None = None
     """status is filled in by the server and indicates the set of actions a user can perform.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class SelfSubjectRulesReviewSpec(Model):
+class SelfSubjectRulesReviewSpec(Model, kw_only=True):
     """SelfSubjectRulesReviewSpec defines the specification for SelfSubjectRulesReview."""
 
-    namespace: str | None | UnsetType = UNSET
+    namespace: str | None = None
     """namespace to evaluate rules for. Required."""
 
 
-class SubjectAccessReview(Model):
+class SubjectAccessReview(Model, kw_only=True):
     """SubjectAccessReview checks whether or not a user or group can perform an action."""
 
-    API_VERSION: ClassVar[str | None] = "authorization.k8s.io/v1"
-    KIND: ClassVar[str | None] = "SubjectAccessReview"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "authorization.k8s.io/v1"
+    KIND = "SubjectAccessReview"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: SubjectAccessReviewSpec | None | UnsetType = UNSET
+    spec: SubjectAccessReviewSpec
     """spec holds information about the request being evaluated
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: SubjectAccessReviewStatus | None | UnsetType = UNSET
+    status: SubjectAccessReviewStatus | None = None
     """status is filled in by the server and indicates whether the request is allowed or not
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class SubjectAccessReviewSpec(Model):
+class SubjectAccessReviewSpec(Model, kw_only=True):
     """SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes and nonResourceAttributes must be set"""
 
-    extra: dict[str, list[str]] | None | UnsetType = UNSET
+    extra: dict[str, list[str]] | None = None
     """extra corresponds to the user.Info.GetExtra() method from the authenticator.  Since that is input to the authorizer it needs a reflection here."""
-    groups: list[str] | None | UnsetType = UNSET
+    groups: list[str] | None = None
     """groups is the groups you're testing for."""
-    non_resource_attributes: NonResourceAttributes | None | UnsetType = field(
-        default=UNSET, name="nonResourceAttributes"
+    non_resource_attributes: NonResourceAttributes | None = field(
+        default=None, name="nonResourceAttributes"
     )
     """nonResourceAttributes describes information for a non-resource access request"""
-    resource_attributes: ResourceAttributes | None | UnsetType = field(
-        default=UNSET, name="resourceAttributes"
-    )
+    resource_attributes: ResourceAttributes | None = field(default=None, name="resourceAttributes")
     """resourceAttributes describes information for a resource access request"""
-    uid: str | None | UnsetType = UNSET
+    uid: str | None = None
     """uid information about the requesting user."""
-    user: str | None | UnsetType = UNSET
+    user: str | None = None
     """user is the user you're testing for. If you specify "User" but not "Groups", then is it interpreted as "What if User were not a member of any groups"""
 
 
-class SubjectAccessReviewStatus(Model):
+class SubjectAccessReviewStatus(Model, kw_only=True):
     """SubjectAccessReviewStatus"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"allowed": False}
-    allowed: bool | None | UnsetType = UNSET
+    DEFAULTS = {"allowed": False}
+    allowed: bool
     """allowed is required. True if the action would be allowed, false otherwise.
 
     Required.
 
     Default: false (applied by the server, not by this client)."""
-    denied: bool | None | UnsetType = UNSET
+    denied: bool | None = None
     """denied is optional. True if the action would be denied, otherwise false. If both allowed is false and denied is false, then the authorizer has no opinion on whether to authorize the action. Denied may not be true if Allowed is true."""
-    evaluation_error: str | None | UnsetType = field(default=UNSET, name="evaluationError")
+    evaluation_error: str | None = field(default=None, name="evaluationError")
     """evaluationError is an indication that some error occurred during the authorization check. It is entirely possible to get an error and be able to continue determine authorization status in spite of it. For instance, RBAC can be missing a role, but enough roles are still present and bound to reason about the request."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """reason is optional.  It indicates why a request was allowed or denied."""
 
 
-class SubjectRulesReviewStatus(Model):
+class SubjectRulesReviewStatus(Model, kw_only=True):
     """SubjectRulesReviewStatus contains the result of a rules check. This check can be incomplete depending on the set of authorizers the server is configured with and any errors experienced during evaluation. Because authorization rules are additive, if a rule appears in a list it's safe to assume the subject has that permission, even if that list is incomplete."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"incomplete": False}
-    evaluation_error: str | None | UnsetType = field(default=UNSET, name="evaluationError")
+    DEFAULTS = {"incomplete": False}
+    evaluation_error: str | None = field(default=None, name="evaluationError")
     """evaluationError can appear in combination with Rules. It indicates an error occurred during rule evaluation, such as an authorizer that doesn't support rule evaluation, and that ResourceRules and/or NonResourceRules may be incomplete."""
-    incomplete: bool | None | UnsetType = UNSET
+    incomplete: bool
     """incomplete is true when the rules returned by this call are incomplete. This is most commonly encountered when an authorizer, such as an external authorizer, doesn't support rules evaluation.
 
     Required.
 
     Default: false (applied by the server, not by this client)."""
-    non_resource_rules: list[NonResourceRule] | None | UnsetType = field(
-        default=UNSET, name="nonResourceRules"
-    )
+    non_resource_rules: list[NonResourceRule] = field(name="nonResourceRules")
     """nonResourceRules is the list of actions the subject is allowed to perform on non-resources. The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
 
     Required."""
-    resource_rules: list[ResourceRule] | None | UnsetType = field(
-        default=UNSET, name="resourceRules"
-    )
+    resource_rules: list[ResourceRule] = field(name="resourceRules")
     """resourceRules is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
 
     Required."""

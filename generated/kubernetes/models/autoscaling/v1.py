@@ -3,26 +3,24 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery import Time
 from ..meta import v1 as metav1
 
 
-class CrossVersionObjectReference(Model):
+class CrossVersionObjectReference(Model, kw_only=True):
     """CrossVersionObjectReference contains enough information to let you identify the referred resource."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"kind": "", "name": ""}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    DEFAULTS = {"kind": "", "name": ""}
+    api_version: str | None = field(default=None, name="apiVersion")
     """apiVersion is the API version of the referent"""
-    kind: str | None | UnsetType = UNSET
+    kind: str
     """kind is the kind of the referent; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is the name of the referent; More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Required.
@@ -30,147 +28,145 @@ class CrossVersionObjectReference(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class HorizontalPodAutoscaler(Model):
+class HorizontalPodAutoscaler(Model, kw_only=True):
     """configuration of a horizontal pod autoscaler."""
 
-    API_VERSION: ClassVar[str | None] = "autoscaling/v1"
-    KIND: ClassVar[str | None] = "HorizontalPodAutoscaler"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "autoscaling/v1"
+    KIND = "HorizontalPodAutoscaler"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: HorizontalPodAutoscalerSpec | None | UnsetType = UNSET
+    spec: HorizontalPodAutoscalerSpec
     """spec defines the behaviour of autoscaler. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: HorizontalPodAutoscalerStatus | None | UnsetType = UNSET
+    status: HorizontalPodAutoscalerStatus | None = None
     """status is the current information about the autoscaler.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class HorizontalPodAutoscalerList(Model):
+class HorizontalPodAutoscalerList(Model, kw_only=True):
     """list of horizontal pod autoscaler objects."""
 
-    API_VERSION: ClassVar[str | None] = "autoscaling/v1"
-    KIND: ClassVar[str | None] = "HorizontalPodAutoscalerList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "autoscaling/v1"
+    KIND = "HorizontalPodAutoscalerList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[HorizontalPodAutoscaler] | None | UnsetType = UNSET
+    items: list[HorizontalPodAutoscaler]
     """items is the list of horizontal pod autoscaler objects.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class HorizontalPodAutoscalerSpec(Model):
+class HorizontalPodAutoscalerSpec(Model, kw_only=True):
     """specification of a horizontal pod autoscaler."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"max_replicas": 0, "scale_target_ref": {}}
-    max_replicas: int | None | UnsetType = field(default=UNSET, name="maxReplicas")
+    DEFAULTS = {"max_replicas": 0, "scale_target_ref": {}}
+    max_replicas: int = field(name="maxReplicas")
     """maxReplicas is the upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    min_replicas: int | None | UnsetType = field(default=UNSET, name="minReplicas")
+    min_replicas: int | None = field(default=None, name="minReplicas")
     """minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available."""
-    scale_target_ref: CrossVersionObjectReference | None | UnsetType = field(
-        default=UNSET, name="scaleTargetRef"
-    )
+    scale_target_ref: CrossVersionObjectReference = field(name="scaleTargetRef")
     """scaleTargetRef is the reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption and will set the desired number of pods by using its Scale subresource.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    target_cpu_utilization_percentage: int | None | UnsetType = field(
-        default=UNSET, name="targetCPUUtilizationPercentage"
+    target_cpu_utilization_percentage: int | None = field(
+        default=None, name="targetCPUUtilizationPercentage"
     )
     """targetCPUUtilizationPercentage is the target average CPU utilization (represented as a percentage of requested CPU) over all the pods; if not specified the default autoscaling policy will be used."""
 
 
-class HorizontalPodAutoscalerStatus(Model):
+class HorizontalPodAutoscalerStatus(Model, kw_only=True):
     """current status of a horizontal pod autoscaler"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"current_replicas": 0, "desired_replicas": 0}
-    current_cpu_utilization_percentage: int | None | UnsetType = field(
-        default=UNSET, name="currentCPUUtilizationPercentage"
+    DEFAULTS = {"current_replicas": 0, "desired_replicas": 0}
+    current_cpu_utilization_percentage: int | None = field(
+        default=None, name="currentCPUUtilizationPercentage"
     )
     """currentCPUUtilizationPercentage is the current average CPU utilization over all pods, represented as a percentage of requested CPU, e.g. 70 means that an average pod is using now 70% of its requested CPU."""
-    current_replicas: int | None | UnsetType = field(default=UNSET, name="currentReplicas")
+    current_replicas: int = field(name="currentReplicas")
     """currentReplicas is the current number of replicas of pods managed by this autoscaler.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    desired_replicas: int | None | UnsetType = field(default=UNSET, name="desiredReplicas")
+    desired_replicas: int = field(name="desiredReplicas")
     """desiredReplicas is the  desired number of replicas of pods managed by this autoscaler.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    last_scale_time: Time | None | UnsetType = field(default=UNSET, name="lastScaleTime")
+    last_scale_time: Time | None = field(default=None, name="lastScaleTime")
     """lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods; used by the autoscaler to control how often the number of pods is changed."""
-    observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
     """observedGeneration is the most recent generation observed by this autoscaler."""
 
 
-class Scale(Model):
+class Scale(Model, kw_only=True):
     """Scale represents a scaling request for a resource."""
 
-    API_VERSION: ClassVar[str | None] = "autoscaling/v1"
-    KIND: ClassVar[str | None] = "Scale"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "autoscaling/v1"
+    KIND = "Scale"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    spec: ScaleSpec | None | UnsetType = UNSET
+    spec: ScaleSpec | None = None
     """spec defines the behavior of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status.
 
     Default: {} (applied by the server, not by this client)."""
-    status: ScaleStatus | None | UnsetType = UNSET
+    status: ScaleStatus | None = None
     """status is the current status of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status. Read-only.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ScaleSpec(Model):
+class ScaleSpec(Model, kw_only=True):
     """ScaleSpec describes the attributes of a scale subresource."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"replicas": 0}
-    replicas: int | None | UnsetType = UNSET
+    DEFAULTS = {"replicas": 0}
+    replicas: int | None = None
     """replicas is the desired number of instances for the scaled object.
 
     Default: 0 (applied by the server, not by this client)."""
 
 
-class ScaleStatus(Model):
+class ScaleStatus(Model, kw_only=True):
     """ScaleStatus represents the current status of a scale subresource."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"replicas": 0}
-    replicas: int | None | UnsetType = UNSET
+    DEFAULTS = {"replicas": 0}
+    replicas: int
     """replicas is the actual number of observed instances of the scaled object.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    selector: str | None | UnsetType = UNSET
+    selector: str | None = None
     """selector is the label query over pods that should match the replicas count. This is same as the label selector but in the string format to avoid introspection by clients. The string will be in the same format as the query-param syntax. More info about label selectors: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/"""

@@ -3,30 +3,28 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery import Quantity, Time
 from ..meta import v1 as metav1
 
 
-class ContainerResourceMetricSource(Model):
+class ContainerResourceMetricSource(Model, kw_only=True):
     """ContainerResourceMetricSource indicates how to scale on a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).  The values will be averaged together before being compared to the target.  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source.  Only one "target" type should be set."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"container": "", "name": "", "target": {}}
-    container: str | None | UnsetType = UNSET
+    DEFAULTS = {"container": "", "name": "", "target": {}}
+    container: str
     """container is the name of the container in the pods of the scaling target
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is the name of the resource in question.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    target: MetricTarget | None | UnsetType = UNSET
+    target: MetricTarget
     """target specifies the target value for the given metric
 
     Required.
@@ -34,23 +32,23 @@ class ContainerResourceMetricSource(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class ContainerResourceMetricStatus(Model):
+class ContainerResourceMetricStatus(Model, kw_only=True):
     """ContainerResourceMetricStatus indicates the current value of a resource metric known to Kubernetes, as specified in requests and limits, describing a single container in each pod in the current scale target (e.g. CPU or memory).  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"container": "", "current": {}, "name": ""}
-    container: str | None | UnsetType = UNSET
+    DEFAULTS = {"container": "", "current": {}, "name": ""}
+    container: str
     """container is the name of the container in the pods of the scaling target
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    current: MetricValueStatus | None | UnsetType = UNSET
+    current: MetricValueStatus
     """current contains the current value for the given metric
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is the name of the resource in question.
 
     Required.
@@ -58,19 +56,19 @@ class ContainerResourceMetricStatus(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class CrossVersionObjectReference(Model):
+class CrossVersionObjectReference(Model, kw_only=True):
     """CrossVersionObjectReference contains enough information to let you identify the referred resource."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"kind": "", "name": ""}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    DEFAULTS = {"kind": "", "name": ""}
+    api_version: str | None = field(default=None, name="apiVersion")
     """apiVersion is the API version of the referent"""
-    kind: str | None | UnsetType = UNSET
+    kind: str
     """kind is the kind of the referent; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is the name of the referent; More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Required.
@@ -78,17 +76,17 @@ class CrossVersionObjectReference(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ExternalMetricSource(Model):
+class ExternalMetricSource(Model, kw_only=True):
     """ExternalMetricSource indicates how to scale on a metric not associated with any Kubernetes object (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster)."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metric": {}, "target": {}}
-    metric: MetricIdentifier | None | UnsetType = UNSET
+    DEFAULTS = {"metric": {}, "target": {}}
+    metric: MetricIdentifier
     """metric identifies the target metric by name and selector
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    target: MetricTarget | None | UnsetType = UNSET
+    target: MetricTarget
     """target specifies the target value for the given metric
 
     Required.
@@ -96,17 +94,17 @@ class ExternalMetricSource(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class ExternalMetricStatus(Model):
+class ExternalMetricStatus(Model, kw_only=True):
     """ExternalMetricStatus indicates the current value of a global metric not associated with any Kubernetes object."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"current": {}, "metric": {}}
-    current: MetricValueStatus | None | UnsetType = UNSET
+    DEFAULTS = {"current": {}, "metric": {}}
+    current: MetricValueStatus
     """current contains the current value for the given metric
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    metric: MetricIdentifier | None | UnsetType = UNSET
+    metric: MetricIdentifier
     """metric identifies the target metric by name and selector
 
     Required.
@@ -114,23 +112,23 @@ class ExternalMetricStatus(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class HPAScalingPolicy(Model):
+class HPAScalingPolicy(Model, kw_only=True):
     """HPAScalingPolicy is a single policy which must hold true for a specified past interval."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"period_seconds": 0, "type_": "", "value": 0}
-    period_seconds: int | None | UnsetType = field(default=UNSET, name="periodSeconds")
+    DEFAULTS = {"period_seconds": 0, "type": "", "value": 0}
+    period_seconds: int = field(name="periodSeconds")
     """periodSeconds specifies the window of time for which the policy should hold true. PeriodSeconds must be greater than zero and less than or equal to 1800 (30 min).
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """type is used to specify the scaling policy.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    value: int | None | UnsetType = UNSET
+    value: int
     """value contains the amount of change which is permitted by the policy. It must be greater than zero
 
     Required.
@@ -138,7 +136,7 @@ class HPAScalingPolicy(Model):
     Default: 0 (applied by the server, not by this client)."""
 
 
-class HPAScalingRules(Model):
+class HPAScalingRules(Model, kw_only=True):
     """HPAScalingRules configures the scaling behavior for one direction via scaling Policy Rules and a configurable metric tolerance.
 
     Scaling Policy Rules are applied after calculating DesiredReplicas from metrics for the HPA. They can limit the scaling velocity by specifying scaling policies. They can prevent flapping by specifying the stabilization window, so that the number of replicas is not set instantly, instead, the safest value from the stabilization window is chosen.
@@ -146,77 +144,77 @@ class HPAScalingRules(Model):
     The tolerance is applied to the metric values and prevents scaling too eagerly for small metric variations.
     """
 
-    policies: list[HPAScalingPolicy] | None | UnsetType = UNSET
+    policies: list[HPAScalingPolicy] | None = None
     """policies is a list of potential scaling polices which can be used during scaling. If not set, use the default values: - For scale up: allow doubling the number of pods, or an absolute change of 4 pods in a 15s window. - For scale down: allow all pods to be removed in a 15s window."""
-    select_policy: str | None | UnsetType = field(default=UNSET, name="selectPolicy")
+    select_policy: str | None = field(default=None, name="selectPolicy")
     """selectPolicy is used to specify which policy should be used. If not set, the default value Max is used."""
-    stabilization_window_seconds: int | None | UnsetType = field(
-        default=UNSET, name="stabilizationWindowSeconds"
+    stabilization_window_seconds: int | None = field(
+        default=None, name="stabilizationWindowSeconds"
     )
     """stabilizationWindowSeconds is the number of seconds for which past recommendations should be considered while scaling up or scaling down. StabilizationWindowSeconds must be greater than or equal to zero and less than or equal to 3600 (one hour). If not set, use the default values: - For scale up: 0 (i.e. no stabilization is done). - For scale down: 300 (i.e. the stabilization window is 300 seconds long)."""
-    tolerance: Quantity | None | UnsetType = UNSET
+    tolerance: Quantity | None = None
     """tolerance is the tolerance on the ratio between the current and desired metric value under which no updates are made to the desired number of replicas (e.g. 0.01 for 1%). Must be greater than or equal to zero. If not set, the default cluster-wide tolerance is applied (by default 10%).
 
     For example, if autoscaling is configured with a memory consumption target of 100Mi, and scale-down and scale-up tolerances of 5% and 1% respectively, scaling will be triggered when the actual consumption falls below 95Mi or exceeds 101Mi."""
 
 
-class HorizontalPodAutoscaler(Model):
+class HorizontalPodAutoscaler(Model, kw_only=True):
     """HorizontalPodAutoscaler is the configuration for a horizontal pod autoscaler, which automatically manages the replica count of any resource implementing the scale subresource based on the metrics specified."""
 
-    API_VERSION: ClassVar[str | None] = "autoscaling/v2"
-    KIND: ClassVar[str | None] = "HorizontalPodAutoscaler"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "autoscaling/v2"
+    KIND = "HorizontalPodAutoscaler"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: HorizontalPodAutoscalerSpec | None | UnsetType = UNSET
+    spec: HorizontalPodAutoscalerSpec
     """spec is the specification for the behaviour of the autoscaler. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: HorizontalPodAutoscalerStatus | None | UnsetType = UNSET
+    status: HorizontalPodAutoscalerStatus | None = None
     """status is the current information about the autoscaler.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class HorizontalPodAutoscalerBehavior(Model):
+class HorizontalPodAutoscalerBehavior(Model, kw_only=True):
     """HorizontalPodAutoscalerBehavior configures the scaling behavior of the target in both Up and Down directions (scaleUp and scaleDown fields respectively)."""
 
-    scale_down: HPAScalingRules | None | UnsetType = field(default=UNSET, name="scaleDown")
+    scale_down: HPAScalingRules | None = field(default=None, name="scaleDown")
     """scaleDown is scaling policy for scaling Down. If not set, the default value is to allow to scale down to minReplicas pods, with a 300 second stabilization window (i.e., the highest recommendation for the last 300sec is used)."""
-    scale_up: HPAScalingRules | None | UnsetType = field(default=UNSET, name="scaleUp")
+    scale_up: HPAScalingRules | None = field(default=None, name="scaleUp")
     """scaleUp is scaling policy for scaling Up. If not set, the default value is the higher of:
       * increase no more than 4 pods per 60 seconds
       * double the number of pods per 60 seconds
     No stabilization is used."""
 
 
-class HorizontalPodAutoscalerCondition(Model):
+class HorizontalPodAutoscalerCondition(Model, kw_only=True):
     """HorizontalPodAutoscalerCondition describes the state of a HorizontalPodAutoscaler at a certain point."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"status": "", "type_": ""}
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    DEFAULTS = {"status": "", "type": ""}
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """lastTransitionTime is the last time the condition transitioned from one status to another"""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """message is a human-readable explanation containing details about the transition"""
-    observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
     """observedGeneration represents the .metadata.generation that the condition was set based upon. For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date with respect to the current state of the instance."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """reason is the reason for the condition's last transition."""
-    status: str | None | UnsetType = UNSET
+    status: str
     """status is the status of the condition (True, False, Unknown)
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """type describes the current condition
 
     Required.
@@ -224,45 +222,43 @@ class HorizontalPodAutoscalerCondition(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class HorizontalPodAutoscalerList(Model):
+class HorizontalPodAutoscalerList(Model, kw_only=True):
     """HorizontalPodAutoscalerList is a list of horizontal pod autoscaler objects."""
 
-    API_VERSION: ClassVar[str | None] = "autoscaling/v2"
-    KIND: ClassVar[str | None] = "HorizontalPodAutoscalerList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "autoscaling/v2"
+    KIND = "HorizontalPodAutoscalerList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[HorizontalPodAutoscaler] | None | UnsetType = UNSET
+    items: list[HorizontalPodAutoscaler]
     """items is the list of horizontal pod autoscaler objects.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class HorizontalPodAutoscalerSpec(Model):
+class HorizontalPodAutoscalerSpec(Model, kw_only=True):
     """HorizontalPodAutoscalerSpec describes the desired functionality of the HorizontalPodAutoscaler."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"max_replicas": 0, "scale_target_ref": {}}
-    behavior: HorizontalPodAutoscalerBehavior | None | UnsetType = UNSET
+    DEFAULTS = {"max_replicas": 0, "scale_target_ref": {}}
+    behavior: HorizontalPodAutoscalerBehavior | None = None
     """behavior configures the scaling behavior of the target in both Up and Down directions (scaleUp and scaleDown fields respectively). If not set, the default HPAScalingRules for scale up and scale down are used."""
-    max_replicas: int | None | UnsetType = field(default=UNSET, name="maxReplicas")
+    max_replicas: int = field(name="maxReplicas")
     """maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    metrics: list[MetricSpec] | None | UnsetType = UNSET
+    metrics: list[MetricSpec] | None = None
     """metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond. If not set, the default metric will be set to 80% average CPU utilization."""
-    min_replicas: int | None | UnsetType = field(default=UNSET, name="minReplicas")
+    min_replicas: int | None = field(default=None, name="minReplicas")
     """minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available."""
-    scale_target_ref: CrossVersionObjectReference | None | UnsetType = field(
-        default=UNSET, name="scaleTargetRef"
-    )
+    scale_target_ref: CrossVersionObjectReference = field(name="scaleTargetRef")
     """scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count.
 
     Required.
@@ -270,61 +266,59 @@ class HorizontalPodAutoscalerSpec(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class HorizontalPodAutoscalerStatus(Model):
+class HorizontalPodAutoscalerStatus(Model, kw_only=True):
     """HorizontalPodAutoscalerStatus describes the current status of a horizontal pod autoscaler."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"desired_replicas": 0}
-    conditions: list[HorizontalPodAutoscalerCondition] | None | UnsetType = UNSET
+    DEFAULTS = {"desired_replicas": 0}
+    conditions: list[HorizontalPodAutoscalerCondition] | None = None
     """conditions is the set of conditions required for this autoscaler to scale its target, and indicates whether or not those conditions are met."""
-    current_metrics: list[MetricStatus] | None | UnsetType = field(
-        default=UNSET, name="currentMetrics"
-    )
+    current_metrics: list[MetricStatus] | None = field(default=None, name="currentMetrics")
     """currentMetrics is the last read state of the metrics used by this autoscaler."""
-    current_replicas: int | None | UnsetType = field(default=UNSET, name="currentReplicas")
+    current_replicas: int | None = field(default=None, name="currentReplicas")
     """currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler."""
-    desired_replicas: int | None | UnsetType = field(default=UNSET, name="desiredReplicas")
+    desired_replicas: int = field(name="desiredReplicas")
     """desiredReplicas is the desired number of replicas of pods managed by this autoscaler, as last calculated by the autoscaler.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    last_scale_time: Time | None | UnsetType = field(default=UNSET, name="lastScaleTime")
+    last_scale_time: Time | None = field(default=None, name="lastScaleTime")
     """lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods, used by the autoscaler to control how often the number of pods is changed."""
-    observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
     """observedGeneration is the most recent generation observed by this autoscaler."""
 
 
-class MetricIdentifier(Model):
+class MetricIdentifier(Model, kw_only=True):
     """MetricIdentifier defines the name and optionally selector for a metric"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """name is the name of the given metric
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    selector: metav1.LabelSelector | None | UnsetType = UNSET
+    selector: metav1.LabelSelector | None = None
     """selector is the string-encoded form of a standard kubernetes label selector for the given metric When set, it is passed as an additional parameter to the metrics server for more specific metrics scoping. When unset, just the metricName will be used to gather metrics."""
 
 
-class MetricSpec(Model):
+class MetricSpec(Model, kw_only=True):
     """MetricSpec specifies how to scale based on a single metric (only `type` and one other matching field should be set at once)."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"type_": ""}
-    container_resource: ContainerResourceMetricSource | None | UnsetType = field(
-        default=UNSET, name="containerResource"
+    DEFAULTS = {"type": ""}
+    container_resource: ContainerResourceMetricSource | None = field(
+        default=None, name="containerResource"
     )
     """containerResource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing a single container in each pod of the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
-    external: ExternalMetricSource | None | UnsetType = UNSET
+    external: ExternalMetricSource | None = None
     """external refers to a global metric that is not associated with any Kubernetes object. It allows autoscaling based on information coming from components running outside of cluster (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster)."""
-    object_: ObjectMetricSource | None | UnsetType = field(default=UNSET, name="object")
+    object: ObjectMetricSource | None = None
     """object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object)."""
-    pods: PodsMetricSource | None | UnsetType = UNSET
+    pods: PodsMetricSource | None = None
     """pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second).  The values will be averaged together before being compared to the target value."""
-    resource: ResourceMetricSource | None | UnsetType = UNSET
+    resource: ResourceMetricSource | None = None
     """resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """type is the type of metric source.  It should be one of "ContainerResource", "External", "Object", "Pods" or "Resource", each mapping to a matching field in the object.
 
     Required.
@@ -332,23 +326,23 @@ class MetricSpec(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class MetricStatus(Model):
+class MetricStatus(Model, kw_only=True):
     """MetricStatus describes the last-read state of a single metric."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"type_": ""}
-    container_resource: ContainerResourceMetricStatus | None | UnsetType = field(
-        default=UNSET, name="containerResource"
+    DEFAULTS = {"type": ""}
+    container_resource: ContainerResourceMetricStatus | None = field(
+        default=None, name="containerResource"
     )
     """containerResource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing a single container in each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
-    external: ExternalMetricStatus | None | UnsetType = UNSET
+    external: ExternalMetricStatus | None = None
     """external refers to a global metric that is not associated with any Kubernetes object. It allows autoscaling based on information coming from components running outside of cluster (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster)."""
-    object_: ObjectMetricStatus | None | UnsetType = field(default=UNSET, name="object")
+    object: ObjectMetricStatus | None = None
     """object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object)."""
-    pods: PodsMetricStatus | None | UnsetType = UNSET
+    pods: PodsMetricStatus | None = None
     """pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second).  The values will be averaged together before being compared to the target value."""
-    resource: ResourceMetricStatus | None | UnsetType = UNSET
+    resource: ResourceMetricStatus | None = None
     """resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """type is the type of metric source.  It will be one of "ContainerResource", "External", "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
 
     Required.
@@ -356,54 +350,52 @@ class MetricStatus(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class MetricTarget(Model):
+class MetricTarget(Model, kw_only=True):
     """MetricTarget defines the target value, average value, or average utilization of a specific metric"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"type_": ""}
-    average_utilization: int | None | UnsetType = field(default=UNSET, name="averageUtilization")
+    DEFAULTS = {"type": ""}
+    average_utilization: int | None = field(default=None, name="averageUtilization")
     """averageUtilization is the target value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods. Currently only valid for Resource metric source type"""
-    average_value: Quantity | None | UnsetType = field(default=UNSET, name="averageValue")
+    average_value: Quantity | None = field(default=None, name="averageValue")
     """averageValue is the target value of the average of the metric across all relevant pods (as a quantity)"""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """type represents whether the metric type is Utilization, Value, or AverageValue
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    value: Quantity | None | UnsetType = UNSET
+    value: Quantity | None = None
     """value is the target value of the metric (as a quantity)."""
 
 
-class MetricValueStatus(Model):
+class MetricValueStatus(Model, kw_only=True):
     """MetricValueStatus holds the current value for a metric"""
 
-    average_utilization: int | None | UnsetType = field(default=UNSET, name="averageUtilization")
+    average_utilization: int | None = field(default=None, name="averageUtilization")
     """averageUtilization is the current value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods."""
-    average_value: Quantity | None | UnsetType = field(default=UNSET, name="averageValue")
+    average_value: Quantity | None = field(default=None, name="averageValue")
     """averageValue is the current value of the average of the metric across all relevant pods (as a quantity)"""
-    value: Quantity | None | UnsetType = UNSET
+    value: Quantity | None = None
     """value is the current value of the metric (as a quantity)."""
 
 
-class ObjectMetricSource(Model):
+class ObjectMetricSource(Model, kw_only=True):
     """ObjectMetricSource indicates how to scale on a metric describing a kubernetes object (for example, hits-per-second on an Ingress object)."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"described_object": {}, "metric": {}, "target": {}}
-    described_object: CrossVersionObjectReference | None | UnsetType = field(
-        default=UNSET, name="describedObject"
-    )
+    DEFAULTS = {"described_object": {}, "metric": {}, "target": {}}
+    described_object: CrossVersionObjectReference = field(name="describedObject")
     """describedObject specifies the descriptions of a object,such as kind,name apiVersion
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    metric: MetricIdentifier | None | UnsetType = UNSET
+    metric: MetricIdentifier
     """metric identifies the target metric by name and selector
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    target: MetricTarget | None | UnsetType = UNSET
+    target: MetricTarget
     """target specifies the target value for the given metric
 
     Required.
@@ -411,25 +403,23 @@ class ObjectMetricSource(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class ObjectMetricStatus(Model):
+class ObjectMetricStatus(Model, kw_only=True):
     """ObjectMetricStatus indicates the current value of a metric describing a kubernetes object (for example, hits-per-second on an Ingress object)."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"current": {}, "described_object": {}, "metric": {}}
-    current: MetricValueStatus | None | UnsetType = UNSET
+    DEFAULTS = {"current": {}, "described_object": {}, "metric": {}}
+    current: MetricValueStatus
     """current contains the current value for the given metric
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    described_object: CrossVersionObjectReference | None | UnsetType = field(
-        default=UNSET, name="describedObject"
-    )
+    described_object: CrossVersionObjectReference = field(name="describedObject")
     """describedObject specifies the descriptions of a object,such as kind,name apiVersion
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    metric: MetricIdentifier | None | UnsetType = UNSET
+    metric: MetricIdentifier
     """metric identifies the target metric by name and selector
 
     Required.
@@ -437,17 +427,17 @@ class ObjectMetricStatus(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class PodsMetricSource(Model):
+class PodsMetricSource(Model, kw_only=True):
     """PodsMetricSource indicates how to scale on a metric describing each pod in the current scale target (for example, transactions-processed-per-second). The values will be averaged together before being compared to the target value."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metric": {}, "target": {}}
-    metric: MetricIdentifier | None | UnsetType = UNSET
+    DEFAULTS = {"metric": {}, "target": {}}
+    metric: MetricIdentifier
     """metric identifies the target metric by name and selector
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    target: MetricTarget | None | UnsetType = UNSET
+    target: MetricTarget
     """target specifies the target value for the given metric
 
     Required.
@@ -455,17 +445,17 @@ class PodsMetricSource(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class PodsMetricStatus(Model):
+class PodsMetricStatus(Model, kw_only=True):
     """PodsMetricStatus indicates the current value of a metric describing each pod in the current scale target (for example, transactions-processed-per-second)."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"current": {}, "metric": {}}
-    current: MetricValueStatus | None | UnsetType = UNSET
+    DEFAULTS = {"current": {}, "metric": {}}
+    current: MetricValueStatus
     """current contains the current value for the given metric
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    metric: MetricIdentifier | None | UnsetType = UNSET
+    metric: MetricIdentifier
     """metric identifies the target metric by name and selector
 
     Required.
@@ -473,17 +463,17 @@ class PodsMetricStatus(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class ResourceMetricSource(Model):
+class ResourceMetricSource(Model, kw_only=True):
     """ResourceMetricSource indicates how to scale on a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).  The values will be averaged together before being compared to the target.  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source.  Only one "target" type should be set."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": "", "target": {}}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": "", "target": {}}
+    name: str
     """name is the name of the resource in question.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    target: MetricTarget | None | UnsetType = UNSET
+    target: MetricTarget
     """target specifies the target value for the given metric
 
     Required.
@@ -491,17 +481,17 @@ class ResourceMetricSource(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class ResourceMetricStatus(Model):
+class ResourceMetricStatus(Model, kw_only=True):
     """ResourceMetricStatus indicates the current value of a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"current": {}, "name": ""}
-    current: MetricValueStatus | None | UnsetType = UNSET
+    DEFAULTS = {"current": {}, "name": ""}
+    current: MetricValueStatus
     """current contains the current value for the given metric
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is the name of the resource in question.
 
     Required.

@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Literal
 
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery import Time
 from ..meta import v1 as metav1
 
 
-class CertificateSigningRequest(Model):
+class CertificateSigningRequest(Model, kw_only=True):
     """CertificateSigningRequest objects provide a mechanism to obtain x509 certificates by submitting a certificate signing request, and having it asynchronously approved and issued.
 
     Kubelets use this API to obtain:
@@ -20,46 +20,46 @@ class CertificateSigningRequest(Model):
     This API can be used to request client certificates to authenticate to kube-apiserver (with the "kubernetes.io/kube-apiserver-client" signerName), or to obtain certificates from custom non-Kubernetes signers.
     """
 
-    API_VERSION: ClassVar[str | None] = "certificates.k8s.io/v1"
-    KIND: ClassVar[str | None] = "CertificateSigningRequest"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "certificates.k8s.io/v1"
+    KIND = "CertificateSigningRequest"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Default: {} (applied by the server, not by this client)."""
-    spec: CertificateSigningRequestSpec | None | UnsetType = UNSET
+    spec: CertificateSigningRequestSpec
     """spec contains the certificate request, and is immutable after creation. Only the request, signerName, expirationSeconds, and usages fields can be set on creation. Other fields are derived by Kubernetes and cannot be modified by users.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: CertificateSigningRequestStatus | None | UnsetType = UNSET
+    status: CertificateSigningRequestStatus | None = None
     """status contains information about whether the request is approved or denied, and the certificate issued by the signer, or the failure condition indicating signer failure.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class CertificateSigningRequestCondition(Model):
+class CertificateSigningRequestCondition(Model, kw_only=True):
     """CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"status": "", "type_": ""}
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    DEFAULTS = {"status": "", "type": ""}
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """lastTransitionTime is the time the condition last transitioned from one status to another. If unset, when a new condition type is added or an existing condition's status is changed, the server defaults this to the current time."""
-    last_update_time: Time | None | UnsetType = field(default=UNSET, name="lastUpdateTime")
+    last_update_time: Time | None = field(default=None, name="lastUpdateTime")
     """lastUpdateTime is the time of the last update to this condition"""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """message contains a human readable message with details about the request state"""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """reason indicates a brief reason for the request state"""
-    status: str | None | UnsetType = UNSET
+    status: str
     """status of the condition, one of True, False, Unknown. Approved, Denied, and Failed conditions may not be "False" or "Unknown".
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """type of the condition. Known conditions are "Approved", "Denied", and "Failed".
 
     An "Approved" condition is added via the /approval subresource, indicating the request was approved and should be issued by the signer.
@@ -77,29 +77,29 @@ class CertificateSigningRequestCondition(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class CertificateSigningRequestList(Model):
+class CertificateSigningRequestList(Model, kw_only=True):
     """CertificateSigningRequestList is a collection of CertificateSigningRequest objects"""
 
-    API_VERSION: ClassVar[str | None] = "certificates.k8s.io/v1"
-    KIND: ClassVar[str | None] = "CertificateSigningRequestList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "certificates.k8s.io/v1"
+    KIND = "CertificateSigningRequestList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[CertificateSigningRequest] | None | UnsetType = UNSET
+    items: list[CertificateSigningRequest]
     """items is a collection of CertificateSigningRequest objects
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Default: {} (applied by the server, not by this client)."""
 
 
-class CertificateSigningRequestSpec(Model):
+class CertificateSigningRequestSpec(Model, kw_only=True):
     """CertificateSigningRequestSpec contains the certificate request."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"signer_name": ""}
-    expiration_seconds: int | None | UnsetType = field(default=UNSET, name="expirationSeconds")
+    DEFAULTS = {"signer_name": ""}
+    expiration_seconds: int | None = field(default=None, name="expirationSeconds")
     """expirationSeconds is the requested duration of validity of the issued certificate. The certificate signer may issue a certificate with a different validity duration so a client must check the delta between the notBefore and and notAfter fields in the issued certificate to determine the actual duration.
 
     The v1.22+ in-tree implementations of the well-known Kubernetes signers will honor this field as long as the requested duration is not greater than the maximum duration they will honor per the --cluster-signing-duration CLI flag to the Kubernetes controller manager.
@@ -112,15 +112,15 @@ class CertificateSigningRequestSpec(Model):
       3. Signer whose configured minimum is longer than the requested duration
 
     The minimum valid value for expirationSeconds is 600, i.e. 10 minutes."""
-    extra: dict[str, list[str]] | None | UnsetType = UNSET
+    extra: dict[str, list[str]] | None = None
     """extra contains extra attributes of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
-    groups: list[str] | None | UnsetType = UNSET
+    groups: list[str] | None = None
     """groups contains group membership of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
-    request: str | None | UnsetType = UNSET
+    request: str
     """request contains an x509 certificate signing request encoded in a "CERTIFICATE REQUEST" PEM block. When serialized as JSON or YAML, the data is additionally base64-encoded.
 
     Required."""
-    signer_name: str | None | UnsetType = field(default=UNSET, name="signerName")
+    signer_name: str = field(name="signerName")
     """signerName indicates the requested signer, and is a qualified name.
 
     List/watch requests for CertificateSigningRequests can filter on this field using a "spec.signerName=NAME" fieldSelector.
@@ -146,7 +146,7 @@ class CertificateSigningRequestSpec(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    uid: str | None | UnsetType = UNSET
+    uid: str | None = None
     """uid contains the uid of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
     usages: (
         list[
@@ -178,8 +178,7 @@ class CertificateSigningRequestSpec(Model):
             | str
         ]
         | None
-        | UnsetType
-    ) = UNSET
+    ) = None
     """usages specifies a set of key usages requested in the issued certificate.
 
     Requests for TLS client certificates typically request: "digital signature", "key encipherment", "client auth".
@@ -194,14 +193,14 @@ class CertificateSigningRequestSpec(Model):
      "code signing", "email protection", "s/mime",
      "ipsec end system", "ipsec tunnel", "ipsec user",
      "timestamping", "ocsp signing", "microsoft sgc", "netscape sgc\x22"""
-    username: str | None | UnsetType = UNSET
+    username: str | None = None
     """username contains the name of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
 
 
-class CertificateSigningRequestStatus(Model):
+class CertificateSigningRequestStatus(Model, kw_only=True):
     """CertificateSigningRequestStatus contains conditions used to indicate approved/denied/failed status of the request, and the issued certificate."""
 
-    certificate: str | None | UnsetType = UNSET
+    certificate: str | None = None
     """certificate is populated with an issued certificate by the signer after an Approved condition is present. This field is set via the /status subresource. Once populated, this field is immutable.
 
     If the certificate signing request is denied, a condition of type "Denied" is added and this field remains empty. If the signer cannot issue the certificate, a condition of type "Failed" is added and this field remains empty.
@@ -224,11 +223,11 @@ class CertificateSigningRequestStatus(Model):
         ...
         -----END CERTIFICATE-----
         )"""
-    conditions: list[CertificateSigningRequestCondition] | None | UnsetType = UNSET
+    conditions: list[CertificateSigningRequestCondition] | None = None
     """conditions applied to the request. Known conditions are "Approved", "Denied", and "Failed"."""
 
 
-class ClusterTrustBundle(Model):
+class ClusterTrustBundle(Model, kw_only=True):
     """ClusterTrustBundle is a cluster-scoped container for X.509 trust anchors (root certificates).
 
     ClusterTrustBundle objects are considered to be readable by any authenticated user in the cluster, because they can be mounted by pods using the `clusterTrustBundle` projection.  All service accounts have read access to ClusterTrustBundles by default.  Users who only have namespace-level access to a cluster can read ClusterTrustBundles by impersonating a serviceaccount that they have access to.
@@ -236,18 +235,18 @@ class ClusterTrustBundle(Model):
     It can be optionally associated with a particular signer, in which case it contains one valid set of trust anchors for that signer. Signers may have multiple associated ClusterTrustBundles; each is an independent set of trust anchors for that signer. Admission control is used to enforce that only users with permissions on the signer can create or modify the corresponding bundle.
     """
 
-    API_VERSION: ClassVar[str | None] = "certificates.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ClusterTrustBundle"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "certificates.k8s.io/v1"
+    KIND = "ClusterTrustBundle"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata contains the object metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    spec: ClusterTrustBundleSpec | None | UnsetType = UNSET
+    spec: ClusterTrustBundleSpec
     """spec contains the signer (if any) and trust anchors.
 
     Required.
@@ -255,31 +254,31 @@ class ClusterTrustBundle(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class ClusterTrustBundleList(Model):
+class ClusterTrustBundleList(Model, kw_only=True):
     """ClusterTrustBundleList is a collection of ClusterTrustBundle objects"""
 
-    API_VERSION: ClassVar[str | None] = "certificates.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ClusterTrustBundleList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "certificates.k8s.io/v1"
+    KIND = "ClusterTrustBundleList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ClusterTrustBundle] | None | UnsetType = UNSET
+    items: list[ClusterTrustBundle]
     """items is a collection of ClusterTrustBundle objects
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """metadata contains the list metadata.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ClusterTrustBundleSpec(Model):
+class ClusterTrustBundleSpec(Model, kw_only=True):
     """ClusterTrustBundleSpec contains the signer and trust anchors."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"trust_bundle": ""}
-    signer_name: str | None | UnsetType = field(default=UNSET, name="signerName")
+    DEFAULTS = {"trust_bundle": ""}
+    signer_name: str | None = field(default=None, name="signerName")
     """signerName indicates the associated signer, if any.
 
     In order to create or update a ClusterTrustBundle that sets signerName, you must have the following cluster-scoped permission: group=certificates.k8s.io resource=signers resourceName=<the signer name> verb=attest.
@@ -289,7 +288,7 @@ class ClusterTrustBundleSpec(Model):
     If signerName is empty, then the ClusterTrustBundle object's name must not have such a prefix.
 
     List/watch requests for ClusterTrustBundles can filter on this field using a `spec.signerName=NAME` field selector."""
-    trust_bundle: str | None | UnsetType = field(default=UNSET, name="trustBundle")
+    trust_bundle: str = field(name="trustBundle")
     """trustBundle contains the individual X.509 trust anchors for this bundle, as PEM bundle of PEM-wrapped, DER-formatted X.509 certificates.
 
     The data must consist only of PEM certificate blocks that parse as valid X.509 certificates.  Each certificate must include a basic constraints extension with the CA bit set.  The API server will reject objects that contain duplicate certificates, or that use PEM block headers.
@@ -301,58 +300,58 @@ class ClusterTrustBundleSpec(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PodCertificateRequest(Model):
+class PodCertificateRequest(Model, kw_only=True):
     """PodCertificateRequest encodes a pod requesting a certificate from a given signer.
 
     Kubelets use this API to implement podCertificate projected volumes"""
 
-    API_VERSION: ClassVar[str | None] = "certificates.k8s.io/v1"
-    KIND: ClassVar[str | None] = "PodCertificateRequest"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "certificates.k8s.io/v1"
+    KIND = "PodCertificateRequest"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata contains the object metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    spec: PodCertificateRequestSpec | None | UnsetType = UNSET
+    spec: PodCertificateRequestSpec
     """spec contains the details about the certificate being requested.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: PodCertificateRequestStatus | None | UnsetType = UNSET
+    status: PodCertificateRequestStatus | None = None
     """status contains the issued certificate, and a standard set of conditions.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PodCertificateRequestList(Model):
+class PodCertificateRequestList(Model, kw_only=True):
     """PodCertificateRequestList is a collection of PodCertificateRequest objects"""
 
-    API_VERSION: ClassVar[str | None] = "certificates.k8s.io/v1"
-    KIND: ClassVar[str | None] = "PodCertificateRequestList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "certificates.k8s.io/v1"
+    KIND = "PodCertificateRequestList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[PodCertificateRequest] | None | UnsetType = UNSET
+    items: list[PodCertificateRequest]
     """items is a collection of PodCertificateRequest objects
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """metadata contains the list metadata.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PodCertificateRequestSpec(Model):
+class PodCertificateRequestSpec(Model, kw_only=True):
     """PodCertificateRequestSpec describes the certificate request.  All fields are immutable after creation."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
+    DEFAULTS = {
         "max_expiration_seconds": 86400,
         "node_name": "",
         "node_uid": "",
@@ -362,9 +361,7 @@ class PodCertificateRequestSpec(Model):
         "service_account_uid": "",
         "signer_name": "",
     }
-    max_expiration_seconds: int | None | UnsetType = field(
-        default=UNSET, name="maxExpirationSeconds"
-    )
+    max_expiration_seconds: int | None = field(default=None, name="maxExpirationSeconds")
     """maxExpirationSeconds is the maximum lifetime permitted for the certificate.
 
     If omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver will reject values shorter than 3600 (1 hour).  The maximum allowable value is 7862400 (91 days).
@@ -372,43 +369,43 @@ class PodCertificateRequestSpec(Model):
     The signer implementation is then free to issue a certificate with any lifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600 seconds (1 hour).  This constraint is enforced by kube-apiserver. `kubernetes.io` signers will never issue certificates with a lifetime longer than 24 hours.
 
     Default: 86400 (applied by the server, not by this client)."""
-    node_name: str | None | UnsetType = field(default=UNSET, name="nodeName")
+    node_name: str = field(name="nodeName")
     """nodeName is the name of the node the pod is assigned to.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    node_uid: str | None | UnsetType = field(default=UNSET, name="nodeUID")
+    node_uid: str = field(name="nodeUID")
     """nodeUID is the UID of the node the pod is assigned to.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    pod_name: str | None | UnsetType = field(default=UNSET, name="podName")
+    pod_name: str = field(name="podName")
     """podName is the name of the pod into which the certificate will be mounted.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    pod_uid: str | None | UnsetType = field(default=UNSET, name="podUID")
+    pod_uid: str = field(name="podUID")
     """podUID is the UID of the pod into which the certificate will be mounted.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    service_account_name: str | None | UnsetType = field(default=UNSET, name="serviceAccountName")
+    service_account_name: str = field(name="serviceAccountName")
     """serviceAccountName is the name of the service account the pod is running as.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    service_account_uid: str | None | UnsetType = field(default=UNSET, name="serviceAccountUID")
+    service_account_uid: str = field(name="serviceAccountUID")
     """serviceAccountUID is the UID of the service account the pod is running as.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    signer_name: str | None | UnsetType = field(default=UNSET, name="signerName")
+    signer_name: str = field(name="signerName")
     """signerName indicates the requested signer.
 
     All signer names beginning with `kubernetes.io` are reserved for use by the Kubernetes project.  There is currently one well-known signer documented by the Kubernetes project, `kubernetes.io/kube-apiserver-client-pod`, which will issue client certificates understood by kube-apiserver.  It is currently unimplemented.
@@ -416,7 +413,7 @@ class PodCertificateRequestSpec(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    stub_pkcs_10_request: str | None | UnsetType = field(default=UNSET, name="stubPKCS10Request")
+    stub_pkcs_10_request: str = field(name="stubPKCS10Request")
     """A PKCS#10 certificate signing request (DER-serialized) generated by Kubelet using the subject private key.
 
     Most signer implementations will ignore the contents of the CSR except to extract the subject public key. The API server automatically verifies the CSR signature during admission, so the signer does not need to repeat the verification.  CSRs generated by kubelet are completely empty.
@@ -426,8 +423,8 @@ class PodCertificateRequestSpec(Model):
     Signer implementations do not need to support all key types supported by kube-apiserver and kubelet.  If a signer does not support the key type used for a given PodCertificateRequest, it must deny the request by setting a status.conditions entry with a type of "Denied" and a reason of "UnsupportedKeyType". It may also suggest a key type that it does support in the message field.
 
     Required."""
-    unverified_user_annotations: dict[str, str] | None | UnsetType = field(
-        default=UNSET, name="unverifiedUserAnnotations"
+    unverified_user_annotations: dict[str, str] | None = field(
+        default=None, name="unverifiedUserAnnotations"
     )
     """unverifiedUserAnnotations allow pod authors to pass additional information to the signer implementation.  Kubernetes does not restrict or validate this metadata in any way.
 
@@ -436,14 +433,14 @@ class PodCertificateRequestSpec(Model):
     Signers should document the keys and values they support.  Signers should deny requests that contain keys they do not recognize."""
 
 
-class PodCertificateRequestStatus(Model):
+class PodCertificateRequestStatus(Model, kw_only=True):
     """PodCertificateRequestStatus describes the status of the request, and holds the certificate data if the request is issued."""
 
-    begin_refresh_at: Time | None | UnsetType = field(default=UNSET, name="beginRefreshAt")
+    begin_refresh_at: Time | None = field(default=None, name="beginRefreshAt")
     """beginRefreshAt is the time at which the kubelet should begin trying to refresh the certificate.  This field is set via the /status subresource, and must be set at the same time as certificateChain.  Once populated, this field is immutable.
 
     This field is only a hint.  Kubelet may start refreshing before or after this time if necessary."""
-    certificate_chain: str | None | UnsetType = field(default=UNSET, name="certificateChain")
+    certificate_chain: str | None = field(default=None, name="certificateChain")
     """certificateChain is populated with an issued certificate by the signer. This field is set via the /status subresource. Once populated, this field is immutable.
 
     If the certificate signing request is denied, a condition of type "Denied" is added and this field remains empty. If the signer cannot issue the certificate, a condition of type "Failed" is added and this field remains empty.
@@ -454,13 +451,13 @@ class PodCertificateRequestStatus(Model):
         described in section 4 of RFC5280.
 
     If more than one block is present, and the definition of the requested spec.signerName does not indicate otherwise, the first block is the issued certificate, and subsequent blocks should be treated as intermediate certificates and presented in TLS handshakes.  When projecting the chain into a pod volume, kubelet will drop any data in-between the PEM blocks, as well as any PEM block headers."""
-    conditions: list[metav1.Condition] | None | UnsetType = UNSET
+    conditions: list[metav1.Condition] | None = None
     """conditions applied to the request.
 
     The types "Issued", "Denied", and "Failed" have special handling.  At most one of these conditions may be present, and they must have status "True".
 
     If the request is denied with `Reason=UnsupportedKeyType`, the signer may suggest a key type that will work in the message field."""
-    not_after: Time | None | UnsetType = field(default=UNSET, name="notAfter")
+    not_after: Time | None = field(default=None, name="notAfter")
     """notAfter is the time at which the certificate expires.  The value must be the same as the notAfter value in the leaf certificate in certificateChain.  This field is set via the /status subresource.  Once populated, it is immutable.  The signer must set this field at the same time it sets certificateChain."""
-    not_before: Time | None | UnsetType = field(default=UNSET, name="notBefore")
+    not_before: Time | None = field(default=None, name="notBefore")
     """notBefore is the time at which the certificate becomes valid.  The value must be the same as the notBefore value in the leaf certificate in certificateChain.  This field is set via the /status subresource.  Once populated, it is immutable. The signer must set this field at the same time it sets certificateChain."""

@@ -3,69 +3,65 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery import MicroTime
 from ..meta import v1 as metav1
 
 
-class Lease(Model):
+class Lease(Model, kw_only=True):
     """Lease defines a lease concept."""
 
-    API_VERSION: ClassVar[str | None] = "coordination.k8s.io/v1"
-    KIND: ClassVar[str | None] = "Lease"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "coordination.k8s.io/v1"
+    KIND = "Lease"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: LeaseSpec | None | UnsetType = UNSET
+    spec: LeaseSpec | None = None
     """spec contains the specification of the Lease. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class LeaseList(Model):
+class LeaseList(Model, kw_only=True):
     """LeaseList is a list of Lease objects."""
 
-    API_VERSION: ClassVar[str | None] = "coordination.k8s.io/v1"
-    KIND: ClassVar[str | None] = "LeaseList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "coordination.k8s.io/v1"
+    KIND = "LeaseList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Lease] | None | UnsetType = UNSET
+    items: list[Lease]
     """items is a list of schema objects.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class LeaseSpec(Model):
+class LeaseSpec(Model, kw_only=True):
     """LeaseSpec is a specification of a Lease."""
 
-    acquire_time: MicroTime | None | UnsetType = field(default=UNSET, name="acquireTime")
+    acquire_time: MicroTime | None = field(default=None, name="acquireTime")
     """acquireTime is a time when the current lease was acquired."""
-    holder_identity: str | None | UnsetType = field(default=UNSET, name="holderIdentity")
+    holder_identity: str | None = field(default=None, name="holderIdentity")
     """holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field."""
-    lease_duration_seconds: int | None | UnsetType = field(
-        default=UNSET, name="leaseDurationSeconds"
-    )
+    lease_duration_seconds: int | None = field(default=None, name="leaseDurationSeconds")
     """leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it. This is measured against the time of last observed renewTime."""
-    lease_transitions: int | None | UnsetType = field(default=UNSET, name="leaseTransitions")
+    lease_transitions: int | None = field(default=None, name="leaseTransitions")
     """leaseTransitions is the number of transitions of a lease between holders."""
-    preferred_holder: str | None | UnsetType = field(default=UNSET, name="preferredHolder")
+    preferred_holder: str | None = field(default=None, name="preferredHolder")
     """preferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up. This field can only be set if Strategy is also set."""
-    renew_time: MicroTime | None | UnsetType = field(default=UNSET, name="renewTime")
+    renew_time: MicroTime | None = field(default=None, name="renewTime")
     """renewTime is a time when the current holder of a lease has last updated the lease."""
-    strategy: str | None | UnsetType = UNSET
+    strategy: str | None = None
     """strategy indicates the strategy for picking the leader for coordinated leader election. If the field is not specified, there is no active coordination for this lease. (Alpha) Using this field requires the CoordinatedLeaderElection feature gate to be enabled."""

@@ -3,27 +3,27 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Literal
 
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery import IntOrString, MicroTime, Quantity, Time
 from ..meta import v1 as metav1
 
 
-class AWSElasticBlockStoreVolumeSource(Model):
+class AWSElasticBlockStoreVolumeSource(Model, kw_only=True):
     """Represents a Persistent Disk resource in AWS.
 
     An AWS EBS disk must exist before mounting to a container. The disk must also be in the same AWS zone as the kubelet. An AWS EBS disk can only be mounted as read/write once. AWS EBS volumes support ownership management and SELinux relabeling.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"volume_id": ""}
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    DEFAULTS = {"volume_id": ""}
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
-    partition: int | None | UnsetType = UNSET
+    partition: int | None = None
     """partition is the partition in the volume that you want to mount. If omitted, the default is to mount by volume name. Examples: For volume /dev/sda1, you specify the partition as "1". Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly value true will force the readOnly setting in VolumeMounts. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
-    volume_id: str | None | UnsetType = field(default=UNSET, name="volumeID")
+    volume_id: str = field(name="volumeID")
     """volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume). More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
 
     Required.
@@ -31,28 +31,24 @@ class AWSElasticBlockStoreVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class Affinity(Model):
+class Affinity(Model, kw_only=True):
     """Affinity is a group of affinity scheduling rules."""
 
-    node_affinity: NodeAffinity | None | UnsetType = field(default=UNSET, name="nodeAffinity")
+    node_affinity: NodeAffinity | None = field(default=None, name="nodeAffinity")
     """Describes node affinity scheduling rules for the pod."""
-    pod_affinity: PodAffinity | None | UnsetType = field(default=UNSET, name="podAffinity")
+    pod_affinity: PodAffinity | None = field(default=None, name="podAffinity")
     """Describes pod affinity scheduling rules (e.g. co-locate this pod in the same node, zone, etc. as some other pod(s))."""
-    pod_anti_affinity: PodAntiAffinity | None | UnsetType = field(
-        default=UNSET, name="podAntiAffinity"
-    )
+    pod_anti_affinity: PodAntiAffinity | None = field(default=None, name="podAntiAffinity")
     """Describes pod anti-affinity scheduling rules (e.g. avoid putting this pod in the same node, zone, etc. as some other pod(s))."""
 
 
-class AppArmorProfile(Model):
+class AppArmorProfile(Model, kw_only=True):
     """AppArmorProfile defines a pod or container's AppArmor settings."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"type_": ""}
-    localhost_profile: str | None | UnsetType = field(default=UNSET, name="localhostProfile")
+    DEFAULTS = {"type": ""}
+    localhost_profile: str | None = field(default=None, name="localhostProfile")
     """localhostProfile indicates a profile loaded on the node that should be used. The profile must be preconfigured on the node to work. Must match the loaded name of the profile. Must be set if and only if type is "Localhost"."""
-    type_: Literal["Localhost", "RuntimeDefault", "Unconfined"] | str | None | UnsetType = field(
-        default=UNSET, name="type"
-    )
+    type: Literal["Localhost", "RuntimeDefault", "Unconfined"] | str
     """type indicates which kind of AppArmor profile will be applied. Valid options are:
       Localhost - a profile pre-loaded on the node.
       RuntimeDefault - the container runtime's default profile.
@@ -68,17 +64,17 @@ class AppArmorProfile(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class AttachedVolume(Model):
+class AttachedVolume(Model, kw_only=True):
     """AttachedVolume describes a volume attached to a node"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"device_path": "", "name": ""}
-    device_path: str | None | UnsetType = field(default=UNSET, name="devicePath")
+    DEFAULTS = {"device_path": "", "name": ""}
+    device_path: str = field(name="devicePath")
     """DevicePath represents the device path where the volume should be available
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name of the attached volume
 
     Required.
@@ -86,10 +82,10 @@ class AttachedVolume(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class AzureDiskVolumeSource(Model):
+class AzureDiskVolumeSource(Model, kw_only=True):
     """AzureDisk represents an Azure Data Disk mount on the host and bind mount to the pod."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
+    DEFAULTS = {
         "caching_mode": "ReadWrite",
         "disk_name": "",
         "disk_uri": "",
@@ -97,8 +93,8 @@ class AzureDiskVolumeSource(Model):
         "kind": "Shared",
         "read_only": False,
     }
-    caching_mode: Literal["None", "ReadOnly", "ReadWrite"] | str | None | UnsetType = field(
-        default=UNSET, name="cachingMode"
+    caching_mode: Literal["None", "ReadOnly", "ReadWrite"] | str | None = field(
+        default=None, name="cachingMode"
     )
     """cachingMode is the Host Caching mode: None, Read Only, Read Write.
 
@@ -108,23 +104,23 @@ class AzureDiskVolumeSource(Model):
      - `"ReadWrite"`
 
     Default: "ReadWrite" (applied by the server, not by this client)."""
-    disk_name: str | None | UnsetType = field(default=UNSET, name="diskName")
+    disk_name: str = field(name="diskName")
     """diskName is the Name of the data disk in the blob storage
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    disk_uri: str | None | UnsetType = field(default=UNSET, name="diskURI")
+    disk_uri: str = field(name="diskURI")
     """diskURI is the URI of data disk in the blob storage
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
 
     Default: "ext4" (applied by the server, not by this client)."""
-    kind: Literal["Dedicated", "Managed", "Shared"] | str | None | UnsetType = UNSET
+    kind: Literal["Dedicated", "Managed", "Shared"] | str | None = None
     """kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set). defaults to shared
 
     Possible enum values:
@@ -133,27 +129,27 @@ class AzureDiskVolumeSource(Model):
      - `"Shared"`
 
     Default: "Shared" (applied by the server, not by this client)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.
 
     Default: false (applied by the server, not by this client)."""
 
 
-class AzureFilePersistentVolumeSource(Model):
+class AzureFilePersistentVolumeSource(Model, kw_only=True):
     """AzureFile represents an Azure File Service mount on the host and bind mount to the pod."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"secret_name": "", "share_name": ""}
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    DEFAULTS = {"secret_name": "", "share_name": ""}
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
-    secret_name: str | None | UnsetType = field(default=UNSET, name="secretName")
+    secret_name: str = field(name="secretName")
     """secretName is the name of secret that contains Azure Storage Account Name and Key
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    secret_namespace: str | None | UnsetType = field(default=UNSET, name="secretNamespace")
+    secret_namespace: str | None = field(default=None, name="secretNamespace")
     """secretNamespace is the namespace of the secret that contains Azure Storage Account Name and Key default is the same as the Pod"""
-    share_name: str | None | UnsetType = field(default=UNSET, name="shareName")
+    share_name: str = field(name="shareName")
     """shareName is the azure Share Name
 
     Required.
@@ -161,19 +157,19 @@ class AzureFilePersistentVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class AzureFileVolumeSource(Model):
+class AzureFileVolumeSource(Model, kw_only=True):
     """AzureFile represents an Azure File Service mount on the host and bind mount to the pod."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"secret_name": "", "share_name": ""}
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    DEFAULTS = {"secret_name": "", "share_name": ""}
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
-    secret_name: str | None | UnsetType = field(default=UNSET, name="secretName")
+    secret_name: str = field(name="secretName")
     """secretName is the  name of secret that contains Azure Storage Account Name and Key
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    share_name: str | None | UnsetType = field(default=UNSET, name="shareName")
+    share_name: str = field(name="shareName")
     """shareName is the azure share Name
 
     Required.
@@ -181,21 +177,21 @@ class AzureFileVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class Binding(Model):
+class Binding(Model, kw_only=True):
     """Binding ties one object to another; for example, a pod is bound to a node by a scheduler."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "Binding"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "target": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "Binding"
+    DEFAULTS = {"metadata": {}, "target": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    target: ObjectReference | None | UnsetType = UNSET
+    target: ObjectReference
     """The target object that you want to bind to the standard object.
 
     Required.
@@ -203,45 +199,39 @@ class Binding(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class CSIPersistentVolumeSource(Model):
+class CSIPersistentVolumeSource(Model, kw_only=True):
     """Represents storage that is managed by an external CSI volume driver"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"driver": "", "volume_handle": ""}
-    controller_expand_secret_ref: SecretReference | None | UnsetType = field(
-        default=UNSET, name="controllerExpandSecretRef"
+    DEFAULTS = {"driver": "", "volume_handle": ""}
+    controller_expand_secret_ref: SecretReference | None = field(
+        default=None, name="controllerExpandSecretRef"
     )
     """controllerExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerExpandVolume call. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
-    controller_publish_secret_ref: SecretReference | None | UnsetType = field(
-        default=UNSET, name="controllerPublishSecretRef"
+    controller_publish_secret_ref: SecretReference | None = field(
+        default=None, name="controllerPublishSecretRef"
     )
     """controllerPublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerPublishVolume and ControllerUnpublishVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
-    driver: str | None | UnsetType = UNSET
+    driver: str
     """driver is the name of the driver to use for this volume. Required.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs"."""
-    node_expand_secret_ref: SecretReference | None | UnsetType = field(
-        default=UNSET, name="nodeExpandSecretRef"
-    )
+    node_expand_secret_ref: SecretReference | None = field(default=None, name="nodeExpandSecretRef")
     """nodeExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeExpandVolume call. This field is optional, may be omitted if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
-    node_publish_secret_ref: SecretReference | None | UnsetType = field(
-        default=UNSET, name="nodePublishSecretRef"
+    node_publish_secret_ref: SecretReference | None = field(
+        default=None, name="nodePublishSecretRef"
     )
     """nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
-    node_stage_secret_ref: SecretReference | None | UnsetType = field(
-        default=UNSET, name="nodeStageSecretRef"
-    )
+    node_stage_secret_ref: SecretReference | None = field(default=None, name="nodeStageSecretRef")
     """nodeStageSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeStageVolume and NodeStageVolume and NodeUnstageVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly value to pass to ControllerPublishVolumeRequest. Defaults to false (read/write)."""
-    volume_attributes: dict[str, str] | None | UnsetType = field(
-        default=UNSET, name="volumeAttributes"
-    )
+    volume_attributes: dict[str, str] | None = field(default=None, name="volumeAttributes")
     """volumeAttributes of the volume to publish."""
-    volume_handle: str | None | UnsetType = field(default=UNSET, name="volumeHandle")
+    volume_handle: str = field(name="volumeHandle")
     """volumeHandle is the unique volume name returned by the CSI volume plugin’s CreateVolume to refer to the volume on all subsequent calls. Required.
 
     Required.
@@ -249,88 +239,86 @@ class CSIPersistentVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class CSIVolumeSource(Model):
+class CSIVolumeSource(Model, kw_only=True):
     """Represents a source location of a volume to mount, managed by an external CSI driver"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"driver": ""}
-    driver: str | None | UnsetType = UNSET
+    DEFAULTS = {"driver": ""}
+    driver: str
     """driver is the name of the CSI driver that handles this volume. Consult with your admin for the correct name as registered in the cluster.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType to mount. Ex. "ext4", "xfs", "ntfs". If not provided, the empty value is passed to the associated CSI driver which will determine the default filesystem to apply."""
-    node_publish_secret_ref: LocalObjectReference | None | UnsetType = field(
-        default=UNSET, name="nodePublishSecretRef"
+    node_publish_secret_ref: LocalObjectReference | None = field(
+        default=None, name="nodePublishSecretRef"
     )
     """nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and  may be empty if no secret is required. If the secret object contains more than one secret, all secret references are passed."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly specifies a read-only configuration for the volume. Defaults to false (read/write)."""
-    volume_attributes: dict[str, str] | None | UnsetType = field(
-        default=UNSET, name="volumeAttributes"
-    )
+    volume_attributes: dict[str, str] | None = field(default=None, name="volumeAttributes")
     """volumeAttributes stores driver-specific properties that are passed to the CSI driver. Consult your driver's documentation for supported values."""
 
 
-class Capabilities(Model):
+class Capabilities(Model, kw_only=True):
     """Adds and removes POSIX capabilities from running containers."""
 
-    add: list[str] | None | UnsetType = UNSET
+    add: list[str] | None = None
     """Added capabilities"""
-    drop: list[str] | None | UnsetType = UNSET
+    drop: list[str] | None = None
     """Removed capabilities"""
 
 
-class CephFSPersistentVolumeSource(Model):
+class CephFSPersistentVolumeSource(Model, kw_only=True):
     """Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling."""
 
-    monitors: list[str] | None | UnsetType = UNSET
+    monitors: list[str]
     """monitors is Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
 
     Required."""
-    path: str | None | UnsetType = UNSET
+    path: str | None = None
     """path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /"""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
-    secret_file: str | None | UnsetType = field(default=UNSET, name="secretFile")
+    secret_file: str | None = field(default=None, name="secretFile")
     """secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
-    secret_ref: SecretReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: SecretReference | None = field(default=None, name="secretRef")
     """secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
-    user: str | None | UnsetType = UNSET
+    user: str | None = None
     """user is Optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
 
 
-class CephFSVolumeSource(Model):
+class CephFSVolumeSource(Model, kw_only=True):
     """Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling."""
 
-    monitors: list[str] | None | UnsetType = UNSET
+    monitors: list[str]
     """monitors is Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
 
     Required."""
-    path: str | None | UnsetType = UNSET
+    path: str | None = None
     """path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /"""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
-    secret_file: str | None | UnsetType = field(default=UNSET, name="secretFile")
+    secret_file: str | None = field(default=None, name="secretFile")
     """secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
-    secret_ref: LocalObjectReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
     """secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
-    user: str | None | UnsetType = UNSET
+    user: str | None = None
     """user is optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
 
 
-class CinderPersistentVolumeSource(Model):
+class CinderPersistentVolumeSource(Model, kw_only=True):
     """Represents a cinder volume resource in Openstack. A Cinder volume must exist before mounting to a container. The volume must also be in the same region as the kubelet. Cinder volumes support ownership management and SELinux relabeling."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"volume_id": ""}
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    DEFAULTS = {"volume_id": ""}
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType Filesystem type to mount. Must be a filesystem type supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
-    secret_ref: SecretReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: SecretReference | None = field(default=None, name="secretRef")
     """secretRef is Optional: points to a secret object containing parameters used to connect to OpenStack."""
-    volume_id: str | None | UnsetType = field(default=UNSET, name="volumeID")
+    volume_id: str = field(name="volumeID")
     """volumeID used to identify the volume in cinder. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
 
     Required.
@@ -338,17 +326,17 @@ class CinderPersistentVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class CinderVolumeSource(Model):
+class CinderVolumeSource(Model, kw_only=True):
     """Represents a cinder volume resource in Openstack. A Cinder volume must exist before mounting to a container. The volume must also be in the same region as the kubelet. Cinder volumes support ownership management and SELinux relabeling."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"volume_id": ""}
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    DEFAULTS = {"volume_id": ""}
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
-    secret_ref: LocalObjectReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
     """secretRef is optional: points to a secret object containing parameters used to connect to OpenStack."""
-    volume_id: str | None | UnsetType = field(default=UNSET, name="volumeID")
+    volume_id: str = field(name="volumeID")
     """volumeID used to identify the volume in cinder. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
 
     Required.
@@ -356,52 +344,50 @@ class CinderVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ClientIPConfig(Model):
+class ClientIPConfig(Model, kw_only=True):
     """ClientIPConfig represents the configurations of Client IP based session affinity."""
 
-    timeout_seconds: int | None | UnsetType = field(default=UNSET, name="timeoutSeconds")
+    timeout_seconds: int | None = field(default=None, name="timeoutSeconds")
     """timeoutSeconds specifies the seconds of ClientIP type session sticky time. The value must be >0 && <=86400(for 1 day) if ServiceAffinity == "ClientIP". Default value is 10800(for 3 hours)."""
 
 
-class ClusterTrustBundleProjection(Model):
+class ClusterTrustBundleProjection(Model, kw_only=True):
     """ClusterTrustBundleProjection describes how to select a set of ClusterTrustBundle objects and project their contents into the pod filesystem."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"path": ""}
-    label_selector: metav1.LabelSelector | None | UnsetType = field(
-        default=UNSET, name="labelSelector"
-    )
+    DEFAULTS = {"path": ""}
+    label_selector: metav1.LabelSelector | None = field(default=None, name="labelSelector")
     """Select all ClusterTrustBundles that match this label selector.  Only has effect if signerName is set.  Mutually-exclusive with name.  If unset, interpreted as "match nothing".  If set but empty, interpreted as "match everything"."""
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """Select a single ClusterTrustBundle by object name.  Mutually-exclusive with signerName and labelSelector."""
-    optional: bool | None | UnsetType = UNSET
+    optional: bool | None = None
     """If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available.  If using name, then the named ClusterTrustBundle is allowed not to exist.  If using signerName, then the combination of signerName and labelSelector is allowed to match zero ClusterTrustBundles."""
-    path: str | None | UnsetType = UNSET
+    path: str
     """Relative path from the volume root to write the bundle.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    signer_name: str | None | UnsetType = field(default=UNSET, name="signerName")
+    signer_name: str | None = field(default=None, name="signerName")
     """Select all ClusterTrustBundles that match this signer name. Mutually-exclusive with name.  The contents of all selected ClusterTrustBundles will be unified and deduplicated."""
-    user: int | None | UnsetType = UNSET
+    user: int | None = None
     """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
 
 
-class ComponentCondition(Model):
+class ComponentCondition(Model, kw_only=True):
     """Information about the condition of a component."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"status": "", "type_": ""}
-    error: str | None | UnsetType = UNSET
+    DEFAULTS = {"status": "", "type": ""}
+    error: str | None = None
     """Condition error code for a component. For example, a health check error code."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """Message about the condition for a component. For example, information about a health check."""
-    status: str | None | UnsetType = UNSET
+    status: str
     """Status of the condition for a component. Valid values for "Healthy": "True", "False", or "Unknown".
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """Type of condition for a component. Valid value: "Healthy"
 
     Required.
@@ -409,201 +395,201 @@ class ComponentCondition(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ComponentStatus(Model):
+class ComponentStatus(Model, kw_only=True):
     """ComponentStatus (and ComponentStatusList) holds the cluster validation info. Deprecated: This API is deprecated in v1.19+"""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "ComponentStatus"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "ComponentStatus"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    conditions: list[ComponentCondition] | None | UnsetType = UNSET
+    conditions: list[ComponentCondition] | None = None
     """List of component conditions observed"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ComponentStatusList(Model):
+class ComponentStatusList(Model, kw_only=True):
     """Status of all the conditions for the component as a list of ComponentStatus objects. Deprecated: This API is deprecated in v1.19+"""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "ComponentStatusList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "ComponentStatusList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ComponentStatus] | None | UnsetType = UNSET
+    items: list[ComponentStatus]
     """List of ComponentStatus objects.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ConfigMap(Model):
+class ConfigMap(Model, kw_only=True):
     """ConfigMap holds configuration data for pods to consume."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "ConfigMap"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "ConfigMap"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    binary_data: dict[str, str] | None | UnsetType = field(default=UNSET, name="binaryData")
+    binary_data: dict[str, str] | None = field(default=None, name="binaryData")
     """BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process. Using this field will require 1.10+ apiserver and kubelet. Note: BinaryData keys are not currently propagated to container env vars via ConfigMapKeyRef or ConfigMapRef env sources; only Data keys are used."""
-    data: dict[str, str] | None | UnsetType = UNSET
+    data: dict[str, str] | None = None
     """Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process."""
-    immutable: bool | None | UnsetType = UNSET
+    immutable: bool | None = None
     """Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ConfigMapEnvSource(Model):
+class ConfigMapEnvSource(Model, kw_only=True):
     """ConfigMapEnvSource selects a ConfigMap to populate the environment variables with.
 
     The contents of the target ConfigMap's Data field will represent the key-value pairs as environment variables. Keys in the BinaryData field are not currently propagated to container env vars.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str | None = None
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
-    optional: bool | None | UnsetType = UNSET
+    optional: bool | None = None
     """Specify whether the ConfigMap must be defined"""
 
 
-class ConfigMapKeySelector(Model):
+class ConfigMapKeySelector(Model, kw_only=True):
     """Selects a key from a ConfigMap."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"key": "", "name": ""}
-    key: str | None | UnsetType = UNSET
+    DEFAULTS = {"key": "", "name": ""}
+    key: str
     """The key to select from the ConfigMap's Data field. Keys in the BinaryData field are not currently propagated to container env vars.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
-    optional: bool | None | UnsetType = UNSET
+    optional: bool | None = None
     """Specify whether the ConfigMap or its key must be defined"""
 
 
-class ConfigMapList(Model):
+class ConfigMapList(Model, kw_only=True):
     """ConfigMapList is a resource containing a list of ConfigMap objects."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "ConfigMapList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "ConfigMapList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ConfigMap] | None | UnsetType = UNSET
+    items: list[ConfigMap]
     """Items is the list of ConfigMaps.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ConfigMapNodeConfigSource(Model):
+class ConfigMapNodeConfigSource(Model, kw_only=True):
     """ConfigMapNodeConfigSource contains the information to reference a ConfigMap as a config source for the Node. This API is deprecated since 1.22: https://git.k8s.io/enhancements/keps/sig-node/281-dynamic-kubelet-configuration"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"kubelet_config_key": "", "name": "", "namespace": ""}
-    kubelet_config_key: str | None | UnsetType = field(default=UNSET, name="kubeletConfigKey")
+    DEFAULTS = {"kubelet_config_key": "", "name": "", "namespace": ""}
+    kubelet_config_key: str = field(name="kubeletConfigKey")
     """KubeletConfigKey declares which key of the referenced ConfigMap corresponds to the KubeletConfiguration structure This field is required in all cases.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name is the metadata.name of the referenced ConfigMap. This field is required in all cases.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace: str | None | UnsetType = UNSET
+    namespace: str
     """Namespace is the metadata.namespace of the referenced ConfigMap. This field is required in all cases.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    resource_version: str | None | UnsetType = field(default=UNSET, name="resourceVersion")
+    resource_version: str | None = field(default=None, name="resourceVersion")
     """ResourceVersion is the metadata.ResourceVersion of the referenced ConfigMap. This field is forbidden in Node.Spec, and required in Node.Status."""
-    uid: str | None | UnsetType = UNSET
+    uid: str | None = None
     """UID is the metadata.UID of the referenced ConfigMap. This field is forbidden in Node.Spec, and required in Node.Status."""
 
 
-class ConfigMapProjection(Model):
+class ConfigMapProjection(Model, kw_only=True):
     """Adapts a ConfigMap into a projected volume.
 
     The contents of the target ConfigMap's Data field will be presented in a projected volume as files using the keys in the Data field as the file names, unless the items element is populated with specific mappings of keys to paths. Note that this is identical to a configmap volume source without the default mode.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    items: list[KeyToPath] | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    items: list[KeyToPath] | None = None
     """items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the ConfigMap, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
-    optional: bool | None | UnsetType = UNSET
+    optional: bool | None = None
     """optional specify whether the ConfigMap or its keys must be defined"""
 
 
-class ConfigMapVolumeSource(Model):
+class ConfigMapVolumeSource(Model, kw_only=True):
     """Adapts a ConfigMap into a volume.
 
     The contents of the target ConfigMap's Data field will be presented in a volume as files using the keys in the Data field as the file names, unless the items element is populated with specific mappings of keys to paths. ConfigMap volumes support ownership management and SELinux relabeling.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    default_mode: int | None | UnsetType = field(default=UNSET, name="defaultMode")
+    DEFAULTS = {"name": ""}
+    default_mode: int | None = field(default=None, name="defaultMode")
     """defaultMode is optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
-    default_user: int | None | UnsetType = field(default=UNSET, name="defaultUser")
+    default_user: int | None = field(default=None, name="defaultUser")
     """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
-    items: list[KeyToPath] | None | UnsetType = UNSET
+    items: list[KeyToPath] | None = None
     """items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the ConfigMap, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
-    optional: bool | None | UnsetType = UNSET
+    optional: bool | None = None
     """optional specify whether the ConfigMap or its keys must be defined"""
 
 
-class Container(Model):
+class Container(Model, kw_only=True):
     """A single application container that you want to run within a pod."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": "", "resources": {}}
-    args: list[str] | None | UnsetType = UNSET
+    DEFAULTS = {"name": "", "resources": {}}
+    args: list[str] | None = None
     """Arguments to the entrypoint. The container image's CMD is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
-    command: list[str] | None | UnsetType = UNSET
+    command: list[str] | None = None
     """Entrypoint array. Not executed within a shell. The container image's ENTRYPOINT is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
-    env: list[EnvVar] | None | UnsetType = UNSET
+    env: list[EnvVar] | None = None
     """List of environment variables to set in the container. Cannot be updated."""
-    env_from: list[EnvFromSource] | None | UnsetType = field(default=UNSET, name="envFrom")
+    env_from: list[EnvFromSource] | None = field(default=None, name="envFrom")
     """List of sources to populate environment variables in the container. The keys defined within a source may consist of any printable ASCII characters except '='. When a key exists in multiple sources, the value associated with the last source will take precedence. Values defined by an Env with a duplicate key will take precedence. Cannot be updated."""
-    image: str | None | UnsetType = UNSET
+    image: str | None = None
     """Container image name. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets."""
-    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None | UnsetType = field(
-        default=UNSET, name="imagePullPolicy"
+    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
+        default=None, name="imagePullPolicy"
     )
     """Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More info: https://kubernetes.io/docs/concepts/containers/images#updating-images
 
@@ -611,89 +597,77 @@ class Container(Model):
      - `"Always"` means that kubelet always attempts to pull the latest image. Container will fail If the pull fails.
      - `"IfNotPresent"` means that kubelet pulls if the image isn't present on disk. Container will fail if the image isn't present and the pull fails.
      - `"Never"` means that kubelet never pulls an image, but only uses a local image. Container will fail if the image isn't present"""
-    lifecycle: Lifecycle | None | UnsetType = UNSET
+    lifecycle: Lifecycle | None = None
     """Actions that the management system should take in response to container lifecycle events. Cannot be updated."""
-    liveness_probe: Probe | None | UnsetType = field(default=UNSET, name="livenessProbe")
+    liveness_probe: Probe | None = field(default=None, name="livenessProbe")
     """Periodic probe of container liveness. Container will be restarted if the probe fails. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name of the container specified as a DNS_LABEL. Each container in a pod must have a unique name (DNS_LABEL). Cannot be updated.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    ports: list[ContainerPort] | None | UnsetType = UNSET
+    ports: list[ContainerPort] | None = None
     """List of ports to expose from the container. Not specifying a port here DOES NOT prevent that port from being exposed. Any port which is listening on the default "0.0.0.0" address inside a container will be accessible from the network. Modifying this array with strategic merge patch may corrupt the data. For more information See https://github.com/kubernetes/kubernetes/issues/108255. Cannot be updated."""
-    readiness_probe: Probe | None | UnsetType = field(default=UNSET, name="readinessProbe")
+    readiness_probe: Probe | None = field(default=None, name="readinessProbe")
     """Periodic probe of container service readiness. Container will be removed from service endpoints if the probe fails. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
-    resize_policy: list[ContainerResizePolicy] | None | UnsetType = field(
-        default=UNSET, name="resizePolicy"
-    )
+    resize_policy: list[ContainerResizePolicy] | None = field(default=None, name="resizePolicy")
     """Resources resize policy for the container. This field cannot be set on ephemeral containers."""
-    resources: ResourceRequirements | None | UnsetType = UNSET
+    resources: ResourceRequirements | None = None
     """Compute Resources required by this container. Cannot be updated. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
 
     Default: {} (applied by the server, not by this client)."""
-    restart_policy: str | None | UnsetType = field(default=UNSET, name="restartPolicy")
+    restart_policy: str | None = field(default=None, name="restartPolicy")
     """RestartPolicy defines the restart behavior of individual containers in a pod. This overrides the pod-level restart policy. When this field is not specified, the restart behavior is defined by the Pod's restart policy and the container type. Additionally, setting the RestartPolicy as "Always" for the init container will have the following effect: this init container will be continually restarted on exit until all regular containers have terminated. Once all regular containers have completed, all init containers with restartPolicy "Always" will be shut down. This lifecycle differs from normal init containers and is often referred to as a "sidecar" container. Although this init container still starts in the init container sequence, it does not wait for the container to complete before proceeding to the next init container. Instead, the next init container starts immediately after this init container is started, or after any startupProbe has successfully completed."""
-    restart_policy_rules: list[ContainerRestartRule] | None | UnsetType = field(
-        default=UNSET, name="restartPolicyRules"
+    restart_policy_rules: list[ContainerRestartRule] | None = field(
+        default=None, name="restartPolicyRules"
     )
     """Represents a list of rules to be checked to determine if the container should be restarted on exit. The rules are evaluated in order. Once a rule matches a container exit condition, the remaining rules are ignored. If no rule matches the container exit condition, the Container-level restart policy determines the whether the container is restarted or not. Constraints on the rules: - At most 20 rules are allowed. - Rules can have the same action. - Identical rules are not forbidden in validations. When rules are specified, container MUST set RestartPolicy explicitly even it if matches the Pod's RestartPolicy."""
-    security_context: SecurityContext | None | UnsetType = field(
-        default=UNSET, name="securityContext"
-    )
+    security_context: SecurityContext | None = field(default=None, name="securityContext")
     """SecurityContext defines the security options the container should be run with. If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext. More info: https://kubernetes.io/docs/tasks/configure-pod-container/security-context/"""
-    startup_probe: Probe | None | UnsetType = field(default=UNSET, name="startupProbe")
+    startup_probe: Probe | None = field(default=None, name="startupProbe")
     """StartupProbe indicates that the Pod has successfully initialized. If specified, no other probes are executed until this completes successfully. If this probe fails, the Pod will be restarted, just as if the livenessProbe failed. This can be used to provide different probe parameters at the beginning of a Pod's lifecycle, when it might take a long time to load data or warm a cache, than during steady-state operation. This cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
-    stdin: bool | None | UnsetType = UNSET
+    stdin: bool | None = None
     """Whether this container should allocate a buffer for stdin in the container runtime. If this is not set, reads from stdin in the container will always result in EOF. Default is false."""
-    stdin_once: bool | None | UnsetType = field(default=UNSET, name="stdinOnce")
+    stdin_once: bool | None = field(default=None, name="stdinOnce")
     """Whether the container runtime should close the stdin channel after it has been opened by a single attach. When stdin is true the stdin stream will remain open across multiple attach sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the first client attaches to stdin, and then remains open and accepts data until the client disconnects, at which time stdin is closed and remains closed until the container is restarted. If this flag is false, a container processes that reads from stdin will never receive an EOF. Default is false"""
-    termination_message_path: str | None | UnsetType = field(
-        default=UNSET, name="terminationMessagePath"
-    )
+    termination_message_path: str | None = field(default=None, name="terminationMessagePath")
     """Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem. Message written is intended to be brief final status, such as an assertion failure message. Will be truncated by the node if greater than 4096 bytes. The total message length across all containers will be limited to 12kb. Defaults to /dev/termination-log. Cannot be updated."""
-    termination_message_policy: (
-        Literal["FallbackToLogsOnError", "File"] | str | None | UnsetType
-    ) = field(default=UNSET, name="terminationMessagePolicy")
+    termination_message_policy: Literal["FallbackToLogsOnError", "File"] | str | None = field(
+        default=None, name="terminationMessagePolicy"
+    )
     """Indicate how the termination message should be populated. File will use the contents of terminationMessagePath to populate the container status message on both success and failure. FallbackToLogsOnError will use the last chunk of container log output if the termination message file is empty and the container exited with an error. The log output is limited to 2048 bytes or 80 lines, whichever is smaller. Defaults to File. Cannot be updated.
 
     Possible enum values:
      - `"FallbackToLogsOnError"` will read the most recent contents of the container logs for the container status message when the container exits with an error and the terminationMessagePath has no contents.
      - `"File"` is the default behavior and will set the container status message to the contents of the container's terminationMessagePath when the container exits."""
-    tty: bool | None | UnsetType = UNSET
+    tty: bool | None = None
     """Whether this container should allocate a TTY for itself, also requires 'stdin' to be true. Default is false."""
-    volume_devices: list[VolumeDevice] | None | UnsetType = field(
-        default=UNSET, name="volumeDevices"
-    )
+    volume_devices: list[VolumeDevice] | None = field(default=None, name="volumeDevices")
     """volumeDevices is the list of block devices to be used by the container."""
-    volume_mounts: list[VolumeMount] | None | UnsetType = field(default=UNSET, name="volumeMounts")
+    volume_mounts: list[VolumeMount] | None = field(default=None, name="volumeMounts")
     """Pod volumes to mount into the container's filesystem. Cannot be updated."""
-    working_dir: str | None | UnsetType = field(default=UNSET, name="workingDir")
+    working_dir: str | None = field(default=None, name="workingDir")
     """Container's working directory. If not specified, the container runtime's default will be used, which might be configured in the container image. Cannot be updated."""
 
 
-class ContainerExtendedResourceRequest(Model):
+class ContainerExtendedResourceRequest(Model, kw_only=True):
     """ContainerExtendedResourceRequest has the mapping of container name, extended resource name to the device request name."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
-        "container_name": "",
-        "request_name": "",
-        "resource_name": "",
-    }
-    container_name: str | None | UnsetType = field(default=UNSET, name="containerName")
+    DEFAULTS = {"container_name": "", "request_name": "", "resource_name": ""}
+    container_name: str = field(name="containerName")
     """The name of the container requesting resources.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    request_name: str | None | UnsetType = field(default=UNSET, name="requestName")
+    request_name: str = field(name="requestName")
     """The name of the request in the special ResourceClaim which corresponds to the extended resource.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    resource_name: str | None | UnsetType = field(default=UNSET, name="resourceName")
+    resource_name: str = field(name="resourceName")
     """The name of the extended resource in that container which gets backed by DRA.
 
     Required.
@@ -701,32 +675,32 @@ class ContainerExtendedResourceRequest(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ContainerImage(Model):
+class ContainerImage(Model, kw_only=True):
     """Describe a container image"""
 
-    names: list[str] | None | UnsetType = UNSET
+    names: list[str] | None = None
     """Names by which this image is known. e.g. ["kubernetes.example/hyperkube:v1.0.7", "cloud-vendor.registry.example/cloud-vendor/hyperkube:v1.0.7"]"""
-    size_bytes: int | None | UnsetType = field(default=UNSET, name="sizeBytes")
+    size_bytes: int | None = field(default=None, name="sizeBytes")
     """The size of the image in bytes."""
 
 
-class ContainerPort(Model):
+class ContainerPort(Model, kw_only=True):
     """ContainerPort represents a network port in a single container."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"container_port": 0, "protocol": "TCP"}
-    container_port: int | None | UnsetType = field(default=UNSET, name="containerPort")
+    DEFAULTS = {"container_port": 0, "protocol": "TCP"}
+    container_port: int = field(name="containerPort")
     """Number of port to expose on the pod's IP address. This must be a valid port number, 0 < x < 65536.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    host_ip: str | None | UnsetType = field(default=UNSET, name="hostIP")
+    host_ip: str | None = field(default=None, name="hostIP")
     """What host IP to bind the external port to."""
-    host_port: int | None | UnsetType = field(default=UNSET, name="hostPort")
+    host_port: int | None = field(default=None, name="hostPort")
     """Number of port to expose on the host. If specified, this must be a valid port number, 0 < x < 65536. If HostNetwork is specified, this must match ContainerPort. Most containers do not need this."""
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """If specified, this must be an IANA_SVC_NAME and unique within the pod. Each named port in a pod must have a unique name. Name for the port that can be referred to by services."""
-    protocol: Literal["SCTP", "TCP", "UDP"] | str | None | UnsetType = UNSET
+    protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
     """Protocol for port. Must be UDP, TCP, or SCTP. Defaults to "TCP".
 
     Possible enum values:
@@ -737,17 +711,17 @@ class ContainerPort(Model):
     Default: "TCP" (applied by the server, not by this client)."""
 
 
-class ContainerResizePolicy(Model):
+class ContainerResizePolicy(Model, kw_only=True):
     """ContainerResizePolicy represents resource resize policy for the container."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"resource_name": "", "restart_policy": ""}
-    resource_name: str | None | UnsetType = field(default=UNSET, name="resourceName")
+    DEFAULTS = {"resource_name": "", "restart_policy": ""}
+    resource_name: str = field(name="resourceName")
     """Name of the resource to which this resource resize policy applies. Supported values: cpu, memory.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    restart_policy: str | None | UnsetType = field(default=UNSET, name="restartPolicy")
+    restart_policy: str = field(name="restartPolicy")
     """Restart policy to apply when specified resource is resized. If not specified, it defaults to NotRequired.
 
     Required.
@@ -755,88 +729,86 @@ class ContainerResizePolicy(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ContainerRestartRule(Model):
+class ContainerRestartRule(Model, kw_only=True):
     """ContainerRestartRule describes how a container exit is handled."""
 
-    action: str | None | UnsetType = UNSET
+    action: str
     """Specifies the action taken on a container exit if the requirements are satisfied. The only possible value is "Restart" to restart the container.
 
     Required."""
-    exit_codes: ContainerRestartRuleOnExitCodes | None | UnsetType = field(
-        default=UNSET, name="exitCodes"
-    )
+    exit_codes: ContainerRestartRuleOnExitCodes | None = field(default=None, name="exitCodes")
     """Represents the exit codes to check on container exits."""
 
 
-class ContainerRestartRuleOnExitCodes(Model):
+class ContainerRestartRuleOnExitCodes(Model, kw_only=True):
     """ContainerRestartRuleOnExitCodes describes the condition for handling an exited container based on its exit codes."""
 
-    operator: str | None | UnsetType = UNSET
+    operator: str
     """Represents the relationship between the container exit code(s) and the specified values. Possible values are: - In: the requirement is satisfied if the container exit code is in the
       set of specified values.
     - NotIn: the requirement is satisfied if the container exit code is
       not in the set of specified values.
 
     Required."""
-    values: list[int] | None | UnsetType = UNSET
+    values: list[int] | None = None
     """Specifies the set of values to check for container exit codes. At most 255 elements are allowed."""
 
 
-class ContainerState(Model):
+class ContainerState(Model, kw_only=True):
     """ContainerState holds a possible state of container. Only one of its members may be specified. If none of them is specified, the default one is ContainerStateWaiting."""
 
-    running: ContainerStateRunning | None | UnsetType = UNSET
+    running: ContainerStateRunning | None = None
     """Details about a running container"""
-    terminated: ContainerStateTerminated | None | UnsetType = UNSET
+    terminated: ContainerStateTerminated | None = None
     """Details about a terminated container"""
-    waiting: ContainerStateWaiting | None | UnsetType = UNSET
+    waiting: ContainerStateWaiting | None = None
     """Details about a waiting container"""
 
 
-class ContainerStateRunning(Model):
+class ContainerStateRunning(Model, kw_only=True):
     """ContainerStateRunning is a running state of a container."""
 
-    started_at: Time | None | UnsetType = field(default=UNSET, name="startedAt")
+    started_at: Time | None = field(default=None, name="startedAt")
     """Time at which the container was last (re-)started"""
 
 
-class ContainerStateTerminated(Model):
+class ContainerStateTerminated(Model, kw_only=True):
     """ContainerStateTerminated is a terminated state of a container."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"exit_code": 0}
-    container_id: str | None | UnsetType = field(default=UNSET, name="containerID")
+    DEFAULTS = {"exit_code": 0}
+    container_id: str | None = field(default=None, name="containerID")
     """Container's ID in the format '<type>://<container_id>'"""
-    exit_code: int | None | UnsetType = field(default=UNSET, name="exitCode")
+    exit_code: int = field(name="exitCode")
     """Exit status from the last termination of the container
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    finished_at: Time | None | UnsetType = field(default=UNSET, name="finishedAt")
+    finished_at: Time | None = field(default=None, name="finishedAt")
     """Time at which the container last terminated"""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """Message regarding the last termination of the container"""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """(brief) reason from the last termination of the container"""
-    signal: int | None | UnsetType = UNSET
+    signal: int | None = None
     """Signal from the last termination of the container"""
-    started_at: Time | None | UnsetType = field(default=UNSET, name="startedAt")
+    started_at: Time | None = field(default=None, name="startedAt")
     """Time at which previous execution of the container started"""
 
 
-class ContainerStateWaiting(Model):
+class ContainerStateWaiting(Model, kw_only=True):
     """ContainerStateWaiting is a waiting state of a container."""
 
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """Message regarding why the container is not yet running."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """(brief) reason the container is not yet running."""
 
 
-class ContainerStatus(Model):
+class ContainerStatus(Model, kw_only=True):
     """ContainerStatus contains details for the current status of this container."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
+    DEFAULTS = {
         "image": "",
         "image_id": "",
         "last_state": {},
@@ -845,39 +817,37 @@ class ContainerStatus(Model):
         "restart_count": 0,
         "state": {},
     }
-    allocated_resources: dict[str, Quantity] | None | UnsetType = field(
-        default=UNSET, name="allocatedResources"
-    )
+    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
     """AllocatedResources represents the compute resources allocated for this container by the node. Kubelet sets this value to Container.Resources.Requests upon successful pod admission and after successfully admitting desired pod resize."""
-    allocated_resources_status: list[ResourceStatus] | None | UnsetType = field(
-        default=UNSET, name="allocatedResourcesStatus"
+    allocated_resources_status: list[ResourceStatus] | None = field(
+        default=None, name="allocatedResourcesStatus"
     )
     """AllocatedResourcesStatus represents the status of various resources allocated for this Pod."""
-    container_id: str | None | UnsetType = field(default=UNSET, name="containerID")
+    container_id: str | None = field(default=None, name="containerID")
     """ContainerID is the ID of the container in the format '<type>://<container_id>'. Where type is a container runtime identifier, returned from Version call of CRI API (for example "containerd")."""
-    image: str | None | UnsetType = UNSET
+    image: str
     """Image is the name of container image that the container is running. The container image may not match the image used in the PodSpec, as it may have been resolved by the runtime. More info: https://kubernetes.io/docs/concepts/containers/images.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    image_id: str | None | UnsetType = field(default=UNSET, name="imageID")
+    image_id: str = field(name="imageID")
     """ImageID is the image ID of the container's image. The image ID may not match the image ID of the image used in the PodSpec, as it may have been resolved by the runtime.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    last_state: ContainerState | None | UnsetType = field(default=UNSET, name="lastState")
+    last_state: ContainerState | None = field(default=None, name="lastState")
     """LastTerminationState holds the last termination state of the container to help debug container crashes and restarts. This field is not populated if the container is still running and RestartCount is 0.
 
     Default: {} (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name is a DNS_LABEL representing the unique name of the container. Each container in a pod must have a unique name across all container types. Cannot be updated.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    ready: bool | None | UnsetType = UNSET
+    ready: bool
     """Ready specifies whether the container is currently passing its readiness check. The value will change as readiness probes keep executing. If no readiness probes are specified, this field defaults to true once the container is fully started (see Started field).
 
     The value is typically used to determine whether a container is ready to accept traffic.
@@ -885,17 +855,17 @@ class ContainerStatus(Model):
     Required.
 
     Default: false (applied by the server, not by this client)."""
-    resources: ResourceRequirements | None | UnsetType = UNSET
+    resources: ResourceRequirements | None = None
     """Resources represents the compute resource requests and limits that have been successfully enacted on the running container after it has been started or has been successfully resized."""
-    restart_count: int | None | UnsetType = field(default=UNSET, name="restartCount")
+    restart_count: int = field(name="restartCount")
     """RestartCount holds the number of times the container has been restarted. Kubelet makes an effort to always increment the value, but there are cases when the state may be lost due to node restarts and then the value may be reset to 0. The value is never negative.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    started: bool | None | UnsetType = UNSET
+    started: bool | None = None
     """Started indicates whether the container has finished its postStart lifecycle hook and passed its startup probe. Initialized as false, becomes true after startupProbe is considered successful. Resets to false when the container is restarted, or if kubelet loses state temporarily. In both cases, startup probes will run again. Is always true when no startupProbe is defined and container is running and has passed the postStart lifecycle hook. The null value must be treated the same as false."""
-    state: ContainerState | None | UnsetType = UNSET
+    state: ContainerState | None = None
     """State holds details about the container's current condition.
 
     Default: {} (applied by the server, not by this client)."""
@@ -969,8 +939,7 @@ class ContainerStatus(Model):
         ]
         | str
         | None
-        | UnsetType
-    ) = field(default=UNSET, name="stopSignal")
+    ) = field(default=None, name="stopSignal")
     """StopSignal reports the effective stop signal for this container
 
     Possible enum values:
@@ -1039,26 +1008,24 @@ class ContainerStatus(Model):
      - `"SIGWINCH"`
      - `"SIGXCPU"`
      - `"SIGXFSZ"`"""
-    user: ContainerUser | None | UnsetType = UNSET
+    user: ContainerUser | None = None
     """User represents user identity information initially attached to the first process of the container"""
-    volume_mounts: list[VolumeMountStatus] | None | UnsetType = field(
-        default=UNSET, name="volumeMounts"
-    )
+    volume_mounts: list[VolumeMountStatus] | None = field(default=None, name="volumeMounts")
     """Status of volume mounts."""
 
 
-class ContainerUser(Model):
+class ContainerUser(Model, kw_only=True):
     """ContainerUser represents user identity information"""
 
-    linux: LinuxContainerUser | None | UnsetType = UNSET
+    linux: LinuxContainerUser | None = None
     """Linux holds user identity information initially attached to the first process of the containers in Linux. Note that the actual running identity can be changed if the process has enough privilege to do so."""
 
 
-class DaemonEndpoint(Model):
+class DaemonEndpoint(Model, kw_only=True):
     """DaemonEndpoint contains information about a single Daemon endpoint."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"port": 0}
-    port: int | None | UnsetType = field(default=UNSET, name="Port")
+    DEFAULTS = {"port": 0}
+    port: int = field(name="Port")
     """Port number of the given endpoint.
 
     Required.
@@ -1066,80 +1033,78 @@ class DaemonEndpoint(Model):
     Default: 0 (applied by the server, not by this client)."""
 
 
-class DownwardAPIProjection(Model):
+class DownwardAPIProjection(Model, kw_only=True):
     """Represents downward API info for projecting into a projected volume. Note that this is identical to a downwardAPI volume source without the default mode."""
 
-    items: list[DownwardAPIVolumeFile] | None | UnsetType = UNSET
+    items: list[DownwardAPIVolumeFile] | None = None
     """Items is a list of DownwardAPIVolume file"""
 
 
-class DownwardAPIVolumeFile(Model):
+class DownwardAPIVolumeFile(Model, kw_only=True):
     """DownwardAPIVolumeFile represents information to create the file containing the pod field"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"path": ""}
-    field_ref: ObjectFieldSelector | None | UnsetType = field(default=UNSET, name="fieldRef")
+    DEFAULTS = {"path": ""}
+    field_ref: ObjectFieldSelector | None = field(default=None, name="fieldRef")
     """Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported."""
-    mode: int | None | UnsetType = UNSET
+    mode: int | None = None
     """Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
-    path: str | None | UnsetType = UNSET
+    path: str
     """Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    resource_field_ref: ResourceFieldSelector | None | UnsetType = field(
-        default=UNSET, name="resourceFieldRef"
-    )
+    resource_field_ref: ResourceFieldSelector | None = field(default=None, name="resourceFieldRef")
     """Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported."""
-    user: int | None | UnsetType = UNSET
+    user: int | None = None
     """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
 
 
-class DownwardAPIVolumeSource(Model):
+class DownwardAPIVolumeSource(Model, kw_only=True):
     """DownwardAPIVolumeSource represents a volume containing downward API info. Downward API volumes support ownership management and SELinux relabeling."""
 
-    default_mode: int | None | UnsetType = field(default=UNSET, name="defaultMode")
+    default_mode: int | None = field(default=None, name="defaultMode")
     """Optional: mode bits to use on created files by default. Must be a Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
-    default_user: int | None | UnsetType = field(default=UNSET, name="defaultUser")
+    default_user: int | None = field(default=None, name="defaultUser")
     """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
-    items: list[DownwardAPIVolumeFile] | None | UnsetType = UNSET
+    items: list[DownwardAPIVolumeFile] | None = None
     """Items is a list of downward API volume file"""
 
 
-class EmptyDirVolumeSource(Model):
+class EmptyDirVolumeSource(Model, kw_only=True):
     """Represents an empty directory for a pod. Empty directory volumes support ownership management and SELinux relabeling."""
 
-    medium: str | None | UnsetType = UNSET
+    medium: str | None = None
     """medium represents what type of storage medium should back this directory. The default is "" which means to use the node's default medium. Must be an empty string (default) or Memory. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"""
-    mode: int | None | UnsetType = UNSET
+    mode: int | None = None
     """mode specifies the permission bits for the emptyDir directory, in numeric notation (e.g., 0755, 01777). Must be a value between 0000 and 01777. If not specified, defaults to 0777. This might be in conflict with other options that affect the file mode, like fsGroup. If fsGroup is specified, the fsGroup permissions will override the mode specified here. This field has no effect on Windows. This field is alpha and requires EmptyDirVolumeMode featuregate to be enabled."""
-    size_limit: Quantity | None | UnsetType = field(default=UNSET, name="sizeLimit")
+    size_limit: Quantity | None = field(default=None, name="sizeLimit")
     """sizeLimit is the total amount of local storage required for this EmptyDir volume. The size limit is also applicable for memory medium. The maximum usage on memory medium EmptyDir would be the minimum value between the SizeLimit specified here and the sum of memory limits of all containers in a pod. The default is nil which means that the limit is undefined. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"""
 
 
-class EndpointAddress(Model):
+class EndpointAddress(Model, kw_only=True):
     """EndpointAddress is a tuple that describes single IP address. Deprecated: This API is deprecated in v1.33+."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"ip": ""}
-    hostname: str | None | UnsetType = UNSET
+    DEFAULTS = {"ip": ""}
+    hostname: str | None = None
     """The Hostname of this endpoint"""
-    ip: str | None | UnsetType = UNSET
+    ip: str
     """The IP of this endpoint. May not be loopback (127.0.0.0/8 or ::1), link-local (169.254.0.0/16 or fe80::/10), or link-local multicast (224.0.0.0/24 or ff02::/16).
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    node_name: str | None | UnsetType = field(default=UNSET, name="nodeName")
+    node_name: str | None = field(default=None, name="nodeName")
     """Optional: Node hosting this endpoint. This can be used to determine endpoints local to a node."""
-    target_ref: ObjectReference | None | UnsetType = field(default=UNSET, name="targetRef")
+    target_ref: ObjectReference | None = field(default=None, name="targetRef")
     """Reference to object providing the endpoint."""
 
 
-class EndpointPort(Model):
+class EndpointPort(Model, kw_only=True):
     """EndpointPort is a tuple that describes a single port. Deprecated: This API is deprecated in v1.33+."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"port": 0}
-    app_protocol: str | None | UnsetType = field(default=UNSET, name="appProtocol")
+    DEFAULTS = {"port": 0}
+    app_protocol: str | None = field(default=None, name="appProtocol")
     """The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand. This field follows standard Kubernetes label syntax. Valid values are either:
 
     * Un-prefixed protocol names - reserved for IANA standard service names (as per RFC-6335 and https://www.iana.org/assignments/service-names).
@@ -1150,15 +1115,15 @@ class EndpointPort(Model):
       * 'kubernetes.io/wss' - WebSocket over TLS as described in https://www.rfc-editor.org/rfc/rfc6455
 
     * Other protocols should use implementation-defined prefixed names such as mycompany.com/my-custom-protocol."""
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """The name of this port.  This must match the 'name' field in the corresponding ServicePort. Must be a DNS_LABEL. Optional only if one port is defined."""
-    port: int | None | UnsetType = UNSET
+    port: int
     """The port number of the endpoint.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    protocol: Literal["SCTP", "TCP", "UDP"] | str | None | UnsetType = UNSET
+    protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
     """The IP protocol for this port. Must be UDP, TCP, or SCTP. Default is TCP.
 
     Possible enum values:
@@ -1167,7 +1132,7 @@ class EndpointPort(Model):
      - `"UDP"` is the UDP protocol."""
 
 
-class EndpointSubset(Model):
+class EndpointSubset(Model, kw_only=True):
     """EndpointSubset is a group of addresses with a common set of ports. The expanded set of endpoints is the Cartesian product of Addresses x Ports. For example, given:
 
             {
@@ -1182,17 +1147,17 @@ class EndpointSubset(Model):
 
     Deprecated: This API is deprecated in v1.33+."""
 
-    addresses: list[EndpointAddress] | None | UnsetType = UNSET
+    addresses: list[EndpointAddress] | None = None
     """IP addresses which offer the related ports that are marked as ready. These endpoints should be considered safe for load balancers and clients to utilize."""
-    not_ready_addresses: list[EndpointAddress] | None | UnsetType = field(
-        default=UNSET, name="notReadyAddresses"
+    not_ready_addresses: list[EndpointAddress] | None = field(
+        default=None, name="notReadyAddresses"
     )
     """IP addresses which offer the related ports but are not currently marked as ready because they have not yet finished starting, have recently failed a readiness check, or have recently failed a liveness check."""
-    ports: list[EndpointPort] | None | UnsetType = UNSET
+    ports: list[EndpointPort] | None = None
     """Port numbers available on the related IP addresses."""
 
 
-class Endpoints(Model):
+class Endpoints(Model, kw_only=True):
     """Endpoints is a collection of endpoints that implement the actual service. Example:
 
              Name: "mysvc",
@@ -1211,108 +1176,102 @@ class Endpoints(Model):
 
     Deprecated: This API is deprecated in v1.33+. Use discoveryv1.EndpointSlice."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "Endpoints"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "Endpoints"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    subsets: list[EndpointSubset] | None | UnsetType = UNSET
+    subsets: list[EndpointSubset] | None = None
     """The set of all endpoints is the union of all subsets. Addresses are placed into subsets according to the IPs they share. A single address with multiple ports, some of which are ready and some of which are not (because they come from different containers) will result in the address being displayed in different subsets for the different ports. No address will appear in both Addresses and NotReadyAddresses in the same subset. Sets of addresses and ports that comprise a service."""
 
 
-class EndpointsList(Model):
+class EndpointsList(Model, kw_only=True):
     """EndpointsList is a list of endpoints. Deprecated: This API is deprecated in v1.33+."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "EndpointsList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "EndpointsList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Endpoints] | None | UnsetType = UNSET
+    items: list[Endpoints]
     """List of endpoints.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class EnvFromSource(Model):
+class EnvFromSource(Model, kw_only=True):
     """EnvFromSource represents the source of a set of ConfigMaps or Secrets"""
 
-    config_map_ref: ConfigMapEnvSource | None | UnsetType = field(
-        default=UNSET, name="configMapRef"
-    )
+    config_map_ref: ConfigMapEnvSource | None = field(default=None, name="configMapRef")
     """The ConfigMap to select from"""
-    prefix: str | None | UnsetType = UNSET
+    prefix: str | None = None
     """Optional text to prepend to the name of each environment variable. May consist of any printable ASCII characters except '='."""
-    secret_ref: SecretEnvSource | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: SecretEnvSource | None = field(default=None, name="secretRef")
     """The Secret to select from"""
 
 
-class EnvVar(Model):
+class EnvVar(Model, kw_only=True):
     """EnvVar represents an environment variable present in a Container."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """Name of the environment variable. May consist of any printable ASCII characters except '='.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    value: str | None | UnsetType = UNSET
+    value: str | None = None
     """Variable references $(VAR_NAME) are expanded using the previously defined environment variables in the container and any service environment variables. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Defaults to ""."""
-    value_from: EnvVarSource | None | UnsetType = field(default=UNSET, name="valueFrom")
+    value_from: EnvVarSource | None = field(default=None, name="valueFrom")
     """Source for the environment variable's value. Cannot be used if value is not empty."""
 
 
-class EnvVarSource(Model):
+class EnvVarSource(Model, kw_only=True):
     """EnvVarSource represents a source for the value of an EnvVar."""
 
-    config_map_key_ref: ConfigMapKeySelector | None | UnsetType = field(
-        default=UNSET, name="configMapKeyRef"
-    )
+    config_map_key_ref: ConfigMapKeySelector | None = field(default=None, name="configMapKeyRef")
     """Selects a key of a ConfigMap."""
-    field_ref: ObjectFieldSelector | None | UnsetType = field(default=UNSET, name="fieldRef")
+    field_ref: ObjectFieldSelector | None = field(default=None, name="fieldRef")
     """Selects a field of the pod: supports metadata.name, metadata.namespace, `metadata.labels['<KEY>']`, `metadata.annotations['<KEY>']`, spec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs."""
-    file_key_ref: FileKeySelector | None | UnsetType = field(default=UNSET, name="fileKeyRef")
+    file_key_ref: FileKeySelector | None = field(default=None, name="fileKeyRef")
     """FileKeyRef selects a key of the env file. Requires the EnvFiles feature gate to be enabled."""
-    resource_field_ref: ResourceFieldSelector | None | UnsetType = field(
-        default=UNSET, name="resourceFieldRef"
-    )
+    resource_field_ref: ResourceFieldSelector | None = field(default=None, name="resourceFieldRef")
     """Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory and requests.ephemeral-storage) are currently supported."""
-    secret_key_ref: SecretKeySelector | None | UnsetType = field(default=UNSET, name="secretKeyRef")
+    secret_key_ref: SecretKeySelector | None = field(default=None, name="secretKeyRef")
     """Selects a key of a secret in the pod's namespace"""
 
 
-class EphemeralContainer(Model):
+class EphemeralContainer(Model, kw_only=True):
     """An EphemeralContainer is a temporary container that you may add to an existing Pod for user-initiated activities such as debugging. Ephemeral containers have no resource or scheduling guarantees, and they will not be restarted when they exit or when a Pod is removed or restarted. The kubelet may evict a Pod if an ephemeral container causes the Pod to exceed its resource allocation.
 
     To add an ephemeral container, use the ephemeralcontainers subresource of an existing Pod. Ephemeral containers may not be removed or restarted.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": "", "resources": {}}
-    args: list[str] | None | UnsetType = UNSET
+    DEFAULTS = {"name": "", "resources": {}}
+    args: list[str] | None = None
     """Arguments to the entrypoint. The image's CMD is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
-    command: list[str] | None | UnsetType = UNSET
+    command: list[str] | None = None
     """Entrypoint array. Not executed within a shell. The image's ENTRYPOINT is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
-    env: list[EnvVar] | None | UnsetType = UNSET
+    env: list[EnvVar] | None = None
     """List of environment variables to set in the container. Cannot be updated."""
-    env_from: list[EnvFromSource] | None | UnsetType = field(default=UNSET, name="envFrom")
+    env_from: list[EnvFromSource] | None = field(default=None, name="envFrom")
     """List of sources to populate environment variables in the container. The keys defined within a source may consist of any printable ASCII characters except '='. When a key exists in multiple sources, the value associated with the last source will take precedence. Values defined by an Env with a duplicate key will take precedence. Cannot be updated."""
-    image: str | None | UnsetType = UNSET
+    image: str | None = None
     """Container image name. More info: https://kubernetes.io/docs/concepts/containers/images"""
-    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None | UnsetType = field(
-        default=UNSET, name="imagePullPolicy"
+    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
+        default=None, name="imagePullPolicy"
     )
     """Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More info: https://kubernetes.io/docs/concepts/containers/images#updating-images
 
@@ -1320,77 +1279,69 @@ class EphemeralContainer(Model):
      - `"Always"` means that kubelet always attempts to pull the latest image. Container will fail If the pull fails.
      - `"IfNotPresent"` means that kubelet pulls if the image isn't present on disk. Container will fail if the image isn't present and the pull fails.
      - `"Never"` means that kubelet never pulls an image, but only uses a local image. Container will fail if the image isn't present"""
-    lifecycle: Lifecycle | None | UnsetType = UNSET
+    lifecycle: Lifecycle | None = None
     """Lifecycle is not allowed for ephemeral containers."""
-    liveness_probe: Probe | None | UnsetType = field(default=UNSET, name="livenessProbe")
+    liveness_probe: Probe | None = field(default=None, name="livenessProbe")
     """Probes are not allowed for ephemeral containers."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name of the ephemeral container specified as a DNS_LABEL. This name must be unique among all containers, init containers and ephemeral containers.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    ports: list[ContainerPort] | None | UnsetType = UNSET
+    ports: list[ContainerPort] | None = None
     """Ports are not allowed for ephemeral containers."""
-    readiness_probe: Probe | None | UnsetType = field(default=UNSET, name="readinessProbe")
+    readiness_probe: Probe | None = field(default=None, name="readinessProbe")
     """Probes are not allowed for ephemeral containers."""
-    resize_policy: list[ContainerResizePolicy] | None | UnsetType = field(
-        default=UNSET, name="resizePolicy"
-    )
+    resize_policy: list[ContainerResizePolicy] | None = field(default=None, name="resizePolicy")
     """Resources resize policy for the container."""
-    resources: ResourceRequirements | None | UnsetType = UNSET
+    resources: ResourceRequirements | None = None
     """Resources are not allowed for ephemeral containers. Ephemeral containers use spare resources already allocated to the pod.
 
     Default: {} (applied by the server, not by this client)."""
-    restart_policy: str | None | UnsetType = field(default=UNSET, name="restartPolicy")
+    restart_policy: str | None = field(default=None, name="restartPolicy")
     """Restart policy for the container to manage the restart behavior of each container within a pod. You cannot set this field on ephemeral containers."""
-    restart_policy_rules: list[ContainerRestartRule] | None | UnsetType = field(
-        default=UNSET, name="restartPolicyRules"
+    restart_policy_rules: list[ContainerRestartRule] | None = field(
+        default=None, name="restartPolicyRules"
     )
     """Represents a list of rules to be checked to determine if the container should be restarted on exit. You cannot set this field on ephemeral containers."""
-    security_context: SecurityContext | None | UnsetType = field(
-        default=UNSET, name="securityContext"
-    )
+    security_context: SecurityContext | None = field(default=None, name="securityContext")
     """Optional: SecurityContext defines the security options the ephemeral container should be run with. If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext."""
-    startup_probe: Probe | None | UnsetType = field(default=UNSET, name="startupProbe")
+    startup_probe: Probe | None = field(default=None, name="startupProbe")
     """Probes are not allowed for ephemeral containers."""
-    stdin: bool | None | UnsetType = UNSET
+    stdin: bool | None = None
     """Whether this container should allocate a buffer for stdin in the container runtime. If this is not set, reads from stdin in the container will always result in EOF. Default is false."""
-    stdin_once: bool | None | UnsetType = field(default=UNSET, name="stdinOnce")
+    stdin_once: bool | None = field(default=None, name="stdinOnce")
     """Whether the container runtime should close the stdin channel after it has been opened by a single attach. When stdin is true the stdin stream will remain open across multiple attach sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the first client attaches to stdin, and then remains open and accepts data until the client disconnects, at which time stdin is closed and remains closed until the container is restarted. If this flag is false, a container processes that reads from stdin will never receive an EOF. Default is false"""
-    target_container_name: str | None | UnsetType = field(default=UNSET, name="targetContainerName")
+    target_container_name: str | None = field(default=None, name="targetContainerName")
     """If set, the name of the container from PodSpec that this ephemeral container targets. The ephemeral container will be run in the namespaces (IPC, PID, etc) of this container. If not set then the ephemeral container uses the namespaces configured in the Pod spec.
 
     The container runtime must implement support for this feature. If the runtime does not support namespace targeting then the result of setting this field is undefined."""
-    termination_message_path: str | None | UnsetType = field(
-        default=UNSET, name="terminationMessagePath"
-    )
+    termination_message_path: str | None = field(default=None, name="terminationMessagePath")
     """Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem. Message written is intended to be brief final status, such as an assertion failure message. Will be truncated by the node if greater than 4096 bytes. The total message length across all containers will be limited to 12kb. Defaults to /dev/termination-log. Cannot be updated."""
-    termination_message_policy: (
-        Literal["FallbackToLogsOnError", "File"] | str | None | UnsetType
-    ) = field(default=UNSET, name="terminationMessagePolicy")
+    termination_message_policy: Literal["FallbackToLogsOnError", "File"] | str | None = field(
+        default=None, name="terminationMessagePolicy"
+    )
     """Indicate how the termination message should be populated. File will use the contents of terminationMessagePath to populate the container status message on both success and failure. FallbackToLogsOnError will use the last chunk of container log output if the termination message file is empty and the container exited with an error. The log output is limited to 2048 bytes or 80 lines, whichever is smaller. Defaults to File. Cannot be updated.
 
     Possible enum values:
      - `"FallbackToLogsOnError"` will read the most recent contents of the container logs for the container status message when the container exits with an error and the terminationMessagePath has no contents.
      - `"File"` is the default behavior and will set the container status message to the contents of the container's terminationMessagePath when the container exits."""
-    tty: bool | None | UnsetType = UNSET
+    tty: bool | None = None
     """Whether this container should allocate a TTY for itself, also requires 'stdin' to be true. Default is false."""
-    volume_devices: list[VolumeDevice] | None | UnsetType = field(
-        default=UNSET, name="volumeDevices"
-    )
+    volume_devices: list[VolumeDevice] | None = field(default=None, name="volumeDevices")
     """volumeDevices is the list of block devices to be used by the container."""
-    volume_mounts: list[VolumeMount] | None | UnsetType = field(default=UNSET, name="volumeMounts")
+    volume_mounts: list[VolumeMount] | None = field(default=None, name="volumeMounts")
     """Pod volumes to mount into the container's filesystem. Subpath mounts are not allowed for ephemeral containers. Cannot be updated."""
-    working_dir: str | None | UnsetType = field(default=UNSET, name="workingDir")
+    working_dir: str | None = field(default=None, name="workingDir")
     """Container's working directory. If not specified, the container runtime's default will be used, which might be configured in the container image. Cannot be updated."""
 
 
-class EphemeralVolumeSource(Model):
+class EphemeralVolumeSource(Model, kw_only=True):
     """Represents an ephemeral volume that is handled by a normal storage driver."""
 
-    volume_claim_template: PersistentVolumeClaimTemplate | None | UnsetType = field(
-        default=UNSET, name="volumeClaimTemplate"
+    volume_claim_template: PersistentVolumeClaimTemplate | None = field(
+        default=None, name="volumeClaimTemplate"
     )
     """Will be used to create a stand-alone PVC to provision the volume. The pod in which this EphemeralVolumeSource is embedded will be the owner of the PVC, i.e. the PVC will be deleted together with the pod.  The name of the PVC will be `<pod name>-<volume name>` where `<volume name>` is the name from the `PodSpec.Volumes` array entry. Pod validation will reject the pod if the concatenated name is not valid for a PVC (for example, too long).
 
@@ -1401,113 +1352,111 @@ class EphemeralVolumeSource(Model):
     Required, must not be nil."""
 
 
-class Event(Model):
+class Event(Model, kw_only=True):
     """Event is a report of an event somewhere in the cluster.  Events have a limited retention time and triggers and messages may evolve with time.  Event consumers should not rely on the timing of an event with a given Reason reflecting a consistent underlying trigger, or the continued existence of events with that Reason.  Events should be treated as informative, best-effort, supplemental data."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "Event"
-    DEFAULTS: ClassVar[dict[str, Any]] = {
+    API_VERSION = "v1"
+    KIND = "Event"
+    DEFAULTS = {
         "involved_object": {},
         "metadata": {},
         "reporting_component": "",
         "reporting_instance": "",
         "source": {},
     }
-    action: str | None | UnsetType = UNSET
+    action: str | None = None
     """What action was taken/failed regarding to the Regarding object."""
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    count: int | None | UnsetType = UNSET
+    count: int | None = None
     """The number of times this event has occurred."""
-    event_time: MicroTime | None | UnsetType = field(default=UNSET, name="eventTime")
+    event_time: MicroTime | None = field(default=None, name="eventTime")
     """Time when this Event was first observed."""
-    first_timestamp: Time | None | UnsetType = field(default=UNSET, name="firstTimestamp")
+    first_timestamp: Time | None = field(default=None, name="firstTimestamp")
     """The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)"""
-    involved_object: ObjectReference | None | UnsetType = field(
-        default=UNSET, name="involvedObject"
-    )
+    involved_object: ObjectReference = field(name="involvedObject")
     """The object that this event is about.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    last_timestamp: Time | None | UnsetType = field(default=UNSET, name="lastTimestamp")
+    last_timestamp: Time | None = field(default=None, name="lastTimestamp")
     """The time at which the most recent occurrence of this event was recorded."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """A human-readable description of the status of this operation."""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """This should be a short, machine understandable string that gives the reason for the transition into the object's current status."""
-    related: ObjectReference | None | UnsetType = UNSET
+    related: ObjectReference | None = None
     """Optional secondary object for more complex actions."""
-    reporting_component: str | None | UnsetType = field(default=UNSET, name="reportingComponent")
+    reporting_component: str | None = field(default=None, name="reportingComponent")
     """Name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`.
 
     Default: "" (applied by the server, not by this client)."""
-    reporting_instance: str | None | UnsetType = field(default=UNSET, name="reportingInstance")
+    reporting_instance: str | None = field(default=None, name="reportingInstance")
     """ID of the controller instance, e.g. `kubelet-xyzf`.
 
     Default: "" (applied by the server, not by this client)."""
-    series: EventSeries | None | UnsetType = UNSET
+    series: EventSeries | None = None
     """Data about the Event series this event represents or nil if it's a singleton Event."""
-    source: EventSource | None | UnsetType = UNSET
+    source: EventSource | None = None
     """The component reporting this event. Should be a short machine understandable string.
 
     Default: {} (applied by the server, not by this client)."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str | None = None
     """Type of this event (Normal, Warning), new types could be added in the future"""
 
 
-class EventList(Model):
+class EventList(Model, kw_only=True):
     """EventList is a list of events."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "EventList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "EventList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Event] | None | UnsetType = UNSET
+    items: list[Event]
     """List of events
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class EventSeries(Model):
+class EventSeries(Model, kw_only=True):
     """EventSeries contain information on series of events, i.e. thing that was/is happening continuously for some time."""
 
-    count: int | None | UnsetType = UNSET
+    count: int | None = None
     """Number of occurrences in this series up to the last heartbeat time"""
-    last_observed_time: MicroTime | None | UnsetType = field(default=UNSET, name="lastObservedTime")
+    last_observed_time: MicroTime | None = field(default=None, name="lastObservedTime")
     """Time of the last occurrence observed"""
 
 
-class EventSource(Model):
+class EventSource(Model, kw_only=True):
     """EventSource contains information for an event."""
 
-    component: str | None | UnsetType = UNSET
+    component: str | None = None
     """Component from which the event is generated."""
-    host: str | None | UnsetType = UNSET
+    host: str | None = None
     """Node name on which the event is generated."""
 
 
-class EvictionResponder(Model):
+class EvictionResponder(Model, kw_only=True):
     """EvictionResponder allows you to specify the responder reacting to an Eviction. Responders should observe and communicate through the Eviction Resource API to help with the graceful eviction of a target (e.g. termination of a pod)."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """name allows you to identify the responder responding to the Eviction.
 
     It must be a valid domain-prefixed key (such as "acme.io/foo"). Domain names *.k8s.io and *.kubernetes.io are reserved. This field must be unique for each responder. This field is required.
@@ -1515,7 +1464,7 @@ class EvictionResponder(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    priority: int | None | UnsetType = UNSET
+    priority: int
     """priority for this responder. Higher priorities are selected first by the evictionrequest-controller. If there are responders with the same priority, the responder whose domain name comes first in the alphabetical higher domain order, will be picked. This means that the top domain labels are compared alphabetically first, followed by the lower domain labels. The key is compared last.
 
     The responder that is the managing controller of the pod should set the value of this field to 10000 to allow both for preemption or fallback registration by other responders.
@@ -1525,56 +1474,51 @@ class EvictionResponder(Model):
     Required."""
 
 
-class ExecAction(Model):
+class ExecAction(Model, kw_only=True):
     """ExecAction describes a "run in container" action."""
 
-    command: list[str] | None | UnsetType = UNSET
+    command: list[str] | None = None
     """Command is the command line to execute inside the container, the working directory for the command  is root ('/') in the container's filesystem. The command is simply exec'd, it is not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use a shell, you need to explicitly call out to that shell. Exit status of 0 is treated as live/healthy and non-zero is unhealthy."""
 
 
-class FCVolumeSource(Model):
+class FCVolumeSource(Model, kw_only=True):
     """Represents a Fibre Channel volume. Fibre Channel volumes can only be mounted as read/write once. Fibre Channel volumes support ownership management and SELinux relabeling."""
 
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
-    lun: int | None | UnsetType = UNSET
+    lun: int | None = None
     """lun is Optional: FC target lun number"""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
-    target_wwns: list[str] | None | UnsetType = field(default=UNSET, name="targetWWNs")
+    target_wwns: list[str] | None = field(default=None, name="targetWWNs")
     """targetWWNs is Optional: FC target worldwide names (WWNs)"""
-    wwids: list[str] | None | UnsetType = UNSET
+    wwids: list[str] | None = None
     """wwids Optional: FC volume world wide identifiers (wwids) Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously."""
 
 
-class FileKeySelector(Model):
+class FileKeySelector(Model, kw_only=True):
     """FileKeySelector selects a key of the env file."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
-        "key": "",
-        "optional": False,
-        "path": "",
-        "volume_name": "",
-    }
-    key: str | None | UnsetType = UNSET
+    DEFAULTS = {"key": "", "optional": False, "path": "", "volume_name": ""}
+    key: str
     """The key within the env file. An invalid key will prevent the pod from starting. The keys defined within a source may consist of any printable ASCII characters except '='. During Alpha stage of the EnvFiles feature gate, the key size is limited to 128 characters.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    optional: bool | None | UnsetType = UNSET
+    optional: bool | None = None
     """Specify whether the file or its key must be defined. If the file or key does not exist, then the env var is not published. If optional is set to true and the specified key does not exist, the environment variable will not be set in the Pod's containers.
 
     If optional is set to false and the specified key does not exist, an error will be returned during Pod creation.
 
     Default: false (applied by the server, not by this client)."""
-    path: str | None | UnsetType = UNSET
+    path: str
     """The path within the volume from which to select the file. Must be relative and may not contain the '..' path or start with '..'.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    volume_name: str | None | UnsetType = field(default=UNSET, name="volumeName")
+    volume_name: str = field(name="volumeName")
     """The name of the volume mount containing the env file.
 
     Required.
@@ -1582,93 +1526,93 @@ class FileKeySelector(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class FlexPersistentVolumeSource(Model):
+class FlexPersistentVolumeSource(Model, kw_only=True):
     """FlexPersistentVolumeSource represents a generic persistent volume resource that is provisioned/attached using an exec based plugin."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"driver": ""}
-    driver: str | None | UnsetType = UNSET
+    DEFAULTS = {"driver": ""}
+    driver: str
     """driver is the name of the driver to use for this volume.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script."""
-    options: dict[str, str] | None | UnsetType = UNSET
+    options: dict[str, str] | None = None
     """options is Optional: this field holds extra command options if any."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
-    secret_ref: SecretReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: SecretReference | None = field(default=None, name="secretRef")
     """secretRef is Optional: SecretRef is reference to the secret object containing sensitive information to pass to the plugin scripts. This may be empty if no secret object is specified. If the secret object contains more than one secret, all secrets are passed to the plugin scripts."""
 
 
-class FlexVolumeSource(Model):
+class FlexVolumeSource(Model, kw_only=True):
     """FlexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"driver": ""}
-    driver: str | None | UnsetType = UNSET
+    DEFAULTS = {"driver": ""}
+    driver: str
     """driver is the name of the driver to use for this volume.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script."""
-    options: dict[str, str] | None | UnsetType = UNSET
+    options: dict[str, str] | None = None
     """options is Optional: this field holds extra command options if any."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
-    secret_ref: LocalObjectReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
     """secretRef is Optional: secretRef is reference to the secret object containing sensitive information to pass to the plugin scripts. This may be empty if no secret object is specified. If the secret object contains more than one secret, all secrets are passed to the plugin scripts."""
 
 
-class FlockerVolumeSource(Model):
+class FlockerVolumeSource(Model, kw_only=True):
     """Represents a Flocker volume mounted by the Flocker agent. One and only one of datasetName and datasetUUID should be set. Flocker volumes do not support ownership management or SELinux relabeling."""
 
-    dataset_name: str | None | UnsetType = field(default=UNSET, name="datasetName")
+    dataset_name: str | None = field(default=None, name="datasetName")
     """datasetName is Name of the dataset stored as metadata -> name on the dataset for Flocker should be considered as deprecated"""
-    dataset_uuid: str | None | UnsetType = field(default=UNSET, name="datasetUUID")
+    dataset_uuid: str | None = field(default=None, name="datasetUUID")
     """datasetUUID is the UUID of the dataset. This is unique identifier of a Flocker dataset"""
 
 
-class GCEPersistentDiskVolumeSource(Model):
+class GCEPersistentDiskVolumeSource(Model, kw_only=True):
     """Represents a Persistent Disk resource in Google Compute Engine.
 
     A GCE PD must exist before mounting to a container. The disk must also be in the same GCE project and zone as the kubelet. A GCE PD can only be mounted as read/write once or read-only many times. GCE PDs support ownership management and SELinux relabeling.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"pd_name": ""}
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    DEFAULTS = {"pd_name": ""}
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
-    partition: int | None | UnsetType = UNSET
+    partition: int | None = None
     """partition is the partition in the volume that you want to mount. If omitted, the default is to mount by volume name. Examples: For volume /dev/sda1, you specify the partition as "1". Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty). More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
-    pd_name: str | None | UnsetType = field(default=UNSET, name="pdName")
+    pd_name: str = field(name="pdName")
     """pdName is unique name of the PD resource in GCE. Used to identify the disk in GCE. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
 
 
-class GRPCAction(Model):
+class GRPCAction(Model, kw_only=True):
     """GRPCAction specifies an action involving a GRPC service."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"port": 0, "service": ""}
-    mode: Literal["Plaintext", "TLS"] | str | None | UnsetType = UNSET
+    DEFAULTS = {"port": 0, "service": ""}
+    mode: Literal["Plaintext", "TLS"] | str | None = None
     """mode specifies the connection mode for the gRPC health probe. Set to "TLS" to use TLS without certificate verification. Set to "Plaintext" to use a plaintext (insecure) connection explicitly. If not specified, the probe uses a plaintext (insecure) connection.
 
     Possible enum values:
      - `"Plaintext"` indicates that the probe should use a plaintext (insecure) gRPC connection.
      - `"TLS"` indicates that the probe should connect using TLS without certificate verification."""
-    port: int | None | UnsetType = UNSET
+    port: int
     """Port number of the gRPC service. Number must be in the range 1 to 65535.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    service: str | None | UnsetType = UNSET
+    service: str | None = None
     """Service is the name of the service to place in the gRPC HealthCheckRequest (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md).
 
     If this is not specified, the default behavior is defined by gRPC.
@@ -1676,87 +1620,87 @@ class GRPCAction(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class GitRepoVolumeSource(Model):
+class GitRepoVolumeSource(Model, kw_only=True):
     """Represents a volume that is populated with the contents of a git repository. Git repo volumes do not support ownership management. Git repo volumes support SELinux relabeling.
 
     DEPRECATED: GitRepo is deprecated. To provision a container with a git repo, mount an EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir into the Pod's container.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"repository": ""}
-    directory: str | None | UnsetType = UNSET
+    DEFAULTS = {"repository": ""}
+    directory: str | None = None
     """directory is the target directory name. Must not contain or start with '..'.  If '.' is supplied, the volume directory will be the git repository.  Otherwise, if specified, the volume will contain the git repository in the subdirectory with the given name."""
-    repository: str | None | UnsetType = UNSET
+    repository: str
     """repository is the URL
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    revision: str | None | UnsetType = UNSET
+    revision: str | None = None
     """revision is the commit hash for the specified revision."""
 
 
-class GlusterfsPersistentVolumeSource(Model):
+class GlusterfsPersistentVolumeSource(Model, kw_only=True):
     """Represents a Glusterfs mount that lasts the lifetime of a pod. Glusterfs volumes do not support ownership management or SELinux relabeling."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"endpoints": "", "path": ""}
-    endpoints: str | None | UnsetType = UNSET
+    DEFAULTS = {"endpoints": "", "path": ""}
+    endpoints: str
     """endpoints is the endpoint name that details Glusterfs topology. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    endpoints_namespace: str | None | UnsetType = field(default=UNSET, name="endpointsNamespace")
+    endpoints_namespace: str | None = field(default=None, name="endpointsNamespace")
     """endpointsNamespace is the namespace that contains Glusterfs endpoint. If this field is empty, the EndpointNamespace defaults to the same namespace as the bound PVC. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod"""
-    path: str | None | UnsetType = UNSET
+    path: str
     """path is the Glusterfs volume path. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the Glusterfs volume to be mounted with read-only permissions. Defaults to false. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod"""
 
 
-class GlusterfsVolumeSource(Model):
+class GlusterfsVolumeSource(Model, kw_only=True):
     """Represents a Glusterfs mount that lasts the lifetime of a pod. Glusterfs volumes do not support ownership management or SELinux relabeling."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"endpoints": "", "path": ""}
-    endpoints: str | None | UnsetType = UNSET
+    DEFAULTS = {"endpoints": "", "path": ""}
+    endpoints: str
     """endpoints is the endpoint name that details Glusterfs topology.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    path: str | None | UnsetType = UNSET
+    path: str
     """path is the Glusterfs volume path. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the Glusterfs volume to be mounted with read-only permissions. Defaults to false. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod"""
 
 
-class HTTPGetAction(Model):
+class HTTPGetAction(Model, kw_only=True):
     """HTTPGetAction describes an action based on HTTP Get requests."""
 
-    host: str | None | UnsetType = UNSET
+    host: str | None = None
     """Host name to connect to, defaults to the pod IP. You probably want to set "Host" in httpHeaders instead."""
-    http_headers: list[HTTPHeader] | None | UnsetType = field(default=UNSET, name="httpHeaders")
+    http_headers: list[HTTPHeader] | None = field(default=None, name="httpHeaders")
     """Custom headers to set in the request. HTTP allows repeated headers."""
-    path: str | None | UnsetType = UNSET
+    path: str | None = None
     """Path to access on the HTTP server."""
-    port: IntOrString | None | UnsetType = UNSET
+    port: IntOrString
     """Name or number of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
 
     Required."""
-    protocol: Literal["HTTP1", "HTTP2"] | str | None | UnsetType = UNSET
+    protocol: Literal["HTTP1", "HTTP2"] | str | None = None
     """Protocol selects the wire protocol for the probe connection. Nil defaults to HTTP/1.1.
 
     Possible enum values:
      - `"HTTP1"` uses HTTP/1.1 (the existing default).
      - `"HTTP2"` uses HTTP/2. Currently, only cleartext with prior knowledge (h2c) is supported, and must be used with scheme HTTP."""
-    scheme: Literal["HTTP", "HTTPS"] | str | None | UnsetType = UNSET
+    scheme: Literal["HTTP", "HTTPS"] | str | None = None
     """Scheme to use for connecting to the host. Defaults to HTTP.
 
     Possible enum values:
@@ -1764,17 +1708,17 @@ class HTTPGetAction(Model):
      - `"HTTPS"` means that the scheme used will be https://"""
 
 
-class HTTPHeader(Model):
+class HTTPHeader(Model, kw_only=True):
     """HTTPHeader describes a custom header to be used in HTTP probes"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": "", "value": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": "", "value": ""}
+    name: str
     """The header field name. This will be canonicalized upon output, so case-variant names will be understood as the same header.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    value: str | None | UnsetType = UNSET
+    value: str
     """The header field value
 
     Required.
@@ -1782,13 +1726,13 @@ class HTTPHeader(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class HostAlias(Model):
+class HostAlias(Model, kw_only=True):
     """HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the pod's hosts file."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"ip": ""}
-    hostnames: list[str] | None | UnsetType = UNSET
+    DEFAULTS = {"ip": ""}
+    hostnames: list[str] | None = None
     """Hostnames for the above IP address."""
-    ip: str | None | UnsetType = UNSET
+    ip: str
     """IP address of the host file entry.
 
     Required.
@@ -1796,11 +1740,11 @@ class HostAlias(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class HostIP(Model):
+class HostIP(Model, kw_only=True):
     """HostIP represents a single IP address allocated to the host."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"ip": ""}
-    ip: str | None | UnsetType = UNSET
+    DEFAULTS = {"ip": ""}
+    ip: str
     """IP is the IP address assigned to the host
 
     Required.
@@ -1808,17 +1752,17 @@ class HostIP(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class HostPathVolumeSource(Model):
+class HostPathVolumeSource(Model, kw_only=True):
     """Represents a host path mapped into a pod. Host path volumes do not support ownership management or SELinux relabeling."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"path": ""}
-    path: str | None | UnsetType = UNSET
+    DEFAULTS = {"path": ""}
+    path: str
     """path of the directory on the host. If the path is a symlink, it will follow the link to the real path. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type_: (
+    type: (
         Literal[
             "",
             "BlockDevice",
@@ -1831,8 +1775,7 @@ class HostPathVolumeSource(Model):
         ]
         | str
         | None
-        | UnsetType
-    ) = field(default=UNSET, name="type")
+    ) = None
     """type for HostPath Volume Defaults to "" More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath
 
     Possible enum values:
@@ -1846,46 +1789,41 @@ class HostPathVolumeSource(Model):
      - `"Socket"` A UNIX socket must exist at the given path"""
 
 
-class ISCSIPersistentVolumeSource(Model):
+class ISCSIPersistentVolumeSource(Model, kw_only=True):
     """ISCSIPersistentVolumeSource represents an ISCSI disk. ISCSI volumes can only be mounted as read/write once. ISCSI volumes support ownership management and SELinux relabeling."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
-        "iqn": "",
-        "iscsi_interface": "default",
-        "lun": 0,
-        "target_portal": "",
-    }
-    chap_auth_discovery: bool | None | UnsetType = field(default=UNSET, name="chapAuthDiscovery")
+    DEFAULTS = {"iqn": "", "iscsi_interface": "default", "lun": 0, "target_portal": ""}
+    chap_auth_discovery: bool | None = field(default=None, name="chapAuthDiscovery")
     """chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication"""
-    chap_auth_session: bool | None | UnsetType = field(default=UNSET, name="chapAuthSession")
+    chap_auth_session: bool | None = field(default=None, name="chapAuthSession")
     """chapAuthSession defines whether support iSCSI Session CHAP authentication"""
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi"""
-    initiator_name: str | None | UnsetType = field(default=UNSET, name="initiatorName")
+    initiator_name: str | None = field(default=None, name="initiatorName")
     """initiatorName is the custom iSCSI Initiator Name. If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface <target portal>:<volume name> will be created for the connection."""
-    iqn: str | None | UnsetType = UNSET
+    iqn: str
     """iqn is Target iSCSI Qualified Name.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    iscsi_interface: str | None | UnsetType = field(default=UNSET, name="iscsiInterface")
+    iscsi_interface: str | None = field(default=None, name="iscsiInterface")
     """iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).
 
     Default: "default" (applied by the server, not by this client)."""
-    lun: int | None | UnsetType = UNSET
+    lun: int
     """lun is iSCSI Target Lun number.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    portals: list[str] | None | UnsetType = UNSET
+    portals: list[str] | None = None
     """portals is the iSCSI Target Portal List. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false."""
-    secret_ref: SecretReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: SecretReference | None = field(default=None, name="secretRef")
     """secretRef is the CHAP Secret for iSCSI target and initiator authentication"""
-    target_portal: str | None | UnsetType = field(default=UNSET, name="targetPortal")
+    target_portal: str = field(name="targetPortal")
     """targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).
 
     Required.
@@ -1893,46 +1831,41 @@ class ISCSIPersistentVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ISCSIVolumeSource(Model):
+class ISCSIVolumeSource(Model, kw_only=True):
     """Represents an ISCSI disk. ISCSI volumes can only be mounted as read/write once. ISCSI volumes support ownership management and SELinux relabeling."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
-        "iqn": "",
-        "iscsi_interface": "default",
-        "lun": 0,
-        "target_portal": "",
-    }
-    chap_auth_discovery: bool | None | UnsetType = field(default=UNSET, name="chapAuthDiscovery")
+    DEFAULTS = {"iqn": "", "iscsi_interface": "default", "lun": 0, "target_portal": ""}
+    chap_auth_discovery: bool | None = field(default=None, name="chapAuthDiscovery")
     """chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication"""
-    chap_auth_session: bool | None | UnsetType = field(default=UNSET, name="chapAuthSession")
+    chap_auth_session: bool | None = field(default=None, name="chapAuthSession")
     """chapAuthSession defines whether support iSCSI Session CHAP authentication"""
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi"""
-    initiator_name: str | None | UnsetType = field(default=UNSET, name="initiatorName")
+    initiator_name: str | None = field(default=None, name="initiatorName")
     """initiatorName is the custom iSCSI Initiator Name. If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface <target portal>:<volume name> will be created for the connection."""
-    iqn: str | None | UnsetType = UNSET
+    iqn: str
     """iqn is the target iSCSI Qualified Name.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    iscsi_interface: str | None | UnsetType = field(default=UNSET, name="iscsiInterface")
+    iscsi_interface: str | None = field(default=None, name="iscsiInterface")
     """iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).
 
     Default: "default" (applied by the server, not by this client)."""
-    lun: int | None | UnsetType = UNSET
+    lun: int
     """lun represents iSCSI Target Lun number.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    portals: list[str] | None | UnsetType = UNSET
+    portals: list[str] | None = None
     """portals is the iSCSI Target Portal List. The portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false."""
-    secret_ref: LocalObjectReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
     """secretRef is the CHAP Secret for iSCSI target and initiator authentication"""
-    target_portal: str | None | UnsetType = field(default=UNSET, name="targetPortal")
+    target_portal: str = field(name="targetPortal")
     """targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).
 
     Required.
@@ -1940,11 +1873,11 @@ class ISCSIVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ImageVolumeSource(Model):
+class ImageVolumeSource(Model, kw_only=True):
     """ImageVolumeSource represents a image volume resource."""
 
-    pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None | UnsetType = field(
-        default=UNSET, name="pullPolicy"
+    pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
+        default=None, name="pullPolicy"
     )
     """Policy for pulling OCI objects. Possible values are: Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails. Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present. IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.
 
@@ -1952,47 +1885,47 @@ class ImageVolumeSource(Model):
      - `"Always"` means that kubelet always attempts to pull the latest image. Container will fail If the pull fails.
      - `"IfNotPresent"` means that kubelet pulls if the image isn't present on disk. Container will fail if the image isn't present and the pull fails.
      - `"Never"` means that kubelet never pulls an image, but only uses a local image. Container will fail if the image isn't present"""
-    reference: str | None | UnsetType = UNSET
+    reference: str | None = None
     """Required: Image or artifact reference to be used. Behaves in the same way as pod.spec.containers[*].image. Pull secrets will be assembled in the same way as for the container image by looking up node credentials, SA image pull secrets, and pod spec image pull secrets. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets."""
 
 
-class ImageVolumeStatus(Model):
+class ImageVolumeStatus(Model, kw_only=True):
     """ImageVolumeStatus represents the image-based volume status."""
 
-    image_ref: str | None | UnsetType = field(default=UNSET, name="imageRef")
+    image_ref: str = field(name="imageRef")
     """ImageRef is the digest of the image used for this volume. It should have a value that's similar to the pod's status.containerStatuses[i].imageID. The ImageRef length should not exceed 256 characters.
 
     Required."""
 
 
-class KeyToPath(Model):
+class KeyToPath(Model, kw_only=True):
     """Maps a string key to a path within a volume."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"key": "", "path": ""}
-    key: str | None | UnsetType = UNSET
+    DEFAULTS = {"key": "", "path": ""}
+    key: str
     """key is the key to project.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    mode: int | None | UnsetType = UNSET
+    mode: int | None = None
     """mode is Optional: mode bits used to set permissions on this file. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
-    path: str | None | UnsetType = UNSET
+    path: str
     """path is the relative path of the file to map the key to. May not be an absolute path. May not contain the path element '..'. May not start with the string '..'.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    user: int | None | UnsetType = UNSET
+    user: int | None = None
     """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
 
 
-class Lifecycle(Model):
+class Lifecycle(Model, kw_only=True):
     """Lifecycle describes actions that the management system should take in response to container lifecycle events. For the PostStart and PreStop lifecycle handlers, management of the container blocks until the action is complete, unless the container process fails, in which case the handler is aborted."""
 
-    post_start: LifecycleHandler | None | UnsetType = field(default=UNSET, name="postStart")
+    post_start: LifecycleHandler | None = field(default=None, name="postStart")
     """PostStart is called immediately after a container is created. If the handler fails, the container is terminated and restarted according to its restart policy. Other management of the container blocks until the hook completes. More info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks"""
-    pre_stop: LifecycleHandler | None | UnsetType = field(default=UNSET, name="preStop")
+    pre_stop: LifecycleHandler | None = field(default=None, name="preStop")
     """PreStop is called immediately before a container is terminated due to an API request or management event such as liveness/startup probe failure, preemption, resource contention, etc. The handler is not called if the container crashes or exits. The Pod's termination grace period countdown begins before the PreStop hook is executed. Regardless of the outcome of the handler, the container will eventually terminate within the Pod's termination grace period (unless delayed by finalizers). Other management of the container blocks until the hook completes or until the termination grace period is reached. More info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks"""
     stop_signal: (
         Literal[
@@ -2064,8 +1997,7 @@ class Lifecycle(Model):
         ]
         | str
         | None
-        | UnsetType
-    ) = field(default=UNSET, name="stopSignal")
+    ) = field(default=None, name="stopSignal")
     """StopSignal defines which signal will be sent to a container when it is being stopped. If not specified, the default is defined by the container runtime in use. StopSignal can only be set for Pods with a non-empty .spec.os.name
 
     Possible enum values:
@@ -2136,58 +2068,56 @@ class Lifecycle(Model):
      - `"SIGXFSZ"`"""
 
 
-class LifecycleHandler(Model):
+class LifecycleHandler(Model, kw_only=True):
     """LifecycleHandler defines a specific action that should be taken in a lifecycle hook. One and only one of the fields, except TCPSocket must be specified."""
 
-    exec_: ExecAction | None | UnsetType = field(default=UNSET, name="exec")
+    exec: ExecAction | None = None
     """Exec specifies a command to execute in the container."""
-    http_get: HTTPGetAction | None | UnsetType = field(default=UNSET, name="httpGet")
+    http_get: HTTPGetAction | None = field(default=None, name="httpGet")
     """HTTPGet specifies an HTTP GET request to perform."""
-    sleep: SleepAction | None | UnsetType = UNSET
+    sleep: SleepAction | None = None
     """Sleep represents a duration that the container should sleep."""
-    tcp_socket: TCPSocketAction | None | UnsetType = field(default=UNSET, name="tcpSocket")
+    tcp_socket: TCPSocketAction | None = field(default=None, name="tcpSocket")
     """Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept for backward compatibility. There is no validation of this field and lifecycle hooks will fail at runtime when it is specified."""
 
 
-class LimitRange(Model):
+class LimitRange(Model, kw_only=True):
     """LimitRange sets resource usage limits for each kind of resource in a Namespace."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "LimitRange"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "LimitRange"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: LimitRangeSpec | None | UnsetType = UNSET
+    spec: LimitRangeSpec | None = None
     """Spec defines the limits enforced. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class LimitRangeItem(Model):
+class LimitRangeItem(Model, kw_only=True):
     """LimitRangeItem defines a min/max usage limit for any resource that matches on kind."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"type_": ""}
-    default: dict[str, Quantity] | None | UnsetType = UNSET
+    DEFAULTS = {"type": ""}
+    default: dict[str, Quantity] | None = None
     """Default resource requirement limit value by resource name if resource limit is omitted."""
-    default_request: dict[str, Quantity] | None | UnsetType = field(
-        default=UNSET, name="defaultRequest"
-    )
+    default_request: dict[str, Quantity] | None = field(default=None, name="defaultRequest")
     """DefaultRequest is the default resource requirement request value by resource name if resource request is omitted."""
-    max_: dict[str, Quantity] | None | UnsetType = field(default=UNSET, name="max")
+    max: dict[str, Quantity] | None = None
     """Max usage constraints on this kind by resource name."""
-    max_limit_request_ratio: dict[str, Quantity] | None | UnsetType = field(
-        default=UNSET, name="maxLimitRequestRatio"
+    max_limit_request_ratio: dict[str, Quantity] | None = field(
+        default=None, name="maxLimitRequestRatio"
     )
     """MaxLimitRequestRatio if specified, the named resource must have a request and limit that are both non-zero where limit divided by request is less than or equal to the enumerated value; this represents the max burst for the named resource."""
-    min_: dict[str, Quantity] | None | UnsetType = field(default=UNSET, name="min")
+    min: dict[str, Quantity] | None = None
     """Min usage constraints on this kind by resource name."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """Type of resource that this limit applies to.
 
     Required.
@@ -2195,50 +2125,48 @@ class LimitRangeItem(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class LimitRangeList(Model):
+class LimitRangeList(Model, kw_only=True):
     """LimitRangeList is a list of LimitRange items."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "LimitRangeList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "LimitRangeList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[LimitRange] | None | UnsetType = UNSET
+    items: list[LimitRange]
     """Items is a list of LimitRange objects. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class LimitRangeSpec(Model):
+class LimitRangeSpec(Model, kw_only=True):
     """LimitRangeSpec defines a min/max usage limit for resources that match on kind."""
 
-    limits: list[LimitRangeItem] | None | UnsetType = UNSET
+    limits: list[LimitRangeItem]
     """Limits is the list of LimitRangeItem objects that are enforced.
 
     Required."""
 
 
-class LinuxContainerUser(Model):
+class LinuxContainerUser(Model, kw_only=True):
     """LinuxContainerUser represents user identity information in Linux containers"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"gid": 0, "uid": 0}
-    gid: int | None | UnsetType = UNSET
+    DEFAULTS = {"gid": 0, "uid": 0}
+    gid: int
     """GID is the primary gid initially attached to the first process in the container
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    supplemental_groups: list[int] | None | UnsetType = field(
-        default=UNSET, name="supplementalGroups"
-    )
+    supplemental_groups: list[int] | None = field(default=None, name="supplementalGroups")
     """SupplementalGroups are the supplemental groups initially attached to the first process in the container"""
-    uid: int | None | UnsetType = UNSET
+    uid: int
     """UID is the primary uid initially attached to the first process in the container
 
     Required.
@@ -2246,43 +2174,43 @@ class LinuxContainerUser(Model):
     Default: 0 (applied by the server, not by this client)."""
 
 
-class LoadBalancerIngress(Model):
+class LoadBalancerIngress(Model, kw_only=True):
     """LoadBalancerIngress represents the status of a load-balancer ingress point: traffic intended for the service should be sent to an ingress point."""
 
-    hostname: str | None | UnsetType = UNSET
+    hostname: str | None = None
     """Hostname is set for load-balancer ingress points that are DNS based (typically AWS load-balancers)"""
-    ip: str | None | UnsetType = UNSET
+    ip: str | None = None
     """IP is set for load-balancer ingress points that are IP based (typically GCE or OpenStack load-balancers)"""
-    ip_mode: str | None | UnsetType = field(default=UNSET, name="ipMode")
+    ip_mode: str | None = field(default=None, name="ipMode")
     """IPMode specifies how the load-balancer IP behaves, and may only be specified when the ip field is specified. Setting this to "VIP" indicates that traffic is delivered to the node with the destination set to the load-balancer's IP and port. Setting this to "Proxy" indicates that traffic is delivered to the node or pod with the destination set to the node's IP and node port or the pod's IP and port. Service implementations may use this information to adjust traffic routing."""
-    ports: list[PortStatus] | None | UnsetType = UNSET
+    ports: list[PortStatus] | None = None
     """Ports is a list of records of service ports If used, every port defined in the service should have an entry in it"""
 
 
-class LoadBalancerStatus(Model):
+class LoadBalancerStatus(Model, kw_only=True):
     """LoadBalancerStatus represents the status of a load-balancer."""
 
-    ingress: list[LoadBalancerIngress] | None | UnsetType = UNSET
+    ingress: list[LoadBalancerIngress] | None = None
     """Ingress is a list containing ingress points for the load-balancer. Traffic intended for the service should be sent to these ingress points."""
 
 
-class LocalObjectReference(Model):
+class LocalObjectReference(Model, kw_only=True):
     """LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str | None = None
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
 
 
-class LocalVolumeSource(Model):
+class LocalVolumeSource(Model, kw_only=True):
     """Local represents directly-attached storage with node affinity"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"path": ""}
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    DEFAULTS = {"path": ""}
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type to mount. It applies only when the Path is a block device. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default value is to auto-select a filesystem if unspecified."""
-    path: str | None | UnsetType = UNSET
+    path: str
     """path of the full path to the volume on the node. It can be either a directory or block device (disk, partition, ...).
 
     Required.
@@ -2290,11 +2218,11 @@ class LocalVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ModifyVolumeStatus(Model):
+class ModifyVolumeStatus(Model, kw_only=True):
     """ModifyVolumeStatus represents the status object of ControllerModifyVolume operation"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"status": ""}
-    status: Literal["InProgress", "Infeasible", "Pending"] | str | None | UnsetType = UNSET
+    DEFAULTS = {"status": ""}
+    status: Literal["InProgress", "Infeasible", "Pending"] | str
     """status is the status of the ControllerModifyVolume operation. It can be in any of following states:
      - Pending
        Pending indicates that the PersistentVolumeClaim cannot be modified due to unmet requirements, such as
@@ -2314,25 +2242,25 @@ class ModifyVolumeStatus(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    target_volume_attributes_class_name: str | None | UnsetType = field(
-        default=UNSET, name="targetVolumeAttributesClassName"
+    target_volume_attributes_class_name: str | None = field(
+        default=None, name="targetVolumeAttributesClassName"
     )
     """targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled"""
 
 
-class NFSVolumeSource(Model):
+class NFSVolumeSource(Model, kw_only=True):
     """Represents an NFS mount that lasts the lifetime of a pod. NFS volumes do not support ownership management or SELinux relabeling."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"path": "", "server": ""}
-    path: str | None | UnsetType = UNSET
+    DEFAULTS = {"path": "", "server": ""}
+    path: str
     """path that is exported by the NFS server. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the NFS export to be mounted with read-only permissions. Defaults to false. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
-    server: str | None | UnsetType = UNSET
+    server: str
     """server is the hostname or IP address of the NFS server. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
 
     Required.
@@ -2340,47 +2268,47 @@ class NFSVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class Namespace(Model):
+class Namespace(Model, kw_only=True):
     """Namespace provides a scope for Names. Use of multiple namespaces is optional."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "Namespace"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "Namespace"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: NamespaceSpec | None | UnsetType = UNSET
+    spec: NamespaceSpec | None = None
     """Spec defines the behavior of the Namespace. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
-    status: NamespaceStatus | None | UnsetType = UNSET
+    status: NamespaceStatus | None = None
     """Status describes the current status of a Namespace. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class NamespaceCondition(Model):
+class NamespaceCondition(Model, kw_only=True):
     """NamespaceCondition contains details about state of namespace."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"status": "", "type_": ""}
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    DEFAULTS = {"status": "", "type": ""}
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """Last time the condition transitioned from one status to another."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """Human-readable message indicating details about last transition."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """Unique, one-word, CamelCase reason for the condition's last transition."""
-    status: str | None | UnsetType = UNSET
+    status: str
     """Status of the condition, one of True, False, Unknown.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """Type of namespace controller condition.
 
     Required.
@@ -2388,39 +2316,39 @@ class NamespaceCondition(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class NamespaceList(Model):
+class NamespaceList(Model, kw_only=True):
     """NamespaceList is a list of Namespaces."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "NamespaceList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "NamespaceList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Namespace] | None | UnsetType = UNSET
+    items: list[Namespace]
     """Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class NamespaceSpec(Model):
+class NamespaceSpec(Model, kw_only=True):
     """NamespaceSpec describes the attributes on a Namespace."""
 
-    finalizers: list[str] | None | UnsetType = UNSET
+    finalizers: list[str] | None = None
     """Finalizers is an opaque list of values that must be empty to permanently remove object from storage. More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/"""
 
 
-class NamespaceStatus(Model):
+class NamespaceStatus(Model, kw_only=True):
     """NamespaceStatus is information about the current status of a Namespace."""
 
-    conditions: list[NamespaceCondition] | None | UnsetType = UNSET
+    conditions: list[NamespaceCondition] | None = None
     """Represents the latest available observations of a namespace's current state."""
-    phase: Literal["Active", "Terminating"] | str | None | UnsetType = UNSET
+    phase: Literal["Active", "Terminating"] | str | None = None
     """Phase is the current lifecycle phase of the namespace. More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/
 
     Possible enum values:
@@ -2428,41 +2356,41 @@ class NamespaceStatus(Model):
      - `"Terminating"` means the namespace is undergoing graceful termination"""
 
 
-class Node(Model):
+class Node(Model, kw_only=True):
     """Node is a worker node in Kubernetes. Each node will have a unique identifier in the cache (i.e. in etcd)."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "Node"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "Node"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: NodeSpec | None | UnsetType = UNSET
+    spec: NodeSpec | None = None
     """Spec defines the behavior of a node. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
-    status: NodeStatus | None | UnsetType = UNSET
+    status: NodeStatus | None = None
     """Most recently observed status of the node. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class NodeAddress(Model):
+class NodeAddress(Model, kw_only=True):
     """NodeAddress contains information for the node's address."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"address": "", "type_": ""}
-    address: str | None | UnsetType = UNSET
+    DEFAULTS = {"address": "", "type": ""}
+    address: str
     """The node address.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """Node address type, one of Hostname, ExternalIP or InternalIP.
 
     Required.
@@ -2470,62 +2398,62 @@ class NodeAddress(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class NodeAffinity(Model):
+class NodeAffinity(Model, kw_only=True):
     """Node affinity is a group of node affinity scheduling rules."""
 
-    preferred_during_scheduling_ignored_during_execution: (
-        list[PreferredSchedulingTerm] | None | UnsetType
-    ) = field(default=UNSET, name="preferredDuringSchedulingIgnoredDuringExecution")
+    preferred_during_scheduling_ignored_during_execution: list[PreferredSchedulingTerm] | None = (
+        field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
+    )
     """The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling affinity expressions, etc.), compute a sum by iterating through the elements of this field and adding "weight" to the sum if the node matches the corresponding matchExpressions; the node(s) with the highest sum are the most preferred."""
-    required_during_scheduling_ignored_during_execution: NodeSelector | None | UnsetType = field(
-        default=UNSET, name="requiredDuringSchedulingIgnoredDuringExecution"
+    required_during_scheduling_ignored_during_execution: NodeSelector | None = field(
+        default=None, name="requiredDuringSchedulingIgnoredDuringExecution"
     )
     """If the affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to an update), the system may or may not try to eventually evict the pod from its node."""
 
 
-class NodeAllocatableMappedResources(Model):
+class NodeAllocatableMappedResources(Model, kw_only=True):
     """NodeAllocatableMappedResources describes mapped node allocatable resource allocations."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """Name is the name of the resource (e.g., cpu, memory).
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    quantity: Quantity | None | UnsetType = UNSET
+    quantity: Quantity
     """Quantity is the total node allocatable resource capacity allocated for the claim. This claim's allocated devices is shared by all the containers referencing the claim. Kubelet adds this value to both requests and limits at the pod-level cgroup, and to limits at the container-level cgroup for each container referencing the claim.
 
     Required."""
 
 
-class NodeAllocatableOverheadResources(Model):
+class NodeAllocatableOverheadResources(Model, kw_only=True):
     """NodeAllocatableOverheadResources describes auxiliary overhead resource allocations."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """Name is the name of the resource (e.g., cpu, memory).
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    per_container: Quantity | None | UnsetType = field(default=UNSET, name="perContainer")
+    per_container: Quantity | None = field(default=None, name="perContainer")
     """PerContainer is the variable overhead quantity applied for each container referencing the claim. The container references are recorded in `nodeAllocatableResourceClaimStatuses.containers`. The total overhead quantity allocated for the claim is computed as: Quantity = PerPod + (PerContainer * NumReferences) Kubelet accounts for this overhead in cgroups: - Pod-level cgroup (requests and limits): Kubelet adds PerPod + (PerContainer * NumReferences). - Container-level cgroup (limits only): Kubelet adds PerPod + PerContainer for each referencing container. This allows any single container to access the pod-level overhead, while the parent cgroup caps the total usage to account for PerPod exactly once. At least one of PerPod or PerContainer must be specified. Specifying neither is an invalid configuration."""
-    per_pod: Quantity | None | UnsetType = field(default=UNSET, name="perPod")
+    per_pod: Quantity | None = field(default=None, name="perPod")
     """PerPod is the flat overhead quantity allocated per pod. Adding to each container limit allows individual containers to utilize the overhead, while the parent pod-level cgroup limit caps the total usage at the pod boundary where the overhead is accounted for exactly once. At least one of PerPod or PerContainer must be specified. Specifying neither is an invalid configuration."""
 
 
-class NodeAllocatableResourceClaimStatus(Model):
+class NodeAllocatableResourceClaimStatus(Model, kw_only=True):
     """NodeAllocatableResourceClaimStatus describes the status of node allocatable resources allocated via DRA."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"resource_claim_name": ""}
-    containers: list[str] | None | UnsetType = UNSET
+    DEFAULTS = {"resource_claim_name": ""}
+    containers: list[str] | None = None
     """Containers lists the names of all containers in this pod that reference the claim."""
-    mapping: list[NodeAllocatableMappedResources] | None | UnsetType = UNSET
+    mapping: list[NodeAllocatableMappedResources] | None = None
     """Mapping contains allocations through devices mapped in the device spec's `nodeAllocatableResources[...].mapping` field. This is used by kubelet for pod level and container-level cgroup enforcement."""
-    overhead: list[NodeAllocatableOverheadResources] | None | UnsetType = UNSET
+    overhead: list[NodeAllocatableOverheadResources] | None = None
     """Overhead contains allocations through devices mapped in the device spec's `nodeAllocatableResources[...].overhead` field. This is used by kubelet for pod level and container-level cgroup enforcement."""
-    resource_claim_name: str | None | UnsetType = field(default=UNSET, name="resourceClaimName")
+    resource_claim_name: str = field(name="resourceClaimName")
     """ResourceClaimName is the resource claim referenced by the pod that resulted in this node allocatable resource allocation.
 
     Required.
@@ -2533,25 +2461,25 @@ class NodeAllocatableResourceClaimStatus(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class NodeCondition(Model):
+class NodeCondition(Model, kw_only=True):
     """NodeCondition contains condition information for a node."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"status": "", "type_": ""}
-    last_heartbeat_time: Time | None | UnsetType = field(default=UNSET, name="lastHeartbeatTime")
+    DEFAULTS = {"status": "", "type": ""}
+    last_heartbeat_time: Time | None = field(default=None, name="lastHeartbeatTime")
     """Last time we got an update on a given condition."""
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """Last time the condition transit from one status to another."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """Human readable message indicating details about last transition."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """(brief) reason for the condition's last transition."""
-    status: str | None | UnsetType = UNSET
+    status: str
     """Status of the condition, one of True, False, Unknown.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """Type of node condition.
 
     Required.
@@ -2559,127 +2487,113 @@ class NodeCondition(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class NodeConfigSource(Model):
+class NodeConfigSource(Model, kw_only=True):
     """NodeConfigSource specifies a source of node configuration. Exactly one subfield (excluding metadata) must be non-nil. This API is deprecated since 1.22"""
 
-    config_map: ConfigMapNodeConfigSource | None | UnsetType = field(
-        default=UNSET, name="configMap"
-    )
+    config_map: ConfigMapNodeConfigSource | None = field(default=None, name="configMap")
     """ConfigMap is a reference to a Node's ConfigMap"""
 
 
-class NodeConfigStatus(Model):
+class NodeConfigStatus(Model, kw_only=True):
     """NodeConfigStatus describes the status of the config assigned by Node.Spec.ConfigSource."""
 
-    active: NodeConfigSource | None | UnsetType = UNSET
+    active: NodeConfigSource | None = None
     """Active reports the checkpointed config the node is actively using. Active will represent either the current version of the Assigned config, or the current LastKnownGood config, depending on whether attempting to use the Assigned config results in an error."""
-    assigned: NodeConfigSource | None | UnsetType = UNSET
+    assigned: NodeConfigSource | None = None
     """Assigned reports the checkpointed config the node will try to use. When Node.Spec.ConfigSource is updated, the node checkpoints the associated config payload to local disk, along with a record indicating intended config. The node refers to this record to choose its config checkpoint, and reports this record in Assigned. Assigned only updates in the status after the record has been checkpointed to disk. When the Kubelet is restarted, it tries to make the Assigned config the Active config by loading and validating the checkpointed payload identified by Assigned."""
-    error: str | None | UnsetType = UNSET
+    error: str | None = None
     """Error describes any problems reconciling the Spec.ConfigSource to the Active config. Errors may occur, for example, attempting to checkpoint Spec.ConfigSource to the local Assigned record, attempting to checkpoint the payload associated with Spec.ConfigSource, attempting to load or validate the Assigned config, etc. Errors may occur at different points while syncing config. Earlier errors (e.g. download or checkpointing errors) will not result in a rollback to LastKnownGood, and may resolve across Kubelet retries. Later errors (e.g. loading or validating a checkpointed config) will result in a rollback to LastKnownGood. In the latter case, it is usually possible to resolve the error by fixing the config assigned in Spec.ConfigSource. You can find additional information for debugging by searching the error message in the Kubelet log. Error is a human-readable description of the error state; machines can check whether or not Error is empty, but should not rely on the stability of the Error text across Kubelet versions."""
-    last_known_good: NodeConfigSource | None | UnsetType = field(
-        default=UNSET, name="lastKnownGood"
-    )
+    last_known_good: NodeConfigSource | None = field(default=None, name="lastKnownGood")
     """LastKnownGood reports the checkpointed config the node will fall back to when it encounters an error attempting to use the Assigned config. The Assigned config becomes the LastKnownGood config when the node determines that the Assigned config is stable and correct. This is currently implemented as a 10-minute soak period starting when the local record of Assigned config is updated. If the Assigned config is Active at the end of this period, it becomes the LastKnownGood. Note that if Spec.ConfigSource is reset to nil (use local defaults), the LastKnownGood is also immediately reset to nil, because the local default config is always assumed good. You should not make assumptions about the node's method of determining config stability and correctness, as this may change or become configurable in the future."""
 
 
-class NodeDaemonEndpoints(Model):
+class NodeDaemonEndpoints(Model, kw_only=True):
     """NodeDaemonEndpoints lists ports opened by daemons running on the Node."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"kubelet_endpoint": {}}
-    kubelet_endpoint: DaemonEndpoint | None | UnsetType = field(
-        default=UNSET, name="kubeletEndpoint"
-    )
+    DEFAULTS = {"kubelet_endpoint": {}}
+    kubelet_endpoint: DaemonEndpoint | None = field(default=None, name="kubeletEndpoint")
     """Endpoint on which Kubelet is listening.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class NodeFeatures(Model):
+class NodeFeatures(Model, kw_only=True):
     """NodeFeatures describes the set of features implemented by the CRI implementation. The features contained in the NodeFeatures should depend only on the cri implementation independent of runtime handlers."""
 
-    supplemental_groups_policy: bool | None | UnsetType = field(
-        default=UNSET, name="supplementalGroupsPolicy"
-    )
+    supplemental_groups_policy: bool | None = field(default=None, name="supplementalGroupsPolicy")
     """SupplementalGroupsPolicy is set to true if the runtime supports SupplementalGroupsPolicy and ContainerUser."""
 
 
-class NodeList(Model):
+class NodeList(Model, kw_only=True):
     """NodeList is the whole list of all Nodes which have been registered with master."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "NodeList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "NodeList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Node] | None | UnsetType = UNSET
+    items: list[Node]
     """List of nodes
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class NodePodPreemptionPolicy(Model):
+class NodePodPreemptionPolicy(Model, kw_only=True):
     """NodePodPreemptionPolicy defines the node-level policies governing preemption for pods on this node."""
 
-    disable_resize_preemption: list[str] | None | UnsetType = field(
-        default=UNSET, name="disableResizePreemption"
+    disable_resize_preemption: list[str] | None = field(
+        default=None, name="disableResizePreemption"
     )
     """DisableResizePreemption lists the owners (e.g., autoscalers, operators, administrators) that have requested to disable scheduler and Kubelet preemption for in-place pod resize on this node. If this list is non-empty, resize-induced preemption is disabled on this node. This is an alpha field and requires enabling the InPlacePodVerticalScalingSchedulerPreemption feature gate."""
 
 
-class NodeRuntimeHandler(Model):
+class NodeRuntimeHandler(Model, kw_only=True):
     """NodeRuntimeHandler is a set of runtime handler information."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    features: NodeRuntimeHandlerFeatures | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    features: NodeRuntimeHandlerFeatures | None = None
     """Supported features."""
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """Runtime handler name. Empty for the default runtime handler.
 
     Default: "" (applied by the server, not by this client)."""
 
 
-class NodeRuntimeHandlerFeatures(Model):
+class NodeRuntimeHandlerFeatures(Model, kw_only=True):
     """NodeRuntimeHandlerFeatures is a set of features implemented by the runtime handler."""
 
-    recursive_read_only_mounts: bool | None | UnsetType = field(
-        default=UNSET, name="recursiveReadOnlyMounts"
-    )
+    recursive_read_only_mounts: bool | None = field(default=None, name="recursiveReadOnlyMounts")
     """RecursiveReadOnlyMounts is set to true if the runtime handler supports RecursiveReadOnlyMounts."""
-    user_namespaces: bool | None | UnsetType = field(default=UNSET, name="userNamespaces")
+    user_namespaces: bool | None = field(default=None, name="userNamespaces")
     """UserNamespaces is set to true if the runtime handler supports UserNamespaces, including for volumes."""
 
 
-class NodeSelector(Model):
+class NodeSelector(Model, kw_only=True):
     """A node selector represents the union of the results of one or more label queries over a set of nodes; that is, it represents the OR of the selectors represented by the node selector terms."""
 
-    node_selector_terms: list[NodeSelectorTerm] | None | UnsetType = field(
-        default=UNSET, name="nodeSelectorTerms"
-    )
+    node_selector_terms: list[NodeSelectorTerm] = field(name="nodeSelectorTerms")
     """Required. A list of node selector terms. The terms are ORed.
 
     Required."""
 
 
-class NodeSelectorRequirement(Model):
+class NodeSelectorRequirement(Model, kw_only=True):
     """A node selector requirement is a selector that contains values, a key, and an operator that relates the key and values."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"key": "", "operator": ""}
-    key: str | None | UnsetType = UNSET
+    DEFAULTS = {"key": "", "operator": ""}
+    key: str
     """The label key that the selector applies to.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    operator: (
-        Literal["DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"] | str | None | UnsetType
-    ) = UNSET
+    operator: Literal["DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn"] | str
     """Represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.
 
     Possible enum values:
@@ -2693,106 +2607,98 @@ class NodeSelectorRequirement(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    values: list[str] | None | UnsetType = UNSET
+    values: list[str] | None = None
     """An array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. If the operator is Gt or Lt, the values array must have a single element, which will be interpreted as an integer. This array is replaced during a strategic merge patch."""
 
 
-class NodeSelectorTerm(Model):
+class NodeSelectorTerm(Model, kw_only=True):
     """A null or empty node selector term matches no objects. The requirements of them are ANDed. The TopologySelectorTerm type implements a subset of the NodeSelectorTerm."""
 
-    match_expressions: list[NodeSelectorRequirement] | None | UnsetType = field(
-        default=UNSET, name="matchExpressions"
+    match_expressions: list[NodeSelectorRequirement] | None = field(
+        default=None, name="matchExpressions"
     )
     """A list of node selector requirements by node's labels."""
-    match_fields: list[NodeSelectorRequirement] | None | UnsetType = field(
-        default=UNSET, name="matchFields"
-    )
+    match_fields: list[NodeSelectorRequirement] | None = field(default=None, name="matchFields")
     """A list of node selector requirements by node's fields."""
 
 
-class NodeSpec(Model):
+class NodeSpec(Model, kw_only=True):
     """NodeSpec describes the attributes that a node is created with."""
 
-    config_source: NodeConfigSource | None | UnsetType = field(default=UNSET, name="configSource")
+    config_source: NodeConfigSource | None = field(default=None, name="configSource")
     """Deprecated: Previously used to specify the source of the node's configuration for the DynamicKubeletConfig feature. This feature is removed."""
-    external_id: str | None | UnsetType = field(default=UNSET, name="externalID")
+    external_id: str | None = field(default=None, name="externalID")
     """Deprecated. Not all kubelets will set this field. Remove field after 1.13. see: https://issues.k8s.io/61966"""
-    pod_cidr: str | None | UnsetType = field(default=UNSET, name="podCIDR")
+    pod_cidr: str | None = field(default=None, name="podCIDR")
     """PodCIDR represents the pod IP range assigned to the node."""
-    pod_cidrs: list[str] | None | UnsetType = field(default=UNSET, name="podCIDRs")
+    pod_cidrs: list[str] | None = field(default=None, name="podCIDRs")
     """podCIDRs represents the IP ranges assigned to the node for usage by Pods on that node. If this field is specified, the 0th entry must match the podCIDR field. It may contain at most 1 value for each of IPv4 and IPv6."""
-    pod_preemption_policy: NodePodPreemptionPolicy | None | UnsetType = field(
-        default=UNSET, name="podPreemptionPolicy"
+    pod_preemption_policy: NodePodPreemptionPolicy | None = field(
+        default=None, name="podPreemptionPolicy"
     )
     """PodPreemptionPolicy controls the node-level preemption behaviors for pods on this node. This is an alpha field and requires enabling the InPlacePodVerticalScalingSchedulerPreemption feature gate."""
-    provider_id: str | None | UnsetType = field(default=UNSET, name="providerID")
+    provider_id: str | None = field(default=None, name="providerID")
     """ID of the node assigned by the cloud provider in the format: <ProviderName>://<ProviderSpecificNodeID>"""
-    taints: list[Taint] | None | UnsetType = UNSET
+    taints: list[Taint] | None = None
     """If specified, the node's taints."""
-    unschedulable: bool | None | UnsetType = UNSET
+    unschedulable: bool | None = None
     """Unschedulable controls node schedulability of new pods. By default, node is schedulable. More info: https://kubernetes.io/docs/concepts/nodes/node/#manual-node-administration"""
 
 
-class NodeStatus(Model):
+class NodeStatus(Model, kw_only=True):
     """NodeStatus is information about the current status of a node."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"daemon_endpoints": {}, "node_info": {}}
-    addresses: list[NodeAddress] | None | UnsetType = UNSET
+    DEFAULTS = {"daemon_endpoints": {}, "node_info": {}}
+    addresses: list[NodeAddress] | None = None
     """List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP)."""
-    allocatable: dict[str, Quantity] | None | UnsetType = UNSET
+    allocatable: dict[str, Quantity] | None = None
     """Allocatable represents the resources of a node that are available for scheduling. Defaults to Capacity."""
-    capacity: dict[str, Quantity] | None | UnsetType = UNSET
+    capacity: dict[str, Quantity] | None = None
     """Capacity represents the total resources of a node. More info: https://kubernetes.io/docs/reference/node/node-status/#capacity"""
-    conditions: list[NodeCondition] | None | UnsetType = UNSET
+    conditions: list[NodeCondition] | None = None
     """Conditions is an array of current observed node conditions. More info: https://kubernetes.io/docs/reference/node/node-status/#condition"""
-    config: NodeConfigStatus | None | UnsetType = UNSET
+    config: NodeConfigStatus | None = None
     """Status of the config assigned to the node via the dynamic Kubelet config feature."""
-    daemon_endpoints: NodeDaemonEndpoints | None | UnsetType = field(
-        default=UNSET, name="daemonEndpoints"
-    )
+    daemon_endpoints: NodeDaemonEndpoints | None = field(default=None, name="daemonEndpoints")
     """Endpoints of daemons running on the Node.
 
     Default: {} (applied by the server, not by this client)."""
-    declared_features: list[str] | None | UnsetType = field(default=UNSET, name="declaredFeatures")
+    declared_features: list[str] | None = field(default=None, name="declaredFeatures")
     """DeclaredFeatures represents the features related to feature gates that are declared by the node."""
-    features: NodeFeatures | None | UnsetType = UNSET
+    features: NodeFeatures | None = None
     """Features describes the set of features implemented by the CRI implementation."""
-    images: list[ContainerImage] | None | UnsetType = UNSET
+    images: list[ContainerImage] | None = None
     """List of container images on this node"""
-    node_info: NodeSystemInfo | None | UnsetType = field(default=UNSET, name="nodeInfo")
+    node_info: NodeSystemInfo | None = field(default=None, name="nodeInfo")
     """Set of ids/uuids to uniquely identify the node. More info: https://kubernetes.io/docs/reference/node/node-status/#info
 
     Default: {} (applied by the server, not by this client)."""
-    phase: Literal["Pending", "Running", "Terminated"] | str | None | UnsetType = UNSET
+    phase: Literal["Pending", "Running", "Terminated"] | str | None = None
     """NodePhase is the recently observed lifecycle phase of the node. More info: https://kubernetes.io/docs/concepts/nodes/node/#phase The field is never populated, and now is deprecated.
 
     Possible enum values:
      - `"Pending"` means the node has been created/added by the system, but not configured.
      - `"Running"` means the node has been configured and has Kubernetes components running.
      - `"Terminated"` means the node has been removed from the cluster."""
-    runtime_handlers: list[NodeRuntimeHandler] | None | UnsetType = field(
-        default=UNSET, name="runtimeHandlers"
-    )
+    runtime_handlers: list[NodeRuntimeHandler] | None = field(default=None, name="runtimeHandlers")
     """The available runtime handlers."""
-    volumes_attached: list[AttachedVolume] | None | UnsetType = field(
-        default=UNSET, name="volumesAttached"
-    )
+    volumes_attached: list[AttachedVolume] | None = field(default=None, name="volumesAttached")
     """List of volumes that are attached to the node."""
-    volumes_in_use: list[str] | None | UnsetType = field(default=UNSET, name="volumesInUse")
+    volumes_in_use: list[str] | None = field(default=None, name="volumesInUse")
     """List of attachable volumes in use (mounted) by the node."""
 
 
-class NodeSwapStatus(Model):
+class NodeSwapStatus(Model, kw_only=True):
     """NodeSwapStatus represents swap memory information."""
 
-    capacity: int | None | UnsetType = UNSET
+    capacity: int | None = None
     """Total amount of swap memory in bytes."""
 
 
-class NodeSystemInfo(Model):
+class NodeSystemInfo(Model, kw_only=True):
     """NodeSystemInfo is a set of ids/uuids to uniquely identify the node."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
+    DEFAULTS = {
         "architecture": "",
         "boot_id": "",
         "container_runtime_version": "",
@@ -2804,69 +2710,65 @@ class NodeSystemInfo(Model):
         "os_image": "",
         "system_uuid": "",
     }
-    architecture: str | None | UnsetType = UNSET
+    architecture: str
     """The Architecture reported by the node
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    boot_id: str | None | UnsetType = field(default=UNSET, name="bootID")
+    boot_id: str = field(name="bootID")
     """Boot ID reported by the node.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    container_runtime_version: str | None | UnsetType = field(
-        default=UNSET, name="containerRuntimeVersion"
-    )
+    container_runtime_version: str = field(name="containerRuntimeVersion")
     """ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    kernel_version: str | None | UnsetType = field(default=UNSET, name="kernelVersion")
+    kernel_version: str = field(name="kernelVersion")
     """Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    kube_proxy_version: str | None | UnsetType = field(default=UNSET, name="kubeProxyVersion")
+    kube_proxy_version: str = field(name="kubeProxyVersion")
     """Deprecated: KubeProxy Version reported by the node.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    kubelet_version: str | None | UnsetType = field(default=UNSET, name="kubeletVersion")
+    kubelet_version: str = field(name="kubeletVersion")
     """Kubelet Version reported by the node.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    machine_id: str | None | UnsetType = field(default=UNSET, name="machineID")
+    machine_id: str = field(name="machineID")
     """MachineID reported by the node. For unique machine identification in the cluster this field is preferred. Learn more from man(5) machine-id: http://man7.org/linux/man-pages/man5/machine-id.5.html
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    operating_system: str | None | UnsetType = field(default=UNSET, name="operatingSystem")
+    operating_system: str = field(name="operatingSystem")
     """The Operating System reported by the node
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    os_image: str | None | UnsetType = field(default=UNSET, name="osImage")
+    os_image: str = field(name="osImage")
     """OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    running_in_user_namespace: bool | None | UnsetType = field(
-        default=UNSET, name="runningInUserNamespace"
-    )
+    running_in_user_namespace: bool | None = field(default=None, name="runningInUserNamespace")
     """Whether the node is running in a user namespace."""
-    swap: NodeSwapStatus | None | UnsetType = UNSET
+    swap: NodeSwapStatus | None = None
     """Swap Info reported by the node."""
-    system_uuid: str | None | UnsetType = field(default=UNSET, name="systemUUID")
+    system_uuid: str = field(name="systemUUID")
     """SystemUUID reported by the node. For unique machine identification MachineID is preferred. This field is specific to Red Hat hosts https://access.redhat.com/documentation/en-us/red_hat_subscription_management/1/html/rhsm/uuid
 
     Required.
@@ -2874,13 +2776,13 @@ class NodeSystemInfo(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ObjectFieldSelector(Model):
+class ObjectFieldSelector(Model, kw_only=True):
     """ObjectFieldSelector selects an APIVersioned field of an object."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"field_path": ""}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    DEFAULTS = {"field_path": ""}
+    api_version: str | None = field(default=None, name="apiVersion")
     """Version of the schema the FieldPath is written in terms of, defaults to "v1"."""
-    field_path: str | None | UnsetType = field(default=UNSET, name="fieldPath")
+    field_path: str = field(name="fieldPath")
     """Path of the field to select in the specified API version.
 
     Required.
@@ -2888,92 +2790,92 @@ class ObjectFieldSelector(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ObjectReference(Model):
+class ObjectReference(Model, kw_only=True):
     """ObjectReference contains enough information to let you inspect or modify the referred object."""
 
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    api_version: str | None = field(default=None, name="apiVersion")
     """API version of the referent."""
-    field_path: str | None | UnsetType = field(default=UNSET, name="fieldPath")
+    field_path: str | None = field(default=None, name="fieldPath")
     """If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind of the referent. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """Name of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
-    namespace: str | None | UnsetType = UNSET
+    namespace: str | None = None
     """Namespace of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/"""
-    resource_version: str | None | UnsetType = field(default=UNSET, name="resourceVersion")
+    resource_version: str | None = field(default=None, name="resourceVersion")
     """Specific resourceVersion to which this reference is made, if any. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency"""
-    uid: str | None | UnsetType = UNSET
+    uid: str | None = None
     """UID of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#uids"""
 
 
-class PersistentVolume(Model):
+class PersistentVolume(Model, kw_only=True):
     """PersistentVolume (PV) is a storage resource provisioned by an administrator. It is analogous to a node. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes"""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "PersistentVolume"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "PersistentVolume"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: PersistentVolumeSpec | None | UnsetType = UNSET
+    spec: PersistentVolumeSpec | None = None
     """spec defines a specification of a persistent volume owned by the cluster. Provisioned by an administrator. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistent-volumes
 
     Default: {} (applied by the server, not by this client)."""
-    status: PersistentVolumeStatus | None | UnsetType = UNSET
+    status: PersistentVolumeStatus | None = None
     """status represents the current information/status for the persistent volume. Populated by the system. Read-only. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistent-volumes
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PersistentVolumeClaim(Model):
+class PersistentVolumeClaim(Model, kw_only=True):
     """PersistentVolumeClaim is a user's request for and claim to a persistent volume"""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "PersistentVolumeClaim"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "PersistentVolumeClaim"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: PersistentVolumeClaimSpec | None | UnsetType = UNSET
+    spec: PersistentVolumeClaimSpec | None = None
     """spec defines the desired characteristics of a volume requested by a pod author. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
 
     Default: {} (applied by the server, not by this client)."""
-    status: PersistentVolumeClaimStatus | None | UnsetType = UNSET
+    status: PersistentVolumeClaimStatus | None = None
     """status represents the current information/status of a persistent volume claim. Read-only. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PersistentVolumeClaimCondition(Model):
+class PersistentVolumeClaimCondition(Model, kw_only=True):
     """PersistentVolumeClaimCondition contains details about state of pvc"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"status": "", "type_": ""}
-    last_probe_time: Time | None | UnsetType = field(default=UNSET, name="lastProbeTime")
+    DEFAULTS = {"status": "", "type": ""}
+    last_probe_time: Time | None = field(default=None, name="lastProbeTime")
     """lastProbeTime is the time we probed the condition."""
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """lastTransitionTime is the time the condition transitioned from one status to another."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """message is the human-readable message indicating details about last transition."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """reason is a unique, this should be a short, machine understandable string that gives the reason for condition's last transition. If it reports "Resizing" that means the underlying persistent volume is being resized."""
-    status: str | None | UnsetType = UNSET
+    status: str
     """Status is the status of the condition. Can be True, False, Unknown. More info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=state%20of%20pvc-,conditions.status,-(string)%2C%20required
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """Type is the type of the condition. More info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=set%20to%20%27ResizeStarted%27.-,PersistentVolumeClaimCondition,-contains%20details%20about
 
     Required.
@@ -2981,43 +2883,38 @@ class PersistentVolumeClaimCondition(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PersistentVolumeClaimList(Model):
+class PersistentVolumeClaimList(Model, kw_only=True):
     """PersistentVolumeClaimList is a list of PersistentVolumeClaim items."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "PersistentVolumeClaimList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "PersistentVolumeClaimList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[PersistentVolumeClaim] | None | UnsetType = UNSET
+    items: list[PersistentVolumeClaim]
     """items is a list of persistent volume claims. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PersistentVolumeClaimSpec(Model):
+class PersistentVolumeClaimSpec(Model, kw_only=True):
     """PersistentVolumeClaimSpec describes the common attributes of storage devices and allows a Source for provider-specific attributes"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"resources": {}}
+    DEFAULTS = {"resources": {}}
     access_modes: (
         list[Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str]
         | None
-        | UnsetType
-    ) = field(default=UNSET, name="accessModes")
+    ) = field(default=None, name="accessModes")
     """accessModes contains the desired access modes the volume should have. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1"""
-    data_source: TypedLocalObjectReference | None | UnsetType = field(
-        default=UNSET, name="dataSource"
-    )
+    data_source: TypedLocalObjectReference | None = field(default=None, name="dataSource")
     """dataSource field can be used to specify either: * An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot) * An existing PVC (PersistentVolumeClaim) If the provisioner or an external controller can support the specified data source, it will create a new volume based on the contents of the specified data source. dataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified. If the namespace is specified, then dataSourceRef will not be copied to dataSource."""
-    data_source_ref: TypedObjectReference | None | UnsetType = field(
-        default=UNSET, name="dataSourceRef"
-    )
+    data_source_ref: TypedObjectReference | None = field(default=None, name="dataSourceRef")
     """dataSourceRef specifies the object from which to populate the volume with data, if a non-empty volume is desired. This may be any object from a non-empty API group (non core object) or a PersistentVolumeClaim object. When this field is specified, volume binding will only succeed if the type of the specified object matches some installed volume populator or dynamic provisioner. This field will replace the functionality of the dataSource field and as such if both fields are non-empty, they must have the same value. For backwards compatibility, when namespace isn't specified in dataSourceRef, both fields (dataSource and dataSourceRef) will be set to the same value automatically if one of them is empty and the other is non-empty. When namespace is specified in dataSourceRef, dataSource isn't set to the same value and must be empty. There are three important differences between dataSource and dataSourceRef: * While dataSource only allows two specific types of objects, dataSourceRef
       allows any non-core object, as well as PersistentVolumeClaim objects.
     * While dataSource ignores disallowed values (dropping them), dataSourceRef
@@ -3026,38 +2923,35 @@ class PersistentVolumeClaimSpec(Model):
     * While dataSource only allows local objects, dataSourceRef allows objects
       in any namespaces.
     (Alpha) Using the namespace field of dataSourceRef requires the CrossNamespaceVolumeDataSource feature gate to be enabled."""
-    resources: VolumeResourceRequirements | None | UnsetType = UNSET
+    resources: VolumeResourceRequirements | None = None
     """resources represents the minimum resources the volume should have. Users are allowed to specify resource requirements that are lower than previous value but must still be higher than capacity recorded in the status field of the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources
 
     Default: {} (applied by the server, not by this client)."""
-    selector: metav1.LabelSelector | None | UnsetType = UNSET
+    selector: metav1.LabelSelector | None = None
     """selector is a label query over volumes to consider for binding."""
-    storage_class_name: str | None | UnsetType = field(default=UNSET, name="storageClassName")
+    storage_class_name: str | None = field(default=None, name="storageClassName")
     """storageClassName is the name of the StorageClass required by the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#class-1"""
-    volume_attributes_class_name: str | None | UnsetType = field(
-        default=UNSET, name="volumeAttributesClassName"
-    )
+    volume_attributes_class_name: str | None = field(default=None, name="volumeAttributesClassName")
     """volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim. If specified, the CSI driver will create or update the volume with the attributes defined in the corresponding VolumeAttributesClass. This has a different purpose than storageClassName, it can be changed after the claim is created. An empty string or nil value indicates that no VolumeAttributesClass will be applied to the claim. If the claim enters an Infeasible error state, this field can be reset to its previous value (including nil) to cancel the modification. If the resource referred to by volumeAttributesClass does not exist, this PersistentVolumeClaim will be set to a Pending state, as reflected by the modifyVolumeStatus field, until such as a resource exists. More info: https://kubernetes.io/docs/concepts/storage/volume-attributes-classes/"""
-    volume_mode: Literal["Block", "Filesystem"] | str | None | UnsetType = field(
-        default=UNSET, name="volumeMode"
+    volume_mode: Literal["Block", "Filesystem"] | str | None = field(
+        default=None, name="volumeMode"
     )
     """volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.
 
     Possible enum values:
      - `"Block"` means the volume will not be formatted with a filesystem and will remain a raw block device.
      - `"Filesystem"` means the volume will be or is formatted with a filesystem."""
-    volume_name: str | None | UnsetType = field(default=UNSET, name="volumeName")
+    volume_name: str | None = field(default=None, name="volumeName")
     """volumeName is the binding reference to the PersistentVolume backing this claim."""
 
 
-class PersistentVolumeClaimStatus(Model):
+class PersistentVolumeClaimStatus(Model, kw_only=True):
     """PersistentVolumeClaimStatus is the current status of a persistent volume claim."""
 
     access_modes: (
         list[Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str]
         | None
-        | UnsetType
-    ) = field(default=UNSET, name="accessModes")
+    ) = field(default=None, name="accessModes")
     """accessModes contains the actual access modes the volume backing the PVC has. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1"""
     allocated_resource_statuses: (
         dict[
@@ -3072,8 +2966,7 @@ class PersistentVolumeClaimStatus(Model):
             | str,
         ]
         | None
-        | UnsetType
-    ) = field(default=UNSET, name="allocatedResourceStatuses")
+    ) = field(default=None, name="allocatedResourceStatuses")
     """allocatedResourceStatuses stores status of resource being resized for the given PVC. Key names follow standard Kubernetes label syntax. Valid values are either:
             * Un-prefixed keys:
                     - storage - the capacity of the volume.
@@ -3102,9 +2995,7 @@ class PersistentVolumeClaimStatus(Model):
     When this field is not set, it means that no resize operation is in progress for the given PVC.
 
     A controller that receives PVC update with previously unknown resourceName or ClaimResourceStatus should ignore the update for the purpose it was designed. For example - a controller that only is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid resources associated with PVC."""
-    allocated_resources: dict[str, Quantity] | None | UnsetType = field(
-        default=UNSET, name="allocatedResources"
-    )
+    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
     """allocatedResources tracks the resources allocated to a PVC including its capacity. Key names follow standard Kubernetes label syntax. Valid values are either:
             * Un-prefixed keys:
                     - storage - the capacity of the volume.
@@ -3114,21 +3005,19 @@ class PersistentVolumeClaimStatus(Model):
     Capacity reported here may be larger than the actual capacity when a volume expansion operation is requested. For storage quota, the larger value from allocatedResources and PVC.spec.resources is used. If allocatedResources is not set, PVC.spec.resources alone is used for quota calculation. If a volume expansion capacity request is lowered, allocatedResources is only lowered if there are no expansion operations in progress and if the actual volume capacity is equal or lower than the requested capacity.
 
     A controller that receives PVC update with previously unknown resourceName should ignore the update for the purpose it was designed. For example - a controller that only is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid resources associated with PVC."""
-    capacity: dict[str, Quantity] | None | UnsetType = UNSET
+    capacity: dict[str, Quantity] | None = None
     """capacity represents the actual resources of the underlying volume."""
-    conditions: list[PersistentVolumeClaimCondition] | None | UnsetType = UNSET
+    conditions: list[PersistentVolumeClaimCondition] | None = None
     """conditions is the current Condition of persistent volume claim. If underlying persistent volume is being resized then the Condition will be set to 'Resizing'."""
-    current_volume_attributes_class_name: str | None | UnsetType = field(
-        default=UNSET, name="currentVolumeAttributesClassName"
+    current_volume_attributes_class_name: str | None = field(
+        default=None, name="currentVolumeAttributesClassName"
     )
     """currentVolumeAttributesClassName is the current name of the VolumeAttributesClass the PVC is using. When unset, there is no VolumeAttributeClass applied to this PersistentVolumeClaim"""
-    health_status: VolumeHealthStatus | None | UnsetType = field(default=UNSET, name="healthStatus")
+    health_status: VolumeHealthStatus | None = field(default=None, name="healthStatus")
     """healthStatus contains the latest controller-reported health information for the volume bound to this claim."""
-    modify_volume_status: ModifyVolumeStatus | None | UnsetType = field(
-        default=UNSET, name="modifyVolumeStatus"
-    )
+    modify_volume_status: ModifyVolumeStatus | None = field(default=None, name="modifyVolumeStatus")
     """ModifyVolumeStatus represents the status object of ControllerModifyVolume operation. When this is unset, there is no ModifyVolume operation being attempted."""
-    phase: Literal["Bound", "Lost", "Pending"] | str | None | UnsetType = UNSET
+    phase: Literal["Bound", "Lost", "Pending"] | str | None = None
     """phase represents the current phase of PersistentVolumeClaim.
 
     Possible enum values:
@@ -3137,15 +3026,15 @@ class PersistentVolumeClaimStatus(Model):
      - `"Pending"` used for PersistentVolumeClaims that are not yet bound"""
 
 
-class PersistentVolumeClaimTemplate(Model):
+class PersistentVolumeClaimTemplate(Model, kw_only=True):
     """PersistentVolumeClaimTemplate is used to produce PersistentVolumeClaim objects as part of an EphemeralVolumeSource."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    metadata: metav1.ObjectMeta | None = None
     """May contain labels and annotations that will be copied into the PVC when creating it. No other fields are allowed and will be rejected during validation.
 
     Default: {} (applied by the server, not by this client)."""
-    spec: PersistentVolumeClaimSpec | None | UnsetType = UNSET
+    spec: PersistentVolumeClaimSpec
     """The specification for the PersistentVolumeClaim. The entire content is copied unchanged into the PVC that gets created from this template. The same fields as in a PersistentVolumeClaim are also valid here.
 
     Required.
@@ -3153,154 +3042,139 @@ class PersistentVolumeClaimTemplate(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class PersistentVolumeClaimVolumeSource(Model):
+class PersistentVolumeClaimVolumeSource(Model, kw_only=True):
     """PersistentVolumeClaimVolumeSource references the user's PVC in the same namespace. This volume finds the bound PV and mounts that volume for the pod. A PersistentVolumeClaimVolumeSource is, essentially, a wrapper around another type of volume that is owned by someone else (the system)."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"claim_name": ""}
-    claim_name: str | None | UnsetType = field(default=UNSET, name="claimName")
+    DEFAULTS = {"claim_name": ""}
+    claim_name: str = field(name="claimName")
     """claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly Will force the ReadOnly setting in VolumeMounts. Default false."""
 
 
-class PersistentVolumeList(Model):
+class PersistentVolumeList(Model, kw_only=True):
     """PersistentVolumeList is a list of PersistentVolume items."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "PersistentVolumeList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "PersistentVolumeList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[PersistentVolume] | None | UnsetType = UNSET
+    items: list[PersistentVolume]
     """items is a list of persistent volumes. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PersistentVolumeSpec(Model):
+class PersistentVolumeSpec(Model, kw_only=True):
     """PersistentVolumeSpec is the specification of a persistent volume."""
 
     access_modes: (
         list[Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str]
         | None
-        | UnsetType
-    ) = field(default=UNSET, name="accessModes")
+    ) = field(default=None, name="accessModes")
     """accessModes contains all ways the volume can be mounted. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes"""
-    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None | UnsetType = field(
-        default=UNSET, name="awsElasticBlockStore"
+    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = field(
+        default=None, name="awsElasticBlockStore"
     )
     """awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
-    azure_disk: AzureDiskVolumeSource | None | UnsetType = field(default=UNSET, name="azureDisk")
+    azure_disk: AzureDiskVolumeSource | None = field(default=None, name="azureDisk")
     """azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type are redirected to the disk.csi.azure.com CSI driver."""
-    azure_file: AzureFilePersistentVolumeSource | None | UnsetType = field(
-        default=UNSET, name="azureFile"
-    )
+    azure_file: AzureFilePersistentVolumeSource | None = field(default=None, name="azureFile")
     """azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver."""
-    capacity: dict[str, Quantity] | None | UnsetType = UNSET
+    capacity: dict[str, Quantity] | None = None
     """capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity"""
-    cephfs: CephFSPersistentVolumeSource | None | UnsetType = UNSET
+    cephfs: CephFSPersistentVolumeSource | None = None
     """cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported."""
-    cinder: CinderPersistentVolumeSource | None | UnsetType = UNSET
+    cinder: CinderPersistentVolumeSource | None = None
     """cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated: Cinder is deprecated. All operations for the in-tree cinder type are redirected to the cinder.csi.openstack.org CSI driver. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
-    claim_ref: ObjectReference | None | UnsetType = field(default=UNSET, name="claimRef")
+    claim_ref: ObjectReference | None = field(default=None, name="claimRef")
     """claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim. Expected to be non-nil when bound. claim.VolumeName is the authoritative bind between PV and PVC. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#binding"""
-    csi: CSIPersistentVolumeSource | None | UnsetType = UNSET
+    csi: CSIPersistentVolumeSource | None = None
     """csi represents storage that is handled by an external CSI driver."""
-    fc: FCVolumeSource | None | UnsetType = UNSET
+    fc: FCVolumeSource | None = None
     """fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod."""
-    flex_volume: FlexPersistentVolumeSource | None | UnsetType = field(
-        default=UNSET, name="flexVolume"
-    )
+    flex_volume: FlexPersistentVolumeSource | None = field(default=None, name="flexVolume")
     """flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin. Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead."""
-    flocker: FlockerVolumeSource | None | UnsetType = UNSET
+    flocker: FlockerVolumeSource | None = None
     """flocker represents a Flocker volume attached to a kubelet's host machine and exposed to the pod for its usage. This depends on the Flocker control service being running. Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported."""
-    gce_persistent_disk: GCEPersistentDiskVolumeSource | None | UnsetType = field(
-        default=UNSET, name="gcePersistentDisk"
+    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = field(
+        default=None, name="gcePersistentDisk"
     )
     """gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Provisioned by an admin. Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
-    glusterfs: GlusterfsPersistentVolumeSource | None | UnsetType = UNSET
+    glusterfs: GlusterfsPersistentVolumeSource | None = None
     """glusterfs represents a Glusterfs volume that is attached to a host and exposed to the pod. Provisioned by an admin. Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported. More info: https://examples.k8s.io/volumes/glusterfs/README.md"""
-    host_path: HostPathVolumeSource | None | UnsetType = field(default=UNSET, name="hostPath")
+    host_path: HostPathVolumeSource | None = field(default=None, name="hostPath")
     """hostPath represents a directory on the host. Provisioned by a developer or tester. This is useful for single-node development and testing only! On-host storage is not supported in any way and WILL NOT WORK in a multi-node cluster. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"""
-    iscsi: ISCSIPersistentVolumeSource | None | UnsetType = UNSET
+    iscsi: ISCSIPersistentVolumeSource | None = None
     """iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Provisioned by an admin."""
-    local: LocalVolumeSource | None | UnsetType = UNSET
+    local: LocalVolumeSource | None = None
     """local represents directly-attached storage with node affinity"""
-    mount_options: list[str] | None | UnsetType = field(default=UNSET, name="mountOptions")
+    mount_options: list[str] | None = field(default=None, name="mountOptions")
     """mountOptions is the list of mount options, e.g. ["ro", "soft"]. Not validated - mount will simply fail if one is invalid. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes/#mount-options"""
-    nfs: NFSVolumeSource | None | UnsetType = UNSET
+    nfs: NFSVolumeSource | None = None
     """nfs represents an NFS mount on the host. Provisioned by an admin. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
-    node_affinity: VolumeNodeAffinity | None | UnsetType = field(default=UNSET, name="nodeAffinity")
+    node_affinity: VolumeNodeAffinity | None = field(default=None, name="nodeAffinity")
     """nodeAffinity defines constraints that limit what nodes this volume can be accessed from. This field influences the scheduling of pods that use this volume. This field is mutable if MutablePVNodeAffinity feature gate is enabled."""
-    persistent_volume_reclaim_policy: (
-        Literal["Delete", "Recycle", "Retain"] | str | None | UnsetType
-    ) = field(default=UNSET, name="persistentVolumeReclaimPolicy")
+    persistent_volume_reclaim_policy: Literal["Delete", "Recycle", "Retain"] | str | None = field(
+        default=None, name="persistentVolumeReclaimPolicy"
+    )
     """persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim. Valid options are Retain (default for manually created PersistentVolumes), Delete (default for dynamically provisioned PersistentVolumes), and Recycle (deprecated). Recycle must be supported by the volume plugin underlying this PersistentVolume. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#reclaiming
 
     Possible enum values:
      - `"Delete"` means the volume will be deleted from Kubernetes on release from its claim. The volume plugin must support Deletion.
      - `"Recycle"` means the volume will be recycled back into the pool of unbound persistent volumes on release from its claim. The volume plugin must support Recycling.
      - `"Retain"` means the volume will be left in its current phase (Released) for manual reclamation by the administrator. The default policy is Retain."""
-    photon_persistent_disk: PhotonPersistentDiskVolumeSource | None | UnsetType = field(
-        default=UNSET, name="photonPersistentDisk"
+    photon_persistent_disk: PhotonPersistentDiskVolumeSource | None = field(
+        default=None, name="photonPersistentDisk"
     )
     """photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine. Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported."""
-    portworx_volume: PortworxVolumeSource | None | UnsetType = field(
-        default=UNSET, name="portworxVolume"
-    )
+    portworx_volume: PortworxVolumeSource | None = field(default=None, name="portworxVolume")
     """portworxVolume represents a portworx volume attached and mounted on kubelets host machine. Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type are redirected to the pxd.portworx.com CSI driver."""
-    quobyte: QuobyteVolumeSource | None | UnsetType = UNSET
+    quobyte: QuobyteVolumeSource | None = None
     """quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported."""
-    rbd: RBDPersistentVolumeSource | None | UnsetType = UNSET
+    rbd: RBDPersistentVolumeSource | None = None
     """rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported. More info: https://examples.k8s.io/volumes/rbd/README.md"""
-    scale_io: ScaleIOPersistentVolumeSource | None | UnsetType = field(
-        default=UNSET, name="scaleIO"
-    )
+    scale_io: ScaleIOPersistentVolumeSource | None = field(default=None, name="scaleIO")
     """scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported."""
-    storage_class_name: str | None | UnsetType = field(default=UNSET, name="storageClassName")
+    storage_class_name: str | None = field(default=None, name="storageClassName")
     """storageClassName is the name of StorageClass to which this persistent volume belongs. Empty value means that this volume does not belong to any StorageClass."""
-    storageos: StorageOSPersistentVolumeSource | None | UnsetType = UNSET
+    storageos: StorageOSPersistentVolumeSource | None = None
     """storageOS represents a StorageOS volume that is attached to the kubelet's host machine and mounted into the pod. Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported. More info: https://examples.k8s.io/volumes/storageos/README.md"""
-    volume_attributes_class_name: str | None | UnsetType = field(
-        default=UNSET, name="volumeAttributesClassName"
-    )
+    volume_attributes_class_name: str | None = field(default=None, name="volumeAttributesClassName")
     """Name of VolumeAttributesClass to which this persistent volume belongs. Empty value is not allowed. When this field is not set, it indicates that this volume does not belong to any VolumeAttributesClass. This field is mutable and can be changed by the CSI driver after a volume has been updated successfully to a new class. For an unbound PersistentVolume, the volumeAttributesClassName will be matched with unbound PersistentVolumeClaims during the binding process."""
-    volume_mode: Literal["Block", "Filesystem"] | str | None | UnsetType = field(
-        default=UNSET, name="volumeMode"
+    volume_mode: Literal["Block", "Filesystem"] | str | None = field(
+        default=None, name="volumeMode"
     )
     """volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.
 
     Possible enum values:
      - `"Block"` means the volume will not be formatted with a filesystem and will remain a raw block device.
      - `"Filesystem"` means the volume will be or is formatted with a filesystem."""
-    vsphere_volume: VsphereVirtualDiskVolumeSource | None | UnsetType = field(
-        default=UNSET, name="vsphereVolume"
+    vsphere_volume: VsphereVirtualDiskVolumeSource | None = field(
+        default=None, name="vsphereVolume"
     )
     """vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type are redirected to the csi.vsphere.vmware.com CSI driver."""
 
 
-class PersistentVolumeStatus(Model):
+class PersistentVolumeStatus(Model, kw_only=True):
     """PersistentVolumeStatus is the current status of a persistent volume."""
 
-    last_phase_transition_time: Time | None | UnsetType = field(
-        default=UNSET, name="lastPhaseTransitionTime"
-    )
+    last_phase_transition_time: Time | None = field(default=None, name="lastPhaseTransitionTime")
     """lastPhaseTransitionTime is the time the phase transitioned from one to another and automatically resets to current time everytime a volume phase transitions."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """message is a human-readable message indicating details about why the volume is in this state."""
-    phase: (
-        Literal["Available", "Bound", "Failed", "Pending", "Released"] | str | None | UnsetType
-    ) = UNSET
+    phase: Literal["Available", "Bound", "Failed", "Pending", "Released"] | str | None = None
     """phase indicates if a volume is available, bound to a claim, or released by a claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase
 
     Possible enum values:
@@ -3309,17 +3183,17 @@ class PersistentVolumeStatus(Model):
      - `"Failed"` used for PersistentVolumes that failed to be correctly recycled or deleted after being released from a claim
      - `"Pending"` used for PersistentVolumes that are not available
      - `"Released"` used for PersistentVolumes where the bound PersistentVolumeClaim was deleted released volumes must be recycled before becoming available again this phase is used by the persistent volume claim binder to signal to another process to reclaim the resource"""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI."""
 
 
-class PhotonPersistentDiskVolumeSource(Model):
+class PhotonPersistentDiskVolumeSource(Model, kw_only=True):
     """Represents a Photon Controller persistent disk resource."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"pd_id": ""}
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    DEFAULTS = {"pd_id": ""}
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
-    pd_id: str | None | UnsetType = field(default=UNSET, name="pdID")
+    pd_id: str = field(name="pdID")
     """pdID is the ID that identifies Photon Controller persistent disk
 
     Required.
@@ -3327,64 +3201,58 @@ class PhotonPersistentDiskVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class Pod(Model):
+class Pod(Model, kw_only=True):
     """Pod is a collection of containers that can run on a host. This resource is created by clients and scheduled onto hosts."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "Pod"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "Pod"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: PodSpec | None | UnsetType = UNSET
+    spec: PodSpec | None = None
     """Specification of the desired behavior of the pod. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
-    status: PodStatus | None | UnsetType = UNSET
+    status: PodStatus | None = None
     """Most recently observed status of the pod. This data may not be up to date. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PodAffinity(Model):
+class PodAffinity(Model, kw_only=True):
     """Pod affinity is a group of inter pod affinity scheduling rules."""
 
-    preferred_during_scheduling_ignored_during_execution: (
-        list[WeightedPodAffinityTerm] | None | UnsetType
-    ) = field(default=UNSET, name="preferredDuringSchedulingIgnoredDuringExecution")
+    preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] | None = (
+        field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
+    )
     """The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling affinity expressions, etc.), compute a sum by iterating through the elements of this field and adding "weight" to the sum if the node has pods which matches the corresponding podAffinityTerm; the node(s) with the highest sum are the most preferred."""
-    required_during_scheduling_ignored_during_execution: (
-        list[PodAffinityTerm] | None | UnsetType
-    ) = field(default=UNSET, name="requiredDuringSchedulingIgnoredDuringExecution")
+    required_during_scheduling_ignored_during_execution: list[PodAffinityTerm] | None = field(
+        default=None, name="requiredDuringSchedulingIgnoredDuringExecution"
+    )
     """If the affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to a pod label update), the system may or may not try to eventually evict the pod from its node. When there are multiple elements, the lists of nodes corresponding to each podAffinityTerm are intersected, i.e. all terms must be satisfied."""
 
 
-class PodAffinityTerm(Model):
+class PodAffinityTerm(Model, kw_only=True):
     """Defines a set of pods (namely those matching the labelSelector relative to the given namespace(s)) that this pod should be co-located (affinity) or not co-located (anti-affinity) with, where co-located is defined as running on a node whose value of the label with key <topologyKey> matches that of any node on which a pod of the set of pods is running"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"topology_key": ""}
-    label_selector: metav1.LabelSelector | None | UnsetType = field(
-        default=UNSET, name="labelSelector"
-    )
+    DEFAULTS = {"topology_key": ""}
+    label_selector: metav1.LabelSelector | None = field(default=None, name="labelSelector")
     """A label query over a set of resources, in this case pods. If it's null, this PodAffinityTerm matches with no Pods."""
-    match_label_keys: list[str] | None | UnsetType = field(default=UNSET, name="matchLabelKeys")
+    match_label_keys: list[str] | None = field(default=None, name="matchLabelKeys")
     """MatchLabelKeys is a set of pod label keys to select which pods will be taken into consideration. The keys are used to lookup values from the incoming pod labels, those key-value labels are merged with `labelSelector` as `key in (value)` to select the group of existing pods which pods will be taken into consideration for the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming pod labels will be ignored. The default value is empty. The same key is forbidden to exist in both matchLabelKeys and labelSelector. Also, matchLabelKeys cannot be set when labelSelector isn't set."""
-    mismatch_label_keys: list[str] | None | UnsetType = field(
-        default=UNSET, name="mismatchLabelKeys"
-    )
+    mismatch_label_keys: list[str] | None = field(default=None, name="mismatchLabelKeys")
     """MismatchLabelKeys is a set of pod label keys to select which pods will be taken into consideration. The keys are used to lookup values from the incoming pod labels, those key-value labels are merged with `labelSelector` as `key notin (value)` to select the group of existing pods which pods will be taken into consideration for the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming pod labels will be ignored. The default value is empty. The same key is forbidden to exist in both mismatchLabelKeys and labelSelector. Also, mismatchLabelKeys cannot be set when labelSelector isn't set."""
-    namespace_selector: metav1.LabelSelector | None | UnsetType = field(
-        default=UNSET, name="namespaceSelector"
-    )
+    namespace_selector: metav1.LabelSelector | None = field(default=None, name="namespaceSelector")
     """A label query over the set of namespaces that the term applies to. The term is applied to the union of the namespaces selected by this field and the ones listed in the namespaces field. null selector and null or empty namespaces list means "this pod's namespace". An empty selector ({}) matches all namespaces."""
-    namespaces: list[str] | None | UnsetType = UNSET
+    namespaces: list[str] | None = None
     """namespaces specifies a static list of namespace names that the term applies to. The term is applied to the union of the namespaces listed in this field and the ones selected by namespaceSelector. null or empty namespaces list and null namespaceSelector means "this pod's namespace"."""
-    topology_key: str | None | UnsetType = field(default=UNSET, name="topologyKey")
+    topology_key: str = field(name="topologyKey")
     """This pod should be co-located (affinity) or not co-located (anti-affinity) with the pods matching the labelSelector in the specified namespaces, where co-located is defined as running on a node whose value of the label with key topologyKey matches that of any node on which any of the selected pods is running. Empty topologyKey is not allowed.
 
     Required.
@@ -3392,31 +3260,27 @@ class PodAffinityTerm(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PodAntiAffinity(Model):
+class PodAntiAffinity(Model, kw_only=True):
     """Pod anti affinity is a group of inter pod anti affinity scheduling rules."""
 
-    preferred_during_scheduling_ignored_during_execution: (
-        list[WeightedPodAffinityTerm] | None | UnsetType
-    ) = field(default=UNSET, name="preferredDuringSchedulingIgnoredDuringExecution")
+    preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] | None = (
+        field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
+    )
     """The scheduler will prefer to schedule pods to nodes that satisfy the anti-affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling anti-affinity expressions, etc.), compute a sum by iterating through the elements of this field and subtracting "weight" from the sum if the node has pods which matches the corresponding podAffinityTerm; the node(s) with the highest sum are the most preferred."""
-    required_during_scheduling_ignored_during_execution: (
-        list[PodAffinityTerm] | None | UnsetType
-    ) = field(default=UNSET, name="requiredDuringSchedulingIgnoredDuringExecution")
+    required_during_scheduling_ignored_during_execution: list[PodAffinityTerm] | None = field(
+        default=None, name="requiredDuringSchedulingIgnoredDuringExecution"
+    )
     """If the anti-affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the anti-affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to a pod label update), the system may or may not try to eventually evict the pod from its node. When there are multiple elements, the lists of nodes corresponding to each podAffinityTerm are intersected, i.e. all terms must be satisfied."""
 
 
-class PodCertificateProjection(Model):
+class PodCertificateProjection(Model, kw_only=True):
     """PodCertificateProjection provides a private key and X.509 certificate in the pod filesystem."""
 
-    certificate_chain_path: str | None | UnsetType = field(
-        default=UNSET, name="certificateChainPath"
-    )
+    certificate_chain_path: str | None = field(default=None, name="certificateChainPath")
     """Write the certificate chain at this path in the projected volume.
 
     Most applications should use credentialBundlePath.  When using keyPath and certificateChainPath, your application needs to check that the key and leaf certificate are consistent, because it is possible to read the files mid-rotation."""
-    credential_bundle_path: str | None | UnsetType = field(
-        default=UNSET, name="credentialBundlePath"
-    )
+    credential_bundle_path: str | None = field(default=None, name="credentialBundlePath")
     """Write the credential bundle at this path in the projected volume.
 
     The credential bundle is a single file that contains multiple PEM blocks. The first PEM block is a PRIVATE KEY block, containing a PKCS#8 private key.
@@ -3424,19 +3288,17 @@ class PodCertificateProjection(Model):
     The remaining blocks are CERTIFICATE blocks, containing the issued certificate chain from the signer (leaf and any intermediates).
 
     Using credentialBundlePath lets your Pod's application code make a single atomic read that retrieves a consistent key and certificate chain.  If you project them to separate files, your application code will need to additionally check that the leaf certificate was issued to the key."""
-    key_path: str | None | UnsetType = field(default=UNSET, name="keyPath")
+    key_path: str | None = field(default=None, name="keyPath")
     """Write the key at this path in the projected volume.
 
     Most applications should use credentialBundlePath.  When using keyPath and certificateChainPath, your application needs to check that the key and leaf certificate are consistent, because it is possible to read the files mid-rotation."""
-    key_type: str | None | UnsetType = field(default=UNSET, name="keyType")
+    key_type: str = field(name="keyType")
     """The type of keypair Kubelet will generate for the pod.
 
     Valid values are "RSA3072", "RSA4096", "ECDSAP256", "ECDSAP384", "ECDSAP521", and "ED25519".
 
     Required."""
-    max_expiration_seconds: int | None | UnsetType = field(
-        default=UNSET, name="maxExpirationSeconds"
-    )
+    max_expiration_seconds: int | None = field(default=None, name="maxExpirationSeconds")
     """maxExpirationSeconds is the maximum lifetime permitted for the certificate.
 
     Kubelet copies this value verbatim into the PodCertificateRequests it generates for this projection.
@@ -3444,15 +3306,13 @@ class PodCertificateProjection(Model):
     If omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver will reject values shorter than 3600 (1 hour).  The maximum allowable value is 7862400 (91 days).
 
     The signer implementation is then free to issue a certificate with any lifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600 seconds (1 hour).  This constraint is enforced by kube-apiserver. `kubernetes.io` signers will never issue certificates with a lifetime longer than 24 hours."""
-    signer_name: str | None | UnsetType = field(default=UNSET, name="signerName")
+    signer_name: str = field(name="signerName")
     """Kubelet's generated CSRs will be addressed to this signer.
 
     Required."""
-    user: int | None | UnsetType = UNSET
+    user: int | None = None
     """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
-    user_annotations: dict[str, str] | None | UnsetType = field(
-        default=UNSET, name="userAnnotations"
-    )
+    user_annotations: dict[str, str] | None = field(default=None, name="userAnnotations")
     """userAnnotations allow pod authors to pass additional information to the signer implementation.  Kubernetes does not restrict or validate this metadata in any way.
 
     These values are copied verbatim into the `spec.unverifiedUserAnnotations` field of the PodCertificateRequest objects that Kubelet creates.
@@ -3462,27 +3322,27 @@ class PodCertificateProjection(Model):
     Signers should document the keys and values they support. Signers should deny requests that contain keys they do not recognize."""
 
 
-class PodCondition(Model):
+class PodCondition(Model, kw_only=True):
     """PodCondition contains details for the current condition of this pod."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"status": "", "type_": ""}
-    last_probe_time: Time | None | UnsetType = field(default=UNSET, name="lastProbeTime")
+    DEFAULTS = {"status": "", "type": ""}
+    last_probe_time: Time | None = field(default=None, name="lastProbeTime")
     """Last time we probed the condition."""
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """Last time the condition transitioned from one status to another."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """Human-readable message indicating details about last transition."""
-    observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
     """If set, this represents the .metadata.generation that the pod condition was set based upon."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """Unique, one-word, CamelCase reason for the condition's last transition."""
-    status: str | None | UnsetType = UNSET
+    status: str
     """Status is the status of the condition. Can be True, False, Unknown. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """Type is the type of the condition. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
 
     Required.
@@ -3490,37 +3350,35 @@ class PodCondition(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PodDNSConfig(Model):
+class PodDNSConfig(Model, kw_only=True):
     """PodDNSConfig defines the DNS parameters of a pod in addition to those generated from DNSPolicy."""
 
-    nameservers: list[str] | None | UnsetType = UNSET
+    nameservers: list[str] | None = None
     """A list of DNS name server IP addresses. This will be appended to the base nameservers generated from DNSPolicy. Duplicated nameservers will be removed."""
-    options: list[PodDNSConfigOption] | None | UnsetType = UNSET
+    options: list[PodDNSConfigOption] | None = None
     """A list of DNS resolver options. This will be merged with the base options generated from DNSPolicy. Duplicated entries will be removed. Resolution options given in Options will override those that appear in the base DNSPolicy."""
-    searches: list[str] | None | UnsetType = UNSET
+    searches: list[str] | None = None
     """A list of DNS search domains for host-name lookup. This will be appended to the base search paths generated from DNSPolicy. Duplicated search paths will be removed."""
 
 
-class PodDNSConfigOption(Model):
+class PodDNSConfigOption(Model, kw_only=True):
     """PodDNSConfigOption defines DNS resolver options of a pod."""
 
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """Name is this DNS resolver option's name. Required."""
-    value: str | None | UnsetType = UNSET
+    value: str | None = None
     """Value is this DNS resolver option's value."""
 
 
-class PodExtendedResourceClaimStatus(Model):
+class PodExtendedResourceClaimStatus(Model, kw_only=True):
     """PodExtendedResourceClaimStatus is stored in the PodStatus for the extended resource requests backed by DRA. It stores the generated name for the corresponding special ResourceClaim created by the scheduler."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"resource_claim_name": ""}
-    request_mappings: list[ContainerExtendedResourceRequest] | None | UnsetType = field(
-        default=UNSET, name="requestMappings"
-    )
+    DEFAULTS = {"resource_claim_name": ""}
+    request_mappings: list[ContainerExtendedResourceRequest] = field(name="requestMappings")
     """RequestMappings identifies the mapping of <container, extended resource backed by DRA> to  device request in the generated ResourceClaim.
 
     Required."""
-    resource_claim_name: str | None | UnsetType = field(default=UNSET, name="resourceClaimName")
+    resource_claim_name: str = field(name="resourceClaimName")
     """ResourceClaimName is the name of the ResourceClaim that was generated for the Pod in the namespace of the Pod.
 
     Required.
@@ -3528,11 +3386,11 @@ class PodExtendedResourceClaimStatus(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PodIP(Model):
+class PodIP(Model, kw_only=True):
     """PodIP represents a single IP address allocated to the pod."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"ip": ""}
-    ip: str | None | UnsetType = UNSET
+    DEFAULTS = {"ip": ""}
+    ip: str
     """IP is the IP address assigned to the pod
 
     Required.
@@ -3540,31 +3398,31 @@ class PodIP(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PodList(Model):
+class PodList(Model, kw_only=True):
     """PodList is a list of Pods."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "PodList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "PodList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Pod] | None | UnsetType = UNSET
+    items: list[Pod]
     """List of pods. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PodOS(Model):
+class PodOS(Model, kw_only=True):
     """PodOS defines the OS parameters of a pod."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """Name is the name of the operating system. The currently supported values are linux and windows. Additional value may be defined in future and can be one of: https://github.com/opencontainers/runtime-spec/blob/master/config.md#platform-specific-configuration Clients should expect to handle additional values and treat unrecognized values in this field as os: null
 
     Required.
@@ -3572,11 +3430,11 @@ class PodOS(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PodReadinessGate(Model):
+class PodReadinessGate(Model, kw_only=True):
     """PodReadinessGate contains the reference to a pod condition"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"condition_type": ""}
-    condition_type: str | None | UnsetType = field(default=UNSET, name="conditionType")
+    DEFAULTS = {"condition_type": ""}
+    condition_type: str = field(name="conditionType")
     """ConditionType refers to a condition in the pod's condition list with matching type.
 
     Required.
@@ -3584,7 +3442,7 @@ class PodReadinessGate(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PodResourceClaim(Model):
+class PodResourceClaim(Model, kw_only=True):
     """PodResourceClaim references exactly one ResourceClaim, either directly or by naming a ResourceClaimTemplate which is then turned into a ResourceClaim for the pod.
 
     It adds a name to it that uniquely identifies the ResourceClaim inside the Pod. Containers that need access to the ResourceClaim reference it with this name.
@@ -3592,20 +3450,18 @@ class PodResourceClaim(Model):
     When the DRAWorkloadResourceClaims feature gate is enabled and this Pod belongs to a PodGroup, a PodResourceClaim is matched to a PodGroupResourceClaim if all of their fields are equal (Name, ResourceClaimName, and ResourceClaimTemplateName). A matched claim references a single ResourceClaim shared across all Pods in the PodGroup, reserved for the PodGroup in ResourceClaimStatus.ReservedFor rather than for individual Pods.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """Name uniquely identifies this resource claim inside the pod. This must be a DNS_LABEL.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    resource_claim_name: str | None | UnsetType = field(default=UNSET, name="resourceClaimName")
+    resource_claim_name: str | None = field(default=None, name="resourceClaimName")
     """ResourceClaimName is the name of a ResourceClaim object in the same namespace as this pod.
 
     Exactly one of ResourceClaimName and ResourceClaimTemplateName must be set."""
-    resource_claim_template_name: str | None | UnsetType = field(
-        default=UNSET, name="resourceClaimTemplateName"
-    )
+    resource_claim_template_name: str | None = field(default=None, name="resourceClaimTemplateName")
     """ResourceClaimTemplateName is the name of a ResourceClaimTemplate object in the same namespace as this pod.
 
     The template will be used to create a new ResourceClaim, which will be bound to this pod. When this pod is deleted, the ResourceClaim will also be deleted. The pod name and resource name, along with a generated component, will be used to form a unique name for the ResourceClaim, which will be recorded in pod.status.resourceClaimStatuses.
@@ -3617,17 +3473,17 @@ class PodResourceClaim(Model):
     Exactly one of ResourceClaimName and ResourceClaimTemplateName must be set."""
 
 
-class PodResourceClaimStatus(Model):
+class PodResourceClaimStatus(Model, kw_only=True):
     """PodResourceClaimStatus is stored in the PodStatus for each PodResourceClaim which references a ResourceClaimTemplate. It stores the generated name for the corresponding ResourceClaim."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """Name uniquely identifies this resource claim inside the pod. This must match the name of an entry in pod.spec.resourceClaims, which implies that the string must be a DNS_LABEL.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    resource_claim_name: str | None | UnsetType = field(default=UNSET, name="resourceClaimName")
+    resource_claim_name: str | None = field(default=None, name="resourceClaimName")
     """ResourceClaimName is the name of the ResourceClaim that was generated for the Pod in the namespace of the Pod.
 
     When the DRAWorkloadResourceClaims feature is enabled and the corresponding PodResourceClaim matches a PodGroupResourceClaim made by the Pod's PodGroup, then this is the name of the ResourceClaim generated and reserved for the PodGroup.
@@ -3635,11 +3491,11 @@ class PodResourceClaimStatus(Model):
     If this is unset, then generating a ResourceClaim was not necessary. The pod.spec.resourceClaims entry can be ignored in this case."""
 
 
-class PodSchedulingGate(Model):
+class PodSchedulingGate(Model, kw_only=True):
     """PodSchedulingGate is associated to a Pod to guard its scheduling."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """Name of the scheduling gate. Each scheduling gate must have a unique name field.
 
     Required.
@@ -3647,43 +3503,39 @@ class PodSchedulingGate(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PodSchedulingGroup(Model):
+class PodSchedulingGroup(Model, kw_only=True):
     """PodSchedulingGroup identifies the runtime scheduling group instance that a Pod belongs to. The scheduler uses this information to apply workload-aware scheduling semantics. Exactly one field must be specified."""
 
-    pod_group_name: str | None | UnsetType = field(default=UNSET, name="podGroupName")
+    pod_group_name: str | None = field(default=None, name="podGroupName")
     """PodGroupName specifies the name of the standalone PodGroup object that represents the runtime instance of this group. Must be a DNS subdomain."""
 
 
-class PodSecurityContext(Model):
+class PodSecurityContext(Model, kw_only=True):
     """PodSecurityContext holds pod-level security attributes and common container settings. Some fields are also present in container.securityContext.  Field values of container.securityContext take precedence over field values of PodSecurityContext."""
 
-    app_armor_profile: AppArmorProfile | None | UnsetType = field(
-        default=UNSET, name="appArmorProfile"
-    )
+    app_armor_profile: AppArmorProfile | None = field(default=None, name="appArmorProfile")
     """appArmorProfile is the AppArmor options to use by the containers in this pod. Note that this field cannot be set when spec.os.name is windows."""
-    fs_group: int | None | UnsetType = field(default=UNSET, name="fsGroup")
+    fs_group: int | None = field(default=None, name="fsGroup")
     """A special supplemental group that applies to all containers in a pod. Some volume types allow the Kubelet to change the ownership of that volume to be owned by the pod:
 
     1. The owning GID will be the FSGroup 2. The setgid bit is set (new files created in the volume will be owned by FSGroup) 3. The permission bits are OR'd with rw-rw----
 
     If unset, the Kubelet will not modify the ownership and permissions of any volume. Note that this field cannot be set when spec.os.name is windows."""
-    fs_group_change_policy: Literal["Always", "OnRootMismatch"] | str | None | UnsetType = field(
-        default=UNSET, name="fsGroupChangePolicy"
+    fs_group_change_policy: Literal["Always", "OnRootMismatch"] | str | None = field(
+        default=None, name="fsGroupChangePolicy"
     )
     """fsGroupChangePolicy defines behavior of changing ownership and permission of the volume before being exposed inside Pod. This field will only apply to volume types which support fsGroup based ownership(and permissions). It will have no effect on ephemeral volume types such as: secret, configmaps and emptydir. Valid values are "OnRootMismatch" and "Always". If not specified, "Always" is used. Note that this field cannot be set when spec.os.name is windows.
 
     Possible enum values:
      - `"Always"` indicates that volume's ownership and permissions should always be changed whenever volume is mounted inside a Pod. This the default behavior.
      - `"OnRootMismatch"` indicates that volume's ownership and permissions will be changed only when permission and ownership of root directory does not match with expected permissions on the volume. This can help shorten the time it takes to change ownership and permissions of a volume."""
-    run_as_group: int | None | UnsetType = field(default=UNSET, name="runAsGroup")
+    run_as_group: int | None = field(default=None, name="runAsGroup")
     """The GID to run the entrypoint of the container process. Uses runtime default if unset. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows."""
-    run_as_non_root: bool | None | UnsetType = field(default=UNSET, name="runAsNonRoot")
+    run_as_non_root: bool | None = field(default=None, name="runAsNonRoot")
     """Indicates that the container must run as a non-root user. If true, the Kubelet will validate the image at runtime to ensure that it does not run as UID 0 (root) and fail to start the container if it does. If unset or false, no such validation will be performed. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence."""
-    run_as_user: int | None | UnsetType = field(default=UNSET, name="runAsUser")
+    run_as_user: int | None = field(default=None, name="runAsUser")
     """The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows."""
-    se_linux_change_policy: str | None | UnsetType = field(
-        default=UNSET, name="seLinuxChangePolicy"
-    )
+    se_linux_change_policy: str | None = field(default=None, name="seLinuxChangePolicy")
     """seLinuxChangePolicy defines how the container's SELinux label is applied to all volumes used by the Pod. It has no effect on nodes that do not support SELinux or to volumes does not support SELinux. Valid values are "MountOption" and "Recursive".
 
     "Recursive" means relabeling of all files on all Pod volumes by the container runtime. This may be slow for large volumes, but allows mixing privileged and unprivileged Pods sharing the same volume on the same node.
@@ -3695,57 +3547,48 @@ class PodSecurityContext(Model):
     This field affects only Pods that have SELinux label set, either in PodSecurityContext or in SecurityContext of all containers.
 
     All Pods that use the same volume should use the same seLinuxChangePolicy, otherwise some pods can get stuck in ContainerCreating state. Note that this field cannot be set when spec.os.name is windows."""
-    se_linux_options: SELinuxOptions | None | UnsetType = field(
-        default=UNSET, name="seLinuxOptions"
-    )
+    se_linux_options: SELinuxOptions | None = field(default=None, name="seLinuxOptions")
     """The SELinux context to be applied to all containers. If unspecified, the container runtime will allocate a random SELinux context for each container.  May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows."""
-    seccomp_profile: SeccompProfile | None | UnsetType = field(default=UNSET, name="seccompProfile")
+    seccomp_profile: SeccompProfile | None = field(default=None, name="seccompProfile")
     """The seccomp options to use by the containers in this pod. Note that this field cannot be set when spec.os.name is windows."""
-    supplemental_groups: list[int] | None | UnsetType = field(
-        default=UNSET, name="supplementalGroups"
-    )
+    supplemental_groups: list[int] | None = field(default=None, name="supplementalGroups")
     """A list of groups applied to the first process run in each container, in addition to the container's primary GID and fsGroup (if specified).  If the SupplementalGroupsPolicy feature is enabled, the supplementalGroupsPolicy field determines whether these are in addition to or instead of any group memberships defined in the container image. If unspecified, no additional groups are added, though group memberships defined in the container image may still be used, depending on the supplementalGroupsPolicy field. Note that this field cannot be set when spec.os.name is windows."""
-    supplemental_groups_policy: Literal["Merge", "Strict"] | str | None | UnsetType = field(
-        default=UNSET, name="supplementalGroupsPolicy"
+    supplemental_groups_policy: Literal["Merge", "Strict"] | str | None = field(
+        default=None, name="supplementalGroupsPolicy"
     )
     """Defines how supplemental groups of the first container processes are calculated. Valid values are "Merge" and "Strict". If not specified, "Merge" is used. (Alpha) Using the field requires the SupplementalGroupsPolicy feature gate to be enabled and the container runtime must implement support for this feature. Note that this field cannot be set when spec.os.name is windows.
 
     Possible enum values:
      - `"Merge"` means that the container's provided SupplementalGroups and FsGroup (specified in SecurityContext) will be merged with the primary user's groups as defined in the container image (in /etc/group).
      - `"Strict"` means that the container's provided SupplementalGroups and FsGroup (specified in SecurityContext) will be used instead of any groups defined in the container image."""
-    sysctls: list[Sysctl] | None | UnsetType = UNSET
+    sysctls: list[Sysctl] | None = None
     """Sysctls hold a list of namespaced sysctls used for the pod. Pods with unsupported sysctls (by the container runtime) might fail to launch. Note that this field cannot be set when spec.os.name is windows."""
-    windows_options: WindowsSecurityContextOptions | None | UnsetType = field(
-        default=UNSET, name="windowsOptions"
+    windows_options: WindowsSecurityContextOptions | None = field(
+        default=None, name="windowsOptions"
     )
     """The Windows specific settings applied to all containers. If unspecified, the options within a container's SecurityContext will be used. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is linux."""
 
 
-class PodSpec(Model):
+class PodSpec(Model, kw_only=True):
     """PodSpec is a description of a pod."""
 
-    active_deadline_seconds: int | None | UnsetType = field(
-        default=UNSET, name="activeDeadlineSeconds"
-    )
+    active_deadline_seconds: int | None = field(default=None, name="activeDeadlineSeconds")
     """Optional duration in seconds the pod may be active on the node relative to StartTime before the system will actively try to mark it failed and kill associated containers. Value must be a positive integer."""
-    affinity: Affinity | None | UnsetType = UNSET
+    affinity: Affinity | None = None
     """If specified, the pod's scheduling constraints"""
-    automount_service_account_token: bool | None | UnsetType = field(
-        default=UNSET, name="automountServiceAccountToken"
+    automount_service_account_token: bool | None = field(
+        default=None, name="automountServiceAccountToken"
     )
     """AutomountServiceAccountToken indicates whether a service account token should be automatically mounted."""
-    containers: list[Container] | None | UnsetType = UNSET
+    containers: list[Container]
     """List of containers belonging to the pod. Containers cannot currently be added or removed. There must be at least one container in a Pod. Cannot be updated.
 
     Required."""
-    dns_config: PodDNSConfig | None | UnsetType = field(default=UNSET, name="dnsConfig")
+    dns_config: PodDNSConfig | None = field(default=None, name="dnsConfig")
     """Specifies the DNS parameters of a pod. Parameters specified here will be merged to the generated DNS configuration based on DNSPolicy."""
     dns_policy: (
-        Literal["ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"]
-        | str
-        | None
-        | UnsetType
-    ) = field(default=UNSET, name="dnsPolicy")
+        Literal["ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"] | str | None
+    ) = field(default=None, name="dnsPolicy")
     """Set DNS policy for the pod. Defaults to "ClusterFirst". Valid values are 'ClusterFirstWithHostNet', 'ClusterFirst', 'Default' or 'None'. DNS parameters given in DNSConfig will be merged with the policy selected with DNSPolicy. To have DNS options set along with hostNetwork, you have to specify DNS policy explicitly to 'ClusterFirstWithHostNet'.
 
     Possible enum values:
@@ -3753,88 +3596,82 @@ class PodSpec(Model):
      - `"ClusterFirstWithHostNet"` indicates that the pod should use cluster DNS first, if it is available, then fall back on the default (as determined by kubelet) DNS settings.
      - `"Default"` indicates that the pod should use the default (as determined by kubelet) DNS settings.
      - `"None"` indicates that the pod should use empty DNS settings. DNS parameters such as nameservers and search paths should be defined via DNSConfig."""
-    enable_service_links: bool | None | UnsetType = field(default=UNSET, name="enableServiceLinks")
+    enable_service_links: bool | None = field(default=None, name="enableServiceLinks")
     """EnableServiceLinks indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links. Optional: Defaults to true."""
-    ephemeral_containers: list[EphemeralContainer] | None | UnsetType = field(
-        default=UNSET, name="ephemeralContainers"
+    ephemeral_containers: list[EphemeralContainer] | None = field(
+        default=None, name="ephemeralContainers"
     )
     """List of ephemeral containers run in this pod. Ephemeral containers may be run in an existing pod to perform user-initiated actions such as debugging. This list cannot be specified when creating a pod, and it cannot be modified by updating the pod spec. In order to add an ephemeral container to an existing pod, use the pod's ephemeralcontainers subresource."""
-    eviction_responders: list[EvictionResponder] | None | UnsetType = field(
-        default=UNSET, name="evictionResponders"
+    eviction_responders: list[EvictionResponder] | None = field(
+        default=None, name="evictionResponders"
     )
     """evictionResponders reference responders that react to Evictions based on EvictionRequests. Responders should observe and communicate through the Eviction Resource API to help with the graceful termination of a pod. The responders are selected sequentially, according to their specified priority.
 
     Responders should periodically report on an eviction progress by updating the .status.responders[].heartbeatTime field of the Eviction object. If this field is not updated within the heartbeat deadline defined by the Eviction API (currently 20 minutes), the eviction is passed over to the next responder with a lower priority. If there is no other responder, the last default imperative-eviction.k8s.io/evictor responder with a priority of 100 will evict the pod using the imperative Eviction API (pods/<name>/eviction subresource).
 
     The maximum length of the responders list is 10. Responders are not supported when the pod is part of a PodGroup (.spec.schedulingGroup is set). This field can only be set on creation and is immutable afterwards."""
-    host_aliases: list[HostAlias] | None | UnsetType = field(default=UNSET, name="hostAliases")
+    host_aliases: list[HostAlias] | None = field(default=None, name="hostAliases")
     """HostAliases is an optional list of hosts and IPs that will be injected into the pod's hosts file if specified."""
-    host_ipc: bool | None | UnsetType = field(default=UNSET, name="hostIPC")
+    host_ipc: bool | None = field(default=None, name="hostIPC")
     """Use the host's ipc namespace. Optional: Default to false."""
-    host_network: bool | None | UnsetType = field(default=UNSET, name="hostNetwork")
+    host_network: bool | None = field(default=None, name="hostNetwork")
     """Host networking requested for this pod. Use the host's network namespace. When using HostNetwork you should specify ports so the scheduler is aware. When `hostNetwork` is true, specified `hostPort` fields in port definitions must match `containerPort`, and unspecified `hostPort` fields in port definitions are defaulted to match `containerPort`. Default to false."""
-    host_pid: bool | None | UnsetType = field(default=UNSET, name="hostPID")
+    host_pid: bool | None = field(default=None, name="hostPID")
     """Use the host's pid namespace. Optional: Default to false."""
-    host_users: bool | None | UnsetType = field(default=UNSET, name="hostUsers")
+    host_users: bool | None = field(default=None, name="hostUsers")
     """Use the host's user namespace. Optional: Default to true. If set to true or not present, the pod will be run in the host user namespace, useful for when the pod needs a feature only available to the host user namespace, such as loading a kernel module with CAP_SYS_MODULE. When set to false, a new userns is created for the pod. Setting false is useful for mitigating container breakout vulnerabilities even allowing users to run their containers as root without actually having root privileges on the host."""
-    hostname: str | None | UnsetType = UNSET
+    hostname: str | None = None
     """Specifies the hostname of the Pod If not specified, the pod's hostname will be set to a system-defined value."""
-    hostname_override: str | None | UnsetType = field(default=UNSET, name="hostnameOverride")
+    hostname_override: str | None = field(default=None, name="hostnameOverride")
     """HostnameOverride specifies an explicit override for the pod's hostname as perceived by the pod. This field only specifies the pod's hostname and does not affect its DNS records. When this field is set to a non-empty string: - It takes precedence over the values set in `hostname` and `subdomain`. - The Pod's hostname will be set to this value. - `setHostnameAsFQDN` must be nil or set to false. - `hostNetwork` must be set to false.
 
     This field must be a valid DNS subdomain as defined in RFC 1123 and contain at most 64 characters."""
-    image_pull_secrets: list[LocalObjectReference] | None | UnsetType = field(
-        default=UNSET, name="imagePullSecrets"
+    image_pull_secrets: list[LocalObjectReference] | None = field(
+        default=None, name="imagePullSecrets"
     )
     """ImagePullSecrets is an optional list of references to secrets in the same namespace to use for pulling any of the images used by this PodSpec. If specified, these secrets will be passed to individual puller implementations for them to use. More info: https://kubernetes.io/docs/concepts/containers/images#specifying-imagepullsecrets-on-a-pod"""
-    init_containers: list[Container] | None | UnsetType = field(
-        default=UNSET, name="initContainers"
-    )
+    init_containers: list[Container] | None = field(default=None, name="initContainers")
     """List of initialization containers belonging to the pod. Init containers are executed in order prior to containers being started. If any init container fails, the pod is considered to have failed and is handled according to its restartPolicy. The name for an init container or normal container must be unique among all containers. Init containers may not have Lifecycle actions, Readiness probes, Liveness probes, or Startup probes. The resourceRequirements of an init container are taken into account during scheduling by finding the highest request/limit for each resource type, and then using the max of that value or the sum of the normal containers. Limits are applied to init containers in a similar fashion. Init containers cannot currently be added or removed. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/init-containers/"""
-    node_name: str | None | UnsetType = field(default=UNSET, name="nodeName")
+    node_name: str | None = field(default=None, name="nodeName")
     """NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename"""
-    node_selector: dict[str, str] | None | UnsetType = field(default=UNSET, name="nodeSelector")
+    node_selector: dict[str, str] | None = field(default=None, name="nodeSelector")
     """NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/"""
-    os: PodOS | None | UnsetType = UNSET
+    os: PodOS | None = None
     """Specifies the OS of the containers in the pod. Some pod and container fields are restricted if this is set.
 
     If the OS field is set to linux, the following fields must be unset: -securityContext.windowsOptions
 
     If the OS field is set to windows, following fields must be unset: - spec.hostPID - spec.hostIPC - spec.hostUsers - spec.resources - spec.securityContext.appArmorProfile - spec.securityContext.seLinuxOptions - spec.securityContext.seccompProfile - spec.securityContext.fsGroup - spec.securityContext.fsGroupChangePolicy - spec.securityContext.sysctls - spec.shareProcessNamespace - spec.securityContext.runAsUser - spec.securityContext.runAsGroup - spec.securityContext.supplementalGroups - spec.securityContext.supplementalGroupsPolicy - spec.containers[*].securityContext.appArmorProfile - spec.containers[*].securityContext.seLinuxOptions - spec.containers[*].securityContext.seccompProfile - spec.containers[*].securityContext.capabilities - spec.containers[*].securityContext.readOnlyRootFilesystem - spec.containers[*].securityContext.privileged - spec.containers[*].securityContext.allowPrivilegeEscalation - spec.containers[*].securityContext.procMount - spec.containers[*].securityContext.runAsUser - spec.containers[*].securityContext.runAsGroup"""
-    overhead: dict[str, Quantity] | None | UnsetType = UNSET
+    overhead: dict[str, Quantity] | None = None
     """Overhead represents the resource overhead associated with running a pod for a given RuntimeClass. This field will be autopopulated at admission time by the RuntimeClass admission controller. If the RuntimeClass admission controller is enabled, overhead must not be set in Pod create requests. The RuntimeClass admission controller will reject Pod create requests which have the overhead already set. If RuntimeClass is configured and selected in the PodSpec, Overhead will be set to the value defined in the corresponding RuntimeClass, otherwise it will remain unset and treated as zero. More info: https://git.k8s.io/enhancements/keps/sig-node/688-pod-overhead/README.md"""
-    preemption_policy: Literal["Never", "PreemptLowerPriority"] | str | None | UnsetType = field(
-        default=UNSET, name="preemptionPolicy"
+    preemption_policy: Literal["Never", "PreemptLowerPriority"] | str | None = field(
+        default=None, name="preemptionPolicy"
     )
     """PreemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. When Priority Admission Controller is enabled, it prevents users from setting this field. The admission controller populates this field from PriorityClassName. Defaults to PreemptLowerPriority if unset.
 
     Possible enum values:
      - `"Never"` means that pod never preempts other pods with lower priority.
      - `"PreemptLowerPriority"` means that pod can preempt other pods with lower priority."""
-    priority: int | None | UnsetType = UNSET
+    priority: int | None = None
     """The priority value. Various system components use this field to find the priority of the pod. When Priority Admission Controller is enabled, it prevents users from setting this field. The admission controller populates this field from PriorityClassName. The higher the value, the higher the priority."""
-    priority_class_name: str | None | UnsetType = field(default=UNSET, name="priorityClassName")
+    priority_class_name: str | None = field(default=None, name="priorityClassName")
     """If specified, indicates the pod's priority. "system-node-critical" and "system-cluster-critical" are two special keywords which indicate the highest priorities with the former being the highest priority. Any other name must be defined by creating a PriorityClass object with that name. If not specified, the pod priority will be default or zero if there is no default."""
-    readiness_gates: list[PodReadinessGate] | None | UnsetType = field(
-        default=UNSET, name="readinessGates"
-    )
+    readiness_gates: list[PodReadinessGate] | None = field(default=None, name="readinessGates")
     """If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates"""
-    resource_claims: list[PodResourceClaim] | None | UnsetType = field(
-        default=UNSET, name="resourceClaims"
-    )
+    resource_claims: list[PodResourceClaim] | None = field(default=None, name="resourceClaims")
     """ResourceClaims defines which ResourceClaims must be allocated and reserved before the Pod is allowed to start. The resources will be made available to those containers which consume them by name.
 
     This is a stable field but requires that the DynamicResourceAllocation feature gate is enabled.
 
     This field is immutable."""
-    resources: ResourceRequirements | None | UnsetType = UNSET
+    resources: ResourceRequirements | None = None
     """Resources is the total amount of CPU and Memory resources required by all containers in the pod. It supports specifying Requests and Limits for "cpu", "memory" and "hugepages-" resource names only. ResourceClaims are not supported.
 
     This field enables fine-grained control over resource allocation for the entire pod, allowing resource sharing among containers in a pod.
 
     This is an alpha field and requires enabling the PodLevelResources feature gate."""
-    restart_policy: Literal["Always", "Never", "OnFailure"] | str | None | UnsetType = field(
-        default=UNSET, name="restartPolicy"
+    restart_policy: Literal["Always", "Never", "OnFailure"] | str | None = field(
+        default=None, name="restartPolicy"
     )
     """Restart policy for all containers within the pod. One of Always, OnFailure, Never. In some contexts, only a subset of those values may be permitted. Default to Always. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy
 
@@ -3842,92 +3679,78 @@ class PodSpec(Model):
      - `"Always"`
      - `"Never"`
      - `"OnFailure"`"""
-    runtime_class_name: str | None | UnsetType = field(default=UNSET, name="runtimeClassName")
+    runtime_class_name: str | None = field(default=None, name="runtimeClassName")
     """RuntimeClassName refers to a RuntimeClass object in the node.k8s.io group, which should be used to run this pod.  If no RuntimeClass resource matches the named class, the pod will not be run. If unset or empty, the "legacy" RuntimeClass will be used, which is an implicit class with an empty definition that uses the default runtime handler. More info: https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class"""
-    scheduler_name: str | None | UnsetType = field(default=UNSET, name="schedulerName")
+    scheduler_name: str | None = field(default=None, name="schedulerName")
     """If specified, the pod will be dispatched by specified scheduler. If not specified, the pod will be dispatched by default scheduler."""
-    scheduling_gates: list[PodSchedulingGate] | None | UnsetType = field(
-        default=UNSET, name="schedulingGates"
-    )
+    scheduling_gates: list[PodSchedulingGate] | None = field(default=None, name="schedulingGates")
     """SchedulingGates is an opaque list of values that if specified will block scheduling the pod. If schedulingGates is not empty, the pod will stay in the SchedulingGated state and the scheduler will not attempt to schedule the pod.
 
     SchedulingGates can only be set at pod creation time, and be removed only afterwards."""
-    scheduling_group: PodSchedulingGroup | None | UnsetType = field(
-        default=UNSET, name="schedulingGroup"
-    )
+    scheduling_group: PodSchedulingGroup | None = field(default=None, name="schedulingGroup")
     """SchedulingGroup provides a reference to the immediate scheduling runtime grouping object that this Pod belongs to. This field is used by the scheduler to identify the group and apply the correct group scheduling policies. The association with a group also impacts other lifecycle aspects of a Pod that are relevant in a wider context of scheduling like preemption, resource attachment, etc. If not specified, the Pod is treated as a single unit in all of these aspects. The group object referenced by this field may not exist at the time the Pod is created. This field is immutable, but a group object with the same name may be recreated with different policies. Doing this during pod scheduling may result in the placement not conforming to the expected policies."""
-    security_context: PodSecurityContext | None | UnsetType = field(
-        default=UNSET, name="securityContext"
-    )
+    security_context: PodSecurityContext | None = field(default=None, name="securityContext")
     """SecurityContext holds pod-level security attributes and common container settings. Optional: Defaults to empty.  See type description for default values of each field."""
-    service_account: str | None | UnsetType = field(default=UNSET, name="serviceAccount")
+    service_account: str | None = field(default=None, name="serviceAccount")
     """DeprecatedServiceAccount is a deprecated alias for ServiceAccountName. Deprecated: Use serviceAccountName instead."""
-    service_account_name: str | None | UnsetType = field(default=UNSET, name="serviceAccountName")
+    service_account_name: str | None = field(default=None, name="serviceAccountName")
     """ServiceAccountName is the name of the ServiceAccount to use to run this pod. More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/"""
-    set_hostname_as_fqdn: bool | None | UnsetType = field(default=UNSET, name="setHostnameAsFQDN")
+    set_hostname_as_fqdn: bool | None = field(default=None, name="setHostnameAsFQDN")
     """If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default). In Linux containers, this means setting the FQDN in the hostname field of the kernel (the nodename field of struct utsname). In Windows containers, this means setting the registry value of hostname for the registry key HKEY_LOCAL_MACHINE\\\\SYSTEM\\\\CurrentControlSet\\\\Services\\\\Tcpip\\\\Parameters to FQDN. If a pod does not have FQDN, this has no effect. Default to false."""
-    share_process_namespace: bool | None | UnsetType = field(
-        default=UNSET, name="shareProcessNamespace"
-    )
+    share_process_namespace: bool | None = field(default=None, name="shareProcessNamespace")
     """Share a single process namespace between all of the containers in a pod. When this is set containers will be able to view and signal processes from other containers in the same pod, and the first process in each container will not be assigned PID 1. HostPID and ShareProcessNamespace cannot both be set. Optional: Default to false."""
-    subdomain: str | None | UnsetType = UNSET
+    subdomain: str | None = None
     """If specified, the fully qualified Pod hostname will be "<hostname>.<subdomain>.<pod namespace>.svc.<cluster domain>". If not specified, the pod will not have a domainname at all."""
-    termination_grace_period_seconds: int | None | UnsetType = field(
-        default=UNSET, name="terminationGracePeriodSeconds"
+    termination_grace_period_seconds: int | None = field(
+        default=None, name="terminationGracePeriodSeconds"
     )
     """Optional duration in seconds the pod needs to terminate gracefully. May be decreased in delete request. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). If this value is nil, the default grace period will be used instead. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. Defaults to 30 seconds."""
-    tolerations: list[Toleration] | None | UnsetType = UNSET
+    tolerations: list[Toleration] | None = None
     """If specified, the pod's tolerations."""
-    topology_spread_constraints: list[TopologySpreadConstraint] | None | UnsetType = field(
-        default=UNSET, name="topologySpreadConstraints"
+    topology_spread_constraints: list[TopologySpreadConstraint] | None = field(
+        default=None, name="topologySpreadConstraints"
     )
     """TopologySpreadConstraints describes how a group of pods ought to spread across topology domains. Scheduler will schedule pods in a way which abides by the constraints. All topologySpreadConstraints are ANDed."""
-    volumes: list[Volume] | None | UnsetType = UNSET
+    volumes: list[Volume] | None = None
     """List of volumes that can be mounted by containers belonging to the pod. More info: https://kubernetes.io/docs/concepts/storage/volumes"""
 
 
-class PodStatus(Model):
+class PodStatus(Model, kw_only=True):
     """PodStatus represents information about the status of a pod. Status may trail the actual state of a system, especially if the node that hosts the pod cannot contact the control plane."""
 
-    allocated_resources: dict[str, Quantity] | None | UnsetType = field(
-        default=UNSET, name="allocatedResources"
-    )
+    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
     """AllocatedResources is the total requests allocated for this pod by the node. If pod-level requests are not set, this will be the total requests aggregated across containers in the pod."""
-    conditions: list[PodCondition] | None | UnsetType = UNSET
+    conditions: list[PodCondition] | None = None
     """Current service state of pod. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions"""
-    container_statuses: list[ContainerStatus] | None | UnsetType = field(
-        default=UNSET, name="containerStatuses"
-    )
+    container_statuses: list[ContainerStatus] | None = field(default=None, name="containerStatuses")
     """Statuses of containers in this pod. Each container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status"""
-    ephemeral_container_statuses: list[ContainerStatus] | None | UnsetType = field(
-        default=UNSET, name="ephemeralContainerStatuses"
+    ephemeral_container_statuses: list[ContainerStatus] | None = field(
+        default=None, name="ephemeralContainerStatuses"
     )
     """Statuses for any ephemeral containers that have run in this pod. Each ephemeral container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status"""
-    extended_resource_claim_status: PodExtendedResourceClaimStatus | None | UnsetType = field(
-        default=UNSET, name="extendedResourceClaimStatus"
+    extended_resource_claim_status: PodExtendedResourceClaimStatus | None = field(
+        default=None, name="extendedResourceClaimStatus"
     )
     """Status of extended resource claim backed by DRA."""
-    host_ip: str | None | UnsetType = field(default=UNSET, name="hostIP")
+    host_ip: str | None = field(default=None, name="hostIP")
     """hostIP holds the IP address of the host to which the pod is assigned. Empty if the pod has not started yet. A pod can be assigned to a node that has a problem in kubelet which in turns mean that HostIP will not be updated even if there is a node is assigned to pod"""
-    host_ips: list[HostIP] | None | UnsetType = field(default=UNSET, name="hostIPs")
+    host_ips: list[HostIP] | None = field(default=None, name="hostIPs")
     """hostIPs holds the IP addresses allocated to the host. If this field is specified, the first entry must match the hostIP field. This list is empty if the pod has not started yet. A pod can be assigned to a node that has a problem in kubelet which in turns means that HostIPs will not be updated even if there is a node is assigned to this pod."""
-    init_container_statuses: list[ContainerStatus] | None | UnsetType = field(
-        default=UNSET, name="initContainerStatuses"
+    init_container_statuses: list[ContainerStatus] | None = field(
+        default=None, name="initContainerStatuses"
     )
     """Statuses of init containers in this pod. The most recent successful non-restartable init container will have ready = true, the most recently started container will have startTime set. Each init container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-and-container-status"""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """A human readable message indicating details about why the pod is in this condition."""
-    node_allocatable_resource_claim_statuses: (
-        list[NodeAllocatableResourceClaimStatus] | None | UnsetType
-    ) = field(default=UNSET, name="nodeAllocatableResourceClaimStatuses")
+    node_allocatable_resource_claim_statuses: list[NodeAllocatableResourceClaimStatus] | None = (
+        field(default=None, name="nodeAllocatableResourceClaimStatuses")
+    )
     """NodeAllocatableResourceClaimStatuses contains the status of node-allocatable resources that were allocated for this pod through DRA claims. This includes resources currently reported in v1.Node `status.allocatable` that are not extended resources (see https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#extended-resources). Examples include "cpu", "memory", "ephemeral-storage", and hugepages."""
-    nominated_node_name: str | None | UnsetType = field(default=UNSET, name="nominatedNodeName")
+    nominated_node_name: str | None = field(default=None, name="nominatedNodeName")
     """nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled."""
-    observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
     """If set, this represents the .metadata.generation that the pod status was set based upon. The PodObservedGenerationTracking feature gate must be enabled to use this field."""
-    phase: (
-        Literal["Failed", "Pending", "Running", "Succeeded", "Unknown"] | str | None | UnsetType
-    ) = UNSET
+    phase: Literal["Failed", "Pending", "Running", "Succeeded", "Unknown"] | str | None = None
     """The phase of a Pod is a simple, high-level summary of where the Pod is in its lifecycle. The conditions array, the reason and message fields, and the individual container status arrays contain more detail about the pod's status. There are five possible phase values:
 
     Pending: The pod has been accepted by the Kubernetes system, but one or more of the container images has not been created. This includes time before being scheduled as well as time spent downloading images over the network, which could take a while. Running: The pod has been bound to a node, and all of the containers have been created. At least one container is still running, or is in the process of starting or restarting. Succeeded: All containers in the pod have terminated in success, and will not be restarted. Failed: All containers in the pod have terminated, and at least one container has terminated in failure. The container either exited with non-zero status or was terminated by the system. Unknown: For some reason the state of the pod could not be obtained, typically due to an error in communicating with the host of the pod.
@@ -3940,12 +3763,12 @@ class PodStatus(Model):
      - `"Running"` means the pod has been bound to a node and all of the containers have been started. At least one container is still running or is in the process of being restarted.
      - `"Succeeded"` means that all containers in the pod have voluntarily terminated with a container exit code of 0, and the system is not going to restart any of these containers.
      - `"Unknown"` means that for some reason the state of the pod could not be obtained, typically due to an error in communicating with the host of the pod. Deprecated: It isn't being set since 2015 (74da3b14b0c0f658b3bb8d2def5094686d0e9095)"""
-    pod_ip: str | None | UnsetType = field(default=UNSET, name="podIP")
+    pod_ip: str | None = field(default=None, name="podIP")
     """podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated."""
-    pod_ips: list[PodIP] | None | UnsetType = field(default=UNSET, name="podIPs")
+    pod_ips: list[PodIP] | None = field(default=None, name="podIPs")
     """podIPs holds the IP addresses allocated to the pod. If this field is specified, the 0th entry must match the podIP field. Pods may be allocated at most 1 value for each of IPv4 and IPv6. This list is empty if no IPs have been allocated yet."""
-    qos_class: Literal["BestEffort", "Burstable", "Guaranteed"] | str | None | UnsetType = field(
-        default=UNSET, name="qosClass"
+    qos_class: Literal["BestEffort", "Burstable", "Guaranteed"] | str | None = field(
+        default=None, name="qosClass"
     )
     """The Quality of Service (QOS) classification assigned to the pod based on resource requirements See PodQOSClass type for available QOS classes More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-qos/#quality-of-service-classes
 
@@ -3953,89 +3776,87 @@ class PodStatus(Model):
      - `"BestEffort"` is the BestEffort qos class.
      - `"Burstable"` is the Burstable qos class.
      - `"Guaranteed"` is the Guaranteed qos class."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """A brief CamelCase message indicating details about why the pod is in this state. e.g. 'Evicted'"""
-    resize: str | None | UnsetType = UNSET
+    resize: str | None = None
     """Status of resources resize desired for pod's containers. It is empty if no resources resize is pending. Any changes to container resources will automatically set this to "Proposed" Deprecated: Resize status is moved to two pod conditions PodResizePending and PodResizeInProgress. PodResizePending will track states where the spec has been resized, but the Kubelet has not yet allocated the resources. PodResizeInProgress will track in-progress resizes, and should be present whenever allocated resources != acknowledged resources."""
-    resource_claim_statuses: list[PodResourceClaimStatus] | None | UnsetType = field(
-        default=UNSET, name="resourceClaimStatuses"
+    resource_claim_statuses: list[PodResourceClaimStatus] | None = field(
+        default=None, name="resourceClaimStatuses"
     )
     """Status of resource claims."""
-    resources: ResourceRequirements | None | UnsetType = UNSET
+    resources: ResourceRequirements | None = None
     """Resources represents the compute resource requests and limits that have been applied at the pod level if pod-level requests or limits are set in PodSpec.Resources"""
-    start_time: Time | None | UnsetType = field(default=UNSET, name="startTime")
+    start_time: Time | None = field(default=None, name="startTime")
     """RFC 3339 date and time at which the object was acknowledged by the Kubelet. This is before the Kubelet pulled the container image(s) for the pod."""
-    volume_health: list[PodVolumeHealth] | None | UnsetType = field(
-        default=UNSET, name="volumeHealth"
-    )
+    volume_health: list[PodVolumeHealth] | None = field(default=None, name="volumeHealth")
     """volumeHealth contains node-reported health for each volume the pod is using. Populated by the kubelet on the pod's node."""
 
 
-class PodTemplate(Model):
+class PodTemplate(Model, kw_only=True):
     """PodTemplate describes a template for creating copies of a predefined pod."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "PodTemplate"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "template": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "PodTemplate"
+    DEFAULTS = {"metadata": {}, "template": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    template: PodTemplateSpec | None | UnsetType = UNSET
+    template: PodTemplateSpec | None = None
     """Template defines the pods that will be created from this pod template. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PodTemplateList(Model):
+class PodTemplateList(Model, kw_only=True):
     """PodTemplateList is a list of PodTemplates."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "PodTemplateList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "PodTemplateList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[PodTemplate] | None | UnsetType = UNSET
+    items: list[PodTemplate]
     """List of pod templates
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PodTemplateSpec(Model):
+class PodTemplateSpec(Model, kw_only=True):
     """PodTemplateSpec describes the data a pod should have when created from a template"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: PodSpec | None | UnsetType = UNSET
+    spec: PodSpec | None = None
     """Specification of the desired behavior of the pod. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PodVolumeHealth(Model):
+class PodVolumeHealth(Model, kw_only=True):
     """PodVolumeHealth contains health information for a volume used by a pod, reported by the CSI node plugin via the kubelet."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    health_conditions: list[VolumeHealthCondition] | None | UnsetType = field(
-        default=UNSET, name="healthConditions"
+    DEFAULTS = {"name": ""}
+    health_conditions: list[VolumeHealthCondition] | None = field(
+        default=None, name="healthConditions"
     )
     """conditions is the set of adverse conditions reported by the CSI node plugin for this volume on this node. At most 16 conditions may be reported."""
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """lastTransitionTime is when the current set of conditions first appeared."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name matches an entry in pod.spec.volumes.
 
     Required.
@@ -4043,22 +3864,22 @@ class PodVolumeHealth(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PortStatus(Model):
+class PortStatus(Model, kw_only=True):
     """PortStatus represents the error condition of a service port"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"port": 0, "protocol": ""}
-    error: str | None | UnsetType = UNSET
+    DEFAULTS = {"port": 0, "protocol": ""}
+    error: str | None = None
     """Error is to record the problem with the service port The format of the error shall comply with the following rules: - built-in error values shall be specified in this file and those shall use
       CamelCase names
     - cloud provider specific error values must have names that comply with the
       format foo.example.com/CamelCase."""
-    port: int | None | UnsetType = UNSET
+    port: int
     """Port is the port number of the service port of which status is recorded here
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    protocol: Literal["SCTP", "TCP", "UDP"] | str | None | UnsetType = UNSET
+    protocol: Literal["SCTP", "TCP", "UDP"] | str
     """Protocol is the protocol of the service port of which status is recorded here The supported values are: "TCP", "UDP", "SCTP"
 
     Possible enum values:
@@ -4071,15 +3892,15 @@ class PortStatus(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PortworxVolumeSource(Model):
+class PortworxVolumeSource(Model, kw_only=True):
     """PortworxVolumeSource represents a Portworx volume resource."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"volume_id": ""}
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    DEFAULTS = {"volume_id": ""}
+    fs_type: str | None = field(default=None, name="fsType")
     """fSType represents the filesystem type to mount Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs". Implicitly inferred to be "ext4" if unspecified."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
-    volume_id: str | None | UnsetType = field(default=UNSET, name="volumeID")
+    volume_id: str = field(name="volumeID")
     """volumeID uniquely identifies a Portworx volume
 
     Required.
@@ -4087,17 +3908,17 @@ class PortworxVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PreferredSchedulingTerm(Model):
+class PreferredSchedulingTerm(Model, kw_only=True):
     """An empty preferred scheduling term matches all objects with implicit weight 0 (i.e. it's a no-op). A null preferred scheduling term matches no objects (i.e. is also a no-op)."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"preference": {}, "weight": 0}
-    preference: NodeSelectorTerm | None | UnsetType = UNSET
+    DEFAULTS = {"preference": {}, "weight": 0}
+    preference: NodeSelectorTerm
     """A node selector term, associated with the corresponding weight.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    weight: int | None | UnsetType = UNSET
+    weight: int
     """Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.
 
     Required.
@@ -4105,63 +3926,63 @@ class PreferredSchedulingTerm(Model):
     Default: 0 (applied by the server, not by this client)."""
 
 
-class Probe(Model):
+class Probe(Model, kw_only=True):
     """Probe describes a health check to be performed against a container to determine whether it is alive or ready to receive traffic."""
 
-    exec_: ExecAction | None | UnsetType = field(default=UNSET, name="exec")
+    exec: ExecAction | None = None
     """Exec specifies a command to execute in the container."""
-    failure_threshold: int | None | UnsetType = field(default=UNSET, name="failureThreshold")
+    failure_threshold: int | None = field(default=None, name="failureThreshold")
     """Minimum consecutive failures for the probe to be considered failed after having succeeded. Defaults to 3. Minimum value is 1."""
-    grpc: GRPCAction | None | UnsetType = UNSET
+    grpc: GRPCAction | None = None
     """GRPC specifies a GRPC HealthCheckRequest."""
-    http_get: HTTPGetAction | None | UnsetType = field(default=UNSET, name="httpGet")
+    http_get: HTTPGetAction | None = field(default=None, name="httpGet")
     """HTTPGet specifies an HTTP GET request to perform."""
-    initial_delay_seconds: int | None | UnsetType = field(default=UNSET, name="initialDelaySeconds")
+    initial_delay_seconds: int | None = field(default=None, name="initialDelaySeconds")
     """Number of seconds after the container has started before liveness probes are initiated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
-    period_seconds: int | None | UnsetType = field(default=UNSET, name="periodSeconds")
+    period_seconds: int | None = field(default=None, name="periodSeconds")
     """How often (in seconds) to perform the probe. Default to 10 seconds. Minimum value is 1."""
-    success_threshold: int | None | UnsetType = field(default=UNSET, name="successThreshold")
+    success_threshold: int | None = field(default=None, name="successThreshold")
     """Minimum consecutive successes for the probe to be considered successful after having failed. Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1."""
-    tcp_socket: TCPSocketAction | None | UnsetType = field(default=UNSET, name="tcpSocket")
+    tcp_socket: TCPSocketAction | None = field(default=None, name="tcpSocket")
     """TCPSocket specifies a connection to a TCP port."""
-    termination_grace_period_seconds: int | None | UnsetType = field(
-        default=UNSET, name="terminationGracePeriodSeconds"
+    termination_grace_period_seconds: int | None = field(
+        default=None, name="terminationGracePeriodSeconds"
     )
     """Optional duration in seconds the pod needs to terminate gracefully upon probe failure. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. If this value is nil, the pod's terminationGracePeriodSeconds will be used. Otherwise, this value overrides the value provided by the pod spec. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate. Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset."""
-    timeout_seconds: int | None | UnsetType = field(default=UNSET, name="timeoutSeconds")
+    timeout_seconds: int | None = field(default=None, name="timeoutSeconds")
     """Number of seconds after which the probe times out. Defaults to 1 second. Minimum value is 1. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
 
 
-class ProjectedVolumeSource(Model):
+class ProjectedVolumeSource(Model, kw_only=True):
     """Represents a projected volume source"""
 
-    default_mode: int | None | UnsetType = field(default=UNSET, name="defaultMode")
+    default_mode: int | None = field(default=None, name="defaultMode")
     """defaultMode are the mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
-    default_user: int | None | UnsetType = field(default=UNSET, name="defaultUser")
+    default_user: int | None = field(default=None, name="defaultUser")
     """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
-    sources: list[VolumeProjection] | None | UnsetType = UNSET
+    sources: list[VolumeProjection] | None = None
     """sources is the list of volume projections. Each entry in this list handles one source."""
 
 
-class QuobyteVolumeSource(Model):
+class QuobyteVolumeSource(Model, kw_only=True):
     """Represents a Quobyte mount that lasts the lifetime of a pod. Quobyte volumes do not support ownership management or SELinux relabeling."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"registry": "", "volume": ""}
-    group: str | None | UnsetType = UNSET
+    DEFAULTS = {"registry": "", "volume": ""}
+    group: str | None = None
     """group to map volume access to Default is no group"""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the Quobyte volume to be mounted with read-only permissions. Defaults to false."""
-    registry: str | None | UnsetType = UNSET
+    registry: str
     """registry represents a single or multiple Quobyte Registry services specified as a string as host:port pair (multiple entries are separated with commas) which acts as the central registry for volumes
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    tenant: str | None | UnsetType = UNSET
+    tenant: str | None = None
     """tenant owning the given Quobyte volume in the Backend Used with dynamically provisioned Quobyte volumes, value is set by the plugin"""
-    user: str | None | UnsetType = UNSET
+    user: str | None = None
     """user to map volume access to Defaults to serivceaccount user"""
-    volume: str | None | UnsetType = UNSET
+    volume: str
     """volume is a string that references an already created Quobyte volume by name.
 
     Required.
@@ -4169,125 +3990,115 @@ class QuobyteVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class RBDPersistentVolumeSource(Model):
+class RBDPersistentVolumeSource(Model, kw_only=True):
     """Represents a Rados Block Device mount that lasts the lifetime of a pod. RBD volumes support ownership management and SELinux relabeling."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
-        "image": "",
-        "keyring": "/etc/ceph/keyring",
-        "pool": "rbd",
-        "user": "admin",
-    }
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    DEFAULTS = {"image": "", "keyring": "/etc/ceph/keyring", "pool": "rbd", "user": "admin"}
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#rbd"""
-    image: str | None | UnsetType = UNSET
+    image: str
     """image is the rados image name. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    keyring: str | None | UnsetType = UNSET
+    keyring: str | None = None
     """keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Default: "/etc/ceph/keyring" (applied by the server, not by this client)."""
-    monitors: list[str] | None | UnsetType = UNSET
+    monitors: list[str]
     """monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Required."""
-    pool: str | None | UnsetType = UNSET
+    pool: str | None = None
     """pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Default: "rbd" (applied by the server, not by this client)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
-    secret_ref: SecretReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: SecretReference | None = field(default=None, name="secretRef")
     """secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
-    user: str | None | UnsetType = UNSET
+    user: str | None = None
     """user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Default: "admin" (applied by the server, not by this client)."""
 
 
-class RBDVolumeSource(Model):
+class RBDVolumeSource(Model, kw_only=True):
     """Represents a Rados Block Device mount that lasts the lifetime of a pod. RBD volumes support ownership management and SELinux relabeling."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
-        "image": "",
-        "keyring": "/etc/ceph/keyring",
-        "pool": "rbd",
-        "user": "admin",
-    }
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    DEFAULTS = {"image": "", "keyring": "/etc/ceph/keyring", "pool": "rbd", "user": "admin"}
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#rbd"""
-    image: str | None | UnsetType = UNSET
+    image: str
     """image is the rados image name. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    keyring: str | None | UnsetType = UNSET
+    keyring: str | None = None
     """keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Default: "/etc/ceph/keyring" (applied by the server, not by this client)."""
-    monitors: list[str] | None | UnsetType = UNSET
+    monitors: list[str]
     """monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Required."""
-    pool: str | None | UnsetType = UNSET
+    pool: str | None = None
     """pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Default: "rbd" (applied by the server, not by this client)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
-    secret_ref: LocalObjectReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
     """secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
-    user: str | None | UnsetType = UNSET
+    user: str | None = None
     """user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Default: "admin" (applied by the server, not by this client)."""
 
 
-class ReplicationController(Model):
+class ReplicationController(Model, kw_only=True):
     """ReplicationController represents the configuration of a replication controller."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "ReplicationController"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "ReplicationController"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """If the Labels of a ReplicationController are empty, they are defaulted to be the same as the Pod(s) that the replication controller manages. Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: ReplicationControllerSpec | None | UnsetType = UNSET
+    spec: ReplicationControllerSpec | None = None
     """Spec defines the specification of the desired behavior of the replication controller. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
-    status: ReplicationControllerStatus | None | UnsetType = UNSET
+    status: ReplicationControllerStatus | None = None
     """Status is the most recently observed status of the replication controller. This data may be out of date by some window of time. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ReplicationControllerCondition(Model):
+class ReplicationControllerCondition(Model, kw_only=True):
     """ReplicationControllerCondition describes the state of a replication controller at a certain point."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"status": "", "type_": ""}
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    DEFAULTS = {"status": "", "type": ""}
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """The last time the condition transitioned from one status to another."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """A human readable message indicating details about the transition."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """The reason for the condition's last transition."""
-    status: str | None | UnsetType = UNSET
+    status: str
     """Status of the condition, one of True, False, Unknown.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """Type of replication controller condition.
 
     Required.
@@ -4295,61 +4106,59 @@ class ReplicationControllerCondition(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ReplicationControllerList(Model):
+class ReplicationControllerList(Model, kw_only=True):
     """ReplicationControllerList is a collection of replication controllers."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "ReplicationControllerList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "ReplicationControllerList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ReplicationController] | None | UnsetType = UNSET
+    items: list[ReplicationController]
     """List of replication controllers. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ReplicationControllerSpec(Model):
+class ReplicationControllerSpec(Model, kw_only=True):
     """ReplicationControllerSpec is the specification of a replication controller."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"min_ready_seconds": 0, "replicas": 1}
-    min_ready_seconds: int | None | UnsetType = field(default=UNSET, name="minReadySeconds")
+    DEFAULTS = {"min_ready_seconds": 0, "replicas": 1}
+    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
     """Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)
 
     Default: 0 (applied by the server, not by this client)."""
-    replicas: int | None | UnsetType = UNSET
+    replicas: int | None = None
     """Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller
 
     Default: 1 (applied by the server, not by this client)."""
-    selector: dict[str, str] | None | UnsetType = UNSET
+    selector: dict[str, str] | None = None
     """Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors"""
-    template: PodTemplateSpec | None | UnsetType = UNSET
+    template: PodTemplateSpec | None = None
     """Template is the object that describes the pod that will be created if insufficient replicas are detected. This takes precedence over a TemplateRef. The only allowed template.spec.restartPolicy value is "Always". More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template"""
 
 
-class ReplicationControllerStatus(Model):
+class ReplicationControllerStatus(Model, kw_only=True):
     """ReplicationControllerStatus represents the current status of a replication controller."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"replicas": 0}
-    available_replicas: int | None | UnsetType = field(default=UNSET, name="availableReplicas")
+    DEFAULTS = {"replicas": 0}
+    available_replicas: int | None = field(default=None, name="availableReplicas")
     """The number of available replicas (ready for at least minReadySeconds) for this replication controller."""
-    conditions: list[ReplicationControllerCondition] | None | UnsetType = UNSET
+    conditions: list[ReplicationControllerCondition] | None = None
     """Represents the latest available observations of a replication controller's current state."""
-    fully_labeled_replicas: int | None | UnsetType = field(
-        default=UNSET, name="fullyLabeledReplicas"
-    )
+    fully_labeled_replicas: int | None = field(default=None, name="fullyLabeledReplicas")
     """The number of pods that have labels matching the labels of the pod template of the replication controller."""
-    observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
     """ObservedGeneration reflects the generation of the most recently observed replication controller."""
-    ready_replicas: int | None | UnsetType = field(default=UNSET, name="readyReplicas")
+    ready_replicas: int | None = field(default=None, name="readyReplicas")
     """The number of ready replicas for this replication controller."""
-    replicas: int | None | UnsetType = UNSET
+    replicas: int
     """Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller
 
     Required.
@@ -4357,29 +4166,29 @@ class ReplicationControllerStatus(Model):
     Default: 0 (applied by the server, not by this client)."""
 
 
-class ResourceClaim(Model):
+class ResourceClaim(Model, kw_only=True):
     """ResourceClaim references one entry in PodSpec.ResourceClaims."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """Name must match the name of one entry in pod.spec.resourceClaims of the Pod where this field is used. It makes that resource available inside a container.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    request: str | None | UnsetType = UNSET
+    request: str | None = None
     """Request is the name chosen for a request in the referenced claim. If empty, everything from the claim is made available, otherwise only the result of this request."""
 
 
-class ResourceFieldSelector(Model):
+class ResourceFieldSelector(Model, kw_only=True):
     """ResourceFieldSelector represents container resources (cpu, memory) and their output format"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"resource": ""}
-    container_name: str | None | UnsetType = field(default=UNSET, name="containerName")
+    DEFAULTS = {"resource": ""}
+    container_name: str | None = field(default=None, name="containerName")
     """Container name: required for volumes, optional for env vars"""
-    divisor: Quantity | None | UnsetType = UNSET
+    divisor: Quantity | None = None
     """Specifies the output format of the exposed resources, defaults to "1\x22"""
-    resource: str | None | UnsetType = UNSET
+    resource: str
     """Required: resource to select
 
     Required.
@@ -4387,11 +4196,11 @@ class ResourceFieldSelector(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ResourceHealth(Model):
+class ResourceHealth(Model, kw_only=True):
     """ResourceHealth represents the health of a resource. It has the latest device health information. This is a part of KEP https://kep.k8s.io/4680."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"resource_id": ""}
-    health: str | None | UnsetType = UNSET
+    DEFAULTS = {"resource_id": ""}
+    health: str | None = None
     """Health of the resource. can be one of:
      - Healthy: operates as normal
      - Unhealthy: reported unhealthy. We consider this a temporary health issue
@@ -4401,9 +4210,9 @@ class ResourceHealth(Model):
                 For example, Device Plugin got unregistered and hasn't been re-registered since.
 
     In future we may want to introduce the PermanentlyUnhealthy Status."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """Message provides human-readable context for Health (e.g. "ECC error count exceeded threshold"). This field is populated by the kubelet when ResourceHealthStatusMessage is enabled if the DRA plugin returns a message, and is null otherwise."""
-    resource_id: str | None | UnsetType = field(default=UNSET, name="resourceID")
+    resource_id: str = field(name="resourceID")
     """ResourceID is the unique identifier of the resource. See the ResourceID type for more information.
 
     Required.
@@ -4411,56 +4220,56 @@ class ResourceHealth(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ResourceQuota(Model):
+class ResourceQuota(Model, kw_only=True):
     """ResourceQuota sets aggregate quota restrictions enforced per namespace"""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "ResourceQuota"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "ResourceQuota"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: ResourceQuotaSpec | None | UnsetType = UNSET
+    spec: ResourceQuotaSpec | None = None
     """Spec defines the desired quota. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
-    status: ResourceQuotaStatus | None | UnsetType = UNSET
+    status: ResourceQuotaStatus | None = None
     """Status defines the actual enforced quota and its current usage. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ResourceQuotaList(Model):
+class ResourceQuotaList(Model, kw_only=True):
     """ResourceQuotaList is a list of ResourceQuota items."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "ResourceQuotaList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "ResourceQuotaList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ResourceQuota] | None | UnsetType = UNSET
+    items: list[ResourceQuota]
     """Items is a list of ResourceQuota objects. More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ResourceQuotaSpec(Model):
+class ResourceQuotaSpec(Model, kw_only=True):
     """ResourceQuotaSpec defines the desired hard limits to enforce for Quota."""
 
-    hard: dict[str, Quantity] | None | UnsetType = UNSET
+    hard: dict[str, Quantity] | None = None
     """hard is the set of desired hard limits for each named resource. More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/"""
-    scope_selector: ScopeSelector | None | UnsetType = field(default=UNSET, name="scopeSelector")
+    scope_selector: ScopeSelector | None = field(default=None, name="scopeSelector")
     """scopeSelector is also a collection of filters like scopes that must match each object tracked by a quota but expressed using ScopeSelectorOperator in combination with possible values. For a resource to match, both scopes AND scopeSelector (if specified in spec), must be matched."""
     scopes: (
         list[
@@ -4476,166 +4285,155 @@ class ResourceQuotaSpec(Model):
             | str
         ]
         | None
-        | UnsetType
-    ) = UNSET
+    ) = None
     """A collection of filters that must match each object tracked by a quota. If not specified, the quota matches all objects."""
 
 
-class ResourceQuotaStatus(Model):
+class ResourceQuotaStatus(Model, kw_only=True):
     """ResourceQuotaStatus defines the enforced hard limits and observed use."""
 
-    hard: dict[str, Quantity] | None | UnsetType = UNSET
+    hard: dict[str, Quantity] | None = None
     """Hard is the set of enforced hard limits for each named resource. More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/"""
-    used: dict[str, Quantity] | None | UnsetType = UNSET
+    used: dict[str, Quantity] | None = None
     """Used is the current observed total usage of the resource in the namespace."""
 
 
-class ResourceRequirements(Model):
+class ResourceRequirements(Model, kw_only=True):
     """ResourceRequirements describes the compute resource requirements."""
 
-    claims: list[ResourceClaim] | None | UnsetType = UNSET
+    claims: list[ResourceClaim] | None = None
     """Claims lists the names of resources, defined in spec.resourceClaims, that are used by this container.
 
     This field depends on the DynamicResourceAllocation feature gate.
 
     This field is immutable. It can only be set for containers."""
-    limits: dict[str, Quantity] | None | UnsetType = UNSET
+    limits: dict[str, Quantity] | None = None
     """Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
-    requests: dict[str, Quantity] | None | UnsetType = UNSET
+    requests: dict[str, Quantity] | None = None
     """Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
 
 
-class ResourceStatus(Model):
+class ResourceStatus(Model, kw_only=True):
     """ResourceStatus represents the status of a single resource allocated to a Pod."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """Name of the resource. Must be unique within the pod and in case of non-DRA resource, match one of the resources from the pod spec. For DRA resources, the value must be "claim:<claim_name>/<request>" when container.resources.claims[*].request is set or "claim:<claim_name>" when container.resources.claims[*].request is empty. For DRA-backed extended resources, "claim:<claim_name>/<request>" is used when the claim name and request name are recorded in pod.status.extendedResourceClaimStatus. When this status is reported about a container, the "claim_name" and "request" must match one of the claims of this container.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    resources: list[ResourceHealth] | None | UnsetType = UNSET
+    resources: list[ResourceHealth] | None = None
     """List of unique resources health. Each element in the list contains an unique resource ID and its health. At a minimum, for the lifetime of a Pod, resource ID must uniquely identify the resource allocated to the Pod on the Node. If other Pod on the same Node reports the status with the same resource ID, it must be the same resource they share. See ResourceID type definition for a specific format it has in various use cases."""
 
 
-class SELinuxOptions(Model):
+class SELinuxOptions(Model, kw_only=True):
     """SELinuxOptions are the labels to be applied to the container"""
 
-    level: str | None | UnsetType = UNSET
+    level: str | None = None
     """Level is SELinux level label that applies to the container."""
-    role: str | None | UnsetType = UNSET
+    role: str | None = None
     """Role is a SELinux role label that applies to the container."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str | None = None
     """Type is a SELinux type label that applies to the container."""
-    user: str | None | UnsetType = UNSET
+    user: str | None = None
     """User is a SELinux user label that applies to the container."""
 
 
-class ScaleIOPersistentVolumeSource(Model):
+class ScaleIOPersistentVolumeSource(Model, kw_only=True):
     """ScaleIOPersistentVolumeSource represents a persistent ScaleIO volume"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
-        "fs_type": "xfs",
-        "gateway": "",
-        "storage_mode": "ThinProvisioned",
-        "system": "",
-    }
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    DEFAULTS = {"fs_type": "xfs", "gateway": "", "storage_mode": "ThinProvisioned", "system": ""}
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Default is "xfs"
 
     Default: "xfs" (applied by the server, not by this client)."""
-    gateway: str | None | UnsetType = UNSET
+    gateway: str
     """gateway is the host address of the ScaleIO API Gateway.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    protection_domain: str | None | UnsetType = field(default=UNSET, name="protectionDomain")
+    protection_domain: str | None = field(default=None, name="protectionDomain")
     """protectionDomain is the name of the ScaleIO Protection Domain for the configured storage."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
-    secret_ref: SecretReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: SecretReference = field(name="secretRef")
     """secretRef references to the secret for ScaleIO user and other sensitive information. If this is not provided, Login operation will fail.
 
     Required."""
-    ssl_enabled: bool | None | UnsetType = field(default=UNSET, name="sslEnabled")
+    ssl_enabled: bool | None = field(default=None, name="sslEnabled")
     """sslEnabled is the flag to enable/disable SSL communication with Gateway, default false"""
-    storage_mode: str | None | UnsetType = field(default=UNSET, name="storageMode")
+    storage_mode: str | None = field(default=None, name="storageMode")
     """storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned.
 
     Default: "ThinProvisioned" (applied by the server, not by this client)."""
-    storage_pool: str | None | UnsetType = field(default=UNSET, name="storagePool")
+    storage_pool: str | None = field(default=None, name="storagePool")
     """storagePool is the ScaleIO Storage Pool associated with the protection domain."""
-    system: str | None | UnsetType = UNSET
+    system: str
     """system is the name of the storage system as configured in ScaleIO.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    volume_name: str | None | UnsetType = field(default=UNSET, name="volumeName")
+    volume_name: str | None = field(default=None, name="volumeName")
     """volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source."""
 
 
-class ScaleIOVolumeSource(Model):
+class ScaleIOVolumeSource(Model, kw_only=True):
     """ScaleIOVolumeSource represents a persistent ScaleIO volume"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
-        "fs_type": "xfs",
-        "gateway": "",
-        "storage_mode": "ThinProvisioned",
-        "system": "",
-    }
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    DEFAULTS = {"fs_type": "xfs", "gateway": "", "storage_mode": "ThinProvisioned", "system": ""}
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Default is "xfs".
 
     Default: "xfs" (applied by the server, not by this client)."""
-    gateway: str | None | UnsetType = UNSET
+    gateway: str
     """gateway is the host address of the ScaleIO API Gateway.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    protection_domain: str | None | UnsetType = field(default=UNSET, name="protectionDomain")
+    protection_domain: str | None = field(default=None, name="protectionDomain")
     """protectionDomain is the name of the ScaleIO Protection Domain for the configured storage."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
-    secret_ref: LocalObjectReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: LocalObjectReference = field(name="secretRef")
     """secretRef references to the secret for ScaleIO user and other sensitive information. If this is not provided, Login operation will fail.
 
     Required."""
-    ssl_enabled: bool | None | UnsetType = field(default=UNSET, name="sslEnabled")
+    ssl_enabled: bool | None = field(default=None, name="sslEnabled")
     """sslEnabled Flag enable/disable SSL communication with Gateway, default false"""
-    storage_mode: str | None | UnsetType = field(default=UNSET, name="storageMode")
+    storage_mode: str | None = field(default=None, name="storageMode")
     """storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned.
 
     Default: "ThinProvisioned" (applied by the server, not by this client)."""
-    storage_pool: str | None | UnsetType = field(default=UNSET, name="storagePool")
+    storage_pool: str | None = field(default=None, name="storagePool")
     """storagePool is the ScaleIO Storage Pool associated with the protection domain."""
-    system: str | None | UnsetType = UNSET
+    system: str
     """system is the name of the storage system as configured in ScaleIO.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    volume_name: str | None | UnsetType = field(default=UNSET, name="volumeName")
+    volume_name: str | None = field(default=None, name="volumeName")
     """volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source."""
 
 
-class ScopeSelector(Model):
+class ScopeSelector(Model, kw_only=True):
     """A scope selector represents the AND of the selectors represented by the scoped-resource selector requirements."""
 
-    match_expressions: list[ScopedResourceSelectorRequirement] | None | UnsetType = field(
-        default=UNSET, name="matchExpressions"
+    match_expressions: list[ScopedResourceSelectorRequirement] | None = field(
+        default=None, name="matchExpressions"
     )
     """A list of scope selector requirements by scope of the resources."""
 
 
-class ScopedResourceSelectorRequirement(Model):
+class ScopedResourceSelectorRequirement(Model, kw_only=True):
     """A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator that relates the scope name and values."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"operator": "", "scope_name": ""}
-    operator: Literal["DoesNotExist", "Exists", "In", "NotIn"] | str | None | UnsetType = UNSET
+    DEFAULTS = {"operator": "", "scope_name": ""}
+    operator: Literal["DoesNotExist", "Exists", "In", "NotIn"] | str
     """Represents a scope's relationship to a set of values. Valid operators are In, NotIn, Exists, DoesNotExist.
 
     Possible enum values:
@@ -4658,9 +4456,7 @@ class ScopedResourceSelectorRequirement(Model):
             "VolumeAttributesClass",
         ]
         | str
-        | None
-        | UnsetType
-    ) = field(default=UNSET, name="scopeName")
+    ) = field(name="scopeName")
     """The name of the scope that the selector applies to.
 
     Possible enum values:
@@ -4675,19 +4471,17 @@ class ScopedResourceSelectorRequirement(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    values: list[str] | None | UnsetType = UNSET
+    values: list[str] | None = None
     """An array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch."""
 
 
-class SeccompProfile(Model):
+class SeccompProfile(Model, kw_only=True):
     """SeccompProfile defines a pod/container's seccomp profile settings. Only one profile source may be set."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"type_": ""}
-    localhost_profile: str | None | UnsetType = field(default=UNSET, name="localhostProfile")
+    DEFAULTS = {"type": ""}
+    localhost_profile: str | None = field(default=None, name="localhostProfile")
     """localhostProfile indicates a profile defined in a file on the node should be used. The profile must be preconfigured on the node to work. Must be a descending path, relative to the kubelet's configured seccomp profile location. Must be set if type is "Localhost". Must NOT be set for any other type."""
-    type_: Literal["Localhost", "RuntimeDefault", "Unconfined"] | str | None | UnsetType = field(
-        default=UNSET, name="type"
-    )
+    type: Literal["Localhost", "RuntimeDefault", "Unconfined"] | str
     """type indicates which kind of seccomp profile will be applied. Valid options are:
 
     Localhost - a profile defined in a file on the node should be used. RuntimeDefault - the container runtime default profile should be used. Unconfined - no profile should be applied.
@@ -4702,289 +4496,279 @@ class SeccompProfile(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class Secret(Model):
+class Secret(Model, kw_only=True):
     """Secret holds secret data of a certain type. The total bytes of the values in the Data field must be less than MaxSecretSize bytes."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "Secret"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    REDACTED: ClassVar[tuple[str, ...]] = (
+    API_VERSION = "v1"
+    KIND = "Secret"
+    DEFAULTS = {"metadata": {}}
+    REDACTED = (
         "data",
         "string_data",
     )
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    data: dict[str, str] | None | UnsetType = UNSET
+    data: dict[str, str] | None = None
     """Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4"""
-    immutable: bool | None | UnsetType = UNSET
+    immutable: bool | None = None
     """Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    string_data: dict[str, str] | None | UnsetType = field(default=UNSET, name="stringData")
+    string_data: dict[str, str] | None = field(default=None, name="stringData")
     """stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str | None = None
     """Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types"""
 
 
-class SecretEnvSource(Model):
+class SecretEnvSource(Model, kw_only=True):
     """SecretEnvSource selects a Secret to populate the environment variables with.
 
     The contents of the target Secret's Data field will represent the key-value pairs as environment variables.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str | None = None
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
-    optional: bool | None | UnsetType = UNSET
+    optional: bool | None = None
     """Specify whether the Secret must be defined"""
 
 
-class SecretKeySelector(Model):
+class SecretKeySelector(Model, kw_only=True):
     """SecretKeySelector selects a key of a Secret."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"key": "", "name": ""}
-    key: str | None | UnsetType = UNSET
+    DEFAULTS = {"key": "", "name": ""}
+    key: str
     """The key of the secret to select from.  Must be a valid secret key.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
-    optional: bool | None | UnsetType = UNSET
+    optional: bool | None = None
     """Specify whether the Secret or its key must be defined"""
 
 
-class SecretList(Model):
+class SecretList(Model, kw_only=True):
     """SecretList is a list of Secret."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "SecretList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "SecretList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Secret] | None | UnsetType = UNSET
+    items: list[Secret]
     """Items is a list of secret objects. More info: https://kubernetes.io/docs/concepts/configuration/secret
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class SecretProjection(Model):
+class SecretProjection(Model, kw_only=True):
     """Adapts a secret into a projected volume.
 
     The contents of the target Secret's Data field will be presented in a projected volume as files using the keys in the Data field as the file names. Note that this is identical to a secret volume source without the default mode.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    items: list[KeyToPath] | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    items: list[KeyToPath] | None = None
     """items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the Secret, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
-    optional: bool | None | UnsetType = UNSET
+    optional: bool | None = None
     """optional field specify whether the Secret or its key must be defined"""
 
 
-class SecretReference(Model):
+class SecretReference(Model, kw_only=True):
     """SecretReference represents a Secret Reference. It has enough information to retrieve secret in any namespace"""
 
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """name is unique within a namespace to reference a secret resource."""
-    namespace: str | None | UnsetType = UNSET
+    namespace: str | None = None
     """namespace defines the space within which the secret name must be unique."""
 
 
-class SecretVolumeSource(Model):
+class SecretVolumeSource(Model, kw_only=True):
     """Adapts a Secret into a volume.
 
     The contents of the target Secret's Data field will be presented in a volume as files using the keys in the Data field as the file names. Secret volumes support ownership management and SELinux relabeling.
     """
 
-    default_mode: int | None | UnsetType = field(default=UNSET, name="defaultMode")
+    default_mode: int | None = field(default=None, name="defaultMode")
     """defaultMode is Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
-    default_user: int | None | UnsetType = field(default=UNSET, name="defaultUser")
+    default_user: int | None = field(default=None, name="defaultUser")
     """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
-    items: list[KeyToPath] | None | UnsetType = UNSET
+    items: list[KeyToPath] | None = None
     """items If unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the Secret, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
-    optional: bool | None | UnsetType = UNSET
+    optional: bool | None = None
     """optional field specify whether the Secret or its keys must be defined"""
-    secret_name: str | None | UnsetType = field(default=UNSET, name="secretName")
+    secret_name: str | None = field(default=None, name="secretName")
     """secretName is the name of the secret in the pod's namespace to use. More info: https://kubernetes.io/docs/concepts/storage/volumes#secret"""
 
 
-class SecurityContext(Model):
+class SecurityContext(Model, kw_only=True):
     """SecurityContext holds security configuration that will be applied to a container. Some fields are present in both SecurityContext and PodSecurityContext.  When both are set, the values in SecurityContext take precedence."""
 
-    allow_privilege_escalation: bool | None | UnsetType = field(
-        default=UNSET, name="allowPrivilegeEscalation"
-    )
+    allow_privilege_escalation: bool | None = field(default=None, name="allowPrivilegeEscalation")
     """AllowPrivilegeEscalation controls whether a process can gain more privileges than its parent process. This bool directly controls if the no_new_privs flag will be set on the container process. AllowPrivilegeEscalation is true always when the container is: 1) run as Privileged 2) has CAP_SYS_ADMIN Note that this field cannot be set when spec.os.name is windows."""
-    app_armor_profile: AppArmorProfile | None | UnsetType = field(
-        default=UNSET, name="appArmorProfile"
-    )
+    app_armor_profile: AppArmorProfile | None = field(default=None, name="appArmorProfile")
     """appArmorProfile is the AppArmor options to use by this container. If set, this profile overrides the pod's appArmorProfile. Note that this field cannot be set when spec.os.name is windows."""
-    capabilities: Capabilities | None | UnsetType = UNSET
+    capabilities: Capabilities | None = None
     """The capabilities to add/drop when running containers. Defaults to the default set of capabilities granted by the container runtime. Note that this field cannot be set when spec.os.name is windows."""
-    privileged: bool | None | UnsetType = UNSET
+    privileged: bool | None = None
     """Run container in privileged mode. Processes in privileged containers are essentially equivalent to root on the host. Defaults to false. Note that this field cannot be set when spec.os.name is windows."""
-    proc_mount: Literal["Default", "Unmasked"] | str | None | UnsetType = field(
-        default=UNSET, name="procMount"
-    )
+    proc_mount: Literal["Default", "Unmasked"] | str | None = field(default=None, name="procMount")
     """procMount denotes the type of proc mount to use for the containers. The default value is Default which uses the container runtime defaults for readonly paths and masked paths. Note that this field cannot be set when spec.os.name is windows.
 
     Possible enum values:
      - `"Default"` uses the container runtime defaults for readonly and masked paths for /proc. Most container runtimes mask certain paths in /proc to avoid accidental security exposure of special devices or information.
      - `"Unmasked"` bypasses the default masking behavior of the container runtime and ensures the newly created /proc the container stays in tact with no modifications."""
-    read_only_root_filesystem: bool | None | UnsetType = field(
-        default=UNSET, name="readOnlyRootFilesystem"
-    )
+    read_only_root_filesystem: bool | None = field(default=None, name="readOnlyRootFilesystem")
     """Whether this container has a read-only root filesystem. Default is false. Note that this field cannot be set when spec.os.name is windows."""
-    run_as_group: int | None | UnsetType = field(default=UNSET, name="runAsGroup")
+    run_as_group: int | None = field(default=None, name="runAsGroup")
     """The GID to run the entrypoint of the container process. Uses runtime default if unset. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows."""
-    run_as_non_root: bool | None | UnsetType = field(default=UNSET, name="runAsNonRoot")
+    run_as_non_root: bool | None = field(default=None, name="runAsNonRoot")
     """Indicates that the container must run as a non-root user. If true, the Kubelet will validate the image at runtime to ensure that it does not run as UID 0 (root) and fail to start the container if it does. If unset or false, no such validation will be performed. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence."""
-    run_as_user: int | None | UnsetType = field(default=UNSET, name="runAsUser")
+    run_as_user: int | None = field(default=None, name="runAsUser")
     """The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows."""
-    se_linux_options: SELinuxOptions | None | UnsetType = field(
-        default=UNSET, name="seLinuxOptions"
-    )
+    se_linux_options: SELinuxOptions | None = field(default=None, name="seLinuxOptions")
     """The SELinux context to be applied to the container. If unspecified, the container runtime will allocate a random SELinux context for each container.  May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows."""
-    seccomp_profile: SeccompProfile | None | UnsetType = field(default=UNSET, name="seccompProfile")
+    seccomp_profile: SeccompProfile | None = field(default=None, name="seccompProfile")
     """The seccomp options to use by this container. If seccomp options are provided at both the pod & container level, the container options override the pod options. Note that this field cannot be set when spec.os.name is windows."""
-    windows_options: WindowsSecurityContextOptions | None | UnsetType = field(
-        default=UNSET, name="windowsOptions"
+    windows_options: WindowsSecurityContextOptions | None = field(
+        default=None, name="windowsOptions"
     )
     """The Windows specific settings applied to all containers. If unspecified, the options from the PodSecurityContext will be used. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is linux."""
 
 
-class Service(Model):
+class Service(Model, kw_only=True):
     """Service is a named abstraction of software service (for example, mysql) consisting of local port (for example 3306) that the proxy listens on, and the selector that determines which pods will answer requests sent through the proxy."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "Service"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "Service"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: ServiceSpec | None | UnsetType = UNSET
+    spec: ServiceSpec | None = None
     """Spec defines the behavior of a service. https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
-    status: ServiceStatus | None | UnsetType = UNSET
+    status: ServiceStatus | None = None
     """Most recently observed status of the service. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ServiceAccount(Model):
+class ServiceAccount(Model, kw_only=True):
     """ServiceAccount binds together: * a name, understood by users, and perhaps by peripheral systems, for an identity * a principal that can be authenticated and authorized * a set of secrets"""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "ServiceAccount"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "ServiceAccount"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    automount_service_account_token: bool | None | UnsetType = field(
-        default=UNSET, name="automountServiceAccountToken"
+    automount_service_account_token: bool | None = field(
+        default=None, name="automountServiceAccountToken"
     )
     """AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted. Can be overridden at the pod level."""
-    image_pull_secrets: list[LocalObjectReference] | None | UnsetType = field(
-        default=UNSET, name="imagePullSecrets"
+    image_pull_secrets: list[LocalObjectReference] | None = field(
+        default=None, name="imagePullSecrets"
     )
     """ImagePullSecrets is a list of references to secrets in the same namespace to use for pulling any images in pods that reference this ServiceAccount. ImagePullSecrets are distinct from Secrets because Secrets can be mounted in the pod, but ImagePullSecrets are only accessed by the kubelet. More info: https://kubernetes.io/docs/concepts/containers/images/#specifying-imagepullsecrets-on-a-pod"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    secrets: list[ObjectReference] | None | UnsetType = UNSET
+    secrets: list[ObjectReference] | None = None
     """Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if this service account has a "kubernetes.io/enforce-mountable-secrets" annotation set to "true". The "kubernetes.io/enforce-mountable-secrets" annotation is deprecated since v1.32. Prefer separate namespaces to isolate access to mounted secrets. This field should not be used to find auto-generated service account token secrets for use outside of pods. Instead, tokens can be requested directly using the TokenRequest API, or service account token secrets can be manually created. More info: https://kubernetes.io/docs/concepts/configuration/secret"""
 
 
-class ServiceAccountList(Model):
+class ServiceAccountList(Model, kw_only=True):
     """ServiceAccountList is a list of ServiceAccount objects"""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "ServiceAccountList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "ServiceAccountList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ServiceAccount] | None | UnsetType = UNSET
+    items: list[ServiceAccount]
     """List of ServiceAccounts. More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ServiceAccountTokenProjection(Model):
+class ServiceAccountTokenProjection(Model, kw_only=True):
     """ServiceAccountTokenProjection represents a projected service account token volume. This projection can be used to insert a service account token into the pods runtime filesystem for use against APIs (Kubernetes API Server or otherwise)."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"path": ""}
-    audience: str | None | UnsetType = UNSET
+    DEFAULTS = {"path": ""}
+    audience: str | None = None
     """audience is the intended audience of the token. A recipient of a token must identify itself with an identifier specified in the audience of the token, and otherwise should reject the token. The audience defaults to the identifier of the apiserver."""
-    expiration_seconds: int | None | UnsetType = field(default=UNSET, name="expirationSeconds")
+    expiration_seconds: int | None = field(default=None, name="expirationSeconds")
     """expirationSeconds is the requested duration of validity of the service account token. As the token approaches expiration, the kubelet volume plugin will proactively rotate the service account token. The kubelet will start trying to rotate the token if the token is older than 80 percent of its time to live or if the token is older than 24 hours.Defaults to 1 hour and must be at least 10 minutes."""
-    path: str | None | UnsetType = UNSET
+    path: str
     """path is the path relative to the mount point of the file to project the token into.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    user: int | None | UnsetType = UNSET
+    user: int | None = None
     """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
 
 
-class ServiceList(Model):
+class ServiceList(Model, kw_only=True):
     """ServiceList holds a list of services."""
 
-    API_VERSION: ClassVar[str | None] = "v1"
-    KIND: ClassVar[str | None] = "ServiceList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "v1"
+    KIND = "ServiceList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Service] | None | UnsetType = UNSET
+    items: list[Service]
     """List of services
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ServicePort(Model):
+class ServicePort(Model, kw_only=True):
     """ServicePort contains information on service's port."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"port": 0, "protocol": "TCP"}
-    app_protocol: str | None | UnsetType = field(default=UNSET, name="appProtocol")
+    DEFAULTS = {"port": 0, "protocol": "TCP"}
+    app_protocol: str | None = field(default=None, name="appProtocol")
     """The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand. This field follows standard Kubernetes label syntax. Valid values are either:
 
     * Un-prefixed protocol names - reserved for IANA standard service names (as per RFC-6335 and https://www.iana.org/assignments/service-names).
@@ -4995,17 +4779,17 @@ class ServicePort(Model):
       * 'kubernetes.io/wss' - WebSocket over TLS as described in https://www.rfc-editor.org/rfc/rfc6455
 
     * Other protocols should use implementation-defined prefixed names such as mycompany.com/my-custom-protocol."""
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """The name of this port within the service. This must be a DNS_LABEL. All ports within a ServiceSpec must have unique names. When considering the endpoints for a Service, this must match the 'name' field in the EndpointPort. Optional if only one ServicePort is defined on this service."""
-    node_port: int | None | UnsetType = field(default=UNSET, name="nodePort")
+    node_port: int | None = field(default=None, name="nodePort")
     """The port on each node on which this service is exposed when type is NodePort or LoadBalancer.  Usually assigned by the system. If a value is specified, in-range, and not in use it will be used, otherwise the operation will fail.  If not specified, a port will be allocated if this Service requires one.  If this field is specified when creating a Service which does not need it, creation will fail. This field will be wiped when updating a Service to no longer need it (e.g. changing type from NodePort to ClusterIP). More info: https://kubernetes.io/docs/concepts/services-networking/service/#type-nodeport"""
-    port: int | None | UnsetType = UNSET
+    port: int
     """The port that will be exposed by this service.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    protocol: Literal["SCTP", "TCP", "UDP"] | str | None | UnsetType = UNSET
+    protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
     """The IP protocol for this port. Supports "TCP", "UDP", and "SCTP". Default is TCP.
 
     Possible enum values:
@@ -5014,95 +4798,89 @@ class ServicePort(Model):
      - `"UDP"` is the UDP protocol.
 
     Default: "TCP" (applied by the server, not by this client)."""
-    target_port: IntOrString | None | UnsetType = field(default=UNSET, name="targetPort")
+    target_port: IntOrString | None = field(default=None, name="targetPort")
     """Number or name of the port to access on the pods targeted by the service. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME. If this is a string, it will be looked up as a named port in the target Pod's container ports. If this is not specified, the value of the 'port' field is used (an identity map). This field is ignored for services with clusterIP=None, and should be omitted or set equal to the 'port' field. More info: https://kubernetes.io/docs/concepts/services-networking/service/#defining-a-service"""
 
 
-class ServiceSpec(Model):
+class ServiceSpec(Model, kw_only=True):
     """ServiceSpec describes the attributes that a user creates on a service."""
 
-    allocate_load_balancer_node_ports: bool | None | UnsetType = field(
-        default=UNSET, name="allocateLoadBalancerNodePorts"
+    allocate_load_balancer_node_ports: bool | None = field(
+        default=None, name="allocateLoadBalancerNodePorts"
     )
     """allocateLoadBalancerNodePorts defines if NodePorts will be automatically allocated for services with type LoadBalancer.  Default is "true". It may be set to "false" if the cluster load-balancer does not rely on NodePorts.  If the caller requests specific NodePorts (by specifying a value), those requests will be respected, regardless of this field. This field may only be set for services with type LoadBalancer and will be cleared if the type is changed to any other type."""
-    cluster_ip: str | None | UnsetType = field(default=UNSET, name="clusterIP")
+    cluster_ip: str | None = field(default=None, name="clusterIP")
     """clusterIP is the IP address of the service and is usually assigned randomly. If an address is specified manually, is in-range (as per system configuration), and is not in use, it will be allocated to the service; otherwise creation of the service will fail. This field may not be changed through updates unless the type field is also being changed to ExternalName (which requires this field to be blank) or the type field is being changed from ExternalName (in which case this field may optionally be specified, as describe above).  Valid values are "None", empty string (""), or a valid IP address. Setting this to "None" makes a "headless service" (no virtual IP), which is useful when direct endpoint connections are preferred and proxying is not required.  Only applies to types ClusterIP, NodePort, and LoadBalancer. If this field is specified when creating a Service of type ExternalName, creation will fail. This field will be wiped when updating a Service to type ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies"""
-    cluster_ips: list[str] | None | UnsetType = field(default=UNSET, name="clusterIPs")
+    cluster_ips: list[str] | None = field(default=None, name="clusterIPs")
     """ClusterIPs is a list of IP addresses assigned to this service, and are usually assigned randomly.  If an address is specified manually, is in-range (as per system configuration), and is not in use, it will be allocated to the service; otherwise creation of the service will fail. This field may not be changed through updates unless the type field is also being changed to ExternalName (which requires this field to be empty) or the type field is being changed from ExternalName (in which case this field may optionally be specified, as describe above).  Valid values are "None", empty string (""), or a valid IP address.  Setting this to "None" makes a "headless service" (no virtual IP), which is useful when direct endpoint connections are preferred and proxying is not required.  Only applies to types ClusterIP, NodePort, and LoadBalancer. If this field is specified when creating a Service of type ExternalName, creation will fail. This field will be wiped when updating a Service to type ExternalName.  If this field is not specified, it will be initialized from the clusterIP field.  If this field is specified, clients must ensure that clusterIPs[0] and clusterIP have the same value.
 
     This field may hold a maximum of two entries (dual-stack IPs, in either order). These IPs must correspond to the values of the ipFamilies field. Both clusterIPs and ipFamilies are governed by the ipFamilyPolicy field. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies"""
-    external_ips: list[str] | None | UnsetType = field(default=UNSET, name="externalIPs")
+    external_ips: list[str] | None = field(default=None, name="externalIPs")
     """externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.  These IPs are not managed by Kubernetes.  The user is responsible for ensuring that traffic arrives at a node with this IP.  A common example is external load-balancers that are not part of the Kubernetes system."""
-    external_name: str | None | UnsetType = field(default=UNSET, name="externalName")
+    external_name: str | None = field(default=None, name="externalName")
     """externalName is the external reference that discovery mechanisms will return as an alias for this service (e.g. a DNS CNAME record). No proxying will be involved.  Must be a lowercase RFC-1123 hostname (https://tools.ietf.org/html/rfc1123) and requires `type` to be "ExternalName"."""
-    external_traffic_policy: Literal["Cluster", "Local"] | str | None | UnsetType = field(
-        default=UNSET, name="externalTrafficPolicy"
+    external_traffic_policy: Literal["Cluster", "Local"] | str | None = field(
+        default=None, name="externalTrafficPolicy"
     )
     """externalTrafficPolicy describes how nodes distribute service traffic they receive on one of the Service's "externally-facing" addresses (NodePorts, ExternalIPs, and LoadBalancer IPs). If set to "Local", the proxy will configure the service in a way that assumes that external load balancers will take care of balancing the service traffic between nodes, and so each node will deliver traffic only to the node-local endpoints of the service, without masquerading the client source IP. (Traffic mistakenly sent to a node with no endpoints will be dropped.) The default value, "Cluster", uses the standard behavior of routing to all endpoints evenly (possibly modified by topology and other features). Note that traffic sent to an External IP or LoadBalancer IP from within the cluster will always get "Cluster" semantics, but clients sending to a NodePort from within the cluster may need to take traffic policy into account when picking a node.
 
     Possible enum values:
      - `"Cluster"` routes traffic to all endpoints.
      - `"Local"` preserves the source IP of the traffic by routing only to endpoints on the same node as the traffic was received on (dropping the traffic if there are no local endpoints)."""
-    health_check_node_port: int | None | UnsetType = field(
-        default=UNSET, name="healthCheckNodePort"
-    )
+    health_check_node_port: int | None = field(default=None, name="healthCheckNodePort")
     """healthCheckNodePort specifies the healthcheck nodePort for the service. This only applies when type is set to LoadBalancer and externalTrafficPolicy is set to Local. If a value is specified, is in-range, and is not in use, it will be used.  If not specified, a value will be automatically allocated.  External systems (e.g. load-balancers) can use this port to determine if a given node holds endpoints for this service or not.  If this field is specified when creating a Service which does not need it, creation will fail. This field will be wiped when updating a Service to no longer need it (e.g. changing type). This field cannot be updated once set."""
-    internal_traffic_policy: Literal["Cluster", "Local"] | str | None | UnsetType = field(
-        default=UNSET, name="internalTrafficPolicy"
+    internal_traffic_policy: Literal["Cluster", "Local"] | str | None = field(
+        default=None, name="internalTrafficPolicy"
     )
     """InternalTrafficPolicy describes how nodes distribute service traffic they receive on the ClusterIP. If set to "Local", the proxy will assume that pods only want to talk to endpoints of the service on the same node as the pod, dropping the traffic if there are no local endpoints. The default value, "Cluster", uses the standard behavior of routing to all endpoints evenly (possibly modified by topology and other features).
 
     Possible enum values:
      - `"Cluster"` routes traffic to all endpoints.
      - `"Local"` routes traffic only to endpoints on the same node as the client pod (dropping the traffic if there are no local endpoints)."""
-    ip_families: list[Literal["", "IPv4", "IPv6"] | str] | None | UnsetType = field(
-        default=UNSET, name="ipFamilies"
+    ip_families: list[Literal["", "IPv4", "IPv6"] | str] | None = field(
+        default=None, name="ipFamilies"
     )
     """IPFamilies is a list of IP families (e.g. IPv4, IPv6) assigned to this service. This field is usually assigned automatically based on cluster configuration and the ipFamilyPolicy field. If this field is specified manually, the requested family is available in the cluster, and ipFamilyPolicy allows it, it will be used; otherwise creation of the service will fail. This field is conditionally mutable: it allows for adding or removing a secondary IP family, but it does not allow changing the primary IP family of the Service. Valid values are "IPv4" and "IPv6".  This field only applies to Services of types ClusterIP, NodePort, and LoadBalancer, and does apply to "headless" services. This field will be wiped when updating a Service to type ExternalName.
 
     This field may hold a maximum of two entries (dual-stack families, in either order).  These families must correspond to the values of the clusterIPs field, if specified. Both clusterIPs and ipFamilies are governed by the ipFamilyPolicy field."""
-    ip_family_policy: (
-        Literal["PreferDualStack", "RequireDualStack", "SingleStack"] | str | None | UnsetType
-    ) = field(default=UNSET, name="ipFamilyPolicy")
+    ip_family_policy: Literal["PreferDualStack", "RequireDualStack", "SingleStack"] | str | None = (
+        field(default=None, name="ipFamilyPolicy")
+    )
     """IPFamilyPolicy represents the dual-stack-ness requested or required by this Service. If there is no value provided, then this field will be set to SingleStack. Services can be "SingleStack" (a single IP family), "PreferDualStack" (two IP families on dual-stack configured clusters or a single IP family on single-stack clusters), or "RequireDualStack" (two IP families on dual-stack configured clusters, otherwise fail). The ipFamilies and clusterIPs fields depend on the value of this field. This field will be wiped when updating a service to type ExternalName.
 
     Possible enum values:
      - `"PreferDualStack"` indicates that this service prefers dual-stack when the cluster is configured for dual-stack. If the cluster is not configured for dual-stack the service will be assigned a single IPFamily. If the IPFamily is not set in service.spec.ipFamilies then the service will be assigned the default IPFamily configured on the cluster
      - `"RequireDualStack"` indicates that this service requires dual-stack. Using IPFamilyPolicyRequireDualStack on a single stack cluster will result in validation errors. The IPFamilies (and their order) assigned to this service is based on service.spec.ipFamilies. If service.spec.ipFamilies was not provided then it will be assigned according to how they are configured on the cluster. If service.spec.ipFamilies has only one entry then the alternative IPFamily will be added by apiserver
      - `"SingleStack"` indicates that this service is required to have a single IPFamily. The IPFamily assigned is based on the default IPFamily used by the cluster or as identified by service.spec.ipFamilies field"""
-    load_balancer_class: str | None | UnsetType = field(default=UNSET, name="loadBalancerClass")
+    load_balancer_class: str | None = field(default=None, name="loadBalancerClass")
     """loadBalancerClass is the class of the load balancer implementation this Service belongs to. If specified, the value of this field must be a label-style identifier, with an optional prefix, e.g. "internal-vip" or "example.com/internal-vip". Unprefixed names are reserved for end-users. This field can only be set when the Service type is 'LoadBalancer'. If not set, the default load balancer implementation is used, today this is typically done through the cloud provider integration, but should apply for any default implementation. If set, it is assumed that a load balancer implementation is watching for Services with a matching class. Any default load balancer implementation (e.g. cloud providers) should ignore Services that set this field. This field can only be set when creating or updating a Service to type 'LoadBalancer'. Once set, it can not be changed. This field will be wiped when a service is updated to a non 'LoadBalancer' type."""
-    load_balancer_ip: str | None | UnsetType = field(default=UNSET, name="loadBalancerIP")
+    load_balancer_ip: str | None = field(default=None, name="loadBalancerIP")
     """Only applies to Service Type: LoadBalancer. This feature depends on whether the underlying cloud-provider supports specifying the loadBalancerIP when a load balancer is created. This field will be ignored if the cloud-provider does not support the feature. Deprecated: This field was under-specified and its meaning varies across implementations. Using it is non-portable and it may not support dual-stack. Users are encouraged to use implementation-specific annotations when available."""
-    load_balancer_source_ranges: list[str] | None | UnsetType = field(
-        default=UNSET, name="loadBalancerSourceRanges"
+    load_balancer_source_ranges: list[str] | None = field(
+        default=None, name="loadBalancerSourceRanges"
     )
     """If specified and supported by the platform, this will restrict traffic through the cloud-provider load-balancer will be restricted to the specified client IPs. This field will be ignored if the cloud-provider does not support the feature." More info: https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/"""
-    ports: list[ServicePort] | None | UnsetType = UNSET
+    ports: list[ServicePort] | None = None
     """The list of ports that are exposed by this service. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies"""
-    publish_not_ready_addresses: bool | None | UnsetType = field(
-        default=UNSET, name="publishNotReadyAddresses"
-    )
+    publish_not_ready_addresses: bool | None = field(default=None, name="publishNotReadyAddresses")
     """publishNotReadyAddresses indicates that any agent which deals with endpoints for this Service should disregard any indications of ready/not-ready. The primary use case for setting this field is for a StatefulSet's Headless Service to propagate SRV DNS records for its Pods for the purpose of peer discovery. The Kubernetes controllers that generate Endpoints and EndpointSlice resources for Services interpret this to mean that all endpoints are considered "ready" even if the Pods themselves are not. Agents which consume only Kubernetes generated endpoints through the Endpoints or EndpointSlice resources can safely assume this behavior."""
-    selector: dict[str, str] | None | UnsetType = UNSET
+    selector: dict[str, str] | None = None
     """Route service traffic to pods with label keys and values matching this selector. If empty or not present, the service is assumed to have an external process managing its endpoints, which Kubernetes will not modify. Only applies to types ClusterIP, NodePort, and LoadBalancer. Ignored if type is ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/"""
-    session_affinity: Literal["ClientIP", "None"] | str | None | UnsetType = field(
-        default=UNSET, name="sessionAffinity"
+    session_affinity: Literal["ClientIP", "None"] | str | None = field(
+        default=None, name="sessionAffinity"
     )
     """Supports "ClientIP" and "None". Used to maintain session affinity. Enable client IP based session affinity. Must be ClientIP or None. Defaults to None. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies
 
     Possible enum values:
      - `"ClientIP"` is the Client IP based.
      - `"None"` - no session affinity."""
-    session_affinity_config: SessionAffinityConfig | None | UnsetType = field(
-        default=UNSET, name="sessionAffinityConfig"
+    session_affinity_config: SessionAffinityConfig | None = field(
+        default=None, name="sessionAffinityConfig"
     )
     """sessionAffinityConfig contains the configurations of session affinity."""
-    traffic_distribution: str | None | UnsetType = field(default=UNSET, name="trafficDistribution")
+    traffic_distribution: str | None = field(default=None, name="trafficDistribution")
     """TrafficDistribution offers a way to express preferences for how traffic is distributed to Service endpoints. Implementations can use this field as a hint, but are not required to guarantee strict adherence. If the field is not set, the implementation will apply its default routing strategy. If set to "PreferClose", implementations should prioritize endpoints that are in the same zone."""
-    type_: (
-        Literal["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"] | str | None | UnsetType
-    ) = field(default=UNSET, name="type")
+    type: Literal["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"] | str | None = None
     """type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ClusterIP, NodePort, and LoadBalancer. "ClusterIP" allocates a cluster-internal IP address for load-balancing to endpoints. Endpoints are determined by the selector or if that is not specified, by manual construction of an Endpoints object or EndpointSlice objects. If clusterIP is "None", no virtual IP is allocated and the endpoints are published as a set of endpoints rather than a virtual IP. "NodePort" builds on ClusterIP and allocates a port on every node which routes to the same endpoints as the clusterIP. "LoadBalancer" builds on NodePort and creates an external load-balancer (if supported in the current cloud) which routes to the same endpoints as the clusterIP. "ExternalName" aliases this service to the specified externalName. Several other fields do not apply to ExternalName services. More info: https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types
 
     Possible enum values:
@@ -5112,30 +4890,30 @@ class ServiceSpec(Model):
      - `"NodePort"` means a service will be exposed on one port of every node, in addition to 'ClusterIP' type."""
 
 
-class ServiceStatus(Model):
+class ServiceStatus(Model, kw_only=True):
     """ServiceStatus represents the current status of a service."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"load_balancer": {}}
-    conditions: list[metav1.Condition] | None | UnsetType = UNSET
+    DEFAULTS = {"load_balancer": {}}
+    conditions: list[metav1.Condition] | None = None
     """Current service state"""
-    load_balancer: LoadBalancerStatus | None | UnsetType = field(default=UNSET, name="loadBalancer")
+    load_balancer: LoadBalancerStatus | None = field(default=None, name="loadBalancer")
     """LoadBalancer contains the current status of the load-balancer, if one is present.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class SessionAffinityConfig(Model):
+class SessionAffinityConfig(Model, kw_only=True):
     """SessionAffinityConfig represents the configurations of session affinity."""
 
-    client_ip: ClientIPConfig | None | UnsetType = field(default=UNSET, name="clientIP")
+    client_ip: ClientIPConfig | None = field(default=None, name="clientIP")
     """clientIP contains the configurations of Client IP based session affinity."""
 
 
-class SleepAction(Model):
+class SleepAction(Model, kw_only=True):
     """SleepAction describes a "sleep" action."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"seconds": 0}
-    seconds: int | None | UnsetType = UNSET
+    DEFAULTS = {"seconds": 0}
+    seconds: int
     """Seconds is the number of seconds to sleep.
 
     Required.
@@ -5143,47 +4921,47 @@ class SleepAction(Model):
     Default: 0 (applied by the server, not by this client)."""
 
 
-class StorageOSPersistentVolumeSource(Model):
+class StorageOSPersistentVolumeSource(Model, kw_only=True):
     """Represents a StorageOS persistent volume resource."""
 
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
-    secret_ref: ObjectReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: ObjectReference | None = field(default=None, name="secretRef")
     """secretRef specifies the secret to use for obtaining the StorageOS API credentials.  If not specified, default values will be attempted."""
-    volume_name: str | None | UnsetType = field(default=UNSET, name="volumeName")
+    volume_name: str | None = field(default=None, name="volumeName")
     """volumeName is the human-readable name of the StorageOS volume.  Volume names are only unique within a namespace."""
-    volume_namespace: str | None | UnsetType = field(default=UNSET, name="volumeNamespace")
+    volume_namespace: str | None = field(default=None, name="volumeNamespace")
     """volumeNamespace specifies the scope of the volume within StorageOS.  If no namespace is specified then the Pod's namespace will be used.  This allows the Kubernetes name scoping to be mirrored within StorageOS for tighter integration. Set VolumeName to any name to override the default behaviour. Set to "default" if you are not using namespaces within StorageOS. Namespaces that do not pre-exist within StorageOS will be created."""
 
 
-class StorageOSVolumeSource(Model):
+class StorageOSVolumeSource(Model, kw_only=True):
     """Represents a StorageOS persistent volume resource."""
 
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
-    secret_ref: LocalObjectReference | None | UnsetType = field(default=UNSET, name="secretRef")
+    secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
     """secretRef specifies the secret to use for obtaining the StorageOS API credentials.  If not specified, default values will be attempted."""
-    volume_name: str | None | UnsetType = field(default=UNSET, name="volumeName")
+    volume_name: str | None = field(default=None, name="volumeName")
     """volumeName is the human-readable name of the StorageOS volume.  Volume names are only unique within a namespace."""
-    volume_namespace: str | None | UnsetType = field(default=UNSET, name="volumeNamespace")
+    volume_namespace: str | None = field(default=None, name="volumeNamespace")
     """volumeNamespace specifies the scope of the volume within StorageOS.  If no namespace is specified then the Pod's namespace will be used.  This allows the Kubernetes name scoping to be mirrored within StorageOS for tighter integration. Set VolumeName to any name to override the default behaviour. Set to "default" if you are not using namespaces within StorageOS. Namespaces that do not pre-exist within StorageOS will be created."""
 
 
-class Sysctl(Model):
+class Sysctl(Model, kw_only=True):
     """Sysctl defines a kernel parameter to be set"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": "", "value": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": "", "value": ""}
+    name: str
     """Name of a property to set
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    value: str | None | UnsetType = UNSET
+    value: str
     """Value of a property to set
 
     Required.
@@ -5191,22 +4969,22 @@ class Sysctl(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class TCPSocketAction(Model):
+class TCPSocketAction(Model, kw_only=True):
     """TCPSocketAction describes an action based on opening a socket"""
 
-    host: str | None | UnsetType = UNSET
+    host: str | None = None
     """Optional: Host name to connect to, defaults to the pod IP."""
-    port: IntOrString | None | UnsetType = UNSET
+    port: IntOrString
     """Number or name of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
 
     Required."""
 
 
-class Taint(Model):
+class Taint(Model, kw_only=True):
     """The node this Taint is attached to has the "effect" on any pod that does not tolerate the Taint."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"effect": "", "key": ""}
-    effect: Literal["NoExecute", "NoSchedule", "PreferNoSchedule"] | str | None | UnsetType = UNSET
+    DEFAULTS = {"effect": "", "key": ""}
+    effect: Literal["NoExecute", "NoSchedule", "PreferNoSchedule"] | str
     """Required. The effect of the taint on pods that do not tolerate the taint. Valid effects are NoSchedule, PreferNoSchedule and NoExecute.
 
     Possible enum values:
@@ -5217,31 +4995,31 @@ class Taint(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    key: str | None | UnsetType = UNSET
+    key: str
     """Required. The taint key to be applied to a node.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    time_added: Time | None | UnsetType = field(default=UNSET, name="timeAdded")
+    time_added: Time | None = field(default=None, name="timeAdded")
     """TimeAdded represents the time at which the taint was added."""
-    value: str | None | UnsetType = UNSET
+    value: str | None = None
     """The taint value corresponding to the taint key."""
 
 
-class Toleration(Model):
+class Toleration(Model, kw_only=True):
     """The pod this Toleration is attached to tolerates any taint that matches the triple <key,value,effect> using the matching operator <operator>."""
 
-    effect: Literal["NoExecute", "NoSchedule", "PreferNoSchedule"] | str | None | UnsetType = UNSET
+    effect: Literal["NoExecute", "NoSchedule", "PreferNoSchedule"] | str | None = None
     """Effect indicates the taint effect to match. Empty means match all taint effects. When specified, allowed values are NoSchedule, PreferNoSchedule and NoExecute.
 
     Possible enum values:
      - `"NoExecute"` Evict any already-running pods that do not tolerate the taint. Currently enforced by NodeController.
      - `"NoSchedule"` Do not allow new pods to schedule onto the node unless they tolerate the taint, but allow all pods submitted to Kubelet without going through the scheduler to start, and allow all already-running pods to continue running. Enforced by the scheduler.
      - `"PreferNoSchedule"` Like TaintEffectNoSchedule, but the scheduler tries not to schedule new pods onto the node, rather than prohibiting new pods from scheduling onto the node entirely. Enforced by the scheduler."""
-    key: str | None | UnsetType = UNSET
+    key: str | None = None
     """Key is the taint key that the toleration applies to. Empty means match all taint keys. If the key is empty, operator must be Exists; this combination means to match all values and all keys."""
-    operator: Literal["Equal", "Exists", "Gt", "Lt"] | str | None | UnsetType = UNSET
+    operator: Literal["Equal", "Exists", "Gt", "Lt"] | str | None = None
     """Operator represents a key's relationship to the value. Valid operators are Exists, Equal, Lt, and Gt. Defaults to Equal. Exists is equivalent to wildcard for value, so that a pod can tolerate all taints of a particular category. Lt and Gt perform numeric comparisons (requires feature gate TaintTolerationComparisonOperators).
 
     Possible enum values:
@@ -5249,65 +5027,59 @@ class Toleration(Model):
      - `"Exists"`
      - `"Gt"`
      - `"Lt"`"""
-    toleration_seconds: int | None | UnsetType = field(default=UNSET, name="tolerationSeconds")
+    toleration_seconds: int | None = field(default=None, name="tolerationSeconds")
     """TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default, it is not set, which means tolerate the taint forever (do not evict). Zero and negative values will be treated as 0 (evict immediately) by the system."""
-    value: str | None | UnsetType = UNSET
+    value: str | None = None
     """Value is the taint value the toleration matches to. If the operator is Exists, the value should be empty, otherwise just a regular string."""
 
 
-class TopologySelectorLabelRequirement(Model):
+class TopologySelectorLabelRequirement(Model, kw_only=True):
     """A topology selector requirement is a selector that matches given label. This is an alpha feature and may change in the future."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"key": ""}
-    key: str | None | UnsetType = UNSET
+    DEFAULTS = {"key": ""}
+    key: str
     """The label key that the selector applies to.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    values: list[str] | None | UnsetType = UNSET
+    values: list[str]
     """An array of string values. One value must match the label to be selected. Each entry in Values is ORed.
 
     Required."""
 
 
-class TopologySelectorTerm(Model):
+class TopologySelectorTerm(Model, kw_only=True):
     """A topology selector term represents the result of label queries. A null or empty topology selector term matches no objects. The requirements of them are ANDed. It provides a subset of functionality as NodeSelectorTerm. This is an alpha feature and may change in the future."""
 
-    match_label_expressions: list[TopologySelectorLabelRequirement] | None | UnsetType = field(
-        default=UNSET, name="matchLabelExpressions"
+    match_label_expressions: list[TopologySelectorLabelRequirement] | None = field(
+        default=None, name="matchLabelExpressions"
     )
     """A list of topology selector requirements by labels."""
 
 
-class TopologySpreadConstraint(Model):
+class TopologySpreadConstraint(Model, kw_only=True):
     """TopologySpreadConstraint specifies how to spread matching pods among the given topology."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
-        "max_skew": 0,
-        "topology_key": "",
-        "when_unsatisfiable": "",
-    }
-    label_selector: metav1.LabelSelector | None | UnsetType = field(
-        default=UNSET, name="labelSelector"
-    )
+    DEFAULTS = {"max_skew": 0, "topology_key": "", "when_unsatisfiable": ""}
+    label_selector: metav1.LabelSelector | None = field(default=None, name="labelSelector")
     """LabelSelector is used to find matching pods. Pods that match this label selector are counted to determine the number of pods in their corresponding topology domain."""
-    match_label_keys: list[str] | None | UnsetType = field(default=UNSET, name="matchLabelKeys")
+    match_label_keys: list[str] | None = field(default=None, name="matchLabelKeys")
     """MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated. The keys are used to lookup values from the incoming pod labels, those key-value labels are ANDed with labelSelector to select the group of existing pods over which spreading will be calculated for the incoming pod. The same key is forbidden to exist in both MatchLabelKeys and LabelSelector. MatchLabelKeys cannot be set when LabelSelector isn't set. Keys that don't exist in the incoming pod labels will be ignored. A null or empty list means only match against labelSelector.
 
     This is a beta field and requires the MatchLabelKeysInPodTopologySpread feature gate to be enabled (enabled by default)."""
-    max_skew: int | None | UnsetType = field(default=UNSET, name="maxSkew")
+    max_skew: int = field(name="maxSkew")
     """MaxSkew describes the degree to which pods may be unevenly distributed. When `whenUnsatisfiable=DoNotSchedule`, it is the maximum permitted difference between the number of matching pods in the target topology and the global minimum. The global minimum is the minimum number of matching pods in an eligible domain or zero if the number of eligible domains is less than MinDomains. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 2/2/1: In this case, the global minimum is 1. | zone1 | zone2 | zone3 | |  P P  |  P P  |   P   | - if MaxSkew is 1, incoming pod can only be scheduled to zone3 to become 2/2/2; scheduling it onto zone1(zone2) would make the ActualSkew(3-1) on zone1(zone2) violate MaxSkew(1). - if MaxSkew is 2, incoming pod can be scheduled onto any zone. When `whenUnsatisfiable=ScheduleAnyway`, it is used to give higher precedence to topologies that satisfy it. It's a required field. Default value is 1 and 0 is not allowed.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    min_domains: int | None | UnsetType = field(default=UNSET, name="minDomains")
+    min_domains: int | None = field(default=None, name="minDomains")
     """MinDomains indicates a minimum number of eligible domains. When the number of eligible domains with matching topology keys is less than minDomains, Pod Topology Spread treats "global minimum" as 0, and then the calculation of Skew is performed. And when the number of eligible domains with matching topology keys equals or greater than minDomains, this value has no effect on scheduling. As a result, when the number of eligible domains is less than minDomains, scheduler won't schedule more than maxSkew Pods to those domains. If value is nil, the constraint behaves as if MinDomains is equal to 1. Valid values are integers greater than 0. When value is not nil, WhenUnsatisfiable must be DoNotSchedule.
 
     For example, in a 3-zone cluster, MaxSkew is set to 2, MinDomains is set to 5 and pods with the same labelSelector spread as 2/2/2: | zone1 | zone2 | zone3 | |  P P  |  P P  |  P P  | The number of domains is less than 5(MinDomains), so "global minimum" is treated as 0. In this situation, new pod with the same labelSelector cannot be scheduled, because computed skew will be 3(3 - 0) if new Pod is scheduled to any of the three zones, it will violate MaxSkew."""
-    node_affinity_policy: Literal["Honor", "Ignore"] | str | None | UnsetType = field(
-        default=UNSET, name="nodeAffinityPolicy"
+    node_affinity_policy: Literal["Honor", "Ignore"] | str | None = field(
+        default=None, name="nodeAffinityPolicy"
     )
     """NodeAffinityPolicy indicates how we will treat Pod's nodeAffinity/nodeSelector when calculating pod topology spread skew. Options are: - Honor: only nodes matching nodeAffinity/nodeSelector are included in the calculations. - Ignore: nodeAffinity/nodeSelector are ignored. All nodes are included in the calculations.
 
@@ -5316,8 +5088,8 @@ class TopologySpreadConstraint(Model):
     Possible enum values:
      - `"Honor"` means use this scheduling directive when calculating pod topology spread skew.
      - `"Ignore"` means ignore this scheduling directive when calculating pod topology spread skew."""
-    node_taints_policy: Literal["Honor", "Ignore"] | str | None | UnsetType = field(
-        default=UNSET, name="nodeTaintsPolicy"
+    node_taints_policy: Literal["Honor", "Ignore"] | str | None = field(
+        default=None, name="nodeTaintsPolicy"
     )
     """NodeTaintsPolicy indicates how we will treat node taints when calculating pod topology spread skew. Options are: - Honor: nodes without taints, along with tainted nodes for which the incoming pod has a toleration, are included. - Ignore: node taints are ignored. All nodes are included.
 
@@ -5326,14 +5098,14 @@ class TopologySpreadConstraint(Model):
     Possible enum values:
      - `"Honor"` means use this scheduling directive when calculating pod topology spread skew.
      - `"Ignore"` means ignore this scheduling directive when calculating pod topology spread skew."""
-    topology_key: str | None | UnsetType = field(default=UNSET, name="topologyKey")
+    topology_key: str = field(name="topologyKey")
     """TopologyKey is the key of node labels. Nodes that have a label with this key and identical values are considered to be in the same topology. We consider each <key, value> as a "bucket", and try to put balanced number of pods into each bucket. We define a domain as a particular instance of a topology. Also, we define an eligible domain as a domain whose nodes meet the requirements of nodeAffinityPolicy and nodeTaintsPolicy. e.g. If TopologyKey is "kubernetes.io/hostname", each Node is a domain of that topology. And, if TopologyKey is "topology.kubernetes.io/zone", each zone is a domain of that topology. It's a required field.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    when_unsatisfiable: Literal["DoNotSchedule", "ScheduleAnyway"] | str | None | UnsetType = field(
-        default=UNSET, name="whenUnsatisfiable"
+    when_unsatisfiable: Literal["DoNotSchedule", "ScheduleAnyway"] | str = field(
+        name="whenUnsatisfiable"
     )
     """WhenUnsatisfiable indicates how to deal with a pod if it doesn't satisfy the spread constraint. - DoNotSchedule (default) tells the scheduler not to schedule it. - ScheduleAnyway tells the scheduler to schedule the pod in any location,
       but giving higher precedence to topologies that would help reduce the
@@ -5349,19 +5121,19 @@ class TopologySpreadConstraint(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class TypedLocalObjectReference(Model):
+class TypedLocalObjectReference(Model, kw_only=True):
     """TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"kind": "", "name": ""}
-    api_group: str | None | UnsetType = field(default=UNSET, name="apiGroup")
+    DEFAULTS = {"kind": "", "name": ""}
+    api_group: str | None = field(default=None, name="apiGroup")
     """APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group. For any other third-party types, APIGroup is required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str
     """Kind is the type of resource being referenced
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name is the name of resource being referenced
 
     Required.
@@ -5369,55 +5141,53 @@ class TypedLocalObjectReference(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class TypedObjectReference(Model):
+class TypedObjectReference(Model, kw_only=True):
     """TypedObjectReference contains enough information to let you locate the typed referenced object"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"kind": "", "name": ""}
-    api_group: str | None | UnsetType = field(default=UNSET, name="apiGroup")
+    DEFAULTS = {"kind": "", "name": ""}
+    api_group: str | None = field(default=None, name="apiGroup")
     """APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group. For any other third-party types, APIGroup is required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str
     """Kind is the type of resource being referenced
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name is the name of resource being referenced
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace: str | None | UnsetType = UNSET
+    namespace: str | None = None
     """Namespace is the namespace of resource being referenced Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details. (Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled."""
 
 
-class Volume(Model):
+class Volume(Model, kw_only=True):
     """Volume represents a named volume in a pod that may be accessed by any container in the pod."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None | UnsetType = field(
-        default=UNSET, name="awsElasticBlockStore"
+    DEFAULTS = {"name": ""}
+    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = field(
+        default=None, name="awsElasticBlockStore"
     )
     """awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
-    azure_disk: AzureDiskVolumeSource | None | UnsetType = field(default=UNSET, name="azureDisk")
+    azure_disk: AzureDiskVolumeSource | None = field(default=None, name="azureDisk")
     """azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type are redirected to the disk.csi.azure.com CSI driver."""
-    azure_file: AzureFileVolumeSource | None | UnsetType = field(default=UNSET, name="azureFile")
+    azure_file: AzureFileVolumeSource | None = field(default=None, name="azureFile")
     """azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver."""
-    cephfs: CephFSVolumeSource | None | UnsetType = UNSET
+    cephfs: CephFSVolumeSource | None = None
     """cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported."""
-    cinder: CinderVolumeSource | None | UnsetType = UNSET
+    cinder: CinderVolumeSource | None = None
     """cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated: Cinder is deprecated. All operations for the in-tree cinder type are redirected to the cinder.csi.openstack.org CSI driver. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
-    config_map: ConfigMapVolumeSource | None | UnsetType = field(default=UNSET, name="configMap")
+    config_map: ConfigMapVolumeSource | None = field(default=None, name="configMap")
     """configMap represents a configMap that should populate this volume"""
-    csi: CSIVolumeSource | None | UnsetType = UNSET
+    csi: CSIVolumeSource | None = None
     """csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers."""
-    downward_api: DownwardAPIVolumeSource | None | UnsetType = field(
-        default=UNSET, name="downwardAPI"
-    )
+    downward_api: DownwardAPIVolumeSource | None = field(default=None, name="downwardAPI")
     """downwardAPI represents downward API about the pod that should populate this volume"""
-    empty_dir: EmptyDirVolumeSource | None | UnsetType = field(default=UNSET, name="emptyDir")
+    empty_dir: EmptyDirVolumeSource | None = field(default=None, name="emptyDir")
     """emptyDir represents a temporary directory that shares a pod's lifetime. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"""
-    ephemeral: EphemeralVolumeSource | None | UnsetType = UNSET
+    ephemeral: EphemeralVolumeSource | None = None
     """ephemeral represents a volume that is handled by a cluster storage driver. The volume's lifecycle is tied to the pod that defines it - it will be created before the pod starts, and deleted when the pod is removed.
 
     Use this if: a) the volume is only needed while the pod runs, b) features of normal volumes like restoring from snapshot or capacity
@@ -5432,79 +5202,77 @@ class Volume(Model):
     Use CSI for light-weight local ephemeral volumes if the CSI driver is meant to be used that way - see the documentation of the driver for more information.
 
     A pod can use both types of ephemeral volumes and persistent volumes at the same time."""
-    fc: FCVolumeSource | None | UnsetType = UNSET
+    fc: FCVolumeSource | None = None
     """fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod."""
-    flex_volume: FlexVolumeSource | None | UnsetType = field(default=UNSET, name="flexVolume")
+    flex_volume: FlexVolumeSource | None = field(default=None, name="flexVolume")
     """flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin. Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead."""
-    flocker: FlockerVolumeSource | None | UnsetType = UNSET
+    flocker: FlockerVolumeSource | None = None
     """flocker represents a Flocker volume attached to a kubelet's host machine. This depends on the Flocker control service being running. Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported."""
-    gce_persistent_disk: GCEPersistentDiskVolumeSource | None | UnsetType = field(
-        default=UNSET, name="gcePersistentDisk"
+    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = field(
+        default=None, name="gcePersistentDisk"
     )
     """gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
-    git_repo: GitRepoVolumeSource | None | UnsetType = field(default=UNSET, name="gitRepo")
+    git_repo: GitRepoVolumeSource | None = field(default=None, name="gitRepo")
     """gitRepo represents a git repository at a particular revision. Deprecated: GitRepo is deprecated. To provision a container with a git repo, mount an EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir into the Pod's container."""
-    glusterfs: GlusterfsVolumeSource | None | UnsetType = UNSET
+    glusterfs: GlusterfsVolumeSource | None = None
     """glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime. Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported."""
-    host_path: HostPathVolumeSource | None | UnsetType = field(default=UNSET, name="hostPath")
+    host_path: HostPathVolumeSource | None = field(default=None, name="hostPath")
     """hostPath represents a pre-existing file or directory on the host machine that is directly exposed to the container. This is generally used for system agents or other privileged things that are allowed to see the host machine. Most containers will NOT need this. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"""
-    image: ImageVolumeSource | None | UnsetType = UNSET
+    image: ImageVolumeSource | None = None
     """image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine. The volume is resolved at pod startup depending on which PullPolicy value is provided:
 
     - Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails. - Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present. - IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.
 
     The volume gets re-resolved if the pod gets deleted and recreated, which means that new remote content will become available on pod recreation. A failure to resolve or pull the image during pod startup will block containers from starting and may add significant latency. Failures will be retried using normal volume backoff and will be reported on the pod reason and message. The types of objects that may be mounted by this volume are defined by the container runtime implementation on a host machine and at minimum must include all valid types supported by the container image field. The OCI object gets mounted in a single directory (spec.containers[*].volumeMounts.mountPath) by merging the manifest layers in the same way as for container images. The volume will be mounted read-only (ro). Sub path mounts for containers are not supported (spec.containers[*].volumeMounts.subpath) before 1.33. The field spec.securityContext.fsGroupChangePolicy has no effect on this volume type."""
-    iscsi: ISCSIVolumeSource | None | UnsetType = UNSET
+    iscsi: ISCSIVolumeSource | None = None
     """iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. More info: https://kubernetes.io/docs/concepts/storage/volumes/#iscsi"""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name of the volume. Must be a DNS_LABEL and unique within the pod. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    nfs: NFSVolumeSource | None | UnsetType = UNSET
+    nfs: NFSVolumeSource | None = None
     """nfs represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
-    persistent_volume_claim: PersistentVolumeClaimVolumeSource | None | UnsetType = field(
-        default=UNSET, name="persistentVolumeClaim"
+    persistent_volume_claim: PersistentVolumeClaimVolumeSource | None = field(
+        default=None, name="persistentVolumeClaim"
     )
     """persistentVolumeClaimVolumeSource represents a reference to a PersistentVolumeClaim in the same namespace. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"""
-    photon_persistent_disk: PhotonPersistentDiskVolumeSource | None | UnsetType = field(
-        default=UNSET, name="photonPersistentDisk"
+    photon_persistent_disk: PhotonPersistentDiskVolumeSource | None = field(
+        default=None, name="photonPersistentDisk"
     )
     """photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine. Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported."""
-    portworx_volume: PortworxVolumeSource | None | UnsetType = field(
-        default=UNSET, name="portworxVolume"
-    )
+    portworx_volume: PortworxVolumeSource | None = field(default=None, name="portworxVolume")
     """portworxVolume represents a portworx volume attached and mounted on kubelets host machine. Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type are redirected to the pxd.portworx.com CSI driver."""
-    projected: ProjectedVolumeSource | None | UnsetType = UNSET
+    projected: ProjectedVolumeSource | None = None
     """projected items for all in one resources secrets, configmaps, and downward API"""
-    quobyte: QuobyteVolumeSource | None | UnsetType = UNSET
+    quobyte: QuobyteVolumeSource | None = None
     """quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported."""
-    rbd: RBDVolumeSource | None | UnsetType = UNSET
+    rbd: RBDVolumeSource | None = None
     """rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported."""
-    scale_io: ScaleIOVolumeSource | None | UnsetType = field(default=UNSET, name="scaleIO")
+    scale_io: ScaleIOVolumeSource | None = field(default=None, name="scaleIO")
     """scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported."""
-    secret: SecretVolumeSource | None | UnsetType = UNSET
+    secret: SecretVolumeSource | None = None
     """secret represents a secret that should populate this volume. More info: https://kubernetes.io/docs/concepts/storage/volumes#secret"""
-    storageos: StorageOSVolumeSource | None | UnsetType = UNSET
+    storageos: StorageOSVolumeSource | None = None
     """storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes. Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported."""
-    vsphere_volume: VsphereVirtualDiskVolumeSource | None | UnsetType = field(
-        default=UNSET, name="vsphereVolume"
+    vsphere_volume: VsphereVirtualDiskVolumeSource | None = field(
+        default=None, name="vsphereVolume"
     )
     """vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type are redirected to the csi.vsphere.vmware.com CSI driver."""
 
 
-class VolumeDevice(Model):
+class VolumeDevice(Model, kw_only=True):
     """volumeDevice describes a mapping of a raw block device within a container."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"device_path": "", "name": ""}
-    device_path: str | None | UnsetType = field(default=UNSET, name="devicePath")
+    DEFAULTS = {"device_path": "", "name": ""}
+    device_path: str = field(name="devicePath")
     """devicePath is the path inside of the container that the device will be mapped to.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name must match the name of a persistentVolumeClaim in the pod
 
     Required.
@@ -5512,19 +5280,19 @@ class VolumeDevice(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class VolumeHealthCondition(Model):
+class VolumeHealthCondition(Model, kw_only=True):
     """VolumeHealthCondition represents an adverse health condition reported for a volume."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"reason": "", "status": ""}
-    message: str | None | UnsetType = UNSET
+    DEFAULTS = {"reason": "", "status": ""}
+    message: str | None = None
     """message is a human-readable description. Maximum permitted length of a message is 1024 bytes."""
-    reason: str | None | UnsetType = UNSET
+    reason: str
     """reason is a brief CamelCase machine-parseable reason. Together with status it forms the unique identity of a condition entry. Maximum permitted length of a reason is 256 bytes.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    status: Literal["DataLoss", "Degraded", "Inaccessible"] | str | None | UnsetType = UNSET
+    status: Literal["DataLoss", "Degraded", "Inaccessible"] | str
     """status is the machine-parseable health category. Possible values: - "Inaccessible": the volume cannot be accessed. - "DataLoss": data loss has been detected on the volume. - "Degraded": the volume is functioning with reduced capability.
 
     Possible enum values:
@@ -5537,47 +5305,47 @@ class VolumeHealthCondition(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class VolumeHealthStatus(Model):
+class VolumeHealthStatus(Model, kw_only=True):
     """VolumeHealthStatus contains health information for a volume reported by the CSI controller plugin."""
 
-    health_conditions: list[VolumeHealthCondition] | None | UnsetType = field(
-        default=UNSET, name="healthConditions"
+    health_conditions: list[VolumeHealthCondition] | None = field(
+        default=None, name="healthConditions"
     )
     """conditions is the set of adverse conditions reported by the CSI controller plugin. An empty list means no adverse condition. At most 16 conditions may be reported."""
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """lastTransitionTime is when the current set of conditions first appeared."""
 
 
-class VolumeMount(Model):
+class VolumeMount(Model, kw_only=True):
     """VolumeMount describes a mounting of a Volume within a container."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"mount_path": "", "name": ""}
-    bind_mount_options: list[str] | None | UnsetType = field(default=UNSET, name="bindMountOptions")
+    DEFAULTS = {"mount_path": "", "name": ""}
+    bind_mount_options: list[str] | None = field(default=None, name="bindMountOptions")
     """bindMountOptions is the list of additional bind mount options to apply when mounting this volume into the container. Allowed values are noexec, nodev, and nosuid. These are Linux mount options and have no effect on Windows nodes. This field is not supported with image volumes. This is an alpha field and requires enabling the VolumeBindMountOptions feature gate."""
-    mount_path: str | None | UnsetType = field(default=UNSET, name="mountPath")
+    mount_path: str = field(name="mountPath")
     """Path within the container at which the volume should be mounted.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    mount_propagation: (
-        Literal["Bidirectional", "HostToContainer", "None"] | str | None | UnsetType
-    ) = field(default=UNSET, name="mountPropagation")
+    mount_propagation: Literal["Bidirectional", "HostToContainer", "None"] | str | None = field(
+        default=None, name="mountPropagation"
+    )
     """mountPropagation determines how mounts are propagated from the host to container and the other way around. When not set, MountPropagationNone is used. This field is beta in 1.10. When RecursiveReadOnly is set to IfPossible or to Enabled, MountPropagation must be None or unspecified (which defaults to None).
 
     Possible enum values:
      - `"Bidirectional"` means that the volume in a container will receive new mounts from the host or other containers, and its own mounts will be propagated from the container to the host or other containers. Note that this mode is recursively applied to all mounts in the volume ("rshared" in Linux terminology).
      - `"HostToContainer"` means that the volume in a container will receive new mounts from the host or other containers, but filesystems mounted inside the container won't be propagated to the host or other containers. Note that this mode is recursively applied to all mounts in the volume ("rslave" in Linux terminology).
      - `"None"` means that the volume in a container will not receive new mounts from the host or other containers, and filesystems mounted inside the container won't be propagated to the host or other containers. Note that this mode corresponds to "private" in Linux terminology."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """This must match the Name of a Volume.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """Mounted read-only if true, read-write otherwise (false or unspecified). Defaults to false."""
-    recursive_read_only: str | None | UnsetType = field(default=UNSET, name="recursiveReadOnly")
+    recursive_read_only: str | None = field(default=None, name="recursiveReadOnly")
     """RecursiveReadOnly specifies whether read-only mounts should be handled recursively.
 
     If ReadOnly is false, this field has no meaning and must be unspecified.
@@ -5587,48 +5355,48 @@ class VolumeMount(Model):
     If this field is set to IfPossible or Enabled, MountPropagation must be set to None (or be unspecified, which defaults to None).
 
     If this field is not specified, it is treated as an equivalent of Disabled."""
-    sub_path: str | None | UnsetType = field(default=UNSET, name="subPath")
+    sub_path: str | None = field(default=None, name="subPath")
     """Path within the volume from which the container's volume should be mounted. Defaults to "" (volume's root)."""
-    sub_path_expr: str | None | UnsetType = field(default=UNSET, name="subPathExpr")
+    sub_path_expr: str | None = field(default=None, name="subPathExpr")
     """Expanded path within the volume from which the container's volume should be mounted. Behaves similarly to SubPath but environment variable references $(VAR_NAME) are expanded using the container's environment. Defaults to "" (volume's root). SubPathExpr and SubPath are mutually exclusive."""
 
 
-class VolumeMountStatus(Model):
+class VolumeMountStatus(Model, kw_only=True):
     """VolumeMountStatus shows status of volume mounts."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"mount_path": "", "name": ""}
-    mount_path: str | None | UnsetType = field(default=UNSET, name="mountPath")
+    DEFAULTS = {"mount_path": "", "name": ""}
+    mount_path: str = field(name="mountPath")
     """MountPath corresponds to the original VolumeMount.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name corresponds to the name of the original VolumeMount.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    read_only: bool | None | UnsetType = field(default=UNSET, name="readOnly")
+    read_only: bool | None = field(default=None, name="readOnly")
     """ReadOnly corresponds to the original VolumeMount."""
-    recursive_read_only: str | None | UnsetType = field(default=UNSET, name="recursiveReadOnly")
+    recursive_read_only: str | None = field(default=None, name="recursiveReadOnly")
     """RecursiveReadOnly must be set to Disabled, Enabled, or unspecified (for non-readonly mounts). An IfPossible value in the original VolumeMount must be translated to Disabled or Enabled, depending on the mount result."""
-    volume_status: VolumeStatus | None | UnsetType = field(default=UNSET, name="volumeStatus")
+    volume_status: VolumeStatus | None = field(default=None, name="volumeStatus")
     """volumeStatus represents volume-type-specific status about the mounted volume."""
 
 
-class VolumeNodeAffinity(Model):
+class VolumeNodeAffinity(Model, kw_only=True):
     """VolumeNodeAffinity defines constraints that limit what nodes this volume can be accessed from."""
 
-    required: NodeSelector | None | UnsetType = UNSET
+    required: NodeSelector | None = None
     """required specifies hard node constraints that must be met."""
 
 
-class VolumeProjection(Model):
+class VolumeProjection(Model, kw_only=True):
     """Projection that may be projected along with other supported volume types. Exactly one of these fields must be set."""
 
-    cluster_trust_bundle: ClusterTrustBundleProjection | None | UnsetType = field(
-        default=UNSET, name="clusterTrustBundle"
+    cluster_trust_bundle: ClusterTrustBundleProjection | None = field(
+        default=None, name="clusterTrustBundle"
     )
     """ClusterTrustBundle allows a pod to access the `.spec.trustBundle` field of ClusterTrustBundle objects in an auto-updating file.
 
@@ -5637,15 +5405,11 @@ class VolumeProjection(Model):
     ClusterTrustBundle objects can either be selected by name, or by the combination of signer name and a label selector.
 
     Kubelet performs aggressive normalization of the PEM contents written into the pod filesystem.  Esoteric PEM features such as inter-block comments and block headers are stripped.  Certificates are deduplicated. The ordering of certificates within the file is arbitrary, and Kubelet may change the order over time."""
-    config_map: ConfigMapProjection | None | UnsetType = field(default=UNSET, name="configMap")
+    config_map: ConfigMapProjection | None = field(default=None, name="configMap")
     """configMap information about the configMap data to project"""
-    downward_api: DownwardAPIProjection | None | UnsetType = field(
-        default=UNSET, name="downwardAPI"
-    )
+    downward_api: DownwardAPIProjection | None = field(default=None, name="downwardAPI")
     """downwardAPI information about the downwardAPI data to project"""
-    pod_certificate: PodCertificateProjection | None | UnsetType = field(
-        default=UNSET, name="podCertificate"
-    )
+    pod_certificate: PodCertificateProjection | None = field(default=None, name="podCertificate")
     """Projects an auto-rotating credential bundle (private key and certificate chain) that the pod can use either as a TLS client or server.
 
     Kubelet generates a private key and uses it to send a PodCertificateRequest to the named signer.  Once the signer approves the request and issues a certificate chain, Kubelet writes the key and certificate chain to the pod filesystem.  The pod does not start until certificates have been issued for each podCertificate projected volume source in its spec.
@@ -5659,41 +5423,41 @@ class VolumeProjection(Model):
     Prefer using the credential bundle format, since your application code can read it atomically.  If you use keyPath and certificateChainPath, your application must make two separate file reads. If these coincide with a certificate rotation, it is possible that the private key and leaf certificate you read may not correspond to each other.  Your application will need to check for this condition, and re-read until they are consistent.
 
     The named signer controls chooses the format of the certificate it issues; consult the signer implementation's documentation to learn how to use the certificates it issues."""
-    secret: SecretProjection | None | UnsetType = UNSET
+    secret: SecretProjection | None = None
     """secret information about the secret data to project"""
-    service_account_token: ServiceAccountTokenProjection | None | UnsetType = field(
-        default=UNSET, name="serviceAccountToken"
+    service_account_token: ServiceAccountTokenProjection | None = field(
+        default=None, name="serviceAccountToken"
     )
     """serviceAccountToken is information about the serviceAccountToken data to project"""
 
 
-class VolumeResourceRequirements(Model):
+class VolumeResourceRequirements(Model, kw_only=True):
     """VolumeResourceRequirements describes the storage resource requirements for a volume."""
 
-    limits: dict[str, Quantity] | None | UnsetType = UNSET
+    limits: dict[str, Quantity] | None = None
     """Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
-    requests: dict[str, Quantity] | None | UnsetType = UNSET
+    requests: dict[str, Quantity] | None = None
     """Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
 
 
-class VolumeStatus(Model):
+class VolumeStatus(Model, kw_only=True):
     """VolumeStatus represents the status of a mounted volume. At most one of its members must be specified."""
 
-    image: ImageVolumeStatus | None | UnsetType = UNSET
+    image: ImageVolumeStatus | None = None
     """image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine."""
 
 
-class VsphereVirtualDiskVolumeSource(Model):
+class VsphereVirtualDiskVolumeSource(Model, kw_only=True):
     """Represents a vSphere volume resource."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"volume_path": ""}
-    fs_type: str | None | UnsetType = field(default=UNSET, name="fsType")
+    DEFAULTS = {"volume_path": ""}
+    fs_type: str | None = field(default=None, name="fsType")
     """fsType is filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
-    storage_policy_id: str | None | UnsetType = field(default=UNSET, name="storagePolicyID")
+    storage_policy_id: str | None = field(default=None, name="storagePolicyID")
     """storagePolicyID is the storage Policy Based Management (SPBM) profile ID associated with the StoragePolicyName."""
-    storage_policy_name: str | None | UnsetType = field(default=UNSET, name="storagePolicyName")
+    storage_policy_name: str | None = field(default=None, name="storagePolicyName")
     """storagePolicyName is the storage Policy Based Management (SPBM) profile name."""
-    volume_path: str | None | UnsetType = field(default=UNSET, name="volumePath")
+    volume_path: str = field(name="volumePath")
     """volumePath is the path that identifies vSphere volume vmdk
 
     Required.
@@ -5701,19 +5465,17 @@ class VsphereVirtualDiskVolumeSource(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class WeightedPodAffinityTerm(Model):
+class WeightedPodAffinityTerm(Model, kw_only=True):
     """The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"pod_affinity_term": {}, "weight": 0}
-    pod_affinity_term: PodAffinityTerm | None | UnsetType = field(
-        default=UNSET, name="podAffinityTerm"
-    )
+    DEFAULTS = {"pod_affinity_term": {}, "weight": 0}
+    pod_affinity_term: PodAffinityTerm = field(name="podAffinityTerm")
     """Required. A pod affinity term, associated with the corresponding weight.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    weight: int | None | UnsetType = UNSET
+    weight: int
     """weight associated with matching the corresponding podAffinityTerm, in the range 1-100.
 
     Required.
@@ -5721,16 +5483,14 @@ class WeightedPodAffinityTerm(Model):
     Default: 0 (applied by the server, not by this client)."""
 
 
-class WindowsSecurityContextOptions(Model):
+class WindowsSecurityContextOptions(Model, kw_only=True):
     """WindowsSecurityContextOptions contain Windows-specific options and credentials."""
 
-    gmsa_credential_spec: str | None | UnsetType = field(default=UNSET, name="gmsaCredentialSpec")
+    gmsa_credential_spec: str | None = field(default=None, name="gmsaCredentialSpec")
     """GMSACredentialSpec is where the GMSA admission webhook (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field."""
-    gmsa_credential_spec_name: str | None | UnsetType = field(
-        default=UNSET, name="gmsaCredentialSpecName"
-    )
+    gmsa_credential_spec_name: str | None = field(default=None, name="gmsaCredentialSpecName")
     """GMSACredentialSpecName is the name of the GMSA credential spec to use."""
-    host_process: bool | None | UnsetType = field(default=UNSET, name="hostProcess")
+    host_process: bool | None = field(default=None, name="hostProcess")
     """HostProcess determines if a container should be run as a 'Host Process' container. All of a Pod's containers must have the same effective HostProcess value (it is not allowed to have a mix of HostProcess containers and non-HostProcess containers). In addition, if HostProcess is true then HostNetwork must also be set to true."""
-    run_as_user_name: str | None | UnsetType = field(default=UNSET, name="runAsUserName")
+    run_as_user_name: str | None = field(default=None, name="runAsUserName")
     """The UserName in Windows to run the entrypoint of the container process. Defaults to the user specified in image metadata if unspecified. May also be set in PodSecurityContext. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence."""

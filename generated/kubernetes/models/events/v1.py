@@ -3,101 +3,93 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery import MicroTime, Time
 from ..core import v1 as corev1
 from ..meta import v1 as metav1
 
 
-class Event(Model):
+class Event(Model, kw_only=True):
     """Event is a report of an event somewhere in the cluster. It generally denotes some state change in the system. Events have a limited retention time and triggers and messages may evolve with time.  Event consumers should not rely on the timing of an event with a given Reason reflecting a consistent underlying trigger, or the continued existence of events with that Reason.  Events should be treated as informative, best-effort, supplemental data."""
 
-    API_VERSION: ClassVar[str | None] = "events.k8s.io/v1"
-    KIND: ClassVar[str | None] = "Event"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"deprecated_source": {}, "metadata": {}, "regarding": {}}
-    action: str | None | UnsetType = UNSET
+    API_VERSION = "events.k8s.io/v1"
+    KIND = "Event"
+    DEFAULTS = {"deprecated_source": {}, "metadata": {}, "regarding": {}}
+    action: str | None = None
     """action is what action was taken/failed regarding to the regarding object. It is machine-readable. This field cannot be empty for new Events and it can have at most 128 characters."""
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    deprecated_count: int | None | UnsetType = field(default=UNSET, name="deprecatedCount")
+    deprecated_count: int | None = field(default=None, name="deprecatedCount")
     """deprecatedCount is the deprecated field assuring backward compatibility with core.v1 Event type."""
-    deprecated_first_timestamp: Time | None | UnsetType = field(
-        default=UNSET, name="deprecatedFirstTimestamp"
-    )
+    deprecated_first_timestamp: Time | None = field(default=None, name="deprecatedFirstTimestamp")
     """deprecatedFirstTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type."""
-    deprecated_last_timestamp: Time | None | UnsetType = field(
-        default=UNSET, name="deprecatedLastTimestamp"
-    )
+    deprecated_last_timestamp: Time | None = field(default=None, name="deprecatedLastTimestamp")
     """deprecatedLastTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type."""
-    deprecated_source: corev1.EventSource | None | UnsetType = field(
-        default=UNSET, name="deprecatedSource"
-    )
+    deprecated_source: corev1.EventSource | None = field(default=None, name="deprecatedSource")
     """deprecatedSource is the deprecated field assuring backward compatibility with core.v1 Event type.
 
     Default: {} (applied by the server, not by this client)."""
-    event_time: MicroTime | None | UnsetType = field(default=UNSET, name="eventTime")
+    event_time: MicroTime = field(name="eventTime")
     """eventTime is the time when this Event was first observed. It is required.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    note: str | None | UnsetType = UNSET
+    note: str | None = None
     """note is a human-readable description of the status of this operation. Maximal length of the note is 1kB, but libraries should be prepared to handle values up to 64kB."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """reason is why the action was taken. It is human-readable. This field cannot be empty for new Events and it can have at most 128 characters."""
-    regarding: corev1.ObjectReference | None | UnsetType = UNSET
+    regarding: corev1.ObjectReference | None = None
     """regarding contains the object this Event is about. In most cases it's an Object reporting controller implements, e.g. ReplicaSetController implements ReplicaSets and this event is emitted because it acts on some changes in a ReplicaSet object.
 
     Default: {} (applied by the server, not by this client)."""
-    related: corev1.ObjectReference | None | UnsetType = UNSET
+    related: corev1.ObjectReference | None = None
     """related is the optional secondary object for more complex actions. E.g. when regarding object triggers a creation or deletion of related object."""
-    reporting_controller: str | None | UnsetType = field(default=UNSET, name="reportingController")
+    reporting_controller: str | None = field(default=None, name="reportingController")
     """reportingController is the name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`. This field cannot be empty for new Events."""
-    reporting_instance: str | None | UnsetType = field(default=UNSET, name="reportingInstance")
+    reporting_instance: str | None = field(default=None, name="reportingInstance")
     """reportingInstance is the ID of the controller instance, e.g. `kubelet-xyzf`. This field cannot be empty for new Events and it can have at most 128 characters."""
-    series: EventSeries | None | UnsetType = UNSET
+    series: EventSeries | None = None
     """series is data about the Event series this event represents or nil if it's a singleton Event."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str | None = None
     """type is the type of this event (Normal, Warning), new types could be added in the future. It is machine-readable. This field cannot be empty for new Events."""
 
 
-class EventList(Model):
+class EventList(Model, kw_only=True):
     """EventList is a list of Event objects."""
 
-    API_VERSION: ClassVar[str | None] = "events.k8s.io/v1"
-    KIND: ClassVar[str | None] = "EventList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "events.k8s.io/v1"
+    KIND = "EventList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Event] | None | UnsetType = UNSET
+    items: list[Event]
     """items is a list of schema objects.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class EventSeries(Model):
+class EventSeries(Model, kw_only=True):
     """EventSeries contain information on series of events, i.e. thing that was/is happening continuously for some time. How often to update the EventSeries is up to the event reporters. The default event reporter in "k8s.io/client-go/tools/events/event_broadcaster.go" shows how this struct is updated on heartbeats and can guide customized reporter implementations."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"count": 0}
-    count: int | None | UnsetType = UNSET
+    DEFAULTS = {"count": 0}
+    count: int
     """count is the number of occurrences in this series up to the last heartbeat time.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    last_observed_time: MicroTime | None | UnsetType = field(default=UNSET, name="lastObservedTime")
+    last_observed_time: MicroTime = field(name="lastObservedTime")
     """lastObservedTime is the time when last Event from the series was seen before last heartbeat.
 
     Required."""

@@ -3,23 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery import Time
 from ..meta import v1 as metav1
 
 
-class ExemptPriorityLevelConfiguration(Model):
+class ExemptPriorityLevelConfiguration(Model, kw_only=True):
     """ExemptPriorityLevelConfiguration describes the configurable aspects of the handling of exempt requests. In the mandatory exempt configuration object the values in the fields here can be modified by authorized users, unlike the rest of the `spec`."""
 
-    lendable_percent: int | None | UnsetType = field(default=UNSET, name="lendablePercent")
+    lendable_percent: int | None = field(default=None, name="lendablePercent")
     """`lendablePercent` prescribes the fraction of the level's NominalCL that can be borrowed by other priority levels.  This value of this field must be between 0 and 100, inclusive, and it defaults to 0. The number of seats that other levels can borrow from this level, known as this level's LendableConcurrencyLimit (LendableCL), is defined as follows.
 
     LendableCL(i) = round( NominalCL(i) * lendablePercent(i)/100.0 )"""
-    nominal_concurrency_shares: int | None | UnsetType = field(
-        default=UNSET, name="nominalConcurrencyShares"
-    )
+    nominal_concurrency_shares: int | None = field(default=None, name="nominalConcurrencyShares")
     """`nominalConcurrencyShares` (NCS) contributes to the computation of the NominalConcurrencyLimit (NominalCL) of this level. This is the number of execution seats nominally reserved for this priority level. This DOES NOT limit the dispatching from this priority level but affects the other priority levels through the borrowing mechanism. The server's concurrency limit (ServerCL) is divided among all the priority levels in proportion to their NCS values:
 
     NominalCL(i)  = ceil( ServerCL * NCS(i) / sum_ncs ) sum_ncs = sum[priority level k] NCS(k)
@@ -27,11 +23,11 @@ class ExemptPriorityLevelConfiguration(Model):
     Bigger numbers mean a larger nominal concurrency limit, at the expense of every other priority level. This field has a default value of zero."""
 
 
-class FlowDistinguisherMethod(Model):
+class FlowDistinguisherMethod(Model, kw_only=True):
     """FlowDistinguisherMethod specifies the method of a flow distinguisher."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"type_": ""}
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    DEFAULTS = {"type": ""}
+    type: str
     """`type` is the type of flow distinguisher method The supported types are "ByUser" and "ByNamespace". Required.
 
     Required.
@@ -39,108 +35,105 @@ class FlowDistinguisherMethod(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class FlowSchema(Model):
+class FlowSchema(Model, kw_only=True):
     """FlowSchema defines the schema of a group of flows. Note that a flow is made up of a set of inbound API requests with similar attributes and is identified by a pair of strings: the name of the FlowSchema and a "flow distinguisher"."""
 
-    API_VERSION: ClassVar[str | None] = "flowcontrol.apiserver.k8s.io/v1"
-    KIND: ClassVar[str | None] = "FlowSchema"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "flowcontrol.apiserver.k8s.io/v1"
+    KIND = "FlowSchema"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """`metadata` is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: FlowSchemaSpec | None | UnsetType = UNSET
+    spec: FlowSchemaSpec
     """`spec` is the specification of the desired behavior of a FlowSchema. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: FlowSchemaStatus | None | UnsetType = UNSET
+    status: FlowSchemaStatus | None = None
     """`status` is the current status of a FlowSchema. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class FlowSchemaCondition(Model):
+class FlowSchemaCondition(Model, kw_only=True):
     """FlowSchemaCondition describes conditions for a FlowSchema."""
 
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """`lastTransitionTime` is the last time the condition transitioned from one status to another."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """`message` is a human-readable message indicating details about last transition."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """`reason` is a unique, one-word, CamelCase reason for the condition's last transition."""
-    status: str | None | UnsetType = UNSET
+    status: str | None = None
     """`status` is the status of the condition. Should be specified and set to one of True, False, Unknown."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """`type` is the type of the condition. Required.
 
     Required."""
 
 
-class FlowSchemaList(Model):
+class FlowSchemaList(Model, kw_only=True):
     """FlowSchemaList is a list of FlowSchema objects."""
 
-    API_VERSION: ClassVar[str | None] = "flowcontrol.apiserver.k8s.io/v1"
-    KIND: ClassVar[str | None] = "FlowSchemaList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "flowcontrol.apiserver.k8s.io/v1"
+    KIND = "FlowSchemaList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[FlowSchema] | None | UnsetType = UNSET
+    items: list[FlowSchema]
     """`items` is a list of FlowSchemas.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """`metadata` is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class FlowSchemaSpec(Model):
+class FlowSchemaSpec(Model, kw_only=True):
     """FlowSchemaSpec describes how the FlowSchema's specification looks like."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {
-        "matching_precedence": 0,
-        "priority_level_configuration": {},
-    }
-    distinguisher_method: FlowDistinguisherMethod | None | UnsetType = field(
-        default=UNSET, name="distinguisherMethod"
+    DEFAULTS = {"matching_precedence": 0, "priority_level_configuration": {}}
+    distinguisher_method: FlowDistinguisherMethod | None = field(
+        default=None, name="distinguisherMethod"
     )
     """`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema. `nil` specifies that the distinguisher is disabled and thus will always be the empty string."""
-    matching_precedence: int | None | UnsetType = field(default=UNSET, name="matchingPrecedence")
+    matching_precedence: int | None = field(default=None, name="matchingPrecedence")
     """`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.
 
     Default: 0 (applied by the server, not by this client)."""
-    priority_level_configuration: PriorityLevelConfigurationReference | None | UnsetType = field(
-        default=UNSET, name="priorityLevelConfiguration"
+    priority_level_configuration: PriorityLevelConfigurationReference = field(
+        name="priorityLevelConfiguration"
     )
     """`priorityLevelConfiguration` should reference a PriorityLevelConfiguration in the cluster. If the reference cannot be resolved, the FlowSchema will be ignored and marked as invalid in its status. Required.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    rules: list[PolicyRulesWithSubjects] | None | UnsetType = UNSET
+    rules: list[PolicyRulesWithSubjects] | None = None
     """`rules` describes which requests will match this flow schema. This FlowSchema matches a request if and only if at least one member of rules matches the request. if it is an empty slice, there will be no requests matching the FlowSchema."""
 
 
-class FlowSchemaStatus(Model):
+class FlowSchemaStatus(Model, kw_only=True):
     """FlowSchemaStatus represents the current state of a FlowSchema."""
 
-    conditions: list[FlowSchemaCondition] | None | UnsetType = UNSET
+    conditions: list[FlowSchemaCondition] | None = None
     """`conditions` is a list of the current states of FlowSchema."""
 
 
-class GroupSubject(Model):
+class GroupSubject(Model, kw_only=True):
     """GroupSubject holds detailed information for group-kind subject."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """name is the user group that matches, or "*" to match all user groups. See https://github.com/kubernetes/apiserver/blob/master/pkg/authentication/user/user.go for some well-known group names. Required.
 
     Required.
@@ -148,13 +141,13 @@ class GroupSubject(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class LimitResponse(Model):
+class LimitResponse(Model, kw_only=True):
     """LimitResponse defines how to handle requests that can not be executed right now."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"type_": ""}
-    queuing: QueuingConfiguration | None | UnsetType = UNSET
+    DEFAULTS = {"type": ""}
+    queuing: QueuingConfiguration | None = None
     """`queuing` holds the configuration parameters for queuing. This field may be non-empty only if `type` is `"Queue"`."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """`type` is "Queue" or "Reject". "Queue" means that requests that can not be executed upon arrival are held in a queue until they can be executed or a queuing limit is reached. "Reject" means that requests that can not be executed upon arrival are rejected. Required.
 
     Required.
@@ -162,33 +155,29 @@ class LimitResponse(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class LimitedPriorityLevelConfiguration(Model):
+class LimitedPriorityLevelConfiguration(Model, kw_only=True):
     """LimitedPriorityLevelConfiguration specifies how to handle requests that are subject to limits. It addresses two issues:
     - How are requests for this priority level limited?
     - What should be done with requests that exceed the limit?"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"limit_response": {}}
-    borrowing_limit_percent: int | None | UnsetType = field(
-        default=UNSET, name="borrowingLimitPercent"
-    )
+    DEFAULTS = {"limit_response": {}}
+    borrowing_limit_percent: int | None = field(default=None, name="borrowingLimitPercent")
     """`borrowingLimitPercent`, if present, configures a limit on how many seats this priority level can borrow from other priority levels. The limit is known as this level's BorrowingConcurrencyLimit (BorrowingCL) and is a limit on the total number of seats that this level may borrow at any one time. This field holds the ratio of that limit to the level's nominal concurrency limit. When this field is non-nil, it must hold a non-negative integer and the limit is calculated as follows.
 
     BorrowingCL(i) = round( NominalCL(i) * borrowingLimitPercent(i)/100.0 )
 
     The value of this field can be more than 100, implying that this priority level can borrow a number of seats that is greater than its own nominal concurrency limit (NominalCL). When this field is left `nil`, the limit is effectively infinite."""
-    lendable_percent: int | None | UnsetType = field(default=UNSET, name="lendablePercent")
+    lendable_percent: int | None = field(default=None, name="lendablePercent")
     """`lendablePercent` prescribes the fraction of the level's NominalCL that can be borrowed by other priority levels. The value of this field must be between 0 and 100, inclusive, and it defaults to 0. The number of seats that other levels can borrow from this level, known as this level's LendableConcurrencyLimit (LendableCL), is defined as follows.
 
     LendableCL(i) = round( NominalCL(i) * lendablePercent(i)/100.0 )"""
-    limit_response: LimitResponse | None | UnsetType = field(default=UNSET, name="limitResponse")
+    limit_response: LimitResponse = field(name="limitResponse")
     """`limitResponse` indicates what to do with requests that can not be executed right now
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    nominal_concurrency_shares: int | None | UnsetType = field(
-        default=UNSET, name="nominalConcurrencyShares"
-    )
+    nominal_concurrency_shares: int | None = field(default=None, name="nominalConcurrencyShares")
     """`nominalConcurrencyShares` (NCS) contributes to the computation of the NominalConcurrencyLimit (NominalCL) of this level. This is the number of execution seats available at this priority level. This is used both for requests dispatched from this priority level as well as requests dispatched from other priority levels borrowing seats from this level. The server's concurrency limit (ServerCL) is divided among the Limited priority levels in proportion to their NCS values:
 
     NominalCL(i)  = ceil( ServerCL * NCS(i) / sum_ncs ) sum_ncs = sum[priority level k] NCS(k)
@@ -200,10 +189,10 @@ class LimitedPriorityLevelConfiguration(Model):
     Setting this field to zero supports the construction of a "jail" for this priority level that is used to hold some request(s)"""
 
 
-class NonResourcePolicyRule(Model):
+class NonResourcePolicyRule(Model, kw_only=True):
     """NonResourcePolicyRule is a predicate that matches non-resource requests according to their verb and the target non-resource URL. A NonResourcePolicyRule matches a request if and only if both (a) at least one member of verbs matches the request and (b) at least one member of nonResourceURLs matches the request."""
 
-    non_resource_urls: list[str] | None | UnsetType = field(default=UNSET, name="nonResourceURLs")
+    non_resource_urls: list[str] = field(name="nonResourceURLs")
     """`nonResourceURLs` is a set of url prefixes that a user should have access to and may not be empty. For example:
       - "/healthz" is legal
       - "/hea*" is illegal
@@ -213,97 +202,95 @@ class NonResourcePolicyRule(Model):
     "*" matches all non-resource urls. if it is present, it must be the only entry. Required.
 
     Required."""
-    verbs: list[str] | None | UnsetType = UNSET
+    verbs: list[str]
     """`verbs` is a list of matching verbs and may not be empty. "*" matches all verbs. If it is present, it must be the only entry. Required.
 
     Required."""
 
 
-class PolicyRulesWithSubjects(Model):
+class PolicyRulesWithSubjects(Model, kw_only=True):
     """PolicyRulesWithSubjects prescribes a test that applies to a request to an apiserver. The test considers the subject making the request, the verb being requested, and the resource to be acted upon. This PolicyRulesWithSubjects matches a request if and only if both (a) at least one member of subjects matches the request and (b) at least one member of resourceRules or nonResourceRules matches the request."""
 
-    non_resource_rules: list[NonResourcePolicyRule] | None | UnsetType = field(
-        default=UNSET, name="nonResourceRules"
+    non_resource_rules: list[NonResourcePolicyRule] | None = field(
+        default=None, name="nonResourceRules"
     )
     """`nonResourceRules` is a list of NonResourcePolicyRules that identify matching requests according to their verb and the target non-resource URL."""
-    resource_rules: list[ResourcePolicyRule] | None | UnsetType = field(
-        default=UNSET, name="resourceRules"
-    )
+    resource_rules: list[ResourcePolicyRule] | None = field(default=None, name="resourceRules")
     """`resourceRules` is a slice of ResourcePolicyRules that identify matching requests according to their verb and the target resource. At least one of `resourceRules` and `nonResourceRules` has to be non-empty."""
-    subjects: list[Subject] | None | UnsetType = UNSET
+    subjects: list[Subject]
     """subjects is the list of normal user, serviceaccount, or group that this rule cares about. There must be at least one member in this slice. A slice that includes both the system:authenticated and system:unauthenticated user groups matches every request. Required.
 
     Required."""
 
 
-class PriorityLevelConfiguration(Model):
+class PriorityLevelConfiguration(Model, kw_only=True):
     """PriorityLevelConfiguration represents the configuration of a priority level."""
 
-    API_VERSION: ClassVar[str | None] = "flowcontrol.apiserver.k8s.io/v1"
-    KIND: ClassVar[str | None] = "PriorityLevelConfiguration"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "flowcontrol.apiserver.k8s.io/v1"
+    KIND = "PriorityLevelConfiguration"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """`metadata` is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: PriorityLevelConfigurationSpec | None | UnsetType = UNSET
+    spec: PriorityLevelConfigurationSpec
     """`spec` is the specification of the desired behavior of a "request-priority". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: PriorityLevelConfigurationStatus | None | UnsetType = UNSET
+    status: PriorityLevelConfigurationStatus | None = None
     """`status` is the current status of a "request-priority". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PriorityLevelConfigurationCondition(Model):
+class PriorityLevelConfigurationCondition(Model, kw_only=True):
     """PriorityLevelConfigurationCondition defines the condition of priority level."""
 
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """`lastTransitionTime` is the last time the condition transitioned from one status to another."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """`message` is a human-readable message indicating details about last transition."""
-    reason: str | None | UnsetType = UNSET
+    reason: str | None = None
     """`reason` is a unique, one-word, CamelCase reason for the condition's last transition."""
-    status: str | None | UnsetType = UNSET
+    status: str | None = None
     """`status` is the status of the condition. Should be specified and set to one of True, False, Unknown."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """`type` is the type of the condition. Required.
 
     Required."""
 
 
-class PriorityLevelConfigurationList(Model):
+class PriorityLevelConfigurationList(Model, kw_only=True):
     """PriorityLevelConfigurationList is a list of PriorityLevelConfiguration objects."""
 
-    API_VERSION: ClassVar[str | None] = "flowcontrol.apiserver.k8s.io/v1"
-    KIND: ClassVar[str | None] = "PriorityLevelConfigurationList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "flowcontrol.apiserver.k8s.io/v1"
+    KIND = "PriorityLevelConfigurationList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[PriorityLevelConfiguration] | None | UnsetType = UNSET
+    items: list[PriorityLevelConfiguration]
     """`items` is a list of request-priorities.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """`metadata` is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PriorityLevelConfigurationReference(Model):
+class PriorityLevelConfigurationReference(Model, kw_only=True):
     """PriorityLevelConfigurationReference contains information that points to the "request-priority" being used."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """`name` is the name of the priority level configuration being referenced Required.
 
     Required.
@@ -311,15 +298,15 @@ class PriorityLevelConfigurationReference(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PriorityLevelConfigurationSpec(Model):
+class PriorityLevelConfigurationSpec(Model, kw_only=True):
     """PriorityLevelConfigurationSpec specifies the configuration of a priority level."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"type_": ""}
-    exempt: ExemptPriorityLevelConfiguration | None | UnsetType = UNSET
+    DEFAULTS = {"type": ""}
+    exempt: ExemptPriorityLevelConfiguration | None = None
     """`exempt` specifies how requests are handled for an exempt priority level. This field MUST be empty if `type` is `"Limited"`. This field MAY be non-empty if `type` is `"Exempt"`. If empty and `type` is `"Exempt"` then the default values for `ExemptPriorityLevelConfiguration` apply."""
-    limited: LimitedPriorityLevelConfiguration | None | UnsetType = UNSET
+    limited: LimitedPriorityLevelConfiguration | None = None
     """`limited` specifies how requests are handled for a Limited priority level. This field must be non-empty if and only if `type` is `"Limited"`."""
-    type_: str | None | UnsetType = field(default=UNSET, name="type")
+    type: str
     """`type` indicates whether this priority level is subject to limitation on request execution.  A value of `"Exempt"` means that requests of this priority level are not subject to a limit (and thus are never queued) and do not detract from the capacity made available to other priority levels.  A value of `"Limited"` means that (a) requests of this priority level _are_ subject to limits and (b) some of the server's limited capacity is made available exclusively to this priority level. Required.
 
     Required.
@@ -327,63 +314,63 @@ class PriorityLevelConfigurationSpec(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class PriorityLevelConfigurationStatus(Model):
+class PriorityLevelConfigurationStatus(Model, kw_only=True):
     """PriorityLevelConfigurationStatus represents the current state of a "request-priority"."""
 
-    conditions: list[PriorityLevelConfigurationCondition] | None | UnsetType = UNSET
+    conditions: list[PriorityLevelConfigurationCondition] | None = None
     """`conditions` is the current state of "request-priority"."""
 
 
-class QueuingConfiguration(Model):
+class QueuingConfiguration(Model, kw_only=True):
     """QueuingConfiguration holds the configuration parameters for queuing"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"hand_size": 0, "queue_length_limit": 0, "queues": 0}
-    hand_size: int | None | UnsetType = field(default=UNSET, name="handSize")
+    DEFAULTS = {"hand_size": 0, "queue_length_limit": 0, "queues": 0}
+    hand_size: int | None = field(default=None, name="handSize")
     """`handSize` is a small positive number that configures the shuffle sharding of requests into queues.  When enqueuing a request at this priority level the request's flow identifier (a string pair) is hashed and the hash value is used to shuffle the list of queues and deal a hand of the size specified here.  The request is put into one of the shortest queues in that hand. `handSize` must be no larger than `queues`, and should be significantly smaller (so that a few heavy flows do not saturate most of the queues).  See the user-facing documentation for more extensive guidance on setting this field.  This field has a default value of 8.
 
     Default: 0 (applied by the server, not by this client)."""
-    queue_length_limit: int | None | UnsetType = field(default=UNSET, name="queueLengthLimit")
+    queue_length_limit: int | None = field(default=None, name="queueLengthLimit")
     """`queueLengthLimit` is the maximum number of requests allowed to be waiting in a given queue of this priority level at a time; excess requests are rejected.  This value must be positive.  If not specified, it will be defaulted to 50.
 
     Default: 0 (applied by the server, not by this client)."""
-    queues: int | None | UnsetType = UNSET
+    queues: int | None = None
     """`queues` is the number of queues for this priority level. The queues exist independently at each apiserver. The value must be positive.  Setting it to 1 effectively precludes shufflesharding and thus makes the distinguisher method of associated flow schemas irrelevant.  This field has a default value of 64.
 
     Default: 0 (applied by the server, not by this client)."""
 
 
-class ResourcePolicyRule(Model):
+class ResourcePolicyRule(Model, kw_only=True):
     """ResourcePolicyRule is a predicate that matches some resource requests, testing the request's verb and the target resource. A ResourcePolicyRule matches a resource request if and only if: (a) at least one member of verbs matches the request, (b) at least one member of apiGroups matches the request, (c) at least one member of resources matches the request, and (d) either (d1) the request does not specify a namespace (i.e., `Namespace==""`) and clusterScope is true or (d2) the request specifies a namespace and least one member of namespaces matches the request's namespace."""
 
-    api_groups: list[str] | None | UnsetType = field(default=UNSET, name="apiGroups")
+    api_groups: list[str] = field(name="apiGroups")
     """`apiGroups` is a list of matching API groups and may not be empty. "*" matches all API groups and, if present, must be the only entry. Required.
 
     Required."""
-    cluster_scope: bool | None | UnsetType = field(default=UNSET, name="clusterScope")
+    cluster_scope: bool | None = field(default=None, name="clusterScope")
     """`clusterScope` indicates whether to match requests that do not specify a namespace (which happens either because the resource is not namespaced or the request targets all namespaces). If this field is omitted or false then the `namespaces` field must contain a non-empty list."""
-    namespaces: list[str] | None | UnsetType = UNSET
+    namespaces: list[str] | None = None
     """`namespaces` is a list of target namespaces that restricts matches.  A request that specifies a target namespace matches only if either (a) this list contains that target namespace or (b) this list contains "*".  Note that "*" matches any specified namespace but does not match a request that _does not specify_ a namespace (see the `clusterScope` field for that). This list may be empty, but only if `clusterScope` is true."""
-    resources: list[str] | None | UnsetType = UNSET
+    resources: list[str]
     """`resources` is a list of matching resources (i.e., lowercase and plural) with, if desired, subresource.  For example, [ "services", "nodes/status" ].  This list may not be empty. "*" matches all resources and, if present, must be the only entry. Required.
 
     Required."""
-    verbs: list[str] | None | UnsetType = UNSET
+    verbs: list[str]
     """`verbs` is a list of matching verbs and may not be empty. "*" matches all verbs and, if present, must be the only entry. Required.
 
     Required."""
 
 
-class ServiceAccountSubject(Model):
+class ServiceAccountSubject(Model, kw_only=True):
     """ServiceAccountSubject holds detailed information for service-account-kind subject."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": "", "namespace": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": "", "namespace": ""}
+    name: str
     """`name` is the name of matching ServiceAccount objects, or "*" to match regardless of name. Required.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace: str | None | UnsetType = UNSET
+    namespace: str
     """`namespace` is the namespace of matching ServiceAccount objects. Required.
 
     Required.
@@ -391,31 +378,29 @@ class ServiceAccountSubject(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class Subject(Model):
+class Subject(Model, kw_only=True):
     """Subject matches the originator of a request, as identified by the request authentication system. There are three ways of matching an originator; by user, group, or service account."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"kind": ""}
-    group: GroupSubject | None | UnsetType = UNSET
+    DEFAULTS = {"kind": ""}
+    group: GroupSubject | None = None
     """`group` matches based on user group name."""
-    kind: str | None | UnsetType = UNSET
+    kind: str
     """`kind` indicates which one of the other fields is non-empty. Required
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    service_account: ServiceAccountSubject | None | UnsetType = field(
-        default=UNSET, name="serviceAccount"
-    )
+    service_account: ServiceAccountSubject | None = field(default=None, name="serviceAccount")
     """`serviceAccount` matches ServiceAccounts."""
-    user: UserSubject | None | UnsetType = UNSET
+    user: UserSubject | None = None
     """`user` matches based on username."""
 
 
-class UserSubject(Model):
+class UserSubject(Model, kw_only=True):
     """UserSubject holds detailed information for user-kind subject."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """`name` is the username that matches, or "*" to match all usernames. Required.
 
     Required.

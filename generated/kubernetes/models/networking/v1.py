@@ -3,29 +3,27 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Literal
 
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery import IntOrString
 from ..core import v1 as corev1
 from ..meta import v1 as metav1
 
 
-class HTTPIngressPath(Model):
+class HTTPIngressPath(Model, kw_only=True):
     """HTTPIngressPath associates a path with a backend. Incoming urls matching the path are forwarded to the backend."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"backend": {}}
-    backend: IngressBackend | None | UnsetType = UNSET
+    DEFAULTS = {"backend": {}}
+    backend: IngressBackend
     """backend defines the referenced service endpoint to which the traffic will be forwarded to.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    path: str | None | UnsetType = UNSET
+    path: str | None = None
     """path is matched against the path of an incoming request. Currently it can contain characters disallowed from the conventional "path" part of a URL as defined by RFC 3986. Paths must begin with a '/' and must be present when using PathType with value "Exact" or "Prefix"."""
-    path_type: Literal["Exact", "ImplementationSpecific", "Prefix"] | str | None | UnsetType = (
-        field(default=UNSET, name="pathType")
-    )
+    path_type: Literal["Exact", "ImplementationSpecific", "Prefix"] | str = field(name="pathType")
     """pathType determines the interpretation of the path matching. PathType can be one of the following values: * Exact: Matches the URL path exactly. * Prefix: Matches based on a URL path prefix split by '/'. Matching is
       done on a path element by element basis. A path element refers is the
       list of labels in the path split by the '/' separator. A request is a
@@ -46,30 +44,30 @@ class HTTPIngressPath(Model):
     Required."""
 
 
-class HTTPIngressRuleValue(Model):
+class HTTPIngressRuleValue(Model, kw_only=True):
     """HTTPIngressRuleValue is a list of http selectors pointing to backends. In the example: http://<host>/<path>?<searchpart> -> backend where where parts of the url correspond to RFC 3986, this resource will be used to match against everything after the last '/' and before the first '?' or '#'."""
 
-    paths: list[HTTPIngressPath] | None | UnsetType = UNSET
+    paths: list[HTTPIngressPath]
     """paths is a collection of paths that map requests to backends.
 
     Required."""
 
 
-class IPAddress(Model):
+class IPAddress(Model, kw_only=True):
     """IPAddress represents a single IP of a single IP Family. The object is designed to be used by APIs that operate on IP addresses. The object is used by the Service core API for allocation of IP addresses. An IP address can be represented in different formats, to guarantee the uniqueness of the IP, the name of the object is the IP address in canonical format, four decimal digits separated by dots suppressing leading zeros for IPv4 and the representation defined by RFC 5952 for IPv6. Valid: 192.168.1.5 or 2001:db8::1 or 2001:db8:aaaa:bbbb:cccc:dddd:eeee:1 Invalid: 10.01.2.3 or 2001:db8:0:0:0::1"""
 
-    API_VERSION: ClassVar[str | None] = "networking.k8s.io/v1"
-    KIND: ClassVar[str | None] = "IPAddress"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "networking.k8s.io/v1"
+    KIND = "IPAddress"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: IPAddressSpec | None | UnsetType = UNSET
+    spec: IPAddressSpec
     """spec is the desired state of the IPAddress. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Required.
@@ -77,209 +75,209 @@ class IPAddress(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class IPAddressList(Model):
+class IPAddressList(Model, kw_only=True):
     """IPAddressList contains a list of IPAddress."""
 
-    API_VERSION: ClassVar[str | None] = "networking.k8s.io/v1"
-    KIND: ClassVar[str | None] = "IPAddressList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "networking.k8s.io/v1"
+    KIND = "IPAddressList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[IPAddress] | None | UnsetType = UNSET
+    items: list[IPAddress]
     """items is the list of IPAddresses.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class IPAddressSpec(Model):
+class IPAddressSpec(Model, kw_only=True):
     """IPAddressSpec describe the attributes in an IP Address."""
 
-    parent_ref: ParentReference | None | UnsetType = field(default=UNSET, name="parentRef")
+    parent_ref: ParentReference = field(name="parentRef")
     """parentRef references the resource that an IPAddress is attached to. An IPAddress must reference a parent object.
 
     Required."""
 
 
-class IPBlock(Model):
+class IPBlock(Model, kw_only=True):
     """IPBlock describes a particular CIDR (Ex. "192.168.1.0/24","2001:db8::/64") that is allowed to the pods matched by a NetworkPolicySpec's podSelector. The except entry describes CIDRs that should not be included within this rule."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"cidr": ""}
-    cidr: str | None | UnsetType = UNSET
+    DEFAULTS = {"cidr": ""}
+    cidr: str
     """cidr is a string representing the IPBlock Valid examples are "192.168.1.0/24" or "2001:db8::/64"
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    except_: list[str] | None | UnsetType = field(default=UNSET, name="except")
+    except_: list[str] | None = field(default=None, name="except")
     """except is a slice of CIDRs that should not be included within an IPBlock Valid examples are "192.168.1.0/24" or "2001:db8::/64" Except values will be rejected if they are outside the cidr range"""
 
 
-class Ingress(Model):
+class Ingress(Model, kw_only=True):
     """Ingress is a collection of rules that allow inbound connections to reach the endpoints defined by a backend. An Ingress can be configured to give services externally-reachable urls, load balance traffic, terminate SSL, offer name based virtual hosting etc."""
 
-    API_VERSION: ClassVar[str | None] = "networking.k8s.io/v1"
-    KIND: ClassVar[str | None] = "Ingress"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "networking.k8s.io/v1"
+    KIND = "Ingress"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: IngressSpec | None | UnsetType = UNSET
+    spec: IngressSpec | None = None
     """spec is the desired state of the Ingress. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
-    status: IngressStatus | None | UnsetType = UNSET
+    status: IngressStatus | None = None
     """status is the current state of the Ingress. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class IngressBackend(Model):
+class IngressBackend(Model, kw_only=True):
     """IngressBackend describes all endpoints for a given service and port."""
 
-    resource: corev1.TypedLocalObjectReference | None | UnsetType = UNSET
+    resource: corev1.TypedLocalObjectReference | None = None
     """resource is an ObjectRef to another Kubernetes resource in the namespace of the Ingress object. If resource is specified, a service.Name and service.Port must not be specified. This is a mutually exclusive setting with "Service"."""
-    service: IngressServiceBackend | None | UnsetType = UNSET
+    service: IngressServiceBackend | None = None
     """service references a service as a backend. This is a mutually exclusive setting with "Resource"."""
 
 
-class IngressClass(Model):
+class IngressClass(Model, kw_only=True):
     """IngressClass represents the class of the Ingress, referenced by the Ingress Spec. The `ingressclass.kubernetes.io/is-default-class` annotation can be used to indicate that an IngressClass should be considered default. When a single IngressClass resource has this annotation set to true, new Ingress resources without a class specified will be assigned this default class."""
 
-    API_VERSION: ClassVar[str | None] = "networking.k8s.io/v1"
-    KIND: ClassVar[str | None] = "IngressClass"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "networking.k8s.io/v1"
+    KIND = "IngressClass"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: IngressClassSpec | None | UnsetType = UNSET
+    spec: IngressClassSpec | None = None
     """spec is the desired state of the IngressClass. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class IngressClassList(Model):
+class IngressClassList(Model, kw_only=True):
     """IngressClassList is a collection of IngressClasses."""
 
-    API_VERSION: ClassVar[str | None] = "networking.k8s.io/v1"
-    KIND: ClassVar[str | None] = "IngressClassList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "networking.k8s.io/v1"
+    KIND = "IngressClassList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[IngressClass] | None | UnsetType = UNSET
+    items: list[IngressClass]
     """items is the list of IngressClasses.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class IngressClassParametersReference(Model):
+class IngressClassParametersReference(Model, kw_only=True):
     """IngressClassParametersReference identifies an API object. This can be used to specify a cluster or namespace-scoped resource."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"kind": "", "name": ""}
-    api_group: str | None | UnsetType = field(default=UNSET, name="apiGroup")
+    DEFAULTS = {"kind": "", "name": ""}
+    api_group: str | None = field(default=None, name="apiGroup")
     """apiGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group. For any other third-party types, APIGroup is required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str
     """kind is the type of resource being referenced.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is the name of resource being referenced.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace: str | None | UnsetType = UNSET
+    namespace: str | None = None
     """namespace is the namespace of the resource being referenced. This field is required when scope is set to "Namespace" and must be unset when scope is set to "Cluster"."""
-    scope: str | None | UnsetType = UNSET
+    scope: str | None = None
     """scope represents if this refers to a cluster or namespace scoped resource. This may be set to "Cluster" (default) or "Namespace"."""
 
 
-class IngressClassSpec(Model):
+class IngressClassSpec(Model, kw_only=True):
     """IngressClassSpec provides information about the class of an Ingress."""
 
-    controller: str | None | UnsetType = UNSET
+    controller: str | None = None
     """controller refers to the name of the controller that should handle this class. This allows for different "flavors" that are controlled by the same controller. For example, you may have different parameters for the same implementing controller. This should be specified as a domain-prefixed path no more than 250 characters in length, e.g. "acme.io/ingress-controller". This field is immutable."""
-    parameters: IngressClassParametersReference | None | UnsetType = UNSET
+    parameters: IngressClassParametersReference | None = None
     """parameters is a link to a custom resource containing additional configuration for the controller. This is optional if the controller does not require extra parameters."""
 
 
-class IngressList(Model):
+class IngressList(Model, kw_only=True):
     """IngressList is a collection of Ingress."""
 
-    API_VERSION: ClassVar[str | None] = "networking.k8s.io/v1"
-    KIND: ClassVar[str | None] = "IngressList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "networking.k8s.io/v1"
+    KIND = "IngressList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Ingress] | None | UnsetType = UNSET
+    items: list[Ingress]
     """items is the list of Ingress.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class IngressLoadBalancerIngress(Model):
+class IngressLoadBalancerIngress(Model, kw_only=True):
     """IngressLoadBalancerIngress represents the status of a load-balancer ingress point."""
 
-    hostname: str | None | UnsetType = UNSET
+    hostname: str | None = None
     """hostname is set for load-balancer ingress points that are DNS based."""
-    ip: str | None | UnsetType = UNSET
+    ip: str | None = None
     """ip is set for load-balancer ingress points that are IP based."""
-    ports: list[IngressPortStatus] | None | UnsetType = UNSET
+    ports: list[IngressPortStatus] | None = None
     """ports provides information about the ports exposed by this LoadBalancer."""
 
 
-class IngressLoadBalancerStatus(Model):
+class IngressLoadBalancerStatus(Model, kw_only=True):
     """IngressLoadBalancerStatus represents the status of a load-balancer."""
 
-    ingress: list[IngressLoadBalancerIngress] | None | UnsetType = UNSET
+    ingress: list[IngressLoadBalancerIngress] | None = None
     """ingress is a list containing ingress points for the load-balancer."""
 
 
-class IngressPortStatus(Model):
+class IngressPortStatus(Model, kw_only=True):
     """IngressPortStatus represents the error condition of a service port"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"port": 0, "protocol": ""}
-    error: str | None | UnsetType = UNSET
+    DEFAULTS = {"port": 0, "protocol": ""}
+    error: str | None = None
     """error is to record the problem with the service port The format of the error shall comply with the following rules: - built-in error values shall be specified in this file and those shall use
       CamelCase names
     - cloud provider specific error values must have names that comply with the
       format foo.example.com/CamelCase."""
-    port: int | None | UnsetType = UNSET
+    port: int
     """port is the port number of the ingress port.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    protocol: Literal["SCTP", "TCP", "UDP"] | str | None | UnsetType = UNSET
+    protocol: Literal["SCTP", "TCP", "UDP"] | str
     """protocol is the protocol of the ingress port. The supported values are: "TCP", "UDP", "SCTP"
 
     Possible enum values:
@@ -292,10 +290,10 @@ class IngressPortStatus(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class IngressRule(Model):
+class IngressRule(Model, kw_only=True):
     """IngressRule represents the rules mapping the paths under a specified host to the related backend services. Incoming requests are first evaluated for a host match, then routed to the backend associated with the matching IngressRuleValue."""
 
-    host: str | None | UnsetType = UNSET
+    host: str | None = None
     """host is the fully qualified domain name of a network host, as defined by RFC 3986. Note the following deviations from the "host" part of the URI as defined in RFC 3986: 1. IPs are not allowed. Currently an IngressRuleValue can only apply to
        the IP in the Spec of the parent Ingress.
     2. The `:` delimiter is not respected because ports are not allowed.
@@ -304,143 +302,139 @@ class IngressRule(Model):
     Both these may change in the future. Incoming requests are matched against the host before the IngressRuleValue. If the host is unspecified, the Ingress routes all traffic based on the specified IngressRuleValue.
 
     host can be "precise" which is a domain name without the terminating dot of a network host (e.g. "foo.bar.com") or "wildcard", which is a domain name prefixed with a single wildcard label (e.g. "*.foo.com"). The wildcard character '*' must appear by itself as the first DNS label and matches only a single label. You cannot have a wildcard label by itself (e.g. Host == "*"). Requests will be matched against the Host field in the following way: 1. If host is precise, the request matches this rule if the http host header is equal to Host. 2. If host is a wildcard, then the request matches this rule if the http host header is to equal to the suffix (removing the first label) of the wildcard rule."""
-    http: HTTPIngressRuleValue | None | UnsetType = UNSET
+    http: HTTPIngressRuleValue | None = None
     """http is a HTTP IngressRuleValue, which contains a list of http selectors"""
 
 
-class IngressServiceBackend(Model):
+class IngressServiceBackend(Model, kw_only=True):
     """IngressServiceBackend references a Kubernetes Service as a Backend."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": "", "port": {}}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": "", "port": {}}
+    name: str
     """name is the referenced service. The service must exist in the same namespace as the Ingress object.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    port: ServiceBackendPort | None | UnsetType = UNSET
+    port: ServiceBackendPort | None = None
     """port of the referenced service. A port name or port number is required for a IngressServiceBackend.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class IngressSpec(Model):
+class IngressSpec(Model, kw_only=True):
     """IngressSpec describes the Ingress the user wishes to exist."""
 
-    default_backend: IngressBackend | None | UnsetType = field(default=UNSET, name="defaultBackend")
+    default_backend: IngressBackend | None = field(default=None, name="defaultBackend")
     """defaultBackend is the backend that should handle requests that don't match any rule. If Rules are not specified, DefaultBackend must be specified. If DefaultBackend is not set, the handling of requests that do not match any of the rules will be up to the Ingress controller."""
-    ingress_class_name: str | None | UnsetType = field(default=UNSET, name="ingressClassName")
+    ingress_class_name: str | None = field(default=None, name="ingressClassName")
     """ingressClassName is the name of an IngressClass cluster resource. Ingress controller implementations use this field to know whether they should be serving this Ingress resource, by a transitive connection (controller -> IngressClass -> Ingress resource). Although the `kubernetes.io/ingress.class` annotation (simple constant name) was never formally defined, it was widely supported by Ingress controllers to create a direct binding between Ingress controller and Ingress resources. Newly created Ingress resources should prefer using the field. However, even though the annotation is officially deprecated, for backwards compatibility reasons, ingress controllers should still honor that annotation if present."""
-    rules: list[IngressRule] | None | UnsetType = UNSET
+    rules: list[IngressRule] | None = None
     """rules is a list of host rules used to configure the Ingress. If unspecified, or no rule matches, all traffic is sent to the default backend."""
-    tls: list[IngressTLS] | None | UnsetType = UNSET
+    tls: list[IngressTLS] | None = None
     """tls represents the TLS configuration. Currently the Ingress only supports a single TLS port, 443. If multiple members of this list specify different hosts, they will be multiplexed on the same port according to the hostname specified through the SNI TLS extension, if the ingress controller fulfilling the ingress supports SNI."""
 
 
-class IngressStatus(Model):
+class IngressStatus(Model, kw_only=True):
     """IngressStatus describe the current state of the Ingress."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"load_balancer": {}}
-    load_balancer: IngressLoadBalancerStatus | None | UnsetType = field(
-        default=UNSET, name="loadBalancer"
-    )
+    DEFAULTS = {"load_balancer": {}}
+    load_balancer: IngressLoadBalancerStatus | None = field(default=None, name="loadBalancer")
     """loadBalancer contains the current status of the load-balancer.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class IngressTLS(Model):
+class IngressTLS(Model, kw_only=True):
     """IngressTLS describes the transport layer security associated with an ingress."""
 
-    hosts: list[str] | None | UnsetType = UNSET
+    hosts: list[str] | None = None
     """hosts is a list of hosts included in the TLS certificate. The values in this list must match the name/s used in the tlsSecret. Defaults to the wildcard host setting for the loadbalancer controller fulfilling this Ingress, if left unspecified."""
-    secret_name: str | None | UnsetType = field(default=UNSET, name="secretName")
+    secret_name: str | None = field(default=None, name="secretName")
     """secretName is the name of the secret used to terminate TLS traffic on port 443. Field is left optional to allow TLS routing based on SNI hostname alone. If the SNI host in a listener conflicts with the "Host" header field used by an IngressRule, the SNI host is used for termination and value of the "Host" header is used for routing."""
 
 
-class NetworkPolicy(Model):
+class NetworkPolicy(Model, kw_only=True):
     """NetworkPolicy describes what network traffic is allowed for a set of Pods"""
 
-    API_VERSION: ClassVar[str | None] = "networking.k8s.io/v1"
-    KIND: ClassVar[str | None] = "NetworkPolicy"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "networking.k8s.io/v1"
+    KIND = "NetworkPolicy"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: NetworkPolicySpec | None | UnsetType = UNSET
+    spec: NetworkPolicySpec | None = None
     """spec represents the specification of the desired behavior for this NetworkPolicy.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class NetworkPolicyEgressRule(Model):
+class NetworkPolicyEgressRule(Model, kw_only=True):
     """NetworkPolicyEgressRule describes a particular set of traffic that is allowed out of pods matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and to. This type is beta-level in 1.8"""
 
-    ports: list[NetworkPolicyPort] | None | UnsetType = UNSET
+    ports: list[NetworkPolicyPort] | None = None
     """ports is a list of destination ports for outgoing traffic. Each item in this list is combined using a logical OR. If this field is empty or missing, this rule matches all ports (traffic not restricted by port). If this field is present and contains at least one item, then this rule allows traffic only if the traffic matches at least one port in the list."""
-    to: list[NetworkPolicyPeer] | None | UnsetType = UNSET
+    to: list[NetworkPolicyPeer] | None = None
     """to is a list of destinations for outgoing traffic of pods selected for this rule. Items in this list are combined using a logical OR operation. If this field is empty or missing, this rule matches all destinations (traffic not restricted by destination). If this field is present and contains at least one item, this rule allows traffic only if the traffic matches at least one item in the to list."""
 
 
-class NetworkPolicyIngressRule(Model):
+class NetworkPolicyIngressRule(Model, kw_only=True):
     """NetworkPolicyIngressRule describes a particular set of traffic that is allowed to the pods matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and from."""
 
-    from_: list[NetworkPolicyPeer] | None | UnsetType = field(default=UNSET, name="from")
+    from_: list[NetworkPolicyPeer] | None = field(default=None, name="from")
     """from is a list of sources which should be able to access the pods selected for this rule. Items in this list are combined using a logical OR operation. If this field is empty or missing, this rule matches all sources (traffic not restricted by source). If this field is present and contains at least one item, this rule allows traffic only if the traffic matches at least one item in the from list."""
-    ports: list[NetworkPolicyPort] | None | UnsetType = UNSET
+    ports: list[NetworkPolicyPort] | None = None
     """ports is a list of ports which should be made accessible on the pods selected for this rule. Each item in this list is combined using a logical OR. If this field is empty or missing, this rule matches all ports (traffic not restricted by port). If this field is present and contains at least one item, then this rule allows traffic only if the traffic matches at least one port in the list."""
 
 
-class NetworkPolicyList(Model):
+class NetworkPolicyList(Model, kw_only=True):
     """NetworkPolicyList is a list of NetworkPolicy objects."""
 
-    API_VERSION: ClassVar[str | None] = "networking.k8s.io/v1"
-    KIND: ClassVar[str | None] = "NetworkPolicyList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "networking.k8s.io/v1"
+    KIND = "NetworkPolicyList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[NetworkPolicy] | None | UnsetType = UNSET
+    items: list[NetworkPolicy]
     """items is a list of schema objects.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class NetworkPolicyPeer(Model):
+class NetworkPolicyPeer(Model, kw_only=True):
     """NetworkPolicyPeer describes a peer to allow traffic to/from. Only certain combinations of fields are allowed"""
 
-    ip_block: IPBlock | None | UnsetType = field(default=UNSET, name="ipBlock")
+    ip_block: IPBlock | None = field(default=None, name="ipBlock")
     """ipBlock defines policy on a particular IPBlock. If this field is set then neither of the other fields can be."""
-    namespace_selector: metav1.LabelSelector | None | UnsetType = field(
-        default=UNSET, name="namespaceSelector"
-    )
+    namespace_selector: metav1.LabelSelector | None = field(default=None, name="namespaceSelector")
     """namespaceSelector selects namespaces using cluster-scoped labels. This field follows standard label selector semantics; if present but empty, it selects all namespaces.
 
     If podSelector is also set, then the NetworkPolicyPeer as a whole selects the pods matching podSelector in the namespaces selected by namespaceSelector. Otherwise it selects all pods in the namespaces selected by namespaceSelector."""
-    pod_selector: metav1.LabelSelector | None | UnsetType = field(default=UNSET, name="podSelector")
+    pod_selector: metav1.LabelSelector | None = field(default=None, name="podSelector")
     """podSelector is a label selector which selects pods. This field follows standard label selector semantics; if present but empty, it selects all pods.
 
     If namespaceSelector is also set, then the NetworkPolicyPeer as a whole selects the pods matching podSelector in the Namespaces selected by NamespaceSelector. Otherwise it selects the pods matching podSelector in the policy's own namespace."""
 
 
-class NetworkPolicyPort(Model):
+class NetworkPolicyPort(Model, kw_only=True):
     """NetworkPolicyPort describes a port to allow traffic on"""
 
-    end_port: int | None | UnsetType = field(default=UNSET, name="endPort")
+    end_port: int | None = field(default=None, name="endPort")
     """endPort indicates that the range of ports from port to endPort if set, inclusive, should be allowed by the policy. This field cannot be defined if the port field is not defined or if the port field is defined as a named (string) port. The endPort must be equal or greater than port."""
-    port: IntOrString | None | UnsetType = UNSET
+    port: IntOrString | None = None
     """port represents the port on the given protocol. This can either be a numerical or named port on a pod. If this field is not provided, this matches all port names and numbers. If present, only traffic on the specified protocol AND port will be matched."""
-    protocol: Literal["SCTP", "TCP", "UDP"] | str | None | UnsetType = UNSET
+    protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
     """protocol represents the protocol (TCP, UDP, or SCTP) which traffic must match. If not specified, this field defaults to TCP.
 
     Possible enum values:
@@ -449,103 +443,103 @@ class NetworkPolicyPort(Model):
      - `"UDP"` is the UDP protocol."""
 
 
-class NetworkPolicySpec(Model):
+class NetworkPolicySpec(Model, kw_only=True):
     """NetworkPolicySpec provides the specification of a NetworkPolicy"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"pod_selector": {}}
-    egress: list[NetworkPolicyEgressRule] | None | UnsetType = UNSET
+    DEFAULTS = {"pod_selector": {}}
+    egress: list[NetworkPolicyEgressRule] | None = None
     """egress is a list of egress rules to be applied to the selected pods. Outgoing traffic is allowed if there are no NetworkPolicies selecting the pod (and cluster policy otherwise allows the traffic), OR if the traffic matches at least one egress rule across all of the NetworkPolicy objects whose podSelector matches the pod. If this field is empty then this NetworkPolicy limits all outgoing traffic (and serves solely to ensure that the pods it selects are isolated by default). This field is beta-level in 1.8"""
-    ingress: list[NetworkPolicyIngressRule] | None | UnsetType = UNSET
+    ingress: list[NetworkPolicyIngressRule] | None = None
     """ingress is a list of ingress rules to be applied to the selected pods. Traffic is allowed to a pod if there are no NetworkPolicies selecting the pod (and cluster policy otherwise allows the traffic), OR if the traffic source is the pod's local node, OR if the traffic matches at least one ingress rule across all of the NetworkPolicy objects whose podSelector matches the pod. If this field is empty then this NetworkPolicy does not allow any traffic (and serves solely to ensure that the pods it selects are isolated by default)"""
-    pod_selector: metav1.LabelSelector | None | UnsetType = field(default=UNSET, name="podSelector")
+    pod_selector: metav1.LabelSelector | None = field(default=None, name="podSelector")
     """podSelector selects the pods to which this NetworkPolicy object applies. The array of rules is applied to any pods selected by this field. An empty selector matches all pods in the policy's namespace. Multiple network policies can select the same set of pods. In this case, the ingress rules for each are combined additively. This field is optional. If it is not specified, it defaults to an empty selector.
 
     Default: {} (applied by the server, not by this client)."""
-    policy_types: list[Literal["Egress", "Ingress"] | str] | None | UnsetType = field(
-        default=UNSET, name="policyTypes"
+    policy_types: list[Literal["Egress", "Ingress"] | str] | None = field(
+        default=None, name="policyTypes"
     )
     """policyTypes is a list of rule types that the NetworkPolicy relates to. Valid options are ["Ingress"], ["Egress"], or ["Ingress", "Egress"]. If this field is not specified, it will default based on the existence of ingress or egress rules; policies that contain an egress section are assumed to affect egress, and all policies (whether or not they contain an ingress section) are assumed to affect ingress. If you want to write an egress-only policy, you must explicitly specify policyTypes [ "Egress" ]. Likewise, if you want to write a policy that specifies that no egress is allowed, you must specify a policyTypes value that include "Egress" (since such a policy would not include an egress section and would otherwise default to just [ "Ingress" ]). This field is beta-level in 1.8"""
 
 
-class ParentReference(Model):
+class ParentReference(Model, kw_only=True):
     """ParentReference describes a reference to a parent object."""
 
-    group: str | None | UnsetType = UNSET
+    group: str | None = None
     """group is the group of the object being referenced."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is the name of the object being referenced.
 
     Required."""
-    namespace: str | None | UnsetType = UNSET
+    namespace: str | None = None
     """namespace is the namespace of the object being referenced."""
-    resource: str | None | UnsetType = UNSET
+    resource: str
     """resource is the resource of the object being referenced.
 
     Required."""
 
 
-class ServiceBackendPort(Model):
+class ServiceBackendPort(Model, kw_only=True):
     """ServiceBackendPort is the service port being referenced."""
 
-    name: str | None | UnsetType = UNSET
+    name: str | None = None
     """name is the name of the port on the Service. This is a mutually exclusive setting with "Number"."""
-    number: int | None | UnsetType = UNSET
+    number: int | None = None
     """number is the numerical port number (e.g. 80) on the Service. This is a mutually exclusive setting with "Name"."""
 
 
-class ServiceCIDR(Model):
+class ServiceCIDR(Model, kw_only=True):
     """ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64). This range is used to allocate ClusterIPs to Service objects."""
 
-    API_VERSION: ClassVar[str | None] = "networking.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ServiceCIDR"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "networking.k8s.io/v1"
+    KIND = "ServiceCIDR"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: ServiceCIDRSpec | None | UnsetType = UNSET
+    spec: ServiceCIDRSpec | None = None
     """spec is the desired state of the ServiceCIDR. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
-    status: ServiceCIDRStatus | None | UnsetType = UNSET
+    status: ServiceCIDRStatus | None = None
     """status represents the current state of the ServiceCIDR. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ServiceCIDRList(Model):
+class ServiceCIDRList(Model, kw_only=True):
     """ServiceCIDRList contains a list of ServiceCIDR objects."""
 
-    API_VERSION: ClassVar[str | None] = "networking.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ServiceCIDRList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "networking.k8s.io/v1"
+    KIND = "ServiceCIDRList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ServiceCIDR] | None | UnsetType = UNSET
+    items: list[ServiceCIDR]
     """items is the list of ServiceCIDRs.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ServiceCIDRSpec(Model):
+class ServiceCIDRSpec(Model, kw_only=True):
     """ServiceCIDRSpec define the CIDRs the user wants to use for allocating ClusterIPs for Services."""
 
-    cidrs: list[str] | None | UnsetType = UNSET
+    cidrs: list[str] | None = None
     """cidrs defines the IP blocks in CIDR notation (e.g. "192.168.0.0/24" or "2001:db8::/64") from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family. This field is immutable."""
 
 
-class ServiceCIDRStatus(Model):
+class ServiceCIDRStatus(Model, kw_only=True):
     """ServiceCIDRStatus describes the current state of the ServiceCIDR."""
 
-    conditions: list[metav1.Condition] | None | UnsetType = UNSET
+    conditions: list[metav1.Condition] | None = None
     """conditions holds an array of metav1.Condition that describe the state of the ServiceCIDR. Current service state"""

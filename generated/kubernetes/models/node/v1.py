@@ -3,72 +3,70 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery import Quantity
 from ..core import v1 as corev1
 from ..meta import v1 as metav1
 
 
-class Overhead(Model):
+class Overhead(Model, kw_only=True):
     """Overhead structure represents the resource overhead associated with running a pod."""
 
-    pod_fixed: dict[str, Quantity] | None | UnsetType = field(default=UNSET, name="podFixed")
+    pod_fixed: dict[str, Quantity] | None = field(default=None, name="podFixed")
     """podFixed represents the fixed resource overhead associated with running a pod."""
 
 
-class RuntimeClass(Model):
+class RuntimeClass(Model, kw_only=True):
     """RuntimeClass defines a class of container runtime supported in the cluster. The RuntimeClass is used to determine which container runtime is used to run all containers in a pod. RuntimeClasses are manually defined by a user or cluster provisioner, and referenced in the PodSpec. The Kubelet is responsible for resolving the RuntimeClassName reference before running the pod.  For more details, see https://kubernetes.io/docs/concepts/containers/runtime-class/"""
 
-    API_VERSION: ClassVar[str | None] = "node.k8s.io/v1"
-    KIND: ClassVar[str | None] = "RuntimeClass"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"handler": "", "metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "node.k8s.io/v1"
+    KIND = "RuntimeClass"
+    DEFAULTS = {"handler": "", "metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    handler: str | None | UnsetType = UNSET
+    handler: str
     """handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class. The possible values are specific to the node & CRI configuration.  It is assumed that all handlers are available on every node, and handlers of the same name are equivalent on every node. For example, a handler called "runc" might specify that the runc OCI runtime (using native Linux containers) will be used to run the containers in a pod. The Handler must be lowercase, conform to the DNS Label (RFC 1123) requirements, and is immutable.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    overhead: Overhead | None | UnsetType = UNSET
+    overhead: Overhead | None = None
     """overhead represents the resource overhead associated with running a pod for a given RuntimeClass. For more details, see
     https://kubernetes.io/docs/concepts/scheduling-eviction/pod-overhead/"""
-    scheduling: Scheduling | None | UnsetType = UNSET
+    scheduling: Scheduling | None = None
     """scheduling holds the scheduling constraints to ensure that pods running with this RuntimeClass are scheduled to nodes that support it. If scheduling is nil, this RuntimeClass is assumed to be supported by all nodes."""
 
 
-class RuntimeClassList(Model):
+class RuntimeClassList(Model, kw_only=True):
     """RuntimeClassList is a list of RuntimeClass objects."""
 
-    API_VERSION: ClassVar[str | None] = "node.k8s.io/v1"
-    KIND: ClassVar[str | None] = "RuntimeClassList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "node.k8s.io/v1"
+    KIND = "RuntimeClassList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[RuntimeClass] | None | UnsetType = UNSET
+    items: list[RuntimeClass]
     """items is a list of schema objects.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class Scheduling(Model):
+class Scheduling(Model, kw_only=True):
     """Scheduling specifies the scheduling constraints for nodes supporting a RuntimeClass."""
 
-    node_selector: dict[str, str] | None | UnsetType = field(default=UNSET, name="nodeSelector")
+    node_selector: dict[str, str] | None = field(default=None, name="nodeSelector")
     """nodeSelector lists labels that must be present on nodes that support this RuntimeClass. Pods using this RuntimeClass can only be scheduled to a node matched by this selector. The RuntimeClass nodeSelector is merged with a pod's existing nodeSelector. Any conflicts will cause the pod to be rejected in admission."""
-    tolerations: list[corev1.Toleration] | None | UnsetType = UNSET
+    tolerations: list[corev1.Toleration] | None = None
     """tolerations are appended (excluding duplicates) to pods running with this RuntimeClass during admission, effectively unioning the set of nodes tolerated by the pod and the RuntimeClass."""

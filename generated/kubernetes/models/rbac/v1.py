@@ -3,221 +3,217 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from ..meta import v1 as metav1
 
 
-class AggregationRule(Model):
+class AggregationRule(Model, kw_only=True):
     """AggregationRule describes how to locate ClusterRoles to aggregate into the ClusterRole"""
 
-    cluster_role_selectors: list[metav1.LabelSelector] | None | UnsetType = field(
-        default=UNSET, name="clusterRoleSelectors"
+    cluster_role_selectors: list[metav1.LabelSelector] | None = field(
+        default=None, name="clusterRoleSelectors"
     )
     """clusterRoleSelectors holds a list of selectors which will be used to find ClusterRoles and create the rules. If any of the selectors match, then the ClusterRole's permissions will be added"""
 
 
-class ClusterRole(Model):
+class ClusterRole(Model, kw_only=True):
     """ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding."""
 
-    API_VERSION: ClassVar[str | None] = "rbac.authorization.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ClusterRole"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    aggregation_rule: AggregationRule | None | UnsetType = field(
-        default=UNSET, name="aggregationRule"
-    )
+    API_VERSION = "rbac.authorization.k8s.io/v1"
+    KIND = "ClusterRole"
+    DEFAULTS = {"metadata": {}}
+    aggregation_rule: AggregationRule | None = field(default=None, name="aggregationRule")
     """aggregationRule is an optional field that describes how to build the Rules for this ClusterRole. If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be stomped by the controller."""
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    rules: list[PolicyRule] | None | UnsetType = UNSET
+    rules: list[PolicyRule] | None = None
     """rules holds all the PolicyRules for this ClusterRole"""
 
 
-class ClusterRoleBinding(Model):
+class ClusterRoleBinding(Model, kw_only=True):
     """ClusterRoleBinding references a ClusterRole, but not contain it.  It can reference a ClusterRole in the global namespace, and adds who information via Subject."""
 
-    API_VERSION: ClassVar[str | None] = "rbac.authorization.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ClusterRoleBinding"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "role_ref": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "rbac.authorization.k8s.io/v1"
+    KIND = "ClusterRoleBinding"
+    DEFAULTS = {"metadata": {}, "role_ref": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    role_ref: RoleRef | None | UnsetType = field(default=UNSET, name="roleRef")
+    role_ref: RoleRef = field(name="roleRef")
     """roleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    subjects: list[Subject] | None | UnsetType = UNSET
+    subjects: list[Subject] | None = None
     """subjects holds references to the objects the role applies to."""
 
 
-class ClusterRoleBindingList(Model):
+class ClusterRoleBindingList(Model, kw_only=True):
     """ClusterRoleBindingList is a collection of ClusterRoleBindings"""
 
-    API_VERSION: ClassVar[str | None] = "rbac.authorization.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ClusterRoleBindingList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "rbac.authorization.k8s.io/v1"
+    KIND = "ClusterRoleBindingList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ClusterRoleBinding] | None | UnsetType = UNSET
+    items: list[ClusterRoleBinding]
     """Items is a list of ClusterRoleBindings
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ClusterRoleList(Model):
+class ClusterRoleList(Model, kw_only=True):
     """ClusterRoleList is a collection of ClusterRoles"""
 
-    API_VERSION: ClassVar[str | None] = "rbac.authorization.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ClusterRoleList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "rbac.authorization.k8s.io/v1"
+    KIND = "ClusterRoleList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ClusterRole] | None | UnsetType = UNSET
+    items: list[ClusterRole]
     """Items is a list of ClusterRoles
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class PolicyRule(Model):
+class PolicyRule(Model, kw_only=True):
     """PolicyRule holds information that describes a policy rule, but does not contain information about who the rule applies to or which namespace the rule applies to."""
 
-    api_groups: list[str] | None | UnsetType = field(default=UNSET, name="apiGroups")
+    api_groups: list[str] | None = field(default=None, name="apiGroups")
     """apiGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of the enumerated resources in any API group will be allowed. "" represents the core API group and "*" represents all API groups."""
-    non_resource_urls: list[str] | None | UnsetType = field(default=UNSET, name="nonResourceURLs")
+    non_resource_urls: list[str] | None = field(default=None, name="nonResourceURLs")
     """nonResourceURLs is a set of partial urls that a user should have access to.  *s are allowed, but only as the full, final step in the path Since non-resource URLs are not namespaced, this field is only applicable for ClusterRoles referenced from a ClusterRoleBinding. Rules can either apply to API resources (such as "pods" or "secrets") or non-resource URL paths (such as "/api"),  but not both."""
-    resource_names: list[str] | None | UnsetType = field(default=UNSET, name="resourceNames")
+    resource_names: list[str] | None = field(default=None, name="resourceNames")
     """resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed."""
-    resources: list[str] | None | UnsetType = UNSET
+    resources: list[str] | None = None
     """resources is a list of resources this rule applies to. '*' represents all resources."""
-    verbs: list[str] | None | UnsetType = UNSET
+    verbs: list[str]
     """verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '*' represents all verbs.
 
     Required."""
 
 
-class Role(Model):
+class Role(Model, kw_only=True):
     """Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding."""
 
-    API_VERSION: ClassVar[str | None] = "rbac.authorization.k8s.io/v1"
-    KIND: ClassVar[str | None] = "Role"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "rbac.authorization.k8s.io/v1"
+    KIND = "Role"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    rules: list[PolicyRule] | None | UnsetType = UNSET
+    rules: list[PolicyRule] | None = None
     """rules holds all the PolicyRules for this Role"""
 
 
-class RoleBinding(Model):
+class RoleBinding(Model, kw_only=True):
     """RoleBinding references a role, but does not contain it.  It can reference a Role in the same namespace or a ClusterRole in the global namespace. It adds who information via Subjects and namespace information by which namespace it exists in.  RoleBindings in a given namespace only have effect in that namespace."""
 
-    API_VERSION: ClassVar[str | None] = "rbac.authorization.k8s.io/v1"
-    KIND: ClassVar[str | None] = "RoleBinding"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "role_ref": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "rbac.authorization.k8s.io/v1"
+    KIND = "RoleBinding"
+    DEFAULTS = {"metadata": {}, "role_ref": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
-    role_ref: RoleRef | None | UnsetType = field(default=UNSET, name="roleRef")
+    role_ref: RoleRef = field(name="roleRef")
     """roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    subjects: list[Subject] | None | UnsetType = UNSET
+    subjects: list[Subject] | None = None
     """subjects holds references to the objects the role applies to."""
 
 
-class RoleBindingList(Model):
+class RoleBindingList(Model, kw_only=True):
     """RoleBindingList is a collection of RoleBindings"""
 
-    API_VERSION: ClassVar[str | None] = "rbac.authorization.k8s.io/v1"
-    KIND: ClassVar[str | None] = "RoleBindingList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "rbac.authorization.k8s.io/v1"
+    KIND = "RoleBindingList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[RoleBinding] | None | UnsetType = UNSET
+    items: list[RoleBinding]
     """Items is a list of RoleBindings
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class RoleList(Model):
+class RoleList(Model, kw_only=True):
     """RoleList is a collection of Roles"""
 
-    API_VERSION: ClassVar[str | None] = "rbac.authorization.k8s.io/v1"
-    KIND: ClassVar[str | None] = "RoleList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "rbac.authorization.k8s.io/v1"
+    KIND = "RoleList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Role] | None | UnsetType = UNSET
+    items: list[Role]
     """Items is a list of Roles
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class RoleRef(Model):
+class RoleRef(Model, kw_only=True):
     """RoleRef contains information that points to the role being used"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"api_group": "", "kind": "", "name": ""}
-    api_group: str | None | UnsetType = field(default=UNSET, name="apiGroup")
+    DEFAULTS = {"api_group": "", "kind": "", "name": ""}
+    api_group: str | None = field(default=None, name="apiGroup")
     """apiGroup is the group for the resource being referenced
 
     Default: "" (applied by the server, not by this client)."""
-    kind: str | None | UnsetType = UNSET
+    kind: str
     """kind is the type of resource being referenced
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is the name of resource being referenced
 
     Required.
@@ -225,23 +221,23 @@ class RoleRef(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class Subject(Model):
+class Subject(Model, kw_only=True):
     """Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference, or a value for non-objects such as user and group names."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"kind": "", "name": ""}
-    api_group: str | None | UnsetType = field(default=UNSET, name="apiGroup")
+    DEFAULTS = {"kind": "", "name": ""}
+    api_group: str | None = field(default=None, name="apiGroup")
     """apiGroup holds the API group of the referenced subject. Defaults to "" for ServiceAccount subjects. Defaults to "rbac.authorization.k8s.io" for User and Group subjects."""
-    kind: str | None | UnsetType = UNSET
+    kind: str
     """kind of object being referenced. Values defined by this API group are "User", "Group", and "ServiceAccount". If the Authorizer does not recognized the kind value, the Authorizer should report an error.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name of the object being referenced.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace: str | None | UnsetType = UNSET
+    namespace: str | None = None
     """namespace of the referenced object.  If the object kind is non-namespace, such as "User" or "Group", and this value is not empty the Authorizer should report an error."""

@@ -3,36 +3,37 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+import builtins
+from typing import Any, Literal
 
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery import Quantity, Time
 from ..core import v1 as corev1
 from ..meta import v1 as metav1
 
 
-class AllocatedDeviceStatus(Model):
+class AllocatedDeviceStatus(Model, kw_only=True):
     """AllocatedDeviceStatus contains the status of an allocated device, if the driver chooses to report it. This may include driver-specific information.
 
     The combination of Driver, Pool, Device, and ShareID must match the corresponding key in Status.Allocation.Devices.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"device": "", "driver": "", "pool": ""}
-    conditions: list[metav1.Condition] | None | UnsetType = UNSET
+    DEFAULTS = {"device": "", "driver": "", "pool": ""}
+    conditions: list[metav1.Condition] | None = None
     """Conditions contains the latest observation of the device's state. If the device has been configured according to the class and claim config references, the `Ready` condition should be True.
 
     Must not contain more than 8 entries."""
-    data: dict[str, Any] | None | UnsetType = UNSET
+    data: dict[str, Any] | None = None
     """Data contains arbitrary driver-specific data.
 
     The length of the raw data must be smaller or equal to 10 Ki."""
-    device: str | None | UnsetType = UNSET
+    device: str
     """Device references one device instance via its name in the driver's resource pool. It must be a DNS label.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    driver: str | None | UnsetType = UNSET
+    driver: str
     """Driver specifies the name of the DRA driver whose kubelet plugin should be invoked to process the allocation once the claim is needed on a node.
 
     Must be a DNS subdomain and should end with a DNS domain owned by the vendor of the driver. It should use only lower case characters.
@@ -40,9 +41,9 @@ class AllocatedDeviceStatus(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    network_data: NetworkDeviceData | None | UnsetType = field(default=UNSET, name="networkData")
+    network_data: NetworkDeviceData | None = field(default=None, name="networkData")
     """NetworkData contains network-related information specific to the device."""
-    pool: str | None | UnsetType = UNSET
+    pool: str
     """This name together with the driver name and the device name field identify which device was allocated (`<driver name>/<pool name>/<device name>`).
 
     Must not be longer than 253 characters and may contain one or more DNS sub-domains separated by slashes.
@@ -50,33 +51,31 @@ class AllocatedDeviceStatus(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    share_id: str | None | UnsetType = field(default=UNSET, name="shareID")
+    share_id: str | None = field(default=None, name="shareID")
     """ShareID uniquely identifies an individual allocation share of the device."""
 
 
-class AllocationResult(Model):
+class AllocationResult(Model, kw_only=True):
     """AllocationResult contains attributes of an allocated resource."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"devices": {}}
-    allocation_timestamp: Time | None | UnsetType = field(default=UNSET, name="allocationTimestamp")
+    DEFAULTS = {"devices": {}}
+    allocation_timestamp: Time | None = field(default=None, name="allocationTimestamp")
     """AllocationTimestamp stores the time when the resources were allocated. This field is not guaranteed to be set, in which case that time is unknown.
 
     This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gate."""
-    devices: DeviceAllocationResult | None | UnsetType = UNSET
+    devices: DeviceAllocationResult | None = None
     """Devices is the result of allocating devices.
 
     Default: {} (applied by the server, not by this client)."""
-    node_selector: corev1.NodeSelector | None | UnsetType = field(
-        default=UNSET, name="nodeSelector"
-    )
+    node_selector: corev1.NodeSelector | None = field(default=None, name="nodeSelector")
     """NodeSelector defines where the allocated resources are available. If unset, they are available everywhere."""
 
 
-class CELDeviceSelector(Model):
+class CELDeviceSelector(Model, kw_only=True):
     """CELDeviceSelector contains a CEL expression for selecting a device."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"expression": ""}
-    expression: str | None | UnsetType = UNSET
+    DEFAULTS = {"expression": ""}
+    expression: str
     """Expression is a CEL expression which evaluates a single device. It must evaluate to true when the device under consideration satisfies the desired criteria, and false when it does not. Any other result is an error and causes allocation of devices to abort.
 
     The expression's input is an object named "device", which carries the following properties:
@@ -125,16 +124,14 @@ class CELDeviceSelector(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class CapacityRequestPolicy(Model):
+class CapacityRequestPolicy(Model, kw_only=True):
     """CapacityRequestPolicy defines how requests consume device capacity.
 
     Must not set more than one ValidRequestValues."""
 
-    default: Quantity | None | UnsetType = UNSET
+    default: Quantity | None = None
     """Default specifies how much of this capacity is consumed by a request that does not contain an entry for it in DeviceRequest's Capacity."""
-    valid_range: CapacityRequestPolicyRange | None | UnsetType = field(
-        default=UNSET, name="validRange"
-    )
+    valid_range: CapacityRequestPolicyRange | None = field(default=None, name="validRange")
     """ValidRange defines an acceptable quantity value range in consuming requests.
 
     If this field is set, Default must be defined and it must fall within the defined ValidRange.
@@ -142,7 +139,7 @@ class CapacityRequestPolicy(Model):
     If the requested amount does not fall within the defined range, the request violates the policy, and this device cannot be allocated.
 
     If the request doesn't contain this capacity entry, Default value is used."""
-    valid_values: list[Quantity] | None | UnsetType = field(default=UNSET, name="validValues")
+    valid_values: list[Quantity] | None = field(default=None, name="validValues")
     """ValidValues defines a set of acceptable quantity values in consuming requests.
 
     Must not contain more than 10 entries. Must be sorted in ascending order.
@@ -154,7 +151,7 @@ class CapacityRequestPolicy(Model):
     If the requested amount exceeds all valid values, the request violates the policy, and this device cannot be allocated."""
 
 
-class CapacityRequestPolicyRange(Model):
+class CapacityRequestPolicyRange(Model, kw_only=True):
     """CapacityRequestPolicyRange defines a valid range for consumable capacity values.
 
     If the DRAFractionalCapacityRange feature gate is enabled and at least one of Min, Max, or Step is a fractional quantity (i.e. its value is not an integer), milli-unit arithmetic is used instead, supporting values with up to 3 decimal places (e.g. 100m = 0.1). The largest supported value then is 1000 times smaller compared to using 64-bit integers. Otherwise, all comparisons use 64-bit integer arithmetic via resource.Quantity.Value().
@@ -166,26 +163,26 @@ class CapacityRequestPolicyRange(Model):
       - If the requested or rounded amount exceeds Max (if set), the request does not satisfy the policy,
         and the device cannot be allocated."""
 
-    max_: Quantity | None | UnsetType = field(default=UNSET, name="max")
+    max: Quantity | None = None
     """Max defines the upper limit for capacity that can be requested.
 
     Max must be less than or equal to the capacity value. Min and requestPolicy.default must be less than or equal to the maximum."""
-    min_: Quantity | None | UnsetType = field(default=UNSET, name="min")
+    min: Quantity
     """Min specifies the minimum capacity allowed for a consumption request.
 
     Min must be greater than or equal to zero, and less than or equal to the capacity value. requestPolicy.default must be more than or equal to the minimum.
 
     Required."""
-    step: Quantity | None | UnsetType = UNSET
+    step: Quantity | None = None
     """Step defines the step size between valid capacity amounts within the range.
 
     Max (if set) and requestPolicy.default must be a multiple of Step. Min + Step must be less than or equal to the capacity value."""
 
 
-class CapacityRequirements(Model):
+class CapacityRequirements(Model, kw_only=True):
     """CapacityRequirements defines the capacity requirements for a specific device request."""
 
-    requests: dict[str, Quantity] | None | UnsetType = UNSET
+    requests: dict[str, Quantity] | None = None
     """Requests represent individual device resource requests for distinct resources, all of which must be provided by the device.
 
     This value is used as an additional filtering condition against the available capacity on the device. This is semantically equivalent to a CEL selector with `device.capacity[<domain>].<name>.compareTo(quantity(<request quantity>)) >= 0`. For example, device.capacity['test-driver.cdi.k8s.io'].counters.compareTo(quantity('2')) >= 0.
@@ -199,29 +196,29 @@ class CapacityRequirements(Model):
     If the device allows multiple allocation, the aggregated amount across all requests must not exceed the capacity value. The consumed capacity, which may be adjusted based on the requestPolicy if defined, is recorded in the resource claim’s status.devices[*].consumedCapacity field."""
 
 
-class Counter(Model):
+class Counter(Model, kw_only=True):
     """Counter describes a quantity associated with a device."""
 
-    value: Quantity | None | UnsetType = UNSET
+    value: Quantity
     """Value defines how much of a certain device counter is available.
 
     Required."""
 
 
-class CounterSet(Model):
+class CounterSet(Model, kw_only=True):
     """CounterSet defines a named set of counters that are available to be used by devices defined in the ResourcePool.
 
     The counters are not allocatable by themselves, but can be referenced by devices. When a device is allocated, the portion of counters it uses will no longer be available for use by other devices.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    counters: dict[str, Counter] | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    counters: dict[str, Counter]
     """Counters defines the set of counters for this CounterSet The name of each counter must be unique in that set and must be a DNS label.
 
     The maximum number of counters is 32.
 
     Required."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name defines the name of the counter set. It must be a DNS label.
 
     Required.
@@ -229,27 +226,23 @@ class CounterSet(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class Device(Model):
+class Device(Model, kw_only=True):
     """Device represents one individual hardware instance that can be selected based on its attributes. Besides the name, exactly one field must be set."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    all_nodes: bool | None | UnsetType = field(default=UNSET, name="allNodes")
+    DEFAULTS = {"name": ""}
+    all_nodes: bool | None = field(default=None, name="allNodes")
     """AllNodes indicates that all nodes have access to the device.
 
     Must only be set if Spec.PerDeviceNodeSelection is set to true. At most one of NodeName, NodeSelector and AllNodes can be set."""
-    allow_multiple_allocations: bool | None | UnsetType = field(
-        default=UNSET, name="allowMultipleAllocations"
-    )
+    allow_multiple_allocations: bool | None = field(default=None, name="allowMultipleAllocations")
     """AllowMultipleAllocations marks whether the device is allowed to be allocated to multiple DeviceRequests.
 
     If AllowMultipleAllocations is set to true, the device can be allocated more than once, and all of its capacity is consumable, regardless of whether the requestPolicy is defined or not."""
-    attributes: dict[str, DeviceAttribute] | None | UnsetType = UNSET
+    attributes: dict[str, DeviceAttribute] | None = None
     """Attributes defines the set of attributes for this device. The name of each attribute must be unique in that set.
 
     The maximum number of attributes and capacities combined is 32."""
-    binding_conditions: list[str] | None | UnsetType = field(
-        default=UNSET, name="bindingConditions"
-    )
+    binding_conditions: list[str] | None = field(default=None, name="bindingConditions")
     """BindingConditions defines the conditions for proceeding with binding. All of these conditions must be set in the per-device status conditions with a value of True to proceed with binding the pod to the node while scheduling the pod.
 
     The maximum number of binding conditions is 4.
@@ -257,8 +250,8 @@ class Device(Model):
     The conditions must be a valid condition type string.
 
     This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
-    binding_failure_conditions: list[str] | None | UnsetType = field(
-        default=UNSET, name="bindingFailureConditions"
+    binding_failure_conditions: list[str] | None = field(
+        default=None, name="bindingFailureConditions"
     )
     """BindingFailureConditions defines the conditions for binding failure. They may be set in the per-device status conditions. If any is set to "True", a binding failure occurred.
 
@@ -267,45 +260,43 @@ class Device(Model):
     The conditions must be a valid condition type string.
 
     This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
-    binds_to_node: bool | None | UnsetType = field(default=UNSET, name="bindsToNode")
+    binds_to_node: bool | None = field(default=None, name="bindsToNode")
     """BindsToNode indicates if the usage of an allocation involving this device has to be limited to exactly the node that was chosen when allocating the claim. If set to true, the scheduler will set the ResourceClaim.Status.Allocation.NodeSelector to match the node where the allocation was made.
 
     This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
-    capacity: dict[str, DeviceCapacity] | None | UnsetType = UNSET
+    capacity: dict[str, DeviceCapacity] | None = None
     """Capacity defines the set of capacities for this device. The name of each capacity must be unique in that set.
 
     The maximum number of attributes and capacities combined is 32."""
-    consumes_counters: list[DeviceCounterConsumption] | None | UnsetType = field(
-        default=UNSET, name="consumesCounters"
+    consumes_counters: list[DeviceCounterConsumption] | None = field(
+        default=None, name="consumesCounters"
     )
     """ConsumesCounters defines a list of references to sharedCounters and the set of counters that the device will consume from those counter sets.
 
     There can only be a single entry per counterSet.
 
     The maximum number of device counter consumptions per device is 2."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name is unique identifier among all devices managed by the driver in the pool. It must be a DNS label.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    node_allocatable_resources: dict[str, NodeAllocatableResource] | None | UnsetType = field(
-        default=UNSET, name="nodeAllocatableResources"
+    node_allocatable_resources: dict[str, NodeAllocatableResource] | None = field(
+        default=None, name="nodeAllocatableResources"
     )
     """NodeAllocatableResources defines the mapping of node resources that are managed by the DRA driver exposing this device. This includes resources currently reported in v1.Node `status.allocatable` that are not extended resources (see https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#extended-resources). Examples include "cpu", "memory", "ephemeral-storage", and hugepages. In addition to standard requests made through the Pod `spec`, these resources can also be requested through claims and allocated by the DRA driver. For example, a CPU DRA driver might allocate exclusive CPUs or auxiliary node memory dependencies of an accelerator device. The keys of this map are the node-allocatable resource names (e.g., "cpu", "memory"). Extended resource names are not permitted as keys."""
-    node_name: str | None | UnsetType = field(default=UNSET, name="nodeName")
+    node_name: str | None = field(default=None, name="nodeName")
     """NodeName identifies the node where the device is available.
 
     Must only be set if Spec.PerDeviceNodeSelection is set to true. At most one of NodeName, NodeSelector and AllNodes can be set."""
-    node_selector: corev1.NodeSelector | None | UnsetType = field(
-        default=UNSET, name="nodeSelector"
-    )
+    node_selector: corev1.NodeSelector | None = field(default=None, name="nodeSelector")
     """NodeSelector defines the nodes where the device is available.
 
     Must use exactly one term.
 
     Must only be set if Spec.PerDeviceNodeSelection is set to true. At most one of NodeName, NodeSelector and AllNodes can be set."""
-    taints: list[DeviceTaint] | None | UnsetType = UNSET
+    taints: list[DeviceTaint] | None = None
     """If specified, these are the driver-defined taints.
 
     The maximum number of taints is 16. If taints are set for any device in a ResourceSlice, then the maximum number of allowed devices per ResourceSlice is 64 instead of 128.
@@ -313,17 +304,17 @@ class Device(Model):
     This is a beta field and requires enabling the DRADeviceTaints feature gate."""
 
 
-class DeviceAllocationConfiguration(Model):
+class DeviceAllocationConfiguration(Model, kw_only=True):
     """DeviceAllocationConfiguration gets embedded in an AllocationResult."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"source": ""}
-    opaque: OpaqueDeviceConfiguration | None | UnsetType = UNSET
+    DEFAULTS = {"source": ""}
+    opaque: OpaqueDeviceConfiguration | None = None
     """Opaque provides driver-specific configuration parameters."""
-    requests: list[str] | None | UnsetType = UNSET
+    requests: list[str] | None = None
     """Requests lists the names of requests where the configuration applies. If empty, its applies to all requests.
 
     References to subrequests must include the name of the main request and may include the subrequest using the format <main request>[/<subrequest>]. If just the main request is given, the configuration applies to all subrequests."""
-    source: Literal["FromClaim", "FromClass"] | str | None | UnsetType = UNSET
+    source: Literal["FromClaim", "FromClass"] | str
     """Source records whether the configuration comes from a class and thus is not something that a normal user would have been able to set or from a claim.
 
 
@@ -336,56 +327,54 @@ class DeviceAllocationConfiguration(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class DeviceAllocationResult(Model):
+class DeviceAllocationResult(Model, kw_only=True):
     """DeviceAllocationResult is the result of allocating devices."""
 
-    config: list[DeviceAllocationConfiguration] | None | UnsetType = UNSET
+    config: list[DeviceAllocationConfiguration] | None = None
     """This field is a combination of all the claim and class configuration parameters. Drivers can distinguish between those based on a flag.
 
     This includes configuration parameters for drivers which have no allocated devices in the result because it is up to the drivers which configuration parameters they support. They can silently ignore unknown configuration parameters."""
-    results: list[DeviceRequestAllocationResult] | None | UnsetType = UNSET
+    results: list[DeviceRequestAllocationResult] | None = None
     """Results lists all allocated devices."""
 
 
-class DeviceAttribute(Model):
+class DeviceAttribute(Model, kw_only=True):
     """DeviceAttribute must have exactly one field set."""
 
-    bool_: bool | None | UnsetType = field(default=UNSET, name="bool")
+    bool: builtins.bool | None = None
     """BoolValue is a true/false value."""
-    bools: list[bool] | None | UnsetType = UNSET
+    bools: list[builtins.bool] | None = None
     """BoolValues is a non-empty list of true/false values."""
-    int_: int | None | UnsetType = field(default=UNSET, name="int")
+    int: builtins.int | None = None
     """IntValue is a number."""
-    ints: list[int] | None | UnsetType = UNSET
+    ints: list[builtins.int] | None = None
     """IntValues is a non-empty list of numbers.
 
     This is an alpha field and requires enabling the DRAListTypeAttributes feature gate."""
-    string: str | None | UnsetType = UNSET
+    string: str | None = None
     """StringValue is a string. Must not be longer than 64 characters."""
-    strings: list[str] | None | UnsetType = UNSET
+    strings: list[str] | None = None
     """StringValues is a non-empty list of strings. Each string must not be longer than 64 characters.
 
     This is an alpha field and requires enabling the DRAListTypeAttributes feature gate."""
-    version: str | None | UnsetType = UNSET
+    version: str | None = None
     """VersionValue is a semantic version according to semver.org spec 2.0.0. Must not be longer than 64 characters."""
-    versions: list[str] | None | UnsetType = UNSET
+    versions: list[str] | None = None
     """VersionValues is a non-empty list of semantic versions according to semver.org spec 2.0.0. Each version string must not be longer than 64 characters.
 
     This is an alpha field and requires enabling the DRAListTypeAttributes feature gate."""
 
 
-class DeviceCapacity(Model):
+class DeviceCapacity(Model, kw_only=True):
     """DeviceCapacity describes a quantity associated with a device."""
 
-    request_policy: CapacityRequestPolicy | None | UnsetType = field(
-        default=UNSET, name="requestPolicy"
-    )
+    request_policy: CapacityRequestPolicy | None = field(default=None, name="requestPolicy")
     """RequestPolicy defines how this DeviceCapacity must be consumed when the device is allowed to be shared by multiple allocations.
 
     The Device must have allowMultipleAllocations set to true in order to set a requestPolicy.
 
     If unset, capacity requests are unconstrained: requests can consume any amount of capacity, as long as the total consumed across all allocations does not exceed the device's defined capacity. If request is also unset, default is the full capacity value."""
-    value: Quantity | None | UnsetType = UNSET
+    value: Quantity
     """Value defines how much of a certain capacity that device has.
 
     This field reflects the fixed total capacity and does not change. The consumed amount is tracked separately by scheduler and does not affect this value.
@@ -393,43 +382,43 @@ class DeviceCapacity(Model):
     Required."""
 
 
-class DeviceClaim(Model):
+class DeviceClaim(Model, kw_only=True):
     """DeviceClaim defines how to request devices with a ResourceClaim."""
 
-    config: list[DeviceClaimConfiguration] | None | UnsetType = UNSET
+    config: list[DeviceClaimConfiguration] | None = None
     """This field holds configuration for multiple potential drivers which could satisfy requests in this claim. It is ignored while allocating the claim."""
-    constraints: list[DeviceConstraint] | None | UnsetType = UNSET
+    constraints: list[DeviceConstraint] | None = None
     """These constraints must be satisfied by the set of devices that get allocated for the claim."""
-    requests: list[DeviceRequest] | None | UnsetType = UNSET
+    requests: list[DeviceRequest] | None = None
     """Requests represent individual requests for distinct devices which must all be satisfied. If empty, nothing needs to be allocated."""
 
 
-class DeviceClaimConfiguration(Model):
+class DeviceClaimConfiguration(Model, kw_only=True):
     """DeviceClaimConfiguration is used for configuration parameters in DeviceClaim."""
 
-    opaque: OpaqueDeviceConfiguration | None | UnsetType = UNSET
+    opaque: OpaqueDeviceConfiguration | None = None
     """Opaque provides driver-specific configuration parameters."""
-    requests: list[str] | None | UnsetType = UNSET
+    requests: list[str] | None = None
     """Requests lists the names of requests where the configuration applies. If empty, it applies to all requests.
 
     References to subrequests must include the name of the main request and may include the subrequest using the format <main request>[/<subrequest>]. If just the main request is given, the configuration applies to all subrequests."""
 
 
-class DeviceClass(Model):
+class DeviceClass(Model, kw_only=True):
     """DeviceClass is a vendor- or admin-provided resource that contains device configuration and selectors. It can be referenced in the device requests of a claim to apply these presets. Cluster scoped."""
 
-    API_VERSION: ClassVar[str | None] = "resource.k8s.io/v1"
-    KIND: ClassVar[str | None] = "DeviceClass"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "resource.k8s.io/v1"
+    KIND = "DeviceClass"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: DeviceClassSpec | None | UnsetType = UNSET
+    spec: DeviceClassSpec | None = None
     """Spec defines what can be allocated and how to configure it.
 
     This is mutable. Consumers have to be prepared for classes changing at any time, either because they get updated or replaced. Claim allocations are done once based on whatever was set in classes at the time of allocation.
@@ -439,52 +428,50 @@ class DeviceClass(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class DeviceClassConfiguration(Model):
+class DeviceClassConfiguration(Model, kw_only=True):
     """DeviceClassConfiguration is used in DeviceClass."""
 
-    opaque: OpaqueDeviceConfiguration | None | UnsetType = UNSET
+    opaque: OpaqueDeviceConfiguration | None = None
     """Opaque provides driver-specific configuration parameters."""
 
 
-class DeviceClassList(Model):
+class DeviceClassList(Model, kw_only=True):
     """DeviceClassList is a collection of classes."""
 
-    API_VERSION: ClassVar[str | None] = "resource.k8s.io/v1"
-    KIND: ClassVar[str | None] = "DeviceClassList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "resource.k8s.io/v1"
+    KIND = "DeviceClassList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[DeviceClass] | None | UnsetType = UNSET
+    items: list[DeviceClass]
     """Items is the list of resource classes.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class DeviceClassSpec(Model):
+class DeviceClassSpec(Model, kw_only=True):
     """DeviceClassSpec is used in a [DeviceClass] to define what can be allocated and how to configure it."""
 
-    config: list[DeviceClassConfiguration] | None | UnsetType = UNSET
+    config: list[DeviceClassConfiguration] | None = None
     """Config defines configuration parameters that apply to each device that is claimed via this class. Some classses may potentially be satisfied by multiple drivers, so each instance of a vendor configuration applies to exactly one driver.
 
     They are passed to the driver, but are not considered while allocating the claim."""
-    extended_resource_name: str | None | UnsetType = field(
-        default=UNSET, name="extendedResourceName"
-    )
+    extended_resource_name: str | None = field(default=None, name="extendedResourceName")
     """ExtendedResourceName is the extended resource name for the devices of this class. The devices of this class can be used to satisfy a pod's extended resource requests. It has the same format as the name of a pod's extended resource. It should be unique among all the device classes in a cluster. If two device classes have the same name, then the class created later is picked to satisfy a pod's extended resource requests. If two classes are created at the same time, then the name of the class lexicographically sorted first is picked."""
-    selectors: list[DeviceSelector] | None | UnsetType = UNSET
+    selectors: list[DeviceSelector] | None = None
     """Each selector must be satisfied by a device which is claimed via this class."""
 
 
-class DeviceConstraint(Model):
+class DeviceConstraint(Model, kw_only=True):
     """DeviceConstraint must have exactly one field set besides Requests."""
 
-    distinct_attribute: str | None | UnsetType = field(default=UNSET, name="distinctAttribute")
+    distinct_attribute: str | None = field(default=None, name="distinctAttribute")
     """DistinctAttribute requires that all devices in question have this attribute and that its type and value are unique across those devices.
 
     When the DRAListTypeAttributes feature gate is enabled, comparison uses set semantics (i.e., element order and duplicates are ignored): list-valued attributes must be pairwise disjoint across devices. Scalar values are treated as singleton sets for backward compatibility.
@@ -494,7 +481,7 @@ class DeviceConstraint(Model):
     This constraint is used to avoid allocating multiple requests to the same device by ensuring attribute-level differentiation.
 
     This is useful for scenarios where resource requests must be fulfilled by separate physical devices. For example, a container requests two network interfaces that must be allocated from two different physical NICs."""
-    match_attribute: str | None | UnsetType = field(default=UNSET, name="matchAttribute")
+    match_attribute: str | None = field(default=None, name="matchAttribute")
     """MatchAttribute requires that all devices in question have this attribute and that its type and value are the same across those devices.
 
     For example, if you specified "dra.example.com/numa" (a hypothetical example!), then only devices in the same NUMA node will be chosen. A device which does not have that attribute will not be chosen. All devices should use a value of the same type for this attribute because that is part of its specification, but if one device doesn't, then it also will not be chosen.
@@ -502,19 +489,17 @@ class DeviceConstraint(Model):
     When the DRAListTypeAttributes feature gate is enabled, comparison uses set semantics(i.e., element order and duplicates are ignored): list-valued attributes match when the intersection across all devices is non-empty. Scalar values are treated as single-element lists for backward compatibility.
 
     Must include the domain qualifier."""
-    requests: list[str] | None | UnsetType = UNSET
+    requests: list[str] | None = None
     """Requests is a list of the one or more requests in this claim which must co-satisfy this constraint. If a request is fulfilled by multiple devices, then all of the devices must satisfy the constraint. If this is not specified, this constraint applies to all requests in this claim.
 
     References to subrequests must include the name of the main request and may include the subrequest using the format <main request>[/<subrequest>]. If just the main request is given, the constraint applies to all subrequests."""
 
 
-class DeviceCounterConsumption(Model):
+class DeviceCounterConsumption(Model, kw_only=True):
     """DeviceCounterConsumption defines a set of counters that a device will consume from a CounterSet."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"counter_set": ""}
-    compatibility_groups: list[str] | None | UnsetType = field(
-        default=UNSET, name="compatibilityGroups"
-    )
+    DEFAULTS = {"counter_set": ""}
+    compatibility_groups: list[str] | None = field(default=None, name="compatibilityGroups")
     """CompatibilityGroups is a list of opaque group names for this counter set consumption.
 
     Devices that consume counters from the same counter set may only be allocated at the same time ("co-allocated") if they all share at least one common group: the intersection of the CompatibilityGroups of all co-allocated devices on that counter set must be non-empty. Devices that consume from different counter sets are never compared via this field.
@@ -524,13 +509,13 @@ class DeviceCounterConsumption(Model):
     Group names are opaque and meaningful only within the publishing driver's pool.
 
     The maximum number of groups is 2, and the names must be unique."""
-    counter_set: str | None | UnsetType = field(default=UNSET, name="counterSet")
+    counter_set: str = field(name="counterSet")
     """CounterSet is the name of the set from which the counters defined will be consumed.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    counters: dict[str, Counter] | None | UnsetType = UNSET
+    counters: dict[str, Counter]
     """Counters defines the counters that will be consumed by the device.
 
     The maximum number of counters is 32.
@@ -538,11 +523,11 @@ class DeviceCounterConsumption(Model):
     Required."""
 
 
-class DeviceDerivedAttribute(Model):
+class DeviceDerivedAttribute(Model, kw_only=True):
     """DeviceDerivedAttribute defines a derived attribute computed via CEL."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"expression": "", "name": ""}
-    expression: str | None | UnsetType = UNSET
+    DEFAULTS = {"expression": "", "name": ""}
+    expression: str
     """Expression is a CEL expression evaluated against each candidate device. The expression must evaluate to a primitive scalar (string, integer, boolean, or semver) or a list of these scalars ([]string, []int64, []bool, []semver) to act as a virtual grouping key. Any other return type is an error and causes CEL evaluation for the device to fail.
 
     The expression's input is an object named "device", which carries the same properties as in a CELDeviceSelector.
@@ -556,7 +541,7 @@ class DeviceDerivedAttribute(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name is the identifier for this derived attribute, used in constraints.
 
     It must be a DNS subdomain followed by a slash ("/") followed by a C identifier (e.g. "example.com/numaNode" or "derived/numaNode").
@@ -570,21 +555,19 @@ class DeviceDerivedAttribute(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class DeviceRequest(Model):
+class DeviceRequest(Model, kw_only=True):
     """DeviceRequest is a request for devices required for a claim. This is typically a request for a single resource like a device, but can also ask for several identical devices. With FirstAvailable it is also possible to provide a prioritized list of requests."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    exactly: ExactDeviceRequest | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    exactly: ExactDeviceRequest | None = None
     """Exactly specifies the details for a single request that must be met exactly for the request to be satisfied.
 
     One of Exactly or FirstAvailable must be set."""
-    first_available: list[DeviceSubRequest] | None | UnsetType = field(
-        default=UNSET, name="firstAvailable"
-    )
+    first_available: list[DeviceSubRequest] | None = field(default=None, name="firstAvailable")
     """FirstAvailable contains subrequests, of which exactly one will be selected by the scheduler. It tries to satisfy them in the order in which they are listed here. So if there are two entries in the list, the scheduler will only check the second one if it determines that the first one can not be used.
 
     DRA does not yet implement scoring, so the scheduler will select the first set of devices that satisfies all the requests in the claim. And if the requirements can be satisfied on more than one node, other scheduling features will determine which node is chosen. This means that the set of devices allocated to a claim might not be the optimal set available to the cluster. Scoring will be implemented later."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name can be used to reference this request in a pod.spec.containers[].resources.claims entry and in a constraint of the claim.
 
     References using the name in the DeviceRequest will uniquely identify a request when the Exactly field is set. When the FirstAvailable field is set, a reference to the name of the DeviceRequest will match whatever subrequest is chosen by the scheduler.
@@ -596,41 +579,37 @@ class DeviceRequest(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class DeviceRequestAllocationResult(Model):
+class DeviceRequestAllocationResult(Model, kw_only=True):
     """DeviceRequestAllocationResult contains the allocation result for one request."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"device": "", "driver": "", "pool": "", "request": ""}
-    admin_access: bool | None | UnsetType = field(default=UNSET, name="adminAccess")
+    DEFAULTS = {"device": "", "driver": "", "pool": "", "request": ""}
+    admin_access: bool | None = field(default=None, name="adminAccess")
     """AdminAccess indicates that this device was allocated for administrative access. See the corresponding request field for a definition of mode.
 
     Admin access is disabled if this field is unset or set to false, otherwise it is enabled."""
-    binding_conditions: list[str] | None | UnsetType = field(
-        default=UNSET, name="bindingConditions"
-    )
+    binding_conditions: list[str] | None = field(default=None, name="bindingConditions")
     """BindingConditions contains a copy of the BindingConditions from the corresponding ResourceSlice at the time of allocation.
 
     This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
-    binding_failure_conditions: list[str] | None | UnsetType = field(
-        default=UNSET, name="bindingFailureConditions"
+    binding_failure_conditions: list[str] | None = field(
+        default=None, name="bindingFailureConditions"
     )
     """BindingFailureConditions contains a copy of the BindingFailureConditions from the corresponding ResourceSlice at the time of allocation.
 
     This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
-    consumed_capacity: dict[str, Quantity] | None | UnsetType = field(
-        default=UNSET, name="consumedCapacity"
-    )
+    consumed_capacity: dict[str, Quantity] | None = field(default=None, name="consumedCapacity")
     """ConsumedCapacity tracks the amount of capacity consumed per device as part of the claim request. The consumed amount may differ from the requested amount: it is rounded up to the nearest valid value based on the device’s requestPolicy if applicable (i.e., may not be less than the requested amount).
 
     The total consumed capacity for each device must not exceed the DeviceCapacity's Value.
 
     This field is populated only for devices that allow multiple allocations. All capacity entries are included, even if the consumed amount is zero."""
-    device: str | None | UnsetType = UNSET
+    device: str
     """Device references one device instance via its name in the driver's resource pool. It must be a DNS label.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    driver: str | None | UnsetType = UNSET
+    driver: str
     """Driver specifies the name of the DRA driver whose kubelet plugin should be invoked to process the allocation once the claim is needed on a node.
 
     Must be a DNS subdomain and should end with a DNS domain owned by the vendor of the driver. It should use only lower case characters.
@@ -638,7 +617,7 @@ class DeviceRequestAllocationResult(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    pool: str | None | UnsetType = UNSET
+    pool: str
     """This name together with the driver name and the device name field identify which device was allocated (`<driver name>/<pool name>/<device name>`).
 
     Must not be longer than 253 characters and may contain one or more DNS sub-domains separated by slashes.
@@ -646,7 +625,7 @@ class DeviceRequestAllocationResult(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    request: str | None | UnsetType = UNSET
+    request: str
     """Request is the name of the request in the claim which caused this device to be allocated. If it references a subrequest in the firstAvailable list on a DeviceRequest, this field must include both the name of the main request and the subrequest using the format <main request>/<subrequest>.
 
     Multiple devices may have been allocated per request.
@@ -654,15 +633,13 @@ class DeviceRequestAllocationResult(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    share_id: str | None | UnsetType = field(default=UNSET, name="shareID")
+    share_id: str | None = field(default=None, name="shareID")
     """ShareID uniquely identifies an individual allocation share of the device, used when the device supports multiple simultaneous allocations. It serves as an additional map key to differentiate concurrent shares of the same device."""
     skip_node_operations: (
-        list[Literal["*", "NodePrepareResources", "NodeUnprepareResources"] | str]
-        | None
-        | UnsetType
-    ) = field(default=UNSET, name="skipNodeOperations")
+        list[Literal["*", "NodePrepareResources", "NodeUnprepareResources"] | str] | None
+    ) = field(default=None, name="skipNodeOperations")
     """SkipNodeOperations lists node-local resource operations (gRPC calls) that will be skipped for this allocated device when determining whether operations are necessary on the node. If all allocated devices for a driver in a claim skip an operation, that gRPC call will be skipped. It is a copy of the ResourceSlice.spec.skipNodeOperations value at the time when the device was allocated."""
-    tolerations: list[DeviceToleration] | None | UnsetType = UNSET
+    tolerations: list[DeviceToleration] | None = None
     """A copy of all tolerations specified in the request at the time when the device got allocated.
 
     The maximum number of tolerations is 16.
@@ -670,22 +647,22 @@ class DeviceRequestAllocationResult(Model):
     This is a beta field and requires enabling the DRADeviceTaints feature gate."""
 
 
-class DeviceSelector(Model):
+class DeviceSelector(Model, kw_only=True):
     """DeviceSelector must have exactly one field set."""
 
-    cel: CELDeviceSelector | None | UnsetType = UNSET
+    cel: CELDeviceSelector | None = None
     """CEL contains a CEL expression for selecting a device."""
 
 
-class DeviceSubRequest(Model):
+class DeviceSubRequest(Model, kw_only=True):
     """DeviceSubRequest describes a request for device provided in the claim.spec.devices.requests[].firstAvailable array. Each is typically a request for a single resource like a device, but can also ask for several identical devices.
 
     DeviceSubRequest is similar to ExactDeviceRequest, but doesn't expose the AdminAccess field as that one is only supported when requesting a specific device.
     """
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"device_class_name": "", "name": ""}
-    allocation_mode: Literal["All", "ExactCount"] | str | None | UnsetType = field(
-        default=UNSET, name="allocationMode"
+    DEFAULTS = {"device_class_name": "", "name": ""}
+    allocation_mode: Literal["All", "ExactCount"] | str | None = field(
+        default=None, name="allocationMode"
     )
     """AllocationMode and its related fields define how devices are allocated to satisfy this subrequest. Supported values are:
 
@@ -705,16 +682,16 @@ class DeviceSubRequest(Model):
     Possible enum values:
      - `"All"`
      - `"ExactCount"`"""
-    capacity: CapacityRequirements | None | UnsetType = UNSET
+    capacity: CapacityRequirements | None = None
     """Capacity define resource requirements against each capacity.
 
     If this field is unset and the device supports multiple allocations, the default value will be applied to each capacity according to requestPolicy. For the capacity that has no requestPolicy, default is the full capacity value.
 
     Applies to each device allocation. If Count > 1, the request fails if there aren't enough devices that meet the requirements. If AllocationMode is set to All, the request fails if there are devices that otherwise match the request, and have this capacity, with a value >= the requested amount, but which cannot be allocated to this request."""
-    count: int | None | UnsetType = UNSET
+    count: int | None = None
     """Count is used only when the count mode is "ExactCount". Must be greater than zero. If AllocationMode is ExactCount and this field is not specified, the default is one."""
-    derived_attributes: list[DeviceDerivedAttribute] | None | UnsetType = field(
-        default=UNSET, name="derivedAttributes"
+    derived_attributes: list[DeviceDerivedAttribute] | None = field(
+        default=None, name="derivedAttributes"
     )
     """DerivedAttributes defines a set of virtual attributes computed via CEL expressions for each candidate device. These virtual attributes can be referenced in `.devices.constraints` to align and match different devices (e.g., co-allocating a GPU and a NIC on the same NUMA node) even if their drivers publish different attributes. Derived attributes are not available via `device.attributes` in the CEL environment when evaluating selector expressions.
 
@@ -725,7 +702,7 @@ class DeviceSubRequest(Model):
     The maximum number of derived attributes is 32.
 
     This is an alpha field and requires enabling the DRADerivedAttributes feature gate."""
-    device_class_name: str | None | UnsetType = field(default=UNSET, name="deviceClassName")
+    device_class_name: str = field(name="deviceClassName")
     """DeviceClassName references a specific DeviceClass, which can define additional configuration and selectors to be inherited by this subrequest.
 
     A class is required. Which classes are available depends on the cluster.
@@ -735,7 +712,7 @@ class DeviceSubRequest(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name can be used to reference this subrequest in the list of constraints or the list of configurations for the claim. References must use the format <main request>/<subrequest>.
 
     Must be a DNS label.
@@ -743,9 +720,9 @@ class DeviceSubRequest(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    selectors: list[DeviceSelector] | None | UnsetType = UNSET
+    selectors: list[DeviceSelector] | None = None
     """Selectors define criteria which must be satisfied by a specific device in order for that device to be considered for this subrequest. All selectors must be satisfied for a device to be considered."""
-    tolerations: list[DeviceToleration] | None | UnsetType = UNSET
+    tolerations: list[DeviceToleration] | None = None
     """If specified, the request's tolerations.
 
     Tolerations for NoSchedule are required to allocate a device which has a taint with that effect. The same applies to NoExecute.
@@ -757,11 +734,11 @@ class DeviceSubRequest(Model):
     This is a beta field and requires enabling the DRADeviceTaints feature gate."""
 
 
-class DeviceTaint(Model):
+class DeviceTaint(Model, kw_only=True):
     """The device this taint is attached to has the "effect" on any claim which does not tolerate the taint and, through the claim, to pods using the claim."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"effect": "", "key": ""}
-    effect: Literal["NoExecute", "NoSchedule", "None"] | str | None | UnsetType = UNSET
+    DEFAULTS = {"effect": "", "key": ""}
+    effect: Literal["NoExecute", "NoSchedule", "None"] | str
     """The effect of the taint on claims that do not tolerate the taint and through such claims on the pods using them.
 
     Valid effects are None, NoSchedule and NoExecute. PreferNoSchedule as used for nodes is not valid here. More effects may get added in the future. Consumers must treat unknown effects like None.
@@ -775,35 +752,35 @@ class DeviceTaint(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    key: str | None | UnsetType = UNSET
+    key: str
     """The taint key to be applied to a device. Must be a label name.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    time_added: Time | None | UnsetType = field(default=UNSET, name="timeAdded")
+    time_added: Time | None = field(default=None, name="timeAdded")
     """TimeAdded represents the time at which the taint was added or (only in a DeviceTaintRule) the effect was modified. Added automatically during create or update if not set.
 
     In addition, in a DeviceTaintRule a value provided during an update gets replaced with the current time if the provided value is the same as the old one and the new effect is different. Changing the key and/or value while keeping the effect unchanged is possible and does not update the time stamp because the eviction which uses it is either already started (NoExecute) or not started yet (NoEffect, NoSchedule)."""
-    value: str | None | UnsetType = UNSET
+    value: str | None = None
     """The taint value corresponding to the taint key. Must be a label value."""
 
 
-class DeviceTaintRule(Model):
+class DeviceTaintRule(Model, kw_only=True):
     """DeviceTaintRule adds one taint to all devices which match the selector. This has the same effect as if the taint was specified directly in the ResourceSlice by the DRA driver."""
 
-    API_VERSION: ClassVar[str | None] = "resource.k8s.io/v1"
-    KIND: ClassVar[str | None] = "DeviceTaintRule"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "resource.k8s.io/v1"
+    KIND = "DeviceTaintRule"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: DeviceTaintRuleSpec | None | UnsetType = UNSET
+    spec: DeviceTaintRuleSpec
     """Spec specifies the selector and one taint.
 
     Changing the spec automatically increments the metadata.generation number.
@@ -811,41 +788,39 @@ class DeviceTaintRule(Model):
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: DeviceTaintRuleStatus | None | UnsetType = UNSET
+    status: DeviceTaintRuleStatus | None = None
     """Status provides information about what was requested in the spec.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class DeviceTaintRuleList(Model):
+class DeviceTaintRuleList(Model, kw_only=True):
     """DeviceTaintRuleList is a collection of DeviceTaintRules."""
 
-    API_VERSION: ClassVar[str | None] = "resource.k8s.io/v1"
-    KIND: ClassVar[str | None] = "DeviceTaintRuleList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "resource.k8s.io/v1"
+    KIND = "DeviceTaintRuleList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[DeviceTaintRule] | None | UnsetType = UNSET
+    items: list[DeviceTaintRule]
     """Items is the list of DeviceTaintRules.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class DeviceTaintRuleSpec(Model):
+class DeviceTaintRuleSpec(Model, kw_only=True):
     """DeviceTaintRuleSpec specifies the selector and one taint."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"taint": {}}
-    device_selector: DeviceTaintSelector | None | UnsetType = field(
-        default=UNSET, name="deviceSelector"
-    )
+    DEFAULTS = {"taint": {}}
+    device_selector: DeviceTaintSelector | None = field(default=None, name="deviceSelector")
     """DeviceSelector defines which device(s) the taint is applied to. All selector criteria must be satisfied for a device to match. The empty selector matches all devices. Without a selector, no devices are matches."""
-    taint: DeviceTaint | None | UnsetType = UNSET
+    taint: DeviceTaint
     """The taint that gets applied to matching devices.
 
     Required.
@@ -853,10 +828,10 @@ class DeviceTaintRuleSpec(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class DeviceTaintRuleStatus(Model):
+class DeviceTaintRuleStatus(Model, kw_only=True):
     """DeviceTaintRuleStatus provides information about an on-going pod eviction."""
 
-    conditions: list[metav1.Condition] | None | UnsetType = UNSET
+    conditions: list[metav1.Condition] | None = None
     """Conditions provide information about the state of the DeviceTaintRule and the cluster at some point in time, in a machine-readable and human-readable format.
 
     The following condition is currently defined as part of this API, more may get added: - Type: EvictionInProgress - Status: True if there are currently pods which need to be evicted, False otherwise
@@ -869,26 +844,26 @@ class DeviceTaintRuleStatus(Model):
     Must have 8 or fewer entries."""
 
 
-class DeviceTaintSelector(Model):
+class DeviceTaintSelector(Model, kw_only=True):
     """DeviceTaintSelector defines which device(s) a DeviceTaintRule applies to. The empty selector matches all devices. Without a selector, no devices are matched."""
 
-    device: str | None | UnsetType = UNSET
+    device: str | None = None
     """If device is set, only devices with that name are selected. This field corresponds to slice.spec.devices[].name.
 
     Setting also driver and pool may be required to avoid ambiguity, but is not required."""
-    driver: str | None | UnsetType = UNSET
+    driver: str | None = None
     """If driver is set, only devices from that driver are selected. This fields corresponds to slice.spec.driver."""
-    pool: str | None | UnsetType = UNSET
+    pool: str | None = None
     """If pool is set, only devices in that pool are selected.
 
     Also setting the driver name may be useful to avoid ambiguity when different drivers use the same pool name, but this is not required because selecting pools from different drivers may also be useful, for example when drivers with node-local devices use the node name as their pool name."""
 
 
-class DeviceToleration(Model):
+class DeviceToleration(Model, kw_only=True):
     """The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches the triple <key,value,effect> using the matching operator <operator>."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"operator": "Equal"}
-    effect: Literal["NoExecute", "NoSchedule", "None"] | str | None | UnsetType = UNSET
+    DEFAULTS = {"operator": "Equal"}
+    effect: Literal["NoExecute", "NoSchedule", "None"] | str | None = None
     """Effect indicates the taint effect to match. Empty means match all taint effects. When specified, allowed values are NoSchedule and NoExecute.
 
 
@@ -896,9 +871,9 @@ class DeviceToleration(Model):
      - `"NoExecute"` Evict any already-running pods that do not tolerate the device taint.
      - `"NoSchedule"` Do not allow new pods to schedule which use a tainted device unless they tolerate the taint, but allow all pods submitted to Kubelet without going through the scheduler to start, and allow all already-running pods to continue running.
      - `"None"` No effect, the taint is purely informational."""
-    key: str | None | UnsetType = UNSET
+    key: str | None = None
     """Key is the taint key that the toleration applies to. Empty means match all taint keys. If the key is empty, operator must be Exists; this combination means to match all values and all keys. Must be a label name."""
-    operator: Literal["Equal", "Exists"] | str | None | UnsetType = UNSET
+    operator: Literal["Equal", "Exists"] | str | None = None
     """Operator represents a key's relationship to the value. Valid operators are Exists and Equal. Defaults to Equal. Exists is equivalent to wildcard for value, so that a ResourceClaim can tolerate all taints of a particular category.
 
 
@@ -907,22 +882,22 @@ class DeviceToleration(Model):
      - `"Exists"`
 
     Default: "Equal" (applied by the server, not by this client)."""
-    toleration_seconds: int | None | UnsetType = field(default=UNSET, name="tolerationSeconds")
+    toleration_seconds: int | None = field(default=None, name="tolerationSeconds")
     """TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default, it is not set, which means tolerate the taint forever (do not evict). Zero and negative values will be treated as 0 (evict immediately) by the system. If larger than zero, the time when the pod needs to be evicted is calculated as <time when taint was adedd> + <toleration seconds>."""
-    value: str | None | UnsetType = UNSET
+    value: str | None = None
     """Value is the taint value the toleration matches to. If the operator is Exists, the value must be empty, otherwise just a regular string. Must be a label value."""
 
 
-class ExactDeviceRequest(Model):
+class ExactDeviceRequest(Model, kw_only=True):
     """ExactDeviceRequest is a request for one or more identical devices."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"device_class_name": ""}
-    admin_access: bool | None | UnsetType = field(default=UNSET, name="adminAccess")
+    DEFAULTS = {"device_class_name": ""}
+    admin_access: bool | None = field(default=None, name="adminAccess")
     """AdminAccess indicates that this is a claim for administrative access to the device(s). Claims with AdminAccess are expected to be used for monitoring or other management services for a device.  They ignore all ordinary claims to the device with respect to access modes and any resource allocations.
 
     Admin access is disabled if this field is unset or set to false, otherwise it is enabled."""
-    allocation_mode: Literal["All", "ExactCount"] | str | None | UnsetType = field(
-        default=UNSET, name="allocationMode"
+    allocation_mode: Literal["All", "ExactCount"] | str | None = field(
+        default=None, name="allocationMode"
     )
     """AllocationMode and its related fields define how devices are allocated to satisfy this request. Supported values are:
 
@@ -943,16 +918,16 @@ class ExactDeviceRequest(Model):
     Possible enum values:
      - `"All"`
      - `"ExactCount"`"""
-    capacity: CapacityRequirements | None | UnsetType = UNSET
+    capacity: CapacityRequirements | None = None
     """Capacity define resource requirements against each capacity.
 
     If this field is unset and the device supports multiple allocations, the default value will be applied to each capacity according to requestPolicy. For the capacity that has no requestPolicy, default is the full capacity value.
 
     Applies to each device allocation. If Count > 1, the request fails if there aren't enough devices that meet the requirements. If AllocationMode is set to All, the request fails if there are devices that otherwise match the request, and have this capacity, with a value >= the requested amount, but which cannot be allocated to this request."""
-    count: int | None | UnsetType = UNSET
+    count: int | None = None
     """Count is used only when the count mode is "ExactCount". Must be greater than zero. If AllocationMode is ExactCount and this field is not specified, the default is one."""
-    derived_attributes: list[DeviceDerivedAttribute] | None | UnsetType = field(
-        default=UNSET, name="derivedAttributes"
+    derived_attributes: list[DeviceDerivedAttribute] | None = field(
+        default=None, name="derivedAttributes"
     )
     """DerivedAttributes defines a set of virtual attributes computed via CEL expressions for each candidate device. These virtual attributes can be referenced in `.devices.constraints` to align and match different devices (e.g., co-allocating a GPU and a NIC on the same NUMA node) even if their drivers publish different attributes. Derived attributes are not available via `device.attributes` in the CEL environment when evaluating selector expressions.
 
@@ -963,7 +938,7 @@ class ExactDeviceRequest(Model):
     The maximum number of derived attributes is 32.
 
     This is an alpha field and requires enabling the DRADerivedAttributes feature gate."""
-    device_class_name: str | None | UnsetType = field(default=UNSET, name="deviceClassName")
+    device_class_name: str = field(name="deviceClassName")
     """DeviceClassName references a specific DeviceClass, which can define additional configuration and selectors to be inherited by this request.
 
     A DeviceClassName is required.
@@ -973,9 +948,9 @@ class ExactDeviceRequest(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    selectors: list[DeviceSelector] | None | UnsetType = UNSET
+    selectors: list[DeviceSelector] | None = None
     """Selectors define criteria which must be satisfied by a specific device in order for that device to be considered for this request. All selectors must be satisfied for a device to be considered."""
-    tolerations: list[DeviceToleration] | None | UnsetType = UNSET
+    tolerations: list[DeviceToleration] | None = None
     """If specified, the request's tolerations.
 
     Tolerations for NoSchedule are required to allocate a device which has a taint with that effect. The same applies to NoExecute.
@@ -987,57 +962,55 @@ class ExactDeviceRequest(Model):
     This is a beta field and requires enabling the DRADeviceTaints feature gate."""
 
 
-class NetworkDeviceData(Model):
+class NetworkDeviceData(Model, kw_only=True):
     """NetworkDeviceData provides network-related details for the allocated device. This information may be filled by drivers or other components to configure or identify the device within a network context."""
 
-    hardware_address: str | None | UnsetType = field(default=UNSET, name="hardwareAddress")
+    hardware_address: str | None = field(default=None, name="hardwareAddress")
     """HardwareAddress represents the hardware address (e.g. MAC Address) of the device's network interface.
 
     Must not be longer than 128 bytes."""
-    interface_name: str | None | UnsetType = field(default=UNSET, name="interfaceName")
+    interface_name: str | None = field(default=None, name="interfaceName")
     """InterfaceName specifies the name of the network interface associated with the allocated device. This might be the name of a physical or virtual network interface being configured in the pod.
 
     Must not be longer than 256 bytes."""
-    ips: list[str] | None | UnsetType = UNSET
+    ips: list[str] | None = None
     """IPs lists the network addresses assigned to the device's network interface. This can include both IPv4 and IPv6 addresses. The IPs are in the CIDR notation, which includes both the address and the associated subnet mask. e.g.: "192.0.2.5/24" for IPv4 and "2001:db8::5/64" for IPv6."""
 
 
-class NodeAllocatableMapping(Model):
+class NodeAllocatableMapping(Model, kw_only=True):
     """NodeAllocatableMapping defines how a DRA allocation directly translates into a node allocatable resource quantity. The mapping can be derived from either the count of allocated devices (via deviceMultiplier) or the specific capacity consumed (via capacityKey and capacityMultiplier). These options are mutually exclusive. Kubelet adds this mapped resource quantity from claim to both requests and limits at the pod-level cgroup, and to limits at the container-level cgroup for each container referencing the claim."""
 
-    capacity_key: str | None | UnsetType = field(default=UNSET, name="capacityKey")
+    capacity_key: str | None = field(default=None, name="capacityKey")
     """CapacityKey references a capacity name defined as a key in the `spec.devices[*].capacity` map. When this field is set, the value associated with this key in the `status.allocation.devices.results[*].consumedCapacity` map (for a specific claim allocation) determines the base quantity for the node allocatable resource. `capacityMultiplier` must also be set and is multiplied with the base quantity. For example, if `spec.devices[*].capacity` has an entry "dra.example.com/memory": "128Gi", and this field is set to "dra.example.com/memory", then for a claim allocation that consumes { "dra.example.com/memory": "4Gi" } the base quantity for the node allocatable resource mapping will be "4Gi". The final node allocatable resource amount is `consumedCapacity[capacityKey]` * `capacityMultiplier`."""
-    capacity_multiplier: Quantity | None | UnsetType = field(
-        default=UNSET, name="capacityMultiplier"
-    )
+    capacity_multiplier: Quantity | None = field(default=None, name="capacityMultiplier")
     """CapacityMultiplier is used as a multiplier for the allocated capacity consumed. It is only valid if `capacityKey` is set. The final node allocatable resource amount is `consumedCapacity[capacityKey]` * `capacityMultiplier`. For example, if a Device's capacity "dra.example.com/cores" is consumed, and each "core" provides 2 "cpu"s, the mapping would be: {ResourceName: "cpu", capacityKey: "dra.example.com/cores", capacityMultiplier: "2"}. If a claim consumes 8 "dra.example.com/cores", the CPU footprint is 8 * 2 = 16."""
-    device_multiplier: Quantity | None | UnsetType = field(default=UNSET, name="deviceMultiplier")
+    device_multiplier: Quantity | None = field(default=None, name="deviceMultiplier")
     """DeviceMultiplier is used as a multiplier for the allocated device count in the claim. The final node allocatable resource amount is `deviceCount` * `deviceMultiplier`. For example, a DRA driver representing each cache complex (CCX) as a device would have {ResourceName: "cpu", deviceMultiplier: "8"} in its `nodeAllocatableResources`. If 2 devices (CCX) are allocated to the claim, 2 * 8 = 16 CPUs would be considered as allocated. It is only valid when `capacityKey` and `capacityMultiplier` are not set."""
 
 
-class NodeAllocatableOverhead(Model):
+class NodeAllocatableOverhead(Model, kw_only=True):
     """NodeAllocatableOverhead defines auxiliary resource overheads incurred when allocating a device. Overheads can be specified as a fixed cost per pod referencing the claim, a variable cost per container reference, or both. Kubelet accounts for this overhead by adding it to both the pod-level and container-level cgroups of referencing containers."""
 
-    per_container: Quantity | None | UnsetType = field(default=UNSET, name="perContainer")
+    per_container: Quantity | None = field(default=None, name="perContainer")
     """PerContainer is applied per container reference to the claim. This models overhead scaling linearly with the number of containers actively using the device. When both PerPod and PerContainer are specified, the total overhead allocated for each pod referencing the claim is computed as: Quantity = PerPod + (PerContainer * NumReferences) Kubelet accounts for this overhead in cgroups: - Pod-level cgroup (requests and limits): Kubelet adds PerPod + (PerContainer * NumReferences). - Container-level cgroup (limits only): Kubelet adds PerPod + PerContainer for each referencing container. This allows any single container to access the pod-level overhead, while the parent cgroup caps the total usage to account for PerPod exactly once."""
-    per_pod: Quantity | None | UnsetType = field(default=UNSET, name="perPod")
+    per_pod: Quantity | None = field(default=None, name="perPod")
     """PerPod is overhead applied once per pod referencing the claim on this node. This is a flat overhead incurred for every pod referencing the claim."""
 
 
-class NodeAllocatableResource(Model):
+class NodeAllocatableResource(Model, kw_only=True):
     """NodeAllocatableResource defines the translation between the DRA device/capacity units requested to the corresponding quantity of the node allocatable resource. At least one of Mapping or Overhead must be specified. Not specifying either is an invalid configuration."""
 
-    mapping: NodeAllocatableMapping | None | UnsetType = UNSET
+    mapping: NodeAllocatableMapping | None = None
     """Mapping is used when the device directly models a node allocatable resource like standard CPU or memory (e.g., with a CPU DRA driver). The calculated quantity is accounted for exactly once per claim instance on the node. To prevent node cgroup isolation friction, the scheduler explicitly blocks sharing mapped device claims across multiple pods."""
-    overhead: NodeAllocatableOverhead | None | UnsetType = UNSET
+    overhead: NodeAllocatableOverhead | None = None
     """Overhead contains fields for modeling auxiliary overhead incurred on node allocatable resources when allocating devices that are not themselves modeling a node allocatable resource (e.g., host memory overhead for GPUs). Sharing overhead-mapped claims across multiple pods is allowed. The node allocatable overhead is accounted for individually for each pod referencing the claim. Overhead is always subtracted from the node's allocatable capacity for the resource, even when mapping is specified for the same resource. Eg: If a device models memory capacity per socket as a consumable capacity pool via Mapping (with CapacityKey), any overhead specified for the same resource will be subtracted from the node's general allocatable capacity and not from the per-socket capacity pool in Mapping."""
 
 
-class OpaqueDeviceConfiguration(Model):
+class OpaqueDeviceConfiguration(Model, kw_only=True):
     """OpaqueDeviceConfiguration contains configuration parameters for a driver in a format defined by the driver vendor."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"driver": ""}
-    driver: str | None | UnsetType = UNSET
+    DEFAULTS = {"driver": ""}
+    driver: str
     """Driver is used to determine which kubelet plugin needs to be passed these configuration parameters.
 
     An admission policy provided by the driver developer could use this to decide whether it needs to validate them.
@@ -1047,7 +1020,7 @@ class OpaqueDeviceConfiguration(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    parameters: dict[str, Any] | None | UnsetType = UNSET
+    parameters: dict[str, Any]
     """Parameters can contain arbitrary data. It is the responsibility of the driver developer to handle validation and versioning. Typically this includes self-identification and a version ("kind" + "apiVersion" for Kubernetes types), with conversion between different versions.
 
     The length of the raw data must be smaller or equal to 10 Ki.
@@ -1055,49 +1028,49 @@ class OpaqueDeviceConfiguration(Model):
     Required."""
 
 
-class ResourceClaim(Model):
+class ResourceClaim(Model, kw_only=True):
     """ResourceClaim describes a request for access to resources in the cluster, for use by workloads. For example, if a workload needs an accelerator device with specific properties, this is how that request is expressed. The status stanza tracks whether this claim has been satisfied and what specific resources have been allocated."""
 
-    API_VERSION: ClassVar[str | None] = "resource.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ResourceClaim"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "resource.k8s.io/v1"
+    KIND = "ResourceClaim"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: ResourceClaimSpec | None | UnsetType = UNSET
+    spec: ResourceClaimSpec | None = None
     """Spec describes what is being requested and how to configure it. The spec is immutable.
 
     Default: {} (applied by the server, not by this client)."""
-    status: ResourceClaimStatus | None | UnsetType = UNSET
+    status: ResourceClaimStatus | None = None
     """Status describes whether the claim is ready to use and what has been allocated.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ResourceClaimConsumerReference(Model):
+class ResourceClaimConsumerReference(Model, kw_only=True):
     """ResourceClaimConsumerReference contains enough information to let you locate the consumer of a ResourceClaim. The user must be a resource in the same namespace as the ResourceClaim."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": "", "resource": "", "uid": ""}
-    api_group: str | None | UnsetType = field(default=UNSET, name="apiGroup")
+    DEFAULTS = {"name": "", "resource": "", "uid": ""}
+    api_group: str | None = field(default=None, name="apiGroup")
     """APIGroup is the group for the resource being referenced. It is empty for the core API. This matches the group in the APIVersion that is used when creating the resources."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name is the name of resource being referenced.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    resource: str | None | UnsetType = UNSET
+    resource: str
     """Resource is the type of resource being referenced, for example "pods".
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    uid: str | None | UnsetType = UNSET
+    uid: str
     """UID identifies exactly one incarnation of the resource.
 
     Required.
@@ -1105,45 +1078,45 @@ class ResourceClaimConsumerReference(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class ResourceClaimList(Model):
+class ResourceClaimList(Model, kw_only=True):
     """ResourceClaimList is a collection of claims."""
 
-    API_VERSION: ClassVar[str | None] = "resource.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ResourceClaimList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "resource.k8s.io/v1"
+    KIND = "ResourceClaimList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ResourceClaim] | None | UnsetType = UNSET
+    items: list[ResourceClaim]
     """Items is the list of resource claims.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ResourceClaimSpec(Model):
+class ResourceClaimSpec(Model, kw_only=True):
     """ResourceClaimSpec defines what is being requested in a ResourceClaim and how to configure it."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"devices": {}}
-    devices: DeviceClaim | None | UnsetType = UNSET
+    DEFAULTS = {"devices": {}}
+    devices: DeviceClaim | None = None
     """Devices defines how to request devices.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ResourceClaimStatus(Model):
+class ResourceClaimStatus(Model, kw_only=True):
     """ResourceClaimStatus tracks whether the resource has been allocated and what the result of that was."""
 
-    allocation: AllocationResult | None | UnsetType = UNSET
+    allocation: AllocationResult | None = None
     """Allocation is set once the claim has been allocated successfully."""
-    devices: list[AllocatedDeviceStatus] | None | UnsetType = UNSET
+    devices: list[AllocatedDeviceStatus] | None = None
     """Devices contains the status of each device allocated for this claim, as reported by the driver. This can include driver-specific information. Entries are owned by their respective drivers."""
-    reserved_for: list[ResourceClaimConsumerReference] | None | UnsetType = field(
-        default=UNSET, name="reservedFor"
+    reserved_for: list[ResourceClaimConsumerReference] | None = field(
+        default=None, name="reservedFor"
     )
     """ReservedFor indicates which entities are currently allowed to use the claim. A Pod which references a ResourceClaim which is not reserved for that Pod will not be started. A claim that is in use or might be in use because it has been reserved must not get deallocated.
 
@@ -1154,21 +1127,21 @@ class ResourceClaimStatus(Model):
     There can be at most 256 such reservations. This may get increased in the future, but not reduced."""
 
 
-class ResourceClaimTemplate(Model):
+class ResourceClaimTemplate(Model, kw_only=True):
     """ResourceClaimTemplate is used to produce ResourceClaim objects."""
 
-    API_VERSION: ClassVar[str | None] = "resource.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ResourceClaimTemplate"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "resource.k8s.io/v1"
+    KIND = "ResourceClaimTemplate"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: ResourceClaimTemplateSpec | None | UnsetType = UNSET
+    spec: ResourceClaimTemplateSpec | None = None
     """Describes the ResourceClaim that is to be generated.
 
     This field is immutable. A ResourceClaim will get created by the control plane for a Pod when needed and then not get updated anymore.
@@ -1176,45 +1149,45 @@ class ResourceClaimTemplate(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class ResourceClaimTemplateList(Model):
+class ResourceClaimTemplateList(Model, kw_only=True):
     """ResourceClaimTemplateList is a collection of claim templates."""
 
-    API_VERSION: ClassVar[str | None] = "resource.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ResourceClaimTemplateList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "resource.k8s.io/v1"
+    KIND = "ResourceClaimTemplateList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ResourceClaimTemplate] | None | UnsetType = UNSET
+    items: list[ResourceClaimTemplate]
     """Items is the list of resource claim templates.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ResourceClaimTemplateSpec(Model):
+class ResourceClaimTemplateSpec(Model, kw_only=True):
     """ResourceClaimTemplateSpec contains the metadata and fields for a ResourceClaim."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    metadata: metav1.ObjectMeta | None = None
     """ObjectMeta may contain labels and annotations that will be copied into the ResourceClaim when creating it. No other fields are allowed and will be rejected during validation.
 
     Default: {} (applied by the server, not by this client)."""
-    spec: ResourceClaimSpec | None | UnsetType = UNSET
+    spec: ResourceClaimSpec | None = None
     """Spec for the ResourceClaim. The entire content is copied unchanged into the ResourceClaim that gets created from this template. The same fields as in a ResourceClaim are also valid here.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ResourcePool(Model):
+class ResourcePool(Model, kw_only=True):
     """ResourcePool describes the pool that ResourceSlices belong to."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"generation": 0, "name": "", "resource_slice_count": 0}
-    generation: int | None | UnsetType = UNSET
+    DEFAULTS = {"generation": 0, "name": "", "resource_slice_count": 0}
+    generation: int
     """Generation tracks the change in a pool over time. Whenever a driver changes something about one or more of the resources in a pool, it must change the generation in all ResourceSlices which are part of that pool. Consumers of ResourceSlices should only consider resources from the pool with the highest generation number. The generation may be reset by drivers, which should be fine for consumers, assuming that all ResourceSlices in a pool are updated to match or deleted.
 
     Combined with ResourceSliceCount, this mechanism enables consumers to detect pools which are comprised of multiple ResourceSlices and are in an incomplete state.
@@ -1222,7 +1195,7 @@ class ResourcePool(Model):
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """Name is used to identify the pool. For node-local devices, this is often the node name, but this is not required. A field selector can be used to list only ResourceSlice objects belonging to a certain pool.
 
     It must not be longer than 253 characters and must consist of one or more DNS sub-domains separated by slashes. This field is immutable.
@@ -1230,7 +1203,7 @@ class ResourcePool(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    resource_slice_count: int | None | UnsetType = field(default=UNSET, name="resourceSliceCount")
+    resource_slice_count: int = field(name="resourceSliceCount")
     """ResourceSliceCount is the total number of ResourceSlices in the pool at this generation number. Must be greater than zero.
 
     Consumers can use this to check whether they have seen all ResourceSlices belonging to the same pool.
@@ -1240,7 +1213,7 @@ class ResourcePool(Model):
     Default: 0 (applied by the server, not by this client)."""
 
 
-class ResourceSlice(Model):
+class ResourceSlice(Model, kw_only=True):
     """ResourceSlice represents one or more resources in a pool of similar resources, managed by a common driver. A pool may span more than one ResourceSlice, and exactly how many ResourceSlices comprise a pool is determined by the driver.
 
     At the moment, the only supported resources are devices with attributes and capacities. Each device in a given pool, regardless of how many ResourceSlices, must have a unique name. The ResourceSlice in which a device gets published may change over time. The unique identifier for a device is the tuple <driver name>, <pool name>, <device name>.
@@ -1252,18 +1225,18 @@ class ResourceSlice(Model):
     For resources that are not local to a node, the node name is not set. Instead, the driver may use a node selector to specify where the devices are available.
     """
 
-    API_VERSION: ClassVar[str | None] = "resource.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ResourceSlice"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "resource.k8s.io/v1"
+    KIND = "ResourceSlice"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: ResourceSliceSpec | None | UnsetType = UNSET
+    spec: ResourceSliceSpec
     """Contains the information published by the driver.
 
     Changing the spec automatically increments the metadata.generation number.
@@ -1273,41 +1246,41 @@ class ResourceSlice(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class ResourceSliceList(Model):
+class ResourceSliceList(Model, kw_only=True):
     """ResourceSliceList is a collection of ResourceSlices."""
 
-    API_VERSION: ClassVar[str | None] = "resource.k8s.io/v1"
-    KIND: ClassVar[str | None] = "ResourceSliceList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "resource.k8s.io/v1"
+    KIND = "ResourceSliceList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ResourceSlice] | None | UnsetType = UNSET
+    items: list[ResourceSlice]
     """Items is the list of resource ResourceSlices.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class ResourceSliceSpec(Model):
+class ResourceSliceSpec(Model, kw_only=True):
     """ResourceSliceSpec contains the information published by the driver in one ResourceSlice."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"driver": "", "pool": {}}
-    all_nodes: bool | None | UnsetType = field(default=UNSET, name="allNodes")
+    DEFAULTS = {"driver": "", "pool": {}}
+    all_nodes: bool | None = field(default=None, name="allNodes")
     """AllNodes indicates that all nodes have access to the resources in the pool.
 
     Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set."""
-    devices: list[Device] | None | UnsetType = UNSET
+    devices: list[Device] | None = None
     """Devices lists some or all of the devices in this pool.
 
     Must not have more than 128 entries. If any device uses taints or consumes counters the limit is 64.
 
     Only one of Devices and SharedCounters can be set in a ResourceSlice."""
-    driver: str | None | UnsetType = UNSET
+    driver: str
     """Driver identifies the DRA driver providing the capacity information. A field selector can be used to list only ResourceSlice objects with a certain driver name.
 
     Must be a DNS subdomain and should end with a DNS domain owned by the vendor of the driver. It should use only lower case characters. This field is immutable.
@@ -1315,41 +1288,33 @@ class ResourceSliceSpec(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    node_name: str | None | UnsetType = field(default=UNSET, name="nodeName")
+    node_name: str | None = field(default=None, name="nodeName")
     """NodeName identifies the node which provides the resources in this pool. A field selector can be used to list only ResourceSlice objects belonging to a certain node.
 
     This field can be used to limit access from nodes to ResourceSlices with the same node name. It also indicates to autoscalers that adding new nodes of the same type as some old node might also make new resources available.
 
     Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set. This field is immutable."""
-    node_selector: corev1.NodeSelector | None | UnsetType = field(
-        default=UNSET, name="nodeSelector"
-    )
+    node_selector: corev1.NodeSelector | None = field(default=None, name="nodeSelector")
     """NodeSelector defines which nodes have access to the resources in the pool, when that pool is not limited to a single node.
 
     Must use exactly one term.
 
     Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set."""
-    partition_type_attribute: str | None | UnsetType = field(
-        default=UNSET, name="partitionTypeAttribute"
-    )
+    partition_type_attribute: str | None = field(default=None, name="partitionTypeAttribute")
     """PartitionTypeAttribute names a string device attribute (by fully qualified name, e.g. "gpu.example.com/profile") whose value labels each device with its partition type, such as "Full" or "Half" for a MIG-style GPU.
 
     When set, every partitionable device in the slice must carry the attribute and devices sharing a value must share the same ConsumesCounters cost."""
-    per_device_node_selection: bool | None | UnsetType = field(
-        default=UNSET, name="perDeviceNodeSelection"
-    )
+    per_device_node_selection: bool | None = field(default=None, name="perDeviceNodeSelection")
     """PerDeviceNodeSelection defines whether the access from nodes to resources in the pool is set on the ResourceSlice level or on each device. If it is set to true, every device defined the ResourceSlice must specify this individually.
 
     Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set."""
-    pool: ResourcePool | None | UnsetType = UNSET
+    pool: ResourcePool
     """Pool describes the pool that this ResourceSlice belongs to.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    shared_counters: list[CounterSet] | None | UnsetType = field(
-        default=UNSET, name="sharedCounters"
-    )
+    shared_counters: list[CounterSet] | None = field(default=None, name="sharedCounters")
     """SharedCounters defines a list of counter sets, each of which has a name and a list of counters available.
 
     The names of the counter sets must be unique in the ResourcePool.
@@ -1358,10 +1323,8 @@ class ResourceSliceSpec(Model):
 
     The maximum number of counter sets is 8."""
     skip_node_operations: (
-        list[Literal["*", "NodePrepareResources", "NodeUnprepareResources"] | str]
-        | None
-        | UnsetType
-    ) = field(default=UNSET, name="skipNodeOperations")
+        list[Literal["*", "NodePrepareResources", "NodeUnprepareResources"] | str] | None
+    ) = field(default=None, name="skipNodeOperations")
     """SkipNodeOperations lists node-local resource operations (gRPC calls) that will be skipped for the devices in this slice when determining whether operations are necessary on the node. If all allocated devices for a driver in a claim skip an operation, that gRPC call will be skipped. Valid values are:
 
     - "NodePrepareResources": NodePrepareResources gRPC calls are skipped. This

@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 
 
-class TopologyConstraint(Model):
+class TopologyConstraint(Model, kw_only=True):
     """TopologyConstraint defines a topology constraint for a PodGroup."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"key": ""}
-    key: str | None | UnsetType = UNSET
+    DEFAULTS = {"key": ""}
+    key: str
     """key specifies the key of the node label representing the topology domain. All pods within the PodGroup must be colocated within the same domain instance. Different PodGroups can land on different domain instances even if they derive from the same PodGroupTemplate. Examples: "topology.kubernetes.io/rack"
 
     Required.
@@ -20,51 +20,49 @@ class TopologyConstraint(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class WorkloadPodGroupDisruptionMode(Model):
+class WorkloadPodGroupDisruptionMode(Model, kw_only=True):
     """WorkloadPodGroupDisruptionMode defines how individual pods within a group can be disrupted. Exactly one mode must be set."""
 
-    all_: dict[str, Any] | None | UnsetType = field(default=UNSET, name="all")
+    all: dict[str, Any] | None = None
     """all specifies that all pods in the group must be disrupted together."""
-    single: dict[str, Any] | None | UnsetType = UNSET
+    single: dict[str, Any] | None = None
     """single specifies that pods can be disrupted independently from each other."""
 
 
-class WorkloadPodGroupGangSchedulingPolicy(Model):
+class WorkloadPodGroupGangSchedulingPolicy(Model, kw_only=True):
     """WorkloadPodGroupGangSchedulingPolicy defines the parameters for gang (all-or-nothing) scheduling."""
 
-    min_count: int | None | UnsetType = field(default=UNSET, name="minCount")
+    min_count: int | None = field(default=None, name="minCount")
     """minCount is the minimum number of pods that must be scheduled at the same time for the scheduler to admit the entire group. This field is optional. If it is not specified, the controller should inject a context-specific sane default (e.g., parallelism for a Job). If set, it must be a positive integer."""
 
 
-class WorkloadPodGroupResourceClaim(Model):
+class WorkloadPodGroupResourceClaim(Model, kw_only=True):
     """WorkloadPodGroupResourceClaim references a dynamic resource claim that is shared across pods in the group."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    name: str | None | UnsetType = UNSET
+    DEFAULTS = {"name": ""}
+    name: str
     """name uniquely identifies this resource claim inside the group. This field is required. It must be a DNS_LABEL.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    resource_claim_name: str | None | UnsetType = field(default=UNSET, name="resourceClaimName")
+    resource_claim_name: str | None = field(default=None, name="resourceClaimName")
     """resourceClaimName is the name of a ResourceClaim object in the same namespace. This field is optional. If it is not specified, no resource claim is used. If set, it must be a DNS subdomain."""
-    resource_claim_template_name: str | None | UnsetType = field(
-        default=UNSET, name="resourceClaimTemplateName"
-    )
+    resource_claim_template_name: str | None = field(default=None, name="resourceClaimTemplateName")
     """resourceClaimTemplateName is the name of a ResourceClaimTemplate object in the same namespace. This field is optional. If it is not specified, no resource claim template is used. If set, it must be a DNS subdomain."""
 
 
-class WorkloadPodGroupSchedulingConstraints(Model):
+class WorkloadPodGroupSchedulingConstraints(Model, kw_only=True):
     """WorkloadPodGroupSchedulingConstraints defines leaf-level scheduling constraints, such as topology."""
 
-    topology: list[TopologyConstraint] | None | UnsetType = UNSET
+    topology: list[TopologyConstraint] | None = None
     """topology specifies desired topological placements for all pods within the pod group. If unset, no topology placement is requested."""
 
 
-class WorkloadPodGroupSchedulingPolicy(Model):
+class WorkloadPodGroupSchedulingPolicy(Model, kw_only=True):
     """WorkloadPodGroupSchedulingPolicy defines the scheduling policy for a group of pods managed by a workload controller. Exactly one policy must be set."""
 
-    basic: dict[str, Any] | None | UnsetType = UNSET
+    basic: dict[str, Any] | None = None
     """basic specifies that standard, pod-by-pod Kubernetes scheduling behavior should be used."""
-    gang: WorkloadPodGroupGangSchedulingPolicy | None | UnsetType = UNSET
+    gang: WorkloadPodGroupGangSchedulingPolicy | None = None
     """gang specifies all-or-nothing scheduling semantics."""

@@ -3,29 +3,29 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Literal
 
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery import Quantity, Time
 from ..core import v1 as corev1
 from ..meta import v1 as metav1
 
 
-class CSIDriver(Model):
+class CSIDriver(Model, kw_only=True):
     """CSIDriver captures information about a Container Storage Interface (CSI) volume driver deployed on the cluster. Kubernetes attach detach controller uses this object to determine whether attach is required. Kubelet uses this object to determine whether pod information needs to be passed on mount. CSIDriver objects are non-namespaced."""
 
-    API_VERSION: ClassVar[str | None] = "storage.k8s.io/v1"
-    KIND: ClassVar[str | None] = "CSIDriver"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storage.k8s.io/v1"
+    KIND = "CSIDriver"
+    DEFAULTS = {"metadata": {}, "spec": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. metadata.Name indicates the name of the CSI driver that this object refers to; it MUST be the same name returned by the CSI GetPluginName() call for that driver. The driver name must be 63 characters or less, beginning and ending with an alphanumeric character ([a-z0-9A-Z]) with dashes (-), dots (.), and alphanumerics between. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: CSIDriverSpec | None | UnsetType = UNSET
+    spec: CSIDriverSpec
     """spec represents the specification of the CSI Driver.
 
     Required.
@@ -33,48 +33,48 @@ class CSIDriver(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class CSIDriverList(Model):
+class CSIDriverList(Model, kw_only=True):
     """CSIDriverList is a collection of CSIDriver objects."""
 
-    API_VERSION: ClassVar[str | None] = "storage.k8s.io/v1"
-    KIND: ClassVar[str | None] = "CSIDriverList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storage.k8s.io/v1"
+    KIND = "CSIDriverList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[CSIDriver] | None | UnsetType = UNSET
+    items: list[CSIDriver]
     """items is the list of CSIDriver
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class CSIDriverSpec(Model):
+class CSIDriverSpec(Model, kw_only=True):
     """CSIDriverSpec is the specification of a CSIDriver."""
 
-    attach_required: bool | None | UnsetType = field(default=UNSET, name="attachRequired")
+    attach_required: bool | None = field(default=None, name="attachRequired")
     """attachRequired indicates this CSI volume driver requires an attach operation (because it implements the CSI ControllerPublishVolume() method), and that the Kubernetes attach detach controller should call the attach volume interface which checks the volumeattachment status and waits until the volume is attached before proceeding to mounting. The CSI external-attacher coordinates with CSI volume driver and updates the volumeattachment status when the attach operation is complete. If the value is specified to false, the attach operation will be skipped. Otherwise the attach operation will be called.
 
     This field is immutable."""
-    fs_group_policy: str | None | UnsetType = field(default=UNSET, name="fsGroupPolicy")
+    fs_group_policy: str | None = field(default=None, name="fsGroupPolicy")
     """fsGroupPolicy defines if the underlying volume supports changing ownership and permission of the volume before being mounted. Refer to the specific FSGroupPolicy values for additional details.
 
     This field was immutable in Kubernetes < 1.29 and now is mutable.
 
     Defaults to ReadWriteOnceWithFSType, which will examine each volume to determine if Kubernetes should modify ownership and permissions of the volume. With the default policy the defined fsGroup will only be applied if a fstype is defined and the volume's access mode contains ReadWriteOnce."""
-    node_allocatable_update_period_seconds: int | None | UnsetType = field(
-        default=UNSET, name="nodeAllocatableUpdatePeriodSeconds"
+    node_allocatable_update_period_seconds: int | None = field(
+        default=None, name="nodeAllocatableUpdatePeriodSeconds"
     )
     """nodeAllocatableUpdatePeriodSeconds specifies the interval between periodic updates of the CSINode allocatable capacity for this driver. When set, both periodic updates and updates triggered by capacity-related failures are enabled. If not set, no updates occur (neither periodic nor upon detecting capacity-related failures), and the allocatable.count remains static. The minimum allowed value for this field is 10 seconds.
 
     This feature requires the MutableCSINodeAllocatableCount feature gate to be enabled.
 
     This field is mutable."""
-    pod_info_on_mount: bool | None | UnsetType = field(default=UNSET, name="podInfoOnMount")
+    pod_info_on_mount: bool | None = field(default=None, name="podInfoOnMount")
     """podInfoOnMount indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.) during mount operations, if set to true. If set to false, pod information will not be passed on mount. Default is false.
 
     The CSI driver specifies podInfoOnMount as part of driver deployment. If true, Kubelet will pass pod information as VolumeContext in the CSI NodePublishVolume() calls. The CSI driver is responsible for parsing and validating the information passed in as VolumeContext.
@@ -85,8 +85,8 @@ class CSIDriverSpec(Model):
     "csi.storage.k8s.io/ephemeral" is a new feature in Kubernetes 1.16. It is only required for drivers which support both the "Persistent" and "Ephemeral" VolumeLifecycleMode. Other drivers can leave pod info disabled and/or ignore this field. As Kubernetes 1.15 doesn't support this field, drivers can only support one mode when deployed on such a cluster and the deployment determines which mode that is, for example via a command line parameter of the driver.
 
     This field was immutable in Kubernetes < 1.29 and now is mutable."""
-    prevent_pod_scheduling_if_missing: bool | None | UnsetType = field(
-        default=UNSET, name="preventPodSchedulingIfMissing"
+    prevent_pod_scheduling_if_missing: bool | None = field(
+        default=None, name="preventPodSchedulingIfMissing"
     )
     """preventPodSchedulingIfMissing indicates that the CSI driver wants to prevent pod scheduling if the CSI driver on the node is missing.
 
@@ -95,11 +95,11 @@ class CSIDriverSpec(Model):
     For components(such as cluster-autoscaler) that embed the scheduler and run pod placement simulations using scheduler plugins, they MUST be aware of CSI driver registration information via CSINode object. They must create simulated CSINode objects in addition to Node objects during scheduling simulation, otherwise if PreventPodSchedulingIfMissing is enabled globally for CSIDriver object, any newly created node may be rejected by the scheduler because of missing CSI driver information from the node.
 
     This is a beta feature and requires the VolumeLimitScaling feature gate to be enabled. Default is "false"."""
-    requires_republish: bool | None | UnsetType = field(default=UNSET, name="requiresRepublish")
+    requires_republish: bool | None = field(default=None, name="requiresRepublish")
     """requiresRepublish indicates the CSI driver wants `NodePublishVolume` being periodically called to reflect any possible change in the mounted volume. This field defaults to false.
 
     Note: After a successful initial NodePublishVolume call, subsequent calls to NodePublishVolume should only update the contents of the volume. New mount points will not be seen by a running container."""
-    se_linux_mount: bool | None | UnsetType = field(default=UNSET, name="seLinuxMount")
+    se_linux_mount: bool | None = field(default=None, name="seLinuxMount")
     """seLinuxMount specifies if the CSI driver supports "-o context" mount option.
 
     When "true", the CSI driver must ensure that all volumes provided by this CSI driver can be mounted separately with different `-o context` options. This is typical for storage backends that provide volumes as filesystems on block devices or as independent shared volumes. Kubernetes will call NodeStage / NodePublish with "-o context=xyz" mount option when mounting a ReadWriteOncePod volume used in Pod that has explicitly set SELinux context. In the future, it may be expanded to other volume AccessModes. In any case, Kubernetes will ensure that the volume is mounted only with a single SELinux context.
@@ -107,8 +107,8 @@ class CSIDriverSpec(Model):
     When "false", Kubernetes won't pass any special SELinux mount options to the driver. This is typical for volumes that represent subdirectories of a bigger shared filesystem.
 
     Default is "false"."""
-    service_account_token_in_secrets: bool | None | UnsetType = field(
-        default=UNSET, name="serviceAccountTokenInSecrets"
+    service_account_token_in_secrets: bool | None = field(
+        default=None, name="serviceAccountTokenInSecrets"
     )
     """serviceAccountTokenInSecrets is an opt-in for CSI drivers to indicate that service account tokens should be passed via the Secrets field in NodePublishVolumeRequest instead of the VolumeContext field. The CSI specification provides a dedicated Secrets field for sensitive information like tokens, which is the appropriate mechanism for handling credentials. This addresses security concerns where sensitive tokens were being logged as part of volume context.
 
@@ -119,7 +119,7 @@ class CSIDriverSpec(Model):
     This field can only be set when TokenRequests is configured. The API server will reject CSIDriver specs that set this field without TokenRequests.
 
     Default behavior if unset is to pass tokens in the VolumeContext field."""
-    storage_capacity: bool | None | UnsetType = field(default=UNSET, name="storageCapacity")
+    storage_capacity: bool | None = field(default=None, name="storageCapacity")
     """storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the storage capacity that the driver deployment will report by creating CSIStorageCapacity objects with capacity information, if set to true.
 
     The check can be enabled immediately when deploying a driver. In that case, provisioning new volumes with late binding will pause until the driver deployment has published some suitable CSIStorageCapacity object.
@@ -127,9 +127,7 @@ class CSIDriverSpec(Model):
     Alternatively, the driver can be deployed with the field unset or false and it can be flipped later when storage capacity information has been published.
 
     This field was immutable in Kubernetes <= 1.22 and now is mutable."""
-    token_requests: list[TokenRequest] | None | UnsetType = field(
-        default=UNSET, name="tokenRequests"
-    )
+    token_requests: list[TokenRequest] | None = field(default=None, name="tokenRequests")
     """tokenRequests indicates the CSI driver needs pods' service account tokens it is mounting volume for to do necessary authentication. Kubelet will pass the tokens in VolumeContext in the CSI NodePublishVolume calls. The CSI driver should parse and validate the following VolumeContext: "csi.storage.k8s.io/serviceAccount.tokens": {
       "<audience>": {
         "token": <token>,
@@ -139,9 +137,7 @@ class CSIDriverSpec(Model):
     }
 
     Note: Audience in each TokenRequest should be different and at most one token is empty string. To receive a new token after expiry, RequiresRepublish can be used to trigger NodePublishVolume periodically."""
-    volume_lifecycle_modes: list[str] | None | UnsetType = field(
-        default=UNSET, name="volumeLifecycleModes"
-    )
+    volume_lifecycle_modes: list[str] | None = field(default=None, name="volumeLifecycleModes")
     """volumeLifecycleModes defines what kind of volumes this CSI volume driver supports. The default if the list is empty is "Persistent", which is the usage defined by the CSI specification and implemented in Kubernetes via the usual PV/PVC mechanism.
 
     The other mode is "Ephemeral". In this mode, volumes are defined inline inside the pod spec with CSIVolumeSource and their lifecycle is tied to the lifecycle of that pod. A driver has to be aware of this because it is only going to get a NodePublishVolume call for such a volume.
@@ -151,93 +147,91 @@ class CSIDriverSpec(Model):
     This field is beta. This field is immutable."""
 
 
-class CSINode(Model):
+class CSINode(Model, kw_only=True):
     """CSINode holds information about all CSI drivers installed on a node. CSI drivers do not need to create the CSINode object directly. As long as they use the node-driver-registrar sidecar container, the kubelet will automatically populate the CSINode object for the CSI driver as part of kubelet plugin registration. CSINode has the same name as a node. If the object is missing, it means either there are no CSI Drivers available on the node, or the Kubelet version is low enough that it doesn't create this object. CSINode has an OwnerReference that points to the corresponding node object."""
 
-    API_VERSION: ClassVar[str | None] = "storage.k8s.io/v1"
-    KIND: ClassVar[str | None] = "CSINode"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storage.k8s.io/v1"
+    KIND = "CSINode"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. metadata.name must be the Kubernetes node name.
 
     Default: {} (applied by the server, not by this client)."""
-    spec: CSINodeSpec | None | UnsetType = UNSET
+    spec: CSINodeSpec
     """spec is the specification of CSINode
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: CSINodeStatus | None | UnsetType = UNSET
+    status: CSINodeStatus | None = None
     """status contains health and status information for the node's storage.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class CSINodeDriver(Model):
+class CSINodeDriver(Model, kw_only=True):
     """CSINodeDriver holds information about the specification of one CSI driver installed on a node"""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": "", "node_id": ""}
-    allocatable: VolumeNodeResources | None | UnsetType = UNSET
+    DEFAULTS = {"name": "", "node_id": ""}
+    allocatable: VolumeNodeResources | None = None
     """allocatable represents the volume resources of a node that are available for scheduling. This field is beta."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name represents the name of the CSI driver that this object refers to. This MUST be the same name returned by the CSI GetPluginName() call for that driver.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    node_id: str | None | UnsetType = field(default=UNSET, name="nodeID")
+    node_id: str = field(name="nodeID")
     """nodeID of the node from the driver point of view. This field enables Kubernetes to communicate with storage systems that do not share the same nomenclature for nodes. For example, Kubernetes may refer to a given node as "node1", but the storage system may refer to the same node as "nodeA". When Kubernetes issues a command to the storage system to attach a volume to a specific node, it can use this field to refer to the node name using the ID that the storage system will understand, e.g. "nodeA" instead of "node1". This field is required.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    topology_keys: list[str] | None | UnsetType = field(default=UNSET, name="topologyKeys")
+    topology_keys: list[str] | None = field(default=None, name="topologyKeys")
     """topologyKeys is the list of keys supported by the driver. When a driver is initialized on a cluster, it provides a set of topology keys that it understands (e.g. "company.com/zone", "company.com/region"). When a driver is initialized on a node, it provides the same topology keys along with values. Kubelet will expose these topology keys as labels on its own node object. When Kubernetes does topology aware provisioning, it can use this list to determine which labels it should retrieve from the node object and pass back to the driver. It is possible for different nodes to use different topology keys. This can be empty if driver does not support topology."""
 
 
-class CSINodeList(Model):
+class CSINodeList(Model, kw_only=True):
     """CSINodeList is a collection of CSINode objects."""
 
-    API_VERSION: ClassVar[str | None] = "storage.k8s.io/v1"
-    KIND: ClassVar[str | None] = "CSINodeList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storage.k8s.io/v1"
+    KIND = "CSINodeList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[CSINode] | None | UnsetType = UNSET
+    items: list[CSINode]
     """items is the list of CSINode
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class CSINodeSpec(Model):
+class CSINodeSpec(Model, kw_only=True):
     """CSINodeSpec holds information about the specification of all CSI drivers installed on a node"""
 
-    drivers: list[CSINodeDriver] | None | UnsetType = UNSET
+    drivers: list[CSINodeDriver]
     """drivers is a list of information of all CSI Drivers existing on a node. If all drivers in the list are uninstalled, this can become empty.
 
     Required."""
 
 
-class CSINodeStatus(Model):
+class CSINodeStatus(Model, kw_only=True):
     """CSINodeStatus contains health and status information for storage on a node."""
 
-    storage_health: list[StorageHealth] | None | UnsetType = field(
-        default=UNSET, name="storageHealth"
-    )
+    storage_health: list[StorageHealth] | None = field(default=None, name="storageHealth")
     """storageHealth contains backend health reports for CSI drivers registered on the node."""
 
 
-class CSIStorageCapacity(Model):
+class CSIStorageCapacity(Model, kw_only=True):
     """CSIStorageCapacity stores the result of one CSI GetCapacity call. For a given StorageClass, this describes the available capacity in a particular topology segment.  This can be used when considering where to instantiate new PersistentVolumes.
 
     For example this can express things like: - StorageClass "standard" has "1234 GiB" available in "topology.kubernetes.io/zone=us-east1" - StorageClass "localssd" has "10 GiB" available in "kubernetes.io/hostname=knode-abc123"
@@ -249,24 +243,22 @@ class CSIStorageCapacity(Model):
     They are consumed by the kube-scheduler when a CSI driver opts into capacity-aware scheduling with CSIDriverSpec.StorageCapacity. The scheduler compares the MaximumVolumeSize against the requested size of pending volumes to filter out unsuitable nodes. If MaximumVolumeSize is unset, it falls back to a comparison against the less precise Capacity. If that is also unset, the scheduler assumes that capacity is insufficient and tries some other node.
     """
 
-    API_VERSION: ClassVar[str | None] = "storage.k8s.io/v1"
-    KIND: ClassVar[str | None] = "CSIStorageCapacity"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "storage_class_name": ""}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storage.k8s.io/v1"
+    KIND = "CSIStorageCapacity"
+    DEFAULTS = {"metadata": {}, "storage_class_name": ""}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    capacity: Quantity | None | UnsetType = UNSET
+    capacity: Quantity | None = None
     """capacity is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.
 
     The semantic is currently (CSI spec 1.2) defined as: The available capacity, in bytes, of the storage that can be used to provision volumes. If not set, that information is currently unavailable."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    maximum_volume_size: Quantity | None | UnsetType = field(
-        default=UNSET, name="maximumVolumeSize"
-    )
+    maximum_volume_size: Quantity | None = field(default=None, name="maximumVolumeSize")
     """maximumVolumeSize is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.
 
     This is defined since CSI spec 1.4.0 as the largest size that may be used in a CreateVolumeRequest.capacity_range.required_bytes field to create a volume with the same parameters as those in GetCapacityRequest. The corresponding value in the Kubernetes API is ResourceRequirements.Requests in a volume claim."""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. The name has no particular meaning. It must be a DNS subdomain (dots allowed, 253 characters). To ensure that there are no conflicts with other CSI drivers on the cluster, the recommendation is to use csisc-<uuid>, a generated name, or a reverse-domain name which ends with the unique CSI driver name.
 
     Objects are namespaced.
@@ -274,11 +266,9 @@ class CSIStorageCapacity(Model):
     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    node_topology: metav1.LabelSelector | None | UnsetType = field(
-        default=UNSET, name="nodeTopology"
-    )
+    node_topology: metav1.LabelSelector | None = field(default=None, name="nodeTopology")
     """nodeTopology defines which nodes have access to the storage for which capacity was reported. If not set, the storage is not accessible from any node in the cluster. If empty, the storage is accessible from all nodes. This field is immutable."""
-    storage_class_name: str | None | UnsetType = field(default=UNSET, name="storageClassName")
+    storage_class_name: str = field(name="storageClassName")
     """storageClassName represents the name of the StorageClass that the reported capacity applies to. It must meet the same requirements as the name of a StorageClass object (non-empty, DNS subdomain). If that object no longer exists, the CSIStorageCapacity object is obsolete and should be removed by its creator. This field is immutable.
 
     Required.
@@ -286,63 +276,61 @@ class CSIStorageCapacity(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class CSIStorageCapacityList(Model):
+class CSIStorageCapacityList(Model, kw_only=True):
     """CSIStorageCapacityList is a collection of CSIStorageCapacity objects."""
 
-    API_VERSION: ClassVar[str | None] = "storage.k8s.io/v1"
-    KIND: ClassVar[str | None] = "CSIStorageCapacityList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storage.k8s.io/v1"
+    KIND = "CSIStorageCapacityList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[CSIStorageCapacity] | None | UnsetType = UNSET
+    items: list[CSIStorageCapacity]
     """items is the list of CSIStorageCapacity objects.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class StorageClass(Model):
+class StorageClass(Model, kw_only=True):
     """StorageClass describes the parameters for a class of storage for which PersistentVolumes can be dynamically provisioned.
 
     StorageClasses are non-namespaced; the name of the storage class according to etcd is in ObjectMeta.Name.
     """
 
-    API_VERSION: ClassVar[str | None] = "storage.k8s.io/v1"
-    KIND: ClassVar[str | None] = "StorageClass"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "provisioner": ""}
-    allow_volume_expansion: bool | None | UnsetType = field(
-        default=UNSET, name="allowVolumeExpansion"
-    )
+    API_VERSION = "storage.k8s.io/v1"
+    KIND = "StorageClass"
+    DEFAULTS = {"metadata": {}, "provisioner": ""}
+    allow_volume_expansion: bool | None = field(default=None, name="allowVolumeExpansion")
     """allowVolumeExpansion shows whether the storage class allow volume expand."""
-    allowed_topologies: list[corev1.TopologySelectorTerm] | None | UnsetType = field(
-        default=UNSET, name="allowedTopologies"
+    allowed_topologies: list[corev1.TopologySelectorTerm] | None = field(
+        default=None, name="allowedTopologies"
     )
     """allowedTopologies restrict the node topologies where volumes can be dynamically provisioned. Each volume plugin defines its own supported topology specifications. An empty TopologySelectorTerm list means there is no topology restriction. This field is only honored by servers that enable the VolumeScheduling feature."""
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    mount_options: list[str] | None | UnsetType = field(default=UNSET, name="mountOptions")
+    mount_options: list[str] | None = field(default=None, name="mountOptions")
     """mountOptions controls the mountOptions for dynamically provisioned PersistentVolumes of this storage class. e.g. ["ro", "soft"]. Not validated - mount of the PVs will simply fail if one is invalid."""
-    parameters: dict[str, str] | None | UnsetType = UNSET
+    parameters: dict[str, str] | None = None
     """parameters holds the parameters for the provisioner that should create volumes of this storage class."""
-    provisioner: str | None | UnsetType = UNSET
+    provisioner: str
     """provisioner indicates the type of the provisioner.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    reclaim_policy: Literal["Delete", "Recycle", "Retain"] | str | None | UnsetType = field(
-        default=UNSET, name="reclaimPolicy"
+    reclaim_policy: Literal["Delete", "Recycle", "Retain"] | str | None = field(
+        default=None, name="reclaimPolicy"
     )
     """reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete.
 
@@ -350,8 +338,8 @@ class StorageClass(Model):
      - `"Delete"` means the volume will be deleted from Kubernetes on release from its claim. The volume plugin must support Deletion.
      - `"Recycle"` means the volume will be recycled back into the pool of unbound persistent volumes on release from its claim. The volume plugin must support Recycling.
      - `"Retain"` means the volume will be left in its current phase (Released) for manual reclamation by the administrator. The default policy is Retain."""
-    volume_binding_mode: Literal["Immediate", "WaitForFirstConsumer"] | str | None | UnsetType = (
-        field(default=UNSET, name="volumeBindingMode")
+    volume_binding_mode: Literal["Immediate", "WaitForFirstConsumer"] | str | None = field(
+        default=None, name="volumeBindingMode"
     )
     """volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.  When unset, VolumeBindingImmediate is used. This field is only honored by servers that enable the VolumeScheduling feature.
 
@@ -360,35 +348,35 @@ class StorageClass(Model):
      - `"WaitForFirstConsumer"` indicates that PersistentVolumeClaims should not be provisioned and bound until the first Pod is created that references the PeristentVolumeClaim. The volume provisioning and binding will occur during Pod scheduing."""
 
 
-class StorageClassList(Model):
+class StorageClassList(Model, kw_only=True):
     """StorageClassList is a collection of storage classes."""
 
-    API_VERSION: ClassVar[str | None] = "storage.k8s.io/v1"
-    KIND: ClassVar[str | None] = "StorageClassList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storage.k8s.io/v1"
+    KIND = "StorageClassList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[StorageClass] | None | UnsetType = UNSET
+    items: list[StorageClass]
     """items is the list of StorageClasses
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class StorageHealth(Model):
+class StorageHealth(Model, kw_only=True):
     """StorageHealth contains storage backend health reported by a CSI driver on a node."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"name": ""}
-    health_conditions: list[StorageHealthCondition] | None | UnsetType = field(
-        default=UNSET, name="healthConditions"
+    DEFAULTS = {"name": ""}
+    health_conditions: list[StorageHealthCondition] | None = field(
+        default=None, name="healthConditions"
     )
     """healthConditions are the adverse storage backend conditions reported by the CSI driver. At most 16 conditions may be reported."""
-    name: str | None | UnsetType = UNSET
+    name: str
     """name is the CSI driver name, matching CSINodeDriver.name.
 
     Required.
@@ -396,16 +384,13 @@ class StorageHealth(Model):
     Default: "" (applied by the server, not by this client)."""
 
 
-class StorageHealthCondition(Model):
+class StorageHealthCondition(Model, kw_only=True):
     """StorageHealthCondition represents an adverse health condition reported by a CSI driver for its storage backend on a node."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"reason": "", "status": ""}
+    DEFAULTS = {"reason": "", "status": ""}
     access_mode: (
-        Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"]
-        | str
-        | None
-        | UnsetType
-    ) = field(default=UNSET, name="accessMode")
+        Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str | None
+    ) = field(default=None, name="accessMode")
     """accessMode is the access mode affected. Nil means all access modes are affected.
 
     Possible enum values:
@@ -413,17 +398,17 @@ class StorageHealthCondition(Model):
      - `"ReadWriteMany"` can be mounted in read/write mode to many hosts
      - `"ReadWriteOnce"` can be mounted in read/write mode to exactly 1 host
      - `"ReadWriteOncePod"` can be mounted in read/write mode to exactly 1 pod cannot be used in combination with other access modes"""
-    last_transition_time: Time | None | UnsetType = field(default=UNSET, name="lastTransitionTime")
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
     """lastTransitionTime is when this condition first appeared at its current state."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """message is a human-readable description. Maximum permitted length of a message is 1024 characters."""
-    reason: str | None | UnsetType = UNSET
+    reason: str
     """reason is a brief CamelCase machine-parseable reason. Maximum permitted length of a reason is 256 characters.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    status: Literal["StorageDegraded", "StorageUnreachable"] | str | None | UnsetType = UNSET
+    status: Literal["StorageDegraded", "StorageUnreachable"] | str
     """status is the health status category. One of "StorageUnreachable", "StorageDegraded".
 
     Possible enum values:
@@ -433,8 +418,8 @@ class StorageHealthCondition(Model):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    volume_mode: Literal["Block", "Filesystem"] | str | None | UnsetType = field(
-        default=UNSET, name="volumeMode"
+    volume_mode: Literal["Block", "Filesystem"] | str | None = field(
+        default=None, name="volumeMode"
     )
     """volumeMode is the volume mode affected. Nil means both are affected.
 
@@ -443,98 +428,96 @@ class StorageHealthCondition(Model):
      - `"Filesystem"` means the volume will be or is formatted with a filesystem."""
 
 
-class TokenRequest(Model):
+class TokenRequest(Model, kw_only=True):
     """TokenRequest contains parameters of a service account token."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"audience": ""}
-    audience: str | None | UnsetType = UNSET
+    DEFAULTS = {"audience": ""}
+    audience: str
     """audience is the intended audience of the token in "TokenRequestSpec". It will default to the audiences of kube apiserver.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    expiration_seconds: int | None | UnsetType = field(default=UNSET, name="expirationSeconds")
+    expiration_seconds: int | None = field(default=None, name="expirationSeconds")
     """expirationSeconds is the duration of validity of the token in "TokenRequestSpec". It has the same default value of "ExpirationSeconds" in "TokenRequestSpec"."""
 
 
-class VolumeAttachment(Model):
+class VolumeAttachment(Model, kw_only=True):
     """VolumeAttachment captures the intent to attach or detach the specified volume to/from the specified node.
 
     VolumeAttachment objects are non-namespaced."""
 
-    API_VERSION: ClassVar[str | None] = "storage.k8s.io/v1"
-    KIND: ClassVar[str | None] = "VolumeAttachment"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storage.k8s.io/v1"
+    KIND = "VolumeAttachment"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: VolumeAttachmentSpec | None | UnsetType = UNSET
+    spec: VolumeAttachmentSpec
     """spec represents specification of the desired attach/detach volume behavior. Populated by the Kubernetes system.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    status: VolumeAttachmentStatus | None | UnsetType = UNSET
+    status: VolumeAttachmentStatus | None = None
     """status represents status of the VolumeAttachment request. Populated by the entity completing the attach or detach operation, i.e. the external-attacher.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class VolumeAttachmentList(Model):
+class VolumeAttachmentList(Model, kw_only=True):
     """VolumeAttachmentList is a collection of VolumeAttachment objects."""
 
-    API_VERSION: ClassVar[str | None] = "storage.k8s.io/v1"
-    KIND: ClassVar[str | None] = "VolumeAttachmentList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storage.k8s.io/v1"
+    KIND = "VolumeAttachmentList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[VolumeAttachment] | None | UnsetType = UNSET
+    items: list[VolumeAttachment]
     """items is the list of VolumeAttachments
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class VolumeAttachmentSource(Model):
+class VolumeAttachmentSource(Model, kw_only=True):
     """VolumeAttachmentSource represents a volume that should be attached. Right now only PersistentVolumes can be attached via external attacher, in the future we may allow also inline volumes in pods. Exactly one member can be set."""
 
-    inline_volume_spec: corev1.PersistentVolumeSpec | None | UnsetType = field(
-        default=UNSET, name="inlineVolumeSpec"
+    inline_volume_spec: corev1.PersistentVolumeSpec | None = field(
+        default=None, name="inlineVolumeSpec"
     )
     """inlineVolumeSpec contains all the information necessary to attach a persistent volume defined by a pod's inline VolumeSource. This field is populated only for the CSIMigration feature. It contains translated fields from a pod's inline VolumeSource to a PersistentVolumeSpec. This field is beta-level and is only honored by servers that enabled the CSIMigration feature."""
-    persistent_volume_name: str | None | UnsetType = field(
-        default=UNSET, name="persistentVolumeName"
-    )
+    persistent_volume_name: str | None = field(default=None, name="persistentVolumeName")
     """persistentVolumeName represents the name of the persistent volume to attach."""
 
 
-class VolumeAttachmentSpec(Model):
+class VolumeAttachmentSpec(Model, kw_only=True):
     """VolumeAttachmentSpec is the specification of a VolumeAttachment request."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"attacher": "", "node_name": "", "source": {}}
-    attacher: str | None | UnsetType = UNSET
+    DEFAULTS = {"attacher": "", "node_name": "", "source": {}}
+    attacher: str
     """attacher indicates the name of the volume driver that MUST handle this request. This is the name returned by GetPluginName().
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    node_name: str | None | UnsetType = field(default=UNSET, name="nodeName")
+    node_name: str = field(name="nodeName")
     """nodeName represents the node that the volume should be attached to.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    source: VolumeAttachmentSource | None | UnsetType = UNSET
+    source: VolumeAttachmentSource
     """source represents the volume that should be attached.
 
     Required.
@@ -542,87 +525,85 @@ class VolumeAttachmentSpec(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class VolumeAttachmentStatus(Model):
+class VolumeAttachmentStatus(Model, kw_only=True):
     """VolumeAttachmentStatus is the status of a VolumeAttachment request."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"attached": False}
-    attach_error: VolumeError | None | UnsetType = field(default=UNSET, name="attachError")
+    DEFAULTS = {"attached": False}
+    attach_error: VolumeError | None = field(default=None, name="attachError")
     """attachError represents the last error encountered during attach operation, if any. This field must only be set by the entity completing the attach operation, i.e. the external-attacher."""
-    attached: bool | None | UnsetType = UNSET
+    attached: bool
     """attached indicates the volume is successfully attached. This field must only be set by the entity completing the attach operation, i.e. the external-attacher.
 
     Required.
 
     Default: false (applied by the server, not by this client)."""
-    attachment_metadata: dict[str, str] | None | UnsetType = field(
-        default=UNSET, name="attachmentMetadata"
-    )
+    attachment_metadata: dict[str, str] | None = field(default=None, name="attachmentMetadata")
     """attachmentMetadata is populated with any information returned by the attach operation, upon successful attach, that must be passed into subsequent WaitForAttach or Mount calls. This field must only be set by the entity completing the attach operation, i.e. the external-attacher."""
-    detach_error: VolumeError | None | UnsetType = field(default=UNSET, name="detachError")
+    detach_error: VolumeError | None = field(default=None, name="detachError")
     """detachError represents the last error encountered during detach operation, if any. This field must only be set by the entity completing the detach operation, i.e. the external-attacher."""
 
 
-class VolumeAttributesClass(Model):
+class VolumeAttributesClass(Model, kw_only=True):
     """VolumeAttributesClass represents a specification of mutable volume attributes defined by the CSI driver. The class can be specified during dynamic provisioning of PersistentVolumeClaims, and changed in the PersistentVolumeClaim spec after provisioning."""
 
-    API_VERSION: ClassVar[str | None] = "storage.k8s.io/v1"
-    KIND: ClassVar[str | None] = "VolumeAttributesClass"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"driver_name": "", "metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storage.k8s.io/v1"
+    KIND = "VolumeAttributesClass"
+    DEFAULTS = {"driver_name": "", "metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    driver_name: str | None | UnsetType = field(default=UNSET, name="driverName")
+    driver_name: str = field(name="driverName")
     """driverName is the name of the CSI driver This field is immutable.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    parameters: dict[str, str] | None | UnsetType = UNSET
+    parameters: dict[str, str] | None = None
     """parameters hold volume attributes defined by the CSI driver. These values are opaque to the Kubernetes and are passed directly to the CSI driver. The underlying storage provider supports changing these attributes on an existing volume, however the parameters field itself is immutable. To invoke a volume update, a new VolumeAttributesClass should be created with new parameters, and the PersistentVolumeClaim should be updated to reference the new VolumeAttributesClass.
 
     This field is required and must contain at least one key/value pair. The keys cannot be empty, and the maximum number of parameters is 512, with a cumulative max size of 256K. If the CSI driver rejects invalid parameters, the target PersistentVolumeClaim will be set to an "Infeasible" state in the modifyVolumeStatus field."""
 
 
-class VolumeAttributesClassList(Model):
+class VolumeAttributesClassList(Model, kw_only=True):
     """VolumeAttributesClassList is a collection of VolumeAttributesClass objects."""
 
-    API_VERSION: ClassVar[str | None] = "storage.k8s.io/v1"
-    KIND: ClassVar[str | None] = "VolumeAttributesClassList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storage.k8s.io/v1"
+    KIND = "VolumeAttributesClassList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[VolumeAttributesClass] | None | UnsetType = UNSET
+    items: list[VolumeAttributesClass]
     """items is the list of VolumeAttributesClass objects.
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class VolumeError(Model):
+class VolumeError(Model, kw_only=True):
     """VolumeError captures an error encountered during a volume operation."""
 
-    error_code: int | None | UnsetType = field(default=UNSET, name="errorCode")
+    error_code: int | None = field(default=None, name="errorCode")
     """errorCode is a numeric gRPC code representing the error encountered during Attach or Detach operations.
 
     This field requires the MutableCSINodeAllocatableCount feature gate being enabled to be set."""
-    message: str | None | UnsetType = UNSET
+    message: str | None = None
     """message represents the error encountered during Attach or Detach operation. This string may be logged, so it should not contain sensitive information."""
-    time: Time | None | UnsetType = UNSET
+    time: Time | None = None
     """time represents the time the error was encountered."""
 
 
-class VolumeNodeResources(Model):
+class VolumeNodeResources(Model, kw_only=True):
     """VolumeNodeResources is a set of resource limits for scheduling of volumes."""
 
-    count: int | None | UnsetType = UNSET
+    count: int | None = None
     """count indicates the maximum number of unique volumes managed by the CSI driver that can be used on a node. A volume that is both attached and mounted on a node is considered to be used once, not twice. The same rule applies for a unique volume that is shared among multiple pods on the same node. If this field is not specified, then the supported number of volumes on this node is unbounded."""

@@ -3,61 +3,59 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from ..meta import v1 as metav1
 
 
-class StorageVersionMigration(Model):
+class StorageVersionMigration(Model, kw_only=True):
     """StorageVersionMigration represents a migration of stored data to the latest storage version."""
 
-    API_VERSION: ClassVar[str | None] = "storagemigration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "StorageVersionMigration"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storagemigration.k8s.io/v1"
+    KIND = "StorageVersionMigration"
+    DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
+    metadata: metav1.ObjectMeta | None = None
     """Standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    spec: StorageVersionMigrationSpec | None | UnsetType = UNSET
+    spec: StorageVersionMigrationSpec | None = None
     """Specification of the migration.
 
     Default: {} (applied by the server, not by this client)."""
-    status: StorageVersionMigrationStatus | None | UnsetType = UNSET
+    status: StorageVersionMigrationStatus | None = None
     """Status of the migration.
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class StorageVersionMigrationList(Model):
+class StorageVersionMigrationList(Model, kw_only=True):
     """StorageVersionMigrationList is a collection of storage version migrations."""
 
-    API_VERSION: ClassVar[str | None] = "storagemigration.k8s.io/v1"
-    KIND: ClassVar[str | None] = "StorageVersionMigrationList"
-    DEFAULTS: ClassVar[dict[str, Any]] = {"metadata": {}}
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
+    API_VERSION = "storagemigration.k8s.io/v1"
+    KIND = "StorageVersionMigrationList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[StorageVersionMigration] | None | UnsetType = UNSET
+    items: list[StorageVersionMigration]
     """Items is the list of StorageVersionMigration
 
     Required."""
-    kind: str | None | UnsetType = UNSET
+    kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
 
 
-class StorageVersionMigrationSpec(Model):
+class StorageVersionMigrationSpec(Model, kw_only=True):
     """Spec of the storage version migration."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {"resource": {}}
-    resource: metav1.GroupResource | None | UnsetType = UNSET
+    DEFAULTS = {"resource": {}}
+    resource: metav1.GroupResource
     """The resource that is being migrated. The migrator sends requests to the endpoint serving the resource. Immutable.
 
     Required.
@@ -65,10 +63,10 @@ class StorageVersionMigrationSpec(Model):
     Default: {} (applied by the server, not by this client)."""
 
 
-class StorageVersionMigrationStatus(Model):
+class StorageVersionMigrationStatus(Model, kw_only=True):
     """Status of the storage version migration."""
 
-    conditions: list[metav1.Condition] | None | UnsetType = UNSET
+    conditions: list[metav1.Condition] | None = None
     """The latest available observations of the migration's current state."""
-    resource_version: str | None | UnsetType = field(default=UNSET, name="resourceVersion")
+    resource_version: str | None = field(default=None, name="resourceVersion")
     """ResourceVersion to compare with the GC cache for performing the migration. This is the current resource version of given group, version and resource when kube-controller-manager first observes this StorageVersionMigration resource."""

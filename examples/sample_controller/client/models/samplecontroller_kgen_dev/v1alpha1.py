@@ -3,48 +3,46 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from kgen.runtime.apimachinery import UNSET, Model, UnsetType, field
+from kgen.runtime.apimachinery import Model, field
 from ..meta import v1 as metav1
 
 
-class Foo(Model):
+class Foo(Model, kw_only=True):
     """Foo asks for a Deployment with a name and a number of replicas."""
 
-    API_VERSION: ClassVar[str | None] = "samplecontroller.kgen.dev/v1alpha1"
-    KIND: ClassVar[str | None] = "Foo"
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
-    kind: str | None | UnsetType = UNSET
-    metadata: metav1.ObjectMeta | None | UnsetType = UNSET
-    spec: FooSpec | None | UnsetType = UNSET
-    status: FooStatus | None | UnsetType = UNSET
+    API_VERSION = "samplecontroller.kgen.dev/v1alpha1"
+    KIND = "Foo"
+    api_version: str | None = field(default=None, name="apiVersion")
+    kind: str | None = None
+    metadata: metav1.ObjectMeta | None = None
+    spec: FooSpec | None = None
+    status: FooStatus | None = None
 
 
-class FooList(Model):
+class FooList(Model, kw_only=True):
     """FooList is a list of Foo."""
 
-    API_VERSION: ClassVar[str | None] = "samplecontroller.kgen.dev/v1alpha1"
-    KIND: ClassVar[str | None] = "FooList"
-    api_version: str | None | UnsetType = field(default=UNSET, name="apiVersion")
-    items: list[Foo] | None | UnsetType = UNSET
+    API_VERSION = "samplecontroller.kgen.dev/v1alpha1"
+    KIND = "FooList"
+    api_version: str | None = field(default=None, name="apiVersion")
+    items: list[Foo]
     """Required."""
-    kind: str | None | UnsetType = UNSET
-    metadata: metav1.ListMeta | None | UnsetType = UNSET
+    kind: str | None = None
+    metadata: metav1.ListMeta | None = None
 
 
-class FooSpec(Model):
-    deployment_name: str | None | UnsetType = field(default=UNSET, name="deploymentName")
+class FooSpec(Model, kw_only=True):
+    deployment_name: str = field(name="deploymentName")
     """The name of the Deployment this Foo owns.
 
     Required."""
-    replicas: int | None | UnsetType = UNSET
+    replicas: int
     """How many replicas the Deployment should run.
 
     Required."""
 
 
-class FooStatus(Model):
-    available_replicas: int | None | UnsetType = field(default=UNSET, name="availableReplicas")
-    observed_generation: int | None | UnsetType = field(default=UNSET, name="observedGeneration")
+class FooStatus(Model, kw_only=True):
+    available_replicas: int | None = field(default=None, name="availableReplicas")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
     """The metadata.generation of the Foo this status describes."""
