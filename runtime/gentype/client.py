@@ -28,10 +28,17 @@ from kgen.runtime.gentype.resource import (
 from kgen.runtime.gentype.watch import AsyncWatchStream, WatchStream
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.rest.content_encoding import decode_every_gzip_member
-from kgen.runtime.rest.watch import WatchDecoder, WatchEvent
+from kgen.runtime.rest.watch import Bookmark, WatchDecoder, WatchEvent
 
 T = TypeVar("T")
 L = TypeVar("L")
+
+
+def _asked_for(event: WatchEvent[Any] | Bookmark, options: Mapping[str, Any]) -> bool:
+    """Whether ``watch()`` hands ``event`` on: a bookmark only to a caller that asked for
+    bookmarks, as client-go's AllowWatchBookmarks ("servers ... send bookmarks only if asked").
+    The apiserver sends none unasked; this holds the typed promise for any server."""
+    return not isinstance(event, Bookmark) or bool(options.get("allow_watch_bookmarks"))
 
 
 class _Timeout:
@@ -99,10 +106,13 @@ class ResourceClient(_Timeout, Generic[T, L]):
             if not token:
                 return
 
-    def watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> Iterator[WatchEvent[T]]:
-        """Events from resource_version on (allow_watch_bookmarks, timeout_seconds, selectors...)."""
+    def watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> Iterator[WatchEvent[T] | Bookmark]:
+        """Events from resource_version on (allow_watch_bookmarks, timeout_seconds, selectors...);
+        ``Bookmark`` events only if ``allow_watch_bookmarks`` asked for them (see ``_asked_for``)."""
         with self.open_watch(idle_timeout=idle_timeout, **options) as stream:
-            yield from stream
+            for event in stream:
+                if _asked_for(event, options):
+                    yield event
 
     def open_watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> WatchStream[T]:
         """The same watch as a ``WatchStream``, which another thread can ``stop()``."""
@@ -218,10 +228,11 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
             if not token:
                 return
 
-    async def watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> AsyncIterator[WatchEvent[T]]:
+    async def watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> AsyncIterator[WatchEvent[T] | Bookmark]:
         async with await self.open_watch(idle_timeout=idle_timeout, **options) as stream:
             async for event in stream:
-                yield event
+                if _asked_for(event, options):
+                    yield event
 
     async def open_watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> AsyncWatchStream[T]:
         req = self._req.watch(idle_timeout, **options)

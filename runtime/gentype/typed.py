@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Generic, Literal, Self, TypeVar, overload
 
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.apimachinery.selectors import FieldSelector, LabelSelector
 from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
 from kgen.runtime.gentype.resource import DEFAULT_PAGE_SIZE, WATCH_IDLE_TIMEOUT, PatchType, PropagationPolicy
-from kgen.runtime.rest.watch import WatchEvent
+from kgen.runtime.rest.watch import Bookmark, WatchEvent
 
 T = TypeVar("T", bound=Model)
 L = TypeVar("L", bound=Model)
@@ -75,11 +75,32 @@ class List(TypedClient[T, L]):
 
 
 class Watch(TypedClient[T, L]):
+    """``watch()``: ``WatchEvent[T]`` (``type`` ADDED, MODIFIED or DELETED, ``object`` a ``T``);
+    with ``allow_watch_bookmarks=True`` (a watch-list needs it) ``Bookmark`` events as well, a
+    type of their own, as kube-rs's ``WatchEvent::Bookmark`` and client-go's opt-in
+    AllowWatchBookmarks have them. ``resource_version`` takes a list's ``metadata.resource_version``
+    as it comes (``str | None``). An ``ERROR`` event raises its ``ApiError`` (410: list again)."""
+
+    @overload
     def watch(
         self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
-        allow_watch_bookmarks: bool = True, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
+        allow_watch_bookmarks: Literal[False] = False, timeout_seconds: int | None = None,
+        idle_timeout: float = WATCH_IDLE_TIMEOUT, send_initial_events: bool | None = None,
+        resource_version_match: str | None = None,
+    ) -> Iterator[WatchEvent[T]]: ...
+
+    @overload
+    def watch(
+        self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
+        allow_watch_bookmarks: bool, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
         send_initial_events: bool | None = None, resource_version_match: str | None = None,
-    ) -> Iterator[WatchEvent[T]]:
+    ) -> Iterator[WatchEvent[T] | Bookmark]: ...
+
+    def watch(
+        self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
+        allow_watch_bookmarks: bool = False, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
+        send_initial_events: bool | None = None, resource_version_match: str | None = None,
+    ) -> Iterator[WatchEvent[T]] | Iterator[WatchEvent[T] | Bookmark]:
         return self._client.watch(
             idle_timeout=idle_timeout, resource_version=resource_version, label_selector=label_selector,
             field_selector=field_selector, allow_watch_bookmarks=allow_watch_bookmarks,
@@ -202,11 +223,28 @@ class AsyncList(AsyncTypedClient[T, L]):
 
 
 class AsyncWatch(AsyncTypedClient[T, L]):
+    """``Watch`` on asyncio: ``async for event in client.watch(...)``, the same event types."""
+
+    @overload
     def watch(
         self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
-        allow_watch_bookmarks: bool = True, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
+        allow_watch_bookmarks: Literal[False] = False, timeout_seconds: int | None = None,
+        idle_timeout: float = WATCH_IDLE_TIMEOUT, send_initial_events: bool | None = None,
+        resource_version_match: str | None = None,
+    ) -> AsyncIterator[WatchEvent[T]]: ...
+
+    @overload
+    def watch(
+        self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
+        allow_watch_bookmarks: bool, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
         send_initial_events: bool | None = None, resource_version_match: str | None = None,
-    ) -> AsyncIterator[WatchEvent[T]]:
+    ) -> AsyncIterator[WatchEvent[T] | Bookmark]: ...
+
+    def watch(
+        self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
+        allow_watch_bookmarks: bool = False, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
+        send_initial_events: bool | None = None, resource_version_match: str | None = None,
+    ) -> AsyncIterator[WatchEvent[T]] | AsyncIterator[WatchEvent[T] | Bookmark]:
         return self._client.watch(
             idle_timeout=idle_timeout, resource_version=resource_version, label_selector=label_selector,
             field_selector=field_selector, allow_watch_bookmarks=allow_watch_bookmarks,

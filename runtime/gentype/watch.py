@@ -14,7 +14,7 @@ from typing import Generic, TypeVar
 import httpx
 
 from kgen.runtime.rest.content_encoding import decode_every_gzip_member
-from kgen.runtime.rest.watch import WatchDecoder, WatchEvent
+from kgen.runtime.rest.watch import Bookmark, WatchDecoder, WatchEvent
 
 T = TypeVar("T")
 
@@ -22,6 +22,9 @@ T = TypeVar("T")
 class WatchStream(Generic[T]):
     """An open watch (client-go's ``watch.Interface``): iterate it for events; ``stop()``, from
     any thread, ends the iteration. Use it as a context manager so the connection is released.
+
+    The stream is the wire's: every ``Bookmark`` the server sends is in it (the reflector needs
+    them); the typed clients' ``watch()`` leaves them out unless asked for.
 
     ``open_watch`` raises what the server answers at connect time (410, 429...); an ``ERROR``
     event raises its ``ApiError`` from the iteration; a dropped connection raises httpx's error,
@@ -33,16 +36,16 @@ class WatchStream(Generic[T]):
         self._response = response
         self._decoder = decoder
         self._stopped = False
-        self._events: Iterator[WatchEvent[T]] | None = None
+        self._events: Iterator[WatchEvent[T] | Bookmark] | None = None
 
-    def __iter__(self) -> Iterator[WatchEvent[T]]:
+    def __iter__(self) -> Iterator[WatchEvent[T] | Bookmark]:
         """The events. A watch is one stream: iterating again after a ``break`` goes on with the
         next event (a reflector reads a watch-list's initial events, then keeps the stream)."""
         if self._events is None:
             self._events = self._read()
         return self._events
 
-    def _read(self) -> Iterator[WatchEvent[T]]:
+    def _read(self) -> Iterator[WatchEvent[T] | Bookmark]:
         if self._stopped:
             return
         try:
@@ -85,15 +88,15 @@ class AsyncWatchStream(Generic[T]):
         self._response = response
         self._decoder = decoder
         self._stopped = False
-        self._events: AsyncIterator[WatchEvent[T]] | None = None
+        self._events: AsyncIterator[WatchEvent[T] | Bookmark] | None = None
 
-    def __aiter__(self) -> AsyncIterator[WatchEvent[T]]:
+    def __aiter__(self) -> AsyncIterator[WatchEvent[T] | Bookmark]:
         """The events; as ``WatchStream``'s, a second ``async for`` goes on where the first left off."""
         if self._events is None:
             self._events = self._read()
         return self._events
 
-    async def _read(self) -> AsyncIterator[WatchEvent[T]]:
+    async def _read(self) -> AsyncIterator[WatchEvent[T] | Bookmark]:
         if self._stopped:
             return
         try:

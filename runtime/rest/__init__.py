@@ -29,7 +29,9 @@ if TYPE_CHECKING:
     from kgen.runtime.rest.kubeconfig import kubeconfig_paths, load_config, load_kubeconfig
     from kgen.runtime.rest.metrics import InMemoryRESTMetrics, RESTMetrics, prometheus_rest_metrics
     from kgen.runtime.rest.oidc import OIDCIdToken
-    from kgen.runtime.rest.watch import ADDED, BOOKMARK, DELETED, ERROR, MODIFIED, WatchDecoder, WatchEvent
+    from kgen.runtime.rest.watch import (
+        ADDED, BOOKMARK, DELETED, ERROR, MODIFIED, Bookmark, EventType, WatchDecodeError, WatchDecoder, WatchEvent,
+    )
 
 _EXPORTS = {
     "auth": ["BearerTokenAuth", "CredentialError", "Credentials", "StaticToken", "TokenFile", "service_account_token"],
@@ -39,13 +41,16 @@ _EXPORTS = {
     "kubeconfig": ["kubeconfig_paths", "load_config", "load_kubeconfig"],
     "metrics": ["InMemoryRESTMetrics", "RESTMetrics", "prometheus_rest_metrics"],
     "oidc": ["OIDCIdToken"],
-    "watch": ["ADDED", "BOOKMARK", "DELETED", "ERROR", "MODIFIED", "WatchDecoder", "WatchEvent"],
+    "watch": [
+        "ADDED", "BOOKMARK", "DELETED", "ERROR", "MODIFIED", "Bookmark", "EventType", "WatchDecodeError", "WatchDecoder",
+        "WatchEvent",
+    ],
 }
 __getattr__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
     "ADDED", "BOOKMARK", "DEFAULT_BURST", "DEFAULT_QPS", "DELETED", "ERROR", "MODIFIED", "MAX_RETRIES",
-    "AsyncRESTClient", "BearerTokenAuth", "Config", "ConfigError", "CredentialError", "Credentials",
-    "ExecCredential", "InMemoryRESTMetrics", "OIDCIdToken", "RESTClient", "RESTMetrics", "Request", "StaticToken", "TokenFile", "WatchDecoder",
+    "AsyncRESTClient", "BearerTokenAuth", "Bookmark", "Config", "ConfigError", "CredentialError", "Credentials",
+    "EventType", "ExecCredential", "InMemoryRESTMetrics", "OIDCIdToken", "RESTClient", "RESTMetrics", "Request", "StaticToken", "TokenFile", "WatchDecodeError", "WatchDecoder",
     "WatchEvent", "in_cluster_config", "kubeconfig_paths", "load_config", "load_kubeconfig", "prometheus_rest_metrics", "retry_after",
     "service_account_token",
 ]

@@ -4,13 +4,21 @@
 an event or inside a UTF-8 sequence, since events are split on the newline *byte* before any
 text is decoded — and yields typed events. ``ERROR`` events (and a bare ``Status`` where an
 event was expected) raise the typed ``ApiError``: a 410 there means "relist".
+
+Two event types, as kube-rs's ``WatchEvent`` has them: ``WatchEvent[T]`` carries an object
+(``type`` is ``"ADDED"``, ``"MODIFIED"`` or ``"DELETED"``, a ``Literal``), and ``Bookmark``
+carries only what a BOOKMARK means: a resourceVersion and the annotations of the apiserver's
+bookmark object (``k8s.io/initial-events-end`` ends a watch-list's initial events). A bookmark's
+object is the kind with nothing but metadata set, so decoding it as ``T`` would hand out a model
+whose required fields are missing; it is never decoded as one. Any other event type is an error,
+as client-go's watch decoder makes it ("got invalid watch event type").
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -18,13 +26,49 @@ from kgen.runtime.apimachinery.errors import error_from_status
 
 T = TypeVar("T")
 
-ADDED, MODIFIED, DELETED, BOOKMARK, ERROR = "ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"
+ADDED: Final = "ADDED"
+MODIFIED: Final = "MODIFIED"
+DELETED: Final = "DELETED"
+BOOKMARK: Final = "BOOKMARK"
+ERROR: Final = "ERROR"
+
+#: The types of an event that carries an object.
+EventType = Literal["ADDED", "MODIFIED", "DELETED"]
+
+#: The annotation of the bookmark that ends a watch-list's initial events (metav1.InitialEventsAnnotationKey).
+INITIAL_EVENTS_END = "k8s.io/initial-events-end"
 
 
 @dataclass(frozen=True)
 class WatchEvent(Generic[T]):
-    type: str  # ADDED, MODIFIED, DELETED or BOOKMARK
+    """An object added, modified or deleted (apimachinery's watch.Event with its object)."""
+
+    type: EventType
     object: T
+
+
+@dataclass(frozen=True)
+class Bookmark:
+    """A BOOKMARK: the stream has reached ``resource_version`` (resume a watch from there).
+    Sent only to a watch that asked for bookmarks (``allow_watch_bookmarks=True``)."""
+
+    resource_version: str
+    annotations: Mapping[str, str] = field(default_factory=dict)
+    type: Literal["BOOKMARK"] = "BOOKMARK"
+
+    @property
+    def initial_events_end(self) -> bool:
+        """True on the bookmark that ends a watch-list's initial events (``sendInitialEvents``)."""
+        return self.annotations.get(INITIAL_EVENTS_END) == "true"
+
+
+class _BookmarkMeta(msgspec.Struct):
+    resourceVersion: str = ""
+    annotations: dict[str, str] | None = None
+
+
+class _BookmarkObject(msgspec.Struct):
+    metadata: _BookmarkMeta | None = None
 
 
 class _RawEvent(msgspec.Struct):
@@ -34,6 +78,12 @@ class _RawEvent(msgspec.Struct):
 
 
 _event_decoder = msgspec.json.Decoder(_RawEvent)
+_bookmark_decoder = msgspec.json.Decoder(_BookmarkObject)
+_OBJECT_EVENTS: frozenset[str] = frozenset((ADDED, MODIFIED, DELETED))
+
+
+class WatchDecodeError(ValueError):
+    """A line of the stream that is no watch event (client-go: "unable to decode an event")."""
 
 
 class WatchDecoder(Generic[T]):
@@ -42,27 +92,33 @@ class WatchDecoder(Generic[T]):
         self._buffer = bytearray()
         self._request = request
 
-    def feed(self, chunk: bytes) -> Iterator[WatchEvent[T]]:
+    def feed(self, chunk: bytes) -> Iterator[WatchEvent[T] | Bookmark]:
         """The events ``chunk`` completes, one at a time: an ``ERROR`` raises only after the
         events before it (in the same chunk too) have reached the caller."""
         self._buffer += chunk
         return self._complete_lines()
 
-    def _complete_lines(self) -> Iterator[WatchEvent[T]]:
+    def _complete_lines(self) -> Iterator[WatchEvent[T] | Bookmark]:
         while (end := self._buffer.find(b"\n")) >= 0:
             line = bytes(self._buffer[:end])
             del self._buffer[: end + 1]
             if line.strip():
                 yield self._event(line)
 
-    def finish(self) -> Iterator[WatchEvent[T]]:
+    def finish(self) -> Iterator[WatchEvent[T] | Bookmark]:
         """The events left when the stream ends: a last line may lack its newline."""
         self._buffer += b"\n"
         return self._complete_lines()
 
-    def _event(self, line: bytes) -> WatchEvent[T]:
+    def _event(self, line: bytes) -> WatchEvent[T] | Bookmark:
         raw = _event_decoder.decode(line)
         if raw.type == ERROR or (not raw.type and raw.kind == "Status"):
             status: dict[str, Any] = msgspec.json.decode(raw.object if raw.type else line)
             raise error_from_status(status, 0, self._request)
-        return WatchEvent(raw.type, self._decode_object(bytes(raw.object)))
+        if raw.type == BOOKMARK:
+            meta = _bookmark_decoder.decode(raw.object).metadata or _BookmarkMeta()
+            return Bookmark(meta.resourceVersion, meta.annotations or {})
+        if raw.type not in _OBJECT_EVENTS:
+            raise WatchDecodeError(f"{self._request}: got invalid watch event type: {raw.type!r}")
+        event_type: EventType = raw.type  # type: ignore[assignment]  # checked just above
+        return WatchEvent(event_type, self._decode_object(bytes(raw.object)))

@@ -9,18 +9,20 @@ from contextlib import closing
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.core.v1 import ConfigMap
 from kgen.runtime.apimachinery.model import UNSET
-from kgen.runtime.rest.watch import WatchEvent
+from kgen.runtime.rest.watch import Bookmark, WatchEvent
 
 from .builders import config_map
 
 
-def rv_of(event: WatchEvent[ConfigMap]) -> int:
+def rv_of(event: WatchEvent[ConfigMap] | Bookmark) -> int:
+    if isinstance(event, Bookmark):
+        return int(event.resource_version)
     assert event.object.metadata
     return int(str(event.object.metadata.resource_version))
 
 
-def summary(events: list[WatchEvent[ConfigMap]]) -> list[tuple[str, object]]:
-    return [(e.type, e.object.metadata.name if e.object.metadata else None) for e in events if e.type != "BOOKMARK"]
+def summary(events: list[WatchEvent[ConfigMap]] | list[WatchEvent[ConfigMap] | Bookmark]) -> list[tuple[str, object]]:
+    return [(e.type, e.object.metadata.name if e.object.metadata else None) for e in events if isinstance(e, WatchEvent)]
 
 
 def test_watch_replays_history_in_order_then_streams_live_events_and_bookmarks(cs: Clientset, ns: str) -> None:
@@ -43,7 +45,7 @@ def test_watch_replays_history_in_order_then_streams_live_events_and_bookmarks(c
                 return
             cms.create(config_map(f"tick-{i}"))
 
-    events: list[WatchEvent[ConfigMap]] = []
+    events: list[WatchEvent[ConfigMap] | Bookmark] = []
     thread = threading.Thread(target=writer)
     thread.start()
     try:
@@ -58,12 +60,35 @@ def test_watch_replays_history_in_order_then_streams_live_events_and_bookmarks(c
         thread.join()
 
     assert summary(events) == [("ADDED", "w"), ("MODIFIED", "w"), ("DELETED", "w"), ("ADDED", "live")]
-    versions = [rv_of(e) for e in events if e.type != "BOOKMARK"]
+    versions = [rv_of(e) for e in events if isinstance(e, WatchEvent)]
     assert versions == sorted(set(versions))  # strictly increasing
     bookmark = events[-1]
-    assert bookmark.object.metadata and bookmark.object.metadata.name is UNSET
+    assert isinstance(bookmark, Bookmark) and bookmark.type == "BOOKMARK" and not bookmark.initial_events_end
     assert rv_of(bookmark) >= versions[-1]
     assert all(rv_of(e) >= rv_of(prev) for prev, e in zip(events, events[1:]))
+
+
+def test_a_watch_that_does_not_ask_for_bookmarks_gets_only_object_events(cs: Clientset, ns: str) -> None:
+    # client-go's default: AllowWatchBookmarks false; the same writes as above that make the
+    # apiserver send bookmarks to a watch that asks for them.
+    cms = cs.core_v1.config_maps(ns)
+    start = cms.list().metadata.resource_version
+    stop = threading.Event()
+
+    def writer() -> None:
+        for i in range(100):
+            if stop.wait(0.3):
+                return
+            cms.create(config_map(f"tick-{i}", labels={"watched": "yes" if i == 0 else "no"}))
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        events = list(cms.watch(resource_version=start, label_selector="watched=yes", timeout_seconds=3))
+    finally:
+        stop.set()
+        thread.join()
+    assert [type(e) for e in events] == [WatchEvent] and summary(events) == [("ADDED", "tick-0")]
 
 
 def test_watch_from_zero_starts_with_the_current_objects(cs: Clientset, ns: str) -> None:

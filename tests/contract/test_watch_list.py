@@ -9,11 +9,9 @@ import pytest
 
 from kgen.kubernetes import Clientset
 from kgen.runtime.apimachinery.errors import Invalid
+from kgen.runtime.rest.watch import Bookmark, WatchEvent
 
 from .builders import config_map
-
-INITIAL_EVENTS_END = "k8s.io/initial-events-end"
-
 
 def test_a_watch_list_streams_the_objects_the_end_bookmark_then_later_changes(cs: Clientset, ns: str) -> None:
     cms = cs.core_v1.config_maps(ns)
@@ -24,15 +22,15 @@ def test_a_watch_list_streams_the_objects_the_end_bookmark_then_later_changes(cs
         initial = []
         for event in stream:
             initial.append(event)
-            if event.type == "BOOKMARK":
+            if isinstance(event, Bookmark):
                 break
         cms.create(config_map("later"))
-        later = next(e for e in stream if e.type != "BOOKMARK")
-    assert sorted((e.type, e.object.metadata.name) for e in initial[:-1]) == [  # type: ignore[union-attr]
+        later = next(e for e in stream if isinstance(e, WatchEvent))
+    assert sorted((e.type, e.object.metadata.name) for e in initial[:-1] if isinstance(e, WatchEvent)) == [  # type: ignore[union-attr]
         ("ADDED", "a"), ("ADDED", "b"), ("ADDED", "c")]
-    end = initial[-1].object.metadata
-    assert end is not None and (end.annotations_ or {}).get(INITIAL_EVENTS_END) == "true"
-    assert int(str(end.resource_version)) >= max(versions)
+    end = initial[-1]
+    assert isinstance(end, Bookmark) and end.initial_events_end
+    assert int(end.resource_version) >= max(versions)
     assert (later.type, later.object.metadata and later.object.metadata.name) == ("ADDED", "later")
 
 

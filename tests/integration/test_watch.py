@@ -17,7 +17,7 @@ from kgen.runtime.apimachinery.errors import Expired
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.testing import KubeAPIServer
-from kgen.runtime.rest.watch import WatchEvent
+from kgen.runtime.rest.watch import Bookmark, WatchEvent
 from tests.support.apiserver import unthrottled_config
 from tests.support.faultproxy import Chaos, FaultProxy
 
@@ -108,8 +108,8 @@ def test_bookmark_before_the_server_timeout_carries_progress_made_elsewhere(
     finally:
         writer.join()
         elsewhere.delete(name)
-    assert [e.type for e in events] and {e.type for e in events} == {"BOOKMARK"}
-    assert int(_rv(events[-1].object)) >= int(written[0])
+    assert events and all(isinstance(e, Bookmark) for e in events)
+    assert int(events[-1].resource_version) >= int(written[0])  # type: ignore[union-attr]
 
 
 def test_watch_list_ends_its_initial_events_with_a_bookmark(rest: RESTClient, namespace: str) -> None:
@@ -126,9 +126,8 @@ def test_watch_list_ends_its_initial_events_with_a_bookmark(rest: RESTClient, na
             break
     assert sorted(_changes(events[:-1])) == [("ADDED", n, {"key": n}) for n in ("a", "b", "c")]
     bookmark = events[-1]
-    assert bookmark.type == "BOOKMARK" and bookmark.object.metadata is not None
-    assert (bookmark.object.metadata.annotations_ or {}).get(INITIAL_EVENTS_END) == "true"
-    assert int(_rv(bookmark.object)) >= int(last)
+    assert isinstance(bookmark, Bookmark) and bookmark.annotations.get(INITIAL_EVENTS_END) == "true"
+    assert bookmark.initial_events_end and int(bookmark.resource_version) >= int(last)
 
 
 def test_watch_from_a_compacted_resource_version_raises_expired(

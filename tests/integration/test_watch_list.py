@@ -33,7 +33,7 @@ from kgen.kubernetes.informers.factory import AsyncSharedInformerFactory, Shared
 from kgen.kubernetes.models.core.v1 import ConfigMap
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.rest import Config
-from kgen.runtime.rest.watch import WatchEvent
+from kgen.runtime.rest.watch import Bookmark, WatchEvent
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import unthrottled_config, wait_for
 from tests.support.faultproxy import FaultProxy, Scripted
@@ -88,13 +88,14 @@ def cm(name: str, **data: str) -> ConfigMap:
     return ConfigMap(metadata=ObjectMeta(name=name), data=data or {"v": "1"})
 
 
-def is_initial_events_end(event: WatchEvent[ConfigMap]) -> bool:
-    meta = event.object.metadata
-    return event.type == "BOOKMARK" and meta is not None and (meta.annotations_ or {}).get(INITIAL_EVENTS_END) == "true"
+def is_initial_events_end(event: WatchEvent[ConfigMap] | Bookmark) -> bool:
+    return isinstance(event, Bookmark) and event.annotations.get(INITIAL_EVENTS_END) == "true"
 
 
 WATCHES = {
-    "default options": {},
+    # A watch without a resourceVersion starts with the current objects; the end bookmark comes
+    # only to a watch that asks for bookmarks (kgen's default, as client-go's, does not).
+    "bookmarks": {"allow_watch_bookmarks": True},
     "bookmarks, no resourceVersion": {"allow_watch_bookmarks": True, "resource_version": ""},
     "watch-list": {"send_initial_events": True, "resource_version_match": "NotOlderThan", "allow_watch_bookmarks": True},
 }
@@ -109,15 +110,16 @@ class Received:
         self.ended = False
         self.later: list[tuple[str, str, dict[str, str] | None]] = []
 
-    def take(self, event: WatchEvent[ConfigMap]) -> bool:
+    def take(self, event: WatchEvent[ConfigMap] | Bookmark) -> bool:
         """Records ``event``; True once the later writes' last event (the DELETED) came."""
+        if isinstance(event, Bookmark):
+            self.ended = self.ended or event.initial_events_end
+            return False
         meta = event.object.metadata
-        if is_initial_events_end(event):
-            self.ended = True
-        elif event.type != "BOOKMARK" and not self.ended:
+        if not self.ended:
             assert event.type == "ADDED" and meta is not None
             self.initial.append(str(meta.name))
-        elif event.type != "BOOKMARK":
+        else:
             assert meta is not None
             self.later.append((event.type, str(meta.name), event.object.data))
         return bool(self.later) and self.later[-1][0] == "DELETED"

@@ -20,7 +20,8 @@ from typing import Any
 
 from kgen.runtime.tools.cache.store import meta_namespace_key
 from kgen.runtime.apimachinery.errors import ApiError, error_from_status
-from kgen.runtime.rest.watch import ADDED, BOOKMARK, DELETED, MODIFIED, WatchEvent
+from kgen.runtime.apimachinery.meta import annotations_of, resource_version_of
+from kgen.runtime.rest.watch import ADDED, DELETED, MODIFIED, Bookmark, WatchEvent
 
 _END = object()
 
@@ -87,7 +88,7 @@ class FakeWatch:
         self._queue.put(WatchEvent(DELETED, obj))
 
     def bookmark(self, obj: Any) -> None:
-        self._queue.put(WatchEvent(BOOKMARK, obj))
+        self._queue.put(Bookmark(resource_version_of(obj), annotations_of(obj)))
 
     def error(self, error: BaseException) -> None:
         """An ERROR event: the stream raises it (as the watch decoder does)."""

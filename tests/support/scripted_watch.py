@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import Any
 
-from kgen.runtime.rest.watch import ADDED, BOOKMARK, DELETED, MODIFIED, WatchEvent
-from kgen.runtime.tools.cache.reflector_state import INITIAL_EVENTS_END
+from kgen.runtime.rest.watch import ADDED, DELETED, INITIAL_EVENTS_END, MODIFIED, Bookmark, WatchEvent
 
 END, STOP = object(), object()
 
@@ -32,11 +31,9 @@ def deleted(obj: Any) -> WatchEvent[Any]:
     return WatchEvent(DELETED, obj)
 
 
-def bookmark(rv: str, initial_events_end: str | None = None, kind: str = "Pod") -> WatchEvent[Any]:
-    meta: dict[str, Any] = {"resourceVersion": rv}
-    if initial_events_end is not None:
-        meta["annotations"] = {INITIAL_EVENTS_END: initial_events_end}
-    return WatchEvent(BOOKMARK, {"apiVersion": "v1", "kind": kind, "metadata": meta})
+def bookmark(rv: str, initial_events_end: str | None = None) -> Bookmark:
+    """A BOOKMARK as the watch decoder yields it (its object's kind is not kept)."""
+    return Bookmark(rv, {} if initial_events_end is None else {INITIAL_EVENTS_END: initial_events_end})
 
 
 class ScriptedWatch:

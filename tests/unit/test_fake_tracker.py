@@ -127,7 +127,9 @@ def test_async_watch_is_woken_by_a_write_and_bookmarks_arrive_periodically() -> 
         types: list[str] = []
         loop = asyncio.get_running_loop()
         loop.call_later(0.1, lambda: threading.Thread(target=lambda: sync.core_v1.config_maps("ns").create(cm("a"))).start())
-        async for event in acs.core_v1.config_maps("ns").watch(resource_version=tracker.resource_version, timeout_seconds=1):
+        async for event in acs.core_v1.config_maps("ns").watch(
+            resource_version=tracker.resource_version, timeout_seconds=1, allow_watch_bookmarks=True
+        ):
             types.append(event.type)
         await acs.close()
         return types

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from kgen.runtime.rest.watch import ADDED, WatchEvent
+from kgen.runtime.rest.watch import ADDED, Bookmark, WatchEvent
 from kgen.runtime.tools.cache.pager import PAGE_SIZE, ListPager
 from kgen.runtime.tools.cache.reflector import Consume, ListPage, OpenWatch, ReflectorCore, Stepper, Wait
 from kgen.runtime.tools.cache.store import Store
@@ -159,7 +159,7 @@ def test_apply_moves_the_resource_version_with_every_event_and_bookmark() -> Non
     store, state = Store(), ReflectorState(last_sync_resource_version="1")
     state.apply(WatchEvent("ADDED", pod("a", "2")), store)
     state.apply(WatchEvent("MODIFIED", pod("a", "3")), store)
-    state.apply(WatchEvent("BOOKMARK", {"metadata": {"resourceVersion": "5"}}), store)
+    state.apply(Bookmark("5"), store)
     assert state.last_sync_resource_version == "5" and store.list_keys() == ["a"]
     state.apply(WatchEvent("DELETED", pod("a", "6")), store)
     assert state.last_sync_resource_version == "6" and store.list_keys() == []

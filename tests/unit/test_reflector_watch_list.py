@@ -16,7 +16,7 @@ import pytest
 
 from kgen.runtime.apimachinery.errors import ApiError
 from kgen.runtime.tools.cache.reflector import AsyncReflector, Reflector
-from kgen.runtime.rest.watch import BOOKMARK, WatchEvent
+from kgen.runtime.rest.watch import Bookmark
 from kgen.runtime.tools.cache.reflector_state import INITIAL_EVENTS_END, WATCH_LIST_CLIENT_ENV, ReflectorBackoff
 from kgen.runtime.tools.cache.store import Store
 from kgen.runtime.util.wait import Backoff
@@ -269,7 +269,7 @@ def test_a_typed_bookmark_ends_the_initial_events(flavour: Flavour) -> None:
         return ConfigMap.from_dict({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"resourceVersion": rv, **meta}})
 
     s = Scenario(flavour, expected_type=("v1", "ConfigMap"))
-    end = WatchEvent(BOOKMARK, cm("4", annotations={INITIAL_EVENTS_END: "true"}))
+    end = Bookmark("4", {INITIAL_EVENTS_END: "true"})
     s.lw.watches = [s.watch(added(cm("3", name="a", namespace="ns")), end, STOP)]
     assert s.list_and_watch() is None
     assert [o.metadata.name for o in s.store.list()] == ["a"] and s.reflector.last_sync_resource_version == "4"

@@ -23,7 +23,7 @@ from kgen.runtime.rest.content_encoding import (
     decode_every_gzip_member,
     httpx_decodes_every_gzip_member,
 )
-from kgen.runtime.rest.watch import WatchDecoder, WatchEvent
+from kgen.runtime.rest.watch import Bookmark, WatchDecodeError, WatchDecoder, WatchEvent
 
 TEXT = "héllo ✓ 日本"
 
@@ -93,9 +93,24 @@ def test_bookmark_carries_only_the_resource_version() -> None:
         "metadata": {"resourceVersion": "42", "annotations": {"k8s.io/initial-events-end": "true"}},
     }
     (event,) = _decoder().feed(_line("BOOKMARK", bookmark))
-    assert event.type == "BOOKMARK" and event.object.metadata is not None
-    assert event.object.metadata.resource_version == "42"
-    assert event.object.metadata.annotations_ == {"k8s.io/initial-events-end": "true"}
+    assert event == Bookmark("42", {"k8s.io/initial-events-end": "true"})
+    assert event.type == "BOOKMARK" and event.initial_events_end
+
+
+def test_a_bookmark_is_never_decoded_as_the_model() -> None:
+    def refuse(data: bytes) -> ConfigMap:
+        raise AssertionError("a bookmark's object was decoded as a ConfigMap")
+
+    decoder = WatchDecoder(refuse, "GET /api/v1/configmaps")
+    events = list(decoder.feed(_line("BOOKMARK", {"kind": "ConfigMap", "metadata": {"resourceVersion": "7"}})))
+    assert events == [Bookmark("7")] and not events[0].initial_events_end
+
+
+def test_an_event_of_an_unknown_type_is_an_error_as_in_client_go() -> None:
+    # client-go's watch decoder: "got invalid watch event type"; the watch ends with the error.
+    with pytest.raises(WatchDecodeError, match="got invalid watch event type: 'SURPRISE'") as e:
+        list(_decoder().feed(_line("SURPRISE", _cm("a", "1"))))
+    assert "GET /api/v1/configmaps" in str(e.value)
 
 
 def test_error_event_410_raises_expired_with_the_status_fields() -> None:

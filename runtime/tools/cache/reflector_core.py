@@ -11,7 +11,7 @@ from typing import Any
 
 from kgen.runtime.apimachinery.errors import ApiError
 from kgen.runtime.apimachinery.meta import type_meta
-from kgen.runtime.rest.watch import WatchEvent
+from kgen.runtime.rest.watch import Bookmark, WatchEvent
 from kgen.runtime.tools.cache.pager import ListPager
 from kgen.runtime.tools.cache.reflector_state import (
     BACKOFF,
@@ -120,17 +120,21 @@ class ReflectorCore:
         else:
             default_watch_error_handler(self.name, error)
 
-    def handle(self, event: WatchEvent[Any], session: WatchSession) -> bool:
+    def handle(self, event: WatchEvent[Any] | Bookmark, session: WatchSession) -> bool:
         """One watch event into the session's store (the drivers call it for each event they
         read); True when it ended a watch-list's initial events. An object of another type
         than the resource's is logged and dropped, as client-go's watch handler drops it."""
-        if self.expected_type is not None and (actual := type_meta(event.object)) != self.expected_type:
+        if (
+            isinstance(event, WatchEvent)  # a Bookmark carries no object (nor its type) any more
+            and self.expected_type is not None
+            and (actual := type_meta(event.object)) != self.expected_type
+        ):
             log.error("%s: unexpected watch event object type: expected %s, got %s; %s event dropped",
                       self.name, "/".join(self.expected_type), "/".join(actual), event.type)
             return False
         return self.state.handle(event, session)
 
-    def apply(self, event: WatchEvent[Any]) -> None:
+    def apply(self, event: WatchEvent[Any] | Bookmark) -> None:
         """One event of a plain watch into the store."""
         self.handle(event, WatchSession(self.store))
 

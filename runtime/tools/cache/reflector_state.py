@@ -15,8 +15,8 @@ from typing import Any, Protocol
 import httpx
 
 from kgen.runtime.apimachinery.errors import ApiError, Gone, ServerTimeout, TooManyRequests
-from kgen.runtime.apimachinery.meta import annotations_of, resource_version_of
-from kgen.runtime.rest.watch import ADDED, BOOKMARK, DELETED, MODIFIED, WatchEvent
+from kgen.runtime.apimachinery.meta import resource_version_of
+from kgen.runtime.rest.watch import ADDED, DELETED, INITIAL_EVENTS_END, MODIFIED, Bookmark, WatchEvent
 from kgen.runtime.tools.cache.pager import PAGE_SIZE, ListPager
 from kgen.runtime.util.wait import Backoff, DelayWithReset
 
@@ -35,7 +35,6 @@ VERY_SHORT_WATCH = 1.0  # a watch ending sooner than this without an event is an
 #: What a watch's end leads to (RETRY: a watch-list is opened again at once).
 REWATCH, BACKOFF, RELIST, RETRY = "rewatch", "backoff", "relist", "retry"
 #: The annotation of the bookmark that ends a watch-list's initial events (metav1.InitialEventsAnnotationKey).
-INITIAL_EVENTS_END = "k8s.io/initial-events-end"
 #: client-go's switch for WatchList in reflectors: the WatchListClient feature gate, read from
 #: the environment as client-go reads it (on by default since client-go 1.35).
 WATCH_LIST_CLIENT_ENV = "KUBE_FEATURE_WatchListClient"
@@ -247,15 +246,20 @@ class ReflectorState:
             return BACKOFF, error
         return RELIST, error  # 410 Gone included: relist at the last resourceVersion
 
-    def apply(self, event: WatchEvent[Any], store: ReflectorStore) -> None:
+    def apply(self, event: WatchEvent[Any] | Bookmark, store: ReflectorStore) -> None:
         """One event of a plain watch into ``store``."""
         self.handle(event, WatchSession(store))
 
-    def handle(self, event: WatchEvent[Any], session: WatchSession) -> bool:
+    def handle(self, event: WatchEvent[Any] | Bookmark, session: WatchSession) -> bool:
         """One event into the session's store, as client-go's handleAnyWatch applies it; True
         when it ended a watch-list's initial events. A store that fails is logged, and the
         watch goes on; so does an event of a type no watch sends."""
-        obj, store = event.object, session.store
+        store = session.store
+        if isinstance(event, Bookmark):
+            session.past_initial_adds = True
+            session.initial_events_end = session.initial_events_end or event.initial_events_end
+            return self._seen(event.resource_version, store, session)
+        obj = event.object
         try:
             if event.type == ADDED:
                 store.add(obj)
@@ -265,16 +269,15 @@ class ReflectorState:
             elif event.type == DELETED:
                 session.past_initial_adds = True
                 store.delete(obj)
-            elif event.type == BOOKMARK:
-                session.past_initial_adds = True
-                if annotations_of(obj).get(INITIAL_EVENTS_END) == "true":
-                    session.initial_events_end = True
             else:
                 log.error("unknown watch event type %r", event.type)
         except Exception:  # noqa: BLE001 - client-go logs a store error and goes on watching
             log.exception("unable to apply a %s watch event to the store", event.type)
+        return self._seen(resource_version_of(obj), store, session)
+
+    def _seen(self, rv: str, store: ReflectorStore, session: WatchSession) -> bool:
+        """After an event of resourceVersion ``rv``: where the watch has got to."""
         session.events += 1
-        rv = resource_version_of(obj)
         if session.watch_list:
             if session.past_initial_adds:
                 session.resource_version = rv
