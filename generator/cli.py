@@ -62,9 +62,9 @@ def _snapshot(args: argparse.Namespace) -> int:
 
     from .cluster_access import ClusterAccessError, context_description
     from .snapshot import capture, terminal_progress
-    from .write import check_destination
+    from .write import no_file_on_the_way
 
-    check_destination(args.out, args.out.parent, compare=True)
+    no_file_on_the_way(args.out / "snapshot", args.out, "a folder")  # args.out itself too
     config = load_kubeconfig(args.kubeconfig, args.context)
     progress = terminal_progress()
     try:

@@ -67,6 +67,8 @@ def _status_message(body: bytes) -> str:
 def http_error(url: str, status: int, reason: str, body: bytes) -> ClusterAccessError:
     """The error for an HTTP answer other than 200."""
     message = _status_message(body)
+    if message.lower() == reason.lower():  # a 401's Status says only "Unauthorized"
+        message = ""
     problem = f"HTTP {status} {reason}".rstrip() + (f": {message}" if message else "")
     if status == 401:
         return ClusterAccessError(url, problem, _AUTH_HINT)
