@@ -8,7 +8,6 @@ from contextlib import closing
 
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.core.v1 import ConfigMap
-from kgen.runtime.apimachinery.model import UNSET
 from kgen.runtime.rest.watch import Bookmark, WatchEvent
 
 from .builders import config_map
