@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml packaging/kgen-runtime/pyproject.toml
 
 # The main job: the stock client, generated from the embedded snapshot into generated/kubernetes.
 generate: $(STAMP)
-	$(BIN)/kgen generate --out generated
+	$(BIN)/kgen generate --package kubernetes --out generated
 
 $(BENCH_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

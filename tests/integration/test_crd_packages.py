@@ -61,4 +61,4 @@ def test_stock_package_runtime_and_generator_type_check_strict(tmp_path: Path) -
 def test_stock_package_matches_the_generator() -> None:
     from kgen.generator.cli import main
 
-    assert main(["generate", "--out", str(REPO / "generated"), "--check"]) == 0
+    assert main(["generate", "--package", "kubernetes", "--out", str(REPO / "generated"), "--check"]) == 0

@@ -54,3 +54,22 @@ def test_snapshot_of_unreachable_server_exits_2_and_writes_nothing(tmp_path: Pat
     err = capsys.readouterr().err.strip()
     assert "https://127.0.0.1:1" in err and err.count("\n") == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kubeconfig"]
+
+
+def test_default_package_is_kubeclient_which_shadows_no_installed_module(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before, the default was ``kubernetes``: `kgen generate --out src` shadowed the official
+    client's ``import kubernetes`` for whoever put src/ on sys.path."""
+    import importlib.util
+
+    from kgen.generator.generate import DEFAULT_PACKAGE, Options
+    from tests.unit.helpers import widget_document, write_json
+
+    assert DEFAULT_PACKAGE == Options().package == "kubeclient"
+    assert importlib.util.find_spec(DEFAULT_PACKAGE) is None  # no installed module of that name
+    source = write_json(tmp_path / "openapi.json", widget_document({"type": "object"}))
+    out = tmp_path / "src"
+    assert kgen(["generate", "--from", str(source), "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote {out / 'kubeclient'}\n"
+    assert sorted(p.name for p in out.iterdir()) == ["kubeclient"]
+    helptext = _run("generate", "--help").stdout
+    assert "(default: kubeclient, which shadows no other" in " ".join(helptext.split())
