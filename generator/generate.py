@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -88,9 +89,21 @@ def _from_cluster(opts: Options) -> SourceSet:
         return snapshot_dir.load(Path(tmp) / "snapshot")
 
 
+#: Top-level modules a generated package imports (and kgen itself): a package of that name would
+#: hide them from itself and from everything else on the same sys.path.
+_IMPORTED = {"kgen", "msgspec", "httpx"}
+
+
 def _check_package_name(name: str) -> None:
     if not name or not all(part.isidentifier() and not keyword.iskeyword(part) for part in name.split(".")):
         raise InputError("--package", "", f"a Python package name, got {name!r}")
+    top = name.split(".")[0]
+    if top in sys.stdlib_module_names or top in _IMPORTED:
+        what = "a standard-library module" if top in sys.stdlib_module_names else "a module generated code imports"
+        raise InputError(
+            "--package", "", "a name that shadows no module Python ships or kgen needs",
+            problem=f"{top!r} is {what}",
+        )
 
 
 def check_groups(groups: list[str] | None) -> None:

@@ -31,7 +31,13 @@ def from_aggregated(doc: dict[str, Any], source: str) -> dict[tuple[str, str], l
     if doc.get("kind") != "APIGroupDiscoveryList":
         raise InputError(source, "/kind", "APIGroupDiscoveryList (aggregated discovery)")
     out: dict[tuple[str, str], list[Resource]] = {}
-    for r in parse_aggregated(doc).resources:
+    try:
+        found = parse_aggregated(doc).resources
+    except (AttributeError, KeyError, TypeError, ValueError) as e:
+        raise _malformed(source, "an APIGroupDiscoveryList as the apiserver serves it", e) from None
+    for r in found:
+        if not (isinstance(r.plural, str) and r.plural and isinstance(r.kind, str)):
+            raise InputError(source, "", "resources with a name and a kind", problem=f"a malformed resource in {r.group or 'core'}/{r.version}")
         out.setdefault((r.group, r.version), []).append(_resource(r))
     return {gv: sorted(resources, key=lambda r: r.plural) for gv, resources in out.items()}
 
@@ -42,4 +48,14 @@ def from_legacy(doc: dict[str, Any], source: str) -> tuple[tuple[str, str], list
     if doc.get("kind") != "APIResourceList" or not isinstance(gv, str):
         raise InputError(source, "/kind", "an APIResourceList with a groupVersion")
     group, _, version = gv.rpartition("/")
-    return (group, version), sorted((_resource(r) for r in parse_legacy_resources(doc)), key=lambda r: r.plural)
+    try:
+        found = parse_legacy_resources(doc)
+    except (AttributeError, KeyError, TypeError, ValueError) as e:
+        raise _malformed(source, "an APIResourceList as the apiserver serves it", e) from None
+    if not all(isinstance(r.plural, str) and r.plural and isinstance(r.kind, str) for r in found):
+        raise InputError(source, "/resources", "resources with a name and a kind", problem="a malformed resource")
+    return (group, version), sorted((_resource(r) for r in found), key=lambda r: r.plural)
+
+
+def _malformed(source: str, expected: str, e: Exception) -> InputError:
+    return InputError(source, "", expected, problem=f"holds a malformed discovery document: {e}")

@@ -33,7 +33,7 @@ def documents(path: Path) -> list[tuple[int, Any]]:
     """(number, document) of a JSON file (one document) or a YAML file (empty documents dropped)."""
     text = read_text(path)
     if path.suffix not in YAML_SUFFIXES:
-        return [(1, parse_json(text, path))]
+        return [(1, parse_json(text, path))] if text.strip() else []
     from ..yamlfile import documents as yaml_documents
 
     return yaml_documents(text, path)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Any
 
 from ..errors import InputError
 from ..ir import Resource
-from . import SourceSet
+from . import SourceSet, files
 from .discovery import from_aggregated, from_legacy
 from .openapi import from_document, read_document
 
@@ -45,11 +45,18 @@ def _discovery(folder: Path) -> dict[tuple[str, str], list[Resource]]:
         for root in ("api.json", "apis.json"):
             path = aggregated / root
             if path.is_file():
-                result.update(from_aggregated(json.loads(path.read_text()), str(path)))
+                result.update(from_aggregated(_json_object(path), str(path)))
         if result:
             return result
     legacy = folder / "discovery" / "legacy"
     for path in sorted([*legacy.glob("api/*.json"), *legacy.glob("apis/*/*.json")]):
-        gv, resources = from_legacy(json.loads(path.read_text()), str(path))
+        gv, resources = from_legacy(_json_object(path), str(path))
         result[gv] = resources
     return result
+
+
+def _json_object(path: Path) -> dict[str, Any]:
+    doc = files.parse_json(files.read_text(path), path)
+    if not isinstance(doc, dict):
+        raise InputError(path, "", "a discovery document, a JSON object", problem=f"holds {files.describe(doc)}")
+    return doc

@@ -195,3 +195,66 @@ def test_from_yaml_that_is_not_one_openapi_document(capsys: pytest.CaptureFixtur
 def test_load_all_keeps_its_signature_for_callers(tmp_path: Path) -> None:
     docs: list[Any] = load_all("a: 1\n---\n---\nb: =\n")
     assert docs == [{"a": 1}, {"b": "="}]
+
+
+def test_from_an_empty_json_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = _write(tmp_path / "openapi.json", "\n")
+    assert _fails(capsys, tmp_path, "--from", str(source)) == f"kgen generate: {source}: is empty (expected an OpenAPI v3 or v2 document)"
+
+
+# -- snapshot folders -------------------------------------------------------------------------
+
+
+def _snapshot(tmp_path: Path) -> Path:
+    folder = tmp_path / "snap"
+    write_json(folder / "openapi" / "v3" / "api" / "v1.json", {"openapi": "3.0.0", "components": {"schemas": {}}})
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('{"kind": "APIGroupDiscoveryList",\n "items": [}', ":2:12: could not parse JSON: Expecting value"),
+        ("[1]", ": holds a list (expected a discovery document, a JSON object)"),
+        ('{"kind": "APIGroupDiscoveryList", "items": "x"}', ": holds a malformed discovery document: 'str' object has no attribute 'get' "
+         "(expected an APIGroupDiscoveryList as the apiserver serves it)"),
+        ('{"kind": "APIGroupDiscoveryList", "items": [{"metadata": {}, "versions": [{"version": "v1", "resources": [{"resource": 5}]}]}]}',
+         ": a malformed resource in core/v1 (expected resources with a name and a kind)"),
+    ],
+    ids=["not-json", "not-an-object", "items-not-a-list", "resource-without-a-name"],
+)
+def test_snapshot_with_broken_aggregated_discovery(capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, problem: str) -> None:
+    folder = _snapshot(tmp_path)
+    discovery = folder / "discovery" / "aggregated" / "api.json"
+    discovery.parent.mkdir(parents=True)
+    discovery.write_text(text)
+    assert _fails(capsys, tmp_path, "--from", str(folder)) == f"kgen generate: {discovery}{problem}"
+
+
+def test_snapshot_with_broken_legacy_discovery(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = _snapshot(tmp_path)
+    legacy = write_json(folder / "discovery" / "legacy" / "api" / "v1.json", {"kind": "APIResourceList", "groupVersion": "v1", "resources": [1]})
+    assert _fails(capsys, tmp_path, "--from", str(folder)) == (
+        f"kgen generate: {legacy}: holds a malformed discovery document: 'int' object is not subscriptable "
+        "(expected an APIResourceList as the apiserver serves it)"
+    )
+
+
+# -- --package --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("package", "what"),
+    [("json", "a standard-library module"), ("typing.k8s", "a standard-library module"), ("email", "a standard-library module"),
+     ("httpx", "a module generated code imports"), ("msgspec", "a module generated code imports"), ("kgen.mine", "a module generated code imports")],
+)
+def test_package_names_that_would_shadow_what_python_or_kgen_imports(capsys: pytest.CaptureFixture[str], tmp_path: Path, package: str, what: str) -> None:
+    """Before, `--package json` wrote out/json/, which hides the standard library's json (and so
+    breaks the generated package itself) for everything on that sys.path."""
+    source = write_json(tmp_path / "openapi.json", {"openapi": "3.0.0", "components": {"schemas": {}}})
+    out = tmp_path / "out"
+    assert main(["generate", "--from", str(source), "--out", str(out), "--package", package]) == 2
+    captured = capsys.readouterr()
+    top = package.split(".")[0]
+    assert captured.err == f"kgen generate: --package: {top!r} is {what} (expected a name that shadows no module Python ships or kgen needs)\n"
+    assert not out.exists()
