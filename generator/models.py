@@ -30,6 +30,7 @@ _ALIASES = {
     META_PREFIX + "Time": "Time",
     META_PREFIX + "MicroTime": "MicroTime",
 }
+_TYPE_AND_OBJECT_META = {"apiVersion", "kind", "metadata"}
 _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
 
 #: Fields holding credentials: their values never appear in a model's repr (or a log line
@@ -175,6 +176,12 @@ class ModelBuilder:
             parts = name.rsplit(".", 2)
             secret = REDACTED_FIELDS.get((parts[-2], parts[-1]), ()) if len(parts) > 1 else ()
             model.redacted = [f.py_name for f in model.fields if f.wire_name in secret]
+            if d.gvks:
+                # TypeMeta and metadata stay optional on every resource, whatever its schema
+                # lists (core/v1 Event lists metadata): list items carry no TypeMeta, partial
+                # objects no metadata, and generic code narrows them alike for every kind.
+                for f in model.fields:
+                    f.required = f.required and f.wire_name not in _TYPE_AND_OBJECT_META
             if len(d.gvks) == 1:
                 gvk = d.gvks[0]
                 model.api_version = f"{gvk['group']}/{gvk['version']}" if gvk.get("group") else gvk["version"]

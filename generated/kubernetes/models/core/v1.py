@@ -1386,10 +1386,8 @@ class Event(Model, kw_only=True):
     """The time at which the most recent occurrence of this event was recorded."""
     message: str | None = None
     """A human-readable description of the status of this operation."""
-    metadata: metav1.ObjectMeta
+    metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
-
-    Required.
 
     Default: {} (applied by the server, not by this client)."""
     reason: str | None = None
