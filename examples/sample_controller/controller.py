@@ -43,7 +43,7 @@ class Controller:
         self.foo_factory = FooInformerFactory(foos, resync=resync)
         self.deployments = self.kube_factory.apps_v1.deployments()
         self.foo_informer = self.foo_factory.samplecontroller_kgen_dev_v1alpha1.foos()
-        self.queue = RateLimitingQueue(default_controller_rate_limiter(), name="foos")
+        self.queue: RateLimitingQueue[str] = RateLimitingQueue(default_controller_rate_limiter(), name="foos")
         self.recorder = EventRecorder(kube.rest, CONTROLLER_NAME)
         self.foo_informer.informer.add_event_handler(
             on_add=self.enqueue, on_update=lambda old, new: self.enqueue(new), on_delete=self.enqueue
@@ -53,12 +53,13 @@ class Controller:
             on_add=self.handle_owned, on_update=lambda old, new: self.handle_owned(new), on_delete=self.handle_owned
         )
 
-    def enqueue(self, obj: Foo | DeletedFinalStateUnknown) -> None:
+    def enqueue(self, obj: Foo | DeletedFinalStateUnknown[Foo]) -> None:
         self.queue.add(meta_namespace_key(obj))
 
-    def handle_owned(self, obj: Deployment | DeletedFinalStateUnknown) -> None:
+    def handle_owned(self, obj: Deployment | DeletedFinalStateUnknown[Deployment]) -> None:
+        # The informer and its handlers are typed in the model: a tombstone holds a Deployment too.
         deployment = obj.obj if isinstance(obj, DeletedFinalStateUnknown) else obj
-        if not isinstance(deployment, Deployment) or not deployment.metadata:
+        if deployment.metadata is None:
             return
         for ref in deployment.metadata.owner_references or []:
             if ref.kind == "Foo" and ref.controller:
