@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 from kgen.runtime.apimachinery.meta import resource_version_of
+from kgen.runtime.tools.cache.listwatch import AsyncListerWatcher, ListerWatcher
 from kgen.runtime.tools.cache.delta_fifo import DELETED, AsyncDeltaFIFO, DeletedFinalStateUnknown, Deltas, DeltaFIFO, FIFOClosed
 from kgen.runtime.tools.cache.mutation_detector import CacheMutationDetector
 from kgen.runtime.tools.cache.processor import (
@@ -90,7 +91,7 @@ class _SharedInformerBase(Generic[T]):
 
     def __init__(
         self,
-        client: Any,
+        client: ListerWatcher[T] | AsyncListerWatcher[T],
         resync_period: float = 0.0,
         *,
         indexers: dict[str, IndexFunc] | None = None,
