@@ -721,3 +721,20 @@ def test_async_queue_can_be_built_outside_a_loop_and_used_in_one() -> None:
     q: AsyncQueue[str] = AsyncQueue()
     q.add("foo")
     assert asyncio.run(q.get()) == ("foo", False)
+
+
+def test_get_on_a_shut_down_empty_queue_answers_no_item_and_shutdown_in_both_flavours() -> None:
+    # Typed Got[T]: (item, False) | (Never, True); at runtime the missing item is None.
+    q: Queue[str] = Queue()
+    q.add("a")
+    q.shut_down()
+    assert q.get() == ("a", False)
+    assert q.get() == (None, True)
+
+    async def main() -> tuple[object, ...]:
+        aq: AsyncQueue[str] = AsyncQueue()
+        aq.add("a")
+        aq.shut_down()
+        return (await aq.get(), await aq.get())
+
+    assert asyncio.run(main()) == (("a", False), (None, True))

@@ -26,7 +26,7 @@ from kgen.runtime.util.workqueue.metrics import (
     PrometheusMetricsProvider,
     set_metrics_provider,
 )
-from kgen.runtime.util.workqueue.queue import AsyncQueue, Clock, Queue
+from kgen.runtime.util.workqueue.queue import AsyncQueue, Clock, Got, Queue
 from kgen.runtime.util.workqueue.rate_limiting_queue import AsyncRateLimitingQueue, RateLimitingQueue
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "BucketRateLimiter",
     "Clock",
     "DelayingQueue",
+    "Got",
     "InMemoryMetricsProvider",
     "ItemExponentialFailureRateLimiter",
     "ItemFastSlowRateLimiter",
