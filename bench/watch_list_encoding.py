@@ -35,12 +35,11 @@ from kgen.runtime.gentype.resource import _Requests
 from kgen.runtime.rest import load_kubeconfig
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.rest.content_encoding import MultiMemberGzipDecoder
-from kgen.runtime.rest.watch import WatchDecoder
+from kgen.runtime.rest.watch import Bookmark, WatchDecoder
 from kgen.runtime.testing import KubeAPIServer
 
 CONFIGMAPS = ResourceInfo("", "v1", "configmaps", True, "ConfigMap")
 CODEC = ModelCodec(ConfigMap, ConfigMapList)
-INITIAL_EVENTS_END = "k8s.io/initial-events-end"
 
 
 def create_configmaps(server: KubeAPIServer, namespace: str, count: int, threads: int = 16) -> None:
@@ -81,8 +80,7 @@ def stream_once(server: KubeAPIServer, namespace: str, encoding: str) -> dict[st
                 wire += len(raw)
                 for event in decoder.feed(gunzip.decode(raw) if gzipped else raw):
                     events += 1
-                    meta = event.object.metadata
-                    if event.type == "BOOKMARK" and meta and (meta.annotations_ or {}).get(INITIAL_EVENTS_END):
+                    if isinstance(event, Bookmark) and event.initial_events_end:
                         raise StopIteration
         except StopIteration:
             pass
