@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from . import envtest
+
 
 def _version() -> str:
     try:
@@ -54,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     snap.add_argument("--out", required=True, type=Path, metavar="DIR", help="folder to write (replaced whole)")
     snap.add_argument("--kubeconfig", metavar="PATH", help="kubeconfig file (default: $KUBECONFIG or ~/.kube/config)")
     snap.add_argument("--context", metavar="NAME", help="kubeconfig context (default: its current-context)")
+    envtest.add_parser(sub)
     return parser
 
 
@@ -141,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    if args.command == "envtest":
+        return envtest.run(args)
     try:
         return _generate(args) if args.command == "generate" else _snapshot(args)
     except (ConfigError, SnapshotError, ClusterAccessError, InputError, _UsageError) as e:

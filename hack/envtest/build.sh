@@ -5,6 +5,9 @@
 #
 #   hack/envtest/build.sh            build if missing, print the directory
 #   KGEN_CACHE_DIR=...               cache root (default: ${XDG_CACHE_HOME:-~/.cache}/kgen)
+#
+# This folder also ships inside kgen's wheel (kgen/envtest/), where `kgen envtest` runs this
+# script for projects outside the repository: nothing here may write next to the script.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -35,8 +38,14 @@ ldflags="-s -w \
 
 start=$(date +%s)
 echo "build.sh: building kube-apiserver v${KUBERNETES_VERSION} and etcd v${ETCD_VERSION} (first run only)..." >&2
-(cd "$here/kube-apiserver" && go build -ldflags "$ldflags" -o "$work/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
-(cd "$here/etcd" && go build -ldflags "-s -w" -o "$work/etcd" .)
+# Build from copies of the Go modules: the script's own folder may be read-only (an installed
+# wheel), and -mod=mod may touch go.mod/go.sum.
+src="$(mktemp -d "$cache_root/envtest/.src.XXXXXX")"
+trap 'rm -rf "$work" "$src"' EXIT
+cp -R "$here/kube-apiserver" "$here/etcd" "$src/"
+(cd "$src/kube-apiserver" && go build -ldflags "$ldflags" -o "$work/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
+(cd "$src/etcd" && go build -ldflags "-s -w" -o "$work/etcd" .)
+rm -rf "$src"
 echo "build.sh: built in $(( $(date +%s) - start ))s" >&2
 
 # Swap the finished build in, so an interrupted build never leaves a half-filled cache entry.

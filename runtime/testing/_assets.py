@@ -54,6 +54,6 @@ def find_assets() -> Path:
         return entries[-1]
     raise AssetsNotFound(
         "no kube-apiserver/etcd binaries found: set KUBEBUILDER_ASSETS to a folder holding "
-        "'etcd' and 'kube-apiserver' (e.g. from setup-envtest), or run hack/envtest/build.sh "
-        f"from kgen's repository to build them into {cache_root() / 'envtest'}"
+        "'etcd' and 'kube-apiserver' (e.g. from setup-envtest), or run `kgen envtest` "
+        f"(pip install kgen; needs Go) to build them into {cache_root() / 'envtest'}"
     )

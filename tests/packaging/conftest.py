@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import venv
@@ -30,10 +31,35 @@ def build_wheel(project: Path, dist: Path) -> Path:
     return wheel
 
 
+#: What the two projects are built from: their project files and the folders their link farms
+#: point at. Nothing else of the checkout reaches a wheel.
+SOURCES = (
+    "pyproject.toml", "README.md", "packaging", "runtime", "generated/kubernetes", "generator", "templates",
+    "openapi", "hack/envtest",
+)
+
+
+def source_tree(where: Path) -> Path:
+    """A copy of what the wheels are built from, links kept: a clean build, whatever `build/`
+    folders earlier builds left in the checkout (setuptools would pack their stale files)."""
+    for name in SOURCES:
+        source, target = REPO / name, where / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, target, symlinks=True,
+                            ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
+        else:
+            shutil.copy2(source, target)
+    return where
+
+
 @pytest.fixture(scope="session")
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> Wheels:
+    tree = source_tree(tmp_path_factory.mktemp("src"))
     dist = tmp_path_factory.mktemp("dist")
-    return Wheels(runtime=build_wheel(RUNTIME_PROJECT, dist), generator=build_wheel(REPO, dist))
+    return Wheels(
+        runtime=build_wheel(tree / RUNTIME_PROJECT.relative_to(REPO), dist), generator=build_wheel(tree, dist)
+    )
 
 
 def fresh_venv(where: Path) -> Path:

@@ -3,12 +3,15 @@ namespace, the runtime needs only httpx and msgspec, and `kgen generate` works f
 
 from __future__ import annotations
 
+import os
 import subprocess
 import zipfile
 from email.parser import Parser
 from pathlib import Path
 
+from kgen.runtime.testing import find_assets
 from tests.packaging.conftest import Wheels, fresh_venv, pip_install
+from tests.packaging.test_envtest_cmd import FAKE_GO
 
 
 def _names(wheel: Path) -> set[str]:
@@ -23,7 +26,7 @@ def _metadata(wheel: Path) -> tuple[list[str], list[str]]:
     return msg.get_all("Requires-Dist") or [], msg.get_all("Provides-Extra") or []
 
 
-def test_runtime_wheel_holds_the_runtime_stock_client_and_envtest_recipe_only(wheels: Wheels) -> None:
+def test_runtime_wheel_holds_the_runtime_and_the_stock_client_only(wheels: Wheels) -> None:
     names = _names(wheels.runtime)
     for expected in (
         "kgen/runtime/py.typed",
@@ -31,16 +34,9 @@ def test_runtime_wheel_holds_the_runtime_stock_client_and_envtest_recipe_only(wh
         "kgen/runtime/testing/pytest_plugin.py",
         "kgen/kubernetes/py.typed",
         "kgen/kubernetes/__init__.py",
-        "kgen/envtest/build.sh",
-        "kgen/envtest/versions.env",
-        "kgen/envtest/etcd/go.mod",
-        "kgen/envtest/etcd/go.sum",
-        "kgen/envtest/etcd/main.go",
-        "kgen/envtest/kube-apiserver/go.mod",
-        "kgen/envtest/kube-apiserver/go.sum",
     ):
         assert expected in names, expected
-    assert not any(n.startswith(("kgen/generator/", "kgen/templates/", "kgen/openapi/")) for n in names)
+    assert not any(n.startswith(("kgen/generator/", "kgen/templates/", "kgen/openapi/", "kgen/envtest/")) for n in names)
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
     assert "kgen/__init__.py" not in names  # kgen stays a namespace both distributions share
     requires, extras = _metadata(wheels.runtime)
@@ -57,9 +53,17 @@ def test_generator_wheel_holds_the_generator_and_depends_on_the_same_runtime(whe
         "kgen/templates/models.py.jinja",
         "kgen/openapi/kubernetes-1.37.2/openapi/v3/apis/apps/v1.json",
         "kgen/openapi/kubernetes-1.37.2/discovery/aggregated/apis.json",
+        # the recipe `kgen envtest` builds kube-apiserver and etcd from (hack/envtest/)
+        "kgen/envtest/build.sh",
+        "kgen/envtest/versions.env",
+        "kgen/envtest/etcd/go.mod",
+        "kgen/envtest/etcd/go.sum",
+        "kgen/envtest/etcd/main.go",
+        "kgen/envtest/kube-apiserver/go.mod",
+        "kgen/envtest/kube-apiserver/go.sum",
     ):
         assert expected in names, expected
-    assert not any(n.startswith(("kgen/runtime/", "kgen/kubernetes/", "kgen/envtest/")) for n in names)
+    assert not any(n.startswith(("kgen/runtime/", "kgen/kubernetes/")) for n in names)
     assert not any(n.startswith(("tests/", "hack/", "openapi/", "examples/", "packaging/")) for n in names)
     assert "kgen/__init__.py" not in names
     requires, _ = _metadata(wheels.generator)
@@ -76,7 +80,7 @@ def test_wheels_install_with_console_script_and_import_names(wheels: Wheels, tmp
     version = subprocess.run([kgen, "--version"], capture_output=True, text=True, cwd=tmp_path)
     assert version.returncode == 0 and version.stdout.strip() == "kgen 0.1.0", version.stderr
     helptext = subprocess.run([kgen, "--help"], capture_output=True, text=True, cwd=tmp_path)
-    assert helptext.returncode == 0 and "snapshot" in helptext.stdout
+    assert helptext.returncode == 0 and "snapshot" in helptext.stdout and "envtest" in helptext.stdout
     # The main job from the installed wheels: the embedded snapshot travels with them.
     generated = subprocess.run(
         [kgen, "generate", "--out", str(tmp_path / "out"), "--package", "mykube", "--groups", "apps/v1"],
@@ -92,3 +96,20 @@ def test_wheels_install_with_console_script_and_import_names(wheels: Wheels, tmp
     runtime_file, generator_file = where.stdout.split()
     assert runtime_file.startswith(str(tmp_path / "venv")), runtime_file  # the wheels' copies, not the checkout
     assert generator_file.startswith(str(tmp_path / "venv")), generator_file
+
+    # `kgen envtest` from the install, outside any checkout: finds the session's binaries...
+    assets = find_assets()
+    found = subprocess.run([kgen, "envtest", "--cache-dir", str(assets.parent.parent)], capture_output=True, text=True,
+                           cwd=tmp_path)
+    assert (found.returncode, found.stdout) == (0, f"{assets}\n"), found.stderr
+    # ... and builds with the recipe the wheel carries (a stand-in `go`, as in test_envtest_cmd.py).
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "go").write_text(FAKE_GO)
+    (bin_dir / "go").chmod(0o755)
+    env = dict(os.environ, PATH=f"{bin_dir}:/usr/bin:/bin", FAKE_GO_LOG=str(tmp_path / "go.log"))
+    built = subprocess.run([kgen, "envtest", "--cache-dir", str(tmp_path / "cache")], capture_output=True, text=True,
+                           cwd=tmp_path, env=env)
+    folder = tmp_path / "cache" / "envtest" / "k8s-1.37.2-etcd-3.7.3"
+    assert (built.returncode, built.stdout) == (0, f"{folder}\n"), built.stderr
+    assert (folder / "kube-apiserver").is_file() and (folder / "etcd").is_file()

@@ -1,0 +1,169 @@
+"""`kgen envtest`: the kube-apiserver and etcd binaries for a project's tests, found or built.
+
+controller-runtime's setup-envtest plays this role for Go projects: it puts the binaries in a
+folder and prints it, for ``KUBEBUILDER_ASSETS`` (the layout kgen's test harness,
+``kgen.runtime.testing``, reads). kgen builds them instead of downloading them: kube-apiserver
+from ``k8s.io/kubernetes`` and etcd from ``go.etcd.io/etcd/server/v3``, through the Go module
+proxy, with the Go modules and script of ``hack/envtest/`` — which kgen's wheel ships as
+``kgen/envtest/``, so the command works from an install, outside this repository.
+
+The folder is ``<cache>/envtest/k8s-<kubernetes>-etcd-<etcd>`` (cache: ``--cache-dir``, else
+``$KGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/kgen``, else ``~/.cache/kgen``): the same folder the
+repository's ``make test`` builds into, so one build serves both. A complete folder is reused; a
+build goes to a temporary folder that is renamed into place, so an interrupted build leaves none.
+
+Exit codes: 0 the folder is printed; 1 the build failed, or ``--no-build`` and it is missing;
+2 the request cannot be met here (a malformed version, a version kgen's recipe does not pin,
+no Go toolchain or one older than the recipe's go.mod needs) — one line on stderr saying what to do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from kgen.runtime.util.paths import cache_root
+
+BINARIES = ("etcd", "kube-apiserver")
+_VERSION = re.compile(r"\d+\.\d+\.\d+")
+_GO_VERSION = re.compile(r"go(\d+)\.(\d+)")
+
+
+class EnvtestError(Exception):
+    """The request cannot be met here: exit 2 with this message."""
+
+
+class BuildFailed(Exception):
+    """The binaries could not be provided: exit 1 with this message."""
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """The folder `hack/envtest/` (installed: `kgen/envtest/`) and the versions it pins."""
+
+    folder: Path
+    kubernetes: str
+    etcd: str
+    go: tuple[int, int]  # the newest `go` directive of its go.mod files
+
+    @property
+    def script(self) -> Path:
+        return self.folder / "build.sh"
+
+
+def recipe() -> Recipe:
+    spec = importlib.util.find_spec("kgen.envtest")
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    for location in map(Path, locations):
+        if (location / "build.sh").is_file() and (location / "versions.env").is_file():
+            pins = _read_env(location / "versions.env")
+            go = max(_go_directive(location / module / "go.mod") for module in BINARIES)
+            return Recipe(location, pins["KUBERNETES_VERSION"], pins["ETCD_VERSION"], go)
+    raise EnvtestError("kgen's envtest recipe (kgen/envtest/build.sh) is missing from this installation")
+
+
+def _read_env(path: Path) -> dict[str, str]:
+    pairs = (line.split("=", 1) for line in path.read_text().splitlines() if "=" in line and not line.startswith("#"))
+    return {key.strip(): value.strip() for key, value in pairs}
+
+
+def _go_directive(go_mod: Path) -> tuple[int, int]:
+    found = re.search(r"^go (\d+)\.(\d+)", go_mod.read_text(), re.MULTILINE)
+    if found is None:
+        raise EnvtestError(f"{go_mod}: no go directive")
+    return int(found[1]), int(found[2])
+
+
+def assets_folder(root: Path, kubernetes: str, etcd: str) -> Path:
+    return root / "envtest" / f"k8s-{kubernetes}-etcd-{etcd}"
+
+
+def complete(folder: Path) -> bool:
+    return all(os.access(folder / name, os.X_OK) for name in BINARIES)
+
+
+def _check_go(needed: tuple[int, int], missing: str) -> None:
+    go = shutil.which("go")
+    if go is None:
+        raise EnvtestError(f"{missing}; building them needs the Go toolchain (go {needed[0]}.{needed[1]} or newer) on PATH")
+    result = subprocess.run([go, "env", "GOVERSION"], capture_output=True, text=True, check=False)
+    found = _GO_VERSION.match(result.stdout.strip())
+    if result.returncode != 0 or found is None:
+        raise EnvtestError(f"{missing}; `{go} env GOVERSION` did not answer a Go version")
+    have = (int(found[1]), int(found[2]))
+    if have < needed:
+        raise EnvtestError(
+            f"{missing}; building them needs go {needed[0]}.{needed[1]} or newer, and {go} is {result.stdout.strip()}"
+        )
+
+
+def ensure(kubernetes: str | None, etcd: str | None, root: Path, *, build: bool) -> Path:
+    """The folder holding both binaries for these versions, built if missing and ``build``.
+
+    Raises EnvtestError (exit 2) or BuildFailed (exit 1)."""
+    pinned = recipe()
+    kubernetes, etcd = kubernetes or pinned.kubernetes, etcd or pinned.etcd
+    for flag, value in (("--kubernetes-version", kubernetes), ("--etcd-version", etcd)):
+        if not _VERSION.fullmatch(value):
+            raise EnvtestError(f"{flag}: expected a version like 1.37.2, got {value!r}")
+    folder = assets_folder(root, kubernetes, etcd)
+    if complete(folder):
+        return folder
+    missing = f"kube-apiserver and etcd for Kubernetes {kubernetes} / etcd {etcd} are not in {folder}"
+    if not build:
+        raise BuildFailed(f"{missing} (--no-build)")
+    if (kubernetes, etcd) != (pinned.kubernetes, pinned.etcd):
+        raise EnvtestError(
+            f"{missing}, and kgen builds only Kubernetes {pinned.kubernetes} / etcd {pinned.etcd} (the versions its "
+            "recipe pins); for others, point KUBEBUILDER_ASSETS at a folder from setup-envtest"
+        )
+    _check_go(pinned.go, missing)
+    env = dict(os.environ, KGEN_CACHE_DIR=str(root))
+    # build.sh reports its progress on stderr and prints the folder last on stdout.
+    result = subprocess.run(["bash", str(pinned.script)], stdout=subprocess.PIPE, text=True, env=env, check=False)
+    built = Path(result.stdout.strip().splitlines()[-1]) if result.stdout.strip() else None
+    if result.returncode != 0 or built != folder or not complete(folder):
+        raise BuildFailed(f"building kube-apiserver and etcd failed (exit code {result.returncode}; its errors are above)")
+    return folder
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    try:
+        pinned: Recipe | None = recipe()
+    except EnvtestError:
+        pinned = None
+    versions = f"Kubernetes {pinned.kubernetes}, etcd {pinned.etcd}" if pinned else "the recipe's"
+    parser = sub.add_parser(
+        "envtest",
+        help="find or build kube-apiserver and etcd for tests; print their folder (for KUBEBUILDER_ASSETS)",
+        description="Find, or build from the Go module proxy (needs Go), the kube-apiserver and etcd binaries "
+        "kgen.runtime.testing runs, and print the folder holding them: "
+        'export KUBEBUILDER_ASSETS="$(kgen envtest)". '
+        f"Default versions: {versions}. The first build takes several minutes; later runs reuse it.",
+    )
+    parser.add_argument("--kubernetes-version", metavar="X.Y.Z", help="kube-apiserver version")
+    parser.add_argument("--etcd-version", metavar="X.Y.Z", help="etcd version")
+    parser.add_argument("--cache-dir", type=Path, metavar="DIR",
+                        help="cache root; the binaries go to DIR/envtest/k8s-<version>-etcd-<version> "
+                        "(default: $KGEN_CACHE_DIR, else ~/.cache/kgen)")
+    parser.add_argument("--no-build", action="store_true", help="only look in the cache; exit 1 if they are missing")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        folder = ensure(args.kubernetes_version, args.etcd_version, args.cache_dir or cache_root(), build=not args.no_build)
+    except EnvtestError as e:
+        print(f"kgen envtest: {e}", file=sys.stderr)
+        return 2
+    except BuildFailed as e:
+        print(f"kgen envtest: {e}", file=sys.stderr)
+        return 1
+    print(folder)
+    return 0

@@ -1,0 +1,207 @@
+"""`kgen envtest`: prints the cached kube-apiserver/etcd folder, builds a missing one with the
+shipped recipe (hack/envtest/build.sh) into a temporary folder renamed into place, and says in one
+line what to do when it cannot (no Go, an old Go, a version the recipe does not pin).
+
+Builds here use a stand-in `go` that writes small scripts where `go build -o` points, so the
+recipe's steps (copy the Go modules out of the possibly read-only recipe folder, build both,
+swap the folder in, print it) run in a second instead of ten minutes. The real build is what
+`make test` runs (hack/envtest/build.sh is the same script).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from kgen.generator.cli import main as kgen
+from kgen.generator.envtest import recipe
+from kgen.runtime.testing import find_assets
+
+PINNED = "k8s-1.37.2-etcd-3.7.3"
+
+FAKE_GO = """#!/usr/bin/env bash
+# A stand-in for the Go toolchain: logs where and how it runs, answers GOVERSION, and "builds"
+# by writing an executable script to the -o path.
+echo "$PWD :: $([[ -f go.mod ]] && echo go.mod) :: $*" >> "$FAKE_GO_LOG"
+case "$1" in
+  env) echo "${FAKE_GO_VERSION:-go1.26.0}" ;;
+  build)
+    if [[ -n "${FAKE_GO_FAIL:-}" ]]; then echo "fake go: build failed" >&2; exit 1; fi
+    while [[ $# -gt 0 ]]; do [[ "$1" == -o ]] && out="$2"; shift; done
+    printf '#!/bin/sh\\necho built by the stand-in go\\n' > "$out"; chmod +x "$out" ;;
+  *) echo "fake go: unexpected $*" >&2; exit 3 ;;
+esac
+"""
+
+
+@pytest.fixture
+def fake_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """PATH holds a stand-in `go` and the system tools, not the real Go; returns its log."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "go").write_text(FAKE_GO)
+    (bin_dir / "go").chmod(0o755)
+    log = tmp_path / "go.log"
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    monkeypatch.setenv("FAKE_GO_LOG", str(log))
+    return log
+
+
+@pytest.fixture
+def no_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert subprocess.run(["bash", "-c", "command -v go"], capture_output=True).returncode == 1
+
+
+def _entries(cache: Path) -> list[str]:
+    folder = cache / "envtest"
+    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+
+
+def test_prints_the_cached_folder_holding_the_real_binaries(capsys: pytest.CaptureFixture[str]) -> None:
+    assets = find_assets()  # the session's binaries (KUBEBUILDER_ASSETS, else built by make test)
+    assert assets.name == PINNED and assets.parent.name == "envtest"
+    for args in ([], ["--no-build"], ["--kubernetes-version", "1.37.2", "--etcd-version", "3.7.3"]):
+        assert kgen(["envtest", "--cache-dir", str(assets.parent.parent), *args]) == 0
+        out, err = capsys.readouterr()
+        assert (out, err) == (f"{assets}\n", "")
+    version = subprocess.run([str(assets / "kube-apiserver"), "--version"], capture_output=True, text=True, check=True)
+    assert version.stdout.strip() == "Kubernetes v1.37.2"
+    etcd = subprocess.run([str(assets / "etcd"), "--version"], capture_output=True, text=True, check=True)
+    assert "etcd Version: 3.7.3" in etcd.stdout
+
+
+def test_cache_dir_defaults_to_kgen_cache_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "cache" / "envtest" / PINNED
+    folder.mkdir(parents=True)
+    for name in ("etcd", "kube-apiserver"):
+        (folder / name).write_text("#!/bin/sh\n")
+        (folder / name).chmod(0o755)
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / "cache"))
+    assert kgen(["envtest", "--no-build"]) == 0
+    assert capsys.readouterr().out == f"{folder}\n"
+
+
+@pytest.mark.usefixtures("no_go")
+def test_missing_go_exits_2_with_one_line_and_leaves_the_cache_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert kgen(["envtest", "--cache-dir", str(tmp_path / "cache")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"kgen envtest: kube-apiserver and etcd for Kubernetes 1.37.2 / etcd 3.7.3 are not in "
+        f"{tmp_path / 'cache' / 'envtest' / PINNED}; building them needs the Go toolchain (go 1.26 or newer) on PATH\n"
+    )
+    assert not (tmp_path / "cache").exists()
+
+
+def test_old_go_exits_2_naming_the_version_needed(
+    fake_go: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FAKE_GO_VERSION", "go1.22.4")
+    assert kgen(["envtest", "--cache-dir", str(tmp_path / "cache")]) == 2
+    err = capsys.readouterr().err
+    assert err.endswith(f"; building them needs go 1.26 or newer, and {fake_go.parent / 'bin' / 'go'} is go1.22.4\n"), err
+    assert "build" not in fake_go.read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--kubernetes-version", "v1.37.2"], "--kubernetes-version: expected a version like 1.37.2, got 'v1.37.2'"),
+        (["--etcd-version", "3.7"], "--etcd-version: expected a version like 1.37.2, got '3.7'"),
+    ],
+)
+def test_malformed_versions_exit_2(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert kgen(["envtest", "--cache-dir", str(tmp_path), *args]) == 2
+    assert capsys.readouterr().err == f"kgen envtest: {message}\n"
+
+
+def test_a_version_the_recipe_does_not_pin_is_found_in_the_cache_but_not_built(
+    fake_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = tmp_path / "cache"
+    args = ["envtest", "--cache-dir", str(cache), "--kubernetes-version", "1.30.4", "--etcd-version", "3.5.21"]
+    assert kgen(args) == 2
+    assert capsys.readouterr().err == (
+        f"kgen envtest: kube-apiserver and etcd for Kubernetes 1.30.4 / etcd 3.5.21 are not in "
+        f"{cache / 'envtest' / 'k8s-1.30.4-etcd-3.5.21'}, and kgen builds only Kubernetes 1.37.2 / etcd 3.7.3 "
+        "(the versions its recipe pins); for others, point KUBEBUILDER_ASSETS at a folder from setup-envtest\n"
+    )
+    assert not fake_go.exists()  # Go was not even asked
+    folder = cache / "envtest" / "k8s-1.30.4-etcd-3.5.21"  # e.g. copied from setup-envtest
+    folder.mkdir(parents=True)
+    for name in ("etcd", "kube-apiserver"):
+        (folder / name).write_text("#!/bin/sh\n")
+        (folder / name).chmod(0o755)
+    assert kgen(args) == 0
+    assert capsys.readouterr().out == f"{folder}\n"
+
+
+def test_no_build_exits_1_when_missing(fake_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert kgen(["envtest", "--cache-dir", str(tmp_path / "cache"), "--no-build"]) == 1
+    assert capsys.readouterr().err == (
+        f"kgen envtest: kube-apiserver and etcd for Kubernetes 1.37.2 / etcd 3.7.3 are not in "
+        f"{tmp_path / 'cache' / 'envtest' / PINNED} (--no-build)\n"
+    )
+    assert not fake_go.exists()
+
+
+def test_builds_a_missing_folder_from_a_copy_of_the_recipe_then_reuses_it(
+    fake_go: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = tmp_path / "cache"
+    # Half a folder (an etcd without its kube-apiserver) is not a cache hit.
+    (cache / "envtest" / PINNED).mkdir(parents=True)
+    (cache / "envtest" / PINNED / "etcd").write_text("#!/bin/sh\n")
+    (cache / "envtest" / PINNED / "etcd").chmod(0o755)
+    assert kgen(["envtest", "--cache-dir", str(cache)]) == 0
+    folder = cache / "envtest" / PINNED
+    assert capsys.readouterr().out == f"{folder}\n"
+    assert _entries(cache) == [PINNED]  # no temporary folder left beside it
+    for name in ("etcd", "kube-apiserver"):
+        run = subprocess.run([str(folder / name)], capture_output=True, text=True, check=True)
+        assert run.stdout == "built by the stand-in go\n"
+    builds = [line for line in fake_go.read_text().splitlines() if " :: build " in line]
+    assert len(builds) == 2
+    where = recipe().folder.resolve()
+    for line in builds:
+        cwd, go_mod, _ = line.split(" :: ")
+        assert Path(cwd).name in ("kube-apiserver", "etcd") and go_mod == "go.mod"
+        assert where not in Path(cwd).resolve().parents, "built inside the recipe folder, not a copy"
+    assert "k8s.io/kubernetes/cmd/kube-apiserver" in builds[0] and "-X k8s.io/component-base/version.gitVersion=v1.37.2" in builds[0]
+
+    # Reused: no Go needed any more.
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert kgen(["envtest", "--cache-dir", str(cache)]) == 0
+    assert capsys.readouterr().out == f"{folder}\n"
+
+
+def test_a_failed_build_exits_1_and_leaves_no_folder(
+    fake_go: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("FAKE_GO_FAIL", "1")
+    cache = tmp_path / "cache"
+    assert kgen(["envtest", "--cache-dir", str(cache)]) == 1
+    assert capsys.readouterr().err == (
+        "kgen envtest: building kube-apiserver and etcd failed (exit code 1; its errors are above)\n"
+    )
+    assert _entries(cache) == []
+
+
+def test_the_recipe_ships_with_the_pinned_versions_and_its_go_modules() -> None:
+    pinned = recipe()
+    assert (pinned.kubernetes, pinned.etcd) == ("1.37.2", "3.7.3")
+    assert pinned.go == (1, 26)
+    for module in ("kube-apiserver", "etcd"):
+        assert (pinned.folder / module / "go.mod").is_file() and (pinned.folder / module / "go.sum").is_file()
+    assert os.stat(pinned.script).st_mode & stat.S_IXUSR
