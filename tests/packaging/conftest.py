@@ -54,12 +54,18 @@ def source_tree(where: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def wheels(tmp_path_factory: pytest.TempPathFactory) -> Wheels:
-    tree = source_tree(tmp_path_factory.mktemp("src"))
-    dist = tmp_path_factory.mktemp("dist")
-    return Wheels(
-        runtime=build_wheel(tree / RUNTIME_PROJECT.relative_to(REPO), dist), generator=build_wheel(tree, dist)
-    )
+def sources(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return source_tree(tmp_path_factory.mktemp("src"))
+
+
+@pytest.fixture(scope="session")
+def runtime_wheel(sources: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_wheel(sources / RUNTIME_PROJECT.relative_to(REPO), tmp_path_factory.mktemp("dist-runtime"))
+
+
+@pytest.fixture(scope="session")
+def wheels(runtime_wheel: Path, sources: Path, tmp_path_factory: pytest.TempPathFactory) -> Wheels:
+    return Wheels(runtime=runtime_wheel, generator=build_wheel(sources, tmp_path_factory.mktemp("dist-kgen")))
 
 
 def fresh_venv(where: Path) -> Path:
