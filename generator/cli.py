@@ -149,12 +149,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _generate(args) if args.command == "generate" else _snapshot(args)
     except (ConfigError, SnapshotError, ClusterAccessError, InputError, _UsageError) as e:
+        _end_progress_line()
         print(f"kgen {args.command}: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         # The output folder is the old one or the new one, never a mix (write.py).
+        _end_progress_line()
         print(f"kgen {args.command}: interrupted", file=sys.stderr)
         return 130
+
+
+def _end_progress_line() -> None:
+    """Clears the terminal's progress line, so an error starts a line of its own."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[2K")
 
 
 if __name__ == "__main__":

@@ -73,3 +73,36 @@ def test_default_package_is_kubeclient_which_shadows_no_installed_module(tmp_pat
     assert sorted(p.name for p in out.iterdir()) == ["kubeclient"]
     helptext = _run("generate", "--help").stdout
     assert "(default: kubeclient, which shadows no other" in " ".join(helptext.split())
+
+
+def test_an_error_on_a_terminal_clears_the_progress_line_first(tmp_path: Path) -> None:
+    """On a terminal, progress overwrites one line; an error after it must not be glued to it."""
+    import os
+    import pty
+
+    from tests.unit.helpers import widget_document, write_json
+
+    source = write_json(tmp_path / "openapi.json", widget_document({"type": "object", "properties": {"size": {"type": "integer"}}}))
+    main_fd, child_fd = pty.openpty()
+    with subprocess.Popen(
+        [sys.executable, "-m", "kgen.generator.cli", "generate", "--from", str(source), "--out", str(tmp_path / "out"),
+         "--groups", "nope.example.io/v1"],
+        stdin=child_fd, stdout=child_fd, stderr=child_fd,
+    ) as process:
+        assert process.wait(timeout=60) == 2
+    os.close(child_fd)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(main_fd, 65536)
+        except OSError:  # EIO: the terminal's other end is closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(main_fd)
+    assert b"building models" in shown  # there was a progress line
+    last = shown.rsplit(b"\r\x1b[2K", 1)[1]
+    assert last == (
+        b"kgen generate: --groups: unknown group/version nope.example.io/v1 (expected one of widgets.example.io/v1)\r\n"
+    )
