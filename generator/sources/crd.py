@@ -86,6 +86,8 @@ def _where(label: str, path: Path) -> str:
 
 def _nothing_found(path: Path, others: list[str]) -> InputError:
     expected = "apiextensions.k8s.io/v1 CustomResourceDefinitions"
+    if any(o.startswith("an OpenAPI document") for o in others):
+        expected += "; an OpenAPI document goes to --from"
     if not others:
         return InputError(path, "", expected, problem="is empty")
     listed = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")

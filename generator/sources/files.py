@@ -42,6 +42,8 @@ def documents(path: Path) -> list[tuple[int, Any]]:
 def describe(doc: Any) -> str:
     """What a document is, for an error saying it is not what was expected: "a ConfigMap", "a list"."""
     if isinstance(doc, dict):
+        if "openapi" in doc or "swagger" in doc:
+            return "an OpenAPI document"
         kind = doc.get("kind")
         return f"a {kind}" if isinstance(kind, str) and kind else "a mapping with no kind"
     names: dict[type, str] = {list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number"}

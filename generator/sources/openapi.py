@@ -39,8 +39,9 @@ def from_document(doc: dict[str, Any], source: str) -> SourceSet:
     else:
         kind = doc.get("kind")
         what = f"a {kind}" if isinstance(kind, str) and kind else "a mapping"
+        hint = "; CRDs go to --crd" if kind == "CustomResourceDefinition" else ""
         raise InputError(
-            source, "", "a top-level field 'openapi' for v3 or 'swagger' for v2",
+            source, "", f"a top-level field 'openapi' for v3 or 'swagger' for v2{hint}",
             problem=f"holds {what}, not an OpenAPI document",
         )
     if not isinstance(container, dict):

@@ -184,7 +184,7 @@ def test_a_bundle_with_crds_among_other_manifests_generates_the_crds(tmp_path: P
         ("openapi: 3.0.0\n---\nswagger: '2.0'\n", "holds 2 YAML documents (expected one OpenAPI document per file)"),
         ("- openapi\n", "holds a list (expected a mapping: an OpenAPI v3 or v2 document)"),
         ("kind: CustomResourceDefinition\n", "holds a CustomResourceDefinition, not an OpenAPI document "
-         "(expected a top-level field 'openapi' for v3 or 'swagger' for v2)"),
+         "(expected a top-level field 'openapi' for v3 or 'swagger' for v2; CRDs go to --crd)"),
     ],
 )
 def test_from_yaml_that_is_not_one_openapi_document(capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, problem: str) -> None:
@@ -258,3 +258,11 @@ def test_package_names_that_would_shadow_what_python_or_kgen_imports(capsys: pyt
     top = package.split(".")[0]
     assert captured.err == f"kgen generate: --package: {top!r} is {what} (expected a name that shadows no module Python ships or kgen needs)\n"
     assert not out.exists()
+
+
+def test_an_openapi_document_given_to_crd(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = write_json(tmp_path / "openapi.json", {"openapi": "3.0.0", "components": {"schemas": {}}})
+    assert _fails(capsys, tmp_path, "--crd", str(source)) == (
+        f"kgen generate: {source}: holds no CustomResourceDefinition, only an OpenAPI document "
+        "(expected apiextensions.k8s.io/v1 CustomResourceDefinitions; an OpenAPI document goes to --from)"
+    )
