@@ -91,13 +91,14 @@ def write(files: dict[str, str], folder: Path, out: Path | None = None) -> None:
     umask = os.umask(0)
     os.umask(umask)
     try:
-        staging.chmod(0o777 & ~umask)  # mkdtemp's 0700 would make the package private
-        for path, text in files.items():
-            target = staging / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text)
-        with _signals_deferred():
-            _swap(staging, folder)
+        with _sigterm_as_interrupt():
+            staging.chmod(0o777 & ~umask)  # mkdtemp's 0700 would make the package private
+            for path, text in files.items():
+                target = staging / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text)
+            with _signals_deferred():
+                _swap(staging, folder)
     except OSError as e:
         shutil.rmtree(staging, ignore_errors=True)
         raise _write_error(e, out if out is not None else folder.parent) from None
@@ -125,6 +126,23 @@ def _swap(staging: Path, folder: Path) -> None:
 def _write_error(e: OSError, out: Path) -> InputError:
     where = f" {e.filename}" if e.filename else ""
     return InputError(f"--out {out}", "", "", problem=f"cannot write{where}: {e.strerror or e}")
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt here, as Ctrl-C does, so the staging folder is removed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @contextmanager

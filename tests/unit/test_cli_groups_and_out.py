@@ -283,3 +283,25 @@ def test_a_signal_during_the_swap_waits_until_the_new_package_is_in_place(tmp_pa
     assert len(renames) == 2  # both renames ran before the interrupt was delivered
     assert (out / "pkg" / "__init__.py").read_text().endswith("NEW = 1\n")
     assert [p.name for p in out.iterdir()] == ["pkg"]
+
+
+def test_sigterm_while_writing_leaves_the_old_package(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    source, out, before = _package(tmp_path)
+    capsys.readouterr()
+    real = Path.write_text
+    written: list[Path] = []
+
+    def terminated(self: Path, text: str, *args: Any, **kwargs: Any) -> int:
+        if len(written) == 3:
+            os.kill(os.getpid(), signal.SIGTERM)  # `kill <pid>`, a container stopping
+        written.append(self)
+        return real(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", terminated)
+    previous = signal.getsignal(signal.SIGTERM)
+    line = _fails(capsys, ["generate", "--from", str(source), "--out", str(out), "--package", "pkg"], code=130)
+    assert line == "kgen generate: interrupted"
+    assert signal.getsignal(signal.SIGTERM) is previous  # restored
+    after = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    assert after == before
+    assert [p.name for p in out.iterdir()] == ["pkg"]
