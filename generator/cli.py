@@ -61,9 +61,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _snapshot(args: argparse.Namespace) -> int:
-    from kgen.runtime.rest import load_kubeconfig
+    from kgen.runtime.rest import CredentialError, load_kubeconfig
 
-    from .cluster_access import ClusterAccessError, context_description
+    from .cluster_access import ClusterAccessError, context_description, credential_error
     from .snapshot import capture, terminal_progress
     from .write import no_file_on_the_way
 
@@ -74,6 +74,8 @@ def _snapshot(args: argparse.Namespace) -> int:
         counts = capture(config, args.out, progress)
     except ClusterAccessError as e:
         raise e.at(context_description(args.kubeconfig, args.context)) from None
+    except CredentialError as e:
+        raise credential_error(e).at(context_description(args.kubeconfig, args.context)) from None
     except OSError as e:
         raise _UsageError(f"--out {args.out}: cannot write {e.filename or ''}: {e.strerror or e}") from None
     if sys.stderr.isatty():

@@ -43,8 +43,11 @@ class ClusterAccessError(RuntimeError):
         self.problem = problem
         self.hint = hint
         self.where = where
-        on = f" ({where})" if where else ""
-        super().__init__(f"GET {url}{on}: {problem}" + (f" ({hint})" if hint else ""))
+        if url:
+            at = f"GET {url}" + (f" ({where})" if where else "")
+        else:  # no request was sent: credentials could not be produced
+            at = where or "--cluster"
+        super().__init__(f"{at}: {problem}" + (f" ({hint})" if hint else ""))
 
     def at(self, where: str) -> "ClusterAccessError":
         """The same error, naming the kubeconfig context it used."""
@@ -93,6 +96,13 @@ def transport_error(url: str, error: Exception) -> ClusterAccessError:
     if "timed out" in text.lower() or "Timeout" in type(error).__name__:
         return ClusterAccessError(url, f"no answer: {text}", "is the server address right and the cluster running?")
     return ClusterAccessError(url, f"cannot connect: {text}", "is the server address right and the cluster running?")
+
+
+def credential_error(error: Exception) -> ClusterAccessError:
+    """The error for credentials the kubeconfig's user could not produce (an exec plugin that
+    fails or prints no ExecCredential, an unreadable token file): nothing was sent."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    return ClusterAccessError("", f"no credentials: {text}", "check the user's exec plugin or token file in the kubeconfig")
 
 
 def context_description(kubeconfig: str | None, context: str | None) -> str:

@@ -75,9 +75,9 @@ def load_sources(opts: Options) -> SourceSet:
 
 
 def _from_cluster(opts: Options) -> SourceSet:
-    from kgen.runtime.rest import load_kubeconfig
+    from kgen.runtime.rest import CredentialError, load_kubeconfig
 
-    from .cluster_access import ClusterAccessError, context_description
+    from .cluster_access import ClusterAccessError, context_description, credential_error
     from .snapshot import capture
 
     config = load_kubeconfig(opts.kubeconfig, opts.context)
@@ -86,6 +86,8 @@ def _from_cluster(opts: Options) -> SourceSet:
             capture(config, Path(tmp) / "snapshot")
         except ClusterAccessError as e:
             raise e.at(context_description(opts.kubeconfig, opts.context)) from None
+        except CredentialError as e:  # before any request: TLS client certificates come first
+            raise credential_error(e).at(context_description(opts.kubeconfig, opts.context)) from None
         return snapshot_dir.load(Path(tmp) / "snapshot")
 
 

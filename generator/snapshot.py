@@ -25,9 +25,9 @@ from typing import Any
 
 import httpx
 
-from kgen.runtime.rest import Config
+from kgen.runtime.rest import Config, CredentialError
 
-from .cluster_access import http_error, not_json, transport_error
+from .cluster_access import credential_error, http_error, not_json, transport_error
 
 AGGREGATED_ACCEPT = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
 # A path segment a server may name in its OpenAPI v3 index: nothing that can climb out of the
@@ -64,6 +64,8 @@ class _Fetcher:
             response = self._client.get(path, headers={"Accept": accept})
         except httpx.TransportError as e:
             raise transport_error(str(self._client.base_url.join(path)), e) from None
+        except CredentialError as e:
+            raise credential_error(e) from None
         if optional and response.status_code in (404, 406):
             return None
         if response.status_code != 200:

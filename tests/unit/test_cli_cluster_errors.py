@@ -126,3 +126,26 @@ def test_snapshot_out_naming_a_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     line = _fails(capsys, ["snapshot", "--kubeconfig", str(config), "--out", str(out)])
     assert line == f"kgen snapshot: --out {out}: is a file (expected a folder)"
     assert out.read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("command", ["generate", "snapshot"])
+def test_an_exec_plugin_that_gives_no_credentials(tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """Before: a CredentialError traceback from inside the HTTP client's set-up."""
+    plugin = tmp_path / "plugin"
+    plugin.write_text("#!/bin/sh\necho not-an-exec-credential\n")
+    plugin.chmod(0o755)
+    config = tmp_path / "kubeconfig"
+    config.write_text(
+        "apiVersion: v1\nkind: Config\ncurrent-context: lab\n"
+        "contexts: [{name: lab, context: {cluster: c, user: u}}]\n"
+        "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]\n"
+        f"users: [{{name: u, user: {{exec: {{apiVersion: client.authentication.k8s.io/v1, command: {plugin}, "
+        "interactiveMode: Never}}}]\n"
+    )
+    args = ["generate", "--cluster"] if command == "generate" else ["snapshot"]
+    line = _fails(capsys, [*args, "--kubeconfig", str(config), "--out", str(tmp_path / "out")])
+    assert line == (
+        f"kgen {command}: context 'lab' of {config}: no credentials: exec plugin {plugin} (user 'u'): "
+        "decoding stdout: not JSON (check the user's exec plugin or token file in the kubeconfig)"
+    )
+    assert not (tmp_path / "out").exists()
