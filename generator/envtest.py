@@ -5,7 +5,10 @@ folder and prints it, for ``KUBEBUILDER_ASSETS`` (the layout kgen's test harness
 ``kgen.runtime.testing``, reads). kgen builds them instead of downloading them: kube-apiserver
 from ``k8s.io/kubernetes`` and etcd from ``go.etcd.io/etcd/server/v3``, through the Go module
 proxy, with the Go modules and script of ``hack/envtest/`` — which kgen's wheel ships as
-``kgen/envtest/``, so the command works from an install, outside this repository.
+``kgen/envtest/``, so the command works from an install, outside this repository. The pinned
+versions (``versions.env``) build from the checked-in Go modules; other versions from modules
+build.sh writes the same way (k8s.io/kubernetes's staging modules replaced by their
+v0.<minor>.<patch> releases, read from its go.mod, as the DESIGN notes).
 
 The folder is ``<cache>/envtest/k8s-<kubernetes>-etcd-<etcd>`` (cache: ``--cache-dir``, else
 ``$KGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/kgen``, else ``~/.cache/kgen``): the same folder the
@@ -13,8 +16,8 @@ repository's ``make test`` builds into, so one build serves both. A complete fol
 build goes to a temporary folder that is renamed into place, so an interrupted build leaves none.
 
 Exit codes: 0 the folder is printed; 1 the build failed, or ``--no-build`` and it is missing;
-2 the request cannot be met here (a malformed version, a version kgen's recipe does not pin,
-no Go toolchain or one older than the recipe's go.mod needs) — one line on stderr saying what to do.
+2 the request cannot be met here (a malformed version, no Go toolchain or one older than the
+recipe's go.mod needs) — one line on stderr saying what to do.
 """
 
 from __future__ import annotations
@@ -119,13 +122,9 @@ def ensure(kubernetes: str | None, etcd: str | None, root: Path, *, build: bool)
     missing = f"kube-apiserver and etcd for Kubernetes {kubernetes} / etcd {etcd} are not in {folder}"
     if not build:
         raise BuildFailed(f"{missing} (--no-build)")
-    if (kubernetes, etcd) != (pinned.kubernetes, pinned.etcd):
-        raise EnvtestError(
-            f"{missing}, and kgen builds only Kubernetes {pinned.kubernetes} / etcd {pinned.etcd} (the versions its "
-            "recipe pins); for others, point KUBEBUILDER_ASSETS at a folder from setup-envtest"
-        )
     _check_go(pinned.go, missing)
-    env = dict(os.environ, KGEN_CACHE_DIR=str(root))
+    env = dict(os.environ, KGEN_CACHE_DIR=str(root), KGEN_ENVTEST_KUBERNETES_VERSION=kubernetes,
+               KGEN_ENVTEST_ETCD_VERSION=etcd)
     # build.sh reports its progress on stderr and prints the folder last on stdout.
     result = subprocess.run(["bash", str(pinned.script)], stdout=subprocess.PIPE, text=True, env=env, check=False)
     built = Path(result.stdout.strip().splitlines()[-1]) if result.stdout.strip() else None
@@ -139,17 +138,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         pinned: Recipe | None = recipe()
     except EnvtestError:
         pinned = None
-    versions = f"Kubernetes {pinned.kubernetes}, etcd {pinned.etcd}" if pinned else "the recipe's"
+    kubernetes, etcd = (pinned.kubernetes, pinned.etcd) if pinned else ("pinned", "pinned")
     parser = sub.add_parser(
         "envtest",
         help="find or build kube-apiserver and etcd for tests; print their folder (for KUBEBUILDER_ASSETS)",
         description="Find, or build from the Go module proxy (needs Go), the kube-apiserver and etcd binaries "
         "kgen.runtime.testing runs, and print the folder holding them: "
         'export KUBEBUILDER_ASSETS="$(kgen envtest)". '
-        f"Default versions: {versions}. The first build takes several minutes; later runs reuse it.",
+        f"Default versions: Kubernetes {kubernetes}, etcd {etcd} (built from checked-in Go modules; "
+        "other versions resolve theirs through the proxy). The first build takes several minutes; "
+        "later runs reuse it.",
     )
-    parser.add_argument("--kubernetes-version", metavar="X.Y.Z", help="kube-apiserver version")
-    parser.add_argument("--etcd-version", metavar="X.Y.Z", help="etcd version")
+    parser.add_argument("--kubernetes-version", metavar="X.Y.Z", help=f"kube-apiserver version (default: {kubernetes})")
+    parser.add_argument("--etcd-version", metavar="X.Y.Z", help=f"etcd version (default: {etcd})")
     parser.add_argument("--cache-dir", type=Path, metavar="DIR",
                         help="cache root; the binaries go to DIR/envtest/k8s-<version>-etcd-<version> "
                         "(default: $KGEN_CACHE_DIR, else ~/.cache/kgen)")

@@ -10,6 +10,7 @@ swap the folder in, print it) run in a second instead of ten minutes. The real b
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -24,8 +25,9 @@ from kgen.runtime.testing import find_assets
 PINNED = "k8s-1.37.2-etcd-3.7.3"
 
 FAKE_GO = """#!/usr/bin/env bash
-# A stand-in for the Go toolchain: logs where and how it runs, answers GOVERSION, and "builds"
-# by writing an executable script to the -o path.
+# A stand-in for the Go toolchain: logs where and how it runs, answers GOVERSION and
+# `mod download -json` (with $FAKE_KUBERNETES_GOMOD), and "builds" by writing an executable
+# script to the -o path.
 echo "$PWD :: $([[ -f go.mod ]] && echo go.mod) :: $*" >> "$FAKE_GO_LOG"
 case "$1" in
   env) echo "${FAKE_GO_VERSION:-go1.26.0}" ;;
@@ -33,6 +35,14 @@ case "$1" in
     if [[ -n "${FAKE_GO_FAIL:-}" ]]; then echo "fake go: build failed" >&2; exit 1; fi
     while [[ $# -gt 0 ]]; do [[ "$1" == -o ]] && out="$2"; shift; done
     printf '#!/bin/sh\\necho built by the stand-in go\\n' > "$out"; chmod +x "$out" ;;
+  mod)
+    case "$2" in
+      init) echo "module $3" > go.mod ;;
+      download) printf '{\\n\\t"Path": "k8s.io/kubernetes",\\n\\t"GoMod": "%s",\\n}\\n' "$FAKE_KUBERNETES_GOMOD" ;;
+      edit|tidy) ;;
+      *) echo "fake go: unexpected $*" >&2; exit 3 ;;
+    esac ;;
+  get) ;;
   *) echo "fake go: unexpected $*" >&2; exit 3 ;;
 esac
 """
@@ -126,25 +136,91 @@ def test_malformed_versions_exit_2(
     assert capsys.readouterr().err == f"kgen envtest: {message}\n"
 
 
-def test_a_version_the_recipe_does_not_pin_is_found_in_the_cache_but_not_built(
-    fake_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+#: What k8s.io/kubernetes's go.mod looks like to build.sh: staging modules at v0.0.0, replaced
+#: by its own folders, next to ordinary requirements.
+KUBERNETES_GOMOD = """module k8s.io/kubernetes
+
+go 1.24.0
+
+require (
+\tgithub.com/spf13/cobra v1.8.1
+\tk8s.io/api v0.0.0
+\tk8s.io/apiserver v0.0.0
+\tk8s.io/utils v0.0.0-20240711033017-18e509b52bc8
+)
+
+replace (
+\tk8s.io/api => ./staging/src/k8s.io/api
+\tk8s.io/apiserver => ./staging/src/k8s.io/apiserver
+)
+"""
+
+
+def test_other_versions_build_from_modules_written_from_kubernetes_go_mod(
+    fake_go: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    (tmp_path / "kubernetes.mod").write_text(KUBERNETES_GOMOD)
+    monkeypatch.setenv("FAKE_KUBERNETES_GOMOD", str(tmp_path / "kubernetes.mod"))
     cache = tmp_path / "cache"
     args = ["envtest", "--cache-dir", str(cache), "--kubernetes-version", "1.30.4", "--etcd-version", "3.5.21"]
-    assert kgen(args) == 2
-    assert capsys.readouterr().err == (
-        f"kgen envtest: kube-apiserver and etcd for Kubernetes 1.30.4 / etcd 3.5.21 are not in "
-        f"{cache / 'envtest' / 'k8s-1.30.4-etcd-3.5.21'}, and kgen builds only Kubernetes 1.37.2 / etcd 3.7.3 "
-        "(the versions its recipe pins); for others, point KUBEBUILDER_ASSETS at a folder from setup-envtest\n"
-    )
-    assert not fake_go.exists()  # Go was not even asked
-    folder = cache / "envtest" / "k8s-1.30.4-etcd-3.5.21"  # e.g. copied from setup-envtest
-    folder.mkdir(parents=True)
-    for name in ("etcd", "kube-apiserver"):
-        (folder / name).write_text("#!/bin/sh\n")
-        (folder / name).chmod(0o755)
+    assert kgen(args) == 0
+    folder = cache / "envtest" / "k8s-1.30.4-etcd-3.5.21"
+    assert capsys.readouterr().out == f"{folder}\n"
+    assert _entries(cache) == ["k8s-1.30.4-etcd-3.5.21"]
+    calls = [line.split(" :: ")[2] for line in fake_go.read_text().splitlines()]
+    assert calls == [
+        "env GOVERSION",
+        "mod init kgen.dev/hack/envtest/kube-apiserver",
+        "mod download -json k8s.io/kubernetes@v1.30.4",
+        "mod edit -replace=k8s.io/api=k8s.io/api@v0.30.4",
+        "mod edit -replace=k8s.io/apiserver=k8s.io/apiserver@v0.30.4",
+        "get -tool k8s.io/kubernetes/cmd/kube-apiserver@v1.30.4",
+        "mod tidy",
+        "mod init kgen.dev/hack/envtest/etcd",
+        "get go.etcd.io/etcd/server/v3@v3.5.21",
+        "mod tidy",
+        *calls[10:],
+    ]
+    (kube_apiserver, etcd) = (" ".join(call.split()) for call in calls[10:])
+    assert kube_apiserver.startswith("build -ldflags -s -w -X k8s.io/component-base/version.gitVersion=v1.30.4 ")
+    assert "-X k8s.io/component-base/version.gitMinor=30 " in kube_apiserver
+    # Both into the temporary folder that is then renamed into place.
+    assert f" -o {cache / 'envtest'}/.build." in kube_apiserver and f" -o {cache / 'envtest'}/.build." in etcd
+    assert kube_apiserver.endswith("/kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver")
+    assert etcd.startswith("build -ldflags -s -w -o ") and etcd.endswith("/etcd .")
+    # A folder copied from setup-envtest under that name is found without building.
+    fake_go.unlink()
     assert kgen(args) == 0
     assert capsys.readouterr().out == f"{folder}\n"
+    assert not fake_go.exists()
+
+
+def test_writing_the_pinned_modules_reproduces_the_checked_in_ones(tmp_path: Path) -> None:
+    """The procedure build.sh uses for any version, run for the pinned versions with the real Go
+    toolchain and module proxy, gives the checked-in modules (which built the binaries the
+    integration tests run): the same requirements, replacements and tool, the same go.sum."""
+    pinned = recipe()
+    result = subprocess.run(
+        ["bash", str(pinned.script), "--write-modules", str(tmp_path / "modules")],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    for module in ("kube-apiserver", "etcd"):
+        written, checked_in = _go_mod(tmp_path / "modules" / module), _go_mod(pinned.folder / module)
+        for key in ("Module", "Require", "Replace", "Tool"):
+            assert written.get(key) == checked_in.get(key), (module, key)
+        assert _lines(tmp_path / "modules" / module / "go.sum") == _lines(pinned.folder / module / "go.sum")
+    assert len(_go_mod(pinned.folder / "kube-apiserver")["Replace"]) > 20  # every staging module
+
+
+def _go_mod(folder: Path) -> dict[str, object]:
+    out = subprocess.run(["go", "mod", "edit", "-json"], cwd=folder, capture_output=True, text=True, check=True)
+    doc: dict[str, object] = json.loads(out.stdout)
+    return doc
+
+
+def _lines(path: Path) -> list[str]:
+    return sorted(path.read_text().splitlines())
 
 
 def test_no_build_exits_1_when_missing(fake_go: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
