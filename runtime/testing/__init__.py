@@ -6,7 +6,8 @@
         ...  # server.kubeconfig, server.restricted_kubeconfig, server.url, server.version
 
 With pytest, the session-scoped fixture ``kube_apiserver`` yields a started server (the plugin
-is registered when kgen is installed). Needs the ``testing`` extra: ``pip install kgen[testing]``.
+is registered when kgen-runtime is installed). Needs the ``testing`` extra:
+``pip install 'kgen-runtime[testing]'``; ``kgen envtest`` builds the binaries (see find_assets).
 
 See docs/architecture.md for the layers and where this package sits in them.
 """
