@@ -65,9 +65,16 @@ def _snapshot(args: argparse.Namespace) -> int:
 
     from .cluster_access import ClusterAccessError, context_description, credential_error
     from .snapshot import capture, terminal_progress
+    from .sources.snapshot_dir import is_snapshot
     from .write import no_file_on_the_way
 
     no_file_on_the_way(args.out / "snapshot", args.out, "a folder")  # args.out itself too
+    if args.out.is_dir() and any(args.out.iterdir()) and not is_snapshot(args.out):
+        # The snapshot replaces the folder whole: never a folder of something else.
+        raise _UsageError(
+            f"--out {args.out}: exists and is not a snapshot (no openapi/v3/ in it); refusing to replace it "
+            "(expected a snapshot folder, an empty folder or nothing there)"
+        )
     config = load_kubeconfig(args.kubeconfig, args.context)
     progress = terminal_progress()
     try:

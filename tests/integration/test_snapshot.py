@@ -68,7 +68,7 @@ def test_embedded_snapshot_matches_the_pinned_server(kube_apiserver: KubeAPIServ
 
 def test_snapshot_replaces_the_folder_whole(kube_apiserver: KubeAPIServer, tmp_path: Path) -> None:
     out = tmp_path / "snap"
-    out.mkdir()
+    (out / "openapi" / "v3").mkdir(parents=True)  # an earlier snapshot (other folders are refused)
     (out / "stale.json").write_text("{}")
     assert kgen(["snapshot", "--out", str(out), "--kubeconfig", kube_apiserver.kubeconfig]) == 0
     assert not (out / "stale.json").exists()

@@ -149,3 +149,20 @@ def test_an_exec_plugin_that_gives_no_credentials(tmp_path: Path, capsys: pytest
         "decoding stdout: not JSON (check the user's exec plugin or token file in the kubeconfig)"
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_snapshot_never_replaces_a_folder_that_is_not_a_snapshot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: `kgen snapshot --out src` renamed src away and deleted it, whatever it held."""
+    config = _kubeconfig(tmp_path, "https://127.0.0.1:1")
+    out = tmp_path / "src"
+    (out / "app").mkdir(parents=True)
+    (out / "app" / "main.py").write_text("precious\n")
+    line = _fails(capsys, ["snapshot", "--kubeconfig", str(config), "--out", str(out)])
+    assert line == (
+        f"kgen snapshot: --out {out}: exists and is not a snapshot (no openapi/v3/ in it); refusing to replace it "
+        "(expected a snapshot folder, an empty folder or nothing there)"
+    )
+    assert (out / "app" / "main.py").read_text() == "precious\n"
+    (out / "openapi" / "v3").mkdir(parents=True)  # a snapshot (as kgen snapshot writes) is refreshed
+    line = _fails(capsys, ["snapshot", "--kubeconfig", str(config), "--out", str(out)])
+    assert line.startswith(f"kgen snapshot: GET https://127.0.0.1:1/version (context 'lab' of {config}): cannot connect: ")
