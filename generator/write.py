@@ -73,7 +73,9 @@ def check_destination(folder: Path, out: Path, *, compare: bool = False) -> None
         )
     existing = next(p for p in folder.parents if p.exists())  # where the staging folder goes
     if not os.access(existing, os.W_OK | os.X_OK):
-        raise InputError(option, "", "", problem=f"cannot write into {existing} (permission denied)")
+        read_only = bool(os.statvfs(existing).f_flag & os.ST_RDONLY)
+        why = "a read-only file system" if read_only else "permission denied"
+        raise InputError(option, "", "", problem=f"cannot write into {existing} ({why})")
 
 
 def write(files: dict[str, str], folder: Path, out: Path | None = None) -> None:

@@ -305,3 +305,19 @@ def test_sigterm_while_writing_leaves_the_old_package(tmp_path: Path, capsys: py
     after = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
     assert after == before
     assert [p.name for p in out.iterdir()] == ["pkg"]
+
+
+def test_out_on_a_read_only_file_system(tmp_path: Path) -> None:
+    """A read-only mount (a container's image layer, a CI cache) is named as such."""
+    source, mount = _core_and_apps(tmp_path), tmp_path / "ro"
+    mount.mkdir()
+    unshare = shutil.which("unshare")
+    assert unshare, "this test mounts a read-only tmpfs in a mount namespace of its own (util-linux's unshare)"
+    script = (
+        f"mount -t tmpfs -o ro tmpfs {mount} && exec {sys.executable} -m kgen.generator.cli generate "
+        f"--from {source} --out {mount}/out --package pkg"
+    )
+    as_root = [] if os.geteuid() == 0 else ["--map-root-user"]  # a user namespace lets others mount
+    result = subprocess.run([unshare, *as_root, "--mount", "sh", "-c", script], capture_output=True, text=True)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == f"kgen generate: --out {mount}/out: cannot write into {mount} (a read-only file system)\n"
