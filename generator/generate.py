@@ -32,7 +32,7 @@ def embedded_snapshot() -> Path:
 
     found = sorted((p for p in root.glob("kubernetes-*") if p.is_dir()), key=version)
     if not found:
-        raise InputError(root, "", "an embedded snapshot folder kubernetes-<version>/ (is kgen installed whole?)")
+        raise InputError(root, "", "a folder kubernetes-<version>/ shipped with kgen", problem="holds no embedded snapshot (is kgen installed whole?)")
     return found[-1]
 
 
@@ -98,7 +98,10 @@ _IMPORTED = {"kgen", "msgspec", "httpx"}
 
 def _check_package_name(name: str) -> None:
     if not name or not all(part.isidentifier() and not keyword.iskeyword(part) for part in name.split(".")):
-        raise InputError("--package", "", f"a Python package name, got {name!r}")
+        raise InputError(
+            "--package", "", "dotted identifiers, none of them a Python keyword",
+            problem=f"{name!r} is not a Python package name",
+        )
     top = name.split(".")[0]
     if top in sys.stdlib_module_names or top in _IMPORTED:
         what = "a standard-library module" if top in sys.stdlib_module_names else "a module generated code imports"

@@ -330,7 +330,10 @@ def test_groups_naming_a_group_version_not_in_the_sources(fails: Failure, tmp_pa
 @pytest.mark.parametrize("package", ["1abc", "my-package", "class", "a..b", "", "pkg.", "import.x", "a b"])
 def test_invalid_package_name(fails: Failure, tmp_path: Path, package: str) -> None:
     source = _widget_file(tmp_path, _with({"size": {"type": "integer"}}))
-    fails("--from", str(source), package=package, names="--package", pointer="/", expected=f"a Python package name, got {package!r}")
+    fails(
+        "--from", str(source), package=package,
+        line=f"kgen generate: --package: {package!r} is not a Python package name (expected dotted identifiers, none of them a Python keyword)",
+    )
 
 
 def test_out_target_not_generated_by_kgen_is_left_alone(fails: Failure, tmp_path: Path) -> None:
