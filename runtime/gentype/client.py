@@ -34,11 +34,17 @@ T = TypeVar("T")
 L = TypeVar("L")
 
 
-def _asked_for(event: WatchEvent[Any] | Bookmark, options: Mapping[str, Any]) -> bool:
-    """Whether ``watch()`` hands ``event`` on: a bookmark only to a caller that asked for
-    bookmarks, as client-go's AllowWatchBookmarks ("servers ... send bookmarks only if asked").
-    The apiserver sends none unasked; this holds the typed promise for any server."""
-    return not isinstance(event, Bookmark) or bool(options.get("allow_watch_bookmarks"))
+def _handed_on(event: WatchEvent[Any] | Bookmark, bookmarks: bool) -> bool:
+    """Whether ``watch()`` hands ``event`` on: object events always, a bookmark only to a caller
+    that asked for bookmarks (``bookmarks=True``)."""
+    return bookmarks or not isinstance(event, Bookmark)
+
+
+def _watch_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The server is asked for bookmarks unless told otherwise, as client-go's reflector asks:
+    the apiserver sends one about every minute, which keeps a quiet watch within its idle
+    timeout, and a watch-list (sendInitialEvents) is refused without them."""
+    return {"allow_watch_bookmarks": True, **options}
 
 
 class _Timeout:
@@ -106,12 +112,14 @@ class ResourceClient(_Timeout, Generic[T, L]):
             if not token:
                 return
 
-    def watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> Iterator[WatchEvent[T] | Bookmark]:
-        """Events from resource_version on (allow_watch_bookmarks, timeout_seconds, selectors...);
-        ``Bookmark`` events only if ``allow_watch_bookmarks`` asked for them (see ``_asked_for``)."""
-        with self.open_watch(idle_timeout=idle_timeout, **options) as stream:
+    def watch(
+        self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, bookmarks: bool = False, **options: Any
+    ) -> Iterator[WatchEvent[T] | Bookmark]:
+        """Events from resource_version on (timeout_seconds, selectors...); ``Bookmark`` events
+        too with ``bookmarks=True`` (the server is asked for them either way: ``_watch_options``)."""
+        with self.open_watch(idle_timeout=idle_timeout, **_watch_options(options)) as stream:
             for event in stream:
-                if _asked_for(event, options):
+                if _handed_on(event, bookmarks):
                     yield event
 
     def open_watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> WatchStream[T]:
@@ -228,10 +236,12 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
             if not token:
                 return
 
-    async def watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> AsyncIterator[WatchEvent[T] | Bookmark]:
-        async with await self.open_watch(idle_timeout=idle_timeout, **options) as stream:
+    async def watch(
+        self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, bookmarks: bool = False, **options: Any
+    ) -> AsyncIterator[WatchEvent[T] | Bookmark]:
+        async with await self.open_watch(idle_timeout=idle_timeout, **_watch_options(options)) as stream:
             async for event in stream:
-                if _asked_for(event, options):
+                if _handed_on(event, bookmarks):
                     yield event
 
     async def open_watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> AsyncWatchStream[T]:

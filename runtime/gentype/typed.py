@@ -76,15 +76,17 @@ class List(TypedClient[T, L]):
 
 class Watch(TypedClient[T, L]):
     """``watch()``: ``WatchEvent[T]`` (``type`` ADDED, MODIFIED or DELETED, ``object`` a ``T``);
-    with ``allow_watch_bookmarks=True`` (a watch-list needs it) ``Bookmark`` events as well, a
-    type of their own, as kube-rs's ``WatchEvent::Bookmark`` and client-go's opt-in
-    AllowWatchBookmarks have them. ``resource_version`` takes a list's ``metadata.resource_version``
-    as it comes (``str | None``). An ``ERROR`` event raises its ``ApiError`` (410: list again)."""
+    with ``bookmarks=True`` ``Bookmark`` events as well, a type of their own (kube-rs's
+    ``WatchEvent::Bookmark``): a watch-list's end (``send_initial_events``) is one. The server is
+    always asked for bookmarks, as client-go's reflector asks: they keep a quiet watch inside its
+    idle timeout and a watch-list needs them; only their delivery is the caller's choice.
+    ``resource_version`` takes a list's ``metadata.resource_version`` as it comes (``str | None``).
+    An ``ERROR`` event raises its ``ApiError`` (410: list again)."""
 
     @overload
     def watch(
         self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
-        allow_watch_bookmarks: Literal[False] = False, timeout_seconds: int | None = None,
+        bookmarks: Literal[False] = False, timeout_seconds: int | None = None,
         idle_timeout: float = WATCH_IDLE_TIMEOUT, send_initial_events: bool | None = None,
         resource_version_match: str | None = None,
     ) -> Iterator[WatchEvent[T]]: ...
@@ -92,18 +94,18 @@ class Watch(TypedClient[T, L]):
     @overload
     def watch(
         self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
-        allow_watch_bookmarks: bool, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
+        bookmarks: bool, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
         send_initial_events: bool | None = None, resource_version_match: str | None = None,
     ) -> Iterator[WatchEvent[T] | Bookmark]: ...
 
     def watch(
         self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
-        allow_watch_bookmarks: bool = False, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
+        bookmarks: bool = False, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
         send_initial_events: bool | None = None, resource_version_match: str | None = None,
     ) -> Iterator[WatchEvent[T]] | Iterator[WatchEvent[T] | Bookmark]:
         return self._client.watch(
             idle_timeout=idle_timeout, resource_version=resource_version, label_selector=label_selector,
-            field_selector=field_selector, allow_watch_bookmarks=allow_watch_bookmarks,
+            field_selector=field_selector, bookmarks=bookmarks,
             timeout_seconds=timeout_seconds, send_initial_events=send_initial_events,
             resource_version_match=resource_version_match,
         )
@@ -228,7 +230,7 @@ class AsyncWatch(AsyncTypedClient[T, L]):
     @overload
     def watch(
         self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
-        allow_watch_bookmarks: Literal[False] = False, timeout_seconds: int | None = None,
+        bookmarks: Literal[False] = False, timeout_seconds: int | None = None,
         idle_timeout: float = WATCH_IDLE_TIMEOUT, send_initial_events: bool | None = None,
         resource_version_match: str | None = None,
     ) -> AsyncIterator[WatchEvent[T]]: ...
@@ -236,18 +238,18 @@ class AsyncWatch(AsyncTypedClient[T, L]):
     @overload
     def watch(
         self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
-        allow_watch_bookmarks: bool, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
+        bookmarks: bool, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
         send_initial_events: bool | None = None, resource_version_match: str | None = None,
     ) -> AsyncIterator[WatchEvent[T] | Bookmark]: ...
 
     def watch(
         self, *, resource_version: str | None = None, label_selector: Selector = None, field_selector: Fields = None,
-        allow_watch_bookmarks: bool = False, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
+        bookmarks: bool = False, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
         send_initial_events: bool | None = None, resource_version_match: str | None = None,
     ) -> AsyncIterator[WatchEvent[T]] | AsyncIterator[WatchEvent[T] | Bookmark]:
         return self._client.watch(
             idle_timeout=idle_timeout, resource_version=resource_version, label_selector=label_selector,
-            field_selector=field_selector, allow_watch_bookmarks=allow_watch_bookmarks,
+            field_selector=field_selector, bookmarks=bookmarks,
             timeout_seconds=timeout_seconds, send_initial_events=send_initial_events,
             resource_version_match=resource_version_match,
         )

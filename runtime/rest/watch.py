@@ -50,7 +50,8 @@ class WatchEvent(Generic[T]):
 @dataclass(frozen=True)
 class Bookmark:
     """A BOOKMARK: the stream has reached ``resource_version`` (resume a watch from there).
-    Sent only to a watch that asked for bookmarks (``allow_watch_bookmarks=True``)."""
+    The apiserver sends them to a watch that allows them (allowWatchBookmarks, which kgen's
+    watches set); a typed client's ``watch()`` hands them on with ``bookmarks=True``."""
 
     resource_version: str
     annotations: Mapping[str, str] = field(default_factory=dict)

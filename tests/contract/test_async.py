@@ -34,7 +34,7 @@ def test_async_round_trip(backend: Backend, ns: str) -> None:
                 await cms.get("a")
             events = [
                 (e.type, e.object.metadata.name if e.object.metadata else None)
-                async for e in cms.watch(resource_version=start, allow_watch_bookmarks=False, timeout_seconds=1)
+                async for e in cms.watch(resource_version=start, timeout_seconds=1)
             ]
             assert events == [("ADDED", "a"), ("MODIFIED", "a"), ("ADDED", "b"), ("DELETED", "a")]
         finally:

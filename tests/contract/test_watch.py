@@ -48,7 +48,7 @@ def test_watch_replays_history_in_order_then_streams_live_events_and_bookmarks(c
     thread = threading.Thread(target=writer)
     thread.start()
     try:
-        stream = cms.watch(resource_version=start, label_selector="watched=yes", allow_watch_bookmarks=True, timeout_seconds=5)
+        stream = cms.watch(resource_version=start, label_selector="watched=yes", bookmarks=True, timeout_seconds=5)
         with closing(stream):
             for event in stream:
                 events.append(event)
@@ -67,9 +67,9 @@ def test_watch_replays_history_in_order_then_streams_live_events_and_bookmarks(c
     assert all(rv_of(e) >= rv_of(prev) for prev, e in zip(events, events[1:]))
 
 
-def test_a_watch_that_does_not_ask_for_bookmarks_gets_only_object_events(cs: Clientset, ns: str) -> None:
-    # client-go's default: AllowWatchBookmarks false; the same writes as above that make the
-    # apiserver send bookmarks to a watch that asks for them.
+def test_a_watch_that_does_not_ask_to_see_bookmarks_gets_only_object_events(cs: Clientset, ns: str) -> None:
+    # The server is asked for bookmarks (the same writes as above make it send some), the
+    # caller did not ask to see them: only object events reach it.
     cms = cs.core_v1.config_maps(ns)
     start = cms.list().metadata.resource_version
     stop = threading.Event()
@@ -94,7 +94,7 @@ def test_watch_from_zero_starts_with_the_current_objects(cs: Clientset, ns: str)
     cms = cs.core_v1.config_maps(ns)
     for name in "ba":
         cms.create(config_map(name))
-    events = list(cms.watch(resource_version="0", allow_watch_bookmarks=False, timeout_seconds=1))
+    events = list(cms.watch(resource_version="0", timeout_seconds=1))
     assert sorted(summary(events)) == [("ADDED", "a"), ("ADDED", "b")]
 
 
@@ -104,7 +104,7 @@ def test_watch_from_a_resource_version_sees_only_later_changes(cs: Clientset, ns
     listed = cms.list()
     cms.create(config_map("after"))
     assert listed.metadata
-    events = list(cms.watch(resource_version=listed.metadata.resource_version, allow_watch_bookmarks=False, timeout_seconds=1))
+    events = list(cms.watch(resource_version=listed.metadata.resource_version, timeout_seconds=1))
     assert summary(events) == [("ADDED", "after")]
 
 
@@ -118,7 +118,7 @@ def test_leaving_a_watched_selection_is_a_deleted_event_with_the_previous_state(
     created.metadata.labels = {"team": "a"}
     created.metadata.resource_version = moved.metadata.resource_version
     back = cms.update(created)
-    events = list(cms.watch(resource_version=start, label_selector="team=a", allow_watch_bookmarks=False, timeout_seconds=1))
+    events = list(cms.watch(resource_version=start, label_selector="team=a", timeout_seconds=1))
     assert summary(events) == [("ADDED", "r"), ("DELETED", "r"), ("ADDED", "r")]
     left = events[1].object
     assert left.metadata and left.metadata.labels == {"team": "a"}
@@ -129,6 +129,6 @@ def test_leaving_a_watched_selection_is_a_deleted_event_with_the_previous_state(
 def test_watch_ends_after_timeout_seconds(cs: Clientset, ns: str) -> None:
     cms = cs.core_v1.config_maps(ns)
     started = time.monotonic()
-    events = list(cms.watch(resource_version=cms.list().metadata.resource_version, timeout_seconds=1, allow_watch_bookmarks=False))
+    events = list(cms.watch(resource_version=cms.list().metadata.resource_version, timeout_seconds=1))
     assert events == []
     assert 0.5 <= time.monotonic() - started < 10

@@ -16,7 +16,7 @@ from .builders import config_map
 def test_a_watch_list_streams_the_objects_the_end_bookmark_then_later_changes(cs: Clientset, ns: str) -> None:
     cms = cs.core_v1.config_maps(ns)
     versions = [int(str(cms.create(config_map(name)).metadata.resource_version)) for name in "cab"]  # type: ignore[union-attr]
-    stream = cms.watch(send_initial_events=True, resource_version_match="NotOlderThan", allow_watch_bookmarks=True,
+    stream = cms.watch(send_initial_events=True, resource_version_match="NotOlderThan", bookmarks=True,
                        timeout_seconds=20)
     with closing(stream):
         initial = []

@@ -104,7 +104,7 @@ def test_bookmark_before_the_server_timeout_carries_progress_made_elsewhere(
     writer = threading.Timer(0.3, lambda: written.append(_rv(elsewhere.create(_cm(name)))))
     writer.start()
     try:
-        events = list(cms.watch(resource_version=start, allow_watch_bookmarks=True, timeout_seconds=5))
+        events = list(cms.watch(resource_version=start, bookmarks=True, timeout_seconds=5))
     finally:
         writer.join()
         elsewhere.delete(name)
@@ -119,7 +119,7 @@ def test_watch_list_ends_its_initial_events_with_a_bookmark(rest: RESTClient, na
         last = _rv(cms.create(_cm(name, key=name)))
     events = []
     for event in cms.watch(
-        send_initial_events=True, resource_version_match="NotOlderThan", allow_watch_bookmarks=True, timeout_seconds=10
+        send_initial_events=True, resource_version_match="NotOlderThan", bookmarks=True, timeout_seconds=10
     ):
         events.append(event)
         if event.type == "BOOKMARK":

@@ -93,11 +93,11 @@ def is_initial_events_end(event: WatchEvent[ConfigMap] | Bookmark) -> bool:
 
 
 WATCHES = {
-    # A watch without a resourceVersion starts with the current objects; the end bookmark comes
-    # only to a watch that asks for bookmarks (kgen's default, as client-go's, does not).
-    "bookmarks": {"allow_watch_bookmarks": True},
-    "bookmarks, no resourceVersion": {"allow_watch_bookmarks": True, "resource_version": ""},
-    "watch-list": {"send_initial_events": True, "resource_version_match": "NotOlderThan", "allow_watch_bookmarks": True},
+    # A watch without a resourceVersion starts with the current objects; the end bookmark reaches
+    # the caller when it asks to see bookmarks (the server is asked for them either way).
+    "bookmarks": {"bookmarks": True},
+    "bookmarks, no resourceVersion": {"bookmarks": True, "resource_version": ""},
+    "watch-list": {"send_initial_events": True, "resource_version_match": "NotOlderThan", "bookmarks": True},
 }
 
 

@@ -45,7 +45,7 @@ def test_watch_from_before_compacted_history_is_expired() -> None:
     with pytest.raises(Expired):
         list(cms.watch(resource_version=first.metadata.resource_version, timeout_seconds=1))
     # from now on is fine
-    assert list(cms.watch(resource_version=cs.tracker.resource_version, timeout_seconds=0, allow_watch_bookmarks=False)) == []
+    assert list(cms.watch(resource_version=cs.tracker.resource_version, timeout_seconds=0)) == []
 
 
 def test_continue_token_from_before_compacted_history_offers_an_inconsistent_one() -> None:
@@ -94,7 +94,7 @@ def test_watch_from_another_thread_sees_writes_and_stops_when_closed() -> None:
     cms = cs.core_v1.config_maps("ns")
     seen: list[str] = []
     started = threading.Event()
-    stream = cms.watch(resource_version=cs.tracker.resource_version, allow_watch_bookmarks=False)
+    stream = cms.watch(resource_version=cs.tracker.resource_version)
 
     def watch() -> None:
         started.set()
@@ -128,7 +128,7 @@ def test_async_watch_is_woken_by_a_write_and_bookmarks_arrive_periodically() -> 
         loop = asyncio.get_running_loop()
         loop.call_later(0.1, lambda: threading.Thread(target=lambda: sync.core_v1.config_maps("ns").create(cm("a"))).start())
         async for event in acs.core_v1.config_maps("ns").watch(
-            resource_version=tracker.resource_version, timeout_seconds=1, allow_watch_bookmarks=True
+            resource_version=tracker.resource_version, timeout_seconds=1, bookmarks=True
         ):
             types.append(event.type)
         await acs.close()
@@ -143,7 +143,7 @@ def test_async_watch_is_woken_by_a_write_and_bookmarks_arrive_periodically() -> 
 def test_idle_watch_hits_the_read_timeout() -> None:
     cs = FakeClientset()
     with pytest.raises(httpx.ReadTimeout):
-        list(cs.core_v1.config_maps("ns").watch(idle_timeout=0.2, allow_watch_bookmarks=False, resource_version="1"))
+        list(cs.core_v1.config_maps("ns").watch(idle_timeout=0.2, resource_version="1"))
 
 
 def test_unstructured_clients_share_the_transport() -> None:

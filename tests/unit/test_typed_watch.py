@@ -1,5 +1,6 @@
-"""watch() hands bookmarks on only to a caller that asked for them (client-go's opt-in
-AllowWatchBookmarks); the lower-level open_watch stream, which the reflector reads, keeps them."""
+"""watch() always asks the server for bookmarks (they keep a quiet watch inside its idle timeout;
+a watch-list needs them) and hands them on only with bookmarks=True; the lower-level open_watch
+stream, which the reflector reads, keeps them."""
 
 from __future__ import annotations
 
@@ -48,34 +49,42 @@ class _Stream:
         return self._events()
 
 
-def _sync(options: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> list[WatchEvent[Any] | Bookmark]:
+def _sync(options: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], dict[str, Any]]:
     client = ResourceClient(None, CONFIGMAPS, "ns", DictCodec())  # type: ignore[arg-type]
-    monkeypatch.setattr(client, "open_watch", lambda **_: _Stream())
-    return list(client.watch(**options))
+    asked: dict[str, Any] = {}
+    monkeypatch.setattr(client, "open_watch", lambda **o: (asked.update(o), _Stream())[1])
+    return list(client.watch(**options)), asked
 
 
-def _async(options: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> list[WatchEvent[Any] | Bookmark]:
+def _async(options: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], dict[str, Any]]:
     client = AsyncResourceClient(None, CONFIGMAPS, "ns", DictCodec())  # type: ignore[arg-type]
+    asked: dict[str, Any] = {}
 
-    async def open_watch(**_: Any) -> _Stream:
+    async def open_watch(**o: Any) -> _Stream:
+        asked.update(o)
         return _Stream()
 
     monkeypatch.setattr(client, "open_watch", open_watch)
 
-    async def collect() -> list[WatchEvent[Any] | Bookmark]:
+    async def collect() -> list[Any]:
         return [event async for event in client.watch(**options)]
 
-    return asyncio.run(collect())
+    return asyncio.run(collect()), asked
 
 
 @pytest.mark.parametrize("run", [_sync, _async], ids=["sync", "async"])
-def test_watch_leaves_bookmarks_out_unless_asked_for(run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert run({}, monkeypatch) == [WIRE[0], WIRE[2]]
-    assert run({"allow_watch_bookmarks": False}, monkeypatch) == [WIRE[0], WIRE[2]]
-    assert run({"allow_watch_bookmarks": True}, monkeypatch) == WIRE
+def test_watch_asks_for_bookmarks_and_hands_them_on_only_when_told(run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    events, asked = run({"resource_version": "4"}, monkeypatch)
+    assert events == [WIRE[0], WIRE[2]] and asked["allow_watch_bookmarks"] is True and asked["resource_version"] == "4"
+    events, asked = run({"bookmarks": False}, monkeypatch)
+    assert events == [WIRE[0], WIRE[2]] and asked["allow_watch_bookmarks"] is True and "bookmarks" not in asked
+    events, asked = run({"bookmarks": True}, monkeypatch)
+    assert events == WIRE and asked["allow_watch_bookmarks"] is True
+    events, asked = run({"allow_watch_bookmarks": False}, monkeypatch)  # the low-level client still lets you refuse
+    assert events == [WIRE[0], WIRE[2]] and asked["allow_watch_bookmarks"] is False
 
 
-def test_the_typed_watch_asks_for_bookmarks_only_when_told() -> None:
+def test_the_typed_watch_passes_bookmarks_through() -> None:
     from kgen.runtime.gentype import typed
 
     class Recorder:
@@ -89,5 +98,6 @@ def test_the_typed_watch_asks_for_bookmarks_only_when_told() -> None:
     recorder = Recorder()
     client: typed.Watch[Any, Any] = typed.Watch(recorder)  # type: ignore[arg-type]
     client.watch(resource_version="7")
-    client.watch(resource_version="7", allow_watch_bookmarks=True)
-    assert [o["allow_watch_bookmarks"] for o in recorder.options] == [False, True]
+    client.watch(resource_version="7", bookmarks=True)
+    assert [o["bookmarks"] for o in recorder.options] == [False, True]
+    assert all("allow_watch_bookmarks" not in o for o in recorder.options)

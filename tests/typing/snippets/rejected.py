@@ -27,7 +27,7 @@ def mistakes(cs: Clientset) -> None:
         if ev.type == "BOOKMARK":  # E: comparison-overlap
             continue
         other: Pod = ev.object  # E: assignment
-    for e in cs.core_v1.config_maps("default").watch(allow_watch_bookmarks=True):
+    for e in cs.core_v1.config_maps("default").watch(bookmarks=True):
         print(e.object)  # E: union-attr
 
     queue: RateLimitingQueue[str] = RateLimitingQueue(default_controller_rate_limiter())

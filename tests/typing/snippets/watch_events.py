@@ -26,7 +26,7 @@ def watch(cs: Clientset) -> None:
 def watch_list(cs: Clientset) -> str:
     """A watch-list (the initial state streamed): it needs bookmarks, so it gets them, typed."""
     cms = cs.core_v1.config_maps("default")
-    stream = cms.watch(send_initial_events=True, resource_version_match="NotOlderThan", allow_watch_bookmarks=True)
+    stream = cms.watch(send_initial_events=True, resource_version_match="NotOlderThan", bookmarks=True)
     for ev in stream:
         if ev.type == "BOOKMARK":
             assert_type(ev, Bookmark)
@@ -52,7 +52,7 @@ async def watch_async(acs: AsyncClientset) -> None:
         async for ev in cms.watch(resource_version=lst.metadata.resource_version):
             assert_type(ev.object, ConfigMap)
             assert_type(ev.type, Literal["ADDED", "MODIFIED", "DELETED"])
-    async for e in cms.watch(allow_watch_bookmarks=True):
+    async for e in cms.watch(bookmarks=True):
         if isinstance(e, Bookmark):
             print(e.resource_version)
         else:
