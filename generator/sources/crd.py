@@ -61,7 +61,10 @@ def load(paths: list[Path]) -> SourceSet:
             if not isinstance(doc, dict) or doc.get("kind") != "CustomResourceDefinition":
                 others.append(files.describe(doc) + _where(label, path))
             elif doc.get("apiVersion") != "apiextensions.k8s.io/v1":
-                raise InputError(label, "/apiVersion", f"apiextensions.k8s.io/v1 (got {doc.get('apiVersion')!r})")
+                raise InputError(
+                    label, "/apiVersion", "apiextensions.k8s.io/v1; v1beta1 CRDs were removed in Kubernetes 1.22",
+                    problem=f"is {doc.get('apiVersion')!r}",
+                )
             elif add_crd(out, doc, label):
                 found += 1
             else:
@@ -94,15 +97,32 @@ def _nothing_found(path: Path, others: list[str]) -> InputError:
     return InputError(path, "", expected, problem=f"holds no CustomResourceDefinition, only {listed}")
 
 
+_NOUNS: dict[type, str] = {
+    str: "a string", list: "a list", dict: "a mapping", int: "an integer", float: "a number", bool: "a boolean",
+    type(None): "null",
+}
+
+
+def _noun(value: Any) -> str:
+    return _NOUNS.get(type(value), f"a {type(value).__name__}")
+
+
 def _require(doc: dict[str, Any], label: str, *path: str | int, kind: type = str) -> Any:
+    """The value at ``path``: present, of type ``kind`` (a string: not empty)."""
     value: Any = doc
     for i, part in enumerate(path):
+        container = dict if isinstance(part, str) else list
+        if not isinstance(value, container):
+            raise InputError(label, pointer(*path[:i]), _NOUNS[container], problem=f"is {_noun(value)}")
         try:
             value = value[part]
-        except (KeyError, IndexError, TypeError):
-            raise InputError(label, pointer(*path[: i + 1]), f"a {kind.__name__} here (it is missing)") from None
-    if not isinstance(value, kind) or (kind is str and not value):
-        raise InputError(label, pointer(*path), f"a non-empty {kind.__name__}, got {type(value).__name__}")
+        except (KeyError, IndexError):
+            wanted = _NOUNS[kind] if i == len(path) - 1 else _NOUNS[dict if isinstance(path[i + 1], str) else list]
+            raise InputError(label, pointer(*path[: i + 1]), wanted, problem="missing") from None
+    if not isinstance(value, kind):
+        raise InputError(label, pointer(*path), _NOUNS[kind], problem=f"is {_noun(value)}")
+    if kind is str and not value:
+        raise InputError(label, pointer(*path), "a non-empty string", problem="is empty")
     return value
 
 
@@ -113,14 +133,14 @@ def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> int:
     plural = _require(doc, label, "spec", "names", "plural")
     names = doc["spec"]["names"]
     if not isinstance(names.get("listKind", ""), str):
-        raise InputError(label, "/spec/names/listKind", "a string")
+        raise InputError(label, "/spec/names/listKind", "a string", problem=f"is {_noun(names['listKind'])}")
     for key in ("shortNames", "categories"):
         value = names.get(key)
         if value is not None and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-            raise InputError(label, pointer("spec", "names", key), "a list of strings")
+            raise InputError(label, pointer("spec", "names", key), "a list of strings", problem=f"is {_noun(value)}")
     scope = _require(doc, label, "spec", "scope")
     if scope not in ("Namespaced", "Cluster"):
-        raise InputError(label, "/spec/scope", f"Namespaced or Cluster, got {scope!r}")
+        raise InputError(label, "/spec/scope", "Namespaced or Cluster", problem=f"is {scope!r}")
     versions = _require(doc, label, "spec", "versions", kind=list)
     served = 0
     for i, version in enumerate(versions):
@@ -134,12 +154,12 @@ def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> int:
         root = copy.deepcopy(schema)
         props = root.setdefault("properties", {})
         if not isinstance(props, dict):
-            raise InputError(label, ptr + "/properties", "an object mapping property names to schemas")
+            raise InputError(label, ptr + "/properties", "a mapping of property names to schemas", problem=f"is {_noun(props)}")
         props.setdefault("apiVersion", {"type": "string"})
         props.setdefault("kind", {"type": "string"})
         meta = props.get("metadata") or {}
         if not isinstance(meta, dict):
-            raise InputError(label, ptr + "/properties/metadata", "a schema object")
+            raise InputError(label, ptr + "/properties/metadata", "a schema, a mapping", problem=f"is {_noun(meta)}")
         props["metadata"] = {"$ref": META + "ObjectMeta", "description": meta.get("description", "")}
         root["x-kubernetes-group-version-kind"] = [{"group": group, "version": name, "kind": kind}]
         out.add_definition(RawDefinition(f"{prefix}.{kind}", root, label, ptr))

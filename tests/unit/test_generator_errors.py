@@ -242,24 +242,25 @@ def _crd_file(tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> Path:
 @pytest.mark.parametrize(
     ("edit", "pointer", "expected"),
     [
-        (lambda d: d["spec"].pop("group"), "/spec/group", "it is missing"),
-        (lambda d: d["spec"].__setitem__("group", ""), "/spec/group", "a non-empty str"),
-        (lambda d: d["spec"]["names"].pop("kind"), "/spec/names/kind", "it is missing"),
-        (lambda d: d["spec"]["names"].pop("plural"), "/spec/names/plural", "it is missing"),
-        (lambda d: d["spec"].pop("versions"), "/spec/versions", "it is missing"),
-        (lambda d: d["spec"].__setitem__("versions", {"v1": {}}), "/spec/versions", "list, got dict"),
-        (lambda d: d["spec"]["versions"][0].pop("name"), "/spec/versions/0/name", "it is missing"),
-        (lambda d: d["spec"]["versions"][0]["schema"].pop("openAPIV3Schema"), "/spec/versions/0/schema/openAPIV3Schema", "it is missing"),
-        (lambda d: d["spec"]["versions"][0].pop("schema"), "/spec/versions/0/schema", "it is missing"),
-        (lambda d: d["spec"].__setitem__("scope", "Galaxy"), "/spec/scope", "Namespaced or Cluster"),
-        (lambda d: d.__setitem__("apiVersion", "apiextensions.k8s.io/v1beta1"), "/apiVersion", "apiextensions.k8s.io/v1 (got 'apiextensions.k8s.io/v1beta1')"),
+        (lambda d: d["spec"].pop("group"), "/spec/group", "missing (expected a string)"),
+        (lambda d: d["spec"].__setitem__("group", ""), "/spec/group", "is empty (expected a non-empty string)"),
+        (lambda d: d["spec"]["names"].pop("kind"), "/spec/names/kind", "missing (expected a string)"),
+        (lambda d: d["spec"]["names"].pop("plural"), "/spec/names/plural", "missing (expected a string)"),
+        (lambda d: d["spec"].pop("versions"), "/spec/versions", "missing (expected a list)"),
+        (lambda d: d["spec"].__setitem__("versions", {"v1": {}}), "/spec/versions", "is a mapping (expected a list)"),
+        (lambda d: d["spec"]["versions"][0].pop("name"), "/spec/versions/0/name", "missing (expected a string)"),
+        (lambda d: d["spec"]["versions"][0]["schema"].pop("openAPIV3Schema"), "/spec/versions/0/schema/openAPIV3Schema", "missing (expected a mapping)"),
+        (lambda d: d["spec"]["versions"][0].pop("schema"), "/spec/versions/0/schema", "missing (expected a mapping)"),
+        (lambda d: d["spec"].__setitem__("scope", "Galaxy"), "/spec/scope", "is 'Galaxy' (expected Namespaced or Cluster)"),
+        (lambda d: d.__setitem__("apiVersion", "apiextensions.k8s.io/v1beta1"), "/apiVersion",
+            "is 'apiextensions.k8s.io/v1beta1' (expected apiextensions.k8s.io/v1; v1beta1 CRDs were removed in Kubernetes 1.22)"),
         (
             lambda d: d["spec"]["versions"][0]["schema"]["openAPIV3Schema"].__setitem__("properties", ["spec"]),
-            "/spec/versions/0/schema/openAPIV3Schema/properties", "an object mapping property names",
+            "/spec/versions/0/schema/openAPIV3Schema/properties", "is a list (expected a mapping of property names to schemas)",
         ),
         (
             lambda d: d["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"].__setitem__("metadata", "meta"),
-            "/spec/versions/0/schema/openAPIV3Schema/properties/metadata", "a schema object",
+            "/spec/versions/0/schema/openAPIV3Schema/properties/metadata", "is a string (expected a schema, a mapping)",
         ),
         (
             lambda d: d["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"].__setitem__("type", "map"),
@@ -281,7 +282,7 @@ def test_malformed_crd_in_a_multi_document_file_names_the_document(fails: Failur
     bad = crd(_SCHEMA, kind="Gadget", plural="gadgets")
     del bad["spec"]["names"]["kind"]
     source = write_yaml(tmp_path / "crds.yaml", crd(_SCHEMA), bad)
-    fails("--crd", str(source), names=f"{source} (document 2)", pointer="/spec/names/kind", expected="it is missing")
+    fails("--crd", str(source), line=f"kgen generate: {source} (document 2): at /spec/names/kind: missing (expected a string)")
 
 
 def test_file_with_no_crd(fails: Failure, tmp_path: Path) -> None:
