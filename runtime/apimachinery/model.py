@@ -10,7 +10,10 @@ bench/ figures. The wire contract:
   ``if obj.metadata is not None:`` narrows it for mypy and for the runtime alike.
 - Reading never fails for want of a required field: as Go's decoder does, the field gets its
   zero value (``""``, ``0``, ``False``, ``[]``, ``{}``, a zero-filled nested model), and writing
-  the object back omits it again while it still holds that value (``lenient.py``).
+  the object back omits it again while it still holds that value (``lenient.py``). Go would
+  write the zero value instead; omitting it keeps the round trip lossless, and if the server's
+  schema requires the field, its validation names it (422 ``spec.b: Required value``) rather
+  than storing a zero value nobody chose.
 - ``nullable: true`` fields (CRDs) keep an explicit ``null`` read from the server apart from
   absent: the field reads ``None`` and the null is written back. Other fields treat ``null`` as
   absent, as the apiserver's Go types do. (To send a null on a new object, set
