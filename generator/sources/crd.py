@@ -111,11 +111,12 @@ def _require(doc: dict[str, Any], label: str, *path: str | int, kind: type = str
     """The value at ``path``: present, of type ``kind`` (a string: not empty)."""
     value: Any = doc
     for i, part in enumerate(path):
-        container = dict if isinstance(part, str) else list
+        container: type = dict if isinstance(part, str) else list
         if not isinstance(value, container):
             raise InputError(label, pointer(*path[:i]), _NOUNS[container], problem=f"is {_noun(value)}")
+        holder: Any = value
         try:
-            value = value[part]
+            value = holder[part]
         except (KeyError, IndexError):
             wanted = _NOUNS[kind] if i == len(path) - 1 else _NOUNS[dict if isinstance(path[i + 1], str) else list]
             raise InputError(label, pointer(*path[: i + 1]), wanted, problem="missing") from None
