@@ -70,9 +70,10 @@ def labels_of(obj: Any) -> Mapping[str, str]:
 
 
 def annotations_of(obj: Any) -> Mapping[str, str]:
-    # Generated models call the field ``annotations_`` (``annotations`` is a __future__ name).
-    value = _get(obj, "annotations", "annotations_")
-    return _mapping(value if value is not None or isinstance(obj, dict) else _get(obj, "annotations", "annotations"))
+    # Generated models call the field ``annotations``; packages generated before kgen kept
+    # builtin-like names call it ``annotations_``.
+    value = _get(obj, "annotations", "annotations")
+    return _mapping(value if value is not None or isinstance(obj, dict) else _get(obj, "annotations", "annotations_"))
 
 
 def type_meta(obj: Any) -> tuple[str, str]:

@@ -262,7 +262,7 @@ def test_a_very_short_watch_list_falls_back_to_a_list(flavour: Flavour) -> None:
 
 
 def test_a_typed_bookmark_ends_the_initial_events(flavour: Flavour) -> None:
-    """Generated models keep annotations in ``metadata.annotations_``: the bookmark is found there."""
+    """Generated models keep annotations in ``metadata.annotations``: the bookmark is found there."""
     from kgen.kubernetes.models.core.v1 import ConfigMap
 
     def cm(rv: str, **meta: Any) -> ConfigMap:
