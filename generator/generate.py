@@ -57,7 +57,8 @@ def load_sources(opts: Options) -> SourceSet:
         elif path.is_file():
             sources.merge(openapi.load_file(path))
         else:
-            raise InputError(f"--from {path}", "", "a snapshot folder or an OpenAPI file", problem="no such file or folder")
+            problem = "is neither a file nor a folder" if path.exists() else "no such file or folder"
+            raise InputError(f"--from {path}", "", "a snapshot folder or an OpenAPI file", problem=problem)
     if opts.cluster:
         sources.merge(_from_cluster(opts))
     if opts.crds:

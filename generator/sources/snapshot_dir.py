@@ -23,15 +23,21 @@ def group_version_documents(folder: Path) -> list[Path]:
 
 
 def load(folder: Path) -> SourceSet:
+    layout = "a snapshot folder holding openapi/v3/, as kgen snapshot writes"
     if not is_snapshot(folder):
-        raise InputError(folder, "", "a snapshot folder holding openapi/v3/ (as `kgen snapshot` writes)")
+        raise InputError(folder, "", layout, problem="is a folder but not a snapshot")
     out = SourceSet()
     documents = group_version_documents(folder)
     if documents:
         for path in documents:
             out.merge(from_document(read_document(path), str(path)))
-    else:
+    elif (folder / "openapi" / "v2.json").is_file():
         out.merge(from_document(read_document(folder / "openapi" / "v2.json"), str(folder / "openapi" / "v2.json")))
+    else:
+        raise InputError(
+            folder, "", "openapi/v3/api/<version>.json, openapi/v3/apis/<group>/<version>.json or openapi/v2.json",
+            problem="holds no OpenAPI document",
+        )
     discovered = _discovery(folder)
     if discovered:
         out.resources = discovered  # discovery wins over x-kubernetes-action

@@ -266,3 +266,18 @@ def test_an_openapi_document_given_to_crd(capsys: pytest.CaptureFixture[str], tm
         f"kgen generate: {source}: holds no CustomResourceDefinition, only an OpenAPI document "
         "(expected apiextensions.k8s.io/v1 CustomResourceDefinitions; an OpenAPI document goes to --from)"
     )
+
+
+def test_snapshot_folder_without_documents(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = tmp_path / "snap"
+    (folder / "openapi" / "v3").mkdir(parents=True)
+    assert _fails(capsys, tmp_path, "--from", str(folder)) == (
+        f"kgen generate: {folder}: holds no OpenAPI document "
+        "(expected openapi/v3/api/<version>.json, openapi/v3/apis/<group>/<version>.json or openapi/v2.json)"
+    )
+
+
+def test_from_something_that_is_neither_file_nor_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert _fails(capsys, tmp_path, "--from", "/dev/null") == (
+        "kgen generate: --from /dev/null: is neither a file nor a folder (expected a snapshot folder or an OpenAPI file)"
+    )

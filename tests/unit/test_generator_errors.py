@@ -312,7 +312,10 @@ def test_nonexistent_from_path(fails: Failure, tmp_path: Path) -> None:
 def test_from_folder_that_is_not_a_snapshot(fails: Failure, tmp_path: Path) -> None:
     folder = tmp_path / "empty"
     folder.mkdir()
-    fails("--from", str(folder), names=folder, pointer="/", expected="a snapshot folder holding openapi/v3/")
+    fails(
+        "--from", str(folder),
+        line=f"kgen generate: {folder}: is a folder but not a snapshot (expected a snapshot folder holding openapi/v3/, as kgen snapshot writes)",
+    )
 
 
 def test_nonexistent_crd_path(fails: Failure, tmp_path: Path) -> None:
