@@ -24,9 +24,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+#: The non-resource URLs kgen reads (as RBAC patterns): all within the bootstrap ClusterRole
+#: system:discovery, bound to system:authenticated (checked against a real apiserver in tests).
+READ_URLS = ("/version", "/openapi/*", "/api", "/api/*", "/apis", "/apis/*")
 _RBAC_HINT = (
     "check the RBAC of the context's user: reading a cluster needs get on the non-resource URLs "
-    "/version, /openapi/*, /api/* and /apis/*, which the system:discovery ClusterRole grants to "
+    f"{', '.join(READ_URLS[:-1])} and {READ_URLS[-1]}, which the system:discovery ClusterRole grants to "
     "authenticated users"
 )
 _AUTH_HINT = (

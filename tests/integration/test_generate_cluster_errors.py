@@ -15,10 +15,14 @@ import base64
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import yaml
 
 from kgen.generator.cli import main
+from kgen.generator.cluster_access import READ_URLS
+from kgen.generator.snapshot import capture
+from kgen.runtime.rest import load_kubeconfig
 from kgen.runtime.testing import KubeAPIServer
 
 _AUTH_HINT = (
@@ -27,7 +31,7 @@ _AUTH_HINT = (
 )
 _RBAC_HINT = (
     "(check the RBAC of the context's user: reading a cluster needs get on the non-resource URLs "
-    "/version, /openapi/*, /api/* and /apis/*, which the system:discovery ClusterRole grants to "
+    "/version, /openapi/*, /api, /api/*, /apis and /apis/*, which the system:discovery ClusterRole grants to "
     "authenticated users)"
 )
 
@@ -97,3 +101,25 @@ def test_untrusted_server_certificate(kube_apiserver: KubeAPIServer, tmp_path: P
     prefix = f"kgen generate: GET {kube_apiserver.url}/version (context 'dev' of {config}): TLS failed: "
     assert line.startswith(prefix) and "CERTIFICATE_VERIFY_FAILED" in line, line
     assert line.endswith("(check the cluster's certificate-authority in the kubeconfig and the server address)")
+
+
+def _matches(url: str, pattern: str) -> bool:
+    """RBAC's non-resource URL match: exact, or a prefix for a pattern ending in ``*``."""
+    return url.startswith(pattern[:-1]) if pattern.endswith("*") else url == pattern
+
+
+def test_the_rbac_hint_names_what_kgen_reads_and_system_discovery_grants(
+    kube_apiserver: KubeAPIServer, admin: httpx.Client, tmp_path: Path
+) -> None:
+    """The hint's URLs cover every request a snapshot sends, and the apiserver's own bootstrap
+    role grants each of them to every authenticated user."""
+    role = admin.get("/apis/rbac.authorization.k8s.io/v1/clusterroles/system:discovery").json()
+    granted = {url for rule in role["rules"] if "get" in rule["verbs"] for url in rule.get("nonResourceURLs", [])}
+    assert set(READ_URLS) <= granted, granted
+    binding = admin.get("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/system:discovery").json()
+    assert {"kind": "Group", "apiGroup": "rbac.authorization.k8s.io", "name": "system:authenticated"} in binding["subjects"]
+    requested: list[str] = []
+    capture(load_kubeconfig(kube_apiserver.kubeconfig), tmp_path / "snap", requested.append)
+    assert len(requested) > 50 and {"/version", "/openapi/v2", "/api", "/apis"} <= set(requested)
+    unmatched = [url for url in requested if not any(_matches(url.split("?")[0], p) for p in READ_URLS)]
+    assert unmatched == []
