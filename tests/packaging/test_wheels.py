@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tarfile
 import zipfile
 from email.parser import Parser
 from pathlib import Path
 
 from kgen.runtime.testing import find_assets
-from tests.packaging.conftest import Wheels, fresh_venv, pip_install
+from tests.packaging.conftest import Wheels, build_wheel, fresh_venv, pip_install
 from tests.packaging.test_envtest_cmd import FAKE_GO
 
 
@@ -113,3 +114,30 @@ def test_wheels_install_with_console_script_and_import_names(wheels: Wheels, tmp
     folder = tmp_path / "cache" / "envtest" / "k8s-1.37.2-etcd-3.7.3"
     assert (built.returncode, built.stdout) == (0, f"{folder}\n"), built.stderr
     assert (folder / "kube-apiserver").is_file() and (folder / "etcd").is_file()
+
+
+def test_sdists_carry_the_linked_folders_and_build_the_same_wheels(
+    wheels: Wheels, sources: Path, tmp_path: Path
+) -> None:
+    """The release path (`python -m build`: an sdist, then a wheel from it) gives the same files
+    as the wheels built from the checkout: the sdists hold copies of what the link farms point
+    at, not the links."""
+    python = fresh_venv(tmp_path / "venv")
+    pip_install(python, "setuptools>=77", "wheel")
+    sdists = tmp_path / "sdist"
+    for project in (sources / "packaging" / "kgen-runtime", sources):
+        subprocess.run(
+            [str(python), "-c", "import sys; from setuptools import build_meta; build_meta.build_sdist(sys.argv[1])",
+             str(sdists)],
+            cwd=project, check=True, capture_output=True,
+        )
+    for sdist, built in (("kgen_runtime-0.1.0.tar.gz", wheels.runtime), ("kgen-0.1.0.tar.gz", wheels.generator)):
+        with tarfile.open(sdists / sdist) as tar:
+            assert not any(member.issym() or member.islnk() for member in tar.getmembers()), sdist
+        (tmp_path / sdist.split("-0")[0]).mkdir()
+        again = build_wheel(sdists / sdist, tmp_path / sdist.split("-0")[0])
+        assert _package_files(again) == _package_files(built), sdist
+
+
+def _package_files(wheel: Path) -> set[str]:
+    return {n for n in _names(wheel) if ".dist-info/" not in n}
