@@ -33,8 +33,8 @@ _RBAC_HINT = (
     "authenticated users"
 )
 _AUTH_HINT = (
-    "check the credentials of the context's user (token, client certificate or exec plugin) "
-    "and whether its token has expired"
+    "check the credentials of the context's user, its token, client certificate or exec plugin, "
+    "and whether the token has expired"
 )
 
 

@@ -26,8 +26,8 @@ from kgen.runtime.rest import load_kubeconfig
 from kgen.runtime.testing import KubeAPIServer
 
 _AUTH_HINT = (
-    "(check the credentials of the context's user (token, client certificate or exec plugin) "
-    "and whether its token has expired)"
+    "(check the credentials of the context's user, its token, client certificate or exec plugin, "
+    "and whether the token has expired)"
 )
 _RBAC_HINT = (
     "(check the RBAC of the context's user: reading a cluster needs get on the non-resource URLs "
