@@ -109,8 +109,17 @@ def _hostile_document() -> dict[str, Any]:
     return openapi_v3(schemas)
 
 
+#: In the CRD's spec: fields whose explicit null is kept (NULLABLE lists their hostile wire names)
+#: and required fields (``name: str = field(name=...)``, no default).
+CRD_NULLABLE = HOSTILE_NAMES[::3]
+CRD_REQUIRED = HOSTILE_NAMES[1::3]
+
+
 def _hostile_crd() -> dict[str, Any]:
-    spec_props: dict[str, Any] = {name: {"type": "string", "description": HOSTILE} for name in HOSTILE_NAMES}
+    spec_props: dict[str, Any] = {
+        name: {"type": "string", "description": HOSTILE, **({"nullable": True} if name in CRD_NULLABLE else {})}
+        for name in HOSTILE_NAMES
+    }
     spec_props["mode"] = {"type": "string", "enum": ENUM, "default": DEFAULT}
     return {
         "apiVersion": "apiextensions.k8s.io/v1",
@@ -130,7 +139,8 @@ def _hostile_crd() -> dict[str, Any]:
                             "type": "object",
                             "description": HOSTILE,
                             "properties": {
-                                "spec": {"type": "object", "description": HOSTILE, "properties": spec_props},
+                                "spec": {"type": "object", "description": HOSTILE, "properties": spec_props,
+                                         "required": CRD_REQUIRED},
                                 "class": {"type": "string", "description": HOSTILE},
                             },
                         }
@@ -522,6 +532,14 @@ def test_objects_with_hostile_wire_names_round_trip(loader: ModuleLoader) -> Non
     }
     assert crd.Model_.from_dict(resource).to_dict() == resource
     assert json.loads(crd.Model_.from_json(json.dumps(resource)).to_json()) == resource
+    # Explicit nulls on the nullable hostile names, the required ones absent: still lossless.
+    assert set(crd.ModelSpec.NULLABLE) == set(CRD_NULLABLE)
+    required = {f.encode_name for f in msgspec.structs.fields(crd.ModelSpec) if f.required}
+    assert required == set(CRD_REQUIRED)
+    spec = {name: None if name in CRD_NULLABLE else value for name, value in wire.items() if name not in CRD_REQUIRED}
+    sparse = {**resource, "spec": spec}
+    assert crd.Model_.from_dict(sparse).to_dict() == sparse
+    assert json.loads(crd.Model_.from_json(json.dumps(sparse)).to_json()) == sparse
 
 
 # -- the escaping functions themselves -----------------------------------------------------------
