@@ -159,7 +159,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     try:
-        folder = ensure(args.kubernetes_version, args.etcd_version, args.cache_dir or cache_root(), build=not args.no_build)
+        # Absolute: the folder printed is meant for KUBEBUILDER_ASSETS, read from anywhere.
+        root = (args.cache_dir or cache_root()).absolute()
+        folder = ensure(args.kubernetes_version, args.etcd_version, root, build=not args.no_build)
     except EnvtestError as e:
         print(f"kgen envtest: {e}", file=sys.stderr)
         return 2

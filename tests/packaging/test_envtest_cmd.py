@@ -98,6 +98,19 @@ def test_cache_dir_defaults_to_kgen_cache_dir(
     assert capsys.readouterr().out == f"{folder}\n"
 
 
+def test_a_relative_cache_dir_prints_an_absolute_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "cache" / "envtest" / PINNED
+    folder.mkdir(parents=True)
+    for name in ("etcd", "kube-apiserver"):
+        (folder / name).write_text("#!/bin/sh\n")
+        (folder / name).chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    assert kgen(["envtest", "--cache-dir", "cache", "--no-build"]) == 0
+    assert capsys.readouterr().out == f"{folder}\n"
+
+
 @pytest.mark.usefixtures("no_go")
 def test_missing_go_exits_2_with_one_line_and_leaves_the_cache_alone(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
