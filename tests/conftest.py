@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -53,6 +53,22 @@ def flavour(request: pytest.FixtureRequest) -> Iterator[Flavour]:
         yield f
 
 
+#: What tests measured (counts, figures), printed at the end of the run: "figures" below.
+_FIGURES: list[tuple[str, str]] = []
+Figure = Callable[[str], None]
+
+
+@pytest.fixture
+def figure(request: pytest.FixtureRequest) -> Figure:
+    """``figure(line)``: a measured figure (handovers, mismatches, counts) that the run prints in
+    its "figures" section, so what a test measured shows in every run's log, not only with -s."""
+
+    def record(line: str) -> None:
+        _FIGURES.append((request.node.nodeid, line.strip()))
+
+    return record
+
+
 def _flavour_of_report(report: pytest.TestReport) -> str | None:
     for name in FLAVOURS:
         if f"[{name}]" in report.nodeid or f"[{name}-" in report.nodeid or f"-{name}]" in report.nodeid \
@@ -70,6 +86,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             flavour_name = _flavour_of_report(report) or "unflavoured"
             counts.setdefault(module, {}).setdefault(flavour_name, 0)
             counts[module][flavour_name] += 1
+    if _FIGURES:
+        terminalreporter.section("figures")
+        for nodeid, line in _FIGURES:
+            terminalreporter.write_line(f"{nodeid}: {line}")
     if counts:
         terminalreporter.section("tests per flavour")
         for module, by in sorted(counts.items()):

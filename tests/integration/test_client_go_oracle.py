@@ -38,6 +38,7 @@ from kgen.runtime.tools.cache import AsyncSharedIndexInformer, SharedIndexInform
 from kgen.runtime.tools.cache.delta_fifo import DeletedFinalStateUnknown
 from tests.support.apiserver import crd_manifest, install_crd, unthrottled_config, wait_for
 from tests.support.flavours import Flavour
+from tests.conftest import Figure
 from tests.support.oracle import (GoInformer, HandlerCall, list_and_watch_list_requests, per_object,
                                   sequence_differences)
 
@@ -394,7 +395,7 @@ def kgen_informers(flavour: Flavour, kube_apiserver: KubeAPIServer, namespace: s
 @pytest.mark.parametrize("watch_list", [True, False], ids=["watchlist", "list-then-watch"])
 def test_kgen_informers_see_the_event_sequences_client_go_sees(
     kube_apiserver: KubeAPIServer, admin: httpx.Client, namespace: str, flavour: Flavour, resource: Resource,
-    kgen_informers: Callable[[bool], KgenInformers], watch_list: bool,
+    kgen_informers: Callable[[bool], KgenInformers], watch_list: bool, figure: Figure,
 ) -> None:
     rng = random.Random(SEED)
     writer = Writer(admin, namespace, resource, rng)
@@ -442,7 +443,7 @@ def test_kgen_informers_see_the_event_sequences_client_go_sees(
 
     mismatches = sequence_differences(go_calls, kgen_calls)
     objects = len(per_object(go_calls))
-    print(f"seed {SEED}, {resource.name}, WatchList {'on' if watch_list else 'off'}, {flavour.name}: "
+    figure(f"seed {SEED}, {resource.name}, WatchList {'on' if watch_list else 'off'}, {flavour.name}: "
           f"{writer.writes} writes ({writer.no_ops} no-ops), {len(go_calls)} handler calls from client-go and "
           f"{len(kgen_calls)} from kgen over {objects} (informer, object) pairs, {len(mismatches)} mismatches")
     assert mismatches == [], "\n".join(mismatches)

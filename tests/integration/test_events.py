@@ -20,6 +20,7 @@ from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.testing import KubeAPIServer
 from kgen.runtime.tools.record import AsyncEventRecorder, EventRecorder
+from tests.conftest import Figure
 from tests.support.apiserver import unthrottled_config
 from tests.support.flavours import Flavour
 from tests.support.oracle import oracle_binary
@@ -155,7 +156,7 @@ def subjects(admin: httpx.Client, namespace: str) -> dict[str, dict[str, Any]]:
 
 
 def test_the_recorder_writes_what_client_go_writes(
-    flavour: Flavour, kube_apiserver: KubeAPIServer, admin: httpx.Client
+    flavour: Flavour, kube_apiserver: KubeAPIServer, admin: httpx.Client, figure: Figure
 ) -> None:
     go_ns, kgen_ns = make_namespace(admin), make_namespace(admin)
     try:
@@ -172,7 +173,7 @@ def test_the_recorder_writes_what_client_go_writes(
         recording.shutdown()
 
         theirs, ours = events_in(admin, go_ns), events_in(admin, kgen_ns)
-        print(f"\nclient-go wrote {len(theirs)} Events, kgen {len(ours)}, from {len(go_script)} events each")
+        figure(f"client-go wrote {len(theirs)} Events, kgen {len(ours)}, from {len(go_script)} events each")
         assert Counter(map(compared, ours)) == Counter(map(compared, theirs))
         # What client-go did, in words: 25 of the 100, the 10th similar message on combined.
         assert [e["count"] for e in about(theirs, "changing", "Updated")] == [25]

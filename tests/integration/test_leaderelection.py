@@ -26,6 +26,7 @@ from kgen.runtime.testing import KubeAPIServer
 from kgen.runtime.tools.leaderelection import AsyncLeaderElector, LeaderElector
 from kgen.runtime.tools.record import EventRecorder
 from kgen.runtime.util.retry import DEFAULT_RETRY, retry_on_conflict
+from tests.conftest import Figure
 from tests.support.apiserver import unthrottled_config, wait_for
 from tests.support.faultproxy import Chaos, FaultProxy
 from tests.support.flavours import Flavour, flavour_of
@@ -364,7 +365,7 @@ def test_lease_records_callbacks_and_events_match_client_go(
 
 
 def test_three_candidates_through_faulty_proxies_never_lead_at_once(
-    kube_apiserver: KubeAPIServer, namespace: str
+    kube_apiserver: KubeAPIServer, namespace: str, figure: Figure
 ) -> None:
     """Three candidates (two on threads, one on asyncio), each through its own fault-injecting
     proxy: background cuts and stalls on every link, and every few seconds a bad spell on the
@@ -414,7 +415,7 @@ def test_three_candidates_through_faulty_proxies_never_lead_at_once(
     handovers = sum(1 for x, y in zip(leaders, leaders[1:]) if x != y)
     gaps = [later[1] - earlier[2] for i, earlier in enumerate(intervals) for later in intervals[i + 1:]
             if later[0] != earlier[0]]
-    print(f"{spells} bad spells, faults {dict(faults)}; {len(intervals)} leaderships, {handovers} handovers "
+    figure(f"{spells} bad spells, faults {dict(faults)}; {len(intervals)} leaderships, {handovers} handovers "
           f"between candidates, min gap {min(gaps):.3f}s")
     assert handovers >= 5
     assert min(gaps) > 0, "two candidates led at once"

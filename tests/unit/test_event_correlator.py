@@ -29,6 +29,7 @@ from kgen.runtime.apimachinery.errors import error_from_status
 from kgen.runtime.tools.record import CorrelatorOptions, EventCorrelator, ObjectRef, make_event, record_to_sink
 from kgen.runtime.tools.record.event import MAX_TRIES_PER_EVENT, CreateEvent, PatchEvent, Sleep
 from kgen.runtime.tools.record.events_cache import get_spam_key
+from tests.conftest import Figure
 from tests.support.oracle import oracle_binary
 
 T0 = 1_767_225_600 * 10**9  # 2026-01-01T00:00:00Z
@@ -169,12 +170,12 @@ CONFIGS = {
 
 
 @pytest.mark.parametrize("config", CONFIGS)
-def test_correlator_matches_client_go_on_random_scripts(config: str) -> None:
+def test_correlator_matches_client_go_on_random_scripts(config: str, figure: Figure) -> None:
     flags, options = CONFIGS[config]
     tally = Tally()
     for seed in range(6):
         compare(random_script(seed, 500), options, flags, tally)
-    print(f"\n{config}: {tally.events} events, {dict(tally.counts)}, {len(tally.mismatches)} mismatches")
+    figure(f"{config}: {tally.events} events, {dict(tally.counts)}, {len(tally.mismatches)} mismatches")
     assert tally.mismatches == []
     # The scripts reach every outcome the comparison is about.
     assert all(tally.counts[k] > 20 for k in ("skipped", "update", "create", "combined", "forgotten message replayed"))
@@ -197,11 +198,11 @@ def refill_edge_script() -> tuple[list[Step], list[int]]:
     return sorted(steps, key=lambda s: s.at), offsets
 
 
-def test_the_spam_filter_refills_to_the_nanosecond_as_client_go() -> None:
+def test_the_spam_filter_refills_to_the_nanosecond_as_client_go(figure: Figure) -> None:
     steps, offsets = refill_edge_script()
     tally = Tally()
     compare(steps, CorrelatorOptions(), [], tally)
-    print(f"\nrefill edges: {tally.events} events, {dict(tally.counts)}, {len(tally.mismatches)} mismatches")
+    figure(f"refill edges: {tally.events} events, {dict(tally.counts)}, {len(tally.mismatches)} mismatches")
     assert tally.mismatches == []
     # 25 per object pass at once; of the late ones, some are in time and some are not.
     assert 25 * len(offsets) < tally.counts["update"] + tally.counts["create"] < 26 * len(offsets)
@@ -221,11 +222,11 @@ PLANTED = {
 
 
 @pytest.mark.parametrize("planted", PLANTED)
-def test_the_comparison_sees_a_planted_difference(planted: str) -> None:
+def test_the_comparison_sees_a_planted_difference(planted: str, figure: Figure) -> None:
     tally = Tally()
     for seed in range(6):
         compare(random_script(seed, 500), PLANTED[planted], [], tally)
-    print(f"\n{planted}: {len(tally.mismatches)} mismatches in {tally.events} events")
+    figure(f"{planted}: {len(tally.mismatches)} mismatches in {tally.events} events")
     assert tally.mismatches
 
 

@@ -27,6 +27,7 @@ from kgen.runtime.apimachinery.errors import AlreadyExists, ApiError, Conflict, 
 from kgen.runtime.rest.client import Request
 from kgen.runtime.tools.leaderelection import DeadlineExceeded, LeaderElectionCore, LeaderElectionRecord, LeaseLock
 from kgen.runtime.tools.leaderelection.leaderelection import NewLeader, Send, Wait
+from tests.conftest import Figure
 
 NS, NAME = "ns", "lock"
 
@@ -452,24 +453,24 @@ def quiet() -> Iterator[None]:
     logger.setLevel(level)
 
 
-def test_simulated_unreliable_network_never_yields_two_leaders(quiet: None) -> None:
+def test_simulated_unreliable_network_never_yields_two_leaders(quiet: None, figure: Figure) -> None:
     runs = [Simulation(seed, ["a", "b", "c"], **CONFIG) for seed in SEEDS]
     for sim in runs:
         sim.run(300.0)
     handovers, gap = sum(sim.handovers() for sim in runs), min(sim.min_gap() for sim in runs)
-    print(f"{len(runs)} runs of 300 simulated s: {handovers} handovers, min gap {gap:.3f}s")
+    figure(f"{len(runs)} runs of 300 simulated s: {handovers} handovers, min gap {gap:.3f}s")
     assert handovers >= 50
     assert sum(sim.overlaps() for sim in runs) == 0
     # One clock for all here, so every gap is at least the clock-skew margin.
     assert gap >= runs[0].cores["a"].clock_skew_margin - 1e-9
 
 
-def test_simulation_self_test_without_the_fence_catches_overlaps(quiet: None) -> None:
+def test_simulation_self_test_without_the_fence_catches_overlaps(quiet: None, figure: Figure) -> None:
     """client-go's loop alone — a leader renews for a renew deadline after its last answer, however
     late that answer came — overlaps in the same simulations."""
     runs = [Simulation(seed, ["a", "b", "c"], fenced=False, **CONFIG) for seed in SEEDS]
     for sim in runs:
         sim.run(300.0)
     overlaps = sum(sim.overlaps() for sim in runs)
-    print(f"without the fence: {overlaps} overlapping leaderships in {len(runs)} runs")
+    figure(f"without the fence: {overlaps} overlapping leaderships in {len(runs)} runs")
     assert overlaps > 0
