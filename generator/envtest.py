@@ -126,10 +126,20 @@ def ensure(kubernetes: str | None, etcd: str | None, root: Path, *, build: bool)
     env = dict(os.environ, KGEN_CACHE_DIR=str(root), KGEN_ENVTEST_KUBERNETES_VERSION=kubernetes,
                KGEN_ENVTEST_ETCD_VERSION=etcd)
     # build.sh reports its progress on stderr and prints the folder last on stdout.
-    result = subprocess.run(["bash", str(pinned.script)], stdout=subprocess.PIPE, text=True, env=env, check=False)
-    built = Path(result.stdout.strip().splitlines()[-1]) if result.stdout.strip() else None
-    if result.returncode != 0 or built != folder or not complete(folder):
-        raise BuildFailed(f"building kube-apiserver and etcd failed (exit code {result.returncode}; its errors are above)")
+    with subprocess.Popen(["bash", str(pinned.script)], stdout=subprocess.PIPE, text=True, env=env) as proc:
+        try:
+            stdout, _ = proc.communicate()
+        except KeyboardInterrupt:
+            # Ctrl-C reached build.sh too: give its EXIT trap the time to remove the temporary
+            # folders (subprocess.run would SIGKILL it after a quarter of a second).
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.terminate()
+            raise
+    built = Path(stdout.strip().splitlines()[-1]) if stdout.strip() else None
+    if proc.returncode != 0 or built != folder or not complete(folder):
+        raise BuildFailed(f"building kube-apiserver and etcd failed (exit code {proc.returncode}; its errors are above)")
     return folder
 
 
@@ -168,5 +178,9 @@ def run(args: argparse.Namespace) -> int:
     except BuildFailed as e:
         print(f"kgen envtest: {e}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        # build.sh got the same SIGINT and removed its temporary folders: no cache entry is half made.
+        print("kgen envtest: interrupted", file=sys.stderr)
+        return 130
     print(folder)
     return 0

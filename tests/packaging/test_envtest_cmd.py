@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import stat
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -295,3 +298,22 @@ def test_the_recipe_ships_with_the_pinned_versions_and_its_go_modules() -> None:
     for module in ("kube-apiserver", "etcd"):
         assert (pinned.folder / module / "go.mod").is_file() and (pinned.folder / module / "go.sum").is_file()
     assert os.stat(pinned.script).st_mode & stat.S_IXUSR
+
+
+def test_an_interrupted_build_exits_130_and_leaves_no_folder(fake_go: Path, tmp_path: Path) -> None:
+    """Ctrl-C during a build: one line, exit 130, and build.sh's temporary folders are gone."""
+    slow_go = FAKE_GO.replace('  build)\n', '  build)\n    sleep 30\n')
+    (fake_go.parent / "bin" / "go").write_text(slow_go)
+    cache = tmp_path / "cache"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kgen.generator.cli", "envtest", "--cache-dir", str(cache)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    deadline = time.monotonic() + 20
+    while " :: build " not in (fake_go.read_text() if fake_go.exists() else "") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C reaches the whole foreground group
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    assert out == "" and err.splitlines()[-1] == "kgen envtest: interrupted", err
+    assert _entries(cache) == []
