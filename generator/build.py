@@ -96,6 +96,11 @@ def build(sources: SourceSet, package: str, groups: Iterable[str] | None = None)
     return Package(name=package, modules=sorted(chosen, key=lambda m: m.key))
 
 
+#: Subresources whose typed-client methods use a model of another group: scale (autoscaling/v1
+#: Scale) and a Pod's eviction (policy/v1 Eviction); see render.py.
+_SUBRESOURCE_MODELS = {"scale": ("autoscaling", "v1"), "eviction": ("policy", "v1")}
+
+
 def _with_dependencies(modules: list[Module], wanted: list[tuple[str, str]]) -> list[Module]:
     # apimachinery's meta/v1 has group "" like core/v1: it is always kept, never selected.
     by_key = {(m.group, m.version): m for m in modules if m.group_module != "meta"}
@@ -115,4 +120,7 @@ def _with_dependencies(modules: list[Module], wanted: list[tuple[str, str]]) -> 
         if path not in keep:
             keep[path] = m
             todo += [by_path[p] for p in m.imports.values()]
+            # Its typed client's subresources use other groups' models, as client-go's do.
+            uses = {_SUBRESOURCE_MODELS[s] for r in m.resources for s in r.subresources if s in _SUBRESOURCE_MODELS}
+            todo += [by_key[gv] for gv in sorted(uses) if gv in by_key]
     return list(keep.values())

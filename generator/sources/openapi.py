@@ -61,7 +61,8 @@ def load_file(path: Path) -> SourceSet:
 
 
 _RESOURCE_PATH = re.compile(
-    r"^/(?:api|apis/[^/]+)/[^/]+/(?:namespaces/\{namespace\}/)?(?P<plural>[^/{}]+)(?:/\{name\}(?:/(?P<sub>[^/{}]+))?)?$"
+    r"^/(?:api|apis/(?P<group>[^/]+))/(?P<version>[^/]+)/(?:namespaces/\{namespace\}/)?"
+    r"(?P<plural>[^/{}]+)(?:/\{name\}(?:/(?P<sub>[^/{}]+))?)?$"
 )
 _ACTION_VERBS = {
     "get": "get", "list": "list", "watch": "watch", "watchlist": "watch", "post": "create",
@@ -91,8 +92,9 @@ def resources_from_actions(paths: dict[str, Any], source: str = "") -> dict[tupl
             verb = _ACTION_VERBS.get(op["x-kubernetes-action"])
             if not verb or not gvk:
                 continue
-            group, version = gvk.get("group", ""), gvk.get("version", "")
-            key = (group, version, match["plural"])
+            # The path names the resource's group-version; a subresource's operation names its
+            # own kind's (a Deployment's scale is autoscaling/v1 Scale).
+            key = (match["group"] or "", match["version"], match["plural"])
             namespaced = "{namespace}" in path
             if match["sub"]:
                 parent = found.get(key)

@@ -61,11 +61,15 @@ def _core_and_apps(tmp_path: Path) -> Path:
         "io.k8s.api.core.v1.PodSpec": {"type": "object", "properties": {"hostname": {"type": "string"}}},
         "io.k8s.api.apps.v1.Deployment": _kind("apps", "v1", "Deployment", spec=_ref("io.k8s.api.core.v1.PodSpec")),
         "io.k8s.api.batch.v1.Job": _kind("batch", "v1", "Job"),
+        "io.k8s.api.autoscaling.v1.Scale": _kind("autoscaling", "v1", "Scale"),
     }
     paths = {
         **_actions("/api/v1", "configmaps", "", "v1", "ConfigMap"),
         **_actions("/apis/apps/v1", "deployments", "apps", "v1", "Deployment"),
         **_actions("/apis/batch/v1", "jobs", "batch", "v1", "Job"),
+        "/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale": {
+            "get": {"x-kubernetes-action": "get", "x-kubernetes-group-version-kind": {"group": "autoscaling", "version": "v1", "kind": "Scale"}},
+        },
     }
     doc = {"openapi": "3.0.0", "info": {"title": "t", "version": "v1"}, "components": {"schemas": schemas}, "paths": paths}
     return write_json(tmp_path / "openapi.json", doc)
@@ -115,12 +119,22 @@ def test_groups_apps_and_core(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "def apps_v1(self)" in init and "def core_v1(self)" in init and "batch_v1" not in init
 
 
+def test_groups_keep_the_models_of_subresources(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--groups apps/v1`: deployments' scale subresource uses autoscaling/v1 Scale, so it comes
+    along (before, the typed client silently lost scale() and update_scale())."""
+    source, out, package = _core_and_apps(tmp_path), tmp_path / "out", unique_package()
+    assert main(["generate", "--from", str(source), "--out", str(out), "--package", package, "--groups", "apps/v1"]) == 0
+    assert "models/autoscaling/v1.py" in _generated(out, package)
+    typed = (out / package / "typed" / "apps" / "v1.py").read_text()
+    assert "def scale(self, name: str) -> autoscalingv1.Scale:" in typed
+
+
 def test_groups_unknown_group_names_it_and_what_exists(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source, out = _core_and_apps(tmp_path), tmp_path / "out"
     line = _fails(capsys, ["generate", "--from", str(source), "--out", str(out), "--groups", "apps/v1,widgets.example.io/v1"])
     assert line == (
         "kgen generate: --groups: unknown group/version widgets.example.io/v1 "
-        "(expected one of apps/v1, batch/v1, core/v1)"
+        "(expected one of apps/v1, autoscaling/v1, batch/v1, core/v1)"
     )
     assert not out.exists()
 
@@ -321,3 +335,16 @@ def test_out_on_a_read_only_file_system(tmp_path: Path) -> None:
     result = subprocess.run([unshare, *as_root, "--mount", "sh", "-c", script], capture_output=True, text=True)
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == f"kgen generate: --out {mount}/out: cannot write into {mount} (a read-only file system)\n"
+
+
+def test_groups_v1_on_the_embedded_snapshot_matches_the_stock_core_and_meta(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The real API: `--groups v1` writes core/v1 (models, typed client, lister, informer) and
+    meta/v1, each module the same as the committed stock package's."""
+    out, package = tmp_path / "out", unique_package()
+    assert main(["generate", "--out", str(out), "--package", package, "--groups", "v1"]) == 0
+    files = _generated(out, package)
+    assert {"models/core/v1.py", "models/meta/v1.py", "typed/core/v1.py", "listers/core/v1.py", "informers/core/v1.py"} <= set(files)
+    assert not any(f.startswith("models/apps") for f in files)
+    stock = Path(__file__).resolve().parents[2] / "generated" / "kubernetes"
+    for module in ("models/core/v1.py", "models/meta/v1.py", "typed/core/v1.py", "listers/core/v1.py"):
+        assert (out / package / module).read_text() == (stock / module).read_text(), module
