@@ -91,10 +91,27 @@ def fit(value: Any, cls: type) -> Any:
     """``value`` (decoded JSON or YAML) reshaped so that ``msgspec.convert(value, cls)`` accepts
     it as this module's docstring describes; a value of a wrong type is left for convert to
     report with its path. Raises ``ValueError`` for a map key YAML-to-JSON refuses too."""
-    return _fit(value, type_info(cls), "$")
+    return _fit(value, type_info(cls), None)
 
 
-def _fit(value: Any, tp: _inspect.Type, path: str) -> Any:
+#: Where a value sits, built only as tuples on the way down: (parent, object field name) or
+#: (parent, list index or map key, None); rendered as a JSON path only for an error message.
+_Path = tuple[Any, ...] | None
+
+
+def _render(path: _Path) -> str:
+    parts: list[str] = []
+    while path is not None:
+        if len(path) == 2:
+            path, name = path
+            parts.append(f".{name}")
+        else:
+            path, key, _ = path
+            parts.append(f"[{key!r}]")
+    return "$" + "".join(reversed(parts))
+
+
+def _fit(value: Any, tp: _inspect.Type, path: _Path) -> Any:
     if isinstance(tp, _inspect.UnionType):
         if value is None:
             return None
@@ -106,19 +123,19 @@ def _fit(value: Any, tp: _inspect.Type, path: str) -> Any:
         if isinstance(tp, _inspect.StructType):
             return _fit_object(value, tp.cls, path)
         if isinstance(tp, _inspect.DictType):
-            return {_json_key(k, path): _fit(v, tp.value_type, f"{path}[{k!r}]") for k, v in value.items()}
+            return {_json_key(k, path): _fit(v, tp.value_type, (path, k, None)) for k, v in value.items()}
         if isinstance(tp, _inspect.AnyType):
             return _jsonable(value, path)
         return value
     if isinstance(value, list):
         if isinstance(tp, (_inspect.ListType, _inspect.VarTupleType)):
-            return [_fit(item, tp.item_type, f"{path}[{i}]") for i, item in enumerate(value)]
+            return [_fit(item, tp.item_type, (path, i, None)) for i, item in enumerate(value)]
         if isinstance(tp, _inspect.AnyType):
             return _jsonable(value, path)
     return value
 
 
-def _fit_object(value: dict[Any, Any], cls: type, path: str) -> dict[str, Any]:
+def _fit_object(value: dict[Any, Any], cls: type, path: _Path) -> dict[str, Any]:
     known = _fields(cls)
     nullable = _nullable(cls)
     out: dict[str, Any] = {}
@@ -130,18 +147,18 @@ def _fit_object(value: dict[Any, Any], cls: type, path: str) -> dict[str, Any]:
             if key == UNKNOWN_FIELDS_KEY and isinstance(item, dict):
                 book.update(item)  # already fitted (a model's own dict form)
             else:
-                book[key] = _jsonable(item, f"{path}.{key}")
+                book[key] = _jsonable(item, (path, key))
         elif item is None and key in nullable:
             book[key] = None
         elif item is None and f.required and not _allows_none(f.type):
-            zero, wire = _zero(f.type, path + "." + key, frozenset())
+            zero, wire = _zero(f.type, (path, key), frozenset())
             out[key] = zero
             book.setdefault(NULL_KEY, {})[key] = wire
         else:
-            out[key] = _fit(item, f.type, f"{path}.{key}")
+            out[key] = _fit(item, f.type, (path, key))
     for f in _required(cls):
         if f.encode_name not in out and f.encode_name not in book.get(NULL_KEY, ()):
-            zero, wire = _zero(f.type, f"{path}.{f.encode_name}", frozenset())
+            zero, wire = _zero(f.type, (path, f.encode_name), frozenset())
             out[f.encode_name] = zero
             book.setdefault(ABSENT_KEY, {})[f.encode_name] = wire
     if book:
@@ -163,7 +180,7 @@ def _fits(value: Any, tp: _inspect.Type) -> bool:
     return False
 
 
-def _zero(tp: _inspect.Type, path: str, filling: frozenset[type]) -> tuple[Any, Any]:
+def _zero(tp: _inspect.Type, path: _Path, filling: frozenset[type]) -> tuple[Any, Any]:
     """Go's zero value of a field's type: (what the model holds, what it encodes to)."""
     if isinstance(tp, _inspect.UnionType):
         if _allows_none(tp):
@@ -171,7 +188,7 @@ def _zero(tp: _inspect.Type, path: str, filling: frozenset[type]) -> tuple[Any, 
         return _zero(tp.types[0], path, filling)
     if isinstance(tp, _inspect.StructType):
         if tp.cls in filling:  # a required field of its own type: no finite zero value
-            raise ValueError(f"{path}: a required {tp.cls.__name__} inside itself has no zero value")
+            raise ValueError(f"{_render(path)}: a required {tp.cls.__name__} inside itself has no zero value")
         return _fill(tp.cls, path, filling | {tp.cls}), {}
     if isinstance(tp, (_inspect.ListType, _inspect.VarTupleType)):
         return [], []
@@ -188,26 +205,26 @@ def _zero(tp: _inspect.Type, path: str, filling: frozenset[type]) -> tuple[Any, 
     return None, None
 
 
-def _fill(cls: type, path: str, filling: frozenset[type]) -> dict[str, Any]:
+def _fill(cls: type, path: _Path, filling: frozenset[type]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     absent: dict[str, Any] = {}
     for f in _required(cls):
-        out[f.encode_name], absent[f.encode_name] = _zero(f.type, f"{path}.{f.encode_name}", filling)
+        out[f.encode_name], absent[f.encode_name] = _zero(f.type, (path, f.encode_name), filling)
     if absent:
         out[UNKNOWN_FIELDS_KEY] = {ABSENT_KEY: absent}
     return out
 
 
-def _jsonable(value: Any, path: str) -> Any:
+def _jsonable(value: Any, path: _Path) -> Any:
     """An untyped value with every map key a string, as YAML-to-JSON leaves it."""
     if isinstance(value, dict):
-        return {_json_key(k, path): _jsonable(v, f"{path}[{k!r}]") for k, v in value.items()}
+        return {_json_key(k, path): _jsonable(v, (path, k, None)) for k, v in value.items()}
     if isinstance(value, list):
-        return [_jsonable(item, f"{path}[{i}]") for i, item in enumerate(value)]
+        return [_jsonable(item, (path, i, None)) for i, item in enumerate(value)]
     return value
 
 
-def _json_key(key: Any, path: str) -> str:
+def _json_key(key: Any, path: _Path) -> str:
     """sigs.k8s.io/yaml's key conversion (convertToJSONableObject)."""
     if isinstance(key, str):
         return key
@@ -217,7 +234,7 @@ def _json_key(key: Any, path: str) -> str:
         return str(key)
     if isinstance(key, float):
         return format_float32_g(key)
-    raise ValueError(f"{path}: expected map keys to be strings, numbers or booleans, got {type(key).__name__} {key!r}")
+    raise ValueError(f"{_render(path)}: expected map keys to be strings, numbers or booleans, got {type(key).__name__} {key!r}")
 
 
 def format_float32_g(value: float) -> str:
