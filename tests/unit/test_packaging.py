@@ -113,3 +113,18 @@ def test_yaml_and_json_kubeconfigs_read_alike_with_pyyaml(tmp_path: Path) -> Non
     from_yaml, from_json = load_kubeconfig(tmp_path / "a.yaml"), load_kubeconfig(tmp_path / "a.json")
     assert (from_yaml.host, from_yaml.namespace) == (from_json.host, from_json.namespace) == ("https://127.0.0.1:6443", "ns")
     assert type(from_yaml.credentials) is type(from_json.credentials)
+
+
+def test_kgen_pins_the_kgen_runtime_it_is_released_with() -> None:
+    """The generator emits code for its own runtime release: a version bump in one pyproject.toml
+    without the other fails here, not in a user's venv."""
+    import tomllib
+
+    kgen = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    runtime = tomllib.loads((REPO / "packaging" / "kgen-runtime" / "pyproject.toml").read_text())["project"]
+    assert runtime["name"] == "kgen-runtime"
+    assert kgen["version"] == runtime["version"]
+    assert f"kgen-runtime=={runtime['version']}" in kgen["dependencies"]
+    assert f"kgen-runtime[testing]=={runtime['version']}" in kgen["optional-dependencies"]["testing"]
+    # The runtime's own dependencies are httpx and msgspec; everything else is an extra.
+    assert sorted(d.split(">=")[0] for d in runtime["dependencies"]) == ["httpx", "msgspec"]
