@@ -1,11 +1,13 @@
 """Apply configurations: partial objects for server-side apply, and ``extract``.
 
-A generated model sends only the fields that were set (``None`` ones stay off the wire), so a
-model built with just the fields you own *is* an apply configuration::
+A generated model sends only the fields that were set (``None`` ones stay off the wire), and a
+schema-required field missing from ``from_dict``'s input stays off the wire too (it reads as its
+zero value and is remembered as absent), so a model read from just the fields you own *is* an
+apply configuration::
 
     cs.apps_v1.deployments("ns").apply(
-        Deployment(api_version="apps/v1", kind="Deployment",
-                   metadata=ObjectMeta(name="web"), spec=DeploymentSpec(replicas=3)),
+        Deployment.from_dict({"apiVersion": "apps/v1", "kind": "Deployment",
+                              "metadata": {"name": "web"}, "spec": {"replicas": 3}}),
         field_manager="my-controller")
 
 ``extract(live, "my-controller")`` is client-go's ``ExtractX``: from a live object, the fields

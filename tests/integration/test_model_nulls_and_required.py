@@ -123,3 +123,23 @@ def test_an_object_stored_before_a_field_became_required_reads_and_writes_back(
     assert updated.status_code == 200, updated.text
     assert admin.get(f"{base}/old").json()["spec"] == {"a": "2", "b": "set", "parts": [{"id": "x"}, {}]}
     admin.delete(f"{CRDS}/{crd['metadata']['name']}")
+
+
+def test_a_partial_object_read_with_from_dict_applies_only_what_it_holds(kube_apiserver: Any, namespace: str) -> None:
+    """Server-side apply of a Deployment read from just replicas: the required selector and
+    template it lacks read as zero values and stay off the wire, so the manager owns replicas."""
+    from kgen.kubernetes import Clientset
+    from kgen.kubernetes.models.apps.v1 import Deployment
+    from tests.contract.builders import deployment
+    from tests.support.apiserver import unthrottled_config
+
+    cs = Clientset(unthrottled_config(kube_apiserver))
+    deployments = cs.apps_v1.deployments(namespace)
+    deployments.apply(deployment("web", replicas=1), field_manager="owner")
+    partial = Deployment.from_dict({"apiVersion": "apps/v1", "kind": "Deployment",
+                                    "metadata": {"name": "web"}, "spec": {"replicas": 4}})
+    assert partial.spec.selector.match_labels is None  # a zero-filled LabelSelector
+    applied = deployments.apply(partial, field_manager="scaler", force=True)
+    assert applied.spec.replicas == 4 and applied.spec.selector.match_labels == {"app": "web"}
+    owned = {e.manager: e.fields_v1 for e in applied.metadata.managed_fields or []} if applied.metadata else {}
+    assert owned["scaler"] == {"f:spec": {"f:replicas": {}}}
