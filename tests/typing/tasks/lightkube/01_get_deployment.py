@@ -5,7 +5,7 @@ from lightkube.resources.apps_v1 import Deployment
 
 
 def describe(client: Client, namespace: str, name: str) -> tuple[str, int, list[str]]:
-    d = client.get(Deployment, name, namespace=namespace)
+    d = client.get(Deployment, name=name, namespace=namespace)
     dname = d.metadata.name if d.metadata is not None and d.metadata.name is not None else name
     replicas = d.spec.replicas if d.spec.replicas is not None else 1
     pod = d.spec.template.spec

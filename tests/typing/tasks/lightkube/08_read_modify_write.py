@@ -6,7 +6,7 @@ from lightkube.resources.apps_v1 import Deployment
 
 def scale(client: Client, namespace: str, name: str, replicas: int) -> int:
     while True:
-        d = client.get(Deployment, name, namespace=namespace)
+        d = client.get(Deployment, name=name, namespace=namespace)
         d.spec.replicas = replicas
         try:
             updated = client.replace(d)

@@ -7,6 +7,6 @@ Foo = create_namespaced_resource("samplecontroller.kgen.dev", "v1alpha1", "Foo",
 
 
 def wanted_replicas(client: Client, namespace: str) -> dict[str, int]:
-    first = client.get(Foo, "example", namespace=namespace)
+    first = client.get(Foo, name="example", namespace=namespace)
     print(first.spec["deploymentName"])
     return {foo.spec["deploymentName"]: foo.spec["replicas"] for foo in client.list(Foo, namespace=namespace)}

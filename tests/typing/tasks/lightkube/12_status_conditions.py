@@ -8,7 +8,7 @@ from lightkube.resources.apps_v1 import Deployment
 
 
 def mark_available(client: Client, namespace: str, name: str, available: bool) -> None:
-    d = client.get(Deployment, name, namespace=namespace)
+    d = client.get(Deployment, name=name, namespace=namespace)
     if d.status is None:
         d.status = DeploymentStatus()
     if d.status.conditions is None:
