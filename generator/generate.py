@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import build, clients, format, render, write
+from . import applyconfigs, build, clients, format, render, write
 from .errors import InputError
 from .sources import SourceSet, crd, openapi, snapshot_dir
 
@@ -136,6 +136,7 @@ def generate(opts: Options, progress: Callable[[str, int, int], None] = lambda s
     progress("rendering", 0, 1)
     files = render.render(package)
     files.update(render.render_clients(package, clients.client_modules(package)))
+    files.update(applyconfigs.render_apply_configurations(package))
     formatted = format.format_files(files, lambda done, total: progress("formatting", done, total))
     if opts.check:
         return write.drift(formatted, target)

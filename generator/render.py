@@ -181,6 +181,12 @@ def render(package: Package) -> dict[str, str]:
 
 
 @dataclass
+class MixinView:
+    name: Code
+    applies: bool  # Apply/ApplyStatus: typed by the kind's apply configuration as well
+
+
+@dataclass
 class ResourceView:
     info_name: Code
     group: Code
@@ -193,7 +199,8 @@ class ResourceView:
     accessor: Code
     model: Code
     list_model: Code
-    mixins: list[Code]
+    mixins: list[MixinView]
+    apply_configuration: Code  # a string only type checkers resolve: typed/ never imports them
     scale: bool
     log: bool
     eviction: bool
@@ -230,7 +237,8 @@ def _resource_view(module: Module, r: TypedResource, has: set[tuple[str, str]]) 
         accessor=identifier(r.accessor),
         model=identifier(r.model),
         list_model=identifier(r.list_model),
-        mixins=[identifier(m) for m in r.mixins],
+        mixins=[MixinView(identifier(m), m in ("Apply", "ApplyStatus")) for m in r.mixins],
+        apply_configuration=literal(f"applyconfigurations.{r.model}ApplyConfiguration"),
         scale=r.scale and ("autoscaling", "v1") in has,
         log=r.log,
         eviction=r.eviction and ("policy", "v1") in has,
@@ -269,6 +277,7 @@ def render_clients(package: Package, clients: list[ClientModule]) -> dict[str, s
             )
         files[f"typed/{m.group_module}/{m.version_module}.py"] = env.get_template("typed.py.jinja").render(
             doc=docstring(f"Typed clients of {where}, sync and async."), imports=imports, resources=resources,
+            applies=any(m.applies for r in resources for m in r.mixins),
             group_client=identifier(c.group_client), group_doc=docstring(f"The resources of {where}."), **common,
         )
         listed = [r for r, t in zip(resources, c.resources) if t.informer]

@@ -11,6 +11,11 @@ from typing import TYPE_CHECKING
 from kgen.runtime._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from kgen.runtime.apimachinery.apply import (
+        ApplyConfiguration,
+        extract,
+        extract_fields,
+    )
     from kgen.runtime.apimachinery.codec import (
         ModelCodec,
     )
@@ -60,6 +65,7 @@ if TYPE_CHECKING:
     )
 
 _EXPORTS = {
+    "apply": ["ApplyConfiguration", "extract", "extract_fields"],
     "codec": ["ModelCodec"],
     "errors": ["AlreadyExists", "ApiError", "BadRequest", "Conflict", "Expired", "Forbidden", "Gone", "InternalError", "Invalid", "MethodNotAllowed", "NotFound", "ServerTimeout", "ServiceUnavailable", "StatusCause", "TooManyRequests", "Unauthorized", "error_from_response", "error_from_status"],
     "model": ["UNKNOWN_FIELDS_KEY", "Model", "ModelError", "field"],
@@ -69,10 +75,10 @@ _EXPORTS = {
 }
 __getattr__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
-    "AlreadyExists", "ApiError", "BadRequest", "Conflict", "Expired", "FieldSelector", "Forbidden", "Gone",
+    "AlreadyExists", "ApplyConfiguration", "ApiError", "BadRequest", "Conflict", "Expired", "FieldSelector", "Forbidden", "Gone",
     "IntOrString", "InternalError", "Invalid", "LabelSelector", "MethodNotAllowed", "MicroTime", "Model",
     "ModelCodec", "ModelError", "NotFound", "PatchError", "Quantity", "ServerTimeout", "ServiceUnavailable",
     "StatusCause", "Time", "TooManyRequests", "UNKNOWN_FIELDS_KEY", "Unauthorized",
-    "error_from_response", "error_from_status", "field", "fields", "json_patch", "labels", "merge_patch",
+    "error_from_response", "error_from_status", "extract", "extract_fields", "field", "fields", "json_patch", "labels", "merge_patch",
     "strategic_merge_patch",
 ]

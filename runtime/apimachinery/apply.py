@@ -1,28 +1,78 @@
-"""Apply configurations: partial objects for server-side apply, and ``extract``.
+"""Apply configurations: the partial objects of server-side apply, and ``extract``.
 
-A generated model sends only the fields that were set (``None`` ones stay off the wire), and a
-schema-required field missing from ``from_dict``'s input stays off the wire too (it reads as its
-zero value and is remembered as absent), so a model read from just the fields you own *is* an
-apply configuration::
+client-go keeps a second set of types for server-side apply (k8s.io/client-go/applyconfigurations):
+every field optional, so an apply configuration holds exactly the fields its manager means to
+own and nothing else. A model cannot play that role safely: schema-required fields are required
+in its constructor (you would own fields you never meant to), and a model read from the server
+holds every field every manager set (applying it claims them all). kgen generates the same
+second set (``<package>.applyconfigurations.<group>.<version>``), one ``XApplyConfiguration``
+per model class, all of them on ``ApplyConfiguration``::
 
     cs.apps_v1.deployments("ns").apply(
-        Deployment.from_dict({"apiVersion": "apps/v1", "kind": "Deployment",
-                              "metadata": {"name": "web"}, "spec": {"replicas": 3}}),
-        field_manager="my-controller")
+        DeploymentApplyConfiguration(
+            metadata=ObjectMetaApplyConfiguration(name="web", namespace="ns"),
+            spec=DeploymentSpecApplyConfiguration(replicas=3),
+        ),
+        field_manager="my-controller",
+    )
 
-``extract(live, "my-controller")`` is client-go's ``ExtractX``: from a live object, the fields
-that manager owns (per ``metadata.managedFields``), ready to modify and apply again — without
-accidentally claiming fields other managers own.
+Python's keyword constructor plays the part of client-go's ``Deployment(name, namespace)``
+and ``WithX`` builders; as that constructor does, a kind's apply configuration sets its
+``apiVersion`` and ``kind`` itself. ``None`` is absent and never sent.
+
+``DeploymentApplyConfiguration.extract(live, "my-controller")`` is client-go's
+``ExtractDeployment``: from a live object, the fields that manager owns through apply (per
+``metadata.managedFields``), to modify and apply again without claiming fields other managers
+own; ``subresource="status"`` is ``ExtractDeploymentStatus``. ``from_model(obj)`` converts a
+model you built (every field it holds: for a model read from the server use ``extract``).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from kgen.runtime.apimachinery.model import Model
 
 M = TypeVar("M", bound=Model)
+
+
+class ApplyConfiguration(Model, Generic[M], kw_only=True):
+    """A partial object for server-side apply; ``M`` is the model it configures.
+
+    Generated classes name their model as a string (``ApplyConfiguration["models.Deployment"]``)
+    that only type checkers resolve, so importing apply configurations never imports models.
+    Being a ``Model``, it has ``from_dict``/``from_json``/``to_dict``/``to_json``, and fields a
+    newer server sends that this code does not know survive ``extract`` and the apply after it.
+    """
+
+    def __post_init__(self) -> None:
+        # client-go's Deployment(name, namespace) sets TypeMeta; so does a kind's constructor here.
+        if self.API_VERSION is not None and getattr(self, "api_version", "") is None:
+            setattr(self, "api_version", self.API_VERSION)
+        if self.KIND is not None and getattr(self, "kind", "") is None:
+            setattr(self, "kind", self.KIND)
+
+    @classmethod
+    def from_model(cls, obj: M) -> Self:
+        """Every field ``obj`` holds, as this apply configuration (``metadata.managedFields``,
+        which the apiserver refuses in an apply, left out).
+
+        For an object read from the server, ``extract`` is the safe way: this claims every
+        field, including those other managers own.
+        """
+        data = obj.to_dict()
+        metadata = data.get("metadata")
+        if isinstance(metadata, dict):
+            metadata.pop("managedFields", None)
+        return cls.from_dict(data)
+
+    @classmethod
+    def extract(cls, live: M, field_manager: str, subresource: str = "") -> Self:
+        """client-go's ``ExtractX``/``ExtractXStatus``: the fields of ``live`` that
+        ``field_manager`` owns through apply (on ``subresource``), with its name, namespace,
+        apiVersion and kind; nothing else."""
+        return cls.from_dict(extract_fields(live, field_manager, subresource))
 
 
 def _prune(value: Any, fields: dict[str, Any]) -> Any:
@@ -58,8 +108,8 @@ def _is_leaf(fields: Any) -> bool:
     return not isinstance(fields, dict) or not [k for k in fields if k != "."]
 
 
-def extract(obj: M, field_manager: str, subresource: str = "") -> M:
-    """The fields of ``obj`` that ``field_manager`` owns through apply, as an object of its type."""
+def extract_fields(obj: Model, field_manager: str, subresource: str = "") -> dict[str, Any]:
+    """The wire form of what ``field_manager`` owns in ``obj`` through apply (see ``extract``)."""
     live = obj.to_dict()
     entries = (live.get("metadata") or {}).get("managedFields") or []
     owned: dict[str, Any] = {}
@@ -70,7 +120,7 @@ def extract(obj: M, field_manager: str, subresource: str = "") -> M:
             and (entry.get("subresource") or "") == subresource
         ):
             owned = entry.get("fieldsV1") or {}
-    result = _prune(live, owned)
+    result: dict[str, Any] = _prune(live, owned)
     meta = live.get("metadata") or {}
     result.setdefault("metadata", {})
     for key in ("name", "namespace"):
@@ -79,4 +129,10 @@ def extract(obj: M, field_manager: str, subresource: str = "") -> M:
     for key in ("apiVersion", "kind"):
         if key in live:
             result[key] = live[key]
-    return type(obj).from_dict(result)
+    return result
+
+
+def extract(obj: M, field_manager: str, subresource: str = "") -> M:
+    """``extract_fields`` read back as ``obj``'s own model (the untyped, dynamic style; typed
+    code uses ``XApplyConfiguration.extract``, which returns the apply configuration)."""
+    return type(obj).from_dict(extract_fields(obj, field_manager, subresource))

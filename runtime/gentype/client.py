@@ -15,6 +15,7 @@ from typing import Any, Generic, Self, TypeVar
 import msgspec
 
 from kgen.runtime.apimachinery.errors import Expired
+from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.gentype.resource import (
     DEFAULT_PAGE_SIZE,
     WATCH_IDLE_TIMEOUT,
@@ -147,11 +148,11 @@ class ResourceClient(_Timeout, Generic[T, L]):
     def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
         return self._codec.decode(self._rest.send(self._req.patch(name, patch, patch_type, subresource, **options)).content)
 
-    def apply(self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, subresource: str | None = None, **options: Any) -> T:
+    def apply(self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, subresource: str | None = None, **options: Any) -> T:
         req = self._req.apply(obj, field_manager, force, subresource, **options)
         return self._codec.decode(self._rest.send(req).content)
 
-    def apply_status(self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, **options: Any) -> T:
+    def apply_status(self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, **options: Any) -> T:
         return self.apply(obj, field_manager=field_manager, force=force, subresource="status", **options)
 
     def delete(
@@ -266,11 +267,11 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         req = self._req.patch(name, patch, patch_type, subresource, **options)
         return self._codec.decode((await self._rest.send(req)).content)
 
-    async def apply(self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, subresource: str | None = None, **options: Any) -> T:
+    async def apply(self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, subresource: str | None = None, **options: Any) -> T:
         req = self._req.apply(obj, field_manager, force, subresource, **options)
         return self._codec.decode((await self._rest.send(req)).content)
 
-    async def apply_status(self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, **options: Any) -> T:
+    async def apply_status(self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, **options: Any) -> T:
         return await self.apply(obj, field_manager=field_manager, force=force, subresource="status", **options)
 
     async def delete(

@@ -18,6 +18,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import httpx
 import msgspec
 
+from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.rest.client import CONNECT_TIMEOUT, Request
 
 T = TypeVar("T")
@@ -190,11 +191,13 @@ class _Requests(Generic[T, L]):
         body = patch if isinstance(patch, bytes) else msgspec.json.encode(patch)
         return self._request("PATCH", self._path(name, subresource), _query(**options), body, PatchType(patch_type).value)
 
-    def apply(self, obj: T | Mapping[str, Any], field_manager: str, force: bool, subresource: str | None, **options: Any) -> Request:
+    def apply(self, obj: T | Model | Mapping[str, Any], field_manager: str, force: bool, subresource: str | None, **options: Any) -> Request:
         if not field_manager:
             raise ValueError("server-side apply needs a field_manager")
-        body = msgspec.json.encode(obj) if isinstance(obj, Mapping) else self._body(obj)
-        name = (obj.get("metadata") or {}).get("name") if isinstance(obj, Mapping) else self.codec.name(obj)
+        # An apply configuration (or any model) is sent as it is: TypeMeta is its own.
+        typed: Any = obj
+        body = msgspec.json.encode(obj) if isinstance(obj, Mapping) else self._body(typed)
+        name = (obj.get("metadata") or {}).get("name") if isinstance(obj, Mapping) else self.codec.name(typed)
         if not name:
             raise ValueError("server-side apply needs metadata.name")
         return self._request(

@@ -11,6 +11,7 @@ import copy
 from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any, Generic, Literal, Self, TypeVar, overload
 
+from kgen.runtime.apimachinery.apply import ApplyConfiguration
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.apimachinery.selectors import FieldSelector, LabelSelector
 from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
@@ -19,6 +20,7 @@ from kgen.runtime.rest.watch import Bookmark, WatchEvent
 
 T = TypeVar("T", bound=Model)
 L = TypeVar("L", bound=Model)
+A = TypeVar("A", bound=ApplyConfiguration[Any])
 Selector = str | LabelSelector | None
 Fields = str | FieldSelector | None
 
@@ -146,18 +148,23 @@ class Patch(TypedClient[T, L]):
         )
 
 
-class Apply(TypedClient[T, L]):
-    def apply(
-        self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
-    ) -> T:
-        """Server-side apply: send only the fields you own (an object built with just them)."""
+class Apply(TypedClient[T, L], Generic[T, L, A]):
+    """Server-side apply takes the kind's apply configuration ``A``, as client-go's
+    ``Apply(ctx, *DeploymentApplyConfiguration, ...)`` does, or a mapping (the dynamic style).
+    Not the model: a model built for it needs every schema-required field (all of them would
+    be owned), and one read from the server claims every field every manager set. The types
+    refuse it; at runtime a model is still sent as it is, for code that is not type-checked."""
+
+    def apply(self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False) -> T:
+        """Server-side apply: ``field_manager`` comes to own exactly the fields ``obj`` sets."""
         return self._client.apply(obj, field_manager=field_manager, force=force, dry_run=dry_run)
 
 
-class ApplyStatus(TypedClient[T, L]):
+class ApplyStatus(TypedClient[T, L], Generic[T, L, A]):
     def apply_status(
-        self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
+        self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
     ) -> T:
+        """``apply`` on the status subresource (client-go's ``ApplyStatus``)."""
         return self._client.apply_status(obj, field_manager=field_manager, force=force, dry_run=dry_run)
 
 
@@ -289,16 +296,18 @@ class AsyncPatch(AsyncTypedClient[T, L]):
         )
 
 
-class AsyncApply(AsyncTypedClient[T, L]):
+class AsyncApply(AsyncTypedClient[T, L], Generic[T, L, A]):
+    """``Apply`` on asyncio: the same argument types."""
+
     async def apply(
-        self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
+        self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
     ) -> T:
         return await self._client.apply(obj, field_manager=field_manager, force=force, dry_run=dry_run)
 
 
-class AsyncApplyStatus(AsyncTypedClient[T, L]):
+class AsyncApplyStatus(AsyncTypedClient[T, L], Generic[T, L, A]):
     async def apply_status(
-        self, obj: T | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
+        self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
     ) -> T:
         return await self._client.apply_status(obj, field_manager=field_manager, force=force, dry_run=dry_run)
 

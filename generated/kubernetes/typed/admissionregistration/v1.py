@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.admissionregistration import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.admissionregistration import v1 as applyconfigurations
 
 MUTATING_ADMISSION_POLICIES = ResourceInfo(
     "admissionregistration.k8s.io",
@@ -29,7 +33,11 @@ class MutatingAdmissionPoliciesClient(
     typed.List[models.MutatingAdmissionPolicy, models.MutatingAdmissionPolicyList],
     typed.Watch[models.MutatingAdmissionPolicy, models.MutatingAdmissionPolicyList],
     typed.Patch[models.MutatingAdmissionPolicy, models.MutatingAdmissionPolicyList],
-    typed.Apply[models.MutatingAdmissionPolicy, models.MutatingAdmissionPolicyList],
+    typed.Apply[
+        models.MutatingAdmissionPolicy,
+        models.MutatingAdmissionPolicyList,
+        "applyconfigurations.MutatingAdmissionPolicyApplyConfiguration",
+    ],
 ):
     """mutatingadmissionpolicies (admissionregistration.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -43,7 +51,11 @@ class AsyncMutatingAdmissionPoliciesClient(
     typed.AsyncList[models.MutatingAdmissionPolicy, models.MutatingAdmissionPolicyList],
     typed.AsyncWatch[models.MutatingAdmissionPolicy, models.MutatingAdmissionPolicyList],
     typed.AsyncPatch[models.MutatingAdmissionPolicy, models.MutatingAdmissionPolicyList],
-    typed.AsyncApply[models.MutatingAdmissionPolicy, models.MutatingAdmissionPolicyList],
+    typed.AsyncApply[
+        models.MutatingAdmissionPolicy,
+        models.MutatingAdmissionPolicyList,
+        "applyconfigurations.MutatingAdmissionPolicyApplyConfiguration",
+    ],
 ):
     """mutatingadmissionpolicies (admissionregistration.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -68,7 +80,11 @@ class MutatingAdmissionPolicyBindingsClient(
     typed.List[models.MutatingAdmissionPolicyBinding, models.MutatingAdmissionPolicyBindingList],
     typed.Watch[models.MutatingAdmissionPolicyBinding, models.MutatingAdmissionPolicyBindingList],
     typed.Patch[models.MutatingAdmissionPolicyBinding, models.MutatingAdmissionPolicyBindingList],
-    typed.Apply[models.MutatingAdmissionPolicyBinding, models.MutatingAdmissionPolicyBindingList],
+    typed.Apply[
+        models.MutatingAdmissionPolicyBinding,
+        models.MutatingAdmissionPolicyBindingList,
+        "applyconfigurations.MutatingAdmissionPolicyBindingApplyConfiguration",
+    ],
 ):
     """mutatingadmissionpolicybindings (admissionregistration.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -99,7 +115,9 @@ class AsyncMutatingAdmissionPolicyBindingsClient(
         models.MutatingAdmissionPolicyBinding, models.MutatingAdmissionPolicyBindingList
     ],
     typed.AsyncApply[
-        models.MutatingAdmissionPolicyBinding, models.MutatingAdmissionPolicyBindingList
+        models.MutatingAdmissionPolicyBinding,
+        models.MutatingAdmissionPolicyBindingList,
+        "applyconfigurations.MutatingAdmissionPolicyBindingApplyConfiguration",
     ],
 ):
     """mutatingadmissionpolicybindings (admissionregistration.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
@@ -125,7 +143,11 @@ class MutatingWebhookConfigurationsClient(
     typed.List[models.MutatingWebhookConfiguration, models.MutatingWebhookConfigurationList],
     typed.Watch[models.MutatingWebhookConfiguration, models.MutatingWebhookConfigurationList],
     typed.Patch[models.MutatingWebhookConfiguration, models.MutatingWebhookConfigurationList],
-    typed.Apply[models.MutatingWebhookConfiguration, models.MutatingWebhookConfigurationList],
+    typed.Apply[
+        models.MutatingWebhookConfiguration,
+        models.MutatingWebhookConfigurationList,
+        "applyconfigurations.MutatingWebhookConfigurationApplyConfiguration",
+    ],
 ):
     """mutatingwebhookconfigurations (admissionregistration.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -141,7 +163,11 @@ class AsyncMutatingWebhookConfigurationsClient(
     typed.AsyncList[models.MutatingWebhookConfiguration, models.MutatingWebhookConfigurationList],
     typed.AsyncWatch[models.MutatingWebhookConfiguration, models.MutatingWebhookConfigurationList],
     typed.AsyncPatch[models.MutatingWebhookConfiguration, models.MutatingWebhookConfigurationList],
-    typed.AsyncApply[models.MutatingWebhookConfiguration, models.MutatingWebhookConfigurationList],
+    typed.AsyncApply[
+        models.MutatingWebhookConfiguration,
+        models.MutatingWebhookConfigurationList,
+        "applyconfigurations.MutatingWebhookConfigurationApplyConfiguration",
+    ],
 ):
     """mutatingwebhookconfigurations (admissionregistration.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -165,8 +191,16 @@ class ValidatingAdmissionPoliciesClient(
     typed.List[models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList],
     typed.Watch[models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList],
     typed.Patch[models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList],
-    typed.Apply[models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList],
-    typed.ApplyStatus[models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList],
+    typed.Apply[
+        models.ValidatingAdmissionPolicy,
+        models.ValidatingAdmissionPolicyList,
+        "applyconfigurations.ValidatingAdmissionPolicyApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.ValidatingAdmissionPolicy,
+        models.ValidatingAdmissionPolicyList,
+        "applyconfigurations.ValidatingAdmissionPolicyApplyConfiguration",
+    ],
 ):
     """validatingadmissionpolicies (admissionregistration.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -183,8 +217,16 @@ class AsyncValidatingAdmissionPoliciesClient(
     typed.AsyncList[models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList],
     typed.AsyncWatch[models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList],
     typed.AsyncPatch[models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList],
-    typed.AsyncApply[models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList],
-    typed.AsyncApplyStatus[models.ValidatingAdmissionPolicy, models.ValidatingAdmissionPolicyList],
+    typed.AsyncApply[
+        models.ValidatingAdmissionPolicy,
+        models.ValidatingAdmissionPolicyList,
+        "applyconfigurations.ValidatingAdmissionPolicyApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.ValidatingAdmissionPolicy,
+        models.ValidatingAdmissionPolicyList,
+        "applyconfigurations.ValidatingAdmissionPolicyApplyConfiguration",
+    ],
 ):
     """validatingadmissionpolicies (admissionregistration.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -222,7 +264,9 @@ class ValidatingAdmissionPolicyBindingsClient(
         models.ValidatingAdmissionPolicyBinding, models.ValidatingAdmissionPolicyBindingList
     ],
     typed.Apply[
-        models.ValidatingAdmissionPolicyBinding, models.ValidatingAdmissionPolicyBindingList
+        models.ValidatingAdmissionPolicyBinding,
+        models.ValidatingAdmissionPolicyBindingList,
+        "applyconfigurations.ValidatingAdmissionPolicyBindingApplyConfiguration",
     ],
 ):
     """validatingadmissionpolicybindings (admissionregistration.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
@@ -254,7 +298,9 @@ class AsyncValidatingAdmissionPolicyBindingsClient(
         models.ValidatingAdmissionPolicyBinding, models.ValidatingAdmissionPolicyBindingList
     ],
     typed.AsyncApply[
-        models.ValidatingAdmissionPolicyBinding, models.ValidatingAdmissionPolicyBindingList
+        models.ValidatingAdmissionPolicyBinding,
+        models.ValidatingAdmissionPolicyBindingList,
+        "applyconfigurations.ValidatingAdmissionPolicyBindingApplyConfiguration",
     ],
 ):
     """validatingadmissionpolicybindings (admissionregistration.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
@@ -280,7 +326,11 @@ class ValidatingWebhookConfigurationsClient(
     typed.List[models.ValidatingWebhookConfiguration, models.ValidatingWebhookConfigurationList],
     typed.Watch[models.ValidatingWebhookConfiguration, models.ValidatingWebhookConfigurationList],
     typed.Patch[models.ValidatingWebhookConfiguration, models.ValidatingWebhookConfigurationList],
-    typed.Apply[models.ValidatingWebhookConfiguration, models.ValidatingWebhookConfigurationList],
+    typed.Apply[
+        models.ValidatingWebhookConfiguration,
+        models.ValidatingWebhookConfigurationList,
+        "applyconfigurations.ValidatingWebhookConfigurationApplyConfiguration",
+    ],
 ):
     """validatingwebhookconfigurations (admissionregistration.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -311,7 +361,9 @@ class AsyncValidatingWebhookConfigurationsClient(
         models.ValidatingWebhookConfiguration, models.ValidatingWebhookConfigurationList
     ],
     typed.AsyncApply[
-        models.ValidatingWebhookConfiguration, models.ValidatingWebhookConfigurationList
+        models.ValidatingWebhookConfiguration,
+        models.ValidatingWebhookConfigurationList,
+        "applyconfigurations.ValidatingWebhookConfigurationApplyConfiguration",
     ],
 ):
     """validatingwebhookconfigurations (admissionregistration.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""

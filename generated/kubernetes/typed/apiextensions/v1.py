@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.apiextensions import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.apiextensions import v1 as applyconfigurations
 
 CUSTOM_RESOURCE_DEFINITIONS = ResourceInfo(
     "apiextensions.k8s.io", "v1", "customresourcedefinitions", False, "CustomResourceDefinition"
@@ -26,8 +30,16 @@ class CustomResourceDefinitionsClient(
     typed.List[models.CustomResourceDefinition, models.CustomResourceDefinitionList],
     typed.Watch[models.CustomResourceDefinition, models.CustomResourceDefinitionList],
     typed.Patch[models.CustomResourceDefinition, models.CustomResourceDefinitionList],
-    typed.Apply[models.CustomResourceDefinition, models.CustomResourceDefinitionList],
-    typed.ApplyStatus[models.CustomResourceDefinition, models.CustomResourceDefinitionList],
+    typed.Apply[
+        models.CustomResourceDefinition,
+        models.CustomResourceDefinitionList,
+        "applyconfigurations.CustomResourceDefinitionApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.CustomResourceDefinition,
+        models.CustomResourceDefinitionList,
+        "applyconfigurations.CustomResourceDefinitionApplyConfiguration",
+    ],
 ):
     """customresourcedefinitions (apiextensions.k8s.io/v1, cluster-scoped; short names: crd, crds): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -44,8 +56,16 @@ class AsyncCustomResourceDefinitionsClient(
     typed.AsyncList[models.CustomResourceDefinition, models.CustomResourceDefinitionList],
     typed.AsyncWatch[models.CustomResourceDefinition, models.CustomResourceDefinitionList],
     typed.AsyncPatch[models.CustomResourceDefinition, models.CustomResourceDefinitionList],
-    typed.AsyncApply[models.CustomResourceDefinition, models.CustomResourceDefinitionList],
-    typed.AsyncApplyStatus[models.CustomResourceDefinition, models.CustomResourceDefinitionList],
+    typed.AsyncApply[
+        models.CustomResourceDefinition,
+        models.CustomResourceDefinitionList,
+        "applyconfigurations.CustomResourceDefinitionApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.CustomResourceDefinition,
+        models.CustomResourceDefinitionList,
+        "applyconfigurations.CustomResourceDefinitionApplyConfiguration",
+    ],
 ):
     """customresourcedefinitions (apiextensions.k8s.io/v1, cluster-scoped; short names: crd, crds): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 

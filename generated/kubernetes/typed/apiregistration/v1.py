@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.apiregistration import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.apiregistration import v1 as applyconfigurations
 
 API_SERVICES = ResourceInfo("apiregistration.k8s.io", "v1", "apiservices", False, "APIService")
 
@@ -24,8 +28,12 @@ class ApiServicesClient(
     typed.List[models.APIService, models.APIServiceList],
     typed.Watch[models.APIService, models.APIServiceList],
     typed.Patch[models.APIService, models.APIServiceList],
-    typed.Apply[models.APIService, models.APIServiceList],
-    typed.ApplyStatus[models.APIService, models.APIServiceList],
+    typed.Apply[
+        models.APIService, models.APIServiceList, "applyconfigurations.APIServiceApplyConfiguration"
+    ],
+    typed.ApplyStatus[
+        models.APIService, models.APIServiceList, "applyconfigurations.APIServiceApplyConfiguration"
+    ],
 ):
     """apiservices (apiregistration.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -40,8 +48,12 @@ class AsyncApiServicesClient(
     typed.AsyncList[models.APIService, models.APIServiceList],
     typed.AsyncWatch[models.APIService, models.APIServiceList],
     typed.AsyncPatch[models.APIService, models.APIServiceList],
-    typed.AsyncApply[models.APIService, models.APIServiceList],
-    typed.AsyncApplyStatus[models.APIService, models.APIServiceList],
+    typed.AsyncApply[
+        models.APIService, models.APIServiceList, "applyconfigurations.APIServiceApplyConfiguration"
+    ],
+    typed.AsyncApplyStatus[
+        models.APIService, models.APIServiceList, "applyconfigurations.APIServiceApplyConfiguration"
+    ],
 ):
     """apiservices (apiregistration.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 

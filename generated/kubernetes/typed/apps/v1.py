@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
@@ -11,6 +12,9 @@ from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.apps import v1 as models
 from ...models.autoscaling import v1 as autoscalingv1
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.apps import v1 as applyconfigurations
 
 CONTROLLER_REVISIONS = ResourceInfo("apps", "v1", "controllerrevisions", True, "ControllerRevision")
 
@@ -24,7 +28,11 @@ class ControllerRevisionsClient(
     typed.List[models.ControllerRevision, models.ControllerRevisionList],
     typed.Watch[models.ControllerRevision, models.ControllerRevisionList],
     typed.Patch[models.ControllerRevision, models.ControllerRevisionList],
-    typed.Apply[models.ControllerRevision, models.ControllerRevisionList],
+    typed.Apply[
+        models.ControllerRevision,
+        models.ControllerRevisionList,
+        "applyconfigurations.ControllerRevisionApplyConfiguration",
+    ],
 ):
     """controllerrevisions (apps/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -38,7 +46,11 @@ class AsyncControllerRevisionsClient(
     typed.AsyncList[models.ControllerRevision, models.ControllerRevisionList],
     typed.AsyncWatch[models.ControllerRevision, models.ControllerRevisionList],
     typed.AsyncPatch[models.ControllerRevision, models.ControllerRevisionList],
-    typed.AsyncApply[models.ControllerRevision, models.ControllerRevisionList],
+    typed.AsyncApply[
+        models.ControllerRevision,
+        models.ControllerRevisionList,
+        "applyconfigurations.ControllerRevisionApplyConfiguration",
+    ],
 ):
     """controllerrevisions (apps/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -56,8 +68,12 @@ class DaemonSetsClient(
     typed.List[models.DaemonSet, models.DaemonSetList],
     typed.Watch[models.DaemonSet, models.DaemonSetList],
     typed.Patch[models.DaemonSet, models.DaemonSetList],
-    typed.Apply[models.DaemonSet, models.DaemonSetList],
-    typed.ApplyStatus[models.DaemonSet, models.DaemonSetList],
+    typed.Apply[
+        models.DaemonSet, models.DaemonSetList, "applyconfigurations.DaemonSetApplyConfiguration"
+    ],
+    typed.ApplyStatus[
+        models.DaemonSet, models.DaemonSetList, "applyconfigurations.DaemonSetApplyConfiguration"
+    ],
 ):
     """daemonsets (apps/v1, namespaced; short names: ds): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -72,8 +88,12 @@ class AsyncDaemonSetsClient(
     typed.AsyncList[models.DaemonSet, models.DaemonSetList],
     typed.AsyncWatch[models.DaemonSet, models.DaemonSetList],
     typed.AsyncPatch[models.DaemonSet, models.DaemonSetList],
-    typed.AsyncApply[models.DaemonSet, models.DaemonSetList],
-    typed.AsyncApplyStatus[models.DaemonSet, models.DaemonSetList],
+    typed.AsyncApply[
+        models.DaemonSet, models.DaemonSetList, "applyconfigurations.DaemonSetApplyConfiguration"
+    ],
+    typed.AsyncApplyStatus[
+        models.DaemonSet, models.DaemonSetList, "applyconfigurations.DaemonSetApplyConfiguration"
+    ],
 ):
     """daemonsets (apps/v1, namespaced; short names: ds): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -91,8 +111,12 @@ class DeploymentsClient(
     typed.List[models.Deployment, models.DeploymentList],
     typed.Watch[models.Deployment, models.DeploymentList],
     typed.Patch[models.Deployment, models.DeploymentList],
-    typed.Apply[models.Deployment, models.DeploymentList],
-    typed.ApplyStatus[models.Deployment, models.DeploymentList],
+    typed.Apply[
+        models.Deployment, models.DeploymentList, "applyconfigurations.DeploymentApplyConfiguration"
+    ],
+    typed.ApplyStatus[
+        models.Deployment, models.DeploymentList, "applyconfigurations.DeploymentApplyConfiguration"
+    ],
 ):
     """deployments (apps/v1, namespaced; short names: deploy): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -113,8 +137,12 @@ class AsyncDeploymentsClient(
     typed.AsyncList[models.Deployment, models.DeploymentList],
     typed.AsyncWatch[models.Deployment, models.DeploymentList],
     typed.AsyncPatch[models.Deployment, models.DeploymentList],
-    typed.AsyncApply[models.Deployment, models.DeploymentList],
-    typed.AsyncApplyStatus[models.Deployment, models.DeploymentList],
+    typed.AsyncApply[
+        models.Deployment, models.DeploymentList, "applyconfigurations.DeploymentApplyConfiguration"
+    ],
+    typed.AsyncApplyStatus[
+        models.Deployment, models.DeploymentList, "applyconfigurations.DeploymentApplyConfiguration"
+    ],
 ):
     """deployments (apps/v1, namespaced; short names: deploy): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -138,8 +166,12 @@ class ReplicaSetsClient(
     typed.List[models.ReplicaSet, models.ReplicaSetList],
     typed.Watch[models.ReplicaSet, models.ReplicaSetList],
     typed.Patch[models.ReplicaSet, models.ReplicaSetList],
-    typed.Apply[models.ReplicaSet, models.ReplicaSetList],
-    typed.ApplyStatus[models.ReplicaSet, models.ReplicaSetList],
+    typed.Apply[
+        models.ReplicaSet, models.ReplicaSetList, "applyconfigurations.ReplicaSetApplyConfiguration"
+    ],
+    typed.ApplyStatus[
+        models.ReplicaSet, models.ReplicaSetList, "applyconfigurations.ReplicaSetApplyConfiguration"
+    ],
 ):
     """replicasets (apps/v1, namespaced; short names: rs): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -160,8 +192,12 @@ class AsyncReplicaSetsClient(
     typed.AsyncList[models.ReplicaSet, models.ReplicaSetList],
     typed.AsyncWatch[models.ReplicaSet, models.ReplicaSetList],
     typed.AsyncPatch[models.ReplicaSet, models.ReplicaSetList],
-    typed.AsyncApply[models.ReplicaSet, models.ReplicaSetList],
-    typed.AsyncApplyStatus[models.ReplicaSet, models.ReplicaSetList],
+    typed.AsyncApply[
+        models.ReplicaSet, models.ReplicaSetList, "applyconfigurations.ReplicaSetApplyConfiguration"
+    ],
+    typed.AsyncApplyStatus[
+        models.ReplicaSet, models.ReplicaSetList, "applyconfigurations.ReplicaSetApplyConfiguration"
+    ],
 ):
     """replicasets (apps/v1, namespaced; short names: rs): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -185,8 +221,16 @@ class StatefulSetsClient(
     typed.List[models.StatefulSet, models.StatefulSetList],
     typed.Watch[models.StatefulSet, models.StatefulSetList],
     typed.Patch[models.StatefulSet, models.StatefulSetList],
-    typed.Apply[models.StatefulSet, models.StatefulSetList],
-    typed.ApplyStatus[models.StatefulSet, models.StatefulSetList],
+    typed.Apply[
+        models.StatefulSet,
+        models.StatefulSetList,
+        "applyconfigurations.StatefulSetApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.StatefulSet,
+        models.StatefulSetList,
+        "applyconfigurations.StatefulSetApplyConfiguration",
+    ],
 ):
     """statefulsets (apps/v1, namespaced; short names: sts): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -207,8 +251,16 @@ class AsyncStatefulSetsClient(
     typed.AsyncList[models.StatefulSet, models.StatefulSetList],
     typed.AsyncWatch[models.StatefulSet, models.StatefulSetList],
     typed.AsyncPatch[models.StatefulSet, models.StatefulSetList],
-    typed.AsyncApply[models.StatefulSet, models.StatefulSetList],
-    typed.AsyncApplyStatus[models.StatefulSet, models.StatefulSetList],
+    typed.AsyncApply[
+        models.StatefulSet,
+        models.StatefulSetList,
+        "applyconfigurations.StatefulSetApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.StatefulSet,
+        models.StatefulSetList,
+        "applyconfigurations.StatefulSetApplyConfiguration",
+    ],
 ):
     """statefulsets (apps/v1, namespaced; short names: sts): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 

@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.autoscaling import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.autoscaling import v1 as applyconfigurations
 
 HORIZONTAL_POD_AUTOSCALERS = ResourceInfo(
     "autoscaling", "v1", "horizontalpodautoscalers", True, "HorizontalPodAutoscaler"
@@ -26,8 +30,16 @@ class HorizontalPodAutoscalersClient(
     typed.List[models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList],
     typed.Watch[models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList],
     typed.Patch[models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList],
-    typed.Apply[models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList],
-    typed.ApplyStatus[models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList],
+    typed.Apply[
+        models.HorizontalPodAutoscaler,
+        models.HorizontalPodAutoscalerList,
+        "applyconfigurations.HorizontalPodAutoscalerApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.HorizontalPodAutoscaler,
+        models.HorizontalPodAutoscalerList,
+        "applyconfigurations.HorizontalPodAutoscalerApplyConfiguration",
+    ],
 ):
     """horizontalpodautoscalers (autoscaling/v1, namespaced; short names: hpa): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -42,8 +54,16 @@ class AsyncHorizontalPodAutoscalersClient(
     typed.AsyncList[models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList],
     typed.AsyncWatch[models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList],
     typed.AsyncPatch[models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList],
-    typed.AsyncApply[models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList],
-    typed.AsyncApplyStatus[models.HorizontalPodAutoscaler, models.HorizontalPodAutoscalerList],
+    typed.AsyncApply[
+        models.HorizontalPodAutoscaler,
+        models.HorizontalPodAutoscalerList,
+        "applyconfigurations.HorizontalPodAutoscalerApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.HorizontalPodAutoscaler,
+        models.HorizontalPodAutoscalerList,
+        "applyconfigurations.HorizontalPodAutoscalerApplyConfiguration",
+    ],
 ):
     """horizontalpodautoscalers (autoscaling/v1, namespaced; short names: hpa): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 

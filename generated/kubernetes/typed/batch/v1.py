@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.batch import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.batch import v1 as applyconfigurations
 
 CRON_JOBS = ResourceInfo("batch", "v1", "cronjobs", True, "CronJob")
 
@@ -24,8 +28,12 @@ class CronJobsClient(
     typed.List[models.CronJob, models.CronJobList],
     typed.Watch[models.CronJob, models.CronJobList],
     typed.Patch[models.CronJob, models.CronJobList],
-    typed.Apply[models.CronJob, models.CronJobList],
-    typed.ApplyStatus[models.CronJob, models.CronJobList],
+    typed.Apply[
+        models.CronJob, models.CronJobList, "applyconfigurations.CronJobApplyConfiguration"
+    ],
+    typed.ApplyStatus[
+        models.CronJob, models.CronJobList, "applyconfigurations.CronJobApplyConfiguration"
+    ],
 ):
     """cronjobs (batch/v1, namespaced; short names: cj): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -40,8 +48,12 @@ class AsyncCronJobsClient(
     typed.AsyncList[models.CronJob, models.CronJobList],
     typed.AsyncWatch[models.CronJob, models.CronJobList],
     typed.AsyncPatch[models.CronJob, models.CronJobList],
-    typed.AsyncApply[models.CronJob, models.CronJobList],
-    typed.AsyncApplyStatus[models.CronJob, models.CronJobList],
+    typed.AsyncApply[
+        models.CronJob, models.CronJobList, "applyconfigurations.CronJobApplyConfiguration"
+    ],
+    typed.AsyncApplyStatus[
+        models.CronJob, models.CronJobList, "applyconfigurations.CronJobApplyConfiguration"
+    ],
 ):
     """cronjobs (batch/v1, namespaced; short names: cj): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -59,8 +71,8 @@ class JobsClient(
     typed.List[models.Job, models.JobList],
     typed.Watch[models.Job, models.JobList],
     typed.Patch[models.Job, models.JobList],
-    typed.Apply[models.Job, models.JobList],
-    typed.ApplyStatus[models.Job, models.JobList],
+    typed.Apply[models.Job, models.JobList, "applyconfigurations.JobApplyConfiguration"],
+    typed.ApplyStatus[models.Job, models.JobList, "applyconfigurations.JobApplyConfiguration"],
 ):
     """jobs (batch/v1, namespaced): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -75,8 +87,8 @@ class AsyncJobsClient(
     typed.AsyncList[models.Job, models.JobList],
     typed.AsyncWatch[models.Job, models.JobList],
     typed.AsyncPatch[models.Job, models.JobList],
-    typed.AsyncApply[models.Job, models.JobList],
-    typed.AsyncApplyStatus[models.Job, models.JobList],
+    typed.AsyncApply[models.Job, models.JobList, "applyconfigurations.JobApplyConfiguration"],
+    typed.AsyncApplyStatus[models.Job, models.JobList, "applyconfigurations.JobApplyConfiguration"],
 ):
     """jobs (batch/v1, namespaced): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 

@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.certificates import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.certificates import v1 as applyconfigurations
 
 CERTIFICATE_SIGNING_REQUESTS = ResourceInfo(
     "certificates.k8s.io", "v1", "certificatesigningrequests", False, "CertificateSigningRequest"
@@ -26,8 +30,16 @@ class CertificateSigningRequestsClient(
     typed.List[models.CertificateSigningRequest, models.CertificateSigningRequestList],
     typed.Watch[models.CertificateSigningRequest, models.CertificateSigningRequestList],
     typed.Patch[models.CertificateSigningRequest, models.CertificateSigningRequestList],
-    typed.Apply[models.CertificateSigningRequest, models.CertificateSigningRequestList],
-    typed.ApplyStatus[models.CertificateSigningRequest, models.CertificateSigningRequestList],
+    typed.Apply[
+        models.CertificateSigningRequest,
+        models.CertificateSigningRequestList,
+        "applyconfigurations.CertificateSigningRequestApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.CertificateSigningRequest,
+        models.CertificateSigningRequestList,
+        "applyconfigurations.CertificateSigningRequestApplyConfiguration",
+    ],
 ):
     """certificatesigningrequests (certificates.k8s.io/v1, cluster-scoped; short names: csr): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -44,8 +56,16 @@ class AsyncCertificateSigningRequestsClient(
     typed.AsyncList[models.CertificateSigningRequest, models.CertificateSigningRequestList],
     typed.AsyncWatch[models.CertificateSigningRequest, models.CertificateSigningRequestList],
     typed.AsyncPatch[models.CertificateSigningRequest, models.CertificateSigningRequestList],
-    typed.AsyncApply[models.CertificateSigningRequest, models.CertificateSigningRequestList],
-    typed.AsyncApplyStatus[models.CertificateSigningRequest, models.CertificateSigningRequestList],
+    typed.AsyncApply[
+        models.CertificateSigningRequest,
+        models.CertificateSigningRequestList,
+        "applyconfigurations.CertificateSigningRequestApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.CertificateSigningRequest,
+        models.CertificateSigningRequestList,
+        "applyconfigurations.CertificateSigningRequestApplyConfiguration",
+    ],
 ):
     """certificatesigningrequests (certificates.k8s.io/v1, cluster-scoped; short names: csr): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -64,7 +84,11 @@ class ClusterTrustBundlesClient(
     typed.List[models.ClusterTrustBundle, models.ClusterTrustBundleList],
     typed.Watch[models.ClusterTrustBundle, models.ClusterTrustBundleList],
     typed.Patch[models.ClusterTrustBundle, models.ClusterTrustBundleList],
-    typed.Apply[models.ClusterTrustBundle, models.ClusterTrustBundleList],
+    typed.Apply[
+        models.ClusterTrustBundle,
+        models.ClusterTrustBundleList,
+        "applyconfigurations.ClusterTrustBundleApplyConfiguration",
+    ],
 ):
     """clustertrustbundles (certificates.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -78,7 +102,11 @@ class AsyncClusterTrustBundlesClient(
     typed.AsyncList[models.ClusterTrustBundle, models.ClusterTrustBundleList],
     typed.AsyncWatch[models.ClusterTrustBundle, models.ClusterTrustBundleList],
     typed.AsyncPatch[models.ClusterTrustBundle, models.ClusterTrustBundleList],
-    typed.AsyncApply[models.ClusterTrustBundle, models.ClusterTrustBundleList],
+    typed.AsyncApply[
+        models.ClusterTrustBundle,
+        models.ClusterTrustBundleList,
+        "applyconfigurations.ClusterTrustBundleApplyConfiguration",
+    ],
 ):
     """clustertrustbundles (certificates.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -98,8 +126,16 @@ class PodCertificateRequestsClient(
     typed.List[models.PodCertificateRequest, models.PodCertificateRequestList],
     typed.Watch[models.PodCertificateRequest, models.PodCertificateRequestList],
     typed.Patch[models.PodCertificateRequest, models.PodCertificateRequestList],
-    typed.Apply[models.PodCertificateRequest, models.PodCertificateRequestList],
-    typed.ApplyStatus[models.PodCertificateRequest, models.PodCertificateRequestList],
+    typed.Apply[
+        models.PodCertificateRequest,
+        models.PodCertificateRequestList,
+        "applyconfigurations.PodCertificateRequestApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.PodCertificateRequest,
+        models.PodCertificateRequestList,
+        "applyconfigurations.PodCertificateRequestApplyConfiguration",
+    ],
 ):
     """podcertificaterequests (certificates.k8s.io/v1, namespaced): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -114,8 +150,16 @@ class AsyncPodCertificateRequestsClient(
     typed.AsyncList[models.PodCertificateRequest, models.PodCertificateRequestList],
     typed.AsyncWatch[models.PodCertificateRequest, models.PodCertificateRequestList],
     typed.AsyncPatch[models.PodCertificateRequest, models.PodCertificateRequestList],
-    typed.AsyncApply[models.PodCertificateRequest, models.PodCertificateRequestList],
-    typed.AsyncApplyStatus[models.PodCertificateRequest, models.PodCertificateRequestList],
+    typed.AsyncApply[
+        models.PodCertificateRequest,
+        models.PodCertificateRequestList,
+        "applyconfigurations.PodCertificateRequestApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.PodCertificateRequest,
+        models.PodCertificateRequestList,
+        "applyconfigurations.PodCertificateRequestApplyConfiguration",
+    ],
 ):
     """podcertificaterequests (certificates.k8s.io/v1, namespaced): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 

@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.coordination import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.coordination import v1 as applyconfigurations
 
 LEASES = ResourceInfo("coordination.k8s.io", "v1", "leases", True, "Lease")
 
@@ -23,7 +27,7 @@ class LeasesClient(
     typed.List[models.Lease, models.LeaseList],
     typed.Watch[models.Lease, models.LeaseList],
     typed.Patch[models.Lease, models.LeaseList],
-    typed.Apply[models.Lease, models.LeaseList],
+    typed.Apply[models.Lease, models.LeaseList, "applyconfigurations.LeaseApplyConfiguration"],
 ):
     """leases (coordination.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -37,7 +41,7 @@ class AsyncLeasesClient(
     typed.AsyncList[models.Lease, models.LeaseList],
     typed.AsyncWatch[models.Lease, models.LeaseList],
     typed.AsyncPatch[models.Lease, models.LeaseList],
-    typed.AsyncApply[models.Lease, models.LeaseList],
+    typed.AsyncApply[models.Lease, models.LeaseList, "applyconfigurations.LeaseApplyConfiguration"],
 ):
     """leases (coordination.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
@@ -12,6 +13,9 @@ from kgen.runtime.rest import AsyncRESTClient, RESTClient
 from ...models.core import v1 as models
 from ...models.autoscaling import v1 as autoscalingv1
 from ...models.policy import v1 as policyv1
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.core import v1 as applyconfigurations
 
 BINDINGS = ResourceInfo("", "v1", "bindings", True, "Binding")
 
@@ -57,7 +61,9 @@ class ConfigMapsClient(
     typed.List[models.ConfigMap, models.ConfigMapList],
     typed.Watch[models.ConfigMap, models.ConfigMapList],
     typed.Patch[models.ConfigMap, models.ConfigMapList],
-    typed.Apply[models.ConfigMap, models.ConfigMapList],
+    typed.Apply[
+        models.ConfigMap, models.ConfigMapList, "applyconfigurations.ConfigMapApplyConfiguration"
+    ],
 ):
     """configmaps (core/v1, namespaced; short names: cm): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -71,7 +77,9 @@ class AsyncConfigMapsClient(
     typed.AsyncList[models.ConfigMap, models.ConfigMapList],
     typed.AsyncWatch[models.ConfigMap, models.ConfigMapList],
     typed.AsyncPatch[models.ConfigMap, models.ConfigMapList],
-    typed.AsyncApply[models.ConfigMap, models.ConfigMapList],
+    typed.AsyncApply[
+        models.ConfigMap, models.ConfigMapList, "applyconfigurations.ConfigMapApplyConfiguration"
+    ],
 ):
     """configmaps (core/v1, namespaced; short names: cm): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -88,7 +96,9 @@ class EndpointsClient(
     typed.List[models.Endpoints, models.EndpointsList],
     typed.Watch[models.Endpoints, models.EndpointsList],
     typed.Patch[models.Endpoints, models.EndpointsList],
-    typed.Apply[models.Endpoints, models.EndpointsList],
+    typed.Apply[
+        models.Endpoints, models.EndpointsList, "applyconfigurations.EndpointsApplyConfiguration"
+    ],
 ):
     """endpoints (core/v1, namespaced; short names: ep): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -102,7 +112,9 @@ class AsyncEndpointsClient(
     typed.AsyncList[models.Endpoints, models.EndpointsList],
     typed.AsyncWatch[models.Endpoints, models.EndpointsList],
     typed.AsyncPatch[models.Endpoints, models.EndpointsList],
-    typed.AsyncApply[models.Endpoints, models.EndpointsList],
+    typed.AsyncApply[
+        models.Endpoints, models.EndpointsList, "applyconfigurations.EndpointsApplyConfiguration"
+    ],
 ):
     """endpoints (core/v1, namespaced; short names: ep): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -119,7 +131,7 @@ class EventsClient(
     typed.List[models.Event, models.EventList],
     typed.Watch[models.Event, models.EventList],
     typed.Patch[models.Event, models.EventList],
-    typed.Apply[models.Event, models.EventList],
+    typed.Apply[models.Event, models.EventList, "applyconfigurations.EventApplyConfiguration"],
 ):
     """events (core/v1, namespaced; short names: ev): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -133,7 +145,7 @@ class AsyncEventsClient(
     typed.AsyncList[models.Event, models.EventList],
     typed.AsyncWatch[models.Event, models.EventList],
     typed.AsyncPatch[models.Event, models.EventList],
-    typed.AsyncApply[models.Event, models.EventList],
+    typed.AsyncApply[models.Event, models.EventList, "applyconfigurations.EventApplyConfiguration"],
 ):
     """events (core/v1, namespaced; short names: ev): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -150,7 +162,9 @@ class LimitRangesClient(
     typed.List[models.LimitRange, models.LimitRangeList],
     typed.Watch[models.LimitRange, models.LimitRangeList],
     typed.Patch[models.LimitRange, models.LimitRangeList],
-    typed.Apply[models.LimitRange, models.LimitRangeList],
+    typed.Apply[
+        models.LimitRange, models.LimitRangeList, "applyconfigurations.LimitRangeApplyConfiguration"
+    ],
 ):
     """limitranges (core/v1, namespaced; short names: limits): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -164,7 +178,9 @@ class AsyncLimitRangesClient(
     typed.AsyncList[models.LimitRange, models.LimitRangeList],
     typed.AsyncWatch[models.LimitRange, models.LimitRangeList],
     typed.AsyncPatch[models.LimitRange, models.LimitRangeList],
-    typed.AsyncApply[models.LimitRange, models.LimitRangeList],
+    typed.AsyncApply[
+        models.LimitRange, models.LimitRangeList, "applyconfigurations.LimitRangeApplyConfiguration"
+    ],
 ):
     """limitranges (core/v1, namespaced; short names: limits): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -181,8 +197,12 @@ class NamespacesClient(
     typed.List[models.Namespace, models.NamespaceList],
     typed.Watch[models.Namespace, models.NamespaceList],
     typed.Patch[models.Namespace, models.NamespaceList],
-    typed.Apply[models.Namespace, models.NamespaceList],
-    typed.ApplyStatus[models.Namespace, models.NamespaceList],
+    typed.Apply[
+        models.Namespace, models.NamespaceList, "applyconfigurations.NamespaceApplyConfiguration"
+    ],
+    typed.ApplyStatus[
+        models.Namespace, models.NamespaceList, "applyconfigurations.NamespaceApplyConfiguration"
+    ],
 ):
     """namespaces (core/v1, cluster-scoped; short names: ns): create, update, update_status, delete, get, list, watch, patch, apply, apply_status."""
 
@@ -196,8 +216,12 @@ class AsyncNamespacesClient(
     typed.AsyncList[models.Namespace, models.NamespaceList],
     typed.AsyncWatch[models.Namespace, models.NamespaceList],
     typed.AsyncPatch[models.Namespace, models.NamespaceList],
-    typed.AsyncApply[models.Namespace, models.NamespaceList],
-    typed.AsyncApplyStatus[models.Namespace, models.NamespaceList],
+    typed.AsyncApply[
+        models.Namespace, models.NamespaceList, "applyconfigurations.NamespaceApplyConfiguration"
+    ],
+    typed.AsyncApplyStatus[
+        models.Namespace, models.NamespaceList, "applyconfigurations.NamespaceApplyConfiguration"
+    ],
 ):
     """namespaces (core/v1, cluster-scoped; short names: ns): create, update, update_status, delete, get, list, watch, patch, apply, apply_status."""
 
@@ -215,8 +239,8 @@ class NodesClient(
     typed.List[models.Node, models.NodeList],
     typed.Watch[models.Node, models.NodeList],
     typed.Patch[models.Node, models.NodeList],
-    typed.Apply[models.Node, models.NodeList],
-    typed.ApplyStatus[models.Node, models.NodeList],
+    typed.Apply[models.Node, models.NodeList, "applyconfigurations.NodeApplyConfiguration"],
+    typed.ApplyStatus[models.Node, models.NodeList, "applyconfigurations.NodeApplyConfiguration"],
 ):
     """nodes (core/v1, cluster-scoped; short names: no): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -231,8 +255,10 @@ class AsyncNodesClient(
     typed.AsyncList[models.Node, models.NodeList],
     typed.AsyncWatch[models.Node, models.NodeList],
     typed.AsyncPatch[models.Node, models.NodeList],
-    typed.AsyncApply[models.Node, models.NodeList],
-    typed.AsyncApplyStatus[models.Node, models.NodeList],
+    typed.AsyncApply[models.Node, models.NodeList, "applyconfigurations.NodeApplyConfiguration"],
+    typed.AsyncApplyStatus[
+        models.Node, models.NodeList, "applyconfigurations.NodeApplyConfiguration"
+    ],
 ):
     """nodes (core/v1, cluster-scoped; short names: no): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -252,8 +278,16 @@ class PersistentVolumeClaimsClient(
     typed.List[models.PersistentVolumeClaim, models.PersistentVolumeClaimList],
     typed.Watch[models.PersistentVolumeClaim, models.PersistentVolumeClaimList],
     typed.Patch[models.PersistentVolumeClaim, models.PersistentVolumeClaimList],
-    typed.Apply[models.PersistentVolumeClaim, models.PersistentVolumeClaimList],
-    typed.ApplyStatus[models.PersistentVolumeClaim, models.PersistentVolumeClaimList],
+    typed.Apply[
+        models.PersistentVolumeClaim,
+        models.PersistentVolumeClaimList,
+        "applyconfigurations.PersistentVolumeClaimApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.PersistentVolumeClaim,
+        models.PersistentVolumeClaimList,
+        "applyconfigurations.PersistentVolumeClaimApplyConfiguration",
+    ],
 ):
     """persistentvolumeclaims (core/v1, namespaced; short names: pvc): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -268,8 +302,16 @@ class AsyncPersistentVolumeClaimsClient(
     typed.AsyncList[models.PersistentVolumeClaim, models.PersistentVolumeClaimList],
     typed.AsyncWatch[models.PersistentVolumeClaim, models.PersistentVolumeClaimList],
     typed.AsyncPatch[models.PersistentVolumeClaim, models.PersistentVolumeClaimList],
-    typed.AsyncApply[models.PersistentVolumeClaim, models.PersistentVolumeClaimList],
-    typed.AsyncApplyStatus[models.PersistentVolumeClaim, models.PersistentVolumeClaimList],
+    typed.AsyncApply[
+        models.PersistentVolumeClaim,
+        models.PersistentVolumeClaimList,
+        "applyconfigurations.PersistentVolumeClaimApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.PersistentVolumeClaim,
+        models.PersistentVolumeClaimList,
+        "applyconfigurations.PersistentVolumeClaimApplyConfiguration",
+    ],
 ):
     """persistentvolumeclaims (core/v1, namespaced; short names: pvc): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -287,8 +329,16 @@ class PersistentVolumesClient(
     typed.List[models.PersistentVolume, models.PersistentVolumeList],
     typed.Watch[models.PersistentVolume, models.PersistentVolumeList],
     typed.Patch[models.PersistentVolume, models.PersistentVolumeList],
-    typed.Apply[models.PersistentVolume, models.PersistentVolumeList],
-    typed.ApplyStatus[models.PersistentVolume, models.PersistentVolumeList],
+    typed.Apply[
+        models.PersistentVolume,
+        models.PersistentVolumeList,
+        "applyconfigurations.PersistentVolumeApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.PersistentVolume,
+        models.PersistentVolumeList,
+        "applyconfigurations.PersistentVolumeApplyConfiguration",
+    ],
 ):
     """persistentvolumes (core/v1, cluster-scoped; short names: pv): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -303,8 +353,16 @@ class AsyncPersistentVolumesClient(
     typed.AsyncList[models.PersistentVolume, models.PersistentVolumeList],
     typed.AsyncWatch[models.PersistentVolume, models.PersistentVolumeList],
     typed.AsyncPatch[models.PersistentVolume, models.PersistentVolumeList],
-    typed.AsyncApply[models.PersistentVolume, models.PersistentVolumeList],
-    typed.AsyncApplyStatus[models.PersistentVolume, models.PersistentVolumeList],
+    typed.AsyncApply[
+        models.PersistentVolume,
+        models.PersistentVolumeList,
+        "applyconfigurations.PersistentVolumeApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.PersistentVolume,
+        models.PersistentVolumeList,
+        "applyconfigurations.PersistentVolumeApplyConfiguration",
+    ],
 ):
     """persistentvolumes (core/v1, cluster-scoped; short names: pv): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -322,8 +380,8 @@ class PodsClient(
     typed.List[models.Pod, models.PodList],
     typed.Watch[models.Pod, models.PodList],
     typed.Patch[models.Pod, models.PodList],
-    typed.Apply[models.Pod, models.PodList],
-    typed.ApplyStatus[models.Pod, models.PodList],
+    typed.Apply[models.Pod, models.PodList, "applyconfigurations.PodApplyConfiguration"],
+    typed.ApplyStatus[models.Pod, models.PodList, "applyconfigurations.PodApplyConfiguration"],
 ):
     """pods (core/v1, namespaced; short names: po): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -365,8 +423,8 @@ class AsyncPodsClient(
     typed.AsyncList[models.Pod, models.PodList],
     typed.AsyncWatch[models.Pod, models.PodList],
     typed.AsyncPatch[models.Pod, models.PodList],
-    typed.AsyncApply[models.Pod, models.PodList],
-    typed.AsyncApplyStatus[models.Pod, models.PodList],
+    typed.AsyncApply[models.Pod, models.PodList, "applyconfigurations.PodApplyConfiguration"],
+    typed.AsyncApplyStatus[models.Pod, models.PodList, "applyconfigurations.PodApplyConfiguration"],
 ):
     """pods (core/v1, namespaced; short names: po): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -408,7 +466,11 @@ class PodTemplatesClient(
     typed.List[models.PodTemplate, models.PodTemplateList],
     typed.Watch[models.PodTemplate, models.PodTemplateList],
     typed.Patch[models.PodTemplate, models.PodTemplateList],
-    typed.Apply[models.PodTemplate, models.PodTemplateList],
+    typed.Apply[
+        models.PodTemplate,
+        models.PodTemplateList,
+        "applyconfigurations.PodTemplateApplyConfiguration",
+    ],
 ):
     """podtemplates (core/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -422,7 +484,11 @@ class AsyncPodTemplatesClient(
     typed.AsyncList[models.PodTemplate, models.PodTemplateList],
     typed.AsyncWatch[models.PodTemplate, models.PodTemplateList],
     typed.AsyncPatch[models.PodTemplate, models.PodTemplateList],
-    typed.AsyncApply[models.PodTemplate, models.PodTemplateList],
+    typed.AsyncApply[
+        models.PodTemplate,
+        models.PodTemplateList,
+        "applyconfigurations.PodTemplateApplyConfiguration",
+    ],
 ):
     """podtemplates (core/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -442,8 +508,16 @@ class ReplicationControllersClient(
     typed.List[models.ReplicationController, models.ReplicationControllerList],
     typed.Watch[models.ReplicationController, models.ReplicationControllerList],
     typed.Patch[models.ReplicationController, models.ReplicationControllerList],
-    typed.Apply[models.ReplicationController, models.ReplicationControllerList],
-    typed.ApplyStatus[models.ReplicationController, models.ReplicationControllerList],
+    typed.Apply[
+        models.ReplicationController,
+        models.ReplicationControllerList,
+        "applyconfigurations.ReplicationControllerApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.ReplicationController,
+        models.ReplicationControllerList,
+        "applyconfigurations.ReplicationControllerApplyConfiguration",
+    ],
 ):
     """replicationcontrollers (core/v1, namespaced; short names: rc): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -464,8 +538,16 @@ class AsyncReplicationControllersClient(
     typed.AsyncList[models.ReplicationController, models.ReplicationControllerList],
     typed.AsyncWatch[models.ReplicationController, models.ReplicationControllerList],
     typed.AsyncPatch[models.ReplicationController, models.ReplicationControllerList],
-    typed.AsyncApply[models.ReplicationController, models.ReplicationControllerList],
-    typed.AsyncApplyStatus[models.ReplicationController, models.ReplicationControllerList],
+    typed.AsyncApply[
+        models.ReplicationController,
+        models.ReplicationControllerList,
+        "applyconfigurations.ReplicationControllerApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.ReplicationController,
+        models.ReplicationControllerList,
+        "applyconfigurations.ReplicationControllerApplyConfiguration",
+    ],
 ):
     """replicationcontrollers (core/v1, namespaced; short names: rc): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -489,8 +571,16 @@ class ResourceQuotasClient(
     typed.List[models.ResourceQuota, models.ResourceQuotaList],
     typed.Watch[models.ResourceQuota, models.ResourceQuotaList],
     typed.Patch[models.ResourceQuota, models.ResourceQuotaList],
-    typed.Apply[models.ResourceQuota, models.ResourceQuotaList],
-    typed.ApplyStatus[models.ResourceQuota, models.ResourceQuotaList],
+    typed.Apply[
+        models.ResourceQuota,
+        models.ResourceQuotaList,
+        "applyconfigurations.ResourceQuotaApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.ResourceQuota,
+        models.ResourceQuotaList,
+        "applyconfigurations.ResourceQuotaApplyConfiguration",
+    ],
 ):
     """resourcequotas (core/v1, namespaced; short names: quota): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -505,8 +595,16 @@ class AsyncResourceQuotasClient(
     typed.AsyncList[models.ResourceQuota, models.ResourceQuotaList],
     typed.AsyncWatch[models.ResourceQuota, models.ResourceQuotaList],
     typed.AsyncPatch[models.ResourceQuota, models.ResourceQuotaList],
-    typed.AsyncApply[models.ResourceQuota, models.ResourceQuotaList],
-    typed.AsyncApplyStatus[models.ResourceQuota, models.ResourceQuotaList],
+    typed.AsyncApply[
+        models.ResourceQuota,
+        models.ResourceQuotaList,
+        "applyconfigurations.ResourceQuotaApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.ResourceQuota,
+        models.ResourceQuotaList,
+        "applyconfigurations.ResourceQuotaApplyConfiguration",
+    ],
 ):
     """resourcequotas (core/v1, namespaced; short names: quota): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -523,7 +621,7 @@ class SecretsClient(
     typed.List[models.Secret, models.SecretList],
     typed.Watch[models.Secret, models.SecretList],
     typed.Patch[models.Secret, models.SecretList],
-    typed.Apply[models.Secret, models.SecretList],
+    typed.Apply[models.Secret, models.SecretList, "applyconfigurations.SecretApplyConfiguration"],
 ):
     """secrets (core/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -537,7 +635,9 @@ class AsyncSecretsClient(
     typed.AsyncList[models.Secret, models.SecretList],
     typed.AsyncWatch[models.Secret, models.SecretList],
     typed.AsyncPatch[models.Secret, models.SecretList],
-    typed.AsyncApply[models.Secret, models.SecretList],
+    typed.AsyncApply[
+        models.Secret, models.SecretList, "applyconfigurations.SecretApplyConfiguration"
+    ],
 ):
     """secrets (core/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -554,7 +654,11 @@ class ServiceAccountsClient(
     typed.List[models.ServiceAccount, models.ServiceAccountList],
     typed.Watch[models.ServiceAccount, models.ServiceAccountList],
     typed.Patch[models.ServiceAccount, models.ServiceAccountList],
-    typed.Apply[models.ServiceAccount, models.ServiceAccountList],
+    typed.Apply[
+        models.ServiceAccount,
+        models.ServiceAccountList,
+        "applyconfigurations.ServiceAccountApplyConfiguration",
+    ],
 ):
     """serviceaccounts (core/v1, namespaced; short names: sa): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -568,7 +672,11 @@ class AsyncServiceAccountsClient(
     typed.AsyncList[models.ServiceAccount, models.ServiceAccountList],
     typed.AsyncWatch[models.ServiceAccount, models.ServiceAccountList],
     typed.AsyncPatch[models.ServiceAccount, models.ServiceAccountList],
-    typed.AsyncApply[models.ServiceAccount, models.ServiceAccountList],
+    typed.AsyncApply[
+        models.ServiceAccount,
+        models.ServiceAccountList,
+        "applyconfigurations.ServiceAccountApplyConfiguration",
+    ],
 ):
     """serviceaccounts (core/v1, namespaced; short names: sa): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -586,8 +694,12 @@ class ServicesClient(
     typed.List[models.Service, models.ServiceList],
     typed.Watch[models.Service, models.ServiceList],
     typed.Patch[models.Service, models.ServiceList],
-    typed.Apply[models.Service, models.ServiceList],
-    typed.ApplyStatus[models.Service, models.ServiceList],
+    typed.Apply[
+        models.Service, models.ServiceList, "applyconfigurations.ServiceApplyConfiguration"
+    ],
+    typed.ApplyStatus[
+        models.Service, models.ServiceList, "applyconfigurations.ServiceApplyConfiguration"
+    ],
 ):
     """services (core/v1, namespaced; short names: svc): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -602,8 +714,12 @@ class AsyncServicesClient(
     typed.AsyncList[models.Service, models.ServiceList],
     typed.AsyncWatch[models.Service, models.ServiceList],
     typed.AsyncPatch[models.Service, models.ServiceList],
-    typed.AsyncApply[models.Service, models.ServiceList],
-    typed.AsyncApplyStatus[models.Service, models.ServiceList],
+    typed.AsyncApply[
+        models.Service, models.ServiceList, "applyconfigurations.ServiceApplyConfiguration"
+    ],
+    typed.AsyncApplyStatus[
+        models.Service, models.ServiceList, "applyconfigurations.ServiceApplyConfiguration"
+    ],
 ):
     """services (core/v1, namespaced; short names: svc): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 

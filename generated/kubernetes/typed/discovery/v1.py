@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.discovery import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.discovery import v1 as applyconfigurations
 
 ENDPOINT_SLICES = ResourceInfo("discovery.k8s.io", "v1", "endpointslices", True, "EndpointSlice")
 
@@ -23,7 +27,11 @@ class EndpointSlicesClient(
     typed.List[models.EndpointSlice, models.EndpointSliceList],
     typed.Watch[models.EndpointSlice, models.EndpointSliceList],
     typed.Patch[models.EndpointSlice, models.EndpointSliceList],
-    typed.Apply[models.EndpointSlice, models.EndpointSliceList],
+    typed.Apply[
+        models.EndpointSlice,
+        models.EndpointSliceList,
+        "applyconfigurations.EndpointSliceApplyConfiguration",
+    ],
 ):
     """endpointslices (discovery.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -37,7 +45,11 @@ class AsyncEndpointSlicesClient(
     typed.AsyncList[models.EndpointSlice, models.EndpointSliceList],
     typed.AsyncWatch[models.EndpointSlice, models.EndpointSliceList],
     typed.AsyncPatch[models.EndpointSlice, models.EndpointSliceList],
-    typed.AsyncApply[models.EndpointSlice, models.EndpointSliceList],
+    typed.AsyncApply[
+        models.EndpointSlice,
+        models.EndpointSliceList,
+        "applyconfigurations.EndpointSliceApplyConfiguration",
+    ],
 ):
     """endpointslices (discovery.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 

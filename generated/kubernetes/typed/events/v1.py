@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.events import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.events import v1 as applyconfigurations
 
 EVENTS = ResourceInfo("events.k8s.io", "v1", "events", True, "Event")
 
@@ -23,7 +27,7 @@ class EventsClient(
     typed.List[models.Event, models.EventList],
     typed.Watch[models.Event, models.EventList],
     typed.Patch[models.Event, models.EventList],
-    typed.Apply[models.Event, models.EventList],
+    typed.Apply[models.Event, models.EventList, "applyconfigurations.EventApplyConfiguration"],
 ):
     """events (events.k8s.io/v1, namespaced; short names: ev): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -37,7 +41,7 @@ class AsyncEventsClient(
     typed.AsyncList[models.Event, models.EventList],
     typed.AsyncWatch[models.Event, models.EventList],
     typed.AsyncPatch[models.Event, models.EventList],
-    typed.AsyncApply[models.Event, models.EventList],
+    typed.AsyncApply[models.Event, models.EventList, "applyconfigurations.EventApplyConfiguration"],
 ):
     """events (events.k8s.io/v1, namespaced; short names: ev): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 

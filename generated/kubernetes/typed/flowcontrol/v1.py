@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.flowcontrol import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.flowcontrol import v1 as applyconfigurations
 
 FLOW_SCHEMAS = ResourceInfo(
     "flowcontrol.apiserver.k8s.io", "v1", "flowschemas", False, "FlowSchema"
@@ -26,8 +30,12 @@ class FlowSchemasClient(
     typed.List[models.FlowSchema, models.FlowSchemaList],
     typed.Watch[models.FlowSchema, models.FlowSchemaList],
     typed.Patch[models.FlowSchema, models.FlowSchemaList],
-    typed.Apply[models.FlowSchema, models.FlowSchemaList],
-    typed.ApplyStatus[models.FlowSchema, models.FlowSchemaList],
+    typed.Apply[
+        models.FlowSchema, models.FlowSchemaList, "applyconfigurations.FlowSchemaApplyConfiguration"
+    ],
+    typed.ApplyStatus[
+        models.FlowSchema, models.FlowSchemaList, "applyconfigurations.FlowSchemaApplyConfiguration"
+    ],
 ):
     """flowschemas (flowcontrol.apiserver.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -42,8 +50,12 @@ class AsyncFlowSchemasClient(
     typed.AsyncList[models.FlowSchema, models.FlowSchemaList],
     typed.AsyncWatch[models.FlowSchema, models.FlowSchemaList],
     typed.AsyncPatch[models.FlowSchema, models.FlowSchemaList],
-    typed.AsyncApply[models.FlowSchema, models.FlowSchemaList],
-    typed.AsyncApplyStatus[models.FlowSchema, models.FlowSchemaList],
+    typed.AsyncApply[
+        models.FlowSchema, models.FlowSchemaList, "applyconfigurations.FlowSchemaApplyConfiguration"
+    ],
+    typed.AsyncApplyStatus[
+        models.FlowSchema, models.FlowSchemaList, "applyconfigurations.FlowSchemaApplyConfiguration"
+    ],
 ):
     """flowschemas (flowcontrol.apiserver.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -69,8 +81,16 @@ class PriorityLevelConfigurationsClient(
     typed.List[models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList],
     typed.Watch[models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList],
     typed.Patch[models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList],
-    typed.Apply[models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList],
-    typed.ApplyStatus[models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList],
+    typed.Apply[
+        models.PriorityLevelConfiguration,
+        models.PriorityLevelConfigurationList,
+        "applyconfigurations.PriorityLevelConfigurationApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.PriorityLevelConfiguration,
+        models.PriorityLevelConfigurationList,
+        "applyconfigurations.PriorityLevelConfigurationApplyConfiguration",
+    ],
 ):
     """prioritylevelconfigurations (flowcontrol.apiserver.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -89,9 +109,15 @@ class AsyncPriorityLevelConfigurationsClient(
     typed.AsyncList[models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList],
     typed.AsyncWatch[models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList],
     typed.AsyncPatch[models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList],
-    typed.AsyncApply[models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList],
+    typed.AsyncApply[
+        models.PriorityLevelConfiguration,
+        models.PriorityLevelConfigurationList,
+        "applyconfigurations.PriorityLevelConfigurationApplyConfiguration",
+    ],
     typed.AsyncApplyStatus[
-        models.PriorityLevelConfiguration, models.PriorityLevelConfigurationList
+        models.PriorityLevelConfiguration,
+        models.PriorityLevelConfigurationList,
+        "applyconfigurations.PriorityLevelConfigurationApplyConfiguration",
     ],
 ):
     """prioritylevelconfigurations (flowcontrol.apiserver.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""

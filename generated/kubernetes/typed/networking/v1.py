@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.networking import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.networking import v1 as applyconfigurations
 
 INGRESS_CLASSES = ResourceInfo("networking.k8s.io", "v1", "ingressclasses", False, "IngressClass")
 
@@ -23,7 +27,11 @@ class IngressClassesClient(
     typed.List[models.IngressClass, models.IngressClassList],
     typed.Watch[models.IngressClass, models.IngressClassList],
     typed.Patch[models.IngressClass, models.IngressClassList],
-    typed.Apply[models.IngressClass, models.IngressClassList],
+    typed.Apply[
+        models.IngressClass,
+        models.IngressClassList,
+        "applyconfigurations.IngressClassApplyConfiguration",
+    ],
 ):
     """ingressclasses (networking.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -37,7 +45,11 @@ class AsyncIngressClassesClient(
     typed.AsyncList[models.IngressClass, models.IngressClassList],
     typed.AsyncWatch[models.IngressClass, models.IngressClassList],
     typed.AsyncPatch[models.IngressClass, models.IngressClassList],
-    typed.AsyncApply[models.IngressClass, models.IngressClassList],
+    typed.AsyncApply[
+        models.IngressClass,
+        models.IngressClassList,
+        "applyconfigurations.IngressClassApplyConfiguration",
+    ],
 ):
     """ingressclasses (networking.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -55,8 +67,12 @@ class IngressesClient(
     typed.List[models.Ingress, models.IngressList],
     typed.Watch[models.Ingress, models.IngressList],
     typed.Patch[models.Ingress, models.IngressList],
-    typed.Apply[models.Ingress, models.IngressList],
-    typed.ApplyStatus[models.Ingress, models.IngressList],
+    typed.Apply[
+        models.Ingress, models.IngressList, "applyconfigurations.IngressApplyConfiguration"
+    ],
+    typed.ApplyStatus[
+        models.Ingress, models.IngressList, "applyconfigurations.IngressApplyConfiguration"
+    ],
 ):
     """ingresses (networking.k8s.io/v1, namespaced; short names: ing): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -71,8 +87,12 @@ class AsyncIngressesClient(
     typed.AsyncList[models.Ingress, models.IngressList],
     typed.AsyncWatch[models.Ingress, models.IngressList],
     typed.AsyncPatch[models.Ingress, models.IngressList],
-    typed.AsyncApply[models.Ingress, models.IngressList],
-    typed.AsyncApplyStatus[models.Ingress, models.IngressList],
+    typed.AsyncApply[
+        models.Ingress, models.IngressList, "applyconfigurations.IngressApplyConfiguration"
+    ],
+    typed.AsyncApplyStatus[
+        models.Ingress, models.IngressList, "applyconfigurations.IngressApplyConfiguration"
+    ],
 ):
     """ingresses (networking.k8s.io/v1, namespaced; short names: ing): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -89,7 +109,9 @@ class IpAddressesClient(
     typed.List[models.IPAddress, models.IPAddressList],
     typed.Watch[models.IPAddress, models.IPAddressList],
     typed.Patch[models.IPAddress, models.IPAddressList],
-    typed.Apply[models.IPAddress, models.IPAddressList],
+    typed.Apply[
+        models.IPAddress, models.IPAddressList, "applyconfigurations.IPAddressApplyConfiguration"
+    ],
 ):
     """ipaddresses (networking.k8s.io/v1, cluster-scoped; short names: ip): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -103,7 +125,9 @@ class AsyncIpAddressesClient(
     typed.AsyncList[models.IPAddress, models.IPAddressList],
     typed.AsyncWatch[models.IPAddress, models.IPAddressList],
     typed.AsyncPatch[models.IPAddress, models.IPAddressList],
-    typed.AsyncApply[models.IPAddress, models.IPAddressList],
+    typed.AsyncApply[
+        models.IPAddress, models.IPAddressList, "applyconfigurations.IPAddressApplyConfiguration"
+    ],
 ):
     """ipaddresses (networking.k8s.io/v1, cluster-scoped; short names: ip): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -120,7 +144,11 @@ class NetworkPoliciesClient(
     typed.List[models.NetworkPolicy, models.NetworkPolicyList],
     typed.Watch[models.NetworkPolicy, models.NetworkPolicyList],
     typed.Patch[models.NetworkPolicy, models.NetworkPolicyList],
-    typed.Apply[models.NetworkPolicy, models.NetworkPolicyList],
+    typed.Apply[
+        models.NetworkPolicy,
+        models.NetworkPolicyList,
+        "applyconfigurations.NetworkPolicyApplyConfiguration",
+    ],
 ):
     """networkpolicies (networking.k8s.io/v1, namespaced; short names: netpol): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -134,7 +162,11 @@ class AsyncNetworkPoliciesClient(
     typed.AsyncList[models.NetworkPolicy, models.NetworkPolicyList],
     typed.AsyncWatch[models.NetworkPolicy, models.NetworkPolicyList],
     typed.AsyncPatch[models.NetworkPolicy, models.NetworkPolicyList],
-    typed.AsyncApply[models.NetworkPolicy, models.NetworkPolicyList],
+    typed.AsyncApply[
+        models.NetworkPolicy,
+        models.NetworkPolicyList,
+        "applyconfigurations.NetworkPolicyApplyConfiguration",
+    ],
 ):
     """networkpolicies (networking.k8s.io/v1, namespaced; short names: netpol): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -152,8 +184,16 @@ class ServiceCidrsClient(
     typed.List[models.ServiceCIDR, models.ServiceCIDRList],
     typed.Watch[models.ServiceCIDR, models.ServiceCIDRList],
     typed.Patch[models.ServiceCIDR, models.ServiceCIDRList],
-    typed.Apply[models.ServiceCIDR, models.ServiceCIDRList],
-    typed.ApplyStatus[models.ServiceCIDR, models.ServiceCIDRList],
+    typed.Apply[
+        models.ServiceCIDR,
+        models.ServiceCIDRList,
+        "applyconfigurations.ServiceCIDRApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.ServiceCIDR,
+        models.ServiceCIDRList,
+        "applyconfigurations.ServiceCIDRApplyConfiguration",
+    ],
 ):
     """servicecidrs (networking.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -168,8 +208,16 @@ class AsyncServiceCidrsClient(
     typed.AsyncList[models.ServiceCIDR, models.ServiceCIDRList],
     typed.AsyncWatch[models.ServiceCIDR, models.ServiceCIDRList],
     typed.AsyncPatch[models.ServiceCIDR, models.ServiceCIDRList],
-    typed.AsyncApply[models.ServiceCIDR, models.ServiceCIDRList],
-    typed.AsyncApplyStatus[models.ServiceCIDR, models.ServiceCIDRList],
+    typed.AsyncApply[
+        models.ServiceCIDR,
+        models.ServiceCIDRList,
+        "applyconfigurations.ServiceCIDRApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.ServiceCIDR,
+        models.ServiceCIDRList,
+        "applyconfigurations.ServiceCIDRApplyConfiguration",
+    ],
 ):
     """servicecidrs (networking.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 

@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.node import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.node import v1 as applyconfigurations
 
 RUNTIME_CLASSES = ResourceInfo("node.k8s.io", "v1", "runtimeclasses", False, "RuntimeClass")
 
@@ -23,7 +27,11 @@ class RuntimeClassesClient(
     typed.List[models.RuntimeClass, models.RuntimeClassList],
     typed.Watch[models.RuntimeClass, models.RuntimeClassList],
     typed.Patch[models.RuntimeClass, models.RuntimeClassList],
-    typed.Apply[models.RuntimeClass, models.RuntimeClassList],
+    typed.Apply[
+        models.RuntimeClass,
+        models.RuntimeClassList,
+        "applyconfigurations.RuntimeClassApplyConfiguration",
+    ],
 ):
     """runtimeclasses (node.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -37,7 +45,11 @@ class AsyncRuntimeClassesClient(
     typed.AsyncList[models.RuntimeClass, models.RuntimeClassList],
     typed.AsyncWatch[models.RuntimeClass, models.RuntimeClassList],
     typed.AsyncPatch[models.RuntimeClass, models.RuntimeClassList],
-    typed.AsyncApply[models.RuntimeClass, models.RuntimeClassList],
+    typed.AsyncApply[
+        models.RuntimeClass,
+        models.RuntimeClassList,
+        "applyconfigurations.RuntimeClassApplyConfiguration",
+    ],
 ):
     """runtimeclasses (node.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 

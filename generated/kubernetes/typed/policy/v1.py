@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.policy import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.policy import v1 as applyconfigurations
 
 POD_DISRUPTION_BUDGETS = ResourceInfo(
     "policy", "v1", "poddisruptionbudgets", True, "PodDisruptionBudget"
@@ -26,8 +30,16 @@ class PodDisruptionBudgetsClient(
     typed.List[models.PodDisruptionBudget, models.PodDisruptionBudgetList],
     typed.Watch[models.PodDisruptionBudget, models.PodDisruptionBudgetList],
     typed.Patch[models.PodDisruptionBudget, models.PodDisruptionBudgetList],
-    typed.Apply[models.PodDisruptionBudget, models.PodDisruptionBudgetList],
-    typed.ApplyStatus[models.PodDisruptionBudget, models.PodDisruptionBudgetList],
+    typed.Apply[
+        models.PodDisruptionBudget,
+        models.PodDisruptionBudgetList,
+        "applyconfigurations.PodDisruptionBudgetApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.PodDisruptionBudget,
+        models.PodDisruptionBudgetList,
+        "applyconfigurations.PodDisruptionBudgetApplyConfiguration",
+    ],
 ):
     """poddisruptionbudgets (policy/v1, namespaced; short names: pdb): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -42,8 +54,16 @@ class AsyncPodDisruptionBudgetsClient(
     typed.AsyncList[models.PodDisruptionBudget, models.PodDisruptionBudgetList],
     typed.AsyncWatch[models.PodDisruptionBudget, models.PodDisruptionBudgetList],
     typed.AsyncPatch[models.PodDisruptionBudget, models.PodDisruptionBudgetList],
-    typed.AsyncApply[models.PodDisruptionBudget, models.PodDisruptionBudgetList],
-    typed.AsyncApplyStatus[models.PodDisruptionBudget, models.PodDisruptionBudgetList],
+    typed.AsyncApply[
+        models.PodDisruptionBudget,
+        models.PodDisruptionBudgetList,
+        "applyconfigurations.PodDisruptionBudgetApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.PodDisruptionBudget,
+        models.PodDisruptionBudgetList,
+        "applyconfigurations.PodDisruptionBudgetApplyConfiguration",
+    ],
 ):
     """poddisruptionbudgets (policy/v1, namespaced; short names: pdb): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 

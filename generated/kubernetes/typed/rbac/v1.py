@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.rbac import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.rbac import v1 as applyconfigurations
 
 CLUSTER_ROLE_BINDINGS = ResourceInfo(
     "rbac.authorization.k8s.io", "v1", "clusterrolebindings", False, "ClusterRoleBinding"
@@ -25,7 +29,11 @@ class ClusterRoleBindingsClient(
     typed.List[models.ClusterRoleBinding, models.ClusterRoleBindingList],
     typed.Watch[models.ClusterRoleBinding, models.ClusterRoleBindingList],
     typed.Patch[models.ClusterRoleBinding, models.ClusterRoleBindingList],
-    typed.Apply[models.ClusterRoleBinding, models.ClusterRoleBindingList],
+    typed.Apply[
+        models.ClusterRoleBinding,
+        models.ClusterRoleBindingList,
+        "applyconfigurations.ClusterRoleBindingApplyConfiguration",
+    ],
 ):
     """clusterrolebindings (rbac.authorization.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -39,7 +47,11 @@ class AsyncClusterRoleBindingsClient(
     typed.AsyncList[models.ClusterRoleBinding, models.ClusterRoleBindingList],
     typed.AsyncWatch[models.ClusterRoleBinding, models.ClusterRoleBindingList],
     typed.AsyncPatch[models.ClusterRoleBinding, models.ClusterRoleBindingList],
-    typed.AsyncApply[models.ClusterRoleBinding, models.ClusterRoleBindingList],
+    typed.AsyncApply[
+        models.ClusterRoleBinding,
+        models.ClusterRoleBindingList,
+        "applyconfigurations.ClusterRoleBindingApplyConfiguration",
+    ],
 ):
     """clusterrolebindings (rbac.authorization.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -58,7 +70,11 @@ class ClusterRolesClient(
     typed.List[models.ClusterRole, models.ClusterRoleList],
     typed.Watch[models.ClusterRole, models.ClusterRoleList],
     typed.Patch[models.ClusterRole, models.ClusterRoleList],
-    typed.Apply[models.ClusterRole, models.ClusterRoleList],
+    typed.Apply[
+        models.ClusterRole,
+        models.ClusterRoleList,
+        "applyconfigurations.ClusterRoleApplyConfiguration",
+    ],
 ):
     """clusterroles (rbac.authorization.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -72,7 +88,11 @@ class AsyncClusterRolesClient(
     typed.AsyncList[models.ClusterRole, models.ClusterRoleList],
     typed.AsyncWatch[models.ClusterRole, models.ClusterRoleList],
     typed.AsyncPatch[models.ClusterRole, models.ClusterRoleList],
-    typed.AsyncApply[models.ClusterRole, models.ClusterRoleList],
+    typed.AsyncApply[
+        models.ClusterRole,
+        models.ClusterRoleList,
+        "applyconfigurations.ClusterRoleApplyConfiguration",
+    ],
 ):
     """clusterroles (rbac.authorization.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -89,7 +109,11 @@ class RoleBindingsClient(
     typed.List[models.RoleBinding, models.RoleBindingList],
     typed.Watch[models.RoleBinding, models.RoleBindingList],
     typed.Patch[models.RoleBinding, models.RoleBindingList],
-    typed.Apply[models.RoleBinding, models.RoleBindingList],
+    typed.Apply[
+        models.RoleBinding,
+        models.RoleBindingList,
+        "applyconfigurations.RoleBindingApplyConfiguration",
+    ],
 ):
     """rolebindings (rbac.authorization.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -103,7 +127,11 @@ class AsyncRoleBindingsClient(
     typed.AsyncList[models.RoleBinding, models.RoleBindingList],
     typed.AsyncWatch[models.RoleBinding, models.RoleBindingList],
     typed.AsyncPatch[models.RoleBinding, models.RoleBindingList],
-    typed.AsyncApply[models.RoleBinding, models.RoleBindingList],
+    typed.AsyncApply[
+        models.RoleBinding,
+        models.RoleBindingList,
+        "applyconfigurations.RoleBindingApplyConfiguration",
+    ],
 ):
     """rolebindings (rbac.authorization.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -120,7 +148,7 @@ class RolesClient(
     typed.List[models.Role, models.RoleList],
     typed.Watch[models.Role, models.RoleList],
     typed.Patch[models.Role, models.RoleList],
-    typed.Apply[models.Role, models.RoleList],
+    typed.Apply[models.Role, models.RoleList, "applyconfigurations.RoleApplyConfiguration"],
 ):
     """roles (rbac.authorization.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -134,7 +162,7 @@ class AsyncRolesClient(
     typed.AsyncList[models.Role, models.RoleList],
     typed.AsyncWatch[models.Role, models.RoleList],
     typed.AsyncPatch[models.Role, models.RoleList],
-    typed.AsyncApply[models.Role, models.RoleList],
+    typed.AsyncApply[models.Role, models.RoleList, "applyconfigurations.RoleApplyConfiguration"],
 ):
     """roles (rbac.authorization.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 

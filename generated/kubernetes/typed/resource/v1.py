@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.resource import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.resource import v1 as applyconfigurations
 
 DEVICE_CLASSES = ResourceInfo("resource.k8s.io", "v1", "deviceclasses", False, "DeviceClass")
 
@@ -23,7 +27,11 @@ class DeviceClassesClient(
     typed.List[models.DeviceClass, models.DeviceClassList],
     typed.Watch[models.DeviceClass, models.DeviceClassList],
     typed.Patch[models.DeviceClass, models.DeviceClassList],
-    typed.Apply[models.DeviceClass, models.DeviceClassList],
+    typed.Apply[
+        models.DeviceClass,
+        models.DeviceClassList,
+        "applyconfigurations.DeviceClassApplyConfiguration",
+    ],
 ):
     """deviceclasses (resource.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -37,7 +45,11 @@ class AsyncDeviceClassesClient(
     typed.AsyncList[models.DeviceClass, models.DeviceClassList],
     typed.AsyncWatch[models.DeviceClass, models.DeviceClassList],
     typed.AsyncPatch[models.DeviceClass, models.DeviceClassList],
-    typed.AsyncApply[models.DeviceClass, models.DeviceClassList],
+    typed.AsyncApply[
+        models.DeviceClass,
+        models.DeviceClassList,
+        "applyconfigurations.DeviceClassApplyConfiguration",
+    ],
 ):
     """deviceclasses (resource.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -57,8 +69,16 @@ class DeviceTaintRulesClient(
     typed.List[models.DeviceTaintRule, models.DeviceTaintRuleList],
     typed.Watch[models.DeviceTaintRule, models.DeviceTaintRuleList],
     typed.Patch[models.DeviceTaintRule, models.DeviceTaintRuleList],
-    typed.Apply[models.DeviceTaintRule, models.DeviceTaintRuleList],
-    typed.ApplyStatus[models.DeviceTaintRule, models.DeviceTaintRuleList],
+    typed.Apply[
+        models.DeviceTaintRule,
+        models.DeviceTaintRuleList,
+        "applyconfigurations.DeviceTaintRuleApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.DeviceTaintRule,
+        models.DeviceTaintRuleList,
+        "applyconfigurations.DeviceTaintRuleApplyConfiguration",
+    ],
 ):
     """devicetaintrules (resource.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -73,8 +93,16 @@ class AsyncDeviceTaintRulesClient(
     typed.AsyncList[models.DeviceTaintRule, models.DeviceTaintRuleList],
     typed.AsyncWatch[models.DeviceTaintRule, models.DeviceTaintRuleList],
     typed.AsyncPatch[models.DeviceTaintRule, models.DeviceTaintRuleList],
-    typed.AsyncApply[models.DeviceTaintRule, models.DeviceTaintRuleList],
-    typed.AsyncApplyStatus[models.DeviceTaintRule, models.DeviceTaintRuleList],
+    typed.AsyncApply[
+        models.DeviceTaintRule,
+        models.DeviceTaintRuleList,
+        "applyconfigurations.DeviceTaintRuleApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.DeviceTaintRule,
+        models.DeviceTaintRuleList,
+        "applyconfigurations.DeviceTaintRuleApplyConfiguration",
+    ],
 ):
     """devicetaintrules (resource.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -92,8 +120,16 @@ class ResourceClaimsClient(
     typed.List[models.ResourceClaim, models.ResourceClaimList],
     typed.Watch[models.ResourceClaim, models.ResourceClaimList],
     typed.Patch[models.ResourceClaim, models.ResourceClaimList],
-    typed.Apply[models.ResourceClaim, models.ResourceClaimList],
-    typed.ApplyStatus[models.ResourceClaim, models.ResourceClaimList],
+    typed.Apply[
+        models.ResourceClaim,
+        models.ResourceClaimList,
+        "applyconfigurations.ResourceClaimApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.ResourceClaim,
+        models.ResourceClaimList,
+        "applyconfigurations.ResourceClaimApplyConfiguration",
+    ],
 ):
     """resourceclaims (resource.k8s.io/v1, namespaced): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -108,8 +144,16 @@ class AsyncResourceClaimsClient(
     typed.AsyncList[models.ResourceClaim, models.ResourceClaimList],
     typed.AsyncWatch[models.ResourceClaim, models.ResourceClaimList],
     typed.AsyncPatch[models.ResourceClaim, models.ResourceClaimList],
-    typed.AsyncApply[models.ResourceClaim, models.ResourceClaimList],
-    typed.AsyncApplyStatus[models.ResourceClaim, models.ResourceClaimList],
+    typed.AsyncApply[
+        models.ResourceClaim,
+        models.ResourceClaimList,
+        "applyconfigurations.ResourceClaimApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.ResourceClaim,
+        models.ResourceClaimList,
+        "applyconfigurations.ResourceClaimApplyConfiguration",
+    ],
 ):
     """resourceclaims (resource.k8s.io/v1, namespaced): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -128,7 +172,11 @@ class ResourceClaimTemplatesClient(
     typed.List[models.ResourceClaimTemplate, models.ResourceClaimTemplateList],
     typed.Watch[models.ResourceClaimTemplate, models.ResourceClaimTemplateList],
     typed.Patch[models.ResourceClaimTemplate, models.ResourceClaimTemplateList],
-    typed.Apply[models.ResourceClaimTemplate, models.ResourceClaimTemplateList],
+    typed.Apply[
+        models.ResourceClaimTemplate,
+        models.ResourceClaimTemplateList,
+        "applyconfigurations.ResourceClaimTemplateApplyConfiguration",
+    ],
 ):
     """resourceclaimtemplates (resource.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -142,7 +190,11 @@ class AsyncResourceClaimTemplatesClient(
     typed.AsyncList[models.ResourceClaimTemplate, models.ResourceClaimTemplateList],
     typed.AsyncWatch[models.ResourceClaimTemplate, models.ResourceClaimTemplateList],
     typed.AsyncPatch[models.ResourceClaimTemplate, models.ResourceClaimTemplateList],
-    typed.AsyncApply[models.ResourceClaimTemplate, models.ResourceClaimTemplateList],
+    typed.AsyncApply[
+        models.ResourceClaimTemplate,
+        models.ResourceClaimTemplateList,
+        "applyconfigurations.ResourceClaimTemplateApplyConfiguration",
+    ],
 ):
     """resourceclaimtemplates (resource.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -159,7 +211,11 @@ class ResourceSlicesClient(
     typed.List[models.ResourceSlice, models.ResourceSliceList],
     typed.Watch[models.ResourceSlice, models.ResourceSliceList],
     typed.Patch[models.ResourceSlice, models.ResourceSliceList],
-    typed.Apply[models.ResourceSlice, models.ResourceSliceList],
+    typed.Apply[
+        models.ResourceSlice,
+        models.ResourceSliceList,
+        "applyconfigurations.ResourceSliceApplyConfiguration",
+    ],
 ):
     """resourceslices (resource.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -173,7 +229,11 @@ class AsyncResourceSlicesClient(
     typed.AsyncList[models.ResourceSlice, models.ResourceSliceList],
     typed.AsyncWatch[models.ResourceSlice, models.ResourceSliceList],
     typed.AsyncPatch[models.ResourceSlice, models.ResourceSliceList],
-    typed.AsyncApply[models.ResourceSlice, models.ResourceSliceList],
+    typed.AsyncApply[
+        models.ResourceSlice,
+        models.ResourceSliceList,
+        "applyconfigurations.ResourceSliceApplyConfiguration",
+    ],
 ):
     """resourceslices (resource.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 

@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.scheduling import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.scheduling import v1 as applyconfigurations
 
 PRIORITY_CLASSES = ResourceInfo(
     "scheduling.k8s.io", "v1", "priorityclasses", False, "PriorityClass"
@@ -25,7 +29,11 @@ class PriorityClassesClient(
     typed.List[models.PriorityClass, models.PriorityClassList],
     typed.Watch[models.PriorityClass, models.PriorityClassList],
     typed.Patch[models.PriorityClass, models.PriorityClassList],
-    typed.Apply[models.PriorityClass, models.PriorityClassList],
+    typed.Apply[
+        models.PriorityClass,
+        models.PriorityClassList,
+        "applyconfigurations.PriorityClassApplyConfiguration",
+    ],
 ):
     """priorityclasses (scheduling.k8s.io/v1, cluster-scoped; short names: pc): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -39,7 +47,11 @@ class AsyncPriorityClassesClient(
     typed.AsyncList[models.PriorityClass, models.PriorityClassList],
     typed.AsyncWatch[models.PriorityClass, models.PriorityClassList],
     typed.AsyncPatch[models.PriorityClass, models.PriorityClassList],
-    typed.AsyncApply[models.PriorityClass, models.PriorityClassList],
+    typed.AsyncApply[
+        models.PriorityClass,
+        models.PriorityClassList,
+        "applyconfigurations.PriorityClassApplyConfiguration",
+    ],
 ):
     """priorityclasses (scheduling.k8s.io/v1, cluster-scoped; short names: pc): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 

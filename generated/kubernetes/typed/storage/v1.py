@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.storage import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.storage import v1 as applyconfigurations
 
 CSI_DRIVERS = ResourceInfo("storage.k8s.io", "v1", "csidrivers", False, "CSIDriver")
 
@@ -23,7 +27,9 @@ class CsiDriversClient(
     typed.List[models.CSIDriver, models.CSIDriverList],
     typed.Watch[models.CSIDriver, models.CSIDriverList],
     typed.Patch[models.CSIDriver, models.CSIDriverList],
-    typed.Apply[models.CSIDriver, models.CSIDriverList],
+    typed.Apply[
+        models.CSIDriver, models.CSIDriverList, "applyconfigurations.CSIDriverApplyConfiguration"
+    ],
 ):
     """csidrivers (storage.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -37,7 +43,9 @@ class AsyncCsiDriversClient(
     typed.AsyncList[models.CSIDriver, models.CSIDriverList],
     typed.AsyncWatch[models.CSIDriver, models.CSIDriverList],
     typed.AsyncPatch[models.CSIDriver, models.CSIDriverList],
-    typed.AsyncApply[models.CSIDriver, models.CSIDriverList],
+    typed.AsyncApply[
+        models.CSIDriver, models.CSIDriverList, "applyconfigurations.CSIDriverApplyConfiguration"
+    ],
 ):
     """csidrivers (storage.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -55,8 +63,12 @@ class CsiNodesClient(
     typed.List[models.CSINode, models.CSINodeList],
     typed.Watch[models.CSINode, models.CSINodeList],
     typed.Patch[models.CSINode, models.CSINodeList],
-    typed.Apply[models.CSINode, models.CSINodeList],
-    typed.ApplyStatus[models.CSINode, models.CSINodeList],
+    typed.Apply[
+        models.CSINode, models.CSINodeList, "applyconfigurations.CSINodeApplyConfiguration"
+    ],
+    typed.ApplyStatus[
+        models.CSINode, models.CSINodeList, "applyconfigurations.CSINodeApplyConfiguration"
+    ],
 ):
     """csinodes (storage.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -71,8 +83,12 @@ class AsyncCsiNodesClient(
     typed.AsyncList[models.CSINode, models.CSINodeList],
     typed.AsyncWatch[models.CSINode, models.CSINodeList],
     typed.AsyncPatch[models.CSINode, models.CSINodeList],
-    typed.AsyncApply[models.CSINode, models.CSINodeList],
-    typed.AsyncApplyStatus[models.CSINode, models.CSINodeList],
+    typed.AsyncApply[
+        models.CSINode, models.CSINodeList, "applyconfigurations.CSINodeApplyConfiguration"
+    ],
+    typed.AsyncApplyStatus[
+        models.CSINode, models.CSINodeList, "applyconfigurations.CSINodeApplyConfiguration"
+    ],
 ):
     """csinodes (storage.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -91,7 +107,11 @@ class CsiStorageCapacitiesClient(
     typed.List[models.CSIStorageCapacity, models.CSIStorageCapacityList],
     typed.Watch[models.CSIStorageCapacity, models.CSIStorageCapacityList],
     typed.Patch[models.CSIStorageCapacity, models.CSIStorageCapacityList],
-    typed.Apply[models.CSIStorageCapacity, models.CSIStorageCapacityList],
+    typed.Apply[
+        models.CSIStorageCapacity,
+        models.CSIStorageCapacityList,
+        "applyconfigurations.CSIStorageCapacityApplyConfiguration",
+    ],
 ):
     """csistoragecapacities (storage.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -105,7 +125,11 @@ class AsyncCsiStorageCapacitiesClient(
     typed.AsyncList[models.CSIStorageCapacity, models.CSIStorageCapacityList],
     typed.AsyncWatch[models.CSIStorageCapacity, models.CSIStorageCapacityList],
     typed.AsyncPatch[models.CSIStorageCapacity, models.CSIStorageCapacityList],
-    typed.AsyncApply[models.CSIStorageCapacity, models.CSIStorageCapacityList],
+    typed.AsyncApply[
+        models.CSIStorageCapacity,
+        models.CSIStorageCapacityList,
+        "applyconfigurations.CSIStorageCapacityApplyConfiguration",
+    ],
 ):
     """csistoragecapacities (storage.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -122,7 +146,11 @@ class StorageClassesClient(
     typed.List[models.StorageClass, models.StorageClassList],
     typed.Watch[models.StorageClass, models.StorageClassList],
     typed.Patch[models.StorageClass, models.StorageClassList],
-    typed.Apply[models.StorageClass, models.StorageClassList],
+    typed.Apply[
+        models.StorageClass,
+        models.StorageClassList,
+        "applyconfigurations.StorageClassApplyConfiguration",
+    ],
 ):
     """storageclasses (storage.k8s.io/v1, cluster-scoped; short names: sc): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -136,7 +164,11 @@ class AsyncStorageClassesClient(
     typed.AsyncList[models.StorageClass, models.StorageClassList],
     typed.AsyncWatch[models.StorageClass, models.StorageClassList],
     typed.AsyncPatch[models.StorageClass, models.StorageClassList],
-    typed.AsyncApply[models.StorageClass, models.StorageClassList],
+    typed.AsyncApply[
+        models.StorageClass,
+        models.StorageClassList,
+        "applyconfigurations.StorageClassApplyConfiguration",
+    ],
 ):
     """storageclasses (storage.k8s.io/v1, cluster-scoped; short names: sc): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -156,8 +188,16 @@ class VolumeAttachmentsClient(
     typed.List[models.VolumeAttachment, models.VolumeAttachmentList],
     typed.Watch[models.VolumeAttachment, models.VolumeAttachmentList],
     typed.Patch[models.VolumeAttachment, models.VolumeAttachmentList],
-    typed.Apply[models.VolumeAttachment, models.VolumeAttachmentList],
-    typed.ApplyStatus[models.VolumeAttachment, models.VolumeAttachmentList],
+    typed.Apply[
+        models.VolumeAttachment,
+        models.VolumeAttachmentList,
+        "applyconfigurations.VolumeAttachmentApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.VolumeAttachment,
+        models.VolumeAttachmentList,
+        "applyconfigurations.VolumeAttachmentApplyConfiguration",
+    ],
 ):
     """volumeattachments (storage.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -172,8 +212,16 @@ class AsyncVolumeAttachmentsClient(
     typed.AsyncList[models.VolumeAttachment, models.VolumeAttachmentList],
     typed.AsyncWatch[models.VolumeAttachment, models.VolumeAttachmentList],
     typed.AsyncPatch[models.VolumeAttachment, models.VolumeAttachmentList],
-    typed.AsyncApply[models.VolumeAttachment, models.VolumeAttachmentList],
-    typed.AsyncApplyStatus[models.VolumeAttachment, models.VolumeAttachmentList],
+    typed.AsyncApply[
+        models.VolumeAttachment,
+        models.VolumeAttachmentList,
+        "applyconfigurations.VolumeAttachmentApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.VolumeAttachment,
+        models.VolumeAttachmentList,
+        "applyconfigurations.VolumeAttachmentApplyConfiguration",
+    ],
 ):
     """volumeattachments (storage.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -192,7 +240,11 @@ class VolumeAttributesClassesClient(
     typed.List[models.VolumeAttributesClass, models.VolumeAttributesClassList],
     typed.Watch[models.VolumeAttributesClass, models.VolumeAttributesClassList],
     typed.Patch[models.VolumeAttributesClass, models.VolumeAttributesClassList],
-    typed.Apply[models.VolumeAttributesClass, models.VolumeAttributesClassList],
+    typed.Apply[
+        models.VolumeAttributesClass,
+        models.VolumeAttributesClassList,
+        "applyconfigurations.VolumeAttributesClassApplyConfiguration",
+    ],
 ):
     """volumeattributesclasses (storage.k8s.io/v1, cluster-scoped; short names: vac): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
@@ -206,7 +258,11 @@ class AsyncVolumeAttributesClassesClient(
     typed.AsyncList[models.VolumeAttributesClass, models.VolumeAttributesClassList],
     typed.AsyncWatch[models.VolumeAttributesClass, models.VolumeAttributesClassList],
     typed.AsyncPatch[models.VolumeAttributesClass, models.VolumeAttributesClassList],
-    typed.AsyncApply[models.VolumeAttributesClass, models.VolumeAttributesClassList],
+    typed.AsyncApply[
+        models.VolumeAttributesClass,
+        models.VolumeAttributesClassList,
+        "applyconfigurations.VolumeAttributesClassApplyConfiguration",
+    ],
 ):
     """volumeattributesclasses (storage.k8s.io/v1, cluster-scoped; short names: vac): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 

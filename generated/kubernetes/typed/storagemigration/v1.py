@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.storagemigration import v1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.storagemigration import v1 as applyconfigurations
 
 STORAGE_VERSION_MIGRATIONS = ResourceInfo(
     "storagemigration.k8s.io", "v1", "storageversionmigrations", False, "StorageVersionMigration"
@@ -26,8 +30,16 @@ class StorageVersionMigrationsClient(
     typed.List[models.StorageVersionMigration, models.StorageVersionMigrationList],
     typed.Watch[models.StorageVersionMigration, models.StorageVersionMigrationList],
     typed.Patch[models.StorageVersionMigration, models.StorageVersionMigrationList],
-    typed.Apply[models.StorageVersionMigration, models.StorageVersionMigrationList],
-    typed.ApplyStatus[models.StorageVersionMigration, models.StorageVersionMigrationList],
+    typed.Apply[
+        models.StorageVersionMigration,
+        models.StorageVersionMigrationList,
+        "applyconfigurations.StorageVersionMigrationApplyConfiguration",
+    ],
+    typed.ApplyStatus[
+        models.StorageVersionMigration,
+        models.StorageVersionMigrationList,
+        "applyconfigurations.StorageVersionMigrationApplyConfiguration",
+    ],
 ):
     """storageversionmigrations (storagemigration.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -42,8 +54,16 @@ class AsyncStorageVersionMigrationsClient(
     typed.AsyncList[models.StorageVersionMigration, models.StorageVersionMigrationList],
     typed.AsyncWatch[models.StorageVersionMigration, models.StorageVersionMigrationList],
     typed.AsyncPatch[models.StorageVersionMigration, models.StorageVersionMigrationList],
-    typed.AsyncApply[models.StorageVersionMigration, models.StorageVersionMigrationList],
-    typed.AsyncApplyStatus[models.StorageVersionMigration, models.StorageVersionMigrationList],
+    typed.AsyncApply[
+        models.StorageVersionMigration,
+        models.StorageVersionMigrationList,
+        "applyconfigurations.StorageVersionMigrationApplyConfiguration",
+    ],
+    typed.AsyncApplyStatus[
+        models.StorageVersionMigration,
+        models.StorageVersionMigrationList,
+        "applyconfigurations.StorageVersionMigrationApplyConfiguration",
+    ],
 ):
     """storageversionmigrations (storagemigration.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 

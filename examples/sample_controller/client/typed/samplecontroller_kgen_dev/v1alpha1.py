@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ...models.samplecontroller_kgen_dev import v1alpha1 as models
+
+if TYPE_CHECKING:
+    from ...applyconfigurations.samplecontroller_kgen_dev import v1alpha1 as applyconfigurations
 
 FOOS = ResourceInfo("samplecontroller.kgen.dev", "v1alpha1", "foos", True, "Foo")
 
@@ -24,8 +28,8 @@ class FoosClient(
     typed.List[models.Foo, models.FooList],
     typed.Watch[models.Foo, models.FooList],
     typed.Patch[models.Foo, models.FooList],
-    typed.Apply[models.Foo, models.FooList],
-    typed.ApplyStatus[models.Foo, models.FooList],
+    typed.Apply[models.Foo, models.FooList, "applyconfigurations.FooApplyConfiguration"],
+    typed.ApplyStatus[models.Foo, models.FooList, "applyconfigurations.FooApplyConfiguration"],
 ):
     """foos (samplecontroller.kgen.dev/v1alpha1, namespaced): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
@@ -40,8 +44,8 @@ class AsyncFoosClient(
     typed.AsyncList[models.Foo, models.FooList],
     typed.AsyncWatch[models.Foo, models.FooList],
     typed.AsyncPatch[models.Foo, models.FooList],
-    typed.AsyncApply[models.Foo, models.FooList],
-    typed.AsyncApplyStatus[models.Foo, models.FooList],
+    typed.AsyncApply[models.Foo, models.FooList, "applyconfigurations.FooApplyConfiguration"],
+    typed.AsyncApplyStatus[models.Foo, models.FooList, "applyconfigurations.FooApplyConfiguration"],
 ):
     """foos (samplecontroller.kgen.dev/v1alpha1, namespaced): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
