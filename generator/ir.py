@@ -61,6 +61,9 @@ class Module:
     uses_literal: bool = False
     uses_any: bool = False
     uses_builtins: bool = False  # a class has a field named like a builtin type (``list``)
+    #: Nested classes another module defines and this one re-exports (``Name = alias.Name``):
+    #: class name -> module alias (a key of ``imports``). See generator/nested.py.
+    shared: dict[str, str] = field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, str]:

@@ -19,6 +19,7 @@ from . import naming
 from .errors import InputError, pointer
 from .escape import literal
 from .ir import Field, Model, Module
+from .nested import NestedClasses, identity, is_class, is_int_or_string, unwrap_all_of
 
 META_PREFIX = "io.k8s.apimachinery.pkg.apis.meta.v1."
 _VERSION = re.compile(r"^v\d+((alpha|beta)\d+)?$")
@@ -59,15 +60,6 @@ def _ref_name(ref: str, source: str, ptr: str) -> str:
     raise InputError(source, ptr, f"expected a local $ref to #/components/schemas/ or #/definitions/, got {ref!r}")
 
 
-def _unwrap_all_of(schema: dict[str, Any]) -> dict[str, Any]:
-    """``allOf: [{$ref}]`` with sibling description/default is the same type as the ref."""
-    all_of = schema.get("allOf")
-    if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict):
-        merged = {k: v for k, v in schema.items() if k != "allOf"}
-        return {**all_of[0], **{k: v for k, v in merged.items() if k not in all_of[0]}}
-    return schema
-
-
 def _check_shape(schema: dict[str, Any], source: str, ptr: str) -> None:
     """The keywords that hold schemas must hold schemas."""
     props = schema.get("properties")
@@ -79,19 +71,6 @@ def _check_shape(schema: dict[str, Any], source: str, ptr: str) -> None:
     extra = schema.get("additionalProperties")
     if extra is not None and not isinstance(extra, (dict, bool)):
         raise InputError(source, ptr + "/additionalProperties", "expected a schema object or a boolean")
-
-
-def _is_int_or_string(schema: dict[str, Any]) -> bool:
-    if schema.get("x-kubernetes-int-or-string") or schema.get("format") == "int-or-string":
-        return True
-    for key in ("anyOf", "oneOf"):
-        members = schema.get(key)
-        if isinstance(members, list) and sorted(str(m.get("type")) for m in members if isinstance(m, dict)) == [
-            "integer",
-            "string",
-        ]:
-            return True
-    return False
 
 
 def _qualify_builtins(annotation: str, shadowed: set[str]) -> str:
@@ -136,8 +115,11 @@ class ModelBuilder:
         self._class_of: dict[str, tuple[Module, str]] = {}  # definition name -> (module, class)
         self._taken: dict[tuple[str, str], set[str]] = {}
         self._resolving: set[str] = set()  # non-class definitions being resolved (a $ref cycle ends in Any)
+        self.nested = NestedClasses()  # nested object schemas: one class per identity (nested.py)
+        self._built: set[str] = set()  # identities whose class is built
         # Field names must not shadow any module alias a models module may import.
         self._aliases = {self.alias_of(m) for m in modules.values()}
+        self._by_key = {m.key: m for m in modules.values()}
 
     # -- classes ------------------------------------------------------------------------
 
@@ -159,14 +141,14 @@ class ModelBuilder:
         for name in sorted(self.definitions):
             d = self.definitions[name]
             _check_shape(d.schema, d.source, d.ptr)
-            if name in _ALIASES or not self._is_class(d.schema):
+            if name in _ALIASES or not is_class(d.schema):
                 continue
             module = self._module(d.module)
             self._class_of[name] = (module, self._claim(module, name.rsplit(".", 1)[-1]))
-
-    @staticmethod
-    def _is_class(schema: dict[str, Any]) -> bool:
-        return isinstance(schema.get("properties"), dict) and bool(schema["properties"])
+        for name in sorted(self._class_of):
+            module, cls = self._class_of[name]
+            self.nested.walk(module.key, cls, self.definitions[name].schema)
+        self.nested.plan(self._taken)
 
     def build(self) -> None:
         for name in sorted(self._class_of):
@@ -187,6 +169,13 @@ class ModelBuilder:
                 model.api_version = f"{gvk['group']}/{gvk['version']}" if gvk.get("group") else gvk["version"]
                 model.kind = gvk["kind"]
             module.models.append(model)
+        for nested in self.nested.by_key.values():
+            if nested.key in self._built:
+                owner = self._by_key[nested.owner]
+                for key in self.nested.modules_of(nested):
+                    if key != owner.key:
+                        module = self._by_key[key]
+                        module.shared[nested.name] = self.import_alias(module, owner)
         for module in self.modules.values():
             module.models.sort(key=lambda m: m.name)
 
@@ -205,7 +194,7 @@ class ModelBuilder:
             sub_ptr = f"{ptr}/properties{pointer(wire)}"
             if not isinstance(sub, dict):
                 raise InputError(source, sub_ptr, "expected a schema object")
-            sub = _unwrap_all_of(sub)
+            sub = unwrap_all_of(sub)
             if "default" in sub:
                 try:
                     literal(sub["default"])
@@ -235,14 +224,14 @@ class ModelBuilder:
 
     def annotation(self, module: Module, nested_name: str, schema: dict[str, Any], source: str, ptr: str) -> str:
         """The Python type of ``schema`` as seen from ``module``; may declare nested classes."""
-        schema = _unwrap_all_of(schema)
+        schema = unwrap_all_of(schema)
         _check_shape(schema, source, ptr)
         ref = schema.get("$ref")
         if ref is not None:
             if not isinstance(ref, str):
                 raise InputError(source, ptr + "/$ref", "expected a string")
             return self._ref(module, _ref_name(ref, source, ptr + "/$ref"), source, ptr)
-        if _is_int_or_string(schema):
+        if is_int_or_string(schema):
             module.aliases.add("IntOrString")
             return "IntOrString"
         kind = schema.get("type")
@@ -254,7 +243,7 @@ class ModelBuilder:
                 return self._any(module, "list[Any]")
             return f"list[{self.annotation(module, nested_name, items, source, ptr + '/items')}]"
         if kind == "object" or (kind is None and ("properties" in schema or "additionalProperties" in schema)):
-            if self._is_class(schema):
+            if is_class(schema):
                 return self._nested(module, nested_name, schema, source, ptr)
             extra = schema.get("additionalProperties")
             if isinstance(extra, dict):
@@ -293,10 +282,21 @@ class ModelBuilder:
         return annotation
 
     def _nested(self, module: Module, wanted: str, schema: dict[str, Any], source: str, ptr: str) -> str:
-        cls = self._claim(module, wanted)
-        model = self._model(module, cls, schema, source, ptr, f"{source}#{ptr}")
-        module.models.append(model)
-        return cls
+        """The class of an inline object schema: the one shared class of its identity."""
+        planned = self.nested.by_key.get(identity(schema))
+        if planned is None:
+            # Not under a class definition (inside a non-class definition a $ref resolves
+            # inline): a class of its own, named by the legacy path rule, in this module.
+            cls = self._claim(module, wanted)
+            module.models.append(self._model(module, cls, schema, source, ptr, f"{source}#{ptr}"))
+            return cls
+        owner = self._by_key[planned.owner]
+        if planned.key not in self._built:
+            self._built.add(planned.key)
+            owner.models.append(self._model(owner, planned.name, schema, source, ptr, f"{source}#{ptr}"))
+        if owner is module:
+            return planned.name
+        return f"{self.import_alias(module, owner)}.{planned.name}"
 
     def _ref(self, module: Module, name: str, source: str, ptr: str) -> str:
         if name in _ALIASES:

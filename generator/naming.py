@@ -18,6 +18,21 @@ Rules (documented in the README, stable across runs):
   name with every run of non-alphanumerics as ``_`` (``cert-manager.io`` -> ``cert_manager_io``).
   If two groups would share a module name, every one of them takes the long form, then a
   numeric suffix, in sorted group order.
+- Classes: a definition's class is its name's last segment (``io.k8s.api.apps.v1.Deployment``
+  -> ``Deployment``); two in one module get ``2``, ``3``... in sorted definition order.
+- Nested classes (an object schema inside a CRD or another definition, one class per identity,
+  see nested.py) are named by their property path from the root class, read from the end: the
+  property's name in CamelCase (``spec.template.spec.securityContext`` -> ``SecurityContext``;
+  array items and map values take the array's or map's name: ``containers[]`` ->
+  ``Containers``). A class right under a kind keeps the kind in front, as Go's ``FooSpec`` and
+  ``FooStatus`` do (``Prometheus.spec`` -> ``PrometheusSpec``). Every class whose name is taken
+  in its module (by a definition's class, by another nested class wanting the same name, or by
+  a name the module imports) takes one more segment of its path, the parent's, until it is
+  unique (``SecurityContext`` in a pod and in a container: ``SpecSecurityContext`` and
+  ``ContainersSecurityContext``); all of the clashing classes extend, so no class's name
+  depends on which was seen first. A path exhausted gets ``2``, ``3``... in sorted path order.
+  A shared class's path is its first use in sorted (module, path) order. The result depends only
+  on the set of schemas, never on the order of input files or keys.
 - Version modules: the version lower-cased, other characters as ``_``; a leading digit gets
   ``v_`` (``1`` -> ``v_1``).
 """
@@ -27,7 +42,9 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
 
 _BUILTINS = {name for name in dir(builtins) if not name.startswith("_")}
 
@@ -45,6 +62,9 @@ CLASS_RESERVED = {
     "Model", "Any", "ClassVar", "Literal", "Quantity", "Time", "MicroTime",
     "IntOrString", "annotations",
 }
+
+K = TypeVar("K")
+S = TypeVar("S")
 
 _WORD = re.compile(r"[A-Z]+s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
 
@@ -89,13 +109,62 @@ def field_names(wire_names: Iterable[str], reserved: Iterable[str] = ()) -> dict
 
 def class_name(raw: str) -> str:
     """A CamelCase class name from any text (kinds are already CamelCase)."""
-    chunks = [c for c in re.split(r"[^A-Za-z0-9]+", raw) if c]
-    name = "".join(c[:1].upper() + c[1:] for c in chunks) or "Object"
-    if name[0].isdigit():
-        name = "N" + name
+    name = _camel(raw)
     while keyword.iskeyword(name) or name in CLASS_RESERVED or name in _BUILTINS:
         name += "_"
     return name
+
+
+def _camel(raw: str) -> str:
+    chunks = [c for c in re.split(r"[^A-Za-z0-9]+", raw) if c]
+    name = "".join(c[:1].upper() + c[1:] for c in chunks) or "Object"
+    return "N" + name if name[0].isdigit() else name
+
+
+def _needs_class_escape(name: str) -> bool:
+    return keyword.iskeyword(name) or name in CLASS_RESERVED or name in _BUILTINS
+
+
+def nested_class_names(
+    paths: Mapping[K, Sequence[str]], spaces: Mapping[K, Iterable[S]], taken: Mapping[S, Iterable[str]]
+) -> dict[K, str]:
+    """Class names for nested classes, by the rule in this module's docstring.
+
+    ``paths``: each class's property path, its root class first (``("Prometheus", "spec",
+    "affinity")``); ``spaces``: the modules each class is named in (where it is defined and
+    where it is re-exported); ``taken``: names the modules already use.
+    """
+    used: dict[S, set[str]] = {space: set(names) for space, names in taken.items()}
+    depth = {k: min(2 if len(p) == 2 else 1, len(p)) for k, p in paths.items()}
+    names: dict[K, str] = {}
+    while True:
+        names = {k: _camel("_".join(paths[k][-depth[k]:])) for k in paths}
+        seen: dict[tuple[S, str], list[K]] = {}
+        for k in paths:
+            for space in spaces[k]:
+                seen.setdefault((space, names[k]), []).append(k)
+        clashing = {
+            k for k in paths
+            if depth[k] < len(paths[k]) and (
+                _needs_class_escape(names[k])
+                or any(len(seen[(space, names[k])]) > 1 or names[k] in used.get(space, ()) for space in spaces[k])
+            )
+        }
+        if not clashing:
+            break
+        for k in clashing:
+            depth[k] += 1
+    result: dict[K, str] = {}
+    for k in sorted(paths, key=lambda k: (names[k], tuple(paths[k]))):
+        base = class_name(names[k])
+        name, n = base, 1
+        while any(name in used.get(space, ()) for space in spaces[k]):
+            n += 1
+            name = f"{base}{n}"
+        for space in spaces[k]:
+            used.setdefault(space, set()).add(name)
+        result[k] = name
+    return result
 
 
 def version_module(version: str) -> str:

@@ -87,6 +87,13 @@ class ModuleView:
     type_names: Code | None
     imports: list[ImportView] = field(default_factory=list)
     classes: list[ClassView] = field(default_factory=list)
+    shared: list[SharedView] = field(default_factory=list)  # re-exported nested classes
+
+
+@dataclass
+class SharedView:
+    name: Code
+    alias: Code
 
 
 def _field_doc(f: Field) -> Code | None:
@@ -156,6 +163,7 @@ def _module_view(module: Module) -> ModuleView:
             for alias, path in sorted(module.imports.items())
         ],
         classes=classes,
+        shared=[SharedView(identifier(name), identifier(alias)) for name, alias in sorted(module.shared.items())],
     )
 
 

@@ -101,7 +101,7 @@ def test_crd_required_fields_are_required_in_every_version(load: Load) -> None:
         module = load(crds=[crd(schema, versions=("v1", "v2"))], module=("widgets_example_io", version))
         spec = {f.name: f.required for f in msgspec.structs.fields(module.WidgetSpec)}
         assert spec == {"unknown_fields_": False, "colour": False, "parts": True, "size": True}, version
-        parts = {f.name: f.required for f in msgspec.structs.fields(module.WidgetSpecParts)}
+        parts = {f.name: f.required for f in msgspec.structs.fields(module.Parts)}
         assert parts == {"unknown_fields_": False, "id": True, "note": False}, version
         widget = {f.name: f.required for f in msgspec.structs.fields(module.Widget)}
         assert widget["spec"] and not widget["metadata"] and not widget["api_version"] and not widget["kind"]
@@ -189,7 +189,7 @@ def test_zero_values_by_type(load: Load) -> None:
     w = module.Widget.from_dict({"spec": {}})
     s = w.spec
     assert (s.s, s.i, s.f, s.b, s.l, s.m, s.a, s.ios, s.e) == ("", 0, 0.0, False, [], {}, None, 0, "")
-    assert s.o == module.WidgetSpecO.from_dict({}) and s.o.x == 0
+    assert s.o == module.O.from_dict({}) and s.o.x == 0
     assert w.to_dict() == {"spec": {}}
     assert module.Widget.from_json(b'{"spec":{}}').to_json() == b'{"spec":{}}'
 
@@ -258,7 +258,7 @@ NULLABLE_SCHEMA = {
 def test_nullable_fields_keep_an_explicit_null_apart_from_absent(load: Load, path: str) -> None:
     module = load(crds=[crd(NULLABLE_SCHEMA)])
     assert module.WidgetSpec.NULLABLE == ("limits", "note")  # optional ones only: a required field is always written
-    assert module.WidgetSpecLimits.NULLABLE == ("max",) and module.WidgetSpecItems.NULLABLE == ("tag",)
+    assert module.Limits.NULLABLE == ("max",) and module.Items.NULLABLE == ("tag",)
     assert typing.get_type_hints(module.WidgetSpec)["owner"] == str | None  # required and nullable
     raw = {"spec": {"note": None, "owner": None, "limits": {"max": None}, "items": [{"tag": None}, {}], "plain": "p"}}
 
@@ -280,7 +280,7 @@ def test_nullable_fields_keep_an_explicit_null_apart_from_absent(load: Load, pat
 def test_only_classes_with_a_nullable_field_below_them_leave_the_fast_path_on_null(load: Load) -> None:
     module = load(crds=[crd(NULLABLE_SCHEMA)])
     assert keeps_nulls(module.Widget) and keeps_nulls(module.WidgetSpec) and keeps_nulls(module.WidgetList)
-    assert keeps_nulls(module.WidgetSpecItems)
+    assert keeps_nulls(module.Items)
     assert not keeps_nulls(ConfigMap) and not keeps_nulls(ObjectMeta)
 
 

@@ -1,0 +1,169 @@
+"""Nested object schemas: which are one class, which module owns it, what it is called.
+
+A CRD's OpenAPI schema inlines every nested object, where the Go types it was generated from
+share them by name: prometheus-operator's Prometheus, Alertmanager and ThanosRuler each embed
+``corev1.Container``, ``corev1.Affinity``, ``corev1.Volume``..., and each CRD version repeats
+them. Generated one class per place, that is thousands of near-identical classes. Here, before
+any class is built, every nested object schema of the package is found and keyed by its
+*identity*; schemas with the same identity become one class, so the package defines a shared
+type once, as client-go's generated code does for the Go types.
+
+Identity (decided by measurement, see bench/crd_sets.py): the schema with only the keywords the
+model builder reads (``generator/models.py``: properties, required, type, items,
+additionalProperties, $ref, allOf/anyOf/oneOf, enum, format, nullable, default, description and
+the ``x-kubernetes-*`` facts), recursively; validation-only keywords (pattern, maxLength,
+minimum...) do not change the class, so they do not split it. Descriptions are part of the
+identity: two schemas that differ only in documentation text stay two classes, so every
+docstring a user reads is the one written for that place (sharing them would save about 5% more
+classes on prometheus-operator and show one kind's documentation on another's fields). The keys
+that describe the *field* holding the object rather than the object (its own ``nullable`` and
+``default``; they are read into the parent's ``Field``) are left out at the top.
+
+Owner: a class lives in the first models module, in the package's sorted module order, that
+uses it; the other modules import that module, as they import ``meta/v1``. Since a nested
+schema appears wherever its parent does, a class's owner is never after its parent's owner, so
+these imports never form a cycle.
+
+Names: see ``naming.nested_class_names``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import naming
+
+#: Keywords the model builder reads (models.py); any other keyword leaves the class unchanged.
+_READ = frozenset({
+    "properties", "required", "type", "items", "additionalProperties", "$ref", "allOf", "anyOf",
+    "oneOf", "enum", "format", "nullable", "default", "description",
+})
+#: Keywords that hold one schema, or a list of schemas.
+_ONE = ("items", "additionalProperties")
+_MANY = ("allOf", "anyOf", "oneOf")
+#: Keywords of a class's own schema that the builder reads into the field holding it.
+_FIELD_ONLY = frozenset({"nullable", "default"})
+
+
+def _normal(schema: Any) -> Any:
+    """``schema`` with only what makes a class differ, for identity."""
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if not isinstance(key, str) or not (key in _READ or key.startswith("x-kubernetes-")):
+            continue
+        if key == "properties" and isinstance(value, dict):
+            value = {name: _normal(sub) for name, sub in value.items()}
+        elif key in _ONE:
+            value = _normal(value)
+        elif key in _MANY and isinstance(value, list):
+            value = [_normal(sub) for sub in value]
+        out[key] = value
+    return out
+
+
+def identity(schema: dict[str, Any]) -> str:
+    """Equal for two object schemas exactly when the model builder makes them the same class."""
+    top = {k: v for k, v in _normal(schema).items() if k not in _FIELD_ONLY and not k.startswith("x-kubernetes-")}
+    return json.dumps(top, sort_keys=True, default=repr, ensure_ascii=False)
+
+
+def unwrap_all_of(schema: dict[str, Any]) -> dict[str, Any]:
+    """``allOf: [{$ref}]`` with sibling description/default is the same type as the ref."""
+    all_of = schema.get("allOf")
+    if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict):
+        merged = {k: v for k, v in schema.items() if k != "allOf"}
+        return {**all_of[0], **{k: v for k, v in merged.items() if k not in all_of[0]}}
+    return schema
+
+
+def is_class(schema: dict[str, Any]) -> bool:
+    return isinstance(schema.get("properties"), dict) and bool(schema["properties"])
+
+
+def is_int_or_string(schema: dict[str, Any]) -> bool:
+    if schema.get("x-kubernetes-int-or-string") or schema.get("format") == "int-or-string":
+        return True
+    for key in ("anyOf", "oneOf"):
+        members = schema.get(key)
+        if isinstance(members, list) and sorted(str(m.get("type")) for m in members if isinstance(m, dict)) == [
+            "integer",
+            "string",
+        ]:
+            return True
+    return False
+
+
+@dataclass
+class Nested:
+    """One shared class: where it appears (module key and property path from its root class)."""
+
+    key: str
+    uses: list[tuple[tuple[str, str], tuple[str, ...]]] = field(default_factory=list)
+    owner: tuple[str, str] = ("", "")
+    name: str = ""
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """The path its name is made from: the first use, in sorted order."""
+        return min(self.uses)[1]
+
+
+class NestedClasses:
+    """Every nested class of a package, found from the root classes' schemas before building."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[str, Nested] = {}
+
+    def walk(self, module: tuple[str, str], root: str, schema: dict[str, Any]) -> None:
+        """Records the nested classes of the class ``root`` (whose schema is ``schema``)."""
+        props = schema.get("properties")
+        if isinstance(props, dict):
+            for wire, sub in props.items():
+                self._type(module, (root, str(wire)), sub)
+
+    def _type(self, module: tuple[str, str], path: tuple[str, ...], schema: Any) -> None:
+        # The shape of models.ModelBuilder.annotation; malformed input is skipped here and
+        # reported by the builder, which sees it next.
+        if not isinstance(schema, dict):
+            return
+        schema = unwrap_all_of(schema)
+        if "$ref" in schema or is_int_or_string(schema):
+            return
+        kind = schema.get("type")
+        if kind == "array":
+            self._type(module, path, schema.get("items"))
+        elif kind == "object" or (kind is None and ("properties" in schema or "additionalProperties" in schema)):
+            if is_class(schema):
+                key = identity(schema)
+                self.by_key.setdefault(key, Nested(key)).uses.append((module, path))
+                for wire, sub in schema["properties"].items():
+                    self._type(module, (*path, str(wire)), sub)
+            else:
+                self._type(module, path, schema.get("additionalProperties"))
+
+    def plan(self, taken: dict[tuple[str, str], set[str]]) -> None:
+        """Owner module and class name of every nested class; ``taken``: names in use per module.
+
+        A class is named in every module it appears in: defined in its owner, re-exported by
+        the others (``Name = owner.Name``), so each version module offers every class its kinds
+        use, whichever module defines it.
+        """
+        for nested in self.by_key.values():
+            nested.owner = min(module for module, _ in nested.uses)
+        names = naming.nested_class_names(
+            {n.key: n.path for n in self.by_key.values()},
+            {n.key: self.modules_of(n) for n in self.by_key.values()},
+            taken,
+        )
+        for n in self.by_key.values():
+            n.name = names[n.key]
+            for module in self.modules_of(n):
+                taken.setdefault(module, set()).add(n.name)
+
+    @staticmethod
+    def modules_of(nested: Nested) -> list[tuple[str, str]]:
+        return sorted({module for module, _ in nested.uses})

@@ -1,0 +1,148 @@
+"""Nested object schemas of CRDs: one class per identity, shared across kinds and versions, with
+short names by the path rule (generator/nested.py, naming.nested_class_names)."""
+
+from __future__ import annotations
+
+import copy
+import importlib
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import msgspec
+import pytest
+
+from kgen.generator.naming import nested_class_names
+from kgen.generator.nested import identity
+from tests.unit.helpers import crd
+
+Load = Callable[..., ModuleType]
+
+#: A pod-template-like sub-schema two kinds embed, with a nested class of its own.
+PROBE: dict[str, Any] = {
+    "type": "object",
+    "description": "Probe describes a health check.",
+    "properties": {
+        "periodSeconds": {"type": "integer", "description": "How often."},
+        "httpGet": {
+            "type": "object",
+            "required": ["port"],
+            "properties": {"path": {"type": "string"}, "port": {"type": "integer"}},
+        },
+    },
+}
+
+
+def _kind(probe: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"spec": {"type": "object", "properties": {"probe": probe, "replicas": {"type": "integer"}}}},
+    }
+
+
+def _other(probe: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "spec": {
+                "type": "object",
+                "properties": {"containers": {"type": "array", "items": {
+                    "type": "object", "properties": {"name": {"type": "string"}, "probe": probe},
+                }}},
+            },
+        },
+    }
+
+
+def test_two_kinds_with_an_identical_sub_schema_share_one_class(load: Load) -> None:
+    module = load(crds=[crd(_kind(PROBE)), crd(_other(copy.deepcopy(PROBE)), kind="Gadget", plural="gadgets")])
+    widget_probe = msgspec.structs.fields(module.WidgetSpec)
+    gadget_container = module.GadgetSpec.from_dict({"containers": [{"probe": {"periodSeconds": 3}}]}).containers[0]
+    widget = module.WidgetSpec.from_dict({"probe": {"periodSeconds": 3, "httpGet": {"port": 80}}})
+    assert type(gadget_container.probe) is type(widget.probe) is module.Probe
+    assert type(widget.probe.http_get) is module.HttpGet
+    assert {f.name for f in widget_probe} == {"probe", "replicas", "unknown_fields_"}
+    classes = [v for v in vars(module).values() if isinstance(v, type) and v.__module__ == module.__name__]
+    assert sorted(c.__name__ for c in classes) == [
+        "Containers", "Gadget", "GadgetList", "GadgetSpec", "HttpGet", "Probe", "Widget", "WidgetList", "WidgetSpec",
+    ]
+
+
+def test_a_sub_schema_that_differs_in_one_field_is_a_class_of_its_own(load: Load) -> None:
+    other = copy.deepcopy(PROBE)
+    other["properties"]["httpGet"]["properties"]["scheme"] = {"type": "string"}
+    module = load(crds=[crd(_kind(PROBE)), crd(_other(other), kind="Gadget", plural="gadgets")])
+    widget = module.WidgetSpec.from_dict({"probe": {"httpGet": {"port": 80}}})
+    gadget = module.GadgetSpec.from_dict({"containers": [{"probe": {"httpGet": {"port": 80, "scheme": "HTTP"}}}]})
+    # Both Probe classes and both HttpGet classes clash, so all four take their parent's name.
+    assert type(widget.probe).__name__ == "SpecProbe" and type(gadget.containers[0].probe).__name__ == "ContainersProbe"
+    assert type(widget.probe.http_get).__name__ == "SpecProbeHttpGet"
+    assert type(gadget.containers[0].probe.http_get).__name__ == "ContainersProbeHttpGet"
+    assert type(widget.probe) is not type(gadget.containers[0].probe)
+    assert gadget.containers[0].probe.http_get.scheme == "HTTP"
+
+
+def test_a_class_shared_by_two_versions_is_defined_once_and_offered_by_both(load: Load) -> None:
+    v1 = load(crds=[crd(_kind(PROBE), versions=("v1", "v2"))])
+    v2 = importlib.import_module(v1.__name__.rsplit(".", 1)[0] + ".v2")
+    assert v2.Widget is not v1.Widget  # each version keeps its kind
+    assert v2.WidgetSpec is v1.WidgetSpec and v2.Probe is v1.Probe and v2.HttpGet is v1.HttpGet
+    assert v1.Probe.__module__ == v1.__name__
+    assert v2.Widget.from_dict({"spec": {"probe": {"periodSeconds": 1}}}).spec.probe == v1.Probe(period_seconds=1)
+
+
+def test_descriptions_are_part_of_the_identity_and_validation_keywords_are_not() -> None:
+    described = {**PROBE, "description": "another text"}
+    validated = copy.deepcopy(PROBE)
+    validated["properties"]["periodSeconds"]["minimum"] = 1
+    validated["properties"]["httpGet"]["properties"]["path"]["pattern"] = "^/"
+    field_level = {**PROBE, "nullable": True, "default": {}, "x-kubernetes-preserve-unknown-fields": True}
+    assert identity(described) != identity(PROBE)
+    assert identity(validated) == identity(PROBE)
+    assert identity(field_level) == identity(PROBE)  # they describe the field holding the object
+    required = copy.deepcopy(PROBE)
+    required["required"] = ["periodSeconds"]
+    nullable_inside = copy.deepcopy(PROBE)
+    nullable_inside["properties"]["periodSeconds"]["nullable"] = True
+    assert len({identity(s) for s in (PROBE, required, nullable_inside)}) == 3
+
+
+# -- names -------------------------------------------------------------------------------------
+
+
+def _names(paths: dict[str, tuple[str, ...]], taken: set[str], spaces: dict[str, list[str]] | None = None
+           ) -> dict[str, str]:
+    return nested_class_names(paths, spaces or {k: ["m"] for k in paths}, {"m": taken})
+
+
+@pytest.mark.parametrize(
+    ("paths", "taken", "expected"),
+    [
+        # The property name, CamelCase; a kind's direct child keeps the kind (Go's FooSpec).
+        ({"a": ("Prometheus", "spec", "securityContext"), "b": ("Prometheus", "spec")}, set(),
+         {"a": "SecurityContext", "b": "PrometheusSpec"}),
+        # Two classes wanting one name both take their parent's name.
+        ({"a": ("Prometheus", "spec", "securityContext"), "b": ("Prometheus", "spec", "containers", "securityContext")},
+         set(), {"a": "SpecSecurityContext", "b": "ContainersSecurityContext"}),
+        # A name the module already uses (a kind) or one it imports (Time) is extended too.
+        ({"a": ("Rule", "spec", "alert"), "b": ("Rule", "spec", "groups", "time")}, {"Alert"},
+         {"a": "SpecAlert", "b": "GroupsTime"}),
+        # A path used up gets a number, in sorted order.
+        ({"a": ("Widget", "spec"), "b": ("Widget_", "spec")}, set(), {"a": "WidgetSpec", "b": "WidgetSpec2"}),
+        # Any text becomes an identifier.
+        ({"a": ("Hostile", "spec", "x-forwarded/for"), "b": ("Hostile", "spec", "3d")}, set(),
+         {"a": "XForwardedFor", "b": "N3d"}),
+    ],
+)
+def test_nested_class_names(paths: dict[str, tuple[str, ...]], taken: set[str], expected: dict[str, str]) -> None:
+    assert _names(paths, taken) == expected
+    assert _names(dict(reversed(paths.items())), taken) == expected  # whatever order they come in
+
+
+def test_a_name_is_unique_in_every_module_that_offers_the_class() -> None:
+    paths = {"shared": ("Widget", "spec", "probe"), "own": ("Gadget", "status", "probe")}
+    # Different modules: both may be Probe; the shared one also lives in module n, where "own" is.
+    assert nested_class_names(paths, {"shared": ["m"], "own": ["n"]}, {}) == {"shared": "Probe", "own": "Probe"}
+    assert nested_class_names(paths, {"shared": ["m", "n"], "own": ["n"]}, {}) == {
+        "shared": "SpecProbe", "own": "StatusProbe",
+    }
