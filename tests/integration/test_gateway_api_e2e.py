@@ -72,7 +72,7 @@ def test_http_route_through_typed_client_lister_apply_and_watch(
     route = models.HTTPRoute(
         metadata=meta.ObjectMeta(name="web"),
         spec=models.HTTPRouteSpec(
-            parent_refs=[models.HTTPRouteSpecParentRefs(name="gateway")],
+            parent_refs=[models.ParentRefs(name="gateway")],
             hostnames=["a.example.com"],
         ),
     )
