@@ -10,16 +10,19 @@ from tests.support.packages import REPO, mypy_strict
 _USER_CODE = textwrap.dedent(
     """
     from kgen.kubernetes import Clientset
-    from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentSpec
+    from kgen.kubernetes.applyconfigurations.apps.v1 import DeploymentApplyConfiguration
+    from kgen.kubernetes.applyconfigurations.meta.v1 import ObjectMetaApplyConfiguration
+    from kgen.kubernetes.models.apps.v1 import DeploymentSpec
     from kgen.kubernetes.models.core.v1 import PodTemplateSpec
-    from kgen.kubernetes.models.meta.v1 import LabelSelector, ObjectMeta
+    from kgen.kubernetes.models.meta.v1 import LabelSelector
 
 
     def scale(cs: Clientset, name: str, replicas: int) -> int | None:
         deployments = cs.apps_v1.deployments("default")
         current = deployments.get(name)
         spec = DeploymentSpec({field}=replicas, selector=LabelSelector(), template=PodTemplateSpec())
-        deployments.apply(Deployment(metadata=ObjectMeta(name=name), spec=spec), field_manager="example")
+        meta = ObjectMetaApplyConfiguration(name=name)
+        deployments.apply(DeploymentApplyConfiguration(metadata=meta), field_manager="example")
         return current.spec.replicas  # spec is required; replicas may be absent (None)
     """
 )

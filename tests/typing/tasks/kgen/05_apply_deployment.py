@@ -1,21 +1,25 @@
 """Server-side apply a Deployment and read back what the server made of it."""
 
 from kgen.kubernetes import Clientset
-from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentSpec
-from kgen.kubernetes.models.core.v1 import Container, PodSpec, PodTemplateSpec
-from kgen.kubernetes.models.meta.v1 import LabelSelector, ObjectMeta
+from kgen.kubernetes.applyconfigurations.apps.v1 import DeploymentApplyConfiguration, DeploymentSpecApplyConfiguration
+from kgen.kubernetes.applyconfigurations.core.v1 import (
+    ContainerApplyConfiguration,
+    PodSpecApplyConfiguration,
+    PodTemplateSpecApplyConfiguration,
+)
+from kgen.kubernetes.applyconfigurations.meta.v1 import LabelSelectorApplyConfiguration, ObjectMetaApplyConfiguration
 
 
 def apply_web(cs: Clientset, namespace: str, image: str) -> int | None:
     labels = {"app": "web"}
-    d = Deployment(
-        metadata=ObjectMeta(name="web", namespace=namespace, labels=labels),
-        spec=DeploymentSpec(
+    d = DeploymentApplyConfiguration(
+        metadata=ObjectMetaApplyConfiguration(name="web", namespace=namespace, labels=labels),
+        spec=DeploymentSpecApplyConfiguration(
             replicas=2,
-            selector=LabelSelector(match_labels=labels),
-            template=PodTemplateSpec(
-                metadata=ObjectMeta(labels=labels),
-                spec=PodSpec(containers=[Container(name="app", image=image)]),
+            selector=LabelSelectorApplyConfiguration(match_labels=labels),
+            template=PodTemplateSpecApplyConfiguration(
+                metadata=ObjectMetaApplyConfiguration(labels=labels),
+                spec=PodSpecApplyConfiguration(containers=[ContainerApplyConfiguration(name="app", image=image)]),
             ),
         ),
     )
