@@ -121,7 +121,7 @@ def _module_view(module: Module, classes: dict[str, set[str]]) -> ApplyModuleVie
     imported = {alias: classes.get(target, set()) for alias, target in module.imports.items()}
     # Nested classes another module defines and the models module re-exports (``shared``, the
     # de-duplication of identical sub-schemas) are re-exported here too, so bare names resolve.
-    shared = {name: alias for name, alias in getattr(module, "shared", {}).items() if name in imported.get(alias, ())}
+    shared = {name: alias for name, alias in module.shared.items() if name in imported.get(alias, ())}
     own = classes[path] | set(shared)
     where = f"{module.group or 'core'}/{module.version}" if module.group_module != "meta" else "meta/v1"
     views = [_class_view(m, where, own, imported) for m in module.models if m.name in classes[path]]
