@@ -157,8 +157,14 @@ def field_set(
     return paths
 
 
+#: The fields of metav1.LabelSelector, a ``+structType=atomic`` struct wherever it is used
+#: (``spec.selector``, ``labelSelector``, ``namespaceSelector``): owned whole, as the apiserver
+#: records it (``f:selector: {}``), not field by field.
+_LABEL_SELECTOR = frozenset({"matchLabels", "matchExpressions"})
+
+
 def _walk(path: Path, name: str, value: Any, paths: set[Path], markers: bool) -> None:
-    if isinstance(value, Mapping) and value:
+    if isinstance(value, Mapping) and value and not value.keys() <= _LABEL_SELECTOR:
         if markers and name not in _ALWAYS_PRESENT:
             paths.add((*path, SELF))
         for key, item in value.items():
