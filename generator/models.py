@@ -293,7 +293,9 @@ class ModelBuilder:
         owner = self._by_key[planned.owner]
         if planned.key not in self._built:
             self._built.add(planned.key)
-            owner.models.append(self._model(owner, planned.name, schema, source, ptr, f"{source}#{ptr}"))
+            model = self._model(owner, planned.name, schema, source, ptr, f"{source}#{ptr}")
+            model.description = planned.description
+            owner.models.append(model)
         if owner is module:
             return planned.name
         return f"{self.import_alias(module, owner)}.{planned.name}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import inspect
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -91,20 +92,39 @@ def test_a_class_shared_by_two_versions_is_defined_once_and_offered_by_both(load
     assert v2.Widget.from_dict({"spec": {"probe": {"periodSeconds": 1}}}).spec.probe == v1.Probe(period_seconds=1)
 
 
-def test_descriptions_are_part_of_the_identity_and_validation_keywords_are_not() -> None:
-    described = {**PROBE, "description": "another text"}
+def test_field_descriptions_are_part_of_the_identity_the_objects_own_and_validation_keywords_are_not() -> None:
+    described = {**PROBE, "description": "another text"}  # what the holding field is for
+    field_described = copy.deepcopy(PROBE)
+    field_described["properties"]["periodSeconds"]["description"] = "How often, in seconds."
     validated = copy.deepcopy(PROBE)
     validated["properties"]["periodSeconds"]["minimum"] = 1
     validated["properties"]["httpGet"]["properties"]["path"]["pattern"] = "^/"
     field_level = {**PROBE, "nullable": True, "default": {}, "x-kubernetes-preserve-unknown-fields": True}
-    assert identity(described) != identity(PROBE)
-    assert identity(validated) == identity(PROBE)
-    assert identity(field_level) == identity(PROBE)  # they describe the field holding the object
+    assert identity(described) == identity(validated) == identity(field_level) == identity(PROBE)
+    assert identity(field_described) != identity(PROBE)
     required = copy.deepcopy(PROBE)
     required["required"] = ["periodSeconds"]
     nullable_inside = copy.deepcopy(PROBE)
     nullable_inside["properties"]["periodSeconds"]["nullable"] = True
     assert len({identity(s) for s in (PROBE, required, nullable_inside)}) == 3
+
+
+def test_a_shared_class_keeps_its_docstring_only_where_every_use_agrees(load: Load) -> None:
+    same = load(crds=[crd(_kind(PROBE)), crd(_other(PROBE), kind="Gadget", plural="gadgets")])
+    assert same.Probe.__doc__ == "Probe describes a health check."
+    other = {**PROBE, "description": "The gadget's liveness probe."}
+    module = load(crds=[crd(_kind(PROBE)), crd(_other(other), kind="Gadget", plural="gadgets")])
+    assert module.Probe.__doc__ is None
+    assert "Probe describes a health check." in _field_doc(module, "WidgetSpec", "probe")
+    assert "The gadget's liveness probe." in _field_doc(module, "Containers", "probe")
+
+
+def _field_doc(module: ModuleType, cls: str, name: str) -> str:
+    """The docstring under a field in the generated source (what editors show on hover)."""
+    source = inspect.getsource(module)
+    body = source[source.index(f"class {cls}("):]
+    after = body[body.index(f"    {name}: "):]
+    return after.split('"""')[1]
 
 
 # -- names -------------------------------------------------------------------------------------
