@@ -61,13 +61,17 @@ def measure(requests: int) -> Throughput:
         from kubernetes import client as k8s_client
         from kubernetes import config as k8s_config
 
-        api = k8s_client.CoreV1Api(k8s_config.new_client_from_config(config_file=server.kubeconfig))
+        api = k8s_client.CoreV1Api(k8s_config.new_client_from_config(config_file=server.kubeconfig))  # type: ignore[no-untyped-call]
         official_rate = _rate(lambda: api.read_namespaced_config_map(NAME, NAMESPACE), requests)
     return Throughput(unthrottled, default_qps, lightkube_rate, official_rate)
 
 
+def _per_s(rate: float) -> str:
+    return f"{rate:.0f}/s"
+
+
 def table(result: Throughput, requests: int) -> Table:
-    per_s = lambda rate: f"{rate:.0f}/s"  # noqa: E731
+    per_s = _per_s
     ratio = result.kgen_unthrottled / result.lightkube
     rows = [
         Row(f"GET a ConfigMap, {requests} sequential, QPS limit disabled",

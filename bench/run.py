@@ -8,57 +8,26 @@ crashed), because then its figures would not mean anything.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from . import imports, informer_sync, rest
-from .codec import Codec
+from . import codec_table, imports, informer_sync, rest
 from .env import subprocess_env
-from .generation import (DMCG_FORMATTERS, DMCG_MODEL_TYPE, REPO, DmcgGeneration, KgenGeneration, time_dmcg,
+from .generation import (DMCG_FORMATTERS, DMCG_MODEL_TYPE, DmcgGeneration, KgenGeneration, time_dmcg,
                          time_kgen)
-from .peers import PEERS
+from .peers import SPOT_INDEX
 from .pods import pod_list_json
-from .report import Row, Table, kib, seconds, times
+from .report import Row, Table, seconds, times
 
 
 def _progress(message: str) -> None:
     print(f"bench: {message}", file=sys.stderr, flush=True)
-
-
-def run_codec(peer: str, fixture: Path, repeats: tuple[int, int], env: dict[str, str]) -> Codec:
-    """``bench.codec`` for one client, in its own interpreter (see codec.py)."""
-    command = [sys.executable, "-m", "bench.codec", peer, str(fixture), *(str(n) for n in repeats)]
-    done = subprocess.run(command, cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"bench.codec {peer} failed (exit status {done.returncode}), see above")
-    return Codec(**json.loads(done.stdout))
-
-
-def codec_table(results: dict[str, Codec]) -> Table:
-    k, lk, off = results["kgen"], results["lightkube"], results["official"]
-    rows = [
-        Row("decode bytes → typed PodList", (seconds(k.decode), seconds(lk.decode), seconds(off.decode)),
-            times(k.decode / lk.decode), "≤ 1.0× lightkube", k.decode / lk.decode <= 1.0),
-        Row("decode: speed-up over official", ("", "", ""),
-            times(off.decode / k.decode), "≥ 10× faster", off.decode / k.decode >= 10.0),
-        Row("encode typed PodList → bytes", (seconds(k.encode), seconds(lk.encode), seconds(off.encode)),
-            times(k.encode / lk.encode), "≤ 1.0× lightkube", k.encode / lk.encode <= 1.0),
-        Row("retained memory per pod",
-            (kib(k.retained_per_pod), kib(lk.retained_per_pod), kib(off.retained_per_pod)),
-            times(k.retained_per_pod / lk.retained_per_pod), "≤ 1.0× lightkube",
-            k.retained_per_pod / lk.retained_per_pod <= 1.0),
-        Row("lossless round trip (info)", tuple("yes" if r.lossless else "no" for r in (k, lk, off)), "", "", None),
-    ]
-    return Table("Models: a PodList of realistic pods (ratio = kgen / lightkube unless stated)",
-                 ("kgen", "lightkube", "official"), rows)
 
 
 def import_table(result: imports.ImportTimes) -> Table:
@@ -102,7 +71,18 @@ def generation_table(kgen: KgenGeneration, dmcg: DmcgGeneration | None) -> Table
 def _versions() -> str:
     names = ["kgen", "msgspec", "black", "lightkube", "lightkube-models", "kubernetes", "pydantic",
              "datamodel-code-generator"]
-    return ", ".join(f"{n} {version(n)}" for n in names)
+    return ", ".join(f"{n} {_version(n)}" for n in names)
+
+
+def _version(name: str) -> str:
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+#: The tables ``--only`` can pick, in the order they are printed.
+TABLES = ("codec", "imports", "generation", "rest", "informer")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -110,8 +90,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--pods", type=int, default=5000, help="pods in the PodList (default: 5000)")
     parser.add_argument("--seed", type=int, default=20240301, help="fixture seed")
     parser.add_argument("--repeats", type=int, default=9, help="decode runs per figure, kgen and lightkube")
-    parser.add_argument("--encode-repeats", type=int, default=25, help="encode runs per figure, kgen and lightkube")
+    parser.add_argument("--encode-repeats", type=int, default=27, help="encode runs per figure, kgen and lightkube")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="interleaved rounds (one interpreter per client each) the runs are spread over")
     parser.add_argument("--official-repeats", type=int, default=3, help="decode and encode runs, official")
+    parser.add_argument("--only", choices=TABLES, action="append",
+                        help="measure only this table (repeatable); default: all of them")
     parser.add_argument("--import-repeats", type=int, default=11, help="fresh interpreters per import figure")
     parser.add_argument("--generate-repeats", type=int, default=3, help="kgen generate runs, cold and warm each")
     parser.add_argument("--skip-dmcg", action="store_true", help="do not run datamodel-codegen")
@@ -123,79 +107,98 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.pods <= SPOT_INDEX:
+        parser.error(f"--pods must be more than {SPOT_INDEX}: the spot checks read pod {SPOT_INDEX}")
+    chosen = set(args.only or TABLES)
     started = time.perf_counter()
     load_before = os.getloadavg()[0]
     _progress(f"building the PodList fixture ({args.pods} pods, seed {args.seed})")
     data = pod_list_json(args.pods, args.seed)
-    codecs: dict[str, Codec] = {}
+    tables: list[Table] = []
+    notes: list[str] = []
     with subprocess_env() as env, tempfile.TemporaryDirectory(prefix="kgen-bench-") as tmp:
         fixture = Path(tmp) / "podlist.json"
         fixture.write_bytes(data)
-        try:
-            for peer in PEERS:
-                if peer == "official":
-                    repeats = (args.official_repeats, args.official_repeats)
-                else:
-                    repeats = (args.repeats, args.encode_repeats)
-                _progress(f"{peer}: decode {repeats[0]} runs, encode {repeats[1]} runs, then retained memory")
-                codecs[peer] = run_codec(peer, fixture, repeats, env)
-        except RuntimeError as e:
-            print(f"bench: {e}", file=sys.stderr)
-            return 1
-        _progress(f"import times, {args.import_repeats} fresh interpreters each")
-        import_times = imports.measure_imports(args.import_repeats, env)
-        _progress(f"kgen generate, {args.generate_repeats} cold and {args.generate_repeats} warm runs")
-        kgen_generation = time_kgen(args.generate_repeats, env)
-        dmcg: DmcgGeneration | None = None
-        if not args.skip_dmcg:
-            workers = os.cpu_count() or 1
-            _progress(f"datamodel-codegen on every OpenAPI v3 document, {workers} at a time")
-            dmcg = time_dmcg(workers, env)
+        if "codec" in chosen:
+            try:
+                codecs = codec_table.measure(fixture, args.rounds, (args.repeats, args.encode_repeats),
+                                             args.official_repeats, env, _progress)
+            except RuntimeError as e:
+                print(f"bench: {e}", file=sys.stderr)
+                return 1
+            tables.append(codec_table.table(codecs))
+            notes += [
+                "- decode paths: kgen PodList.from_json; lightkube decoders.decode_list (Client.list's path); "
+                "official ApiClient.response_deserialize (list_pod_for_all_namespaces's path)",
+                "- encode paths: kgen to_json; lightkube generic_client.json_encode (msgspec.json.encode) of its "
+                "PodList model; official sanitize_for_serialization + json.dumps",
+                "- each client ran in its own interpreters; each decoded all pods and the spot-checked fields",
+                *codec_table.notes(codecs),
+            ]
+        if "imports" in chosen:
+            _progress(f"import times, {args.import_repeats} fresh interpreters each")
+            tables.append(import_table(imports.measure_imports(args.import_repeats, env)))
+            notes.append("- imports and generation ran from bytecode for every tool (a private PYTHONPYCACHEPREFIX, "
+                         "warmed by an untimed run)")
+        if "generation" in chosen:
+            _progress(f"kgen generate, {args.generate_repeats} cold and {args.generate_repeats} warm runs")
+            kgen_generation = time_kgen(args.generate_repeats, env)
+            dmcg: DmcgGeneration | None = None
+            if not args.skip_dmcg:
+                workers = os.cpu_count() or 1
+                _progress(f"datamodel-codegen on every OpenAPI v3 document, {workers} at a time")
+                dmcg = time_dmcg(workers, env)
+            tables.append(generation_table(kgen_generation, dmcg))
+            notes += _generation_notes(kgen_generation, dmcg)
 
-    _progress(f"REST throughput: {args.rest_requests} GETs per client against a real apiserver")
-    throughput = rest.measure(args.rest_requests)
-    _progress(f"informer initial sync of {args.informer_objects} ConfigMaps, kgen and client-go")
-    sync_times = informer_sync.measure(args.informer_objects, args.informer_repeats, args.seed, _progress)
-    tables = [
-        codec_table(codecs), import_table(import_times), generation_table(kgen_generation, dmcg),
-        rest.table(throughput, args.rest_requests), informer_sync.table(sync_times),
-    ]
+    if "rest" in chosen:
+        _progress(f"REST throughput: {args.rest_requests} GETs per client against a real apiserver")
+        tables.append(rest.table(rest.measure(args.rest_requests), args.rest_requests))
+    if "informer" in chosen:
+        _progress(f"informer initial sync of {args.informer_objects} ConfigMaps, kgen and client-go")
+        sync_times = informer_sync.measure(args.informer_objects, args.informer_repeats, args.seed, _progress)
+        tables.append(informer_sync.table(sync_times))
+        notes += informer_sync.notes(sync_times)
     print()
     print(f"kgen bench — Python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}; "
           f"1-min load average {load_before:.2f} at start, {os.getloadavg()[0]:.2f} at end")
     print(_versions())
-    print(f"fixture: PodList of {args.pods} pods, {len(data) / 1e6:.1f} MB of JSON (seed {args.seed}); "
-          f"medians of {args.repeats} decode and {args.encode_repeats} encode runs ({args.official_repeats} each "
-          f"for official), GC enabled")
+    if "codec" in chosen:
+        print(f"fixture: PodList of {args.pods} pods, {len(data) / 1e6:.1f} MB of JSON (seed {args.seed}); "
+              f"kgen and lightkube: medians of {args.repeats}+ decode and {args.encode_repeats}+ encode runs over "
+              f"{args.rounds} interleaved rounds; official: {args.official_repeats} each; GC enabled")
     for table in tables:
         print()
         print(table.render())
     print()
     print("notes:")
-    print("- decode paths: kgen PodList.from_json; lightkube decoders.decode_list (Client.list's path); "
-          "official ApiClient.response_deserialize (list_pod_for_all_namespaces's path)")
-    print("- encode paths: kgen to_json; lightkube generic_client.json_encode of its PodList model; "
-          "official sanitize_for_serialization + json.dumps")
-    print("- each client ran in its own interpreter; each decoded all pods and the spot-checked fields; "
-          "'lossless' = encode(decode(x)) == x as JSON")
-    print("- imports and generation ran from bytecode for every tool (a private PYTHONPYCACHEPREFIX, "
-          "warmed by an untimed run)")
-    print("- kgen generate writes models AND typed clients, listers, informers and a fake (all black-formatted, "
-          "with docstrings); datamodel-codegen writes models only")
-    print(f"- kgen generate: {kgen_generation.files} files; output identical to the committed "
-          f"generated/kubernetes: {'yes' if kgen_generation.matches_committed else 'no'}")
-    if dmcg is not None:
-        print(f"- datamodel-codegen {dmcg.version}: --input-file-type openapi --output-model-type "
-              f"{DMCG_MODEL_TYPE} --formatters {' '.join(DMCG_FORMATTERS)}, one process per document, "
-              f"{dmcg.workers} at a time (kgen formats with a process per core)")
-        for doc, error in dmcg.failed:
-            print(f"  FAILED on {doc}: {error}")
-    for note in informer_sync.notes(sync_times):
+    for note in notes:
         print(note)
+    if "codec" in chosen:
+        print()
+        print("issue 11 bars (kgen / lightkube):")
+        for line in codec_table.bars(codecs):
+            print(line)
     missed = [row.metric for table in tables for row in table.rows if row.met is False]
     print()
     for metric in missed:
         print(f"MISSED: {metric}")
     print(f"{len(missed)} goal(s) missed; bench took {time.perf_counter() - started:.0f} s")
     return 0
+
+
+def _generation_notes(kgen: KgenGeneration, dmcg: DmcgGeneration | None) -> list[str]:
+    notes = [
+        "- kgen generate writes models AND typed clients, listers, informers and a fake (all black-formatted, "
+        "with docstrings); datamodel-codegen writes models only",
+        f"- kgen generate: {kgen.files} files; output identical to the committed "
+        f"generated/kubernetes: {'yes' if kgen.matches_committed else 'no'}",
+    ]
+    if dmcg is not None:
+        notes.append(f"- datamodel-codegen {dmcg.version}: --input-file-type openapi --output-model-type "
+                     f"{DMCG_MODEL_TYPE} --formatters {' '.join(DMCG_FORMATTERS)}, one process per document, "
+                     f"{dmcg.workers} at a time (kgen formats with a process per core)")
+        notes += [f"  FAILED on {doc}: {error}" for doc, error in dmcg.failed]
+    return notes

@@ -1,16 +1,15 @@
-"""Wall-clock medians, with the garbage collector as users run it (enabled, default thresholds)."""
+"""Wall-clock samples, with the garbage collector as users run it (enabled, default thresholds)."""
 
 from __future__ import annotations
 
 import gc
-import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
 
-def median_seconds(fn: Callable[[], Any], repeats: int) -> float:
-    """The median wall time of ``repeats`` calls of ``fn``.
+def samples_seconds(fn: Callable[[], Any], repeats: int) -> list[float]:
+    """The wall time of each of ``repeats`` calls of ``fn``.
 
     Before each call the previous result is dropped and a full collection runs, so no call pays
     for freeing or scanning what an earlier one built. The collector stays enabled during the
@@ -25,4 +24,4 @@ def median_seconds(fn: Callable[[], Any], repeats: int) -> float:
         times.append(time.perf_counter() - start)
         del result
     gc.collect()
-    return statistics.median(times)
+    return times
