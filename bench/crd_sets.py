@@ -8,8 +8,9 @@ same figures are taken for the generator at git revision REV (checked out into a
 worktree; its generated code imports this checkout's runtime), side by side; the ratio column
 is the second column over the first. Uncommitted work in the checkout counts in its column.
 
-A second table measures the identity rule of generator/nested.py: how many classes the package
-has when descriptions are part of a nested class's identity (the rule) and when they are not.
+A second table measures the identity rule of generator/nested.py: how many classes the CRDs'
+group-versions have with one class per place (no sharing), with the rule (the descriptions of a
+class's fields in its identity, the object's own left out), and ignoring every description.
 
 The CRDs are the ones the integration tests use (tests/support/corpus.py: pinned module
 versions, fetched from the Go module proxy into kgen's cache).
@@ -27,7 +28,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -92,19 +93,34 @@ def _class_names(files: list[Path]) -> list[str]:
     return [node.name for p in files for node in ast.parse(p.read_text()).body if isinstance(node, ast.ClassDef)]
 
 
-def _import_seconds(out: Path, modules: list[str], repeats: int, env: dict[str, str]) -> float:
-    statement = "; ".join(f"import {m}" for m in modules)
-    run_env = dict(env, PYTHONPATH=os.pathsep.join([str(out), env.get("PYTHONPATH", "")]))
-    subprocess.run([sys.executable, "-c", statement], env=run_env, check=True, cwd=out)  # bytecode, page cache
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", statement], env=run_env, check=True, cwd=out)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+def import_seconds(packages: list[tuple[Path, list[str]]], repeats: int, env: dict[str, str]) -> list[float]:
+    """Median wall time of ``python -c "import <every models module>"`` per package (folder on
+    sys.path, module names), start-up included; the packages take turns in each of ``repeats``
+    rounds, so a busy moment of the machine falls on all of them alike. One untimed round first
+    writes the bytecode (env.py) and warms the page cache."""
+    commands = []
+    for out, modules in packages:
+        run_env = dict(env, PYTHONPATH=str(out))
+        commands.append(([sys.executable, "-c", "; ".join(f"import {m}" for m in modules)], run_env, out))
+    samples: list[list[float]] = [[] for _ in commands]
+    for n in range(repeats + 1):
+        for i, (command, run_env, out) in enumerate(commands):
+            start = time.perf_counter()
+            subprocess.run(command, env=run_env, check=True, cwd=out)
+            if n:
+                samples[i].append(time.perf_counter() - start)
+    return [statistics.median(s) for s in samples]
 
 
-def measure(project: str, crds: list[Path], work: Path, env: dict[str, str], repeats: int) -> Figures:
+@dataclass(frozen=True)
+class Generated:
+    figures: Figures
+    out: Path  # the --out folder
+    modules: list[str]  # its models modules
+
+
+def measure(project: str, crds: list[Path], work: Path, env: dict[str, str], repeats: int) -> Generated:
+    """Generates ``repeats`` times (fresh format cache each) and reads the first output."""
     package = project.replace("-", "_")
     times = []
     for i in range(repeats):
@@ -115,16 +131,17 @@ def measure(project: str, crds: list[Path], work: Path, env: dict[str, str], rep
     models = sorted((root / "models").rglob("*.py"))
     names = _class_names(models)
     modules = [".".join(p.relative_to(work / "out0").with_suffix("").parts) for p in models if p.name != "__init__.py"]
-    return Figures(
+    figures = Figures(
         classes=len(names),
         longest=max(names, key=lambda n: (len(n), n)),
         files_bytes=_sizes(files)[0],
         files_lines=_sizes(files)[1],
         models_bytes=_sizes(models)[0],
         models_lines=_sizes(models)[1],
-        import_seconds=_import_seconds(work / "out0", modules, repeats * 3, env),
+        import_seconds=0.0,
         generate_seconds=statistics.median(times),
     )
+    return Generated(figures, work / "out0", modules)
 
 
 def _without_descriptions(schema: Any) -> Any:
@@ -144,8 +161,8 @@ def _without_descriptions(schema: Any) -> Any:
 
 
 def identity_counts(crds: list[Path]) -> tuple[int, int, int]:
-    """Classes of the CRDs' group-versions: one per place (the old rule), shared with
-    descriptions in the identity (the rule), shared ignoring descriptions."""
+    """Classes of the CRDs' group-versions: one per place (no sharing), by the rule, and shared
+    ignoring every description."""
     from kgen.generator import build
     from kgen.generator.generate import Options, load_sources
     from kgen.generator.nested import NestedClasses
@@ -201,8 +218,8 @@ def identity_table(counts: dict[str, tuple[int, int, int]]) -> Table:
         Row(project, (_int(place), _int(shared), _int(loose)), f"{loose / shared:.3f}×", "", None)
         for project, (place, shared, loose) in counts.items()
     ]
-    return Table("Classes of the CRDs' group-versions by identity rule (ratio = ignoring / keeping descriptions)",
-                 ("one per place", "descriptions kept (rule)", "descriptions ignored"), rows)
+    return Table("Classes of the CRDs' group-versions by identity rule (ratio = every description ignored / the rule)",
+                 ("one per place", "the rule (nested.py)", "every description ignored"), rows)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -210,6 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--baseline", metavar="REV", action="append", default=[],
                         help="also measure the generator at this git revision (repeatable)")
     parser.add_argument("--repeats", type=int, default=1, help="kgen generate runs per figure (median)")
+    parser.add_argument("--import-repeats", type=int, default=11, help="fresh interpreters per import figure")
     parser.add_argument("--projects", default=",".join(PROJECTS), help="comma-separated, of " + ", ".join(PROJECTS))
     args = parser.parse_args(argv)
     projects = [p for p in args.projects.split(",") if p]
@@ -219,13 +237,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         trees = {rev: stack.enter_context(baseline_tree(rev)) for rev in args.baseline}
         for project in projects:
             crds = crd_paths(project)
-            results: dict[str, Figures] = {}
+            generated: dict[str, Generated] = {}
             for rev, tree in trees.items():
-                _progress(f"{project}: generator at {rev}")
+                _progress(f"{project}: kgen generate at {rev}")
                 old_env = dict(env, PYTHONPATH=os.pathsep.join([str(tree), env.get("PYTHONPATH", "")]))
-                results[f"at {rev}"] = measure(project, crds, Path(tmp) / project / rev, old_env, args.repeats)
-            _progress(f"{project}: this checkout")
-            results["this checkout"] = measure(project, crds, Path(tmp) / project / "checkout", env, args.repeats)
+                generated[f"at {rev}"] = measure(project, crds, Path(tmp) / project / rev, old_env, args.repeats)
+            _progress(f"{project}: kgen generate, this checkout")
+            generated["this checkout"] = measure(project, crds, Path(tmp) / project / "checkout", env, args.repeats)
+            _progress(f"{project}: imports, {args.import_repeats} rounds")
+            timings = import_seconds([(g.out, g.modules) for g in generated.values()], args.import_repeats, env)
+            results = {column: replace(g.figures, import_seconds=t)
+                       for (column, g), t in zip(generated.items(), timings, strict=True)}
             tables.append(figures_table(project, results))
             counts[project] = identity_counts(crds)
     tables.append(identity_table(counts))

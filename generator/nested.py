@@ -61,7 +61,9 @@ def _normal(schema: Any) -> Any:
         if not isinstance(key, str) or not (key in _READ or key.startswith("x-kubernetes-")):
             continue
         if key == "properties" and isinstance(value, dict):
-            value = {name: _normal(sub) for name, sub in value.items()}
+            # YAML may give a property an int name: json.dumps cannot sort str and int keys.
+            value = {name if isinstance(name, str) else f"{type(name).__name__}:{name!r}": _normal(sub)
+                     for name, sub in value.items()}
         elif key in _ONE:
             value = _normal(value)
         elif key in _MANY and isinstance(value, list):

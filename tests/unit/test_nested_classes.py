@@ -166,3 +166,9 @@ def test_a_name_is_unique_in_every_module_that_offers_the_class() -> None:
     assert nested_class_names(paths, {"shared": ["m", "n"], "own": ["n"]}, {}) == {
         "shared": "SpecProbe", "own": "StatusProbe",
     }
+
+
+def test_identity_of_a_schema_with_a_yaml_int_property_name_keeps_it_apart_from_the_string() -> None:
+    as_int = {"type": "object", "properties": {8090: {"type": "string"}, "name": {"type": "string"}}}
+    as_str = {"type": "object", "properties": {"8090": {"type": "string"}, "name": {"type": "string"}}}
+    assert identity(as_int) != identity(as_str)
