@@ -31,7 +31,9 @@ Rules (documented in the README, stable across runs):
   unique (``SecurityContext`` in a pod and in a container: ``SpecSecurityContext`` and
   ``ContainersSecurityContext``); all of the clashing classes extend, so no class's name
   depends on which was seen first. A path exhausted gets ``2``, ``3``... in sorted path order.
-  A shared class's path is its first use in sorted (module, path) order. The result depends only
+  A shared class is named from one of its uses: under the property name most of its uses have
+  (ties: the one nearest a root, then alphabetical), the first such use in sorted (module,
+  path) order. The result depends only
   on the set of schemas, never on the order of input files or keys.
 - Version modules: the version lower-cased, other characters as ``_``; a leading digit gets
   ``v_`` (``1`` -> ``v_1``).

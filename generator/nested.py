@@ -34,6 +34,7 @@ Names: see ``naming.nested_class_names``.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,8 +125,15 @@ class Nested:
 
     @property
     def path(self) -> tuple[str, ...]:
-        """The path its name is made from: the first use, in sorted order."""
-        return min(self.uses)[1]
+        """The path its name is made from: a use under the property name most of its uses have
+        (ties: the one used nearest a root, then alphabetical), the first such use in sorted
+        order. gateway-api's ParentReference is the routes' ``spec.parentRefs`` (6 uses), their
+        ``status.parents[].parentRef`` (6) and a policy's ``ancestorRef`` (1): ``ParentRefs``,
+        whatever kind sorts first."""
+        counts = Counter(path[-1] for _, path in self.uses)
+        depth = {n: min(len(path) for _, path in self.uses if path[-1] == n) for n in counts}
+        name = min(counts, key=lambda n: (-counts[n], depth[n], n))
+        return min(use for use in self.uses if use[1][-1] == name)[1]
 
 
 class NestedClasses:

@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from kgen.generator.naming import nested_class_names
-from kgen.generator.nested import identity
+from kgen.generator.nested import NestedClasses, identity
 from tests.unit.helpers import crd
 
 Load = Callable[..., ModuleType]
@@ -172,3 +172,18 @@ def test_identity_of_a_schema_with_a_yaml_int_property_name_keeps_it_apart_from_
     as_int = {"type": "object", "properties": {8090: {"type": "string"}, "name": {"type": "string"}}}
     as_str = {"type": "object", "properties": {"8090": {"type": "string"}, "name": {"type": "string"}}}
     assert identity(as_int) != identity(as_str)
+
+
+def test_a_shared_class_is_named_by_the_property_most_of_its_uses_have() -> None:
+    ref = {"type": "object", "properties": {"name": {"type": "string"}}}
+    classes = NestedClasses()
+    classes.walk(("g", "v1"), "Alpha", {"properties": {"status": {"type": "object", "properties": {"ancestorRef": ref}}}})
+    for kind in ("Route", "Other"):
+        classes.walk(("g", "v1"), kind, {"properties": {"spec": {"type": "object", "properties": {
+            "parentRefs": {"type": "array", "items": ref}}}}})
+        classes.walk(("g", "v1"), kind, {"properties": {"status": {"type": "object", "properties": {
+            "parents": {"type": "array", "items": {"type": "object", "properties": {"parentRef": ref}}}}}}})
+    classes.plan({})
+    shared = classes.by_key[identity(ref)]
+    # parentRefs and parentRef are used twice each; parentRefs is nearer the root.
+    assert shared.path == ("Other", "spec", "parentRefs") and shared.name == "ParentRefs"
