@@ -11,6 +11,9 @@ modules the models were rendered from and writes ``applyconfigurations/<group>/<
 - a kind's apply configuration sets ``apiVersion`` and ``kind`` itself (``API_VERSION``/``KIND``,
   filled in by ``ApplyConfiguration.__post_init__``), as client-go's ``Deployment(name, ns)`` does;
 - a kind's list type (``DeploymentList``) gets none, as in client-go: nothing applies a list;
+- ``x-kubernetes-map-type: atomic`` on the type (``ATOMIC = True``: ``LabelSelector``) or on a
+  field (``ATOMIC_FIELDS``: ``nodeSelector``) tells ``extract`` what an owner owns whole, as
+  client-go's compiled-in schema tells structured-merge-diff;
 - the model a class configures is named for type checkers only (``ApplyConfiguration["models.X"]``
   under ``TYPE_CHECKING``), so ``from_model``/``extract`` are typed and importing apply
   configurations never imports models.
@@ -28,7 +31,7 @@ from dataclasses import dataclass
 
 from .escape import Code, docstring, identifier, literal
 from .ir import Model, Module, Package
-from .render import HEADER, ImportView, _environment, annotation
+from .render import HEADER, ImportView, _environment, _tuple, annotation
 
 SUFFIX = "ApplyConfiguration"
 _WORD = re.compile(r"\w+")
@@ -48,6 +51,8 @@ class ApplyClassView:
     doc: Code
     api_version: Code | None
     kind: Code | None
+    atomic: bool  # the type is x-kubernetes-map-type: atomic
+    atomic_fields: Code | None  # wire names of fields that are
     fields: list[ApplyFieldView]
 
 
@@ -105,6 +110,8 @@ def _class_view(m: Model, where: str, own: set[str], imported: dict[str, set[str
         doc=docstring(f"``{m.name}`` ({where}) for server-side apply: its fields, all optional (``None`` is not sent)."),
         api_version=literal(m.api_version) if m.api_version else None,
         kind=literal(m.kind) if m.kind else None,
+        atomic=m.atomic,
+        atomic_fields=_tuple([f.wire_name for f in m.fields if f.facts.get("x-kubernetes-map-type") == "atomic"]),
         fields=[
             ApplyFieldView(
                 name=identifier(f.py_name),

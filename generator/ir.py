@@ -32,6 +32,7 @@ class Model:
     api_version: str | None = None
     kind: str | None = None
     redacted: list[str] = field(default_factory=list)  # Python names whose values repr hides
+    atomic: bool = False  # ``x-kubernetes-map-type: atomic``: server-side apply owns it whole
 
 
 @dataclass

@@ -189,6 +189,7 @@ class ModelBuilder:
         names = naming.field_names(props, reserved=self._aliases)
         shadowed = naming.BUILTIN_TYPES & set(names.values())
         model = Model(name=cls, schema_name=origin, description=str(schema.get("description") or ""))
+        model.atomic = schema.get("x-kubernetes-map-type") == "atomic"
         for wire in sorted(props):
             sub = props[wire]
             sub_ptr = f"{ptr}/properties{pointer(wire)}"

@@ -29,8 +29,11 @@ model you built (every field it holds: for a model read from the server use ``ex
 
 from __future__ import annotations
 
+import functools
 import json
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+import msgspec
 
 from kgen.runtime.apimachinery.model import Model
 
@@ -45,6 +48,11 @@ class ApplyConfiguration(Model, Generic[M], kw_only=True):
     Being a ``Model``, it has ``from_dict``/``from_json``/``to_dict``/``to_json``, and fields a
     newer server sends that this code does not know survive ``extract`` and the apply after it.
     """
+
+    #: ``x-kubernetes-map-type: atomic`` on the type (``LabelSelector``) or on fields of it
+    #: (``nodeSelector``, by wire name): server-side apply owns them whole, and so does extract.
+    ATOMIC: ClassVar[bool] = False
+    ATOMIC_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self) -> None:
         # client-go's Deployment(name, namespace) sets TypeMeta; so does a kind's constructor here.
@@ -72,17 +80,27 @@ class ApplyConfiguration(Model, Generic[M], kw_only=True):
         """client-go's ``ExtractX``/``ExtractXStatus``: the fields of ``live`` that
         ``field_manager`` owns through apply (on ``subresource``), with its name, namespace,
         apiVersion and kind; nothing else."""
-        return cls.from_dict(extract_fields(live, field_manager, subresource))
+        return cls.from_dict(extract_fields(live, field_manager, subresource, cls))
 
 
-def _prune(value: Any, fields: dict[str, Any]) -> Any:
-    """The part of ``value`` that a FieldsV1 set covers."""
+def _prune(value: Any, fields: dict[str, Any], cls: type | None) -> Any:
+    """The part of ``value`` that a FieldsV1 set covers, as structured-merge-diff extracts it.
+
+    ``cls`` is the apply configuration class of ``value`` (None: unknown, e.g. ``dict[str, Any]``):
+    a map or struct owned as a node alone (``"f:spec": {}``) is extracted whole only when the
+    schema makes it atomic (``LabelSelector``, ``nodeSelector``); a granular one is extracted
+    only if empty (``emptyDir: {}``), as client-go's ``ExtractX`` does (hack/oracle/extract).
+    """
     if isinstance(value, dict):
         out: dict[str, Any] = {}
         for key, sub in fields.items():
             if key.startswith("f:") and key[2:] in value:
                 name = key[2:]
-                out[name] = value[name] if _is_leaf(sub) else _prune(value[name], sub)
+                child, item = _child_classes(cls, name)
+                if not _is_leaf(sub):
+                    out[name] = _prune(value[name], sub, child or item)
+                elif not isinstance(value[name], dict) or not value[name] or _atomic(cls, name, child):
+                    out[name] = value[name]
         return out
     if isinstance(value, list):
         items: list[Any] = []
@@ -91,7 +109,8 @@ def _prune(value: Any, fields: dict[str, Any]) -> Any:
                 wanted = json.loads(key[2:])
                 for item in value:
                     if isinstance(item, dict) and all(item.get(k) == v for k, v in wanted.items()):
-                        kept = item if _is_leaf(sub) else {**wanted, **_prune(item, sub)}
+                        whole = cls is None or bool(getattr(cls, "ATOMIC", False))
+                        kept = item if _is_leaf(sub) and whole else {**wanted, **_prune(item, sub, cls)}
                         items.append(kept)
             elif key.startswith("v:"):
                 wanted_value = json.loads(key[2:])
@@ -99,7 +118,7 @@ def _prune(value: Any, fields: dict[str, Any]) -> Any:
             elif key.startswith("i:"):
                 index = int(key[2:])
                 if index < len(value):
-                    items.append(value[index] if _is_leaf(sub) else _prune(value[index], sub))
+                    items.append(value[index] if _is_leaf(sub) else _prune(value[index], sub, cls))
         return items
     return value
 
@@ -108,8 +127,43 @@ def _is_leaf(fields: Any) -> bool:
     return not isinstance(fields, dict) or not [k for k in fields if k != "."]
 
 
-def extract_fields(obj: Model, field_manager: str, subresource: str = "") -> dict[str, Any]:
-    """The wire form of what ``field_manager`` owns in ``obj`` through apply (see ``extract``)."""
+def _atomic(cls: type | None, name: str, child: type | None) -> bool:
+    """Whether field ``name`` of ``cls`` is owned whole (unknown types are: nothing to go by)."""
+    if cls is None or name in getattr(cls, "ATOMIC_FIELDS", ()):
+        return True
+    if child is not None:
+        return bool(getattr(child, "ATOMIC", False))
+    kind = _field_kinds(cls).get(name)
+    return kind is None or not kind[2]  # a typed map (labels) is granular; Any or unknown is not known to be
+
+
+@functools.cache
+def _field_kinds(cls: type) -> dict[str, tuple[type | None, type | None, bool]]:
+    """wire name -> (struct class, list item struct class, typed map) of ``cls``'s fields."""
+    kinds: dict[str, tuple[type | None, type | None, bool]] = {}
+    info = msgspec.inspect.type_info(cls)
+    if isinstance(info, msgspec.inspect.StructType):
+        for f in info.fields:
+            tp = f.type
+            if isinstance(tp, msgspec.inspect.UnionType):
+                tp = next((t for t in tp.types if not isinstance(t, msgspec.inspect.NoneType)), tp)
+            struct = tp.cls if isinstance(tp, msgspec.inspect.StructType) else None
+            item = tp.item_type if isinstance(tp, msgspec.inspect.ListType) else None
+            item_struct = item.cls if isinstance(item, msgspec.inspect.StructType) else None
+            kinds[f.encode_name] = (struct, item_struct, isinstance(tp, msgspec.inspect.DictType))
+    return kinds
+
+
+def _child_classes(cls: type | None, name: str) -> tuple[type | None, type | None]:
+    if cls is None:
+        return None, None
+    struct, item, _ = _field_kinds(cls).get(name, (None, None, False))
+    return struct, item
+
+
+def extract_fields(obj: Model, field_manager: str, subresource: str = "", into: type | None = None) -> dict[str, Any]:
+    """The wire form of what ``field_manager`` owns in ``obj`` through apply (see ``extract``);
+    ``into``, the apply configuration class, tells atomic maps and structs from granular ones."""
     live = obj.to_dict()
     entries = (live.get("metadata") or {}).get("managedFields") or []
     owned: dict[str, Any] = {}
@@ -120,7 +174,7 @@ def extract_fields(obj: Model, field_manager: str, subresource: str = "") -> dic
             and (entry.get("subresource") or "") == subresource
         ):
             owned = entry.get("fieldsV1") or {}
-    result: dict[str, Any] = _prune(live, owned)
+    result: dict[str, Any] = _prune(live, owned, into)
     meta = live.get("metadata") or {}
     result.setdefault("metadata", {})
     for key in ("name", "namespace"):

@@ -90,8 +90,16 @@ def _check_apply_module(tree: ast.Module, where: str) -> None:
             if _is_docstring(item):
                 continue
             if isinstance(item, ast.Assign):
-                _check_class_constant(item, at)
-                assert isinstance(item.targets[0], ast.Name) and item.targets[0].id in ("API_VERSION", "KIND"), at
+                [target] = item.targets
+                assert isinstance(target, ast.Name), at
+                if target.id == "ATOMIC":
+                    assert isinstance(item.value, ast.Constant) and item.value.value is True, at
+                elif target.id == "ATOMIC_FIELDS":
+                    assert isinstance(item.value, ast.Tuple), at
+                    assert all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in item.value.elts), at
+                else:
+                    _check_class_constant(item, at)
+                    assert target.id in ("API_VERSION", "KIND"), at
                 continue
             assert isinstance(item, ast.AnnAssign), f"{at}: unexpected statement {ast.dump(item)[:200]}"
             assert item.value is not None, f"{at}: a required field"  # every field optional
@@ -118,8 +126,9 @@ def test_hostile_apply_configurations_hold_only_the_statement_forms_the_template
         "class FooApplyConfiguration(ApplyConfiguration['models.Foo'], kw_only=True):\n    x: int\n",
         "class FooApplyConfiguration(Model, kw_only=True):\n    x: int | None = None\n",
         "class FooApplyConfiguration(ApplyConfiguration['os.system'], kw_only=True):\n    pass\n",
+        "class FooApplyConfiguration(ApplyConfiguration['models.Foo'], kw_only=True):\n    ATOMIC = exec('x')\n",
     ],
-    ids=["a call", "a required field", "another base", "another model"],
+    ids=["a call", "a required field", "another base", "another model", "a computed constant"],
 )
 def test_the_apply_statement_check_sees_planted_code(planted: str) -> None:
     stock = (STOCK / "applyconfigurations" / "apps" / "v1.py").read_text()
@@ -271,3 +280,27 @@ def test_importing_apply_configurations_imports_no_models_module() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
     assert out.stdout.strip() == "[]"
+
+
+def test_extract_owns_atomic_types_and_fields_whole_and_granular_ones_by_their_fields() -> None:
+    """client-go's ExtractDeployment on the same object (hack/oracle/extract, run by hand and by
+    tests/integration/test_extract_oracle.py) gives exactly this: a granular map or struct owned
+    as a node alone (labels, strategy) is left out unless empty (emptyDir, affinity); atomic ones
+    (LabelSelector, PodSpec.nodeSelector) are kept whole."""
+    live = Deployment.from_dict({
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "w", "namespace": "n", "labels": {"a": "b"}, "managedFields": [{
+            "manager": "m", "operation": "Apply", "apiVersion": "apps/v1", "fieldsType": "FieldsV1",
+            "fieldsV1": {"f:metadata": {"f:labels": {}}, "f:spec": {"f:selector": {}, "f:strategy": {}, "f:template": {
+                "f:spec": {"f:volumes": {'k:{"name":"v"}': {".": {}, "f:name": {}, "f:emptyDir": {}}},
+                           "f:nodeSelector": {}, "f:affinity": {}}}}},
+        }]},
+        "spec": {"selector": {"matchLabels": {"a": "b"}}, "strategy": {"type": "Recreate"}, "template": {"spec": {
+            "nodeSelector": {"x": "y"}, "affinity": {}, "volumes": [{"name": "v", "emptyDir": {}}],
+            "containers": [{"name": "c", "image": "i"}]}}},
+    })
+    assert DeploymentApplyConfiguration.extract(live, "m").to_dict() == {
+        "kind": "Deployment", "apiVersion": "apps/v1", "metadata": {"name": "w", "namespace": "n"},
+        "spec": {"selector": {"matchLabels": {"a": "b"}}, "template": {"spec": {
+            "volumes": [{"name": "v", "emptyDir": {}}], "nodeSelector": {"x": "y"}, "affinity": {}}}},
+    }

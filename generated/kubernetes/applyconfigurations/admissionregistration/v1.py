@@ -52,6 +52,7 @@ class MatchConditionApplyConfiguration(ApplyConfiguration["models.MatchCondition
 class MatchResourcesApplyConfiguration(ApplyConfiguration["models.MatchResources"], kw_only=True):
     """``MatchResources`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     exclude_resource_rules: list[NamedRuleWithOperationsApplyConfiguration] | None = field(
         default=None, name="excludeResourceRules"
     )
@@ -194,6 +195,7 @@ class NamedRuleWithOperationsApplyConfiguration(
 ):
     """``NamedRuleWithOperations`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     api_groups: list[str] | None = field(default=None, name="apiGroups")
     api_versions: list[str] | None = field(default=None, name="apiVersions")
     operations: list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None = None
@@ -205,6 +207,7 @@ class NamedRuleWithOperationsApplyConfiguration(
 class ParamKindApplyConfiguration(ApplyConfiguration["models.ParamKind"], kw_only=True):
     """``ParamKind`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
 
@@ -212,6 +215,7 @@ class ParamKindApplyConfiguration(ApplyConfiguration["models.ParamKind"], kw_onl
 class ParamRefApplyConfiguration(ApplyConfiguration["models.ParamRef"], kw_only=True):
     """``ParamRef`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     name: str | None = None
     namespace: str | None = None
     parameter_not_found_action: str | None = field(default=None, name="parameterNotFoundAction")
@@ -382,6 +386,7 @@ class ValidationApplyConfiguration(ApplyConfiguration["models.Validation"], kw_o
 class VariableApplyConfiguration(ApplyConfiguration["models.Variable"], kw_only=True):
     """``Variable`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     expression: str | None = None
     name: str | None = None
 

@@ -18,6 +18,7 @@ class CrossVersionObjectReferenceApplyConfiguration(
 ):
     """``CrossVersionObjectReference`` (autoscaling/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
     name: str | None = None

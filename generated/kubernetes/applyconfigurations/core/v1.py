@@ -263,6 +263,7 @@ class ConfigMapKeySelectorApplyConfiguration(
 ):
     """``ConfigMapKeySelector`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     key: str | None = None
     name: str | None = None
     optional: bool | None = None
@@ -592,6 +593,7 @@ class EmptyDirVolumeSourceApplyConfiguration(
 class EndpointAddressApplyConfiguration(ApplyConfiguration["models.EndpointAddress"], kw_only=True):
     """``EndpointAddress`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     hostname: str | None = None
     ip: str | None = None
     node_name: str | None = field(default=None, name="nodeName")
@@ -601,6 +603,7 @@ class EndpointAddressApplyConfiguration(ApplyConfiguration["models.EndpointAddre
 class EndpointPortApplyConfiguration(ApplyConfiguration["models.EndpointPort"], kw_only=True):
     """``EndpointPort`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     app_protocol: str | None = field(default=None, name="appProtocol")
     name: str | None = None
     port: int | None = None
@@ -764,6 +767,7 @@ class EvictionResponderApplyConfiguration(
 ):
     """``EvictionResponder`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     name: str | None = None
     priority: int | None = None
 
@@ -787,6 +791,7 @@ class FCVolumeSourceApplyConfiguration(ApplyConfiguration["models.FCVolumeSource
 class FileKeySelectorApplyConfiguration(ApplyConfiguration["models.FileKeySelector"], kw_only=True):
     """``FileKeySelector`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     key: str | None = None
     optional: bool | None = None
     path: str | None = None
@@ -1152,6 +1157,7 @@ class LocalObjectReferenceApplyConfiguration(
 ):
     """``LocalObjectReference`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     name: str | None = None
 
 
@@ -1361,6 +1367,7 @@ class NodeRuntimeHandlerFeaturesApplyConfiguration(
 class NodeSelectorApplyConfiguration(ApplyConfiguration["models.NodeSelector"], kw_only=True):
     """``NodeSelector`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     node_selector_terms: list[NodeSelectorTermApplyConfiguration] | None = field(
         default=None, name="nodeSelectorTerms"
     )
@@ -1381,6 +1388,7 @@ class NodeSelectorTermApplyConfiguration(
 ):
     """``NodeSelectorTerm`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     match_expressions: list[NodeSelectorRequirementApplyConfiguration] | None = field(
         default=None, name="matchExpressions"
     )
@@ -1459,6 +1467,7 @@ class ObjectFieldSelectorApplyConfiguration(
 ):
     """``ObjectFieldSelector`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     api_version: str | None = field(default=None, name="apiVersion")
     field_path: str | None = field(default=None, name="fieldPath")
 
@@ -1466,6 +1475,7 @@ class ObjectFieldSelectorApplyConfiguration(
 class ObjectReferenceApplyConfiguration(ApplyConfiguration["models.ObjectReference"], kw_only=True):
     """``ObjectReference`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     api_version: str | None = field(default=None, name="apiVersion")
     field_path: str | None = field(default=None, name="fieldPath")
     kind: str | None = None
@@ -1876,6 +1886,7 @@ class PodSecurityContextApplyConfiguration(
 class PodSpecApplyConfiguration(ApplyConfiguration["models.PodSpec"], kw_only=True):
     """``PodSpec`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC_FIELDS = ("nodeSelector",)
     active_deadline_seconds: int | None = field(default=None, name="activeDeadlineSeconds")
     affinity: AffinityApplyConfiguration | None = None
     automount_service_account_token: bool | None = field(
@@ -2150,6 +2161,7 @@ class ReplicationControllerSpecApplyConfiguration(
 ):
     """``ReplicationControllerSpec`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC_FIELDS = ("selector",)
     min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
     replicas: int | None = None
     selector: dict[str, str] | None = None
@@ -2181,6 +2193,7 @@ class ResourceFieldSelectorApplyConfiguration(
 ):
     """``ResourceFieldSelector`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     container_name: str | None = field(default=None, name="containerName")
     divisor: Quantity | None = None
     resource: str | None = None
@@ -2306,6 +2319,7 @@ class ScaleIOVolumeSourceApplyConfiguration(
 class ScopeSelectorApplyConfiguration(ApplyConfiguration["models.ScopeSelector"], kw_only=True):
     """``ScopeSelector`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     match_expressions: list[ScopedResourceSelectorRequirementApplyConfiguration] | None = field(
         default=None, name="matchExpressions"
     )
@@ -2366,6 +2380,7 @@ class SecretKeySelectorApplyConfiguration(
 ):
     """``SecretKeySelector`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     key: str | None = None
     name: str | None = None
     optional: bool | None = None
@@ -2384,6 +2399,7 @@ class SecretProjectionApplyConfiguration(
 class SecretReferenceApplyConfiguration(ApplyConfiguration["models.SecretReference"], kw_only=True):
     """``SecretReference`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     name: str | None = None
     namespace: str | None = None
 
@@ -2479,6 +2495,7 @@ class ServicePortApplyConfiguration(ApplyConfiguration["models.ServicePort"], kw
 class ServiceSpecApplyConfiguration(ApplyConfiguration["models.ServiceSpec"], kw_only=True):
     """``ServiceSpec`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC_FIELDS = ("selector",)
     allocate_load_balancer_node_ports: bool | None = field(
         default=None, name="allocateLoadBalancerNodePorts"
     )
@@ -2613,6 +2630,7 @@ class TopologySelectorTermApplyConfiguration(
 ):
     """``TopologySelectorTerm`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     match_label_expressions: list[TopologySelectorLabelRequirementApplyConfiguration] | None = (
         field(default=None, name="matchLabelExpressions")
     )
@@ -2646,6 +2664,7 @@ class TypedLocalObjectReferenceApplyConfiguration(
 ):
     """``TypedLocalObjectReference`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     api_group: str | None = field(default=None, name="apiGroup")
     kind: str | None = None
     name: str | None = None

@@ -48,6 +48,7 @@ class EndpointHintsApplyConfiguration(ApplyConfiguration["models.EndpointHints"]
 class EndpointPortApplyConfiguration(ApplyConfiguration["models.EndpointPort"], kw_only=True):
     """``EndpointPort`` (discovery.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     app_protocol: str | None = field(default=None, name="appProtocol")
     name: str | None = None
     port: int | None = None

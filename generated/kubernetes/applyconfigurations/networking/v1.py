@@ -259,6 +259,7 @@ class ServiceBackendPortApplyConfiguration(
 ):
     """``ServiceBackendPort`` (networking.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     name: str | None = None
     number: int | None = None
 

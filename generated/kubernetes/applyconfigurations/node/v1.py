@@ -36,5 +36,6 @@ class RuntimeClassApplyConfiguration(ApplyConfiguration["models.RuntimeClass"], 
 class SchedulingApplyConfiguration(ApplyConfiguration["models.Scheduling"], kw_only=True):
     """``Scheduling`` (node.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC_FIELDS = ("nodeSelector",)
     node_selector: dict[str, str] | None = field(default=None, name="nodeSelector")
     tolerations: list[corev1.TolerationApplyConfiguration] | None = None

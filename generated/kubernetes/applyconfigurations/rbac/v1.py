@@ -84,6 +84,7 @@ class RoleBindingApplyConfiguration(ApplyConfiguration["models.RoleBinding"], kw
 class RoleRefApplyConfiguration(ApplyConfiguration["models.RoleRef"], kw_only=True):
     """``RoleRef`` (rbac.authorization.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     api_group: str | None = field(default=None, name="apiGroup")
     kind: str | None = None
     name: str | None = None
@@ -92,6 +93,7 @@ class RoleRefApplyConfiguration(ApplyConfiguration["models.RoleRef"], kw_only=Tr
 class SubjectApplyConfiguration(ApplyConfiguration["models.Subject"], kw_only=True):
     """``Subject`` (rbac.authorization.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     api_group: str | None = field(default=None, name="apiGroup")
     kind: str | None = None
     name: str | None = None

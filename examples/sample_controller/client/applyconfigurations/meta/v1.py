@@ -84,6 +84,7 @@ class GroupResourceApplyConfiguration(ApplyConfiguration["models.GroupResource"]
 class LabelSelectorApplyConfiguration(ApplyConfiguration["models.LabelSelector"], kw_only=True):
     """``LabelSelector`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     match_expressions: list[LabelSelectorRequirementApplyConfiguration] | None = field(
         default=None, name="matchExpressions"
     )
@@ -153,6 +154,7 @@ class ObjectMetaApplyConfiguration(ApplyConfiguration["models.ObjectMeta"], kw_o
 class OwnerReferenceApplyConfiguration(ApplyConfiguration["models.OwnerReference"], kw_only=True):
     """``OwnerReference`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ATOMIC = True
     api_version: str | None = field(default=None, name="apiVersion")
     block_owner_deletion: bool | None = field(default=None, name="blockOwnerDeletion")
     controller: bool | None = None
