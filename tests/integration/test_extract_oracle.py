@@ -30,7 +30,8 @@ from kgen.kubernetes.applyconfigurations.meta.v1 import (
     LabelSelectorApplyConfiguration,
     ObjectMetaApplyConfiguration,
 )
-from kgen.runtime.apimachinery import Invalid, Model
+from kgen.kubernetes.models.apps.v1 import Deployment
+from kgen.runtime.apimachinery import Invalid, Model, extract_fields
 from kgen.runtime.rest import load_kubeconfig
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.oracle import oracle_binary
@@ -144,12 +145,16 @@ def test_extract_agrees_with_client_go_on_server_written_managed_fields(
 
 
 def test_the_extract_comparison_sees_a_planted_difference() -> None:
-    live = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "n", "managedFields": [
-        {"manager": "m", "operation": "Apply", "apiVersion": "v1", "fieldsType": "FieldsV1",
-         "fieldsV1": {"f:data": {"f:k": {}}}}]}, "data": {"k": "v", "other": "w"}}
+    """Extract without the apply configuration's schema (``extract_fields`` with no class: every
+    node owned alone taken whole) differs from client-go on an apply of ``spec: {}``; the typed
+    extract does not."""
+    live = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "a", "namespace": "n", "managedFields": [
+        {"manager": "m", "operation": "Apply", "apiVersion": "apps/v1", "fieldsType": "FieldsV1",
+         "fieldsV1": {"f:metadata": {"f:labels": {"f:x": {}}}, "f:spec": {}}}], "labels": {"x": "1"}},
+        "spec": {"replicas": 2, "selector": {"matchLabels": {"x": "1"}}, "template": {}}}
     done = subprocess.run([str(oracle_binary("extract"))], input=json.dumps([{"object": live, "manager": "m", "subresource": ""}]),
                           capture_output=True, text=True, check=True)
     theirs = json.loads(json.loads(done.stdout)[0]["json"])
-    assert theirs == {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "n"}, "data": {"k": "v"}}
-    planted = {**theirs, "data": {"k": "v", "other": "w"}}  # what claiming every field would give
-    assert planted != theirs
+    model = Deployment.from_dict(live)
+    assert DeploymentApplyConfiguration.extract(model, "m").to_dict() == theirs
+    assert extract_fields(model, "m") != theirs  # the planted difference: spec taken whole
