@@ -33,8 +33,8 @@ Rules (documented in the README, stable across runs):
   depends on which was seen first. A path exhausted gets ``2``, ``3``... in sorted path order.
   A shared class is named from one of its uses: under the property name most of its uses have
   (ties: the one nearest a root, then alphabetical), the first such use in sorted (module,
-  path) order. The result depends only
-  on the set of schemas, never on the order of input files or keys.
+  path) order; its name is unique in every module that defines or re-exports it. The result
+  depends only on the set of schemas, never on the order of input files or keys.
 - Version modules: the version lower-cased, other characters as ``_``; a leading digit gets
   ``v_`` (``1`` -> ``v_1``).
 """

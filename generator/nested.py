@@ -24,11 +24,14 @@ objects' own descriptions too gave 459, and ignoring every description 257 (with
 field documentation shown on another's fields).
 
 Owner: a class lives in the first models module, in the package's sorted module order, that
-uses it; the other modules import that module, as they import ``meta/v1``. Since a nested
-schema appears wherever its parent does, a class's owner is never after its parent's owner, so
-these imports never form a cycle.
+uses it (one shared class per package, across kinds, versions and groups: cert-manager.io's
+issuers use acme.cert-manager.io's solver classes); the other modules import that module, as
+they import ``meta/v1``, and re-export the class (``Name = alias.Name``, ``Module.shared``), so
+``from pkg.models.gateway.v1beta1 import HTTPRouteSpec`` works whichever version defines it. A
+class is defined only in its owner, so a module imports only modules before it in that order:
+never a cycle.
 
-Names: see ``naming.nested_class_names``.
+Names: the rule in naming.py's docstring (``naming.nested_class_names``).
 """
 
 from __future__ import annotations
