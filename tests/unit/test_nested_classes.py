@@ -7,6 +7,7 @@ import copy
 import importlib
 import inspect
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -15,7 +16,7 @@ import pytest
 
 from kgen.generator.naming import nested_class_names
 from kgen.generator.nested import NestedClasses, identity
-from tests.unit.helpers import crd
+from tests.unit.helpers import crd, generate, imported, write_yaml
 
 Load = Callable[..., ModuleType]
 
@@ -187,3 +188,13 @@ def test_a_shared_class_is_named_by_the_property_most_of_its_uses_have() -> None
     shared = classes.by_key[identity(ref)]
     # parentRefs and parentRef are used twice each; parentRefs is nearer the root.
     assert shared.path == ("Other", "spec", "parentRefs") and shared.name == "ParentRefs"
+
+
+def test_groups_selecting_a_version_keeps_the_module_that_defines_its_shared_classes(tmp_path: Path) -> None:
+    source = write_yaml(tmp_path / "crd.yaml", crd(_kind(PROBE), versions=("v1", "v2")))
+    gen = generate(tmp_path / "out", "--crd", str(source), "--groups", "widgets.example.io/v2")
+    assert (gen.folder / "models" / "widgets_example_io" / "v1.py").exists()
+    assert "WidgetSpec = widgets_example_iov1.WidgetSpec" in gen.source("widgets_example_io", "v2")
+    with imported(gen) as modules:
+        v2 = modules.models("widgets_example_io", "v2")
+        assert v2.Widget.from_dict({"spec": {"probe": {"periodSeconds": 2}}}).spec.probe == v2.Probe(period_seconds=2)
