@@ -14,7 +14,8 @@ additionalProperties, $ref, allOf/anyOf/oneOf, enum, format, nullable, default, 
 the ``x-kubernetes-*`` facts), recursively; validation-only keywords (pattern, maxLength,
 minimum...) do not change the class, so they do not split it. What describes the *field* holding
 the object rather than the object is left out at the top: its ``nullable``, ``default``,
-``x-kubernetes-*`` and ``description``. A CRD has no type descriptions: an object's description
+``description`` and ``x-kubernetes-*`` facts (but ``x-kubernetes-map-type``, which makes the
+class atomic for server-side apply). A CRD has no type descriptions: an object's description
 says what the field holding it is for ("TLS config for Alertmanager", "... for the API
 server"), and the parent's docstring of that field already shows it; the shared class keeps it
 as its own docstring only where every use agrees. The descriptions of the class's own fields
@@ -54,6 +55,9 @@ _MANY = ("allOf", "anyOf", "oneOf")
 #: Keywords of a class's own schema that the builder reads into the field holding it (in a CRD
 #: an object's description is its field's: the parent's docstring for that field shows it).
 _FIELD_ONLY = frozenset({"nullable", "default", "description"})
+#: ``x-kubernetes-*`` keywords of a class's own schema the builder reads into the class itself
+#: (``Model.atomic``, for apply configurations); the others are facts of the holding field.
+_CLASS_FACTS = frozenset({"x-kubernetes-map-type"})
 
 
 def _normal(schema: Any) -> Any:
@@ -78,7 +82,8 @@ def _normal(schema: Any) -> Any:
 
 def identity(schema: dict[str, Any]) -> str:
     """Equal for two object schemas exactly when the model builder makes them the same class."""
-    top = {k: v for k, v in _normal(schema).items() if k not in _FIELD_ONLY and not k.startswith("x-kubernetes-")}
+    top = {k: v for k, v in _normal(schema).items()
+           if k not in _FIELD_ONLY and (k in _CLASS_FACTS or not k.startswith("x-kubernetes-"))}
     return json.dumps(top, sort_keys=True, default=repr, ensure_ascii=False)
 
 

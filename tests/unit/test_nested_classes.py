@@ -103,6 +103,7 @@ def test_field_descriptions_are_part_of_the_identity_the_objects_own_and_validat
     field_level = {**PROBE, "nullable": True, "default": {}, "x-kubernetes-preserve-unknown-fields": True}
     assert identity(described) == identity(validated) == identity(field_level) == identity(PROBE)
     assert identity(field_described) != identity(PROBE)
+    assert identity({**PROBE, "x-kubernetes-map-type": "atomic"}) != identity(PROBE)  # Model.atomic
     required = copy.deepcopy(PROBE)
     required["required"] = ["periodSeconds"]
     nullable_inside = copy.deepcopy(PROBE)
