@@ -99,7 +99,7 @@ def test_an_object_stored_before_a_field_became_required_reads_and_writes_back(
     models = _generated_module(newer, tmp_path)
     Gizmo = models.Gizmo
     assert {f.encode_name for f in msgspec.structs.fields(models.GizmoSpec) if f.required} == {"b"}
-    assert {f.encode_name for f in msgspec.structs.fields(models.GizmoSpecParts) if f.required} == {"id"}
+    assert {f.encode_name for f in msgspec.structs.fields(models.Parts) if f.required} == {"id"}
 
     deadline = time.monotonic() + 30
     while admin.post(base, json={**body, "metadata": {"name": f"probe-{time.monotonic_ns()}"}}).status_code != 422:
