@@ -4,7 +4,7 @@ The editable install's import hook is invisible to mypy, so the run puts a folde
 ``MYPYPATH``: ``kgen/runtime`` -> runtime/, ``kgen/kubernetes`` -> generated/kubernetes/ and
 ``examples`` -> examples/ (the sample controller's generated CRD package,
 ``examples.sample_controller.client``, as the tests import it). Third-party clients (lightkube,
-which ships ``py.typed``) come from the venv. Shared by test_peers.py and test_readme.py; a
+which ships ``py.typed``) come from the venv. Shared by test_snippets.py, test_peers.py and test_readme.py; a
 helper for any other mypy-over-snippets test.
 """
 

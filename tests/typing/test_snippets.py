@@ -8,18 +8,16 @@ that error and every other line none, so the good snippets must be clean and eac
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from pathlib import Path
 
-import mypy.api
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.typing.mypy_run import mypy_strict
+
 SNIPPETS = sorted((Path(__file__).parent / "snippets").glob("*.py"))
 _MARK = re.compile(r"#\s*E:\s*([a-z-]+)\s*$")
-_ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): error: .*\[(?P<code>[a-z-]+)\]$")
 
 
 def _expected() -> set[tuple[str, int, str]]:
@@ -33,27 +31,9 @@ def _expected() -> set[tuple[str, int, str]]:
 
 @pytest.fixture(scope="module")
 def reported(tmp_path_factory: pytest.TempPathFactory) -> tuple[set[tuple[str, int, str]], str]:
-    """mypy --strict over every snippet, with kgen seen as installed (a folder of links, as the
-    editable install's import hook is invisible to mypy)."""
-    tmp = tmp_path_factory.mktemp("typing")
-    farm = tmp / "path" / "kgen"
-    farm.mkdir(parents=True)
-    (farm / "runtime").symlink_to(REPO / "runtime")
-    (farm / "kubernetes").symlink_to(REPO / "generated" / "kubernetes")
-    old = os.environ.get("MYPYPATH")
-    os.environ["MYPYPATH"] = str(farm.parent)
-    try:
-        out, err, _ = mypy.api.run(
-            ["--strict", "--no-incremental", "--cache-dir", str(tmp / "cache"), "--show-error-codes",
-             "--no-pretty", "--no-color-output", *map(str, SNIPPETS)]
-        )
-    finally:
-        if old is None:
-            del os.environ["MYPYPATH"]
-        else:
-            os.environ["MYPYPATH"] = old
-    errors = {(Path(m["file"]).name, int(m["line"]), m["code"]) for line in out.splitlines() if (m := _ERROR.match(line))}
-    return errors, out + err
+    """mypy --strict over every snippet in one run, with kgen seen as installed (mypy_run.py)."""
+    run = mypy_strict(SNIPPETS, tmp_path_factory.mktemp("typing"))
+    return {(e.file.name, e.line, e.code) for e in run.errors}, run.output
 
 
 def test_there_are_snippets_and_mistakes_to_check() -> None:
