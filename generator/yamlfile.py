@@ -3,6 +3,8 @@
 PyYAML follows YAML 1.1, where a bare ``=`` is the "value" tag and ``y``/``n``/``on``/``off``
 are booleans; Kubernetes (sigs.k8s.io/yaml, YAML 1.2-like) reads ``=`` as a string. Real CRDs
 carry ``=`` (prometheus-operator's enum of match operators), so the loader reads it as one.
+Map keys that YAML reads as numbers or booleans (a property named ``8080:``) become the strings
+``YAMLToJSON`` makes of them, which is what kubectl sends to the apiserver for that file.
 
 A parse error is reported as compilers report them: ``crd.yaml:12:3: could not parse YAML: ...``.
 """
@@ -12,6 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
+
+from kgen.runtime.apimachinery.lenient import yaml_to_json
 
 from .errors import InputError
 
@@ -41,14 +45,25 @@ def documents(text: str, source: object = "<text>") -> list[tuple[int, Any]]:
     try:
         while loader.check_node():
             number += 1
-            doc = loader.construct_document(loader.get_node())
+            node = loader.get_node()
+            doc = loader.construct_document(node)
             if doc is not None:
-                out.append((number, doc))
+                out.append((number, _json_keys(doc, source, number, node)))
     except yaml.YAMLError as e:
         raise _parse_error(e, source, number) from None
     finally:
         loader.dispose()
     return out
+
+
+def _json_keys(doc: Any, source: object, number: int, node: yaml.Node) -> Any:
+    try:
+        return yaml_to_json(doc)
+    except ValueError as e:
+        which = f" document {number}" if number > 1 else ""
+        mark = node.start_mark
+        raise InputError(source, "", "", problem=f"YAML{which} cannot be read as JSON: {e}",
+                         line=mark.line + 1, column=mark.column + 1) from None
 
 
 def _parse_error(e: yaml.YAMLError, source: object, number: int) -> InputError:

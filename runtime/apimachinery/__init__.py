@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         UNKNOWN_FIELDS_KEY,
         Model,
         ModelError,
+        UnknownFields,
         field,
     )
     from kgen.runtime.apimachinery.patch import (
@@ -68,7 +69,7 @@ _EXPORTS = {
     "apply": ["ApplyConfiguration", "extract", "extract_fields"],
     "codec": ["ModelCodec"],
     "errors": ["AlreadyExists", "ApiError", "BadRequest", "Conflict", "Expired", "Forbidden", "Gone", "InternalError", "Invalid", "MethodNotAllowed", "NotFound", "ServerTimeout", "ServiceUnavailable", "StatusCause", "TooManyRequests", "Unauthorized", "error_from_response", "error_from_status"],
-    "model": ["UNKNOWN_FIELDS_KEY", "Model", "ModelError", "field"],
+    "model": ["UNKNOWN_FIELDS_KEY", "Model", "ModelError", "UnknownFields", "field"],
     "patch": ["PatchError", "json_patch", "merge_patch", "strategic_merge_patch"],
     "selectors": ["FieldSelector", "LabelSelector", "fields", "labels"],
     "types": ["IntOrString", "MicroTime", "Quantity", "Time"],
@@ -78,7 +79,7 @@ __all__ = [
     "AlreadyExists", "ApplyConfiguration", "ApiError", "BadRequest", "Conflict", "Expired", "FieldSelector", "Forbidden", "Gone",
     "IntOrString", "InternalError", "Invalid", "LabelSelector", "MethodNotAllowed", "MicroTime", "Model",
     "ModelCodec", "ModelError", "NotFound", "PatchError", "Quantity", "ServerTimeout", "ServiceUnavailable",
-    "StatusCause", "Time", "TooManyRequests", "UNKNOWN_FIELDS_KEY", "Unauthorized",
+    "StatusCause", "Time", "TooManyRequests", "UNKNOWN_FIELDS_KEY", "Unauthorized", "UnknownFields",
     "error_from_response", "error_from_status", "extract", "extract_fields", "field", "fields", "json_patch", "labels", "merge_patch",
     "strategic_merge_patch",
 ]

@@ -3,7 +3,7 @@
 The strict decode (``msgspec.json.Decoder(cls)``) is the fast path and handles nearly every
 object a server sends. It refuses three things the apiserver itself accepts or produces, and
 for each this module follows what Go's ``encoding/json`` and the apiserver do, while recording
-in the object's one hidden field (``UNKNOWN_FIELDS_KEY``) what is needed to write the object back
+in the object's one hidden field (``UNKNOWN_FIELDS_KEY``, an ``UnknownFields``) what is needed to write the object back
 exactly as it was read:
 
 - **Unknown fields** (the server is newer than the generated code): kept under their wire name
@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import math
 import struct
+from collections.abc import Iterator, Mapping, MutableMapping
 from typing import Any
 
 from msgspec import inspect as _inspect
@@ -40,6 +41,43 @@ UNKNOWN_FIELDS_KEY = "$kgen:unknown-fields"
 ABSENT_KEY = "$kgen:absent"
 #: Inside the bookkeeping: required fields that were null, with the zero value they got.
 NULL_KEY = "$kgen:null"
+
+
+class UnknownFields(MutableMapping[str, Any]):
+    """What one object holds beyond its model's fields: wire name → JSON value, written back.
+
+    It reads like the ``dict`` it wraps (``==`` with a dict compares the entries) but is not a
+    ``dict``, so that msgspec hands it to the model encoder's hook instead of writing it: that
+    is how encoding learns, at no cost to the objects without one, that a fold is needed
+    (``model.py``). The entries under ``ABSENT_KEY`` and ``NULL_KEY`` are the decoder's own.
+    """
+
+    __slots__ = ("_fields",)
+
+    def __init__(self, fields: Mapping[str, Any] | None = None, /) -> None:
+        self._fields: dict[str, Any] = dict(fields) if fields else {}
+
+    def __getitem__(self, key: str) -> Any:
+        return self._fields[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._fields[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self._fields[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __repr__(self) -> str:
+        return f"UnknownFields({self._fields!r})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entries as a plain dict (the same one: changes to it show here)."""
+        return self._fields
 
 
 @functools.cache
@@ -75,7 +113,8 @@ def keeps_nulls(cls: type) -> bool:
             if tp.cls in seen:
                 return False
             seen.add(tp.cls)
-            return bool(_nullable(tp.cls)) or any(walk(f.type) for f in _fields(tp.cls).values())
+            # tp.fields, not _fields(tp.cls): one type_info call translates the whole graph once
+            return bool(_nullable(tp.cls)) or any(walk(f.type) for f in tp.fields if f.encode_name != UNKNOWN_FIELDS_KEY)
         if isinstance(tp, _inspect.UnionType):
             return any(walk(t) for t in tp.types)
         if isinstance(tp, (_inspect.ListType, _inspect.VarTupleType)):
@@ -107,7 +146,7 @@ def _render(path: _Path) -> str:
             parts.append(f".{name}")
         else:
             path, key, _ = path
-            parts.append(f"[{key!r}]")
+            parts.append(f".{key}" if isinstance(key, str) and key.isidentifier() else f"[{key!r}]")
     return "$" + "".join(reversed(parts))
 
 
@@ -144,7 +183,7 @@ def _fit_object(value: dict[Any, Any], cls: type, path: _Path) -> dict[str, Any]
         key = _json_key(raw_key, path)
         f = known.get(key)
         if f is None:
-            if key == UNKNOWN_FIELDS_KEY and isinstance(item, dict):
+            if key == UNKNOWN_FIELDS_KEY and isinstance(item, (dict, UnknownFields)):
                 book.update(item)  # already fitted (a model's own dict form)
             else:
                 book[key] = _jsonable(item, (path, key))
@@ -162,7 +201,7 @@ def _fit_object(value: dict[Any, Any], cls: type, path: _Path) -> dict[str, Any]
             out[f.encode_name] = zero
             book.setdefault(ABSENT_KEY, {})[f.encode_name] = wire
     if book:
-        out[UNKNOWN_FIELDS_KEY] = book
+        out[UNKNOWN_FIELDS_KEY] = UnknownFields(book)
     return out
 
 
@@ -211,8 +250,15 @@ def _fill(cls: type, path: _Path, filling: frozenset[type]) -> dict[str, Any]:
     for f in _required(cls):
         out[f.encode_name], absent[f.encode_name] = _zero(f.type, (path, f.encode_name), filling)
     if absent:
-        out[UNKNOWN_FIELDS_KEY] = {ABSENT_KEY: absent}
+        out[UNKNOWN_FIELDS_KEY] = UnknownFields({ABSENT_KEY: absent})
     return out
+
+
+def yaml_to_json(value: Any) -> Any:
+    """Decoded YAML as sigs.k8s.io/yaml's ``YAMLToJSON`` leaves it: every map key a string
+    (``8090`` → ``"8090"``, ``true`` → ``"true"``). Raises ``ValueError`` (with the JSON path)
+    for a key it refuses too, such as a list or null."""
+    return _jsonable(value, None)
 
 
 def _jsonable(value: Any, path: _Path) -> Any:
@@ -268,7 +314,8 @@ def format_float32_g(value: float) -> str:
 def fold(value: Any) -> Any:
     """Decoded JSON of an encoded model, with every object's bookkeeping folded back in."""
     if isinstance(value, dict):
-        book = value.pop(UNKNOWN_FIELDS_KEY, None)
+        # A map (annotations) may hold the key's text as data: bookkeeping is always an object.
+        book = value.pop(UNKNOWN_FIELDS_KEY) if isinstance(value.get(UNKNOWN_FIELDS_KEY), dict) else None
         for key, item in value.items():
             value[key] = fold(item)
         if book:

@@ -281,3 +281,13 @@ def test_from_something_that_is_neither_file_nor_folder(capsys: pytest.CaptureFi
     assert _fails(capsys, tmp_path, "--from", "/dev/null") == (
         "kgen generate: --from /dev/null: is neither a file nor a folder (expected a snapshot folder or an OpenAPI file)"
     )
+
+
+def test_a_crd_whose_yaml_has_a_map_key_json_cannot_hold(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A null key (``~:``) has no JSON form; sigs.k8s.io/yaml refuses it too."""
+    text = write_yaml(tmp_path / "good.yaml", crd(_SCHEMA)).read_text().replace("size:", "~:")
+    source = _write(tmp_path / "crd.yaml", text)
+    line = _fails(capsys, tmp_path, "--crd", str(source))
+    assert line == (f"kgen generate: {source}:1:1: YAML cannot be read as JSON: "
+                    "$.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties: "
+                    "expected map keys to be strings, numbers or booleans, got NoneType None")

@@ -624,3 +624,16 @@ def test_resources_come_from_x_kubernetes_action_when_discovery_is_missing(tmp_p
     reordered = write_json(tmp_path / "reordered.json", openapi_v3(schemas, {p: dict(reversed(ops.items())) for p, ops in reversed(paths.items())}))
     again = build.build(load_sources(Options(sources=[reordered])), "p")
     assert [(m.key, m.resources) for m in again.modules] == [(m.key, m.resources) for m in package.modules]
+
+
+def test_property_names_yaml_reads_as_numbers_or_booleans_are_their_json_strings(load: Load) -> None:
+    """``8080:`` and ``true:`` as property names in a CRD's YAML: kubectl sends them to the
+    apiserver as the strings sigs.k8s.io/yaml makes of them ("8080", "true"), so that is what
+    the generated model reads and writes (it used to stop the generator with a TypeError)."""
+    spec = {"type": "object", "properties": {8080: {"type": "string"}, True: {"type": "integer"}, 1.5: {"type": "string"},
+                                             "name": {"type": "string"}}}
+    models = load(crds=[crd({"type": "object", "properties": {"spec": spec}})])
+    wire = {"spec": {"8080": "http", "true": 1, "1.5": "x", "name": "n"}}
+    widget = models.Widget.from_dict(wire)
+    assert widget.spec.n_8080 == "http" and widget.spec.true == 1 and widget.spec.name == "n"
+    assert widget.to_dict() == wire

@@ -1,5 +1,6 @@
 """The encode path of models (``to_json``, ``to_dict``): one msgspec pass, and the fold of the
-hidden bookkeeping exactly when some object in the tree carries it, wherever ``$`` appears."""
+hidden bookkeeping exactly when some object in the tree carries it, wherever it sits and
+whatever the values hold (``$`` bytes, the bookkeeping key's own text)."""
 
 from __future__ import annotations
 
@@ -10,55 +11,28 @@ from typing import Any
 import msgspec
 import pytest
 
+from bench.codec import without_nulls
 from bench.pods import make_pod
 from kgen.kubernetes.models.apps.v1 import Deployment
 from kgen.kubernetes.models.core.v1 import Container, Pod, PodList, PodSpec
-from kgen.runtime.apimachinery import UNKNOWN_FIELDS_KEY
+from kgen.runtime.apimachinery import UNKNOWN_FIELDS_KEY, UnknownFields
 from kgen.runtime.apimachinery import model as model_module
-from kgen.runtime.apimachinery.model import _UNKNOWN_JSON, _holds_bookkeeping
+from kgen.runtime.apimachinery.lenient import fold
 
-#: More ``$`` bytes than any in-place check would look at.
+#: Many ``$`` bytes, as in containers' ``$(VAR)`` args.
 MANY = 40
 
-KEY = _UNKNOWN_JSON  # b'"$kgen:unknown-fields"'
 
-
-def _payload(dollars_before: int, key: bool, dollars_after: int = 0, decoy: bytes = b"") -> bytes:
-    """A JSON-like payload with ``$`` bytes around an optional bookkeeping key."""
-    before = b",".join(b'"a":"$(X%d)"' % i for i in range(dollars_before))
-    after = b",".join(b'"b":"$%d"' % i for i in range(dollars_after))
-    middle = KEY + b":{}" if key else b'"c":1'
-    return b"{" + b",".join(p for p in (before, decoy, middle, after) if p) + b"}"
-
-
-@pytest.mark.parametrize("before", [0, 1, 15, 16, 17, 200])
-@pytest.mark.parametrize("key", [True, False])
-@pytest.mark.parametrize("after", [0, 3, 40])
-def test_the_bookkeeping_check_agrees_with_a_plain_substring_search(before: int, key: bool, after: int) -> None:
-    """The oracle is the definition: the quoted key occurs in the bytes, wherever ``$`` are."""
-    data = _payload(before, key, after)
-    assert _holds_bookkeeping(data) is (KEY in data) is key
-
-
-@pytest.mark.parametrize("decoy", [
-    b'"x":"$kgen:unknown-fields"',  # the key's text as a value: a quote before it, like the key
-    b'"x$kgen:unknown-fields":1',  # inside a longer key: no quote right before the $
-    b'"$kgen:unknown-field":1',  # one letter short
-    b'"$kgen:unknown-fieldsX":1',  # one letter long
-])
-@pytest.mark.parametrize("before", [0, MANY])
-def test_near_misses_are_judged_as_the_substring_search_judges_them(decoy: bytes, before: int) -> None:
-    data = _payload(before, False, 0, decoy)
-    assert _holds_bookkeeping(data) is (KEY in data)
-
-
-def test_a_payload_without_dollar_is_not_folded(monkeypatch: pytest.MonkeyPatch) -> None:
-    pod = Pod.from_json(json.dumps(make_pod(random.Random(3), 3)))
-
+@pytest.fixture
+def no_fold(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(_: Any) -> Any:
         raise AssertionError("folded")
 
     monkeypatch.setattr(model_module, "fold", refuse)
+
+
+def test_a_payload_without_bookkeeping_is_not_folded(no_fold: None) -> None:
+    pod = Pod.from_json(json.dumps(make_pod(random.Random(3), 3)))
     assert pod.to_json() == msgspec.json.encode(pod)
     assert pod.to_dict() == json.loads(pod.to_json())
 
@@ -72,10 +46,27 @@ def _pod_with_dollars(count: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("dollars", [1, MANY])
-def test_values_with_dollar_and_no_bookkeeping_encode_as_msgspec_does(dollars: int) -> None:
+def test_values_with_dollar_and_no_bookkeeping_encode_as_msgspec_does(dollars: int, no_fold: None) -> None:
     pod = Pod.from_json(json.dumps(_pod_with_dollars(dollars)))
     assert pod.to_json() == msgspec.json.encode(pod)
     assert b"$(POD_NAME)" in pod.to_json()
+
+
+def test_the_bookkeeping_key_as_text_in_values_and_map_keys_is_data(no_fold: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An annotation named like the hidden field, and a value spelling it, are written as read."""
+    raw = make_pod(random.Random(5), 5)
+    raw["metadata"]["annotations"] = {UNKNOWN_FIELDS_KEY: "x", "note": f'"{UNKNOWN_FIELDS_KEY}":{{}}'}
+    raw, _ = without_nulls(raw)  # lastProbeTime: null is read as absent (not nullable)
+    pod = Pod.from_json(json.dumps(raw))
+    assert pod.unknown_fields_ is None
+    assert json.loads(pod.to_json()) == raw
+    assert pod.to_dict() == raw
+    raw["status"]["futureStatus"] = "x"  # now the tree holds bookkeeping: the fold walks it all
+    pod = Pod.from_json(json.dumps(raw))
+    assert pod.unknown_fields_ is None and pod.status and pod.status.unknown_fields_ == {"futureStatus": "x"}
+    monkeypatch.setattr(model_module, "fold", fold)
+    assert json.loads(pod.to_json()) == raw
+    assert pod.to_dict() == raw
 
 
 @pytest.mark.parametrize("dollars", [1, MANY])
@@ -86,6 +77,7 @@ def test_unknown_fields_after_many_dollars_are_folded_back(dollars: int) -> None
     raw["status"]["containerStatuses"][1]["futureField"] = "x"
     pod = Pod.from_json(json.dumps(raw))
     assert pod.status and pod.status.unknown_fields_ == {"futureStatus": {"level": "$high"}}
+    assert isinstance(pod.status.unknown_fields_, UnknownFields)
     out = json.loads(pod.to_json())
     assert UNKNOWN_FIELDS_KEY.encode() not in pod.to_json()
     assert out["status"]["futureStatus"] == {"level": "$high"}
@@ -97,7 +89,7 @@ def test_unknown_fields_after_many_dollars_are_folded_back(dollars: int) -> None
 def test_bookkeeping_a_caller_sets_deep_in_a_built_tree_is_folded() -> None:
     """Set by hand (the documented way to send a null), behind many ``$`` in values."""
     args = [f"$(V{i})" for i in range(MANY)]
-    late = Container(name="late", unknown_fields_={"futureField": None})
+    late = Container(name="late", unknown_fields_=UnknownFields({"futureField": None}))
     pods = PodList(items=[
         Pod(spec=PodSpec(containers=[Container(name="a", args=args)])),
         Pod(spec=PodSpec(containers=[Container(name="b", args=args), late])),
@@ -105,8 +97,29 @@ def test_bookkeeping_a_caller_sets_deep_in_a_built_tree_is_folded() -> None:
     out = pods.to_dict()
     assert out["items"][1]["spec"]["containers"][1] == {"name": "late", "futureField": None}
     assert json.loads(pods.to_json()) == out
+    assert late.unknown_fields_ is not None
+    late.unknown_fields_["other"] = 1  # changed in place: the next call sees it
+    assert pods.to_dict()["items"][1]["spec"]["containers"][1] == {"name": "late", "futureField": None, "other": 1}
     late.unknown_fields_ = None  # no encoded output is cached: the next call sees the change
     assert pods.to_dict()["items"][1]["spec"]["containers"][1] == {"name": "late"}
+
+
+def test_a_raw_msgspec_encode_refuses_bookkeeping_instead_of_writing_it() -> None:
+    """Only ``to_json``/``to_dict`` know the fold: another encoder fails loudly, never silently
+    writes the hidden key."""
+    late = Container(name="late", unknown_fields_=UnknownFields({"futureField": None}))
+    with pytest.raises(TypeError, match="UnknownFields"):
+        msgspec.json.encode(late)
+    assert late.to_json() == b'{"name":"late","futureField":null}'
+
+
+def test_unknown_fields_read_like_a_dict() -> None:
+    fields = UnknownFields({"a": 1})
+    fields["b"] = None
+    assert fields == {"a": 1, "b": None} and dict(fields) == fields.to_dict() and len(fields) == 2
+    del fields["a"]
+    assert list(fields) == ["b"] and repr(fields) == "UnknownFields({'b': None})"
+    assert Container(name="c", unknown_fields_=UnknownFields({"x": 1})) == Container(name="c", unknown_fields_=UnknownFields({"x": 1}))
 
 
 def test_to_dict_and_to_json_agree_on_absent_and_null_required_fields() -> None:

@@ -125,7 +125,7 @@ def test_unset_is_not_part_of_the_runtime_api() -> None:
 
     assert "UNSET" not in apimachinery.__all__ and "UnsetType" not in apimachinery.__all__
     assert not hasattr(model_module, "UNSET") and not hasattr(model_module, "UnsetType")
-    assert set(model_module.__all__) == {"Model", "ModelError", "UNKNOWN_FIELDS_KEY", "field"}
+    assert set(model_module.__all__) == {"Model", "ModelError", "UNKNOWN_FIELDS_KEY", "UnknownFields", "field"}
 
 
 # -- 4. reading never fails: Go's zero value for a missing required field -----------------------------
