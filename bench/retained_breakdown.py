@@ -3,8 +3,8 @@
 ``python -m bench.retained_breakdown [--pods N]`` walks each client's decoded pods (each object
 counted once, by identity) and sums ``sys.getsizeof`` by kind: model objects (Structs), strings,
 lists, dicts, ints, datetimes. For Structs it also shows the two per-object costs that differ
-between the clients: kgen's hidden bookkeeping slot (8 bytes, ``Model.unknown_fields_``) and
-the garbage collector's header (16 bytes on CPython 3.11, absent with msgspec's ``gc=False``,
+between the clients: kgen's hidden bookkeeping slot (8 bytes, ``Model.unknown_fields_``, held
+only by objects that carry bookkeeping, so none of the bench's pods) and the garbage collector's header (16 bytes on CPython 3.11, absent with msgspec's ``gc=False``,
 which every kgen model inherits). The last lines say what sharing repeated string values would
 save. Both clients run in this one interpreter: sizes, unlike timings, do not depend on it.
 """

@@ -91,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=20240301, help="fixture seed")
     parser.add_argument("--repeats", type=int, default=9, help="decode runs per figure, kgen and lightkube")
     parser.add_argument("--encode-repeats", type=int, default=27, help="encode runs per figure, kgen and lightkube")
-    parser.add_argument("--rounds", type=int, default=3,
+    parser.add_argument("--rounds", type=int, default=5,
                         help="interleaved rounds (one interpreter per client each) the runs are spread over")
     parser.add_argument("--official-repeats", type=int, default=3, help="decode and encode runs, official")
     parser.add_argument("--only", choices=TABLES, action="append",

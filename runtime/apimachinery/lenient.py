@@ -126,11 +126,64 @@ def keeps_nulls(cls: type) -> bool:
     return walk(type_info(cls))
 
 
-def fit(value: Any, cls: type) -> Any:
+#: Where the bookkeeping of a fitted value goes, as a tree that holds only the paths leading to
+#: some: object field wire names, list indexes and map keys lead down, and ``UNKNOWN_FIELDS_KEY``
+#: holds the ``UnknownFields`` of the object at that place.
+Books = dict[Any, Any]
+
+
+def fit(value: Any, cls: type) -> tuple[Any, Books]:
     """``value`` (decoded JSON or YAML) reshaped so that ``msgspec.convert(value, cls)`` accepts
-    it as this module's docstring describes; a value of a wrong type is left for convert to
+    it as this module's docstring describes, and the bookkeeping that reshaping recorded, for
+    ``attach`` to put on the converted objects. A value of a wrong type is left for convert to
     report with its path. Raises ``ValueError`` for a map key YAML-to-JSON refuses too."""
-    return _fit(value, type_info(cls), None)
+    books: Books = {}
+    return _fit(value, type_info(cls), None, books), books
+
+
+def attach(obj: Any, books: Books, with_bookkeeping: Any) -> Any:
+    """``obj`` (converted from what ``fit`` returned) with ``books`` put on its objects: each
+    object that has some is replaced by a copy of class ``with_bookkeeping(type(obj))``.
+    Lists and maps are changed in place; the new top-level object is returned."""
+    for key, below in books.items():
+        if key == UNKNOWN_FIELDS_KEY:
+            continue
+        if isinstance(obj, (list, dict)):
+            child = obj[key]
+            new = attach(child, below, with_bookkeeping)
+            if new is not child:
+                obj[key] = new
+        else:
+            cls: type = type(obj)
+            name = _python_names(cls)[key]
+            child = getattr(obj, name)
+            new = attach(child, below, with_bookkeeping)
+            if new is not child:
+                setattr(obj, name, new)
+    book = books.get(UNKNOWN_FIELDS_KEY)
+    if book is not None and not isinstance(obj, (list, dict)):
+        cls = with_bookkeeping(type(obj))
+        return cls(**{name: getattr(obj, name) for name in type(obj).__struct_fields__}, unknown_fields_=book)
+    return obj
+
+
+@functools.cache
+def _python_names(cls: type) -> dict[str, str]:
+    return dict(zip(cls.__struct_encode_fields__, cls.__struct_fields__))  # type: ignore[attr-defined]
+
+
+def _record(books: Books, path: _Path, book: UnknownFields) -> None:
+    keys: list[Any] = []
+    while path is not None:
+        if len(path) == 2:
+            path, key = path
+        else:
+            path, key, _ = path
+        keys.append(key)
+    node = books
+    for key in reversed(keys):
+        node = node.setdefault(key, {})
+    node[UNKNOWN_FIELDS_KEY] = book
 
 
 #: Where a value sits, built only as tuples on the way down: (parent, object field name) or
@@ -150,31 +203,35 @@ def _render(path: _Path) -> str:
     return "$" + "".join(reversed(parts))
 
 
-def _fit(value: Any, tp: _inspect.Type, path: _Path) -> Any:
+def _fit(value: Any, tp: _inspect.Type, path: _Path, books: Books) -> Any:
     if isinstance(tp, _inspect.UnionType):
         if value is None:
             return None
         for member in tp.types:
             if _fits(value, member):
-                return _fit(value, member, path)
+                return _fit(value, member, path, books)
         return value
     if isinstance(value, dict):
         if isinstance(tp, _inspect.StructType):
-            return _fit_object(value, tp.cls, path)
+            return _fit_object(value, tp.cls, path, books)
         if isinstance(tp, _inspect.DictType):
-            return {_json_key(k, path): _fit(v, tp.value_type, (path, k, None)) for k, v in value.items()}
+            out = {}
+            for k, v in value.items():
+                key = _json_key(k, path)
+                out[key] = _fit(v, tp.value_type, (path, key, None), books)
+            return out
         if isinstance(tp, _inspect.AnyType):
             return _jsonable(value, path)
         return value
     if isinstance(value, list):
         if isinstance(tp, (_inspect.ListType, _inspect.VarTupleType)):
-            return [_fit(item, tp.item_type, (path, i, None)) for i, item in enumerate(value)]
+            return [_fit(item, tp.item_type, (path, i, None), books) for i, item in enumerate(value)]
         if isinstance(tp, _inspect.AnyType):
             return _jsonable(value, path)
     return value
 
 
-def _fit_object(value: dict[Any, Any], cls: type, path: _Path) -> dict[str, Any]:
+def _fit_object(value: dict[Any, Any], cls: type, path: _Path, books: Books) -> dict[str, Any]:
     known = _fields(cls)
     nullable = _nullable(cls)
     out: dict[str, Any] = {}
@@ -190,18 +247,18 @@ def _fit_object(value: dict[Any, Any], cls: type, path: _Path) -> dict[str, Any]
         elif item is None and key in nullable:
             book[key] = None
         elif item is None and f.required and not _allows_none(f.type):
-            zero, wire = _zero(f.type, (path, key), frozenset())
+            zero, wire = _zero(f.type, (path, key), frozenset(), books)
             out[key] = zero
             book.setdefault(NULL_KEY, {})[key] = wire
         else:
-            out[key] = _fit(item, f.type, (path, key))
+            out[key] = _fit(item, f.type, (path, key), books)
     for f in _required(cls):
         if f.encode_name not in out and f.encode_name not in book.get(NULL_KEY, ()):
-            zero, wire = _zero(f.type, (path, f.encode_name), frozenset())
+            zero, wire = _zero(f.type, (path, f.encode_name), frozenset(), books)
             out[f.encode_name] = zero
             book.setdefault(ABSENT_KEY, {})[f.encode_name] = wire
     if book:
-        out[UNKNOWN_FIELDS_KEY] = UnknownFields(book)
+        _record(books, path, UnknownFields(book))
     return out
 
 
@@ -219,16 +276,16 @@ def _fits(value: Any, tp: _inspect.Type) -> bool:
     return False
 
 
-def _zero(tp: _inspect.Type, path: _Path, filling: frozenset[type]) -> tuple[Any, Any]:
+def _zero(tp: _inspect.Type, path: _Path, filling: frozenset[type], books: Books) -> tuple[Any, Any]:
     """Go's zero value of a field's type: (what the model holds, what it encodes to)."""
     if isinstance(tp, _inspect.UnionType):
         if _allows_none(tp):
             return None, None
-        return _zero(tp.types[0], path, filling)
+        return _zero(tp.types[0], path, filling, books)
     if isinstance(tp, _inspect.StructType):
         if tp.cls in filling:  # a required field of its own type: no finite zero value
             raise ValueError(f"{_render(path)}: a required {tp.cls.__name__} inside itself has no zero value")
-        return _fill(tp.cls, path, filling | {tp.cls}), {}
+        return _fill(tp.cls, path, filling | {tp.cls}, books), {}
     if isinstance(tp, (_inspect.ListType, _inspect.VarTupleType)):
         return [], []
     if isinstance(tp, _inspect.DictType):
@@ -244,13 +301,13 @@ def _zero(tp: _inspect.Type, path: _Path, filling: frozenset[type]) -> tuple[Any
     return None, None
 
 
-def _fill(cls: type, path: _Path, filling: frozenset[type]) -> dict[str, Any]:
+def _fill(cls: type, path: _Path, filling: frozenset[type], books: Books) -> dict[str, Any]:
     out: dict[str, Any] = {}
     absent: dict[str, Any] = {}
     for f in _required(cls):
-        out[f.encode_name], absent[f.encode_name] = _zero(f.type, (path, f.encode_name), filling)
+        out[f.encode_name], absent[f.encode_name] = _zero(f.type, (path, f.encode_name), filling, books)
     if absent:
-        out[UNKNOWN_FIELDS_KEY] = UnknownFields({ABSENT_KEY: absent})
+        _record(books, path, UnknownFields({ABSENT_KEY: absent}))
     return out
 
 

@@ -16,20 +16,24 @@ bench/ figures. The wire contract:
   than storing a zero value nobody chose.
 - ``nullable: true`` fields (CRDs) keep an explicit ``null`` read from the server apart from
   absent: the field reads ``None`` and the null is written back. Other fields treat ``null`` as
-  absent, as the apiserver's Go types do. (To send a null on a new object, set
-  ``unknown_fields_=UnknownFields({"field": None})``.)
+  absent, as the apiserver's Go types do. (To send a null on a new object:
+  ``obj.with_unknown_fields({"field": None})``.)
 - Fields a model does not know (the server is newer than the generated code) are kept and
   written back, so an object read, changed and written back still carries what this client did
   not understand. They are readable as ``obj.unknown_fields_`` (an ``UnknownFields`` mapping,
-  wire name to JSON value), and a caller may set one: ``UnknownFields({"newField": 1})``.
+  wire name to JSON value), and ``obj.with_unknown_fields({"newField": 1})`` adds some.
 
 The fast path is msgspec's strict decode (unknown fields forbidden, required fields required).
 When it refuses, or when a class with a nullable field somewhere below it meets a ``null``, the
-slow path (``lenient.fit``) records what it had to change in one hidden per-object field whose
-wire name (``UNKNOWN_FIELDS_KEY``) no Kubernetes object uses, and encoding folds it back.
+slow path (``lenient.fit``) records what it had to change in one hidden field whose wire name
+(``UNKNOWN_FIELDS_KEY``) no Kubernetes object uses, and encoding folds it back. Only the objects
+that carry such bookkeeping have that field: they are of a subclass of their model made on first
+need (``_with_bookkeeping``); every other object is of its model class, which has no hidden
+field, so it costs neither memory nor encoding time.
 
 Encoding is one msgspec pass, the same one lightkube's ``json_encode`` makes (both are msgspec
-Structs with ``omit_defaults``), and nothing else. The hidden field holds an ``UnknownFields``,
+Structs with ``omit_defaults``, of the same fields), and nothing else. The hidden field holds an
+``UnknownFields``,
 a type msgspec does not encode by itself, so in the pass msgspec hands it to the encoder's hook;
 the hook stops the pass, and only then is the tree encoded again with the bookkeeping as plain
 JSON, folded back (``lenient.fold``) and encoded a last time. An object without bookkeeping,
@@ -39,12 +43,14 @@ anywhere in the tree, costs no check at all: no scan of the output, no walk of t
 from __future__ import annotations
 
 import functools
+import types
+from collections.abc import Mapping
 from typing import Any, ClassVar, NoReturn, TypeVar
 
 import msgspec
 from msgspec import field
 
-from kgen.runtime.apimachinery.lenient import UNKNOWN_FIELDS_KEY, UnknownFields, fit, fold, keeps_nulls
+from kgen.runtime.apimachinery.lenient import UNKNOWN_FIELDS_KEY, UnknownFields, attach, fit, fold, keeps_nulls
 
 __all__ = ["Model", "field", "UNKNOWN_FIELDS_KEY", "ModelError", "UnknownFields"]
 
@@ -87,10 +93,6 @@ class Model(
 ):
     """A Kubernetes object or part of one. See the module docstring for the wire contract."""
 
-    #: What the slow decode path recorded (unknown fields, explicit nulls, absent required
-    #: fields), folded back into the object when it is encoded; ``None`` almost always.
-    unknown_fields_: UnknownFields | None = field(default=None, name=UNKNOWN_FIELDS_KEY)
-
     #: Set on top-level resources: their ``apiVersion`` and ``kind``.
     API_VERSION: ClassVar[str | None] = None
     KIND: ClassVar[str | None] = None
@@ -100,6 +102,28 @@ class Model(
     REDACTED: ClassVar[tuple[str, ...]] = ()
     #: Wire names of the optional ``nullable: true`` fields, whose explicit null is kept.
     NULLABLE: ClassVar[tuple[str, ...]] = ()
+    #: Set on the subclass that carries bookkeeping (``_with_bookkeeping``): the class it extends.
+    _BOOKKEEPING_OF: ClassVar[type[Model] | None] = None
+
+    @property
+    def unknown_fields_(self) -> UnknownFields | None:
+        """What the slow decode path recorded for this object (unknown fields, explicit nulls,
+        absent required fields), folded back in when it is encoded; ``None`` almost always.
+        Objects that carry some are of a subclass of their model with one more field, made on
+        first need (``isinstance`` holds; ``==`` tells the two apart, as their JSON differs)."""
+        return None
+
+    def with_unknown_fields(self: M, fields: Mapping[str, Any] | None) -> M:
+        """A shallow copy of this object that also writes ``fields`` (wire name → JSON value),
+        e.g. a field this model does not know, or an explicit ``null``; ``None`` or ``{}``: a copy
+        without any. Replaces what ``unknown_fields_`` held."""
+        cls = type(self)
+        base = cls._BOOKKEEPING_OF or cls
+        values = {name: getattr(self, name) for name in cls.__struct_fields__ if name != "unknown_fields_"}
+        if not fields:
+            return base(**values)  # type: ignore[return-value]
+        twin: M = _with_bookkeeping(base)(**values, unknown_fields_=UnknownFields(fields))
+        return twin
 
     def __repr__(self) -> str:
         if not self.REDACTED:
@@ -156,11 +180,52 @@ class Model(
 
 
 def _convert(data: Any, cls: type[M]) -> M:
-    """The slow path: ``data`` fitted to ``cls`` (lenient.py), then converted strictly."""
+    """The slow path: ``data`` fitted to ``cls`` (lenient.py), converted strictly, and the
+    bookkeeping the fit recorded put on the objects it belongs to."""
     try:
-        return msgspec.convert(fit(data, cls), cls)
+        fitted, books = fit(data, cls)
+        obj = msgspec.convert(fitted, cls)
     except (msgspec.ValidationError, ValueError) as e:
         raise ModelError(f"{cls.__name__}: {e}") from None
+    if not books:
+        return obj
+    result: M = attach(obj, books, _with_bookkeeping)
+    return result
+
+
+@functools.cache
+def _with_bookkeeping(cls: type[M]) -> type[M]:
+    """``cls`` with the hidden field ``unknown_fields_`` (wire name ``UNKNOWN_FIELDS_KEY``).
+
+    Only objects that carry bookkeeping are of this class, so the others (nearly all) neither
+    hold the slot nor cost the encoder a field to look at: the same shape as lightkube's models.
+    """
+    if cls._BOOKKEEPING_OF is not None:
+        return cls
+
+    def body(namespace: dict[str, Any]) -> None:
+        namespace.update(
+            __module__=cls.__module__,
+            __qualname__=cls.__qualname__,
+            __doc__=cls.__doc__,
+            __annotations__={"unknown_fields_": UnknownFields | None},
+            unknown_fields_=field(default=None, name=UNKNOWN_FIELDS_KEY),
+            _BOOKKEEPING_OF=cls,
+            __reduce__=_reduce_with_bookkeeping,
+        )
+
+    twin: type[M] = types.new_class(cls.__name__, (cls,), {"kw_only": True}, body)
+    return twin
+
+
+def _reduce_with_bookkeeping(obj: Model) -> tuple[Any, ...]:
+    """Pickles by the model class (importable), not by the subclass made at run time."""
+    return _rebuild_with_bookkeeping, (obj._BOOKKEEPING_OF, {n: getattr(obj, n) for n in obj.__struct_fields__})
+
+
+def _rebuild_with_bookkeeping(cls: type[Model], values: dict[str, Any]) -> Model:
+    rebuilt: Model = _with_bookkeeping(cls)(**values)
+    return rebuilt
 
 
 def _has_null(data: bytes | str) -> bool:
