@@ -25,7 +25,7 @@ def identifier(name: str) -> Code:
 
 
 def literal(value: Any) -> Code:
-    """A Python literal that evaluates to ``value`` (JSON-like values only)."""
+    """A Python literal that evaluates to ``value`` (JSON-like values, and tuples of them)."""
     return Code(_literal(value))
 
 
@@ -42,6 +42,8 @@ def _literal(value: Any) -> str:
         return repr(value)
     if isinstance(value, list):
         return "[" + ", ".join(_literal(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_literal(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{_literal(str(k))}: {_literal(v)}" for k, v in value.items()) + "}"
     raise ValueError(f"unsupported literal {type(value).__name__}")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import applyconfigs, build, clients, format, render, write
+from . import applyconfigs, build, clients, format, mergeschema, render, write
 from .errors import InputError
 from .sources import SourceSet, crd, openapi, snapshot_dir
 
@@ -137,6 +137,7 @@ def generate(opts: Options, progress: Callable[[str, int, int], None] = lambda s
     files = render.render(package)
     files.update(render.render_clients(package, clients.client_modules(package)))
     files.update(applyconfigs.render_apply_configurations(package))
+    files.update(mergeschema.render_merge_schema(package, sources.crd_group_versions))
     formatted = format.format_files(files, lambda done, total: progress("formatting", done, total))
     if opts.check:
         return write.drift(formatted, target)
