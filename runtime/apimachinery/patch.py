@@ -1,7 +1,8 @@
 """The apiserver's patch formats, applied to plain JSON values (apimachinery's jsonpatch and strategicpatch).
 
-    json_patch(doc, ops)                 RFC 6902: add, remove, replace, move, copy, test
-    merge_patch(doc, patch)              RFC 7386: maps merge, ``null`` deletes, everything else replaces
+    json_patch(doc, ops)                 JSON patch, as the apiserver applies it (re-exported from
+                                         ``jsonpatch``, which lists its deviations from RFC 6902)
+    merge_patch(doc, patch)              JSON merge patch, likewise (from ``mergepatch``, RFC 7386's deviations)
     strategic_merge_patch(doc, patch)    Kubernetes' strategic merge patch, approximated without schemas
 
 The strategic merge patch knows no Go struct tags here, so one rule stands in for the
@@ -19,147 +20,14 @@ from typing import Any
 
 import msgspec
 
+from kgen.runtime.apimachinery.jsonpatch import PatchError, json_patch
+from kgen.runtime.apimachinery.mergepatch import merge_patch
+
 __all__ = ["PatchError", "json_patch", "list_merge_key", "merge_patch", "strategic_merge_patch"]
-
-
-class PatchError(ValueError):
-    """A patch that cannot be applied (bad operation, missing path, failed ``test``)."""
 
 
 def _copy(value: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(value))
-
-
-# -- RFC 6902 JSON patch ----------------------------------------------------------------------
-
-
-def _pointer(path: str) -> list[str]:
-    if path == "":
-        return []
-    if not path.startswith("/"):
-        raise PatchError(f"invalid JSON pointer {path!r}: must start with '/'")
-    return [part.replace("~1", "/").replace("~0", "~") for part in path[1:].split("/")]
-
-
-def _index(container: list[Any], token: str, *, adding: bool) -> int:
-    if adding and token == "-":
-        return len(container)
-    if not token.isdigit() or (len(token) > 1 and token.startswith("0")):
-        raise PatchError(f"invalid array index {token!r}")
-    index = int(token)
-    if index > len(container) or (not adding and index == len(container)):
-        raise PatchError(f"array index {index} out of bounds")
-    return index
-
-
-def _parent(doc: Any, tokens: list[str]) -> Any:
-    node = doc
-    for token in tokens[:-1]:
-        if isinstance(node, dict):
-            if token not in node:
-                raise PatchError(f"path /{'/'.join(tokens)}: no member {token!r}")
-            node = node[token]
-        elif isinstance(node, list):
-            node = node[_index(node, token, adding=False)]
-        else:
-            raise PatchError(f"path /{'/'.join(tokens)}: {token!r} is inside a scalar")
-    return node
-
-
-def _get(doc: Any, tokens: list[str]) -> Any:
-    if not tokens:
-        return doc
-    parent = _parent(doc, tokens)
-    last = tokens[-1]
-    if isinstance(parent, dict):
-        if last not in parent:
-            raise PatchError(f"path /{'/'.join(tokens)} does not exist")
-        return parent[last]
-    if isinstance(parent, list):
-        return parent[_index(parent, last, adding=False)]
-    raise PatchError(f"path /{'/'.join(tokens)} does not exist")
-
-
-def _add(doc: Any, tokens: list[str], value: Any) -> Any:
-    if not tokens:
-        return value
-    parent = _parent(doc, tokens)
-    last = tokens[-1]
-    if isinstance(parent, dict):
-        parent[last] = value
-    elif isinstance(parent, list):
-        parent.insert(_index(parent, last, adding=True), value)
-    else:
-        raise PatchError(f"path /{'/'.join(tokens)}: cannot add to a scalar")
-    return doc
-
-
-def _remove(doc: Any, tokens: list[str]) -> Any:
-    if not tokens:
-        raise PatchError("cannot remove the whole document")
-    parent = _parent(doc, tokens)
-    last = tokens[-1]
-    if isinstance(parent, dict):
-        if last not in parent:
-            raise PatchError(f"path /{'/'.join(tokens)} does not exist")
-        del parent[last]
-    elif isinstance(parent, list):
-        del parent[_index(parent, last, adding=False)]
-    else:
-        raise PatchError(f"path /{'/'.join(tokens)} does not exist")
-    return doc
-
-
-def json_patch(doc: Any, operations: Any) -> Any:
-    """``doc`` with the RFC 6902 ``operations`` applied, all or nothing."""
-    if not isinstance(operations, list):
-        raise PatchError("a JSON patch is a list of operations")
-    result = _copy(doc)
-    for op in operations:
-        if not isinstance(op, dict) or not isinstance(op.get("path"), str):
-            raise PatchError(f"invalid JSON patch operation {op!r}")
-        kind, tokens = op.get("op"), _pointer(op["path"])
-        if kind in ("add", "replace", "test") and "value" not in op:
-            raise PatchError(f"{kind} operation without a value")
-        if kind == "add":
-            result = _add(result, tokens, _copy(op["value"]))
-        elif kind == "remove":
-            result = _remove(result, tokens)
-        elif kind == "replace":
-            _get(result, tokens)  # must exist
-            result = _add(_remove(result, tokens) if tokens else result, tokens, _copy(op["value"]))
-        elif kind in ("move", "copy"):
-            if not isinstance(op.get("from"), str):
-                raise PatchError(f"{kind} operation without 'from'")
-            source = _pointer(op["from"])
-            value = _copy(_get(result, source))
-            if kind == "move":
-                if tokens[: len(source)] == source and tokens != source:
-                    raise PatchError("cannot move a value into one of its children")
-                result = _remove(result, source)
-            result = _add(result, tokens, value)
-        elif kind == "test":
-            if _get(result, tokens) != op["value"]:
-                raise PatchError(f"testing value {op['path']} failed")
-        else:
-            raise PatchError(f"unknown JSON patch operation {kind!r}")
-    return result
-
-
-# -- RFC 7386 JSON merge patch ------------------------------------------------------------------
-
-
-def merge_patch(doc: Any, patch: Any) -> Any:
-    """``doc`` with the RFC 7386 merge ``patch`` applied."""
-    if not isinstance(patch, dict):
-        return _copy(patch)
-    result: dict[str, Any] = _copy(doc) if isinstance(doc, dict) else {}
-    for key, value in patch.items():
-        if value is None:
-            result.pop(key, None)
-        else:
-            result[key] = merge_patch(result.get(key), value)
-    return result
 
 
 # -- strategic merge patch ----------------------------------------------------------------------

@@ -20,6 +20,11 @@ from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch,
         ({"a": [1, 2]}, [{"op": "copy", "from": "/a/0", "path": "/a/-"}], {"a": [1, 2, 1]}),
         ({"a/b": 1, "m~n": 2}, [{"op": "replace", "path": "/a~1b", "value": 3}, {"op": "remove", "path": "/m~0n"}], {"a/b": 3}),
         ({"a": 1}, [{"op": "replace", "path": "", "value": [1]}], [1]),
+        # Not RFC 6902, but what the apiserver's json-patch v4 does (hack/oracle/jsonpatch agrees;
+        # tests/unit/test_jsonpatch_oracle.py compares the two on thousands of random patches):
+        ({"a": 1}, [{"op": "replace", "path": "/missing", "value": 1}], {"a": 1, "missing": 1}),
+        ({"a": 1}, [{"op": "copy", "from": "/missing", "path": "/b"}], {"a": 1, "b": None}),
+        ({"a": [1, 2]}, [{"op": "remove", "path": "/a/-1"}], {"a": [1]}),
     ],
 )
 def test_json_patch(doc: Any, ops: list[dict[str, Any]], expected: Any) -> None:
@@ -31,7 +36,8 @@ def test_json_patch(doc: Any, ops: list[dict[str, Any]], expected: Any) -> None:
     [
         [{"op": "test", "path": "/a", "value": 2}],
         [{"op": "remove", "path": "/missing"}],
-        [{"op": "replace", "path": "/missing", "value": 1}],
+        [{"op": "test", "path": "/a", "value": 1.0}],  # scalars compare by JSON text (oracle: json-patch v4)
+        [{"op": "test", "path": "/a", "value": True}],
         [{"op": "add", "path": "/x/y", "value": 1}],
         [{"op": "add", "path": "/l/5", "value": 1}],
         [{"op": "move", "from": "/o", "path": "/o/inner"}],
@@ -54,6 +60,11 @@ def test_merge_patch_rfc7386() -> None:
     }
     assert merge_patch({"a": 1}, ["x"]) == ["x"]
     assert merge_patch("scalar", {"a": {"b": None}}) == {"a": {}}
+    # As the apiserver's json-patch v4 MergePatch does (hack/oracle/jsonpatch agrees): nulls inside
+    # new array items are dropped, null items stay; 1 -> true is a change, not Python's 1 == True.
+    assert merge_patch({}, {"l": [{"x": None, "y": 1}, None]}) == {"l": [{"y": 1}, None]}
+    patched = merge_patch({"a": 1}, {"a": True})
+    assert patched == {"a": True} and patched["a"] is True
 
 
 def test_strategic_merge_patch_directives() -> None:
