@@ -10,12 +10,19 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
   and ``scale`` subresources; other paths are 404;
 - ``resourceVersion`` is one global counter, bumped by every write and never by a no-op write;
   a stale ``metadata.resourceVersion`` is a 409 Conflict, as are failed delete preconditions;
+- a custom resource's update without a ``resourceVersion`` is 422, as its strategy allows no
+  unconditional update;
 - ``uid``, ``creationTimestamp``, ``generateName`` (five random characters from the apiserver's
-  alphabet), ``generation`` (bumped when anything but metadata and status changes);
+  alphabet), ``generation`` (bumped when anything but metadata and status changes, a
+  Deployment's annotations and a custom resource's status without a status subresource
+  included, and when a deletion starts);
+- built-in objects stored as their Go types make them: unknown fields pruned (a ConfigMap's
+  ``status``), empty ``omitempty`` maps and lists dropped (``labels: {}``), ``status: {}``;
 - status isolation: writes to the main resource keep the stored status, writes to ``/status``
   change only the status;
 - label selectors, and field selectors on any dotted path (the apiserver allows only a few);
-- lists with ``limit``/``continue`` paging, served from a consistent snapshot like etcd's;
+- lists in etcd's key order with ``limit``/``continue`` paging, served from a consistent
+  snapshot like etcd's, a token whenever objects remain (matching the selectors or not);
 - watches replaying history after a resourceVersion (``""``/``"0"``: the current objects as
   ADDED first), BOOKMARKs, ``timeoutSeconds``, and 410 Expired once history was dropped;
 - JSON patch, JSON merge patch, strategic merge patch (``kgen.runtime.apimachinery.patch``) and server-side
@@ -33,7 +40,7 @@ The tracker is thread-safe: informers may watch it from their own threads.
 
 The modules, in request order: ``tracker`` (the public ``ObjectTracker``), ``transport`` (httpx
 transports, routing), ``verbs``, ``patch``, ``apply``, ``scale`` and ``watch`` (the answers),
-``writes`` (what every write shares), ``selectors``, ``errors`` (``Status`` bodies),
+``writes`` (what every write shares), ``schema`` (pruning and omitempty), ``selectors``, ``errors`` (``Status`` bodies),
 ``request`` and ``store`` (objects, resourceVersions, history). Where the fake sits among the
 runtime's layers: docs/architecture.md.
 """

@@ -3,8 +3,11 @@
 - create: the server fills uid, creationTimestamp, generation and ``generateName``; a create
   cannot set the status of a resource with a status subresource; a namespace gets phase Active
   and its ``kubernetes.io/metadata.name`` label;
-- list: from one consistent snapshot, like etcd's: ``limit`` pages carry a ``continue`` token
-  that pins the snapshot's resourceVersion, and a token older than the history is 410 with a
+- list: from one consistent snapshot, like etcd's, in etcd's key order (``namespace/name``):
+  ``limit`` pages carry a ``continue`` token that pins the snapshot's resourceVersion whenever
+  objects remain after the page's last item, matching the selectors or not (the etcd3 store's
+  ``GetList`` fills a page from a key range and reports whether keys remain, so a selective
+  list may end with an empty page, as the real server's does), and a token older than the history is 410 with a
   fresh, inconsistent token to go on from now (``remainingItemCount`` only without selectors);
 - delete: uid and resourceVersion preconditions are 409; finalizers (and the
   ``foregroundDeletion``/``orphan`` ones a propagation policy adds) keep the object, with a
@@ -25,7 +28,10 @@ from kgen.runtime.fake.errors import Failure, already_exists, bad_request, detai
 from kgen.runtime.fake.request import Call, Reply, Route, parse_rv
 from kgen.runtime.fake.selectors import selector
 from kgen.runtime.fake.store import Key, Obj, Store, builtin, copy, meta, now
-from kgen.runtime.fake.writes import check_identity, check_version, next_version, record_update, save, tracks_generation, typed
+from kgen.runtime.fake.schema import decoded
+from kgen.runtime.fake.writes import (
+    check_identity, check_update_version, check_version, next_version, record_update, save, tracks_generation, typed,
+)
 from kgen.runtime.gentype.resource import ResourceInfo
 
 _EXPIRED_CONTINUE = (
@@ -71,6 +77,7 @@ def create(store: Store, route: Route, call: Call) -> Reply:
         new_meta["labels"] = {**(new_meta.get("labels") or {}), "kubernetes.io/metadata.name": new_meta["name"]}
     if tracks_generation(info, new):
         new_meta["generation"] = 1
+    new = decoded(info, new)
     record_update(store, route, call, None, new)
     if not call.dry_run:
         store.commit(info, key, new, None)
@@ -80,6 +87,7 @@ def create(store: Store, route: Route, call: Call) -> Reply:
 def update(store: Store, route: Route, call: Call) -> Reply:
     body = check_identity(route, call.json())
     stored = store.get(route.info, route.key)
+    check_update_version(route, body)
     check_version(route, stored, body)
     new = next_version(store, route, stored, body)
     record_update(store, route, call, stored, new)
@@ -133,6 +141,10 @@ def _delete_one(store: Store, route: Route, stored: Obj, options: Mapping[str, A
         new: Obj = copy(stored)
         new_meta = new["metadata"]
         new_meta["finalizers"] = finalizers
+        if not new_meta.get("deletionTimestamp") and int(new_meta.get("generation") or 0) > 0:
+            # The registry's markAsDeleting: the first deletion moves the generation, since
+            # controllers must now behave differently.
+            new_meta["generation"] = int(new_meta["generation"]) + 1
         new_meta.setdefault("deletionTimestamp", now())
         new_meta.setdefault("deletionGracePeriodSeconds", 0)
         return Reply(200, save(store, route, stored, new, dry_run))
@@ -164,16 +176,16 @@ def list_(store: Store, route: Route, call: Call) -> Reply:
             snapshot_rv = min(parse_rv(requested), store.rv)
     objects = store.snapshot(route.info, snapshot_rv)
     items: list[Obj] = []
-    remaining = 0
+    remaining = 0  # objects after a full page, whether or not they match: etcd's "more"
     more: Key | None = None
-    for key in sorted(objects):
-        if (route.namespace and key[0] != route.namespace) or (start is not None and key <= start):
-            continue
-        obj = objects[key]
-        if not selected(obj):
+    for key in sorted(objects, key=_etcd_key):
+        if (route.namespace and key[0] != route.namespace) or (start is not None and _etcd_key(key) <= _etcd_key(start)):
             continue
         if limit and len(items) >= limit:
             remaining += 1
+            continue
+        obj = objects[key]
+        if not selected(obj):
             continue
         items.append(_untyped(route.info, obj))
         more = key
@@ -183,6 +195,11 @@ def list_(store: Store, route: Route, call: Call) -> Reply:
         if not params.get("labelSelector") and not params.get("fieldSelector"):
             metadata["remainingItemCount"] = remaining
     return Reply(200, _list_body(route.info, items, metadata))
+
+
+def _etcd_key(key: Key) -> str:
+    """Where an object sorts: by its etcd key (``namespace/name``), byte order, as lists come."""
+    return f"{key[0]}/{key[1]}" if key[0] else key[1]
 
 
 def _list_body(info: ResourceInfo, items: list[Obj], metadata: Obj) -> Obj:

@@ -9,7 +9,14 @@ The apiserver's registry strategy, reduced to what clients can observe:
   managedFields: a write cannot change them;
 - status isolation: with a ``status`` subresource, main-resource writes keep the stored status
   and ``/status`` writes change only the status;
-- ``generation`` counts changes to anything but metadata and status;
+- ``generation`` counts changes to anything but metadata and status (``PrepareForUpdate`` of
+  the registry strategies); a Deployment's annotations count too (apps' deployment strategy:
+  they are copied to its ReplicaSets), and a custom resource without a status subresource
+  counts its status (apiextensions' customResourceStrategy compares all but metadata);
+- what is stored is what the Go types make of the body: unknown fields pruned, empty
+  ``omitempty`` maps and slices dropped (``kgen.runtime.fake.schema``);
+- a custom resource's update must carry a resourceVersion (its strategy's
+  ``AllowUnconditionalUpdate`` is false): 422 without one;
 - a write that changes nothing (managedFields timestamps aside) is no write: no new
   resourceVersion, no watch event;
 - managedFields record who wrote which fields (``kgen.runtime.apimachinery.managedfields``).
@@ -22,8 +29,9 @@ from typing import Any
 
 from kgen.runtime.apimachinery import managedfields
 from kgen.runtime.apimachinery.meta import resource_version_of
-from kgen.runtime.fake.errors import bad_request, conflict
+from kgen.runtime.fake.errors import Failure, bad_request, conflict, qualified
 from kgen.runtime.fake.request import Call, Route
+from kgen.runtime.fake.schema import decoded
 from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
 from kgen.runtime.gentype.resource import ResourceInfo
 
@@ -32,6 +40,8 @@ _NO_GENERATION = frozenset({
     ("", "services"), ("", "namespaces"), ("", "nodes"), ("", "persistentvolumes"),
     ("", "persistentvolumeclaims"), ("", "resourcequotas"), ("", "limitranges"), ("coordination.k8s.io", "leases"),
 })
+#: Built-in resources whose annotations count for the generation (apps' deployment strategy).
+_ANNOTATIONS_IN_GENERATION = frozenset({("apps", "deployments")})
 _SERVER_OWNED = (
     "name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
     "deletionGracePeriodSeconds", "generation", "resourceVersion", "managedFields",
@@ -69,9 +79,15 @@ def tracks_generation(info: ResourceInfo, obj: Mapping[str, Any]) -> bool:
     return "spec" in obj and (info.group, info.plural) not in _NO_GENERATION
 
 
-def _spec_of(obj: Mapping[str, Any]) -> Obj:
-    """What a generation counts: everything but metadata and status."""
-    return {k: v for k, v in obj.items() if k not in ("apiVersion", "kind", "metadata", "status")}
+def _spec_of(store: Store, info: ResourceInfo, obj: Mapping[str, Any]) -> Obj:
+    """What a generation counts: everything but metadata and status, with the exceptions above."""
+    counted: tuple[str, ...] = ("apiVersion", "kind", "metadata")
+    if builtin(info.group) or info not in store.without_status:
+        counted += ("status",)
+    spec = {k: v for k, v in obj.items() if k not in counted}
+    if (info.group, info.plural) in _ANNOTATIONS_IN_GENERATION:
+        spec["metadata.annotations"] = meta(obj).get("annotations") or {}
+    return spec
 
 
 def next_version(store: Store, route: Route, stored: Obj, incoming: Obj) -> Obj:
@@ -83,7 +99,7 @@ def next_version(store: Store, route: Route, stored: Obj, incoming: Obj) -> Obj:
             new["status"] = copy(incoming["status"])
         else:
             new.pop("status", None)
-        return new
+        return decoded(route.info, new)
     new = typed(route.info, copy(incoming))
     new_meta = new.setdefault("metadata", {})
     old_meta = meta(stored)
@@ -97,9 +113,24 @@ def next_version(store: Store, route: Route, stored: Obj, incoming: Obj) -> Obj:
             new["status"] = copy(stored["status"])
         else:
             new.pop("status", None)
-    if "generation" in old_meta and _spec_of(stored) != _spec_of(new):
-        new_meta["generation"] = int(old_meta["generation"]) + 1
+    new = decoded(route.info, new)
+    if "generation" in old_meta and _spec_of(store, route.info, stored) != _spec_of(store, route.info, new):
+        new["metadata"]["generation"] = int(old_meta["generation"]) + 1
     return new
+
+
+def check_update_version(route: Route, incoming: Mapping[str, Any]) -> None:
+    """422 for a custom resource's update without a resourceVersion (customResourceStrategy's
+    ``AllowUnconditionalUpdate`` is false; built-in strategies allow it)."""
+    if builtin(route.info.group) or meta(incoming).get("resourceVersion"):
+        return
+    message = "Invalid value: 0: must be specified for an update"
+    raise Failure(
+        422, "Invalid", f'{qualified(route.info)} "{route.name}" is invalid: metadata.resourceVersion: {message}',
+        {"name": route.name, "group": route.info.group, "kind": route.info.plural, "causes": [
+            {"reason": "FieldValueInvalid", "message": message, "field": "metadata.resourceVersion"},
+        ]},
+    )
 
 
 def check_version(route: Route, stored: Obj, incoming: Mapping[str, Any]) -> None:
@@ -116,10 +147,14 @@ def save(store: Store, route: Route, stored: Obj, new: Obj, dry_run: bool) -> Ob
         return stored
     if dry_run:
         return new
-    store.commit(route.info, route.key, new, stored)
     new_meta = meta(new)
     if new_meta.get("deletionTimestamp") and not new_meta.get("finalizers"):
-        store.commit(route.info, route.key, None, new)
+        # The registry's Update deletes instead of writing (shouldDeleteDuringUpdate): one
+        # DELETED event, and the answer carries the resourceVersion the object had.
+        new_meta["resourceVersion"] = resource_version_of(stored)
+        store.commit(route.info, route.key, None, stored)
+        return new
+    store.commit(route.info, route.key, new, stored)
     return new
 
 

@@ -1,0 +1,144 @@
+"""What the apiserver's decoding into its Go types does to an object: pruning and ``omitempty``.
+
+The apiserver decodes a built-in object into its Go struct and encodes that struct to store and
+answer it, so what a client sent comes back changed in two ways (checked against the real server
+by tests/integration/test_fake_vs_server.py):
+
+- a field the Go type does not have is dropped (the default ``fieldValidation=Warn``: no error),
+  at any depth: a ConfigMap's ``status``, say;
+- a map or a slice with ``omitempty`` that is empty is left out: ``labels: {}``, ``data: {}``,
+  ``conditions: []``. openapi-gen puts a field in the schema's ``required`` list exactly when
+  its Go tag has no ``omitempty``, so "optional in the schema" is "``omitempty``" here. A struct
+  value is written even when empty (``resources: {}``; encoding/json's omitempty never omits a
+  struct), and so are a top-level ``spec`` and ``status`` absent from the object (``status: {}``
+  on a new Deployment): every built-in kind holds them as struct values, not pointers.
+
+What this cannot know: whether a scalar is a Go pointer, which decides if a zero (``0``,
+``false``, ``""``) with ``omitempty`` is dropped (``status.replicas: 0`` is, ``spec.replicas: 0``
+is kept). OpenAPI does not say it, so scalars are kept as sent.
+
+Custom resources are not decoded into Go types (their structural schema prunes them, which the
+fake does not have), but their ``metadata`` is an ``ObjectMeta`` like any other's.
+
+The schemas are the generated model classes (msgspec Structs with their wire names and required
+fields), found by apiVersion and kind among the loaded ``Model`` subclasses: the generated fake
+clientset imports every typed client, and with them every built-in model.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from msgspec import inspect
+
+from kgen.runtime.apimachinery.model import Model
+from kgen.runtime.fake.store import Obj, builtin
+from kgen.runtime.gentype.resource import ResourceInfo
+
+_TOP_LEVEL_STRUCTS = ("spec", "status")
+
+
+def decoded(info: ResourceInfo, obj: Obj) -> Obj:
+    """``obj`` as the apiserver stores it after decoding: pruned, empty maps and slices omitted."""
+    model = model_for(info.api_version, info.kind) if builtin(info.group) else None
+    if model is not None:
+        struct = _struct(model)
+        out: Obj = _walk(obj, struct)
+        for name in _TOP_LEVEL_STRUCTS:
+            field = _fields(struct).get(name)
+            if field is not None and _struct_of(field.type) is not None and not isinstance(out.get(name), dict):
+                out[name] = {}
+        return out
+    object_meta = model_for("meta/v1", "ObjectMeta")
+    if object_meta is not None and isinstance(obj.get("metadata"), dict):
+        return {**obj, "metadata": _walk(obj["metadata"], _struct(object_meta))}
+    return obj
+
+
+def model_for(api_version: str, kind: str) -> type[Model] | None:
+    """The generated model of a kind (``meta/v1`` for apimachinery's own types), if one is loaded."""
+    found = _MODELS.get((api_version, kind))
+    if found is not None:
+        return found
+    pending: list[type[Model]] = [Model]
+    while pending:  # index every loaded model at once: a miss costs one walk
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        if cls.__module__.endswith(".models.meta.v1"):
+            _MODELS.setdefault(("meta/v1", cls.__name__), cls)
+        if "KIND" in cls.__dict__ and "API_VERSION" in cls.__dict__:
+            _MODELS.setdefault((str(cls.__dict__["API_VERSION"]), str(cls.__dict__["KIND"])), cls)
+    found = _MODELS.get((api_version, kind))
+    if found is not None:
+        return found
+    return None  # not cached: the model may be imported later
+
+
+#: Models found so far, and each Struct's fields by wire name.
+_MODELS: dict[tuple[str, str], type[Model]] = {}
+_FIELDS: dict[type, dict[str, inspect.Field]] = {}
+
+
+@functools.lru_cache(maxsize=None)
+def _struct(model: type[Model]) -> inspect.StructType:
+    info = inspect.type_info(model)
+    assert isinstance(info, inspect.StructType)
+    return info
+
+
+def _fields(struct: inspect.StructType) -> dict[str, inspect.Field]:
+    fields = _FIELDS.get(struct.cls)
+    if fields is None:
+        fields = _FIELDS[struct.cls] = {f.encode_name: f for f in struct.fields}
+    return fields
+
+
+def _struct_of(t: inspect.Type) -> inspect.StructType | None:
+    t = _concrete(t)
+    return t if isinstance(t, inspect.StructType) else None
+
+
+def _concrete(t: inspect.Type) -> inspect.Type:
+    """The one non-None member of an optional type; a union of several (int-or-string) as is."""
+    if isinstance(t, inspect.UnionType):
+        members = [m for m in t.types if not isinstance(m, inspect.NoneType)]
+        if len(members) == 1:
+            return members[0]
+    return t
+
+
+def _walk(value: Any, t: inspect.Type) -> Any:
+    t = _concrete(t)
+    if isinstance(t, inspect.StructType) and isinstance(value, dict):
+        fields = _fields(t)
+        out: Obj = {}
+        for name, item in value.items():
+            field = fields.get(name)
+            if field is None:
+                continue  # not a field of the Go type: pruned
+            kept = _walk(item, field.type)
+            if not field.required and _omitted(kept, field.type):
+                continue
+            out[name] = kept
+        return out
+    if isinstance(t, inspect.DictType) and isinstance(value, dict):
+        return {k: _walk(v, t.value_type) for k, v in value.items()}
+    if isinstance(t, (inspect.ListType, inspect.SetType, inspect.FrozenSetType)) and isinstance(value, list):
+        return [_walk(v, t.item_type) for v in value]
+    return value
+
+
+def _omitted(value: Any, t: inspect.Type) -> bool:
+    """Whether ``omitempty`` drops ``value``: null (a nil pointer, map or slice), an empty map or slice."""
+    if value is None:
+        return True
+    t = _concrete(t)
+    if isinstance(t, inspect.DictType):
+        return isinstance(value, dict) and not value
+    if isinstance(t, (inspect.ListType, inspect.SetType, inspect.FrozenSetType)):
+        return isinstance(value, list) and not value
+    return False
+
+
+__all__ = ["decoded", "model_for"]

@@ -1,0 +1,247 @@
+"""The fake's bookkeeping against the real apiserver: the same scripted requests to both, every
+status code, reason and body compared (tests/support/fake_vs_server.py; only uids, timestamps
+and resourceVersion values are normalized).
+
+The scenarios pin issue 12's "fake bookkeeping" points, each as the real server answers it:
+omitempty and pruning (``labels: {}``, ``data: {}``, a ConfigMap's ``status``), ``generation``
+(a Deployment's annotations, a deletion with finalizers, a custom resource's status without a
+status subresource), a custom resource update without a resourceVersion (422), and labelled
+paged lists (a continue token whenever objects remain after the page, matching or not). The
+fake does no defaulting (runtime/fake/__init__.py says so), so the Deployment is sent with the
+server's defaults already in it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from kgen.kubernetes.fake import FakeClientset
+from kgen.runtime.gentype.resource import ResourceInfo
+from tests.conftest import Figure
+from tests.support.apiserver import CRDS, crd_manifest, install_crd
+from tests.support.fake_vs_server import Answers, Outcome, Step, run
+
+GROUP = "fvs.kgen.dev"
+WIDGETS = ResourceInfo(GROUP, "v1", "widgets", True, "Widget")  # with a status subresource
+GADGETS = ResourceInfo(GROUP, "v1", "gadgets", True, "Gadget")  # without one
+
+
+
+def _crd(kind: str, plural: str, status_subresource: bool) -> dict[str, Any]:
+    crd = crd_manifest(GROUP, kind, plural, {"a": {"type": "string"}})
+    version = crd["spec"]["versions"][0]
+    version["schema"]["openAPIV3Schema"]["properties"]["status"] = {
+        "type": "object", "x-kubernetes-preserve-unknown-fields": True,
+    }
+    if status_subresource:
+        version["subresources"] = {"status": {}}
+    return crd
+
+
+@pytest.fixture
+def sides(admin: httpx.Client) -> Iterator[tuple[httpx.Client, httpx.Client]]:
+    """(server, fake): envtest's admin client and a client over a fresh fake's transport."""
+    for kind, plural, status in (("Widget", "widgets", True), ("Gadget", "gadgets", False)):
+        if admin.get(f"{CRDS}/{plural}.{GROUP}").status_code == 404:
+            install_crd(admin, _crd(kind, plural, status))
+    tracker = FakeClientset().tracker
+    tracker.register(WIDGETS, status=True)
+    tracker.register(GADGETS, status=False)
+    with httpx.Client(base_url="https://fake.kgen.invalid", transport=tracker.transport()) as fake:
+        yield admin, fake
+
+
+def _report(outcome: Outcome, figure: Figure, scenario: str) -> None:
+    figure(f"{scenario}: {outcome.compared} operations compared, {len(outcome.divergences)} divergences")
+    assert not outcome.divergences, "\n".join(map(str, outcome.divergences))
+
+
+def _edit(label: str, **changes: Any) -> Any:
+    """A body: the object as this side last read it under ``label``, with metadata changes."""
+
+    meta_changes = changes.pop("metadata", {})
+
+    def body(answers: Answers) -> Any:
+        obj = answers[label]
+        return {**obj, **changes, "metadata": {**obj["metadata"], **meta_changes}}
+
+    return body
+
+
+# -- the scenarios ---------------------------------------------------------------------------------
+
+
+def configmap_steps(ns: str) -> list[Step]:
+    """Empty maps are omitted (Go's ``omitempty``), a ConfigMap has no status (pruned), no generation."""
+    base = f"/api/v1/namespaces/{ns}/configmaps"
+    empty = {"labels": {}, "annotations": {}}
+    return [
+        Step("create", "POST", base, {
+            "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm", **empty},
+            "data": {}, "binaryData": {}, "immutable": False, "status": {"phase": "x"},
+        }),
+        Step("get", "GET", f"{base}/cm"),
+        Step("update", "PUT", f"{base}/cm", _edit("get", data={}, status={"x": 1}, metadata={"labels": {}})),
+        Step("update-data", "PUT", f"{base}/cm", _edit("update", data={"k": "v"}, metadata={"labels": {"a": "b"}})),
+        Step("get-again", "GET", f"{base}/cm"),
+        Step("list", "GET", base),
+    ]
+
+
+def _deployment(name: str) -> dict[str, Any]:
+    """A Deployment as the server stores it after defaulting (the fake does not default)."""
+    labels = {"app": name}
+    return {
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name},
+        "spec": {
+            "replicas": 0, "selector": {"matchLabels": labels},
+            "template": {"metadata": {"labels": labels}, "spec": {
+                "containers": [{
+                    "name": "c", "image": "registry.invalid/c:1", "resources": {},
+                    "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+                    "imagePullPolicy": "IfNotPresent",
+                }],
+                "restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "dnsPolicy": "ClusterFirst",
+                "securityContext": {}, "schedulerName": "default-scheduler",
+            }},
+            "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}},
+            "revisionHistoryLimit": 10, "progressDeadlineSeconds": 600,
+        },
+    }
+
+
+def deployment_steps(ns: str) -> list[Step]:
+    """generation: spec and annotation changes move it, labels and finalizers do not, a deletion
+    that finalizers hold moves it; ``spec.replicas: 0`` (a pointer) is kept, an empty status list goes.
+    (``status.replicas: 0``, a non-pointer int the server drops, is not sent: the fake cannot
+    tell pointer from non-pointer scalars, runtime/fake/schema.py.)"""
+    base = f"/apis/apps/v1/namespaces/{ns}/deployments"
+    return [
+        Step("create", "POST", base, _deployment("web")),
+        Step("annotate", "PUT", f"{base}/web", _edit("create", metadata={"annotations": {"a": "1"}})),
+        Step("label", "PUT", f"{base}/web", _edit("annotate", metadata={"labels": {"l": "1"}})),
+        Step("finalize", "PUT", f"{base}/web", _edit("label", metadata={"finalizers": ["kgen.dev/hold"]})),
+        Step("status", "PUT", f"{base}/web/status", _edit("finalize", status={"replicas": 1, "conditions": []})),
+        Step("get", "GET", f"{base}/web"),
+        Step("scale-up", "PUT", f"{base}/web", lambda a: {**a["get"], "spec": {**a["get"]["spec"], "replicas": 2}}),
+        Step("delete", "DELETE", f"{base}/web"),
+        Step("get-deleting", "GET", f"{base}/web"),
+        Step("release", "PUT", f"{base}/web", _edit("get-deleting", metadata={"finalizers": []})),
+        Step("get-gone", "GET", f"{base}/web"),
+    ]
+
+
+def custom_resource_steps(ns: str) -> list[Step]:
+    """A custom resource's update needs a resourceVersion (422); without a status subresource a
+    status change moves the generation; empty metadata maps go (ObjectMeta is a Go type)."""
+    widgets = f"/apis/{GROUP}/v1/namespaces/{ns}/widgets"
+    gadgets = f"/apis/{GROUP}/v1/namespaces/{ns}/gadgets"
+    widget = {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": "w", "labels": {}}, "spec": {"a": "x"}}
+    gadget = {"apiVersion": f"{GROUP}/v1", "kind": "Gadget", "metadata": {"name": "g"}, "spec": {"a": "x"}, "status": {"s": 1}}
+    unversioned = {**widget, "metadata": {"name": "w"}, "spec": {"a": "y"}}
+    return [
+        Step("create-widget", "POST", widgets, {**widget, "status": {"s": 1}}),
+        Step("update-no-rv", "PUT", f"{widgets}/w", unversioned),
+        Step("status-no-rv", "PUT", f"{widgets}/w/status", {**unversioned, "status": {"s": 2}}),
+        Step("update", "PUT", f"{widgets}/w", _edit("create-widget", spec={"a": "y"})),
+        Step("create-gadget", "POST", gadgets, gadget),
+        Step("gadget-status", "PUT", f"{gadgets}/g", _edit("create-gadget", status={"s": 2})),
+        Step("gadget-annotate", "PUT", f"{gadgets}/g", _edit("gadget-status", metadata={"annotations": {"a": "1"}})),
+        Step("gadget-no-rv", "PUT", f"{gadgets}/g", {**gadget, "spec": {"a": "z"}}),
+    ]
+
+
+def paging_steps(ns: str) -> list[Step]:
+    """Labelled paged lists: a continue token whenever objects remain after the page's last
+    item, whether or not they match, so a last page may be empty."""
+    base = f"/api/v1/namespaces/{ns}/configmaps"
+    steps = [
+        Step(f"create-{name}", "POST", base, {"metadata": {"name": f"pg-{name}", "labels": {"t": t}}})
+        for name, t in (("a", "y"), ("b", "y"), ("c", "n"), ("d", "y"), ("e", "n"))
+    ]
+    for selector in ("t=y", "t=n", "t", "t in (y,n)", "!t", "t!=y"):
+        for limit in (1, 2, 3, 4, 5):
+            label = f"{selector}/{limit}"
+            steps.append(Step(f"{label}/0", "GET", base, {"labelSelector": selector, "limit": limit}))
+            for page in range(1, 6):
+                steps.append(Step(f"{label}/{page}", "GET", base, _next_page(selector, limit, f"{label}/{page - 1}")))
+    return steps
+
+
+def _next_page(selector: str, limit: int, previous: str) -> Any:
+    def params(answers: Answers) -> dict[str, Any]:
+        token = (answers[previous].get("metadata") or {}).get("continue")
+        # After the last page, list again from the start: both sides must agree on that too.
+        return {"labelSelector": selector, "limit": limit, **({"continue": token} if token else {})}
+
+    return params
+
+
+def _params_step(step: Step) -> Step:
+    """``paging_steps`` put params in ``body``; move them where they belong."""
+    return Step(step.label, step.method, step.path, None, step.body, step.content_type) if step.method == "GET" else step
+
+
+# -- the tests -------------------------------------------------------------------------------------
+
+
+SCENARIOS = {
+    "configmap": configmap_steps, "deployment": deployment_steps,
+    "custom-resource": custom_resource_steps, "paging": lambda ns: [_params_step(s) for s in paging_steps(ns)],
+}
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+def test_fake_answers_like_the_server(
+    sides: tuple[httpx.Client, httpx.Client], namespace: str, scenario: str, figure: Figure
+) -> None:
+    server, fake = sides
+    _report(run(server, fake, SCENARIOS[scenario](namespace)), figure, scenario)
+
+
+# -- the harness sees a difference -----------------------------------------------------------------
+
+
+class _Planted(httpx.BaseTransport):
+    """The fake, with three answers changed the way a buggy fake would change them."""
+
+    def __init__(self, inner: httpx.BaseTransport) -> None:
+        self._inner = inner
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self._inner.handle_request(request)
+        body = json.loads(response.read())
+        if body.get("reason") == "NotFound":
+            body["reason"] = "Gone"  # a different reason
+        if request.method == "GET" and "limit" in request.url.params:
+            body["metadata"].pop("continue", None)  # a missing continue token
+        if request.method == "POST":
+            body["data"] = {}  # an empty map the server would drop
+        return httpx.Response(response.status_code, headers=response.headers, content=json.dumps(body).encode())
+
+
+def _fake_client(planted: bool) -> httpx.Client:
+    transport = FakeClientset().tracker.transport()
+    return httpx.Client(base_url="https://fake.kgen.invalid", transport=_Planted(transport) if planted else transport)
+
+
+def test_the_harness_reports_a_planted_difference(figure: Figure) -> None:
+    steps = [_params_step(s) for s in paging_steps("ns")][:7] + [Step("missing", "GET", "/api/v1/namespaces/ns/configmaps/nope")]
+    with _fake_client(False) as left, _fake_client(False) as right:
+        same = run(left, right, steps)
+    with _fake_client(False) as left, _fake_client(True) as right:
+        planted = run(left, right, steps)
+    figure(f"self-test: {planted.compared} operations, {len(same.divergences)} divergences unplanted, "
+           f"{len(planted.divergences)} planted")
+    assert same.compared == len(steps) and not same.divergences
+    found = {str(d) for d in planted.divergences}
+    assert "missing: /reason: server 'NotFound' != fake 'Gone'" in found
+    assert "t=y/1/0: /metadata/continue: server has '<continue>', missing on the fake" in found
+    assert "create-a: /data: missing on the server, fake has {}" in found
+    assert len(found) == len(planted.divergences) == 10  # 5 creates, 4 continue tokens, 1 reason
