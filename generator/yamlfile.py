@@ -56,14 +56,16 @@ def documents(text: str, source: object = "<text>") -> list[tuple[int, Any]]:
     return out
 
 
-def _json_keys(doc: Any, source: object, number: int, node: yaml.Node) -> Any:
+def _json_keys(doc: Any, source: object, number: int, node: yaml.Node | None) -> Any:
     try:
         return yaml_to_json(doc)
     except ValueError as e:
         which = f" document {number}" if number > 1 else ""
+        problem = f"YAML{which} cannot be read as JSON: {e}"
+        if node is None:
+            raise InputError(source, "", "", problem=problem) from None
         mark = node.start_mark
-        raise InputError(source, "", "", problem=f"YAML{which} cannot be read as JSON: {e}",
-                         line=mark.line + 1, column=mark.column + 1) from None
+        raise InputError(source, "", "", problem=problem, line=mark.line + 1, column=mark.column + 1) from None
 
 
 def _parse_error(e: yaml.YAMLError, source: object, number: int) -> InputError:
