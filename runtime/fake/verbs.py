@@ -101,13 +101,16 @@ def delete(store: Store, route: Route, call: Call) -> Reply:
     stored = store.get(route.info, route.key)
     preconditions = options.get("preconditions") or {}
     stored_meta = meta(stored)
+    # The storage's precondition error names the kind with its group (GroupResource{Group,
+    # Resource: Kind}.String()): ConfigMap, Deployment.apps, Widget.<group>.
     kind = route.info.kind or route.info.plural
+    qualified_kind = f"{kind}.{route.info.group}" if route.info.group else kind
     for field_name, label, hint in (("uid", "UID", "deleted and then recreated"), ("resourceVersion", "ResourceVersion", "modified")):
         wanted = preconditions.get(field_name)
         if wanted and wanted != stored_meta.get(field_name):
             raise Failure(
                 409, "Conflict",
-                f'Operation cannot be fulfilled on {kind} "{route.name}": the {label} in the precondition '
+                f'Operation cannot be fulfilled on {qualified_kind} "{route.name}": the {label} in the precondition '
                 f"({wanted}) does not match the {label} in record ({stored_meta.get(field_name)}). The object might have been {hint}",
                 {"name": route.name, **({"group": route.info.group} if route.info.group else {}), "kind": kind},
             )

@@ -156,6 +156,62 @@ def custom_resource_steps(ns: str) -> list[Step]:
     ]
 
 
+def error_steps(ns: str) -> list[Step]:
+    """Errors in the server's words: the resource (``widgets.<group>``) in NotFound, AlreadyExists
+    and stale-update conflicts, the group-qualified kind (``Widget.<group>``, ``Deployment.apps``)
+    in failed delete preconditions."""
+    widgets = f"/apis/{GROUP}/v1/namespaces/{ns}/widgets"
+    deployments = f"/apis/apps/v1/namespaces/{ns}/deployments"
+    configmaps = f"/api/v1/namespaces/{ns}/configmaps"
+    widget = {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": "w"}, "spec": {"a": "x"}}
+    steps = [
+        Step("get-missing", "GET", f"{widgets}/w"),
+        Step("create", "POST", widgets, widget),
+        Step("create-again", "POST", widgets, widget),
+        Step("create-deployment", "POST", deployments, _deployment("web")),
+        Step("create-configmap", "POST", configmaps, {"metadata": {"name": "cm"}}),
+    ]
+    for kind, path, label in (("widget", f"{widgets}/w", "create"), ("deployment", f"{deployments}/web", "create-deployment"),
+                              ("configmap", f"{configmaps}/cm", "create-configmap")):
+        steps += [
+            Step(f"{kind}-touch", "PUT", path, _edit(label, metadata={"labels": {"touched": "1"}})),
+            Step(f"{kind}-stale-update", "PUT", path, _edit(label, metadata={"labels": {"stale": "1"}})),
+            Step(f"{kind}-delete-wrong-uid", "DELETE", path, {"preconditions": {"uid": "00000000-0000-0000-0000-000000000000"}}),
+            Step(f"{kind}-delete-stale", "DELETE", path, _stale_precondition(label)),
+            Step(f"{kind}-delete", "DELETE", path),
+            Step(f"{kind}-delete-again", "DELETE", path),
+        ]
+    return steps
+
+
+def _stale_precondition(label: str) -> Any:
+    return lambda answers: {"preconditions": {"resourceVersion": answers[label]["metadata"]["resourceVersion"]}}
+
+
+#: The namespaces list_order_steps lists across, besides the test's own (made on the server only:
+#: the fake has no namespace lifecycle, and objects may live in namespaces it does not hold).
+ORDER_NAMESPACE_SUFFIXES = ("-b", "b")
+
+
+def list_order_steps(ns: str) -> list[Step]:
+    """Lists across namespaces come in etcd's key order (``namespace/name``, bytes): ``<ns>-b/...``
+    sorts before ``<ns>/...`` ('-' < '/')."""
+    run = f"order-{ns}"
+    steps = []
+    for namespace in (ns, *(ns + suffix for suffix in ORDER_NAMESPACE_SUFFIXES)):
+        for name in ("z", "a-b", "a"):
+            steps.append(Step(f"create-{namespace}/{name}", "POST", f"/api/v1/namespaces/{namespace}/configmaps",
+                              {"metadata": {"name": name, "labels": {"run": run}}}))
+    steps += [
+        Step("list-all", "GET", "/api/v1/configmaps", params={"labelSelector": f"run={run}"}),
+        Step("page-1", "GET", "/api/v1/configmaps", params={"labelSelector": f"run={run}", "limit": 4}),
+        Step("page-2", "GET", "/api/v1/configmaps", params=lambda a: {
+            "labelSelector": f"run={run}", "limit": 4, "continue": a["page-1"]["metadata"]["continue"],
+        }),
+    ]
+    return steps
+
+
 def paging_steps(ns: str) -> list[Step]:
     """Labelled paged lists: a continue token whenever objects remain after the page's last
     item, whether or not they match, so a last page may be empty."""
@@ -193,6 +249,7 @@ def _params_step(step: Step) -> Step:
 SCENARIOS = {
     "configmap": configmap_steps, "deployment": deployment_steps,
     "custom-resource": custom_resource_steps, "paging": lambda ns: [_params_step(s) for s in paging_steps(ns)],
+    "errors": error_steps, "list-order": list_order_steps,
 }
 
 
@@ -202,7 +259,14 @@ def test_fake_answers_like_the_server(
     sides: tuple[httpx.Client, httpx.Client], namespace: str, scenario: str, figure: Figure
 ) -> None:
     server, fake = sides
-    _report(run(server, fake, SCENARIOS[scenario](namespace)), figure, scenario)
+    extra = [namespace + suffix for suffix in ORDER_NAMESPACE_SUFFIXES] if scenario == "list-order" else []
+    for name in extra:
+        server.post("/api/v1/namespaces", json={"metadata": {"name": name}}).raise_for_status()
+    try:
+        _report(run(server, fake, SCENARIOS[scenario](namespace)), figure, scenario)
+    finally:
+        for name in extra:
+            server.delete(f"/api/v1/namespaces/{name}")
 
 
 # -- the harness sees a difference -----------------------------------------------------------------

@@ -4,7 +4,8 @@ Each side is a plain ``httpx.Client`` (the admin client of envtest's apiserver, 
 ``ObjectTracker.transport()``), so what is compared is exactly what a client receives: the
 status code, the reason, the whole body. Before comparing, only what is allowed to differ is
 normalized: ``uid``s, timestamps, and the *values* of resourceVersions (each side's are renamed
-``rv1``, ``rv2``... in order of first appearance, so their equalities still count). A continue
+``rv1``, ``rv2``... in order of first appearance, so their equalities still count; a number in a
+``message`` that is a resourceVersion seen before is renamed the same way, a uid in it too). A continue
 token is compared by its presence; each side goes on with its own token.
 
 managedFields are left out of the comparison: their granularity (existence markers, struct
@@ -25,7 +26,8 @@ import httpx
 
 Json = Any
 _TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
-_UID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_UID_IN_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_UID = re.compile(f"^{_UID_IN_TEXT.pattern}$")
 
 
 @dataclass
@@ -109,6 +111,10 @@ def normalize(value: Json, rename: _Renamer, key: str = "") -> Json:
             return rename(value)
         if key == "continue" and value:
             return "<continue>"
+        if key == "message":
+            # Conflict messages quote resourceVersions ("... in record (224)"): renamed alike.
+            value = _UID_IN_TEXT.sub("<uid>", value)
+            return re.sub(r"\b\d+\b", lambda m: rename.names.get(m.group(), m.group()), value)
         if _UID.match(value):
             return "<uid>"
         if _TIME.match(value):
