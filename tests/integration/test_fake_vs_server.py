@@ -117,7 +117,8 @@ def _deployment(name: str) -> dict[str, Any]:
 
 def deployment_steps(ns: str) -> list[Step]:
     """generation: spec and annotation changes move it, labels and finalizers do not, a deletion
-    that finalizers hold moves it; ``spec.replicas: 0`` (a pointer) is kept, an empty status list goes.
+    that finalizers hold moves it; ``spec.replicas: 0`` (a pointer) is kept, an empty status list goes;
+    the update that drops the last finalizer deletes (one DELETED event, as the watch shows).
     (``status.replicas: 0``, a non-pointer int the server drops, is not sent: the fake cannot
     tell pointer from non-pointer scalars, runtime/fake/schema.py.)"""
     base = f"/apis/apps/v1/namespaces/{ns}/deployments"
@@ -133,6 +134,9 @@ def deployment_steps(ns: str) -> list[Step]:
         Step("get-deleting", "GET", f"{base}/web"),
         Step("release", "PUT", f"{base}/web", _edit("get-deleting", metadata={"finalizers": []})),
         Step("get-gone", "GET", f"{base}/web"),
+        Step("events", "GET", base, params=lambda a: {
+            "watch": "1", "resourceVersion": a["create"]["metadata"]["resourceVersion"], "timeoutSeconds": "1",
+        }),
     ]
 
 
@@ -263,7 +267,10 @@ def test_fake_answers_like_the_server(
     for name in extra:
         server.post("/api/v1/namespaces", json={"metadata": {"name": name}}).raise_for_status()
     try:
-        _report(run(server, fake, SCENARIOS[scenario](namespace)), figure, scenario)
+        outcome = run(server, fake, SCENARIOS[scenario](namespace))
+        _report(outcome, figure, scenario)
+        if scenario == "deployment":  # the watch saw the whole life, ending in one DELETED
+            assert [e["type"] for e in outcome.server["events"]] == ["MODIFIED"] * 6 + ["DELETED"]
     finally:
         for name in extra:
             server.delete(f"/api/v1/namespaces/{name}")

@@ -11,12 +11,16 @@ token is compared by its presence; each side goes on with its own token.
 managedFields are left out of the comparison: their granularity (existence markers, struct
 markers, set items) is structured-merge-diff's, another part of issue 12, and is compared there.
 
+A watch (``watch=1`` in the params, with a ``timeoutSeconds``) is answered as the list of its
+events.
+
 A step's body (or params) may be a function of that side's previous answers (``Answers``), so
 "update the object as last read" or "the next page" is scripted once for both sides.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -69,6 +73,8 @@ class Divergence:
 class Outcome:
     compared: int = 0
     divergences: list[Divergence] = field(default_factory=list)
+    #: The server's answers, for tests to check that a scenario reached what it is about.
+    server: Answers = field(default_factory=Answers)
 
 
 def send(client: httpx.Client, step: Step, answers: Answers) -> tuple[int, Json]:
@@ -78,7 +84,10 @@ def send(client: httpx.Client, step: Step, answers: Answers) -> tuple[int, Json]
     response = client.request(
         step.method, step.path, content=content, params=params, headers={"Content-Type": step.content_type}
     )
-    decoded = response.json() if response.content else None
+    if params and str(params.get("watch")) in ("1", "true"):
+        decoded: Json = [json.loads(line) for line in response.text.splitlines() if line.strip()]  # the events
+    else:
+        decoded = response.json() if response.content else None
     answers.by_label[step.label] = decoded
     answers.last = decoded
     return response.status_code, decoded
@@ -144,7 +153,7 @@ def diff(a: Json, b: Json, path: str = "") -> list[str]:
 def run(server: httpx.Client, fake: httpx.Client, steps: Iterable[Step]) -> Outcome:
     """Sends every step to both sides in turn and records each difference."""
     outcome = Outcome()
-    server_answers, fake_answers = Answers(), Answers()
+    server_answers, fake_answers = outcome.server, Answers()
     server_rv, fake_rv = _Renamer(), _Renamer()
     for step in steps:
         server_code, server_body = send(server, step, server_answers)
