@@ -9,9 +9,10 @@ applies ``application/merge-patch+json`` with ``jsonpatch.MergePatch`` from
   at every depth, including inside objects that are array items (``pruneNulls``); ``null``
   array items themselves stay. An array or scalar replacing an object is stored unpruned
   (``merge`` returns the patch as is when it is not an object).
-- A patch that is an array replaces the document (nulls pruned as above); ``null`` or a scalar
-  patch is ``Invalid JSON Patch`` (400).
-
+- Under fieldValidation Strict or Warn (the apiserver's default), the body is first decoded with
+  ``kjson.UnmarshalStrict`` into ``map[string]any``: an array or scalar patch is a 400
+  ``error decoding patch``. Under Ignore, an array patch replaces the document (nulls pruned as
+  above) and a scalar patch is ``Invalid JSON Patch`` (400); ``null`` is that 400 under all three.
 
 The input is never modified: ``merge_patch`` works on a private copy and returns a new value.
 """
@@ -23,6 +24,7 @@ from typing import Any
 import msgspec
 
 from kgen.runtime.apimachinery.jsonpatch import PatchBadRequest, PatchInternal
+from kgen.runtime.apimachinery.jsonpatch_v4 import json_kind
 
 __all__ = ["merge_patch"]
 
@@ -55,10 +57,14 @@ def _merge(current: Any, patch: Any) -> Any:
     return current
 
 
-def merge_patch(doc: Any, patch: Any) -> Any:
+def merge_patch(doc: Any, patch: Any, *, field_validation: str = "Warn") -> Any:
     """``doc`` with the JSON merge ``patch`` applied as the apiserver applies it (``MergePatch``;
-    see the module docstring). Raises ``PatchBadRequest`` (400) for a ``null`` or scalar patch and
-    ``PatchInternal`` (500) for a ``null`` document."""
+    see the module docstring) for a request with that ``field_validation`` (the apiserver's
+    default is Warn). Raises ``PatchBadRequest`` (400) for a patch that is not an object (under
+    Ignore: a ``null`` or scalar one) and ``PatchInternal`` (500) for a ``null`` document."""
+    if field_validation != "Ignore" and patch is not None and not isinstance(patch, dict):
+        raise PatchBadRequest("error decoding patch: json: cannot unmarshal "
+                              f"{json_kind(patch)} into Go value of type map[string]interface {{}}")
     if doc is None:
         raise PatchInternal("Invalid JSON Document")
     if patch is None:

@@ -25,6 +25,7 @@ from kgen.runtime.apimachinery.jsonpatch import (
     PatchPanic,
     PatchTooLarge,
     json_patch,
+    json_patch_strict_errors,
 )
 from kgen.runtime.apimachinery.mergepatch import merge_patch
 from tests.support.oracle import oracle_binary
@@ -35,6 +36,7 @@ SEED = int(os.environ.get("KGEN_FUZZ_PATCH_SEED", "20261203"))
 KEYS = ["a", "b", "c", "a/b", "m~n", "~1", "", "0", "-", "x y"]
 SCALARS: list[Any] = [1, 1.0, True, False, "1", None, 0, -1, 1.5, "x", "", "true", "null"]
 KINDS = ["add", "remove", "replace", "move", "copy", "test"]
+VALIDATIONS = ["Warn", "Strict", "Ignore"]  # fieldValidation; the oracle takes "" for the default, Warn
 
 
 def _value(rng: random.Random, depth: int = 0) -> Any:
@@ -100,6 +102,8 @@ def _operation(rng: random.Random, doc: Any) -> dict[str, Any]:
         op["from"] = _path(rng, doc)[0] if rng.random() < 0.95 else rng.choice([None, 0])
         if rng.random() < 0.03:
             del op["from"]
+    if rng.random() < 0.03:
+        op[rng.choice(["foo", "Value", "OP", "a.b", "x\ty"])] = rng.choice(SCALARS)
     if kind == "test" and rng.random() < 0.6:
         op["value"] = at_path
     elif rng.random() < 0.93:
@@ -118,7 +122,7 @@ def _json_cases(rng: random.Random, count: int) -> list[dict[str, Any]]:
         ops: Any = [_operation(rng, doc) for _ in range(rng.choice([1, 1, 1, 2, 2, 3, 4]))]
         if rng.random() < 0.02:
             ops = rng.choice([None, {}, [1], "x", [None], []])
-        cases.append({"op": "json", "doc": doc, "patch": ops})
+        cases.append({"op": "json", "doc": doc, "patch": ops, "validation": rng.choice(VALIDATIONS)})
     return cases
 
 
@@ -140,7 +144,7 @@ def _merge_cases(rng: random.Random, count: int) -> list[dict[str, Any]]:
         patch: Any = {key: _merge_value(rng, 1) for key in rng.sample(KEYS + list(doc), rng.randint(0, 4))}
         if rng.random() < 0.05:
             patch = rng.choice([None, 1, "x", [None, {"a": None}], [], True])
-        cases.append({"op": "merge", "doc": doc, "patch": patch})
+        cases.append({"op": "merge", "doc": doc, "patch": patch, "validation": rng.choice(VALIDATIONS)})
     return cases
 
 
@@ -149,13 +153,16 @@ _CLASSES: list[tuple[type[PatchError], str]] = [
     (PatchInternal, "internal"), (PatchError, "invalid"),
 ]
 
-Apply = Callable[[Any, Any], Any]
+Apply = Callable[..., Any]
 
 
 def _kgen(case: dict[str, Any], apply_json: Apply = json_patch, apply_merge: Apply = merge_patch) -> dict[str, Any]:
     apply = apply_json if case["op"] == "json" else apply_merge
     try:
-        return {"ok": apply(case["doc"], case["patch"])}
+        options = {"field_validation": case["validation"]} if case["validation"] else {}  # "": the default
+        patched = apply(case["doc"], case["patch"], **options)
+        strict = json_patch_strict_errors(case["patch"]) if case["op"] == "json" and case["validation"] != "Ignore" else []
+        return {"ok": patched, "strict": strict}
     except PatchError as e:
         kind = next(name for cls, name in _CLASSES if isinstance(e, cls))
         return {"error": kind, "message": str(e)}
@@ -163,7 +170,7 @@ def _kgen(case: dict[str, Any], apply_json: Apply = json_patch, apply_merge: App
 
 def _canonical(outcome: dict[str, Any]) -> str:
     if "ok" in outcome:
-        return "ok " + json.dumps(outcome["ok"], sort_keys=True)
+        return f"ok {json.dumps(outcome['ok'], sort_keys=True)} strict {outcome.get('strict') or []}"
     message = outcome["message"] if outcome["error"] != "panic" else ""  # Go's panic text varies
     return f"error {outcome['error']} {message}"
 
@@ -209,24 +216,27 @@ def test_json_patch_and_merge_patch_match_the_apiservers_library(figure: Callabl
            f"{len(differences)} mismatches; " + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())))
     assert not differences, f"{len(differences)} mismatches, first ones:\n" + "\n".join(differences[:8])
     # every operation and outcome kind was exercised, so 0 mismatches means something
+    assert any(want.get("strict") for want in expected)
     for category in ["json add -> ok", "json replace -> ok", "json move -> ok", "json copy -> ok", "json test -> ok",
                      "json remove -> ok", "json test -> invalid", "json move -> invalid", "json add -> invalid",
                      "merge -> ok", "merge -> bad-request", "json malformed -> bad-request"]:
         assert counts[category] > 0, category
 
 
-def _rfc_replace(doc: Any, operations: Any) -> Any:
+def _rfc_replace(doc: Any, operations: Any, field_validation: str = "Warn") -> Any:
     """A planted difference: RFC 6902's ``replace``, which needs the member to exist."""
     for op in operations if isinstance(operations, list) else []:
         if isinstance(op, dict) and op.get("op") == "replace" and op.get("path") == "/missing":
             raise PatchError("RFC: replace of a missing member")
-    return json_patch(doc, operations)
+    return json_patch(doc, operations, field_validation=field_validation)
 
 
 def test_the_harness_sees_a_planted_difference() -> None:
-    cases = [{"op": "json", "doc": {"a": 1}, "patch": [{"op": "replace", "path": "/missing", "value": 2}]},
-             {"op": "merge", "doc": {"a": 1}, "patch": {"a": True}},
-             {"op": "json", "doc": {"a": 1}, "patch": [{"op": "test", "path": "/a", "value": True}]}]
+    cases: list[dict[str, Any]] = [
+        {"op": "json", "doc": {"a": 1}, "patch": [{"op": "replace", "path": "/missing", "value": 2}], "validation": ""},
+        {"op": "merge", "doc": {"a": 1}, "patch": {"a": True}, "validation": "Warn"},
+        {"op": "json", "doc": {"a": 1}, "patch": [{"op": "test", "path": "/a", "value": True}], "validation": "Warn"},
+    ]
     expected = _oracle(cases)
     assert expected[0] == {"ok": {"a": 1, "missing": 2}}
     assert expected[1] == {"ok": {"a": True}}

@@ -58,7 +58,11 @@ def test_merge_patch_rfc7386() -> None:
     assert merge_patch(doc, patch) == {
         "title": "Hello!", "author": {"givenName": "John"}, "tags": ["example"], "phoneNumber": "+01-123-456-7890"
     }
-    assert merge_patch({"a": 1}, ["x"]) == ["x"]
+    # an array patch: a 400 under the apiserver's default fieldValidation (Warn), the document
+    # under Ignore (hack/oracle/jsonpatch agrees; a real apiserver answers the 400 too)
+    with pytest.raises(PatchError, match="cannot unmarshal array"):
+        merge_patch({"a": 1}, ["x"])
+    assert merge_patch({"a": 1}, ["x"], field_validation="Ignore") == ["x"]
     assert merge_patch("scalar", {"a": {"b": None}}) == {"a": {}}
     # As the apiserver's json-patch v4 MergePatch does (hack/oracle/jsonpatch agrees): nulls inside
     # new array items are dropped, null items stay; 1 -> true is a change, not Python's 1 == True.

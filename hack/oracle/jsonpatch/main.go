@@ -7,8 +7,14 @@
 //	                              apiserver's default JSONPatchMaxCopyBytes (3 MiB, server/config.go)
 //	application/merge-patch+json  jsonpatch.MergePatch(doc, patch)
 //
-// Reads JSON lines {"op": "json"|"merge", "doc": ..., "patch": ...} on stdin and writes one line
-// per case: {"ok": <the patched document>} or {"error": <class>, "message": <Go's error text>}.
+// With fieldValidation Strict or Warn (Warn is the apiserver's default, handlers/rest.go), the
+// patch is first decoded with sigs.k8s.io/json's UnmarshalStrict (into []handlers.jsonPatchOp or
+// map[string]any): a decode error is a 400 "error decoding patch: ...", and the strict errors
+// (unknown fields) are reported beside the result (warnings under Warn, a 422 under Strict).
+//
+// Reads JSON lines {"op": "json"|"merge", "doc": ..., "patch": ..., "validation": "Strict"|
+// "Warn"|"Ignore" (default Warn)} on stdin and writes one line per case: {"ok": <the patched
+// document>, "strict": [...]} or {"error": <class>, "message": <the error text>}.
 // The class is the apiserver's answer to that error: "bad-request" (400: the patch does not
 // decode, or MergePatch's ErrBadJSONPatch), "too-large" (413), "invalid" (422: Apply failed),
 // "internal" (500: any other MergePatch error), "panic" (500: the library panicked; the
@@ -22,6 +28,8 @@ import (
 	"os"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+
+	"kgen.dev/hack/oracle/jsonpatch/handlers"
 )
 
 // maxJSONPatchOperations is k8s.io/apiserver's limit (handlers/patch.go).
@@ -34,12 +42,15 @@ type input struct {
 	Op    string          `json:"op"`
 	Doc   json.RawMessage `json:"doc"`
 	Patch json.RawMessage `json:"patch"`
+	// Validation is the request's fieldValidation: Strict, Warn (also when empty) or Ignore.
+	Validation string `json:"validation"`
 }
 
 type output struct {
 	OK      json.RawMessage `json:"ok,omitempty"`
 	Error   string          `json:"error,omitempty"`
 	Message string          `json:"message,omitempty"`
+	Strict  []string        `json:"strict,omitempty"`
 }
 
 func apply(c input) (out output) {
@@ -48,8 +59,16 @@ func apply(c input) (out output) {
 			out = output{Error: "panic", Message: fmt.Sprint(r)}
 		}
 	}()
+	strictDecode := c.Validation != "Ignore"
+	var strict []string
 	switch c.Op {
 	case "json":
+		if strictDecode {
+			var err error
+			if strict, err = handlers.StrictJSONPatch(c.Patch); err != nil {
+				return output{Error: "bad-request", Message: "error decoding patch: " + err.Error()}
+			}
+		}
 		patch, err := jsonpatch.DecodePatch(c.Patch)
 		if err != nil {
 			return output{Error: "bad-request", Message: err.Error()}
@@ -62,8 +81,14 @@ func apply(c input) (out output) {
 		if err != nil {
 			return output{Error: "invalid", Message: err.Error()}
 		}
-		return output{OK: patched}
+		return output{OK: patched, Strict: strict}
 	case "merge":
+		if strictDecode {
+			var err error
+			if strict, err = handlers.StrictMergePatch(c.Patch); err != nil {
+				return output{Error: "bad-request", Message: "error decoding patch: " + err.Error()}
+			}
+		}
 		patched, err := jsonpatch.MergePatch(c.Doc, c.Patch)
 		if err == jsonpatch.ErrBadJSONPatch {
 			return output{Error: "bad-request", Message: err.Error()}
@@ -71,7 +96,7 @@ func apply(c input) (out output) {
 		if err != nil {
 			return output{Error: "internal", Message: err.Error()}
 		}
-		return output{OK: patched}
+		return output{OK: patched, Strict: strict}
 	}
 	return output{Error: "usage", Message: "op must be json or merge"}
 }
