@@ -21,6 +21,9 @@ class Field:
     default: Any = None  # the schema's default, recorded for docs and callers, never injected
     has_default: bool = False
     facts: dict[str, Any] = field(default_factory=dict)  # x-kubernetes-* facts, for later stages
+    #: The x-kubernetes-* facts of the value's elements, level by level (a list's items, a map's
+    #: values, their items...), outermost first; ``{}`` for a level with none. For merge schemas.
+    element_facts: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass

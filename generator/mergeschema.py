@@ -25,7 +25,8 @@ Encoding of a class: ``(name, atomic, fields)``; of a field:
 ``(wire, type, flags, patchStrategy, patchMergeKey, listType, listMapKeys, mapType)``, where
 ``type`` is ``"scalar"``, ``"int-or-string"``, ``"untyped"`` (any JSON: ``Any`` or an object
 with no properties), ``"<group>.<version>.<Class>"`` (a class, by its models module), or
-``("list", type)`` / ``("map", type)``; ``flags`` is a bit set of ``FLAGS``. Built-in types come
+``("list", type)`` / ``("map", type)``, an element with facts of its own being
+``("with", type, flags, listType, listMapKeys, mapType)``; ``flags`` is a bit set of ``FLAGS``. Built-in types come
 from the OpenAPI snapshot (v3 documents; a v2 document is read the same way when it is the
 only source, with the same extensions); CRDs from their structural schemas, and their
 group-versions are listed in ``CRDS``: the apiserver refuses strategic merge patch on custom
@@ -103,23 +104,47 @@ def _type(node: ast.expr, module: Module, own: set[str]) -> Any:
 
 def _field(f: Field, module: Module, own: set[str]) -> tuple[Any, ...]:
     facts = f.facts
-    flags = (
-        FLAGS["required"] * f.required
-        | FLAGS["nullable"] * f.nullable
-        | FLAGS["preserveUnknownFields"] * (facts.get("x-kubernetes-preserve-unknown-fields") is True)
-        | FLAGS["embeddedResource"] * (facts.get("x-kubernetes-embedded-resource") is True)
-    )
     kind = _type(ast.parse(f.annotation, mode="eval").body, module, own)
     if facts.get("x-kubernetes-int-or-string") is True:
         kind = "int-or-string"
-    strategy, key, list_type, keys, map_type = (facts.get(name) for name in _FACTS)
+    kind = _with_element_facts(kind, f.element_facts)
+    strategy, key, list_type, keys, map_type = _facts(facts)
+    return (f.wire_name, kind, _flags(facts) | FLAGS["required"] * f.required | FLAGS["nullable"] * f.nullable,
+            strategy, key, list_type, keys, map_type)
+
+
+def _flags(facts: dict[str, Any]) -> int:
+    return (
+        FLAGS["preserveUnknownFields"] * (facts.get("x-kubernetes-preserve-unknown-fields") is True)
+        | FLAGS["embeddedResource"] * (facts.get("x-kubernetes-embedded-resource") is True)
+    )
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _facts(facts: dict[str, Any]) -> tuple[str | None, str | None, str | None, tuple[str, ...] | None, str | None]:
+    """(patchStrategy, patchMergeKey, listType, listMapKeys, mapType) as written in the schema."""
+    keys = facts.get("x-kubernetes-list-map-keys")
     if keys is not None:
         keys = tuple(str(k) for k in keys) if isinstance(keys, list) else (str(keys),)
-    return (
-        f.wire_name, kind, flags,
-        *(str(v) if v is not None else None for v in (strategy, key, list_type)), keys,
-        str(map_type) if map_type is not None else None,
-    )
+    strategy, key, list_type, _, map_type = (_text(facts.get(name)) for name in _FACTS)
+    return strategy, key, list_type, keys, map_type
+
+
+def _with_element_facts(kind: Any, levels: list[dict[str, Any]]) -> Any:
+    """``("list", ("with", element, flags, listType, listMapKeys, mapType))`` where an element
+    level has facts of its own (a list of atomic lists, a list of preserve-unknown objects)."""
+    if not levels or not isinstance(kind, tuple):
+        return kind
+    element = _with_element_facts(kind[1], levels[1:])
+    facts = levels[0]  # may hold only facts of no merge (validations): then no "with"
+    _, _, list_type, keys, map_type = _facts(facts)
+    flags = _flags(facts)
+    if flags or list_type or keys or map_type:
+        element = ("with", element, flags, list_type, keys, map_type)
+    return (kind[0], element)
 
 
 def _class(m: Model, module: Module, own: set[str]) -> tuple[Any, ...]:

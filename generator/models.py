@@ -73,6 +73,22 @@ def _check_shape(schema: dict[str, Any], source: str, ptr: str) -> None:
         raise InputError(source, ptr + "/additionalProperties", "expected a schema object or a boolean")
 
 
+def _element_facts(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The x-kubernetes-* facts of each element level under ``schema`` (items, then
+    additionalProperties), as ``Field.element_facts`` holds them; trailing empty levels dropped."""
+    levels: list[dict[str, Any]] = []
+    while "$ref" not in schema and not is_int_or_string(schema) and not is_class(schema):
+        # The shape of ModelBuilder.annotation: an array's items, an object's map values.
+        inner = schema.get("items") if schema.get("type") == "array" else schema.get("additionalProperties")
+        if not isinstance(inner, dict):
+            break
+        schema = unwrap_all_of(inner)
+        levels.append({k: v for k, v in schema.items() if isinstance(k, str) and k.startswith("x-kubernetes-")})
+    while levels and not levels[-1]:
+        levels.pop()
+    return levels
+
+
 def _qualify_builtins(annotation: str, shadowed: set[str]) -> str:
     """``list[str]`` as ``builtins.list[str]`` where a field of the class is called ``list``.
 
@@ -206,6 +222,7 @@ class ModelBuilder:
                 annotation = _qualify_builtins(annotation, shadowed)
                 module.uses_builtins = True
             facts = {k: v for k, v in sub.items() if k.startswith("x-kubernetes-")}
+            element_facts = _element_facts(sub)
             model.fields.append(
                 Field(
                     wire_name=wire,
@@ -217,6 +234,7 @@ class ModelBuilder:
                     default=sub.get("default"),
                     has_default="default" in sub,
                     facts=facts,
+                    element_facts=element_facts,
                 )
             )
         return model

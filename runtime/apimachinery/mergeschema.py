@@ -37,11 +37,18 @@ _LEAVES: dict[str, TypeKind] = {"scalar": "scalar", "int-or-string": "int-or-str
 @dataclass(frozen=True)
 class FieldType:
     """A field's value type: a leaf, a struct (``ref``: ``"<group>.<version>.<Class>"``), or a
-    list or map of ``element``."""
+    list or map of ``element``. An element's own schema facts (a list of atomic lists, a map of
+    preserve-unknown-fields objects) are on its ``FieldType``; a field's are on its
+    ``FieldSchema``."""
 
     kind: TypeKind
     ref: str | None = None
     element: FieldType | None = None
+    list_type: str | None = None
+    list_map_keys: tuple[str, ...] = ()
+    map_type: str | None = None
+    preserve_unknown_fields: bool = False
+    embedded_resource: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,12 @@ class TypeSchema:
 
 def _field_type(raw: Any) -> FieldType:
     if isinstance(raw, tuple):
+        if raw[0] == "with":
+            _, inner, flags, list_type, keys, map_type = raw
+            return dataclasses.replace(
+                _field_type(inner), list_type=list_type, list_map_keys=tuple(keys or ()), map_type=map_type,
+                preserve_unknown_fields=bool(flags & _PRESERVE), embedded_resource=bool(flags & _EMBEDDED),
+            )
         return FieldType(raw[0], element=_field_type(raw[1]))
     leaf = _LEAVES.get(raw)
     return FieldType(leaf) if leaf is not None else FieldType("struct", ref=raw)

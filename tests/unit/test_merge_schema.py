@@ -170,6 +170,12 @@ def test_every_extension_of_the_snapshot_is_in_the_data() -> None:
                     want = want is True
                 assert got == want, f"{name}.{wire}: {ext} is {want!r} in the snapshot, {got!r} in the data"
                 checked[ext] += ext in prop
+            level, element = prop, f.type
+            while element.element is not None and isinstance(level.get("items", level.get("additionalProperties")), dict):
+                level, element = _unwrap(level.get("items", level.get("additionalProperties"))), element.element
+                for ext in ("x-kubernetes-list-type", "x-kubernetes-map-type"):
+                    assert getattr(element, _FACTS[ext]) == level.get(ext), f"{name}.{wire} element: {ext}"
+                    checked[ext + " (element)"] += ext in level
             unknown = {k for k in prop if k.startswith("x-kubernetes-")} - set(_FACTS) - {"x-kubernetes-int-or-string"}
             assert not unknown, f"{name}.{wire}: extensions the data does not carry: {unknown}"
             assert f.required == (wire in schema.get("required", [])) or wire in ("apiVersion", "kind", "metadata")
@@ -254,6 +260,18 @@ _CRD_SCHEMA: dict[str, Any] = {
                 "size": {"x-kubernetes-int-or-string": True, "anyOf": [{"type": "integer"}, {"type": "string"}]},
                 "raw": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
                 "note": {"type": "string", "nullable": True},
+                "matrix": {
+                    "type": "array",
+                    "x-kubernetes-list-type": "atomic",
+                    "items": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}},
+                },
+                "objects": {"type": "array", "items": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}},
+                "groups": {
+                    "type": "object",
+                    "additionalProperties": {
+                        "type": "object", "x-kubernetes-map-type": "atomic", "additionalProperties": {"type": "string"},
+                    },
+                },
             },
         },
     },
@@ -278,6 +296,15 @@ def test_crd_structural_schema_facts_and_the_crd_mark(tmp_path: Path) -> None:
         assert spec.fields["size"].type.kind == "int-or-string"
         assert spec.fields["raw"].preserve_unknown_fields
         assert spec.fields["note"].nullable and not spec.fields["note"].required
+        # Element levels carry their own facts: a list of sets, a map of atomic maps.
+        matrix = spec.fields["matrix"]
+        assert matrix.list_type == "atomic" and matrix.type.element is not None
+        assert (matrix.type.element.kind, matrix.type.element.list_type) == ("list", "set")
+        objects = spec.fields["objects"].type.element
+        assert objects is not None and objects.preserve_unknown_fields and not spec.fields["objects"].preserve_unknown_fields
+        groups = spec.fields["groups"]
+        assert groups.map_type is None and groups.type.element is not None
+        assert (groups.type.element.kind, groups.type.element.map_type) == ("map", "atomic")
         meta = widget.child("metadata")
         assert meta is not None and meta.fields["finalizers"].list_type == "set"
 
