@@ -45,3 +45,12 @@ snapshot: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# A long differential run of JSON patch and merge patch against the apiserver's library
+# (hack/oracle/jsonpatch): FUZZ_PATCH_CASES JSON patches and half as many merge patches.
+FUZZ_PATCH_CASES ?= 200000
+FUZZ_PATCH_SEED ?= 1
+fuzz-patch: $(STAMP)
+	KGEN_FUZZ_PATCH_CASES=$(FUZZ_PATCH_CASES) KGEN_FUZZ_PATCH_SEED=$(FUZZ_PATCH_SEED) \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_jsonpatch_oracle.py
+.PHONY: fuzz-patch
