@@ -31,8 +31,8 @@ _NO_RAW = object()  # a nil *json.RawMessage: a patch's ``"value": null``
 
 
 class GoPanic(Exception):
-    """Go would panic here (nil pointer dereference, assignment to a nil map); the apiserver's
-    panic recovery answers 500."""
+    """Go would panic here (nil pointer dereference, assignment to a nil map); the apiserver then
+    drops the connection without a response."""
 
 
 class _Node:

@@ -17,8 +17,8 @@
 // document>, "strict": [...]} or {"error": <class>, "message": <the error text>}.
 // The class is the apiserver's answer to that error: "bad-request" (400: the patch does not
 // decode, or MergePatch's ErrBadJSONPatch), "too-large" (413), "invalid" (422: Apply failed),
-// "internal" (500: any other MergePatch error), "panic" (500: the library panicked; the
-// apiserver's panic recovery answers 500).
+// "internal" (500: any other MergePatch error), "panic" (the library panicked; a real
+// apiserver then drops the connection without a response).
 package main
 
 import (
