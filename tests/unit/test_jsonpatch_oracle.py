@@ -204,6 +204,22 @@ def _differences(cases: list[dict[str, Any]], expected: list[dict[str, Any]],
     return differences
 
 
+def _go_varies(cases: list[dict[str, Any]], differences: list[str]) -> int:
+    """How many differing cases Go itself answers differently from run to run (its random map
+    order decides between two failures inside one object compare, see jsonpatch's docstring),
+    with kgen's answer one of Go's. Those are not mismatches; they are counted and removed."""
+    differing = [case for case in cases if any(d.startswith(json.dumps(case) + "\n") for d in differences)]
+    if not differing:
+        return 0
+    answers = [{_canonical(outcome)} for outcome in _oracle(differing)]
+    for _ in range(30):
+        for seen, outcome in zip(answers, _oracle(differing)):
+            seen.add(_canonical(outcome))
+    varies = [case for case, seen in zip(differing, answers) if len(seen) > 1 and _canonical(_kgen(case)) in seen]
+    differences[:] = [d for d in differences if not any(d.startswith(json.dumps(case) + "\n") for case in varies)]
+    return len(varies)
+
+
 def test_json_patch_and_merge_patch_match_the_apiservers_library(figure: Callable[[str], None]) -> None:
     rng = random.Random(SEED)
     cases = _json_cases(rng, CASES) + _merge_cases(rng, CASES // 2)
@@ -211,9 +227,10 @@ def test_json_patch_and_merge_patch_match_the_apiservers_library(figure: Callabl
     expected = _oracle(cases)
     differences = _differences(cases, expected)
     assert json.dumps(cases) == before  # kgen never modifies its inputs
+    go_varies = _go_varies(cases, differences)
     counts = Counter(_category(case, want) for case, want in zip(cases, expected))
     figure(f"json-patch/merge-patch vs json-patch.v4 (seed {SEED}): {len(cases)} cases, "
-           f"{len(differences)} mismatches; " + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())))
+           f"{len(differences)} mismatches, {go_varies} where Go's own answer varies; " + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())))
     assert not differences, f"{len(differences)} mismatches, first ones:\n" + "\n".join(differences[:8])
     # every operation and outcome kind was exercised, so 0 mismatches means something
     assert any(want.get("strict") for want in expected)
@@ -245,3 +262,17 @@ def test_the_harness_sees_a_planted_difference() -> None:
     assert len(_differences(cases, expected, lambda case: _kgen(case, apply_json=_rfc_replace))) == 1
     # Python's == (1 == True) would make the merge a no-op and the test pass: both are seen
     assert len(_differences(cases, expected, lambda case: {"ok": case["doc"]})) == 3
+
+
+def test_go_alone_varies_when_an_object_compare_could_both_panic_and_fail() -> None:
+    """``lazyNode.equal`` walks an object's members in Go's random map order: here member ``a``
+    panics (a null array item) and member ``b`` fails. kgen answers one of Go's two answers, and
+    the harness counts such a case apart instead of calling it a mismatch."""
+    case = {"op": "json", "doc": {"o": {"a": [None], "b": 1}}, "validation": "Warn",
+            "patch": [{"op": "test", "path": "/o", "value": {"a": [None], "b": 2}}]}
+    answers = {_canonical(outcome) for outcome in _oracle([case] * 40)}
+    assert len(answers) == 2 and _canonical(_kgen(case)) in answers
+    other = next(a for a in answers if a != _canonical(_kgen(case)))
+    differences = _differences([case], [{"error": other.split()[1], "message": other.split(" ", 2)[2]}])
+    assert len(differences) == 1
+    assert _go_varies([case], differences) == 1 and differences == []
