@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from kgen.runtime.apimachinery.mergeschema import FieldSchema, MergeSchema, TypeSchema, schema_for
+from tests.support.oracle import oracle_binary
 from tests.unit.helpers import crd, generate, imported, write_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -248,6 +249,51 @@ def _cross_check(schemas: MergeSchema) -> Counter[str]:
     assert +checked == expected  # every merge extension of the snapshot, each counted once
     assert roots > 100
     return checked
+
+
+# -- strategicpatch's own metadata (Go oracle) -----------------------------------------------------
+
+
+def test_patch_strategy_and_merge_key_agree_with_the_go_struct_tags() -> None:
+    """apimachinery's strategicpatch reads a built-in type's patch metadata from its Go struct
+    tags (``PatchMetaFromStruct``), not from OpenAPI: hack/oracle/patchmeta walks every kind of
+    the snapshot in client-go's scheme and reports each field's tags; the data must agree."""
+    schemas = MergeSchema(STOCK)
+    snapshot_kinds = sorted(
+        {(f"{g['group']}/{g['version']}" if g["group"] else g["version"], g["kind"])
+         for schema in _definitions().values()
+         for g in schema.get("x-kubernetes-group-version-kind") or []
+         if len(schema["x-kubernetes-group-version-kind"]) == 1}
+    )
+    kinds = [k for k in snapshot_kinds if schemas.schema_for(*k) is not None]
+    assert set(snapshot_kinds) - set(kinds) == {("v1", "APIGroup"), ("v1", "APIGroupList"), ("v1", "APIVersions")}
+    done = subprocess.run(
+        [str(oracle_binary("patchmeta"))], input=json.dumps(kinds), capture_output=True, text=True, timeout=120, check=True,
+    )
+    answer = json.loads(done.stdout)
+    counts: Counter[str] = Counter()
+    differences = []
+    for e in answer["fields"]:
+        t = schemas.schema_for(e["apiVersion"], e["kind"])
+        assert t is not None, (e["apiVersion"], e["kind"])
+        for name in e["path"][:-1]:
+            child = t.child(name)
+            assert child is not None, e
+            t = child
+        f = t.field(e["path"][-1])
+        if f is None:
+            counts["fields the Go type has and the snapshot does not"] += 1
+            continue
+        counts["fields compared"] += 1
+        counts["with a patch strategy"] += bool(e["strategy"])
+        if ((f.patch_strategy or ""), (f.patch_merge_key or "")) != (e["strategy"], e["mergeKey"]):
+            differences.append((e, f.patch_strategy, f.patch_merge_key))
+    print(f"kinds {len(kinds)}, not in client-go's scheme {len(answer['unknown'])}, {dict(counts)}")
+    assert differences == []
+    # Only kinds client-go does not compile in (apiextensions, apiregistration) are unknown to it.
+    assert {k[0].split("/")[0] for k in answer["unknown"]} <= {"apiextensions.k8s.io", "apiregistration.k8s.io"}
+    assert counts["fields compared"] > 2000 and counts["with a patch strategy"] > 60
+    assert counts["fields the Go type has and the snapshot does not"] == 0
 
 
 # -- loaded only when used -------------------------------------------------------------------------
