@@ -13,9 +13,12 @@ by tests/integration/test_fake_vs_server.py):
   struct), and so are a top-level ``spec`` and ``status`` absent from the object (``status: {}``
   on a new Deployment): every built-in kind holds them as struct values, not pointers.
 
-What this cannot know: whether a scalar is a Go pointer, which decides if a zero (``0``,
-``false``, ``""``) with ``omitempty`` is dropped (``status.replicas: 0`` is, ``spec.replicas: 0``
-is kept). OpenAPI does not say it, so scalars are kept as sent.
+- a zero scalar (``0``, ``false``, ``""``) is left out where the Go field is a value (not a
+  pointer) tagged ``omitempty``: ``status.replicas: 0`` goes, ``spec.replicas: 0`` (an
+  ``*int32``) stays. OpenAPI cannot tell a pointer from a value, so this one fact comes from
+  the Go types themselves: ``zero_fields.json``, written by the oracle program
+  hack/oracle/zerofields from k8s.io/api at the envtest version (a test checks it for drift).
+  Kinds it does not list (newer than it) keep their zero scalars.
 
 Custom resources are not decoded into Go types (their structural schema prunes them, which the
 fake does not have), but their ``metadata`` is an ``ObjectMeta`` like any other's.
@@ -28,6 +31,8 @@ clientset imports every typed client, and with them every built-in model.
 from __future__ import annotations
 
 import functools
+import json
+from importlib import resources
 from typing import Any
 
 from msgspec import inspect
@@ -45,6 +50,7 @@ def decoded(info: ResourceInfo, obj: Obj) -> Obj:
     if model is not None:
         struct = _struct(model)
         out: Obj = _walk(obj, struct)
+        _drop_zeros(out, _zero_fields()["kinds"].get(f"{info.api_version}/{info.kind}"))
         for name in _TOP_LEVEL_STRUCTS:
             field = _fields(struct).get(name)
             if field is not None and _struct_of(field.type) is not None and not isinstance(out.get(name), dict):
@@ -52,8 +58,44 @@ def decoded(info: ResourceInfo, obj: Obj) -> Obj:
         return out
     object_meta = model_for("meta/v1", "ObjectMeta")
     if object_meta is not None and isinstance(obj.get("metadata"), dict):
-        return {**obj, "metadata": _walk(obj["metadata"], _struct(object_meta))}
+        metadata = _walk(obj["metadata"], _struct(object_meta))
+        _drop_zeros(metadata, _OBJECT_META)
+        return {**obj, "metadata": metadata}
     return obj
+
+
+_OBJECT_META = "meta/v1.ObjectMeta"
+
+
+@functools.cache
+def _zero_fields() -> dict[str, dict[str, Any]]:
+    """The Go facts: kinds to their Go type, each type's fields that lead to zero-dropped scalars."""
+    loaded: dict[str, dict[str, Any]] = json.loads(resources.files(__package__).joinpath("zero_fields.json").read_text())
+    return loaded
+
+
+def _drop_zeros(value: Any, go_type: str | None) -> None:
+    """Drops, in place, the zero scalars encoding/json omits (value fields tagged omitempty)."""
+    fields = _zero_fields()["types"].get(go_type) if go_type else None
+    if not fields or not isinstance(value, dict):
+        return
+    for name, entry in fields.items():
+        item = value.get(name)
+        if entry == "0":
+            if name in value and _is_zero(item):
+                del value[name]
+        elif entry.startswith("[]") and isinstance(item, list):
+            for element in item:
+                _drop_zeros(element, entry[2:])
+        elif entry.startswith("{}") and isinstance(item, dict):
+            for element in item.values():
+                _drop_zeros(element, entry[2:])
+        else:
+            _drop_zeros(item, entry)
+
+
+def _is_zero(value: Any) -> bool:
+    return value is False or value == "" or (type(value) in (int, float) and value == 0)
 
 
 def model_for(api_version: str, kind: str) -> type[Model] | None:

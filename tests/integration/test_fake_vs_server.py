@@ -14,6 +14,7 @@ server's defaults already in it.
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,6 +25,7 @@ from kgen.kubernetes.fake import FakeClientset
 from kgen.runtime.gentype.resource import ResourceInfo
 from tests.conftest import Figure
 from tests.support.apiserver import CRDS, crd_manifest, install_crd
+from tests.support.packages import REPO
 from tests.support.fake_vs_server import Answers, Outcome, Step, run
 
 GROUP = "fvs.kgen.dev"
@@ -111,23 +113,23 @@ def _deployment(name: str) -> dict[str, Any]:
             }},
             "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}},
             "revisionHistoryLimit": 10, "progressDeadlineSeconds": 600,
+            "paused": False, "minReadySeconds": 0,  # zero values the server drops (Go value fields)
         },
     }
 
 
 def deployment_steps(ns: str) -> list[Step]:
     """generation: spec and annotation changes move it, labels and finalizers do not, a deletion
-    that finalizers hold moves it; ``spec.replicas: 0`` (a pointer) is kept, an empty status list goes;
-    the update that drops the last finalizer deletes (one DELETED event, as the watch shows).
-    (``status.replicas: 0``, a non-pointer int the server drops, is not sent: the fake cannot
-    tell pointer from non-pointer scalars, runtime/fake/schema.py.)"""
+    that finalizers hold moves it; ``spec.replicas: 0`` (a pointer) is kept, ``status.replicas: 0``
+    (a value) and an empty status list go; the update that drops the last finalizer deletes (one
+    DELETED event, as the watch shows)."""
     base = f"/apis/apps/v1/namespaces/{ns}/deployments"
     return [
         Step("create", "POST", base, _deployment("web")),
         Step("annotate", "PUT", f"{base}/web", _edit("create", metadata={"annotations": {"a": "1"}})),
         Step("label", "PUT", f"{base}/web", _edit("annotate", metadata={"labels": {"l": "1"}})),
         Step("finalize", "PUT", f"{base}/web", _edit("label", metadata={"finalizers": ["kgen.dev/hold"]})),
-        Step("status", "PUT", f"{base}/web/status", _edit("finalize", status={"replicas": 1, "conditions": []})),
+        Step("status", "PUT", f"{base}/web/status", _edit("finalize", status={"replicas": 0, "observedGeneration": 1, "conditions": []})),
         Step("get", "GET", f"{base}/web"),
         Step("scale-up", "PUT", f"{base}/web", lambda a: {**a["get"], "spec": {**a["get"]["spec"], "replicas": 2}}),
         Step("delete", "DELETE", f"{base}/web"),
@@ -316,3 +318,15 @@ def test_the_harness_reports_a_planted_difference(figure: Figure) -> None:
     assert "t=y/1/0: /metadata/continue: server has '<continue>', missing on the fake" in found
     assert "create-a: /data: missing on the server, fake has {}" in found
     assert len(found) == len(planted.divergences) == 10  # 5 creates, 4 continue tokens, 1 reason
+
+
+@pytest.mark.integration
+def test_the_zero_fields_table_is_what_the_go_types_say() -> None:
+    """runtime/fake/zero_fields.json is hack/oracle/zerofields' output on k8s.io/api at the envtest
+    version (regenerate: ``$(hack/oracle/build.sh zerofields) > runtime/fake/zero_fields.json``)."""
+    binary = subprocess.run([str(REPO / "hack/oracle/build.sh"), "zerofields"], check=True, capture_output=True, text=True)
+    fresh = json.loads(subprocess.run([binary.stdout.strip()], check=True, capture_output=True, text=True).stdout)
+    committed = json.loads((REPO / "runtime/fake/zero_fields.json").read_text())
+    assert fresh == committed
+    assert committed["types"]["apps/v1.DeploymentStatus"]["replicas"] == "0"  # a value int32
+    assert "replicas" not in committed["types"]["apps/v1.DeploymentSpec"]  # a *int32

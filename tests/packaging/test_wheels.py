@@ -33,6 +33,7 @@ def test_runtime_wheel_holds_the_runtime_and_the_stock_client_only(wheels: Wheel
         "kgen/runtime/py.typed",
         "kgen/runtime/rest/client.py",
         "kgen/runtime/testing/pytest_plugin.py",
+        "kgen/runtime/fake/zero_fields.json",  # package data the fake reads
         "kgen/kubernetes/py.typed",
         "kgen/kubernetes/__init__.py",
     ):
