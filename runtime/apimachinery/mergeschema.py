@@ -78,7 +78,7 @@ class TypeSchema:
     name: str
     ref: str
     atomic: bool
-    fields: dict[str, FieldSchema]
+    fields: dict[str, FieldSchema] = dataclasses.field(repr=False)
     _schemas: MergeSchema = dataclasses.field(repr=False, compare=False)
 
     def field(self, name: str) -> FieldSchema | None:
