@@ -26,11 +26,15 @@ Encoding of a class: ``(name, atomic, fields)``; of a field:
 ``type`` is ``"scalar"``, ``"int-or-string"``, ``"untyped"`` (any JSON: ``Any`` or an object
 with no properties), ``"<group>.<version>.<Class>"`` (a class, by its models module), or
 ``("list", type)`` / ``("map", type)``, an element with facts of its own being
-``("with", type, flags, listType, listMapKeys, mapType)``; ``flags`` is a bit set of ``FLAGS``. Built-in types come
-from the OpenAPI snapshot (v3 documents; a v2 document is read the same way when it is the
-only source, with the same extensions); CRDs from their structural schemas, and their
-group-versions are listed in ``CRDS``: the apiserver refuses strategic merge patch on custom
-resources (415), so the runtime must too.
+``("with", type, flags, listType, listMapKeys, mapType)``; ``flags`` is a bit set of ``FLAGS``.
+
+Built-in types come from the OpenAPI snapshot (v3 documents; a v2 document, read when it is the
+only source, carries the same extensions and gives the same data for every type both define);
+CRDs from their structural schemas, and their group-versions are listed in ``CRDS``: the
+apiserver refuses strategic merge patch on custom resources (415), so the runtime must too.
+(Group-versions read from a cluster's OpenAPI are not marked: it does not say which are CRDs.)
+Not carried: ``x-kubernetes-unions`` and ``-validations`` (not merge facts), and the facts of a
+CRD's root schema itself (its fields' are). Rendering the stock package's data takes 0.1 s.
 """
 
 from __future__ import annotations
