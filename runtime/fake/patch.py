@@ -5,13 +5,25 @@ The patch is applied to the stored object (or its Scale, on ``/scale``) with
 resourceVersion precondition, status isolation and managedFields. Strategic merge patch is for
 built-in resources only (415 on custom resources, in the apiserver's words for each); an apply
 patch goes to ``apply``.
+
+Refusals are the apiserver's (k8s.io/apiserver v0.37.2 ``handlers/patch.go``): a body that does
+not decode is a 400 with the decoder's words; more than 10000 JSON patch operations a 413
+(``NewRequestEntityTooLargeError``); a patch the library cannot apply a 422 built by
+``NewGenericServerResponse``, which keeps only the generic message and empty details (the
+library's own words never reach the client); and where json-patch v4 panics, the handler's panic
+drops the connection, so the client sees ``httpx.RemoteProtocolError`` as it does from a real
+server. ``tests/contract/test_patch_errors.py`` pins each against the real apiserver.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
+import httpx
+
+from kgen.runtime.apimachinery.jsonpatch import PatchBadRequest, PatchInternal, PatchPanic, PatchTooLarge
 from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
 from kgen.runtime.fake.apply import apply
 from kgen.runtime.fake.errors import Failure, bad_request, unsupported_patch
@@ -21,10 +33,13 @@ from kgen.runtime.fake.store import Store, builtin
 from kgen.runtime.fake.writes import check_version, next_version, record_update, save
 from kgen.runtime.gentype.resource import PatchType
 
-_PATCHERS: dict[str, Callable[[Any, Any], Any]] = {
+_PATCHERS: dict[str, Callable[..., Any]] = {
     PatchType.JSON.value: json_patch, PatchType.MERGE.value: merge_patch,
     PatchType.STRATEGIC.value: strategic_merge_patch,
 }
+#: JSON patch and merge patch decode the body strictly first unless fieldValidation is Ignore.
+_VALIDATING = {PatchType.JSON.value, PatchType.MERGE.value}
+_REJECTED = "the server rejected our request due to an error in our request"
 
 
 def patch(store: Store, route: Route, call: Call) -> Reply:
@@ -36,22 +51,34 @@ def patch(store: Store, route: Route, call: Call) -> Reply:
     if patcher is None:
         raise unsupported_patch(custom_resource=False)
     body = call.json()
-    if not isinstance(body, list if call.content_type == PatchType.JSON.value else dict):
+    if call.content_type in _VALIDATING:
+        patcher = partial(patcher, field_validation=call.params.get("fieldValidation") or "Warn")
+    elif not isinstance(body, dict):
         raise bad_request(f"error decoding patch: a {call.content_type} patch cannot be {type(body).__name__}")
     stored = store.get(route.info, route.key)
     target = scale_of(route, stored) if route.subresource == "scale" else stored
     try:
         patched = patcher(target, body)
     except PatchError as e:
-        raise Failure(
-            422, "Invalid", "the server rejected our request due to an error in our request",
-            {"causes": [{"reason": "FieldValueInvalid", "message": str(e), "field": "patch"}]},
-        ) from None
+        raise _refusal(e) from None
     if not isinstance(patched, dict):
-        raise Failure(422, "Invalid", "the server rejected our request due to an error in our request")
+        raise Failure(422, "Invalid", _REJECTED)
     if route.subresource == "scale":
         return write_scale(store, route, call, stored, patched)
     check_version(route, stored, patched)
     new = next_version(store, route, stored, patched)
     record_update(store, route, call, stored, new)
     return Reply(200, save(store, route, stored, new, call.dry_run))
+
+
+def _refusal(error: PatchError) -> Exception:
+    """What the apiserver answers when applying the patch fails (see the module docstring)."""
+    if isinstance(error, PatchPanic):
+        return httpx.RemoteProtocolError("Server disconnected without sending a response.")
+    if isinstance(error, PatchBadRequest):
+        return bad_request(str(error))
+    if isinstance(error, PatchTooLarge):
+        return Failure(413, "RequestEntityTooLarge", f"Request entity too large: {error}")
+    if isinstance(error, PatchInternal):  # returned unwrapped: errors.NewInternalError's shape
+        return Failure(500, "InternalError", f"Internal error occurred: {error}", {"causes": [{"message": str(error)}]})
+    return Failure(422, "Invalid", _REJECTED, {})
