@@ -36,6 +36,9 @@ class Model:
     kind: str | None = None
     redacted: list[str] = field(default_factory=list)  # Python names whose values repr hides
     atomic: bool = False  # ``x-kubernetes-map-type: atomic``: server-side apply owns it whole
+    #: A definition's own ``x-kubernetes-preserve-unknown-fields`` (a CRD's root schema); for a
+    #: nested class it is the holding field's fact (``Field.facts``), as classes are shared.
+    preserve_unknown_fields: bool = False
 
 
 @dataclass

@@ -21,7 +21,8 @@ strings (names, keys, strategies) are data, never code. black is not run on thes
 (``format.UNFORMATTED``): one line per class is what they are, and formatting a literal of
 core/v1's size costs seconds for no reader.
 
-Encoding of a class: ``(name, atomic, fields)``; of a field:
+Encoding of a class: ``(name, atomic, fields)``, or ``(name, atomic, fields, True)`` when its
+definition preserves unknown fields; of a field:
 ``(wire, type, flags, patchStrategy, patchMergeKey, listType, listMapKeys, mapType)``, where
 ``type`` is ``"scalar"``, ``"int-or-string"``, ``"untyped"`` (any JSON: ``Any`` or an object
 with no properties), ``"<group>.<version>.<Class>"`` (a class, by its models module), or
@@ -33,8 +34,7 @@ only source, carries the same extensions and gives the same data for every type 
 CRDs from their structural schemas, and their group-versions are listed in ``CRDS``: the
 apiserver refuses strategic merge patch on custom resources (415), so the runtime must too.
 (Group-versions read from a cluster's OpenAPI are not marked: it does not say which are CRDs.)
-Not carried: ``x-kubernetes-unions`` and ``-validations`` (not merge facts), and the facts of a
-CRD's root schema itself (its fields' are). Rendering the stock package's data takes 0.1 s.
+Not carried: ``x-kubernetes-unions`` and ``-validations`` (not merge facts). Rendering the stock package's data takes 0.1 s.
 """
 
 from __future__ import annotations
@@ -152,7 +152,9 @@ def _with_element_facts(kind: Any, levels: list[dict[str, Any]]) -> Any:
 
 
 def _class(m: Model, module: Module, own: set[str]) -> tuple[Any, ...]:
-    return (m.name, m.atomic, tuple(_field(f, module, own) for f in m.fields))
+    fields = tuple(_field(f, module, own) for f in m.fields)
+    # A root schema that preserves unknown fields (a schemaless CRD) says so in a fourth item.
+    return (m.name, m.atomic, fields, True) if m.preserve_unknown_fields else (m.name, m.atomic, fields)
 
 
 def _tupled(value: Any) -> Any:

@@ -171,6 +171,7 @@ class ModelBuilder:
             d = self.definitions[name]
             module, cls = self._class_of[name]
             model = self._model(module, cls, d.schema, d.source, d.ptr, name)
+            model.preserve_unknown_fields = d.schema.get("x-kubernetes-preserve-unknown-fields") is True
             parts = name.rsplit(".", 2)
             secret = REDACTED_FIELDS.get((parts[-2], parts[-1]), ()) if len(parts) > 1 else ()
             model.redacted = [f.py_name for f in model.fields if f.wire_name in secret]

@@ -73,13 +73,16 @@ class FieldSchema:
 
 @dataclass
 class TypeSchema:
-    """One class's facts; ``atomic``: the struct is replaced whole (``x-kubernetes-map-type``)."""
+    """One class's facts; ``atomic``: the struct is replaced whole (``x-kubernetes-map-type``);
+    ``preserve_unknown_fields``: a kind's root schema keeps fields it does not list (a
+    schemaless CRD); for a nested object that fact is on the field holding it."""
 
     name: str
     ref: str
     atomic: bool
     fields: dict[str, FieldSchema] = dataclasses.field(repr=False)
     _schemas: MergeSchema = dataclasses.field(repr=False, compare=False)
+    preserve_unknown_fields: bool = False
 
     def field(self, name: str) -> FieldSchema | None:
         """The field with wire name ``name``; None when the type has no such field."""
@@ -164,7 +167,7 @@ class MergeSchema:
         if entry is None:
             return None
         fields = {f[0]: _field_schema(f) for f in entry[2]}
-        found = self._types[ref] = TypeSchema(entry[0], ref, entry[1], fields, self)
+        found = self._types[ref] = TypeSchema(entry[0], ref, entry[1], fields, self, len(entry) > 3 and entry[3])
         return found
 
 

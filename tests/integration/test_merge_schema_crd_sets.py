@@ -106,6 +106,8 @@ def test_crd_set_merge_schema_agrees_with_the_structural_schemas(project: str, t
                 t = schemas.schema_for(api_version, spec["names"]["kind"])
                 assert t is not None, (api_version, spec["names"]["kind"])
                 assert schemas.is_crd(api_version)
+                root = version["schema"]["openAPIV3Schema"]
+                assert t.preserve_unknown_fields == (root.get("x-kubernetes-preserve-unknown-fields") is True)
                 _walk(version["schema"]["openAPIV3Schema"], t, f"{path.name} {version['name']}", counts, root=True)
                 versions += 1
     assert not schemas.is_crd("v1")

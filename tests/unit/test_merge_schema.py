@@ -111,7 +111,7 @@ def test_unknown_kinds_and_fields_are_none_and_built_ins_are_not_crds() -> None:
     assert schemas.schema_for("v1", "NoSuchKind") is None
     assert schemas.schema_for("nosuch/v1", "Pod") is None
     pod = schemas.schema_for("v1", "Pod")
-    assert pod is not None and pod.field("noSuchField") is None
+    assert pod is not None and pod.field("noSuchField") is None and not pod.preserve_unknown_fields
     assert not schemas.is_crd("v1") and not schemas.is_crd("apps/v1")
 
 
@@ -194,6 +194,7 @@ def _cross_check(schemas: MergeSchema) -> Counter[str]:
         visited[name] = t
         schema = definitions[name]
         assert t.atomic == (schema.get("x-kubernetes-map-type") == "atomic"), name
+        assert t.preserve_unknown_fields == (schema.get("x-kubernetes-preserve-unknown-fields") is True), name
         checked["x-kubernetes-map-type (type)"] += "x-kubernetes-map-type" in schema
         assert set(t.fields) == set(schema.get("properties", {})), name
         for wire, prop in schema.get("properties", {}).items():
@@ -323,6 +324,7 @@ def test_importing_the_package_loads_no_merge_schema() -> None:
 
 _CRD_SCHEMA: dict[str, Any] = {
     "type": "object",
+    "x-kubernetes-preserve-unknown-fields": True,
     "properties": {
         "spec": {
             "type": "object",
@@ -370,6 +372,7 @@ def test_crd_structural_schema_facts_and_the_crd_mark(tmp_path: Path) -> None:
         assert widget is not None and schemas.is_crd("hostile.example.io/v1") and not schemas.is_crd("v1")
         spec = widget.child("spec")
         assert spec is not None
+        assert widget.preserve_unknown_fields and not spec.preserve_unknown_fields  # the root's own fact
         ports = spec.fields["ports"]
         assert (ports.list_type, ports.list_map_keys, ports.required) == ("map", ("port", "protocol"), True)
         assert ports.patch_strategy is None and ports.patch_merge_key is None  # no strategic merge for CRDs
