@@ -24,7 +24,7 @@ import pytest
 
 from kgen.runtime.apimachinery.mergeschema import FieldSchema, MergeSchema, TypeSchema, schema_for
 from tests.support.oracle import oracle_binary
-from tests.unit.helpers import crd, generate, imported, write_yaml
+from tests.unit.helpers import GROUP, PREFIX, crd, generate, gvk, imported, openapi_v3, swagger_v2, write_json, write_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 V3 = ROOT / "openapi" / "kubernetes-1.37.2" / "openapi" / "v3"
@@ -394,6 +394,61 @@ def test_crd_structural_schema_facts_and_the_crd_mark(tmp_path: Path) -> None:
         assert (groups.type.element.kind, groups.type.element.map_type) == ("map", "atomic")
         meta = widget.child("metadata")
         assert meta is not None and meta.fields["finalizers"].list_type == "set"
+
+
+# -- OpenAPI v3 and the v2 fallback read alike --------------------------------------------------
+
+
+def _widget_schemas(ref: str) -> dict[str, Any]:
+    return {
+        f"{PREFIX}.Widget": {
+            "type": "object",
+            "x-kubernetes-group-version-kind": gvk("Widget"),
+            "properties": {
+                "items": {
+                    "type": "array",
+                    "items": {"$ref": ref + f"{PREFIX}.Item"},
+                    "x-kubernetes-patch-strategy": "merge,retainKeys",
+                    "x-kubernetes-patch-merge-key": "port",
+                    "x-kubernetes-list-type": "map",
+                    "x-kubernetes-list-map-keys": ["port", "protocol"],
+                },
+                "selector": {"$ref": ref + f"{PREFIX}.Selector"},
+                "tags": {"type": "array", "items": {"type": "string"}, "x-kubernetes-list-type": "set"},
+            },
+        },
+        f"{PREFIX}.Item": {
+            "type": "object",
+            "required": ["port"],
+            "properties": {"port": {"type": "integer"}, "protocol": {"type": "string"}},
+        },
+        f"{PREFIX}.Selector": {
+            "type": "object",
+            "x-kubernetes-map-type": "atomic",
+            "properties": {"match": {"type": "object", "additionalProperties": {"type": "string"}}},
+        },
+    }
+
+
+@pytest.mark.parametrize("version", ["v3", "v2"])
+def test_openapi_v3_and_v2_documents_give_the_same_facts(version: str, tmp_path: Path) -> None:
+    doc = (
+        openapi_v3(_widget_schemas("#/components/schemas/")) if version == "v3"
+        else swagger_v2(_widget_schemas("#/definitions/"))
+    )
+    gen = generate(tmp_path / "out", "--from", str(write_json(tmp_path / "openapi.json", doc)))
+    with imported(gen):
+        schemas = MergeSchema(gen.name)
+        widget = schemas.schema_for(f"{GROUP}/v1", "Widget")
+        assert widget is not None and not schemas.is_crd(f"{GROUP}/v1")
+        items = widget.fields["items"]
+        assert (items.patch_strategies, items.patch_merge_key) == ({"merge", "retainKeys"}, "port")
+        assert (items.list_type, items.list_map_keys) == ("map", ("port", "protocol"))
+        item = widget.child("items")
+        assert item is not None and item.fields["port"].required and not item.fields["protocol"].required
+        selector = widget.child("selector")
+        assert selector is not None and selector.atomic and selector.fields["match"].type.kind == "map"
+        assert widget.fields["tags"].list_type == "set"
 
 
 # -- inert whatever a schema says ------------------------------------------------------------------
