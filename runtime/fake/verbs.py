@@ -2,16 +2,19 @@
 
 - create: the server fills uid, creationTimestamp, generation and ``generateName``; a create
   cannot set the status of a resource with a status subresource; a namespace gets phase Active
-  and its ``kubernetes.io/metadata.name`` label;
-- list: from one consistent snapshot, like etcd's, in etcd's key order (``namespace/name``):
+  and its ``kubernetes.io/metadata.name`` label; a name still held by an object being deleted
+  is 409 "object is being deleted: ...";
+- list: from one consistent snapshot, like etcd's, in etcd's key order (``namespace/name``).
   ``limit`` pages carry a ``continue`` token that pins the snapshot's resourceVersion whenever
   objects remain after the page's last item, matching the selectors or not (the etcd3 store's
   ``GetList`` fills a page from a key range and reports whether keys remain, so a selective
-  list may end with an empty page, as the real server's does), and a token older than the history is 410 with a
-  fresh, inconsistent token to go on from now (``remainingItemCount`` only without selectors);
+  list may end with an empty page, as the real server's does); a token older than the history
+  is 410 with a fresh, inconsistent token to go on from now (``remainingItemCount`` only
+  without selectors); custom resource lists always carry ``continue`` (unstructured ListMeta);
 - delete: uid and resourceVersion preconditions are 409; finalizers (and the
   ``foregroundDeletion``/``orphan`` ones a propagation policy adds) keep the object, with a
-  ``deletionTimestamp``, until an update removes the last one;
+  ``deletionTimestamp``, until an update removes the last one; deletecollection answers the
+  list as it was before the deletions (the registry's DeleteCollection returns what it listed);
 - ``dryRun=All`` answers as if written and writes nothing.
 """
 
@@ -30,7 +33,7 @@ from kgen.runtime.fake.selectors import selector
 from kgen.runtime.fake.store import Key, Obj, Store, builtin, copy, meta, now
 from kgen.runtime.fake.schema import decoded
 from kgen.runtime.fake.writes import (
-    check_identity, check_update_version, check_version, next_version, record_update, save, tracks_generation, typed,
+    check_identity, check_uid, check_update_version, check_version, next_version, record_update, save, tracks_generation, typed,
 )
 from kgen.runtime.gentype.resource import ResourceInfo
 
@@ -64,8 +67,12 @@ def create(store: Store, route: Route, call: Call) -> Reply:
             )
         new_meta["name"] = store.generate_name(info, route.namespace, str(new_meta["generateName"]))
     key = (route.namespace if info.namespaced else "", str(new_meta["name"]))
-    if key in store.objects[info]:
-        raise already_exists(info, key[1])
+    existing = store.objects[info].get(key)
+    if existing is not None:
+        failure = already_exists(info, key[1])
+        if meta(existing).get("deletionTimestamp"):  # the registry's Create says why it still exists
+            failure.status["message"] = f"object is being deleted: {failure.status['message']}"
+        raise failure
     for server_owned in ("resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "generation"):
         new_meta.pop(server_owned, None)
     new_meta["uid"] = str(uuid.uuid4())
@@ -88,6 +95,7 @@ def update(store: Store, route: Route, call: Call) -> Reply:
     body = check_identity(route, call.json())
     stored = store.get(route.info, route.key)
     check_update_version(route, body)
+    check_uid(route, stored, body)
     check_version(route, stored, body)
     new = next_version(store, route, stored, body)
     record_update(store, route, call, stored, new)
@@ -128,8 +136,8 @@ def delete_collection(store: Store, route: Route, call: Call) -> Reply:
     for key, obj in sorted(store.objects[route.info].items()):
         if (route.namespace and key[0] != route.namespace) or not selected(obj):
             continue
-        reply = _delete_one(store, Route(route.info, key[0], key[1], ""), obj, options, dry_run)
-        deleted.append(obj if reply.body is None or reply.body.get("kind") == "Status" else reply.body)
+        _delete_one(store, Route(route.info, key[0], key[1], ""), obj, options, dry_run)
+        deleted.append(obj)  # the registry's DeleteCollection answers the list as it was before
     return Reply(200, _list_body(route.info, [_untyped(route.info, o) for o in deleted], {"resourceVersion": str(store.rv)}))
 
 
@@ -206,6 +214,9 @@ def _etcd_key(key: Key) -> str:
 
 
 def _list_body(info: ResourceInfo, items: list[Obj], metadata: Obj) -> Obj:
+    if not builtin(info.group):
+        # Custom resource lists are unstructured: their ListMeta always carries "continue".
+        metadata = {"continue": "", **metadata}
     return {"kind": f"{info.kind}List", "apiVersion": info.api_version, "metadata": metadata, "items": items}
 
 

@@ -4,7 +4,8 @@ The apiserver's registry strategy, reduced to what clients can observe:
 
 - the body must name the resource it is sent to (apiVersion, kind, namespace, name), else 400;
 - a ``metadata.resourceVersion`` in the body is a precondition: stale is 409 Conflict
-  (optimistic concurrency, which client-go's ``retry.RetryOnConflict`` exists for);
+  (optimistic concurrency, which client-go's ``retry.RetryOnConflict`` exists for); so is an
+  update's ``metadata.uid`` (an object deleted and recreated since the body was read);
 - the server owns uid, creationTimestamp, generation, resourceVersion, deletion fields and
   managedFields: a write cannot change them;
 - status isolation: with a ``status`` subresource, main-resource writes keep the stored status
@@ -29,7 +30,7 @@ from typing import Any
 
 from kgen.runtime.apimachinery import managedfields
 from kgen.runtime.apimachinery.meta import resource_version_of
-from kgen.runtime.fake.errors import Failure, bad_request, conflict, qualified
+from kgen.runtime.fake.errors import Failure, bad_request, conflict, details, qualified
 from kgen.runtime.fake.request import Call, Route
 from kgen.runtime.fake.schema import decoded
 from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
@@ -130,6 +131,29 @@ def check_update_version(route: Route, incoming: Mapping[str, Any]) -> None:
         {"name": route.name, "group": route.info.group, "kind": route.info.plural, "causes": [
             {"reason": "FieldValueInvalid", "message": message, "field": "metadata.resourceVersion"},
         ]},
+    )
+
+
+#: Built-in resources whose etcd key is not /registry/<resource> (the apiserver's storage config).
+_ETCD_PREFIXES = {("", "nodes"): "minions", ("", "services"): "services/specs"}
+
+
+def check_uid(route: Route, stored: Obj, incoming: Mapping[str, Any]) -> None:
+    """An update's ``metadata.uid`` is a precondition (rest.DefaultUpdatedObjectInfo's
+    Preconditions), checked before the resourceVersion: a stale body from before the object was
+    deleted and recreated is 409, in the storage's words (etcd key included)."""
+    wanted, actual = meta(incoming).get("uid"), meta(stored).get("uid")
+    if not wanted or wanted == actual:
+        return
+    info = route.info
+    prefix = _ETCD_PREFIXES.get((info.group, info.plural)) or (info.plural if builtin(info.group) else f"{info.group}/{info.plural}")
+    key = "/".join(part for part in ("/registry", prefix, route.namespace if info.namespaced else "", route.name) if part)
+    raise Failure(
+        409, "Conflict",
+        f'Operation cannot be fulfilled on {qualified(info)} "{route.name}": StorageError: invalid object, Code: 4, '
+        f"Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {wanted}, "
+        f"UID in object meta: {actual}",
+        details(info, route.name),
     )
 
 

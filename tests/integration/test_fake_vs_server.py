@@ -13,8 +13,12 @@ server's defaults already in it.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import subprocess
+import uuid
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,7 +30,8 @@ from kgen.runtime.gentype.resource import ResourceInfo
 from tests.conftest import Figure
 from tests.support.apiserver import CRDS, crd_manifest, install_crd
 from tests.support.packages import REPO
-from tests.support.fake_vs_server import Answers, Outcome, Step, run
+from tests.support.fake_vs_server import Answers, Divergence, Outcome, Step, run
+from tests.support.fake_vs_server_ops import Kind, sequence
 
 GROUP = "fvs.kgen.dev"
 WIDGETS = ResourceInfo(GROUP, "v1", "widgets", True, "Widget")  # with a status subresource
@@ -48,6 +53,12 @@ def _crd(kind: str, plural: str, status_subresource: bool) -> dict[str, Any]:
 @pytest.fixture
 def sides(admin: httpx.Client) -> Iterator[tuple[httpx.Client, httpx.Client]]:
     """(server, fake): envtest's admin client and a client over a fresh fake's transport."""
+    with _fake_sides(admin) as both:
+        yield both
+
+
+@contextlib.contextmanager
+def _fake_sides(admin: httpx.Client) -> Iterator[tuple[httpx.Client, httpx.Client]]:
     for kind, plural, status in (("Widget", "widgets", True), ("Gadget", "gadgets", False)):
         if admin.get(f"{CRDS}/{plural}.{GROUP}").status_code == 404:
             install_crd(admin, _crd(kind, plural, status))
@@ -276,6 +287,56 @@ def test_fake_answers_like_the_server(
     finally:
         for name in extra:
             server.delete(f"/api/v1/namespaces/{name}")
+
+
+# -- seeded random sequences ------------------------------------------------------------------------
+
+SEQUENCES, OPERATIONS = int(os.environ.get("KGEN_FVS_SEQUENCES", "100")), 30
+SEED = int(os.environ.get("KGEN_FVS_SEED", "20261203"))
+
+
+def _random_kinds() -> list[Kind]:
+    def configmap(name: str, labels: dict[str, str]) -> Any:
+        return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "labels": labels}, "data": {}}
+
+    def deployment(name: str, labels: dict[str, str]) -> Any:
+        body = _deployment(name)
+        return {**body, "metadata": {**body["metadata"], "labels": labels}}
+
+    def widget(name: str, labels: dict[str, str]) -> Any:
+        return {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": name, "labels": labels}, "spec": {"a": "x"}}
+
+    return [
+        Kind("/api/v1/namespaces/{ns}/configmaps", configmap,
+             lambda o, r: {**o, "data": r.choice([{}, {"k": r.choice("vw")}])}, None),
+        Kind("/apis/apps/v1/namespaces/{ns}/deployments", deployment,
+             lambda o, r: {**o, "spec": {**o["spec"], "replicas": r.randint(0, 2), "paused": r.random() < 0.3}},
+             lambda o, r: {**o, "status": {"replicas": r.randint(0, 1), "observedGeneration": r.randint(0, 2), "conditions": []}}),
+        Kind(f"/apis/{GROUP}/v1/namespaces/{{ns}}/widgets", widget,
+             lambda o, r: {**o, "spec": {"a": r.choice("xyz")}},
+             lambda o, r: {**o, "status": {"s": r.randint(0, 2)}}),
+    ]
+
+
+@pytest.mark.integration
+def test_random_sequences_answer_like_the_server(admin: httpx.Client, figure: Figure) -> None:
+    """Seeded random sequences (tests/support/fake_vs_server_ops.py) on ConfigMaps, Deployments and a
+    custom resource: every answer the same as the real server's."""
+    total = Outcome()
+    for index in range(SEQUENCES):
+        ns = f"rnd-{uuid.uuid4().hex[:8]}"
+        admin.post("/api/v1/namespaces", json={"metadata": {"name": ns}}).raise_for_status()
+        try:
+            with _fake_sides(admin) as (server, fake):
+                outcome = run(server, fake, sequence(SEED + index, ns, _random_kinds(), OPERATIONS))
+        finally:
+            admin.delete(f"/api/v1/namespaces/{ns}")
+        total.compared += outcome.compared
+        total.divergences += [Divergence(f"seed {SEED + index} {d.step}", d.what) for d in outcome.divergences]
+    by_op = Counter(step.split(":")[1].split(" ")[0] for step in (d.step for d in total.divergences))
+    figure(f"random: seed {SEED}, {SEQUENCES} sequences x {OPERATIONS} operations, {total.compared} compared, "
+           f"{len(total.divergences)} divergences {dict(by_op)}")
+    assert not total.divergences, "\n".join(map(str, total.divergences[:60]))
 
 
 # -- the harness sees a difference -----------------------------------------------------------------

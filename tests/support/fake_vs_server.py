@@ -121,9 +121,9 @@ def normalize(value: Json, rename: _Renamer, key: str = "") -> Json:
         if key == "continue" and value:
             return "<continue>"
         if key == "message":
-            # Conflict messages quote resourceVersions ("... in record (224)"): renamed alike.
+            # Conflict messages quote resourceVersions in parentheses ("... in record (224)").
             value = _UID_IN_TEXT.sub("<uid>", value)
-            return re.sub(r"\b\d+\b", lambda m: rename.names.get(m.group(), m.group()), value)
+            return re.sub(r"\((\d+)\)", lambda m: f"({rename.names.get(m.group(1), m.group(1))})", value)
         if _UID.match(value):
             return "<uid>"
         if _TIME.match(value):
