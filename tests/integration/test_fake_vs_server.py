@@ -28,7 +28,7 @@ import pytest
 from kgen.kubernetes.fake import FakeClientset
 from kgen.runtime.gentype.resource import ResourceInfo
 from tests.conftest import Figure
-from tests.support.apiserver import CRDS, crd_manifest, install_crd
+from tests.support.apiserver import CRDS, crd_manifest, install_crd, wait_for
 from tests.support.packages import REPO
 from tests.support.fake_vs_server import Answers, Divergence, Outcome, Step, run
 from tests.support.fake_vs_server_ops import Kind, sequence
@@ -62,6 +62,8 @@ def _fake_sides(admin: httpx.Client) -> Iterator[tuple[httpx.Client, httpx.Clien
     for kind, plural, status in (("Widget", "widgets", True), ("Gadget", "gadgets", False)):
         if admin.get(f"{CRDS}/{plural}.{GROUP}").status_code == 404:
             install_crd(admin, _crd(kind, plural, status))
+        # Established is not yet served: the first requests may get 429 "storage is (re)initializing".
+        wait_for(lambda: admin.get(f"/apis/{GROUP}/v1/{plural}").status_code == 200)
     tracker = FakeClientset().tracker
     tracker.register(WIDGETS, status=True)
     tracker.register(GADGETS, status=False)

@@ -5,7 +5,8 @@ Each side is a plain ``httpx.Client`` (the admin client of envtest's apiserver, 
 status code, the reason, the whole body. Before comparing, only what is allowed to differ is
 normalized: ``uid``s, timestamps, and the *values* of resourceVersions (each side's are renamed
 ``rv1``, ``rv2``... in order of first appearance, so their equalities still count; a number in a
-``message`` that is a resourceVersion seen before is renamed the same way, a uid in it too). A continue
+``message`` in parentheses, as conflicts quote resourceVersions, is renamed the same way, and a
+uid in it too). A continue
 token is compared by its presence; each side goes on with its own token.
 
 managedFields are left out of the comparison: their granularity (existence markers, struct
@@ -123,7 +124,7 @@ def normalize(value: Json, rename: _Renamer, key: str = "") -> Json:
         if key == "message":
             # Conflict messages quote resourceVersions in parentheses ("... in record (224)").
             value = _UID_IN_TEXT.sub("<uid>", value)
-            return re.sub(r"\((\d+)\)", lambda m: f"({rename.names.get(m.group(1), m.group(1))})", value)
+            return re.sub(r"\((\d+)\)", lambda m: f"({rename(m.group(1))})", value)
         if _UID.match(value):
             return "<uid>"
         if _TIME.match(value):
