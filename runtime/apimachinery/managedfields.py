@@ -349,10 +349,13 @@ def apply(
         c.owner.fields.discard(c.path)
     mine = _entry(entries, manager, APPLY, subresource, api_version)
     others: set[Path] = set().union(*(e.fields for e in entries if e is not mine))
+    owned = others | declared
     for p in sorted(mine.fields - declared, key=len, reverse=True):
-        if p not in others:
+        # structured-merge-diff adds back every item still owned (addBackOwnedItems): a field
+        # owned as a leaf before (data: {}) and through its children now (data.k) stays.
+        if not any(q[:len(p)] == p for q in owned):
             _remove(merged, p)
-            _prune(merged, p, others | declared)
+            _prune(merged, p, owned)
     mine.fields = declared
     mine.time, mine.api_version = now, api_version
     return merged, [e for e in entries if e.fields]

@@ -16,6 +16,7 @@ from kgen.runtime.apimachinery.managedfields import ApplyConflict
 from kgen.runtime.apimachinery.meta import name_of
 from kgen.runtime.fake.errors import Failure, bad_request, not_found
 from kgen.runtime.fake.request import Call, Reply, Route
+from kgen.runtime.fake.schema import decoded
 from kgen.runtime.fake.store import Store, now
 from kgen.runtime.fake.writes import check_identity, check_version, next_version, save, tracks_generation, typed
 
@@ -65,6 +66,7 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
         new_meta["creationTimestamp"] = now()
         if tracks_generation(info, new):
             new_meta["generation"] = 1
+        new = decoded(info, new)
         managedfields.write_entries(new, entries)
         if not call.dry_run:
             store.commit(info, route.key, new, None)

@@ -105,6 +105,13 @@ def configmap_steps(ns: str) -> list[Step]:
         Step("update-data", "PUT", f"{base}/cm", _edit("update", data={"k": "v"}, metadata={"labels": {"a": "b"}})),
         Step("get-again", "GET", f"{base}/cm"),
         Step("list", "GET", base),
+        Step("apply-create", "PATCH", f"{base}/applied", {
+            "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "applied", **empty}, "data": {},
+        }, params={"fieldManager": "m"}, content_type="application/apply-patch+yaml"),
+        Step("apply-again", "PATCH", f"{base}/applied", {
+            "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "applied", "labels": {"a": "b"}}, "data": {"k": "v"},
+            "binaryData": {},
+        }, params={"fieldManager": "m"}, content_type="application/apply-patch+yaml"),
     ]
 
 
