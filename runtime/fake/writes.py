@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kgen.runtime.apimachinery import managedfields
+from kgen.runtime.apimachinery.jsonpatch import json_equal
 from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.fake.errors import Failure, bad_request, conflict, details, qualified
 from kgen.runtime.fake.request import Call, Route
@@ -167,7 +168,7 @@ def check_version(route: Route, stored: Obj, incoming: Mapping[str, Any]) -> Non
 def save(store: Store, route: Route, stored: Obj, new: Obj, dry_run: bool) -> Obj:
     """Writes ``new`` over ``stored`` unless nothing changed; finishes a deletion whose
     last finalizer is gone."""
-    if _without_times(new) == _without_times(stored):
+    if json_equal(_without_times(new), _without_times(stored)):  # JSON's equality: 1 is not true
         return stored
     if dry_run:
         return new

@@ -89,6 +89,20 @@ def test_custom_resources_are_served_once_registered() -> None:
         ResourceClient(FakeClientset(tracker=tracker).rest, ResourceInfo("example.com", "v1", "gadgets", True, "Gadget"), "ns", DictCodec()).list()
 
 
+def test_a_write_that_changes_only_a_json_type_is_a_write() -> None:
+    """A merge patch from ``1`` to ``true`` (or ``1.0``) changes the object on the apiserver; the
+    fake used to compare with Python's ``==`` (``1 == True == 1.0``) and skip the write."""
+    widgets = ResourceInfo("example.com", "v1", "widgets", True, "Widget")
+    client = ResourceClient(FakeClientset(tracker=ObjectTracker([widgets])).rest, widgets, "ns", DictCodec("example.com/v1", "Widget"))
+    created = client.create({"metadata": {"name": "w"}, "spec": {"on": 1}})
+    for value in (True, 1.0, 1):
+        patched = client.patch("w", {"spec": {"on": value}})
+        assert patched["spec"]["on"] is value or (patched["spec"]["on"] == value and type(patched["spec"]["on"]) is type(value))
+        assert patched["metadata"]["resourceVersion"] != created["metadata"]["resourceVersion"]
+        created = patched
+    assert client.patch("w", {"spec": {"on": 1}})["metadata"]["resourceVersion"] == created["metadata"]["resourceVersion"]
+
+
 def test_watch_from_another_thread_sees_writes_and_stops_when_closed() -> None:
     cs = FakeClientset()
     cms = cs.core_v1.config_maps("ns")
