@@ -54,3 +54,11 @@ fuzz-patch: $(STAMP)
 	KGEN_FUZZ_PATCH_CASES=$(FUZZ_PATCH_CASES) KGEN_FUZZ_PATCH_SEED=$(FUZZ_PATCH_SEED) \
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_jsonpatch_oracle.py
 .PHONY: fuzz-patch
+
+# A long differential run of strategic merge patch against apimachinery's strategicpatch.
+FUZZ_SMP_CASES ?= 200000
+FUZZ_SMP_SEED ?= 20261203
+fuzz-smp: $(STAMP)
+	KGEN_FUZZ_SMP_CASES=$(FUZZ_SMP_CASES) KGEN_FUZZ_SMP_SEED=$(FUZZ_SMP_SEED) \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_strategicpatch_oracle.py -k matches_apimachinery
+.PHONY: fuzz-smp

@@ -2,24 +2,39 @@
 v0.37.2 ``strategicpatch`` with k8s.io/api's patch metadata, called as k8s.io/apiserver's
 handlers/patch.go calls it, errors classed by its interpretStrategicMergePatchError).
 
-These tests pin what the oracle answers for each strategic-merge-patch divergence issue 12 lists,
-so the Python engine that replaces ``kgen.runtime.apimachinery.patch.strategic_merge_patch`` has a
-fixed, checked target; the seeded differential run against that engine belongs beside them once the
-engine exists. ``figure`` records how many of these cases today's schema-less implementation gets
-wrong (a measurement, not an assertion: it is the gap the engine closes).
+The pinned tests fix what the oracle answers for each strategic-merge-patch divergence issue 12
+lists, and ``figure`` records how many of them the schema-less ``kgen.runtime.apimachinery.patch``
+still gets wrong. The differential test runs the schema-driven engine
+(``kgen.runtime.apimachinery.strategicpatch``) and the oracle on seeded random cases
+(tests/support/smp_cases.py: Pods, Deployments, Services, ConfigMaps, every directive in valid and
+invalid forms): the same result, or the same error class and message (Go panics by class only).
+Where Go's random map order gives a case several answers (the oracle is re-run 12 times on every
+disagreement), kgen's must be one of them. ``KGEN_FUZZ_SMP_CASES`` (default 6000) and
+``KGEN_FUZZ_SMP_SEED`` set the run; ``make fuzz-smp`` runs a long one.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import random
 import subprocess
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from kgen.runtime.apimachinery import strategicpatch
+from kgen.runtime.apimachinery.mergeschema import schema_for
 from kgen.runtime.apimachinery.patch import PatchError, strategic_merge_patch
 from tests.support.oracle import oracle_binary
+from tests.support.smp_cases import KINDS, CaseMaker
+
+CASES = int(os.environ.get("KGEN_FUZZ_SMP_CASES", "6000"))
+SEED = int(os.environ.get("KGEN_FUZZ_SMP_SEED", "20261203"))
+CLASSES = {strategicpatch.SMPBadRequest: "bad-request", strategicpatch.SMPInvalid: "invalid",
+           strategicpatch.SMPInternal: "internal", strategicpatch.SMPPanic: "panic"}
 
 
 def _oracle(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -126,3 +141,88 @@ def test_todays_schemaless_patch_misses(answers: dict[str, dict[str, Any]], figu
     figure(f"schema-less strategic_merge_patch vs apimachinery: {len(misses)} of "
            f"{sum(c['op'] == 'apply' for _, c, _ in PINNED)} pinned cases differ: {', '.join(misses)}")
     assert misses, "the engine now matches every pinned case: switch this test to the new engine's differential run"
+
+
+# -- the engine against the oracle, on seeded random cases -------------------------------------------
+
+def _cases(rng: random.Random, count: int) -> list[tuple[dict[str, Any], str]]:
+    out = []
+    for _ in range(count):
+        api_version, kind = rng.choice(KINDS)
+        ts = schema_for(api_version, kind)
+        assert ts is not None
+        maker = CaseMaker(rng)
+        original = maker.obj(ts, 0)
+        patch = maker.patch(ts, original, 0)
+        category = f"{kind}: " + (", ".join(sorted(maker.used)) or "plain")
+        out.append((_apply(f"{api_version} {kind}", original, patch), category))
+    return out
+
+
+def _kgen(case: dict[str, Any], apply: Callable[..., Any] = strategicpatch.strategic_merge_patch) -> dict[str, Any]:
+    api_version, kind = case["kind"].split(" ")
+    try:
+        return {"ok": apply(case["original"], case["patch"], schema_for(api_version, kind))}
+    except strategicpatch.SMPError as e:
+        return {"error": CLASSES[type(e)], "message": str(e)}
+
+
+def _canonical(outcome: dict[str, Any]) -> str:
+    """Go prints int64 and float64 alike when integral; panics compare by class only."""
+    if outcome.get("error") == "panic":
+        return "panic"
+    return json.dumps(outcome, sort_keys=True, default=str)
+
+
+def _differences(cases: list[tuple[dict[str, Any], str]], expected: list[dict[str, Any]],
+                 apply: Callable[..., Any] = strategicpatch.strategic_merge_patch) -> tuple[list[str], Counter[str], int]:
+    differences: list[str] = []
+    counts: Counter[str] = Counter()
+    again: list[int] = []
+    for i, ((case, category), want) in enumerate(zip(cases, expected, strict=True)):
+        got = _kgen(case, apply)
+        counts[f"{category} -> {want.get('error', 'ok')}"] += 1
+        if _canonical(got) != _canonical(want):
+            again.append(i)
+    varies = 0
+    if again:  # Go walks a patch's keys in random order: some cases have several right answers
+        reruns = [_oracle([cases[i][0] for i in again]) for _ in range(12)]
+        for n, i in enumerate(again):
+            answers = {_canonical(r[n]) for r in reruns} | {_canonical(expected[i])}
+            got = _kgen(cases[i][0], apply)
+            if len(answers) > 1 and _canonical(got) in answers:
+                varies += 1
+                continue
+            differences.append(f"{json.dumps(cases[i][0])}\n  kgen:   {_canonical(got)}\n  oracle: {_canonical(expected[i])}")
+    return differences, counts, varies
+
+
+def test_strategic_merge_patch_matches_apimachinery(figure: Callable[[str], None]) -> None:
+    cases = _cases(random.Random(SEED), CASES)
+    expected = _oracle([c for c, _ in cases])
+    differences, counts, varies = _differences(cases, expected)
+    outcomes = Counter(e.get("error", "ok") for e in expected)
+    figure(f"strategic merge patch vs apimachinery (seed {SEED}): {len(cases)} cases, {len(differences)} mismatches, "
+           f"{varies} where Go's map order gives several answers (kgen gave one of them); outcomes "
+           + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+    directives = Counter()
+    for (_, category), n in ((k.split(" -> ")[0].split(": ", 1), v) for k, v in counts.items()):
+        for d in category.split(", "):
+            directives[d] += n
+    figure("per directive: " + ", ".join(f"{k} {v}" for k, v in sorted(directives.items())))
+    assert not differences, f"{len(differences)} mismatches, first:\n" + "\n".join(differences[:5])
+
+
+def _without_element_order(doc: Any, patch: Any, schema: Any) -> Any:
+    """A planted difference: the engine, blind to ``$setElementOrder`` (as today's code is)."""
+    def strip(v: Any) -> Any:
+        if isinstance(v, dict):
+            return {k: strip(e) for k, e in v.items() if not k.startswith("$setElementOrder/")}
+        return [strip(e) for e in v] if isinstance(v, list) else v
+    return strategicpatch.strategic_merge_patch(doc, strip(patch), schema)
+
+
+def test_the_harness_sees_a_planted_difference() -> None:
+    cases = _cases(random.Random(SEED), 600)
+    differences, _, _ = _differences(cases, _oracle([c for c, _ in cases]), apply=_without_element_order)
+    assert len(differences) >= 5

@@ -5,6 +5,9 @@
 // StrategicMergeMapPatch(originalMap, patchMap, schemaReferenceObj), whose errors pass through
 // interpretStrategicMergePatchError).
 //
+// The original and the patch are decoded as the apiserver has them (ints as int64, the original's
+// lists without spare capacity, as runtime.DefaultUnstructuredConverter builds them).
+//
 // Reads JSON lines {"kind": "<apiVersion> <Kind>", "op": "apply"|"two-way"|"three-way",
 // "original": ..., "patch": ... (apply), "modified": ... (two-way, three-way), "current": ...
 // (three-way)} on stdin and writes one line per case: {"ok": <result>} or {"error": <class>,
@@ -25,6 +28,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	"k8s.io/client-go/kubernetes/scheme"
+	kjson "sigs.k8s.io/json"
 )
 
 type input struct {
@@ -55,10 +59,33 @@ func apiserverClass(err error) string {
 	}
 }
 
+// decodeMap decodes as the apiserver's patch decoder does (sigs.k8s.io/json, ints kept as int64).
 func decodeMap(raw json.RawMessage) (map[string]interface{}, error) {
 	m := map[string]interface{}{}
-	err := json.Unmarshal(raw, &m)
+	err := kjson.UnmarshalCaseSensitivePreserveInts(raw, &m)
 	return m, err
+}
+
+// exact copies v with every slice's capacity equal to its length, as
+// runtime.DefaultUnstructuredConverter.ToUnstructured builds the original object: strategicpatch
+// appends to the original's slices, so spare capacity would change what it does.
+func exact(v interface{}) interface{} {
+	switch t := v.(type) {
+	case map[string]interface{}:
+		m := make(map[string]interface{}, len(t))
+		for k, e := range t {
+			m[k] = exact(e)
+		}
+		return m
+	case []interface{}:
+		s := make([]interface{}, len(t))
+		for i, e := range t {
+			s[i] = exact(e)
+		}
+		return s
+	default:
+		return v
+	}
 }
 
 func run(c input) (out output) {
@@ -87,7 +114,7 @@ func run(c input) (out output) {
 		if err != nil {
 			return output{Error: "usage", Message: err.Error()}
 		}
-		patched, err := strategicpatch.StrategicMergeMapPatch(original, patch, obj)
+		patched, err := strategicpatch.StrategicMergeMapPatch(exact(original).(map[string]interface{}), patch, obj)
 		if err != nil {
 			return output{Error: apiserverClass(err), Message: err.Error()}
 		}
