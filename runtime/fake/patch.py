@@ -4,7 +4,11 @@ The patch is applied to the stored object (or its Scale, on ``/scale``) with
 ``kgen.runtime.apimachinery.patch``, and the result is written as an update would be: the same
 resourceVersion precondition, status isolation and managedFields. Strategic merge patch is for
 built-in resources only (415 on custom resources, in the apiserver's words for each); an apply
-patch goes to ``apply``.
+patch goes to ``apply``. A strategic merge patch is applied by
+``kgen.runtime.apimachinery.strategicpatch`` with the merge schema of the route's kind (a Scale's
+on ``/scale``), its errors answered as handlers/patch.go's interpretStrategicMergePatchError
+answers them (400 with apimachinery's words, 422 generic, any other a plain 500 with apimachinery's words,
+a panic a dropped connection).
 
 Refusals are the apiserver's (k8s.io/apiserver v0.37.2 ``handlers/patch.go``): a body that does
 not decode is a 400 with the decoder's words; more than 10000 JSON patch operations a 413
@@ -23,7 +27,9 @@ from typing import Any
 
 import httpx
 
+from kgen.runtime.apimachinery import strategicpatch
 from kgen.runtime.apimachinery.jsonpatch import PatchBadRequest, PatchInternal, PatchPanic, PatchTooLarge
+from kgen.runtime.apimachinery.mergeschema import schema_for
 from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
 from kgen.runtime.fake.apply import apply
 from kgen.runtime.fake.errors import Failure, bad_request, unsupported_patch
@@ -58,9 +64,14 @@ def patch(store: Store, route: Route, call: Call) -> Reply:
     stored = store.get(route.info, route.key)
     target = scale_of(route, stored) if route.subresource == "scale" else stored
     try:
-        patched = patcher(target, body)
+        if call.content_type == PatchType.STRATEGIC.value:
+            patched = _strategic(route, target, body)
+        else:
+            patched = patcher(target, body)
     except PatchError as e:
         raise _refusal(e) from None
+    except strategicpatch.SMPError as e:
+        raise _smp_refusal(e) from None
     if not isinstance(patched, dict):
         raise Failure(422, "Invalid", _REJECTED)
     if route.subresource == "scale":
@@ -82,3 +93,28 @@ def _refusal(error: PatchError) -> Exception:
     if isinstance(error, PatchInternal):  # returned unwrapped: errors.NewInternalError's shape
         return Failure(500, "InternalError", f"Internal error occurred: {error}", {"causes": [{"message": str(error)}]})
     return Failure(422, "Invalid", _REJECTED, {})
+
+
+def _strategic(route: Route, target: Any, body: dict[str, Any]) -> Any:
+    """The strategic merge patch of ``target`` with the merge schema of the route's kind."""
+    api_version, kind = ("autoscaling/v1", "Scale") if route.subresource == "scale" else (
+        route.info.api_version, route.info.kind)
+    schema = schema_for(api_version, kind)
+    if schema is None or not isinstance(target, dict):  # a kind the stock package does not have
+        return strategic_merge_patch(target, body)
+    return strategicpatch.strategic_merge_patch(target, body, schema)
+
+
+def _smp_refusal(error: strategicpatch.SMPError) -> Exception:
+    """handlers/patch.go interpretStrategicMergePatchError's answer (the module docstring)."""
+    if isinstance(error, strategicpatch.SMPPanic):
+        return httpx.RemoteProtocolError("Server disconnected without sending a response.")
+    if isinstance(error, strategicpatch.SMPBadRequest):
+        return bad_request(str(error))
+    if isinstance(error, strategicpatch.SMPInvalid):
+        return Failure(422, "Invalid", _REJECTED, {})
+    # Not an API status: the handler answers it as any plain error, a 500 with the error's text and
+    # no reason or details (responsewriters.ErrorToAPIStatus).
+    failure = Failure(500, "", str(error))
+    del failure.status["reason"]
+    return failure
