@@ -276,30 +276,24 @@ class _Apply:
         self.copied = 0
 
     def add(self, op: _Op) -> None:
-        try:
-            path = op.path()
-        except GoError:
-            raise GoError("add operation failed to decode path: missing value") from None
-        found = _find(self.root, path)
-        if found is None:
-            raise GoError(f'add operation does not apply: doc is missing path: "{path}": missing value')
-        try:
-            _add(*found, op.value())
-        except GoError as e:
-            raise GoError(f"error in add for path: '{path}': {e}") from None
+        self._in_place("add", op, lambda con, key: _add(con, key, op.value()))
 
     def remove(self, op: _Op) -> None:
+        self._in_place("remove", op, _remove)
+
+    def _in_place(self, verb: str, op: _Op, change: Callable[[Any, str], None]) -> None:
+        """``add`` and ``remove``: the same path checks and error wording, one change apart."""
         try:
             path = op.path()
         except GoError:
-            raise GoError("remove operation failed to decode path: missing value") from None
+            raise GoError(f"{verb} operation failed to decode path: missing value") from None
         found = _find(self.root, path)
         if found is None:
-            raise GoError(f'remove operation does not apply: doc is missing path: "{path}": missing value')
+            raise GoError(f'{verb} operation does not apply: doc is missing path: "{path}": missing value')
         try:
-            _remove(*found)
+            change(*found)
         except GoError as e:
-            raise GoError(f"error in remove for path: '{path}': {e}") from None
+            raise GoError(f"error in {verb} for path: '{path}': {e}") from None
 
     def replace(self, op: _Op) -> None:
         path = _decoded(op.path, "replace operation failed to decode path")
