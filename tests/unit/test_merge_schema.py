@@ -307,7 +307,7 @@ def test_importing_the_package_loads_no_merge_schema() -> None:
         "import kgen.kubernetes.typed.apps.v1, kgen.kubernetes.fake, kgen.runtime.apimachinery.patch\n"
         "from kgen.kubernetes.models.core.v1 import Pod\n"
         "Pod.from_dict({'spec': {'containers': [{'name': 'a'}]}})\n"
-        "before = sorted(m for m in sys.modules if 'mergeschema' in m)\n"
+        "before = sorted(m for m in sys.modules if m.startswith('kgen.kubernetes.mergeschema'))\n"
         "from kgen.runtime.apimachinery.mergeschema import schema_for\n"
         "schema_for('apps/v1', 'Deployment').child('spec')\n"
         "after = sorted(m for m in sys.modules if m.startswith('kgen.kubernetes.mergeschema'))\n"
