@@ -350,7 +350,10 @@ def test_lease_records_callbacks_and_events_match_client_go(
         return sorted((e["involvedObject"]["apiVersion"], e["involvedObject"]["kind"], e["involvedObject"]["name"],
                        e["type"], e["reason"], e["message"]) for e in items)
 
-    wait_for(lambda: len(events()) >= 8, timeout=30)
+    try:
+        wait_for(lambda: len(events()) >= 8, timeout=30)
+    except AssertionError:
+        raise AssertionError(f"8 Events expected, the server has {events()}") from None
     by_whom = {who: [e[:5] + (e[5].replace(who, "<id>"),) for e in events() if e[5].startswith(f"{who} ")]
                for who in ("go-a", "py-b", "go-c", "py-d")}
     print(f"client-go's events: {by_whom['go-a']}")

@@ -13,8 +13,9 @@
 //	{"callback":"stopped_leading"}
 //
 // A line "stop" on stdin, or the end of stdin, cancels the election's context (the lease is
-// released with -release-on-cancel); once Run has returned it prints {"done":true} and exits at
-// the end of stdin, so that the recorder has time to write its events.
+// released with -release-on-cancel); once Run has returned and every event it recorded is on the
+// server (the broadcaster writes from a goroutine that an exiting process would cut short), it
+// prints {"done":true}, and exits at the end of stdin.
 package main
 
 import (
@@ -31,6 +32,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -69,6 +71,50 @@ func clientGoVersion() string {
 	return "unknown"
 }
 
+// countingRecorder remembers the messages the lock records, so the program can wait until the
+// broadcaster has written them.
+type countingRecorder struct {
+	record.EventRecorder
+	mu       sync.Mutex
+	messages []string
+}
+
+func (r *countingRecorder) Eventf(obj runtime.Object, eventType, reason, messageFmt string, args ...any) {
+	r.mu.Lock()
+	r.messages = append(r.messages, fmt.Sprintf(messageFmt, args...))
+	r.mu.Unlock()
+	r.EventRecorder.Eventf(obj, eventType, reason, messageFmt, args...)
+}
+
+// waitForEvents polls the namespace's Events until every recorded message is there (30 s at most).
+func waitForEvents(client kubernetes.Interface, namespace string, recorder *countingRecorder) {
+	recorder.mu.Lock()
+	want := append([]string(nil), recorder.messages...)
+	recorder.mu.Unlock()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		list, err := client.CoreV1().Events(namespace).List(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			continue
+		}
+		have := map[string]bool{}
+		for _, e := range list.Items {
+			if e.Source.Component == "leaderelection-oracle" {
+				have[e.Message] = true
+			}
+		}
+		missing := 0
+		for _, m := range want {
+			if !have[m] {
+				missing++
+			}
+		}
+		if missing == 0 {
+			return
+		}
+	}
+	fail("the recorded events %v did not reach the server within 30s", want)
+}
+
 func main() {
 	kubeconfig := flag.String("kubeconfig", "", "kubeconfig path")
 	namespace := flag.String("namespace", "default", "the Lease's namespace")
@@ -94,7 +140,7 @@ func main() {
 	}
 	broadcaster := record.NewBroadcaster()
 	broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
-	recorder := broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "leaderelection-oracle"})
+	recorder := &countingRecorder{EventRecorder: broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "leaderelection-oracle"})}
 
 	lock := &resourcelock.LeaseLock{
 		LeaseMeta:  metav1.ObjectMeta{Namespace: *namespace, Name: *name},
@@ -132,6 +178,7 @@ func main() {
 	}()
 	emit(map[string]any{"started": true, "clientGo": clientGoVersion()})
 	elector.Run(ctx)
+	waitForEvents(client, *namespace, recorder)
 	emit(map[string]any{"done": true})
 	<-stdinDone
 	broadcaster.Shutdown()
