@@ -3,7 +3,10 @@
 with every directive in valid and invalid forms (``$patch`` replace/delete/merge/unknown in maps
 and list items, ``$retainKeys`` as a list, a non-list and missing a patched key,
 ``$setElementOrder/<list>`` in order, out of order and malformed, ``$deleteFromPrimitiveList``),
-nulls, merge lists with duplicate and missing merge keys, sets of primitives and atomic lists."""
+nulls, merge lists with duplicate and missing merge keys, sets of primitives and atomic lists.
+
+``variant`` derives a modified (or live) object from an original, for the two-way and three-way
+diffs (tests/unit/test_strategicpatch_diff_oracle.py)."""
 
 from __future__ import annotations
 
@@ -139,6 +142,88 @@ class CaseMaker:
             else:
                 self.used.add("$retainKeys not a list")
                 out["$retainKeys"] = self.rng.choice(["a", {"a": 1}, 1])
+
+
+    # -- variants: a modified (or current) object derived from an original, for the diffs ----------
+
+    def variant(self, ts: TypeSchema, original: dict[str, Any], depth: int = 0) -> dict[str, Any]:
+        """``original`` changed as an edit would change it: fields dropped, set to null, changed,
+        added, or given another type; merge lists with items dropped, reordered, edited by merge
+        key and added; lists of scalars with items dropped, reordered and added; nested alike."""
+        out: dict[str, Any] = {}
+        for name, v in original.items():
+            f = ts.fields.get(name)
+            r = self.rng.random()
+            if r < 0.12:
+                self.used.add("field dropped")
+                continue
+            if r < 0.15:
+                self.used.add("field null")
+                out[name] = None
+            elif f is None or r < 0.5:
+                out[name] = v
+            elif r < 0.55:
+                self.used.add("type changed")
+                out[name] = self.rng.choice([self.scalar(), {}, [], {"a": "b"}])
+            elif isinstance(v, dict) and f.type.kind == "struct" and (sub := ts.resolve(f.type)) is not None:
+                out[name] = self.variant(sub, v, depth + 1)
+            elif isinstance(v, dict) and f.type.kind == "map" and f.type.element is not None:
+                out[name] = self.map_variant(f.type.element, ts, v, depth)
+            elif isinstance(v, list):
+                out[name] = self.list_variant(f, ts, v, depth)
+            else:
+                self.used.add("scalar changed")
+                out[name] = self.value(f.type, ts, depth, f)
+        if self.rng.random() < 0.4:
+            self.used.add("field added")
+            for f in self.fields(ts):
+                out.setdefault(f.name, self.value(f.type, ts, depth, f))
+        return out
+
+    def map_variant(self, t: FieldType, ts: TypeSchema, original: dict[str, Any], depth: int) -> dict[str, Any]:
+        out = {k: v for k, v in original.items() if self.rng.random() > 0.25}
+        for _ in range(self.rng.randint(0, 2)):
+            self.used.add("map entry changed")
+            out[self.rng.choice(STRINGS[:4])] = self.value(t, ts, depth + 1)
+        return out
+
+    def list_variant(self, f: FieldSchema, ts: TypeSchema, original: list[Any], depth: int) -> list[Any]:
+        key = f.patch_merge_key
+        sub = ts.resolve(f.type)
+        items = [i for i in original if self.rng.random() > 0.25]
+        if len(items) < len(original):
+            self.used.add(f"{'merge' if f.patch_strategy and 'merge' in f.patch_strategy else 'atomic'} list item dropped")
+        if key and sub is not None:
+            for n, item in enumerate(items):
+                if isinstance(item, dict) and self.rng.random() < 0.4:
+                    self.used.add("merge list item edited")
+                    edited = self.variant(sub, item, depth + 1)
+                    if key in item and self.rng.random() < 0.9:
+                        edited[key] = item[key]
+                    items[n] = edited
+        if f.type.element is not None and self.rng.random() < 0.4:
+            self.used.add("list item added")
+            for _ in range(self.rng.randint(1, 2)):
+                items.insert(self.rng.randint(0, len(items)), self.item(f.type.element, ts, depth, f))
+        if len(items) > 1 and self.rng.random() < 0.3:
+            self.used.add("list reordered")
+            self.rng.shuffle(items)
+        return items
+
+
+    def string_set(self, doc: dict[str, Any], base: list[Any] | None = None) -> None:
+        """Puts a ``metadata.finalizers`` (a merge list of strings: a set) in ``doc``, fresh or
+        an edit of ``base``, since random scalars of mixed types rarely make a valid one."""
+        pool = ["a", "b", "c", "x", "y", "a/b", "10", "9"]
+        items = [i for i in (base or []) if self.rng.random() > 0.3] + \
+            self.rng.sample(pool, self.rng.randint(0, 3 if base else 4))
+        if base is not None and self.rng.random() < 0.3:
+            self.rng.shuffle(items)
+        self.used.add("finalizers")
+        meta = doc.get("metadata")
+        if not isinstance(meta, dict):
+            meta = doc["metadata"] = {}
+        meta["finalizers"] = items
 
 
 KINDS = [("v1", "Pod"), ("apps/v1", "Deployment"), ("v1", "Service"), ("v1", "ConfigMap")]

@@ -1,0 +1,152 @@
+"""Creating strategic merge patches: ``create_two_way_merge_patch`` and
+``create_three_way_merge_patch``, as k8s.io/apimachinery's strategicpatch does (patch.go:
+CreateTwoWayMergePatch, CreateThreeWayMergePatch; mergepatch's PreconditionFuncs and errors).
+
+A two-way patch turns ``original`` into ``modified`` (applied with ``strategic_merge_patch`` it gives
+``modified`` back). A three-way patch is what ``kubectl apply`` sends: the changes from ``current``
+(the live object) to ``modified`` (the new configuration) without deletions, plus the deletions from
+``original`` (the last applied configuration) to ``modified``, so fields others set on the live
+object survive. With ``overwrite=False``, a patch that changes a field the live object changed
+since ``original`` differently is refused (``MergingConflict``), as apimachinery refuses it.
+
+Documents are JSON text (``bytes``/``str``, decoded as apimachinery decodes them: integers stay
+integers), dicts, or typed models of a generated package; the merge schema is found from the
+documents' ``apiVersion``/``kind`` (a model's own when it has none) unless given. Inputs are never
+changed. The diff itself is ``strategicpatch_diffmaps``; the three-way merge and conflict check are
+``strategicpatch_threeway``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from typing import Any
+
+from kgen.runtime.apimachinery.gofmt import GoPanic, go_v
+from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
+from kgen.runtime.apimachinery.strategicpatch import _root
+from kgen.runtime.apimachinery.strategicpatch_diffmaps import DiffOptions, diff_maps
+from kgen.runtime.apimachinery.strategicpatch_order import SMPError, SMPPanic
+
+__all__ = [
+    "BadJSONDocument",
+    "MergingConflict",
+    "PreconditionFailed",
+    "PreconditionFunc",
+    "create_two_way_merge_patch",
+    "require_key_unchanged",
+    "require_metadata_key_unchanged",
+]
+
+#: mergepatch.PreconditionFunc: given the computed patch, whether it is acceptable.
+PreconditionFunc = Callable[[Any], bool]
+
+
+class BadJSONDocument(SMPError):
+    """A document is not a JSON object (mergepatch.ErrBadJSONDoc)."""
+
+    def __init__(self) -> None:
+        super().__init__("invalid JSON document")
+
+
+class PreconditionFailed(SMPError):
+    """A ``PreconditionFunc`` refused the patch (mergepatch.ErrPreconditionFailed)."""
+
+    def __init__(self, patch: dict[str, Any]) -> None:
+        super().__init__(f"precondition failed for: {go_v(patch)}")
+        self.patch = patch
+
+
+class MergingConflict(SMPError):
+    """The three-way patch changes a field the live object changed differently
+    (mergepatch.ErrConflict, returned when ``overwrite`` is false)."""
+
+
+def require_key_unchanged(key: str) -> PreconditionFunc:
+    """mergepatch.RequireKeyUnchanged: the patch must not hold top-level ``key``."""
+    def unchanged(patch: Any) -> bool:
+        return not isinstance(patch, dict) or key not in patch
+    return unchanged
+
+
+def require_metadata_key_unchanged(key: str) -> PreconditionFunc:
+    """mergepatch.RequireMetadataKeyUnchanged: the patch must not hold ``metadata.<key>``."""
+    def unchanged(patch: Any) -> bool:
+        if not isinstance(patch, dict) or not isinstance(patch.get("metadata"), dict):
+            return True
+        return key not in patch["metadata"]
+    return unchanged
+
+
+def _document(doc: Any) -> dict[str, Any]:
+    """A fresh map of ``doc`` as Go's json.Unmarshal into map[string]interface{} has it."""
+    if doc is None:
+        return {}
+    if hasattr(doc, "to_dict") and hasattr(type(doc), "KIND"):
+        decoded: Any = doc.to_dict()
+        if type(doc).KIND and "kind" not in decoded:
+            decoded = {"apiVersion": type(doc).API_VERSION, "kind": type(doc).KIND, **decoded}
+        return decoded  # type: ignore[no-any-return]
+    if isinstance(doc, (bytes, str)):
+        if not doc:
+            return {}
+        try:
+            decoded = json.loads(doc)
+        except ValueError:
+            raise BadJSONDocument() from None
+        if decoded is None:
+            return {}
+        if not isinstance(decoded, dict):
+            raise BadJSONDocument()
+        return decoded
+    if isinstance(doc, dict):
+        return copy.deepcopy(doc)
+    raise TypeError(f"expected a JSON object (bytes, str, dict) or a model, got {type(doc).__name__}")
+
+
+def _package_of(*docs: Any) -> str:
+    for doc in docs:
+        module = type(doc).__module__
+        if ".models." in module:
+            return module.split(".models.", 1)[0]
+    return "kgen.kubernetes"
+
+
+def _schema(schema: TypeSchema | None, raw: tuple[Any, ...], maps: tuple[dict[str, Any], ...]) -> TypeSchema:
+    if schema is not None:
+        return schema
+    package = _package_of(*raw)
+    for m in maps:
+        api_version, kind = m.get("apiVersion"), m.get("kind")
+        if isinstance(api_version, str) and isinstance(kind, str):
+            found = schema_for(api_version, kind, package)
+            if found is None:
+                raise ValueError(f"no merge schema for apiVersion {api_version!r} kind {kind!r} in {package}")
+            return found
+    raise ValueError("no merge schema: the documents name no apiVersion and kind, so pass schema=")
+
+
+def _check(patch: dict[str, Any], preconditions: tuple[PreconditionFunc, ...]) -> None:
+    for fn in preconditions:
+        if not fn(patch):
+            raise PreconditionFailed(patch)
+
+
+def create_two_way_merge_patch(original: Any, modified: Any, *preconditions: PreconditionFunc,
+                               schema: TypeSchema | None = None) -> dict[str, Any]:
+    """The strategic merge patch from ``original`` to ``modified`` (CreateTwoWayMergePatch):
+    applied to ``original`` it gives ``modified``. ``preconditions`` (``require_key_unchanged``,
+    ``require_metadata_key_unchanged`` or any ``PreconditionFunc``) may refuse it:
+    ``PreconditionFailed``. Other errors are ``SMPError`` with apimachinery's text."""
+    maps = (_document(original), _document(modified))
+    ts = _schema(schema, (original, modified), (maps[1], maps[0]))
+    token = _root.set(ts)
+    try:
+        patch = diff_maps(maps[0], maps[1], ts, DiffOptions(set_element_order=True))
+    except GoPanic as e:
+        raise SMPPanic(str(e)) from None
+    finally:
+        _root.reset(token)
+    _check(patch, preconditions)
+    return patch
