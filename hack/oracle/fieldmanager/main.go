@@ -15,8 +15,9 @@
 //
 // Objects stay unstructured (the CRD path's form): no conversion, no defaulting, no typed round
 // trip. Those are the registry's and the codec's work, not the field manager's; the fake does them
-// as bookkeeping. Create is Update (or Apply) from an empty object of the kind, as the create
-// handler (UpdateNoErrors on creater.New) and the apply-create path (Apply on creater.New) do.
+// as bookkeeping. Create is Update (or Apply) from the kind's empty object (creater below), as
+// the create handler (UpdateNoErrors on creater.New) and the apply-create path (Apply on
+// creater.New) do.
 //
 // Reads JSON lines {"op": "apply"|"update", "apiVersion", "kind", "subresource", "live": object
 // or null, "obj": object, "manager", "force"} and writes one line per case: {"object": result} or
@@ -43,6 +44,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/kube-openapi/pkg/spec3"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	kjson "sigs.k8s.io/json"
@@ -123,10 +125,25 @@ type noDefaults struct{}
 
 func (noDefaults) Default(runtime.Object) {}
 
-type creater struct{}
+// creater is the handler's scope.Creater as the field manager sees its objects: the live object
+// of a create (Update or Apply on creater.New(kind)) and skipNonAppliedManager's empty object.
+// For a built-in kind, the typed Go zero value (client-go's scheme holds the versioned types the
+// apiserver converts to) through DefaultUnstructuredConverter, so its non-pointer struct fields
+// (spec, spec.template, status) exist before the create; for a custom resource,
+// apiextensions-apiserver's unstructuredCreator: only apiVersion and kind.
+type creater struct{ crd bool }
 
-func (creater) New(gvk schema.GroupVersionKind) (runtime.Object, error) {
+func (c creater) New(gvk schema.GroupVersionKind) (runtime.Object, error) {
 	u := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	if !c.crd {
+		typed, err := scheme.Scheme.New(gvk)
+		if err != nil {
+			return nil, err
+		}
+		if u.Object, err = runtime.DefaultUnstructuredConverter.ToUnstructured(typed); err != nil {
+			return nil, err
+		}
+	}
 	u.SetGroupVersionKind(gvk)
 	return u, nil
 }
@@ -207,6 +224,11 @@ func newOracle(openapiDir string, crdFiles []string) (*oracle, error) {
 	return o, nil
 }
 
+func (o *oracle) creater(apiVersion, kind string) creater {
+	_, isCRD := o.crds[apiVersion+" "+kind]
+	return creater{crd: isCRD}
+}
+
 func (o *oracle) fieldManager(apiVersion, kind, subresource string) (*managedfields.FieldManager, error) {
 	key := apiVersion + " " + kind + " " + subresource
 	if fm, ok := o.cache[key]; ok {
@@ -227,7 +249,10 @@ func (o *oracle) fieldManager(apiVersion, kind, subresource string) (*managedfie
 			resetKey = ""
 		}
 	}
-	empty, _ := creater{}.New(gvk)
+	empty, err := o.creater(apiVersion, kind).New(gvk)
+	if err != nil {
+		return nil, fmt.Errorf("unknown kind %s: %v", key, err)
+	}
 	if _, err := converter.ObjectToTyped(empty); err != nil { // UpdateNoErrors would hide it
 		return nil, fmt.Errorf("unknown kind %s: %v", key, err)
 	}
@@ -238,9 +263,9 @@ func (o *oracle) fieldManager(apiVersion, kind, subresource string) (*managedfie
 	filters := fieldpath.NewExcludeFilterSetMap(reset)
 	var fm *managedfields.FieldManager
 	if isCRD {
-		fm, err = managedfields.NewDefaultCRDFieldManager(converter, noConversion{}, noDefaults{}, creater{}, gvk, gv, subresource, filters)
+		fm, err = managedfields.NewDefaultCRDFieldManager(converter, noConversion{}, noDefaults{}, o.creater(apiVersion, kind), gvk, gv, subresource, filters)
 	} else {
-		fm, err = managedfields.NewDefaultFieldManager(converter, noConversion{}, noDefaults{}, creater{}, gvk, gv, subresource, filters)
+		fm, err = managedfields.NewDefaultFieldManager(converter, noConversion{}, noDefaults{}, o.creater(apiVersion, kind), gvk, gv, subresource, filters)
 	}
 	if err != nil {
 		return nil, err
@@ -329,7 +354,9 @@ func (o *oracle) run(c input) (out output) {
 	gv, _ := schema.ParseGroupVersion(c.APIVersion)
 	var live runtime.Object
 	if len(c.Live) == 0 || string(c.Live) == "null" {
-		live, _ = creater{}.New(gv.WithKind(c.Kind))
+		if live, err = o.creater(c.APIVersion, c.Kind).New(gv.WithKind(c.Kind)); err != nil {
+			return output{Usage: err.Error()}
+		}
 	} else if live, err = decode(c.Live); err != nil {
 		return output{Usage: "live: " + err.Error()}
 	}
