@@ -24,16 +24,19 @@ from collections.abc import Callable
 from typing import Any
 
 from kgen.runtime.apimachinery.gofmt import GoPanic, go_v
+from kgen.runtime.apimachinery.goyaml import go_yaml
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
 from kgen.runtime.apimachinery.strategicpatch import _root
 from kgen.runtime.apimachinery.strategicpatch_diffmaps import DiffOptions, diff_maps
 from kgen.runtime.apimachinery.strategicpatch_order import SMPError, SMPPanic
+from kgen.runtime.apimachinery.strategicpatch_threeway import maps_have_conflicts, merge_patches
 
 __all__ = [
     "BadJSONDocument",
     "MergingConflict",
     "PreconditionFailed",
     "PreconditionFunc",
+    "create_three_way_merge_patch",
     "create_two_way_merge_patch",
     "require_key_unchanged",
     "require_metadata_key_unchanged",
@@ -149,4 +152,34 @@ def create_two_way_merge_patch(original: Any, modified: Any, *preconditions: Pre
     finally:
         _root.reset(token)
     _check(patch, preconditions)
+    return patch
+
+
+def create_three_way_merge_patch(original: Any, modified: Any, current: Any, *preconditions: PreconditionFunc,
+                                 schema: TypeSchema | None = None, overwrite: bool = True) -> dict[str, Any]:
+    """The patch that takes ``current`` to ``modified`` while keeping what others changed since
+    ``original`` (CreateThreeWayMergePatch): the changes and additions from ``current`` to
+    ``modified``, merged with the deletions from ``original`` to ``modified``. ``preconditions``
+    may refuse it (``PreconditionFailed``). With ``overwrite=False``, a patch that sets a field
+    which changed differently from ``original`` to ``current`` is refused with ``MergingConflict``
+    (apimachinery's text, both patches as YAML); kubectl apply passes ``overwrite=True``."""
+    maps = (_document(original), _document(modified), _document(current))
+    ts = _schema(schema, (original, modified, current), (maps[1], maps[2], maps[0]))
+    original_map, modified_map, current_map = maps
+    token = _root.set(ts)
+    try:
+        delta = diff_maps(current_map, modified_map, ts, DiffOptions(set_element_order=True, ignore_deletions=True))
+        deletions = diff_maps(original_map, modified_map, ts,
+                              DiffOptions(set_element_order=True, ignore_changes_and_additions=True))
+        patch = merge_patches(deletions, delta, ts)
+        _check(patch, preconditions)
+        if not overwrite:
+            changed = diff_maps(original_map, current_map, ts, DiffOptions())
+            if maps_have_conflicts(patch, changed, ts):
+                raise MergingConflict(f"patch:\n{go_yaml(patch)}\nconflicts with changes made from original to "
+                                      f"current:\n{go_yaml(changed)}\n")
+    except GoPanic as e:
+        raise SMPPanic(str(e)) from None
+    finally:
+        _root.reset(token)
     return patch

@@ -10,11 +10,13 @@
 //
 // Reads JSON lines {"kind": "<apiVersion> <Kind>", "op": "apply"|"two-way"|"three-way",
 // "original": ..., "patch": ... (apply), "modified": ... (two-way, three-way), "current": ...
-// (three-way)} on stdin and writes one line per case: {"ok": <result>} or {"error": <class>,
-// "message": <the error text>}. The class is the apiserver's answer for apply (interpretStrategic
-// MergePatchError): "bad-request" (400), "invalid" (422), "internal" (any other error: a 500);
-// for two-way and three-way it is "error" (client side, no status), or "conflict" for
-// CreateThreeWayMergePatch's ErrConflict-style errors; "panic" when the library panicked.
+// (three-way), "overwrite": <bool> (three-way), "preconditions": [{"key": K} | {"metadataKey": K}]
+// (two-way, three-way)} on stdin and writes one line per case: {"ok": <result>} or {"error":
+// <class>, "message": <the error text>}. The class is the apiserver's answer for apply
+// (interpretStrategicMergePatchError): "bad-request" (400), "invalid" (422), "internal" (any other
+// error: a 500); for two-way and three-way it is "conflict" (mergepatch.ErrConflict),
+// "precondition" (mergepatch.ErrPreconditionFailed) or "error" (client side, no status); "panic"
+// when the library panicked.
 package main
 
 import (
@@ -38,6 +40,40 @@ type input struct {
 	Patch    json.RawMessage `json:"patch"`
 	Modified json.RawMessage `json:"modified"`
 	Current  json.RawMessage `json:"current"`
+	// Overwrite is CreateThreeWayMergePatch's overwrite argument.
+	Overwrite bool `json:"overwrite"`
+	// Preconditions are mergepatch.RequireKeyUnchanged(Key) or RequireMetadataKeyUnchanged(MetadataKey).
+	Preconditions []precondition `json:"preconditions"`
+}
+
+type precondition struct {
+	Key         string `json:"key"`
+	MetadataKey string `json:"metadataKey"`
+}
+
+func preconditionFuncs(ps []precondition) []mergepatch.PreconditionFunc {
+	var fns []mergepatch.PreconditionFunc
+	for _, p := range ps {
+		if p.MetadataKey != "" {
+			fns = append(fns, mergepatch.RequireMetadataKeyUnchanged(p.MetadataKey))
+		} else {
+			fns = append(fns, mergepatch.RequireKeyUnchanged(p.Key))
+		}
+	}
+	return fns
+}
+
+// clientClass is the class of a two-way or three-way error: "conflict" (mergepatch.ErrConflict),
+// "precondition" (mergepatch.ErrPreconditionFailed) or "error".
+func clientClass(err error) string {
+	switch {
+	case mergepatch.IsConflict(err):
+		return "conflict"
+	case mergepatch.IsPreconditionFailed(err):
+		return "precondition"
+	default:
+		return "error"
+	}
 }
 
 type output struct {
@@ -120,9 +156,9 @@ func run(c input) (out output) {
 		}
 		result = patched
 	case "two-way":
-		patch, err := strategicpatch.CreateTwoWayMergePatch(c.Original, c.Modified, obj)
+		patch, err := strategicpatch.CreateTwoWayMergePatch(c.Original, c.Modified, obj, preconditionFuncs(c.Preconditions)...)
 		if err != nil {
-			return output{Error: "error", Message: err.Error()}
+			return output{Error: clientClass(err), Message: err.Error()}
 		}
 		result = json.RawMessage(patch)
 	case "three-way":
@@ -130,9 +166,10 @@ func run(c input) (out output) {
 		if err != nil {
 			return output{Error: "usage", Message: err.Error()}
 		}
-		patch, err := strategicpatch.CreateThreeWayMergePatch(c.Original, c.Modified, c.Current, meta, false)
+		patch, err := strategicpatch.CreateThreeWayMergePatch(c.Original, c.Modified, c.Current, meta, c.Overwrite,
+			preconditionFuncs(c.Preconditions)...)
 		if err != nil {
-			return output{Error: "error", Message: err.Error()}
+			return output{Error: clientClass(err), Message: err.Error()}
 		}
 		result = json.RawMessage(patch)
 	default:
