@@ -84,5 +84,4 @@ def unsupported_patch(custom_resource: bool) -> Failure:
         415, "UnsupportedMediaType",
         "the body of the request was in an unknown format - accepted media types include: "
         "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml",
-        {},
-    )
+    )  # no details: the apiextensions handler builds this Status itself

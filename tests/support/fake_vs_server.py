@@ -7,10 +7,19 @@ normalized: ``uid``s, timestamps, and the *values* of resourceVersions (each sid
 ``rv1``, ``rv2``... in order of first appearance, so their equalities still count; a number in a
 ``message`` in parentheses, as conflicts quote resourceVersions, is renamed the same way, and a
 uid in it too). A continue
-token is compared by its presence; each side goes on with its own token.
+token is compared by its presence; each side goes on with its own token. A timestamp inside a
+message (the whole patched object a strict-decoding 422 quotes) counts as a timestamp, and a
+quoted ``"resourceVersion":"224"`` in it as a resourceVersion.
 
-managedFields are left out of the comparison: their granularity (existence markers, struct
-markers, set items) is structured-merge-diff's, another part of issue 12, and is compared there.
+A name the server generated (``generateName``: the prefix and five characters from the
+apiserver's alphabet) is checked for that shape, then renamed on each side ``<prefix><gen1>``,
+``<gen2>``... in order of creation, wherever it appears (names, messages, paths of later steps
+resolve to each side's own name: a step's ``path`` may be a function of the answers too).
+
+managedFields are compared when ``run(..., managed_fields=True)``: manager, operation,
+subresource, apiVersion, fieldsType and the FieldsV1 sets, times normalized as any timestamp is.
+Their divergences are classed apart (``Divergence.cause``), as they come from the server-side
+apply engine (structured-merge-diff), not from the fake's bookkeeping.
 
 A watch (``watch=1`` in the params, with a ``timeoutSeconds``) is answered as the list of its
 events.
@@ -33,6 +42,10 @@ Json = Any
 _TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
 _UID_IN_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _UID = re.compile(f"^{_UID_IN_TEXT.pattern}$")
+_TIME_IN_TEXT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
+_QUOTED_RV = re.compile(r'(\\?"resourceVersion\\?":\\?")(\d+)')
+#: What generateName appends: five characters from apimachinery's util/rand alphabet.
+GENERATED_SUFFIX = "[bcdfghjklmnpqrstvwxz2456789]{5}"
 
 
 @dataclass
@@ -55,7 +68,7 @@ class Step:
 
     label: str
     method: str
-    path: str
+    path: str | Callable[[Answers], str]
     body: Json | Dynamic = None
     params: dict[str, Any] | Dynamic | None = None
     content_type: str = "application/json"
@@ -69,6 +82,13 @@ class Divergence:
     def __str__(self) -> str:
         return f"{self.step}: {self.what}"
 
+    @property
+    def cause(self) -> str:
+        """``managedFields`` (the server-side apply engine's), ``status code`` or ``body``."""
+        if "/metadata/managedFields" in self.what.split(":")[0]:
+            return "managedFields"
+        return "status code" if self.what.startswith("status code") else "body"
+
 
 @dataclass
 class Outcome:
@@ -81,9 +101,10 @@ class Outcome:
 def send(client: httpx.Client, step: Step, answers: Answers) -> tuple[int, Json]:
     body = step.body(answers) if callable(step.body) else step.body
     params = step.params(answers) if callable(step.params) else step.params
+    path = step.path(answers) if callable(step.path) else step.path
     content = None if body is None else httpx.Request("POST", "/", json=body).read()
     response = client.request(
-        step.method, step.path, content=content, params=params, headers={"Content-Type": step.content_type}
+        step.method, path, content=content, params=params, headers={"Content-Type": step.content_type}
     )
     if params and str(params.get("watch")) in ("1", "true"):
         decoded: Json = [json.loads(line) for line in response.text.splitlines() if line.strip()]  # the events
@@ -95,25 +116,42 @@ def send(client: httpx.Client, step: Step, answers: Answers) -> tuple[int, Json]
 
 
 class _Renamer:
-    """Renames each distinct resourceVersion value in order of appearance (``rv1``, ``rv2``...)."""
+    """Renames each distinct resourceVersion value in order of appearance (``rv1``, ``rv2``...),
+    and each generated name (``<prefix><gen1>``...), for one side."""
 
-    def __init__(self) -> None:
+    def __init__(self, managed_fields: bool = False) -> None:
         self.names: dict[str, str] = {}
+        self.generated: dict[str, str] = {}
+        self.managed_fields = managed_fields
 
     def __call__(self, value: str) -> str:
         return self.names.setdefault(value, f"rv{len(self.names) + 1}")
 
+    def note_generated(self, request_body: Json, answer: Json) -> None:
+        """Records the name a generateName create got, if it has the server's shape."""
+        prefix = ((request_body or {}).get("metadata") or {}).get("generateName") if isinstance(request_body, dict) else None
+        name = ((answer or {}).get("metadata") or {}).get("name") if isinstance(answer, dict) else None
+        if isinstance(prefix, str) and isinstance(name, str) and re.fullmatch(re.escape(prefix) + GENERATED_SUFFIX, name):
+            self.generated.setdefault(name, f"{prefix}<gen{len(self.generated) + 1}>")
+
+    def text(self, value: str) -> str:
+        for name in sorted(self.generated, key=len, reverse=True):
+            value = value.replace(name, self.generated[name])
+        return value
+
 
 def normalize(value: Json, rename: _Renamer, key: str = "") -> Json:
-    """``value`` with uids, timestamps and resourceVersion values made comparable; a continue
-    token becomes ``<continue>`` (its presence is what is compared)."""
+    """``value`` with uids, timestamps, generated names and resourceVersion values made
+    comparable; a continue token becomes ``<continue>`` (its presence is what is compared)."""
     if isinstance(value, dict):
         list_meta = value.get("metadata") if "items" in value else None
         if isinstance(list_meta, dict) and list_meta.get("resourceVersion"):
             # A list's resourceVersion is the store's current revision, which the real server's
             # own writes (its lease, every 10 s) move too: only its presence is compared.
             value = {**value, "metadata": {**list_meta, "resourceVersion": "<list>"}}
-        return {k: normalize(v, rename, k) for k, v in value.items() if k != "managedFields"}
+        return {
+            k: normalize(v, rename, k) for k, v in value.items() if k != "managedFields" or rename.managed_fields
+        }
     if isinstance(value, list):
         return [normalize(v, rename, key) for v in value]
     if isinstance(value, str):
@@ -121,9 +159,12 @@ def normalize(value: Json, rename: _Renamer, key: str = "") -> Json:
             return rename(value)
         if key == "continue" and value:
             return "<continue>"
+        value = rename.text(value)
         if key == "message":
-            # Conflict messages quote resourceVersions in parentheses ("... in record (224)").
-            value = _UID_IN_TEXT.sub("<uid>", value)
+            # Conflict messages quote resourceVersions in parentheses ("... in record (224)"); a
+            # strict-decoding 422 quotes the whole patched object.
+            value = _TIME_IN_TEXT.sub("<time>", _UID_IN_TEXT.sub("<uid>", value))
+            value = _QUOTED_RV.sub(lambda m: m.group(1) + rename(m.group(2)), value)
             return re.sub(r"\((\d+)\)", lambda m: f"({rename(m.group(1))})", value)
         if _UID.match(value):
             return "<uid>"
@@ -151,17 +192,25 @@ def diff(a: Json, b: Json, path: str = "") -> list[str]:
     return []
 
 
-def run(server: httpx.Client, fake: httpx.Client, steps: Iterable[Step]) -> Outcome:
-    """Sends every step to both sides in turn and records each difference."""
+def run(server: httpx.Client, fake: httpx.Client, steps: Iterable[Step], *, managed_fields: bool = False) -> Outcome:
+    """Sends every step to both sides in turn and records each difference; ``managed_fields``:
+    whether managedFields are compared too."""
     outcome = Outcome()
     server_answers, fake_answers = outcome.server, Answers()
-    server_rv, fake_rv = _Renamer(), _Renamer()
+    server_rv, fake_rv = _Renamer(managed_fields), _Renamer(managed_fields)
     for step in steps:
         server_code, server_body = send(server, step, server_answers)
         fake_code, fake_body = send(fake, step, fake_answers)
+        if step.method == "POST":
+            server_rv.note_generated(_body_sent(step, server_answers), server_body)
+            fake_rv.note_generated(_body_sent(step, fake_answers), fake_body)
         outcome.compared += 1
         if server_code != fake_code:
             outcome.divergences.append(Divergence(step.label, f"status code: server {server_code} != fake {fake_code}"))
         for line in diff(normalize(server_body, server_rv), normalize(fake_body, fake_rv)):
             outcome.divergences.append(Divergence(step.label, line))
     return outcome
+
+
+def _body_sent(step: Step, answers: Answers) -> Json:
+    return step.body(answers) if callable(step.body) else step.body

@@ -1,62 +1,80 @@
 """Seeded random operation sequences for the fake-vs-server harness (tests/support/fake_vs_server.py).
 
 One sequence is a list of ``Step``s on a few objects of three kinds (ConfigMaps, Deployments, a
-custom resource with a status subresource): creates (some clashing), gets (some missing),
-lists with label selectors of every operator and with ``limit`` pages followed to the end,
-updates from the object as last read or from an older read (stale), status updates, finalizers
-added and removed, deletes with and without (stale) preconditions, and deletecollection. Bodies
-are functions of each side's own answers, so both sides are driven the same way while each
-carries its own resourceVersions.
-
-Not covered here (other parts of issue 12): patches, server-side apply, managedFields.
+custom resource with a status subresource; tests/support/fake_vs_server_kinds.py says what each
+sends): creates (some clashing, some with ``generateName``), gets (some missing), lists with
+label selectors of every operator and with ``limit`` pages followed to the end, updates from the
+object as last read or from an older read (stale), status updates, finalizers added and removed,
+every patch type (JSON patch with operations that fail, merge patch, strategic merge patch, which
+a custom resource answers with 415, and status merge patches), server-side apply by two managers
+(``fieldManager=m1``/``m2``, with and without ``force``, so conflicts happen) on the main resource
+and on ``/status``, updates and patches by the same managers (an Update entry of an applying
+manager), ``fieldValidation`` (Strict/Warn/Ignore) with unknown fields, deletes with (stale)
+resourceVersion and uid preconditions, and deletecollection with selectors. Bodies are
+functions of each side's own answers, so both sides are driven the same way while each carries
+its own resourceVersions, uids and generated names.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from tests.support.fake_vs_server import Answers, Step
+from tests.support.fake_vs_server_kinds import Kind, labels
+
+__all__ = ["Kind", "sequence"]
 
 Json = Any
+NameOf = Callable[[Answers], str]
 _NAMES = ("a", "b", "c", "d")
 _UNSEEN_RV = "999999999"
+_UNSEEN_UID = "00000000-0000-0000-0000-000000000000"
 _SELECTORS = ("t=x", "t!=x", "t in (x,y)", "t notin (x)", "t", "!t", "t=x,u", "u!=1")
-
-
-@dataclass(frozen=True)
-class Kind:
-    path: str  # the collection's path, with {ns}
-    new: Callable[[str, dict[str, str]], Json]  # a body from a name and labels
-    change: Callable[[Json, random.Random], Json]  # a spec (or data) change to an object
-    status: Callable[[Json, random.Random], Json] | None  # a status change, if it has a status subresource
+_MANAGERS = ("m1", "m2")
+_VALIDATION = (None, None, "Strict", "Warn", "Ignore")
+_JSON_PATCH, _MERGE_PATCH = "application/json-patch+json", "application/merge-patch+json"
+_STRATEGIC, _APPLY = "application/strategic-merge-patch+json", "application/apply-patch+yaml"
+_OPS = ("create", "create", "generate", "get", "list", "page", "update", "update", "stale", "status", "finalizer",
+        "delete", "delete-rv", "delete-uid", "collection", "json-patch", "json-patch", "merge-patch", "strategic",
+        "strategic", "status-patch", "apply", "apply", "apply", "apply-status")
 
 
 def sequence(seed: int, ns: str, kinds: list[Kind], length: int) -> list[Step]:
     rng = random.Random(seed)
     steps: list[Step] = []
     reads: dict[tuple[int, str], list[str]] = {}  # (kind, name) -> labels of the steps that answered the object
+    generated: dict[int, list[str]] = {}  # kind -> the keys of objects created with generateName
+    names: dict[str, NameOf] = {}  # a generated object's key -> its name on a side
 
-    def add(step: Step, kind: int = -1, name: str = "", answers_object: bool = False) -> None:
+    def add(step: Step, kind: int = -1, key: str = "", answers_object: bool = False) -> None:
         steps.append(step)
         if answers_object:
-            reads.setdefault((kind, name), []).append(step.label)
+            reads.setdefault((kind, key), []).append(step.label)
 
     while len(steps) < length:
         k = rng.randrange(len(kinds))
         kind = kinds[k]
         base = kind.path.format(ns=ns)
-        name = rng.choice(_NAMES)
+        known = [name for name in _NAMES + tuple(generated.get(k, ())) if (k, name) in reads]
+        # Mostly an object this sequence has touched, so patches and applies find something.
+        key = rng.choice(known if known and rng.random() < 0.7 else _NAMES + tuple(generated.get(k, ())))
+        name_of = names.get(key) or _fixed(key)
+        path = _path(base, name_of)
         label = f"{len(steps)}"
-        seen = reads.get((k, name), [])
-        op = rng.choice(("create", "create", "get", "list", "page", "update", "update", "stale", "status",
-                         "finalizer", "delete", "delete-rv", "collection"))
-        if op == "create" or (not seen and op in ("update", "stale", "status", "finalizer")):
-            add(Step(f"{label}:create {name}", "POST", base, kind.new(name, _labels(rng))), k, name, True)
+        seen = reads.get((k, key), [])
+        op = rng.choice(_OPS)
+        if op == "generate":
+            prefix = f"g{label}-"  # one prefix per object: list order does not hang on the random suffix
+            key = f"<{prefix}>"
+            add(Step(f"{label}:generate {prefix}", "POST", base, _generate(kind, prefix, labels(rng))), k, key, True)
+            generated.setdefault(k, []).append(key)
+            names[key] = _generated_name(f"{label}:generate {prefix}", prefix)
+        elif op == "create" or (not seen and op in ("update", "stale", "status", "finalizer")):
+            add(Step(f"{label}:create {key}", "POST", base, _new(kind, name_of, labels(rng))), k, key, True)
         elif op == "get":
-            add(Step(f"{label}:get {name}", "GET", f"{base}/{name}"), k, name, True)
+            add(Step(f"{label}:get {key}", "GET", path), k, key, True)
         elif op == "list":
             add(Step(f"{label}:list", "GET", base, params={"labelSelector": rng.choice(_SELECTORS)}))
         elif op == "page":
@@ -70,27 +88,106 @@ def sequence(seed: int, ns: str, kinds: list[Kind], length: int) -> list[Step]:
                 previous = current
         elif op in ("update", "stale"):
             source = seen[-1] if op == "update" else rng.choice(seen)
-            add(Step(f"{label}:{op} {name}", "PUT", f"{base}/{name}", _changed(source, kind, name, rng.random())), k, name, True)
+            add(Step(f"{label}:{op} {key}", "PUT", path, _changed(source, kind, name_of, rng.random()),
+                     params=_manager(rng)), k, key, True)
         elif op == "status" and kind.status is not None:
-            add(Step(f"{label}:status {name}", "PUT", f"{base}/{name}/status", _status(seen[-1], kind, name, rng.random())), k, name, True)
+            add(Step(f"{label}:status {key}", "PUT", _path(base, name_of, "/status"),
+                     _status(seen[-1], kind, name_of, rng.random()), params=_manager(rng)), k, key, True)
         elif op == "finalizer":
-            add(Step(f"{label}:finalizer {name}", "PUT", f"{base}/{name}", _finalizer(seen[-1], kind, name)), k, name, True)
+            add(Step(f"{label}:finalizer {key}", "PUT", path, _finalizer(seen[-1], kind, name_of)), k, key, True)
         elif op == "delete":
-            add(Step(f"{label}:delete {name}", "DELETE", f"{base}/{name}"), k, name, True)
+            add(Step(f"{label}:delete {key}", "DELETE", path), k, key, True)
         elif op == "delete-rv" and seen:
-            add(Step(f"{label}:delete-rv {name}", "DELETE", f"{base}/{name}", _precondition(rng.choice(seen))), k, name, True)
+            add(Step(f"{label}:delete-rv {key}", "DELETE", path, _precondition(rng.choice(seen), "resourceVersion")), k, key, True)
+        elif op == "delete-uid" and seen:
+            add(Step(f"{label}:delete-uid {key}", "DELETE", path, _precondition(rng.choice(seen), "uid")), k, key, True)
         elif op == "collection":
             add(Step(f"{label}:deletecollection", "DELETE", base, params={"labelSelector": rng.choice(_SELECTORS)}))
+        elif op in ("json-patch", "merge-patch", "strategic"):
+            add(_patch(op, label, key, kind, path, rng), k, key, True)
+        elif op == "status-patch" and kind.status is not None:
+            body = kind.status({}, rng)
+            add(Step(f"{label}:status-patch {key}", "PATCH", _path(base, name_of, "/status"), {"status": body["status"]},
+                     params=_manager(rng), content_type=_MERGE_PATCH), k, key, True)
+        elif op == "apply" or (op == "apply-status" and kind.apply_status is not None):
+            params: dict[str, Any] = {"fieldManager": rng.choice(_MANAGERS)}
+            if rng.random() < 0.3:
+                params["force"] = "true"
+            configure = kind.apply if op == "apply" else kind.apply_status
+            assert configure is not None
+            suffix = "" if op == "apply" else "/status"
+            add(Step(f"{label}:{op} {key} {params['fieldManager']}{' force' if 'force' in params else ''}", "PATCH",
+                     _path(base, name_of, suffix), _configured(configure, name_of, rng.random()), params=params,
+                     content_type=_APPLY), k, key, True)
     return steps[:length]
 
 
-def _labels(rng: random.Random) -> dict[str, str]:
-    labels: dict[str, str] = {}
-    if rng.random() < 0.7:
-        labels["t"] = rng.choice("xyz")
-    if rng.random() < 0.4:
-        labels["u"] = rng.choice("12")
-    return labels
+def _fixed(name: str) -> NameOf:
+    return lambda answers: name
+
+
+def _path(base: str, name_of: NameOf, suffix: str = "") -> str | Callable[[Answers], str]:
+    return lambda answers: f"{base}/{name_of(answers)}{suffix}"
+
+
+def _generated_name(create: str, prefix: str) -> NameOf:
+    """The name the side's generateName create got (a name neither side has, if it failed)."""
+
+    def name(answers: Answers) -> str:
+        obj = _object(answers[create])
+        return str(obj["metadata"]["name"]) if obj else f"{prefix}00000"
+
+    return name
+
+
+def _generate(kind: Kind, prefix: str, object_labels: dict[str, str]) -> Json:
+    body = kind.new("x", object_labels)
+    return {**body, "metadata": {"generateName": prefix, "labels": object_labels}}
+
+
+def _new(kind: Kind, name_of: NameOf, object_labels: dict[str, str]) -> Callable[[Answers], Json]:
+    return lambda answers: kind.new(name_of(answers), object_labels)
+
+
+def _manager(rng: random.Random) -> dict[str, Any] | None:
+    """A write's fieldManager: none (the user agent's), or one of the applying managers."""
+    manager = rng.choice((None,) + _MANAGERS)
+    return {"fieldManager": manager} if manager else None
+
+
+def _patch(op: str, label: str, key: str, kind: Kind, path: Any, rng: random.Random) -> Step:
+    params = dict(_manager(rng) or {})
+    validation = rng.choice(_VALIDATION)
+    if validation:
+        params["fieldValidation"] = validation
+    # Under Strict, a JSON patch's or merge patch's unknown field is a 422 quoting the whole
+    # patched object as json-patch and MergePatch re-encode it (keys sorted in the containers they
+    # touched, Go struct order elsewhere): the fake does not know Go's struct order, so only a
+    # strategic merge patch (whose 422 quotes the patch) brings unknown fields under Strict.
+    strict_quotes_object = validation == "Strict" and op != "strategic"
+    unknown = kind.unknown(rng) if kind.unknown is not None and rng.random() < 0.25 and not strict_quotes_object else None
+    body: Json
+    if op == "json-patch":
+        body, content_type = kind.json_patch(rng), _JSON_PATCH
+        if unknown:
+            body.append(unknown[0])
+        if rng.random() < 0.1 and not strict_quotes_object:  # an unknown member of an operation: a warning
+            body[0] = {**body[0], "extra": 1}
+    elif op == "merge-patch":
+        body, content_type = kind.merge_patch(rng), _MERGE_PATCH
+        if unknown:
+            body = {**body, **unknown[1]}
+    else:
+        body = kind.strategic(rng) if kind.strategic is not None else {"metadata": {"labels": {"t": "x"}}}
+        content_type = _STRATEGIC
+        if unknown:
+            body = {**body, **unknown[1]}
+    extras = "".join(f" {v}" for v in (params.get("fieldManager"), validation, "unknown" if unknown else None) if v)
+    return Step(f"{label}:{op} {key}{extras}", "PATCH", path, body, params=params or None, content_type=content_type)
+
+
+def _configured(configure: Callable[[str, random.Random], Json], name_of: NameOf, draw: float) -> Callable[[Answers], Json]:
+    return lambda answers: configure(name_of(answers), random.Random(draw))
 
 
 def _object(answer: Json) -> Json:
@@ -98,13 +195,13 @@ def _object(answer: Json) -> Json:
     return answer if isinstance(answer, dict) and answer.get("kind") not in (None, "Status") else None
 
 
-def _changed(source: str, kind: Kind, name: str, draw: float) -> Callable[[Answers], Json]:
+def _changed(source: str, kind: Kind, name_of: NameOf, draw: float) -> Callable[[Answers], Json]:
     def body(answers: Answers) -> Json:
-        obj = _object(answers[source]) or _gone(kind, name)
+        obj = _object(answers[source]) or _gone(kind, name_of(answers))
         rng = random.Random(draw)
         obj = kind.change(obj, rng)
         if rng.random() < 0.5:
-            obj = {**obj, "metadata": {**obj["metadata"], "labels": _labels(rng)}}
+            obj = {**obj, "metadata": {**obj["metadata"], "labels": labels(rng)}}
         if rng.random() < 0.2:
             obj = {**obj, "metadata": {**obj["metadata"], "annotations": {"n": str(rng.randint(0, 2))}}}
         return obj
@@ -112,19 +209,19 @@ def _changed(source: str, kind: Kind, name: str, draw: float) -> Callable[[Answe
     return body
 
 
-def _status(source: str, kind: Kind, name: str, draw: float) -> Callable[[Answers], Json]:
+def _status(source: str, kind: Kind, name_of: NameOf, draw: float) -> Callable[[Answers], Json]:
     assert kind.status is not None
     status = kind.status
 
     def body(answers: Answers) -> Json:
-        return status(_object(answers[source]) or _gone(kind, name), random.Random(draw))
+        return status(_object(answers[source]) or _gone(kind, name_of(answers)), random.Random(draw))
 
     return body
 
 
-def _finalizer(source: str, kind: Kind, name: str) -> Callable[[Answers], Json]:
+def _finalizer(source: str, kind: Kind, name_of: NameOf) -> Callable[[Answers], Json]:
     def body(answers: Answers) -> Json:
-        obj = _object(answers[source]) or _gone(kind, name)
+        obj = _object(answers[source]) or _gone(kind, name_of(answers))
         finalizers = obj["metadata"].get("finalizers") or []
         toggled = [] if finalizers else ["kgen.dev/hold"]
         return {**obj, "metadata": {**obj["metadata"], "finalizers": toggled}}
@@ -139,11 +236,13 @@ def _gone(kind: Kind, name: str) -> Json:
     return {**obj, "metadata": {**obj["metadata"], "resourceVersion": _UNSEEN_RV}}
 
 
-def _precondition(source: str) -> Callable[[Answers], Json]:
+def _precondition(source: str, field: str) -> Callable[[Answers], Json]:
+    """A delete precondition on ``field`` (resourceVersion or uid) as ``source`` read it."""
+
     def body(answers: Answers) -> Json:
         obj = _object(answers[source])
-        rv = obj["metadata"].get("resourceVersion") if obj else _UNSEEN_RV
-        return {"preconditions": {"resourceVersion": rv}}
+        value = obj["metadata"].get(field) if obj else None
+        return {"preconditions": {field: value or (_UNSEEN_RV if field == "resourceVersion" else _UNSEEN_UID)}}
 
     return body
 
