@@ -62,3 +62,11 @@ fuzz-smp: $(STAMP)
 	KGEN_FUZZ_SMP_CASES=$(FUZZ_SMP_CASES) KGEN_FUZZ_SMP_SEED=$(FUZZ_SMP_SEED) \
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_strategicpatch_oracle.py -k matches_apimachinery
 .PHONY: fuzz-smp
+
+# Long run of the two-way and three-way strategic merge patch creation against apimachinery
+# (tests/unit/test_strategicpatch_diff_oracle.py), plus Go's sort.Sort/sort.SliceStable port.
+FUZZ_SMP_DIFF_CASES ?= 100000
+fuzz-smp-diff: $(STAMP)
+	KGEN_FUZZ_SMP_DIFF_CASES=$(FUZZ_SMP_DIFF_CASES) KGEN_FUZZ_SMP_SEED=$(FUZZ_SMP_SEED) \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_strategicpatch_diff_oracle.py tests/unit/test_gosort_oracle.py
+.PHONY: fuzz-smp-diff

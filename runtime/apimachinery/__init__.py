@@ -58,6 +58,14 @@ if TYPE_CHECKING:
         fields,
         labels,
     )
+    from kgen.runtime.apimachinery.strategicpatch_diff import (
+        MergingConflict,
+        PreconditionFailed,
+        create_three_way_merge_patch,
+        create_two_way_merge_patch,
+        require_key_unchanged,
+        require_metadata_key_unchanged,
+    )
     from kgen.runtime.apimachinery.types import (
         IntOrString,
         MicroTime,
@@ -72,14 +80,17 @@ _EXPORTS = {
     "model": ["UNKNOWN_FIELDS_KEY", "Model", "ModelError", "UnknownFields", "field"],
     "patch": ["PatchError", "json_patch", "merge_patch", "strategic_merge_patch"],
     "selectors": ["FieldSelector", "LabelSelector", "fields", "labels"],
+    "strategicpatch_diff": ["MergingConflict", "PreconditionFailed", "create_three_way_merge_patch",
+                            "create_two_way_merge_patch", "require_key_unchanged", "require_metadata_key_unchanged"],
     "types": ["IntOrString", "MicroTime", "Quantity", "Time"],
 }
 __getattr__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
     "AlreadyExists", "ApplyConfiguration", "ApiError", "BadRequest", "Conflict", "Expired", "FieldSelector", "Forbidden", "Gone",
-    "IntOrString", "InternalError", "Invalid", "LabelSelector", "MethodNotAllowed", "MicroTime", "Model",
-    "ModelCodec", "ModelError", "NotFound", "PatchError", "Quantity", "ServerTimeout", "ServiceUnavailable",
+    "IntOrString", "InternalError", "Invalid", "LabelSelector", "MergingConflict", "MethodNotAllowed", "MicroTime", "Model",
+    "ModelCodec", "ModelError", "NotFound", "PatchError", "PreconditionFailed", "Quantity", "ServerTimeout", "ServiceUnavailable",
     "StatusCause", "Time", "TooManyRequests", "UNKNOWN_FIELDS_KEY", "Unauthorized", "UnknownFields",
+    "create_three_way_merge_patch", "create_two_way_merge_patch",
     "error_from_response", "error_from_status", "extract", "extract_fields", "field", "fields", "json_patch", "labels", "merge_patch",
-    "strategic_merge_patch",
+    "require_key_unchanged", "require_metadata_key_unchanged", "strategic_merge_patch",
 ]

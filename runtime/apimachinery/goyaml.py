@@ -24,7 +24,7 @@ from kgen.runtime.apimachinery.gosort import sort_unstable
 __all__ = ["go_yaml"]
 
 _BOOL_NULL = {s for group in ("y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE off Off OFF",
-                              "~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF <<")
+                              "~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF")
               for s in group.split()} | {""}
 _YAML_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 _GO_INT = re.compile(r"^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$")
@@ -44,7 +44,9 @@ def go_yaml(v: Any) -> str:
 
 
 def _reads_as_string(s: str) -> bool:
-    """go-yaml v2's resolve(): whether plain ``s`` would read back as a string."""
+    """go-yaml v2's resolve(): whether plain ``s`` would read back as a string. Only strings
+    starting with a sign, a digit, ``.``, ``~`` or one of ``yYnNtTfFoO`` are looked up at all
+    (so ``<<``, a merge key elsewhere, stays a plain string here)."""
     if s in _BOOL_NULL:
         return False
     first = s[0]

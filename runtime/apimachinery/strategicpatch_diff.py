@@ -26,6 +26,7 @@ from typing import Any
 from kgen.runtime.apimachinery.gofmt import GoPanic, go_v
 from kgen.runtime.apimachinery.goyaml import go_yaml
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
+from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.apimachinery.strategicpatch import _root
 from kgen.runtime.apimachinery.strategicpatch_diffmaps import DiffOptions, diff_maps
 from kgen.runtime.apimachinery.strategicpatch_order import SMPError, SMPPanic
@@ -86,16 +87,13 @@ def _document(doc: Any) -> dict[str, Any]:
     """A fresh map of ``doc`` as Go's json.Unmarshal into map[string]interface{} has it."""
     if doc is None:
         return {}
-    if hasattr(doc, "to_dict") and hasattr(type(doc), "KIND"):
-        decoded: Any = doc.to_dict()
-        if type(doc).KIND and "kind" not in decoded:
-            decoded = {"apiVersion": type(doc).API_VERSION, "kind": type(doc).KIND, **decoded}
-        return decoded  # type: ignore[no-any-return]
+    if isinstance(doc, Model):
+        return doc.to_dict()
     if isinstance(doc, (bytes, str)):
         if not doc:
             return {}
         try:
-            decoded = json.loads(doc)
+            decoded = json.loads(doc, parse_constant=_no_constant)
         except ValueError:
             raise BadJSONDocument() from None
         if decoded is None:
@@ -106,6 +104,10 @@ def _document(doc: Any) -> dict[str, Any]:
     if isinstance(doc, dict):
         return copy.deepcopy(doc)
     raise TypeError(f"expected a JSON object (bytes, str, dict) or a model, got {type(doc).__name__}")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # Python reads NaN and Infinity; Go's decoder does not
 
 
 def _package_of(*docs: Any) -> str:
@@ -120,14 +122,20 @@ def _schema(schema: TypeSchema | None, raw: tuple[Any, ...], maps: tuple[dict[st
     if schema is not None:
         return schema
     package = _package_of(*raw)
+    for doc in raw:  # a typed model knows its kind even when its apiVersion and kind are unset
+        if isinstance(doc, Model) and doc.API_VERSION and doc.KIND:
+            maps = ({"apiVersion": doc.API_VERSION, "kind": doc.KIND}, *maps)
+            break
     for m in maps:
         api_version, kind = m.get("apiVersion"), m.get("kind")
         if isinstance(api_version, str) and isinstance(kind, str):
             found = schema_for(api_version, kind, package)
             if found is None:
-                raise ValueError(f"no merge schema for apiVersion {api_version!r} kind {kind!r} in {package}")
+                raise ValueError(f"no merge schema for apiVersion {api_version!r} kind {kind!r} in package {package}: "
+                                 "pass schema= (a custom resource takes no strategic merge patch)")
             return found
-    raise ValueError("no merge schema: the documents name no apiVersion and kind, so pass schema=")
+    raise ValueError("no merge schema: the documents name no apiVersion and kind; pass schema= "
+                     "(kgen.runtime.apimachinery.mergeschema.schema_for(api_version, kind))")
 
 
 def _check(patch: dict[str, Any], preconditions: tuple[PreconditionFunc, ...]) -> None:
