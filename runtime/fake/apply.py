@@ -1,20 +1,26 @@
 """Server-side apply (``PATCH`` with ``application/apply-patch+yaml``), as the apiserver does it.
 
-The applied configuration is merged under field ownership
-(``kgen.runtime.apimachinery.managedfields``): a field another manager owns with a different
-value is a 409 Conflict listing the owners, unless ``force=true`` takes it over. Apply needs a
+The applied configuration is merged by the route's field manager
+(``kgen.runtime.apimachinery.fieldmanager``, structured-merge-diff's semantics over the kind's
+schema; see ``kgen.runtime.fake.fieldmanagers``): a field another manager owns that the apply
+would change is a 409 Conflict listing the owners, unless ``force=true`` takes it over; fields
+the manager stops applying are removed unless someone else owns them. Apply needs a
 ``fieldManager`` (422 without one), a body naming the resource's apiVersion and kind and a
-name, and creates the object when it does not exist yet (not through a subresource).
+name, and creates the object when it does not exist yet (not through a subresource). Errors the
+field manager raises are answered as the apiserver answers them: 400 for a bad request, a plain
+500 (no reason) for the rest (``responsewriters.ErrorToAPIStatus``).
 """
 
 from __future__ import annotations
 
 import uuid
 
-from kgen.runtime.apimachinery import managedfields
-from kgen.runtime.apimachinery.managedfields import ApplyConflict
+from typing import Any
+
+from kgen.runtime.apimachinery.fieldmanager import ApplyConflict, FieldManagerError
 from kgen.runtime.apimachinery.meta import name_of
 from kgen.runtime.fake.errors import Failure, bad_request, not_found
+from kgen.runtime.fake.fieldmanagers import field_manager
 from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.schema import decoded
 from kgen.runtime.fake.store import Store, now
@@ -49,13 +55,14 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
     if stored is not None:
         check_version(route, stored, applied)
     try:
-        merged, entries = managedfields.apply(
-            managedfields.read_entries(stored) if stored else [], call.manager, route.subresource,
-            info.api_version, now(), stored or {}, applied, call.params.get("force") == "true",
-            status_apart=info not in store.without_status,
+        merged = field_manager(store, info, route.subresource).apply(
+            stored, applied, call.manager, call.params.get("force") == "true", now=now(),
         )
     except ApplyConflict as conflict:
         raise Failure(409, "Conflict", conflict.message, {"causes": conflict.causes()}) from None
+    except FieldManagerError as error:
+        raise _refusal(error) from None
+    entries = merged.get("metadata", {}).pop("managedFields", None)
     if stored is None:
         merged.setdefault("metadata", {})["name"] = route.name
         new = typed(info, merged)
@@ -67,10 +74,25 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
         if tracks_generation(info, new):
             new_meta["generation"] = 1
         new = decoded(info, new)
-        managedfields.write_entries(new, entries)
+        _set_entries(new, entries)
         if not call.dry_run:
             store.commit(info, route.key, new, None)
         return Reply(201, new)
     new = next_version(store, route, stored, merged)
-    managedfields.write_entries(new, entries)
+    _set_entries(new, entries)
     return Reply(200, save(store, route, stored, new, call.dry_run))
+
+
+def _set_entries(obj: dict[str, Any], entries: Any) -> None:
+    if entries:
+        obj.setdefault("metadata", {})["managedFields"] = entries
+    else:
+        obj.get("metadata", {}).pop("managedFields", None)
+
+
+def _refusal(error: FieldManagerError) -> Failure:
+    if error.code == 400:
+        return bad_request(str(error))
+    failure = Failure(error.code, "", str(error))
+    del failure.status["reason"]
+    return failure

@@ -20,7 +20,7 @@ The apiserver's registry strategy, reduced to what clients can observe:
   ``AllowUnconditionalUpdate`` is false): 422 without one;
 - a write that changes nothing (managedFields timestamps aside) is no write: no new
   resourceVersion, no watch event;
-- managedFields record who wrote which fields (``kgen.runtime.apimachinery.managedfields``).
+- managedFields record who wrote which fields (``kgen.runtime.apimachinery.fieldmanager``).
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kgen.runtime.apimachinery import managedfields
 from kgen.runtime.apimachinery.jsonpatch import json_equal
 from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.fake.errors import Failure, bad_request, conflict, details, qualified
+from kgen.runtime.fake.fieldmanagers import field_manager
 from kgen.runtime.fake.request import Call, Route
 from kgen.runtime.fake.schema import decoded
 from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
@@ -184,13 +184,14 @@ def save(store: Store, route: Route, stored: Obj, new: Obj, dry_run: bool) -> Ob
 
 
 def record_update(store: Store, route: Route, call: Call, old: Obj | None, new: Obj) -> None:
-    """Updates ``new``'s managedFields for a non-apply write by the call's field manager."""
-    entries = managedfields.read_entries(old) if old else []
-    entries = managedfields.record_update(
-        entries, call.manager, route.subresource, route.info.api_version, now(), old, new,
-        status_apart=route.info not in store.without_status,
-    )
-    managedfields.write_entries(new, entries)
+    """Sets ``new``'s managedFields for a non-apply write (``old`` None: a create) by the call's
+    field manager, as the apiserver's ``FieldManager.UpdateNoErrors`` does."""
+    updated = field_manager(store, route.info, route.subresource).update(old, new, call.manager, now=now())
+    entries = meta(updated).get("managedFields")
+    if entries:
+        new.setdefault("metadata", {})["managedFields"] = entries
+    else:
+        meta(new).pop("managedFields", None)
 
 
 def _without_times(obj: Mapping[str, Any]) -> Any:

@@ -1,0 +1,92 @@
+"""kubectl's last-applied-configuration in server-side apply (client-side apply migration).
+
+A port of apimachinery v0.37.2 ``internal/lastappliedmanager.go`` and
+``internal/lastappliedupdater.go``. Both act only for the field manager ``kubectl``:
+
+- a conflict is forgiven for the fields the object's
+  ``kubectl.kubernetes.io/last-applied-configuration`` sets to the values the object has
+  (``allowedConflictsFromLastApplied``): ``kubectl apply --server-side`` after a client-side
+  ``kubectl apply`` takes those fields over; other conflicts still fail, listing only them;
+- after an apply, an object that has the annotation gets it rewritten to the applied
+  configuration (``buildLastApplied``: the configuration without the annotation, JSON with
+  sorted keys and a trailing newline, as ``runtime.Encode`` of an Unstructured writes it);
+  it is dropped when the annotations would exceed 256 KiB (``ValidateAnnotationsSize``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from kgen.runtime.apimachinery.fieldpath import Set
+from kgen.runtime.apimachinery.smdmerge import Conflicts
+from kgen.runtime.apimachinery.smdschema import TypeRef
+from kgen.runtime.apimachinery.typedvalue import compare, to_field_set, validate
+
+__all__ = ["ANNOTATION", "LastApplied"]
+
+ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration"
+_TOTAL_ANNOTATION_SIZE_LIMIT = 256 * (1 << 10)
+
+
+def _annotations(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+    metadata = obj.get("metadata")
+    found = metadata.get("annotations") if isinstance(metadata, Mapping) else None
+    return found if isinstance(found, Mapping) else {}
+
+
+def _go_json(value: Any) -> str:
+    """``encoding/json`` of decoded JSON: sorted keys, HTML characters escaped."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace(
+        "\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+class LastApplied:
+    def __init__(self, ref: TypeRef, api_version: str) -> None:
+        self._ref = ref
+        self._api_version = api_version
+
+    def remaining_conflicts(self, live: Mapping[str, Any], conflicts: Conflicts) -> Conflicts | None:
+        """``lastAppliedManager.Apply``: the conflicts to report, or None to apply with force."""
+        allowed = self._allowed(live)
+        if allowed is None:
+            return conflicts
+        remaining = [c for c in conflicts.conflicts if not allowed.has(c.path)]
+        return Conflicts(remaining) if remaining else None
+
+    def _allowed(self, live: Mapping[str, Any]) -> Set | None:
+        """``allowedConflictsFromLastApplied``; None where Go returns an error."""
+        text = _annotations(live).get(ANNOTATION)
+        if not isinstance(text, str) or not text:
+            return None
+        try:
+            last = json.loads(text)
+        except ValueError:
+            return None
+        if not isinstance(last, dict) or last.get("apiVersion") != self._api_version:
+            return None
+        try:
+            validate(last, self._ref, allow_duplicates=False)
+        except ValueError:
+            return None
+        fields = to_field_set(last, self._ref)
+        cmp = compare(last, live, self._ref)
+        return fields.difference(cmp.modified).difference(cmp.added).difference(cmp.removed)
+
+    @staticmethod
+    def update_annotation(obj: dict[str, Any], config: Mapping[str, Any]) -> None:
+        """``lastAppliedUpdater.Apply``'s rewrite of the annotation on ``obj``."""
+        if not _annotations(obj).get(ANNOTATION):
+            return
+        applied = copy.deepcopy(dict(config))
+        metadata = applied.get("metadata")
+        if isinstance(metadata, dict) and isinstance(metadata.get("annotations"), dict):
+            metadata["annotations"].pop(ANNOTATION, None)
+        value = _go_json(applied) + "\n"
+        annotations = obj["metadata"]["annotations"]
+        annotations[ANNOTATION] = value
+        if sum(len(k) + len(v) for k, v in annotations.items() if isinstance(v, str)) > _TOTAL_ANNOTATION_SIZE_LIMIT:
+            del annotations[ANNOTATION]

@@ -1,0 +1,42 @@
+"""The field manager of a route: which kind, schema and reset fields the apiserver's has.
+
+The apiserver builds one ``FieldManager`` per resource and subresource
+(``kgen.runtime.apimachinery.fieldmanager``), over the kind's schema and with the strategy's
+``GetResetFields``: a resource with a status subresource resets ``status`` on its main
+resource, and its status subresource resets ``metadata`` and ``spec`` (the custom resource
+strategies' sets; the built-in status strategies reset those or parts of them, and the fake's
+status writes take only the status anyway). A custom resource's schema is the merge schema of
+the generated package its model comes from; a kind with no generated model is treated as a
+schemaless custom resource (every value deduced), which is what a CRD preserving unknown fields
+gives.
+"""
+
+from __future__ import annotations
+
+from kgen.runtime.apimachinery.fieldmanager import FieldManager
+from kgen.runtime.apimachinery.mergeschema import schema_for
+from kgen.runtime.fake.schema import model_for
+from kgen.runtime.fake.store import Store, builtin
+from kgen.runtime.gentype.resource import ResourceInfo
+
+__all__ = ["field_manager"]
+
+
+def field_manager(store: Store, info: ResourceInfo, subresource: str) -> FieldManager:
+    """The field manager of ``info``'s resource (``subresource`` "" for the main resource)."""
+    with_status = info not in store.without_status
+    if subresource == "status":
+        reset: tuple[tuple[str, ...], ...] = (("metadata",), ("spec",))
+    elif not subresource and with_status:
+        reset = (("status",),)
+    else:
+        reset = ()
+    api_version, kind = info.api_version, info.kind
+    if builtin(info.group) and schema_for(api_version, kind) is not None:
+        return FieldManager(api_version, kind, subresource, reset_fields=reset)
+    model = model_for(api_version, kind)
+    package = model.__module__.split(".models.")[0] if model is not None else None
+    ts = schema_for(api_version, kind, package=package) if package else None
+    if ts is None:
+        return FieldManager(api_version, kind, subresource, schemaless=True, reset_fields=reset)
+    return FieldManager(api_version, kind, subresource, schema=ts, reset_fields=reset)
