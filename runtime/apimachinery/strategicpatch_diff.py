@@ -93,7 +93,7 @@ def _document(doc: Any) -> dict[str, Any]:
         if not doc:
             return {}
         try:
-            decoded = json.loads(doc, parse_constant=_no_constant)
+            decoded = json.loads(doc, parse_constant=_no_constant, parse_int=_go_int)
         except ValueError:
             raise BadJSONDocument() from None
         if decoded is None:
@@ -104,6 +104,12 @@ def _document(doc: Any) -> dict[str, Any]:
     if isinstance(doc, dict):
         return copy.deepcopy(doc)
     raise TypeError(f"expected a JSON object (bytes, str, dict) or a model, got {type(doc).__name__}")
+
+
+def _go_int(text: str) -> int | float:
+    """An integer as apimachinery's decoder keeps it: int64, or float64 past int64's range."""
+    value = int(text)
+    return value if -(1 << 63) <= value < (1 << 63) else float(value)
 
 
 def _no_constant(name: str) -> Any:

@@ -57,6 +57,18 @@ def test_a_model_without_api_version_finds_its_schema_from_its_class() -> None:
     assert "apiVersion" not in patch
 
 
+def test_numbers_decode_as_apimachinery_decodes_them() -> None:
+    """Integers past int64 become float64 in Go, so ``1e19`` written either way is no change."""
+    cases = [{"kind": "v1 Pod", "op": "two-way", "original": '{"spec": {"priority": 10000000000000000000}}',
+              "modified": '{"spec": {"priority": 1e19}}'},
+             {"kind": "v1 Pod", "op": "two-way", "original": '{"spec": {"priority": 1}}',
+              "modified": '{"spec": {"priority": 1.0}}'}]
+    expected = _oracle([{**c, "original": json.loads(c["original"]), "modified": json.loads(c["modified"])}
+                        for c in cases])
+    assert [{"ok": create_two_way_merge_patch(c["original"], c["modified"], schema=POD)} for c in cases] == expected
+    assert expected[0] == {"ok": {}}
+
+
 def test_inputs_are_left_unchanged() -> None:
     original = {"metadata": {"finalizers": ["b", "a", "c"]}, "apiVersion": "v1", "kind": "Pod"}
     modified = {"metadata": {"finalizers": ["c", "x"]}, "apiVersion": "v1", "kind": "Pod"}
@@ -118,7 +130,7 @@ TRICKY = ["a", "y", "n", "yes", "Off", "~", "null", "", "10", "010", "0x1F", "1_
 def test_conflict_yaml_matches_go_yaml_for_tricky_strings() -> None:
     cases = []
     for i, s in enumerate(TRICKY):
-        labels = {s: TRICKY[(i + 7) % len(TRICKY)], TRICKY[(i + 3) % len(TRICKY)]: s, "k": [s, 1, 1.5, True, None]}
+        labels = {s: TRICKY[(i + 7) % len(TRICKY)], TRICKY[(i + 3) % len(TRICKY)]: s, "k": [s, 1, 1.5, True, None, 2.0, 1e21, 1e-7, -0.5, 123456789.25, 9223372036854775807]}
         cases.append({"kind": "v1 Pod", "op": "three-way", "original": {"metadata": {"annotations": {"k": "o"}}},
                       "modified": {"metadata": {"annotations": {"k": "m"}}, "spec": {"nodeSelector": labels}},
                       "current": {"metadata": {"annotations": {"k": s}}}})
