@@ -220,6 +220,8 @@ class FieldManager:
         if not managed and _meta(live).get("uid"):
             return managed, times
         identifier = build_manager_identifier(manager or "unknown", UPDATE, self.api_version, self.subresource)
+        validate(new, self._ref, allow_duplicates=True)  # structuredMergeManager.Update: ObjectToTyped
+        validate(live, self._ref, allow_duplicates=True)
         managed = self._updater.update(live, new, self.api_version, dict(managed), _CURRENT_OPERATION)
         self._strip(managed, _CURRENT_OPERATION)
         times = dict(times)
@@ -244,6 +246,10 @@ class FieldManager:
             validate(config, self._ref, allow_duplicates=False)
         except ValidationError as e:
             raise FieldManagerError(500, f"failed to create typed patch object ({self._gvknn(config)}): {e}") from None
+        try:
+            validate(live, self._ref, allow_duplicates=True)
+        except ValidationError as e:
+            raise FieldManagerError(500, f"failed to create typed live object ({self._gvknn(live)}): {e}") from None
         try:
             return self._updater.apply(live, config, self.api_version, dict(managed), identifier, force)
         except ValidationError as e:

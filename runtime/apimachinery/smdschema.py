@@ -18,9 +18,10 @@ facts from ``kgen.runtime.apimachinery.mergeschema`` and makes the same atoms:
 - ``x-kubernetes-preserve-unknown-fields`` carries down to every object inlined below it
   (``convert.push`` copies ``preserveUnknownFields``).
 
-Differences the merge schema cannot show: ``RawExtension`` (``__untyped_atomic_`` there) reads
-as deduced here, and scalars are not told apart by type (validation of a scalar's type is the
-decoder's job before apply; the engine never sees a wrong one).
+A scalar's type (string, numeric, boolean or untyped) is not in the merge schema: it is read
+from the annotation of the generated model's field (``str``, ``int``, ``Quantity``...), which
+the generator wrote from the same OpenAPI type and format. Difference the merge schema cannot
+show: ``RawExtension`` (``__untyped_atomic_`` there) reads as deduced here.
 
 The default of an associative list's key field (``getAssociativeKeyDefault``) comes from the
 OpenAPI ``default`` of that property, which the merge schema does not carry: ``KEY_DEFAULTS``
@@ -29,6 +30,7 @@ holds every one of the snapshot (tests/unit/test_fieldmanager.py checks it again
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,14 +114,16 @@ class MapType:
 
 @dataclass(eq=False)
 class Atom:
-    """``schema.Atom``: what a value at this place may be (more than one for untyped)."""
+    """``schema.Atom``: what a value at this place may be (more than one for untyped);
+    ``scalar_type`` is ``schema.Scalar``: "string", "numeric", "boolean" or "untyped"."""
 
     scalar: bool = False
     list: ListType | None = None
     map: MapType | None = None
+    scalar_type: str = "untyped"
 
 
-SCALAR = Atom(scalar=True)
+_SCALARS = {kind: Atom(scalar=True, scalar_type=kind) for kind in ("string", "numeric", "boolean", "untyped")}
 _UNTYPED_ATOMIC_REF = TypeRef(lambda: UNTYPED_ATOMIC)
 UNTYPED_ATOMIC: Atom = Atom(True, ListType(_UNTYPED_ATOMIC_REF, False), MapType({}, _UNTYPED_ATOMIC_REF, True))
 _DEDUCED_REF = TypeRef(lambda: DEDUCED)
@@ -148,23 +152,84 @@ def _list_relationship(facts: _Facts) -> tuple[bool, tuple[str, ...]]:
     return False, ()
 
 
+def _split_union(annotation: str) -> list[str]:
+    """The members of ``A | B`` at the top level (not inside brackets), ``None`` left out."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(annotation):
+        depth += ch == "["
+        depth -= ch == "]"
+        if ch == "|" and depth == 0:
+            parts.append(annotation[start:i].strip())
+            start = i + 1
+    parts.append(annotation[start:].strip())
+    return [p for p in parts if p != "None"]
+
+
+def _scalar_type(annotation: str | None) -> str:
+    """``convertPrimitive``'s scalar, read from the model's annotation: a plain string or an
+    enum is "string", int/float "numeric", bool "boolean"; Quantity, IntOrString, Time
+    (format date-time) and anything else "untyped"."""
+    parts = _split_union(annotation) if annotation else []
+    if parts and all(p == "str" or p.startswith("Literal[") for p in parts):
+        return "string"
+    if parts and set(parts) <= {"int", "float"}:
+        return "numeric"
+    if parts == ["bool"]:
+        return "boolean"
+    return "untyped"
+
+
+def _element_annotation(annotation: str | None) -> str | None:
+    """``list[X]`` / ``dict[str, X]`` -> ``X``."""
+    parts = _split_union(annotation) if annotation else []
+    if len(parts) != 1:
+        return None
+    part = parts[0]
+    if part.startswith("list[") and part.endswith("]"):
+        return part[5:-1]
+    if part.startswith("dict[str, ") and part.endswith("]"):
+        return part[10:-1]
+    return None
+
+
+def _annotations(ts: TypeSchema) -> dict[str, str]:
+    """The generated model class's annotations by wire name (the merge schema says "scalar";
+    the model says which)."""
+    module_path, _, name = ts.ref.rpartition(".")
+    try:
+        module = importlib.import_module(f"{ts._schemas.package}.models.{module_path}")  # the package's models
+    except ImportError:
+        return {}
+    cls = getattr(module, name, None)
+    if cls is None:
+        return {}
+    annotations: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        annotations.update({k: v for k, v in getattr(klass, "__annotations__", {}).items() if isinstance(v, str)})
+    wire = dict(zip(getattr(cls, "__struct_fields__", ()), getattr(cls, "__struct_encode_fields__", ())))
+    return {wire.get(k, k): v for k, v in annotations.items()}
+
+
 def _struct(ts: TypeSchema, preserve: bool, map_type: str | None) -> Atom:
     preserve = preserve or ts.preserve_unknown_fields
-    fields = {name: _field_ref(ts, f, preserve) for name, f in ts.fields.items()}
+    annotations = _annotations(ts)
+    fields = {name: _field_ref(ts, f, preserve, annotations.get(name)) for name, f in ts.fields.items()}
     element = _DEDUCED_REF if preserve or not ts.fields else None
     atomic = map_type == "atomic" if map_type is not None else ts.atomic
     return Atom(map=MapType(fields, element, atomic))
 
 
-def _field_ref(owner: TypeSchema, f: FieldSchema, preserve: bool) -> TypeRef:
+def _field_ref(owner: TypeSchema, f: FieldSchema, preserve: bool, annotation: str | None) -> TypeRef:
     facts = _Facts(f.list_type, f.list_map_keys, f.map_type, f.patch_strategy, f.patch_merge_key)
     preserve = preserve or f.preserve_unknown_fields
-    return TypeRef(lambda: _atom(owner, f.type, facts, preserve))
+    return TypeRef(lambda: _atom(owner, f.type, facts, preserve, annotation))
 
 
-def _atom(owner: TypeSchema, t: FieldType, facts: _Facts, preserve: bool) -> Atom:
-    if t.kind in ("scalar", "int-or-string"):
-        return SCALAR
+def _atom(owner: TypeSchema, t: FieldType, facts: _Facts, preserve: bool, annotation: str | None) -> Atom:
+    if t.kind == "int-or-string":
+        return _SCALARS["untyped"]
+    if t.kind == "scalar":
+        return _SCALARS[_scalar_type(annotation)]
     if t.kind == "untyped":
         return DEDUCED
     if t.kind == "struct":
@@ -174,7 +239,8 @@ def _atom(owner: TypeSchema, t: FieldType, facts: _Facts, preserve: bool) -> Ato
     element_type = t.element
     element_facts = _Facts(element_type.list_type, element_type.list_map_keys, element_type.map_type)
     element_preserve = preserve or element_type.preserve_unknown_fields
-    element = TypeRef(lambda: _atom(owner, element_type, element_facts, element_preserve))
+    element_annotation = _element_annotation(annotation)
+    element = TypeRef(lambda: _atom(owner, element_type, element_facts, element_preserve, element_annotation))
     if t.kind == "list":
         associative, keys = _list_relationship(facts)
         defaults: dict[str, Any] = {}

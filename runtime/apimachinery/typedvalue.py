@@ -21,11 +21,13 @@ function and keeping its quirks, since managedFields and apply results depend on
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from kgen.runtime.apimachinery.fieldpath import Path, PathElement, Set, value_equal
+from kgen.runtime.apimachinery.gofmt import go_type, go_v
 from kgen.runtime.apimachinery.smdschema import Atom, ListType, MapType, TypeRef
 
 __all__ = ["Comparison", "MISSING", "ValidationError", "compare", "ensure_named_fields_are_members",
@@ -54,7 +56,7 @@ def deduce(atom: Atom, v: Any) -> Atom:
     if v is MISSING or v is None:
         return atom
     if isinstance(v, (bool, int, float, str)):
-        return Atom(scalar=True) if atom.scalar else atom
+        return Atom(scalar=True, scalar_type=atom.scalar_type) if atom.scalar else atom
     if isinstance(v, list):
         return Atom(list=atom.list) if atom.list is not None else atom
     if isinstance(v, Mapping):
@@ -63,7 +65,7 @@ def deduce(atom: Atom, v: Any) -> Atom:
 
 
 def same_atom(a: Atom, b: Atom) -> bool:
-    return a.scalar == b.scalar and a.list is b.list and a.map is b.map
+    return a.scalar == b.scalar and a.scalar_type == b.scalar_type and a.list is b.list and a.map is b.map
 
 
 def field_type(t: MapType, key: str) -> TypeRef | None:
@@ -373,12 +375,14 @@ def validate(v: Any, ref: TypeRef, allow_duplicates: bool) -> None:
 
 
 def _validate(v: Any, ref: TypeRef, path: str, allow_duplicates: bool, errors: list[str]) -> None:
+    """``validatingObjectWalker``: ``handleAtom``'s order (map, scalar, list), Go's messages."""
     atom = deduce(ref.resolve(), v)
+    prefix = f"{path}: " if path else ""
     if atom.map is not None:
         if v is None:
             return
         if not isinstance(v, Mapping):
-            errors.append(f"{path}: expected map, got {v!r}" if path else f"expected map, got {v!r}")
+            errors.append(f"{prefix}expected map, got &{{{go_v(v)}}}")
             return
         for key, val in v.items():
             tr = field_type(atom.map, key)
@@ -386,11 +390,15 @@ def _validate(v: Any, ref: TypeRef, path: str, allow_duplicates: bool, errors: l
                 errors.append(f"{path}.{key}: field not declared in schema")
                 return
             _validate(val, tr, f"{path}.{key}", allow_duplicates, errors)
-    elif atom.list is not None and not atom.scalar:
+    elif atom.scalar:
+        message = _scalar_error(atom.scalar_type, v)
+        if message:
+            errors.append(prefix + message)
+    elif atom.list is not None:
         if v is None:
             return
         if not isinstance(v, list):
-            errors.append(f"{path}: expected list, got {v!r}" if path else f"expected list, got {v!r}")
+            errors.append(f"{prefix}expected list, got &{{{go_v(v)}}}")
             return
         seen: set[PathElement] = set()
         for i, item in enumerate(v):
@@ -398,11 +406,42 @@ def _validate(v: Any, ref: TypeRef, path: str, allow_duplicates: bool, errors: l
                 try:
                     pe = list_item_element(atom.list, item)
                 except ValueError as e:
-                    errors.append(f"{path}: element {i}: {e}")
+                    errors.append(f"{prefix}element {i}: {e}")
                     return
                 if pe in seen and not allow_duplicates:
-                    errors.append(f"{path}: duplicate entries for key {pe}")
+                    errors.append(f"{prefix}duplicate entries for key {pe}")
                 seen.add(pe)
                 _validate(item, atom.list.element, f"{path}{pe}", allow_duplicates, errors)
             else:
                 _validate(item, atom.list.element, f"{path}[{i}]", allow_duplicates, errors)
+
+
+def _scalar_error(scalar_type: str, v: Any) -> str:
+    """``validateScalar``'s message, or "" (Go prints the ``value.Value`` wrapper with %#v or %v)."""
+    if v is None or v is MISSING:
+        return ""
+    if scalar_type == "numeric" and (isinstance(v, bool) or not isinstance(v, (int, float))):
+        return f"expected numeric (int or float), got {go_type(v)}"
+    if scalar_type == "string" and not isinstance(v, str):
+        return f"expected string, got &value.valueUnstructured{{Value:{_go_sharp_v(v)}}}"
+    if scalar_type == "boolean" and not isinstance(v, bool):
+        return f"expected boolean, got &{{{go_v(v)}}}"
+    if scalar_type == "untyped" and isinstance(v, (list, Mapping)):
+        return f"expected any scalar, got &{{{go_v(v)}}}"
+    return ""
+
+
+def _go_sharp_v(v: Any, top: bool = True) -> str:
+    """``fmt``'s %#v of a decoded JSON value held in an ``interface{}``."""
+    if v is None:
+        return "interface {}(nil)"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return go_v(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, list):
+        return "[]interface {}{" + ", ".join(_go_sharp_v(i, False) for i in v) + "}"
+    return "map[string]interface {}{" + ", ".join(
+        f"{json.dumps(k, ensure_ascii=False)}:{_go_sharp_v(v[k], False)}" for k in sorted(v)) + "}"
