@@ -70,3 +70,12 @@ fuzz-smp-diff: $(STAMP)
 	KGEN_FUZZ_SMP_DIFF_CASES=$(FUZZ_SMP_DIFF_CASES) KGEN_FUZZ_SMP_SEED=$(FUZZ_SMP_SEED) \
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_strategicpatch_diff_oracle.py tests/unit/test_gosort_oracle.py
 .PHONY: fuzz-smp-diff
+
+# A long differential run of server-side apply (kgen.runtime.apimachinery.fieldmanager) against
+# apimachinery's field manager (hack/oracle/fieldmanager): FUZZ_SSA_OPS operations in sequences.
+FUZZ_SSA_OPS ?= 100000
+FUZZ_SSA_SEED ?= 20261203
+fuzz-ssa: $(STAMP)
+	KGEN_FUZZ_SSA_OPS=$(FUZZ_SSA_OPS) KGEN_FUZZ_SSA_SEED=$(FUZZ_SSA_SEED) \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_ssa_oracle.py -k matches_apimachinery
+.PHONY: fuzz-ssa

@@ -1,0 +1,535 @@
+"""Seeded random server-side apply sequences, for the differential test against apimachinery's
+field manager (tests/unit/test_ssa_oracle.py, hack/oracle/fieldmanager).
+
+A *sequence* is the life of one object: a create (by apply or by update), then operations, each
+fed the previous result as its live object, so managedFields are what a server would hold. The
+operations mix what real clients do:
+
+- applies by two or three Apply managers, each with a random subset of "knobs" (one field or one
+  list of the kind each), forced or not, so they share fields, conflict, and force;
+- a manager re-applying with fewer knobs, fewer list items or fewer item fields (removal), or
+  with an empty configuration;
+- updates by other managers (values changed, fields and list items removed and added, key fields
+  changed), sometimes without managedFields in the body, sometimes resetting them (``[]``);
+- an Update by an Apply manager's own name, after which its apply conflicts with itself (409);
+- status subresource applies and updates (main-resource status and /status spec are reset
+  fields), on the kinds that have one;
+- bad applies the server refuses: a list-map item without its key, duplicate keys, duplicate set
+  items, a wrong apiVersion, managedFields in the body, a value of the wrong type; explicit nulls
+  and empty lists and maps.
+
+Every list type and map type is covered: list-maps with one key (containers, env, workers,
+conditions) and two keys (container ports containerPort+protocol, Service ports port+protocol,
+Gizmo endpoints), sets (finalizers, Gizmo tags), atomic lists (args, command, tolerations,
+externalIPs), granular maps (labels, annotations, data), atomic maps and structs (Deployment
+spec.selector, Service spec.selector, nodeSelector, Gizmo selector/target), nested structs.
+
+Live objects carry managedFields times that are unique and old (``LIVE_TIMES``), so a result's
+time is either one of them (unchanged) or the operation's "now": that is the only thing the
+comparison normalizes (``normalize_times``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Knob = Callable[[random.Random], dict[str, Any]]
+
+APPLIERS = ("apply-a", "apply-b", "apply-c")
+UPDATERS = ("editor", "controller")
+STATUS_MANAGERS = ("status-apply", "status-update")
+LIVE_TIMES = tuple(f"2020-01-{day:02d}T00:00:00Z" for day in range(1, 29))
+NOW = "2026-12-03T10:00:00Z"
+
+
+def _subset(rng: random.Random, items: Sequence[Any], low: int = 0) -> list[Any]:
+    chosen = [item for item in items if rng.random() < 0.5]
+    while len(chosen) < low:
+        chosen.append(rng.choice([i for i in items if i not in chosen]))
+    if rng.random() < 0.3:
+        rng.shuffle(chosen)
+    return chosen
+
+
+def _string_map(rng: random.Random, keys: Sequence[str], values: Sequence[str] = ("x", "y")) -> dict[str, str]:
+    return {k: rng.choice(values) for k in _subset(rng, keys)}
+
+
+def _at(path: str, value: Any) -> dict[str, Any]:
+    out: Any = value
+    for part in reversed(path.split(".")):
+        out = {part: out}
+    result: dict[str, Any] = out
+    return result
+
+
+# -- knobs: one field (or one list) of a kind each -------------------------------------------------
+
+def _labels(path: str) -> Knob:
+    return lambda rng: _at(path, _string_map(rng, ("app", "tier", "team")))
+
+
+def _annotations(rng: random.Random) -> dict[str, Any]:
+    return _at("metadata.annotations", _string_map(rng, ("note", "owner"), ("1", "2")))
+
+
+def _finalizers(rng: random.Random) -> dict[str, Any]:
+    return _at("metadata.finalizers", _subset(rng, ("f.kgen.dev/a", "f.kgen.dev/b", "f.kgen.dev/c")))
+
+
+def _port(rng: random.Random, key: str, numbers: Sequence[int]) -> dict[str, Any]:
+    item: dict[str, Any] = {key: rng.choice(numbers)}
+    if rng.random() < 0.8:  # protocol has a schema default (TCP): without it the key takes it
+        item["protocol"] = rng.choice(("TCP", "UDP"))
+    if rng.random() < 0.4:
+        item["name"] = rng.choice(("web", "alt"))
+    return item
+
+
+def _unique(items: list[dict[str, Any]], keys: Sequence[str], defaults: dict[str, Any]) -> list[dict[str, Any]]:
+    seen, out = set(), []
+    for item in items:
+        k = tuple(item.get(key, defaults.get(key)) for key in keys)
+        if k not in seen:
+            seen.add(k)
+            out.append(item)
+    return out
+
+
+def _ports(rng: random.Random, key: str, numbers: Sequence[int]) -> list[dict[str, Any]]:
+    return _unique([_port(rng, key, numbers) for _ in range(rng.randint(0, 3))], (key, "protocol"), {"protocol": "TCP"})
+
+
+def _container(rng: random.Random, name: str) -> dict[str, Any]:
+    c: dict[str, Any] = {"name": name}
+    if rng.random() < 0.6:
+        c["image"] = rng.choice(("img:1", "img:2"))
+    if rng.random() < 0.3:
+        c["args"] = [rng.choice(("-v", "-q", "--x")) for _ in range(rng.randint(0, 2))]
+    if rng.random() < 0.2:
+        c["command"] = ["run"]
+    if rng.random() < 0.4:
+        c["ports"] = _ports(rng, "containerPort", (80, 443, 8080))
+    if rng.random() < 0.3:
+        c["env"] = [{"name": n, "value": rng.choice(("1", "2"))} for n in _subset(rng, ("A", "B"))]
+    if rng.random() < 0.2:
+        c["resources"] = {"limits": _string_map(rng, ("cpu", "memory"), ("1", "2"))}
+    return c
+
+
+def _containers(path: str) -> Knob:
+    return lambda rng: _at(path, [_container(rng, n) for n in _subset(rng, ("main", "side", "init"), low=1)])
+
+
+def _tolerations(path: str) -> Knob:
+    return lambda rng: _at(path, [{"key": k, "operator": "Exists"} for k in _subset(rng, ("t1", "t2"))])
+
+
+def _node_selector(path: str) -> Knob:
+    return lambda rng: _at(path, _string_map(rng, ("zone", "disk")))
+
+
+def _conditions(rng: random.Random) -> dict[str, Any]:
+    return _at("status.conditions", [{"type": t, "status": rng.choice(("True", "False"))}
+                                     for t in _subset(rng, ("Ready", "Progressing", "Available"))])
+
+
+KNOBS: dict[str, dict[str, Knob]] = {
+    "apps/v1 Deployment": {
+        "labels": _labels("metadata.labels"),
+        "annotations": _annotations,
+        "finalizers": _finalizers,
+        "replicas": lambda rng: _at("spec.replicas", rng.choice((1, 2, 3))),
+        "selector": lambda rng: _at("spec.selector", {"matchLabels": _string_map(rng, ("app", "tier"))}),
+        "strategy": lambda rng: _at("spec.strategy", rng.choice(
+            ({"type": "Recreate"}, {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": rng.choice((1, 2))}}))),
+        "template-labels": _labels("spec.template.metadata.labels"),
+        "containers": _containers("spec.template.spec.containers"),
+        "tolerations": _tolerations("spec.template.spec.tolerations"),
+        "nodeSelector": _node_selector("spec.template.spec.nodeSelector"),
+    },
+    "v1 ConfigMap": {
+        "labels": _labels("metadata.labels"),
+        "annotations": _annotations,
+        "finalizers": _finalizers,
+        "data": lambda rng: _at("data", _string_map(rng, ("k1", "k2", "k3", "k4"), ("a", "b"))),
+        "binaryData": lambda rng: _at("binaryData", _string_map(rng, ("b1", "b2"), ("AA==", "AQ=="))),
+        "immutable": lambda rng: _at("immutable", rng.choice((True, False))),
+    },
+    "v1 Service": {
+        "labels": _labels("metadata.labels"),
+        "finalizers": _finalizers,
+        "ports": lambda rng: _at("spec.ports", _ports(rng, "port", (80, 443))),
+        "selector": lambda rng: _at("spec.selector", _string_map(rng, ("app", "tier"))),
+        "type": lambda rng: _at("spec.type", rng.choice(("ClusterIP", "NodePort"))),
+        "externalIPs": lambda rng: _at("spec.externalIPs", _subset(rng, ("10.0.0.1", "10.0.0.2"))),
+    },
+    "v1 Pod": {
+        "labels": _labels("metadata.labels"),
+        "annotations": _annotations,
+        "containers": _containers("spec.containers"),
+        "tolerations": _tolerations("spec.tolerations"),
+        "nodeSelector": _node_selector("spec.nodeSelector"),
+        "restartPolicy": lambda rng: _at("spec.restartPolicy", rng.choice(("Always", "Never"))),
+    },
+    "ssa.kgen.dev/v1 Gizmo": {
+        "labels": _labels("metadata.labels"),
+        "finalizers": _finalizers,
+        "replicas": lambda rng: _at("spec.replicas", rng.choice((1, 2))),
+        "mode": lambda rng: _at("spec.mode", rng.choice(("fast", "slow"))),
+        "tags": lambda rng: _at("spec.tags", _subset(rng, ("red", "green", "blue"))),
+        "args": lambda rng: _at("spec.args", [rng.choice(("-a", "-b")) for _ in range(rng.randint(0, 2))]),
+        "plain": lambda rng: _at("spec.plain", [rng.randint(1, 3) for _ in range(rng.randint(0, 2))]),
+        "workers": lambda rng: _at("spec.workers", [
+            {"name": n, **({"image": rng.choice(("i1", "i2"))} if rng.random() < 0.6 else {}),
+             **({"size": rng.choice((1, 2))} if rng.random() < 0.5 else {}),
+             **({"env": [{"key": k, "value": rng.choice(("1", "2"))} for k in _subset(rng, ("K", "L"))]}
+                if rng.random() < 0.4 else {})}
+            for n in _subset(rng, ("w1", "w2", "w3"))]),
+        "endpoints": lambda rng: _at("spec.endpoints", _unique(
+            [{"port": rng.choice((1, 2)), "protocol": rng.choice(("TCP", "UDP")),
+              **({"name": rng.choice(("e", "f"))} if rng.random() < 0.5 else {})} for _ in range(rng.randint(0, 3))],
+            ("port", "protocol"), {})),
+        "spec-labels": lambda rng: _at("spec.labels", _string_map(rng, ("p", "q", "r"))),
+        "selector": lambda rng: _at("spec.selector", _string_map(rng, ("s", "t"))),
+        "target": lambda rng: _at("spec.target", {k: rng.choice(("x", "y")) for k in _subset(rng, ("kind", "name"))}),
+        "template": lambda rng: _at("spec.template", {
+            **({"color": rng.choice(("c1", "c2"))} if rng.random() < 0.5 else {}),
+            **({"size": rng.choice((1, 2))} if rng.random() < 0.5 else {}),
+            **({"inner": _string_map(rng, ("a", "b"))} if rng.random() < 0.6 else {})}),
+    },
+}
+
+STATUS_KNOBS: dict[str, dict[str, Knob]] = {
+    "apps/v1 Deployment": {
+        "replicas": lambda rng: _at("status.replicas", rng.choice((0, 1, 2))),
+        "conditions": _conditions,
+    },
+    "v1 Service": {
+        "ingress": lambda rng: _at("status.loadBalancer.ingress", [{"ip": ip} for ip in _subset(rng, ("1.1.1.1", "2.2.2.2"))]),
+        "conditions": lambda rng: _at("status.conditions", [
+            {"type": t, "status": "True", "reason": "R", "message": "", "lastTransitionTime": "2020-01-01T00:00:00Z"}
+            for t in _subset(rng, ("A", "B"))]),
+    },
+    "v1 Pod": {
+        "phase": lambda rng: _at("status.phase", rng.choice(("Pending", "Running"))),
+        "conditions": _conditions,
+    },
+    "ssa.kgen.dev/v1 Gizmo": {
+        "phase": lambda rng: _at("status.phase", rng.choice(("on", "off"))),
+        "ready": lambda rng: _at("status.ready", rng.choice((0, 1))),
+        "conditions": lambda rng: _at("status.conditions", [
+            {"type": t, **({"status": rng.choice(("True", "False"))} if rng.random() < 0.7 else {})}
+            for t in _subset(rng, ("Ready", "Synced"))]),
+    },
+}
+
+KINDS = tuple(KNOBS)
+
+
+def deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """``extra`` merged into a copy of ``base``: maps recursively, anything else replaced."""
+    out = copy.deepcopy(base)
+    for k, v in extra.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+# -- sequences ----------------------------------------------------------------------------------------
+
+@dataclass
+class Step:
+    """One operation: ``case`` is the oracle's input line, ``category`` what it exercises."""
+
+    case: dict[str, Any]
+    category: str
+
+
+@dataclass
+class SequenceMaker:
+    """Makes the operations of one sequence on one object of ``kind`` ("<apiVersion> <Kind>"),
+    each from the live object the previous one left (None before the create)."""
+
+    rng: random.Random
+    kind: str
+    applied: dict[str, list[str]] = field(default_factory=dict)  # manager -> its last knobs
+
+    @property
+    def api_version(self) -> str:
+        return self.kind.split(" ")[0]
+
+    def _base(self) -> dict[str, Any]:
+        api_version, kind = self.kind.split(" ")
+        return {"apiVersion": api_version, "kind": kind, "metadata": {"name": "obj", "namespace": "default"}}
+
+    def _case(self, op: str, live: dict[str, Any] | None, obj: dict[str, Any], manager: str,
+              subresource: str = "", force: bool = False) -> dict[str, Any]:
+        api_version, kind = self.kind.split(" ")
+        return {"op": op, "apiVersion": api_version, "kind": kind, "subresource": subresource, "live": live,
+                "obj": obj, "manager": manager, "force": force}
+
+    def _config(self, knobs: dict[str, Knob], names: Sequence[str]) -> dict[str, Any]:
+        config = self._base()
+        for name in names:
+            config = deep_merge(config, knobs[name](self.rng))
+        return config
+
+    def next(self, live: dict[str, Any] | None) -> Step:
+        """The next operation on ``live``."""
+        rng = self.rng
+        if live is None:
+            if rng.random() < 0.6:
+                return self._apply(None, rng.choice(APPLIERS), "apply/create")
+            obj = self._config(KNOBS[self.kind], _subset(rng, list(KNOBS[self.kind]), low=1))
+            return Step(self._case("update", None, obj, rng.choice(UPDATERS)), "update/create")
+        has_status = self.kind in STATUS_KNOBS
+        roll = rng.random()
+        if roll < 0.40:
+            return self._apply(live, rng.choice(APPLIERS), "apply")
+        if roll < 0.62:
+            return self._update(live, rng.choice(UPDATERS))
+        if roll < 0.68:
+            appliers = [m for m in APPLIERS if m in self.applied] or list(APPLIERS)
+            step = self._update(live, rng.choice(appliers))
+            step.category = "update/same-name-as-applier"
+            return step
+        if roll < 0.80 and has_status:
+            return self._status(live)
+        if roll < 0.88:
+            return self._bad_apply(live)
+        return self._edge(live)
+
+    def _apply(self, live: dict[str, Any] | None, manager: str, category: str) -> Step:
+        rng = self.rng
+        knobs = KNOBS[self.kind]
+        previous = self.applied.get(manager)
+        if previous is not None and rng.random() < 0.5:
+            names = [n for n in previous if rng.random() < 0.75]  # drop knobs: removal
+            names += [n for n in _subset(rng, list(knobs)) if n not in names and rng.random() < 0.3]
+            category += "/reapply" + ("-removal" if set(previous) - set(names) else "")
+        else:
+            names = _subset(rng, list(knobs), low=1)
+        self.applied[manager] = names
+        config = self._config(knobs, names)
+        if self.kind in STATUS_KNOBS and rng.random() < 0.1:  # status on the main resource: reset
+            config = deep_merge(config, self._config(STATUS_KNOBS[self.kind], _subset(rng, list(STATUS_KNOBS[self.kind]), 1)))
+            category += "/with-status"
+        force = rng.random() < 0.25
+        category += "/force" if force else ""
+        if live is not None and any(n in self._lists(names) for n in names):
+            category += "/lists"
+        return Step(self._case("apply", live, config, manager, force=force), category)
+
+    def _lists(self, names: Sequence[str]) -> set[str]:
+        return {"finalizers", "containers", "tolerations", "ports", "externalIPs", "tags", "args", "plain",
+                "workers", "endpoints"} & set(names)
+
+    def _update(self, live: dict[str, Any], manager: str) -> Step:
+        rng = self.rng
+        new = copy.deepcopy(live)
+        what = []
+        for _ in range(rng.randint(1, 3)):
+            kind = rng.random()
+            if kind < 0.4:
+                name = rng.choice(list(KNOBS[self.kind]))
+                new = deep_merge(new, KNOBS[self.kind][name](rng))
+                what.append("set")
+            elif kind < 0.75:
+                if _remove_random(rng, new):
+                    what.append("removal")
+            else:
+                if _change_random(rng, new):
+                    what.append("change")
+        category = "update/" + "+".join(sorted(set(what)) or ["noop"])
+        md = new.setdefault("metadata", {})
+        r = rng.random()
+        if r < 0.15:
+            md.pop("managedFields", None)
+            category += "/no-managed-fields"
+        elif r < 0.2:
+            md["managedFields"] = []
+            category += "/reset-managed-fields"
+        return Step(self._case("update", live, new, manager), category)
+
+    def _status(self, live: dict[str, Any]) -> Step:
+        rng = self.rng
+        knobs = STATUS_KNOBS[self.kind]
+        if rng.random() < 0.5:
+            config = self._config(knobs, _subset(rng, list(knobs), low=1))
+            category = "status/apply"
+            if rng.random() < 0.2:  # spec through /status: a reset field there
+                config = deep_merge(config, KNOBS[self.kind][rng.choice(list(KNOBS[self.kind]))](rng))
+                category += "/with-spec"
+            force = rng.random() < 0.3
+            return Step(self._case("apply", live, config, STATUS_MANAGERS[0], "status", force),
+                        category + ("/force" if force else ""))
+        new = copy.deepcopy(live)
+        new = deep_merge(new, knobs[rng.choice(list(knobs))](rng))
+        category = "status/update"
+        if rng.random() < 0.3 and _remove_random(rng, new, ("status",)):
+            category += "/removal"
+        if rng.random() < 0.15:
+            new = deep_merge(new, KNOBS[self.kind][rng.choice(list(KNOBS[self.kind]))](rng))
+            category += "/with-spec"
+        return Step(self._case("update", live, new, STATUS_MANAGERS[1], "status"), category)
+
+    def _bad_apply(self, live: dict[str, Any]) -> Step:
+        rng = self.rng
+        manager = rng.choice(APPLIERS)
+        config = self._config(KNOBS[self.kind], _subset(rng, list(KNOBS[self.kind]), low=1))
+        problem = rng.choice(("missing-key", "duplicate-key", "duplicate-set-item", "wrong-version",
+                              "managed-fields", "wrong-type"))
+        lists = {
+            "apps/v1 Deployment": ("spec.template.spec.containers", {"image": "x"}, {"name": "main"}),
+            "v1 Pod": ("spec.containers", {"image": "x"}, {"name": "main"}),
+            "v1 Service": ("spec.ports", {"name": "p", "port": "x"}, {"port": 80, "protocol": "TCP"}),
+            "v1 ConfigMap": ("metadata.ownerReferences", {"name": "o"},
+                             {"apiVersion": "v1", "kind": "X", "name": "o", "uid": "u1"}),
+            "ssa.kgen.dev/v1 Gizmo": ("spec.workers", {"size": 1}, {"name": "w1"}),
+        }[self.kind]
+        path, keyless, keyed = lists
+        if problem == "missing-key":
+            if self.kind == "v1 Service":
+                keyless = {"name": "p"}  # port has a schema default (0): not an error there
+            config = deep_merge(config, _at(path, [keyless]))
+        elif problem == "duplicate-key":
+            config = deep_merge(config, _at(path, [keyed, copy.deepcopy(keyed)]))
+        elif problem == "duplicate-set-item":
+            config = deep_merge(config, _at("metadata.finalizers", ["f.kgen.dev/a", "f.kgen.dev/a"]))
+        elif problem == "wrong-version":
+            config["apiVersion"] = "v9" if "/" not in self.api_version else self.api_version.split("/")[0] + "/v9"
+        elif problem == "managed-fields":
+            config["metadata"]["managedFields"] = [{"manager": "x", "operation": "Apply"}]
+        else:
+            config = deep_merge(config, _at("metadata.labels", {"bad": 1}))
+        return Step(self._case("apply", live, config, manager, force=rng.random() < 0.3), f"apply/error/{problem}")
+
+    def _edge(self, live: dict[str, Any]) -> Step:
+        rng = self.rng
+        manager = rng.choice(APPLIERS)
+        what = rng.choice(("empty-config", "empty-collections", "explicit-null", "same-config-twice"))
+        if what == "empty-config":
+            self.applied[manager] = []
+            config = self._base()
+        elif what == "same-config-twice" and manager in self.applied:
+            config = self._config(KNOBS[self.kind], self.applied[manager])
+        else:
+            config = self._config(KNOBS[self.kind], _subset(rng, list(KNOBS[self.kind]), low=1))
+            if what == "empty-collections":
+                config = deep_merge(config, rng.choice((_at("metadata.labels", {}), _at("metadata.finalizers", []))))
+            elif what == "explicit-null":
+                config = deep_merge(config, rng.choice((_at("metadata.labels", None), _at("metadata.annotations", {"note": None}))))
+        return Step(self._case("apply", live, config, manager, force=rng.random() < 0.3), f"apply/{what}")
+
+
+def _paths(value: Any, under: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into ``value`` (dict keys and list indexes), outermost first."""
+    out: list[tuple[Any, ...]] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.append((*under, k))
+            out += _paths(v, (*under, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.append((*under, i))
+            out += _paths(v, (*under, i))
+    return out
+
+
+_FIXED = ("apiVersion", "kind")
+
+
+def _editable(obj: dict[str, Any], roots: Sequence[str]) -> list[tuple[Any, ...]]:
+    paths = []
+    for p in _paths(obj):
+        if p[0] in _FIXED or (p[0] == "metadata" and (len(p) < 2 or p[1] not in ("labels", "annotations", "finalizers"))):
+            continue
+        if roots and p[0] not in roots:
+            continue
+        paths.append(p)
+    return paths
+
+
+#: the list-map key fields of the kinds above: an update never removes one from an item (the
+#: apiserver's validation would refuse the object, so it never becomes a live object)
+KEY_FIELDS = frozenset(("name", "key", "port", "protocol", "containerPort", "type", "uid"))
+
+
+def _is_key(path: tuple[Any, ...]) -> bool:
+    return len(path) >= 2 and isinstance(path[-2], int) and path[-1] in KEY_FIELDS
+
+
+def _remove_random(rng: random.Random, obj: dict[str, Any], roots: Sequence[str] = ()) -> bool:
+    paths = [p for p in _editable(obj, roots) if not _is_key(p)]
+    if not paths:
+        return False
+    path = rng.choice(paths)
+    parent: Any = obj
+    for part in path[:-1]:
+        parent = parent[part]
+    del parent[path[-1]]
+    return True
+
+
+def _change_random(rng: random.Random, obj: dict[str, Any]) -> bool:
+    leaves = [p for p in _editable(obj, ()) if not isinstance(_get(obj, p), (dict, list, type(None)))]
+    if not leaves:
+        return False
+    path = rng.choice(leaves)
+    parent: Any = obj
+    for part in path[:-1]:
+        parent = parent[part]
+    old = parent[path[-1]]
+    if _is_key(path):  # a renamed item: a fresh key, never a duplicate one
+        parent[path[-1]] = old + 1000 if isinstance(old, int) else f"{old}-renamed"
+    elif isinstance(old, bool):
+        parent[path[-1]] = not old
+    elif isinstance(old, int):
+        parent[path[-1]] = old + rng.choice((1, 2))
+    else:
+        parent[path[-1]] = rng.choice(("x", "y", "z"))
+    return True
+
+
+def _get(obj: Any, path: tuple[Any, ...]) -> Any:
+    for part in path:
+        obj = obj[part]
+    return obj
+
+
+# -- times ----------------------------------------------------------------------------------------------
+
+def with_live_times(obj: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` with each managedFields entry's time replaced by a unique old one (``LIVE_TIMES``),
+    so a result's time tells "kept" from "now" even when both sides run in the same second."""
+    out = copy.deepcopy(obj)
+    for i, entry in enumerate((out.get("metadata") or {}).get("managedFields") or []):
+        if isinstance(entry, dict) and "time" in entry:
+            entry["time"] = LIVE_TIMES[i % len(LIVE_TIMES)]
+    return out
+
+
+def normalize_times(obj: Any, live: dict[str, Any] | None) -> Any:
+    """A result with every managedFields time that is not one of ``live``'s replaced by "<now>":
+    the only normalization the comparison makes (the Go side's now is the wall clock)."""
+    if not isinstance(obj, dict):
+        return obj
+    kept = {e.get("time") for e in ((live or {}).get("metadata") or {}).get("managedFields") or [] if isinstance(e, dict)}
+    out = copy.deepcopy(obj)
+    for entry in (out.get("metadata") or {}).get("managedFields") or []:
+        if isinstance(entry, dict) and "time" in entry and entry["time"] not in kept:
+            entry["time"] = "<now>"
+    return out
+
+
+def canonical(outcome: dict[str, Any]) -> str:
+    """An outcome ({"object"} or {"error": {code, reason, message}}) as comparable text."""
+    return json.dumps(outcome, sort_keys=True)
