@@ -9,7 +9,7 @@ patch goes to ``apply``. A strategic merge patch is applied by
 on ``/scale``), its errors answered as handlers/patch.go's interpretStrategicMergePatchError
 answers them (400 with apimachinery's words, 422 generic, any other a plain 500 with apimachinery's words,
 a panic a dropped connection). Under ``fieldValidation=Strict`` a strategic merge patch whose
-result has fields the Go type lacks is a 422 quoting the patch (``_check_strict``).
+result has fields the Go type lacks is a 422 quoting the patch (``kgen.runtime.fake.strict``).
 
 Refusals are the apiserver's (k8s.io/apiserver v0.37.2 ``handlers/patch.go``): a body that does
 not decode is a 400 with the decoder's words; more than 10000 JSON patch operations a 413
@@ -29,16 +29,14 @@ from typing import Any
 import httpx
 
 from kgen.runtime.apimachinery import strategicpatch
-from kgen.runtime.apimachinery.gofmt import go_v
-from kgen.runtime.apimachinery.jsonpatch_v4 import go_quote
 from kgen.runtime.apimachinery.jsonpatch import PatchBadRequest, PatchInternal, PatchPanic, PatchTooLarge
-from kgen.runtime.apimachinery.mergeschema import schema_for
+from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
 from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
 from kgen.runtime.fake.apply import apply
 from kgen.runtime.fake.errors import Failure, bad_request, unsupported_patch
 from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.scale import scale_of, write_scale
-from kgen.runtime.fake.schema import unknown_fields
+from kgen.runtime.fake.strict import check_strict
 from kgen.runtime.fake.store import Store, builtin
 from kgen.runtime.fake.writes import check_version, next_version, record_update, save
 from kgen.runtime.gentype.resource import PatchType
@@ -70,7 +68,7 @@ def patch(store: Store, route: Route, call: Call) -> Reply:
     try:
         if call.content_type == PatchType.STRATEGIC.value:
             patched = _strategic(route, target, body)
-            _check_strict(route, call, body, patched)
+            check_strict(route, call, body, target, patched, _smp_schema(route))
         else:
             patched = patcher(target, body)
     except PatchError as e:
@@ -100,30 +98,19 @@ def _refusal(error: PatchError) -> Exception:
     return Failure(422, "Invalid", _REJECTED, {})
 
 
-def _strategic(route: Route, target: Any, body: dict[str, Any]) -> Any:
-    """The strategic merge patch of ``target`` with the merge schema of the route's kind."""
+def _smp_schema(route: Route) -> TypeSchema | None:
+    """The merge schema of the route's kind (a Scale's on ``/scale``)."""
     api_version, kind = ("autoscaling/v1", "Scale") if route.subresource == "scale" else (
         route.info.api_version, route.info.kind)
-    schema = schema_for(api_version, kind)
+    return schema_for(api_version, kind)
+
+
+def _strategic(route: Route, target: Any, body: dict[str, Any]) -> Any:
+    """The strategic merge patch of ``target`` with the merge schema of the route's kind."""
+    schema = _smp_schema(route)
     if schema is None or not isinstance(target, dict):  # a kind the stock package does not have
         return strategic_merge_patch(target, body)
     return strategicpatch.strategic_merge_patch(target, body, schema)
-
-
-def _check_strict(route: Route, call: Call, body: Any, patched: Any) -> None:
-    """fieldValidation=Strict: a patched object with fields its Go type does not have is a 422
-    quoting the patch as ``%+v`` prints it (handlers/patch.go applyPatchToObject). Under Warn
-    (the default) they are warnings, under Ignore nothing; either way decoding prunes them."""
-    if call.params.get("fieldValidation") != "Strict" or route.subresource == "scale" or not isinstance(patched, dict):
-        return
-    unknown = unknown_fields(route.info, patched)
-    if not unknown:
-        return
-    reasons = ", ".join(f'unknown field "{path}"' for path in unknown)
-    message = f"Invalid value: {go_quote(go_v(body))}: strict decoding error: {reasons}"
-    raise Failure(422, "Invalid", f' "" is invalid: patch: {message}', {"causes": [
-        {"reason": "FieldValueInvalid", "message": message, "field": "patch"},
-    ]})
 
 
 def _smp_refusal(error: strategicpatch.SMPError) -> Exception:

@@ -13,6 +13,8 @@ by tests/integration/test_fake_vs_server.py):
   struct), and so are a top-level ``spec`` and ``status`` absent from the object (``status: {}``
   on a new Deployment): every built-in kind holds them as struct values, not pointers.
 
+- a ``null`` value in a ``map[string]string`` (``data``, ``labels``) becomes ``""``: encoding/json
+  stores the zero value for a null map element;
 - a zero scalar (``0``, ``false``, ``""``) is left out where the Go field is a value (not a
   pointer) tagged ``omitempty``: ``status.replicas: 0`` goes, ``spec.replicas: 0`` (an
   ``*int32``) stays. OpenAPI cannot tell a pointer from a value, so this one fact comes from
@@ -165,6 +167,8 @@ def _walk(value: Any, t: inspect.Type) -> Any:
             out[name] = kept
         return out
     if isinstance(t, inspect.DictType) and isinstance(value, dict):
+        if isinstance(t.value_type, inspect.StrType):  # a null decoded into a map[string]string is ""
+            return {k: "" if v is None else _walk(v, t.value_type) for k, v in value.items()}
         return {k: _walk(v, t.value_type) for k, v in value.items()}
     if isinstance(t, (inspect.ListType, inspect.SetType, inspect.FrozenSetType)) and isinstance(value, list):
         return [_walk(v, t.item_type) for v in value]

@@ -31,6 +31,7 @@ from tests.conftest import Figure
 from tests.support.apiserver import CRDS, crd_manifest, install_crd, wait_for
 from tests.support.packages import REPO
 from tests.support.fake_vs_server import Answers, Divergence, Outcome, Step, run
+from tests.support.fake_vs_server_kinds import container as _container
 from tests.support.fake_vs_server_kinds import deployment as _deployment
 from tests.support.fake_vs_server_kinds import random_kinds
 from tests.support.fake_vs_server_ops import sequence
@@ -114,6 +115,10 @@ def configmap_steps(ns: str) -> list[Step]:
             "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "applied", "labels": {"a": "b"}}, "data": {"k": "v"},
             "binaryData": {},
         }, params={"fieldManager": "m"}, content_type="application/apply-patch+yaml"),
+        # json-patch v4 copies a missing path as null; a null in map[string]string decodes to "".
+        Step("copy-null", "PATCH", f"{base}/cm", [{"op": "copy", "from": "/metadata/labels/none", "path": "/data/c"}],
+             content_type="application/json-patch+json"),
+        Step("merge-null", "PATCH", f"{base}/cm", {"data": {"d": None}}, content_type="application/merge-patch+json"),
     ]
 
 
@@ -189,6 +194,43 @@ def error_steps(ns: str) -> list[Step]:
     return steps
 
 
+def strict_steps(ns: str) -> list[Step]:
+    """fieldValidation=Strict on strategic merge patches with an unknown field: the 422 quotes the
+    patch as strategicpatch left it (directives it consumed where it merged into the original:
+    ``$setElementOrder/x`` with ``x``, ``$retainKeys``, ``$patch: replace``; kept in new content,
+    where the converter reports them as unknown fields too); Warn and Ignore write."""
+    deployments = f"/apis/apps/v1/namespaces/{ns}/deployments"
+    configmaps = f"/api/v1/namespaces/{ns}/configmaps"
+    new_container = {**_container("z", "x"), "$setElementOrder/env": [{"name": "E"}], "env": [{"name": "E", "value": "1"}]}
+    patches = {
+        "seo-env": {"spec": {"template": {"spec": {"containers": [
+            {"name": "c", "$setElementOrder/env": [{"name": "F"}, {"name": "E"}], "env": [{"name": "E", "value": "1"}]}]}}}},
+        "seo-containers": {"spec": {"template": {"spec": {"$setElementOrder/containers": [{"name": "c"}],
+                                                          "containers": [{"name": "c", "image": "x"}]}}}},
+        "env-delete": {"spec": {"template": {"spec": {"containers": [{"name": "c", "env": [{"name": "E", "$patch": "delete"}]}]}}}},
+        "replace": {"spec": {"strategy": {"$patch": "replace", "type": "Recreate"}}},
+        "retain": {"spec": {"strategy": {"$retainKeys": ["type"], "type": "Recreate"}}},
+        "annotations-delete": {"spec": {"template": {"metadata": {"annotations": {"$patch": "delete"}}}}},
+        "new-container": {"spec": {"template": {"spec": {"containers": [new_container]}}}},
+        "new-map-replace": {"spec": {"template": {"metadata": {"annotations": {"$patch": "replace", "a": "1"}}}}},
+        "item-replace": {"spec": {"template": {"spec": {"containers": [{"name": "c", "resources": {"$patch": "replace"}}]}}}},
+        "nested-unknown": {"spec": {"template": {"spec": {"containers": [{"name": "c", "bogus2": {"x": [1, "y"]}}]}}}},
+    }
+    steps = [
+        Step("create-deployment", "POST", deployments, _deployment("web")),
+        Step("create-configmap", "POST", configmaps, {"metadata": {"name": "cm", "finalizers": ["kgen.dev/x"]}}),
+    ]
+    for label, body in patches.items():
+        for validation in ("Strict", "Warn", "Ignore"):
+            steps.append(Step(f"{label}-{validation}", "PATCH", f"{deployments}/web", {"bogus": 1, **body},
+                              params={"fieldValidation": validation}, content_type="application/strategic-merge-patch+json"))
+    for label, body in (("finalizers", {"metadata": {"$deleteFromPrimitiveList/finalizers": ["kgen.dev/x"]}}),
+                        ("labels-delete", {"metadata": {"labels": {"$patch": "delete"}}})):
+        steps.append(Step(label, "PATCH", f"{configmaps}/cm", {"bogus": 1, **body}, params={"fieldValidation": "Strict"},
+                          content_type="application/strategic-merge-patch+json"))
+    return steps
+
+
 def _stale_precondition(label: str) -> Any:
     return lambda answers: {"preconditions": {"resourceVersion": answers[label]["metadata"]["resourceVersion"]}}
 
@@ -254,7 +296,7 @@ def _params_step(step: Step) -> Step:
 SCENARIOS = {
     "configmap": configmap_steps, "deployment": deployment_steps,
     "custom-resource": custom_resource_steps, "paging": lambda ns: [_params_step(s) for s in paging_steps(ns)],
-    "errors": error_steps, "list-order": list_order_steps,
+    "errors": error_steps, "list-order": list_order_steps, "strict": strict_steps,
 }
 
 

@@ -9,7 +9,8 @@ every patch type (JSON patch with operations that fail, merge patch, strategic m
 a custom resource answers with 415, and status merge patches), server-side apply by two managers
 (``fieldManager=m1``/``m2``, with and without ``force``, so conflicts happen) on the main resource
 and on ``/status``, updates and patches by the same managers (an Update entry of an applying
-manager), ``fieldValidation`` (Strict/Warn/Ignore) with unknown fields, deletes with (stale)
+manager), ``fieldValidation`` (Strict/Warn/Ignore) with unknown fields (in patches and in
+applied configurations), deletes with (stale)
 resourceVersion and uid preconditions, and deletecollection with selectors. Bodies are
 functions of each side's own answers, so both sides are driven the same way while each carries
 its own resourceVersions, uids and generated names.
@@ -115,8 +116,12 @@ def sequence(seed: int, ns: str, kinds: list[Kind], length: int) -> list[Step]:
                 params["force"] = "true"
             configure = kind.apply if op == "apply" else kind.apply_status
             assert configure is not None
+            extras = " force" if "force" in params else ""
+            # A field the schema lacks (the server's 500), drawn apart so the other draws stay as they were.
+            if kind.unknown is not None and random.Random(f"{seed}/{label}").random() < 0.1:
+                configure, extras = _with_unknown(configure), extras + " unknown"
             suffix = "" if op == "apply" else "/status"
-            add(Step(f"{label}:{op} {key} {params['fieldManager']}{' force' if 'force' in params else ''}", "PATCH",
+            add(Step(f"{label}:{op} {key} {params['fieldManager']}{extras}", "PATCH",
                      _path(base, name_of, suffix), _configured(configure, name_of, rng.random()), params=params,
                      content_type=_APPLY), k, key, True)
     return steps[:length]
@@ -184,6 +189,10 @@ def _patch(op: str, label: str, key: str, kind: Kind, path: Any, rng: random.Ran
             body = {**body, **unknown[1]}
     extras = "".join(f" {v}" for v in (params.get("fieldManager"), validation, "unknown" if unknown else None) if v)
     return Step(f"{label}:{op} {key}{extras}", "PATCH", path, body, params=params or None, content_type=content_type)
+
+
+def _with_unknown(configure: Callable[[str, random.Random], Json]) -> Callable[[str, random.Random], Json]:
+    return lambda name, rng: {**configure(name, rng), "bogus": 1}
 
 
 def _configured(configure: Callable[[str, random.Random], Json], name_of: NameOf, draw: float) -> Callable[[Answers], Json]:
