@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -281,3 +282,14 @@ def test_key_defaults_are_the_snapshot_openapi_defaults_of_list_map_keys() -> No
                         name = next(ref[len(p):] for p in prefixes if ref.startswith(p))
                         found[(name, key)] = key_prop["default"]
     assert found == KEY_DEFAULTS
+
+
+def test_the_zero_objects_table_is_what_the_go_types_say() -> None:
+    """runtime/apimachinery/zero_objects.json is hack/oracle/zeroobjects' output (regenerate:
+    ``$(hack/oracle/build.sh zeroobjects) > runtime/apimachinery/zero_objects.json``)."""
+    from tests.support.oracle import oracle_binary
+
+    fresh = json.loads(subprocess.run([str(oracle_binary("zeroobjects"))], check=True, capture_output=True, text=True).stdout)
+    committed = json.loads((ROOT / "runtime" / "apimachinery" / "zero_objects.json").read_text())
+    assert committed == fresh
+    assert committed["apps/v1/Deployment"]["spec"]["template"] == {"metadata": {}, "spec": {"containers": None}}
