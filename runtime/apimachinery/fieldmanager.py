@@ -103,8 +103,8 @@ class FieldManager:
     ``schema``: a custom resource's ``TypeSchema`` (built-in kinds are looked up in the
     kgen.kubernetes merge schema). ``reset_fields``: the resource strategy's ``GetResetFields``
     as paths of field names (``[("status",)]`` for a main resource with a status subresource);
-    nobody owns them. ``schemaless``: a custom resource without a schema (every value deduced,
-    as for a CRD that preserves unknown fields at its root).
+    nobody owns them. ``schemaless``: a custom resource without a schema (``smdschema.SCHEMALESS``:
+    spec and status declared, their contents deduced, as a CRD preserving unknown fields there).
     """
 
     def __init__(self, api_version: str, kind: str, subresource: str = "", *, schema: TypeSchema | None = None,

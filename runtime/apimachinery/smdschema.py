@@ -34,7 +34,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgen.runtime.apimachinery.mergeschema import FieldSchema, FieldType, TypeSchema
+from kgen.runtime.apimachinery.mergeschema import FieldSchema, FieldType, TypeSchema, merge_schema
 
 __all__ = ["Atom", "DEDUCED", "KEY_DEFAULTS", "ListType", "MapType", "SCHEMALESS", "TypeRef", "atom_for"]
 
@@ -262,5 +262,15 @@ def atom_for(ts: TypeSchema) -> TypeRef:
     return found[1]
 
 
-#: A kind without a schema: a custom resource that preserves unknown fields at its root.
-SCHEMALESS = TypeRef(lambda: Atom(map=MapType({}, _DEDUCED_REF, False)))
+def _schemaless() -> Atom:
+    meta = merge_schema().type("meta.v1.ObjectMeta")
+    string = TypeRef(lambda: _SCALARS["string"])
+    fields = {"apiVersion": string, "kind": string, "spec": _DEDUCED_REF, "status": _DEDUCED_REF}
+    if meta is not None:
+        fields["metadata"] = TypeRef(lambda: _struct(meta, False, None))
+    return Atom(map=MapType(fields, _DEDUCED_REF, False))
+
+
+#: A kind without a schema, read as the usual CRD that declares ``spec`` and ``status`` and
+#: preserves unknown fields in them: its ``metadata`` an ObjectMeta, every other value deduced.
+SCHEMALESS = TypeRef(_schemaless)

@@ -6,9 +6,9 @@ The apiserver builds one ``FieldManager`` per resource and subresource
 resource, and its status subresource resets ``metadata`` and ``spec`` (the custom resource
 strategies' sets; the built-in status strategies reset those or parts of them, and the fake's
 status writes take only the status anyway). A custom resource's schema is the merge schema of
-the generated package its model comes from; a kind with no generated model is treated as a
-schemaless custom resource (every value deduced), which is what a CRD preserving unknown fields
-gives.
+the generated package its model comes from; a kind with no generated model (registered on the
+tracker without one) is read as the common CRD that declares ``spec`` and ``status`` and
+preserves unknown fields inside them (``smdschema.SCHEMALESS``).
 """
 
 from __future__ import annotations
