@@ -1,0 +1,239 @@
+"""The server-side apply oracle (hack/oracle/fieldmanager) is the real apiserver's field manager:
+the same operations sent to a kube-apiserver (envtest) and to the oracle, the managedFields they
+write compared (manager, operation, apiVersion, subresource and the owned fields; times are the
+wall clock of two processes and are left out), and the status of a refusal (code, reason,
+message).
+
+This proves the oracle's wiring, the part tests/unit/test_ssa_oracle.py takes on trust: the type
+converter from the snapshot's OpenAPI, the Gizmo CRD's models as apiextensions-apiserver builds
+them, the strategies' reset fields, the empty object a create starts from.
+
+What is outside the field manager stays outside the comparison, by construction rather than by
+normalizing: the live object handed to the oracle is the server's own (defaults, allocations and
+all); an apply sends the oracle the same configuration; an update sends it the object the server
+stored (the request's own managedFields put back), since the server decodes and defaults the body
+before its field manager sees it. A request the server refuses in validation (422), after the
+field manager has accepted it, or in decoding (400 "cannot be handled as"), before it, is counted
+and leaves the live object as it was.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+
+from kgen.generator.yamlfile import load_all
+from tests.conftest import Figure
+from tests.support.apiserver import CRDS, install_crd
+from tests.support.ssa_cases import SequenceMaker
+from tests.support.ssa_oracle import SSA_CRD, GoFieldManager
+
+SEQUENCES = 200
+SEED = 20261203
+PLURALS = {"Deployment": "deployments", "ConfigMap": "configmaps", "Service": "services", "Gizmo": "gizmos"}
+#: a valid object to start from where the apiserver's validation needs one (a maker's random
+#: create would mostly be refused)
+SEEDS: dict[str, dict[str, Any]] = {
+    "apps/v1 Deployment": {"spec": {"selector": {"matchLabels": {"app": "seed"}}, "template": {
+        "metadata": {"labels": {"app": "seed"}}, "spec": {"containers": [{"name": "main", "image": "img:1"}]}}}},
+    "v1 Service": {"spec": {"ports": [{"port": 80, "protocol": "TCP", "name": "web"}]}},
+}
+
+
+@pytest.fixture(scope="module")
+def gizmos(admin: httpx.Client) -> Iterator[None]:
+    crd = load_all(SSA_CRD.read_text(), SSA_CRD)[0]
+    if admin.get(f"{CRDS}/{crd['metadata']['name']}").status_code == 404:
+        install_crd(admin, crd)
+    yield
+
+
+@pytest.fixture(scope="module")
+def oracle() -> Iterator[GoFieldManager]:
+    with GoFieldManager() as go:
+        yield go
+
+
+def _path(api_version: str, kind: str, namespace: str, name: str | None = None) -> str:
+    prefix = "/api/v1" if api_version == "v1" else f"/apis/{api_version}"
+    collection = f"{prefix}/namespaces/{namespace}/{PLURALS[kind]}"
+    return collection if name is None else f"{collection}/{name}"
+
+
+def ownership(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    """managedFields without times, sorted: the apiserver orders entries by time (then manager),
+    and the two processes' clocks differ."""
+    entries = [{k: v for k, v in entry.items() if k != "time"} for entry in (obj.get("metadata") or {}).get("managedFields") or []]
+    return sorted(entries, key=lambda e: json.dumps(e, sort_keys=True))
+
+
+@dataclass
+class Tally:
+    counts: Counter[str] = field(default_factory=Counter)
+    mismatches: list[str] = field(default_factory=list)
+
+
+def _status(response: httpx.Response) -> dict[str, Any]:
+    body = response.json()
+    return {"code": body.get("code", response.status_code), "reason": body.get("reason", ""), "message": body.get("message", "")}
+
+
+def run_step(admin: httpx.Client, oracle: GoFieldManager, case: dict[str, Any], namespace: str, name: str,
+             category: str, tally: Tally) -> dict[str, Any] | None:
+    """Sends ``case`` to the server and to the oracle; records the comparison in ``tally``.
+    Returns the server's new object (None when it refused the request)."""
+    case = copy.deepcopy(case)
+    obj, live = case["obj"], case["live"]
+    md = obj.setdefault("metadata", {})
+    md["name"], md["namespace"] = name, namespace
+    api_version, kind = case["apiVersion"], case["kind"]
+    path = _path(api_version, kind, namespace, name) + (f"/{case['subresource']}" if case["subresource"] else "")
+    params: dict[str, str] = {"fieldManager": case["manager"]}
+    if case["op"] == "apply":
+        params["force"] = "true" if case["force"] else "false"
+        response = admin.patch(path, params=params, content=json.dumps(obj),
+                               headers={"Content-Type": "application/apply-patch+yaml"})
+    elif live is None:
+        response = admin.post(_path(api_version, kind, namespace), params=params, json=obj)
+    else:
+        response = admin.put(path, params=params, json=obj)
+    if response.status_code == 422:
+        tally.counts[f"{category} -> server validation 422 (not compared)"] += 1
+        return None
+    if response.status_code == 400 and "cannot be handled as" in response.json().get("message", ""):
+        tally.counts[f"{category} -> server decoding 400 (not compared)"] += 1  # before the field manager
+        return None
+    if response.is_success and case["op"] == "update":
+        # the object the server's field manager saw: the stored one, with the request's managedFields
+        stored = copy.deepcopy(response.json())
+        # a custom resource's decoder (schemaCoercingDecoder's ObjectMeta round trip) drops an
+        # empty list before the field manager sees it; a built-in kind's keeps it (a reset)
+        if md.get("managedFields") or ("managedFields" in md and "." not in api_version.split("/")[0]):
+            stored["metadata"]["managedFields"] = md["managedFields"]
+        else:
+            stored["metadata"].pop("managedFields", None)
+        case["obj"] = stored
+    go = oracle.ask(case)
+    if response.is_success:
+        server: dict[str, Any] = {"ownership": ownership(response.json())}
+    else:
+        server = {"error": _status(response)}
+    want = {"ownership": ownership(go["object"])} if "object" in go else {"error": go["error"]}
+    outcome = "ok" if response.is_success else str(response.status_code)
+    tally.counts[f"{category} -> {outcome}"] += 1
+    if json.dumps(server, sort_keys=True) != json.dumps(want, sort_keys=True):
+        tally.mismatches.append(f"[{category}] {kind}{'/' + case['subresource'] if case['subresource'] else ''}\n"
+                                f"  input:  {json.dumps(case)}\n  server: {json.dumps(server, sort_keys=True)}\n"
+                                f"  oracle: {json.dumps(want, sort_keys=True)}")
+    return response.json() if response.is_success else None
+
+
+def _case(op: str, kind: str, live: dict[str, Any] | None, obj: dict[str, Any], manager: str,
+          subresource: str = "", force: bool = False) -> dict[str, Any]:
+    api_version, k = kind.split(" ")
+    return {"op": op, "apiVersion": api_version, "kind": k, "subresource": subresource, "live": live,
+            "obj": {"apiVersion": api_version, "kind": k, **obj}, "manager": manager, "force": force}
+
+
+#: hand-written sequences, each step (op, manager, body, subresource, force, expected outcome)
+HAND: dict[str, tuple[str, list[tuple[str, str, dict[str, Any], str, bool, str]]]] = {
+    "configmap_conflict_then_force": ("v1 ConfigMap", [
+        ("apply", "a", {"data": {"k": "1", "j": "1"}}, "", False, "ok"),
+        ("apply", "b", {"data": {"k": "2"}}, "", False, "409"),
+        ("apply", "b", {"data": {"k": "2"}}, "", True, "ok"),
+        ("apply", "a", {"data": {"j": "1"}}, "", False, "ok"),
+    ]),
+    "same_name_update_then_apply_conflicts": ("v1 ConfigMap", [
+        ("apply", "m", {"data": {"k": "1"}}, "", False, "ok"),
+        ("update", "m", {"data": {"k": "2"}}, "", False, "ok"),
+        ("apply", "m", {"data": {"k": "3"}}, "", False, "409"),
+    ]),
+    "deployment_selector_is_atomic_and_status_is_reset": ("apps/v1 Deployment", [
+        ("apply", "a", {**SEEDS["apps/v1 Deployment"], "status": {"replicas": 5}}, "", False, "ok"),
+        ("update", "editor", {"spec": {"replicas": 3}}, "", False, "ok"),
+        ("apply", "s", {"status": {"conditions": [{"type": "Ready", "status": "True"}]}}, "status", False, "ok"),
+        ("apply", "a", {"spec": {"replicas": 2, **SEEDS["apps/v1 Deployment"]["spec"]}}, "", False, "409"),
+    ]),
+    "gizmo_create_markers_and_status": ("ssa.kgen.dev/v1 Gizmo", [
+        ("update", "creator", {"spec": {"workers": [{"name": "w", "size": 1}], "tags": ["a"]}}, "", False, "ok"),
+        ("apply", "a", {"spec": {"workers": [{"name": "w", "image": "i"}], "endpoints": [{"port": 1, "protocol": "TCP"}]}},
+         "", False, "ok"),
+        ("apply", "s", {"status": {"conditions": [{"type": "Ready"}]}, "spec": {"mode": "x"}}, "status", False, "ok"),
+        ("apply", "a", {"spec": {"workers": [{"size": 2}]}}, "", False, "500"),
+    ]),
+}
+
+
+def _merge_into(live: dict[str, Any] | None, body: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(live) if live is not None else {}
+    for k, v in body.items():
+        out[k] = {**out.get(k, {}), **v} if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(HAND))
+def test_the_oracle_writes_the_servers_managed_fields(
+    admin: httpx.Client, oracle: GoFieldManager, gizmos: None, namespace: str, name: str,
+) -> None:
+    kind, steps = HAND[name]
+    tally = Tally()
+    live: dict[str, Any] | None = None
+    outcomes = []
+    for op, manager, body, subresource, force, _ in steps:
+        obj = _merge_into(live, body) if op == "update" else body
+        case = _case(op, kind, live, obj, manager, subresource, force)
+        before = sum(tally.counts.values())
+        result = run_step(admin, oracle, case, namespace, "hand", f"{op}/{manager}", tally)
+        assert sum(tally.counts.values()) == before + 1
+        outcomes.append(next(iter(k.split(" -> ")[1] for k in tally.counts if k.startswith(f"{op}/{manager} -> "))))
+        tally.counts.clear()
+        live = result if result is not None else live
+    assert not tally.mismatches, "\n".join(tally.mismatches)
+    assert outcomes == [expected for *_, expected in steps]
+
+
+def test_the_oracle_is_the_servers_field_manager_on_random_sequences(
+    admin: httpx.Client, oracle: GoFieldManager, gizmos: None, namespace: str, figure: Figure,
+) -> None:
+    rng = random.Random(SEED)
+    tally = Tally()
+    kinds = ("apps/v1 Deployment", "v1 ConfigMap", "v1 Service", "ssa.kgen.dev/v1 Gizmo")
+    for n in range(SEQUENCES):
+        kind = kinds[n % len(kinds)]
+        maker = SequenceMaker(random.Random(rng.getrandbits(64)), kind)
+        name = f"s{n}-{uuid.uuid4().hex[:6]}"
+        live: dict[str, Any] | None = None
+        if kind in SEEDS:
+            live = run_step(admin, oracle, _case("apply", kind, None, SEEDS[kind], "creator"), namespace, name,
+                            "apply/seed", tally)
+            assert live is not None, tally.mismatches
+        for _ in range(rng.randint(6, 14)):
+            step = maker.next(live)
+            result = run_step(admin, oracle, step.case, namespace, name, step.category, tally)
+            if result is not None:
+                live = result
+    compared = sum(n for k, n in tally.counts.items() if "not compared" not in k)
+    refused = sum(n for k, n in tally.counts.items() if "not compared" in k)
+    outcomes: Counter[str] = Counter()
+    for k, v in tally.counts.items():
+        outcomes[k.split(" -> ")[1]] += v
+    figure(f"SSA oracle vs the real apiserver: {SEQUENCES} sequences, {compared} operations compared, "
+           f"{len(tally.mismatches)} mismatches; {refused} refused by the server's decoding or validation (not compared)")
+    figure("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+    families: Counter[str] = Counter()
+    for k, v in tally.counts.items():
+        families["/".join(k.split(" -> ")[0].split("/")[:2])] += v
+    figure("per category: " + ", ".join(f"{k} {v}" for k, v in sorted(families.items())))
+    for line in tally.mismatches[:3]:
+        figure("mismatch " + line)
+    assert compared >= 1000
+    assert not tally.mismatches, f"{len(tally.mismatches)} mismatches, first:\n" + "\n".join(tally.mismatches[:5])
