@@ -14,12 +14,15 @@ server's defaults already in it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import subprocess
+import tempfile
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -29,7 +32,7 @@ from kgen.kubernetes.fake import FakeClientset
 from kgen.runtime.gentype.resource import ResourceInfo
 from tests.conftest import Figure
 from tests.support.apiserver import CRDS, crd_manifest, install_crd, wait_for
-from tests.support.packages import REPO
+from tests.support.packages import REPO, generate, import_all
 from tests.support.fake_vs_server import Answers, Divergence, Outcome, Step, run
 from tests.support.fake_vs_server_kinds import container as _container
 from tests.support.fake_vs_server_kinds import deployment as _deployment
@@ -53,6 +56,23 @@ def _crd(kind: str, plural: str, status_subresource: bool) -> dict[str, Any]:
     return crd
 
 
+@functools.cache
+def custom_resource_models() -> str:
+    """Generates (once) and imports a package from the Widget and Gadget CRDs, so the fake's
+    field manager has their structural schemas, as the apiserver does (without a generated model
+    the fake treats a custom resource as schemaless). Returns the package name."""
+    out = Path(tempfile.mkdtemp(prefix="kgen-fvs-"))
+    crds = out / "crds.yaml"
+    crds.write_text("\n---\n".join(json.dumps(_crd(*args)) for args in (("Widget", "widgets", True), ("Gadget", "gadgets", False))))
+    generate(out, _MODELS_PACKAGE, "--crd", str(crds))
+    for _ in import_all(out, _MODELS_PACKAGE):
+        pass
+    return _MODELS_PACKAGE
+
+
+_MODELS_PACKAGE = "fvs_custom_resources"
+
+
 @pytest.fixture
 def sides(admin: httpx.Client) -> Iterator[tuple[httpx.Client, httpx.Client]]:
     """(server, fake): envtest's admin client and a client over a fresh fake's transport."""
@@ -67,6 +87,7 @@ def _fake_sides(admin: httpx.Client) -> Iterator[tuple[httpx.Client, httpx.Clien
             install_crd(admin, _crd(kind, plural, status))
         # Established is not yet served: the first requests may get 429 "storage is (re)initializing".
         wait_for(lambda: admin.get(f"/apis/{GROUP}/v1/{plural}").status_code == 200)
+    custom_resource_models()
     tracker = FakeClientset().tracker
     tracker.register(WIDGETS, status=True)
     tracker.register(GADGETS, status=False)
@@ -323,11 +344,11 @@ def test_fake_answers_like_the_server(
 
 SEQUENCES, OPERATIONS = int(os.environ.get("KGEN_FVS_SEQUENCES", "100")), 30
 SEED = int(os.environ.get("KGEN_FVS_SEED", "20261203"))
-#: Whether managedFields are compared too (their ownership is the server-side apply engine's).
-MANAGED_FIELDS = os.environ.get("KGEN_FVS_MANAGED_FIELDS", "0") == "1"
-#: Whether divergences the server-side apply engine causes fail the run (1) or are only counted
-#: (0, until structured-merge-diff's port replaces runtime/apimachinery/managedfields.py's engine).
-SSA_STRICT = os.environ.get("KGEN_FVS_SSA_STRICT", "0") == "1"
+#: Whether managedFields are compared too (their ownership is the server-side apply engine's);
+#: 0 leaves them out, to look at the fake's bookkeeping alone.
+MANAGED_FIELDS = os.environ.get("KGEN_FVS_MANAGED_FIELDS", "1") == "1"
+#: Whether divergences the server-side apply engine causes fail the run (1) or are only counted (0).
+SSA_STRICT = os.environ.get("KGEN_FVS_SSA_STRICT", "1") == "1"
 _APPLY_OPS = ("apply", "apply-status")
 
 
@@ -356,8 +377,9 @@ def classify(divergences: list[Divergence]) -> list[tuple[str, Divergence]]:
 @pytest.mark.integration
 def test_random_sequences_answer_like_the_server(admin: httpx.Client, figure: Figure) -> None:
     """Seeded random sequences (tests/support/fake_vs_server_ops.py) on ConfigMaps, Deployments and a
-    custom resource: every answer the same as the real server's. Divergences are classed by cause;
-    the fake's own must be none, the server-side apply engine's too under KGEN_FVS_SSA_STRICT=1."""
+    custom resource: every answer the same as the real server's, managedFields included. Divergences
+    are classed by cause; none may remain (KGEN_FVS_SSA_STRICT=0 only counts the server-side apply
+    engine's, KGEN_FVS_MANAGED_FIELDS=0 leaves managedFields out)."""
     total = Outcome()
     classified: list[tuple[str, Divergence]] = []
     for index in range(SEQUENCES):

@@ -17,7 +17,9 @@ apiserver's alphabet) is checked for that shape, then renamed on each side ``<pr
 resolve to each side's own name: a step's ``path`` may be a function of the answers too).
 
 managedFields are compared when ``run(..., managed_fields=True)``: manager, operation,
-subresource, apiVersion, fieldsType and the FieldsV1 sets, times normalized as any timestamp is.
+subresource, apiVersion, fieldsType and the FieldsV1 sets, times normalized as any timestamp is,
+and the entries in apimachinery's order without the time (``_entry_order``). A 409's causes are
+compared grouped by manager, the order Go's map iteration leaves open (``_conflicts_by_manager``).
 Their divergences are classed apart (``Divergence.cause``), as they come from the server-side
 apply engine (structured-merge-diff), not from the fake's bookkeeping.
 
@@ -149,9 +151,12 @@ def normalize(value: Json, rename: _Renamer, key: str = "") -> Json:
             # A list's resourceVersion is the store's current revision, which the real server's
             # own writes (its lease, every 10 s) move too: only its presence is compared.
             value = {**value, "metadata": {**list_meta, "resourceVersion": "<list>"}}
-        return {
-            k: normalize(v, rename, k) for k, v in value.items() if k != "managedFields" or rename.managed_fields
-        }
+        if value.get("reason") == "Conflict" and isinstance(value.get("details"), dict):
+            value = {**value, "details": _conflicts_by_manager(value["details"])}
+        out = {k: normalize(v, rename, k) for k, v in value.items() if k != "managedFields" or rename.managed_fields}
+        if isinstance(out.get("managedFields"), list):
+            out["managedFields"] = sorted(out["managedFields"], key=_entry_order)
+        return out
     if isinstance(value, list):
         return [normalize(v, rename, key) for v in value]
     if isinstance(value, str):
@@ -171,6 +176,25 @@ def normalize(value: Json, rename: _Renamer, key: str = "") -> Json:
         if _TIME.match(value):
             return "<time>"
     return value
+
+
+def _entry_order(entry: Json) -> tuple[str, str, str]:
+    """managedFields are sorted by operation, time, manager and subresource (apimachinery's
+    sortEncodedManagedFields); times are normalized, and the two sides' clocks cross a second at
+    different moments, so entries are compared in that order without the time."""
+    if not isinstance(entry, dict):
+        return ("", "", "")
+    return (str(entry.get("operation")), str(entry.get("manager")), str(entry.get("subresource") or ""))
+
+
+def _conflicts_by_manager(details: Json) -> Json:
+    """A 409's causes grouped by manager (stable: each manager's paths keep their order):
+    structured-merge-diff's ConflictsFromManagers walks a Go map of managers, so their order
+    varies from one request to the next on the real server itself; the message sorts them."""
+    causes = details.get("causes")
+    if not isinstance(causes, list):
+        return details
+    return {**details, "causes": sorted(causes, key=lambda c: str(c.get("message")) if isinstance(c, dict) else "")}
 
 
 def diff(a: Json, b: Json, path: str = "") -> list[str]:
