@@ -13,13 +13,17 @@ preserves unknown fields inside them (``smdschema.SCHEMALESS``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from kgen.runtime.apimachinery.fieldmanager import FieldManager
+from kgen.runtime.apimachinery.fieldpath import Path, PathElement
 from kgen.runtime.apimachinery.mergeschema import schema_for
+from kgen.runtime.apimachinery.scalehandler import SCALE_API_VERSION, to_parent, to_subresource
 from kgen.runtime.fake.schema import model_for
 from kgen.runtime.fake.store import Store, builtin
 from kgen.runtime.gentype.resource import ResourceInfo
 
-__all__ = ["field_manager"]
+__all__ = ["field_manager", "record_scale_update"]
 
 
 def field_manager(store: Store, info: ResourceInfo, subresource: str) -> FieldManager:
@@ -40,3 +44,32 @@ def field_manager(store: Store, info: ResourceInfo, subresource: str) -> FieldMa
     if ts is None:
         return FieldManager(api_version, kind, subresource, schemaless=True, reset_fields=reset)
     return FieldManager(api_version, kind, subresource, schema=ts, reset_fields=reset)
+
+
+_REPLICAS: Path = (PathElement.field("spec"), PathElement.field("replicas"))
+
+
+def _scale(obj: dict[str, Any], entries: Any) -> dict[str, Any]:
+    """The Scale the apiserver builds of ``obj`` for its field manager (its status is nobody's)."""
+    metadata = {k: v for k, v in (obj.get("metadata") or {}).items() if k in ("name", "namespace", "uid")}
+    if entries:
+        metadata["managedFields"] = entries
+    return {"apiVersion": SCALE_API_VERSION, "kind": "Scale", "metadata": metadata,
+            "spec": {"replicas": (obj.get("spec") or {}).get("replicas")}}
+
+
+def record_scale_update(api_version: str, old: dict[str, Any], new: dict[str, Any], manager: str, now: str) -> Any:
+    """The parent's managedFields after a write through ``/scale`` (the registries'
+    ``scaleUpdatedObjectInfo``): the parent's entries as a Scale's (``ToSubresource``), the
+    Scale's field manager's update, and back (``ToParent``). Every apiVersion of the parent
+    keeps its replicas at ``spec.replicas``, as the built-in kinds' path mappings say."""
+    parent_entries = (old.get("metadata") or {}).get("managedFields")
+    versions = {api_version, *(str(e.get("apiVersion")) for e in parent_entries or [] if isinstance(e, dict))}
+    mappings = {v: _REPLICAS for v in versions}
+    try:
+        scale_entries = to_subresource(parent_entries, mappings)
+        fm = FieldManager(SCALE_API_VERSION, "Scale", "scale")
+        updated = fm.update(_scale(old, scale_entries), _scale(new, None), manager, now=now)
+        return to_parent(parent_entries, (updated.get("metadata") or {}).get("managedFields"), mappings, api_version)
+    except ValueError:  # undecodable entries: the handler's error, the parent's entries stay
+        return parent_entries

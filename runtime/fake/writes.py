@@ -31,7 +31,7 @@ from typing import Any
 from kgen.runtime.apimachinery.jsonpatch import json_equal
 from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.fake.errors import Failure, bad_request, conflict, details, qualified
-from kgen.runtime.fake.fieldmanagers import field_manager
+from kgen.runtime.fake.fieldmanagers import field_manager, record_scale_update
 from kgen.runtime.fake.request import Call, Route
 from kgen.runtime.fake.schema import decoded
 from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
@@ -185,9 +185,13 @@ def save(store: Store, route: Route, stored: Obj, new: Obj, dry_run: bool) -> Ob
 
 def record_update(store: Store, route: Route, call: Call, old: Obj | None, new: Obj) -> None:
     """Sets ``new``'s managedFields for a non-apply write (``old`` None: a create) by the call's
-    field manager, as the apiserver's ``FieldManager.UpdateNoErrors`` does."""
-    updated = field_manager(store, route.info, route.subresource).update(old, new, call.manager, now=now())
-    entries = meta(updated).get("managedFields")
+    field manager, as the apiserver's ``FieldManager.UpdateNoErrors`` does; through ``/scale``,
+    on the Scale, mapped by ``ScaleHandler`` (``record_scale_update``)."""
+    if route.subresource == "scale" and old is not None:
+        entries = record_scale_update(route.info.api_version, old, new, call.manager, now())
+    else:
+        updated = field_manager(store, route.info, route.subresource).update(old, new, call.manager, now=now())
+        entries = meta(updated).get("managedFields")
     if entries:
         new.setdefault("metadata", {})["managedFields"] = entries
     else:

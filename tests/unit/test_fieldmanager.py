@@ -293,3 +293,18 @@ def test_the_zero_objects_table_is_what_the_go_types_say() -> None:
     committed = json.loads((ROOT / "runtime" / "apimachinery" / "zero_objects.json").read_text())
     assert committed == fresh
     assert committed["apps/v1/Deployment"]["spec"]["template"] == {"metadata": {}, "spec": {"containers": None}}
+
+
+def test_a_write_through_scale_is_owned_on_the_parent_without_a_time() -> None:
+    # scalehandler.go ToParent: the Scale manager's entry takes the parent's time for its
+    # identifier, which a new manager has none of (kube-apiserver 1.37.2 writes it so, first).
+    from kgen.runtime.fake.fieldmanagers import record_scale_update
+
+    fm = FieldManager("apps/v1", "Deployment")
+    live = created(fm, deployment(replicas=2, selector={"matchLabels": {"app": "web"}}, template=TEMPLATE))
+    scaled = copy.deepcopy(live)
+    scaled["spec"]["replicas"] = 5
+    got = record_scale_update("apps/v1", live, scaled, "scaler", T1)
+    assert got[0] == {"manager": "scaler", "operation": "Update", "apiVersion": "apps/v1", "fieldsType": "FieldsV1",
+                      "fieldsV1": {"f:spec": {"f:replicas": {}}}, "subresource": "scale"}
+    assert got[1]["manager"] == "creator" and "f:replicas" not in got[1]["fieldsV1"]["f:spec"]
