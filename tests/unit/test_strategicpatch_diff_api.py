@@ -118,13 +118,17 @@ def test_preconditions_and_conflicts_answer_as_apimachinery() -> None:
         {"spec": {"nodeName": "b"}}
 
 
-#: Strings go-yaml v2 writes plain, single-quoted (the emitter refuses them plain) or double-quoted
-#: (they would read back as another type), and keys its keyList.Less orders (letters first, digit
-#: runs as numbers).
+#: Strings go-yaml v2 writes plain, single-quoted (the emitter refuses them plain), double-quoted
+#: (they would read back as another type, or hold characters only escapes can show) or as a literal
+#: block (several lines), long ones folded at spaces past column 80, and keys its keyList.Less
+#: orders (letters first, digit runs as numbers).
 TRICKY = ["a", "y", "n", "yes", "Off", "~", "null", "", "10", "010", "0x1F", "1_000", "1.5", ".5", "1e3", "-1",
           "+1", "2001-12-14", "1:20", "-a", "- a", "?", ":x", "x:", "a: b", "a #b", "a#b", "#a", " a", "a ", "'q'",
           '"q"', "é", "a/b", "$patch", "@x", "%x", "`x", "!x", "&x", "*x", "|x", ">x", "[x", "{x", "-", "---", "...",
-          ".inf", "-.inf", ".nan", "<<", "true", "False", "1.5.6", "-0b101", "0o17", "1e", "a1", "a10", "a2", "A", "_"]
+          ".inf", "-.inf", ".nan", "<<", "true", "False", "1.5.6", "-0b101", "0o17", "1e", "a1", "a10", "a2", "A", "_",
+          "a\tb", "\x01", "\x7f", "a\u2028b", "\ufeffa", "a\nb", "a\nb\n", "a\n\n", "\n", " a\nb", "a \nb", "a\n b",
+          "a\r\nb", " ".join(["word"] * 30), "  ".join(["two"] * 30), ("x" * 70 + " 'q' " + "y " * 20),
+          ("1 " * 45), ("é" * 60 + " ü" * 20), ("long: " * 20), ("z" * 120), ("w " * 60 + "\n" + "v " * 60)]
 
 
 def test_conflict_yaml_matches_go_yaml_for_tricky_strings() -> None:
@@ -136,6 +140,7 @@ def test_conflict_yaml_matches_go_yaml_for_tricky_strings() -> None:
                       "current": {"metadata": {"annotations": {"k": s}}}})
     expected = _oracle(cases)
     mismatches = []
+    unreadable = 0
     for case, want in zip(cases, expected, strict=True):
         try:
             got: dict[str, Any] = {"ok": create_three_way_merge_patch(
@@ -143,7 +148,13 @@ def test_conflict_yaml_matches_go_yaml_for_tricky_strings() -> None:
                 schema=POD)}
         except MergingConflict as e:
             got = {"error": "conflict", "message": str(e)}
-        if got != want:
+        if "yaml marshal failed" in want["message"]:  # then Go dumps the value in random map order
+            unreadable += 1
+            failed = [line for line in want["message"].split("\n") if line.startswith("yaml marshal failed")]
+            if [line for line in got["message"].split("\n") if line.startswith("yaml marshal failed")] != failed:
+                mismatches.append((case["current"], got, want))
+        elif got != want:
             mismatches.append((case["current"], got, want))
     assert all(w.get("error") == "conflict" for w in expected)
     assert not mismatches, mismatches[:3]
+    assert 0 < unreadable < len(cases) // 10
