@@ -90,6 +90,8 @@ def decode_managed_fields(entries: Any) -> tuple[Managers, Times]:
     """``DecodeManagedFields``; ``ValueError`` with Go's words for an invalid entry."""
     managers: Managers = {}
     times: Times = {}
+    if entries is not None and not isinstance(entries, list):
+        raise ValueError(f"managedFields: expected a list, got {entries!r}")
     for i, entry in enumerate(entries or []):
         if not isinstance(entry, Mapping):
             raise ValueError(f"invalid managed fields entry {i}")
@@ -107,14 +109,19 @@ def decode_managed_fields(entries: Any) -> tuple[Managers, Times]:
         identifier = build_manager_identifier(
             str(entry.get("manager") or ""), operation, str(api_version), str(entry.get("subresource") or ""))
         managers[identifier] = VersionedSet(Set.from_fields_v1(entry.get("fieldsV1") or {}), str(api_version), operation == APPLY)
-        times[identifier] = entry.get("time") or None
+        time = entry.get("time")
+        times[identifier] = time if isinstance(time, str) and time else None
     return managers, times
 
 
 def seconds(time: str | None) -> int:
+    """``metav1.Time.Unix()`` of an entry's time; 0 for none (or one that does not parse)."""
     if not time:
         return 0
-    return int(datetime.fromisoformat(time.replace("Z", "+00:00")).timestamp())
+    try:
+        return int(datetime.fromisoformat(time.replace("Z", "+00:00")).timestamp())
+    except ValueError:
+        return 0
 
 
 def encode_managed_fields(managers: Managers, times: Times) -> list[dict[str, Any]] | None:
