@@ -158,3 +158,18 @@ def test_conflict_yaml_matches_go_yaml_for_tricky_strings() -> None:
     assert all(w.get("error") == "conflict" for w in expected)
     assert not mismatches, mismatches[:3]
     assert 0 < unreadable < len(cases) // 10
+
+
+def test_conflict_yaml_of_complex_keys_and_nested_values_matches_go_yaml() -> None:
+    """Keys over 128 bytes or of several lines take go-yaml's ``? key`` / ``: value`` form, a
+    collection value starting on the ``:`` line; lists of lists nest as ``- - x``."""
+    long = "k" * 130
+    values: list[Any] = [{"a": 1, "b": [1, 2]}, [1, {"x": "y", "z": 2}, [3, 4]], {}, [], [[1, 2], [3]],
+                         {"multi\nline": {"q": 1}, long: [1]}, "v"]
+    cases = [{"kind": "v1 Pod", "op": "three-way", "original": {"metadata": {"annotations": {"k": "o"}}},
+              "modified": {"metadata": {"annotations": {"k": "m"}}, "spec": {"overhead": {long: v, "a\nb": v, "c": v}}},
+              "current": {"metadata": {"annotations": {"k": "c"}}}} for v in values]
+    for case, want in zip(cases, _oracle(cases), strict=True):
+        with pytest.raises(MergingConflict) as conflict:
+            create_three_way_merge_patch(case["original"], case["modified"], case["current"], overwrite=False, schema=POD)
+        assert {"error": "conflict", "message": str(conflict.value)} == want
