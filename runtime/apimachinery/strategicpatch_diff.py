@@ -11,8 +11,9 @@ since ``original`` differently is refused (``MergingConflict``), as apimachinery
 
 Documents are JSON text (``bytes``/``str``, decoded as apimachinery decodes them: integers stay
 integers), dicts, or typed models of a generated package; the merge schema is found from the
-documents' ``apiVersion``/``kind`` (a model's own when it has none) unless given. Inputs are never
-changed. The diff itself is ``strategicpatch_diffmaps``; the three-way merge and conflict check are
+documents' ``apiVersion``/``kind`` (a model's own when it has none, in the model's own generated
+package) unless given; a custom resource is refused, as the apiserver refuses a strategic merge
+patch of one. Inputs are never changed. The diff itself is ``strategicpatch_diffmaps``; the three-way merge and conflict check are
 ``strategicpatch_threeway``.
 """
 
@@ -25,7 +26,7 @@ from typing import Any
 
 from kgen.runtime.apimachinery.gofmt import GoPanic, go_v
 from kgen.runtime.apimachinery.goyaml import go_yaml
-from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
+from kgen.runtime.apimachinery.mergeschema import TypeSchema, merge_schema, schema_for
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.apimachinery.strategicpatch import _root
 from kgen.runtime.apimachinery.strategicpatch_diffmaps import DiffOptions, diff_maps
@@ -135,6 +136,10 @@ def _schema(schema: TypeSchema | None, raw: tuple[Any, ...], maps: tuple[dict[st
     for m in maps:
         api_version, kind = m.get("apiVersion"), m.get("kind")
         if isinstance(api_version, str) and isinstance(kind, str):
+            if merge_schema(package).is_crd(api_version):
+                raise ValueError(f"apiVersion {api_version!r} kind {kind!r} is a custom resource: the apiserver refuses "
+                                 "a strategic merge patch of it (415), so send a JSON merge patch (or pass schema= to "
+                                 "diff it anyway)")
             found = schema_for(api_version, kind, package)
             if found is None:
                 raise ValueError(f"no merge schema for apiVersion {api_version!r} kind {kind!r} in package {package}: "

@@ -6,8 +6,10 @@ its own rule)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -67,6 +69,19 @@ def test_numbers_decode_as_apimachinery_decodes_them() -> None:
                         for c in cases])
     assert [{"ok": create_two_way_merge_patch(c["original"], c["modified"], schema=POD)} for c in cases] == expected
     assert expected[0] == {"ok": {}}
+
+
+def test_a_custom_resource_is_refused_as_the_apiserver_refuses_its_strategic_patch(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "examples" / "sample_controller"))
+    foo = importlib.import_module("client.models.samplecontroller_kgen_dev.v1alpha1").Foo
+    before = foo.from_dict({"metadata": {"name": "f"}, "spec": {"deploymentName": "d", "replicas": 1}})
+    after = foo.from_dict({"metadata": {"name": "f"}, "spec": {"deploymentName": "d", "replicas": 2}})
+    with pytest.raises(ValueError, match=r"^apiVersion 'samplecontroller.kgen.dev/v1alpha1' kind 'Foo' is a custom "
+                                         r"resource: the apiserver refuses a strategic merge patch of it \(415\)"):
+        create_two_way_merge_patch(before, after)
+    schema = schema_for("samplecontroller.kgen.dev/v1alpha1", "Foo", package="client")
+    assert create_two_way_merge_patch(before, after, schema=schema) == {"spec": {"replicas": 2}}
 
 
 def test_inputs_are_left_unchanged() -> None:
