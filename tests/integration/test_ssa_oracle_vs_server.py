@@ -14,7 +14,9 @@ all); an apply sends the oracle the same configuration; an update sends it the o
 stored (the request's own managedFields put back), since the server decodes and defaults the body
 before its field manager sees it. A request the server refuses in validation (422), after the
 field manager has accepted it, or in decoding (400 "cannot be handled as"), before it, is counted
-and leaves the live object as it was.
+and leaves the live object as it was. A Service's updates are counted and not compared: its
+registry allocates node ports and drops type-dependent fields after the field manager ran, so
+the stored object is not what the field manager saw (its applies are compared).
 """
 
 from __future__ import annotations
@@ -112,6 +114,11 @@ def run_step(admin: httpx.Client, oracle: GoFieldManager, case: dict[str, Any], 
     if response.status_code == 400 and "cannot be handled as" in response.json().get("message", ""):
         tally.counts[f"{category} -> server decoding 400 (not compared)"] += 1  # before the field manager
         return None
+    if response.is_success and case["op"] == "update" and kind == "Service":
+        # the Service registry changes the object after the field manager ran (node ports,
+        # type-dependent fields): the stored object is not what the field manager saw
+        tally.counts[f"{category} -> Service update (not compared)"] += 1
+        return dict(response.json())
     if response.is_success and case["op"] == "update":
         # the object the server's field manager saw: the stored one, with the request's managedFields
         stored = copy.deepcopy(response.json())
@@ -227,7 +234,7 @@ def test_the_oracle_is_the_servers_field_manager_on_random_sequences(
     for k, v in tally.counts.items():
         outcomes[k.split(" -> ")[1]] += v
     figure(f"SSA oracle vs the real apiserver: {SEQUENCES} sequences, {compared} operations compared, "
-           f"{len(tally.mismatches)} mismatches; {refused} refused by the server's decoding or validation (not compared)")
+           f"{len(tally.mismatches)} mismatches; {refused} not compared (refused by the server's decoding or validation, or a Service update)")
     figure("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
     families: Counter[str] = Counter()
     for k, v in tally.counts.items():

@@ -17,7 +17,10 @@ operations mix what real clients do:
   fields), on the kinds that have one;
 - bad applies the server refuses: a list-map item without its key, duplicate keys, duplicate set
   items, a wrong apiVersion, managedFields in the body, a value of the wrong type; explicit nulls
-  and empty lists and maps.
+  and empty lists and maps;
+- kubectl's client-side apply (the last-applied annotation) and then its server-side apply
+  (manager ``kubectl``), which may take the annotated fields without a conflict;
+- busy objects (``fresh_updaters``): a new Update manager each time, past the cap of 10.
 
 Every list type and map type is covered: list-maps with one key (containers, env, workers,
 conditions) and two keys (container ports containerPort+protocol, Service ports port+protocol,
@@ -44,6 +47,7 @@ Knob = Callable[[random.Random], dict[str, Any]]
 APPLIERS = ("apply-a", "apply-b", "apply-c")
 UPDATERS = ("editor", "controller")
 STATUS_MANAGERS = ("status-apply", "status-update")
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 LIVE_TIMES = tuple(f"2020-01-{day:02d}T00:00:00Z" for day in range(1, 29))
 NOW = "2026-12-03T10:00:00Z"
 
@@ -264,6 +268,10 @@ class SequenceMaker:
     rng: random.Random
     kind: str
     applied: dict[str, list[str]] = field(default_factory=dict)  # manager -> its last knobs
+    #: a busy object: every update by a new manager name, so more than 10 Update managers pile
+    #: up and capManagersManager folds the oldest into "ancient-changes" (give it a long sequence)
+    fresh_updaters: bool = False
+    _fresh: int = 0
 
     @property
     def api_version(self) -> str:
@@ -295,6 +303,14 @@ class SequenceMaker:
             return Step(self._case("update", None, obj, rng.choice(UPDATERS)), "update/create")
         has_status = self.kind in STATUS_KNOBS
         roll = rng.random()
+        if self.fresh_updaters and roll < 0.6:
+            self._fresh += 1
+            step = self._update(live, f"bot-{self._fresh}")
+            step.category = step.category.replace("update/", "update/fresh-manager/", 1)
+            # an annotation of its own, so its entry stays when later updates take the rest
+            md = step.case["obj"].setdefault("metadata", {})
+            md["annotations"] = {**(md.get("annotations") or {}), f"bot-{self._fresh}.kgen.dev/mark": "1"}
+            return step
         if roll < 0.40:
             return self._apply(live, rng.choice(APPLIERS), "apply")
         if roll < 0.62:
@@ -308,7 +324,26 @@ class SequenceMaker:
             return self._status(live)
         if roll < 0.88:
             return self._bad_apply(live)
+        if roll < 0.94:
+            return self._kubectl(live)
         return self._edge(live)
+
+    def _kubectl(self, live: dict[str, Any]) -> Step:
+        """kubectl's client-side apply (an Update that records the last-applied annotation), or
+        its server-side apply (manager "kubectl"), which keeps that annotation up to date and may
+        take the fields it lists from other managers without a conflict (lastAppliedManager)."""
+        rng = self.rng
+        config = self._config(KNOBS[self.kind], _subset(rng, list(KNOBS[self.kind]), low=1))
+        if rng.random() < 0.5:
+            new = deep_merge(live, config)
+            annotations = new["metadata"].setdefault("annotations", {}) or {}
+            annotations[LAST_APPLIED] = json.dumps(config, sort_keys=True) + "\n"
+            new["metadata"]["annotations"] = annotations
+            return Step(self._case("update", live, new, "kubectl-client-side-apply"), "update/client-side-apply")
+        had = LAST_APPLIED in ((live.get("metadata") or {}).get("annotations") or {})
+        force = rng.random() < 0.2
+        return Step(self._case("apply", live, config, "kubectl", force=force),
+                    "apply/kubectl" + ("/after-client-side-apply" if had else "") + ("/force" if force else ""))
 
     def _apply(self, live: dict[str, Any] | None, manager: str, category: str) -> Step:
         rng = self.rng
