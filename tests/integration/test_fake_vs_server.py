@@ -331,7 +331,7 @@ def test_fake_answers_like_the_server(
     for name in extra:
         server.post("/api/v1/namespaces", json={"metadata": {"name": name}}).raise_for_status()
     try:
-        outcome = run(server, fake, SCENARIOS[scenario](namespace))
+        outcome = run(server, fake, SCENARIOS[scenario](namespace), managed_fields=MANAGED_FIELDS)
         _report(outcome, figure, scenario)
         if scenario == "deployment":  # the watch saw the whole life, ending in one DELETED
             assert [e["type"] for e in outcome.server["events"]] == ["MODIFIED"] * 6 + ["DELETED"]
