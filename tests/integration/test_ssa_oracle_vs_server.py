@@ -5,8 +5,8 @@ wall clock of two processes and are left out), and the status of a refusal (code
 message).
 
 This proves the oracle's wiring, the part tests/unit/test_ssa_oracle.py takes on trust: the type
-converter from the snapshot's OpenAPI, the Gizmo CRD's models as apiextensions-apiserver builds
-them, the strategies' reset fields, the empty object a create starts from.
+converter from the snapshot's OpenAPI, the CRDs' models (Gizmo, the sample controller's Foo) as
+apiextensions-apiserver builds them, the strategies' reset fields, the empty object a create starts from.
 
 What is outside the field manager stays outside the comparison, by construction rather than by
 normalizing: the live object handed to the oracle is the server's own (defaults, allocations and
@@ -37,25 +37,29 @@ from kgen.generator.yamlfile import load_all
 from tests.conftest import Figure
 from tests.support.apiserver import CRDS, install_crd
 from tests.support.ssa_cases import SequenceMaker
-from tests.support.ssa_oracle import SSA_CRD, GoFieldManager
+from tests.support.ssa_oracle import FOO_CRD, SSA_CRD, GoFieldManager
 
 SEQUENCES = 200
 SEED = 20261203
-PLURALS = {"Deployment": "deployments", "ConfigMap": "configmaps", "Service": "services", "Gizmo": "gizmos"}
+PLURALS = {"Deployment": "deployments", "ConfigMap": "configmaps", "Service": "services", "Gizmo": "gizmos",
+           "Foo": "foos"}
 #: a valid object to start from where the apiserver's validation needs one (a maker's random
 #: create would mostly be refused)
 SEEDS: dict[str, dict[str, Any]] = {
     "apps/v1 Deployment": {"spec": {"selector": {"matchLabels": {"app": "seed"}}, "template": {
         "metadata": {"labels": {"app": "seed"}}, "spec": {"containers": [{"name": "main", "image": "img:1"}]}}}},
     "v1 Service": {"spec": {"ports": [{"port": 80, "protocol": "TCP", "name": "web"}]}},
+    "samplecontroller.kgen.dev/v1alpha1 Foo": {"spec": {"deploymentName": "d", "replicas": 1}},
 }
 
 
 @pytest.fixture(scope="module")
 def gizmos(admin: httpx.Client) -> Iterator[None]:
-    crd = load_all(SSA_CRD.read_text(), SSA_CRD)[0]
-    if admin.get(f"{CRDS}/{crd['metadata']['name']}").status_code == 404:
-        install_crd(admin, crd)
+    """The Gizmo and Foo CRDs, installed once (another test may have installed Foo's)."""
+    for path in (SSA_CRD, FOO_CRD):
+        crd = load_all(path.read_text(), path)[0]
+        if admin.get(f"{CRDS}/{crd['metadata']['name']}").status_code == 404:
+            install_crd(admin, crd)
     yield
 
 
@@ -213,7 +217,8 @@ def test_the_oracle_is_the_servers_field_manager_on_random_sequences(
 ) -> None:
     rng = random.Random(SEED)
     tally = Tally()
-    kinds = ("apps/v1 Deployment", "v1 ConfigMap", "v1 Service", "ssa.kgen.dev/v1 Gizmo")
+    kinds = ("apps/v1 Deployment", "v1 ConfigMap", "v1 Service", "ssa.kgen.dev/v1 Gizmo",
+             "samplecontroller.kgen.dev/v1alpha1 Foo")
     for n in range(SEQUENCES):
         kind = kinds[n % len(kinds)]
         maker = SequenceMaker(random.Random(rng.getrandbits(64)), kind)

@@ -1,6 +1,10 @@
 """Seeded random server-side apply sequences, for the differential test against apimachinery's
 field manager (tests/unit/test_ssa_oracle.py, hack/oracle/fieldmanager).
 
+Kinds: Deployments, ConfigMaps, Services, Pods, the Gizmo CRD (tests/support/ssa_crd.yaml: every
+list and map type a structural schema can declare) and the sample controller's Foo
+(examples/sample_controller/crd.yaml), both with a status subresource.
+
 A *sequence* is the life of one object: a create (by apply or by update), then operations, each
 fed the previous result as its live object, so managedFields are what a server would hold. The
 operations mix what real clients do:
@@ -210,6 +214,13 @@ KNOBS: dict[str, dict[str, Knob]] = {
             **({"size": rng.choice((1, 2))} if rng.random() < 0.5 else {}),
             **({"inner": _string_map(rng, ("a", "b"))} if rng.random() < 0.6 else {})}),
     },
+    # examples/sample_controller/crd.yaml: the custom resource the other tests use
+    "samplecontroller.kgen.dev/v1alpha1 Foo": {
+        "labels": _labels("metadata.labels"),
+        "annotations": _annotations,
+        "deploymentName": lambda rng: _at("spec.deploymentName", rng.choice(("d1", "d2"))),
+        "replicas": lambda rng: _at("spec.replicas", rng.choice((0, 1, 2))),
+    },
 }
 
 STATUS_KNOBS: dict[str, dict[str, Knob]] = {
@@ -234,6 +245,11 @@ STATUS_KNOBS: dict[str, dict[str, Knob]] = {
             {"type": t, **({"status": rng.choice(("True", "False"))} if rng.random() < 0.7 else {})}
             for t in _subset(rng, ("Ready", "Synced"))]),
     },
+}
+
+STATUS_KNOBS["samplecontroller.kgen.dev/v1alpha1 Foo"] = {
+    "availableReplicas": lambda rng: _at("status.availableReplicas", rng.choice((0, 1))),
+    "observedGeneration": lambda rng: _at("status.observedGeneration", rng.choice((1, 2))),
 }
 
 KINDS = tuple(KNOBS)
@@ -435,6 +451,8 @@ class SequenceMaker:
             "v1 ConfigMap": ("metadata.ownerReferences", {"name": "o"},
                              {"apiVersion": "v1", "kind": "X", "name": "o", "uid": "u1"}),
             "ssa.kgen.dev/v1 Gizmo": ("spec.workers", {"size": 1}, {"name": "w1"}),
+            "samplecontroller.kgen.dev/v1alpha1 Foo": ("metadata.ownerReferences", {"name": "o"},
+                                                       {"apiVersion": "v1", "kind": "X", "name": "o", "uid": "u1"}),
         }[self.kind]
         path, keyless, keyed = lists
         if problem == "missing-key":

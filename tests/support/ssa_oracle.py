@@ -20,6 +20,7 @@ from tests.support.oracle import oracle_binary
 REPO = Path(__file__).resolve().parents[2]
 OPENAPI_V3 = REPO / "openapi" / "kubernetes-1.37.2" / "openapi" / "v3"
 SSA_CRD = Path(__file__).resolve().parent / "ssa_crd.yaml"
+FOO_CRD = REPO / "examples" / "sample_controller" / "crd.yaml"
 
 #: "<apiVersion> <Kind> <subresource>" -> reset field paths (hack/oracle/fieldmanager resetFields)
 RESET_FIELDS: dict[str, list[tuple[str, ...]]] = {
@@ -31,6 +32,8 @@ RESET_FIELDS: dict[str, list[tuple[str, ...]]] = {
     "v1 Service status": [("spec",)],
     "ssa.kgen.dev/v1 Gizmo ": [("status",)],
     "ssa.kgen.dev/v1 Gizmo status": [("metadata",), ("spec",)],
+    "samplecontroller.kgen.dev/v1alpha1 Foo ": [("status",)],
+    "samplecontroller.kgen.dev/v1alpha1 Foo status": [("metadata",), ("spec",)],
 }
 
 
@@ -39,7 +42,7 @@ class GoFieldManager:
 
     def __init__(self, *crds: Path) -> None:
         self.command = [str(oracle_binary("fieldmanager")), "-openapi", str(OPENAPI_V3),
-                        *(arg for crd in (crds or (SSA_CRD,)) for arg in ("-crd", str(crd)))]
+                        *(arg for crd in (crds or (SSA_CRD, FOO_CRD)) for arg in ("-crd", str(crd)))]
         self._stderr = tempfile.TemporaryFile()
         self._process: subprocess.Popen[str] | None = None
 

@@ -1,10 +1,10 @@
 """Server-side apply as apimachinery's field manager does it: kgen's engine
 (``kgen.runtime.apimachinery.fieldmanager.FieldManager``) against hack/oracle/fieldmanager
 (k8s.io/apimachinery v0.37.2 ``managedfields.NewDefaultFieldManager`` over the snapshot's OpenAPI,
-and for the Gizmo CRD of tests/support/ssa_crd.yaml the models apiextensions-apiserver builds).
+and for the CRDs the models apiextensions-apiserver builds).
 
 Seeded random operation sequences (tests/support/ssa_cases.py) on Deployments, ConfigMaps,
-Services, Pods and a CRD with a status subresource: each operation's result, as Go gives it, is the
+Services, Pods and two CRDs with a status subresource (Gizmo, and the sample controller's Foo): each operation's result, as Go gives it, is the
 next operation's live object. Both sides must answer alike: the same object with the same
 managedFields (times normalized only to "kept from live" or "now"), or the same status code,
 reason and message. Per-category counts and the first mismatches (input, Go, kgen) are printed.
@@ -29,13 +29,14 @@ from kgen.runtime.apimachinery.fieldmanager import ApplyConflict, FieldManager
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
 from tests.support.packages import generate
 from tests.support.ssa_cases import KINDS, NOW, SequenceMaker, canonical, normalize_times, with_live_times
-from tests.support.ssa_oracle import RESET_FIELDS, SSA_CRD, GoFieldManager
+from tests.support.ssa_oracle import FOO_CRD, RESET_FIELDS, SSA_CRD, GoFieldManager
 
 OPS = int(os.environ.get("KGEN_FUZZ_SSA_OPS", "5000"))
 SEED = int(os.environ.get("KGEN_FUZZ_SSA_SEED", "20261203"))
 SEQUENCE_LENGTH = (6, 18)
 BUSY_SEQUENCE_LENGTH = (25, 40)  # a new Update manager at most steps: past the cap of 10
 GIZMO = "ssa.kgen.dev/v1"
+FOO = "samplecontroller.kgen.dev/v1alpha1"
 #: the apiserver's reason for a status code (apierrors' constructors; a plain error's 500 has none)
 REASONS = {400: "BadRequest", 409: "Conflict", 422: "Invalid", 500: ""}
 
@@ -43,13 +44,18 @@ Engine = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
-def gizmo_schema(tmp_path_factory: pytest.TempPathFactory) -> TypeSchema:
+def crd_schemas(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TypeSchema]:
+    """apiVersion -> the custom resource's TypeSchema, from a package generated from its CRD."""
     out = tmp_path_factory.mktemp("ssacrd")
-    generate(out, "ssa_gizmos", "--crd", str(SSA_CRD))
     sys.path.insert(0, str(out))
-    ts = schema_for(GIZMO, "Gizmo", package="ssa_gizmos")
-    assert ts is not None
-    return ts
+    schemas = {}
+    for package, crd, api_version, kind in (("ssa_gizmos", SSA_CRD, GIZMO, "Gizmo"),
+                                            ("ssa_foos", FOO_CRD, FOO, "Foo")):
+        generate(out, package, "--crd", str(crd))
+        ts = schema_for(api_version, kind, package=package)
+        assert ts is not None
+        schemas[api_version] = ts
+    return schemas
 
 
 @pytest.fixture(scope="module")
@@ -58,14 +64,14 @@ def oracle() -> Iterator[GoFieldManager]:
         yield go
 
 
-def kgen_engine(gizmo: TypeSchema) -> Engine:
+def kgen_engine(crds: dict[str, TypeSchema]) -> Engine:
     managers: dict[tuple[str, str, str], FieldManager] = {}
 
     def answer(case: dict[str, Any]) -> dict[str, Any]:
         key = (case["apiVersion"], case["kind"], case["subresource"])
         if key not in managers:
             managers[key] = FieldManager(
-                *key, schema=gizmo if case["apiVersion"] == GIZMO else None,
+                *key, schema=crds.get(case["apiVersion"]),
                 reset_fields=RESET_FIELDS.get(" ".join(key), []))
         fm = managers[key]
         live, obj = copy.deepcopy(case["live"]), copy.deepcopy(case["obj"])
@@ -136,9 +142,9 @@ def _by_family(counts: Counter[str]) -> Counter[str]:
 
 
 def test_server_side_apply_matches_apimachinery(
-    oracle: GoFieldManager, gizmo_schema: TypeSchema, figure: Callable[[str], None],
+    oracle: GoFieldManager, crd_schemas: dict[str, TypeSchema], figure: Callable[[str], None],
 ) -> None:
-    counts, mismatches, bad = run_sequences(oracle, kgen_engine(gizmo_schema), OPS, SEED)
+    counts, mismatches, bad = run_sequences(oracle, kgen_engine(crd_schemas), OPS, SEED)
     total = sum(n for k, n in counts.items() if not k.startswith("result/"))
     figure(f"server-side apply vs apimachinery's field manager (seed {SEED}): {total} operations, "
            f"{len(mismatches)} mismatches")
@@ -208,7 +214,7 @@ def _forgets_removal(engine: Engine) -> Engine:
     return answer
 
 
-def test_the_harness_sees_a_planted_difference(oracle: GoFieldManager, gizmo_schema: TypeSchema) -> None:
+def test_the_harness_sees_a_planted_difference(oracle: GoFieldManager) -> None:
     """The comparison catches an engine that differs: here one that keeps whole top-level fields
     an apply removed. Against Go's own answers replayed, it finds nothing."""
     replay: dict[str, dict[str, Any]] = {}
