@@ -16,6 +16,7 @@ apiserver's ``FieldsV1`` JSON (fieldpath/serialize.go ``emitContentsV1``) in tha
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -47,7 +48,15 @@ def value_key(v: Any) -> tuple[Any, ...]:
 
 def value_equal(a: Any, b: Any) -> bool:
     """``value.Equals``: numbers compare numerically, booleans are not numbers."""
-    return value_key(a) == value_key(b)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) or isinstance(b, (int, float)):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and a == b
+    if isinstance(a, dict):
+        return isinstance(b, dict) and len(a) == len(b) and all(k in b and value_equal(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(value_equal(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
 
 
 def _value_string(v: Any) -> str:
@@ -96,6 +105,8 @@ class PathElement:
     @staticmethod
     def key(pairs: list[tuple[str, Any]]) -> PathElement:
         """An associative list item's key; ``pairs`` sorted by name as ``FieldList.Sort`` does."""
+        if all(isinstance(v, (str, int, float)) for _, v in pairs):  # scalars: cached (types kept apart)
+            return _scalar_key(tuple((n, type(v), v) for n, v in pairs))
         ordered = tuple(sorted(pairs, key=lambda p: p[0].encode()))
         return PathElement(_KEY, ordered, (_KEY, tuple((n.encode(), value_key(v)) for n, v in ordered)))
 
@@ -157,6 +168,12 @@ class PathElement:
         if kind == "i":
             return PathElement.index(int(rest))
         return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _scalar_key(typed_pairs: tuple[tuple[str, type, Any], ...]) -> PathElement:
+    ordered = tuple(sorted(((n, v) for n, _, v in typed_pairs), key=lambda p: p[0].encode()))
+    return PathElement(_KEY, ordered, (_KEY, tuple((n.encode(), value_key(v)) for n, v in ordered)))
 
 
 Path = tuple[PathElement, ...]

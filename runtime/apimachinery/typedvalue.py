@@ -55,12 +55,13 @@ def deduce(atom: Atom, v: Any) -> Atom:
     """``deduceAtom``: of an untyped atom, the part the value's shape picks."""
     if v is MISSING or v is None:
         return atom
-    if isinstance(v, (bool, int, float, str)):
-        return Atom(scalar=True, scalar_type=atom.scalar_type) if atom.scalar else atom
+    only_map = atom.list is None and not atom.scalar
+    if isinstance(v, dict):
+        return Atom(map=atom.map) if atom.map is not None and not only_map else atom
     if isinstance(v, list):
-        return Atom(list=atom.list) if atom.list is not None else atom
-    if isinstance(v, Mapping):
-        return Atom(map=atom.map) if atom.map is not None else atom
+        return Atom(list=atom.list) if atom.list is not None and (atom.map is not None or atom.scalar) else atom
+    if isinstance(v, (bool, int, float, str)):
+        return Atom(scalar=True, scalar_type=atom.scalar_type) if atom.scalar and not (atom.map is None and atom.list is None) else atom
     return atom
 
 
@@ -74,7 +75,7 @@ def field_type(t: MapType, key: str) -> TypeRef | None:
 
 
 def as_map(v: Any) -> Mapping[str, Any] | None:
-    return v if isinstance(v, Mapping) else None
+    return v if isinstance(v, dict) else None
 
 
 def as_list(v: Any) -> list[Any] | None:
@@ -88,7 +89,7 @@ def list_item_element(t: ListType, child: Any) -> PathElement:
     if t.keys:
         if child is None:
             raise ValueError("associative list with keys may not have a null element")
-        if not isinstance(child, Mapping):
+        if not isinstance(child, dict):
             raise ValueError("associative list with keys may not have non-map elements")
         pairs = []
         for name in t.keys:
@@ -101,7 +102,7 @@ def list_item_element(t: ListType, child: Any) -> PathElement:
             raise ValueError(f"associative list with keys has an element that omits all key fields {keys} "
                              "(and doesn't have default values for any key fields)")
         return PathElement.key(pairs)
-    if isinstance(child, Mapping):
+    if isinstance(child, dict):
         raise ValueError("associative list without keys has an element that's a map type")
     if isinstance(child, list):
         raise ValueError("not supported: associative list with lists as elements")
@@ -141,7 +142,7 @@ def _to_set(v: Any, ref: TypeRef, path: Path, out: Set) -> None:
             tr = field_type(t, key)
             if tr is not None:
                 _to_set(val, tr, child, out)
-            if val is None or (isinstance(val, Mapping) and not val) or key not in t.fields:
+            if val is None or (isinstance(val, dict) and not val) or key not in t.fields:
                 out.insert(child)
     elif atom.scalar:
         out.insert(path)
@@ -296,7 +297,7 @@ def remove_items(v: Any, to_remove: Set, ref: TypeRef, extract: bool = False) ->
     atom = deduce(ref.resolve(), v)
     if atom.map is not None:
         t = atom.map
-        if not isinstance(v, Mapping):
+        if not isinstance(v, dict):
             return None
         if not v or t.atomic:
             return v if extract else None
@@ -381,7 +382,7 @@ def _validate(v: Any, ref: TypeRef, path: str, allow_duplicates: bool, errors: l
     if atom.map is not None:
         if v is None:
             return
-        if not isinstance(v, Mapping):
+        if not isinstance(v, dict):
             errors.append(f"{prefix}expected map, got &{{{go_v(v)}}}")
             return
         for key, val in v.items():
@@ -426,7 +427,7 @@ def _scalar_error(scalar_type: str, v: Any) -> str:
         return f"expected string, got &value.valueUnstructured{{Value:{_go_sharp_v(v)}}}"
     if scalar_type == "boolean" and not isinstance(v, bool):
         return f"expected boolean, got &{{{go_v(v)}}}"
-    if scalar_type == "untyped" and isinstance(v, (list, Mapping)):
+    if scalar_type == "untyped" and isinstance(v, (list, dict)):
         return f"expected any scalar, got &{{{go_v(v)}}}"
     return ""
 
