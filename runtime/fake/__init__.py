@@ -40,7 +40,8 @@ The tracker is thread-safe: informers may watch it from their own threads.
 
 The modules, in request order: ``tracker`` (the public ``ObjectTracker``), ``transport`` (httpx
 transports, routing), ``verbs``, ``patch``, ``apply``, ``scale`` and ``watch`` (the answers),
-``writes`` (what every write shares), ``schema`` (pruning and omitempty), ``selectors``, ``errors`` (``Status`` bodies),
+``writes`` (what every write shares), ``schema`` (pruning and omitempty), ``field_validation``
+(unknown fields: warnings, strict refusals), ``selectors``, ``errors`` (``Status`` bodies),
 ``request`` and ``store`` (objects, resourceVersions, history). Where the fake sits among the
 runtime's layers: docs/architecture.md.
 """

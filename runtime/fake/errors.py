@@ -29,6 +29,8 @@ class Failure(Exception):
             "message": message, "reason": reason, **({} if details is None else {"details": dict(details)}), "code": code,
         }
         self.code = code
+        #: ``Warning`` headers gathered before the refusal (the apiserver sends them with it).
+        self.warnings: list[str] = []
 
 
 def qualified(info: ResourceInfo) -> str:

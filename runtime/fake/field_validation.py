@@ -1,4 +1,18 @@
-"""``fieldValidation=Strict`` on a strategic merge patch, as the apiserver answers it.
+"""``fieldValidation``: what the apiserver says about fields a built-in kind's Go type lacks.
+
+Decoding a built-in object drops them (``kgen.runtime.fake.schema``); what the client hears
+depends on the request's ``fieldValidation``: ``Ignore`` nothing, ``Warn`` (the default) one
+``Warning: 299 - "unknown field \"<path>\""`` header per field, ``Strict`` a refusal:
+
+- create and update decode the body strictly: a 400, ``<Kind> in version "<v>" cannot be handled
+  as a <Kind>: strict decoding error: unknown field "<path>", ...`` (fields in body order);
+- a JSON patch's own unknown members (``json patch unknown field "[0].x"``) come first, then the
+  patched object's fields (sorted: json-patch and MergePatch re-encode what they touch with sorted
+  keys); under Strict both are a 422 quoting the whole patched object as Go encoded it, which
+  the fake cannot write (Go's struct field order): not modelled;
+- a strategic merge patch's are the patched object's, sorted; under Strict see below.
+
+Custom resources are pruned by their structural schema, which the fake does not apply: none.
 
 handlers/patch.go ``applyPatchToObject`` merges the patch, then converts the result to the Go
 type with ``FromUnstructuredWithValidation``: under Strict, fields the type lacks are one 422,
@@ -22,11 +36,43 @@ from typing import Any
 from kgen.runtime.apimachinery.gofmt import go_v
 from kgen.runtime.apimachinery.jsonpatch_v4 import go_quote
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
-from kgen.runtime.fake.errors import Failure
+from kgen.runtime.fake.errors import Failure, bad_request
 from kgen.runtime.fake.request import Call, Route
 from kgen.runtime.fake.schema import unknown_fields
 
 _SET_ELEMENT_ORDER = "$setElementOrder/"
+
+
+def validation(call: Call) -> str:
+    """The request's fieldValidation (the apiserver's default is Warn)."""
+    return call.params.get("fieldValidation") or "Warn"
+
+
+def header(message: str) -> str:
+    """A ``Warning`` header's value, as the apiserver's warning recorder writes it."""
+    return f"299 - {go_quote(message)}"
+
+
+def unknown_field_warnings(route: Route, call: Call, obj: Any, ordered: bool = False, first: tuple[str, ...] = ()) -> list[str]:
+    """The ``Warning`` headers for ``obj``'s unknown fields under Warn (``first``: the request's
+    own complaints, a JSON patch's unknown members); none under Strict or Ignore."""
+    if validation(call) != "Warn" or route.subresource == "scale" or not isinstance(obj, dict):
+        return []
+    fields = unknown_fields(route.info, obj, ordered=ordered)
+    return [header(m) for m in (*first, *(f'unknown field "{path}"' for path in fields))]
+
+
+def check_strict_body(route: Route, call: Call, body: Any) -> None:
+    """Strict create or update: a 400 naming the body's unknown fields in body order."""
+    if validation(call) != "Strict" or not isinstance(body, dict):
+        return
+    fields = unknown_fields(route.info, body, ordered=True)
+    if fields:
+        info = route.info
+        version = info.api_version.rpartition("/")[2]
+        reasons = ", ".join(f'unknown field "{path}"' for path in fields)
+        raise bad_request(f'{info.kind} in version "{version}" cannot be handled as a {info.kind}: '
+                          f"strict decoding error: {reasons}")
 
 
 def check_strict(route: Route, call: Call, patch: Any, original: Any, patched: Any, schema: TypeSchema | None) -> None:

@@ -9,7 +9,8 @@ patch goes to ``apply``. A strategic merge patch is applied by
 on ``/scale``), its errors answered as handlers/patch.go's interpretStrategicMergePatchError
 answers them (400 with apimachinery's words, 422 generic, any other a plain 500 with apimachinery's words,
 a panic a dropped connection). Under ``fieldValidation=Strict`` a strategic merge patch whose
-result has fields the Go type lacks is a 422 quoting the patch (``kgen.runtime.fake.strict``).
+result has fields the Go type lacks is a 422 quoting the patch, and under Warn (the default) every
+patch type's unknown fields are ``Warning`` headers (``kgen.runtime.fake.field_validation``).
 
 Refusals are the apiserver's (k8s.io/apiserver v0.37.2 ``handlers/patch.go``): a body that does
 not decode is a 400 with the decoder's words; more than 10000 JSON patch operations a 413
@@ -29,14 +30,16 @@ from typing import Any
 import httpx
 
 from kgen.runtime.apimachinery import strategicpatch
-from kgen.runtime.apimachinery.jsonpatch import PatchBadRequest, PatchInternal, PatchPanic, PatchTooLarge
+from kgen.runtime.apimachinery.jsonpatch import (
+    PatchBadRequest, PatchInternal, PatchPanic, PatchTooLarge, json_patch_strict_errors,
+)
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
 from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
 from kgen.runtime.fake.apply import apply
 from kgen.runtime.fake.errors import Failure, bad_request, unsupported_patch
 from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.scale import scale_of, write_scale
-from kgen.runtime.fake.strict import check_strict
+from kgen.runtime.fake.field_validation import check_strict, unknown_field_warnings
 from kgen.runtime.fake.store import Store, builtin
 from kgen.runtime.fake.writes import check_version, next_version, record_update, save
 from kgen.runtime.gentype.resource import PatchType
@@ -63,6 +66,17 @@ def patch(store: Store, route: Route, call: Call) -> Reply:
         patcher = partial(patcher, field_validation=call.params.get("fieldValidation") or "Warn")
     elif not isinstance(body, dict):
         raise bad_request(f"error decoding patch: a {call.content_type} patch cannot be {type(body).__name__}")
+    # Warned about once the patched object decodes (a patch that fails to apply warns of nothing);
+    # a refusal after that (a stale resourceVersion) carries them.
+    warnings: list[str] = []
+    try:
+        return _patch(store, route, call, body, patcher, warnings)
+    except Failure as failure:
+        failure.warnings = warnings + failure.warnings
+        raise
+
+
+def _patch(store: Store, route: Route, call: Call, body: Any, patcher: Callable[..., Any], warnings: list[str]) -> Reply:
     stored = store.get(route.info, route.key)
     target = scale_of(route, stored) if route.subresource == "scale" else stored
     try:
@@ -79,10 +93,12 @@ def patch(store: Store, route: Route, call: Call) -> Reply:
         raise Failure(422, "Invalid", _REJECTED)
     if route.subresource == "scale":
         return write_scale(store, route, call, stored, patched)
+    own = json_patch_strict_errors(body) if call.content_type == PatchType.JSON.value else []
+    warnings += unknown_field_warnings(route, call, patched, first=tuple(own))
     check_version(route, stored, patched)
     new = next_version(store, route, stored, patched)
     record_update(store, route, call, stored, new)
-    return Reply(200, save(store, route, stored, new, call.dry_run))
+    return Reply(200, save(store, route, stored, new, call.dry_run), list(warnings))
 
 
 def _refusal(error: PatchError) -> Exception:

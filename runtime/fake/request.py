@@ -8,7 +8,7 @@ resource already looked up; ``Reply`` is a status code and a JSON body.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -75,6 +75,8 @@ class Route:
 class Reply:
     code: int
     body: Obj | None = None
+    #: ``Warning`` header values, in order (fieldValidation=Warn's unknown fields).
+    warnings: list[str] = field(default_factory=list)
 
 
 def parse_rv(value: str) -> int:

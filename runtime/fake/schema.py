@@ -175,16 +175,16 @@ def _walk(value: Any, t: inspect.Type) -> Any:
     return value
 
 
-def unknown_fields(info: ResourceInfo, obj: Obj) -> list[str]:
+def unknown_fields(info: ResourceInfo, obj: Obj, ordered: bool = False) -> list[str]:
     """The fields of a built-in ``obj`` its Go type does not have, as apimachinery's strict
-    decoding names them (``spec.template.spec.containers[0].bogus``), sorted: what
-    ``fieldValidation=Strict`` refuses. A custom resource's are its structural schema's to
-    find, which the fake does not have: none."""
+    decoding names them (``spec.template.spec.containers[0].bogus``), sorted, or in ``obj``'s
+    order if ``ordered``: what ``fieldValidation`` warns about or refuses. A custom resource's
+    are its structural schema's to find, which the fake does not have: none."""
     model = model_for(info.api_version, info.kind) if builtin(info.group) else None
     found: list[str] = []
     if model is not None:
         _unknown(obj, _struct(model), "", found)
-    return sorted(found)
+    return found if ordered else sorted(found)
 
 
 def _unknown(value: Any, t: inspect.Type, path: str, found: list[str]) -> None:

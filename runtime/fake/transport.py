@@ -47,9 +47,8 @@ class AsyncTransport(httpx.AsyncBaseTransport):
 
 
 def _json_response(reply: Reply) -> httpx.Response:
-    return httpx.Response(
-        reply.code, headers={"Content-Type": "application/json"}, content=msgspec.json.encode(reply.body)
-    )
+    headers = [("Content-Type", "application/json"), *(("Warning", warning) for warning in reply.warnings)]
+    return httpx.Response(reply.code, headers=headers, content=msgspec.json.encode(reply.body))
 
 
 def serve(store: Store, call: Call) -> Reply | Watch:
@@ -58,7 +57,7 @@ def serve(store: Store, call: Call) -> Reply | Watch:
         with store.lock:
             return _dispatch(store, call)
     except Failure as failure:
-        return Reply(failure.code, failure.status)
+        return Reply(failure.code, failure.status, failure.warnings)
 
 
 def _dispatch(store: Store, call: Call) -> Reply | Watch:

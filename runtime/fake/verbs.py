@@ -15,6 +15,8 @@
   ``foregroundDeletion``/``orphan`` ones a propagation policy adds) keep the object, with a
   ``deletionTimestamp``, until an update removes the last one; deletecollection answers the
   list as it was before the deletions (the registry's DeleteCollection returns what it listed);
+- create and update: fields the Go type lacks are ``Warning`` headers, or a 400 under
+  ``fieldValidation=Strict`` (``kgen.runtime.fake.field_validation``);
 - ``dryRun=All`` answers as if written and writes nothing.
 """
 
@@ -28,6 +30,7 @@ from typing import Any
 import msgspec
 
 from kgen.runtime.fake.errors import Failure, already_exists, bad_request, details, expired, invalid, no_route
+from kgen.runtime.fake.field_validation import check_strict_body, unknown_field_warnings
 from kgen.runtime.fake.request import Call, Reply, Route, parse_rv
 from kgen.runtime.fake.selectors import selector
 from kgen.runtime.fake.store import Key, Obj, Store, builtin, copy, meta, now
@@ -50,8 +53,18 @@ def get(store: Store, route: Route) -> Reply:
 
 
 def create(store: Store, route: Route, call: Call) -> Reply:
-    info = route.info
     body = check_identity(route, call.json())
+    check_strict_body(route, call, body)
+    warnings = unknown_field_warnings(route, call, body, ordered=True)
+    try:
+        return _create(store, route, call, body, warnings)
+    except Failure as failure:  # the warnings go with a refusal too
+        failure.warnings = warnings
+        raise
+
+
+def _create(store: Store, route: Route, call: Call, body: Obj, warnings: list[str]) -> Reply:
+    info = route.info
     new = typed(info, copy(body))
     new_meta = new.setdefault("metadata", {})
     if info.namespaced:
@@ -88,18 +101,28 @@ def create(store: Store, route: Route, call: Call) -> Reply:
     record_update(store, route, call, None, new)
     if not call.dry_run:
         store.commit(info, key, new, None)
-    return Reply(201, new)
+    return Reply(201, new, warnings)
 
 
 def update(store: Store, route: Route, call: Call) -> Reply:
     body = check_identity(route, call.json())
+    check_strict_body(route, call, body)
+    warnings = unknown_field_warnings(route, call, body, ordered=True)
+    try:
+        return _update(store, route, call, body, warnings)
+    except Failure as failure:  # the warnings go with a refusal too
+        failure.warnings = warnings
+        raise
+
+
+def _update(store: Store, route: Route, call: Call, body: Obj, warnings: list[str]) -> Reply:
     stored = store.get(route.info, route.key)
     check_update_version(route, body)
     check_uid(route, stored, body)
     check_version(route, stored, body)
     new = next_version(store, route, stored, body)
     record_update(store, route, call, stored, new)
-    return Reply(200, save(store, route, stored, new, call.dry_run))
+    return Reply(200, save(store, route, stored, new, call.dry_run), warnings)
 
 
 def delete(store: Store, route: Route, call: Call) -> Reply:

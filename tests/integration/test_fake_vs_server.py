@@ -219,7 +219,10 @@ def strict_steps(ns: str) -> list[Step]:
     """fieldValidation=Strict on strategic merge patches with an unknown field: the 422 quotes the
     patch as strategicpatch left it (directives it consumed where it merged into the original:
     ``$setElementOrder/x`` with ``x``, ``$retainKeys``, ``$patch: replace``; kept in new content,
-    where the converter reports them as unknown fields too); Warn and Ignore write."""
+    where the converter reports them as unknown fields too); Warn and Ignore write, Warn with a
+    ``Warning`` header per field. Creates and updates: Strict is a 400 naming the body's unknown
+    fields in body order, Warn (the default) warns in that order; a JSON patch warns of its own
+    unknown members first, and not at all when it fails to apply."""
     deployments = f"/apis/apps/v1/namespaces/{ns}/deployments"
     configmaps = f"/api/v1/namespaces/{ns}/configmaps"
     new_container = {**_container("z", "x"), "$setElementOrder/env": [{"name": "E"}], "env": [{"name": "E", "value": "1"}]}
@@ -245,6 +248,24 @@ def strict_steps(ns: str) -> list[Step]:
         for validation in ("Strict", "Warn", "Ignore"):
             steps.append(Step(f"{label}-{validation}", "PATCH", f"{deployments}/web", {"bogus": 1, **body},
                               params={"fieldValidation": validation}, content_type="application/strategic-merge-patch+json"))
+    for validation in ("Strict", "Warn", "Ignore", None):  # create, update and JSON/merge patches
+        params = {"fieldValidation": validation} if validation else None
+        unknown = {"bogus": 1, "zz": {"q": 1}, "metadata": {"name": f"cm-{str(validation).lower()}", "bogus2": 1, "labels": {"a": "1"}}}
+        steps += [
+            Step(f"create-{validation}", "POST", configmaps, unknown, params=params),
+            Step(f"update-{validation}", "PUT", f"{configmaps}/cm", {**unknown, "metadata": {"name": "cm", "bogus2": 1}}, params=params),
+        ]
+        if validation != "Strict":  # under Strict the 422 quotes the patched object in Go's field order
+            steps += [
+                Step(f"json-patch-{validation}", "PATCH", f"{configmaps}/cm", [
+                    {"op": "add", "path": "/zz", "value": 1, "extra": 1}, {"op": "add", "path": "/bogus", "value": {"x": 1}},
+                ], params=params, content_type="application/json-patch+json"),
+                Step(f"merge-patch-{validation}", "PATCH", f"{configmaps}/cm", {"zz": 1, "metadata": {"bogus2": 1}},
+                     params=params, content_type="application/merge-patch+json"),
+                Step(f"failing-json-patch-{validation}", "PATCH", f"{configmaps}/cm", [
+                    {"op": "remove", "path": "/missing", "extra": 1},
+                ], params=params, content_type="application/json-patch+json"),
+            ]
     for label, body in (("finalizers", {"metadata": {"$deleteFromPrimitiveList/finalizers": ["kgen.dev/x"]}}),
                         ("labels-delete", {"metadata": {"labels": {"$patch": "delete"}}})):
         steps.append(Step(label, "PATCH", f"{configmaps}/cm", {"bogus": 1, **body}, params={"fieldValidation": "Strict"},

@@ -23,6 +23,8 @@ compared grouped by manager, the order Go's map iteration leaves open (``_confli
 Their divergences are classed apart (``Divergence.cause``), as they come from the server-side
 apply engine (structured-merge-diff), not from the fake's bookkeeping.
 
+The ``Warning`` headers are compared too, in order (fieldValidation=Warn's unknown fields).
+
 A watch (``watch=1`` in the params, with a ``timeoutSeconds``) is answered as the list of its
 events.
 
@@ -56,6 +58,8 @@ class Answers:
 
     by_label: dict[str, Json] = field(default_factory=dict)
     last: Json = None
+    #: The ``Warning`` headers of the last answer (``299 - "unknown field \"x\""``), in order.
+    warnings: list[str] = field(default_factory=list)
 
     def __getitem__(self, label: str) -> Json:
         return self.by_label[label]
@@ -114,6 +118,7 @@ def send(client: httpx.Client, step: Step, answers: Answers) -> tuple[int, Json]
         decoded = response.json() if response.content else None
     answers.by_label[step.label] = decoded
     answers.last = decoded
+    answers.warnings = response.headers.get_list("warning")
     return response.status_code, decoded
 
 
@@ -231,6 +236,10 @@ def run(server: httpx.Client, fake: httpx.Client, steps: Iterable[Step], *, mana
         outcome.compared += 1
         if server_code != fake_code:
             outcome.divergences.append(Divergence(step.label, f"status code: server {server_code} != fake {fake_code}"))
+        server_warnings = [server_rv.text(w) for w in server_answers.warnings]
+        fake_warnings = [fake_rv.text(w) for w in fake_answers.warnings]
+        if server_warnings != fake_warnings:
+            outcome.divergences.append(Divergence(step.label, f"warnings: server {server_warnings} != fake {fake_warnings}"))
         for line in diff(normalize(server_body, server_rv), normalize(fake_body, fake_rv)):
             outcome.divergences.append(Divergence(step.label, line))
     return outcome
