@@ -1,8 +1,8 @@
 """The server-side apply oracle (hack/oracle/fieldmanager) is the real apiserver's field manager:
 the same operations sent to a kube-apiserver (envtest) and to the oracle, the managedFields they
 write compared (manager, operation, apiVersion, subresource and the owned fields; times are the
-wall clock of two processes and are left out), and the status of a refusal (code, reason,
-message).
+wall clock of two processes and are left out) and the key order of their FieldsV1 as written
+on the wire, and the status of a refusal (code, reason, message).
 
 This proves the oracle's wiring, the part tests/unit/test_ssa_oracle.py takes on trust: the type
 converter from the snapshot's OpenAPI, the CRDs' models (Gizmo, the sample controller's Foo) as
@@ -75,6 +75,14 @@ def _path(api_version: str, kind: str, namespace: str, name: str | None = None) 
     return collection if name is None else f"{collection}/{name}"
 
 
+def key_order(obj: dict[str, Any]) -> list[str]:
+    """Each entry's FieldsV1 as written, key order kept (sorted by entry: their order follows
+    the two clocks): the server's typed objects keep structured-merge-diff's order, its custom
+    resources sort keys as strings."""
+    return sorted(f"{e.get('manager')} {e.get('operation')} {e.get('subresource', '')}: {json.dumps(e.get('fieldsV1'))}"
+                  for e in (obj.get("metadata") or {}).get("managedFields") or [])
+
+
 def ownership(obj: dict[str, Any]) -> list[dict[str, Any]]:
     """managedFields without times, sorted: the apiserver orders entries by time (then manager),
     and the two processes' clocks differ."""
@@ -135,10 +143,11 @@ def run_step(admin: httpx.Client, oracle: GoFieldManager, case: dict[str, Any], 
         case["obj"] = stored
     go = oracle.ask(case)
     if response.is_success:
-        server: dict[str, Any] = {"ownership": ownership(response.json())}
+        server: dict[str, Any] = {"ownership": ownership(response.json()), "order": key_order(response.json())}
     else:
         server = {"error": _status(response)}
-    want = {"ownership": ownership(go["object"])} if "object" in go else {"error": go["error"]}
+    want = {"ownership": ownership(go["object"]), "order": key_order(go["object"])} if "object" in go \
+        else {"error": go["error"]}
     outcome = "ok" if response.is_success else str(response.status_code)
     tally.counts[f"{category} -> {outcome}"] += 1
     if json.dumps(server, sort_keys=True) != json.dumps(want, sort_keys=True):

@@ -594,5 +594,13 @@ def normalize_times(obj: Any, live: dict[str, Any] | None) -> Any:
 
 
 def canonical(outcome: dict[str, Any]) -> str:
-    """An outcome ({"object"} or {"error": {code, reason, message}}) as comparable text."""
-    return json.dumps(outcome, sort_keys=True)
+    """An outcome ({"object"} or {"error": {code, reason, message}}) as comparable text: the
+    JSON value, and each managedFields entry's FieldsV1 with its keys in the order written (the
+    apiserver writes structured-merge-diff's order for built-in kinds, sorted strings for custom
+    resources; tests/integration/test_ssa_oracle_vs_server.py checks the oracle does too)."""
+    text = json.dumps(outcome, sort_keys=True)
+    obj = outcome.get("object")
+    if isinstance(obj, dict):
+        entries = (obj.get("metadata") or {}).get("managedFields") or []
+        text += "\n  FieldsV1 as written: " + json.dumps([e.get("fieldsV1") for e in entries if isinstance(e, dict)])
+    return text

@@ -233,3 +233,16 @@ def test_the_gizmo_crd_declares_every_list_and_map_type() -> None:
     for needle in ("x-kubernetes-list-type: set", "x-kubernetes-list-type: atomic", "x-kubernetes-list-map-keys: [name]",
                    "x-kubernetes-list-map-keys: [port, protocol]", "x-kubernetes-map-type: atomic", "status: {}"):
         assert needle in text, needle
+
+
+def test_the_comparison_sees_fieldsv1_key_order() -> None:
+    """Equal JSON values whose FieldsV1 keys are written in another order are a mismatch: the
+    apiserver's bytes are part of what the engine must reproduce."""
+    def outcome(fields: dict[str, Any]) -> dict[str, Any]:
+        return {"object": {"metadata": {"managedFields": [{"manager": "m", "fieldsV1": fields}]}}}
+
+    nine_first = {"f:spec": {"f:ports": {'k:{"port":9}': {}, 'k:{"port":80}': {}}}}
+    eighty_first = {"f:spec": {"f:ports": {'k:{"port":80}': {}, 'k:{"port":9}': {}}}}
+    assert nine_first == eighty_first
+    assert canonical(outcome(nine_first)) != canonical(outcome(eighty_first))
+    assert canonical(outcome(nine_first)) == canonical(outcome(json.loads(json.dumps(nine_first))))

@@ -23,12 +23,13 @@
 // or null, "obj": object, "manager", "force"} and writes one line per case: {"object": result} or
 // {"error": {"code", "reason", "message"}}, the status the apiserver answers
 // (responsewriters.ErrorToAPIStatus: a StatusError's own status, any other error a 500 with no
-// reason). The result's metadata.managedFields carries FieldsV1 in structured-merge-diff's own
-// serialization order. A line {"op": "usage", ...} answers bad input (unknown kind, bad JSON).
+// reason). The result's metadata.managedFields carries FieldsV1 in the key order the apiserver
+// writes (encode). A line {"op": "usage", ...} answers bad input (unknown kind, bad JSON).
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -283,9 +284,13 @@ func decode(raw json.RawMessage) (*unstructured.Unstructured, error) {
 	return &unstructured.Unstructured{Object: m}, nil
 }
 
-// encode writes obj with its managedFields as typed entries, so FieldsV1 keeps the order
-// structured-merge-diff serialized it in (an unstructured map would sort its keys).
-func encode(obj runtime.Object) (json.RawMessage, error) {
+// encode writes obj as the apiserver writes it on the wire. The field manager stores each
+// entry's FieldsV1 into the unstructured object as a map, so Go's JSON encoding sorts its keys
+// as strings: what the server answers for a custom resource (unstructured too). A built-in kind's
+// object is typed on the server and keeps FieldsV1's raw bytes, in structured-merge-diff's own
+// order (fieldpath.Set.ToJSON, e.g. list-map keys by value: port 9 before 80 before 443), so
+// for those (typed true) each FieldsV1 is re-serialized by structured-merge-diff.
+func encode(obj runtime.Object, typed bool) (json.RawMessage, error) {
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
 		return nil, fmt.Errorf("result is a %T, not unstructured", obj)
@@ -295,6 +300,20 @@ func encode(obj runtime.Object) (json.RawMessage, error) {
 		return nil, err
 	}
 	entries := accessor.GetManagedFields()
+	for i := range entries {
+		if !typed || entries[i].FieldsV1 == nil {
+			continue
+		}
+		set := &fieldpath.Set{}
+		if err := set.FromJSON(bytes.NewReader(entries[i].FieldsV1.Raw)); err != nil {
+			return nil, err
+		}
+		raw, err := set.ToJSON()
+		if err != nil {
+			return nil, err
+		}
+		entries[i].FieldsV1.Raw = raw
+	}
 	content := u.DeepCopy().Object
 	if md, ok := content["metadata"].(map[string]interface{}); ok {
 		delete(md, "managedFields")
@@ -376,7 +395,7 @@ func (o *oracle) run(c input) (out output) {
 	default:
 		return output{Usage: "unknown op " + c.Op}
 	}
-	encoded, err := encode(result)
+	encoded, err := encode(result, !o.creater(c.APIVersion, c.Kind).crd)
 	if err != nil {
 		return output{Usage: err.Error()}
 	}
