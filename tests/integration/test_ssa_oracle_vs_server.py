@@ -28,6 +28,7 @@ import uuid
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -37,7 +38,7 @@ from kgen.generator.yamlfile import load_all
 from tests.conftest import Figure
 from tests.support.apiserver import CRDS, install_crd
 from tests.support.ssa_cases import SequenceMaker
-from tests.support.ssa_oracle import FOO_CRD, SSA_CRD, GoFieldManager
+from tests.support.ssa_oracle import FOO_CRD, SSA_CRD, Engine, GoFieldManager, generate_crd_schemas, kgen_engine
 
 SEQUENCES = 200
 SEED = 20261203
@@ -101,10 +102,10 @@ def _status(response: httpx.Response) -> dict[str, Any]:
     return {"code": body.get("code", response.status_code), "reason": body.get("reason", ""), "message": body.get("message", "")}
 
 
-def run_step(admin: httpx.Client, oracle: GoFieldManager, case: dict[str, Any], namespace: str, name: str,
+def run_step(admin: httpx.Client, ask: Engine, case: dict[str, Any], namespace: str, name: str,
              category: str, tally: Tally) -> dict[str, Any] | None:
-    """Sends ``case`` to the server and to the oracle; records the comparison in ``tally``.
-    Returns the server's new object (None when it refused the request)."""
+    """Sends ``case`` to the server and to ``ask`` (the oracle, or kgen's engine); records the
+    comparison in ``tally``. Returns the server's new object (None when it refused the request)."""
     case = copy.deepcopy(case)
     obj, live = case["obj"], case["live"]
     md = obj.setdefault("metadata", {})
@@ -141,7 +142,7 @@ def run_step(admin: httpx.Client, oracle: GoFieldManager, case: dict[str, Any], 
         else:
             stored["metadata"].pop("managedFields", None)
         case["obj"] = stored
-    go = oracle.ask(case)
+    go = ask(case)
     if response.is_success:
         server: dict[str, Any] = {"ownership": ownership(response.json()), "order": key_order(response.json())}
     else:
@@ -212,7 +213,7 @@ def test_the_oracle_writes_the_servers_managed_fields(
         obj = _merge_into(live, body) if op == "update" else body
         case = _case(op, kind, live, obj, manager, subresource, force)
         before = sum(tally.counts.values())
-        result = run_step(admin, oracle, case, namespace, "hand", f"{op}/{manager}", tally)
+        result = run_step(admin, oracle.ask, case, namespace, "hand", f"{op}/{manager}", tally)
         assert sum(tally.counts.values()) == before + 1
         outcomes.append(next(iter(k.split(" -> ")[1] for k in tally.counts if k.startswith(f"{op}/{manager} -> "))))
         tally.counts.clear()
@@ -221,40 +222,64 @@ def test_the_oracle_writes_the_servers_managed_fields(
     assert outcomes == [expected for *_, expected in steps]
 
 
-def test_the_oracle_is_the_servers_field_manager_on_random_sequences(
-    admin: httpx.Client, oracle: GoFieldManager, gizmos: None, namespace: str, figure: Figure,
-) -> None:
-    rng = random.Random(SEED)
+def random_run(admin: httpx.Client, ask: Engine, namespace: str, sequences: int, seed: int) -> Tally:
+    """``sequences`` random sequences on every kind, each step sent to the server and to ``ask``."""
+    rng = random.Random(seed)
     tally = Tally()
     kinds = ("apps/v1 Deployment", "v1 ConfigMap", "v1 Service", "ssa.kgen.dev/v1 Gizmo",
              "samplecontroller.kgen.dev/v1alpha1 Foo")
-    for n in range(SEQUENCES):
+    for n in range(sequences):
         kind = kinds[n % len(kinds)]
         maker = SequenceMaker(random.Random(rng.getrandbits(64)), kind)
         name = f"s{n}-{uuid.uuid4().hex[:6]}"
         live: dict[str, Any] | None = None
         if kind in SEEDS:
-            live = run_step(admin, oracle, _case("apply", kind, None, SEEDS[kind], "creator"), namespace, name,
+            live = run_step(admin, ask, _case("apply", kind, None, SEEDS[kind], "creator"), namespace, name,
                             "apply/seed", tally)
             assert live is not None, tally.mismatches
         for _ in range(rng.randint(6, 14)):
             step = maker.next(live)
-            result = run_step(admin, oracle, step.case, namespace, name, step.category, tally)
+            result = run_step(admin, ask, step.case, namespace, name, step.category, tally)
             if result is not None:
                 live = result
+    return tally
+
+
+def report(tally: Tally, figure: Figure, what: str, sequences: int) -> int:
+    """Prints the run's figures; returns how many operations were compared."""
     compared = sum(n for k, n in tally.counts.items() if "not compared" not in k)
     refused = sum(n for k, n in tally.counts.items() if "not compared" in k)
     outcomes: Counter[str] = Counter()
-    for k, v in tally.counts.items():
-        outcomes[k.split(" -> ")[1]] += v
-    figure(f"SSA oracle vs the real apiserver: {SEQUENCES} sequences, {compared} operations compared, "
-           f"{len(tally.mismatches)} mismatches; {refused} not compared (refused by the server's decoding or validation, or a Service update)")
-    figure("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
     families: Counter[str] = Counter()
     for k, v in tally.counts.items():
+        outcomes[k.split(" -> ")[1]] += v
         families["/".join(k.split(" -> ")[0].split("/")[:2])] += v
+    figure(f"{what} vs the real apiserver: {sequences} sequences, {compared} operations compared, "
+           f"{len(tally.mismatches)} mismatches; {refused} not compared (refused by the server's decoding or "
+           "validation, or a Service update)")
+    figure("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
     figure("per category: " + ", ".join(f"{k} {v}" for k, v in sorted(families.items())))
     for line in tally.mismatches[:3]:
         figure("mismatch " + line)
+    return compared
+
+
+def test_the_oracle_is_the_servers_field_manager_on_random_sequences(
+    admin: httpx.Client, oracle: GoFieldManager, gizmos: None, namespace: str, figure: Figure,
+) -> None:
+    tally = random_run(admin, oracle.ask, namespace, SEQUENCES, SEED)
+    compared = report(tally, figure, "SSA oracle", SEQUENCES)
     assert compared >= 1000
+    assert not tally.mismatches, f"{len(tally.mismatches)} mismatches, first:\n" + "\n".join(tally.mismatches[:5])
+
+
+def test_kgen_field_manager_is_the_servers_on_random_sequences(
+    admin: httpx.Client, gizmos: None, namespace: str, figure: Figure, tmp_path: Path,
+) -> None:
+    """kgen's engine straight against the server, on other seeds: what the fake writes is what a
+    server writes, and objects a server wrote can be handed to it."""
+    engine = kgen_engine(generate_crd_schemas(tmp_path))
+    tally = random_run(admin, engine, namespace, SEQUENCES // 2, SEED + 1)
+    compared = report(tally, figure, "kgen's field manager", SEQUENCES // 2)
+    assert compared >= 500
     assert not tally.mismatches, f"{len(tally.mismatches)} mismatches, first:\n" + "\n".join(tally.mismatches[:5])

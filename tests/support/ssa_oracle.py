@@ -1,21 +1,33 @@
-"""hack/oracle/fieldmanager as a running subprocess: apimachinery's field manager answering one
-server-side apply or update at a time (a sequence feeds each answer into the next case, so the
-cases cannot be sent in one batch).
+"""The two sides of the server-side apply comparisons, answering the same cases
+(tests/support/ssa_cases.py) in the same form ({"object"} or {"error": {code, reason, message}}):
+
+- ``GoFieldManager``: hack/oracle/fieldmanager as a running subprocess, apimachinery's field
+  manager answering one apply or update at a time (a sequence feeds each answer into the next
+  case, so the cases cannot be sent in one batch);
+- ``kgen_engine``: ``kgen.runtime.apimachinery.fieldmanager.FieldManager``, with the custom
+  resources' schemas from packages generated from their CRDs (``generate_crd_schemas``).
 
 ``RESET_FIELDS`` mirrors the oracle's table of the registry strategies' GetResetFields, in the
-form ``kgen.runtime.apimachinery.fieldmanager.FieldManager`` takes them.
+form ``FieldManager`` takes them.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
+import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from kgen.runtime.apimachinery.fieldmanager import ApplyConflict, FieldManager
+from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
 from tests.support.oracle import oracle_binary
+from tests.support.packages import generate
+from tests.support.ssa_cases import NOW
 
 REPO = Path(__file__).resolve().parents[2]
 OPENAPI_V3 = REPO / "openapi" / "kubernetes-1.37.2" / "openapi" / "v3"
@@ -76,3 +88,51 @@ class GoFieldManager:
         if "usage" in answer:
             raise ValueError(f"the fieldmanager oracle refused the case: {answer['usage']}\n{json.dumps(case)}")
         return answer
+
+
+# -- kgen's side -------------------------------------------------------------------------------------
+
+Engine = Callable[[dict[str, Any]], dict[str, Any]]
+GIZMO = "ssa.kgen.dev/v1"
+FOO = "samplecontroller.kgen.dev/v1alpha1"
+#: the apiserver's reason for a status code (apierrors' constructors; a plain error's 500 has none)
+REASONS = {400: "BadRequest", 409: "Conflict", 422: "Invalid", 500: ""}
+
+
+def generate_crd_schemas(out: Path) -> dict[str, TypeSchema]:
+    """apiVersion -> the custom resource's TypeSchema, from packages generated into ``out``."""
+    sys.path.insert(0, str(out))
+    schemas = {}
+    for package, crd, api_version, kind in (("ssa_gizmos", SSA_CRD, GIZMO, "Gizmo"), ("ssa_foos", FOO_CRD, FOO, "Foo")):
+        generate(out, package, "--crd", str(crd))
+        ts = schema_for(api_version, kind, package=package)
+        assert ts is not None
+        schemas[api_version] = ts
+    return schemas
+
+
+def kgen_engine(crds: dict[str, TypeSchema]) -> Engine:
+    """kgen's field manager answering a case as the oracle does (its time is ``NOW``)."""
+    managers: dict[tuple[str, str, str], FieldManager] = {}
+
+    def answer(case: dict[str, Any]) -> dict[str, Any]:
+        key = (case["apiVersion"], case["kind"], case["subresource"])
+        if key not in managers:
+            managers[key] = FieldManager(*key, schema=crds.get(case["apiVersion"]),
+                                         reset_fields=RESET_FIELDS.get(" ".join(key), []))
+        fm = managers[key]
+        live, obj = copy.deepcopy(case["live"]), copy.deepcopy(case["obj"])
+        try:
+            if case["op"] == "apply":
+                return {"object": fm.apply(live, obj, case["manager"], force=case["force"], now=NOW)}
+            return {"object": fm.update(live, obj, case["manager"], now=NOW)}
+        except ApplyConflict as e:
+            return {"error": {"code": 409, "reason": "Conflict", "message": str(e)}}
+        except ValueError as e:
+            code = getattr(e, "code", None)
+            return {"error": {"code": code, "reason": REASONS.get(code, "?") if isinstance(code, int) else "?",
+                              "message": str(e)}}
+        except Exception as e:  # a crash is a mismatch, shown as such
+            return {"crash": f"{type(e).__name__}: {e}"}
+
+    return answer

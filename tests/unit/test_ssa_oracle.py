@@ -18,77 +18,31 @@ import copy
 import json
 import os
 import random
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
-from kgen.runtime.apimachinery.fieldmanager import ApplyConflict, FieldManager
-from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
-from tests.support.packages import generate
-from tests.support.ssa_cases import KINDS, NOW, SequenceMaker, canonical, normalize_times, with_live_times
-from tests.support.ssa_oracle import FOO_CRD, RESET_FIELDS, SSA_CRD, GoFieldManager
+from kgen.runtime.apimachinery.mergeschema import TypeSchema
+from tests.support.ssa_cases import KINDS, SequenceMaker, canonical, normalize_times, with_live_times
+from tests.support.ssa_oracle import SSA_CRD, Engine, GoFieldManager, generate_crd_schemas, kgen_engine
 
 OPS = int(os.environ.get("KGEN_FUZZ_SSA_OPS", "5000"))
 SEED = int(os.environ.get("KGEN_FUZZ_SSA_SEED", "20261203"))
 SEQUENCE_LENGTH = (6, 18)
 BUSY_SEQUENCE_LENGTH = (25, 40)  # a new Update manager at most steps: past the cap of 10
-GIZMO = "ssa.kgen.dev/v1"
-FOO = "samplecontroller.kgen.dev/v1alpha1"
-#: the apiserver's reason for a status code (apierrors' constructors; a plain error's 500 has none)
-REASONS = {400: "BadRequest", 409: "Conflict", 422: "Invalid", 500: ""}
-
-Engine = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
 def crd_schemas(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TypeSchema]:
-    """apiVersion -> the custom resource's TypeSchema, from a package generated from its CRD."""
-    out = tmp_path_factory.mktemp("ssacrd")
-    sys.path.insert(0, str(out))
-    schemas = {}
-    for package, crd, api_version, kind in (("ssa_gizmos", SSA_CRD, GIZMO, "Gizmo"),
-                                            ("ssa_foos", FOO_CRD, FOO, "Foo")):
-        generate(out, package, "--crd", str(crd))
-        ts = schema_for(api_version, kind, package=package)
-        assert ts is not None
-        schemas[api_version] = ts
-    return schemas
+    return generate_crd_schemas(tmp_path_factory.mktemp("ssacrd"))
 
 
 @pytest.fixture(scope="module")
 def oracle() -> Iterator[GoFieldManager]:
     with GoFieldManager() as go:
         yield go
-
-
-def kgen_engine(crds: dict[str, TypeSchema]) -> Engine:
-    managers: dict[tuple[str, str, str], FieldManager] = {}
-
-    def answer(case: dict[str, Any]) -> dict[str, Any]:
-        key = (case["apiVersion"], case["kind"], case["subresource"])
-        if key not in managers:
-            managers[key] = FieldManager(
-                *key, schema=crds.get(case["apiVersion"]),
-                reset_fields=RESET_FIELDS.get(" ".join(key), []))
-        fm = managers[key]
-        live, obj = copy.deepcopy(case["live"]), copy.deepcopy(case["obj"])
-        try:
-            if case["op"] == "apply":
-                return {"object": fm.apply(live, obj, case["manager"], force=case["force"], now=NOW)}
-            return {"object": fm.update(live, obj, case["manager"], now=NOW)}
-        except ApplyConflict as e:
-            return {"error": {"code": 409, "reason": "Conflict", "message": str(e)}}
-        except ValueError as e:
-            code = getattr(e, "code", None)
-            return {"error": {"code": code, "reason": REASONS.get(code, "?") if isinstance(code, int) else "?",
-                              "message": str(e)}}
-        except Exception as e:  # a crash is a mismatch, shown as such
-            return {"crash": f"{type(e).__name__}: {e}"}
-
-    return answer
 
 
 def run_sequences(oracle: GoFieldManager, engine: Engine, ops: int, seed: int,
@@ -241,8 +195,8 @@ def test_the_comparison_sees_fieldsv1_key_order() -> None:
     def outcome(fields: dict[str, Any]) -> dict[str, Any]:
         return {"object": {"metadata": {"managedFields": [{"manager": "m", "fieldsV1": fields}]}}}
 
-    nine_first = {"f:spec": {"f:ports": {'k:{"port":9}': {}, 'k:{"port":80}': {}}}}
-    eighty_first = {"f:spec": {"f:ports": {'k:{"port":80}': {}, 'k:{"port":9}': {}}}}
+    nine_first: dict[str, Any] = {"f:spec": {"f:ports": {'k:{"port":9}': {}, 'k:{"port":80}': {}}}}
+    eighty_first: dict[str, Any] = {"f:spec": {"f:ports": {'k:{"port":80}': {}, 'k:{"port":9}': {}}}}
     assert nine_first == eighty_first
     assert canonical(outcome(nine_first)) != canonical(outcome(eighty_first))
     assert canonical(outcome(nine_first)) == canonical(outcome(json.loads(json.dumps(nine_first))))
