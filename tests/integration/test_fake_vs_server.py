@@ -1,6 +1,7 @@
 """The fake's bookkeeping against the real apiserver: the same scripted requests to both, every
-status code, reason and body compared (tests/support/fake_vs_server.py; only uids, timestamps
-and resourceVersion values are normalized).
+status code, reason, body, ``Warning`` header and managedFields entry compared
+(tests/support/fake_vs_server.py; only uids, timestamps, generated name suffixes and
+resourceVersion values are normalized).
 
 The scenarios pin issue 12's "fake bookkeeping" points, each as the real server answers it:
 omitempty and pruning (``labels: {}``, ``data: {}``, a ConfigMap's ``status``), ``generation``
@@ -8,7 +9,10 @@ omitempty and pruning (``labels: {}``, ``data: {}``, a ConfigMap's ``status``), 
 status subresource), a custom resource update without a resourceVersion (422), and labelled
 paged lists (a continue token whenever objects remain after the page, matching or not). The
 fake does no defaulting (runtime/fake/__init__.py says so), so the Deployment is sent with the
-server's defaults already in it.
+server's defaults already in it. ``strict`` pins fieldValidation (warnings, Strict refusals).
+
+The seeded random sequences (tests/support/fake_vs_server_ops.py) cover every operation of
+issue 12's "Fake vs real" bullet; their divergences are classed by cause (``classify``).
 """
 
 from __future__ import annotations

@@ -148,7 +148,9 @@ def _deployment_json_patch(rng: Rng) -> list[Json]:
         lambda: {"op": "remove", "path": "/spec/paused"},
         lambda: {"op": "replace", "path": f"{_CONTAINERS}/0/image", "value": f"registry.invalid/c:{rng.randint(1, 3)}"},
         lambda: {"op": "add", "path": f"{_CONTAINERS}/0/env", "value": [env]},
-        lambda: {"op": "add", "path": f"{_CONTAINERS}/0/env/-", "value": env},
+        # appended under a name of its own: a duplicate env name draws the apiserver's pod-template
+        # warning ("hides previous definition"), validation the fake does not do
+        lambda: {"op": "add", "path": f"{_CONTAINERS}/0/env/-", "value": {"name": f"A{rng.randrange(10**9)}", "value": "1"}},
         lambda: {"op": "remove", "path": f"{_CONTAINERS}/0/env"},
         lambda: {"op": "add", "path": "/spec/template/metadata/annotations/x", "value": "1"},
         lambda: {"op": "copy", "from": "/spec/replicas", "path": "/spec/minReadySeconds"},
