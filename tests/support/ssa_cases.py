@@ -26,11 +26,7 @@ operations mix what real clients do:
   (manager ``kubectl``), which may take the annotated fields without a conflict;
 - busy objects (``fresh_updaters``): a new Update manager each time, past the cap of 10.
 
-Every list type and map type is covered: list-maps with one key (containers, env, workers,
-conditions) and two keys (container ports containerPort+protocol, Service ports port+protocol,
-Gizmo endpoints), sets (finalizers, Gizmo tags), atomic lists (args, command, tolerations,
-externalIPs), granular maps (labels, annotations, data), atomic maps and structs (Deployment
-spec.selector, Service spec.selector, nodeSelector, Gizmo selector/target), nested structs.
+What the knobs set, every list type and map type among it, is in tests/support/ssa_knobs.py.
 
 Live objects carry managedFields times that are unique and old (``LIVE_TIMES``), so a result's
 time is either one of them (unchanged) or the operation's "now": that is the only thing the
@@ -42,11 +38,13 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-Knob = Callable[[random.Random], dict[str, Any]]
+from tests.support.ssa_knobs import KINDS, KNOBS, STATUS_KNOBS, Knob, at, deep_merge, subset
+
+__all__ = ["KINDS", "NOW", "SequenceMaker", "Step", "canonical", "normalize_times", "with_live_times"]
 
 APPLIERS = ("apply-a", "apply-b", "apply-c")
 UPDATERS = ("editor", "controller")
@@ -54,216 +52,6 @@ STATUS_MANAGERS = ("status-apply", "status-update")
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 LIVE_TIMES = tuple(f"2020-01-{day:02d}T00:00:00Z" for day in range(1, 29))
 NOW = "2026-12-03T10:00:00Z"
-
-
-def _subset(rng: random.Random, items: Sequence[Any], low: int = 0) -> list[Any]:
-    chosen = [item for item in items if rng.random() < 0.5]
-    while len(chosen) < low:
-        chosen.append(rng.choice([i for i in items if i not in chosen]))
-    if rng.random() < 0.3:
-        rng.shuffle(chosen)
-    return chosen
-
-
-def _string_map(rng: random.Random, keys: Sequence[str], values: Sequence[str] = ("x", "y")) -> dict[str, str]:
-    return {k: rng.choice(values) for k in _subset(rng, keys)}
-
-
-def _at(path: str, value: Any) -> dict[str, Any]:
-    out: Any = value
-    for part in reversed(path.split(".")):
-        out = {part: out}
-    result: dict[str, Any] = out
-    return result
-
-
-# -- knobs: one field (or one list) of a kind each -------------------------------------------------
-
-def _labels(path: str) -> Knob:
-    return lambda rng: _at(path, _string_map(rng, ("app", "tier", "team")))
-
-
-def _annotations(rng: random.Random) -> dict[str, Any]:
-    return _at("metadata.annotations", _string_map(rng, ("note", "owner"), ("1", "2")))
-
-
-def _finalizers(rng: random.Random) -> dict[str, Any]:
-    return _at("metadata.finalizers", _subset(rng, ("f.kgen.dev/a", "f.kgen.dev/b", "f.kgen.dev/c")))
-
-
-def _port(rng: random.Random, key: str, numbers: Sequence[int]) -> dict[str, Any]:
-    item: dict[str, Any] = {key: rng.choice(numbers)}
-    if rng.random() < 0.8:  # protocol has a schema default (TCP): without it the key takes it
-        item["protocol"] = rng.choice(("TCP", "UDP"))
-    if rng.random() < 0.4:
-        item["name"] = rng.choice(("web", "alt"))
-    return item
-
-
-def _unique(items: list[dict[str, Any]], keys: Sequence[str], defaults: dict[str, Any]) -> list[dict[str, Any]]:
-    seen, out = set(), []
-    for item in items:
-        k = tuple(item.get(key, defaults.get(key)) for key in keys)
-        if k not in seen:
-            seen.add(k)
-            out.append(item)
-    return out
-
-
-def _ports(rng: random.Random, key: str, numbers: Sequence[int]) -> list[dict[str, Any]]:
-    return _unique([_port(rng, key, numbers) for _ in range(rng.randint(0, 3))], (key, "protocol"), {"protocol": "TCP"})
-
-
-def _container(rng: random.Random, name: str) -> dict[str, Any]:
-    c: dict[str, Any] = {"name": name}
-    if rng.random() < 0.6:
-        c["image"] = rng.choice(("img:1", "img:2"))
-    if rng.random() < 0.3:
-        c["args"] = [rng.choice(("-v", "-q", "--x")) for _ in range(rng.randint(0, 2))]
-    if rng.random() < 0.2:
-        c["command"] = ["run"]
-    if rng.random() < 0.4:
-        c["ports"] = _ports(rng, "containerPort", (80, 443, 8080))
-    if rng.random() < 0.3:
-        c["env"] = [{"name": n, "value": rng.choice(("1", "2"))} for n in _subset(rng, ("A", "B"))]
-    if rng.random() < 0.2:
-        c["resources"] = {"limits": _string_map(rng, ("cpu", "memory"), ("1", "2"))}
-    return c
-
-
-def _containers(path: str) -> Knob:
-    return lambda rng: _at(path, [_container(rng, n) for n in _subset(rng, ("main", "side", "init"), low=1)])
-
-
-def _tolerations(path: str) -> Knob:
-    return lambda rng: _at(path, [{"key": k, "operator": "Exists"} for k in _subset(rng, ("t1", "t2"))])
-
-
-def _node_selector(path: str) -> Knob:
-    return lambda rng: _at(path, _string_map(rng, ("zone", "disk")))
-
-
-def _conditions(rng: random.Random) -> dict[str, Any]:
-    return _at("status.conditions", [{"type": t, "status": rng.choice(("True", "False"))}
-                                     for t in _subset(rng, ("Ready", "Progressing", "Available"))])
-
-
-KNOBS: dict[str, dict[str, Knob]] = {
-    "apps/v1 Deployment": {
-        "labels": _labels("metadata.labels"),
-        "annotations": _annotations,
-        "finalizers": _finalizers,
-        "replicas": lambda rng: _at("spec.replicas", rng.choice((1, 2, 3))),
-        "selector": lambda rng: _at("spec.selector", {"matchLabels": _string_map(rng, ("app", "tier"))}),
-        "strategy": lambda rng: _at("spec.strategy", rng.choice(
-            ({"type": "Recreate"}, {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": rng.choice((1, 2))}}))),
-        "template-labels": _labels("spec.template.metadata.labels"),
-        "containers": _containers("spec.template.spec.containers"),
-        "tolerations": _tolerations("spec.template.spec.tolerations"),
-        "nodeSelector": _node_selector("spec.template.spec.nodeSelector"),
-    },
-    "v1 ConfigMap": {
-        "labels": _labels("metadata.labels"),
-        "annotations": _annotations,
-        "finalizers": _finalizers,
-        "data": lambda rng: _at("data", _string_map(rng, ("k1", "k2", "k3", "k4"), ("a", "b"))),
-        "binaryData": lambda rng: _at("binaryData", _string_map(rng, ("b1", "b2"), ("AA==", "AQ=="))),
-        "immutable": lambda rng: _at("immutable", rng.choice((True, False))),
-    },
-    "v1 Service": {
-        "labels": _labels("metadata.labels"),
-        "finalizers": _finalizers,
-        "ports": lambda rng: _at("spec.ports", _ports(rng, "port", (80, 443))),
-        "selector": lambda rng: _at("spec.selector", _string_map(rng, ("app", "tier"))),
-        # ClusterIP only: other types make the apiserver allocate node ports after its field
-        # manager ran, which tests/integration/test_ssa_oracle_vs_server.py cannot tell apart
-        "type": lambda rng: _at("spec.type", "ClusterIP"),
-        "externalIPs": lambda rng: _at("spec.externalIPs", _subset(rng, ("10.0.0.1", "10.0.0.2"))),
-    },
-    "v1 Pod": {
-        "labels": _labels("metadata.labels"),
-        "annotations": _annotations,
-        "containers": _containers("spec.containers"),
-        "tolerations": _tolerations("spec.tolerations"),
-        "nodeSelector": _node_selector("spec.nodeSelector"),
-        "restartPolicy": lambda rng: _at("spec.restartPolicy", rng.choice(("Always", "Never"))),
-    },
-    "ssa.kgen.dev/v1 Gizmo": {
-        "labels": _labels("metadata.labels"),
-        "finalizers": _finalizers,
-        "replicas": lambda rng: _at("spec.replicas", rng.choice((1, 2))),
-        "mode": lambda rng: _at("spec.mode", rng.choice(("fast", "slow"))),
-        "tags": lambda rng: _at("spec.tags", _subset(rng, ("red", "green", "blue"))),
-        "args": lambda rng: _at("spec.args", [rng.choice(("-a", "-b")) for _ in range(rng.randint(0, 2))]),
-        "plain": lambda rng: _at("spec.plain", [rng.randint(1, 3) for _ in range(rng.randint(0, 2))]),
-        "workers": lambda rng: _at("spec.workers", [
-            {"name": n, **({"image": rng.choice(("i1", "i2"))} if rng.random() < 0.6 else {}),
-             **({"size": rng.choice((1, 2))} if rng.random() < 0.5 else {}),
-             **({"env": [{"key": k, "value": rng.choice(("1", "2"))} for k in _subset(rng, ("K", "L"))]}
-                if rng.random() < 0.4 else {})}
-            for n in _subset(rng, ("w1", "w2", "w3"))]),
-        "endpoints": lambda rng: _at("spec.endpoints", _unique(
-            [{"port": rng.choice((1, 2)), "protocol": rng.choice(("TCP", "UDP")),
-              **({"name": rng.choice(("e", "f"))} if rng.random() < 0.5 else {})} for _ in range(rng.randint(0, 3))],
-            ("port", "protocol"), {})),
-        "spec-labels": lambda rng: _at("spec.labels", _string_map(rng, ("p", "q", "r"))),
-        "selector": lambda rng: _at("spec.selector", _string_map(rng, ("s", "t"))),
-        "target": lambda rng: _at("spec.target", {k: rng.choice(("x", "y")) for k in _subset(rng, ("kind", "name"))}),
-        "template": lambda rng: _at("spec.template", {
-            **({"color": rng.choice(("c1", "c2"))} if rng.random() < 0.5 else {}),
-            **({"size": rng.choice((1, 2))} if rng.random() < 0.5 else {}),
-            **({"inner": _string_map(rng, ("a", "b"))} if rng.random() < 0.6 else {})}),
-    },
-    # examples/sample_controller/crd.yaml: the custom resource the other tests use
-    "samplecontroller.kgen.dev/v1alpha1 Foo": {
-        "labels": _labels("metadata.labels"),
-        "annotations": _annotations,
-        "deploymentName": lambda rng: _at("spec.deploymentName", rng.choice(("d1", "d2"))),
-        "replicas": lambda rng: _at("spec.replicas", rng.choice((0, 1, 2))),
-    },
-}
-
-STATUS_KNOBS: dict[str, dict[str, Knob]] = {
-    "apps/v1 Deployment": {
-        "replicas": lambda rng: _at("status.replicas", rng.choice((0, 1, 2))),
-        "conditions": _conditions,
-    },
-    "v1 Service": {
-        "ingress": lambda rng: _at("status.loadBalancer.ingress", [{"ip": ip} for ip in _subset(rng, ("1.1.1.1", "2.2.2.2"))]),
-        "conditions": lambda rng: _at("status.conditions", [
-            {"type": t, "status": "True", "reason": "R", "message": "", "lastTransitionTime": "2020-01-01T00:00:00Z"}
-            for t in _subset(rng, ("A", "B"))]),
-    },
-    "v1 Pod": {
-        "phase": lambda rng: _at("status.phase", rng.choice(("Pending", "Running"))),
-        "conditions": _conditions,
-    },
-    "ssa.kgen.dev/v1 Gizmo": {
-        "phase": lambda rng: _at("status.phase", rng.choice(("on", "off"))),
-        "ready": lambda rng: _at("status.ready", rng.choice((0, 1))),
-        "conditions": lambda rng: _at("status.conditions", [
-            {"type": t, **({"status": rng.choice(("True", "False"))} if rng.random() < 0.7 else {})}
-            for t in _subset(rng, ("Ready", "Synced"))]),
-    },
-}
-
-STATUS_KNOBS["samplecontroller.kgen.dev/v1alpha1 Foo"] = {
-    "availableReplicas": lambda rng: _at("status.availableReplicas", rng.choice((0, 1))),
-    "observedGeneration": lambda rng: _at("status.observedGeneration", rng.choice((1, 2))),
-}
-
-KINDS = tuple(KNOBS)
-
-
-def deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-    """``extra`` merged into a copy of ``base``: maps recursively, anything else replaced."""
-    out = copy.deepcopy(base)
-    for k, v in extra.items():
-        if isinstance(v, dict) and isinstance(out.get(k), dict):
-            out[k] = deep_merge(out[k], v)
-        else:
-            out[k] = copy.deepcopy(v)
-    return out
 
 
 # -- sequences ----------------------------------------------------------------------------------------
@@ -315,7 +103,7 @@ class SequenceMaker:
         if live is None:
             if rng.random() < 0.6:
                 return self._apply(None, rng.choice(APPLIERS), "apply/create")
-            obj = self._config(KNOBS[self.kind], _subset(rng, list(KNOBS[self.kind]), low=1))
+            obj = self._config(KNOBS[self.kind], subset(rng, list(KNOBS[self.kind]), low=1))
             return Step(self._case("update", None, obj, rng.choice(UPDATERS)), "update/create")
         has_status = self.kind in STATUS_KNOBS
         roll = rng.random()
@@ -349,7 +137,7 @@ class SequenceMaker:
         its server-side apply (manager "kubectl"), which keeps that annotation up to date and may
         take the fields it lists from other managers without a conflict (lastAppliedManager)."""
         rng = self.rng
-        config = self._config(KNOBS[self.kind], _subset(rng, list(KNOBS[self.kind]), low=1))
+        config = self._config(KNOBS[self.kind], subset(rng, list(KNOBS[self.kind]), low=1))
         if rng.random() < 0.5:
             new = deep_merge(live, config)
             annotations = new["metadata"].setdefault("annotations", {}) or {}
@@ -367,14 +155,14 @@ class SequenceMaker:
         previous = self.applied.get(manager)
         if previous is not None and rng.random() < 0.5:
             names = [n for n in previous if rng.random() < 0.75]  # drop knobs: removal
-            names += [n for n in _subset(rng, list(knobs)) if n not in names and rng.random() < 0.3]
+            names += [n for n in subset(rng, list(knobs)) if n not in names and rng.random() < 0.3]
             category += "/reapply" + ("-removal" if set(previous) - set(names) else "")
         else:
-            names = _subset(rng, list(knobs), low=1)
+            names = subset(rng, list(knobs), low=1)
         self.applied[manager] = names
         config = self._config(knobs, names)
         if self.kind in STATUS_KNOBS and rng.random() < 0.1:  # status on the main resource: reset
-            config = deep_merge(config, self._config(STATUS_KNOBS[self.kind], _subset(rng, list(STATUS_KNOBS[self.kind]), 1)))
+            config = deep_merge(config, self._config(STATUS_KNOBS[self.kind], subset(rng, list(STATUS_KNOBS[self.kind]), 1)))
             category += "/with-status"
         force = rng.random() < 0.25
         category += "/force" if force else ""
@@ -420,7 +208,7 @@ class SequenceMaker:
         rng = self.rng
         knobs = STATUS_KNOBS[self.kind]
         if rng.random() < 0.5:
-            config = self._config(knobs, _subset(rng, list(knobs), low=1))
+            config = self._config(knobs, subset(rng, list(knobs), low=1))
             category = "status/apply"
             if rng.random() < 0.2:  # spec through /status: a reset field there
                 config = deep_merge(config, KNOBS[self.kind][rng.choice(list(KNOBS[self.kind]))](rng))
@@ -441,7 +229,7 @@ class SequenceMaker:
     def _bad_apply(self, live: dict[str, Any]) -> Step:
         rng = self.rng
         manager = rng.choice(APPLIERS)
-        config = self._config(KNOBS[self.kind], _subset(rng, list(KNOBS[self.kind]), low=1))
+        config = self._config(KNOBS[self.kind], subset(rng, list(KNOBS[self.kind]), low=1))
         problem = rng.choice(("missing-key", "duplicate-key", "duplicate-set-item", "wrong-version",
                               "managed-fields", "wrong-type"))
         lists = {
@@ -458,17 +246,17 @@ class SequenceMaker:
         if problem == "missing-key":
             if self.kind == "v1 Service":
                 keyless = {"name": "p"}  # port has a schema default (0): not an error there
-            config = deep_merge(config, _at(path, [keyless]))
+            config = deep_merge(config, at(path, [keyless]))
         elif problem == "duplicate-key":
-            config = deep_merge(config, _at(path, [keyed, copy.deepcopy(keyed)]))
+            config = deep_merge(config, at(path, [keyed, copy.deepcopy(keyed)]))
         elif problem == "duplicate-set-item":
-            config = deep_merge(config, _at("metadata.finalizers", ["f.kgen.dev/a", "f.kgen.dev/a"]))
+            config = deep_merge(config, at("metadata.finalizers", ["f.kgen.dev/a", "f.kgen.dev/a"]))
         elif problem == "wrong-version":
             config["apiVersion"] = "v9" if "/" not in self.api_version else self.api_version.split("/")[0] + "/v9"
         elif problem == "managed-fields":
             config["metadata"]["managedFields"] = [{"manager": "x", "operation": "Apply"}]
         else:
-            config = deep_merge(config, _at("metadata.labels", {"bad": 1}))
+            config = deep_merge(config, at("metadata.labels", {"bad": 1}))
         return Step(self._case("apply", live, config, manager, force=rng.random() < 0.3), f"apply/error/{problem}")
 
     def _edge(self, live: dict[str, Any]) -> Step:
@@ -481,11 +269,11 @@ class SequenceMaker:
         elif what == "same-config-twice" and manager in self.applied:
             config = self._config(KNOBS[self.kind], self.applied[manager])
         else:
-            config = self._config(KNOBS[self.kind], _subset(rng, list(KNOBS[self.kind]), low=1))
+            config = self._config(KNOBS[self.kind], subset(rng, list(KNOBS[self.kind]), low=1))
             if what == "empty-collections":
-                config = deep_merge(config, rng.choice((_at("metadata.labels", {}), _at("metadata.finalizers", []))))
+                config = deep_merge(config, rng.choice((at("metadata.labels", {}), at("metadata.finalizers", []))))
             elif what == "explicit-null":
-                config = deep_merge(config, rng.choice((_at("metadata.labels", None), _at("metadata.annotations", {"note": None}))))
+                config = deep_merge(config, rng.choice((at("metadata.labels", None), at("metadata.annotations", {"note": None}))))
         return Step(self._case("apply", live, config, manager, force=rng.random() < 0.3), f"apply/{what}")
 
 
