@@ -283,3 +283,26 @@ def test_kgen_field_manager_is_the_servers_on_random_sequences(
     compared = report(tally, figure, "kgen's field manager", SEQUENCES // 2)
     assert compared >= 500
     assert not tally.mismatches, f"{len(tally.mismatches)} mismatches, first:\n" + "\n".join(tally.mismatches[:5])
+
+
+def test_fieldsv1_keys_are_ordered_by_value_for_built_ins_and_as_strings_for_custom_resources(
+    admin: httpx.Client, oracle: GoFieldManager, gizmos: None, namespace: str,
+) -> None:
+    """The server writes a typed object's FieldsV1 in structured-merge-diff's order (list-map keys
+    by value: port 9, 80, 443, 1080) and a custom resource's with its keys sorted as strings
+    (1080, 2, 443, 80): the oracle writes both as the server does."""
+    ports = [80, 443, 9, 1080]
+    cases = {
+        "v1 Service": ({"spec": {"ports": [{"port": p, "protocol": "TCP", "name": f"p{p}"} for p in ports]}},
+                       ["9", "80", "443", "1080"]),
+        "ssa.kgen.dev/v1 Gizmo": ({"spec": {"endpoints": [{"port": p, "protocol": "TCP"} for p in ports]}},
+                                  ["1080", "443", "80", "9"]),
+    }
+    for kind, (body, order) in cases.items():
+        tally = Tally()
+        server = run_step(admin, oracle.ask, _case("apply", kind, None, body, "m"), namespace, "order", "apply", tally)
+        assert server is not None and not tally.mismatches, tally.mismatches
+        (entry,) = server["metadata"]["managedFields"]
+        lists = entry["fieldsV1"]["f:spec"]
+        keys = list(lists["f:ports" if "f:ports" in lists else "f:endpoints"])
+        assert [json.loads(k[2:])["port"] for k in keys] == [int(p) for p in order], keys
