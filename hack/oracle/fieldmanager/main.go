@@ -24,7 +24,8 @@
 // {"error": {"code", "reason", "message"}}, the status the apiserver answers
 // (responsewriters.ErrorToAPIStatus: a StatusError's own status, any other error a 500 with no
 // reason). The result's metadata.managedFields carries FieldsV1 in the key order the apiserver
-// writes (encode). A line {"op": "usage", ...} answers bad input (unknown kind, bad JSON).
+// writes (encode). Bad input (an unknown kind, JSON that does not parse) is answered
+// {"usage": "<what is wrong>"}, never with a status the apiserver would give.
 package main
 
 import (
