@@ -27,14 +27,20 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
   ADDED first), BOOKMARKs, ``timeoutSeconds``, and 410 Expired once history was dropped;
 - JSON patch, JSON merge patch, strategic merge patch (``kgen.runtime.apimachinery.patch``) and server-side
   apply with field ownership and conflicts (``kgen.runtime.apimachinery.managedfields``);
+- ``fieldValidation``: unknown fields of built-in kinds as ``Warning`` headers (Warn, the default)
+  or the apiserver's refusals (Strict), ``kgen.runtime.fake.field_validation``;
 - deletion with preconditions, finalizers (the object stays, with ``deletionTimestamp``, until
   an update removes the last one) and the ``foregroundDeletion``/``orphan`` finalizers;
 - ``dryRun=All`` everywhere.
 
-What it does not do: defaulting, validation, admission, conversion between versions (each
-version is its own store), garbage collection, namespace lifecycle (objects may live in
-namespaces that do not exist), graceful pod deletion, and schema-aware merging (see
-``kgen.runtime.apimachinery.patch`` for the list-merge rule).
+What it does not do: defaulting, validation and the warnings it gives (a pod template's
+duplicate env names, say), admission, conversion between versions (each version is its own
+store), garbage collection, namespace lifecycle (objects may live in namespaces that do not
+exist), graceful pod deletion, pruning a custom resource by its structural schema, the 422 a
+JSON or merge patch gets under ``fieldValidation=Strict`` (it quotes the patched object in Go's
+field order), and a custom resource's stored JSON keeping an empty or null ``labels`` an apply
+left (the apiserver writes again when only that changes; the fake stores the object as it
+answers it, so such a re-apply is a no-op here).
 
 The tracker is thread-safe: informers may watch it from their own threads.
 
