@@ -135,6 +135,48 @@ def test_the_cases_cover_every_category(oracle: GoFieldManager) -> None:
     assert families["result/ancient-changes"] > 0, "no object went past 10 Update managers"
 
 
+def _ask(oracle: GoFieldManager, op: str, kind: str, obj: dict[str, Any], live: dict[str, Any] | None = None,
+         manager: str = "m") -> dict[str, Any]:
+    api_version, k = kind.split(" ")
+    return oracle.ask({"op": op, "apiVersion": api_version, "kind": k, "subresource": "", "live": live,
+                       "obj": {"apiVersion": api_version, "kind": k, **obj}, "manager": manager, "force": False})
+
+
+def _fields(answer: dict[str, Any]) -> list[Any]:
+    return [e["fieldsV1"] for e in answer["object"]["metadata"]["managedFields"]]
+
+
+def test_the_oracle_marks_a_custom_resources_structs_on_create_and_not_a_built_ins(oracle: GoFieldManager) -> None:
+    """A create compares with the kind's empty object: a custom resource's has no spec (so the
+    creator owns spec itself, "."), a built-in kind's Go zero value has one."""
+    gizmo = _ask(oracle, "update", "ssa.kgen.dev/v1 Gizmo", {"metadata": {"name": "g"}, "spec": {"mode": "x"}})
+    deployment = _ask(oracle, "update", "apps/v1 Deployment", {"metadata": {"name": "d"}, "spec": {"replicas": 1}})
+    assert _fields(gizmo) == [{"f:spec": {".": {}, "f:mode": {}}}]
+    assert _fields(deployment) == [{"f:spec": {"f:replicas": {}}}]
+
+
+def test_the_oracle_owns_an_atomic_selector_whole(oracle: GoFieldManager) -> None:
+    answer = _ask(oracle, "apply", "apps/v1 Deployment",
+                  {"metadata": {"name": "d"}, "spec": {"selector": {"matchLabels": {"a": "b"}}}})
+    assert _fields(answer) == [{"f:spec": {"f:selector": {}}}]
+
+
+@pytest.mark.parametrize(("kind", "obj", "error"), [
+    ("apps/v1 Deployment", {"apiVersion": "apps/v9", "metadata": {"name": "d"}},
+     {"code": 400, "reason": "BadRequest", "message": "invalid object type: apps/v9, Kind=Deployment"}),
+    ("v1 ConfigMap", {"metadata": {"name": "c", "managedFields": [{"manager": "x"}]}},
+     {"code": 400, "reason": "BadRequest", "message": "metadata.managedFields must be nil"}),
+    ("ssa.kgen.dev/v1 Gizmo", {"metadata": {"name": "g"}, "spec": {"workers": [{"size": 1}]}},
+     {"code": 500, "reason": "", "message": "failed to create typed patch object (/g; ssa.kgen.dev/v1, Kind=Gizmo): "
+      ".spec.workers: element 0: associative list with keys has an element that omits all key fields [\"name\"] "
+      "(and doesn't have default values for any key fields)"}),
+], ids=["wrong-version", "managed-fields-in-config", "missing-key"])
+def test_the_oracle_refuses_applies_as_the_apiserver_does(
+    oracle: GoFieldManager, kind: str, obj: dict[str, Any], error: dict[str, Any],
+) -> None:
+    assert _ask(oracle, "apply", kind, obj) == {"error": error}
+
+
 def test_the_oracle_conflicts_with_the_same_managers_update() -> None:
     """An Update and an Apply by the same manager name are two owners (the server answers 409)."""
     with GoFieldManager() as go:
