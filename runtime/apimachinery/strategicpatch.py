@@ -355,17 +355,7 @@ def _merge_element_orders(original: dict[str, Any], patch: dict[str, Any], meta:
         if not isinstance(order, list):
             raise _bad_arg_type("[]interface {}", order)
         list_key = _extract_key(key, ORDER_PREFIX)
-        found_original, found_patch = list_key in original, list_key in patch
-        original_list: list[Any] = []
-        patch_list: list[Any] = []
-        if found_original:
-            if not isinstance(original[list_key], list):
-                raise _bad_arg_type("[]interface {}", original[list_key])
-            original_list = original[list_key]
-        if found_patch:
-            if not isinstance(patch[list_key], list):
-                raise _bad_arg_type("[]interface {}", patch[list_key])
-            patch_list = patch[list_key]
+        found_original, found_patch, original_list, patch_list = _ordered_lists(original, patch, list_key)
         sub, strategy, merge_key = _lookup_slice(meta, list_key)
         _validate_order(patch_list, order, merge_key)
         if found_original and not found_patch:
@@ -376,13 +366,37 @@ def _merge_element_orders(original: dict[str, Any], patch: dict[str, Any], meta:
             merged = _merge_slice_handler(original_list, patch_list, sub, strategy, merge_key, False)
         else:
             continue
-        if not merge_key:
-            patch_items, server_only = _partition_primitives(merged, order)
-        else:
-            patch_items, server_only = _partition_maps(merged, order, merge_key)
-        kind = _element_kind(original_list, patch_list)
-        original[list_key] = _normalize_element_order(patch_items, server_only, order, original_list, merge_key, kind)
-        patch.pop(list_key, None)
+        _put_in_order(original, patch, list_key, order, merged, original_list, patch_list, merge_key)
+
+
+def _ordered_lists(original: dict[str, Any], patch: dict[str, Any], list_key: str) -> tuple[bool, bool, list[Any], list[Any]]:
+    """mergePatchIntoOriginal's reading of the list a ``$setElementOrder`` orders: whether the
+    original and the patch hold it, and both lists (Go's type assertions, with their error)."""
+    found_original, found_patch = list_key in original, list_key in patch
+    original_list: list[Any] = []
+    patch_list: list[Any] = []
+    if found_original:
+        if not isinstance(original[list_key], list):
+            raise _bad_arg_type("[]interface {}", original[list_key])
+        original_list = original[list_key]
+    if found_patch:
+        if not isinstance(patch[list_key], list):
+            raise _bad_arg_type("[]interface {}", patch[list_key])
+        patch_list = patch[list_key]
+    return found_original, found_patch, original_list, patch_list
+
+
+def _put_in_order(original: dict[str, Any], patch: dict[str, Any], list_key: str, order: list[Any], merged: list[Any],
+                  original_list: list[Any], patch_list: list[Any], merge_key: str) -> None:
+    """mergePatchIntoOriginal's last step: the merged list in the ``$setElementOrder``'s order
+    goes into ``original``, and the patch's copy of the list is consumed."""
+    if not merge_key:
+        patch_items, server_only = _partition_primitives(merged, order)
+    else:
+        patch_items, server_only = _partition_maps(merged, order, merge_key)
+    kind = _element_kind(original_list, patch_list)
+    original[list_key] = _normalize_element_order(patch_items, server_only, order, original_list, merge_key, kind)
+    patch.pop(list_key, None)
 
 
 def _validate_order(patch_list: list[Any], order: list[Any], merge_key: str) -> None:

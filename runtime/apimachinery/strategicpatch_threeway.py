@@ -28,6 +28,8 @@ from kgen.runtime.apimachinery.strategicpatch import (
     _extract_key,
     _go_kind,
     _GoSlice,
+    _ordered_lists,
+    _put_in_order,
     _remove_directives,
     _special_elements,
     _validate_order,
@@ -111,17 +113,7 @@ def _carry_element_orders(original: dict[str, Any], patch: dict[str, Any], meta:
         if not isinstance(order, list):
             raise _bad_arg_type("[]interface {}", order)
         list_key = _extract_key(key, ORDER_PREFIX)
-        found_original, found_patch = list_key in original, list_key in patch
-        original_list: list[Any] = []
-        patch_list: list[Any] = []
-        if found_original:
-            if not isinstance(original[list_key], list):
-                raise _bad_arg_type("[]interface {}", original[list_key])
-            original_list = original[list_key]
-        if found_patch:
-            if not isinstance(patch[list_key], list):
-                raise _bad_arg_type("[]interface {}", patch[list_key])
-            patch_list = patch[list_key]
+        found_original, found_patch, original_list, patch_list = _ordered_lists(original, patch, list_key)
         sub, _, strategy, merge_key = retain_keys_strategy(meta, list_key, lookup_slice=True)
         _validate_order(patch_list, order, merge_key)
         if found_original and not found_patch:
@@ -132,13 +124,7 @@ def _carry_element_orders(original: dict[str, Any], patch: dict[str, Any], meta:
             merged = _merge_slice(original_list, patch_list, sub, merge_key) if strategy == "merge" else patch_list
         else:
             continue
-        if not merge_key:
-            patch_items, server_only = _partition_primitives(merged, order)
-        else:
-            patch_items, server_only = _partition_maps(merged, order, merge_key)
-        kind = _element_kind(original_list, patch_list)
-        original[list_key] = _normalize_element_order(patch_items, server_only, order, original_list, merge_key, kind)
-        patch.pop(list_key, None)
+        _put_in_order(original, patch, list_key, order, merged, original_list, patch_list, merge_key)
 
 
 def _merge_slice(original: list[Any], patch: list[Any], meta: Meta, merge_key: str) -> list[Any]:
