@@ -31,16 +31,16 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
   or the apiserver's refusals (Strict), ``kgen.runtime.fake.field_validation``;
 - deletion with preconditions, finalizers (the object stays, with ``deletionTimestamp``, until
   an update removes the last one) and the ``foregroundDeletion``/``orphan`` finalizers;
+- a custom resource stored as server-side apply merged it: an apply leaving an empty or null
+  ``labels`` (say) is always a write, and so is the next write storing none (``writes.stored_extras``);
 - ``dryRun=All`` everywhere.
 
 What it does not do: defaulting, validation and the warnings it gives (a pod template's
 duplicate env names, say), admission, conversion between versions (each version is its own
 store), garbage collection, namespace lifecycle (objects may live in namespaces that do not
-exist), graceful pod deletion, pruning a custom resource by its structural schema, the 422 a
+exist), graceful pod deletion, pruning a custom resource by its structural schema, and the 422 a
 JSON or merge patch gets under ``fieldValidation=Strict`` (it quotes the patched object in Go's
-field order), and a custom resource's stored JSON keeping an empty or null ``labels`` an apply
-left (the apiserver writes again when only that changes; the fake stores the object as it
-answers it, so such a re-apply is a no-op here).
+field order).
 
 The tracker is thread-safe: informers may watch it from their own threads.
 

@@ -24,7 +24,9 @@ from kgen.runtime.fake.fieldmanagers import field_manager
 from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.schema import decoded
 from kgen.runtime.fake.store import Store, now
-from kgen.runtime.fake.writes import check_identity, check_version, next_version, save, tracks_generation, typed
+from kgen.runtime.fake.writes import (
+    check_identity, check_version, next_version, save, stored_extras, tracks_generation, typed,
+)
 
 
 def apply(store: Store, route: Route, call: Call) -> Reply:
@@ -77,10 +79,12 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
         _set_entries(new, entries)
         if not call.dry_run:
             store.commit(info, route.key, new, None)
+            if extras := stored_extras(route, merged):
+                store.extras[(info, route.key)] = extras
         return Reply(201, new)
     new = next_version(store, route, stored, merged)
     _set_entries(new, entries)
-    return Reply(200, save(store, route, stored, new, call.dry_run))
+    return Reply(200, save(store, route, stored, new, call.dry_run, stored_extras(route, merged)))
 
 
 def _set_entries(obj: dict[str, Any], entries: Any) -> None:

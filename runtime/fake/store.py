@@ -87,6 +87,9 @@ class Store:
         self._history: collections.deque[Event] = collections.deque()
         self._history_size = history
         self.bookmark_interval = bookmark_interval
+        #: What a custom resource's stored JSON holds beyond its answer: the empty or null
+        #: metadata collections a server-side apply left (``kgen.runtime.fake.writes.stored_extras``).
+        self.extras: dict[tuple[ResourceInfo, Key], Obj] = {}
 
     def register(self, info: ResourceInfo, *, status: bool) -> None:
         with self.lock:
@@ -107,8 +110,10 @@ class Store:
         return obj
 
     def commit(self, info: ResourceInfo, key: Key, obj: Obj | None, prev: Obj | None) -> None:
-        """The one place that writes: bumps the resourceVersion, records the event, wakes watches."""
+        """The one place that writes: bumps the resourceVersion, records the event, wakes watches.
+        A write drops the object's stored extras; ``writes.save`` records the new ones."""
         self.rv += 1
+        self.extras.pop((info, key), None)
         if obj is not None:
             obj["metadata"]["resourceVersion"] = str(self.rv)
             self.objects[info][key] = obj

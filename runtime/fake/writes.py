@@ -19,7 +19,8 @@ The apiserver's registry strategy, reduced to what clients can observe:
 - a custom resource's update must carry a resourceVersion (its strategy's
   ``AllowUnconditionalUpdate`` is false): 422 without one;
 - a write that changes nothing (managedFields timestamps aside) is no write: no new
-  resourceVersion, no watch event;
+  resourceVersion, no watch event; a custom resource whose stored JSON holds (or held) the empty
+  or null metadata collections a server-side apply left is written anyway (``stored_extras``);
 - managedFields record who wrote which fields (``kgen.runtime.apimachinery.fieldmanager``).
 """
 
@@ -165,10 +166,34 @@ def check_version(route: Route, stored: Obj, incoming: Mapping[str, Any]) -> Non
         raise conflict(route.info, route.name)
 
 
-def save(store: Store, route: Route, stored: Obj, new: Obj, dry_run: bool) -> Obj:
-    """Writes ``new`` over ``stored`` unless nothing changed; finishes a deletion whose
-    last finalizer is gone."""
-    if json_equal(_without_times(new), _without_times(stored)):  # JSON's equality: 1 is not true
+#: ObjectMeta collections a custom resource's stored JSON may hold empty or null (Go's omitempty
+#: drops them from every answer, as the apiextensions apiserver reads metadata through ObjectMeta).
+_OMITTED_META = ("labels", "annotations", "finalizers", "ownerReferences")
+
+
+def stored_extras(route: Route, applied: Mapping[str, Any]) -> Obj:
+    """What the apiserver keeps in a custom resource's stored JSON beyond its answer after a
+    server-side apply to the main resource: the empty or null metadata collections of the
+    merged object (``labels: {}`` a manager applies, ``labels: null`` once the last label a
+    manager owned is gone). A custom resource is stored as the merge left it, not decoded into
+    Go types, while the live object it is compared with is read back decoded (without them): so
+    such an apply is always a write (a new resourceVersion, the manager's time moved), and so is
+    the next write that stores none (envtest's etcd holds ``null``, then ``{}``, then nothing).
+    Every other write decodes the metadata first and keeps none. Built-in objects are always
+    stored decoded: none."""
+    if builtin(route.info.group) or route.subresource:
+        return {}
+    applied_meta = meta(applied)
+    return {k: copy(applied_meta[k]) for k in _OMITTED_META if k in applied_meta and applied_meta[k] in (None, {}, [])}
+
+
+def save(store: Store, route: Route, stored: Obj, new: Obj, dry_run: bool, extras: Obj | None = None) -> Obj:
+    """Writes ``new`` over ``stored`` unless nothing changed (neither holding ``stored_extras``:
+    ``extras`` are the new object's); finishes a deletion whose last finalizer is gone."""
+    key = (route.info, route.key)
+    extras = extras or {}
+    unchanged = json_equal(_without_times(new), _without_times(stored))  # JSON's equality: 1 is not true
+    if unchanged and not extras and not store.extras.get(key):
         return stored
     if dry_run:
         return new
@@ -180,6 +205,8 @@ def save(store: Store, route: Route, stored: Obj, new: Obj, dry_run: bool) -> Ob
         store.commit(route.info, route.key, None, stored)
         return new
     store.commit(route.info, route.key, new, stored)
+    if extras:
+        store.extras[key] = extras
     return new
 
 

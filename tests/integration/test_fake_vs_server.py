@@ -191,6 +191,39 @@ def custom_resource_steps(ns: str) -> list[Step]:
     ]
 
 
+def stored_extras_steps(ns: str) -> list[Step]:
+    """A custom resource is stored as server-side apply merged it: emptying the labels a manager
+    applied leaves ``labels: null`` in etcd, re-applying ``labels: {}`` stores ``{}`` (a write:
+    a new resourceVersion, the manager's time moved), a status write stores none (a write
+    again), and only then is a status re-apply no write; no answer shows any of it. A
+    ConfigMap is decoded before it is stored: its re-apply is no write."""
+    widgets = f"/apis/{GROUP}/v1/namespaces/{ns}/widgets"
+    configmaps = f"/api/v1/namespaces/{ns}/configmaps"
+
+    def widget(labels: Any = None, **rest: Any) -> Any:
+        metadata = {"name": "w"} if labels is None else {"name": "w", "labels": labels}
+        return {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": metadata, **rest}
+
+    def apply(label: str, path: str, body: Any, manager: str) -> Step:
+        return Step(label, "PATCH", path, body, params={"fieldManager": manager}, content_type="application/apply-patch+yaml")
+
+    configmap = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm", "labels": {}}}
+    return [
+        apply("apply", f"{widgets}/w", widget({"u": "1"}, spec={"a": "y"}), "m1"),
+        apply("apply-empty", f"{widgets}/w", widget({}, spec={"a": "y"}), "m1"),
+        apply("reapply-empty", f"{widgets}/w", widget({}, spec={"a": "y"}), "m1"),
+        apply("reapply-empty-again", f"{widgets}/w", widget({}, spec={"a": "y"}), "m1"),
+        apply("status", f"{widgets}/w/status", widget(status={"s": 0}), "m2"),
+        apply("status-again", f"{widgets}/w/status", widget(status={"s": 0}), "m2"),
+        apply("reapply-after-status", f"{widgets}/w", widget({}, spec={"a": "y"}), "m1"),
+        Step("update", "PUT", f"{widgets}/w", lambda a: a["reapply-after-status"]),
+        Step("get", "GET", f"{widgets}/w"),
+        apply("configmap", f"{configmaps}/cm", {**configmap, "metadata": {"name": "cm", "labels": {"u": "1"}}}, "m1"),
+        apply("configmap-empty", f"{configmaps}/cm", configmap, "m1"),
+        apply("configmap-reapply", f"{configmaps}/cm", configmap, "m1"),
+    ]
+
+
 def error_steps(ns: str) -> list[Step]:
     """Errors in the server's words: the resource (``widgets.<group>``) in NotFound, AlreadyExists
     and stale-update conflicts, the group-qualified kind (``Widget.<group>``, ``Deployment.apps``)
@@ -343,6 +376,7 @@ SCENARIOS = {
     "configmap": configmap_steps, "deployment": deployment_steps,
     "custom-resource": custom_resource_steps, "paging": lambda ns: [_params_step(s) for s in paging_steps(ns)],
     "errors": error_steps, "list-order": list_order_steps, "strict": strict_steps,
+    "stored-extras": stored_extras_steps,
 }
 
 
