@@ -29,6 +29,7 @@ from kgen.runtime.apimachinery.goyaml import go_yaml
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, merge_schema, schema_for
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.apimachinery.strategicpatch import _root
+from kgen.runtime.apimachinery.strategicpatch import strategic_merge_patch as _patch_with_schema
 from kgen.runtime.apimachinery.strategicpatch_diffmaps import DiffOptions, diff_maps
 from kgen.runtime.apimachinery.strategicpatch_order import SMPError, SMPPanic
 from kgen.runtime.apimachinery.strategicpatch_threeway import maps_have_conflicts, merge_patches
@@ -42,6 +43,7 @@ __all__ = [
     "create_two_way_merge_patch",
     "require_key_unchanged",
     "require_metadata_key_unchanged",
+    "strategic_merge_patch",
 ]
 
 #: mergepatch.PreconditionFunc: given the computed patch, whether it is acceptable.
@@ -153,6 +155,16 @@ def _check(patch: dict[str, Any], preconditions: tuple[PreconditionFunc, ...]) -
     for fn in preconditions:
         if not fn(patch):
             raise PreconditionFailed(patch)
+
+
+def strategic_merge_patch(original: Any, patch: Any, *, schema: TypeSchema | None = None) -> dict[str, Any]:
+    """``original`` with the strategic merge ``patch`` applied (apimachinery's StrategicMergePatch,
+    with the apiserver's options), the merge schema found from ``original``'s or the patch's
+    apiVersion and kind (or a typed model's class) unless ``schema`` is given. Neither argument is
+    changed. Errors are ``SMPError`` subclasses with apimachinery's text and the status the
+    apiserver would answer (``.status``)."""
+    maps = (_document(original), _document(patch))
+    return _patch_with_schema(maps[0], maps[1], _schema(schema, (original, patch), maps))
 
 
 def create_two_way_merge_patch(original: Any, modified: Any, *preconditions: PreconditionFunc,

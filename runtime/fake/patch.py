@@ -34,7 +34,7 @@ from kgen.runtime.apimachinery.jsonpatch import (
     PatchBadRequest, PatchInternal, PatchPanic, PatchTooLarge, json_patch_strict_errors,
 )
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
-from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
+from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch
 from kgen.runtime.fake.apply import apply
 from kgen.runtime.fake.errors import Failure, bad_request, unsupported_patch
 from kgen.runtime.fake.request import Call, Reply, Route
@@ -46,7 +46,7 @@ from kgen.runtime.gentype.resource import PatchType
 
 _PATCHERS: dict[str, Callable[..., Any]] = {
     PatchType.JSON.value: json_patch, PatchType.MERGE.value: merge_patch,
-    PatchType.STRATEGIC.value: strategic_merge_patch,
+    PatchType.STRATEGIC.value: strategicpatch.strategic_merge_patch,  # with the route's schema: _strategic
 }
 #: JSON patch and merge patch decode the body strictly first unless fieldValidation is Ignore.
 _VALIDATING = {PatchType.JSON.value, PatchType.MERGE.value}
@@ -122,10 +122,12 @@ def _smp_schema(route: Route) -> TypeSchema | None:
 
 
 def _strategic(route: Route, target: Any, body: dict[str, Any]) -> Any:
-    """The strategic merge patch of ``target`` with the merge schema of the route's kind."""
+    """The strategic merge patch of ``target`` with the merge schema of the route's kind. A kind
+    the stock package has no schema for is served as the apiserver serves a resource it has no Go
+    type for (a custom resource's): a strategic merge patch is refused."""
     schema = _smp_schema(route)
-    if schema is None or not isinstance(target, dict):  # a kind the stock package does not have
-        return strategic_merge_patch(target, body)
+    if schema is None:
+        raise unsupported_patch(custom_resource=True)
     return strategicpatch.strategic_merge_patch(target, body, schema)
 
 

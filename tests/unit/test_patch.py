@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
+from kgen.runtime.apimachinery.strategicpatch import SMPBadRequest
 
 
 @pytest.mark.parametrize(
@@ -71,17 +73,25 @@ def test_merge_patch_rfc7386() -> None:
     assert patched == {"a": True} and patched["a"] is True
 
 
-def test_strategic_merge_patch_directives() -> None:
-    doc = {"spec": {"containers": [{"name": "a", "image": "1"}, {"name": "b", "image": "2"}], "args": ["x", "y"],
-                    "selector": {"a": "1", "b": "2"}, "conditions": [{"type": "Ready", "status": "False"}]}}
-    assert strategic_merge_patch(doc, {"spec": {"args": ["z"]}})["spec"]["args"] == ["z"]  # plain lists replace
-    assert strategic_merge_patch(doc, {"spec": {"selector": {"$patch": "replace", "c": "3"}}})["spec"]["selector"] == {"c": "3"}
-    assert "selector" not in strategic_merge_patch(doc, {"spec": {"selector": {"$patch": "delete"}}})["spec"]
-    replaced = strategic_merge_patch(doc, {"spec": {"containers": [{"name": "c"}, {"$patch": "replace"}]}})
-    assert replaced["spec"]["containers"] == [{"name": "c"}]
-    pruned = strategic_merge_patch(doc, {"spec": {"$deleteFromPrimitiveList/args": ["x"], "$setElementOrder/args": ["y"]}})
-    assert pruned["spec"]["args"] == ["y"]
-    conditions = strategic_merge_patch(doc, {"spec": {"conditions": [{"type": "Ready", "status": "True"}]}})
-    assert conditions["spec"]["conditions"] == [{"type": "Ready", "status": "True"}]
-    retained = strategic_merge_patch({"a": 1, "b": 2}, {"$retainKeys": ["b", "c"], "c": 3})
-    assert retained == {"b": 2, "c": 3}
+def test_strategic_merge_patch_reads_the_kinds_merge_schema() -> None:
+    """The public strategic_merge_patch finds the merge schema from apiVersion/kind (or a typed
+    model's class): ports merge on containerPort, finalizers as a set, tolerations atomic, as
+    apimachinery does (tests/unit/test_strategicpatch_oracle.py compares the engine at large)."""
+    from kgen.kubernetes.models.core.v1 import Pod
+
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "finalizers": ["a"]}, "spec": {
+        "containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 80}, {"containerPort": 81}]}],
+        "tolerations": [{"key": "k", "operator": "Exists"}]}}
+    patch = {"metadata": {"finalizers": ["b"]}, "spec": {
+        "containers": [{"name": "c", "ports": [{"containerPort": 81, "name": "x"}]}], "tolerations": [{"key": "t"}]}}
+    before = json.dumps([pod, patch])
+    out = strategic_merge_patch(pod, patch)
+    assert json.dumps([pod, patch]) == before  # neither argument changed
+    assert out["metadata"]["finalizers"] == ["b", "a"]
+    assert out["spec"]["containers"][0]["ports"] == [{"containerPort": 80}, {"containerPort": 81, "name": "x"}]
+    assert out["spec"]["tolerations"] == [{"key": "t"}]
+    assert strategic_merge_patch(Pod.from_dict(pod), patch) == out
+    with pytest.raises(ValueError, match="name no apiVersion and kind"):
+        strategic_merge_patch({"spec": {}}, {"spec": {"x": 1}})
+    with pytest.raises(SMPBadRequest, match="^invalid patch format of retainKeys$"):  # hack/oracle/strategicpatch's words
+        strategic_merge_patch(pod, {"$retainKeys": ["spec"], "metadata": {}})
