@@ -145,7 +145,7 @@ class FieldManager:
         except (ValueError, ValidationError):
             _set_managed_fields(out, _meta(live_obj).get("managedFields"))
             return out
-        _set_managed_fields(out, encode_managed_fields(managed, times))
+        _set_managed_fields(out, encode_managed_fields(managed, times, unstructured=self._custom))
         return out
 
     def apply(self, live: Mapping[str, Any] | None, config: Mapping[str, Any], manager: str, force: bool = False, *,
@@ -163,7 +163,7 @@ class FieldManager:
             obj, managed, times = self._apply_kubectl(live_obj, config, managed, times, manager, force, now)
         except Conflicts as conflicts:
             raise ApplyConflict(conflicts) from None
-        _set_managed_fields(obj, encode_managed_fields(managed, times))
+        _set_managed_fields(obj, encode_managed_fields(managed, times, unstructured=self._custom))
         return obj
 
     def empty(self) -> dict[str, Any]:

@@ -11,6 +11,14 @@ A port of apimachinery v0.37.2 ``internal/lastappliedmanager.go`` and
   configuration (``buildLastApplied``: the configuration without the annotation, JSON with
   sorted keys and a trailing newline, as ``runtime.Encode`` of an Unstructured writes it);
   it is dropped when the annotations would exceed 256 KiB (``ValidateAnnotationsSize``).
+
+Both read and write the annotations through ``Unstructured.GetAnnotations`` /
+``SetAnnotations`` (the field manager's objects are unstructured), so the rewrite follows
+``NestedNullCoercingStringMap``: an annotation whose value is null reads as "" and is written
+back as "" (on the object and in the configuration it records); annotations that are null, not
+a map, or hold a value neither string nor null read as none at all: the object then "has no
+last-applied configuration", and the recorded configuration loses its ``metadata.annotations``
+(``SetAnnotations(nil)`` removes the field).
 """
 
 from __future__ import annotations
@@ -31,10 +39,32 @@ ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration"
 _TOTAL_ANNOTATION_SIZE_LIMIT = 256 * (1 << 10)
 
 
-def _annotations(obj: Mapping[str, Any]) -> Mapping[str, Any]:
+def _annotations(obj: Mapping[str, Any]) -> dict[str, str] | None:
+    """``Unstructured.GetAnnotations``: ``NestedNullCoercingStringMap`` (null values read as "")."""
     metadata = obj.get("metadata")
     found = metadata.get("annotations") if isinstance(metadata, Mapping) else None
-    return found if isinstance(found, Mapping) else {}
+    if not isinstance(found, Mapping):
+        return None
+    if any(v is not None and not isinstance(v, str) for v in found.values()):
+        return None
+    return {str(k): v if isinstance(v, str) else "" for k, v in found.items()}
+
+
+def _set_annotations(obj: dict[str, Any], annotations: dict[str, str] | None) -> None:
+    """``Unstructured.SetAnnotations``: None removes ``metadata.annotations``."""
+    metadata = obj.get("metadata")
+    if annotations is None:
+        if isinstance(metadata, dict):
+            metadata.pop("annotations", None)
+        return
+    if not isinstance(metadata, dict):
+        metadata = obj["metadata"] = {}
+    metadata["annotations"] = annotations
+
+
+def _annotations_size(annotations: Mapping[str, str]) -> int:
+    """``ValidateAnnotationsSize``'s total: Go's ``len`` of each key and value, in bytes."""
+    return sum(len(k.encode()) + len(v.encode()) for k, v in annotations.items())
 
 
 def _go_json(value: Any) -> str:
@@ -59,8 +89,8 @@ class LastApplied:
 
     def _allowed(self, live: Mapping[str, Any]) -> Set | None:
         """``allowedConflictsFromLastApplied``; None where Go returns an error."""
-        text = _annotations(live).get(ANNOTATION)
-        if not isinstance(text, str) or not text:
+        text = (_annotations(live) or {}).get(ANNOTATION)
+        if not text:
             return None
         try:
             last = json.loads(text)
@@ -78,15 +108,17 @@ class LastApplied:
 
     @staticmethod
     def update_annotation(obj: dict[str, Any], config: Mapping[str, Any]) -> None:
-        """``lastAppliedUpdater.Apply``'s rewrite of the annotation on ``obj``."""
-        if not _annotations(obj).get(ANNOTATION):
+        """``lastAppliedUpdater.Apply``'s rewrite of the annotation on ``obj`` (the merged
+        object): ``hasLastApplied``, ``buildLastApplied`` of ``config``, ``SetLastApplied``."""
+        annotations = _annotations(obj)
+        if not annotations or not annotations.get(ANNOTATION):
             return
         applied = copy.deepcopy(dict(config))
-        metadata = applied.get("metadata")
-        if isinstance(metadata, dict) and isinstance(metadata.get("annotations"), dict):
-            metadata["annotations"].pop(ANNOTATION, None)
-        value = _go_json(applied) + "\n"
-        annotations = obj["metadata"]["annotations"]
-        annotations[ANNOTATION] = value
-        if sum(len(k) + len(v) for k, v in annotations.items() if isinstance(v, str)) > _TOTAL_ANNOTATION_SIZE_LIMIT:
+        recorded = _annotations(applied)
+        if recorded is not None:
+            recorded.pop(ANNOTATION, None)
+        _set_annotations(applied, recorded)
+        annotations[ANNOTATION] = _go_json(applied) + "\n"
+        if _annotations_size(annotations) > _TOTAL_ANNOTATION_SIZE_LIMIT:
             del annotations[ANNOTATION]
+        _set_annotations(obj, annotations)

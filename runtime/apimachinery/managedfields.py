@@ -124,8 +124,20 @@ def seconds(time: str | None) -> int:
         return 0
 
 
-def encode_managed_fields(managers: Managers, times: Times) -> list[dict[str, Any]] | None:
-    """``encodeManagedFields`` + ``sortEncodedManagedFields``; None when nobody owns anything."""
+def _sorted_keys(fields_v1: dict[str, Any]) -> dict[str, Any]:
+    """A FieldsV1 object with its keys sorted as strings, at every level."""
+    return {k: _sorted_keys(v) if isinstance(v, dict) else v for k, v in sorted(fields_v1.items())}
+
+
+def encode_managed_fields(managers: Managers, times: Times, *, unstructured: bool = False) -> list[dict[str, Any]] | None:
+    """``encodeManagedFields`` + ``sortEncodedManagedFields``; None when nobody owns anything.
+
+    Each FieldsV1 is ``fieldpath.Set.ToJSON``'s, in structured-merge-diff's order (list-map
+    keys by value: port 9 before 80), as a typed object (a built-in kind) keeps its raw bytes.
+    ``unstructured`` (a custom resource): ``Unstructured.SetManagedFields`` stores each entry
+    through ``DefaultUnstructuredConverter.ToUnstructured``, which decodes the FieldsV1 bytes into
+    ``map[string]interface{}``, so ``encoding/json`` writes its keys sorted as strings, at every
+    level (port 1080 before 443 before 80 before 9): what the apiserver answers for one."""
     if not managers:
         return None
     entries: list[dict[str, Any]] = []
@@ -137,7 +149,8 @@ def encode_managed_fields(managers: Managers, times: Times) -> list[dict[str, An
         if times.get(identifier):
             entry["time"] = times[identifier]
         entry["fieldsType"] = "FieldsV1"
-        entry["fieldsV1"] = vs.set.to_fields_v1()
+        fields_v1 = vs.set.to_fields_v1()
+        entry["fieldsV1"] = _sorted_keys(fields_v1) if unstructured else fields_v1
         if who.get("subresource"):
             entry["subresource"] = who["subresource"]
         entries.append({k: v for k, v in entry.items() if v != ""})

@@ -260,6 +260,80 @@ def test_kubectl_takes_over_fields_its_last_applied_configuration_set() -> None:
         fm.apply(live, config, "someone-else", now=T1)
 
 
+def _after_client_side_apply(fm: FieldManager, **annotations: str | None) -> dict[str, Any]:
+    last = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "1"}}
+    obj = {**copy.deepcopy(last), "metadata": {"name": "c", "annotations": {
+        "kubectl.kubernetes.io/last-applied-configuration": json.dumps(last), **annotations}}}
+    return created(fm, obj, "kubectl-client-side-apply")
+
+
+def test_kubectl_rewriting_last_applied_writes_null_annotations_as_empty_strings() -> None:
+    # lastappliedupdater.go SetLastApplied / buildLastApplied go through Unstructured's
+    # GetAnnotations (NestedNullCoercingStringMap: null reads as "") and SetAnnotations; the Go
+    # oracle answers these (seed 1 of `make fuzz-ssa FUZZ_SSA_OPS=30000`: the live annotation
+    # {"note": null} came back "note": "").
+    fm = FieldManager("v1", "ConfigMap")
+    live = _after_client_side_apply(fm, note=None, other="x")
+    config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "annotations": {"keep": None}},
+              "data": {"a": "2"}}
+    annotations = fm.apply(live, config, "kubectl", now=T1)["metadata"]["annotations"]
+    assert annotations == {
+        "kubectl.kubernetes.io/last-applied-configuration":
+            '{"apiVersion":"v1","data":{"a":"2"},"kind":"ConfigMap","metadata":{"annotations":{"keep":""},'
+            '"name":"c"}}\n',
+        "note": "", "other": "x", "keep": ""}
+    # a configuration's null annotations (SetAnnotations(nil)) are left out of the record
+    config["metadata"]["annotations"] = None
+    annotations = fm.apply(live, config, "kubectl", now=T1)["metadata"]["annotations"]
+    assert annotations["kubectl.kubernetes.io/last-applied-configuration"] == (
+        '{"apiVersion":"v1","data":{"a":"2"},"kind":"ConfigMap","metadata":{"name":"c"}}\n')
+    assert annotations["note"] == ""
+    # another manager's apply leaves the annotations as they are, null included
+    assert fm.apply(live, config, "other", force=True, now=T1)["metadata"]["annotations"]["note"] is None
+
+
+def test_last_applied_size_limit_counts_bytes_as_go_len() -> None:
+    # ValidateAnnotationsSize sums len(k)+len(v), Go's byte lengths: 65536 four-byte characters are
+    # 256 KiB, so the rewritten last-applied annotation no longer fits and is dropped.
+    fm = FieldManager("v1", "ConfigMap")
+    live = _after_client_side_apply(fm, big="\U0001f600" * (1 << 16))
+    config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "2"}}
+    annotations = fm.apply(live, config, "kubectl", now=T1)["metadata"]["annotations"]
+    assert "kubectl.kubernetes.io/last-applied-configuration" not in annotations
+    assert len(annotations["big"]) == 1 << 16
+
+
+def _service_and_gizmo_ports(monkeypatch: pytest.MonkeyPatch, out: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """FieldsV1 of an apply of ports 80, 443, 9, 1080, 2 to a Service and to a Gizmo (the
+    ssa_crd.yaml custom resource, generated into a temporary package), as written."""
+    from tests.support.packages import generate
+    from tests.support.ssa_oracle import GIZMO, SSA_CRD
+
+    generate(out, "ssa_gizmos_fm", "--crd", str(SSA_CRD))
+    monkeypatch.syspath_prepend(str(out))
+    ts = schema_for(GIZMO, "Gizmo", package="ssa_gizmos_fm")
+    assert ts is not None
+    ports = [{"port": p, "protocol": "TCP"} for p in (80, 443, 9, 1080, 2)]
+    service = FieldManager("v1", "Service").apply(None, {
+        "apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}, "spec": {"ports": ports}}, "a", now=T0)
+    gizmo = FieldManager(GIZMO, "Gizmo", schema=ts).apply(None, {
+        "apiVersion": GIZMO, "kind": "Gizmo", "metadata": {"name": "g"}, "spec": {"endpoints": ports}}, "a", now=T0)
+    return fields(service, "a")["f:spec"]["f:ports"], fields(gizmo, "a")["f:spec"]["f:endpoints"]
+
+
+def test_fields_v1_keys_of_a_custom_resource_are_sorted_as_strings(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    # A built-in kind's object is typed: FieldsV1 keeps fieldpath.Set.ToJSON's order (keys by
+    # value). A custom resource's is unstructured: SetManagedFields decodes FieldsV1 into a
+    # map[string]interface{} and encoding/json sorts its keys. Both orders are what kube-apiserver
+    # 1.37.2 writes (tests/integration/test_ssa_oracle_vs_server.py; seed 2 of the 30000-op run).
+    service, gizmo = _service_and_gizmo_ports(monkeypatch, tmp_path)
+    assert [json.loads(k[2:])["port"] for k in service] == [2, 9, 80, 443, 1080]
+    assert [json.loads(k[2:])["port"] for k in gizmo] == [1080, 2, 443, 80, 9]
+    assert all(list(v) == [".", "f:port", "f:protocol"] for v in gizmo.values())
+
+
 # -- data drift -------------------------------------------------------------------------------------
 
 
