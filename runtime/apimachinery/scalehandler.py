@@ -8,7 +8,10 @@ owning replicas keeps it only if the same manager identifier still owns it in th
 (an Update entry's identifier names its apiVersion, so a parent Update manager always loses it);
 a Scale manager owning ``spec.replicas`` becomes a parent entry owning the replicas path, with
 the parent's time for that identifier, which a new manager does not have: the apiserver writes
-that entry without a time (so it sorts first).
+that entry without a time (so it sorts first). A custom resource's registry stores the result on
+its unstructured object (apiextensions-apiserver ``customresource/etcd.go``:
+``cr.SetManagedFields(updatedEntries)``), so its FieldsV1 keys come out sorted as strings
+(``to_parent(..., unstructured=True)``, as ``encode_managed_fields`` says).
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ def to_subresource(parent_entries: Any, mappings: dict[str, Path]) -> list[dict[
 
 
 def to_parent(parent_entries: Any, scale_entries: Any, mappings: dict[str, Path],
-              group_version: str) -> list[dict[str, Any]] | None:
+              group_version: str, *, unstructured: bool = False) -> list[dict[str, Any]] | None:
     """``ScaleHandler.ToParent``: the parent's entries after a write through ``/scale``."""
     parent, parent_times = decode_managed_fields(parent_entries)
     scale, _ = decode_managed_fields(scale_entries)
@@ -70,4 +73,4 @@ def to_parent(parent_entries: Any, scale_entries: Any, mappings: dict[str, Path]
         target = mappings.get(group_version)
         fields[manager] = VersionedSet(Set([target] if target else []), group_version, vs.applied)
         times[manager] = parent_times.get(manager)
-    return encode_managed_fields(fields, times)
+    return encode_managed_fields(fields, times, unstructured=unstructured)

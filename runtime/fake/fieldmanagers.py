@@ -70,6 +70,7 @@ def record_scale_update(api_version: str, old: dict[str, Any], new: dict[str, An
         scale_entries = to_subresource(parent_entries, mappings)
         fm = FieldManager(SCALE_API_VERSION, "Scale", "scale")
         updated = fm.update(_scale(old, scale_entries), _scale(new, None), manager, now=now)
-        return to_parent(parent_entries, (updated.get("metadata") or {}).get("managedFields"), mappings, api_version)
+        return to_parent(parent_entries, (updated.get("metadata") or {}).get("managedFields"), mappings, api_version,
+                         unstructured=not builtin(api_version.rpartition("/")[0]))
     except ValueError:  # undecodable entries: the handler's error, the parent's entries stay
         return parent_entries

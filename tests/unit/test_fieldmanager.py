@@ -10,6 +10,7 @@ import copy
 import json
 import subprocess
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -303,35 +304,71 @@ def test_last_applied_size_limit_counts_bytes_as_go_len() -> None:
     assert len(annotations["big"]) == 1 << 16
 
 
-def _service_and_gizmo_ports(monkeypatch: pytest.MonkeyPatch, out: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    """FieldsV1 of an apply of ports 80, 443, 9, 1080, 2 to a Service and to a Gizmo (the
-    ssa_crd.yaml custom resource, generated into a temporary package), as written."""
+@pytest.fixture(scope="module")
+def gizmo_manager(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FieldManager]:
+    """The field manager of tests/support/ssa_crd.yaml's custom resource (a generated package)."""
     from tests.support.packages import generate
     from tests.support.ssa_oracle import GIZMO, SSA_CRD
 
+    out = tmp_path_factory.mktemp("gizmo")
     generate(out, "ssa_gizmos_fm", "--crd", str(SSA_CRD))
-    monkeypatch.syspath_prepend(str(out))
-    ts = schema_for(GIZMO, "Gizmo", package="ssa_gizmos_fm")
-    assert ts is not None
-    ports = [{"port": p, "protocol": "TCP"} for p in (80, 443, 9, 1080, 2)]
-    service = FieldManager("v1", "Service").apply(None, {
-        "apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}, "spec": {"ports": ports}}, "a", now=T0)
-    gizmo = FieldManager(GIZMO, "Gizmo", schema=ts).apply(None, {
-        "apiVersion": GIZMO, "kind": "Gizmo", "metadata": {"name": "g"}, "spec": {"endpoints": ports}}, "a", now=T0)
-    return fields(service, "a")["f:spec"]["f:ports"], fields(gizmo, "a")["f:spec"]["f:endpoints"]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.syspath_prepend(str(out))
+        ts = schema_for(GIZMO, "Gizmo", package="ssa_gizmos_fm")
+        assert ts is not None
+        yield FieldManager(GIZMO, "Gizmo", schema=ts)
 
 
-def test_fields_v1_keys_of_a_custom_resource_are_sorted_as_strings(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-) -> None:
+PORTS = [{"port": p, "protocol": "TCP"} for p in (80, 443, 9, 1080, 2)]
+
+
+def _ports(keys: dict[str, Any]) -> list[int]:
+    return [json.loads(k[2:])["port"] for k in keys if k != "."]
+
+
+def test_fields_v1_keys_of_a_custom_resource_are_sorted_as_strings(gizmo_manager: FieldManager) -> None:
     # A built-in kind's object is typed: FieldsV1 keeps fieldpath.Set.ToJSON's order (keys by
     # value). A custom resource's is unstructured: SetManagedFields decodes FieldsV1 into a
     # map[string]interface{} and encoding/json sorts its keys. Both orders are what kube-apiserver
     # 1.37.2 writes (tests/integration/test_ssa_oracle_vs_server.py; seed 2 of the 30000-op run).
-    service, gizmo = _service_and_gizmo_ports(monkeypatch, tmp_path)
-    assert [json.loads(k[2:])["port"] for k in service] == [2, 9, 80, 443, 1080]
-    assert [json.loads(k[2:])["port"] for k in gizmo] == [1080, 2, 443, 80, 9]
-    assert all(list(v) == [".", "f:port", "f:protocol"] for v in gizmo.values())
+    service = FieldManager("v1", "Service").apply(None, {
+        "apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}, "spec": {"ports": PORTS}}, "a", now=T0)
+    gizmo = gizmo_manager.apply(None, {"apiVersion": gizmo_manager.api_version, "kind": "Gizmo",
+                                       "metadata": {"name": "g"}, "spec": {"endpoints": PORTS}}, "a", now=T0)
+    assert _ports(fields(service, "a")["f:spec"]["f:ports"]) == [2, 9, 80, 443, 1080]
+    endpoints = fields(gizmo, "a")["f:spec"]["f:endpoints"]
+    assert _ports(endpoints) == [1080, 2, 443, 80, 9]
+    assert all(list(v) == [".", "f:port", "f:protocol"] for v in endpoints.values())
+    # an update writes them alike
+    updated = gizmo_manager.update(None, {"apiVersion": gizmo_manager.api_version, "kind": "Gizmo",
+                                          "metadata": {"name": "g"}, "spec": {"endpoints": PORTS}}, "u", now=T0)
+    assert list(fields(updated, "u", "Update")["f:spec"]) == [".", "f:endpoints"]
+    assert _ports(fields(updated, "u", "Update")["f:spec"]["f:endpoints"]) == [1080, 2, 443, 80, 9]
+
+
+def test_a_write_through_scale_sorts_a_custom_resources_fields_v1(gizmo_manager: FieldManager) -> None:
+    # apiextensions-apiserver customresource/etcd.go: cr.SetManagedFields(ToParent(...)) on the
+    # unstructured object; a built-in parent (typed) keeps structured-merge-diff's order.
+    from kgen.runtime.fake.fieldmanagers import record_scale_update
+
+    live = created(gizmo_manager, {"apiVersion": gizmo_manager.api_version, "kind": "Gizmo", "metadata": {"name": "g"},
+                                   "spec": {"endpoints": PORTS, "replicas": 1}})
+    scaled = copy.deepcopy(live)
+    scaled["spec"]["replicas"] = 3
+    got = record_scale_update(gizmo_manager.api_version, live, scaled, "scaler", T1)
+    creator = next(e for e in got if e["manager"] == "creator")
+    assert _ports(creator["fieldsV1"]["f:spec"]["f:endpoints"]) == [1080, 2, 443, 80, 9]
+    assert "f:replicas" not in creator["fieldsV1"]["f:spec"]
+
+    fm = FieldManager("apps/v1", "Deployment")
+    ports = [{"containerPort": p["port"]} for p in PORTS]
+    template = {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "c", "ports": ports}]}}
+    dep = created(fm, deployment(replicas=2, selector={"matchLabels": {"app": "web"}}, template=template))
+    scaled = copy.deepcopy(dep)
+    scaled["spec"]["replicas"] = 5
+    creator = next(e for e in record_scale_update("apps/v1", dep, scaled, "scaler", T1) if e["manager"] == "creator")
+    container = creator["fieldsV1"]["f:spec"]["f:template"]["f:spec"]["f:containers"]['k:{"name":"c"}']
+    assert [json.loads(k[2:])["containerPort"] for k in container["f:ports"] if k != "."] == [2, 9, 80, 443, 1080]
 
 
 # -- data drift -------------------------------------------------------------------------------------
