@@ -346,6 +346,21 @@ def test_fields_v1_keys_of_a_custom_resource_are_sorted_as_strings(gizmo_manager
     assert _ports(fields(updated, "u", "Update")["f:spec"]["f:endpoints"]) == [1080, 2, 443, 80, 9]
 
 
+def test_the_fake_writes_a_custom_resources_fields_v1_sorted(gizmo_manager: FieldManager) -> None:
+    # What the fake answers on the wire for a Gizmo (its generated package's FakeClientset):
+    # the key order the field manager wrote survives the fake's encoding.
+    import importlib
+
+    from kgen.runtime.gentype import DictCodec, ResourceClient
+
+    fake = importlib.import_module("ssa_gizmos_fm.fake")
+    (info,) = fake.RESOURCES
+    client = ResourceClient(fake.FakeClientset().rest, info, "ns", DictCodec(gizmo_manager.api_version, "Gizmo"))
+    out = client.apply({"apiVersion": gizmo_manager.api_version, "kind": "Gizmo", "metadata": {"name": "g"},
+                        "spec": {"endpoints": PORTS}}, field_manager="a")
+    assert _ports(fields(out, "a")["f:spec"]["f:endpoints"]) == [1080, 2, 443, 80, 9]
+
+
 def test_a_write_through_scale_sorts_a_custom_resources_fields_v1(gizmo_manager: FieldManager) -> None:
     # apiextensions-apiserver customresource/etcd.go: cr.SetManagedFields(ToParent(...)) on the
     # unstructured object; a built-in parent (typed) keeps structured-merge-diff's order.
