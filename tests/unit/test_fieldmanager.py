@@ -275,8 +275,8 @@ def test_kubectl_rewriting_last_applied_writes_null_annotations_as_empty_strings
     # {"note": null} came back "note": "").
     fm = FieldManager("v1", "ConfigMap")
     live = _after_client_side_apply(fm, note=None, other="x")
-    config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "annotations": {"keep": None}},
-              "data": {"a": "2"}}
+    config: dict[str, Any] = {"apiVersion": "v1", "kind": "ConfigMap",
+                              "metadata": {"name": "c", "annotations": {"keep": None}}, "data": {"a": "2"}}
     annotations = fm.apply(live, config, "kubectl", now=T1)["metadata"]["annotations"]
     assert annotations == {
         "kubectl.kubernetes.io/last-applied-configuration":
