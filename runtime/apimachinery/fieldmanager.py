@@ -105,6 +105,9 @@ class FieldManager:
     as paths of field names (``[("status",)]`` for a main resource with a status subresource);
     nobody owns them. ``schemaless``: a custom resource without a schema (``smdschema.SCHEMALESS``:
     spec and status declared, their contents deduced, as a CRD preserving unknown fields there).
+    A custom resource's object is unstructured on the apiserver, so its entries' FieldsV1 keys
+    are written sorted as strings; a built-in kind's keep structured-merge-diff's order
+    (``managedfields.encode_managed_fields``).
     """
 
     def __init__(self, api_version: str, kind: str, subresource: str = "", *, schema: TypeSchema | None = None,
