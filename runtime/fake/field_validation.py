@@ -8,8 +8,9 @@ depends on the request's ``fieldValidation``: ``Ignore`` nothing, ``Warn`` (the 
   as a <Kind>: strict decoding error: unknown field "<path>", ...`` (fields in body order);
 - a JSON patch's own unknown members (``json patch unknown field "[0].x"``) come first, then the
   patched object's fields (sorted: json-patch and MergePatch re-encode what they touch with sorted
-  keys); under Strict both are a 422 quoting the whole patched object as Go encoded it, which
-  the fake cannot write (Go's struct field order): not modelled;
+  keys); under Strict both are a 422 quoting the whole patched object as JSON. The server's text
+  keeps Go's struct field order in the parts the patch did not touch, which the fake does not
+  know: its text sorts every key (the same JSON, other key order);
 - a strategic merge patch's are the patched object's, sorted; under Strict see below.
 
 Custom resources are pruned by their structural schema, which the fake does not apply: none.
@@ -31,8 +32,10 @@ tests/integration/test_fake_vs_server.py (the strategic merge patches under Stri
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from kgen.runtime.apimachinery.fieldpath import go_json
 from kgen.runtime.apimachinery.gofmt import go_v
 from kgen.runtime.apimachinery.jsonpatch_v4 import go_quote
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
@@ -76,14 +79,31 @@ def check_strict_body(route: Route, call: Call, body: Any) -> None:
 
 
 def check_strict(route: Route, call: Call, patch: Any, original: Any, patched: Any, schema: TypeSchema | None) -> None:
-    """The 422 above, if the request asks for Strict and ``patched`` has unknown fields."""
-    if call.params.get("fieldValidation") != "Strict" or route.subresource == "scale" or not isinstance(patched, dict):
+    """A strategic merge patch under Strict: the 422 above, if ``patched`` has unknown fields."""
+    if validation(call) != "Strict" or route.subresource == "scale" or not isinstance(patched, dict):
         return
-    unknown = unknown_fields(route.info, patched)
-    if not unknown:
+    _refuse_patch(lambda: go_v(consumed(patch, original, schema)), _unknown(route, patched))
+
+
+def check_strict_json(route: Route, call: Call, own: list[str], patched: Any) -> None:
+    """A JSON patch or merge patch under Strict: a 422 if the JSON patch has unknown members
+    (``own``, first) or ``patched`` unknown fields, quoting ``patched`` as JSON. The apiserver
+    quotes the bytes json-patch produced, whose keys are sorted where the patch touched the
+    object and in Go's struct order elsewhere; the fake knows no struct order and sorts all."""
+    if validation(call) != "Strict" or route.subresource == "scale" or not isinstance(patched, dict):
         return
-    reasons = ", ".join(f'unknown field "{path}"' for path in unknown)
-    message = f"Invalid value: {go_quote(go_v(consumed(patch, original, schema)))}: strict decoding error: {reasons}"
+    _refuse_patch(lambda: go_json(patched), [*own, *_unknown(route, patched)])
+
+
+def _unknown(route: Route, obj: dict[str, Any]) -> list[str]:
+    return [f'unknown field "{path}"' for path in unknown_fields(route.info, obj)]
+
+
+def _refuse_patch(quoted: Callable[[], str], reasons: list[str]) -> None:
+    """handlers/patch.go's ``field.Invalid(patch, <the patched object>, "strict decoding error: ...")``."""
+    if not reasons:
+        return
+    message = f"Invalid value: {go_quote(quoted())}: strict decoding error: {', '.join(reasons)}"
     raise Failure(422, "Invalid", f' "" is invalid: patch: {message}', {"causes": [
         {"reason": "FieldValueInvalid", "message": message, "field": "patch"},
     ]})

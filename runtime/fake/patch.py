@@ -8,8 +8,9 @@ patch goes to ``apply``. A strategic merge patch is applied by
 ``kgen.runtime.apimachinery.strategicpatch`` with the merge schema of the route's kind (a Scale's
 on ``/scale``), its errors answered as handlers/patch.go's interpretStrategicMergePatchError
 answers them (400 with apimachinery's words, 422 generic, any other a plain 500 with apimachinery's words,
-a panic a dropped connection). Under ``fieldValidation=Strict`` a strategic merge patch whose
-result has fields the Go type lacks is a 422 quoting the patch, and under Warn (the default) every
+a panic a dropped connection). Under ``fieldValidation=Strict`` a patch whose result has fields
+the Go type lacks (or a JSON patch with unknown members) is a 422 quoting the strategic merge
+patch, or the patched object for the other types, and under Warn (the default) every
 patch type's unknown fields are ``Warning`` headers (``kgen.runtime.fake.field_validation``).
 
 Refusals are the apiserver's (k8s.io/apiserver v0.37.2 ``handlers/patch.go``): a body that does
@@ -39,7 +40,7 @@ from kgen.runtime.fake.apply import apply
 from kgen.runtime.fake.errors import Failure, bad_request, unsupported_patch
 from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.scale import scale_of, write_scale
-from kgen.runtime.fake.field_validation import check_strict, unknown_field_warnings
+from kgen.runtime.fake.field_validation import check_strict, check_strict_json, unknown_field_warnings
 from kgen.runtime.fake.store import Store, builtin
 from kgen.runtime.fake.writes import check_version, next_version, record_update, save
 from kgen.runtime.gentype.resource import PatchType
@@ -91,9 +92,11 @@ def _patch(store: Store, route: Route, call: Call, body: Any, patcher: Callable[
         raise _smp_refusal(e) from None
     if not isinstance(patched, dict):
         raise Failure(422, "Invalid", _REJECTED)
+    own = json_patch_strict_errors(body) if call.content_type == PatchType.JSON.value else []
+    if call.content_type in _VALIDATING:
+        check_strict_json(route, call, own, patched)
     if route.subresource == "scale":
         return write_scale(store, route, call, stored, patched)
-    own = json_patch_strict_errors(body) if call.content_type == PatchType.JSON.value else []
     warnings += unknown_field_warnings(route, call, patched, first=tuple(own))
     check_version(route, stored, patched)
     new = next_version(store, route, stored, patched)

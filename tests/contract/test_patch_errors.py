@@ -6,6 +6,8 @@ is a 400; more than 10000 JSON patch operations is a 413)."""
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import httpx
@@ -75,3 +77,35 @@ def test_a_json_patch_on_which_the_library_panics_gets_no_answer(cs: Clientset, 
     with pytest.raises(httpx.RemoteProtocolError, match="^Server disconnected without sending a response.$"):
         cms.patch("a", [{"op": "test", "path": ""}], PatchType.JSON)
     assert cms.get("a").data == {"a": "1"}
+
+
+STRICT = re.compile(r'^ "" is invalid: patch: Invalid value: (".*"): strict decoding error: (.*)$', re.S)
+
+
+@pytest.mark.parametrize(("body", "patch_type", "reasons", "quoted"), [
+    ({"bogus": 1, "zz": {"q": "<&>"}, "data": {"x": "y"}}, PatchType.MERGE,
+     'unknown field "bogus", unknown field "zz"', {"bogus": 1, "zz": {"q": "<&>"}, "data": {"a": "1", "n": "1", "x": "y"}}),
+    ([{"op": "add", "path": "/bogus", "value": 1, "extra": 2}], PatchType.JSON,
+     'json patch unknown field "[0].extra", unknown field "bogus"', {"bogus": 1, "data": {"a": "1", "n": "1"}}),
+    ([{"op": "add", "path": "/data/x", "value": "1", "extra": 2}], PatchType.JSON,
+     'json patch unknown field "[0].extra"', {"data": {"a": "1", "n": "1", "x": "1"}}),
+], ids=["merge", "json-both", "json-own-member"])
+def test_a_strict_patch_with_unknown_fields_is_a_422_quoting_the_patched_object(
+    cs: Clientset, ns: str, body: Any, patch_type: PatchType, reasons: str, quoted: dict[str, Any]
+) -> None:
+    """handlers/patch.go under fieldValidation=Strict: the JSON patch's own unknown members first,
+    then the patched object's unknown fields, sorted; the patched object quoted as JSON (the key
+    order is not compared: the server keeps Go's struct order where the patch did not touch)."""
+    status = _refused(cs, ns, body, patch_type, field_validation="Strict")
+    match = STRICT.match(status["message"])
+    assert match, status["message"]
+    assert match.group(2) == reasons
+    assert r"\\u003c\\u0026\\u003e" in match.group(1) or "<" not in json.dumps(quoted)  # Go escapes HTML characters
+    patched = json.loads(json.loads(match.group(1)))
+    assert {k: v for k, v in patched.items() if k != "metadata"} == {"apiVersion": "v1", "kind": "ConfigMap", **quoted}
+    assert patched["metadata"]["name"] == "a" and patched["metadata"]["namespace"] == ns
+    assert [e["operation"] for e in patched["metadata"]["managedFields"]] == ["Update"]
+    cause = status["details"]["causes"]
+    assert cause == [{"reason": "FieldValueInvalid", "message": status["message"][len(' "" is invalid: patch: '):],
+                      "field": "patch"}]
+    assert status["code"] == 422 and status["reason"] == "Invalid"
