@@ -22,9 +22,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgen.runtime.apimachinery.gofmt import go_v
+from kgen.runtime.apimachinery.gofmt import go_json, go_v
 
-__all__ = ["PathElement", "Path", "Set", "go_json", "path_string", "value_equal", "value_key"]
+__all__ = ["PathElement", "Path", "Set", "path_string", "value_equal", "value_key"]
 
 
 # -- values -------------------------------------------------------------------------------------
@@ -74,14 +74,6 @@ def _value_string(v: Any) -> str:
     if isinstance(v, Mapping):
         return "".join(f"{k}={_value_string(i)}" for k, i in v.items())
     return "{{undefined}}"
-
-
-def go_json(v: Any) -> str:
-    """Go's encoding of a value inside a path element (jsoniter, standard-library compatible:
-    HTML characters escaped, map keys sorted)."""
-    text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace(
-        "\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 # -- path elements ------------------------------------------------------------------------------

@@ -6,10 +6,11 @@ Integers are ``int64`` as the apiserver decodes them (sigs.k8s.io/json's Preserv
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["GoPanic", "go_equal", "go_key", "go_type", "go_v"]
+__all__ = ["GoPanic", "go_equal", "go_json", "go_key", "go_type", "go_v"]
 
 
 class GoPanic(Exception):
@@ -85,3 +86,11 @@ def _go_float(f: float) -> str:
         mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
         return f"{minus}{mantissa}e{'-' if exp10 < 0 else '+'}{abs(exp10):02d}"
     return minus + format(Decimal(repr(abs(f))).normalize(), "f")
+
+
+def go_json(v: Any) -> str:
+    """``encoding/json``'s ``Marshal`` of a decoded JSON value (jsoniter's standard-library mode
+    writes the same): compact, map keys sorted, ``<``, ``>``, ``&``, U+2028 and U+2029 escaped."""
+    text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace(
+        "\u2028", "\\u2028").replace("\u2029", "\\u2029")

@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kgen.runtime.apimachinery.fieldpath import Set
+from kgen.runtime.apimachinery.gofmt import go_json
 from kgen.runtime.apimachinery.smdmerge import Conflicts
 from kgen.runtime.apimachinery.smdschema import TypeRef
 from kgen.runtime.apimachinery.typedvalue import compare, to_field_set, validate
@@ -65,13 +66,6 @@ def _set_annotations(obj: dict[str, Any], annotations: dict[str, str] | None) ->
 def _annotations_size(annotations: Mapping[str, str]) -> int:
     """``ValidateAnnotationsSize``'s total: Go's ``len`` of each key and value, in bytes."""
     return sum(len(k.encode()) + len(v.encode()) for k, v in annotations.items())
-
-
-def _go_json(value: Any) -> str:
-    """``encoding/json`` of decoded JSON: sorted keys, HTML characters escaped."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace(
-        "\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 class LastApplied:
@@ -118,7 +112,7 @@ class LastApplied:
         if recorded is not None:
             recorded.pop(ANNOTATION, None)
         _set_annotations(applied, recorded)
-        annotations[ANNOTATION] = _go_json(applied) + "\n"
+        annotations[ANNOTATION] = go_json(applied) + "\n"
         if _annotations_size(annotations) > _TOTAL_ANNOTATION_SIZE_LIMIT:
             del annotations[ANNOTATION]
         _set_annotations(obj, annotations)

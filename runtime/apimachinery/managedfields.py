@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from kgen.runtime.apimachinery.fieldpath import Set, go_json, path_string
+from kgen.runtime.apimachinery.fieldpath import Set, path_string
+from kgen.runtime.apimachinery.gofmt import go_json
 from kgen.runtime.apimachinery.smdmerge import Conflicts, Managers, VersionedSet
 
 __all__ = ["APPLY", "UPDATE", "ApplyConflict", "Times", "build_manager_identifier", "decode_managed_fields",

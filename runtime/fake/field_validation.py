@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kgen.runtime.apimachinery.fieldpath import go_json
+from kgen.runtime.apimachinery.gofmt import go_json
 from kgen.runtime.apimachinery.gofmt import go_v
 from kgen.runtime.apimachinery.jsonpatch_v4 import go_quote
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
