@@ -1,4 +1,4 @@
-"""``fieldValidation``: what the apiserver says about fields a built-in kind's Go type lacks.
+"""``fieldValidation``: what the apiserver says about fields a kind's Go type or CRD lacks.
 
 Decoding a built-in object drops them (``kgen.runtime.fake.schema``); what the client hears
 depends on the request's ``fieldValidation``: ``Ignore`` nothing, ``Warn`` (the default) one
@@ -13,7 +13,11 @@ depends on the request's ``fieldValidation``: ``Ignore`` nothing, ``Warn`` (the 
   know: its text sorts every key (the same JSON, other key order);
 - a strategic merge patch's are the patched object's, sorted; under Strict see below.
 
-Custom resources are pruned by their structural schema, which the fake does not apply: none.
+A custom resource's unknown fields are its ``metadata``'s, then those its CRD's structural schema
+prunes (``kgen.runtime.fake.structural``), each list sorted, for creates, updates and patches
+alike; the same 400 and 422 texts (the 422 quotes the patched object with every key sorted,
+exactly the server's: it holds a custom resource as unstructured JSON). An apply with fields the
+schema lacks is the field manager's 500 before any of this.
 
 handlers/patch.go ``applyPatchToObject`` merges the patch, then converts the result to the Go
 type with ``FromUnstructuredWithValidation``: under Strict, fields the type lacks are one 422,

@@ -22,8 +22,11 @@ by tests/integration/test_fake_vs_server.py):
   hack/oracle/zerofields from k8s.io/api at the envtest version (a test checks it for drift).
   Kinds it does not list (newer than it) keep their zero scalars.
 
-Custom resources are not decoded into Go types (their structural schema prunes them, which the
-fake does not have), but their ``metadata`` is an ``ObjectMeta`` like any other's.
+Custom resources are not decoded into Go types: their ``metadata`` is coerced to ``ObjectMeta``
+like any other's (its unknown fields dropped and reported first), then the rest is pruned by the
+CRD's structural schema (``kgen.runtime.fake.structural``), taken from the generated package the
+kind's model comes from. A kind with no generated model (registered on the tracker without one,
+as the field manager reads it too: schemaless) keeps everything outside ``metadata``.
 
 The schemas are the generated model classes (msgspec Structs with their wire names and required
 fields), found by apiVersion and kind among the loaded ``Model`` subclasses: the generated fake
@@ -39,8 +42,10 @@ from typing import Any
 
 from msgspec import inspect
 
+from kgen.runtime.apimachinery.mergeschema import TypeSchema
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.fake.store import Obj, builtin
+from kgen.runtime.fake.structural import crd_schema, prune
 from kgen.runtime.gentype.resource import ResourceInfo
 
 _TOP_LEVEL_STRUCTS = ("spec", "status")
@@ -62,8 +67,17 @@ def decoded(info: ResourceInfo, obj: Obj) -> Obj:
     if object_meta is not None and isinstance(obj.get("metadata"), dict):
         metadata = _walk(obj["metadata"], _struct(object_meta))
         _drop_zeros(metadata, _OBJECT_META)
-        return {**obj, "metadata": metadata}
-    return obj
+        obj = {**obj, "metadata": metadata}
+    root = _custom_resource_schema(info)
+    return prune(obj, root)[0] if root is not None else obj
+
+
+def _custom_resource_schema(info: ResourceInfo) -> TypeSchema | None:
+    """A custom resource's structural schema, if its model's generated package is loaded."""
+    if builtin(info.group):
+        return None
+    model = model_for(info.api_version, info.kind)
+    return crd_schema(info.api_version, info.kind, model.__module__.split(".models.")[0] if model is not None else None)
 
 
 _OBJECT_META = "meta/v1.ObjectMeta"
@@ -179,12 +193,25 @@ def unknown_fields(info: ResourceInfo, obj: Obj, ordered: bool = False) -> list[
     """The fields of a built-in ``obj`` its Go type does not have, as apimachinery's strict
     decoding names them (``spec.template.spec.containers[0].bogus``), sorted, or in ``obj``'s
     order if ``ordered``: what ``fieldValidation`` warns about or refuses. A custom resource's
-    are its structural schema's to find, which the fake does not have: none."""
-    model = model_for(info.api_version, info.kind) if builtin(info.group) else None
+    come in the apiserver's order whatever ``ordered`` says: its ``metadata``'s (sorted: the
+    handler re-encodes the map before decoding it into ObjectMeta), then the paths structural
+    pruning drops (sorted); without a schema only ``metadata``'s."""
+    if not builtin(info.group):
+        return _custom_resource_unknowns(info, obj)
+    model = model_for(info.api_version, info.kind)
     found: list[str] = []
     if model is not None:
         _unknown(obj, _struct(model), "", found)
     return found if ordered else sorted(found)
+
+
+def _custom_resource_unknowns(info: ResourceInfo, obj: Obj) -> list[str]:
+    found: list[str] = []
+    object_meta = model_for("meta/v1", "ObjectMeta")
+    if object_meta is not None and isinstance(obj.get("metadata"), dict):
+        _unknown(obj["metadata"], _struct(object_meta), "metadata", found)
+    root = _custom_resource_schema(info)
+    return sorted(found) + (prune(obj, root)[1] if root is not None else [])
 
 
 def _unknown(value: Any, t: inspect.Type, path: str, found: list[str]) -> None:

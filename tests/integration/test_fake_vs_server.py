@@ -49,8 +49,20 @@ GADGETS = ResourceInfo(GROUP, "v1", "gadgets", True, "Gadget")  # without one
 
 
 
+#: The custom resources' ``spec``: nested objects, a list and a map of objects, and a subtree that
+#: preserves unknown fields but still declares (and so prunes below) ``k``.
+SPEC_PROPERTIES: dict[str, Any] = {
+    "a": {"type": "string"},
+    "o": {"type": "object", "properties": {"x": {"type": "string"}, "deep": {"type": "object", "properties": {"y": {"type": "integer"}}}}},
+    "items": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "v": {"type": "integer"}}}},
+    "m": {"type": "object", "additionalProperties": {"type": "object", "properties": {"q": {"type": "string"}}}},
+    "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": True,
+             "properties": {"k": {"type": "object", "properties": {"z": {"type": "string"}}}}},
+}
+
+
 def _crd(kind: str, plural: str, status_subresource: bool) -> dict[str, Any]:
-    crd = crd_manifest(GROUP, kind, plural, {"a": {"type": "string"}})
+    crd = crd_manifest(GROUP, kind, plural, SPEC_PROPERTIES)
     version = crd["spec"]["versions"][0]
     version["schema"]["openAPIV3Schema"]["properties"]["status"] = {
         "type": "object", "x-kubernetes-preserve-unknown-fields": True,
@@ -310,6 +322,61 @@ def strict_steps(ns: str) -> list[Step]:
     return steps
 
 
+def strict_custom_resource_steps(ns: str) -> list[Step]:
+    """A custom resource's unknown fields, as structural pruning finds them (at the root, in nested
+    objects, list items and map values; kept inside ``free``, which preserves unknown fields,
+    except below its declared ``k``; ``status`` preserves them all), after ``metadata``'s, under
+    every fieldValidation: Warn warns (sorted), Strict refuses a create or update (400) or a
+    patch (422, quoting the patched object), Ignore says nothing; all of them prune. An apply
+    with a field the schema lacks is a 500 from the field manager whatever fieldValidation says."""
+    widgets = f"/apis/{GROUP}/v1/namespaces/{ns}/widgets"
+    gadgets = f"/apis/{GROUP}/v1/namespaces/{ns}/gadgets"
+    unknown_spec = {
+        "bogus": 1, "a": "x", "o": {"x": "1", "ob": 2, "deep": {"y": 1, "yb": 3}},
+        "items": [{"name": "n", "ib": 1}, {"v": 2, "ib2": {"c": 1}}], "m": {"k1": {"q": "x", "mb": 1}, "k2": {}},
+        "free": {"anything": {"n": [1, {"x": 2}]}, "k": {"z": "s", "kb": 1}},
+    }
+
+    def widget(name: str, **rest: Any) -> Any:
+        return {"zroot": 1, "apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": name, "bogusm": 1, "labels": {"a": "b"}},
+                "spec": unknown_spec, "status": {"s": 1, "sb": 2}, "aaa": 1, **rest}
+
+    def apply(label: str, body: Any, validation: str | None) -> Step:
+        params = {"fieldManager": "m", **({"fieldValidation": validation} if validation else {})}
+        return Step(label, "PATCH", f"{widgets}/w", body, params=params, content_type="application/apply-patch+yaml")
+
+    steps = [
+        Step("create-w", "POST", widgets, widget("w")),
+        Step("create-g", "POST", gadgets, {**widget("g"), "kind": "Gadget"}),
+    ]
+    for validation in ("Strict", "Warn", "Ignore", None):
+        params = {"fieldValidation": validation} if validation else None
+        v = str(validation).lower()
+        steps += [
+            Step(f"create-{v}", "POST", widgets, widget(f"w-{v}"), params=params),
+            Step(f"get-{v}", "GET", f"{widgets}/w"),
+            Step(f"update-{v}", "PUT", f"{widgets}/w", _edit(f"get-{v}", spec={**unknown_spec, "nb": 1}, status={"s": 2},
+                                                             metadata={"bogusm": 2}, zz=1), params=params),
+            Step(f"status-get-{v}", "GET", f"{widgets}/w"),
+            Step(f"status-{v}", "PUT", f"{widgets}/w/status", _edit(f"status-get-{v}", spec={"zz": 1}, status={"s": 3, "sb": 1}),
+                 params=params),
+            Step(f"merge-patch-{v}", "PATCH", f"{widgets}/w", {"top": 1, "spec": {"mp": 1, "o": {"mo": 1}, "free": {"x": 1, "k": {"kp": 1}},
+                                                                              "items": [{"name": "p", "ip": 1}]}, "metadata": {"mm": 1}},
+                 params=params, content_type="application/merge-patch+json"),
+            Step(f"json-patch-{v}", "PATCH", f"{widgets}/w", [
+                {"op": "add", "path": "/spec/jp", "value": 1, "extra": 1}, {"op": "add", "path": "/spec/m/k3", "value": {"j": 1, "q": "1"}},  # sorted: json-patch keeps a value's own key order
+            ], params=params, content_type="application/json-patch+json"),
+            Step(f"gadget-merge-patch-{v}", "PATCH", f"{gadgets}/g", {"spec": {"gp": 1}, "status": {"gs": 1}},
+                 params=params, content_type="application/merge-patch+json"),
+            apply(f"apply-unknown-{v}", {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": "w", "am": 1},
+                                         "spec": {"ap": 1, "a": "q"}}, validation),
+            apply(f"apply-{v}", {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": "w"},
+                                 "spec": {"a": v, "free": {"ap": {"deep": 1}, "k": {"z": v}}}}, validation),
+        ]
+    steps.append(Step("get", "GET", f"{widgets}/w"))
+    return steps
+
+
 def _stale_precondition(label: str) -> Any:
     return lambda answers: {"preconditions": {"resourceVersion": answers[label]["metadata"]["resourceVersion"]}}
 
@@ -376,6 +443,7 @@ SCENARIOS = {
     "configmap": configmap_steps, "deployment": deployment_steps,
     "custom-resource": custom_resource_steps, "paging": lambda ns: [_params_step(s) for s in paging_steps(ns)],
     "errors": error_steps, "list-order": list_order_steps, "strict": strict_steps,
+    "strict-custom-resource": strict_custom_resource_steps,
     "stored-extras": stored_extras_steps,
 }
 
