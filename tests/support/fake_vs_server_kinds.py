@@ -6,8 +6,9 @@ defaulting would refuse or change, as the fake does neither (runtime/fake/__init
 Deployment is always sent with the server's defaults in it, its ``containers`` never lose ``c``,
 a new container or port comes with its defaults, and nothing a default would refill is removed.
 
-Unknown fields go to the built-in kinds only: a custom resource is pruned by its structural
-schema, which the fake is not given (``ObjectTracker.register`` takes no schema).
+Unknown fields go to every kind: a built-in's Go type drops them, a custom resource's structural
+schema prunes them (the Widget's, from the generated package's merge schema: nested, in list
+items, kept under ``spec.free``, which preserves unknown fields), and its ``metadata`` is ObjectMeta.
 """
 
 from __future__ import annotations
@@ -245,6 +246,14 @@ def _widget_apply_status(name: str, rng: Rng) -> Json:
     return {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": name}, "status": {"s": rng.randint(0, 2)}}
 
 
+def _widget_unknown(rng: Rng) -> tuple[Json, Json]:
+    return rng.choice([
+        ({"op": "add", "path": "/spec/bogus", "value": 1}, {"spec": {"bogus": 1, "free": {"kept": {"x": 1}}}}),
+        ({"op": "add", "path": "/spec/items", "value": [{"ib": 1, "name": "n"}]},  # json-patch keeps a value's key order
+         {"spec": {"o": {"x": "1", "ob": 1}, "free": {"k": {"z": "1", "kb": 1}}}, "metadata": {"bogusm": 1}}),
+    ])
+
+
 def random_kinds() -> list[Kind]:
     return [
         Kind("/api/v1/namespaces/{ns}/configmaps", _configmap,
@@ -258,5 +267,5 @@ def random_kinds() -> list[Kind]:
              lambda o, r: {**o, "spec": {"a": r.choice("xyz")}},
              lambda o, r: {**o, "status": {"s": r.randint(0, 2)}},
              _widget_json_patch, lambda r: {"spec": {"a": r.choice([None, "y"])}, "metadata": {"labels": {"t": r.choice([None, "x"])}}},
-             None, _widget_apply, _widget_apply_status, None),
+             None, _widget_apply, _widget_apply_status, _widget_unknown),
     ]

@@ -168,8 +168,10 @@ def _patch(op: str, label: str, key: str, kind: Kind, path: Any, rng: random.Ran
     # Under Strict, a JSON patch's or merge patch's unknown field is a 422 quoting the whole
     # patched object as json-patch and MergePatch re-encode it (keys sorted in the containers they
     # touched, Go struct order elsewhere): the fake does not know Go's struct order, so only a
-    # strategic merge patch (whose 422 quotes the patch) brings unknown fields under Strict.
-    strict_quotes_object = validation == "Strict" and op != "strategic"
+    # strategic merge patch (whose 422 quotes the patch) brings unknown fields under Strict. A
+    # custom resource has no struct order (the server holds it unstructured, every key sorted):
+    # its patches bring them under Strict too.
+    strict_quotes_object = validation == "Strict" and op != "strategic" and kind.strategic is not None
     unknown = kind.unknown(rng) if kind.unknown is not None and rng.random() < 0.25 and not strict_quotes_object else None
     body: Json
     if op == "json-patch":
