@@ -46,6 +46,7 @@ from tests.support.fake_vs_server_ops import sequence
 GROUP = "fvs.kgen.dev"
 WIDGETS = ResourceInfo(GROUP, "v1", "widgets", True, "Widget")  # with a status subresource
 GADGETS = ResourceInfo(GROUP, "v1", "gadgets", True, "Gadget")  # without one
+BLOBS = ResourceInfo(GROUP, "v1", "blobs", True, "Blob")  # schemaless, and no generated model in the fake
 
 
 
@@ -103,10 +104,16 @@ def _fake_sides(admin: httpx.Client) -> Iterator[tuple[httpx.Client, httpx.Clien
             install_crd(admin, _crd(kind, plural, status))
         # Established is not yet served: the first requests may get 429 "storage is (re)initializing".
         wait_for(lambda: admin.get(f"/apis/{GROUP}/v1/{plural}").status_code == 200)
+    if admin.get(f"{CRDS}/blobs.{GROUP}").status_code == 404:
+        blob = crd_manifest(GROUP, "Blob", "blobs", {})
+        blob["spec"]["versions"][0]["schema"]["openAPIV3Schema"] = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+        install_crd(admin, blob)
+    wait_for(lambda: admin.get(f"/apis/{GROUP}/v1/blobs").status_code == 200)
     custom_resource_models()
     tracker = FakeClientset().tracker
     tracker.register(WIDGETS, status=True)
     tracker.register(GADGETS, status=False)
+    tracker.register(BLOBS, status=False)
     with httpx.Client(base_url="https://fake.kgen.invalid", transport=tracker.transport()) as fake:
         yield admin, fake
 
@@ -327,7 +334,9 @@ def strict_custom_resource_steps(ns: str) -> list[Step]:
     objects, list items and map values; kept inside ``free``, which preserves unknown fields,
     except below its declared ``k``; ``status`` preserves them all), after ``metadata``'s, under
     every fieldValidation: Warn warns (sorted), Strict refuses a create or update (400) or a
-    patch (422, quoting the patched object), Ignore says nothing; all of them prune. An apply
+    patch (422, quoting the patched object), Ignore says nothing; all of them prune. A schemaless
+    Blob (its root preserves unknown fields; the fake has no model of it) keeps everything but
+    metadata's unknown fields, which it reports the same way. An apply
     with a field the schema lacks is a 500 from the field manager whatever fieldValidation says
     (with two such fields the server names them in a random order: each apply has one)."""
     widgets = f"/apis/{GROUP}/v1/namespaces/{ns}/widgets"
@@ -378,6 +387,16 @@ def strict_custom_resource_steps(ns: str) -> list[Step]:
                                  "spec": {"a": v, "free": {"ap": {"deep": 1}, "k": {"z": v}}}}, validation),
         ]
     steps.append(Step("get", "GET", f"{widgets}/w"))
+    blobs = f"/apis/{GROUP}/v1/namespaces/{ns}/blobs"  # schemaless: only metadata's unknown fields
+    for validation in ("Strict", "Warn", "Ignore"):
+        params = {"fieldValidation": validation}
+        v = validation.lower()
+        steps += [
+            Step(f"blob-create-{v}", "POST", blobs, {"apiVersion": f"{GROUP}/v1", "kind": "Blob", "zroot": 1,
+                                                    "metadata": {"name": f"b-{v}", "bogusm": 1}, "spec": {"any": {"x": 1}}}, params=params),
+            Step(f"blob-merge-patch-{v}", "PATCH", f"{blobs}/b-warn", {"spec": {"mp": 1}, "metadata": {"mm": 1}},
+                 params=params, content_type="application/merge-patch+json"),
+        ]
     return steps
 
 
