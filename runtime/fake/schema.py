@@ -69,7 +69,7 @@ def decoded(info: ResourceInfo, obj: Obj) -> Obj:
         _drop_zeros(metadata, _OBJECT_META)
         obj = {**obj, "metadata": metadata}
     root = _custom_resource_schema(info)
-    return prune(obj, root)[0] if root is not None else obj
+    return prune(obj, root, _coerce_meta)[0] if root is not None else obj
 
 
 def _custom_resource_schema(info: ResourceInfo) -> TypeSchema | None:
@@ -211,7 +211,19 @@ def _custom_resource_unknowns(info: ResourceInfo, obj: Obj) -> list[str]:
     if object_meta is not None and isinstance(obj.get("metadata"), dict):
         _unknown(obj["metadata"], _struct(object_meta), "metadata", found)
     root = _custom_resource_schema(info)
-    return sorted(found) + (prune(obj, root)[1] if root is not None else [])
+    return sorted(found) + (prune(obj, root, _coerce_meta)[1] if root is not None else [])
+
+
+def _coerce_meta(metadata: Obj, path: str) -> tuple[Obj, list[str]]:
+    """An embedded resource's ``metadata`` as ObjectMeta keeps it, and its unknown fields."""
+    object_meta = model_for("meta/v1", "ObjectMeta")
+    if object_meta is None:
+        return metadata, []
+    found: list[str] = []
+    _unknown(metadata, _struct(object_meta), path, found)
+    kept: Obj = _walk(metadata, _struct(object_meta))
+    _drop_zeros(kept, _OBJECT_META)
+    return kept, sorted(found)
 
 
 def _unknown(value: Any, t: inspect.Type, path: str, found: list[str]) -> None:

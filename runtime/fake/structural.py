@@ -15,16 +15,23 @@ The pruned paths are what ``fieldValidation`` reports, after ``metadata``'s own:
 which ``PruneWithOptions`` sorts (``sort.Strings``). Checked against the real apiserver by
 tests/integration/test_fake_vs_server.py (the ``strict-custom-resource`` scenario).
 
+An object declaring neither ``properties`` nor ``additionalProperties`` (``type: object``
+alone: the generator's untyped map, without preserve-unknown-fields) keeps no field at all. A
+``null`` a declared, non-nullable field holds is dropped without a word
+(``PruneNonNullableNullsWithoutDefaults``; the fake knows no defaults, so it drops the null of a
+field that has one too, where the server would default it). An
+``x-kubernetes-embedded-resource`` keeps ``apiVersion``, ``kind`` and ``metadata``, and its
+``metadata`` is coerced to ObjectMeta (``schemaobjectmeta.Coerce``), its unknowns reported after
+the pruned paths, in the order the walk meets them.
+
 The schema is the merge schema of the generated package the kind's model comes from (the
-same one its field manager uses, ``kgen.runtime.fake.fieldmanagers``). Not modelled, so kept as
-they are: a field the generator renders untyped (an object with neither ``properties`` nor
-``additionalProperties``, which the server would empty unless it preserves unknown fields), and
-the ``metadata`` of an ``x-kubernetes-embedded-resource`` (which the server coerces to
-ObjectMeta too, reporting its unknowns last).
+same one its field manager uses, ``kgen.runtime.fake.fieldmanagers``). Not modelled: a null in an
+``additionalProperties`` value (kept; the server drops it unless nullable).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kgen.runtime.apimachinery.mergeschema import FieldType, TypeSchema, schema_for
@@ -41,47 +48,69 @@ def crd_schema(api_version: str, kind: str, package: str | None) -> TypeSchema |
     return None if ts is None or ts.preserve_unknown_fields else ts
 
 
-def prune(obj: dict[str, Any], root: TypeSchema) -> tuple[dict[str, Any], list[str]]:
-    """``obj`` pruned by ``root`` (``metadata`` untouched), and the pruned paths, sorted."""
-    found: list[str] = []
+#: ObjectMeta's coercion of an embedded resource's ``metadata`` at a path: (kept, unknown paths).
+MetaCoercion = Callable[[dict[str, Any], str], tuple[dict[str, Any], list[str]]]
+_EMBEDDED_KEPT = frozenset({"apiVersion", "kind"})
+
+
+def prune(obj: dict[str, Any], root: TypeSchema, coerce: MetaCoercion) -> tuple[dict[str, Any], list[str]]:
+    """``obj`` pruned by ``root`` (``metadata`` untouched), and the unknown paths: those pruned,
+    sorted, then embedded resources' ``metadata``'s, as ``coerce`` finds them."""
+    walk = _Walk(coerce)
     out: dict[str, Any] = {}
     for key, value in obj.items():
         field = root.field(key)
         if key in _ROOT_KEPT:
             out[key] = value
         elif field is None:
-            found.append(key)
-        else:
-            out[key] = _value(value, root, field.type, field.preserve_unknown_fields, key, found)
-    return out, sorted(found)
+            walk.pruned.append(key)
+        elif value is not None or field.nullable:
+            out[key] = walk.value(value, root, field.type, field.preserve_unknown_fields, field.embedded_resource, key)
+    return out, sorted(walk.pruned) + walk.embedded
 
 
-def _object(value: dict[str, Any], ts: TypeSchema, preserve: bool, path: str, found: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, item in value.items():
-        field = ts.field(key)
-        child = f"{path}.{key}"
-        if field is not None:
-            out[key] = _value(item, ts, field.type, field.preserve_unknown_fields, child, found)
-        elif preserve:
-            out[key] = item
-        else:
-            found.append(child)
-    return out
+class _Walk:
+    def __init__(self, coerce: MetaCoercion) -> None:
+        self.coerce = coerce
+        self.pruned: list[str] = []
+        self.embedded: list[str] = []
 
+    def value(self, value: Any, owner: TypeSchema, t: FieldType, preserve: bool, embedded: bool, path: str) -> Any:
+        preserve, embedded = preserve or t.preserve_unknown_fields, embedded or t.embedded_resource
+        if not isinstance(value, (dict, list)):
+            return value
+        if t.kind == "list" and t.element is not None and isinstance(value, list):
+            element = t.element
+            return [self.value(item, owner, element, False, False, f"{path}[{i}]") for i, item in enumerate(value)]
+        if not isinstance(value, dict):
+            return value
+        ts = owner.resolve(t) if t.kind == "struct" else None
+        if ts is None and t.kind == "map" and t.element is not None and t.element.kind != "untyped":
+            element = t.element
+            return {k: self.value(item, owner, element, False, False, f"{path}.{k}") for k, item in value.items()}
+        if ts is None and not (t.kind == "map" and t.element is not None and t.element.kind == "untyped"):
+            return value  # a leaf or an untyped value: not an object the schema describes
+        if ts is None and t.element is not None and t.element.preserve_unknown_fields:
+            preserve = True
+        return self.object(value, ts, preserve, embedded, path)
 
-def _value(value: Any, owner: TypeSchema, t: FieldType, preserve: bool, path: str, found: list[str]) -> Any:
-    preserve = preserve or t.preserve_unknown_fields
-    if t.kind == "struct" and isinstance(value, dict):
-        ts = owner.resolve(t)
-        return _object(value, ts, preserve, path, found) if ts is not None else value
-    if t.kind == "list" and t.element is not None and isinstance(value, list):
-        element = t.element
-        return [_value(item, owner, element, False, f"{path}[{i}]", found) for i, item in enumerate(value)]
-    if t.kind == "map" and t.element is not None and isinstance(value, dict) and t.element.kind != "untyped":
-        element = t.element
-        return {k: _value(item, owner, element, False, f"{path}.{k}", found) for k, item in value.items()}
-    return value
+    def object(self, value: dict[str, Any], ts: TypeSchema | None, preserve: bool, embedded: bool, path: str) -> dict[str, Any]:
+        """An object's fields: ``ts``'s (None: it declares none), the rest kept only under preserve."""
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            field = ts.field(key) if ts is not None else None
+            child = f"{path}.{key}"
+            if embedded and key == "metadata" and isinstance(item, dict):
+                out[key], unknown = self.coerce(item, child)
+                self.embedded += unknown
+            elif field is not None and ts is not None:
+                if item is not None or field.nullable:
+                    out[key] = self.value(item, ts, field.type, field.preserve_unknown_fields, field.embedded_resource, child)
+            elif preserve or (embedded and key in _EMBEDDED_KEPT):
+                out[key] = item
+            else:
+                self.pruned.append(child)
+        return out
 
 
 __all__ = ["crd_schema", "prune"]

@@ -50,13 +50,16 @@ BLOBS = ResourceInfo(GROUP, "v1", "blobs", True, "Blob")  # schemaless, and no g
 
 
 
-#: The custom resources' ``spec``: nested objects, a list and a map of objects, and a subtree that
-#: preserves unknown fields but still declares (and so prunes below) ``k``.
+#: The custom resources' ``spec``: nested objects, a list and a map of objects, an object declaring
+#: no field, an embedded resource, and a subtree that preserves unknown fields but still declares
+#: (and so prunes below) ``k``.
 SPEC_PROPERTIES: dict[str, Any] = {
     "a": {"type": "string"},
     "o": {"type": "object", "properties": {"x": {"type": "string"}, "deep": {"type": "object", "properties": {"y": {"type": "integer"}}}}},
     "items": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "v": {"type": "integer"}}}},
     "m": {"type": "object", "additionalProperties": {"type": "object", "properties": {"q": {"type": "string"}}}},
+    "obj": {"type": "object"},  # declares no field: keeps none
+    "emb": {"type": "object", "x-kubernetes-embedded-resource": True, "x-kubernetes-preserve-unknown-fields": True},
     "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": True,
              "properties": {"k": {"type": "object", "properties": {"z": {"type": "string"}}}}},
 }
@@ -387,6 +390,20 @@ def strict_custom_resource_steps(ns: str) -> list[Step]:
                                  "spec": {"a": v, "free": {"ap": {"deep": 1}, "k": {"z": v}}}}, validation),
         ]
     steps.append(Step("get", "GET", f"{widgets}/w"))
+    for validation in ("Strict", None):  # an object declaring no field; an embedded resource's metadata (reported last)
+        v = str(validation).lower()
+        steps.append(Step(f"shapes-{v}", "POST", widgets, {
+            "apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": f"shapes-{v}"},
+            "spec": {"emb": {"apiVersion": "v1", "kind": "X", "metadata": {"name": "e", "embb": 1}, "foo": {"n": None}},
+                     "obj": {"x": 1}, "bogus": 1},
+        }, params={"fieldValidation": validation} if validation else None))
+    steps += [
+        Step("obj-merge-patch", "PATCH", f"{widgets}/shapes-none", {"spec": {"obj": {"y": 1}, "emb": {"metadata": {"labels": {"l": "1"}, "e2": 1}}}},
+             content_type="application/merge-patch+json"),
+        # nulls of declared, non-nullable fields go silently; a null under preserve-unknown-fields stays
+        Step("nulls", "POST", widgets, {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": "nulls"},
+                                        "spec": {"a": None, "o": {"x": None}, "items": [{"name": None, "v": 1}], "free": {"n": None}}}),
+    ]
     blobs = f"/apis/{GROUP}/v1/namespaces/{ns}/blobs"  # schemaless: only metadata's unknown fields
     for validation in ("Strict", "Warn", "Ignore"):
         params = {"fieldValidation": validation}
