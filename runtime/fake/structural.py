@@ -17,16 +17,17 @@ tests/integration/test_fake_vs_server.py (the ``strict-custom-resource`` scenari
 
 An object declaring neither ``properties`` nor ``additionalProperties`` (``type: object``
 alone: the generator's untyped map, without preserve-unknown-fields) keeps no field at all. A
-``null`` a declared, non-nullable field holds is dropped without a word
-(``PruneNonNullableNullsWithoutDefaults``; the fake knows no defaults, so it drops the null of a
-field that has one too, where the server would default it). An
+``null`` a declared, non-nullable field or a typed ``additionalProperties`` value holds is
+dropped without a word (``PruneNonNullableNullsWithoutDefaults``; the fake knows no defaults, so
+it drops the null of a field that has one too, where the server would default it, and the merge
+schema does not say whether ``additionalProperties`` is nullable: its nulls always go). An
 ``x-kubernetes-embedded-resource`` keeps ``apiVersion``, ``kind`` and ``metadata``, and its
 ``metadata`` is coerced to ObjectMeta (``schemaobjectmeta.Coerce``), its unknowns reported after
 the pruned paths, in the order the walk meets them.
 
 The schema is the merge schema of the generated package the kind's model comes from (the
-same one its field manager uses, ``kgen.runtime.fake.fieldmanagers``). Not modelled: a null in an
-``additionalProperties`` value (kept; the server drops it unless nullable).
+same one its field manager uses, ``kgen.runtime.fake.fieldmanagers``). A ``null`` list item is the
+server's validation error (422), which the fake, doing no validation, does not give.
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ class _Walk:
         ts = owner.resolve(t) if t.kind == "struct" else None
         if ts is None and t.kind == "map" and t.element is not None and t.element.kind != "untyped":
             element = t.element
-            return {k: self.value(item, owner, element, False, False, f"{path}.{k}") for k, item in value.items()}
+            return {k: self.value(item, owner, element, False, False, f"{path}.{k}") for k, item in value.items() if item is not None}
         if ts is None and not (t.kind == "map" and t.element is not None and t.element.kind == "untyped"):
             return value  # a leaf or an untyped value: not an object the schema describes
         if ts is None and t.element is not None and t.element.preserve_unknown_fields:

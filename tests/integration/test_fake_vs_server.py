@@ -373,11 +373,13 @@ def strict_custom_resource_steps(ns: str) -> list[Step]:
             Step(f"status-get-{v}", "GET", f"{widgets}/w"),
             Step(f"status-{v}", "PUT", f"{widgets}/w/status", _edit(f"status-get-{v}", spec={"zz": 1}, status={"s": 3, "sb": 1}),
                  params=params),
-            Step(f"merge-patch-{v}", "PATCH", f"{widgets}/w", {"top": 1, "spec": {"mp": 1, "o": {"mo": 1}, "free": {"x": 1, "k": {"kp": 1}},
-                                                                              "items": [{"name": "p", "ip": 1}]}, "metadata": {"mm": 1}},
-                 params=params, content_type="application/merge-patch+json"),
+            Step(f"merge-patch-{v}", "PATCH", f"{widgets}/w", {
+                "top": 1, "metadata": {"mm": 1},
+                "spec": {"mp": 1, "o": {"mo": 1}, "free": {"x": 1, "k": {"kp": 1}}, "items": [{"name": "p", "ip": 1}]},
+            }, params=params, content_type="application/merge-patch+json"),
             Step(f"json-patch-{v}", "PATCH", f"{widgets}/w", [
-                {"op": "add", "path": "/spec/jp", "value": 1, "extra": 1}, {"op": "add", "path": "/spec/m/k3", "value": {"j": 1, "q": "1"}},  # sorted: json-patch keeps a value's own key order
+                {"op": "add", "path": "/spec/jp", "value": 1, "extra": 1},
+                {"op": "add", "path": "/spec/m/k3", "value": {"j": 1, "q": "1"}},  # sorted: json-patch keeps a value's key order
             ], params=params, content_type="application/json-patch+json"),
             Step(f"gadget-merge-patch-{v}", "PATCH", f"{gadgets}/g", {"spec": {"gp": 1}, "status": {"gs": 1}},
                  params=params, content_type="application/merge-patch+json"),
@@ -398,19 +400,23 @@ def strict_custom_resource_steps(ns: str) -> list[Step]:
                      "obj": {"x": 1}, "bogus": 1},
         }, params={"fieldValidation": validation} if validation else None))
     steps += [
-        Step("obj-merge-patch", "PATCH", f"{widgets}/shapes-none", {"spec": {"obj": {"y": 1}, "emb": {"metadata": {"labels": {"l": "1"}, "e2": 1}}}},
+        Step("obj-merge-patch", "PATCH", f"{widgets}/shapes-none",
+             {"spec": {"obj": {"y": 1}, "emb": {"metadata": {"labels": {"l": "1"}, "e2": 1}}}},
              content_type="application/merge-patch+json"),
         # nulls of declared, non-nullable fields go silently; a null under preserve-unknown-fields stays
         Step("nulls", "POST", widgets, {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": "nulls"},
-                                        "spec": {"a": None, "o": {"x": None}, "items": [{"name": None, "v": 1}], "free": {"n": None}}}),
+                                        "spec": {"a": None, "o": {"x": None}, "items": [{"name": None, "v": 1}], "free": {"n": None},
+                                                 "m": {"k": None, "l": {"q": None}}}}),
     ]
     blobs = f"/apis/{GROUP}/v1/namespaces/{ns}/blobs"  # schemaless: only metadata's unknown fields
     for validation in ("Strict", "Warn", "Ignore"):
         params = {"fieldValidation": validation}
         v = validation.lower()
         steps += [
-            Step(f"blob-create-{v}", "POST", blobs, {"apiVersion": f"{GROUP}/v1", "kind": "Blob", "zroot": 1,
-                                                    "metadata": {"name": f"b-{v}", "bogusm": 1}, "spec": {"any": {"x": 1}}}, params=params),
+            Step(f"blob-create-{v}", "POST", blobs, {
+                "apiVersion": f"{GROUP}/v1", "kind": "Blob", "zroot": 1, "metadata": {"name": f"b-{v}", "bogusm": 1},
+                "spec": {"any": {"x": 1}},
+            }, params=params),
             Step(f"blob-merge-patch-{v}", "PATCH", f"{blobs}/b-warn", {"spec": {"mp": 1}, "metadata": {"mm": 1}},
                  params=params, content_type="application/merge-patch+json"),
         ]
