@@ -14,8 +14,8 @@ depends on the request's ``fieldValidation``: ``Ignore`` nothing, ``Warn`` (the 
 - a strategic merge patch's are the patched object's, sorted; under Strict see below.
 
 A custom resource's unknown fields are its ``metadata``'s, then those its CRD's structural schema
-prunes (``kgen.runtime.fake.structural``), each list sorted, for creates, updates and patches
-alike; the same 400 and 422 texts (the 422 quotes the patched object with every key sorted,
+prunes (``kgen.runtime.fake.structural``), each list sorted, then an embedded resource's
+``metadata``'s, for creates, updates and patches alike; the same 400 and 422 texts (the 422 quotes the patched object with every key sorted,
 exactly the server's: it holds a custom resource as unstructured JSON). An apply with fields the
 schema lacks is the field manager's 500 before any of this.
 
