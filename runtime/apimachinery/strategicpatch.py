@@ -142,15 +142,21 @@ def strategic_merge_patch(doc: dict[str, Any], patch: dict[str, Any], schema: Ty
         _root.reset(token)
 
 
+def _map_directive(patch: dict[str, Any]) -> dict[str, Any]:
+    """mergeMap's ``$patch`` in a map: ``replace`` gives the patch without it, ``delete`` an
+    empty map, anything else an error."""
+    directive = patch[DIRECTIVE]
+    if directive == "replace":
+        del patch[DIRECTIVE]
+        return patch
+    if directive == "delete":
+        return {}
+    raise _bad_patch_type(directive, patch)
+
+
 def _merge_map(original: dict[str, Any] | None, patch: dict[str, Any], meta: Meta) -> dict[str, Any]:
     if DIRECTIVE in patch:
-        directive = patch[DIRECTIVE]
-        if directive == "replace":
-            del patch[DIRECTIVE]
-            return patch
-        if directive == "delete":
-            return {}
-        raise _bad_patch_type(directive, patch)
+        return _map_directive(patch)
     if original is None:
         original = {}
     _apply_retain_keys(original, patch)

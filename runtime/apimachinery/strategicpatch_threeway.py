@@ -28,6 +28,7 @@ from kgen.runtime.apimachinery.strategicpatch import (
     _extract_key,
     _go_kind,
     _GoSlice,
+    _map_directive,
     _ordered_lists,
     _put_in_order,
     _remove_directives,
@@ -40,7 +41,6 @@ from kgen.runtime.apimachinery.strategicpatch_order import (
     SMPBadRequest,
     SMPInternal,
     _bad_arg_type,
-    _bad_patch_type,
     _find_by_key,
     _no_merge_key,
     _normalize_element_order,
@@ -55,13 +55,7 @@ def merge_patches(original: dict[str, Any], patch: dict[str, Any], meta: Meta) -
     """mergeMap(original, patch, schema, MergeOptions{}): ``patch`` merged into the patch
     ``original`` (both changed, as Go changes them)."""
     if DIRECTIVE in patch:
-        directive = patch[DIRECTIVE]
-        if directive == "replace":
-            del patch[DIRECTIVE]
-            return patch
-        if directive == "delete":
-            return {}
-        raise _bad_patch_type(directive, patch)
+        return _map_directive(patch)
     if RETAIN_KEYS in patch:
         retain = patch.pop(RETAIN_KEYS)
         if RETAIN_KEYS in original:

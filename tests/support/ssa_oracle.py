@@ -18,10 +18,12 @@ import json
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+
+import pytest
 
 from kgen.runtime.apimachinery.fieldmanager import ApplyConflict, FieldManager
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
@@ -136,3 +138,16 @@ def kgen_engine(crds: dict[str, TypeSchema]) -> Engine:
             return {"crash": f"{type(e).__name__}: {e}"}
 
     return answer
+
+
+@pytest.fixture(scope="module")
+def crd_schemas(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TypeSchema]:
+    """The merge schemas of the CRDs the SSA cases use, from a package generated for them."""
+    return generate_crd_schemas(tmp_path_factory.mktemp("ssacrd"))
+
+
+@pytest.fixture(scope="module")
+def oracle() -> Iterator[GoFieldManager]:
+    """hack/oracle/fieldmanager, one process per test module."""
+    with GoFieldManager() as go:
+        yield go

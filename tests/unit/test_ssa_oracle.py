@@ -19,30 +19,19 @@ import json
 import os
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
 from tests.support.ssa_cases import KINDS, SequenceMaker, canonical, normalize_times, with_live_times
-from tests.support.ssa_oracle import SSA_CRD, Engine, GoFieldManager, generate_crd_schemas, kgen_engine
+from tests.support.ssa_oracle import SSA_CRD, Engine, GoFieldManager, crd_schemas, kgen_engine, oracle  # noqa: F401 (fixtures)
 
 OPS = int(os.environ.get("KGEN_FUZZ_SSA_OPS", "5000"))
 SEED = int(os.environ.get("KGEN_FUZZ_SSA_SEED", "20261203"))
 SEQUENCE_LENGTH = (6, 18)
 BUSY_SEQUENCE_LENGTH = (25, 40)  # a new Update manager at most steps: past the cap of 10
-
-
-@pytest.fixture(scope="module")
-def crd_schemas(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TypeSchema]:
-    return generate_crd_schemas(tmp_path_factory.mktemp("ssacrd"))
-
-
-@pytest.fixture(scope="module")
-def oracle() -> Iterator[GoFieldManager]:
-    with GoFieldManager() as go:
-        yield go
 
 
 def run_sequences(oracle: GoFieldManager, engine: Engine, ops: int, seed: int,

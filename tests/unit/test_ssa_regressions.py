@@ -13,7 +13,6 @@ tests/support/ssa_regressions.jsonl, one case a line, from ``make fuzz-ssa FUZZ_
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,21 +20,10 @@ import pytest
 
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
 from tests.support.ssa_cases import canonical, normalize_times
-from tests.support.ssa_oracle import GoFieldManager, generate_crd_schemas, kgen_engine
+from tests.support.ssa_oracle import GoFieldManager, crd_schemas, kgen_engine, oracle  # noqa: F401 (fixtures)
 
 CASES = [json.loads(line) for line in
          (Path(__file__).resolve().parents[1] / "support" / "ssa_regressions.jsonl").read_text().splitlines() if line]
-
-
-@pytest.fixture(scope="module")
-def crd_schemas(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TypeSchema]:
-    return generate_crd_schemas(tmp_path_factory.mktemp("ssacrd"))
-
-
-@pytest.fixture(scope="module")
-def oracle() -> Iterator[GoFieldManager]:
-    with GoFieldManager() as go:
-        yield go
 
 
 def _answer(outcome: dict[str, Any], live: dict[str, Any] | None) -> str:
