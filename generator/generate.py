@@ -13,6 +13,7 @@ from pathlib import Path
 from . import applyconfigs, build, clients, format, mergeschema, render, write
 from .errors import InputError
 from .sources import SourceSet, crd, openapi, snapshot_dir
+from .sources.partial_metadata import add_partial_object_metadata
 
 APIMACHINERY_PREFIX = "io.k8s.apimachinery."
 #: The default --package: not ``kubernetes``, which would shadow the official client's import
@@ -72,6 +73,7 @@ def load_sources(opts: Options) -> SourceSet:
         sources.merge(crds)
     if not (opts.sources or opts.cluster or opts.crds):
         sources.merge(snapshot_dir.load(embedded_snapshot()))
+    add_partial_object_metadata(sources)  # meta/v1 kinds the apiserver serves but never publishes
     return sources
 
 

@@ -3,5 +3,5 @@
 
 INDEX: apiVersion -> kind -> (models module, class); CRDS: custom resources' group-versions."""
 
-INDEX = {'samplecontroller.kgen.dev/v1alpha1': {'Foo': ('samplecontroller_kgen_dev.v1alpha1', 'Foo'), 'FooList': ('samplecontroller_kgen_dev.v1alpha1', 'FooList')}, 'v1': {'APIResourceList': ('meta.v1', 'APIResourceList'), 'Status': ('meta.v1', 'Status')}}
+INDEX = {'meta.k8s.io/v1': {'PartialObjectMetadata': ('meta.v1', 'PartialObjectMetadata'), 'PartialObjectMetadataList': ('meta.v1', 'PartialObjectMetadataList')}, 'samplecontroller.kgen.dev/v1alpha1': {'Foo': ('samplecontroller_kgen_dev.v1alpha1', 'Foo'), 'FooList': ('samplecontroller_kgen_dev.v1alpha1', 'FooList')}, 'v1': {'APIResourceList': ('meta.v1', 'APIResourceList'), 'Status': ('meta.v1', 'Status')}}
 CRDS = ('samplecontroller.kgen.dev/v1alpha1',)

@@ -163,6 +163,18 @@ class OwnerReferenceApplyConfiguration(ApplyConfiguration["models.OwnerReference
     uid: str | None = None
 
 
+class PartialObjectMetadataApplyConfiguration(
+    ApplyConfiguration["models.PartialObjectMetadata"], kw_only=True
+):
+    """``PartialObjectMetadata`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
+
+    API_VERSION = "meta.k8s.io/v1"
+    KIND = "PartialObjectMetadata"
+    api_version: str | None = field(default=None, name="apiVersion")
+    kind: str | None = None
+    metadata: ObjectMetaApplyConfiguration | None = None
+
+
 class PreconditionsApplyConfiguration(ApplyConfiguration["models.Preconditions"], kw_only=True):
     """``Preconditions`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 

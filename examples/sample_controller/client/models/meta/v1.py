@@ -320,6 +320,42 @@ class OwnerReference(Model, kw_only=True):
     Default: "" (applied by the server, not by this client)."""
 
 
+class PartialObjectMetadata(Model, kw_only=True):
+    """PartialObjectMetadata is a generic representation of any object with ObjectMeta. It allows clients to get access to a particular ObjectMeta schema without knowing the details of the version."""
+
+    API_VERSION = "meta.k8s.io/v1"
+    KIND = "PartialObjectMetadata"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
+    kind: str | None = None
+    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    metadata: ObjectMeta | None = None
+    """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+
+    Default: {} (applied by the server, not by this client)."""
+
+
+class PartialObjectMetadataList(Model, kw_only=True):
+    """PartialObjectMetadataList contains a list of objects containing only their metadata"""
+
+    API_VERSION = "meta.k8s.io/v1"
+    KIND = "PartialObjectMetadataList"
+    DEFAULTS = {"metadata": {}}
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
+    items: list[PartialObjectMetadata]
+    """items contains each of the included items.
+
+    Required."""
+    kind: str | None = None
+    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    metadata: ListMeta | None = None
+    """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+
+    Default: {} (applied by the server, not by this client)."""
+
+
 class Preconditions(Model, kw_only=True):
     """Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out."""
 
