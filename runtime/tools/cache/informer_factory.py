@@ -1,10 +1,12 @@
 """SharedInformerFactory (generic part): one informer per resource type per factory.
 
 Options apply to every informer it makes — namespace, tweak_list_options (e.g. a label
-selector), a transform, the default resync, ``watch_list`` (stream the initial state instead of
-listing it; None: on unless ``KUBE_FEATURE_WatchListClient=false``) — and per-type resync
-periods, keyed ``"<apiVersion>/<plural>"`` (``"v1/configmaps"``, ``"apps/v1/deployments"``),
-override the default. ``start()`` runs every informer asked for so far (and later ones as they are asked
+selector), a transform (None: the informers' ``default_transform``, which drops managedFields
+and interns repeated metadata strings; ``transform=keep_objects`` opts out of it), the default
+resync, ``watch_list`` (stream the initial state instead of listing it; None: on unless
+``KUBE_FEATURE_WatchListClient=false``) — and per-type resync periods, keyed
+``"<apiVersion>/<plural>"`` (``"v1/configmaps"``, ``"apps/v1/deployments"``), override the
+default. ``start()`` runs every informer asked for so far (and later ones as they are asked
 for); ``wait_for_cache_sync()`` waits for all; ``shutdown()`` stops them.
 """
 

@@ -49,6 +49,7 @@ from kgen.runtime.tools.cache.processor import (
 from kgen.runtime.tools.cache.reflector import AsyncReflector, Reflector, WatchErrorHandler
 from kgen.runtime.tools.cache.reflector_state import ListOptions
 from kgen.runtime.tools.cache.store import NAMESPACE_INDEX, Indexer, IndexFunc, meta_namespace_index
+from kgen.runtime.tools.cache.transform import Transform, default_transform
 
 log = logging.getLogger("kgen.runtime.tools.cache.shared_informer")
 
@@ -99,6 +100,7 @@ class _SharedInformerBase(Generic[T]):
         clock: Callable[[], float] = time.monotonic,
         mutation_detector: CacheMutationDetector | None = None,
         watch_list: bool | None = None,
+        transform: Transform | None = default_transform,
     ) -> None:
         self.client = client
         self.indexer: Indexer[T] = Indexer(indexers={NAMESPACE_INDEX: meta_namespace_index, **(indexers or {})})
@@ -111,6 +113,7 @@ class _SharedInformerBase(Generic[T]):
         self.mutation_detector = mutation_detector or CacheMutationDetector.from_env()
         self._fifo_closed = False
         self._flavour(client, list_options)
+        self.fifo.transformer = transform  # default: no managedFields, repeated strings interned
         self.reflector.set_watch_list(watch_list)  # None: KUBE_FEATURE_WatchListClient (on by default)
 
     def _flavour(self, client: Any, list_options: ListOptions | None) -> None:
@@ -119,8 +122,10 @@ class _SharedInformerBase(Generic[T]):
 
     # -- configuration (before start) -------------------------------------------------------
 
-    def set_transform(self, transform: Callable[[Any], Any]) -> None:
-        """Transforms each object once, before it is stored (e.g. to drop managedFields)."""
+    def set_transform(self, transform: Transform | None) -> None:
+        """Transforms each object once, before it is stored, instead of ``default_transform``
+        (transform.py: managedFields dropped, repeated metadata strings interned); None keeps
+        every object as the server sent it."""
         with self.lock:
             if self.started:
                 raise RuntimeError("informer has already started")

@@ -1,0 +1,112 @@
+"""The informer's default transform: a lean cache without changing what a lister hands out.
+
+A transform runs once per object as it enters the DeltaFIFO (client-go's TransformFunc), before
+the indexer stores it. Informers apply ``default_transform`` unless told otherwise, which:
+
+- drops ``metadata.managedFields``, as controller-runtime's ``cache.TransformStripManagedFields``
+  does: server-side apply's field ownership is kilobytes per object that no controller reads
+  from a cache (an apply computes it on the server). It is often the largest part of an object
+  the apiserver sends.
+- interns the strings that repeat across a cache's objects: the namespace, label keys and values,
+  annotation keys, owner references' apiVersion and kind. ``sys.intern`` keeps one copy of each
+  (Go shares nothing either, but a Go string header is 16 bytes where a Python ``str`` is 50 or
+  more). An interned string is the same value (``==``, same hash): nothing a caller reads changes.
+
+Opting out, as controller-runtime lets a cache keep managedFields: ``informer.set_transform(None)``
+(or ``SharedIndexInformer(..., transform=None)``); a factory's ``transform=keep_objects`` keeps
+every object as received. A transform given to an informer or a factory replaces the default;
+``chain(default_transform, mine)`` keeps it as well.
+
+Objects are generated models (msgspec Structs, mutable) or dicts (the dynamic client); a
+transform is handed the freshly decoded object, which nothing else holds yet, so it changes it in
+place rather than copying it. A transform never sees tombstones nor Sync deltas (see delta_fifo).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+__all__ = ["Transform", "chain", "default_transform", "intern_metadata", "keep_objects", "strip_managed_fields"]
+
+Transform = Callable[[Any], Any]
+O = TypeVar("O")
+
+_intern = sys.intern
+
+
+def strip_managed_fields(obj: O) -> O:
+    """controller-runtime's TransformStripManagedFields: ``metadata.managedFields`` set to None
+    (removed from a dict). Anything without metadata passes unchanged."""
+    if isinstance(obj, dict):
+        meta = obj.get("metadata")
+        if isinstance(meta, dict):
+            meta.pop("managedFields", None)
+        return obj
+    meta = getattr(obj, "metadata", None)
+    if meta is not None and getattr(meta, "managed_fields", None) is not None:
+        meta.managed_fields = None
+    return obj
+
+
+def _interned_map(mapping: dict[str, str], values: bool) -> dict[str, str]:
+    if values:
+        return {_intern(k): _intern(v) if type(v) is str else v for k, v in mapping.items()}
+    return {_intern(k): v for k, v in mapping.items()}
+
+
+def intern_metadata(obj: O) -> O:
+    """Interns the metadata strings that repeat across objects: namespace, label keys and values,
+    annotation keys (their values are mostly unique: checksums, JSON), owner references'
+    apiVersion and kind."""
+    if isinstance(obj, dict):
+        meta = obj.get("metadata")
+        if not isinstance(meta, dict):
+            return obj
+        if type(namespace := meta.get("namespace")) is str:
+            meta["namespace"] = _intern(namespace)
+        if isinstance(labels := meta.get("labels"), dict):
+            meta["labels"] = _interned_map(labels, True)
+        if isinstance(annotations := meta.get("annotations"), dict):
+            meta["annotations"] = _interned_map(annotations, False)
+        for ref in meta.get("ownerReferences") or ():
+            if isinstance(ref, dict):
+                for field in ("apiVersion", "kind"):
+                    if type(value := ref.get(field)) is str:
+                        ref[field] = _intern(value)
+        return obj
+    meta = getattr(obj, "metadata", None)
+    if meta is None:
+        return obj
+    if type(namespace := getattr(meta, "namespace", None)) is str:
+        meta.namespace = _intern(namespace)
+    if type(labels := getattr(meta, "labels", None)) is dict:
+        meta.labels = _interned_map(labels, True)
+    if type(annotations := getattr(meta, "annotations", None)) is dict:
+        meta.annotations = _interned_map(annotations, False)
+    for ref in getattr(meta, "owner_references", None) or ():
+        if type(ref.api_version) is str and type(ref.kind) is str:
+            ref.api_version, ref.kind = _intern(ref.api_version), _intern(ref.kind)
+    return obj
+
+
+def default_transform(obj: O) -> O:
+    """What informers apply unless told otherwise: ``strip_managed_fields``, then ``intern_metadata``."""
+    return intern_metadata(strip_managed_fields(obj))
+
+
+def keep_objects(obj: O) -> O:
+    """The transform that keeps every object as received: a factory's opt-out of the default."""
+    return obj
+
+
+def chain(*transforms: Transform) -> Transform:
+    """One transform running ``transforms`` in order (each is handed what the previous returned)."""
+
+    def chained(obj: Any) -> Any:
+        for transform in transforms:
+            obj = transform(obj)
+        return obj
+
+    return chained
