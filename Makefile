@@ -27,6 +27,9 @@ $(BENCH_STAMP): $(STAMP) pyproject.toml
 	touch $(BENCH_STAMP)
 
 # Prints kgen's figures against lightkube and the official client (bench/run.py); exits 0.
+# The scale table (1,000 and 10,000 Pods; kgen, client-go, official, lightkube) also writes
+# PNG charts and a markdown report into build/bench/. The full curve, 100,000 Pods included:
+#   make bench BENCH_ARGS="--only scale --scale-counts 1000,10000,100000"
 bench: $(BENCH_STAMP)
 	KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" $(BIN)/python -m bench $(BENCH_ARGS)
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from . import codec_table, imports, informer_sync, rest
+from . import codec_table, imports, informer_sync, rest, scale, scale_report
 from .env import subprocess_env
 from .generation import (DMCG_FORMATTERS, DMCG_MODEL_TYPE, DmcgGeneration, KgenGeneration, time_dmcg,
                          time_kgen)
@@ -82,7 +82,7 @@ def _version(name: str) -> str:
 
 
 #: The tables ``--only`` can pick, in the order they are printed.
-TABLES = ("codec", "imports", "generation", "rest", "informer")
+TABLES = ("codec", "imports", "generation", "rest", "informer", "scale")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -103,7 +103,19 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--informer-objects", type=int, default=10_000,
                         help="ConfigMaps in the informer initial-sync table (default: 10000)")
     parser.add_argument("--informer-repeats", type=int, default=3, help="runs per client and mode, informer sync")
+    parser.add_argument("--scale-counts", type=_counts, default=(1000, 10_000),
+                        help="Pods per scale run, comma-separated (default: 1000,10000; add 100000 for the full curve)")
+    parser.add_argument("--scale-repeats", type=int, default=3, help="fresh processes per client and count, scale")
+    parser.add_argument("--scale-out", type=Path, default=Path("build") / "bench",
+                        help="folder for the scale charts and report (default: build/bench)")
     return parser
+
+
+def _counts(text: str) -> tuple[int, ...]:
+    try:
+        return scale.parse_counts(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -161,9 +173,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         sync_times = informer_sync.measure(args.informer_objects, args.informer_repeats, args.seed, _progress)
         tables.append(informer_sync.table(sync_times))
         notes += informer_sync.notes(sync_times)
+    if "scale" in chosen:
+        counts = ", ".join(f"{c:,}" for c in args.scale_counts)
+        _progress(f"scale: {counts} Pods; kgen full and metadata-only, client-go, official, lightkube")
+        scaled = scale.measure(args.scale_counts, args.scale_repeats, args.seed, _progress)
+        tables += [scale_report.ratio_table(scaled), scale_report.figures_table(scaled, "sync"),
+                   scale_report.figures_table(scaled, "memory")]
+        notes += scale_report.notes(scaled)
+    header = (f"kgen bench — Python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}; "
+              f"1-min load average {load_before:.2f} at start, {os.getloadavg()[0]:.2f} at end")
+    if "scale" in chosen:
+        written = scale.write(scaled, args.scale_out, header)
+        notes.append(f"- scale: charts and report written to {', '.join(str(p) for p in written)}")
     print()
-    print(f"kgen bench — Python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}; "
-          f"1-min load average {load_before:.2f} at start, {os.getloadavg()[0]:.2f} at end")
+    print(header)
     print(_versions())
     if "codec" in chosen:
         print(f"fixture: PodList of {args.pods} pods, {len(data) / 1e6:.1f} MB of JSON (seed {args.seed}); "

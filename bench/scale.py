@@ -1,0 +1,134 @@
+"""Scale: 1,000 to 100,000 Pods cached by kgen (full and metadata-only informers), client-go,
+the official client and lightkube, each in a fresh process, on one real apiserver.
+
+Per object count, one namespace is filled once (bench/scale_fill.py) and every client then
+runs ``repeats`` times, round by round (each round runs every client once, so load drifts
+reach them all alike); a figure is the median of its runs. The Python clients are
+bench/scale_clients.py; client-go's is hack/oracle/scalebench (a typed Pod informer from
+``informers.NewSharedInformerFactory``, built from the Go module proxy at the envtest version,
+the clientset as users get it: JSON). The ratios (bench/scale_report.py) are all between
+figures of this one run, and ``write`` puts the charts (bench/scale_charts.py) and a markdown
+report next to each other.
+
+    python -m bench --only scale [--scale-counts 1000,10000,100000] [--scale-repeats 3]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .env import subprocess_env
+from .generation import REPO
+from .scale_clients import CLIENTS, TIMEOUT
+from .scale_fill import fill
+from .scale_report import Figure, ScaleResult, median_figure
+
+#: The Python clients, then client-go: the order each round runs them in.
+RUN_ORDER = (*CLIENTS, "client-go")
+
+
+def namespace(count: int) -> str:
+    return f"bench-scale-{count}"
+
+
+def _figure(output: dict[str, Any], objects: int) -> Figure:
+    return Figure(float(output["seconds"]), (int(output["rssAfter"]) - int(output["rssBefore"])) / objects)
+
+
+def _client_go_binary() -> str:
+    build = subprocess.run([str(REPO / "hack" / "oracle" / "build.sh"), "scalebench"], capture_output=True,
+                           text=True, timeout=1800)
+    if build.returncode != 0:
+        raise RuntimeError(f"building hack/oracle/scalebench failed: {build.stderr.strip()[-500:]}")
+    return build.stdout.strip().splitlines()[-1]
+
+
+def _command(client: str, binary: str, kubeconfig: str, count: int) -> list[str]:
+    if client == "client-go":
+        return [binary, "-kubeconfig", kubeconfig, "-namespace", namespace(count), "-objects", str(count)]
+    return [sys.executable, "-m", "bench.scale_clients", client, kubeconfig, namespace(count), str(count)]
+
+
+def _run(command: list[str], env: dict[str, str]) -> dict[str, Any]:
+    done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, cwd=REPO, env=env)
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines()
+        raise RuntimeError(lines[-1] if lines else f"exit status {done.returncode}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _unavailable() -> dict[str, str]:
+    """Clients that cannot run in this checkout, found before any server starts."""
+    missing: dict[str, str] = {}
+    if importlib.util.find_spec("kgen.kubernetes.metadata") is None:
+        missing["kgen-metadata"] = "kgen.kubernetes.metadata (the metadata-only informer) is not generated here"
+    for client, module in (("official", "kubernetes"), ("lightkube", "lightkube")):
+        if importlib.util.find_spec(module) is None:
+            missing[client] = f"{module} is not installed (pyproject's bench extra)"
+    return missing
+
+
+def measure(counts: Sequence[int], repeats: int, seed: int, progress: Callable[[str], None]) -> ScaleResult:
+    from kgen.runtime.testing import KubeAPIServer
+
+    missing = _unavailable()
+    binary = ""
+    try:
+        binary = _client_go_binary()
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+        missing["client-go"] = str(e)
+    runs: dict[tuple[str, int], list[Figure]] = {}
+    facts: dict[str, str] = {}
+    with KubeAPIServer() as server, subprocess_env() as env:
+        for count in counts:
+            progress(f"scale: creating {count:,} pods with their status in {namespace(count)}")
+            asyncio.run(fill(server.kubeconfig, namespace(count), count, seed, progress))
+            for i in range(repeats):
+                progress(f"scale: {count:,} pods, round {i + 1} of {repeats} ({', '.join(RUN_ORDER)})")
+                for client in RUN_ORDER:
+                    if client in missing:
+                        continue
+                    try:
+                        output = _run(_command(client, binary, server.kubeconfig, count), env)
+                    except (RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
+                        missing[client] = f"failed at {count:,} pods: {e}"
+                        continue
+                    runs.setdefault((client, count), []).append(_figure(output, count))
+                    if "watchList" in output:
+                        facts[f"{client} watchList"] = f"{client} ran with WatchList {'on' if output['watchList'] else 'off'}"
+                    if "clientGo" in output:
+                        facts["client-go version"] = f"client-go {output['clientGo']}, built by hack/oracle/build.sh"
+    figures: dict[str, dict[int, Figure]] = {}
+    for (client, count), samples in runs.items():
+        figures.setdefault(client, {})[count] = median_figure(samples)
+    return ScaleResult(tuple(counts), repeats, figures, missing, tuple(facts.values()))
+
+
+def write(result: ScaleResult, folder: Path, header: str) -> list[Path]:
+    """The charts and ``scale.md`` (ratio table and figures, linking the charts) in ``folder``."""
+    from .scale_charts import write_charts
+    from .scale_report import markdown
+
+    charts = write_charts(result, folder)
+    report = folder / "scale.md"
+    report.write_text(markdown(result, [c.name for c in charts], header), encoding="utf-8")
+    return [report, *charts]
+
+
+def parse_counts(text: str) -> tuple[int, ...]:
+    """``--scale-counts``: comma-separated positive integers, e.g. ``1000,10000,100000``."""
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise ValueError(f"want comma-separated object counts such as 1000,10000, got {text!r}") from None
+    if not counts or any(c <= 0 for c in counts) or len(set(counts)) != len(counts):
+        raise ValueError(f"want distinct positive object counts such as 1000,10000, got {text!r}")
+    return tuple(sorted(counts))
