@@ -185,6 +185,16 @@ def render(package: Package) -> dict[str, str]:
         files[f"models/{module.group_module}/{module.version_module}.py"] = models.render(
             header=Code(HEADER), module=_module_view(module)
         )
+    if any(m.group_module == "meta" and any(c.name == "PartialObjectMetadata" for c in m.models) for m in package.modules):
+        files["metadata.py"] = env.get_template("metadata.py.jinja").render(
+            header=Code(HEADER),
+            doc=docstring(
+                "client-go's metadata client and metadatainformer, bound to this package's PartialObjectMetadata.\n\n"
+                "``MetadataClient(config).resource(GroupVersionResource(group, version, plural))`` reads any\n"
+                "resource, built-in or custom, as PartialObjectMetadata; ``MetadataSharedInformerFactory(client)``\n"
+                "caches them (``kgen.runtime.metadata``)."
+            ),
+        )
     return files
 
 
