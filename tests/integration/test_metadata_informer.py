@@ -12,6 +12,8 @@ their listers return typed PartialObjectMetadata.
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,6 +40,7 @@ from tests.integration.test_informer import CutOff, async_wait_until, compacting
 from tests.support.apiserver import crd_manifest, install_crd, unthrottled_config
 from tests.support.faultproxy import FaultProxy
 from tests.support.handler_log import HandlerLog
+from tests.support.oracle import oracle_binary
 
 PODS = GroupVersionResource("", "v1", "pods")
 GROUP = "metadata.kgen.test"
@@ -105,6 +108,39 @@ def test_list_is_what_the_server_answers_to_the_metadata_accept_header(
     assert mine == wire
     # Without it, the same path answers full Pods: the header is what makes them partial.
     assert admin.get(f"/api/v1/namespaces/{namespace}/pods").json()["kind"] == "PodList"
+
+
+def client_go_metadata_list(server: KubeAPIServer, resource: str, namespace: str) -> dict[str, Any]:
+    """hack/oracle/metadata: client-go's metadata client lists ``resource`` (group/version/plural)."""
+    done = subprocess.run(
+        [str(oracle_binary("metadata")), "list", "-kubeconfig", str(server.kubeconfig), "-resource", resource,
+         "-namespace", namespace],
+        capture_output=True, text=True, timeout=120, check=True,
+    )
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+@pytest.mark.parametrize("gvr", [PODS, WIDGETS], ids=["pods", "crd"])
+def test_list_matches_client_gos_metadata_client(
+    kube_apiserver: KubeAPIServer, clientset: Clientset, metadata: MetadataClient, admin: httpx.Client,
+    widgets_crd: str, namespace: str, gvr: GroupVersionResource,
+) -> None:
+    """The oracle: client-go's metadata client (hack/oracle/metadata) lists the same objects with
+    the same metadata, and sends the Accept header kgen's JSON-only one is taken from."""
+    for name in ("m1", "m2"):
+        if gvr == PODS:
+            clientset.core_v1.pods(namespace).create(pod(name, app=name))
+        else:
+            admin.post(f"/apis/{GROUP}/v1/namespaces/{namespace}/widgets", json=widget(name, tier=name)).raise_for_status()
+    go = client_go_metadata_list(kube_apiserver, f"{gvr.group}/{gvr.version}/{gvr.resource}", namespace)
+    assert go["clientGo"] == "v0.37.2"
+    assert go["accept"] == [
+        "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1," + ACCEPT_LIST
+    ]
+    mine = metadata.resource(gvr).namespace(namespace).list()
+    assert [item.metadata.to_dict() for item in mine.items if item.metadata] == [item["metadata"] for item in go["items"]]
+    assert len(go["items"]) == 2
 
 
 def test_get_patch_delete_and_watch_of_a_custom_resource(
