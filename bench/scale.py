@@ -113,14 +113,21 @@ def measure(counts: Sequence[int], repeats: int, seed: int, progress: Callable[[
 
 
 def write(result: ScaleResult, folder: Path, header: str) -> list[Path]:
-    """The charts and ``scale.md`` (ratio table and figures, linking the charts) in ``folder``."""
+    """The charts, ``scale.md`` (ratio table and figures, linking the charts) and ``scale.json``
+    (the medians, for comparing runs) in ``folder``."""
     from .scale_charts import write_charts
     from .scale_report import markdown
 
     charts = write_charts(result, folder)
     report = folder / "scale.md"
     report.write_text(markdown(result, [c.name for c in charts], header), encoding="utf-8")
-    return [report, *charts]
+    figures = folder / "scale.json"
+    figures.write_text(json.dumps({
+        "header": header, "repeats": result.repeats, "missing": dict(result.missing),
+        "figures": {client: {str(count): {"seconds": f.seconds, "bytesPerObject": f.bytes_per_object}
+                             for count, f in by_count.items()} for client, by_count in result.figures.items()},
+    }, indent=1), encoding="utf-8")
+    return [report, figures, *charts]
 
 
 def parse_counts(text: str) -> tuple[int, ...]:

@@ -4,6 +4,7 @@ report linking them, the pods it creates, and its command-line checks."""
 
 from __future__ import annotations
 
+import json
 import struct
 from pathlib import Path
 
@@ -126,7 +127,10 @@ def test_report_links_the_charts_next_to_the_ratio_table(tmp_path: Path) -> None
     result = _result(full=Figure(1.5, 30 * KIB), go=Figure(1.0, 30 * KIB), metadata=None,
                      bare=Figure(1.4, 40 * KIB), missing={"kgen-metadata": "not generated here"})
     written = scale.write(result, tmp_path, "machine: test")
-    assert [p.name for p in written] == ["scale.md", SYNC_CHART, MEMORY_CHART]
+    assert [p.name for p in written] == ["scale.md", "scale.json", SYNC_CHART, MEMORY_CHART]
+    medians = json.loads(written[1].read_text(encoding="utf-8"))
+    assert medians["figures"]["kgen-full"]["1000"] == {"seconds": 1.5, "bytesPerObject": 30 * KIB}
+    assert medians["missing"] == {"kgen-metadata": "not generated here"}
     report = written[0].read_text(encoding="utf-8")
     assert f"![{SYNC_CHART}]({SYNC_CHART})" in report and f"![{MEMORY_CHART}]({MEMORY_CHART})" in report
     assert "| 1,000 pods: initial sync, kgen full ÷ client-go " in report and "MET" in report
