@@ -186,15 +186,21 @@ def test_cluster_wide_list_and_a_cluster_scoped_resource(
 # -- informers -------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("watch_list", [True, False], ids=["watch-list", "list-then-watch"])
 def test_informer_of_pods_and_a_crd_syncs_sees_changes_and_lists_typed_metadata(
-    clientset: Clientset, metadata: MetadataClient, admin: httpx.Client, widgets_crd: str, namespace: str
+    clientset: Clientset, metadata: MetadataClient, admin: httpx.Client, widgets_crd: str, namespace: str,
+    watch_list: bool,
 ) -> None:
     pods = clientset.core_v1.pods(namespace)
     widgets_path = f"/apis/{GROUP}/v1/namespaces/{namespace}/widgets"
     pods.create(pod("p0", app="web"))
     admin.post(widgets_path, json=widget("w0", tier="a")).raise_for_status()
+    sent: list[tuple[str, str]] = []  # (Accept, query) of every request the informers send
+    metadata.rest.http.event_hooks["request"].append(
+        lambda request: sent.append((request.headers["accept"], request.url.query.decode()))
+    )
 
-    factory = MetadataSharedInformerFactory(metadata, namespace=namespace)
+    factory = MetadataSharedInformerFactory(metadata, namespace=namespace, watch_list=watch_list)
     pod_informer, widget_informer = factory.for_resource(PODS), factory.for_resource(WIDGETS)
     assert factory.for_resource(PODS).informer() is pod_informer.informer(), "one informer per resource"
     logs = {"pods": HandlerLog(), "widgets": HandlerLog()}
@@ -203,6 +209,14 @@ def test_informer_of_pods_and_a_crd_syncs_sees_changes_and_lists_typed_metadata(
     factory.start()
     try:
         assert factory.wait_for_cache_sync(timeout=30) == {PODS: True, WIDGETS: True}
+        # Both ways of syncing ask for partial objects: a watch-list (sendInitialEvents) as a watch
+        # does, a list as a list does.
+        initial = [(accept, query) for accept, query in sent if "sendInitialEvents=true" in query or "watch" not in query]
+        assert len(initial) == 2, sent
+        if watch_list:
+            assert {accept for accept, _ in initial} == {ACCEPT_OBJECT}
+        else:
+            assert {accept for accept, _ in initial} == {ACCEPT_LIST}
         assert [k for k, _ in logs["pods"].of(f"{namespace}/p0")] == ["add"]
         assert [k for k, _ in logs["widgets"].of(f"{namespace}/w0")] == ["add"]
 

@@ -154,3 +154,15 @@ def test_a_full_object_without_object_metadata_is_an_error() -> None:
     metadata, _ = client(lambda request: {"kind": "Pod", "apiVersion": "v1", "metadata": {"labels": {"a": "b"}}})
     with pytest.raises(UnexpectedObjectError, match="does not appear to match the ObjectMeta schema"):
         metadata.resource(PODS).namespace("ns").get("p")
+
+
+def test_with_timeout_and_namespace_keep_the_metadata_requests() -> None:
+    metadata, server = client(by_verb)
+    pods = metadata.resource(PODS)
+    bounded = pods.namespace("ns").with_timeout(2.5)
+    assert bounded._req.timeout == 2.5 and pods._req.timeout is None
+    bounded.get("p")
+    pods.namespace("").list()  # "" is every namespace, as client-go's Namespace("")
+    assert [(p, a) for _, p, _, a in server.seen] == [
+        ("/api/v1/namespaces/ns/pods/p", ACCEPT_OBJECT), ("/api/v1/pods", ACCEPT_LIST),
+    ]
