@@ -24,7 +24,7 @@ from typing import Any, Generic, Self, TypeVar
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.apimachinery.schema import GroupVersionResource
 from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
-from kgen.runtime.gentype.resource import WATCH_IDLE_TIMEOUT, PatchType, PropagationPolicy, ResourceInfo
+from kgen.runtime.gentype.resource import DEFAULT_PAGE_SIZE, WATCH_IDLE_TIMEOUT, PatchType, PropagationPolicy, ResourceInfo
 from kgen.runtime.gentype.watch import AsyncWatchStream, WatchStream
 from kgen.runtime.metadata.codec import MetadataCodec
 from kgen.runtime.metadata.requests import MetadataRequests
@@ -100,10 +100,10 @@ class MetadataResourceClient(Generic[T, L]):
         """One page: label_selector, field_selector, limit, continue_, resource_version, resource_version_match, timeout_seconds."""
         return self._client.list(**options)
 
-    def list_all(self, *, page_size: int = 500, **options: Any) -> L:
+    def list_all(self, *, page_size: int = DEFAULT_PAGE_SIZE, **options: Any) -> L:
         return self._client.list_all(page_size=page_size, **options)
 
-    def iter(self, *, page_size: int = 500, allow_inconsistent: bool = False, **options: Any) -> Iterator[T]:
+    def iter(self, *, page_size: int = DEFAULT_PAGE_SIZE, allow_inconsistent: bool = False, **options: Any) -> Iterator[T]:
         return self._client.iter(page_size=page_size, allow_inconsistent=allow_inconsistent, **options)
 
     def watch(
@@ -157,10 +157,10 @@ class AsyncMetadataResourceClient(Generic[T, L]):
     async def list(self, **options: Any) -> L:
         return await self._client.list(**options)
 
-    async def list_all(self, *, page_size: int = 500, **options: Any) -> L:
+    async def list_all(self, *, page_size: int = DEFAULT_PAGE_SIZE, **options: Any) -> L:
         return await self._client.list_all(page_size=page_size, **options)
 
-    def iter(self, *, page_size: int = 500, allow_inconsistent: bool = False, **options: Any) -> AsyncIterator[T]:
+    def iter(self, *, page_size: int = DEFAULT_PAGE_SIZE, allow_inconsistent: bool = False, **options: Any) -> AsyncIterator[T]:
         return self._client.iter(page_size=page_size, allow_inconsistent=allow_inconsistent, **options)
 
     def watch(
