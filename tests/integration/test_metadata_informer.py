@@ -248,6 +248,27 @@ def test_informer_of_pods_and_a_crd_syncs_sees_changes_and_lists_typed_metadata(
         factory.shutdown()
 
 
+def test_tweak_list_options_select_what_the_informer_caches(
+    clientset: Clientset, metadata: MetadataClient, namespace: str
+) -> None:
+    pods = clientset.core_v1.pods(namespace)
+    pods.create(pod("in", shard="0"))
+    pods.create(pod("out", shard="1"))
+    factory = MetadataSharedInformerFactory(
+        metadata, namespace=namespace, tweak_list_options=lambda options: {**options, "label_selector": "shard=0"}
+    )
+    shard = factory.for_resource(PODS)
+    factory.start()
+    try:
+        assert all(factory.wait_for_cache_sync(timeout=30).values())
+        pods.create(pod("out-later", shard="1"))  # first: were it cached, it would be seen before in-later
+        pods.create(pod("in-later", shard="0"))
+        wait_until(lambda: len(shard.lister().list()) >= 2, what="a second pod in the cache")
+        assert sorted(o.metadata.name or "" for o in shard.lister().list() if o.metadata) == ["in", "in-later"]
+    finally:
+        factory.shutdown()
+
+
 def test_async_factory_syncs_and_sees_a_custom_resource(
     kube_apiserver: KubeAPIServer, admin: httpx.Client, widgets_crd: str, namespace: str
 ) -> None:
