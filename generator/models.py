@@ -18,6 +18,7 @@ from typing import Any
 from . import naming
 from .errors import InputError, pointer
 from .escape import literal
+from .field_order import wire_order
 from .ir import Field, Model, Module
 from .nested import NestedClasses, identity, is_class, is_int_or_string, unwrap_all_of
 
@@ -207,7 +208,7 @@ class ModelBuilder:
         shadowed = naming.BUILTIN_TYPES & set(names.values())
         model = Model(name=cls, schema_name=origin, description=str(schema.get("description") or ""))
         model.atomic = schema.get("x-kubernetes-map-type") == "atomic"
-        for wire in sorted(props):
+        for wire in wire_order(origin, props):
             sub = props[wire]
             sub_ptr = f"{ptr}/properties{pointer(wire)}"
             if not isinstance(sub, dict):

@@ -45,20 +45,14 @@ class JSONPatchApplyConfiguration(ApplyConfiguration["models.JSONPatch"], kw_onl
 class MatchConditionApplyConfiguration(ApplyConfiguration["models.MatchCondition"], kw_only=True):
     """``MatchCondition`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    expression: str | None = None
     name: str | None = None
+    expression: str | None = None
 
 
 class MatchResourcesApplyConfiguration(ApplyConfiguration["models.MatchResources"], kw_only=True):
     """``MatchResources`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
-    exclude_resource_rules: list[NamedRuleWithOperationsApplyConfiguration] | None = field(
-        default=None, name="excludeResourceRules"
-    )
-    match_policy: Literal["Equivalent", "Exact"] | str | None = field(
-        default=None, name="matchPolicy"
-    )
     namespace_selector: metav1.LabelSelectorApplyConfiguration | None = field(
         default=None, name="namespaceSelector"
     )
@@ -67,6 +61,12 @@ class MatchResourcesApplyConfiguration(ApplyConfiguration["models.MatchResources
     )
     resource_rules: list[NamedRuleWithOperationsApplyConfiguration] | None = field(
         default=None, name="resourceRules"
+    )
+    exclude_resource_rules: list[NamedRuleWithOperationsApplyConfiguration] | None = field(
+        default=None, name="excludeResourceRules"
+    )
+    match_policy: Literal["Equivalent", "Exact"] | str | None = field(
+        default=None, name="matchPolicy"
     )
 
 
@@ -77,8 +77,8 @@ class MutatingAdmissionPolicyApplyConfiguration(
 
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "MutatingAdmissionPolicy"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: MutatingAdmissionPolicySpecApplyConfiguration | None = None
 
@@ -90,8 +90,8 @@ class MutatingAdmissionPolicyBindingApplyConfiguration(
 
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "MutatingAdmissionPolicyBinding"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: MutatingAdmissionPolicyBindingSpecApplyConfiguration | None = None
 
@@ -101,11 +101,11 @@ class MutatingAdmissionPolicyBindingSpecApplyConfiguration(
 ):
     """``MutatingAdmissionPolicyBindingSpec`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    policy_name: str | None = field(default=None, name="policyName")
+    param_ref: ParamRefApplyConfiguration | None = field(default=None, name="paramRef")
     match_resources: MatchResourcesApplyConfiguration | None = field(
         default=None, name="matchResources"
     )
-    param_ref: ParamRefApplyConfiguration | None = field(default=None, name="paramRef")
-    policy_name: str | None = field(default=None, name="policyName")
 
 
 class MutatingAdmissionPolicySpecApplyConfiguration(
@@ -113,56 +113,56 @@ class MutatingAdmissionPolicySpecApplyConfiguration(
 ):
     """``MutatingAdmissionPolicySpec`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    param_kind: ParamKindApplyConfiguration | None = field(default=None, name="paramKind")
+    match_constraints: MatchResourcesApplyConfiguration | None = field(
+        default=None, name="matchConstraints"
+    )
+    variables: list[VariableApplyConfiguration] | None = None
+    mutations: list[MutationApplyConfiguration] | None = None
     failure_policy: Literal["Fail", "Ignore"] | str | None = field(
         default=None, name="failurePolicy"
     )
     match_conditions: list[MatchConditionApplyConfiguration] | None = field(
         default=None, name="matchConditions"
     )
-    match_constraints: MatchResourcesApplyConfiguration | None = field(
-        default=None, name="matchConstraints"
-    )
-    mutations: list[MutationApplyConfiguration] | None = None
-    param_kind: ParamKindApplyConfiguration | None = field(default=None, name="paramKind")
     reinvocation_policy: Literal["IfNeeded", "Never"] | str | None = field(
         default=None, name="reinvocationPolicy"
     )
-    variables: list[VariableApplyConfiguration] | None = None
 
 
 class MutatingWebhookApplyConfiguration(ApplyConfiguration["models.MutatingWebhook"], kw_only=True):
     """``MutatingWebhook`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    admission_review_versions: list[str] | None = field(
-        default=None, name="admissionReviewVersions"
-    )
+    name: str | None = None
     client_config: WebhookClientConfigApplyConfiguration | None = field(
         default=None, name="clientConfig"
     )
+    rules: list[RuleWithOperationsApplyConfiguration] | None = None
     failure_policy: Literal["Fail", "Ignore"] | str | None = field(
         default=None, name="failurePolicy"
-    )
-    match_conditions: list[MatchConditionApplyConfiguration] | None = field(
-        default=None, name="matchConditions"
     )
     match_policy: Literal["Equivalent", "Exact"] | str | None = field(
         default=None, name="matchPolicy"
     )
-    name: str | None = None
     namespace_selector: metav1.LabelSelectorApplyConfiguration | None = field(
         default=None, name="namespaceSelector"
     )
     object_selector: metav1.LabelSelectorApplyConfiguration | None = field(
         default=None, name="objectSelector"
     )
-    reinvocation_policy: Literal["IfNeeded", "Never"] | str | None = field(
-        default=None, name="reinvocationPolicy"
-    )
-    rules: list[RuleWithOperationsApplyConfiguration] | None = None
     side_effects: Literal["None", "NoneOnDryRun", "Some", "Unknown"] | str | None = field(
         default=None, name="sideEffects"
     )
     timeout_seconds: int | None = field(default=None, name="timeoutSeconds")
+    admission_review_versions: list[str] | None = field(
+        default=None, name="admissionReviewVersions"
+    )
+    reinvocation_policy: Literal["IfNeeded", "Never"] | str | None = field(
+        default=None, name="reinvocationPolicy"
+    )
+    match_conditions: list[MatchConditionApplyConfiguration] | None = field(
+        default=None, name="matchConditions"
+    )
 
 
 class MutatingWebhookConfigurationApplyConfiguration(
@@ -172,8 +172,8 @@ class MutatingWebhookConfigurationApplyConfiguration(
 
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "MutatingWebhookConfiguration"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     webhooks: list[MutatingWebhookApplyConfiguration] | None = None
 
@@ -181,13 +181,13 @@ class MutatingWebhookConfigurationApplyConfiguration(
 class MutationApplyConfiguration(ApplyConfiguration["models.Mutation"], kw_only=True):
     """``Mutation`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    patch_type: Literal["ApplyConfiguration", "JSONPatch"] | str | None = field(
+        default=None, name="patchType"
+    )
     apply_configuration: ApplyConfigurationApplyConfiguration | None = field(
         default=None, name="applyConfiguration"
     )
     json_patch: JSONPatchApplyConfiguration | None = field(default=None, name="jsonPatch")
-    patch_type: Literal["ApplyConfiguration", "JSONPatch"] | str | None = field(
-        default=None, name="patchType"
-    )
 
 
 class NamedRuleWithOperationsApplyConfiguration(
@@ -196,10 +196,10 @@ class NamedRuleWithOperationsApplyConfiguration(
     """``NamedRuleWithOperations`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
+    resource_names: list[str] | None = field(default=None, name="resourceNames")
+    operations: list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None = None
     api_groups: list[str] | None = field(default=None, name="apiGroups")
     api_versions: list[str] | None = field(default=None, name="apiVersions")
-    operations: list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None = None
-    resource_names: list[str] | None = field(default=None, name="resourceNames")
     resources: list[str] | None = None
     scope: Literal["*", "Cluster", "Namespaced"] | str | None = None
 
@@ -218,8 +218,8 @@ class ParamRefApplyConfiguration(ApplyConfiguration["models.ParamRef"], kw_only=
     ATOMIC = True
     name: str | None = None
     namespace: str | None = None
-    parameter_not_found_action: str | None = field(default=None, name="parameterNotFoundAction")
     selector: metav1.LabelSelectorApplyConfiguration | None = None
+    parameter_not_found_action: str | None = field(default=None, name="parameterNotFoundAction")
 
 
 class RuleWithOperationsApplyConfiguration(
@@ -227,9 +227,9 @@ class RuleWithOperationsApplyConfiguration(
 ):
     """``RuleWithOperations`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    operations: list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None = None
     api_groups: list[str] | None = field(default=None, name="apiGroups")
     api_versions: list[str] | None = field(default=None, name="apiVersions")
-    operations: list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None = None
     resources: list[str] | None = None
     scope: Literal["*", "Cluster", "Namespaced"] | str | None = None
 
@@ -239,8 +239,8 @@ class ServiceReferenceApplyConfiguration(
 ):
     """``ServiceReference`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    name: str | None = None
     namespace: str | None = None
+    name: str | None = None
     path: str | None = None
     port: int | None = None
 
@@ -260,8 +260,8 @@ class ValidatingAdmissionPolicyApplyConfiguration(
 
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "ValidatingAdmissionPolicy"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: ValidatingAdmissionPolicySpecApplyConfiguration | None = None
     status: ValidatingAdmissionPolicyStatusApplyConfiguration | None = None
@@ -274,8 +274,8 @@ class ValidatingAdmissionPolicyBindingApplyConfiguration(
 
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "ValidatingAdmissionPolicyBinding"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: ValidatingAdmissionPolicyBindingSpecApplyConfiguration | None = None
 
@@ -285,11 +285,11 @@ class ValidatingAdmissionPolicyBindingSpecApplyConfiguration(
 ):
     """``ValidatingAdmissionPolicyBindingSpec`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    policy_name: str | None = field(default=None, name="policyName")
+    param_ref: ParamRefApplyConfiguration | None = field(default=None, name="paramRef")
     match_resources: MatchResourcesApplyConfiguration | None = field(
         default=None, name="matchResources"
     )
-    param_ref: ParamRefApplyConfiguration | None = field(default=None, name="paramRef")
-    policy_name: str | None = field(default=None, name="policyName")
     validation_actions: list[Literal["Audit", "Deny", "Warn"] | str] | None = field(
         default=None, name="validationActions"
     )
@@ -300,20 +300,20 @@ class ValidatingAdmissionPolicySpecApplyConfiguration(
 ):
     """``ValidatingAdmissionPolicySpec`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    audit_annotations: list[AuditAnnotationApplyConfiguration] | None = field(
-        default=None, name="auditAnnotations"
+    param_kind: ParamKindApplyConfiguration | None = field(default=None, name="paramKind")
+    match_constraints: MatchResourcesApplyConfiguration | None = field(
+        default=None, name="matchConstraints"
     )
+    validations: list[ValidationApplyConfiguration] | None = None
     failure_policy: Literal["Fail", "Ignore"] | str | None = field(
         default=None, name="failurePolicy"
+    )
+    audit_annotations: list[AuditAnnotationApplyConfiguration] | None = field(
+        default=None, name="auditAnnotations"
     )
     match_conditions: list[MatchConditionApplyConfiguration] | None = field(
         default=None, name="matchConditions"
     )
-    match_constraints: MatchResourcesApplyConfiguration | None = field(
-        default=None, name="matchConstraints"
-    )
-    param_kind: ParamKindApplyConfiguration | None = field(default=None, name="paramKind")
-    validations: list[ValidationApplyConfiguration] | None = None
     variables: list[VariableApplyConfiguration] | None = None
 
 
@@ -322,9 +322,9 @@ class ValidatingAdmissionPolicyStatusApplyConfiguration(
 ):
     """``ValidatingAdmissionPolicyStatus`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    conditions: list[metav1.ConditionApplyConfiguration] | None = None
     observed_generation: int | None = field(default=None, name="observedGeneration")
     type_checking: TypeCheckingApplyConfiguration | None = field(default=None, name="typeChecking")
+    conditions: list[metav1.ConditionApplyConfiguration] | None = None
 
 
 class ValidatingWebhookApplyConfiguration(
@@ -332,33 +332,33 @@ class ValidatingWebhookApplyConfiguration(
 ):
     """``ValidatingWebhook`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    admission_review_versions: list[str] | None = field(
-        default=None, name="admissionReviewVersions"
-    )
+    name: str | None = None
     client_config: WebhookClientConfigApplyConfiguration | None = field(
         default=None, name="clientConfig"
     )
+    rules: list[RuleWithOperationsApplyConfiguration] | None = None
     failure_policy: Literal["Fail", "Ignore"] | str | None = field(
         default=None, name="failurePolicy"
-    )
-    match_conditions: list[MatchConditionApplyConfiguration] | None = field(
-        default=None, name="matchConditions"
     )
     match_policy: Literal["Equivalent", "Exact"] | str | None = field(
         default=None, name="matchPolicy"
     )
-    name: str | None = None
     namespace_selector: metav1.LabelSelectorApplyConfiguration | None = field(
         default=None, name="namespaceSelector"
     )
     object_selector: metav1.LabelSelectorApplyConfiguration | None = field(
         default=None, name="objectSelector"
     )
-    rules: list[RuleWithOperationsApplyConfiguration] | None = None
     side_effects: Literal["None", "NoneOnDryRun", "Some", "Unknown"] | str | None = field(
         default=None, name="sideEffects"
     )
     timeout_seconds: int | None = field(default=None, name="timeoutSeconds")
+    admission_review_versions: list[str] | None = field(
+        default=None, name="admissionReviewVersions"
+    )
+    match_conditions: list[MatchConditionApplyConfiguration] | None = field(
+        default=None, name="matchConditions"
+    )
 
 
 class ValidatingWebhookConfigurationApplyConfiguration(
@@ -368,8 +368,8 @@ class ValidatingWebhookConfigurationApplyConfiguration(
 
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "ValidatingWebhookConfiguration"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     webhooks: list[ValidatingWebhookApplyConfiguration] | None = None
 
@@ -379,16 +379,16 @@ class ValidationApplyConfiguration(ApplyConfiguration["models.Validation"], kw_o
 
     expression: str | None = None
     message: str | None = None
-    message_expression: str | None = field(default=None, name="messageExpression")
     reason: str | None = None
+    message_expression: str | None = field(default=None, name="messageExpression")
 
 
 class VariableApplyConfiguration(ApplyConfiguration["models.Variable"], kw_only=True):
     """``Variable`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
-    expression: str | None = None
     name: str | None = None
+    expression: str | None = None
 
 
 class WebhookClientConfigApplyConfiguration(
@@ -396,6 +396,6 @@ class WebhookClientConfigApplyConfiguration(
 ):
     """``WebhookClientConfig`` (admissionregistration.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    ca_bundle: str | None = field(default=None, name="caBundle")
-    service: ServiceReferenceApplyConfiguration | None = None
     url: str | None = None
+    service: ServiceReferenceApplyConfiguration | None = None
+    ca_bundle: str | None = field(default=None, name="caBundle")

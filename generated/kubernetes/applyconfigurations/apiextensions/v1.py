@@ -18,12 +18,12 @@ class CustomResourceColumnDefinitionApplyConfiguration(
 ):
     """``CustomResourceColumnDefinition`` (apiextensions.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    description: str | None = None
-    format: str | None = None
-    json_path: str | None = field(default=None, name="jsonPath")
     name: str | None = None
-    priority: int | None = None
     type: str | None = None
+    format: str | None = None
+    description: str | None = None
+    priority: int | None = None
+    json_path: str | None = field(default=None, name="jsonPath")
 
 
 class CustomResourceConversionApplyConfiguration(
@@ -42,8 +42,8 @@ class CustomResourceDefinitionApplyConfiguration(
 
     API_VERSION = "apiextensions.k8s.io/v1"
     KIND = "CustomResourceDefinition"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: CustomResourceDefinitionSpecApplyConfiguration | None = None
     status: CustomResourceDefinitionStatusApplyConfiguration | None = None
@@ -54,12 +54,12 @@ class CustomResourceDefinitionConditionApplyConfiguration(
 ):
     """``CustomResourceDefinitionCondition`` (apiextensions.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    type: str | None = None
+    status: str | None = None
     last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    reason: str | None = None
     message: str | None = None
     observed_generation: int | None = field(default=None, name="observedGeneration")
-    reason: str | None = None
-    status: str | None = None
-    type: str | None = None
 
 
 class CustomResourceDefinitionNamesApplyConfiguration(
@@ -67,12 +67,12 @@ class CustomResourceDefinitionNamesApplyConfiguration(
 ):
     """``CustomResourceDefinitionNames`` (apiextensions.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    categories: list[str] | None = None
+    plural: str | None = None
+    singular: str | None = None
+    short_names: list[str] | None = field(default=None, name="shortNames")
     kind: str | None = None
     list_kind: str | None = field(default=None, name="listKind")
-    plural: str | None = None
-    short_names: list[str] | None = field(default=None, name="shortNames")
-    singular: str | None = None
+    categories: list[str] | None = None
 
 
 class CustomResourceDefinitionSpecApplyConfiguration(
@@ -80,12 +80,12 @@ class CustomResourceDefinitionSpecApplyConfiguration(
 ):
     """``CustomResourceDefinitionSpec`` (apiextensions.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    conversion: CustomResourceConversionApplyConfiguration | None = None
     group: str | None = None
     names: CustomResourceDefinitionNamesApplyConfiguration | None = None
-    preserve_unknown_fields: bool | None = field(default=None, name="preserveUnknownFields")
     scope: str | None = None
     versions: list[CustomResourceDefinitionVersionApplyConfiguration] | None = None
+    conversion: CustomResourceConversionApplyConfiguration | None = None
+    preserve_unknown_fields: bool | None = field(default=None, name="preserveUnknownFields")
 
 
 class CustomResourceDefinitionStatusApplyConfiguration(
@@ -93,12 +93,12 @@ class CustomResourceDefinitionStatusApplyConfiguration(
 ):
     """``CustomResourceDefinitionStatus`` (apiextensions.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    conditions: list[CustomResourceDefinitionConditionApplyConfiguration] | None = None
     accepted_names: CustomResourceDefinitionNamesApplyConfiguration | None = field(
         default=None, name="acceptedNames"
     )
-    conditions: list[CustomResourceDefinitionConditionApplyConfiguration] | None = None
-    observed_generation: int | None = field(default=None, name="observedGeneration")
     stored_versions: list[str] | None = field(default=None, name="storedVersions")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
 
 
 class CustomResourceDefinitionVersionApplyConfiguration(
@@ -106,19 +106,19 @@ class CustomResourceDefinitionVersionApplyConfiguration(
 ):
     """``CustomResourceDefinitionVersion`` (apiextensions.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    name: str | None = None
+    served: bool | None = None
+    storage: bool | None = None
+    deprecated: bool | None = None
+    deprecation_warning: str | None = field(default=None, name="deprecationWarning")
+    schema: CustomResourceValidationApplyConfiguration | None = None
+    subresources: CustomResourceSubresourcesApplyConfiguration | None = None
     additional_printer_columns: list[CustomResourceColumnDefinitionApplyConfiguration] | None = (
         field(default=None, name="additionalPrinterColumns")
     )
-    deprecated: bool | None = None
-    deprecation_warning: str | None = field(default=None, name="deprecationWarning")
-    name: str | None = None
-    schema: CustomResourceValidationApplyConfiguration | None = None
     selectable_fields: list[SelectableFieldApplyConfiguration] | None = field(
         default=None, name="selectableFields"
     )
-    served: bool | None = None
-    storage: bool | None = None
-    subresources: CustomResourceSubresourcesApplyConfiguration | None = None
 
 
 class CustomResourceSubresourceScaleApplyConfiguration(
@@ -126,9 +126,9 @@ class CustomResourceSubresourceScaleApplyConfiguration(
 ):
     """``CustomResourceSubresourceScale`` (apiextensions.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    label_selector_path: str | None = field(default=None, name="labelSelectorPath")
     spec_replicas_path: str | None = field(default=None, name="specReplicasPath")
     status_replicas_path: str | None = field(default=None, name="statusReplicasPath")
+    label_selector_path: str | None = field(default=None, name="labelSelectorPath")
 
 
 class CustomResourceSubresourcesApplyConfiguration(
@@ -136,8 +136,8 @@ class CustomResourceSubresourcesApplyConfiguration(
 ):
     """``CustomResourceSubresources`` (apiextensions.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    scale: CustomResourceSubresourceScaleApplyConfiguration | None = None
     status: dict[str, Any] | None = None
+    scale: CustomResourceSubresourceScaleApplyConfiguration | None = None
 
 
 class CustomResourceValidationApplyConfiguration(
@@ -162,47 +162,50 @@ class ExternalDocumentationApplyConfiguration(
 class JSONSchemaPropsApplyConfiguration(ApplyConfiguration["models.JSONSchemaProps"], kw_only=True):
     """``JSONSchemaProps`` (apiextensions.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    ref: str | None = field(default=None, name="$ref")
-    schema: str | None = field(default=None, name="$schema")
-    additional_items: Any | None = field(default=None, name="additionalItems")
-    additional_properties: Any | None = field(default=None, name="additionalProperties")
-    all_of: list[JSONSchemaPropsApplyConfiguration] | None = field(default=None, name="allOf")
-    any_of: list[JSONSchemaPropsApplyConfiguration] | None = field(default=None, name="anyOf")
-    default: Any | None = None
-    definitions: dict[str, JSONSchemaPropsApplyConfiguration] | None = None
-    dependencies: dict[str, Any] | None = None
-    description: str | None = None
-    enum: list[Any] | None = None
-    example: Any | None = None
-    exclusive_maximum: bool | None = field(default=None, name="exclusiveMaximum")
-    exclusive_minimum: bool | None = field(default=None, name="exclusiveMinimum")
-    external_docs: ExternalDocumentationApplyConfiguration | None = field(
-        default=None, name="externalDocs"
-    )
-    format: str | None = None
     id: str | None = None
-    items: Any | None = None
-    max_items: int | None = field(default=None, name="maxItems")
-    max_length: int | None = field(default=None, name="maxLength")
-    max_properties: int | None = field(default=None, name="maxProperties")
+    schema: str | None = field(default=None, name="$schema")
+    ref: str | None = field(default=None, name="$ref")
+    description: str | None = None
+    type: str | None = None
+    format: str | None = None
+    title: str | None = None
+    default: Any | None = None
     maximum: float | None = None
-    min_items: int | None = field(default=None, name="minItems")
-    min_length: int | None = field(default=None, name="minLength")
-    min_properties: int | None = field(default=None, name="minProperties")
+    exclusive_maximum: bool | None = field(default=None, name="exclusiveMaximum")
     minimum: float | None = None
-    multiple_of: float | None = field(default=None, name="multipleOf")
-    not_: JSONSchemaPropsApplyConfiguration | None = field(default=None, name="not")
-    nullable: bool | None = None
-    one_of: list[JSONSchemaPropsApplyConfiguration] | None = field(default=None, name="oneOf")
+    exclusive_minimum: bool | None = field(default=None, name="exclusiveMinimum")
+    max_length: int | None = field(default=None, name="maxLength")
+    min_length: int | None = field(default=None, name="minLength")
     pattern: str | None = None
+    max_items: int | None = field(default=None, name="maxItems")
+    min_items: int | None = field(default=None, name="minItems")
+    unique_items: bool | None = field(default=None, name="uniqueItems")
+    multiple_of: float | None = field(default=None, name="multipleOf")
+    enum: list[Any] | None = None
+    max_properties: int | None = field(default=None, name="maxProperties")
+    min_properties: int | None = field(default=None, name="minProperties")
+    required: list[str] | None = None
+    items: Any | None = None
+    all_of: list[JSONSchemaPropsApplyConfiguration] | None = field(default=None, name="allOf")
+    one_of: list[JSONSchemaPropsApplyConfiguration] | None = field(default=None, name="oneOf")
+    any_of: list[JSONSchemaPropsApplyConfiguration] | None = field(default=None, name="anyOf")
+    not_: JSONSchemaPropsApplyConfiguration | None = field(default=None, name="not")
+    properties: dict[str, JSONSchemaPropsApplyConfiguration] | None = None
+    additional_properties: Any | None = field(default=None, name="additionalProperties")
     pattern_properties: dict[str, JSONSchemaPropsApplyConfiguration] | None = field(
         default=None, name="patternProperties"
     )
-    properties: dict[str, JSONSchemaPropsApplyConfiguration] | None = None
-    required: list[str] | None = None
-    title: str | None = None
-    type: str | None = None
-    unique_items: bool | None = field(default=None, name="uniqueItems")
+    dependencies: dict[str, Any] | None = None
+    additional_items: Any | None = field(default=None, name="additionalItems")
+    definitions: dict[str, JSONSchemaPropsApplyConfiguration] | None = None
+    external_docs: ExternalDocumentationApplyConfiguration | None = field(
+        default=None, name="externalDocs"
+    )
+    example: Any | None = None
+    nullable: bool | None = None
+    x_kubernetes_preserve_unknown_fields: bool | None = field(
+        default=None, name="x-kubernetes-preserve-unknown-fields"
+    )
     x_kubernetes_embedded_resource: bool | None = field(
         default=None, name="x-kubernetes-embedded-resource"
     )
@@ -212,9 +215,6 @@ class JSONSchemaPropsApplyConfiguration(ApplyConfiguration["models.JSONSchemaPro
     )
     x_kubernetes_list_type: str | None = field(default=None, name="x-kubernetes-list-type")
     x_kubernetes_map_type: str | None = field(default=None, name="x-kubernetes-map-type")
-    x_kubernetes_preserve_unknown_fields: bool | None = field(
-        default=None, name="x-kubernetes-preserve-unknown-fields"
-    )
     x_kubernetes_validations: list[ValidationRuleApplyConfiguration] | None = field(
         default=None, name="x-kubernetes-validations"
     )
@@ -231,8 +231,8 @@ class ServiceReferenceApplyConfiguration(
 ):
     """``ServiceReference`` (apiextensions.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    name: str | None = None
     namespace: str | None = None
+    name: str | None = None
     path: str | None = None
     port: int | None = None
 
@@ -240,10 +240,9 @@ class ServiceReferenceApplyConfiguration(
 class ValidationRuleApplyConfiguration(ApplyConfiguration["models.ValidationRule"], kw_only=True):
     """``ValidationRule`` (apiextensions.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    field_path: str | None = field(default=None, name="fieldPath")
+    rule: str | None = None
     message: str | None = None
     message_expression: str | None = field(default=None, name="messageExpression")
-    optional_old_self: bool | None = field(default=None, name="optionalOldSelf")
     reason: (
         Literal[
             "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"
@@ -251,7 +250,8 @@ class ValidationRuleApplyConfiguration(ApplyConfiguration["models.ValidationRule
         | str
         | None
     ) = None
-    rule: str | None = None
+    field_path: str | None = field(default=None, name="fieldPath")
+    optional_old_self: bool | None = field(default=None, name="optionalOldSelf")
 
 
 class WebhookClientConfigApplyConfiguration(
@@ -259,9 +259,9 @@ class WebhookClientConfigApplyConfiguration(
 ):
     """``WebhookClientConfig`` (apiextensions.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    ca_bundle: str | None = field(default=None, name="caBundle")
-    service: ServiceReferenceApplyConfiguration | None = None
     url: str | None = None
+    service: ServiceReferenceApplyConfiguration | None = None
+    ca_bundle: str | None = field(default=None, name="caBundle")
 
 
 class WebhookConversionApplyConfiguration(

@@ -21,10 +21,10 @@ class ControllerRevisionApplyConfiguration(
 
     API_VERSION = "apps/v1"
     KIND = "ControllerRevision"
-    api_version: str | None = field(default=None, name="apiVersion")
-    data: dict[str, Any] | None = None
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
+    data: dict[str, Any] | None = None
     revision: int | None = None
 
 
@@ -33,8 +33,8 @@ class DaemonSetApplyConfiguration(ApplyConfiguration["models.DaemonSet"], kw_onl
 
     API_VERSION = "apps/v1"
     KIND = "DaemonSet"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: DaemonSetSpecApplyConfiguration | None = None
     status: DaemonSetStatusApplyConfiguration | None = None
@@ -45,38 +45,38 @@ class DaemonSetConditionApplyConfiguration(
 ):
     """``DaemonSetCondition`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
-    reason: str | None = None
-    status: str | None = None
     type: str | None = None
+    status: str | None = None
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    reason: str | None = None
+    message: str | None = None
 
 
 class DaemonSetSpecApplyConfiguration(ApplyConfiguration["models.DaemonSetSpec"], kw_only=True):
     """``DaemonSetSpec`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
-    revision_history_limit: int | None = field(default=None, name="revisionHistoryLimit")
     selector: metav1.LabelSelectorApplyConfiguration | None = None
     template: corev1.PodTemplateSpecApplyConfiguration | None = None
     update_strategy: DaemonSetUpdateStrategyApplyConfiguration | None = field(
         default=None, name="updateStrategy"
     )
+    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
+    revision_history_limit: int | None = field(default=None, name="revisionHistoryLimit")
 
 
 class DaemonSetStatusApplyConfiguration(ApplyConfiguration["models.DaemonSetStatus"], kw_only=True):
     """``DaemonSetStatus`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    collision_count: int | None = field(default=None, name="collisionCount")
-    conditions: list[DaemonSetConditionApplyConfiguration] | None = None
     current_number_scheduled: int | None = field(default=None, name="currentNumberScheduled")
-    desired_number_scheduled: int | None = field(default=None, name="desiredNumberScheduled")
-    number_available: int | None = field(default=None, name="numberAvailable")
     number_misscheduled: int | None = field(default=None, name="numberMisscheduled")
+    desired_number_scheduled: int | None = field(default=None, name="desiredNumberScheduled")
     number_ready: int | None = field(default=None, name="numberReady")
-    number_unavailable: int | None = field(default=None, name="numberUnavailable")
     observed_generation: int | None = field(default=None, name="observedGeneration")
     updated_number_scheduled: int | None = field(default=None, name="updatedNumberScheduled")
+    number_available: int | None = field(default=None, name="numberAvailable")
+    number_unavailable: int | None = field(default=None, name="numberUnavailable")
+    collision_count: int | None = field(default=None, name="collisionCount")
+    conditions: list[DaemonSetConditionApplyConfiguration] | None = None
 
 
 class DaemonSetUpdateStrategyApplyConfiguration(
@@ -84,10 +84,10 @@ class DaemonSetUpdateStrategyApplyConfiguration(
 ):
     """``DaemonSetUpdateStrategy`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    type: Literal["OnDelete", "RollingUpdate"] | str | None = None
     rolling_update: RollingUpdateDaemonSetApplyConfiguration | None = field(
         default=None, name="rollingUpdate"
     )
-    type: Literal["OnDelete", "RollingUpdate"] | str | None = None
 
 
 class DeploymentApplyConfiguration(ApplyConfiguration["models.Deployment"], kw_only=True):
@@ -95,8 +95,8 @@ class DeploymentApplyConfiguration(ApplyConfiguration["models.Deployment"], kw_o
 
     API_VERSION = "apps/v1"
     KIND = "Deployment"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: DeploymentSpecApplyConfiguration | None = None
     status: DeploymentStatusApplyConfiguration | None = None
@@ -107,25 +107,25 @@ class DeploymentConditionApplyConfiguration(
 ):
     """``DeploymentCondition`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    last_update_time: Time | None = field(default=None, name="lastUpdateTime")
-    message: str | None = None
-    reason: str | None = None
-    status: str | None = None
     type: str | None = None
+    status: str | None = None
+    last_update_time: Time | None = field(default=None, name="lastUpdateTime")
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    reason: str | None = None
+    message: str | None = None
 
 
 class DeploymentSpecApplyConfiguration(ApplyConfiguration["models.DeploymentSpec"], kw_only=True):
     """``DeploymentSpec`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    replicas: int | None = None
+    selector: metav1.LabelSelectorApplyConfiguration | None = None
+    template: corev1.PodTemplateSpecApplyConfiguration | None = None
+    strategy: DeploymentStrategyApplyConfiguration | None = None
     min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
+    revision_history_limit: int | None = field(default=None, name="revisionHistoryLimit")
     paused: bool | None = None
     progress_deadline_seconds: int | None = field(default=None, name="progressDeadlineSeconds")
-    replicas: int | None = None
-    revision_history_limit: int | None = field(default=None, name="revisionHistoryLimit")
-    selector: metav1.LabelSelectorApplyConfiguration | None = None
-    strategy: DeploymentStrategyApplyConfiguration | None = None
-    template: corev1.PodTemplateSpecApplyConfiguration | None = None
 
 
 class DeploymentStatusApplyConfiguration(
@@ -133,15 +133,15 @@ class DeploymentStatusApplyConfiguration(
 ):
     """``DeploymentStatus`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    available_replicas: int | None = field(default=None, name="availableReplicas")
-    collision_count: int | None = field(default=None, name="collisionCount")
-    conditions: list[DeploymentConditionApplyConfiguration] | None = None
     observed_generation: int | None = field(default=None, name="observedGeneration")
-    ready_replicas: int | None = field(default=None, name="readyReplicas")
     replicas: int | None = None
-    terminating_replicas: int | None = field(default=None, name="terminatingReplicas")
-    unavailable_replicas: int | None = field(default=None, name="unavailableReplicas")
     updated_replicas: int | None = field(default=None, name="updatedReplicas")
+    ready_replicas: int | None = field(default=None, name="readyReplicas")
+    available_replicas: int | None = field(default=None, name="availableReplicas")
+    unavailable_replicas: int | None = field(default=None, name="unavailableReplicas")
+    terminating_replicas: int | None = field(default=None, name="terminatingReplicas")
+    conditions: list[DeploymentConditionApplyConfiguration] | None = None
+    collision_count: int | None = field(default=None, name="collisionCount")
 
 
 class DeploymentStrategyApplyConfiguration(
@@ -149,10 +149,10 @@ class DeploymentStrategyApplyConfiguration(
 ):
     """``DeploymentStrategy`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    type: Literal["Recreate", "RollingUpdate"] | str | None = None
     rolling_update: RollingUpdateDeploymentApplyConfiguration | None = field(
         default=None, name="rollingUpdate"
     )
-    type: Literal["Recreate", "RollingUpdate"] | str | None = None
 
 
 class ReplicaSetApplyConfiguration(ApplyConfiguration["models.ReplicaSet"], kw_only=True):
@@ -160,8 +160,8 @@ class ReplicaSetApplyConfiguration(ApplyConfiguration["models.ReplicaSet"], kw_o
 
     API_VERSION = "apps/v1"
     KIND = "ReplicaSet"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: ReplicaSetSpecApplyConfiguration | None = None
     status: ReplicaSetStatusApplyConfiguration | None = None
@@ -172,18 +172,18 @@ class ReplicaSetConditionApplyConfiguration(
 ):
     """``ReplicaSetCondition`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
-    reason: str | None = None
-    status: str | None = None
     type: str | None = None
+    status: str | None = None
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    reason: str | None = None
+    message: str | None = None
 
 
 class ReplicaSetSpecApplyConfiguration(ApplyConfiguration["models.ReplicaSetSpec"], kw_only=True):
     """``ReplicaSetSpec`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
     replicas: int | None = None
+    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
     selector: metav1.LabelSelectorApplyConfiguration | None = None
     template: corev1.PodTemplateSpecApplyConfiguration | None = None
 
@@ -193,13 +193,13 @@ class ReplicaSetStatusApplyConfiguration(
 ):
     """``ReplicaSetStatus`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    available_replicas: int | None = field(default=None, name="availableReplicas")
-    conditions: list[ReplicaSetConditionApplyConfiguration] | None = None
-    fully_labeled_replicas: int | None = field(default=None, name="fullyLabeledReplicas")
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    ready_replicas: int | None = field(default=None, name="readyReplicas")
     replicas: int | None = None
+    fully_labeled_replicas: int | None = field(default=None, name="fullyLabeledReplicas")
+    ready_replicas: int | None = field(default=None, name="readyReplicas")
+    available_replicas: int | None = field(default=None, name="availableReplicas")
     terminating_replicas: int | None = field(default=None, name="terminatingReplicas")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    conditions: list[ReplicaSetConditionApplyConfiguration] | None = None
 
 
 class RollingUpdateDaemonSetApplyConfiguration(
@@ -207,8 +207,8 @@ class RollingUpdateDaemonSetApplyConfiguration(
 ):
     """``RollingUpdateDaemonSet`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    max_surge: IntOrString | None = field(default=None, name="maxSurge")
     max_unavailable: IntOrString | None = field(default=None, name="maxUnavailable")
+    max_surge: IntOrString | None = field(default=None, name="maxSurge")
 
 
 class RollingUpdateDeploymentApplyConfiguration(
@@ -216,8 +216,8 @@ class RollingUpdateDeploymentApplyConfiguration(
 ):
     """``RollingUpdateDeployment`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    max_surge: IntOrString | None = field(default=None, name="maxSurge")
     max_unavailable: IntOrString | None = field(default=None, name="maxUnavailable")
+    max_surge: IntOrString | None = field(default=None, name="maxSurge")
 
 
 class RollingUpdateStatefulSetStrategyApplyConfiguration(
@@ -225,8 +225,8 @@ class RollingUpdateStatefulSetStrategyApplyConfiguration(
 ):
     """``RollingUpdateStatefulSetStrategy`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    max_unavailable: IntOrString | None = field(default=None, name="maxUnavailable")
     partition: int | None = None
+    max_unavailable: IntOrString | None = field(default=None, name="maxUnavailable")
 
 
 class StatefulSetApplyConfiguration(ApplyConfiguration["models.StatefulSet"], kw_only=True):
@@ -234,8 +234,8 @@ class StatefulSetApplyConfiguration(ApplyConfiguration["models.StatefulSet"], kw
 
     API_VERSION = "apps/v1"
     KIND = "StatefulSet"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: StatefulSetSpecApplyConfiguration | None = None
     status: StatefulSetStatusApplyConfiguration | None = None
@@ -246,11 +246,11 @@ class StatefulSetConditionApplyConfiguration(
 ):
     """``StatefulSetCondition`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
-    reason: str | None = None
-    status: str | None = None
     type: str | None = None
+    status: str | None = None
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    reason: str | None = None
+    message: str | None = None
 
 
 class StatefulSetOrdinalsApplyConfiguration(
@@ -273,25 +273,25 @@ class StatefulSetPersistentVolumeClaimRetentionPolicyApplyConfiguration(
 class StatefulSetSpecApplyConfiguration(ApplyConfiguration["models.StatefulSetSpec"], kw_only=True):
     """``StatefulSetSpec`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
-    ordinals: StatefulSetOrdinalsApplyConfiguration | None = None
-    persistent_volume_claim_retention_policy: (
-        StatefulSetPersistentVolumeClaimRetentionPolicyApplyConfiguration | None
-    ) = field(default=None, name="persistentVolumeClaimRetentionPolicy")
-    pod_management_policy: Literal["OrderedReady", "Parallel"] | str | None = field(
-        default=None, name="podManagementPolicy"
-    )
     replicas: int | None = None
-    revision_history_limit: int | None = field(default=None, name="revisionHistoryLimit")
     selector: metav1.LabelSelectorApplyConfiguration | None = None
-    service_name: str | None = field(default=None, name="serviceName")
     template: corev1.PodTemplateSpecApplyConfiguration | None = None
-    update_strategy: StatefulSetUpdateStrategyApplyConfiguration | None = field(
-        default=None, name="updateStrategy"
-    )
     volume_claim_templates: list[corev1.PersistentVolumeClaimApplyConfiguration] | None = field(
         default=None, name="volumeClaimTemplates"
     )
+    service_name: str | None = field(default=None, name="serviceName")
+    pod_management_policy: Literal["OrderedReady", "Parallel"] | str | None = field(
+        default=None, name="podManagementPolicy"
+    )
+    update_strategy: StatefulSetUpdateStrategyApplyConfiguration | None = field(
+        default=None, name="updateStrategy"
+    )
+    revision_history_limit: int | None = field(default=None, name="revisionHistoryLimit")
+    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
+    persistent_volume_claim_retention_policy: (
+        StatefulSetPersistentVolumeClaimRetentionPolicyApplyConfiguration | None
+    ) = field(default=None, name="persistentVolumeClaimRetentionPolicy")
+    ordinals: StatefulSetOrdinalsApplyConfiguration | None = None
 
 
 class StatefulSetStatusApplyConfiguration(
@@ -299,16 +299,16 @@ class StatefulSetStatusApplyConfiguration(
 ):
     """``StatefulSetStatus`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    available_replicas: int | None = field(default=None, name="availableReplicas")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    replicas: int | None = None
+    ready_replicas: int | None = field(default=None, name="readyReplicas")
+    current_replicas: int | None = field(default=None, name="currentReplicas")
+    updated_replicas: int | None = field(default=None, name="updatedReplicas")
+    current_revision: str | None = field(default=None, name="currentRevision")
+    update_revision: str | None = field(default=None, name="updateRevision")
     collision_count: int | None = field(default=None, name="collisionCount")
     conditions: list[StatefulSetConditionApplyConfiguration] | None = None
-    current_replicas: int | None = field(default=None, name="currentReplicas")
-    current_revision: str | None = field(default=None, name="currentRevision")
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    ready_replicas: int | None = field(default=None, name="readyReplicas")
-    replicas: int | None = None
-    update_revision: str | None = field(default=None, name="updateRevision")
-    updated_replicas: int | None = field(default=None, name="updatedReplicas")
+    available_replicas: int | None = field(default=None, name="availableReplicas")
 
 
 class StatefulSetUpdateStrategyApplyConfiguration(
@@ -316,7 +316,7 @@ class StatefulSetUpdateStrategyApplyConfiguration(
 ):
     """``StatefulSetUpdateStrategy`` (apps/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    type: Literal["OnDelete", "Recreate", "RollingUpdate"] | str | None = None
     rolling_update: RollingUpdateStatefulSetStrategyApplyConfiguration | None = field(
         default=None, name="rollingUpdate"
     )
-    type: Literal["OnDelete", "Recreate", "RollingUpdate"] | str | None = None

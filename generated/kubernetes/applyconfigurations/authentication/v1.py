@@ -18,8 +18,8 @@ class BoundObjectReferenceApplyConfiguration(
 ):
     """``BoundObjectReference`` (authentication.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     name: str | None = None
     uid: str | None = None
 
@@ -31,8 +31,8 @@ class SelfSubjectReviewApplyConfiguration(
 
     API_VERSION = "authentication.k8s.io/v1"
     KIND = "SelfSubjectReview"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     status: SelfSubjectReviewStatusApplyConfiguration | None = None
 
@@ -50,8 +50,8 @@ class TokenRequestApplyConfiguration(ApplyConfiguration["models.TokenRequest"], 
 
     API_VERSION = "authentication.k8s.io/v1"
     KIND = "TokenRequest"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: TokenRequestSpecApplyConfiguration | None = None
     status: TokenRequestStatusApplyConfiguration | None = None
@@ -62,12 +62,12 @@ class TokenRequestSpecApplyConfiguration(
 ):
     """``TokenRequestSpec`` (authentication.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    attestations: dict[str, list[str]] | None = None
     audiences: list[str] | None = None
+    expiration_seconds: int | None = field(default=None, name="expirationSeconds")
     bound_object_ref: BoundObjectReferenceApplyConfiguration | None = field(
         default=None, name="boundObjectRef"
     )
-    expiration_seconds: int | None = field(default=None, name="expirationSeconds")
+    attestations: dict[str, list[str]] | None = None
 
 
 class TokenRequestStatusApplyConfiguration(
@@ -75,8 +75,8 @@ class TokenRequestStatusApplyConfiguration(
 ):
     """``TokenRequestStatus`` (authentication.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    expiration_timestamp: Time | None = field(default=None, name="expirationTimestamp")
     token: str | None = None
+    expiration_timestamp: Time | None = field(default=None, name="expirationTimestamp")
 
 
 class TokenReviewApplyConfiguration(ApplyConfiguration["models.TokenReview"], kw_only=True):
@@ -84,8 +84,8 @@ class TokenReviewApplyConfiguration(ApplyConfiguration["models.TokenReview"], kw
 
     API_VERSION = "authentication.k8s.io/v1"
     KIND = "TokenReview"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: TokenReviewSpecApplyConfiguration | None = None
     status: TokenReviewStatusApplyConfiguration | None = None
@@ -94,8 +94,8 @@ class TokenReviewApplyConfiguration(ApplyConfiguration["models.TokenReview"], kw
 class TokenReviewSpecApplyConfiguration(ApplyConfiguration["models.TokenReviewSpec"], kw_only=True):
     """``TokenReviewSpec`` (authentication.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    audiences: list[str] | None = None
     token: str | None = None
+    audiences: list[str] | None = None
 
 
 class TokenReviewStatusApplyConfiguration(
@@ -103,16 +103,16 @@ class TokenReviewStatusApplyConfiguration(
 ):
     """``TokenReviewStatus`` (authentication.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    audiences: list[str] | None = None
     authenticated: bool | None = None
-    error: str | None = None
     user: UserInfoApplyConfiguration | None = None
+    audiences: list[str] | None = None
+    error: str | None = None
 
 
 class UserInfoApplyConfiguration(ApplyConfiguration["models.UserInfo"], kw_only=True):
     """``UserInfo`` (authentication.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    extra: dict[str, list[str]] | None = None
-    groups: list[str] | None = None
-    uid: str | None = None
     username: str | None = None
+    uid: str | None = None
+    groups: list[str] | None = None
+    extra: dict[str, list[str]] | None = None

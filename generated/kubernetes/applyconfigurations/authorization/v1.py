@@ -37,8 +37,8 @@ class LocalSubjectAccessReviewApplyConfiguration(
 
     API_VERSION = "authorization.k8s.io/v1"
     KIND = "LocalSubjectAccessReview"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: SubjectAccessReviewSpecApplyConfiguration | None = None
     status: SubjectAccessReviewStatusApplyConfiguration | None = None
@@ -56,8 +56,8 @@ class NonResourceAttributesApplyConfiguration(
 class NonResourceRuleApplyConfiguration(ApplyConfiguration["models.NonResourceRule"], kw_only=True):
     """``NonResourceRule`` (authorization.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    non_resource_urls: list[str] | None = field(default=None, name="nonResourceURLs")
     verbs: list[str] | None = None
+    non_resource_urls: list[str] | None = field(default=None, name="nonResourceURLs")
 
 
 class ResourceAttributesApplyConfiguration(
@@ -65,28 +65,28 @@ class ResourceAttributesApplyConfiguration(
 ):
     """``ResourceAttributes`` (authorization.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    namespace: str | None = None
+    verb: str | None = None
+    group: str | None = None
+    version: str | None = None
+    resource: str | None = None
+    subresource: str | None = None
+    name: str | None = None
     field_selector: FieldSelectorAttributesApplyConfiguration | None = field(
         default=None, name="fieldSelector"
     )
-    group: str | None = None
     label_selector: LabelSelectorAttributesApplyConfiguration | None = field(
         default=None, name="labelSelector"
     )
-    name: str | None = None
-    namespace: str | None = None
-    resource: str | None = None
-    subresource: str | None = None
-    verb: str | None = None
-    version: str | None = None
 
 
 class ResourceRuleApplyConfiguration(ApplyConfiguration["models.ResourceRule"], kw_only=True):
     """``ResourceRule`` (authorization.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    api_groups: list[str] | None = field(default=None, name="apiGroups")
-    resource_names: list[str] | None = field(default=None, name="resourceNames")
-    resources: list[str] | None = None
     verbs: list[str] | None = None
+    api_groups: list[str] | None = field(default=None, name="apiGroups")
+    resources: list[str] | None = None
+    resource_names: list[str] | None = field(default=None, name="resourceNames")
 
 
 class SelfSubjectAccessReviewApplyConfiguration(
@@ -96,8 +96,8 @@ class SelfSubjectAccessReviewApplyConfiguration(
 
     API_VERSION = "authorization.k8s.io/v1"
     KIND = "SelfSubjectAccessReview"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: SelfSubjectAccessReviewSpecApplyConfiguration | None = None
     status: SubjectAccessReviewStatusApplyConfiguration | None = None
@@ -108,11 +108,11 @@ class SelfSubjectAccessReviewSpecApplyConfiguration(
 ):
     """``SelfSubjectAccessReviewSpec`` (authorization.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    non_resource_attributes: NonResourceAttributesApplyConfiguration | None = field(
-        default=None, name="nonResourceAttributes"
-    )
     resource_attributes: ResourceAttributesApplyConfiguration | None = field(
         default=None, name="resourceAttributes"
+    )
+    non_resource_attributes: NonResourceAttributesApplyConfiguration | None = field(
+        default=None, name="nonResourceAttributes"
     )
 
 
@@ -123,8 +123,8 @@ class SelfSubjectRulesReviewApplyConfiguration(
 
     API_VERSION = "authorization.k8s.io/v1"
     KIND = "SelfSubjectRulesReview"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: SelfSubjectRulesReviewSpecApplyConfiguration | None = None
     status: SubjectRulesReviewStatusApplyConfiguration | None = None
@@ -145,8 +145,8 @@ class SubjectAccessReviewApplyConfiguration(
 
     API_VERSION = "authorization.k8s.io/v1"
     KIND = "SubjectAccessReview"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: SubjectAccessReviewSpecApplyConfiguration | None = None
     status: SubjectAccessReviewStatusApplyConfiguration | None = None
@@ -157,16 +157,16 @@ class SubjectAccessReviewSpecApplyConfiguration(
 ):
     """``SubjectAccessReviewSpec`` (authorization.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    extra: dict[str, list[str]] | None = None
-    groups: list[str] | None = None
-    non_resource_attributes: NonResourceAttributesApplyConfiguration | None = field(
-        default=None, name="nonResourceAttributes"
-    )
     resource_attributes: ResourceAttributesApplyConfiguration | None = field(
         default=None, name="resourceAttributes"
     )
-    uid: str | None = None
+    non_resource_attributes: NonResourceAttributesApplyConfiguration | None = field(
+        default=None, name="nonResourceAttributes"
+    )
     user: str | None = None
+    groups: list[str] | None = None
+    extra: dict[str, list[str]] | None = None
+    uid: str | None = None
 
 
 class SubjectAccessReviewStatusApplyConfiguration(
@@ -176,8 +176,8 @@ class SubjectAccessReviewStatusApplyConfiguration(
 
     allowed: bool | None = None
     denied: bool | None = None
-    evaluation_error: str | None = field(default=None, name="evaluationError")
     reason: str | None = None
+    evaluation_error: str | None = field(default=None, name="evaluationError")
 
 
 class SubjectRulesReviewStatusApplyConfiguration(
@@ -185,11 +185,11 @@ class SubjectRulesReviewStatusApplyConfiguration(
 ):
     """``SubjectRulesReviewStatus`` (authorization.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    evaluation_error: str | None = field(default=None, name="evaluationError")
-    incomplete: bool | None = None
-    non_resource_rules: list[NonResourceRuleApplyConfiguration] | None = field(
-        default=None, name="nonResourceRules"
-    )
     resource_rules: list[ResourceRuleApplyConfiguration] | None = field(
         default=None, name="resourceRules"
     )
+    non_resource_rules: list[NonResourceRuleApplyConfiguration] | None = field(
+        default=None, name="nonResourceRules"
+    )
+    incomplete: bool | None = None
+    evaluation_error: str | None = field(default=None, name="evaluationError")

@@ -19,9 +19,9 @@ class CrossVersionObjectReferenceApplyConfiguration(
     """``CrossVersionObjectReference`` (autoscaling/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
     name: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
 
 
 class HorizontalPodAutoscalerApplyConfiguration(
@@ -31,8 +31,8 @@ class HorizontalPodAutoscalerApplyConfiguration(
 
     API_VERSION = "autoscaling/v1"
     KIND = "HorizontalPodAutoscaler"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: HorizontalPodAutoscalerSpecApplyConfiguration | None = None
     status: HorizontalPodAutoscalerStatusApplyConfiguration | None = None
@@ -43,11 +43,11 @@ class HorizontalPodAutoscalerSpecApplyConfiguration(
 ):
     """``HorizontalPodAutoscalerSpec`` (autoscaling/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    max_replicas: int | None = field(default=None, name="maxReplicas")
-    min_replicas: int | None = field(default=None, name="minReplicas")
     scale_target_ref: CrossVersionObjectReferenceApplyConfiguration | None = field(
         default=None, name="scaleTargetRef"
     )
+    min_replicas: int | None = field(default=None, name="minReplicas")
+    max_replicas: int | None = field(default=None, name="maxReplicas")
     target_cpu_utilization_percentage: int | None = field(
         default=None, name="targetCPUUtilizationPercentage"
     )
@@ -58,13 +58,13 @@ class HorizontalPodAutoscalerStatusApplyConfiguration(
 ):
     """``HorizontalPodAutoscalerStatus`` (autoscaling/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    last_scale_time: Time | None = field(default=None, name="lastScaleTime")
+    current_replicas: int | None = field(default=None, name="currentReplicas")
+    desired_replicas: int | None = field(default=None, name="desiredReplicas")
     current_cpu_utilization_percentage: int | None = field(
         default=None, name="currentCPUUtilizationPercentage"
     )
-    current_replicas: int | None = field(default=None, name="currentReplicas")
-    desired_replicas: int | None = field(default=None, name="desiredReplicas")
-    last_scale_time: Time | None = field(default=None, name="lastScaleTime")
-    observed_generation: int | None = field(default=None, name="observedGeneration")
 
 
 class ScaleApplyConfiguration(ApplyConfiguration["models.Scale"], kw_only=True):
@@ -72,8 +72,8 @@ class ScaleApplyConfiguration(ApplyConfiguration["models.Scale"], kw_only=True):
 
     API_VERSION = "autoscaling/v1"
     KIND = "Scale"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: ScaleSpecApplyConfiguration | None = None
     status: ScaleStatusApplyConfiguration | None = None

@@ -18,9 +18,9 @@ class ContainerResourceMetricSourceApplyConfiguration(
 ):
     """``ContainerResourceMetricSource`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    container: str | None = None
     name: str | None = None
     target: MetricTargetApplyConfiguration | None = None
+    container: str | None = None
 
 
 class ContainerResourceMetricStatusApplyConfiguration(
@@ -28,9 +28,9 @@ class ContainerResourceMetricStatusApplyConfiguration(
 ):
     """``ContainerResourceMetricStatus`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    container: str | None = None
-    current: MetricValueStatusApplyConfiguration | None = None
     name: str | None = None
+    current: MetricValueStatusApplyConfiguration | None = None
+    container: str | None = None
 
 
 class CrossVersionObjectReferenceApplyConfiguration(
@@ -38,9 +38,9 @@ class CrossVersionObjectReferenceApplyConfiguration(
 ):
     """``CrossVersionObjectReference`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
     name: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
 
 
 class ExternalMetricSourceApplyConfiguration(
@@ -57,8 +57,8 @@ class ExternalMetricStatusApplyConfiguration(
 ):
     """``ExternalMetricStatus`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    current: MetricValueStatusApplyConfiguration | None = None
     metric: MetricIdentifierApplyConfiguration | None = None
+    current: MetricValueStatusApplyConfiguration | None = None
 
 
 class HPAScalingPolicyApplyConfiguration(
@@ -66,19 +66,19 @@ class HPAScalingPolicyApplyConfiguration(
 ):
     """``HPAScalingPolicy`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    period_seconds: int | None = field(default=None, name="periodSeconds")
     type: str | None = None
     value: int | None = None
+    period_seconds: int | None = field(default=None, name="periodSeconds")
 
 
 class HPAScalingRulesApplyConfiguration(ApplyConfiguration["models.HPAScalingRules"], kw_only=True):
     """``HPAScalingRules`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    policies: list[HPAScalingPolicyApplyConfiguration] | None = None
-    select_policy: str | None = field(default=None, name="selectPolicy")
     stabilization_window_seconds: int | None = field(
         default=None, name="stabilizationWindowSeconds"
     )
+    select_policy: str | None = field(default=None, name="selectPolicy")
+    policies: list[HPAScalingPolicyApplyConfiguration] | None = None
     tolerance: Quantity | None = None
 
 
@@ -89,8 +89,8 @@ class HorizontalPodAutoscalerApplyConfiguration(
 
     API_VERSION = "autoscaling/v2"
     KIND = "HorizontalPodAutoscaler"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: HorizontalPodAutoscalerSpecApplyConfiguration | None = None
     status: HorizontalPodAutoscalerStatusApplyConfiguration | None = None
@@ -101,8 +101,8 @@ class HorizontalPodAutoscalerBehaviorApplyConfiguration(
 ):
     """``HorizontalPodAutoscalerBehavior`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    scale_down: HPAScalingRulesApplyConfiguration | None = field(default=None, name="scaleDown")
     scale_up: HPAScalingRulesApplyConfiguration | None = field(default=None, name="scaleUp")
+    scale_down: HPAScalingRulesApplyConfiguration | None = field(default=None, name="scaleDown")
 
 
 class HorizontalPodAutoscalerConditionApplyConfiguration(
@@ -110,12 +110,12 @@ class HorizontalPodAutoscalerConditionApplyConfiguration(
 ):
     """``HorizontalPodAutoscalerCondition`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    type: str | None = None
+    status: str | None = None
     last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    reason: str | None = None
     message: str | None = None
     observed_generation: int | None = field(default=None, name="observedGeneration")
-    reason: str | None = None
-    status: str | None = None
-    type: str | None = None
 
 
 class HorizontalPodAutoscalerSpecApplyConfiguration(
@@ -123,13 +123,13 @@ class HorizontalPodAutoscalerSpecApplyConfiguration(
 ):
     """``HorizontalPodAutoscalerSpec`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    behavior: HorizontalPodAutoscalerBehaviorApplyConfiguration | None = None
-    max_replicas: int | None = field(default=None, name="maxReplicas")
-    metrics: list[MetricSpecApplyConfiguration] | None = None
-    min_replicas: int | None = field(default=None, name="minReplicas")
     scale_target_ref: CrossVersionObjectReferenceApplyConfiguration | None = field(
         default=None, name="scaleTargetRef"
     )
+    min_replicas: int | None = field(default=None, name="minReplicas")
+    max_replicas: int | None = field(default=None, name="maxReplicas")
+    metrics: list[MetricSpecApplyConfiguration] | None = None
+    behavior: HorizontalPodAutoscalerBehaviorApplyConfiguration | None = None
 
 
 class HorizontalPodAutoscalerStatusApplyConfiguration(
@@ -137,14 +137,14 @@ class HorizontalPodAutoscalerStatusApplyConfiguration(
 ):
     """``HorizontalPodAutoscalerStatus`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    conditions: list[HorizontalPodAutoscalerConditionApplyConfiguration] | None = None
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    last_scale_time: Time | None = field(default=None, name="lastScaleTime")
+    current_replicas: int | None = field(default=None, name="currentReplicas")
+    desired_replicas: int | None = field(default=None, name="desiredReplicas")
     current_metrics: list[MetricStatusApplyConfiguration] | None = field(
         default=None, name="currentMetrics"
     )
-    current_replicas: int | None = field(default=None, name="currentReplicas")
-    desired_replicas: int | None = field(default=None, name="desiredReplicas")
-    last_scale_time: Time | None = field(default=None, name="lastScaleTime")
-    observed_generation: int | None = field(default=None, name="observedGeneration")
+    conditions: list[HorizontalPodAutoscalerConditionApplyConfiguration] | None = None
 
 
 class MetricIdentifierApplyConfiguration(
@@ -159,36 +159,36 @@ class MetricIdentifierApplyConfiguration(
 class MetricSpecApplyConfiguration(ApplyConfiguration["models.MetricSpec"], kw_only=True):
     """``MetricSpec`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    type: str | None = None
+    object: ObjectMetricSourceApplyConfiguration | None = None
+    pods: PodsMetricSourceApplyConfiguration | None = None
+    resource: ResourceMetricSourceApplyConfiguration | None = None
     container_resource: ContainerResourceMetricSourceApplyConfiguration | None = field(
         default=None, name="containerResource"
     )
     external: ExternalMetricSourceApplyConfiguration | None = None
-    object: ObjectMetricSourceApplyConfiguration | None = None
-    pods: PodsMetricSourceApplyConfiguration | None = None
-    resource: ResourceMetricSourceApplyConfiguration | None = None
-    type: str | None = None
 
 
 class MetricStatusApplyConfiguration(ApplyConfiguration["models.MetricStatus"], kw_only=True):
     """``MetricStatus`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    type: str | None = None
+    object: ObjectMetricStatusApplyConfiguration | None = None
+    pods: PodsMetricStatusApplyConfiguration | None = None
+    resource: ResourceMetricStatusApplyConfiguration | None = None
     container_resource: ContainerResourceMetricStatusApplyConfiguration | None = field(
         default=None, name="containerResource"
     )
     external: ExternalMetricStatusApplyConfiguration | None = None
-    object: ObjectMetricStatusApplyConfiguration | None = None
-    pods: PodsMetricStatusApplyConfiguration | None = None
-    resource: ResourceMetricStatusApplyConfiguration | None = None
-    type: str | None = None
 
 
 class MetricTargetApplyConfiguration(ApplyConfiguration["models.MetricTarget"], kw_only=True):
     """``MetricTarget`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    average_utilization: int | None = field(default=None, name="averageUtilization")
-    average_value: Quantity | None = field(default=None, name="averageValue")
     type: str | None = None
     value: Quantity | None = None
+    average_value: Quantity | None = field(default=None, name="averageValue")
+    average_utilization: int | None = field(default=None, name="averageUtilization")
 
 
 class MetricValueStatusApplyConfiguration(
@@ -196,9 +196,9 @@ class MetricValueStatusApplyConfiguration(
 ):
     """``MetricValueStatus`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    average_utilization: int | None = field(default=None, name="averageUtilization")
-    average_value: Quantity | None = field(default=None, name="averageValue")
     value: Quantity | None = None
+    average_value: Quantity | None = field(default=None, name="averageValue")
+    average_utilization: int | None = field(default=None, name="averageUtilization")
 
 
 class ObjectMetricSourceApplyConfiguration(
@@ -209,8 +209,8 @@ class ObjectMetricSourceApplyConfiguration(
     described_object: CrossVersionObjectReferenceApplyConfiguration | None = field(
         default=None, name="describedObject"
     )
-    metric: MetricIdentifierApplyConfiguration | None = None
     target: MetricTargetApplyConfiguration | None = None
+    metric: MetricIdentifierApplyConfiguration | None = None
 
 
 class ObjectMetricStatusApplyConfiguration(
@@ -218,11 +218,11 @@ class ObjectMetricStatusApplyConfiguration(
 ):
     """``ObjectMetricStatus`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    metric: MetricIdentifierApplyConfiguration | None = None
     current: MetricValueStatusApplyConfiguration | None = None
     described_object: CrossVersionObjectReferenceApplyConfiguration | None = field(
         default=None, name="describedObject"
     )
-    metric: MetricIdentifierApplyConfiguration | None = None
 
 
 class PodsMetricSourceApplyConfiguration(
@@ -239,8 +239,8 @@ class PodsMetricStatusApplyConfiguration(
 ):
     """``PodsMetricStatus`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    current: MetricValueStatusApplyConfiguration | None = None
     metric: MetricIdentifierApplyConfiguration | None = None
+    current: MetricValueStatusApplyConfiguration | None = None
 
 
 class ResourceMetricSourceApplyConfiguration(
@@ -257,5 +257,5 @@ class ResourceMetricStatusApplyConfiguration(
 ):
     """``ResourceMetricStatus`` (autoscaling/v2) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    current: MetricValueStatusApplyConfiguration | None = None
     name: str | None = None
+    current: MetricValueStatusApplyConfiguration | None = None

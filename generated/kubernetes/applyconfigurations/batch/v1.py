@@ -20,8 +20,8 @@ class CronJobApplyConfiguration(ApplyConfiguration["models.CronJob"], kw_only=Tr
 
     API_VERSION = "batch/v1"
     KIND = "CronJob"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: CronJobSpecApplyConfiguration | None = None
     status: CronJobStatusApplyConfiguration | None = None
@@ -30,18 +30,18 @@ class CronJobApplyConfiguration(ApplyConfiguration["models.CronJob"], kw_only=Tr
 class CronJobSpecApplyConfiguration(ApplyConfiguration["models.CronJobSpec"], kw_only=True):
     """``CronJobSpec`` (batch/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    schedule: str | None = None
+    time_zone: str | None = field(default=None, name="timeZone")
+    starting_deadline_seconds: int | None = field(default=None, name="startingDeadlineSeconds")
     concurrency_policy: Literal["Allow", "Forbid", "Replace"] | str | None = field(
         default=None, name="concurrencyPolicy"
     )
-    failed_jobs_history_limit: int | None = field(default=None, name="failedJobsHistoryLimit")
+    suspend: bool | None = None
     job_template: JobTemplateSpecApplyConfiguration | None = field(default=None, name="jobTemplate")
-    schedule: str | None = None
-    starting_deadline_seconds: int | None = field(default=None, name="startingDeadlineSeconds")
     successful_jobs_history_limit: int | None = field(
         default=None, name="successfulJobsHistoryLimit"
     )
-    suspend: bool | None = None
-    time_zone: str | None = field(default=None, name="timeZone")
+    failed_jobs_history_limit: int | None = field(default=None, name="failedJobsHistoryLimit")
 
 
 class CronJobStatusApplyConfiguration(ApplyConfiguration["models.CronJobStatus"], kw_only=True):
@@ -57,8 +57,8 @@ class JobApplyConfiguration(ApplyConfiguration["models.Job"], kw_only=True):
 
     API_VERSION = "batch/v1"
     KIND = "Job"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: JobSpecApplyConfiguration | None = None
     status: JobStatusApplyConfiguration | None = None
@@ -67,12 +67,12 @@ class JobApplyConfiguration(ApplyConfiguration["models.Job"], kw_only=True):
 class JobConditionApplyConfiguration(ApplyConfiguration["models.JobCondition"], kw_only=True):
     """``JobCondition`` (batch/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    type: str | None = None
+    status: str | None = None
     last_probe_time: Time | None = field(default=None, name="lastProbeTime")
     last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
     reason: str | None = None
-    status: str | None = None
-    type: str | None = None
+    message: str | None = None
 
 
 class JobSchedulingConfigurationApplyConfiguration(
@@ -80,66 +80,66 @@ class JobSchedulingConfigurationApplyConfiguration(
 ):
     """``JobSchedulingConfiguration`` (batch/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    scheduling_policy: (
+        schedulingv1alpha3.WorkloadPodGroupSchedulingPolicyApplyConfiguration | None
+    ) = field(default=None, name="schedulingPolicy")
+    scheduling_constraints: (
+        schedulingv1alpha3.WorkloadPodGroupSchedulingConstraintsApplyConfiguration | None
+    ) = field(default=None, name="schedulingConstraints")
     disruption_mode: schedulingv1alpha3.WorkloadPodGroupDisruptionModeApplyConfiguration | None = (
         field(default=None, name="disruptionMode")
     )
     resource_claims: (
         list[schedulingv1alpha3.WorkloadPodGroupResourceClaimApplyConfiguration] | None
     ) = field(default=None, name="resourceClaims")
-    scheduling_constraints: (
-        schedulingv1alpha3.WorkloadPodGroupSchedulingConstraintsApplyConfiguration | None
-    ) = field(default=None, name="schedulingConstraints")
-    scheduling_policy: (
-        schedulingv1alpha3.WorkloadPodGroupSchedulingPolicyApplyConfiguration | None
-    ) = field(default=None, name="schedulingPolicy")
 
 
 class JobSpecApplyConfiguration(ApplyConfiguration["models.JobSpec"], kw_only=True):
     """``JobSpec`` (batch/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    active_deadline_seconds: int | None = field(default=None, name="activeDeadlineSeconds")
-    backoff_limit: int | None = field(default=None, name="backoffLimit")
-    backoff_limit_per_index: int | None = field(default=None, name="backoffLimitPerIndex")
-    completion_mode: Literal["Indexed", "NonIndexed"] | str | None = field(
-        default=None, name="completionMode"
-    )
-    completions: int | None = None
-    managed_by: str | None = field(default=None, name="managedBy")
-    manual_selector: bool | None = field(default=None, name="manualSelector")
-    max_failed_indexes: int | None = field(default=None, name="maxFailedIndexes")
     parallelism: int | None = None
+    completions: int | None = None
+    active_deadline_seconds: int | None = field(default=None, name="activeDeadlineSeconds")
     pod_failure_policy: PodFailurePolicyApplyConfiguration | None = field(
         default=None, name="podFailurePolicy"
     )
-    pod_replacement_policy: Literal["Failed", "TerminatingOrFailed"] | str | None = field(
-        default=None, name="podReplacementPolicy"
-    )
-    scheduling: JobSchedulingConfigurationApplyConfiguration | None = None
-    selector: metav1.LabelSelectorApplyConfiguration | None = None
     success_policy: SuccessPolicyApplyConfiguration | None = field(
         default=None, name="successPolicy"
     )
-    suspend: bool | None = None
+    backoff_limit: int | None = field(default=None, name="backoffLimit")
+    backoff_limit_per_index: int | None = field(default=None, name="backoffLimitPerIndex")
+    max_failed_indexes: int | None = field(default=None, name="maxFailedIndexes")
+    selector: metav1.LabelSelectorApplyConfiguration | None = None
+    manual_selector: bool | None = field(default=None, name="manualSelector")
     template: corev1.PodTemplateSpecApplyConfiguration | None = None
     ttl_seconds_after_finished: int | None = field(default=None, name="ttlSecondsAfterFinished")
+    completion_mode: Literal["Indexed", "NonIndexed"] | str | None = field(
+        default=None, name="completionMode"
+    )
+    suspend: bool | None = None
+    pod_replacement_policy: Literal["Failed", "TerminatingOrFailed"] | str | None = field(
+        default=None, name="podReplacementPolicy"
+    )
+    managed_by: str | None = field(default=None, name="managedBy")
+    scheduling: JobSchedulingConfigurationApplyConfiguration | None = None
 
 
 class JobStatusApplyConfiguration(ApplyConfiguration["models.JobStatus"], kw_only=True):
     """``JobStatus`` (batch/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    active: int | None = None
-    completed_indexes: str | None = field(default=None, name="completedIndexes")
-    completion_time: Time | None = field(default=None, name="completionTime")
     conditions: list[JobConditionApplyConfiguration] | None = None
-    failed: int | None = None
-    failed_indexes: str | None = field(default=None, name="failedIndexes")
-    ready: int | None = None
     start_time: Time | None = field(default=None, name="startTime")
+    completion_time: Time | None = field(default=None, name="completionTime")
+    active: int | None = None
     succeeded: int | None = None
+    failed: int | None = None
     terminating: int | None = None
+    completed_indexes: str | None = field(default=None, name="completedIndexes")
+    failed_indexes: str | None = field(default=None, name="failedIndexes")
     uncounted_terminated_pods: UncountedTerminatedPodsApplyConfiguration | None = field(
         default=None, name="uncountedTerminatedPods"
     )
+    ready: int | None = None
 
 
 class JobTemplateSpecApplyConfiguration(ApplyConfiguration["models.JobTemplateSpec"], kw_only=True):
@@ -172,8 +172,8 @@ class PodFailurePolicyOnPodConditionsPatternApplyConfiguration(
 ):
     """``PodFailurePolicyOnPodConditionsPattern`` (batch/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    status: str | None = None
     type: str | None = None
+    status: str | None = None
 
 
 class PodFailurePolicyRuleApplyConfiguration(
@@ -201,8 +201,8 @@ class SuccessPolicyRuleApplyConfiguration(
 ):
     """``SuccessPolicyRule`` (batch/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    succeeded_count: int | None = field(default=None, name="succeededCount")
     succeeded_indexes: str | None = field(default=None, name="succeededIndexes")
+    succeeded_count: int | None = field(default=None, name="succeededCount")
 
 
 class UncountedTerminatedPodsApplyConfiguration(
@@ -210,5 +210,5 @@ class UncountedTerminatedPodsApplyConfiguration(
 ):
     """``UncountedTerminatedPods`` (batch/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    failed: list[str] | None = None
     succeeded: list[str] | None = None
+    failed: list[str] | None = None

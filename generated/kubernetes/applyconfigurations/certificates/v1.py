@@ -20,8 +20,8 @@ class CertificateSigningRequestApplyConfiguration(
 
     API_VERSION = "certificates.k8s.io/v1"
     KIND = "CertificateSigningRequest"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: CertificateSigningRequestSpecApplyConfiguration | None = None
     status: CertificateSigningRequestStatusApplyConfiguration | None = None
@@ -32,12 +32,12 @@ class CertificateSigningRequestConditionApplyConfiguration(
 ):
     """``CertificateSigningRequestCondition`` (certificates.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    last_update_time: Time | None = field(default=None, name="lastUpdateTime")
-    message: str | None = None
-    reason: str | None = None
-    status: str | None = None
     type: str | None = None
+    status: str | None = None
+    reason: str | None = None
+    message: str | None = None
+    last_update_time: Time | None = field(default=None, name="lastUpdateTime")
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
 
 
 class CertificateSigningRequestSpecApplyConfiguration(
@@ -45,12 +45,9 @@ class CertificateSigningRequestSpecApplyConfiguration(
 ):
     """``CertificateSigningRequestSpec`` (certificates.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    expiration_seconds: int | None = field(default=None, name="expirationSeconds")
-    extra: dict[str, list[str]] | None = None
-    groups: list[str] | None = None
     request: str | None = None
     signer_name: str | None = field(default=None, name="signerName")
-    uid: str | None = None
+    expiration_seconds: int | None = field(default=None, name="expirationSeconds")
     usages: (
         list[
             Literal[
@@ -83,6 +80,9 @@ class CertificateSigningRequestSpecApplyConfiguration(
         | None
     ) = None
     username: str | None = None
+    uid: str | None = None
+    groups: list[str] | None = None
+    extra: dict[str, list[str]] | None = None
 
 
 class CertificateSigningRequestStatusApplyConfiguration(
@@ -90,8 +90,8 @@ class CertificateSigningRequestStatusApplyConfiguration(
 ):
     """``CertificateSigningRequestStatus`` (certificates.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    certificate: str | None = None
     conditions: list[CertificateSigningRequestConditionApplyConfiguration] | None = None
+    certificate: str | None = None
 
 
 class ClusterTrustBundleApplyConfiguration(
@@ -101,8 +101,8 @@ class ClusterTrustBundleApplyConfiguration(
 
     API_VERSION = "certificates.k8s.io/v1"
     KIND = "ClusterTrustBundle"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: ClusterTrustBundleSpecApplyConfiguration | None = None
 
@@ -123,8 +123,8 @@ class PodCertificateRequestApplyConfiguration(
 
     API_VERSION = "certificates.k8s.io/v1"
     KIND = "PodCertificateRequest"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: PodCertificateRequestSpecApplyConfiguration | None = None
     status: PodCertificateRequestStatusApplyConfiguration | None = None
@@ -135,14 +135,14 @@ class PodCertificateRequestSpecApplyConfiguration(
 ):
     """``PodCertificateRequestSpec`` (certificates.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    max_expiration_seconds: int | None = field(default=None, name="maxExpirationSeconds")
-    node_name: str | None = field(default=None, name="nodeName")
-    node_uid: str | None = field(default=None, name="nodeUID")
+    signer_name: str | None = field(default=None, name="signerName")
     pod_name: str | None = field(default=None, name="podName")
     pod_uid: str | None = field(default=None, name="podUID")
     service_account_name: str | None = field(default=None, name="serviceAccountName")
     service_account_uid: str | None = field(default=None, name="serviceAccountUID")
-    signer_name: str | None = field(default=None, name="signerName")
+    node_name: str | None = field(default=None, name="nodeName")
+    node_uid: str | None = field(default=None, name="nodeUID")
+    max_expiration_seconds: int | None = field(default=None, name="maxExpirationSeconds")
     stub_pkcs_10_request: str | None = field(default=None, name="stubPKCS10Request")
     unverified_user_annotations: dict[str, str] | None = field(
         default=None, name="unverifiedUserAnnotations"
@@ -154,8 +154,8 @@ class PodCertificateRequestStatusApplyConfiguration(
 ):
     """``PodCertificateRequestStatus`` (certificates.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    begin_refresh_at: Time | None = field(default=None, name="beginRefreshAt")
-    certificate_chain: str | None = field(default=None, name="certificateChain")
     conditions: list[metav1.ConditionApplyConfiguration] | None = None
-    not_after: Time | None = field(default=None, name="notAfter")
+    certificate_chain: str | None = field(default=None, name="certificateChain")
     not_before: Time | None = field(default=None, name="notBefore")
+    begin_refresh_at: Time | None = field(default=None, name="beginRefreshAt")
+    not_after: Time | None = field(default=None, name="notAfter")

@@ -18,8 +18,8 @@ class LeaseApplyConfiguration(ApplyConfiguration["models.Lease"], kw_only=True):
 
     API_VERSION = "coordination.k8s.io/v1"
     KIND = "Lease"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: LeaseSpecApplyConfiguration | None = None
 
@@ -27,10 +27,10 @@ class LeaseApplyConfiguration(ApplyConfiguration["models.Lease"], kw_only=True):
 class LeaseSpecApplyConfiguration(ApplyConfiguration["models.LeaseSpec"], kw_only=True):
     """``LeaseSpec`` (coordination.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    acquire_time: MicroTime | None = field(default=None, name="acquireTime")
     holder_identity: str | None = field(default=None, name="holderIdentity")
     lease_duration_seconds: int | None = field(default=None, name="leaseDurationSeconds")
-    lease_transitions: int | None = field(default=None, name="leaseTransitions")
-    preferred_holder: str | None = field(default=None, name="preferredHolder")
+    acquire_time: MicroTime | None = field(default=None, name="acquireTime")
     renew_time: MicroTime | None = field(default=None, name="renewTime")
+    lease_transitions: int | None = field(default=None, name="leaseTransitions")
     strategy: str | None = None
+    preferred_holder: str | None = field(default=None, name="preferredHolder")

@@ -18,10 +18,10 @@ class AWSElasticBlockStoreVolumeSourceApplyConfiguration(
 ):
     """``AWSElasticBlockStoreVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    volume_id: str | None = field(default=None, name="volumeID")
     fs_type: str | None = field(default=None, name="fsType")
     partition: int | None = None
     read_only: bool | None = field(default=None, name="readOnly")
-    volume_id: str | None = field(default=None, name="volumeID")
 
 
 class AffinityApplyConfiguration(ApplyConfiguration["models.Affinity"], kw_only=True):
@@ -37,15 +37,15 @@ class AffinityApplyConfiguration(ApplyConfiguration["models.Affinity"], kw_only=
 class AppArmorProfileApplyConfiguration(ApplyConfiguration["models.AppArmorProfile"], kw_only=True):
     """``AppArmorProfile`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    localhost_profile: str | None = field(default=None, name="localhostProfile")
     type: Literal["Localhost", "RuntimeDefault", "Unconfined"] | str | None = None
+    localhost_profile: str | None = field(default=None, name="localhostProfile")
 
 
 class AttachedVolumeApplyConfiguration(ApplyConfiguration["models.AttachedVolume"], kw_only=True):
     """``AttachedVolume`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    device_path: str | None = field(default=None, name="devicePath")
     name: str | None = None
+    device_path: str | None = field(default=None, name="devicePath")
 
 
 class AzureDiskVolumeSourceApplyConfiguration(
@@ -53,14 +53,14 @@ class AzureDiskVolumeSourceApplyConfiguration(
 ):
     """``AzureDiskVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    disk_name: str | None = field(default=None, name="diskName")
+    disk_uri: str | None = field(default=None, name="diskURI")
     caching_mode: Literal["None", "ReadOnly", "ReadWrite"] | str | None = field(
         default=None, name="cachingMode"
     )
-    disk_name: str | None = field(default=None, name="diskName")
-    disk_uri: str | None = field(default=None, name="diskURI")
     fs_type: str | None = field(default=None, name="fsType")
-    kind: Literal["Dedicated", "Managed", "Shared"] | str | None = None
     read_only: bool | None = field(default=None, name="readOnly")
+    kind: Literal["Dedicated", "Managed", "Shared"] | str | None = None
 
 
 class AzureFilePersistentVolumeSourceApplyConfiguration(
@@ -68,10 +68,10 @@ class AzureFilePersistentVolumeSourceApplyConfiguration(
 ):
     """``AzureFilePersistentVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    read_only: bool | None = field(default=None, name="readOnly")
     secret_name: str | None = field(default=None, name="secretName")
-    secret_namespace: str | None = field(default=None, name="secretNamespace")
     share_name: str | None = field(default=None, name="shareName")
+    read_only: bool | None = field(default=None, name="readOnly")
+    secret_namespace: str | None = field(default=None, name="secretNamespace")
 
 
 class AzureFileVolumeSourceApplyConfiguration(
@@ -79,9 +79,9 @@ class AzureFileVolumeSourceApplyConfiguration(
 ):
     """``AzureFileVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    read_only: bool | None = field(default=None, name="readOnly")
     secret_name: str | None = field(default=None, name="secretName")
     share_name: str | None = field(default=None, name="shareName")
+    read_only: bool | None = field(default=None, name="readOnly")
 
 
 class BindingApplyConfiguration(ApplyConfiguration["models.Binding"], kw_only=True):
@@ -89,8 +89,8 @@ class BindingApplyConfiguration(ApplyConfiguration["models.Binding"], kw_only=Tr
 
     API_VERSION = "v1"
     KIND = "Binding"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     target: ObjectReferenceApplyConfiguration | None = None
 
@@ -100,38 +100,38 @@ class CSIPersistentVolumeSourceApplyConfiguration(
 ):
     """``CSIPersistentVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    controller_expand_secret_ref: SecretReferenceApplyConfiguration | None = field(
-        default=None, name="controllerExpandSecretRef"
-    )
+    driver: str | None = None
+    volume_handle: str | None = field(default=None, name="volumeHandle")
+    read_only: bool | None = field(default=None, name="readOnly")
+    fs_type: str | None = field(default=None, name="fsType")
+    volume_attributes: dict[str, str] | None = field(default=None, name="volumeAttributes")
     controller_publish_secret_ref: SecretReferenceApplyConfiguration | None = field(
         default=None, name="controllerPublishSecretRef"
-    )
-    driver: str | None = None
-    fs_type: str | None = field(default=None, name="fsType")
-    node_expand_secret_ref: SecretReferenceApplyConfiguration | None = field(
-        default=None, name="nodeExpandSecretRef"
-    )
-    node_publish_secret_ref: SecretReferenceApplyConfiguration | None = field(
-        default=None, name="nodePublishSecretRef"
     )
     node_stage_secret_ref: SecretReferenceApplyConfiguration | None = field(
         default=None, name="nodeStageSecretRef"
     )
-    read_only: bool | None = field(default=None, name="readOnly")
-    volume_attributes: dict[str, str] | None = field(default=None, name="volumeAttributes")
-    volume_handle: str | None = field(default=None, name="volumeHandle")
+    node_publish_secret_ref: SecretReferenceApplyConfiguration | None = field(
+        default=None, name="nodePublishSecretRef"
+    )
+    controller_expand_secret_ref: SecretReferenceApplyConfiguration | None = field(
+        default=None, name="controllerExpandSecretRef"
+    )
+    node_expand_secret_ref: SecretReferenceApplyConfiguration | None = field(
+        default=None, name="nodeExpandSecretRef"
+    )
 
 
 class CSIVolumeSourceApplyConfiguration(ApplyConfiguration["models.CSIVolumeSource"], kw_only=True):
     """``CSIVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     driver: str | None = None
+    read_only: bool | None = field(default=None, name="readOnly")
     fs_type: str | None = field(default=None, name="fsType")
+    volume_attributes: dict[str, str] | None = field(default=None, name="volumeAttributes")
     node_publish_secret_ref: LocalObjectReferenceApplyConfiguration | None = field(
         default=None, name="nodePublishSecretRef"
     )
-    read_only: bool | None = field(default=None, name="readOnly")
-    volume_attributes: dict[str, str] | None = field(default=None, name="volumeAttributes")
 
 
 class CapabilitiesApplyConfiguration(ApplyConfiguration["models.Capabilities"], kw_only=True):
@@ -148,10 +148,10 @@ class CephFSPersistentVolumeSourceApplyConfiguration(
 
     monitors: list[str] | None = None
     path: str | None = None
-    read_only: bool | None = field(default=None, name="readOnly")
+    user: str | None = None
     secret_file: str | None = field(default=None, name="secretFile")
     secret_ref: SecretReferenceApplyConfiguration | None = field(default=None, name="secretRef")
-    user: str | None = None
+    read_only: bool | None = field(default=None, name="readOnly")
 
 
 class CephFSVolumeSourceApplyConfiguration(
@@ -161,12 +161,12 @@ class CephFSVolumeSourceApplyConfiguration(
 
     monitors: list[str] | None = None
     path: str | None = None
-    read_only: bool | None = field(default=None, name="readOnly")
+    user: str | None = None
     secret_file: str | None = field(default=None, name="secretFile")
     secret_ref: LocalObjectReferenceApplyConfiguration | None = field(
         default=None, name="secretRef"
     )
-    user: str | None = None
+    read_only: bool | None = field(default=None, name="readOnly")
 
 
 class CinderPersistentVolumeSourceApplyConfiguration(
@@ -174,10 +174,10 @@ class CinderPersistentVolumeSourceApplyConfiguration(
 ):
     """``CinderPersistentVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    volume_id: str | None = field(default=None, name="volumeID")
     fs_type: str | None = field(default=None, name="fsType")
     read_only: bool | None = field(default=None, name="readOnly")
     secret_ref: SecretReferenceApplyConfiguration | None = field(default=None, name="secretRef")
-    volume_id: str | None = field(default=None, name="volumeID")
 
 
 class CinderVolumeSourceApplyConfiguration(
@@ -185,12 +185,12 @@ class CinderVolumeSourceApplyConfiguration(
 ):
     """``CinderVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    volume_id: str | None = field(default=None, name="volumeID")
     fs_type: str | None = field(default=None, name="fsType")
     read_only: bool | None = field(default=None, name="readOnly")
     secret_ref: LocalObjectReferenceApplyConfiguration | None = field(
         default=None, name="secretRef"
     )
-    volume_id: str | None = field(default=None, name="volumeID")
 
 
 class ClientIPConfigApplyConfiguration(ApplyConfiguration["models.ClientIPConfig"], kw_only=True):
@@ -204,13 +204,13 @@ class ClusterTrustBundleProjectionApplyConfiguration(
 ):
     """``ClusterTrustBundleProjection`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    name: str | None = None
+    signer_name: str | None = field(default=None, name="signerName")
     label_selector: metav1.LabelSelectorApplyConfiguration | None = field(
         default=None, name="labelSelector"
     )
-    name: str | None = None
     optional: bool | None = None
     path: str | None = None
-    signer_name: str | None = field(default=None, name="signerName")
     user: int | None = None
 
 
@@ -219,10 +219,10 @@ class ComponentConditionApplyConfiguration(
 ):
     """``ComponentCondition`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    error: str | None = None
-    message: str | None = None
-    status: str | None = None
     type: str | None = None
+    status: str | None = None
+    message: str | None = None
+    error: str | None = None
 
 
 class ComponentStatusApplyConfiguration(ApplyConfiguration["models.ComponentStatus"], kw_only=True):
@@ -230,10 +230,10 @@ class ComponentStatusApplyConfiguration(ApplyConfiguration["models.ComponentStat
 
     API_VERSION = "v1"
     KIND = "ComponentStatus"
-    api_version: str | None = field(default=None, name="apiVersion")
-    conditions: list[ComponentConditionApplyConfiguration] | None = None
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
+    conditions: list[ComponentConditionApplyConfiguration] | None = None
 
 
 class ConfigMapApplyConfiguration(ApplyConfiguration["models.ConfigMap"], kw_only=True):
@@ -241,12 +241,12 @@ class ConfigMapApplyConfiguration(ApplyConfiguration["models.ConfigMap"], kw_onl
 
     API_VERSION = "v1"
     KIND = "ConfigMap"
-    api_version: str | None = field(default=None, name="apiVersion")
-    binary_data: dict[str, str] | None = field(default=None, name="binaryData")
-    data: dict[str, str] | None = None
-    immutable: bool | None = None
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
+    immutable: bool | None = None
+    data: dict[str, str] | None = None
+    binary_data: dict[str, str] | None = field(default=None, name="binaryData")
 
 
 class ConfigMapEnvSourceApplyConfiguration(
@@ -264,8 +264,8 @@ class ConfigMapKeySelectorApplyConfiguration(
     """``ConfigMapKeySelector`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
-    key: str | None = None
     name: str | None = None
+    key: str | None = None
     optional: bool | None = None
 
 
@@ -274,11 +274,11 @@ class ConfigMapNodeConfigSourceApplyConfiguration(
 ):
     """``ConfigMapNodeConfigSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    kubelet_config_key: str | None = field(default=None, name="kubeletConfigKey")
-    name: str | None = None
     namespace: str | None = None
-    resource_version: str | None = field(default=None, name="resourceVersion")
+    name: str | None = None
     uid: str | None = None
+    resource_version: str | None = field(default=None, name="resourceVersion")
+    kubelet_config_key: str | None = field(default=None, name="kubeletConfigKey")
 
 
 class ConfigMapProjectionApplyConfiguration(
@@ -286,8 +286,8 @@ class ConfigMapProjectionApplyConfiguration(
 ):
     """``ConfigMapProjection`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    items: list[KeyToPathApplyConfiguration] | None = None
     name: str | None = None
+    items: list[KeyToPathApplyConfiguration] | None = None
     optional: bool | None = None
 
 
@@ -296,55 +296,55 @@ class ConfigMapVolumeSourceApplyConfiguration(
 ):
     """``ConfigMapVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    default_mode: int | None = field(default=None, name="defaultMode")
-    default_user: int | None = field(default=None, name="defaultUser")
-    items: list[KeyToPathApplyConfiguration] | None = None
     name: str | None = None
+    items: list[KeyToPathApplyConfiguration] | None = None
+    default_mode: int | None = field(default=None, name="defaultMode")
     optional: bool | None = None
+    default_user: int | None = field(default=None, name="defaultUser")
 
 
 class ContainerApplyConfiguration(ApplyConfiguration["models.Container"], kw_only=True):
     """``Container`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    args: list[str] | None = None
-    command: list[str] | None = None
-    env: list[EnvVarApplyConfiguration] | None = None
-    env_from: list[EnvFromSourceApplyConfiguration] | None = field(default=None, name="envFrom")
-    image: str | None = None
-    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
-        default=None, name="imagePullPolicy"
-    )
-    lifecycle: LifecycleApplyConfiguration | None = None
-    liveness_probe: ProbeApplyConfiguration | None = field(default=None, name="livenessProbe")
     name: str | None = None
+    image: str | None = None
+    command: list[str] | None = None
+    args: list[str] | None = None
+    working_dir: str | None = field(default=None, name="workingDir")
     ports: list[ContainerPortApplyConfiguration] | None = None
-    readiness_probe: ProbeApplyConfiguration | None = field(default=None, name="readinessProbe")
+    env_from: list[EnvFromSourceApplyConfiguration] | None = field(default=None, name="envFrom")
+    env: list[EnvVarApplyConfiguration] | None = None
+    resources: ResourceRequirementsApplyConfiguration | None = None
     resize_policy: list[ContainerResizePolicyApplyConfiguration] | None = field(
         default=None, name="resizePolicy"
     )
-    resources: ResourceRequirementsApplyConfiguration | None = None
     restart_policy: str | None = field(default=None, name="restartPolicy")
     restart_policy_rules: list[ContainerRestartRuleApplyConfiguration] | None = field(
         default=None, name="restartPolicyRules"
     )
-    security_context: SecurityContextApplyConfiguration | None = field(
-        default=None, name="securityContext"
+    volume_mounts: list[VolumeMountApplyConfiguration] | None = field(
+        default=None, name="volumeMounts"
     )
+    volume_devices: list[VolumeDeviceApplyConfiguration] | None = field(
+        default=None, name="volumeDevices"
+    )
+    liveness_probe: ProbeApplyConfiguration | None = field(default=None, name="livenessProbe")
+    readiness_probe: ProbeApplyConfiguration | None = field(default=None, name="readinessProbe")
     startup_probe: ProbeApplyConfiguration | None = field(default=None, name="startupProbe")
-    stdin: bool | None = None
-    stdin_once: bool | None = field(default=None, name="stdinOnce")
+    lifecycle: LifecycleApplyConfiguration | None = None
     termination_message_path: str | None = field(default=None, name="terminationMessagePath")
     termination_message_policy: Literal["FallbackToLogsOnError", "File"] | str | None = field(
         default=None, name="terminationMessagePolicy"
     )
+    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
+        default=None, name="imagePullPolicy"
+    )
+    security_context: SecurityContextApplyConfiguration | None = field(
+        default=None, name="securityContext"
+    )
+    stdin: bool | None = None
+    stdin_once: bool | None = field(default=None, name="stdinOnce")
     tty: bool | None = None
-    volume_devices: list[VolumeDeviceApplyConfiguration] | None = field(
-        default=None, name="volumeDevices"
-    )
-    volume_mounts: list[VolumeMountApplyConfiguration] | None = field(
-        default=None, name="volumeMounts"
-    )
-    working_dir: str | None = field(default=None, name="workingDir")
 
 
 class ContainerExtendedResourceRequestApplyConfiguration(
@@ -353,8 +353,8 @@ class ContainerExtendedResourceRequestApplyConfiguration(
     """``ContainerExtendedResourceRequest`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     container_name: str | None = field(default=None, name="containerName")
-    request_name: str | None = field(default=None, name="requestName")
     resource_name: str | None = field(default=None, name="resourceName")
+    request_name: str | None = field(default=None, name="requestName")
 
 
 class ContainerImageApplyConfiguration(ApplyConfiguration["models.ContainerImage"], kw_only=True):
@@ -367,11 +367,11 @@ class ContainerImageApplyConfiguration(ApplyConfiguration["models.ContainerImage
 class ContainerPortApplyConfiguration(ApplyConfiguration["models.ContainerPort"], kw_only=True):
     """``ContainerPort`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    container_port: int | None = field(default=None, name="containerPort")
-    host_ip: str | None = field(default=None, name="hostIP")
-    host_port: int | None = field(default=None, name="hostPort")
     name: str | None = None
+    host_port: int | None = field(default=None, name="hostPort")
+    container_port: int | None = field(default=None, name="containerPort")
     protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
+    host_ip: str | None = field(default=None, name="hostIP")
 
 
 class ContainerResizePolicyApplyConfiguration(
@@ -406,9 +406,9 @@ class ContainerRestartRuleOnExitCodesApplyConfiguration(
 class ContainerStateApplyConfiguration(ApplyConfiguration["models.ContainerState"], kw_only=True):
     """``ContainerState`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    waiting: ContainerStateWaitingApplyConfiguration | None = None
     running: ContainerStateRunningApplyConfiguration | None = None
     terminated: ContainerStateTerminatedApplyConfiguration | None = None
-    waiting: ContainerStateWaitingApplyConfiguration | None = None
 
 
 class ContainerStateRunningApplyConfiguration(
@@ -424,13 +424,13 @@ class ContainerStateTerminatedApplyConfiguration(
 ):
     """``ContainerStateTerminated`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    container_id: str | None = field(default=None, name="containerID")
     exit_code: int | None = field(default=None, name="exitCode")
-    finished_at: Time | None = field(default=None, name="finishedAt")
-    message: str | None = None
-    reason: str | None = None
     signal: int | None = None
+    reason: str | None = None
+    message: str | None = None
     started_at: Time | None = field(default=None, name="startedAt")
+    finished_at: Time | None = field(default=None, name="finishedAt")
+    container_id: str | None = field(default=None, name="containerID")
 
 
 class ContainerStateWaitingApplyConfiguration(
@@ -438,27 +438,31 @@ class ContainerStateWaitingApplyConfiguration(
 ):
     """``ContainerStateWaiting`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    message: str | None = None
     reason: str | None = None
+    message: str | None = None
 
 
 class ContainerStatusApplyConfiguration(ApplyConfiguration["models.ContainerStatus"], kw_only=True):
     """``ContainerStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    name: str | None = None
+    state: ContainerStateApplyConfiguration | None = None
+    last_state: ContainerStateApplyConfiguration | None = field(default=None, name="lastState")
+    ready: bool | None = None
+    restart_count: int | None = field(default=None, name="restartCount")
+    image: str | None = None
+    image_id: str | None = field(default=None, name="imageID")
+    container_id: str | None = field(default=None, name="containerID")
+    started: bool | None = None
     allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
+    resources: ResourceRequirementsApplyConfiguration | None = None
+    volume_mounts: list[VolumeMountStatusApplyConfiguration] | None = field(
+        default=None, name="volumeMounts"
+    )
+    user: ContainerUserApplyConfiguration | None = None
     allocated_resources_status: list[ResourceStatusApplyConfiguration] | None = field(
         default=None, name="allocatedResourcesStatus"
     )
-    container_id: str | None = field(default=None, name="containerID")
-    image: str | None = None
-    image_id: str | None = field(default=None, name="imageID")
-    last_state: ContainerStateApplyConfiguration | None = field(default=None, name="lastState")
-    name: str | None = None
-    ready: bool | None = None
-    resources: ResourceRequirementsApplyConfiguration | None = None
-    restart_count: int | None = field(default=None, name="restartCount")
-    started: bool | None = None
-    state: ContainerStateApplyConfiguration | None = None
     stop_signal: (
         Literal[
             "SIGABRT",
@@ -530,10 +534,6 @@ class ContainerStatusApplyConfiguration(ApplyConfiguration["models.ContainerStat
         | str
         | None
     ) = field(default=None, name="stopSignal")
-    user: ContainerUserApplyConfiguration | None = None
-    volume_mounts: list[VolumeMountStatusApplyConfiguration] | None = field(
-        default=None, name="volumeMounts"
-    )
 
 
 class ContainerUserApplyConfiguration(ApplyConfiguration["models.ContainerUser"], kw_only=True):
@@ -561,12 +561,12 @@ class DownwardAPIVolumeFileApplyConfiguration(
 ):
     """``DownwardAPIVolumeFile`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    field_ref: ObjectFieldSelectorApplyConfiguration | None = field(default=None, name="fieldRef")
-    mode: int | None = None
     path: str | None = None
+    field_ref: ObjectFieldSelectorApplyConfiguration | None = field(default=None, name="fieldRef")
     resource_field_ref: ResourceFieldSelectorApplyConfiguration | None = field(
         default=None, name="resourceFieldRef"
     )
+    mode: int | None = None
     user: int | None = None
 
 
@@ -575,9 +575,9 @@ class DownwardAPIVolumeSourceApplyConfiguration(
 ):
     """``DownwardAPIVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    items: list[DownwardAPIVolumeFileApplyConfiguration] | None = None
     default_mode: int | None = field(default=None, name="defaultMode")
     default_user: int | None = field(default=None, name="defaultUser")
-    items: list[DownwardAPIVolumeFileApplyConfiguration] | None = None
 
 
 class EmptyDirVolumeSourceApplyConfiguration(
@@ -586,16 +586,16 @@ class EmptyDirVolumeSourceApplyConfiguration(
     """``EmptyDirVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     medium: str | None = None
-    mode: int | None = None
     size_limit: Quantity | None = field(default=None, name="sizeLimit")
+    mode: int | None = None
 
 
 class EndpointAddressApplyConfiguration(ApplyConfiguration["models.EndpointAddress"], kw_only=True):
     """``EndpointAddress`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
-    hostname: str | None = None
     ip: str | None = None
+    hostname: str | None = None
     node_name: str | None = field(default=None, name="nodeName")
     target_ref: ObjectReferenceApplyConfiguration | None = field(default=None, name="targetRef")
 
@@ -604,10 +604,10 @@ class EndpointPortApplyConfiguration(ApplyConfiguration["models.EndpointPort"], 
     """``EndpointPort`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
-    app_protocol: str | None = field(default=None, name="appProtocol")
     name: str | None = None
     port: int | None = None
     protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
+    app_protocol: str | None = field(default=None, name="appProtocol")
 
 
 class EndpointSubsetApplyConfiguration(ApplyConfiguration["models.EndpointSubset"], kw_only=True):
@@ -625,8 +625,8 @@ class EndpointsApplyConfiguration(ApplyConfiguration["models.Endpoints"], kw_onl
 
     API_VERSION = "v1"
     KIND = "Endpoints"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     subsets: list[EndpointSubsetApplyConfiguration] | None = None
 
@@ -634,10 +634,10 @@ class EndpointsApplyConfiguration(ApplyConfiguration["models.Endpoints"], kw_onl
 class EnvFromSourceApplyConfiguration(ApplyConfiguration["models.EnvFromSource"], kw_only=True):
     """``EnvFromSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    prefix: str | None = None
     config_map_ref: ConfigMapEnvSourceApplyConfiguration | None = field(
         default=None, name="configMapRef"
     )
-    prefix: str | None = None
     secret_ref: SecretEnvSourceApplyConfiguration | None = field(default=None, name="secretRef")
 
 
@@ -652,17 +652,17 @@ class EnvVarApplyConfiguration(ApplyConfiguration["models.EnvVar"], kw_only=True
 class EnvVarSourceApplyConfiguration(ApplyConfiguration["models.EnvVarSource"], kw_only=True):
     """``EnvVarSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    config_map_key_ref: ConfigMapKeySelectorApplyConfiguration | None = field(
-        default=None, name="configMapKeyRef"
-    )
     field_ref: ObjectFieldSelectorApplyConfiguration | None = field(default=None, name="fieldRef")
-    file_key_ref: FileKeySelectorApplyConfiguration | None = field(default=None, name="fileKeyRef")
     resource_field_ref: ResourceFieldSelectorApplyConfiguration | None = field(
         default=None, name="resourceFieldRef"
+    )
+    config_map_key_ref: ConfigMapKeySelectorApplyConfiguration | None = field(
+        default=None, name="configMapKeyRef"
     )
     secret_key_ref: SecretKeySelectorApplyConfiguration | None = field(
         default=None, name="secretKeyRef"
     )
+    file_key_ref: FileKeySelectorApplyConfiguration | None = field(default=None, name="fileKeyRef")
 
 
 class EphemeralContainerApplyConfiguration(
@@ -670,46 +670,46 @@ class EphemeralContainerApplyConfiguration(
 ):
     """``EphemeralContainer`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    args: list[str] | None = None
-    command: list[str] | None = None
-    env: list[EnvVarApplyConfiguration] | None = None
-    env_from: list[EnvFromSourceApplyConfiguration] | None = field(default=None, name="envFrom")
-    image: str | None = None
-    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
-        default=None, name="imagePullPolicy"
-    )
-    lifecycle: LifecycleApplyConfiguration | None = None
-    liveness_probe: ProbeApplyConfiguration | None = field(default=None, name="livenessProbe")
     name: str | None = None
+    image: str | None = None
+    command: list[str] | None = None
+    args: list[str] | None = None
+    working_dir: str | None = field(default=None, name="workingDir")
     ports: list[ContainerPortApplyConfiguration] | None = None
-    readiness_probe: ProbeApplyConfiguration | None = field(default=None, name="readinessProbe")
+    env_from: list[EnvFromSourceApplyConfiguration] | None = field(default=None, name="envFrom")
+    env: list[EnvVarApplyConfiguration] | None = None
+    resources: ResourceRequirementsApplyConfiguration | None = None
     resize_policy: list[ContainerResizePolicyApplyConfiguration] | None = field(
         default=None, name="resizePolicy"
     )
-    resources: ResourceRequirementsApplyConfiguration | None = None
     restart_policy: str | None = field(default=None, name="restartPolicy")
     restart_policy_rules: list[ContainerRestartRuleApplyConfiguration] | None = field(
         default=None, name="restartPolicyRules"
     )
-    security_context: SecurityContextApplyConfiguration | None = field(
-        default=None, name="securityContext"
+    volume_mounts: list[VolumeMountApplyConfiguration] | None = field(
+        default=None, name="volumeMounts"
     )
+    volume_devices: list[VolumeDeviceApplyConfiguration] | None = field(
+        default=None, name="volumeDevices"
+    )
+    liveness_probe: ProbeApplyConfiguration | None = field(default=None, name="livenessProbe")
+    readiness_probe: ProbeApplyConfiguration | None = field(default=None, name="readinessProbe")
     startup_probe: ProbeApplyConfiguration | None = field(default=None, name="startupProbe")
-    stdin: bool | None = None
-    stdin_once: bool | None = field(default=None, name="stdinOnce")
-    target_container_name: str | None = field(default=None, name="targetContainerName")
+    lifecycle: LifecycleApplyConfiguration | None = None
     termination_message_path: str | None = field(default=None, name="terminationMessagePath")
     termination_message_policy: Literal["FallbackToLogsOnError", "File"] | str | None = field(
         default=None, name="terminationMessagePolicy"
     )
+    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
+        default=None, name="imagePullPolicy"
+    )
+    security_context: SecurityContextApplyConfiguration | None = field(
+        default=None, name="securityContext"
+    )
+    stdin: bool | None = None
+    stdin_once: bool | None = field(default=None, name="stdinOnce")
     tty: bool | None = None
-    volume_devices: list[VolumeDeviceApplyConfiguration] | None = field(
-        default=None, name="volumeDevices"
-    )
-    volume_mounts: list[VolumeMountApplyConfiguration] | None = field(
-        default=None, name="volumeMounts"
-    )
-    working_dir: str | None = field(default=None, name="workingDir")
+    target_container_name: str | None = field(default=None, name="targetContainerName")
 
 
 class EphemeralVolumeSourceApplyConfiguration(
@@ -727,25 +727,25 @@ class EventApplyConfiguration(ApplyConfiguration["models.Event"], kw_only=True):
 
     API_VERSION = "v1"
     KIND = "Event"
-    action: str | None = None
+    kind: str | None = None
     api_version: str | None = field(default=None, name="apiVersion")
-    count: int | None = None
-    event_time: MicroTime | None = field(default=None, name="eventTime")
-    first_timestamp: Time | None = field(default=None, name="firstTimestamp")
+    metadata: metav1.ObjectMetaApplyConfiguration | None = None
     involved_object: ObjectReferenceApplyConfiguration | None = field(
         default=None, name="involvedObject"
     )
-    kind: str | None = None
-    last_timestamp: Time | None = field(default=None, name="lastTimestamp")
-    message: str | None = None
-    metadata: metav1.ObjectMetaApplyConfiguration | None = None
     reason: str | None = None
+    message: str | None = None
+    source: EventSourceApplyConfiguration | None = None
+    first_timestamp: Time | None = field(default=None, name="firstTimestamp")
+    last_timestamp: Time | None = field(default=None, name="lastTimestamp")
+    count: int | None = None
+    type: str | None = None
+    event_time: MicroTime | None = field(default=None, name="eventTime")
+    series: EventSeriesApplyConfiguration | None = None
+    action: str | None = None
     related: ObjectReferenceApplyConfiguration | None = None
     reporting_component: str | None = field(default=None, name="reportingComponent")
     reporting_instance: str | None = field(default=None, name="reportingInstance")
-    series: EventSeriesApplyConfiguration | None = None
-    source: EventSourceApplyConfiguration | None = None
-    type: str | None = None
 
 
 class EventSeriesApplyConfiguration(ApplyConfiguration["models.EventSeries"], kw_only=True):
@@ -781,10 +781,10 @@ class ExecActionApplyConfiguration(ApplyConfiguration["models.ExecAction"], kw_o
 class FCVolumeSourceApplyConfiguration(ApplyConfiguration["models.FCVolumeSource"], kw_only=True):
     """``FCVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    fs_type: str | None = field(default=None, name="fsType")
-    lun: int | None = None
-    read_only: bool | None = field(default=None, name="readOnly")
     target_wwns: list[str] | None = field(default=None, name="targetWWNs")
+    lun: int | None = None
+    fs_type: str | None = field(default=None, name="fsType")
+    read_only: bool | None = field(default=None, name="readOnly")
     wwids: list[str] | None = None
 
 
@@ -792,10 +792,10 @@ class FileKeySelectorApplyConfiguration(ApplyConfiguration["models.FileKeySelect
     """``FileKeySelector`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
+    volume_name: str | None = field(default=None, name="volumeName")
+    path: str | None = None
     key: str | None = None
     optional: bool | None = None
-    path: str | None = None
-    volume_name: str | None = field(default=None, name="volumeName")
 
 
 class FlexPersistentVolumeSourceApplyConfiguration(
@@ -805,9 +805,9 @@ class FlexPersistentVolumeSourceApplyConfiguration(
 
     driver: str | None = None
     fs_type: str | None = field(default=None, name="fsType")
-    options: dict[str, str] | None = None
-    read_only: bool | None = field(default=None, name="readOnly")
     secret_ref: SecretReferenceApplyConfiguration | None = field(default=None, name="secretRef")
+    read_only: bool | None = field(default=None, name="readOnly")
+    options: dict[str, str] | None = None
 
 
 class FlexVolumeSourceApplyConfiguration(
@@ -817,11 +817,11 @@ class FlexVolumeSourceApplyConfiguration(
 
     driver: str | None = None
     fs_type: str | None = field(default=None, name="fsType")
-    options: dict[str, str] | None = None
-    read_only: bool | None = field(default=None, name="readOnly")
     secret_ref: LocalObjectReferenceApplyConfiguration | None = field(
         default=None, name="secretRef"
     )
+    read_only: bool | None = field(default=None, name="readOnly")
+    options: dict[str, str] | None = None
 
 
 class FlockerVolumeSourceApplyConfiguration(
@@ -838,18 +838,18 @@ class GCEPersistentDiskVolumeSourceApplyConfiguration(
 ):
     """``GCEPersistentDiskVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    pd_name: str | None = field(default=None, name="pdName")
     fs_type: str | None = field(default=None, name="fsType")
     partition: int | None = None
-    pd_name: str | None = field(default=None, name="pdName")
     read_only: bool | None = field(default=None, name="readOnly")
 
 
 class GRPCActionApplyConfiguration(ApplyConfiguration["models.GRPCAction"], kw_only=True):
     """``GRPCAction`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    mode: Literal["Plaintext", "TLS"] | str | None = None
     port: int | None = None
     service: str | None = None
+    mode: Literal["Plaintext", "TLS"] | str | None = None
 
 
 class GitRepoVolumeSourceApplyConfiguration(
@@ -857,9 +857,9 @@ class GitRepoVolumeSourceApplyConfiguration(
 ):
     """``GitRepoVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    directory: str | None = None
     repository: str | None = None
     revision: str | None = None
+    directory: str | None = None
 
 
 class GlusterfsPersistentVolumeSourceApplyConfiguration(
@@ -868,9 +868,9 @@ class GlusterfsPersistentVolumeSourceApplyConfiguration(
     """``GlusterfsPersistentVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     endpoints: str | None = None
-    endpoints_namespace: str | None = field(default=None, name="endpointsNamespace")
     path: str | None = None
     read_only: bool | None = field(default=None, name="readOnly")
+    endpoints_namespace: str | None = field(default=None, name="endpointsNamespace")
 
 
 class GlusterfsVolumeSourceApplyConfiguration(
@@ -886,14 +886,14 @@ class GlusterfsVolumeSourceApplyConfiguration(
 class HTTPGetActionApplyConfiguration(ApplyConfiguration["models.HTTPGetAction"], kw_only=True):
     """``HTTPGetAction`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    path: str | None = None
+    port: IntOrString | None = None
     host: str | None = None
+    scheme: Literal["HTTP", "HTTPS"] | str | None = None
     http_headers: list[HTTPHeaderApplyConfiguration] | None = field(
         default=None, name="httpHeaders"
     )
-    path: str | None = None
-    port: IntOrString | None = None
     protocol: Literal["HTTP1", "HTTP2"] | str | None = None
-    scheme: Literal["HTTP", "HTTPS"] | str | None = None
 
 
 class HTTPHeaderApplyConfiguration(ApplyConfiguration["models.HTTPHeader"], kw_only=True):
@@ -906,8 +906,8 @@ class HTTPHeaderApplyConfiguration(ApplyConfiguration["models.HTTPHeader"], kw_o
 class HostAliasApplyConfiguration(ApplyConfiguration["models.HostAlias"], kw_only=True):
     """``HostAlias`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    hostnames: list[str] | None = None
     ip: str | None = None
+    hostnames: list[str] | None = None
 
 
 class HostIPApplyConfiguration(ApplyConfiguration["models.HostIP"], kw_only=True):
@@ -943,17 +943,17 @@ class ISCSIPersistentVolumeSourceApplyConfiguration(
 ):
     """``ISCSIPersistentVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    target_portal: str | None = field(default=None, name="targetPortal")
+    iqn: str | None = None
+    lun: int | None = None
+    iscsi_interface: str | None = field(default=None, name="iscsiInterface")
+    fs_type: str | None = field(default=None, name="fsType")
+    read_only: bool | None = field(default=None, name="readOnly")
+    portals: list[str] | None = None
     chap_auth_discovery: bool | None = field(default=None, name="chapAuthDiscovery")
     chap_auth_session: bool | None = field(default=None, name="chapAuthSession")
-    fs_type: str | None = field(default=None, name="fsType")
-    initiator_name: str | None = field(default=None, name="initiatorName")
-    iqn: str | None = None
-    iscsi_interface: str | None = field(default=None, name="iscsiInterface")
-    lun: int | None = None
-    portals: list[str] | None = None
-    read_only: bool | None = field(default=None, name="readOnly")
     secret_ref: SecretReferenceApplyConfiguration | None = field(default=None, name="secretRef")
-    target_portal: str | None = field(default=None, name="targetPortal")
+    initiator_name: str | None = field(default=None, name="initiatorName")
 
 
 class ISCSIVolumeSourceApplyConfiguration(
@@ -961,19 +961,19 @@ class ISCSIVolumeSourceApplyConfiguration(
 ):
     """``ISCSIVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    target_portal: str | None = field(default=None, name="targetPortal")
+    iqn: str | None = None
+    lun: int | None = None
+    iscsi_interface: str | None = field(default=None, name="iscsiInterface")
+    fs_type: str | None = field(default=None, name="fsType")
+    read_only: bool | None = field(default=None, name="readOnly")
+    portals: list[str] | None = None
     chap_auth_discovery: bool | None = field(default=None, name="chapAuthDiscovery")
     chap_auth_session: bool | None = field(default=None, name="chapAuthSession")
-    fs_type: str | None = field(default=None, name="fsType")
-    initiator_name: str | None = field(default=None, name="initiatorName")
-    iqn: str | None = None
-    iscsi_interface: str | None = field(default=None, name="iscsiInterface")
-    lun: int | None = None
-    portals: list[str] | None = None
-    read_only: bool | None = field(default=None, name="readOnly")
     secret_ref: LocalObjectReferenceApplyConfiguration | None = field(
         default=None, name="secretRef"
     )
-    target_portal: str | None = field(default=None, name="targetPortal")
+    initiator_name: str | None = field(default=None, name="initiatorName")
 
 
 class ImageVolumeSourceApplyConfiguration(
@@ -981,10 +981,10 @@ class ImageVolumeSourceApplyConfiguration(
 ):
     """``ImageVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    reference: str | None = None
     pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
         default=None, name="pullPolicy"
     )
-    reference: str | None = None
 
 
 class ImageVolumeStatusApplyConfiguration(
@@ -999,8 +999,8 @@ class KeyToPathApplyConfiguration(ApplyConfiguration["models.KeyToPath"], kw_onl
     """``KeyToPath`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     key: str | None = None
-    mode: int | None = None
     path: str | None = None
+    mode: int | None = None
     user: int | None = None
 
 
@@ -1089,8 +1089,8 @@ class LifecycleHandlerApplyConfiguration(
 
     exec: ExecActionApplyConfiguration | None = None
     http_get: HTTPGetActionApplyConfiguration | None = field(default=None, name="httpGet")
-    sleep: SleepActionApplyConfiguration | None = None
     tcp_socket: TCPSocketActionApplyConfiguration | None = field(default=None, name="tcpSocket")
+    sleep: SleepActionApplyConfiguration | None = None
 
 
 class LimitRangeApplyConfiguration(ApplyConfiguration["models.LimitRange"], kw_only=True):
@@ -1098,8 +1098,8 @@ class LimitRangeApplyConfiguration(ApplyConfiguration["models.LimitRange"], kw_o
 
     API_VERSION = "v1"
     KIND = "LimitRange"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: LimitRangeSpecApplyConfiguration | None = None
 
@@ -1107,14 +1107,14 @@ class LimitRangeApplyConfiguration(ApplyConfiguration["models.LimitRange"], kw_o
 class LimitRangeItemApplyConfiguration(ApplyConfiguration["models.LimitRangeItem"], kw_only=True):
     """``LimitRangeItem`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    type: str | None = None
+    max: dict[str, Quantity] | None = None
+    min: dict[str, Quantity] | None = None
     default: dict[str, Quantity] | None = None
     default_request: dict[str, Quantity] | None = field(default=None, name="defaultRequest")
-    max: dict[str, Quantity] | None = None
     max_limit_request_ratio: dict[str, Quantity] | None = field(
         default=None, name="maxLimitRequestRatio"
     )
-    min: dict[str, Quantity] | None = None
-    type: str | None = None
 
 
 class LimitRangeSpecApplyConfiguration(ApplyConfiguration["models.LimitRangeSpec"], kw_only=True):
@@ -1128,9 +1128,9 @@ class LinuxContainerUserApplyConfiguration(
 ):
     """``LinuxContainerUser`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    uid: int | None = None
     gid: int | None = None
     supplemental_groups: list[int] | None = field(default=None, name="supplementalGroups")
-    uid: int | None = None
 
 
 class LoadBalancerIngressApplyConfiguration(
@@ -1138,8 +1138,8 @@ class LoadBalancerIngressApplyConfiguration(
 ):
     """``LoadBalancerIngress`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    hostname: str | None = None
     ip: str | None = None
+    hostname: str | None = None
     ip_mode: str | None = field(default=None, name="ipMode")
     ports: list[PortStatusApplyConfiguration] | None = None
 
@@ -1166,8 +1166,8 @@ class LocalVolumeSourceApplyConfiguration(
 ):
     """``LocalVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    fs_type: str | None = field(default=None, name="fsType")
     path: str | None = None
+    fs_type: str | None = field(default=None, name="fsType")
 
 
 class ModifyVolumeStatusApplyConfiguration(
@@ -1175,18 +1175,18 @@ class ModifyVolumeStatusApplyConfiguration(
 ):
     """``ModifyVolumeStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    status: Literal["InProgress", "Infeasible", "Pending"] | str | None = None
     target_volume_attributes_class_name: str | None = field(
         default=None, name="targetVolumeAttributesClassName"
     )
+    status: Literal["InProgress", "Infeasible", "Pending"] | str | None = None
 
 
 class NFSVolumeSourceApplyConfiguration(ApplyConfiguration["models.NFSVolumeSource"], kw_only=True):
     """``NFSVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    server: str | None = None
     path: str | None = None
     read_only: bool | None = field(default=None, name="readOnly")
-    server: str | None = None
 
 
 class NamespaceApplyConfiguration(ApplyConfiguration["models.Namespace"], kw_only=True):
@@ -1194,8 +1194,8 @@ class NamespaceApplyConfiguration(ApplyConfiguration["models.Namespace"], kw_onl
 
     API_VERSION = "v1"
     KIND = "Namespace"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: NamespaceSpecApplyConfiguration | None = None
     status: NamespaceStatusApplyConfiguration | None = None
@@ -1206,11 +1206,11 @@ class NamespaceConditionApplyConfiguration(
 ):
     """``NamespaceCondition`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
-    reason: str | None = None
-    status: str | None = None
     type: str | None = None
+    status: str | None = None
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    reason: str | None = None
+    message: str | None = None
 
 
 class NamespaceSpecApplyConfiguration(ApplyConfiguration["models.NamespaceSpec"], kw_only=True):
@@ -1222,8 +1222,8 @@ class NamespaceSpecApplyConfiguration(ApplyConfiguration["models.NamespaceSpec"]
 class NamespaceStatusApplyConfiguration(ApplyConfiguration["models.NamespaceStatus"], kw_only=True):
     """``NamespaceStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    conditions: list[NamespaceConditionApplyConfiguration] | None = None
     phase: Literal["Active", "Terminating"] | str | None = None
+    conditions: list[NamespaceConditionApplyConfiguration] | None = None
 
 
 class NodeApplyConfiguration(ApplyConfiguration["models.Node"], kw_only=True):
@@ -1231,8 +1231,8 @@ class NodeApplyConfiguration(ApplyConfiguration["models.Node"], kw_only=True):
 
     API_VERSION = "v1"
     KIND = "Node"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: NodeSpecApplyConfiguration | None = None
     status: NodeStatusApplyConfiguration | None = None
@@ -1241,19 +1241,19 @@ class NodeApplyConfiguration(ApplyConfiguration["models.Node"], kw_only=True):
 class NodeAddressApplyConfiguration(ApplyConfiguration["models.NodeAddress"], kw_only=True):
     """``NodeAddress`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    address: str | None = None
     type: str | None = None
+    address: str | None = None
 
 
 class NodeAffinityApplyConfiguration(ApplyConfiguration["models.NodeAffinity"], kw_only=True):
     """``NodeAffinity`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    preferred_during_scheduling_ignored_during_execution: (
-        list[PreferredSchedulingTermApplyConfiguration] | None
-    ) = field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
     required_during_scheduling_ignored_during_execution: NodeSelectorApplyConfiguration | None = (
         field(default=None, name="requiredDuringSchedulingIgnoredDuringExecution")
     )
+    preferred_during_scheduling_ignored_during_execution: (
+        list[PreferredSchedulingTermApplyConfiguration] | None
+    ) = field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
 
 
 class NodeAllocatableMappedResourcesApplyConfiguration(
@@ -1271,8 +1271,8 @@ class NodeAllocatableOverheadResourcesApplyConfiguration(
     """``NodeAllocatableOverheadResources`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     name: str | None = None
-    per_container: Quantity | None = field(default=None, name="perContainer")
     per_pod: Quantity | None = field(default=None, name="perPod")
+    per_container: Quantity | None = field(default=None, name="perContainer")
 
 
 class NodeAllocatableResourceClaimStatusApplyConfiguration(
@@ -1280,21 +1280,21 @@ class NodeAllocatableResourceClaimStatusApplyConfiguration(
 ):
     """``NodeAllocatableResourceClaimStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    resource_claim_name: str | None = field(default=None, name="resourceClaimName")
     containers: list[str] | None = None
     mapping: list[NodeAllocatableMappedResourcesApplyConfiguration] | None = None
     overhead: list[NodeAllocatableOverheadResourcesApplyConfiguration] | None = None
-    resource_claim_name: str | None = field(default=None, name="resourceClaimName")
 
 
 class NodeConditionApplyConfiguration(ApplyConfiguration["models.NodeCondition"], kw_only=True):
     """``NodeCondition`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    type: str | None = None
+    status: str | None = None
     last_heartbeat_time: Time | None = field(default=None, name="lastHeartbeatTime")
     last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
     reason: str | None = None
-    status: str | None = None
-    type: str | None = None
+    message: str | None = None
 
 
 class NodeConfigSourceApplyConfiguration(
@@ -1312,12 +1312,12 @@ class NodeConfigStatusApplyConfiguration(
 ):
     """``NodeConfigStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    active: NodeConfigSourceApplyConfiguration | None = None
     assigned: NodeConfigSourceApplyConfiguration | None = None
-    error: str | None = None
+    active: NodeConfigSourceApplyConfiguration | None = None
     last_known_good: NodeConfigSourceApplyConfiguration | None = field(
         default=None, name="lastKnownGood"
     )
+    error: str | None = None
 
 
 class NodeDaemonEndpointsApplyConfiguration(
@@ -1351,8 +1351,8 @@ class NodeRuntimeHandlerApplyConfiguration(
 ):
     """``NodeRuntimeHandler`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    features: NodeRuntimeHandlerFeaturesApplyConfiguration | None = None
     name: str | None = None
+    features: NodeRuntimeHandlerFeaturesApplyConfiguration | None = None
 
 
 class NodeRuntimeHandlerFeaturesApplyConfiguration(
@@ -1400,43 +1400,43 @@ class NodeSelectorTermApplyConfiguration(
 class NodeSpecApplyConfiguration(ApplyConfiguration["models.NodeSpec"], kw_only=True):
     """``NodeSpec`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    pod_cidr: str | None = field(default=None, name="podCIDR")
+    pod_cidrs: list[str] | None = field(default=None, name="podCIDRs")
+    provider_id: str | None = field(default=None, name="providerID")
+    unschedulable: bool | None = None
+    taints: list[TaintApplyConfiguration] | None = None
     config_source: NodeConfigSourceApplyConfiguration | None = field(
         default=None, name="configSource"
     )
     external_id: str | None = field(default=None, name="externalID")
-    pod_cidr: str | None = field(default=None, name="podCIDR")
-    pod_cidrs: list[str] | None = field(default=None, name="podCIDRs")
     pod_preemption_policy: NodePodPreemptionPolicyApplyConfiguration | None = field(
         default=None, name="podPreemptionPolicy"
     )
-    provider_id: str | None = field(default=None, name="providerID")
-    taints: list[TaintApplyConfiguration] | None = None
-    unschedulable: bool | None = None
 
 
 class NodeStatusApplyConfiguration(ApplyConfiguration["models.NodeStatus"], kw_only=True):
     """``NodeStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    addresses: list[NodeAddressApplyConfiguration] | None = None
-    allocatable: dict[str, Quantity] | None = None
     capacity: dict[str, Quantity] | None = None
+    allocatable: dict[str, Quantity] | None = None
+    phase: Literal["Pending", "Running", "Terminated"] | str | None = None
     conditions: list[NodeConditionApplyConfiguration] | None = None
-    config: NodeConfigStatusApplyConfiguration | None = None
+    addresses: list[NodeAddressApplyConfiguration] | None = None
     daemon_endpoints: NodeDaemonEndpointsApplyConfiguration | None = field(
         default=None, name="daemonEndpoints"
     )
-    declared_features: list[str] | None = field(default=None, name="declaredFeatures")
-    features: NodeFeaturesApplyConfiguration | None = None
-    images: list[ContainerImageApplyConfiguration] | None = None
     node_info: NodeSystemInfoApplyConfiguration | None = field(default=None, name="nodeInfo")
-    phase: Literal["Pending", "Running", "Terminated"] | str | None = None
-    runtime_handlers: list[NodeRuntimeHandlerApplyConfiguration] | None = field(
-        default=None, name="runtimeHandlers"
-    )
+    images: list[ContainerImageApplyConfiguration] | None = None
+    volumes_in_use: list[str] | None = field(default=None, name="volumesInUse")
     volumes_attached: list[AttachedVolumeApplyConfiguration] | None = field(
         default=None, name="volumesAttached"
     )
-    volumes_in_use: list[str] | None = field(default=None, name="volumesInUse")
+    config: NodeConfigStatusApplyConfiguration | None = None
+    runtime_handlers: list[NodeRuntimeHandlerApplyConfiguration] | None = field(
+        default=None, name="runtimeHandlers"
+    )
+    features: NodeFeaturesApplyConfiguration | None = None
+    declared_features: list[str] | None = field(default=None, name="declaredFeatures")
 
 
 class NodeSwapStatusApplyConfiguration(ApplyConfiguration["models.NodeSwapStatus"], kw_only=True):
@@ -1448,18 +1448,18 @@ class NodeSwapStatusApplyConfiguration(ApplyConfiguration["models.NodeSwapStatus
 class NodeSystemInfoApplyConfiguration(ApplyConfiguration["models.NodeSystemInfo"], kw_only=True):
     """``NodeSystemInfo`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    architecture: str | None = None
-    boot_id: str | None = field(default=None, name="bootID")
-    container_runtime_version: str | None = field(default=None, name="containerRuntimeVersion")
-    kernel_version: str | None = field(default=None, name="kernelVersion")
-    kube_proxy_version: str | None = field(default=None, name="kubeProxyVersion")
-    kubelet_version: str | None = field(default=None, name="kubeletVersion")
     machine_id: str | None = field(default=None, name="machineID")
-    operating_system: str | None = field(default=None, name="operatingSystem")
-    os_image: str | None = field(default=None, name="osImage")
-    running_in_user_namespace: bool | None = field(default=None, name="runningInUserNamespace")
-    swap: NodeSwapStatusApplyConfiguration | None = None
     system_uuid: str | None = field(default=None, name="systemUUID")
+    boot_id: str | None = field(default=None, name="bootID")
+    kernel_version: str | None = field(default=None, name="kernelVersion")
+    os_image: str | None = field(default=None, name="osImage")
+    container_runtime_version: str | None = field(default=None, name="containerRuntimeVersion")
+    kubelet_version: str | None = field(default=None, name="kubeletVersion")
+    kube_proxy_version: str | None = field(default=None, name="kubeProxyVersion")
+    operating_system: str | None = field(default=None, name="operatingSystem")
+    architecture: str | None = None
+    swap: NodeSwapStatusApplyConfiguration | None = None
+    running_in_user_namespace: bool | None = field(default=None, name="runningInUserNamespace")
 
 
 class ObjectFieldSelectorApplyConfiguration(
@@ -1476,13 +1476,13 @@ class ObjectReferenceApplyConfiguration(ApplyConfiguration["models.ObjectReferen
     """``ObjectReference`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
-    api_version: str | None = field(default=None, name="apiVersion")
-    field_path: str | None = field(default=None, name="fieldPath")
     kind: str | None = None
-    name: str | None = None
     namespace: str | None = None
-    resource_version: str | None = field(default=None, name="resourceVersion")
+    name: str | None = None
     uid: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
+    resource_version: str | None = field(default=None, name="resourceVersion")
+    field_path: str | None = field(default=None, name="fieldPath")
 
 
 class PersistentVolumeApplyConfiguration(
@@ -1492,8 +1492,8 @@ class PersistentVolumeApplyConfiguration(
 
     API_VERSION = "v1"
     KIND = "PersistentVolume"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: PersistentVolumeSpecApplyConfiguration | None = None
     status: PersistentVolumeStatusApplyConfiguration | None = None
@@ -1506,8 +1506,8 @@ class PersistentVolumeClaimApplyConfiguration(
 
     API_VERSION = "v1"
     KIND = "PersistentVolumeClaim"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: PersistentVolumeClaimSpecApplyConfiguration | None = None
     status: PersistentVolumeClaimStatusApplyConfiguration | None = None
@@ -1518,12 +1518,12 @@ class PersistentVolumeClaimConditionApplyConfiguration(
 ):
     """``PersistentVolumeClaimCondition`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    type: str | None = None
+    status: str | None = None
     last_probe_time: Time | None = field(default=None, name="lastProbeTime")
     last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
     reason: str | None = None
-    status: str | None = None
-    type: str | None = None
+    message: str | None = None
 
 
 class PersistentVolumeClaimSpecApplyConfiguration(
@@ -1535,20 +1535,20 @@ class PersistentVolumeClaimSpecApplyConfiguration(
         list[Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str]
         | None
     ) = field(default=None, name="accessModes")
+    selector: metav1.LabelSelectorApplyConfiguration | None = None
+    resources: VolumeResourceRequirementsApplyConfiguration | None = None
+    volume_name: str | None = field(default=None, name="volumeName")
+    storage_class_name: str | None = field(default=None, name="storageClassName")
+    volume_mode: Literal["Block", "Filesystem"] | str | None = field(
+        default=None, name="volumeMode"
+    )
     data_source: TypedLocalObjectReferenceApplyConfiguration | None = field(
         default=None, name="dataSource"
     )
     data_source_ref: TypedObjectReferenceApplyConfiguration | None = field(
         default=None, name="dataSourceRef"
     )
-    resources: VolumeResourceRequirementsApplyConfiguration | None = None
-    selector: metav1.LabelSelectorApplyConfiguration | None = None
-    storage_class_name: str | None = field(default=None, name="storageClassName")
     volume_attributes_class_name: str | None = field(default=None, name="volumeAttributesClassName")
-    volume_mode: Literal["Block", "Filesystem"] | str | None = field(
-        default=None, name="volumeMode"
-    )
-    volume_name: str | None = field(default=None, name="volumeName")
 
 
 class PersistentVolumeClaimStatusApplyConfiguration(
@@ -1556,10 +1556,14 @@ class PersistentVolumeClaimStatusApplyConfiguration(
 ):
     """``PersistentVolumeClaimStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    phase: Literal["Bound", "Lost", "Pending"] | str | None = None
     access_modes: (
         list[Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str]
         | None
     ) = field(default=None, name="accessModes")
+    capacity: dict[str, Quantity] | None = None
+    conditions: list[PersistentVolumeClaimConditionApplyConfiguration] | None = None
+    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
     allocated_resource_statuses: (
         dict[
             str,
@@ -1574,19 +1578,15 @@ class PersistentVolumeClaimStatusApplyConfiguration(
         ]
         | None
     ) = field(default=None, name="allocatedResourceStatuses")
-    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
-    capacity: dict[str, Quantity] | None = None
-    conditions: list[PersistentVolumeClaimConditionApplyConfiguration] | None = None
     current_volume_attributes_class_name: str | None = field(
         default=None, name="currentVolumeAttributesClassName"
-    )
-    health_status: VolumeHealthStatusApplyConfiguration | None = field(
-        default=None, name="healthStatus"
     )
     modify_volume_status: ModifyVolumeStatusApplyConfiguration | None = field(
         default=None, name="modifyVolumeStatus"
     )
-    phase: Literal["Bound", "Lost", "Pending"] | str | None = None
+    health_status: VolumeHealthStatusApplyConfiguration | None = field(
+        default=None, name="healthStatus"
+    )
 
 
 class PersistentVolumeClaimTemplateApplyConfiguration(
@@ -1612,43 +1612,34 @@ class PersistentVolumeSpecApplyConfiguration(
 ):
     """``PersistentVolumeSpec`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    access_modes: (
-        list[Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str]
-        | None
-    ) = field(default=None, name="accessModes")
+    capacity: dict[str, Quantity] | None = None
+    gce_persistent_disk: GCEPersistentDiskVolumeSourceApplyConfiguration | None = field(
+        default=None, name="gcePersistentDisk"
+    )
     aws_elastic_block_store: AWSElasticBlockStoreVolumeSourceApplyConfiguration | None = field(
         default=None, name="awsElasticBlockStore"
     )
-    azure_disk: AzureDiskVolumeSourceApplyConfiguration | None = field(
-        default=None, name="azureDisk"
+    host_path: HostPathVolumeSourceApplyConfiguration | None = field(default=None, name="hostPath")
+    glusterfs: GlusterfsPersistentVolumeSourceApplyConfiguration | None = None
+    nfs: NFSVolumeSourceApplyConfiguration | None = None
+    rbd: RBDPersistentVolumeSourceApplyConfiguration | None = None
+    iscsi: ISCSIPersistentVolumeSourceApplyConfiguration | None = None
+    cinder: CinderPersistentVolumeSourceApplyConfiguration | None = None
+    cephfs: CephFSPersistentVolumeSourceApplyConfiguration | None = None
+    fc: FCVolumeSourceApplyConfiguration | None = None
+    flocker: FlockerVolumeSourceApplyConfiguration | None = None
+    flex_volume: FlexPersistentVolumeSourceApplyConfiguration | None = field(
+        default=None, name="flexVolume"
     )
     azure_file: AzureFilePersistentVolumeSourceApplyConfiguration | None = field(
         default=None, name="azureFile"
     )
-    capacity: dict[str, Quantity] | None = None
-    cephfs: CephFSPersistentVolumeSourceApplyConfiguration | None = None
-    cinder: CinderPersistentVolumeSourceApplyConfiguration | None = None
-    claim_ref: ObjectReferenceApplyConfiguration | None = field(default=None, name="claimRef")
-    csi: CSIPersistentVolumeSourceApplyConfiguration | None = None
-    fc: FCVolumeSourceApplyConfiguration | None = None
-    flex_volume: FlexPersistentVolumeSourceApplyConfiguration | None = field(
-        default=None, name="flexVolume"
+    vsphere_volume: VsphereVirtualDiskVolumeSourceApplyConfiguration | None = field(
+        default=None, name="vsphereVolume"
     )
-    flocker: FlockerVolumeSourceApplyConfiguration | None = None
-    gce_persistent_disk: GCEPersistentDiskVolumeSourceApplyConfiguration | None = field(
-        default=None, name="gcePersistentDisk"
-    )
-    glusterfs: GlusterfsPersistentVolumeSourceApplyConfiguration | None = None
-    host_path: HostPathVolumeSourceApplyConfiguration | None = field(default=None, name="hostPath")
-    iscsi: ISCSIPersistentVolumeSourceApplyConfiguration | None = None
-    local: LocalVolumeSourceApplyConfiguration | None = None
-    mount_options: list[str] | None = field(default=None, name="mountOptions")
-    nfs: NFSVolumeSourceApplyConfiguration | None = None
-    node_affinity: VolumeNodeAffinityApplyConfiguration | None = field(
-        default=None, name="nodeAffinity"
-    )
-    persistent_volume_reclaim_policy: Literal["Delete", "Recycle", "Retain"] | str | None = field(
-        default=None, name="persistentVolumeReclaimPolicy"
+    quobyte: QuobyteVolumeSourceApplyConfiguration | None = None
+    azure_disk: AzureDiskVolumeSourceApplyConfiguration | None = field(
+        default=None, name="azureDisk"
     )
     photon_persistent_disk: PhotonPersistentDiskVolumeSourceApplyConfiguration | None = field(
         default=None, name="photonPersistentDisk"
@@ -1656,20 +1647,29 @@ class PersistentVolumeSpecApplyConfiguration(
     portworx_volume: PortworxVolumeSourceApplyConfiguration | None = field(
         default=None, name="portworxVolume"
     )
-    quobyte: QuobyteVolumeSourceApplyConfiguration | None = None
-    rbd: RBDPersistentVolumeSourceApplyConfiguration | None = None
     scale_io: ScaleIOPersistentVolumeSourceApplyConfiguration | None = field(
         default=None, name="scaleIO"
     )
-    storage_class_name: str | None = field(default=None, name="storageClassName")
+    local: LocalVolumeSourceApplyConfiguration | None = None
     storageos: StorageOSPersistentVolumeSourceApplyConfiguration | None = None
-    volume_attributes_class_name: str | None = field(default=None, name="volumeAttributesClassName")
+    csi: CSIPersistentVolumeSourceApplyConfiguration | None = None
+    access_modes: (
+        list[Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str]
+        | None
+    ) = field(default=None, name="accessModes")
+    claim_ref: ObjectReferenceApplyConfiguration | None = field(default=None, name="claimRef")
+    persistent_volume_reclaim_policy: Literal["Delete", "Recycle", "Retain"] | str | None = field(
+        default=None, name="persistentVolumeReclaimPolicy"
+    )
+    storage_class_name: str | None = field(default=None, name="storageClassName")
+    mount_options: list[str] | None = field(default=None, name="mountOptions")
     volume_mode: Literal["Block", "Filesystem"] | str | None = field(
         default=None, name="volumeMode"
     )
-    vsphere_volume: VsphereVirtualDiskVolumeSourceApplyConfiguration | None = field(
-        default=None, name="vsphereVolume"
+    node_affinity: VolumeNodeAffinityApplyConfiguration | None = field(
+        default=None, name="nodeAffinity"
     )
+    volume_attributes_class_name: str | None = field(default=None, name="volumeAttributesClassName")
 
 
 class PersistentVolumeStatusApplyConfiguration(
@@ -1677,10 +1677,10 @@ class PersistentVolumeStatusApplyConfiguration(
 ):
     """``PersistentVolumeStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    last_phase_transition_time: Time | None = field(default=None, name="lastPhaseTransitionTime")
-    message: str | None = None
     phase: Literal["Available", "Bound", "Failed", "Pending", "Released"] | str | None = None
+    message: str | None = None
     reason: str | None = None
+    last_phase_transition_time: Time | None = field(default=None, name="lastPhaseTransitionTime")
 
 
 class PhotonPersistentDiskVolumeSourceApplyConfiguration(
@@ -1688,8 +1688,8 @@ class PhotonPersistentDiskVolumeSourceApplyConfiguration(
 ):
     """``PhotonPersistentDiskVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    fs_type: str | None = field(default=None, name="fsType")
     pd_id: str | None = field(default=None, name="pdID")
+    fs_type: str | None = field(default=None, name="fsType")
 
 
 class PodApplyConfiguration(ApplyConfiguration["models.Pod"], kw_only=True):
@@ -1697,8 +1697,8 @@ class PodApplyConfiguration(ApplyConfiguration["models.Pod"], kw_only=True):
 
     API_VERSION = "v1"
     KIND = "Pod"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: PodSpecApplyConfiguration | None = None
     status: PodStatusApplyConfiguration | None = None
@@ -1707,12 +1707,12 @@ class PodApplyConfiguration(ApplyConfiguration["models.Pod"], kw_only=True):
 class PodAffinityApplyConfiguration(ApplyConfiguration["models.PodAffinity"], kw_only=True):
     """``PodAffinity`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    preferred_during_scheduling_ignored_during_execution: (
-        list[WeightedPodAffinityTermApplyConfiguration] | None
-    ) = field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
     required_during_scheduling_ignored_during_execution: (
         list[PodAffinityTermApplyConfiguration] | None
     ) = field(default=None, name="requiredDuringSchedulingIgnoredDuringExecution")
+    preferred_during_scheduling_ignored_during_execution: (
+        list[WeightedPodAffinityTermApplyConfiguration] | None
+    ) = field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
 
 
 class PodAffinityTermApplyConfiguration(ApplyConfiguration["models.PodAffinityTerm"], kw_only=True):
@@ -1721,24 +1721,24 @@ class PodAffinityTermApplyConfiguration(ApplyConfiguration["models.PodAffinityTe
     label_selector: metav1.LabelSelectorApplyConfiguration | None = field(
         default=None, name="labelSelector"
     )
-    match_label_keys: list[str] | None = field(default=None, name="matchLabelKeys")
-    mismatch_label_keys: list[str] | None = field(default=None, name="mismatchLabelKeys")
+    namespaces: list[str] | None = None
+    topology_key: str | None = field(default=None, name="topologyKey")
     namespace_selector: metav1.LabelSelectorApplyConfiguration | None = field(
         default=None, name="namespaceSelector"
     )
-    namespaces: list[str] | None = None
-    topology_key: str | None = field(default=None, name="topologyKey")
+    match_label_keys: list[str] | None = field(default=None, name="matchLabelKeys")
+    mismatch_label_keys: list[str] | None = field(default=None, name="mismatchLabelKeys")
 
 
 class PodAntiAffinityApplyConfiguration(ApplyConfiguration["models.PodAntiAffinity"], kw_only=True):
     """``PodAntiAffinity`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    preferred_during_scheduling_ignored_during_execution: (
-        list[WeightedPodAffinityTermApplyConfiguration] | None
-    ) = field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
     required_during_scheduling_ignored_during_execution: (
         list[PodAffinityTermApplyConfiguration] | None
     ) = field(default=None, name="requiredDuringSchedulingIgnoredDuringExecution")
+    preferred_during_scheduling_ignored_during_execution: (
+        list[WeightedPodAffinityTermApplyConfiguration] | None
+    ) = field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
 
 
 class PodCertificateProjectionApplyConfiguration(
@@ -1746,34 +1746,34 @@ class PodCertificateProjectionApplyConfiguration(
 ):
     """``PodCertificateProjection`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    certificate_chain_path: str | None = field(default=None, name="certificateChainPath")
-    credential_bundle_path: str | None = field(default=None, name="credentialBundlePath")
-    key_path: str | None = field(default=None, name="keyPath")
+    signer_name: str | None = field(default=None, name="signerName")
     key_type: str | None = field(default=None, name="keyType")
     max_expiration_seconds: int | None = field(default=None, name="maxExpirationSeconds")
-    signer_name: str | None = field(default=None, name="signerName")
-    user: int | None = None
+    credential_bundle_path: str | None = field(default=None, name="credentialBundlePath")
+    key_path: str | None = field(default=None, name="keyPath")
+    certificate_chain_path: str | None = field(default=None, name="certificateChainPath")
     user_annotations: dict[str, str] | None = field(default=None, name="userAnnotations")
+    user: int | None = None
 
 
 class PodConditionApplyConfiguration(ApplyConfiguration["models.PodCondition"], kw_only=True):
     """``PodCondition`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    type: str | None = None
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    status: str | None = None
     last_probe_time: Time | None = field(default=None, name="lastProbeTime")
     last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
-    observed_generation: int | None = field(default=None, name="observedGeneration")
     reason: str | None = None
-    status: str | None = None
-    type: str | None = None
+    message: str | None = None
 
 
 class PodDNSConfigApplyConfiguration(ApplyConfiguration["models.PodDNSConfig"], kw_only=True):
     """``PodDNSConfig`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     nameservers: list[str] | None = None
-    options: list[PodDNSConfigOptionApplyConfiguration] | None = None
     searches: list[str] | None = None
+    options: list[PodDNSConfigOptionApplyConfiguration] | None = None
 
 
 class PodDNSConfigOptionApplyConfiguration(
@@ -1856,150 +1856,150 @@ class PodSecurityContextApplyConfiguration(
 ):
     """``PodSecurityContext`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    app_armor_profile: AppArmorProfileApplyConfiguration | None = field(
-        default=None, name="appArmorProfile"
-    )
-    fs_group: int | None = field(default=None, name="fsGroup")
-    fs_group_change_policy: Literal["Always", "OnRootMismatch"] | str | None = field(
-        default=None, name="fsGroupChangePolicy"
-    )
-    run_as_group: int | None = field(default=None, name="runAsGroup")
-    run_as_non_root: bool | None = field(default=None, name="runAsNonRoot")
-    run_as_user: int | None = field(default=None, name="runAsUser")
-    se_linux_change_policy: str | None = field(default=None, name="seLinuxChangePolicy")
     se_linux_options: SELinuxOptionsApplyConfiguration | None = field(
         default=None, name="seLinuxOptions"
     )
-    seccomp_profile: SeccompProfileApplyConfiguration | None = field(
-        default=None, name="seccompProfile"
+    windows_options: WindowsSecurityContextOptionsApplyConfiguration | None = field(
+        default=None, name="windowsOptions"
     )
+    run_as_user: int | None = field(default=None, name="runAsUser")
+    run_as_group: int | None = field(default=None, name="runAsGroup")
+    run_as_non_root: bool | None = field(default=None, name="runAsNonRoot")
     supplemental_groups: list[int] | None = field(default=None, name="supplementalGroups")
     supplemental_groups_policy: Literal["Merge", "Strict"] | str | None = field(
         default=None, name="supplementalGroupsPolicy"
     )
+    fs_group: int | None = field(default=None, name="fsGroup")
     sysctls: list[SysctlApplyConfiguration] | None = None
-    windows_options: WindowsSecurityContextOptionsApplyConfiguration | None = field(
-        default=None, name="windowsOptions"
+    fs_group_change_policy: Literal["Always", "OnRootMismatch"] | str | None = field(
+        default=None, name="fsGroupChangePolicy"
     )
+    seccomp_profile: SeccompProfileApplyConfiguration | None = field(
+        default=None, name="seccompProfile"
+    )
+    app_armor_profile: AppArmorProfileApplyConfiguration | None = field(
+        default=None, name="appArmorProfile"
+    )
+    se_linux_change_policy: str | None = field(default=None, name="seLinuxChangePolicy")
 
 
 class PodSpecApplyConfiguration(ApplyConfiguration["models.PodSpec"], kw_only=True):
     """``PodSpec`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC_FIELDS = ("nodeSelector",)
-    active_deadline_seconds: int | None = field(default=None, name="activeDeadlineSeconds")
-    affinity: AffinityApplyConfiguration | None = None
-    automount_service_account_token: bool | None = field(
-        default=None, name="automountServiceAccountToken"
-    )
-    containers: list[ContainerApplyConfiguration] | None = None
-    dns_config: PodDNSConfigApplyConfiguration | None = field(default=None, name="dnsConfig")
-    dns_policy: (
-        Literal["ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"] | str | None
-    ) = field(default=None, name="dnsPolicy")
-    enable_service_links: bool | None = field(default=None, name="enableServiceLinks")
-    ephemeral_containers: list[EphemeralContainerApplyConfiguration] | None = field(
-        default=None, name="ephemeralContainers"
-    )
-    eviction_responders: list[EvictionResponderApplyConfiguration] | None = field(
-        default=None, name="evictionResponders"
-    )
-    host_aliases: list[HostAliasApplyConfiguration] | None = field(default=None, name="hostAliases")
-    host_ipc: bool | None = field(default=None, name="hostIPC")
-    host_network: bool | None = field(default=None, name="hostNetwork")
-    host_pid: bool | None = field(default=None, name="hostPID")
-    host_users: bool | None = field(default=None, name="hostUsers")
-    hostname: str | None = None
-    hostname_override: str | None = field(default=None, name="hostnameOverride")
-    image_pull_secrets: list[LocalObjectReferenceApplyConfiguration] | None = field(
-        default=None, name="imagePullSecrets"
-    )
+    volumes: list[VolumeApplyConfiguration] | None = None
     init_containers: list[ContainerApplyConfiguration] | None = field(
         default=None, name="initContainers"
     )
-    node_name: str | None = field(default=None, name="nodeName")
+    containers: list[ContainerApplyConfiguration] | None = None
+    ephemeral_containers: list[EphemeralContainerApplyConfiguration] | None = field(
+        default=None, name="ephemeralContainers"
+    )
+    restart_policy: Literal["Always", "Never", "OnFailure"] | str | None = field(
+        default=None, name="restartPolicy"
+    )
+    termination_grace_period_seconds: int | None = field(
+        default=None, name="terminationGracePeriodSeconds"
+    )
+    active_deadline_seconds: int | None = field(default=None, name="activeDeadlineSeconds")
+    dns_policy: (
+        Literal["ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"] | str | None
+    ) = field(default=None, name="dnsPolicy")
     node_selector: dict[str, str] | None = field(default=None, name="nodeSelector")
-    os: PodOSApplyConfiguration | None = None
-    overhead: dict[str, Quantity] | None = None
+    service_account_name: str | None = field(default=None, name="serviceAccountName")
+    service_account: str | None = field(default=None, name="serviceAccount")
+    automount_service_account_token: bool | None = field(
+        default=None, name="automountServiceAccountToken"
+    )
+    node_name: str | None = field(default=None, name="nodeName")
+    host_network: bool | None = field(default=None, name="hostNetwork")
+    host_pid: bool | None = field(default=None, name="hostPID")
+    host_ipc: bool | None = field(default=None, name="hostIPC")
+    share_process_namespace: bool | None = field(default=None, name="shareProcessNamespace")
+    security_context: PodSecurityContextApplyConfiguration | None = field(
+        default=None, name="securityContext"
+    )
+    image_pull_secrets: list[LocalObjectReferenceApplyConfiguration] | None = field(
+        default=None, name="imagePullSecrets"
+    )
+    hostname: str | None = None
+    subdomain: str | None = None
+    affinity: AffinityApplyConfiguration | None = None
+    scheduler_name: str | None = field(default=None, name="schedulerName")
+    tolerations: list[TolerationApplyConfiguration] | None = None
+    host_aliases: list[HostAliasApplyConfiguration] | None = field(default=None, name="hostAliases")
+    priority_class_name: str | None = field(default=None, name="priorityClassName")
+    priority: int | None = None
+    dns_config: PodDNSConfigApplyConfiguration | None = field(default=None, name="dnsConfig")
+    readiness_gates: list[PodReadinessGateApplyConfiguration] | None = field(
+        default=None, name="readinessGates"
+    )
+    runtime_class_name: str | None = field(default=None, name="runtimeClassName")
+    enable_service_links: bool | None = field(default=None, name="enableServiceLinks")
     preemption_policy: Literal["Never", "PreemptLowerPriority"] | str | None = field(
         default=None, name="preemptionPolicy"
     )
-    priority: int | None = None
-    priority_class_name: str | None = field(default=None, name="priorityClassName")
-    readiness_gates: list[PodReadinessGateApplyConfiguration] | None = field(
-        default=None, name="readinessGates"
+    overhead: dict[str, Quantity] | None = None
+    topology_spread_constraints: list[TopologySpreadConstraintApplyConfiguration] | None = field(
+        default=None, name="topologySpreadConstraints"
+    )
+    set_hostname_as_fqdn: bool | None = field(default=None, name="setHostnameAsFQDN")
+    os: PodOSApplyConfiguration | None = None
+    host_users: bool | None = field(default=None, name="hostUsers")
+    scheduling_gates: list[PodSchedulingGateApplyConfiguration] | None = field(
+        default=None, name="schedulingGates"
     )
     resource_claims: list[PodResourceClaimApplyConfiguration] | None = field(
         default=None, name="resourceClaims"
     )
     resources: ResourceRequirementsApplyConfiguration | None = None
-    restart_policy: Literal["Always", "Never", "OnFailure"] | str | None = field(
-        default=None, name="restartPolicy"
-    )
-    runtime_class_name: str | None = field(default=None, name="runtimeClassName")
-    scheduler_name: str | None = field(default=None, name="schedulerName")
-    scheduling_gates: list[PodSchedulingGateApplyConfiguration] | None = field(
-        default=None, name="schedulingGates"
-    )
+    hostname_override: str | None = field(default=None, name="hostnameOverride")
     scheduling_group: PodSchedulingGroupApplyConfiguration | None = field(
         default=None, name="schedulingGroup"
     )
-    security_context: PodSecurityContextApplyConfiguration | None = field(
-        default=None, name="securityContext"
+    eviction_responders: list[EvictionResponderApplyConfiguration] | None = field(
+        default=None, name="evictionResponders"
     )
-    service_account: str | None = field(default=None, name="serviceAccount")
-    service_account_name: str | None = field(default=None, name="serviceAccountName")
-    set_hostname_as_fqdn: bool | None = field(default=None, name="setHostnameAsFQDN")
-    share_process_namespace: bool | None = field(default=None, name="shareProcessNamespace")
-    subdomain: str | None = None
-    termination_grace_period_seconds: int | None = field(
-        default=None, name="terminationGracePeriodSeconds"
-    )
-    tolerations: list[TolerationApplyConfiguration] | None = None
-    topology_spread_constraints: list[TopologySpreadConstraintApplyConfiguration] | None = field(
-        default=None, name="topologySpreadConstraints"
-    )
-    volumes: list[VolumeApplyConfiguration] | None = None
 
 
 class PodStatusApplyConfiguration(ApplyConfiguration["models.PodStatus"], kw_only=True):
     """``PodStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    phase: Literal["Failed", "Pending", "Running", "Succeeded", "Unknown"] | str | None = None
     conditions: list[PodConditionApplyConfiguration] | None = None
+    message: str | None = None
+    reason: str | None = None
+    nominated_node_name: str | None = field(default=None, name="nominatedNodeName")
+    host_ip: str | None = field(default=None, name="hostIP")
+    host_ips: list[HostIPApplyConfiguration] | None = field(default=None, name="hostIPs")
+    pod_ip: str | None = field(default=None, name="podIP")
+    pod_ips: list[PodIPApplyConfiguration] | None = field(default=None, name="podIPs")
+    start_time: Time | None = field(default=None, name="startTime")
+    init_container_statuses: list[ContainerStatusApplyConfiguration] | None = field(
+        default=None, name="initContainerStatuses"
+    )
     container_statuses: list[ContainerStatusApplyConfiguration] | None = field(
         default=None, name="containerStatuses"
+    )
+    qos_class: Literal["BestEffort", "Burstable", "Guaranteed"] | str | None = field(
+        default=None, name="qosClass"
     )
     ephemeral_container_statuses: list[ContainerStatusApplyConfiguration] | None = field(
         default=None, name="ephemeralContainerStatuses"
     )
-    extended_resource_claim_status: PodExtendedResourceClaimStatusApplyConfiguration | None = field(
-        default=None, name="extendedResourceClaimStatus"
-    )
-    host_ip: str | None = field(default=None, name="hostIP")
-    host_ips: list[HostIPApplyConfiguration] | None = field(default=None, name="hostIPs")
-    init_container_statuses: list[ContainerStatusApplyConfiguration] | None = field(
-        default=None, name="initContainerStatuses"
-    )
-    message: str | None = None
-    node_allocatable_resource_claim_statuses: (
-        list[NodeAllocatableResourceClaimStatusApplyConfiguration] | None
-    ) = field(default=None, name="nodeAllocatableResourceClaimStatuses")
-    nominated_node_name: str | None = field(default=None, name="nominatedNodeName")
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    phase: Literal["Failed", "Pending", "Running", "Succeeded", "Unknown"] | str | None = None
-    pod_ip: str | None = field(default=None, name="podIP")
-    pod_ips: list[PodIPApplyConfiguration] | None = field(default=None, name="podIPs")
-    qos_class: Literal["BestEffort", "Burstable", "Guaranteed"] | str | None = field(
-        default=None, name="qosClass"
-    )
-    reason: str | None = None
     resize: str | None = None
     resource_claim_statuses: list[PodResourceClaimStatusApplyConfiguration] | None = field(
         default=None, name="resourceClaimStatuses"
     )
+    extended_resource_claim_status: PodExtendedResourceClaimStatusApplyConfiguration | None = field(
+        default=None, name="extendedResourceClaimStatus"
+    )
+    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
     resources: ResourceRequirementsApplyConfiguration | None = None
-    start_time: Time | None = field(default=None, name="startTime")
+    node_allocatable_resource_claim_statuses: (
+        list[NodeAllocatableResourceClaimStatusApplyConfiguration] | None
+    ) = field(default=None, name="nodeAllocatableResourceClaimStatuses")
     volume_health: list[PodVolumeHealthApplyConfiguration] | None = field(
         default=None, name="volumeHealth"
     )
@@ -2010,8 +2010,8 @@ class PodTemplateApplyConfiguration(ApplyConfiguration["models.PodTemplate"], kw
 
     API_VERSION = "v1"
     KIND = "PodTemplate"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     template: PodTemplateSpecApplyConfiguration | None = None
 
@@ -2026,19 +2026,19 @@ class PodTemplateSpecApplyConfiguration(ApplyConfiguration["models.PodTemplateSp
 class PodVolumeHealthApplyConfiguration(ApplyConfiguration["models.PodVolumeHealth"], kw_only=True):
     """``PodVolumeHealth`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    name: str | None = None
     health_conditions: list[VolumeHealthConditionApplyConfiguration] | None = field(
         default=None, name="healthConditions"
     )
     last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    name: str | None = None
 
 
 class PortStatusApplyConfiguration(ApplyConfiguration["models.PortStatus"], kw_only=True):
     """``PortStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    error: str | None = None
     port: int | None = None
     protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
+    error: str | None = None
 
 
 class PortworxVolumeSourceApplyConfiguration(
@@ -2046,9 +2046,9 @@ class PortworxVolumeSourceApplyConfiguration(
 ):
     """``PortworxVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    volume_id: str | None = field(default=None, name="volumeID")
     fs_type: str | None = field(default=None, name="fsType")
     read_only: bool | None = field(default=None, name="readOnly")
-    volume_id: str | None = field(default=None, name="volumeID")
 
 
 class PreferredSchedulingTermApplyConfiguration(
@@ -2056,25 +2056,25 @@ class PreferredSchedulingTermApplyConfiguration(
 ):
     """``PreferredSchedulingTerm`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    preference: NodeSelectorTermApplyConfiguration | None = None
     weight: int | None = None
+    preference: NodeSelectorTermApplyConfiguration | None = None
 
 
 class ProbeApplyConfiguration(ApplyConfiguration["models.Probe"], kw_only=True):
     """``Probe`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     exec: ExecActionApplyConfiguration | None = None
-    failure_threshold: int | None = field(default=None, name="failureThreshold")
-    grpc: GRPCActionApplyConfiguration | None = None
     http_get: HTTPGetActionApplyConfiguration | None = field(default=None, name="httpGet")
+    tcp_socket: TCPSocketActionApplyConfiguration | None = field(default=None, name="tcpSocket")
+    grpc: GRPCActionApplyConfiguration | None = None
     initial_delay_seconds: int | None = field(default=None, name="initialDelaySeconds")
+    timeout_seconds: int | None = field(default=None, name="timeoutSeconds")
     period_seconds: int | None = field(default=None, name="periodSeconds")
     success_threshold: int | None = field(default=None, name="successThreshold")
-    tcp_socket: TCPSocketActionApplyConfiguration | None = field(default=None, name="tcpSocket")
+    failure_threshold: int | None = field(default=None, name="failureThreshold")
     termination_grace_period_seconds: int | None = field(
         default=None, name="terminationGracePeriodSeconds"
     )
-    timeout_seconds: int | None = field(default=None, name="timeoutSeconds")
 
 
 class ProjectedVolumeSourceApplyConfiguration(
@@ -2082,9 +2082,9 @@ class ProjectedVolumeSourceApplyConfiguration(
 ):
     """``ProjectedVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    sources: list[VolumeProjectionApplyConfiguration] | None = None
     default_mode: int | None = field(default=None, name="defaultMode")
     default_user: int | None = field(default=None, name="defaultUser")
-    sources: list[VolumeProjectionApplyConfiguration] | None = None
 
 
 class QuobyteVolumeSourceApplyConfiguration(
@@ -2092,12 +2092,12 @@ class QuobyteVolumeSourceApplyConfiguration(
 ):
     """``QuobyteVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    group: str | None = None
-    read_only: bool | None = field(default=None, name="readOnly")
     registry: str | None = None
-    tenant: str | None = None
-    user: str | None = None
     volume: str | None = None
+    read_only: bool | None = field(default=None, name="readOnly")
+    user: str | None = None
+    group: str | None = None
+    tenant: str | None = None
 
 
 class RBDPersistentVolumeSourceApplyConfiguration(
@@ -2105,29 +2105,29 @@ class RBDPersistentVolumeSourceApplyConfiguration(
 ):
     """``RBDPersistentVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    fs_type: str | None = field(default=None, name="fsType")
-    image: str | None = None
-    keyring: str | None = None
     monitors: list[str] | None = None
+    image: str | None = None
+    fs_type: str | None = field(default=None, name="fsType")
     pool: str | None = None
-    read_only: bool | None = field(default=None, name="readOnly")
-    secret_ref: SecretReferenceApplyConfiguration | None = field(default=None, name="secretRef")
     user: str | None = None
+    keyring: str | None = None
+    secret_ref: SecretReferenceApplyConfiguration | None = field(default=None, name="secretRef")
+    read_only: bool | None = field(default=None, name="readOnly")
 
 
 class RBDVolumeSourceApplyConfiguration(ApplyConfiguration["models.RBDVolumeSource"], kw_only=True):
     """``RBDVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    fs_type: str | None = field(default=None, name="fsType")
-    image: str | None = None
-    keyring: str | None = None
     monitors: list[str] | None = None
+    image: str | None = None
+    fs_type: str | None = field(default=None, name="fsType")
     pool: str | None = None
-    read_only: bool | None = field(default=None, name="readOnly")
+    user: str | None = None
+    keyring: str | None = None
     secret_ref: LocalObjectReferenceApplyConfiguration | None = field(
         default=None, name="secretRef"
     )
-    user: str | None = None
+    read_only: bool | None = field(default=None, name="readOnly")
 
 
 class ReplicationControllerApplyConfiguration(
@@ -2137,8 +2137,8 @@ class ReplicationControllerApplyConfiguration(
 
     API_VERSION = "v1"
     KIND = "ReplicationController"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: ReplicationControllerSpecApplyConfiguration | None = None
     status: ReplicationControllerStatusApplyConfiguration | None = None
@@ -2149,11 +2149,11 @@ class ReplicationControllerConditionApplyConfiguration(
 ):
     """``ReplicationControllerCondition`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
-    reason: str | None = None
-    status: str | None = None
     type: str | None = None
+    status: str | None = None
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    reason: str | None = None
+    message: str | None = None
 
 
 class ReplicationControllerSpecApplyConfiguration(
@@ -2162,8 +2162,8 @@ class ReplicationControllerSpecApplyConfiguration(
     """``ReplicationControllerSpec`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC_FIELDS = ("selector",)
-    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
     replicas: int | None = None
+    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
     selector: dict[str, str] | None = None
     template: PodTemplateSpecApplyConfiguration | None = None
 
@@ -2173,12 +2173,12 @@ class ReplicationControllerStatusApplyConfiguration(
 ):
     """``ReplicationControllerStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    available_replicas: int | None = field(default=None, name="availableReplicas")
-    conditions: list[ReplicationControllerConditionApplyConfiguration] | None = None
-    fully_labeled_replicas: int | None = field(default=None, name="fullyLabeledReplicas")
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    ready_replicas: int | None = field(default=None, name="readyReplicas")
     replicas: int | None = None
+    fully_labeled_replicas: int | None = field(default=None, name="fullyLabeledReplicas")
+    ready_replicas: int | None = field(default=None, name="readyReplicas")
+    available_replicas: int | None = field(default=None, name="availableReplicas")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    conditions: list[ReplicationControllerConditionApplyConfiguration] | None = None
 
 
 class ResourceClaimApplyConfiguration(ApplyConfiguration["models.ResourceClaim"], kw_only=True):
@@ -2195,16 +2195,16 @@ class ResourceFieldSelectorApplyConfiguration(
 
     ATOMIC = True
     container_name: str | None = field(default=None, name="containerName")
-    divisor: Quantity | None = None
     resource: str | None = None
+    divisor: Quantity | None = None
 
 
 class ResourceHealthApplyConfiguration(ApplyConfiguration["models.ResourceHealth"], kw_only=True):
     """``ResourceHealth`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    resource_id: str | None = field(default=None, name="resourceID")
     health: str | None = None
     message: str | None = None
-    resource_id: str | None = field(default=None, name="resourceID")
 
 
 class ResourceQuotaApplyConfiguration(ApplyConfiguration["models.ResourceQuota"], kw_only=True):
@@ -2212,8 +2212,8 @@ class ResourceQuotaApplyConfiguration(ApplyConfiguration["models.ResourceQuota"]
 
     API_VERSION = "v1"
     KIND = "ResourceQuota"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: ResourceQuotaSpecApplyConfiguration | None = None
     status: ResourceQuotaStatusApplyConfiguration | None = None
@@ -2225,9 +2225,6 @@ class ResourceQuotaSpecApplyConfiguration(
     """``ResourceQuotaSpec`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     hard: dict[str, Quantity] | None = None
-    scope_selector: ScopeSelectorApplyConfiguration | None = field(
-        default=None, name="scopeSelector"
-    )
     scopes: (
         list[
             Literal[
@@ -2243,6 +2240,9 @@ class ResourceQuotaSpecApplyConfiguration(
         ]
         | None
     ) = None
+    scope_selector: ScopeSelectorApplyConfiguration | None = field(
+        default=None, name="scopeSelector"
+    )
 
 
 class ResourceQuotaStatusApplyConfiguration(
@@ -2259,9 +2259,9 @@ class ResourceRequirementsApplyConfiguration(
 ):
     """``ResourceRequirements`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    claims: list[ResourceClaimApplyConfiguration] | None = None
     limits: dict[str, Quantity] | None = None
     requests: dict[str, Quantity] | None = None
+    claims: list[ResourceClaimApplyConfiguration] | None = None
 
 
 class ResourceStatusApplyConfiguration(ApplyConfiguration["models.ResourceStatus"], kw_only=True):
@@ -2274,10 +2274,10 @@ class ResourceStatusApplyConfiguration(ApplyConfiguration["models.ResourceStatus
 class SELinuxOptionsApplyConfiguration(ApplyConfiguration["models.SELinuxOptions"], kw_only=True):
     """``SELinuxOptions`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    level: str | None = None
+    user: str | None = None
     role: str | None = None
     type: str | None = None
-    user: str | None = None
+    level: str | None = None
 
 
 class ScaleIOPersistentVolumeSourceApplyConfiguration(
@@ -2285,16 +2285,16 @@ class ScaleIOPersistentVolumeSourceApplyConfiguration(
 ):
     """``ScaleIOPersistentVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    fs_type: str | None = field(default=None, name="fsType")
     gateway: str | None = None
-    protection_domain: str | None = field(default=None, name="protectionDomain")
-    read_only: bool | None = field(default=None, name="readOnly")
+    system: str | None = None
     secret_ref: SecretReferenceApplyConfiguration | None = field(default=None, name="secretRef")
     ssl_enabled: bool | None = field(default=None, name="sslEnabled")
-    storage_mode: str | None = field(default=None, name="storageMode")
+    protection_domain: str | None = field(default=None, name="protectionDomain")
     storage_pool: str | None = field(default=None, name="storagePool")
-    system: str | None = None
+    storage_mode: str | None = field(default=None, name="storageMode")
     volume_name: str | None = field(default=None, name="volumeName")
+    fs_type: str | None = field(default=None, name="fsType")
+    read_only: bool | None = field(default=None, name="readOnly")
 
 
 class ScaleIOVolumeSourceApplyConfiguration(
@@ -2302,18 +2302,18 @@ class ScaleIOVolumeSourceApplyConfiguration(
 ):
     """``ScaleIOVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    fs_type: str | None = field(default=None, name="fsType")
     gateway: str | None = None
-    protection_domain: str | None = field(default=None, name="protectionDomain")
-    read_only: bool | None = field(default=None, name="readOnly")
+    system: str | None = None
     secret_ref: LocalObjectReferenceApplyConfiguration | None = field(
         default=None, name="secretRef"
     )
     ssl_enabled: bool | None = field(default=None, name="sslEnabled")
-    storage_mode: str | None = field(default=None, name="storageMode")
+    protection_domain: str | None = field(default=None, name="protectionDomain")
     storage_pool: str | None = field(default=None, name="storagePool")
-    system: str | None = None
+    storage_mode: str | None = field(default=None, name="storageMode")
     volume_name: str | None = field(default=None, name="volumeName")
+    fs_type: str | None = field(default=None, name="fsType")
+    read_only: bool | None = field(default=None, name="readOnly")
 
 
 class ScopeSelectorApplyConfiguration(ApplyConfiguration["models.ScopeSelector"], kw_only=True):
@@ -2330,7 +2330,6 @@ class ScopedResourceSelectorRequirementApplyConfiguration(
 ):
     """``ScopedResourceSelectorRequirement`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    operator: Literal["DoesNotExist", "Exists", "In", "NotIn"] | str | None = None
     scope_name: (
         Literal[
             "BestEffort",
@@ -2344,14 +2343,15 @@ class ScopedResourceSelectorRequirementApplyConfiguration(
         | str
         | None
     ) = field(default=None, name="scopeName")
+    operator: Literal["DoesNotExist", "Exists", "In", "NotIn"] | str | None = None
     values: list[str] | None = None
 
 
 class SeccompProfileApplyConfiguration(ApplyConfiguration["models.SeccompProfile"], kw_only=True):
     """``SeccompProfile`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    localhost_profile: str | None = field(default=None, name="localhostProfile")
     type: Literal["Localhost", "RuntimeDefault", "Unconfined"] | str | None = None
+    localhost_profile: str | None = field(default=None, name="localhostProfile")
 
 
 class SecretApplyConfiguration(ApplyConfiguration["models.Secret"], kw_only=True):
@@ -2359,11 +2359,11 @@ class SecretApplyConfiguration(ApplyConfiguration["models.Secret"], kw_only=True
 
     API_VERSION = "v1"
     KIND = "Secret"
-    api_version: str | None = field(default=None, name="apiVersion")
-    data: dict[str, str] | None = None
-    immutable: bool | None = None
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
+    immutable: bool | None = None
+    data: dict[str, str] | None = None
     string_data: dict[str, str] | None = field(default=None, name="stringData")
     type: str | None = None
 
@@ -2381,8 +2381,8 @@ class SecretKeySelectorApplyConfiguration(
     """``SecretKeySelector`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
-    key: str | None = None
     name: str | None = None
+    key: str | None = None
     optional: bool | None = None
 
 
@@ -2391,8 +2391,8 @@ class SecretProjectionApplyConfiguration(
 ):
     """``SecretProjection`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    items: list[KeyToPathApplyConfiguration] | None = None
     name: str | None = None
+    items: list[KeyToPathApplyConfiguration] | None = None
     optional: bool | None = None
 
 
@@ -2409,35 +2409,35 @@ class SecretVolumeSourceApplyConfiguration(
 ):
     """``SecretVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    default_mode: int | None = field(default=None, name="defaultMode")
-    default_user: int | None = field(default=None, name="defaultUser")
-    items: list[KeyToPathApplyConfiguration] | None = None
-    optional: bool | None = None
     secret_name: str | None = field(default=None, name="secretName")
+    items: list[KeyToPathApplyConfiguration] | None = None
+    default_mode: int | None = field(default=None, name="defaultMode")
+    optional: bool | None = None
+    default_user: int | None = field(default=None, name="defaultUser")
 
 
 class SecurityContextApplyConfiguration(ApplyConfiguration["models.SecurityContext"], kw_only=True):
     """``SecurityContext`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    allow_privilege_escalation: bool | None = field(default=None, name="allowPrivilegeEscalation")
-    app_armor_profile: AppArmorProfileApplyConfiguration | None = field(
-        default=None, name="appArmorProfile"
-    )
     capabilities: CapabilitiesApplyConfiguration | None = None
     privileged: bool | None = None
-    proc_mount: Literal["Default", "Unmasked"] | str | None = field(default=None, name="procMount")
-    read_only_root_filesystem: bool | None = field(default=None, name="readOnlyRootFilesystem")
-    run_as_group: int | None = field(default=None, name="runAsGroup")
-    run_as_non_root: bool | None = field(default=None, name="runAsNonRoot")
-    run_as_user: int | None = field(default=None, name="runAsUser")
     se_linux_options: SELinuxOptionsApplyConfiguration | None = field(
         default=None, name="seLinuxOptions"
     )
+    windows_options: WindowsSecurityContextOptionsApplyConfiguration | None = field(
+        default=None, name="windowsOptions"
+    )
+    run_as_user: int | None = field(default=None, name="runAsUser")
+    run_as_group: int | None = field(default=None, name="runAsGroup")
+    run_as_non_root: bool | None = field(default=None, name="runAsNonRoot")
+    read_only_root_filesystem: bool | None = field(default=None, name="readOnlyRootFilesystem")
+    allow_privilege_escalation: bool | None = field(default=None, name="allowPrivilegeEscalation")
+    proc_mount: Literal["Default", "Unmasked"] | str | None = field(default=None, name="procMount")
     seccomp_profile: SeccompProfileApplyConfiguration | None = field(
         default=None, name="seccompProfile"
     )
-    windows_options: WindowsSecurityContextOptionsApplyConfiguration | None = field(
-        default=None, name="windowsOptions"
+    app_armor_profile: AppArmorProfileApplyConfiguration | None = field(
+        default=None, name="appArmorProfile"
     )
 
 
@@ -2446,8 +2446,8 @@ class ServiceApplyConfiguration(ApplyConfiguration["models.Service"], kw_only=Tr
 
     API_VERSION = "v1"
     KIND = "Service"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: ServiceSpecApplyConfiguration | None = None
     status: ServiceStatusApplyConfiguration | None = None
@@ -2458,16 +2458,16 @@ class ServiceAccountApplyConfiguration(ApplyConfiguration["models.ServiceAccount
 
     API_VERSION = "v1"
     KIND = "ServiceAccount"
+    kind: str | None = None
     api_version: str | None = field(default=None, name="apiVersion")
-    automount_service_account_token: bool | None = field(
-        default=None, name="automountServiceAccountToken"
-    )
+    metadata: metav1.ObjectMetaApplyConfiguration | None = None
+    secrets: list[ObjectReferenceApplyConfiguration] | None = None
     image_pull_secrets: list[LocalObjectReferenceApplyConfiguration] | None = field(
         default=None, name="imagePullSecrets"
     )
-    kind: str | None = None
-    metadata: metav1.ObjectMetaApplyConfiguration | None = None
-    secrets: list[ObjectReferenceApplyConfiguration] | None = None
+    automount_service_account_token: bool | None = field(
+        default=None, name="automountServiceAccountToken"
+    )
 
 
 class ServiceAccountTokenProjectionApplyConfiguration(
@@ -2484,31 +2484,39 @@ class ServiceAccountTokenProjectionApplyConfiguration(
 class ServicePortApplyConfiguration(ApplyConfiguration["models.ServicePort"], kw_only=True):
     """``ServicePort`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    app_protocol: str | None = field(default=None, name="appProtocol")
     name: str | None = None
-    node_port: int | None = field(default=None, name="nodePort")
-    port: int | None = None
     protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
+    app_protocol: str | None = field(default=None, name="appProtocol")
+    port: int | None = None
     target_port: IntOrString | None = field(default=None, name="targetPort")
+    node_port: int | None = field(default=None, name="nodePort")
 
 
 class ServiceSpecApplyConfiguration(ApplyConfiguration["models.ServiceSpec"], kw_only=True):
     """``ServiceSpec`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC_FIELDS = ("selector",)
-    allocate_load_balancer_node_ports: bool | None = field(
-        default=None, name="allocateLoadBalancerNodePorts"
-    )
+    ports: list[ServicePortApplyConfiguration] | None = None
+    selector: dict[str, str] | None = None
     cluster_ip: str | None = field(default=None, name="clusterIP")
     cluster_ips: list[str] | None = field(default=None, name="clusterIPs")
+    type: Literal["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"] | str | None = None
     external_ips: list[str] | None = field(default=None, name="externalIPs")
+    session_affinity: Literal["ClientIP", "None"] | str | None = field(
+        default=None, name="sessionAffinity"
+    )
+    load_balancer_ip: str | None = field(default=None, name="loadBalancerIP")
+    load_balancer_source_ranges: list[str] | None = field(
+        default=None, name="loadBalancerSourceRanges"
+    )
     external_name: str | None = field(default=None, name="externalName")
     external_traffic_policy: Literal["Cluster", "Local"] | str | None = field(
         default=None, name="externalTrafficPolicy"
     )
     health_check_node_port: int | None = field(default=None, name="healthCheckNodePort")
-    internal_traffic_policy: Literal["Cluster", "Local"] | str | None = field(
-        default=None, name="internalTrafficPolicy"
+    publish_not_ready_addresses: bool | None = field(default=None, name="publishNotReadyAddresses")
+    session_affinity_config: SessionAffinityConfigApplyConfiguration | None = field(
+        default=None, name="sessionAffinityConfig"
     )
     ip_families: list[Literal["", "IPv4", "IPv6"] | str] | None = field(
         default=None, name="ipFamilies"
@@ -2516,31 +2524,23 @@ class ServiceSpecApplyConfiguration(ApplyConfiguration["models.ServiceSpec"], kw
     ip_family_policy: Literal["PreferDualStack", "RequireDualStack", "SingleStack"] | str | None = (
         field(default=None, name="ipFamilyPolicy")
     )
+    allocate_load_balancer_node_ports: bool | None = field(
+        default=None, name="allocateLoadBalancerNodePorts"
+    )
     load_balancer_class: str | None = field(default=None, name="loadBalancerClass")
-    load_balancer_ip: str | None = field(default=None, name="loadBalancerIP")
-    load_balancer_source_ranges: list[str] | None = field(
-        default=None, name="loadBalancerSourceRanges"
-    )
-    ports: list[ServicePortApplyConfiguration] | None = None
-    publish_not_ready_addresses: bool | None = field(default=None, name="publishNotReadyAddresses")
-    selector: dict[str, str] | None = None
-    session_affinity: Literal["ClientIP", "None"] | str | None = field(
-        default=None, name="sessionAffinity"
-    )
-    session_affinity_config: SessionAffinityConfigApplyConfiguration | None = field(
-        default=None, name="sessionAffinityConfig"
+    internal_traffic_policy: Literal["Cluster", "Local"] | str | None = field(
+        default=None, name="internalTrafficPolicy"
     )
     traffic_distribution: str | None = field(default=None, name="trafficDistribution")
-    type: Literal["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"] | str | None = None
 
 
 class ServiceStatusApplyConfiguration(ApplyConfiguration["models.ServiceStatus"], kw_only=True):
     """``ServiceStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    conditions: list[metav1.ConditionApplyConfiguration] | None = None
     load_balancer: LoadBalancerStatusApplyConfiguration | None = field(
         default=None, name="loadBalancer"
     )
+    conditions: list[metav1.ConditionApplyConfiguration] | None = None
 
 
 class SessionAffinityConfigApplyConfiguration(
@@ -2562,11 +2562,11 @@ class StorageOSPersistentVolumeSourceApplyConfiguration(
 ):
     """``StorageOSPersistentVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    volume_name: str | None = field(default=None, name="volumeName")
+    volume_namespace: str | None = field(default=None, name="volumeNamespace")
     fs_type: str | None = field(default=None, name="fsType")
     read_only: bool | None = field(default=None, name="readOnly")
     secret_ref: ObjectReferenceApplyConfiguration | None = field(default=None, name="secretRef")
-    volume_name: str | None = field(default=None, name="volumeName")
-    volume_namespace: str | None = field(default=None, name="volumeNamespace")
 
 
 class StorageOSVolumeSourceApplyConfiguration(
@@ -2574,13 +2574,13 @@ class StorageOSVolumeSourceApplyConfiguration(
 ):
     """``StorageOSVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    volume_name: str | None = field(default=None, name="volumeName")
+    volume_namespace: str | None = field(default=None, name="volumeNamespace")
     fs_type: str | None = field(default=None, name="fsType")
     read_only: bool | None = field(default=None, name="readOnly")
     secret_ref: LocalObjectReferenceApplyConfiguration | None = field(
         default=None, name="secretRef"
     )
-    volume_name: str | None = field(default=None, name="volumeName")
-    volume_namespace: str | None = field(default=None, name="volumeNamespace")
 
 
 class SysctlApplyConfiguration(ApplyConfiguration["models.Sysctl"], kw_only=True):
@@ -2593,27 +2593,27 @@ class SysctlApplyConfiguration(ApplyConfiguration["models.Sysctl"], kw_only=True
 class TCPSocketActionApplyConfiguration(ApplyConfiguration["models.TCPSocketAction"], kw_only=True):
     """``TCPSocketAction`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    host: str | None = None
     port: IntOrString | None = None
+    host: str | None = None
 
 
 class TaintApplyConfiguration(ApplyConfiguration["models.Taint"], kw_only=True):
     """``Taint`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    effect: Literal["NoExecute", "NoSchedule", "PreferNoSchedule"] | str | None = None
     key: str | None = None
-    time_added: Time | None = field(default=None, name="timeAdded")
     value: str | None = None
+    effect: Literal["NoExecute", "NoSchedule", "PreferNoSchedule"] | str | None = None
+    time_added: Time | None = field(default=None, name="timeAdded")
 
 
 class TolerationApplyConfiguration(ApplyConfiguration["models.Toleration"], kw_only=True):
     """``Toleration`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    effect: Literal["NoExecute", "NoSchedule", "PreferNoSchedule"] | str | None = None
     key: str | None = None
     operator: Literal["Equal", "Exists", "Gt", "Lt"] | str | None = None
-    toleration_seconds: int | None = field(default=None, name="tolerationSeconds")
     value: str | None = None
+    effect: Literal["NoExecute", "NoSchedule", "PreferNoSchedule"] | str | None = None
+    toleration_seconds: int | None = field(default=None, name="tolerationSeconds")
 
 
 class TopologySelectorLabelRequirementApplyConfiguration(
@@ -2641,11 +2641,14 @@ class TopologySpreadConstraintApplyConfiguration(
 ):
     """``TopologySpreadConstraint`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    max_skew: int | None = field(default=None, name="maxSkew")
+    topology_key: str | None = field(default=None, name="topologyKey")
+    when_unsatisfiable: Literal["DoNotSchedule", "ScheduleAnyway"] | str | None = field(
+        default=None, name="whenUnsatisfiable"
+    )
     label_selector: metav1.LabelSelectorApplyConfiguration | None = field(
         default=None, name="labelSelector"
     )
-    match_label_keys: list[str] | None = field(default=None, name="matchLabelKeys")
-    max_skew: int | None = field(default=None, name="maxSkew")
     min_domains: int | None = field(default=None, name="minDomains")
     node_affinity_policy: Literal["Honor", "Ignore"] | str | None = field(
         default=None, name="nodeAffinityPolicy"
@@ -2653,10 +2656,7 @@ class TopologySpreadConstraintApplyConfiguration(
     node_taints_policy: Literal["Honor", "Ignore"] | str | None = field(
         default=None, name="nodeTaintsPolicy"
     )
-    topology_key: str | None = field(default=None, name="topologyKey")
-    when_unsatisfiable: Literal["DoNotSchedule", "ScheduleAnyway"] | str | None = field(
-        default=None, name="whenUnsatisfiable"
-    )
+    match_label_keys: list[str] | None = field(default=None, name="matchLabelKeys")
 
 
 class TypedLocalObjectReferenceApplyConfiguration(
@@ -2684,64 +2684,64 @@ class TypedObjectReferenceApplyConfiguration(
 class VolumeApplyConfiguration(ApplyConfiguration["models.Volume"], kw_only=True):
     """``Volume`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    aws_elastic_block_store: AWSElasticBlockStoreVolumeSourceApplyConfiguration | None = field(
-        default=None, name="awsElasticBlockStore"
-    )
-    azure_disk: AzureDiskVolumeSourceApplyConfiguration | None = field(
-        default=None, name="azureDisk"
-    )
-    azure_file: AzureFileVolumeSourceApplyConfiguration | None = field(
-        default=None, name="azureFile"
-    )
-    cephfs: CephFSVolumeSourceApplyConfiguration | None = None
-    cinder: CinderVolumeSourceApplyConfiguration | None = None
-    config_map: ConfigMapVolumeSourceApplyConfiguration | None = field(
-        default=None, name="configMap"
-    )
-    csi: CSIVolumeSourceApplyConfiguration | None = None
-    downward_api: DownwardAPIVolumeSourceApplyConfiguration | None = field(
-        default=None, name="downwardAPI"
-    )
+    name: str | None = None
+    host_path: HostPathVolumeSourceApplyConfiguration | None = field(default=None, name="hostPath")
     empty_dir: EmptyDirVolumeSourceApplyConfiguration | None = field(default=None, name="emptyDir")
-    ephemeral: EphemeralVolumeSourceApplyConfiguration | None = None
-    fc: FCVolumeSourceApplyConfiguration | None = None
-    flex_volume: FlexVolumeSourceApplyConfiguration | None = field(default=None, name="flexVolume")
-    flocker: FlockerVolumeSourceApplyConfiguration | None = None
     gce_persistent_disk: GCEPersistentDiskVolumeSourceApplyConfiguration | None = field(
         default=None, name="gcePersistentDisk"
     )
+    aws_elastic_block_store: AWSElasticBlockStoreVolumeSourceApplyConfiguration | None = field(
+        default=None, name="awsElasticBlockStore"
+    )
     git_repo: GitRepoVolumeSourceApplyConfiguration | None = field(default=None, name="gitRepo")
-    glusterfs: GlusterfsVolumeSourceApplyConfiguration | None = None
-    host_path: HostPathVolumeSourceApplyConfiguration | None = field(default=None, name="hostPath")
-    image: ImageVolumeSourceApplyConfiguration | None = None
-    iscsi: ISCSIVolumeSourceApplyConfiguration | None = None
-    name: str | None = None
+    secret: SecretVolumeSourceApplyConfiguration | None = None
     nfs: NFSVolumeSourceApplyConfiguration | None = None
+    iscsi: ISCSIVolumeSourceApplyConfiguration | None = None
+    glusterfs: GlusterfsVolumeSourceApplyConfiguration | None = None
     persistent_volume_claim: PersistentVolumeClaimVolumeSourceApplyConfiguration | None = field(
         default=None, name="persistentVolumeClaim"
+    )
+    rbd: RBDVolumeSourceApplyConfiguration | None = None
+    flex_volume: FlexVolumeSourceApplyConfiguration | None = field(default=None, name="flexVolume")
+    cinder: CinderVolumeSourceApplyConfiguration | None = None
+    cephfs: CephFSVolumeSourceApplyConfiguration | None = None
+    flocker: FlockerVolumeSourceApplyConfiguration | None = None
+    downward_api: DownwardAPIVolumeSourceApplyConfiguration | None = field(
+        default=None, name="downwardAPI"
+    )
+    fc: FCVolumeSourceApplyConfiguration | None = None
+    azure_file: AzureFileVolumeSourceApplyConfiguration | None = field(
+        default=None, name="azureFile"
+    )
+    config_map: ConfigMapVolumeSourceApplyConfiguration | None = field(
+        default=None, name="configMap"
+    )
+    vsphere_volume: VsphereVirtualDiskVolumeSourceApplyConfiguration | None = field(
+        default=None, name="vsphereVolume"
+    )
+    quobyte: QuobyteVolumeSourceApplyConfiguration | None = None
+    azure_disk: AzureDiskVolumeSourceApplyConfiguration | None = field(
+        default=None, name="azureDisk"
     )
     photon_persistent_disk: PhotonPersistentDiskVolumeSourceApplyConfiguration | None = field(
         default=None, name="photonPersistentDisk"
     )
+    projected: ProjectedVolumeSourceApplyConfiguration | None = None
     portworx_volume: PortworxVolumeSourceApplyConfiguration | None = field(
         default=None, name="portworxVolume"
     )
-    projected: ProjectedVolumeSourceApplyConfiguration | None = None
-    quobyte: QuobyteVolumeSourceApplyConfiguration | None = None
-    rbd: RBDVolumeSourceApplyConfiguration | None = None
     scale_io: ScaleIOVolumeSourceApplyConfiguration | None = field(default=None, name="scaleIO")
-    secret: SecretVolumeSourceApplyConfiguration | None = None
     storageos: StorageOSVolumeSourceApplyConfiguration | None = None
-    vsphere_volume: VsphereVirtualDiskVolumeSourceApplyConfiguration | None = field(
-        default=None, name="vsphereVolume"
-    )
+    csi: CSIVolumeSourceApplyConfiguration | None = None
+    ephemeral: EphemeralVolumeSourceApplyConfiguration | None = None
+    image: ImageVolumeSourceApplyConfiguration | None = None
 
 
 class VolumeDeviceApplyConfiguration(ApplyConfiguration["models.VolumeDevice"], kw_only=True):
     """``VolumeDevice`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    device_path: str | None = field(default=None, name="devicePath")
     name: str | None = None
+    device_path: str | None = field(default=None, name="devicePath")
 
 
 class VolumeHealthConditionApplyConfiguration(
@@ -2749,9 +2749,9 @@ class VolumeHealthConditionApplyConfiguration(
 ):
     """``VolumeHealthCondition`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    message: str | None = None
-    reason: str | None = None
     status: Literal["DataLoss", "Degraded", "Inaccessible"] | str | None = None
+    reason: str | None = None
+    message: str | None = None
 
 
 class VolumeHealthStatusApplyConfiguration(
@@ -2768,16 +2768,16 @@ class VolumeHealthStatusApplyConfiguration(
 class VolumeMountApplyConfiguration(ApplyConfiguration["models.VolumeMount"], kw_only=True):
     """``VolumeMount`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    bind_mount_options: list[str] | None = field(default=None, name="bindMountOptions")
-    mount_path: str | None = field(default=None, name="mountPath")
-    mount_propagation: Literal["Bidirectional", "HostToContainer", "None"] | str | None = field(
-        default=None, name="mountPropagation"
-    )
     name: str | None = None
     read_only: bool | None = field(default=None, name="readOnly")
     recursive_read_only: str | None = field(default=None, name="recursiveReadOnly")
+    mount_path: str | None = field(default=None, name="mountPath")
     sub_path: str | None = field(default=None, name="subPath")
+    mount_propagation: Literal["Bidirectional", "HostToContainer", "None"] | str | None = field(
+        default=None, name="mountPropagation"
+    )
     sub_path_expr: str | None = field(default=None, name="subPathExpr")
+    bind_mount_options: list[str] | None = field(default=None, name="bindMountOptions")
 
 
 class VolumeMountStatusApplyConfiguration(
@@ -2785,8 +2785,8 @@ class VolumeMountStatusApplyConfiguration(
 ):
     """``VolumeMountStatus`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    mount_path: str | None = field(default=None, name="mountPath")
     name: str | None = None
+    mount_path: str | None = field(default=None, name="mountPath")
     read_only: bool | None = field(default=None, name="readOnly")
     recursive_read_only: str | None = field(default=None, name="recursiveReadOnly")
     volume_status: VolumeStatusApplyConfiguration | None = field(default=None, name="volumeStatus")
@@ -2805,19 +2805,19 @@ class VolumeProjectionApplyConfiguration(
 ):
     """``VolumeProjection`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    cluster_trust_bundle: ClusterTrustBundleProjectionApplyConfiguration | None = field(
-        default=None, name="clusterTrustBundle"
-    )
-    config_map: ConfigMapProjectionApplyConfiguration | None = field(default=None, name="configMap")
+    secret: SecretProjectionApplyConfiguration | None = None
     downward_api: DownwardAPIProjectionApplyConfiguration | None = field(
         default=None, name="downwardAPI"
     )
-    pod_certificate: PodCertificateProjectionApplyConfiguration | None = field(
-        default=None, name="podCertificate"
-    )
-    secret: SecretProjectionApplyConfiguration | None = None
+    config_map: ConfigMapProjectionApplyConfiguration | None = field(default=None, name="configMap")
     service_account_token: ServiceAccountTokenProjectionApplyConfiguration | None = field(
         default=None, name="serviceAccountToken"
+    )
+    cluster_trust_bundle: ClusterTrustBundleProjectionApplyConfiguration | None = field(
+        default=None, name="clusterTrustBundle"
+    )
+    pod_certificate: PodCertificateProjectionApplyConfiguration | None = field(
+        default=None, name="podCertificate"
     )
 
 
@@ -2841,10 +2841,10 @@ class VsphereVirtualDiskVolumeSourceApplyConfiguration(
 ):
     """``VsphereVirtualDiskVolumeSource`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    fs_type: str | None = field(default=None, name="fsType")
-    storage_policy_id: str | None = field(default=None, name="storagePolicyID")
-    storage_policy_name: str | None = field(default=None, name="storagePolicyName")
     volume_path: str | None = field(default=None, name="volumePath")
+    fs_type: str | None = field(default=None, name="fsType")
+    storage_policy_name: str | None = field(default=None, name="storagePolicyName")
+    storage_policy_id: str | None = field(default=None, name="storagePolicyID")
 
 
 class WeightedPodAffinityTermApplyConfiguration(
@@ -2852,10 +2852,10 @@ class WeightedPodAffinityTermApplyConfiguration(
 ):
     """``WeightedPodAffinityTerm`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    weight: int | None = None
     pod_affinity_term: PodAffinityTermApplyConfiguration | None = field(
         default=None, name="podAffinityTerm"
     )
-    weight: int | None = None
 
 
 class WindowsSecurityContextOptionsApplyConfiguration(
@@ -2863,7 +2863,7 @@ class WindowsSecurityContextOptionsApplyConfiguration(
 ):
     """``WindowsSecurityContextOptions`` (core/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    gmsa_credential_spec: str | None = field(default=None, name="gmsaCredentialSpec")
     gmsa_credential_spec_name: str | None = field(default=None, name="gmsaCredentialSpecName")
-    host_process: bool | None = field(default=None, name="hostProcess")
+    gmsa_credential_spec: str | None = field(default=None, name="gmsaCredentialSpec")
     run_as_user_name: str | None = field(default=None, name="runAsUserName")
+    host_process: bool | None = field(default=None, name="hostProcess")

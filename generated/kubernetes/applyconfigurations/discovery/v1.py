@@ -18,14 +18,14 @@ class EndpointApplyConfiguration(ApplyConfiguration["models.Endpoint"], kw_only=
 
     addresses: list[str] | None = None
     conditions: EndpointConditionsApplyConfiguration | None = None
-    deprecated_topology: dict[str, str] | None = field(default=None, name="deprecatedTopology")
-    hints: EndpointHintsApplyConfiguration | None = None
     hostname: str | None = None
-    node_name: str | None = field(default=None, name="nodeName")
     target_ref: corev1.ObjectReferenceApplyConfiguration | None = field(
         default=None, name="targetRef"
     )
+    deprecated_topology: dict[str, str] | None = field(default=None, name="deprecatedTopology")
+    node_name: str | None = field(default=None, name="nodeName")
     zone: str | None = None
+    hints: EndpointHintsApplyConfiguration | None = None
 
 
 class EndpointConditionsApplyConfiguration(
@@ -41,18 +41,18 @@ class EndpointConditionsApplyConfiguration(
 class EndpointHintsApplyConfiguration(ApplyConfiguration["models.EndpointHints"], kw_only=True):
     """``EndpointHints`` (discovery.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    for_nodes: list[ForNodeApplyConfiguration] | None = field(default=None, name="forNodes")
     for_zones: list[ForZoneApplyConfiguration] | None = field(default=None, name="forZones")
+    for_nodes: list[ForNodeApplyConfiguration] | None = field(default=None, name="forNodes")
 
 
 class EndpointPortApplyConfiguration(ApplyConfiguration["models.EndpointPort"], kw_only=True):
     """``EndpointPort`` (discovery.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
-    app_protocol: str | None = field(default=None, name="appProtocol")
     name: str | None = None
-    port: int | None = None
     protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
+    port: int | None = None
+    app_protocol: str | None = field(default=None, name="appProtocol")
 
 
 class EndpointSliceApplyConfiguration(ApplyConfiguration["models.EndpointSlice"], kw_only=True):
@@ -60,13 +60,13 @@ class EndpointSliceApplyConfiguration(ApplyConfiguration["models.EndpointSlice"]
 
     API_VERSION = "discovery.k8s.io/v1"
     KIND = "EndpointSlice"
+    kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
+    metadata: metav1.ObjectMetaApplyConfiguration | None = None
     address_type: Literal["FQDN", "IPv4", "IPv6"] | str | None = field(
         default=None, name="addressType"
     )
-    api_version: str | None = field(default=None, name="apiVersion")
     endpoints: list[EndpointApplyConfiguration] | None = None
-    kind: str | None = None
-    metadata: metav1.ObjectMetaApplyConfiguration | None = None
     ports: list[EndpointPortApplyConfiguration] | None = None
 
 

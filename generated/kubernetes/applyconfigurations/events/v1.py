@@ -19,25 +19,25 @@ class EventApplyConfiguration(ApplyConfiguration["models.Event"], kw_only=True):
 
     API_VERSION = "events.k8s.io/v1"
     KIND = "Event"
-    action: str | None = None
-    api_version: str | None = field(default=None, name="apiVersion")
-    deprecated_count: int | None = field(default=None, name="deprecatedCount")
-    deprecated_first_timestamp: Time | None = field(default=None, name="deprecatedFirstTimestamp")
-    deprecated_last_timestamp: Time | None = field(default=None, name="deprecatedLastTimestamp")
-    deprecated_source: corev1.EventSourceApplyConfiguration | None = field(
-        default=None, name="deprecatedSource"
-    )
-    event_time: MicroTime | None = field(default=None, name="eventTime")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
-    note: str | None = None
+    event_time: MicroTime | None = field(default=None, name="eventTime")
+    series: EventSeriesApplyConfiguration | None = None
+    reporting_controller: str | None = field(default=None, name="reportingController")
+    reporting_instance: str | None = field(default=None, name="reportingInstance")
+    action: str | None = None
     reason: str | None = None
     regarding: corev1.ObjectReferenceApplyConfiguration | None = None
     related: corev1.ObjectReferenceApplyConfiguration | None = None
-    reporting_controller: str | None = field(default=None, name="reportingController")
-    reporting_instance: str | None = field(default=None, name="reportingInstance")
-    series: EventSeriesApplyConfiguration | None = None
+    note: str | None = None
     type: str | None = None
+    deprecated_source: corev1.EventSourceApplyConfiguration | None = field(
+        default=None, name="deprecatedSource"
+    )
+    deprecated_first_timestamp: Time | None = field(default=None, name="deprecatedFirstTimestamp")
+    deprecated_last_timestamp: Time | None = field(default=None, name="deprecatedLastTimestamp")
+    deprecated_count: int | None = field(default=None, name="deprecatedCount")
 
 
 class EventSeriesApplyConfiguration(ApplyConfiguration["models.EventSeries"], kw_only=True):

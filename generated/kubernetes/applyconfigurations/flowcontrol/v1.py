@@ -18,8 +18,8 @@ class ExemptPriorityLevelConfigurationApplyConfiguration(
 ):
     """``ExemptPriorityLevelConfiguration`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    lendable_percent: int | None = field(default=None, name="lendablePercent")
     nominal_concurrency_shares: int | None = field(default=None, name="nominalConcurrencyShares")
+    lendable_percent: int | None = field(default=None, name="lendablePercent")
 
 
 class FlowDistinguisherMethodApplyConfiguration(
@@ -35,8 +35,8 @@ class FlowSchemaApplyConfiguration(ApplyConfiguration["models.FlowSchema"], kw_o
 
     API_VERSION = "flowcontrol.apiserver.k8s.io/v1"
     KIND = "FlowSchema"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: FlowSchemaSpecApplyConfiguration | None = None
     status: FlowSchemaStatusApplyConfiguration | None = None
@@ -47,22 +47,22 @@ class FlowSchemaConditionApplyConfiguration(
 ):
     """``FlowSchemaCondition`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
-    reason: str | None = None
-    status: str | None = None
     type: str | None = None
+    status: str | None = None
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    reason: str | None = None
+    message: str | None = None
 
 
 class FlowSchemaSpecApplyConfiguration(ApplyConfiguration["models.FlowSchemaSpec"], kw_only=True):
     """``FlowSchemaSpec`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    distinguisher_method: FlowDistinguisherMethodApplyConfiguration | None = field(
-        default=None, name="distinguisherMethod"
-    )
-    matching_precedence: int | None = field(default=None, name="matchingPrecedence")
     priority_level_configuration: PriorityLevelConfigurationReferenceApplyConfiguration | None = (
         field(default=None, name="priorityLevelConfiguration")
+    )
+    matching_precedence: int | None = field(default=None, name="matchingPrecedence")
+    distinguisher_method: FlowDistinguisherMethodApplyConfiguration | None = field(
+        default=None, name="distinguisherMethod"
     )
     rules: list[PolicyRulesWithSubjectsApplyConfiguration] | None = None
 
@@ -84,8 +84,8 @@ class GroupSubjectApplyConfiguration(ApplyConfiguration["models.GroupSubject"], 
 class LimitResponseApplyConfiguration(ApplyConfiguration["models.LimitResponse"], kw_only=True):
     """``LimitResponse`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    queuing: QueuingConfigurationApplyConfiguration | None = None
     type: str | None = None
+    queuing: QueuingConfigurationApplyConfiguration | None = None
 
 
 class LimitedPriorityLevelConfigurationApplyConfiguration(
@@ -93,12 +93,12 @@ class LimitedPriorityLevelConfigurationApplyConfiguration(
 ):
     """``LimitedPriorityLevelConfiguration`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    borrowing_limit_percent: int | None = field(default=None, name="borrowingLimitPercent")
-    lendable_percent: int | None = field(default=None, name="lendablePercent")
+    nominal_concurrency_shares: int | None = field(default=None, name="nominalConcurrencyShares")
     limit_response: LimitResponseApplyConfiguration | None = field(
         default=None, name="limitResponse"
     )
-    nominal_concurrency_shares: int | None = field(default=None, name="nominalConcurrencyShares")
+    lendable_percent: int | None = field(default=None, name="lendablePercent")
+    borrowing_limit_percent: int | None = field(default=None, name="borrowingLimitPercent")
 
 
 class NonResourcePolicyRuleApplyConfiguration(
@@ -106,8 +106,8 @@ class NonResourcePolicyRuleApplyConfiguration(
 ):
     """``NonResourcePolicyRule`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    non_resource_urls: list[str] | None = field(default=None, name="nonResourceURLs")
     verbs: list[str] | None = None
+    non_resource_urls: list[str] | None = field(default=None, name="nonResourceURLs")
 
 
 class PolicyRulesWithSubjectsApplyConfiguration(
@@ -115,13 +115,13 @@ class PolicyRulesWithSubjectsApplyConfiguration(
 ):
     """``PolicyRulesWithSubjects`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    non_resource_rules: list[NonResourcePolicyRuleApplyConfiguration] | None = field(
-        default=None, name="nonResourceRules"
-    )
+    subjects: list[SubjectApplyConfiguration] | None = None
     resource_rules: list[ResourcePolicyRuleApplyConfiguration] | None = field(
         default=None, name="resourceRules"
     )
-    subjects: list[SubjectApplyConfiguration] | None = None
+    non_resource_rules: list[NonResourcePolicyRuleApplyConfiguration] | None = field(
+        default=None, name="nonResourceRules"
+    )
 
 
 class PriorityLevelConfigurationApplyConfiguration(
@@ -131,8 +131,8 @@ class PriorityLevelConfigurationApplyConfiguration(
 
     API_VERSION = "flowcontrol.apiserver.k8s.io/v1"
     KIND = "PriorityLevelConfiguration"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: PriorityLevelConfigurationSpecApplyConfiguration | None = None
     status: PriorityLevelConfigurationStatusApplyConfiguration | None = None
@@ -143,11 +143,11 @@ class PriorityLevelConfigurationConditionApplyConfiguration(
 ):
     """``PriorityLevelConfigurationCondition`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
-    reason: str | None = None
-    status: str | None = None
     type: str | None = None
+    status: str | None = None
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    reason: str | None = None
+    message: str | None = None
 
 
 class PriorityLevelConfigurationReferenceApplyConfiguration(
@@ -163,9 +163,9 @@ class PriorityLevelConfigurationSpecApplyConfiguration(
 ):
     """``PriorityLevelConfigurationSpec`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    exempt: ExemptPriorityLevelConfigurationApplyConfiguration | None = None
-    limited: LimitedPriorityLevelConfigurationApplyConfiguration | None = None
     type: str | None = None
+    limited: LimitedPriorityLevelConfigurationApplyConfiguration | None = None
+    exempt: ExemptPriorityLevelConfigurationApplyConfiguration | None = None
 
 
 class PriorityLevelConfigurationStatusApplyConfiguration(
@@ -181,9 +181,9 @@ class QueuingConfigurationApplyConfiguration(
 ):
     """``QueuingConfiguration`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    queues: int | None = None
     hand_size: int | None = field(default=None, name="handSize")
     queue_length_limit: int | None = field(default=None, name="queueLengthLimit")
-    queues: int | None = None
 
 
 class ResourcePolicyRuleApplyConfiguration(
@@ -191,11 +191,11 @@ class ResourcePolicyRuleApplyConfiguration(
 ):
     """``ResourcePolicyRule`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    verbs: list[str] | None = None
     api_groups: list[str] | None = field(default=None, name="apiGroups")
+    resources: list[str] | None = None
     cluster_scope: bool | None = field(default=None, name="clusterScope")
     namespaces: list[str] | None = None
-    resources: list[str] | None = None
-    verbs: list[str] | None = None
 
 
 class ServiceAccountSubjectApplyConfiguration(
@@ -203,19 +203,19 @@ class ServiceAccountSubjectApplyConfiguration(
 ):
     """``ServiceAccountSubject`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    name: str | None = None
     namespace: str | None = None
+    name: str | None = None
 
 
 class SubjectApplyConfiguration(ApplyConfiguration["models.Subject"], kw_only=True):
     """``Subject`` (flowcontrol.apiserver.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    group: GroupSubjectApplyConfiguration | None = None
     kind: str | None = None
+    user: UserSubjectApplyConfiguration | None = None
+    group: GroupSubjectApplyConfiguration | None = None
     service_account: ServiceAccountSubjectApplyConfiguration | None = field(
         default=None, name="serviceAccount"
     )
-    user: UserSubjectApplyConfiguration | None = None
 
 
 class UserSubjectApplyConfiguration(ApplyConfiguration["models.UserSubject"], kw_only=True):

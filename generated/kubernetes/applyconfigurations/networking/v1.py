@@ -17,11 +17,11 @@ if TYPE_CHECKING:
 class HTTPIngressPathApplyConfiguration(ApplyConfiguration["models.HTTPIngressPath"], kw_only=True):
     """``HTTPIngressPath`` (networking.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    backend: IngressBackendApplyConfiguration | None = None
     path: str | None = None
     path_type: Literal["Exact", "ImplementationSpecific", "Prefix"] | str | None = field(
         default=None, name="pathType"
     )
+    backend: IngressBackendApplyConfiguration | None = None
 
 
 class HTTPIngressRuleValueApplyConfiguration(
@@ -37,8 +37,8 @@ class IPAddressApplyConfiguration(ApplyConfiguration["models.IPAddress"], kw_onl
 
     API_VERSION = "networking.k8s.io/v1"
     KIND = "IPAddress"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: IPAddressSpecApplyConfiguration | None = None
 
@@ -61,8 +61,8 @@ class IngressApplyConfiguration(ApplyConfiguration["models.Ingress"], kw_only=Tr
 
     API_VERSION = "networking.k8s.io/v1"
     KIND = "Ingress"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: IngressSpecApplyConfiguration | None = None
     status: IngressStatusApplyConfiguration | None = None
@@ -71,8 +71,8 @@ class IngressApplyConfiguration(ApplyConfiguration["models.Ingress"], kw_only=Tr
 class IngressBackendApplyConfiguration(ApplyConfiguration["models.IngressBackend"], kw_only=True):
     """``IngressBackend`` (networking.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    resource: corev1.TypedLocalObjectReferenceApplyConfiguration | None = None
     service: IngressServiceBackendApplyConfiguration | None = None
+    resource: corev1.TypedLocalObjectReferenceApplyConfiguration | None = None
 
 
 class IngressClassApplyConfiguration(ApplyConfiguration["models.IngressClass"], kw_only=True):
@@ -80,8 +80,8 @@ class IngressClassApplyConfiguration(ApplyConfiguration["models.IngressClass"], 
 
     API_VERSION = "networking.k8s.io/v1"
     KIND = "IngressClass"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: IngressClassSpecApplyConfiguration | None = None
 
@@ -94,8 +94,8 @@ class IngressClassParametersReferenceApplyConfiguration(
     api_group: str | None = field(default=None, name="apiGroup")
     kind: str | None = None
     name: str | None = None
-    namespace: str | None = None
     scope: str | None = None
+    namespace: str | None = None
 
 
 class IngressClassSpecApplyConfiguration(
@@ -112,8 +112,8 @@ class IngressLoadBalancerIngressApplyConfiguration(
 ):
     """``IngressLoadBalancerIngress`` (networking.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    hostname: str | None = None
     ip: str | None = None
+    hostname: str | None = None
     ports: list[IngressPortStatusApplyConfiguration] | None = None
 
 
@@ -130,9 +130,9 @@ class IngressPortStatusApplyConfiguration(
 ):
     """``IngressPortStatus`` (networking.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    error: str | None = None
     port: int | None = None
     protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
+    error: str | None = None
 
 
 class IngressRuleApplyConfiguration(ApplyConfiguration["models.IngressRule"], kw_only=True):
@@ -154,12 +154,12 @@ class IngressServiceBackendApplyConfiguration(
 class IngressSpecApplyConfiguration(ApplyConfiguration["models.IngressSpec"], kw_only=True):
     """``IngressSpec`` (networking.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    ingress_class_name: str | None = field(default=None, name="ingressClassName")
     default_backend: IngressBackendApplyConfiguration | None = field(
         default=None, name="defaultBackend"
     )
-    ingress_class_name: str | None = field(default=None, name="ingressClassName")
-    rules: list[IngressRuleApplyConfiguration] | None = None
     tls: list[IngressTLSApplyConfiguration] | None = None
+    rules: list[IngressRuleApplyConfiguration] | None = None
 
 
 class IngressStatusApplyConfiguration(ApplyConfiguration["models.IngressStatus"], kw_only=True):
@@ -182,8 +182,8 @@ class NetworkPolicyApplyConfiguration(ApplyConfiguration["models.NetworkPolicy"]
 
     API_VERSION = "networking.k8s.io/v1"
     KIND = "NetworkPolicy"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: NetworkPolicySpecApplyConfiguration | None = None
 
@@ -202,8 +202,8 @@ class NetworkPolicyIngressRuleApplyConfiguration(
 ):
     """``NetworkPolicyIngressRule`` (networking.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    from_: list[NetworkPolicyPeerApplyConfiguration] | None = field(default=None, name="from")
     ports: list[NetworkPolicyPortApplyConfiguration] | None = None
+    from_: list[NetworkPolicyPeerApplyConfiguration] | None = field(default=None, name="from")
 
 
 class NetworkPolicyPeerApplyConfiguration(
@@ -211,13 +211,13 @@ class NetworkPolicyPeerApplyConfiguration(
 ):
     """``NetworkPolicyPeer`` (networking.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    ip_block: IPBlockApplyConfiguration | None = field(default=None, name="ipBlock")
-    namespace_selector: metav1.LabelSelectorApplyConfiguration | None = field(
-        default=None, name="namespaceSelector"
-    )
     pod_selector: metav1.LabelSelectorApplyConfiguration | None = field(
         default=None, name="podSelector"
     )
+    namespace_selector: metav1.LabelSelectorApplyConfiguration | None = field(
+        default=None, name="namespaceSelector"
+    )
+    ip_block: IPBlockApplyConfiguration | None = field(default=None, name="ipBlock")
 
 
 class NetworkPolicyPortApplyConfiguration(
@@ -225,9 +225,9 @@ class NetworkPolicyPortApplyConfiguration(
 ):
     """``NetworkPolicyPort`` (networking.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    end_port: int | None = field(default=None, name="endPort")
-    port: IntOrString | None = None
     protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
+    port: IntOrString | None = None
+    end_port: int | None = field(default=None, name="endPort")
 
 
 class NetworkPolicySpecApplyConfiguration(
@@ -235,11 +235,11 @@ class NetworkPolicySpecApplyConfiguration(
 ):
     """``NetworkPolicySpec`` (networking.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    egress: list[NetworkPolicyEgressRuleApplyConfiguration] | None = None
-    ingress: list[NetworkPolicyIngressRuleApplyConfiguration] | None = None
     pod_selector: metav1.LabelSelectorApplyConfiguration | None = field(
         default=None, name="podSelector"
     )
+    ingress: list[NetworkPolicyIngressRuleApplyConfiguration] | None = None
+    egress: list[NetworkPolicyEgressRuleApplyConfiguration] | None = None
     policy_types: list[Literal["Egress", "Ingress"] | str] | None = field(
         default=None, name="policyTypes"
     )
@@ -249,9 +249,9 @@ class ParentReferenceApplyConfiguration(ApplyConfiguration["models.ParentReferen
     """``ParentReference`` (networking.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     group: str | None = None
-    name: str | None = None
-    namespace: str | None = None
     resource: str | None = None
+    namespace: str | None = None
+    name: str | None = None
 
 
 class ServiceBackendPortApplyConfiguration(
@@ -269,8 +269,8 @@ class ServiceCIDRApplyConfiguration(ApplyConfiguration["models.ServiceCIDR"], kw
 
     API_VERSION = "networking.k8s.io/v1"
     KIND = "ServiceCIDR"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: ServiceCIDRSpecApplyConfiguration | None = None
     status: ServiceCIDRStatusApplyConfiguration | None = None

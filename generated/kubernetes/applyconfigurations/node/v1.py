@@ -25,10 +25,10 @@ class RuntimeClassApplyConfiguration(ApplyConfiguration["models.RuntimeClass"], 
 
     API_VERSION = "node.k8s.io/v1"
     KIND = "RuntimeClass"
-    api_version: str | None = field(default=None, name="apiVersion")
-    handler: str | None = None
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
+    handler: str | None = None
     overhead: OverheadApplyConfiguration | None = None
     scheduling: SchedulingApplyConfiguration | None = None
 

@@ -18,12 +18,12 @@ class EvictionApplyConfiguration(ApplyConfiguration["models.Eviction"], kw_only=
 
     API_VERSION = "policy/v1"
     KIND = "Eviction"
+    kind: str | None = None
     api_version: str | None = field(default=None, name="apiVersion")
+    metadata: metav1.ObjectMetaApplyConfiguration | None = None
     delete_options: metav1.DeleteOptionsApplyConfiguration | None = field(
         default=None, name="deleteOptions"
     )
-    kind: str | None = None
-    metadata: metav1.ObjectMetaApplyConfiguration | None = None
 
 
 class PodDisruptionBudgetApplyConfiguration(
@@ -33,8 +33,8 @@ class PodDisruptionBudgetApplyConfiguration(
 
     API_VERSION = "policy/v1"
     KIND = "PodDisruptionBudget"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: PodDisruptionBudgetSpecApplyConfiguration | None = None
     status: PodDisruptionBudgetStatusApplyConfiguration | None = None
@@ -45,9 +45,9 @@ class PodDisruptionBudgetSpecApplyConfiguration(
 ):
     """``PodDisruptionBudgetSpec`` (policy/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    max_unavailable: IntOrString | None = field(default=None, name="maxUnavailable")
     min_available: IntOrString | None = field(default=None, name="minAvailable")
     selector: metav1.LabelSelectorApplyConfiguration | None = None
+    max_unavailable: IntOrString | None = field(default=None, name="maxUnavailable")
     unhealthy_pod_eviction_policy: Literal["AlwaysAllow", "IfHealthyBudget"] | str | None = field(
         default=None, name="unhealthyPodEvictionPolicy"
     )
@@ -58,10 +58,10 @@ class PodDisruptionBudgetStatusApplyConfiguration(
 ):
     """``PodDisruptionBudgetStatus`` (policy/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    conditions: list[metav1.ConditionApplyConfiguration] | None = None
-    current_healthy: int | None = field(default=None, name="currentHealthy")
-    desired_healthy: int | None = field(default=None, name="desiredHealthy")
+    observed_generation: int | None = field(default=None, name="observedGeneration")
     disrupted_pods: dict[str, Time | None] | None = field(default=None, name="disruptedPods")
     disruptions_allowed: int | None = field(default=None, name="disruptionsAllowed")
+    current_healthy: int | None = field(default=None, name="currentHealthy")
+    desired_healthy: int | None = field(default=None, name="desiredHealthy")
     expected_pods: int | None = field(default=None, name="expectedPods")
-    observed_generation: int | None = field(default=None, name="observedGeneration")
+    conditions: list[metav1.ConditionApplyConfiguration] | None = None

@@ -25,13 +25,13 @@ class ClusterRoleApplyConfiguration(ApplyConfiguration["models.ClusterRole"], kw
 
     API_VERSION = "rbac.authorization.k8s.io/v1"
     KIND = "ClusterRole"
+    kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
+    metadata: metav1.ObjectMetaApplyConfiguration | None = None
+    rules: list[PolicyRuleApplyConfiguration] | None = None
     aggregation_rule: AggregationRuleApplyConfiguration | None = field(
         default=None, name="aggregationRule"
     )
-    api_version: str | None = field(default=None, name="apiVersion")
-    kind: str | None = None
-    metadata: metav1.ObjectMetaApplyConfiguration | None = None
-    rules: list[PolicyRuleApplyConfiguration] | None = None
 
 
 class ClusterRoleBindingApplyConfiguration(
@@ -41,21 +41,21 @@ class ClusterRoleBindingApplyConfiguration(
 
     API_VERSION = "rbac.authorization.k8s.io/v1"
     KIND = "ClusterRoleBinding"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
-    role_ref: RoleRefApplyConfiguration | None = field(default=None, name="roleRef")
     subjects: list[SubjectApplyConfiguration] | None = None
+    role_ref: RoleRefApplyConfiguration | None = field(default=None, name="roleRef")
 
 
 class PolicyRuleApplyConfiguration(ApplyConfiguration["models.PolicyRule"], kw_only=True):
     """``PolicyRule`` (rbac.authorization.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    api_groups: list[str] | None = field(default=None, name="apiGroups")
-    non_resource_urls: list[str] | None = field(default=None, name="nonResourceURLs")
-    resource_names: list[str] | None = field(default=None, name="resourceNames")
-    resources: list[str] | None = None
     verbs: list[str] | None = None
+    api_groups: list[str] | None = field(default=None, name="apiGroups")
+    resources: list[str] | None = None
+    resource_names: list[str] | None = field(default=None, name="resourceNames")
+    non_resource_urls: list[str] | None = field(default=None, name="nonResourceURLs")
 
 
 class RoleApplyConfiguration(ApplyConfiguration["models.Role"], kw_only=True):
@@ -63,8 +63,8 @@ class RoleApplyConfiguration(ApplyConfiguration["models.Role"], kw_only=True):
 
     API_VERSION = "rbac.authorization.k8s.io/v1"
     KIND = "Role"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     rules: list[PolicyRuleApplyConfiguration] | None = None
 
@@ -74,11 +74,11 @@ class RoleBindingApplyConfiguration(ApplyConfiguration["models.RoleBinding"], kw
 
     API_VERSION = "rbac.authorization.k8s.io/v1"
     KIND = "RoleBinding"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
-    role_ref: RoleRefApplyConfiguration | None = field(default=None, name="roleRef")
     subjects: list[SubjectApplyConfiguration] | None = None
+    role_ref: RoleRefApplyConfiguration | None = field(default=None, name="roleRef")
 
 
 class RoleRefApplyConfiguration(ApplyConfiguration["models.RoleRef"], kw_only=True):
@@ -94,7 +94,7 @@ class SubjectApplyConfiguration(ApplyConfiguration["models.Subject"], kw_only=Tr
     """``Subject`` (rbac.authorization.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
-    api_group: str | None = field(default=None, name="apiGroup")
     kind: str | None = None
+    api_group: str | None = field(default=None, name="apiGroup")
     name: str | None = None
     namespace: str | None = None

@@ -20,15 +20,15 @@ class AllocatedDeviceStatusApplyConfiguration(
 ):
     """``AllocatedDeviceStatus`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    driver: str | None = None
+    pool: str | None = None
+    device: str | None = None
+    share_id: str | None = field(default=None, name="shareID")
     conditions: list[metav1.ConditionApplyConfiguration] | None = None
     data: dict[str, Any] | None = None
-    device: str | None = None
-    driver: str | None = None
     network_data: NetworkDeviceDataApplyConfiguration | None = field(
         default=None, name="networkData"
     )
-    pool: str | None = None
-    share_id: str | None = field(default=None, name="shareID")
 
 
 class AllocationResultApplyConfiguration(
@@ -36,11 +36,11 @@ class AllocationResultApplyConfiguration(
 ):
     """``AllocationResult`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    allocation_timestamp: Time | None = field(default=None, name="allocationTimestamp")
     devices: DeviceAllocationResultApplyConfiguration | None = None
     node_selector: corev1.NodeSelectorApplyConfiguration | None = field(
         default=None, name="nodeSelector"
     )
+    allocation_timestamp: Time | None = field(default=None, name="allocationTimestamp")
 
 
 class CELDeviceSelectorApplyConfiguration(
@@ -57,10 +57,10 @@ class CapacityRequestPolicyApplyConfiguration(
     """``CapacityRequestPolicy`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     default: Quantity | None = None
+    valid_values: list[Quantity] | None = field(default=None, name="validValues")
     valid_range: CapacityRequestPolicyRangeApplyConfiguration | None = field(
         default=None, name="validRange"
     )
-    valid_values: list[Quantity] | None = field(default=None, name="validValues")
 
 
 class CapacityRequestPolicyRangeApplyConfiguration(
@@ -68,8 +68,8 @@ class CapacityRequestPolicyRangeApplyConfiguration(
 ):
     """``CapacityRequestPolicyRange`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    max: Quantity | None = None
     min: Quantity | None = None
+    max: Quantity | None = None
     step: Quantity | None = None
 
 
@@ -90,34 +90,34 @@ class CounterApplyConfiguration(ApplyConfiguration["models.Counter"], kw_only=Tr
 class CounterSetApplyConfiguration(ApplyConfiguration["models.CounterSet"], kw_only=True):
     """``CounterSet`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    counters: dict[str, CounterApplyConfiguration] | None = None
     name: str | None = None
+    counters: dict[str, CounterApplyConfiguration] | None = None
 
 
 class DeviceApplyConfiguration(ApplyConfiguration["models.Device"], kw_only=True):
     """``Device`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    all_nodes: bool | None = field(default=None, name="allNodes")
-    allow_multiple_allocations: bool | None = field(default=None, name="allowMultipleAllocations")
+    name: str | None = None
     attributes: dict[str, DeviceAttributeApplyConfiguration] | None = None
-    binding_conditions: list[str] | None = field(default=None, name="bindingConditions")
-    binding_failure_conditions: list[str] | None = field(
-        default=None, name="bindingFailureConditions"
-    )
-    binds_to_node: bool | None = field(default=None, name="bindsToNode")
     capacity: dict[str, DeviceCapacityApplyConfiguration] | None = None
     consumes_counters: list[DeviceCounterConsumptionApplyConfiguration] | None = field(
         default=None, name="consumesCounters"
-    )
-    name: str | None = None
-    node_allocatable_resources: dict[str, NodeAllocatableResourceApplyConfiguration] | None = field(
-        default=None, name="nodeAllocatableResources"
     )
     node_name: str | None = field(default=None, name="nodeName")
     node_selector: corev1.NodeSelectorApplyConfiguration | None = field(
         default=None, name="nodeSelector"
     )
+    all_nodes: bool | None = field(default=None, name="allNodes")
     taints: list[DeviceTaintApplyConfiguration] | None = None
+    binds_to_node: bool | None = field(default=None, name="bindsToNode")
+    binding_conditions: list[str] | None = field(default=None, name="bindingConditions")
+    binding_failure_conditions: list[str] | None = field(
+        default=None, name="bindingFailureConditions"
+    )
+    allow_multiple_allocations: bool | None = field(default=None, name="allowMultipleAllocations")
+    node_allocatable_resources: dict[str, NodeAllocatableResourceApplyConfiguration] | None = field(
+        default=None, name="nodeAllocatableResources"
+    )
 
 
 class DeviceAllocationConfigurationApplyConfiguration(
@@ -125,9 +125,9 @@ class DeviceAllocationConfigurationApplyConfiguration(
 ):
     """``DeviceAllocationConfiguration`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    opaque: OpaqueDeviceConfigurationApplyConfiguration | None = None
-    requests: list[str] | None = None
     source: Literal["FromClaim", "FromClass"] | str | None = None
+    requests: list[str] | None = None
+    opaque: OpaqueDeviceConfigurationApplyConfiguration | None = None
 
 
 class DeviceAllocationResultApplyConfiguration(
@@ -135,38 +135,38 @@ class DeviceAllocationResultApplyConfiguration(
 ):
     """``DeviceAllocationResult`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    config: list[DeviceAllocationConfigurationApplyConfiguration] | None = None
     results: list[DeviceRequestAllocationResultApplyConfiguration] | None = None
+    config: list[DeviceAllocationConfigurationApplyConfiguration] | None = None
 
 
 class DeviceAttributeApplyConfiguration(ApplyConfiguration["models.DeviceAttribute"], kw_only=True):
     """``DeviceAttribute`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    bool: builtins.bool | None = None
-    bools: list[builtins.bool] | None = None
     int: builtins.int | None = None
-    ints: list[builtins.int] | None = None
+    bool: builtins.bool | None = None
     string: str | None = None
-    strings: list[str] | None = None
     version: str | None = None
+    ints: list[builtins.int] | None = None
+    bools: list[builtins.bool] | None = None
+    strings: list[str] | None = None
     versions: list[str] | None = None
 
 
 class DeviceCapacityApplyConfiguration(ApplyConfiguration["models.DeviceCapacity"], kw_only=True):
     """``DeviceCapacity`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    value: Quantity | None = None
     request_policy: CapacityRequestPolicyApplyConfiguration | None = field(
         default=None, name="requestPolicy"
     )
-    value: Quantity | None = None
 
 
 class DeviceClaimApplyConfiguration(ApplyConfiguration["models.DeviceClaim"], kw_only=True):
     """``DeviceClaim`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    config: list[DeviceClaimConfigurationApplyConfiguration] | None = None
-    constraints: list[DeviceConstraintApplyConfiguration] | None = None
     requests: list[DeviceRequestApplyConfiguration] | None = None
+    constraints: list[DeviceConstraintApplyConfiguration] | None = None
+    config: list[DeviceClaimConfigurationApplyConfiguration] | None = None
 
 
 class DeviceClaimConfigurationApplyConfiguration(
@@ -174,8 +174,8 @@ class DeviceClaimConfigurationApplyConfiguration(
 ):
     """``DeviceClaimConfiguration`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    opaque: OpaqueDeviceConfigurationApplyConfiguration | None = None
     requests: list[str] | None = None
+    opaque: OpaqueDeviceConfigurationApplyConfiguration | None = None
 
 
 class DeviceClassApplyConfiguration(ApplyConfiguration["models.DeviceClass"], kw_only=True):
@@ -183,8 +183,8 @@ class DeviceClassApplyConfiguration(ApplyConfiguration["models.DeviceClass"], kw
 
     API_VERSION = "resource.k8s.io/v1"
     KIND = "DeviceClass"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: DeviceClassSpecApplyConfiguration | None = None
 
@@ -200,9 +200,9 @@ class DeviceClassConfigurationApplyConfiguration(
 class DeviceClassSpecApplyConfiguration(ApplyConfiguration["models.DeviceClassSpec"], kw_only=True):
     """``DeviceClassSpec`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    selectors: list[DeviceSelectorApplyConfiguration] | None = None
     config: list[DeviceClassConfigurationApplyConfiguration] | None = None
     extended_resource_name: str | None = field(default=None, name="extendedResourceName")
-    selectors: list[DeviceSelectorApplyConfiguration] | None = None
 
 
 class DeviceConstraintApplyConfiguration(
@@ -210,9 +210,9 @@ class DeviceConstraintApplyConfiguration(
 ):
     """``DeviceConstraint`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    distinct_attribute: str | None = field(default=None, name="distinctAttribute")
-    match_attribute: str | None = field(default=None, name="matchAttribute")
     requests: list[str] | None = None
+    match_attribute: str | None = field(default=None, name="matchAttribute")
+    distinct_attribute: str | None = field(default=None, name="distinctAttribute")
 
 
 class DeviceCounterConsumptionApplyConfiguration(
@@ -220,9 +220,9 @@ class DeviceCounterConsumptionApplyConfiguration(
 ):
     """``DeviceCounterConsumption`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    compatibility_groups: list[str] | None = field(default=None, name="compatibilityGroups")
     counter_set: str | None = field(default=None, name="counterSet")
     counters: dict[str, CounterApplyConfiguration] | None = None
+    compatibility_groups: list[str] | None = field(default=None, name="compatibilityGroups")
 
 
 class DeviceDerivedAttributeApplyConfiguration(
@@ -230,18 +230,18 @@ class DeviceDerivedAttributeApplyConfiguration(
 ):
     """``DeviceDerivedAttribute`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    expression: str | None = None
     name: str | None = None
+    expression: str | None = None
 
 
 class DeviceRequestApplyConfiguration(ApplyConfiguration["models.DeviceRequest"], kw_only=True):
     """``DeviceRequest`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    name: str | None = None
     exactly: ExactDeviceRequestApplyConfiguration | None = None
     first_available: list[DeviceSubRequestApplyConfiguration] | None = field(
         default=None, name="firstAvailable"
     )
-    name: str | None = None
 
 
 class DeviceRequestAllocationResultApplyConfiguration(
@@ -249,21 +249,21 @@ class DeviceRequestAllocationResultApplyConfiguration(
 ):
     """``DeviceRequestAllocationResult`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    request: str | None = None
+    driver: str | None = None
+    pool: str | None = None
+    device: str | None = None
     admin_access: bool | None = field(default=None, name="adminAccess")
+    tolerations: list[DeviceTolerationApplyConfiguration] | None = None
     binding_conditions: list[str] | None = field(default=None, name="bindingConditions")
     binding_failure_conditions: list[str] | None = field(
         default=None, name="bindingFailureConditions"
     )
-    consumed_capacity: dict[str, Quantity] | None = field(default=None, name="consumedCapacity")
-    device: str | None = None
-    driver: str | None = None
-    pool: str | None = None
-    request: str | None = None
     share_id: str | None = field(default=None, name="shareID")
+    consumed_capacity: dict[str, Quantity] | None = field(default=None, name="consumedCapacity")
     skip_node_operations: (
         list[Literal["*", "NodePrepareResources", "NodeUnprepareResources"] | str] | None
     ) = field(default=None, name="skipNodeOperations")
-    tolerations: list[DeviceTolerationApplyConfiguration] | None = None
 
 
 class DeviceSelectorApplyConfiguration(ApplyConfiguration["models.DeviceSelector"], kw_only=True):
@@ -277,27 +277,27 @@ class DeviceSubRequestApplyConfiguration(
 ):
     """``DeviceSubRequest`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    name: str | None = None
+    device_class_name: str | None = field(default=None, name="deviceClassName")
+    selectors: list[DeviceSelectorApplyConfiguration] | None = None
     allocation_mode: Literal["All", "ExactCount"] | str | None = field(
         default=None, name="allocationMode"
     )
-    capacity: CapacityRequirementsApplyConfiguration | None = None
     count: int | None = None
+    tolerations: list[DeviceTolerationApplyConfiguration] | None = None
+    capacity: CapacityRequirementsApplyConfiguration | None = None
     derived_attributes: list[DeviceDerivedAttributeApplyConfiguration] | None = field(
         default=None, name="derivedAttributes"
     )
-    device_class_name: str | None = field(default=None, name="deviceClassName")
-    name: str | None = None
-    selectors: list[DeviceSelectorApplyConfiguration] | None = None
-    tolerations: list[DeviceTolerationApplyConfiguration] | None = None
 
 
 class DeviceTaintApplyConfiguration(ApplyConfiguration["models.DeviceTaint"], kw_only=True):
     """``DeviceTaint`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    effect: Literal["NoExecute", "NoSchedule", "None"] | str | None = None
     key: str | None = None
-    time_added: Time | None = field(default=None, name="timeAdded")
     value: str | None = None
+    effect: Literal["NoExecute", "NoSchedule", "None"] | str | None = None
+    time_added: Time | None = field(default=None, name="timeAdded")
 
 
 class DeviceTaintRuleApplyConfiguration(ApplyConfiguration["models.DeviceTaintRule"], kw_only=True):
@@ -305,8 +305,8 @@ class DeviceTaintRuleApplyConfiguration(ApplyConfiguration["models.DeviceTaintRu
 
     API_VERSION = "resource.k8s.io/v1"
     KIND = "DeviceTaintRule"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: DeviceTaintRuleSpecApplyConfiguration | None = None
     status: DeviceTaintRuleStatusApplyConfiguration | None = None
@@ -336,9 +336,9 @@ class DeviceTaintSelectorApplyConfiguration(
 ):
     """``DeviceTaintSelector`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    device: str | None = None
     driver: str | None = None
     pool: str | None = None
+    device: str | None = None
 
 
 class DeviceTolerationApplyConfiguration(
@@ -346,11 +346,11 @@ class DeviceTolerationApplyConfiguration(
 ):
     """``DeviceToleration`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    effect: Literal["NoExecute", "NoSchedule", "None"] | str | None = None
     key: str | None = None
     operator: Literal["Equal", "Exists"] | str | None = None
-    toleration_seconds: int | None = field(default=None, name="tolerationSeconds")
     value: str | None = None
+    effect: Literal["NoExecute", "NoSchedule", "None"] | str | None = None
+    toleration_seconds: int | None = field(default=None, name="tolerationSeconds")
 
 
 class ExactDeviceRequestApplyConfiguration(
@@ -358,18 +358,18 @@ class ExactDeviceRequestApplyConfiguration(
 ):
     """``ExactDeviceRequest`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    admin_access: bool | None = field(default=None, name="adminAccess")
+    device_class_name: str | None = field(default=None, name="deviceClassName")
+    selectors: list[DeviceSelectorApplyConfiguration] | None = None
     allocation_mode: Literal["All", "ExactCount"] | str | None = field(
         default=None, name="allocationMode"
     )
-    capacity: CapacityRequirementsApplyConfiguration | None = None
     count: int | None = None
+    admin_access: bool | None = field(default=None, name="adminAccess")
+    tolerations: list[DeviceTolerationApplyConfiguration] | None = None
+    capacity: CapacityRequirementsApplyConfiguration | None = None
     derived_attributes: list[DeviceDerivedAttributeApplyConfiguration] | None = field(
         default=None, name="derivedAttributes"
     )
-    device_class_name: str | None = field(default=None, name="deviceClassName")
-    selectors: list[DeviceSelectorApplyConfiguration] | None = None
-    tolerations: list[DeviceTolerationApplyConfiguration] | None = None
 
 
 class NetworkDeviceDataApplyConfiguration(
@@ -377,9 +377,9 @@ class NetworkDeviceDataApplyConfiguration(
 ):
     """``NetworkDeviceData`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    hardware_address: str | None = field(default=None, name="hardwareAddress")
     interface_name: str | None = field(default=None, name="interfaceName")
     ips: list[str] | None = None
+    hardware_address: str | None = field(default=None, name="hardwareAddress")
 
 
 class NodeAllocatableMappingApplyConfiguration(
@@ -397,8 +397,8 @@ class NodeAllocatableOverheadApplyConfiguration(
 ):
     """``NodeAllocatableOverhead`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    per_container: Quantity | None = field(default=None, name="perContainer")
     per_pod: Quantity | None = field(default=None, name="perPod")
+    per_container: Quantity | None = field(default=None, name="perContainer")
 
 
 class NodeAllocatableResourceApplyConfiguration(
@@ -424,8 +424,8 @@ class ResourceClaimApplyConfiguration(ApplyConfiguration["models.ResourceClaim"]
 
     API_VERSION = "resource.k8s.io/v1"
     KIND = "ResourceClaim"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: ResourceClaimSpecApplyConfiguration | None = None
     status: ResourceClaimStatusApplyConfiguration | None = None
@@ -437,8 +437,8 @@ class ResourceClaimConsumerReferenceApplyConfiguration(
     """``ResourceClaimConsumerReference`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     api_group: str | None = field(default=None, name="apiGroup")
-    name: str | None = None
     resource: str | None = None
+    name: str | None = None
     uid: str | None = None
 
 
@@ -456,10 +456,10 @@ class ResourceClaimStatusApplyConfiguration(
     """``ResourceClaimStatus`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     allocation: AllocationResultApplyConfiguration | None = None
-    devices: list[AllocatedDeviceStatusApplyConfiguration] | None = None
     reserved_for: list[ResourceClaimConsumerReferenceApplyConfiguration] | None = field(
         default=None, name="reservedFor"
     )
+    devices: list[AllocatedDeviceStatusApplyConfiguration] | None = None
 
 
 class ResourceClaimTemplateApplyConfiguration(
@@ -469,8 +469,8 @@ class ResourceClaimTemplateApplyConfiguration(
 
     API_VERSION = "resource.k8s.io/v1"
     KIND = "ResourceClaimTemplate"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: ResourceClaimTemplateSpecApplyConfiguration | None = None
 
@@ -487,8 +487,8 @@ class ResourceClaimTemplateSpecApplyConfiguration(
 class ResourcePoolApplyConfiguration(ApplyConfiguration["models.ResourcePool"], kw_only=True):
     """``ResourcePool`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    generation: int | None = None
     name: str | None = None
+    generation: int | None = None
     resource_slice_count: int | None = field(default=None, name="resourceSliceCount")
 
 
@@ -497,8 +497,8 @@ class ResourceSliceApplyConfiguration(ApplyConfiguration["models.ResourceSlice"]
 
     API_VERSION = "resource.k8s.io/v1"
     KIND = "ResourceSlice"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: ResourceSliceSpecApplyConfiguration | None = None
 
@@ -508,19 +508,19 @@ class ResourceSliceSpecApplyConfiguration(
 ):
     """``ResourceSliceSpec`` (resource.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    all_nodes: bool | None = field(default=None, name="allNodes")
-    devices: list[DeviceApplyConfiguration] | None = None
     driver: str | None = None
+    pool: ResourcePoolApplyConfiguration | None = None
     node_name: str | None = field(default=None, name="nodeName")
     node_selector: corev1.NodeSelectorApplyConfiguration | None = field(
         default=None, name="nodeSelector"
     )
-    partition_type_attribute: str | None = field(default=None, name="partitionTypeAttribute")
+    all_nodes: bool | None = field(default=None, name="allNodes")
+    devices: list[DeviceApplyConfiguration] | None = None
     per_device_node_selection: bool | None = field(default=None, name="perDeviceNodeSelection")
-    pool: ResourcePoolApplyConfiguration | None = None
     shared_counters: list[CounterSetApplyConfiguration] | None = field(
         default=None, name="sharedCounters"
     )
+    partition_type_attribute: str | None = field(default=None, name="partitionTypeAttribute")
     skip_node_operations: (
         list[Literal["*", "NodePrepareResources", "NodeUnprepareResources"] | str] | None
     ) = field(default=None, name="skipNodeOperations")

@@ -17,12 +17,12 @@ class PriorityClassApplyConfiguration(ApplyConfiguration["models.PriorityClass"]
 
     API_VERSION = "scheduling.k8s.io/v1"
     KIND = "PriorityClass"
-    api_version: str | None = field(default=None, name="apiVersion")
-    description: str | None = None
-    global_default: bool | None = field(default=None, name="globalDefault")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
+    value: int | None = None
+    global_default: bool | None = field(default=None, name="globalDefault")
+    description: str | None = None
     preemption_policy: Literal["Never", "PreemptLowerPriority"] | str | None = field(
         default=None, name="preemptionPolicy"
     )
-    value: int | None = None

@@ -24,8 +24,8 @@ class WorkloadPodGroupDisruptionModeApplyConfiguration(
 ):
     """``WorkloadPodGroupDisruptionMode`` (scheduling.k8s.io/v1alpha3) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    all: dict[str, Any] | None = None
     single: dict[str, Any] | None = None
+    all: dict[str, Any] | None = None
 
 
 class WorkloadPodGroupGangSchedulingPolicyApplyConfiguration(

@@ -19,8 +19,8 @@ class CSIDriverApplyConfiguration(ApplyConfiguration["models.CSIDriver"], kw_onl
 
     API_VERSION = "storage.k8s.io/v1"
     KIND = "CSIDriver"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: CSIDriverSpecApplyConfiguration | None = None
 
@@ -29,24 +29,24 @@ class CSIDriverSpecApplyConfiguration(ApplyConfiguration["models.CSIDriverSpec"]
     """``CSIDriverSpec`` (storage.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     attach_required: bool | None = field(default=None, name="attachRequired")
-    fs_group_policy: str | None = field(default=None, name="fsGroupPolicy")
-    node_allocatable_update_period_seconds: int | None = field(
-        default=None, name="nodeAllocatableUpdatePeriodSeconds"
-    )
     pod_info_on_mount: bool | None = field(default=None, name="podInfoOnMount")
-    prevent_pod_scheduling_if_missing: bool | None = field(
-        default=None, name="preventPodSchedulingIfMissing"
-    )
-    requires_republish: bool | None = field(default=None, name="requiresRepublish")
-    se_linux_mount: bool | None = field(default=None, name="seLinuxMount")
-    service_account_token_in_secrets: bool | None = field(
-        default=None, name="serviceAccountTokenInSecrets"
-    )
+    volume_lifecycle_modes: list[str] | None = field(default=None, name="volumeLifecycleModes")
     storage_capacity: bool | None = field(default=None, name="storageCapacity")
+    fs_group_policy: str | None = field(default=None, name="fsGroupPolicy")
     token_requests: list[TokenRequestApplyConfiguration] | None = field(
         default=None, name="tokenRequests"
     )
-    volume_lifecycle_modes: list[str] | None = field(default=None, name="volumeLifecycleModes")
+    requires_republish: bool | None = field(default=None, name="requiresRepublish")
+    se_linux_mount: bool | None = field(default=None, name="seLinuxMount")
+    node_allocatable_update_period_seconds: int | None = field(
+        default=None, name="nodeAllocatableUpdatePeriodSeconds"
+    )
+    service_account_token_in_secrets: bool | None = field(
+        default=None, name="serviceAccountTokenInSecrets"
+    )
+    prevent_pod_scheduling_if_missing: bool | None = field(
+        default=None, name="preventPodSchedulingIfMissing"
+    )
 
 
 class CSINodeApplyConfiguration(ApplyConfiguration["models.CSINode"], kw_only=True):
@@ -54,8 +54,8 @@ class CSINodeApplyConfiguration(ApplyConfiguration["models.CSINode"], kw_only=Tr
 
     API_VERSION = "storage.k8s.io/v1"
     KIND = "CSINode"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: CSINodeSpecApplyConfiguration | None = None
     status: CSINodeStatusApplyConfiguration | None = None
@@ -64,10 +64,10 @@ class CSINodeApplyConfiguration(ApplyConfiguration["models.CSINode"], kw_only=Tr
 class CSINodeDriverApplyConfiguration(ApplyConfiguration["models.CSINodeDriver"], kw_only=True):
     """``CSINodeDriver`` (storage.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    allocatable: VolumeNodeResourcesApplyConfiguration | None = None
     name: str | None = None
     node_id: str | None = field(default=None, name="nodeID")
     topology_keys: list[str] | None = field(default=None, name="topologyKeys")
+    allocatable: VolumeNodeResourcesApplyConfiguration | None = None
 
 
 class CSINodeSpecApplyConfiguration(ApplyConfiguration["models.CSINodeSpec"], kw_only=True):
@@ -91,15 +91,15 @@ class CSIStorageCapacityApplyConfiguration(
 
     API_VERSION = "storage.k8s.io/v1"
     KIND = "CSIStorageCapacity"
-    api_version: str | None = field(default=None, name="apiVersion")
-    capacity: Quantity | None = None
     kind: str | None = None
-    maximum_volume_size: Quantity | None = field(default=None, name="maximumVolumeSize")
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     node_topology: metav1.LabelSelectorApplyConfiguration | None = field(
         default=None, name="nodeTopology"
     )
     storage_class_name: str | None = field(default=None, name="storageClassName")
+    capacity: Quantity | None = None
+    maximum_volume_size: Quantity | None = field(default=None, name="maximumVolumeSize")
 
 
 class StorageClassApplyConfiguration(ApplyConfiguration["models.StorageClass"], kw_only=True):
@@ -107,31 +107,31 @@ class StorageClassApplyConfiguration(ApplyConfiguration["models.StorageClass"], 
 
     API_VERSION = "storage.k8s.io/v1"
     KIND = "StorageClass"
-    allow_volume_expansion: bool | None = field(default=None, name="allowVolumeExpansion")
-    allowed_topologies: list[corev1.TopologySelectorTermApplyConfiguration] | None = field(
-        default=None, name="allowedTopologies"
-    )
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
-    mount_options: list[str] | None = field(default=None, name="mountOptions")
-    parameters: dict[str, str] | None = None
     provisioner: str | None = None
+    parameters: dict[str, str] | None = None
     reclaim_policy: Literal["Delete", "Recycle", "Retain"] | str | None = field(
         default=None, name="reclaimPolicy"
     )
+    mount_options: list[str] | None = field(default=None, name="mountOptions")
+    allow_volume_expansion: bool | None = field(default=None, name="allowVolumeExpansion")
     volume_binding_mode: Literal["Immediate", "WaitForFirstConsumer"] | str | None = field(
         default=None, name="volumeBindingMode"
+    )
+    allowed_topologies: list[corev1.TopologySelectorTermApplyConfiguration] | None = field(
+        default=None, name="allowedTopologies"
     )
 
 
 class StorageHealthApplyConfiguration(ApplyConfiguration["models.StorageHealth"], kw_only=True):
     """``StorageHealth`` (storage.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    name: str | None = None
     health_conditions: list[StorageHealthConditionApplyConfiguration] | None = field(
         default=None, name="healthConditions"
     )
-    name: str | None = None
 
 
 class StorageHealthConditionApplyConfiguration(
@@ -139,16 +139,16 @@ class StorageHealthConditionApplyConfiguration(
 ):
     """``StorageHealthCondition`` (storage.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    status: Literal["StorageDegraded", "StorageUnreachable"] | str | None = None
+    reason: str | None = None
+    message: str | None = None
     access_mode: (
         Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str | None
     ) = field(default=None, name="accessMode")
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
-    reason: str | None = None
-    status: Literal["StorageDegraded", "StorageUnreachable"] | str | None = None
     volume_mode: Literal["Block", "Filesystem"] | str | None = field(
         default=None, name="volumeMode"
     )
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
 
 
 class TokenRequestApplyConfiguration(ApplyConfiguration["models.TokenRequest"], kw_only=True):
@@ -165,8 +165,8 @@ class VolumeAttachmentApplyConfiguration(
 
     API_VERSION = "storage.k8s.io/v1"
     KIND = "VolumeAttachment"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: VolumeAttachmentSpecApplyConfiguration | None = None
     status: VolumeAttachmentStatusApplyConfiguration | None = None
@@ -177,10 +177,10 @@ class VolumeAttachmentSourceApplyConfiguration(
 ):
     """``VolumeAttachmentSource`` (storage.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    persistent_volume_name: str | None = field(default=None, name="persistentVolumeName")
     inline_volume_spec: corev1.PersistentVolumeSpecApplyConfiguration | None = field(
         default=None, name="inlineVolumeSpec"
     )
-    persistent_volume_name: str | None = field(default=None, name="persistentVolumeName")
 
 
 class VolumeAttachmentSpecApplyConfiguration(
@@ -189,8 +189,8 @@ class VolumeAttachmentSpecApplyConfiguration(
     """``VolumeAttachmentSpec`` (storage.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     attacher: str | None = None
-    node_name: str | None = field(default=None, name="nodeName")
     source: VolumeAttachmentSourceApplyConfiguration | None = None
+    node_name: str | None = field(default=None, name="nodeName")
 
 
 class VolumeAttachmentStatusApplyConfiguration(
@@ -198,9 +198,9 @@ class VolumeAttachmentStatusApplyConfiguration(
 ):
     """``VolumeAttachmentStatus`` (storage.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    attach_error: VolumeErrorApplyConfiguration | None = field(default=None, name="attachError")
     attached: bool | None = None
     attachment_metadata: dict[str, str] | None = field(default=None, name="attachmentMetadata")
+    attach_error: VolumeErrorApplyConfiguration | None = field(default=None, name="attachError")
     detach_error: VolumeErrorApplyConfiguration | None = field(default=None, name="detachError")
 
 
@@ -211,19 +211,19 @@ class VolumeAttributesClassApplyConfiguration(
 
     API_VERSION = "storage.k8s.io/v1"
     KIND = "VolumeAttributesClass"
-    api_version: str | None = field(default=None, name="apiVersion")
-    driver_name: str | None = field(default=None, name="driverName")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
+    driver_name: str | None = field(default=None, name="driverName")
     parameters: dict[str, str] | None = None
 
 
 class VolumeErrorApplyConfiguration(ApplyConfiguration["models.VolumeError"], kw_only=True):
     """``VolumeError`` (storage.k8s.io/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    error_code: int | None = field(default=None, name="errorCode")
-    message: str | None = None
     time: Time | None = None
+    message: str | None = None
+    error_code: int | None = field(default=None, name="errorCode")
 
 
 class VolumeNodeResourcesApplyConfiguration(

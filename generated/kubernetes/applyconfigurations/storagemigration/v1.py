@@ -19,8 +19,8 @@ class StorageVersionMigrationApplyConfiguration(
 
     API_VERSION = "storagemigration.k8s.io/v1"
     KIND = "StorageVersionMigration"
-    api_version: str | None = field(default=None, name="apiVersion")
     kind: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: metav1.ObjectMetaApplyConfiguration | None = None
     spec: StorageVersionMigrationSpecApplyConfiguration | None = None
     status: StorageVersionMigrationStatusApplyConfiguration | None = None

@@ -4,7 +4,7 @@
 GROUP_VERSION = 'coordination.k8s.io/v1'
 CRD = False
 TYPES = (
-    ('Lease', False, (('apiVersion', 'scalar', 0, None, None, None, None, None), ('kind', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ObjectMeta', 0, None, None, None, None, None), ('spec', 'coordination.v1.LeaseSpec', 0, None, None, None, None, None))),
-    ('LeaseList', False, (('apiVersion', 'scalar', 0, None, None, None, None, None), ('items', ('list', 'coordination.v1.Lease'), 1, None, None, None, None, None), ('kind', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ListMeta', 0, None, None, None, None, None))),
-    ('LeaseSpec', False, (('acquireTime', 'scalar', 0, None, None, None, None, None), ('holderIdentity', 'scalar', 0, None, None, None, None, None), ('leaseDurationSeconds', 'scalar', 0, None, None, None, None, None), ('leaseTransitions', 'scalar', 0, None, None, None, None, None), ('preferredHolder', 'scalar', 0, None, None, None, None, None), ('renewTime', 'scalar', 0, None, None, None, None, None), ('strategy', 'scalar', 0, None, None, None, None, None))),
+    ('Lease', False, (('kind', 'scalar', 0, None, None, None, None, None), ('apiVersion', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ObjectMeta', 0, None, None, None, None, None), ('spec', 'coordination.v1.LeaseSpec', 0, None, None, None, None, None))),
+    ('LeaseList', False, (('kind', 'scalar', 0, None, None, None, None, None), ('apiVersion', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ListMeta', 0, None, None, None, None, None), ('items', ('list', 'coordination.v1.Lease'), 1, None, None, None, None, None))),
+    ('LeaseSpec', False, (('holderIdentity', 'scalar', 0, None, None, None, None, None), ('leaseDurationSeconds', 'scalar', 0, None, None, None, None, None), ('acquireTime', 'scalar', 0, None, None, None, None, None), ('renewTime', 'scalar', 0, None, None, None, None, None), ('leaseTransitions', 'scalar', 0, None, None, None, None, None), ('strategy', 'scalar', 0, None, None, None, None, None), ('preferredHolder', 'scalar', 0, None, None, None, None, None))),
 )

@@ -5,7 +5,7 @@ GROUP_VERSION = 'node.k8s.io/v1'
 CRD = False
 TYPES = (
     ('Overhead', False, (('podFixed', ('map', 'scalar'), 0, None, None, None, None, None),)),
-    ('RuntimeClass', False, (('apiVersion', 'scalar', 0, None, None, None, None, None), ('handler', 'scalar', 1, None, None, None, None, None), ('kind', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ObjectMeta', 0, None, None, None, None, None), ('overhead', 'node.v1.Overhead', 0, None, None, None, None, None), ('scheduling', 'node.v1.Scheduling', 0, None, None, None, None, None))),
-    ('RuntimeClassList', False, (('apiVersion', 'scalar', 0, None, None, None, None, None), ('items', ('list', 'node.v1.RuntimeClass'), 1, None, None, None, None, None), ('kind', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ListMeta', 0, None, None, None, None, None))),
+    ('RuntimeClass', False, (('kind', 'scalar', 0, None, None, None, None, None), ('apiVersion', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ObjectMeta', 0, None, None, None, None, None), ('handler', 'scalar', 1, None, None, None, None, None), ('overhead', 'node.v1.Overhead', 0, None, None, None, None, None), ('scheduling', 'node.v1.Scheduling', 0, None, None, None, None, None))),
+    ('RuntimeClassList', False, (('kind', 'scalar', 0, None, None, None, None, None), ('apiVersion', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ListMeta', 0, None, None, None, None, None), ('items', ('list', 'node.v1.RuntimeClass'), 1, None, None, None, None, None))),
     ('Scheduling', False, (('nodeSelector', ('map', 'scalar'), 0, None, None, None, None, 'atomic'), ('tolerations', ('list', 'core.v1.Toleration'), 0, None, None, 'atomic', None, None))),
 )

@@ -4,6 +4,6 @@
 GROUP_VERSION = 'scheduling.k8s.io/v1'
 CRD = False
 TYPES = (
-    ('PriorityClass', False, (('apiVersion', 'scalar', 0, None, None, None, None, None), ('description', 'scalar', 0, None, None, None, None, None), ('globalDefault', 'scalar', 0, None, None, None, None, None), ('kind', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ObjectMeta', 0, None, None, None, None, None), ('preemptionPolicy', 'scalar', 0, None, None, None, None, None), ('value', 'scalar', 0, None, None, None, None, None))),
-    ('PriorityClassList', False, (('apiVersion', 'scalar', 0, None, None, None, None, None), ('items', ('list', 'scheduling.v1.PriorityClass'), 1, None, None, None, None, None), ('kind', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ListMeta', 0, None, None, None, None, None))),
+    ('PriorityClass', False, (('kind', 'scalar', 0, None, None, None, None, None), ('apiVersion', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ObjectMeta', 0, None, None, None, None, None), ('value', 'scalar', 0, None, None, None, None, None), ('globalDefault', 'scalar', 0, None, None, None, None, None), ('description', 'scalar', 0, None, None, None, None, None), ('preemptionPolicy', 'scalar', 0, None, None, None, None, None))),
+    ('PriorityClassList', False, (('kind', 'scalar', 0, None, None, None, None, None), ('apiVersion', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ListMeta', 0, None, None, None, None, None), ('items', ('list', 'scheduling.v1.PriorityClass'), 1, None, None, None, None, None))),
 )

@@ -5,7 +5,7 @@ GROUP_VERSION = 'scheduling.k8s.io/v1alpha3'
 CRD = False
 TYPES = (
     ('TopologyConstraint', False, (('key', 'scalar', 1, None, None, None, None, None),)),
-    ('WorkloadPodGroupDisruptionMode', False, (('all', ('map', 'untyped'), 0, None, None, None, None, None), ('single', ('map', 'untyped'), 0, None, None, None, None, None))),
+    ('WorkloadPodGroupDisruptionMode', False, (('single', ('map', 'untyped'), 0, None, None, None, None, None), ('all', ('map', 'untyped'), 0, None, None, None, None, None))),
     ('WorkloadPodGroupGangSchedulingPolicy', False, (('minCount', 'scalar', 0, None, None, None, None, None),)),
     ('WorkloadPodGroupResourceClaim', False, (('name', 'scalar', 1, None, None, None, None, None), ('resourceClaimName', 'scalar', 0, None, None, None, None, None), ('resourceClaimTemplateName', 'scalar', 0, None, None, None, None, None))),
     ('WorkloadPodGroupSchedulingConstraints', False, (('topology', ('list', 'scheduling.v1alpha3.TopologyConstraint'), 0, None, None, 'atomic', None, None),)),

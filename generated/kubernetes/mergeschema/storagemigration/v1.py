@@ -4,8 +4,8 @@
 GROUP_VERSION = 'storagemigration.k8s.io/v1'
 CRD = False
 TYPES = (
-    ('StorageVersionMigration', False, (('apiVersion', 'scalar', 0, None, None, None, None, None), ('kind', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ObjectMeta', 0, None, None, None, None, None), ('spec', 'storagemigration.v1.StorageVersionMigrationSpec', 0, None, None, None, None, None), ('status', 'storagemigration.v1.StorageVersionMigrationStatus', 0, None, None, None, None, None))),
-    ('StorageVersionMigrationList', False, (('apiVersion', 'scalar', 0, None, None, None, None, None), ('items', ('list', 'storagemigration.v1.StorageVersionMigration'), 1, None, None, None, None, None), ('kind', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ListMeta', 0, None, None, None, None, None))),
+    ('StorageVersionMigration', False, (('kind', 'scalar', 0, None, None, None, None, None), ('apiVersion', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ObjectMeta', 0, None, None, None, None, None), ('spec', 'storagemigration.v1.StorageVersionMigrationSpec', 0, None, None, None, None, None), ('status', 'storagemigration.v1.StorageVersionMigrationStatus', 0, None, None, None, None, None))),
+    ('StorageVersionMigrationList', False, (('kind', 'scalar', 0, None, None, None, None, None), ('apiVersion', 'scalar', 0, None, None, None, None, None), ('metadata', 'meta.v1.ListMeta', 0, None, None, None, None, None), ('items', ('list', 'storagemigration.v1.StorageVersionMigration'), 1, None, None, None, None, None))),
     ('StorageVersionMigrationSpec', False, (('resource', 'meta.v1.GroupResource', 1, None, None, None, None, None),)),
     ('StorageVersionMigrationStatus', False, (('conditions', ('list', 'meta.v1.Condition'), 0, 'merge', 'type', 'map', ('type',), None), ('resourceVersion', 'scalar', 0, None, None, None, None, None))),
 )

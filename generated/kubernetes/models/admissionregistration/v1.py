@@ -152,7 +152,15 @@ class JSONPatch(Model, kw_only=True):
 class MatchCondition(Model, kw_only=True):
     """MatchCondition represents a condition which must by fulfilled for a request to be sent to a webhook."""
 
-    DEFAULTS = {"expression": "", "name": ""}
+    DEFAULTS = {"name": "", "expression": ""}
+    name: str
+    """name is an identifier for this match condition, used for strategic merging of MatchConditions, as well as providing an identifier for logging purposes. A good name should be descriptive of the associated expression. Name must be a qualified name consisting of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
+
+    Required.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     expression: str
     """expression represents the expression which will be evaluated by CEL. Must evaluate to bool. CEL expressions have access to the contents of the AdmissionRequest and Authorizer, organized into CEL variables:
 
@@ -167,37 +175,11 @@ class MatchCondition(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str
-    """name is an identifier for this match condition, used for strategic merging of MatchConditions, as well as providing an identifier for logging purposes. A good name should be descriptive of the associated expression. Name must be a qualified name consisting of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')
-
-    Required.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
 
 
 class MatchResources(Model, kw_only=True):
     """MatchResources decides whether to run the admission control policy on an object based on whether it meets the match criteria. The exclude rules take precedence over include rules (if a resource matches both, it is excluded)"""
 
-    exclude_resource_rules: list[NamedRuleWithOperations] | None = field(
-        default=None, name="excludeResourceRules"
-    )
-    """excludeResourceRules describes what operations on what resources/subresources the ValidatingAdmissionPolicy should not care about. The exclude rules take precedence over include rules (if a resource matches both, it is excluded)"""
-    match_policy: Literal["Equivalent", "Exact"] | str | None = field(
-        default=None, name="matchPolicy"
-    )
-    """matchPolicy defines how the "MatchResources" list is used to match incoming requests. Allowed values are "Exact" or "Equivalent".
-
-    - Exact: match a request only if it exactly matches a specified rule. For example, if deployments can be modified via apps/v1, apps/v1beta1, and extensions/v1beta1, but "rules" only included `apiGroups:["apps"], apiVersions:["v1"], resources: ["deployments"]`, a request to apps/v1beta1 or extensions/v1beta1 would not be sent to the ValidatingAdmissionPolicy.
-
-    - Equivalent: match a request if modifies a resource listed in rules, even via another API group or version. For example, if deployments can be modified via apps/v1, apps/v1beta1, and extensions/v1beta1, and "rules" only included `apiGroups:["apps"], apiVersions:["v1"], resources: ["deployments"]`, a request to apps/v1beta1 or extensions/v1beta1 would be converted to apps/v1 and sent to the ValidatingAdmissionPolicy.
-
-    Defaults to "Equivalent"
-
-    Possible enum values:
-     - `"Equivalent"` means requests should be sent to the webhook if they modify a resource listed in rules via another API group or version.
-     - `"Exact"` means requests should only be sent to the webhook if they exactly match a given rule."""
     namespace_selector: metav1.LabelSelector | None = field(default=None, name="namespaceSelector")
     """namespaceSelector decides whether to run the admission control policy on an object based on whether the namespace for that object matches the selector. If the object itself is a namespace, the matching is performed on object.metadata.labels. If the object is another cluster scoped resource, it never skips the policy.
 
@@ -234,6 +216,24 @@ class MatchResources(Model, kw_only=True):
     """objectSelector decides whether to run the validation based on if the object has matching labels. objectSelector is evaluated against both the oldObject and newObject that would be sent to the cel validation, and is considered to match if either object matches the selector. A null object (oldObject in the case of create, or newObject in the case of delete) or an object that cannot have labels (like a DeploymentRollback or a PodProxyOptions object) is not considered to match. Use the object selector only if the webhook is opt-in, because end users may skip the admission webhook by setting the labels. Default to the empty LabelSelector, which matches everything."""
     resource_rules: list[NamedRuleWithOperations] | None = field(default=None, name="resourceRules")
     """resourceRules describes what operations on what resources/subresources the ValidatingAdmissionPolicy matches. The policy cares about an operation if it matches _any_ Rule."""
+    exclude_resource_rules: list[NamedRuleWithOperations] | None = field(
+        default=None, name="excludeResourceRules"
+    )
+    """excludeResourceRules describes what operations on what resources/subresources the ValidatingAdmissionPolicy should not care about. The exclude rules take precedence over include rules (if a resource matches both, it is excluded)"""
+    match_policy: Literal["Equivalent", "Exact"] | str | None = field(
+        default=None, name="matchPolicy"
+    )
+    """matchPolicy defines how the "MatchResources" list is used to match incoming requests. Allowed values are "Exact" or "Equivalent".
+
+    - Exact: match a request only if it exactly matches a specified rule. For example, if deployments can be modified via apps/v1, apps/v1beta1, and extensions/v1beta1, but "rules" only included `apiGroups:["apps"], apiVersions:["v1"], resources: ["deployments"]`, a request to apps/v1beta1 or extensions/v1beta1 would not be sent to the ValidatingAdmissionPolicy.
+
+    - Equivalent: match a request if modifies a resource listed in rules, even via another API group or version. For example, if deployments can be modified via apps/v1, apps/v1beta1, and extensions/v1beta1, and "rules" only included `apiGroups:["apps"], apiVersions:["v1"], resources: ["deployments"]`, a request to apps/v1beta1 or extensions/v1beta1 would be converted to apps/v1 and sent to the ValidatingAdmissionPolicy.
+
+    Defaults to "Equivalent"
+
+    Possible enum values:
+     - `"Equivalent"` means requests should be sent to the webhook if they modify a resource listed in rules via another API group or version.
+     - `"Exact"` means requests should only be sent to the webhook if they exactly match a given rule."""
 
 
 class MutatingAdmissionPolicy(Model, kw_only=True):
@@ -242,10 +242,10 @@ class MutatingAdmissionPolicy(Model, kw_only=True):
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "MutatingAdmissionPolicy"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
@@ -267,10 +267,10 @@ class MutatingAdmissionPolicyBinding(Model, kw_only=True):
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "MutatingAdmissionPolicyBinding"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
@@ -287,29 +287,29 @@ class MutatingAdmissionPolicyBindingList(Model, kw_only=True):
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "MutatingAdmissionPolicyBindingList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[MutatingAdmissionPolicyBinding]
-    """List of PolicyBinding.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[MutatingAdmissionPolicyBinding]
+    """List of PolicyBinding.
+
+    Required."""
 
 
 class MutatingAdmissionPolicyBindingSpec(Model, kw_only=True):
     """MutatingAdmissionPolicyBindingSpec defines the specification of the MutatingAdmissionPolicyBinding."""
 
-    match_resources: MatchResources | None = field(default=None, name="matchResources")
-    """matchResources limits what resources match this binding and may be mutated by it. Note that if matchResources matches a resource, the resource must also match a policy's matchConstraints and matchConditions before the resource may be mutated. When matchResources is unset, it does not constrain resource matching, and only the policy's matchConstraints and matchConditions must match for the resource to be mutated. Additionally, matchResources.resourceRules are optional and do not constraint matching when unset. Note that this is differs from MutatingAdmissionPolicy matchConstraints, where resourceRules are required. The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched. '*' matches CREATE, UPDATE and CONNECT."""
-    param_ref: ParamRef | None = field(default=None, name="paramRef")
-    """paramRef specifies the parameter resource used to configure the admission control policy. It should point to a resource of the type specified in spec.ParamKind of the bound MutatingAdmissionPolicy. If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the MutatingAdmissionPolicy applied. If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param."""
     policy_name: str | None = field(default=None, name="policyName")
     """policyName references a MutatingAdmissionPolicy name which the MutatingAdmissionPolicyBinding binds to. If the referenced resource does not exist, this binding is considered invalid and will be ignored Required."""
+    param_ref: ParamRef | None = field(default=None, name="paramRef")
+    """paramRef specifies the parameter resource used to configure the admission control policy. It should point to a resource of the type specified in spec.ParamKind of the bound MutatingAdmissionPolicy. If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the MutatingAdmissionPolicy applied. If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param."""
+    match_resources: MatchResources | None = field(default=None, name="matchResources")
+    """matchResources limits what resources match this binding and may be mutated by it. Note that if matchResources matches a resource, the resource must also match a policy's matchConstraints and matchConditions before the resource may be mutated. When matchResources is unset, it does not constrain resource matching, and only the policy's matchConstraints and matchConditions must match for the resource to be mutated. Additionally, matchResources.resourceRules are optional and do not constraint matching when unset. Note that this is differs from MutatingAdmissionPolicy matchConstraints, where resourceRules are required. The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched. '*' matches CREATE, UPDATE and CONNECT."""
 
 
 class MutatingAdmissionPolicyList(Model, kw_only=True):
@@ -318,23 +318,33 @@ class MutatingAdmissionPolicyList(Model, kw_only=True):
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "MutatingAdmissionPolicyList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[MutatingAdmissionPolicy]
-    """List of ValidatingAdmissionPolicy.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[MutatingAdmissionPolicy]
+    """List of ValidatingAdmissionPolicy.
+
+    Required."""
 
 
 class MutatingAdmissionPolicySpec(Model, kw_only=True):
     """MutatingAdmissionPolicySpec defines the desired behavior of the admission policy."""
 
+    param_kind: ParamKind | None = field(default=None, name="paramKind")
+    """paramKind specifies the kind of resources used to parameterize this policy. If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions. If paramKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied. If paramKind is specified but paramRef is unset in MutatingAdmissionPolicyBinding, the params variable will be null."""
+    match_constraints: MatchResources | None = field(default=None, name="matchConstraints")
+    """matchConstraints specifies what resources this policy is designed to validate. The MutatingAdmissionPolicy cares about a request if it matches _all_ Constraints. However, in order to prevent clusters from being put into an unstable state that cannot be recovered from via the API MutatingAdmissionPolicy cannot match MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding. The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched. '*' matches CREATE, UPDATE and CONNECT. Required."""
+    variables: list[Variable] | None = None
+    """variables contain definitions of variables that can be used in composition of other expressions. Each variable is defined as a named CEL expression. The variables defined here will be available under `variables` in other expressions of the policy except matchConditions because matchConditions are evaluated before the rest of the policy.
+
+    The expression of a variable can refer to other variables defined earlier in the list but not those after. Thus, variables must be sorted by the order of first appearance and acyclic."""
+    mutations: list[Mutation] | None = None
+    """mutations contain operations to perform on matching objects. mutations may not be empty; a minimum of one mutation is required. mutations are evaluated in order, and are reinvoked according to the reinvocationPolicy. The mutations of a policy are invoked for each binding of this policy and reinvocation of mutations occurs on a per binding basis."""
     failure_policy: Literal["Fail", "Ignore"] | str | None = field(
         default=None, name="failurePolicy"
     )
@@ -360,12 +370,6 @@ class MutatingAdmissionPolicySpec(Model, kw_only=True):
       3. If any matchCondition evaluates to an error (but none are FALSE):
          - If failurePolicy=Fail, reject the request
          - If failurePolicy=Ignore, the policy is skipped"""
-    match_constraints: MatchResources | None = field(default=None, name="matchConstraints")
-    """matchConstraints specifies what resources this policy is designed to validate. The MutatingAdmissionPolicy cares about a request if it matches _all_ Constraints. However, in order to prevent clusters from being put into an unstable state that cannot be recovered from via the API MutatingAdmissionPolicy cannot match MutatingAdmissionPolicy and MutatingAdmissionPolicyBinding. The CREATE, UPDATE and CONNECT operations are allowed.  The DELETE operation may not be matched. '*' matches CREATE, UPDATE and CONNECT. Required."""
-    mutations: list[Mutation] | None = None
-    """mutations contain operations to perform on matching objects. mutations may not be empty; a minimum of one mutation is required. mutations are evaluated in order, and are reinvoked according to the reinvocationPolicy. The mutations of a policy are invoked for each binding of this policy and reinvocation of mutations occurs on a per binding basis."""
-    param_kind: ParamKind | None = field(default=None, name="paramKind")
-    """paramKind specifies the kind of resources used to parameterize this policy. If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions. If paramKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied. If paramKind is specified but paramRef is unset in MutatingAdmissionPolicyBinding, the params variable will be null."""
     reinvocation_policy: Literal["IfNeeded", "Never"] | str | None = field(
         default=None, name="reinvocationPolicy"
     )
@@ -378,26 +382,26 @@ class MutatingAdmissionPolicySpec(Model, kw_only=True):
     Possible enum values:
      - `"IfNeeded"` indicates that the mutation may be called at least one additional time as part of the admission evaluation if the object being admitted is modified by other admission plugins after the initial mutation call.
      - `"Never"` indicates that the mutation must not be called more than once in a single admission evaluation."""
-    variables: list[Variable] | None = None
-    """variables contain definitions of variables that can be used in composition of other expressions. Each variable is defined as a named CEL expression. The variables defined here will be available under `variables` in other expressions of the policy except matchConditions because matchConditions are evaluated before the rest of the policy.
-
-    The expression of a variable can refer to other variables defined earlier in the list but not those after. Thus, variables must be sorted by the order of first appearance and acyclic."""
 
 
 class MutatingWebhook(Model, kw_only=True):
     """MutatingWebhook describes an admission webhook and the resources and operations it applies to."""
 
-    DEFAULTS = {"client_config": {}, "name": ""}
-    admission_review_versions: list[str] = field(name="admissionReviewVersions")
-    """admissionReviewVersions is an ordered list of preferred `AdmissionReview` versions the Webhook expects. API server will try to use first version in the list which it supports. If none of the versions specified in this list supported by API server, validation will fail for this object. If a persisted webhook configuration specifies allowed versions and does not include any versions known to the API Server, calls to the webhook will fail and be subject to the failure policy.
+    DEFAULTS = {"name": "", "client_config": {}}
+    name: str
+    """name is the name of the admission webhook. Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where "imagepolicy" is the name of the webhook, and kubernetes.io is the name of the organization. Required.
 
-    Required."""
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     client_config: WebhookClientConfig = field(name="clientConfig")
     """clientConfig defines how to communicate with the hook. Required
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
+    rules: list[RuleWithOperations] | None = None
+    """rules describes what operations on what resources/subresources the webhook cares about. The webhook cares about an operation if it matches _any_ Rule. However, in order to prevent ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks from putting the cluster in a state which cannot be recovered from without completely disabling the plugin, ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks are never called on admission requests for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects."""
     failure_policy: Literal["Fail", "Ignore"] | str | None = field(
         default=None, name="failurePolicy"
     )
@@ -406,15 +410,6 @@ class MutatingWebhook(Model, kw_only=True):
     Possible enum values:
      - `"Fail"` means that an error calling the webhook causes the admission to fail.
      - `"Ignore"` means that an error calling the webhook is ignored."""
-    match_conditions: list[MatchCondition] | None = field(default=None, name="matchConditions")
-    """matchConditions is a list of conditions that must be met for a request to be sent to this webhook. Match conditions filter requests that have already been matched by the rules, namespaceSelector, and objectSelector. An empty list of matchConditions matches all requests. There are a maximum of 64 match conditions allowed.
-
-    The exact matching logic is (in order):
-      1. If ANY matchCondition evaluates to FALSE, the webhook is skipped.
-      2. If ALL matchConditions evaluate to TRUE, the webhook is called.
-      3. If any matchCondition evaluates to an error (but none are FALSE):
-         - If failurePolicy=Fail, reject the request
-         - If failurePolicy=Ignore, the error is ignored and the webhook is skipped"""
     match_policy: Literal["Equivalent", "Exact"] | str | None = field(
         default=None, name="matchPolicy"
     )
@@ -429,12 +424,6 @@ class MutatingWebhook(Model, kw_only=True):
     Possible enum values:
      - `"Equivalent"` means requests should be sent to the webhook if they modify a resource listed in rules via another API group or version.
      - `"Exact"` means requests should only be sent to the webhook if they exactly match a given rule."""
-    name: str
-    """name is the name of the admission webhook. Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where "imagepolicy" is the name of the webhook, and kubernetes.io is the name of the organization. Required.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
     namespace_selector: metav1.LabelSelector | None = field(default=None, name="namespaceSelector")
     """namespaceSelector decides whether to run the webhook on an object based on whether the namespace for that object matches the selector. If the object itself is a namespace, the matching is performed on object.metadata.labels. If the object is another cluster scoped resource, it never skips the webhook.
 
@@ -469,22 +458,6 @@ class MutatingWebhook(Model, kw_only=True):
     Default to the empty LabelSelector, which matches everything."""
     object_selector: metav1.LabelSelector | None = field(default=None, name="objectSelector")
     """objectSelector decides whether to run the webhook based on if the object has matching labels. objectSelector is evaluated against both the oldObject and newObject that would be sent to the webhook, and is considered to match if either object matches the selector. A null object (oldObject in the case of create, or newObject in the case of delete) or an object that cannot have labels (like a DeploymentRollback or a PodProxyOptions object) is not considered to match. Use the object selector only if the webhook is opt-in, because end users may skip the admission webhook by setting the labels. Default to the empty LabelSelector, which matches everything."""
-    reinvocation_policy: Literal["IfNeeded", "Never"] | str | None = field(
-        default=None, name="reinvocationPolicy"
-    )
-    """reinvocationPolicy indicates whether this webhook should be called multiple times as part of a single admission evaluation. Allowed values are "Never" and "IfNeeded".
-
-    Never: the webhook will not be called more than once in a single admission evaluation.
-
-    IfNeeded: the webhook will be called at least one additional time as part of the admission evaluation if the object being admitted is modified by other admission plugins after the initial webhook call. Webhooks that specify this option *must* be idempotent, able to process objects they previously admitted. Note: * the number of additional invocations is not guaranteed to be exactly one. * if additional invocations result in further modifications to the object, webhooks are not guaranteed to be invoked again. * webhooks that use this option may be reordered to minimize the number of additional invocations. * to validate an object after all mutations are guaranteed complete, use a validating admission webhook instead.
-
-    Defaults to "Never".
-
-    Possible enum values:
-     - `"IfNeeded"` indicates that the mutation may be called at least one additional time as part of the admission evaluation if the object being admitted is modified by other admission plugins after the initial mutation call.
-     - `"Never"` indicates that the mutation must not be called more than once in a single admission evaluation."""
-    rules: list[RuleWithOperations] | None = None
-    """rules describes what operations on what resources/subresources the webhook cares about. The webhook cares about an operation if it matches _any_ Rule. However, in order to prevent ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks from putting the cluster in a state which cannot be recovered from without completely disabling the plugin, ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks are never called on admission requests for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects."""
     side_effects: Literal["None", "NoneOnDryRun", "Some", "Unknown"] | str = field(
         name="sideEffects"
     )
@@ -499,6 +472,33 @@ class MutatingWebhook(Model, kw_only=True):
     Required."""
     timeout_seconds: int | None = field(default=None, name="timeoutSeconds")
     """timeoutSeconds specifies the timeout for this webhook. After the timeout passes, the webhook call will be ignored or the API call will fail based on the failure policy. The timeout value must be between 1 and 30 seconds. Default to 10 seconds."""
+    admission_review_versions: list[str] = field(name="admissionReviewVersions")
+    """admissionReviewVersions is an ordered list of preferred `AdmissionReview` versions the Webhook expects. API server will try to use first version in the list which it supports. If none of the versions specified in this list supported by API server, validation will fail for this object. If a persisted webhook configuration specifies allowed versions and does not include any versions known to the API Server, calls to the webhook will fail and be subject to the failure policy.
+
+    Required."""
+    reinvocation_policy: Literal["IfNeeded", "Never"] | str | None = field(
+        default=None, name="reinvocationPolicy"
+    )
+    """reinvocationPolicy indicates whether this webhook should be called multiple times as part of a single admission evaluation. Allowed values are "Never" and "IfNeeded".
+
+    Never: the webhook will not be called more than once in a single admission evaluation.
+
+    IfNeeded: the webhook will be called at least one additional time as part of the admission evaluation if the object being admitted is modified by other admission plugins after the initial webhook call. Webhooks that specify this option *must* be idempotent, able to process objects they previously admitted. Note: * the number of additional invocations is not guaranteed to be exactly one. * if additional invocations result in further modifications to the object, webhooks are not guaranteed to be invoked again. * webhooks that use this option may be reordered to minimize the number of additional invocations. * to validate an object after all mutations are guaranteed complete, use a validating admission webhook instead.
+
+    Defaults to "Never".
+
+    Possible enum values:
+     - `"IfNeeded"` indicates that the mutation may be called at least one additional time as part of the admission evaluation if the object being admitted is modified by other admission plugins after the initial mutation call.
+     - `"Never"` indicates that the mutation must not be called more than once in a single admission evaluation."""
+    match_conditions: list[MatchCondition] | None = field(default=None, name="matchConditions")
+    """matchConditions is a list of conditions that must be met for a request to be sent to this webhook. Match conditions filter requests that have already been matched by the rules, namespaceSelector, and objectSelector. An empty list of matchConditions matches all requests. There are a maximum of 64 match conditions allowed.
+
+    The exact matching logic is (in order):
+      1. If ANY matchCondition evaluates to FALSE, the webhook is skipped.
+      2. If ALL matchConditions evaluate to TRUE, the webhook is called.
+      3. If any matchCondition evaluates to an error (but none are FALSE):
+         - If failurePolicy=Fail, reject the request
+         - If failurePolicy=Ignore, the error is ignored and the webhook is skipped"""
 
 
 class MutatingWebhookConfiguration(Model, kw_only=True):
@@ -507,10 +507,10 @@ class MutatingWebhookConfiguration(Model, kw_only=True):
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "MutatingWebhookConfiguration"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
@@ -525,28 +525,24 @@ class MutatingWebhookConfigurationList(Model, kw_only=True):
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "MutatingWebhookConfigurationList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[MutatingWebhookConfiguration]
-    """List of MutatingWebhookConfiguration.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[MutatingWebhookConfiguration]
+    """List of MutatingWebhookConfiguration.
+
+    Required."""
 
 
 class Mutation(Model, kw_only=True):
     """Mutation specifies the CEL expression which is used to apply the Mutation."""
 
     DEFAULTS = {"patch_type": ""}
-    apply_configuration: ApplyConfiguration | None = field(default=None, name="applyConfiguration")
-    """applyConfiguration defines the desired configuration values of an object. The configuration is applied to the admission object using [structured merge diff](https://github.com/kubernetes-sigs/structured-merge-diff). A CEL expression is used to create apply configuration."""
-    json_patch: JSONPatch | None = field(default=None, name="jsonPatch")
-    """jsonPatch defines a [JSON patch](https://jsonpatch.com/) operation to perform a mutation to the object. A CEL expression is used to create the JSON patch."""
     patch_type: Literal["ApplyConfiguration", "JSONPatch"] | str = field(name="patchType")
     """patchType indicates the patch strategy used. Allowed values are "ApplyConfiguration" and "JSONPatch". Required.
 
@@ -558,19 +554,23 @@ class Mutation(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    apply_configuration: ApplyConfiguration | None = field(default=None, name="applyConfiguration")
+    """applyConfiguration defines the desired configuration values of an object. The configuration is applied to the admission object using [structured merge diff](https://github.com/kubernetes-sigs/structured-merge-diff). A CEL expression is used to create apply configuration."""
+    json_patch: JSONPatch | None = field(default=None, name="jsonPatch")
+    """jsonPatch defines a [JSON patch](https://jsonpatch.com/) operation to perform a mutation to the object. A CEL expression is used to create the JSON patch."""
 
 
 class NamedRuleWithOperations(Model, kw_only=True):
     """NamedRuleWithOperations is a tuple of Operations and Resources with ResourceNames."""
 
+    resource_names: list[str] | None = field(default=None, name="resourceNames")
+    """resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed."""
+    operations: list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None = None
+    """operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or * for all of those operations and any future admission operations that are added. If '*' is present, the length of the slice must be one. Required."""
     api_groups: list[str] | None = field(default=None, name="apiGroups")
     """apiGroups is the API groups the resources belong to. '*' is all groups. If '*' is present, the length of the slice must be one. Required."""
     api_versions: list[str] | None = field(default=None, name="apiVersions")
     """apiVersions is the API versions the resources belong to. '*' is all versions. If '*' is present, the length of the slice must be one. Required."""
-    operations: list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None = None
-    """operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or * for all of those operations and any future admission operations that are added. If '*' is present, the length of the slice must be one. Required."""
-    resource_names: list[str] | None = field(default=None, name="resourceNames")
-    """resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed."""
     resources: list[str] | None = None
     """resources is a list of resources this rule applies to.
 
@@ -615,29 +615,29 @@ class ParamRef(Model, kw_only=True):
     - If `paramKind` is cluster-scoped, this field MUST be unset. Setting this field results in a configuration error.
 
     - If `paramKind` is namespace-scoped, the namespace of the object being evaluated for admission will be used when this field is left unset. Take care that if this is left empty the binding must not match any cluster-scoped resources, which will result in an error."""
-    parameter_not_found_action: str | None = field(default=None, name="parameterNotFoundAction")
-    """parameterNotFoundAction controls the behavior of the binding when the resource exists, and name or selector is valid, but there are no parameters matched by the binding. If the value is set to `Allow`, then no matched parameters will be treated as successful validation by the binding. If set to `Deny`, then no matched parameters will be subject to the `failurePolicy` of the policy.
-
-    Allowed values are `Allow` or `Deny`
-
-    Required"""
     selector: metav1.LabelSelector | None = None
     """selector can be used to match multiple param objects based on their labels. Supply selector: {} to match all resources of the ParamKind.
 
     If multiple params are found, they are all evaluated with the policy expressions and the results are ANDed together.
 
     One of `name` or `selector` must be set, but `name` and `selector` are mutually exclusive properties. If one is set, the other must be unset."""
+    parameter_not_found_action: str | None = field(default=None, name="parameterNotFoundAction")
+    """parameterNotFoundAction controls the behavior of the binding when the resource exists, and name or selector is valid, but there are no parameters matched by the binding. If the value is set to `Allow`, then no matched parameters will be treated as successful validation by the binding. If set to `Deny`, then no matched parameters will be subject to the `failurePolicy` of the policy.
+
+    Allowed values are `Allow` or `Deny`
+
+    Required"""
 
 
 class RuleWithOperations(Model, kw_only=True):
     """RuleWithOperations is a tuple of Operations and Resources. It is recommended to make sure that all the tuple expansions are valid."""
 
+    operations: list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None = None
+    """operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or * for all of those operations and any future admission operations that are added. If '*' is present, the length of the slice must be one. Required."""
     api_groups: list[str] | None = field(default=None, name="apiGroups")
     """apiGroups is the API groups the resources belong to. '*' is all groups. If '*' is present, the length of the slice must be one. Required."""
     api_versions: list[str] | None = field(default=None, name="apiVersions")
     """apiVersions is the API versions the resources belong to. '*' is all versions. If '*' is present, the length of the slice must be one. Required."""
-    operations: list[Literal["*", "CONNECT", "CREATE", "DELETE", "UPDATE"] | str] | None = None
-    """operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or * for all of those operations and any future admission operations that are added. If '*' is present, the length of the slice must be one. Required."""
     resources: list[str] | None = None
     """resources is a list of resources this rule applies to.
 
@@ -659,15 +659,15 @@ class RuleWithOperations(Model, kw_only=True):
 class ServiceReference(Model, kw_only=True):
     """ServiceReference holds a reference to Service.legacy.k8s.io"""
 
-    DEFAULTS = {"name": "", "namespace": ""}
-    name: str
-    """name is the name of the service. Required
+    DEFAULTS = {"namespace": "", "name": ""}
+    namespace: str
+    """namespace is the namespace of the service. Required
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace: str
-    """namespace is the namespace of the service. Required
+    name: str
+    """name is the name of the service. Required
 
     Required.
 
@@ -693,10 +693,10 @@ class ValidatingAdmissionPolicy(Model, kw_only=True):
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "ValidatingAdmissionPolicy"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
@@ -722,10 +722,10 @@ class ValidatingAdmissionPolicyBinding(Model, kw_only=True):
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "ValidatingAdmissionPolicyBinding"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
@@ -744,31 +744,31 @@ class ValidatingAdmissionPolicyBindingList(Model, kw_only=True):
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "ValidatingAdmissionPolicyBindingList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ValidatingAdmissionPolicyBinding]
-    """List of PolicyBinding.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ValidatingAdmissionPolicyBinding]
+    """List of PolicyBinding.
+
+    Required."""
 
 
 class ValidatingAdmissionPolicyBindingSpec(Model, kw_only=True):
     """ValidatingAdmissionPolicyBindingSpec is the specification of the ValidatingAdmissionPolicyBinding."""
 
-    match_resources: MatchResources | None = field(default=None, name="matchResources")
-    """matchResources declares what resources match this binding and will be validated by it. Note that this is intersected with the policy's matchConstraints, so only requests that are matched by the policy can be selected by this. If this is unset, all resources matched by the policy are validated by this binding When resourceRules is unset, it does not constrain resource matching. If a resource is matched by the other fields of this object, it will be validated. Note that this is differs from ValidatingAdmissionPolicy matchConstraints, where resourceRules are required."""
-    param_ref: ParamRef | None = field(default=None, name="paramRef")
-    """paramRef specifies the parameter resource used to configure the admission control policy. It should point to a resource of the type specified in ParamKind of the bound ValidatingAdmissionPolicy. If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the ValidatingAdmissionPolicy applied. If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param."""
     policy_name: str = field(name="policyName")
     """policyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to. If the referenced resource does not exist, this binding is considered invalid and will be ignored Required.
 
     Required."""
+    param_ref: ParamRef | None = field(default=None, name="paramRef")
+    """paramRef specifies the parameter resource used to configure the admission control policy. It should point to a resource of the type specified in ParamKind of the bound ValidatingAdmissionPolicy. If the policy specifies a ParamKind and the resource referred to by ParamRef does not exist, this binding is considered mis-configured and the FailurePolicy of the ValidatingAdmissionPolicy applied. If the policy does not specify a ParamKind then this field is ignored, and the rules are evaluated without a param."""
+    match_resources: MatchResources | None = field(default=None, name="matchResources")
+    """matchResources declares what resources match this binding and will be validated by it. Note that this is intersected with the policy's matchConstraints, so only requests that are matched by the policy can be selected by this. If this is unset, all resources matched by the policy are validated by this binding When resourceRules is unset, it does not constrain resource matching. If a resource is matched by the other fields of this object, it will be validated. Note that this is differs from ValidatingAdmissionPolicy matchConstraints, where resourceRules are required."""
     validation_actions: list[Literal["Audit", "Deny", "Warn"] | str] = field(
         name="validationActions"
     )
@@ -801,25 +801,29 @@ class ValidatingAdmissionPolicyList(Model, kw_only=True):
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "ValidatingAdmissionPolicyList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ValidatingAdmissionPolicy]
-    """List of ValidatingAdmissionPolicy.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ValidatingAdmissionPolicy]
+    """List of ValidatingAdmissionPolicy.
+
+    Required."""
 
 
 class ValidatingAdmissionPolicySpec(Model, kw_only=True):
     """ValidatingAdmissionPolicySpec is the specification of the desired behavior of the AdmissionPolicy."""
 
-    audit_annotations: list[AuditAnnotation] | None = field(default=None, name="auditAnnotations")
-    """auditAnnotations contains CEL expressions which are used to produce audit annotations for the audit event of the API request. validations and auditAnnotations may not both be empty; a least one of validations or auditAnnotations is required."""
+    param_kind: ParamKind | None = field(default=None, name="paramKind")
+    """paramKind specifies the kind of resources used to parameterize this policy. If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions. If ParamKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied. If paramKind is specified but paramRef is unset in ValidatingAdmissionPolicyBinding, the params variable will be null."""
+    match_constraints: MatchResources | None = field(default=None, name="matchConstraints")
+    """matchConstraints specifies what resources this policy is designed to validate. The AdmissionPolicy cares about a request if it matches _all_ Constraints. However, in order to prevent clusters from being put into an unstable state that cannot be recovered from via the API ValidatingAdmissionPolicy cannot match ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding. Required."""
+    validations: list[Validation] | None = None
+    """validations contain CEL expressions which is used to apply the validation. Validations and AuditAnnotations may not both be empty; a minimum of one Validations or AuditAnnotations is required."""
     failure_policy: Literal["Fail", "Ignore"] | str | None = field(
         default=None, name="failurePolicy"
     )
@@ -836,6 +840,8 @@ class ValidatingAdmissionPolicySpec(Model, kw_only=True):
     Possible enum values:
      - `"Fail"` means that an error calling the webhook causes the admission to fail.
      - `"Ignore"` means that an error calling the webhook is ignored."""
+    audit_annotations: list[AuditAnnotation] | None = field(default=None, name="auditAnnotations")
+    """auditAnnotations contains CEL expressions which are used to produce audit annotations for the audit event of the API request. validations and auditAnnotations may not both be empty; a least one of validations or auditAnnotations is required."""
     match_conditions: list[MatchCondition] | None = field(default=None, name="matchConditions")
     """matchConditions is a list of conditions that must be met for a request to be validated. Match conditions filter requests that have already been matched by the rules, namespaceSelector, and objectSelector. An empty list of matchConditions matches all requests. There are a maximum of 64 match conditions allowed.
 
@@ -847,12 +853,6 @@ class ValidatingAdmissionPolicySpec(Model, kw_only=True):
       3. If any matchCondition evaluates to an error (but none are FALSE):
          - If failurePolicy=Fail, reject the request
          - If failurePolicy=Ignore, the policy is skipped"""
-    match_constraints: MatchResources | None = field(default=None, name="matchConstraints")
-    """matchConstraints specifies what resources this policy is designed to validate. The AdmissionPolicy cares about a request if it matches _all_ Constraints. However, in order to prevent clusters from being put into an unstable state that cannot be recovered from via the API ValidatingAdmissionPolicy cannot match ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding. Required."""
-    param_kind: ParamKind | None = field(default=None, name="paramKind")
-    """paramKind specifies the kind of resources used to parameterize this policy. If absent, there are no parameters for this policy and the param CEL variable will not be provided to validation expressions. If ParamKind refers to a non-existent kind, this policy definition is mis-configured and the FailurePolicy is applied. If paramKind is specified but paramRef is unset in ValidatingAdmissionPolicyBinding, the params variable will be null."""
-    validations: list[Validation] | None = None
-    """validations contain CEL expressions which is used to apply the validation. Validations and AuditAnnotations may not both be empty; a minimum of one Validations or AuditAnnotations is required."""
     variables: list[Variable] | None = None
     """variables contain definitions of variables that can be used in composition of other expressions. Each variable is defined as a named CEL expression. The variables defined here will be available under `variables` in other expressions of the policy except MatchConditions because MatchConditions are evaluated before the rest of the policy.
 
@@ -862,28 +862,32 @@ class ValidatingAdmissionPolicySpec(Model, kw_only=True):
 class ValidatingAdmissionPolicyStatus(Model, kw_only=True):
     """ValidatingAdmissionPolicyStatus represents the status of an admission validation policy."""
 
-    conditions: list[metav1.Condition] | None = None
-    """conditions represent the latest available observations of a policy's current state."""
     observed_generation: int | None = field(default=None, name="observedGeneration")
     """observedGeneration is the generation observed by the controller."""
     type_checking: TypeChecking | None = field(default=None, name="typeChecking")
     """typeChecking contains the results of type checking for each expression. Presence of this field indicates the completion of the type checking."""
+    conditions: list[metav1.Condition] | None = None
+    """conditions represent the latest available observations of a policy's current state."""
 
 
 class ValidatingWebhook(Model, kw_only=True):
     """ValidatingWebhook describes an admission webhook and the resources and operations it applies to."""
 
-    DEFAULTS = {"client_config": {}, "name": ""}
-    admission_review_versions: list[str] = field(name="admissionReviewVersions")
-    """admissionReviewVersions is an ordered list of preferred `AdmissionReview` versions the Webhook expects. API server will try to use first version in the list which it supports. If none of the versions specified in this list supported by API server, validation will fail for this object. If a persisted webhook configuration specifies allowed versions and does not include any versions known to the API Server, calls to the webhook will fail and be subject to the failure policy.
+    DEFAULTS = {"name": "", "client_config": {}}
+    name: str
+    """name is the name of the admission webhook. Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where "imagepolicy" is the name of the webhook, and kubernetes.io is the name of the organization. Required.
 
-    Required."""
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     client_config: WebhookClientConfig = field(name="clientConfig")
     """clientConfig defines how to communicate with the hook. Required
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
+    rules: list[RuleWithOperations] | None = None
+    """rules describes what operations on what resources/subresources the webhook cares about. The webhook cares about an operation if it matches _any_ Rule. However, in order to prevent ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks from putting the cluster in a state which cannot be recovered from without completely disabling the plugin, ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks are never called on admission requests for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects."""
     failure_policy: Literal["Fail", "Ignore"] | str | None = field(
         default=None, name="failurePolicy"
     )
@@ -892,15 +896,6 @@ class ValidatingWebhook(Model, kw_only=True):
     Possible enum values:
      - `"Fail"` means that an error calling the webhook causes the admission to fail.
      - `"Ignore"` means that an error calling the webhook is ignored."""
-    match_conditions: list[MatchCondition] | None = field(default=None, name="matchConditions")
-    """matchConditions is a list of conditions that must be met for a request to be sent to this webhook. Match conditions filter requests that have already been matched by the rules, namespaceSelector, and objectSelector. An empty list of matchConditions matches all requests. There are a maximum of 64 match conditions allowed.
-
-    The exact matching logic is (in order):
-      1. If ANY matchCondition evaluates to FALSE, the webhook is skipped.
-      2. If ALL matchConditions evaluate to TRUE, the webhook is called.
-      3. If any matchCondition evaluates to an error (but none are FALSE):
-         - If failurePolicy=Fail, reject the request
-         - If failurePolicy=Ignore, the error is ignored and the webhook is skipped"""
     match_policy: Literal["Equivalent", "Exact"] | str | None = field(
         default=None, name="matchPolicy"
     )
@@ -915,12 +910,6 @@ class ValidatingWebhook(Model, kw_only=True):
     Possible enum values:
      - `"Equivalent"` means requests should be sent to the webhook if they modify a resource listed in rules via another API group or version.
      - `"Exact"` means requests should only be sent to the webhook if they exactly match a given rule."""
-    name: str
-    """name is the name of the admission webhook. Name should be fully qualified, e.g., imagepolicy.kubernetes.io, where "imagepolicy" is the name of the webhook, and kubernetes.io is the name of the organization. Required.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
     namespace_selector: metav1.LabelSelector | None = field(default=None, name="namespaceSelector")
     """namespaceSelector decides whether to run the webhook on an object based on whether the namespace for that object matches the selector. If the object itself is a namespace, the matching is performed on object.metadata.labels. If the object is another cluster scoped resource, it never skips the webhook.
 
@@ -955,8 +944,6 @@ class ValidatingWebhook(Model, kw_only=True):
     Default to the empty LabelSelector, which matches everything."""
     object_selector: metav1.LabelSelector | None = field(default=None, name="objectSelector")
     """objectSelector decides whether to run the webhook based on if the object has matching labels. objectSelector is evaluated against both the oldObject and newObject that would be sent to the webhook, and is considered to match if either object matches the selector. A null object (oldObject in the case of create, or newObject in the case of delete) or an object that cannot have labels (like a DeploymentRollback or a PodProxyOptions object) is not considered to match. Use the object selector only if the webhook is opt-in, because end users may skip the admission webhook by setting the labels. Default to the empty LabelSelector, which matches everything."""
-    rules: list[RuleWithOperations] | None = None
-    """rules describes what operations on what resources/subresources the webhook cares about. The webhook cares about an operation if it matches _any_ Rule. However, in order to prevent ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks from putting the cluster in a state which cannot be recovered from without completely disabling the plugin, ValidatingAdmissionWebhooks and MutatingAdmissionWebhooks are never called on admission requests for ValidatingWebhookConfiguration and MutatingWebhookConfiguration objects."""
     side_effects: Literal["None", "NoneOnDryRun", "Some", "Unknown"] | str = field(
         name="sideEffects"
     )
@@ -971,6 +958,19 @@ class ValidatingWebhook(Model, kw_only=True):
     Required."""
     timeout_seconds: int | None = field(default=None, name="timeoutSeconds")
     """timeoutSeconds specifies the timeout for this webhook. After the timeout passes, the webhook call will be ignored or the API call will fail based on the failure policy. The timeout value must be between 1 and 30 seconds. Default to 10 seconds."""
+    admission_review_versions: list[str] = field(name="admissionReviewVersions")
+    """admissionReviewVersions is an ordered list of preferred `AdmissionReview` versions the Webhook expects. API server will try to use first version in the list which it supports. If none of the versions specified in this list supported by API server, validation will fail for this object. If a persisted webhook configuration specifies allowed versions and does not include any versions known to the API Server, calls to the webhook will fail and be subject to the failure policy.
+
+    Required."""
+    match_conditions: list[MatchCondition] | None = field(default=None, name="matchConditions")
+    """matchConditions is a list of conditions that must be met for a request to be sent to this webhook. Match conditions filter requests that have already been matched by the rules, namespaceSelector, and objectSelector. An empty list of matchConditions matches all requests. There are a maximum of 64 match conditions allowed.
+
+    The exact matching logic is (in order):
+      1. If ANY matchCondition evaluates to FALSE, the webhook is skipped.
+      2. If ALL matchConditions evaluate to TRUE, the webhook is called.
+      3. If any matchCondition evaluates to an error (but none are FALSE):
+         - If failurePolicy=Fail, reject the request
+         - If failurePolicy=Ignore, the error is ignored and the webhook is skipped"""
 
 
 class ValidatingWebhookConfiguration(Model, kw_only=True):
@@ -979,10 +979,10 @@ class ValidatingWebhookConfiguration(Model, kw_only=True):
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "ValidatingWebhookConfiguration"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 
@@ -997,18 +997,18 @@ class ValidatingWebhookConfigurationList(Model, kw_only=True):
     API_VERSION = "admissionregistration.k8s.io/v1"
     KIND = "ValidatingWebhookConfigurationList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ValidatingWebhookConfiguration]
-    """List of ValidatingWebhookConfiguration.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ValidatingWebhookConfiguration]
+    """List of ValidatingWebhookConfiguration.
+
+    Required."""
 
 
 class Validation(Model, kw_only=True):
@@ -1048,24 +1048,24 @@ class Validation(Model, kw_only=True):
     Default: "" (applied by the server, not by this client)."""
     message: str | None = None
     """message represents the message displayed when validation fails. The message is required if the Expression contains line breaks. The message must not contain line breaks. If unset, the message is "failed rule: {Rule}". e.g. "must be a URL with the host matching spec.host" If the Expression contains line breaks. Message is required. The message must not contain line breaks. If unset, the message is "failed Expression: {Expression}"."""
-    message_expression: str | None = field(default=None, name="messageExpression")
-    """messageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails. Since messageExpression is used as a failure message, it must evaluate to a string. If both message and messageExpression are present on a validation, then messageExpression will be used if validation fails. If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged. messageExpression has access to all the same variables as the `expression` except for 'authorizer' and 'authorizer.requestResource'. Example: "object.x must be less than max ("+string(params.max)+")\x22"""
     reason: str | None = None
     """reason represents a machine-readable description of why this validation failed. If this is the first validation in the list to fail, this reason, as well as the corresponding HTTP response code, are used in the HTTP response to the client. The currently supported reasons are: "Unauthorized", "Forbidden", "Invalid", "RequestEntityTooLarge". If not set, StatusReasonInvalid is used in the response to the client."""
+    message_expression: str | None = field(default=None, name="messageExpression")
+    """messageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails. Since messageExpression is used as a failure message, it must evaluate to a string. If both message and messageExpression are present on a validation, then messageExpression will be used if validation fails. If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged. messageExpression has access to all the same variables as the `expression` except for 'authorizer' and 'authorizer.requestResource'. Example: "object.x must be less than max ("+string(params.max)+")\x22"""
 
 
 class Variable(Model, kw_only=True):
     """Variable is the definition of a variable that is used for composition. A variable is defined as a named expression."""
 
-    DEFAULTS = {"expression": "", "name": ""}
-    expression: str
-    """expression is the expression that will be evaluated as the value of the variable. The CEL expression has access to the same identifiers as the CEL expressions in Validation.
+    DEFAULTS = {"name": "", "expression": ""}
+    name: str
+    """name is the name of the variable. The name must be a valid CEL identifier and unique among all variables. The variable can be accessed in other expressions through `variables` For example, if name is "foo", the variable will be available as `variables.foo`
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str
-    """name is the name of the variable. The name must be a valid CEL identifier and unique among all variables. The variable can be accessed in other expressions through `variables` For example, if name is "foo", the variable will be available as `variables.foo`
+    expression: str
+    """expression is the expression that will be evaluated as the value of the variable. The CEL expression has access to the same identifiers as the CEL expressions in Validation.
 
     Required.
 
@@ -1075,12 +1075,6 @@ class Variable(Model, kw_only=True):
 class WebhookClientConfig(Model, kw_only=True):
     """WebhookClientConfig contains the information to make a TLS connection with the webhook"""
 
-    ca_bundle: str | None = field(default=None, name="caBundle")
-    """caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate. If unspecified, system trust roots on the apiserver are used."""
-    service: ServiceReference | None = None
-    """service is a reference to the service for this webhook. Either `service` or `url` must be specified.
-
-    If the webhook is running within the cluster, then you should use `service`."""
     url: str | None = None
     """url gives the location of the webhook, in standard URL form (`scheme://host:port/path`). Exactly one of `url` or `service` must be specified.
 
@@ -1093,3 +1087,9 @@ class WebhookClientConfig(Model, kw_only=True):
     A path is optional, and if present may be any string permissible in a URL. You may use the path to pass an arbitrary string to the webhook, for example, a cluster identifier.
 
     Attempting to use a user or basic auth e.g. "user:password@" is not allowed. Fragments ("#...") and query parameters ("?...") are not allowed, either."""
+    service: ServiceReference | None = None
+    """service is a reference to the service for this webhook. Either `service` or `url` must be specified.
+
+    If the webhook is running within the cluster, then you should use `service`."""
+    ca_bundle: str | None = field(default=None, name="caBundle")
+    """caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate. If unspecified, system trust roots on the apiserver are used."""

@@ -13,27 +13,27 @@ from ..meta import v1 as metav1
 class CustomResourceColumnDefinition(Model, kw_only=True):
     """CustomResourceColumnDefinition specifies a column for server side printing."""
 
-    DEFAULTS = {"json_path": "", "name": "", "type": ""}
-    description: str | None = None
-    """description is a human readable description of this column."""
-    format: str | None = None
-    """format is an optional OpenAPI type definition for this column. The 'name' format is applied to the primary identifier column to assist in clients identifying column is the resource name. See https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types for details."""
-    json_path: str = field(name="jsonPath")
-    """jsonPath is a simple JSON path (i.e. with array notation) which is evaluated against each custom resource to produce the value for this column.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"name": "", "type": "", "json_path": ""}
     name: str
     """name is a human readable name for the column.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    priority: int | None = None
-    """priority is an integer defining the relative importance of this column compared to others. Lower numbers are considered higher priority. Columns that may be omitted in limited space scenarios should be given a priority greater than 0."""
     type: str
     """type is an OpenAPI type definition for this column. See https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types for details.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    format: str | None = None
+    """format is an optional OpenAPI type definition for this column. The 'name' format is applied to the primary identifier column to assist in clients identifying column is the resource name. See https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types for details."""
+    description: str | None = None
+    """description is a human readable description of this column."""
+    priority: int | None = None
+    """priority is an integer defining the relative importance of this column compared to others. Lower numbers are considered higher priority. Columns that may be omitted in limited space scenarios should be given a priority greater than 0."""
+    json_path: str = field(name="jsonPath")
+    """jsonPath is a simple JSON path (i.e. with array notation) which is evaluated against each custom resource to produce the value for this column.
 
     Required.
 
@@ -61,10 +61,10 @@ class CustomResourceDefinition(Model, kw_only=True):
     API_VERSION = "apiextensions.k8s.io/v1"
     KIND = "CustomResourceDefinition"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -84,27 +84,27 @@ class CustomResourceDefinition(Model, kw_only=True):
 class CustomResourceDefinitionCondition(Model, kw_only=True):
     """CustomResourceDefinitionCondition contains details for the current condition of this pod."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """lastTransitionTime last time the condition transitioned from one status to another."""
-    message: str | None = None
-    """message is a human-readable message indicating details about last transition."""
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    """observedGeneration represents the .metadata.generation that the condition was set based upon. For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date with respect to the current state of the instance."""
-    reason: str | None = None
-    """reason is a unique, one-word, CamelCase reason for the condition's last transition."""
-    status: str
-    """status is the status of the condition. Can be True, False, Unknown.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str
     """type is the type of the condition. Types include Established, NamesAccepted and Terminating.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str
+    """status is the status of the condition. Can be True, False, Unknown.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """lastTransitionTime last time the condition transitioned from one status to another."""
+    reason: str | None = None
+    """reason is a unique, one-word, CamelCase reason for the condition's last transition."""
+    message: str | None = None
+    """message is a human-readable message indicating details about last transition."""
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    """observedGeneration represents the .metadata.generation that the condition was set based upon. For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date with respect to the current state of the instance."""
 
 
 class CustomResourceDefinitionList(Model, kw_only=True):
@@ -113,26 +113,34 @@ class CustomResourceDefinitionList(Model, kw_only=True):
     API_VERSION = "apiextensions.k8s.io/v1"
     KIND = "CustomResourceDefinitionList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[CustomResourceDefinition]
-    """items list individual CustomResourceDefinition objects
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard object's metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[CustomResourceDefinition]
+    """items list individual CustomResourceDefinition objects
+
+    Required."""
 
 
 class CustomResourceDefinitionNames(Model, kw_only=True):
     """CustomResourceDefinitionNames indicates the names to serve this CustomResourceDefinition"""
 
-    DEFAULTS = {"kind": "", "plural": ""}
-    categories: list[str] | None = None
-    """categories is a list of grouped resources this custom resource belongs to (e.g. 'all'). This is published in API discovery documents, and used by clients to support invocations like `kubectl get all`."""
+    DEFAULTS = {"plural": "", "kind": ""}
+    plural: str
+    """plural is the plural name of the resource to serve. The custom resources are served under `/apis/<group>/<version>/.../<plural>`. Must match the name of the CustomResourceDefinition (in the form `<names.plural>.<group>`). Must be all lowercase.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    singular: str | None = None
+    """singular is the singular name of the resource. It must be all lowercase. Defaults to lowercased `kind`."""
+    short_names: list[str] | None = field(default=None, name="shortNames")
+    """shortNames are short names for the resource, exposed in API discovery documents, and used by clients to support invocations like `kubectl get <shortname>`. It must be all lowercase."""
     kind: str
     """kind is the serialized kind of the resource. It is normally CamelCase and singular. Custom resource instances will use this value as the `kind` attribute in API calls.
 
@@ -141,24 +149,14 @@ class CustomResourceDefinitionNames(Model, kw_only=True):
     Default: "" (applied by the server, not by this client)."""
     list_kind: str | None = field(default=None, name="listKind")
     """listKind is the serialized kind of the list for this resource. Defaults to "`kind`List"."""
-    plural: str
-    """plural is the plural name of the resource to serve. The custom resources are served under `/apis/<group>/<version>/.../<plural>`. Must match the name of the CustomResourceDefinition (in the form `<names.plural>.<group>`). Must be all lowercase.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    short_names: list[str] | None = field(default=None, name="shortNames")
-    """shortNames are short names for the resource, exposed in API discovery documents, and used by clients to support invocations like `kubectl get <shortname>`. It must be all lowercase."""
-    singular: str | None = None
-    """singular is the singular name of the resource. It must be all lowercase. Defaults to lowercased `kind`."""
+    categories: list[str] | None = None
+    """categories is a list of grouped resources this custom resource belongs to (e.g. 'all'). This is published in API discovery documents, and used by clients to support invocations like `kubectl get all`."""
 
 
 class CustomResourceDefinitionSpec(Model, kw_only=True):
     """CustomResourceDefinitionSpec describes how a user wants their resource to appear"""
 
     DEFAULTS = {"group": "", "names": {}, "scope": ""}
-    conversion: CustomResourceConversion | None = None
-    """conversion defines conversion settings for the CRD."""
     group: str
     """group is the API group of the defined custom resource. The custom resources are served under `/apis/<group>/...`. Must match the name of the CustomResourceDefinition (in the form `<names.plural>.<group>`).
 
@@ -171,8 +169,6 @@ class CustomResourceDefinitionSpec(Model, kw_only=True):
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    preserve_unknown_fields: bool | None = field(default=None, name="preserveUnknownFields")
-    """preserveUnknownFields indicates that object fields which are not specified in the OpenAPI schema should be preserved when persisting to storage. apiVersion, kind, metadata and known fields inside metadata are always preserved. This field is deprecated in favor of setting `x-preserve-unknown-fields` to true in `spec.versions[*].schema.openAPIV3Schema`. See https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#field-pruning for details."""
     scope: str
     """scope indicates whether the defined custom resource is cluster- or namespace-scoped. Allowed values are `Cluster` and `Namespaced`.
 
@@ -183,46 +179,38 @@ class CustomResourceDefinitionSpec(Model, kw_only=True):
     """versions is the list of all API versions of the defined custom resource. Version names are used to compute the order in which served versions are listed in API discovery. If the version string is "kube-like", it will sort above non "kube-like" version strings, which are ordered lexicographically. "Kube-like" versions start with a "v", then are followed by a number (the major version), then optionally the string "alpha" or "beta" and another number (the minor version). These are sorted first by GA > beta > alpha (where GA is a version with no suffix such as beta or alpha), and then by comparing major version, then minor version. An example sorted list of versions: v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1, foo10.
 
     Required."""
+    conversion: CustomResourceConversion | None = None
+    """conversion defines conversion settings for the CRD."""
+    preserve_unknown_fields: bool | None = field(default=None, name="preserveUnknownFields")
+    """preserveUnknownFields indicates that object fields which are not specified in the OpenAPI schema should be preserved when persisting to storage. apiVersion, kind, metadata and known fields inside metadata are always preserved. This field is deprecated in favor of setting `x-preserve-unknown-fields` to true in `spec.versions[*].schema.openAPIV3Schema`. See https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#field-pruning for details."""
 
 
 class CustomResourceDefinitionStatus(Model, kw_only=True):
     """CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition"""
 
     DEFAULTS = {"accepted_names": {}}
+    conditions: list[CustomResourceDefinitionCondition] | None = None
+    """conditions indicate state for particular aspects of a CustomResourceDefinition"""
     accepted_names: CustomResourceDefinitionNames | None = field(default=None, name="acceptedNames")
     """acceptedNames are the names that are actually being used to serve discovery. They may be different than the names in spec.
 
     Default: {} (applied by the server, not by this client)."""
-    conditions: list[CustomResourceDefinitionCondition] | None = None
-    """conditions indicate state for particular aspects of a CustomResourceDefinition"""
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    """The generation observed by the CRD controller."""
     stored_versions: list[str] | None = field(default=None, name="storedVersions")
     """storedVersions lists all versions of CustomResources that were ever persisted. Tracking these versions allows a migration path for stored versions in etcd. The field is mutable so a migration controller can finish a migration to another version (ensuring no old objects are left in storage), and then remove the rest of the versions from this list. Versions may not be removed from `spec.versions` while they exist in this list."""
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    """The generation observed by the CRD controller."""
 
 
 class CustomResourceDefinitionVersion(Model, kw_only=True):
     """CustomResourceDefinitionVersion describes a version for CRD."""
 
     DEFAULTS = {"name": "", "served": False, "storage": False}
-    additional_printer_columns: list[CustomResourceColumnDefinition] | None = field(
-        default=None, name="additionalPrinterColumns"
-    )
-    """additionalPrinterColumns specifies additional columns returned in Table output. See https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables for details. If no columns are specified, a single column displaying the age of the custom resource is used."""
-    deprecated: bool | None = None
-    """deprecated indicates this version of the custom resource API is deprecated. When set to true, API requests to this version receive a warning header in the server response. Defaults to false."""
-    deprecation_warning: str | None = field(default=None, name="deprecationWarning")
-    """deprecationWarning overrides the default warning returned to API clients. May only be set when `deprecated` is true. The default warning indicates this version is deprecated and recommends use of the newest served version of equal or greater stability, if one exists."""
     name: str
     """name is the version name, e.g. “v1”, “v2beta1”, etc. The custom resources are served under this version at `/apis/<group>/<version>/...` if `served` is true.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    schema: CustomResourceValidation | None = None
-    """schema describes the schema used for validation, pruning, and defaulting of this version of the custom resource."""
-    selectable_fields: list[SelectableField] | None = field(default=None, name="selectableFields")
-    """selectableFields specifies paths to fields that may be used as field selectors. A maximum of 8 selectable fields are allowed. See https://kubernetes.io/docs/concepts/overview/working-with-objects/field-selectors"""
     served: bool
     """served is a flag enabling/disabling this version from being served via REST APIs
 
@@ -235,16 +223,26 @@ class CustomResourceDefinitionVersion(Model, kw_only=True):
     Required.
 
     Default: false (applied by the server, not by this client)."""
+    deprecated: bool | None = None
+    """deprecated indicates this version of the custom resource API is deprecated. When set to true, API requests to this version receive a warning header in the server response. Defaults to false."""
+    deprecation_warning: str | None = field(default=None, name="deprecationWarning")
+    """deprecationWarning overrides the default warning returned to API clients. May only be set when `deprecated` is true. The default warning indicates this version is deprecated and recommends use of the newest served version of equal or greater stability, if one exists."""
+    schema: CustomResourceValidation | None = None
+    """schema describes the schema used for validation, pruning, and defaulting of this version of the custom resource."""
     subresources: CustomResourceSubresources | None = None
     """subresources specify what subresources this version of the defined custom resource have."""
+    additional_printer_columns: list[CustomResourceColumnDefinition] | None = field(
+        default=None, name="additionalPrinterColumns"
+    )
+    """additionalPrinterColumns specifies additional columns returned in Table output. See https://kubernetes.io/docs/reference/using-api/api-concepts/#receiving-resources-as-tables for details. If no columns are specified, a single column displaying the age of the custom resource is used."""
+    selectable_fields: list[SelectableField] | None = field(default=None, name="selectableFields")
+    """selectableFields specifies paths to fields that may be used as field selectors. A maximum of 8 selectable fields are allowed. See https://kubernetes.io/docs/concepts/overview/working-with-objects/field-selectors"""
 
 
 class CustomResourceSubresourceScale(Model, kw_only=True):
     """CustomResourceSubresourceScale defines how to serve the scale subresource for CustomResources."""
 
     DEFAULTS = {"spec_replicas_path": "", "status_replicas_path": ""}
-    label_selector_path: str | None = field(default=None, name="labelSelectorPath")
-    """labelSelectorPath defines the JSON path inside of a custom resource that corresponds to Scale `status.selector`. Only JSON paths without the array notation are allowed. Must be a JSON Path under `.status` or `.spec`. Must be set to work with HorizontalPodAutoscaler. The field pointed by this JSON path must be a string field (not a complex selector struct) which contains a serialized label selector in string form. More info: https://kubernetes.io/docs/tasks/access-kubernetes-api/custom-resources/custom-resource-definitions#scale-subresource If there is no value under the given path in the custom resource, the `status.selector` value in the `/scale` subresource will default to the empty string."""
     spec_replicas_path: str = field(name="specReplicasPath")
     """specReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale `spec.replicas`. Only JSON paths without the array notation are allowed. Must be a JSON Path under `.spec`. If there is no value under the given path in the custom resource, the `/scale` subresource will return an error on GET.
 
@@ -257,15 +255,17 @@ class CustomResourceSubresourceScale(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    label_selector_path: str | None = field(default=None, name="labelSelectorPath")
+    """labelSelectorPath defines the JSON path inside of a custom resource that corresponds to Scale `status.selector`. Only JSON paths without the array notation are allowed. Must be a JSON Path under `.status` or `.spec`. Must be set to work with HorizontalPodAutoscaler. The field pointed by this JSON path must be a string field (not a complex selector struct) which contains a serialized label selector in string form. More info: https://kubernetes.io/docs/tasks/access-kubernetes-api/custom-resources/custom-resource-definitions#scale-subresource If there is no value under the given path in the custom resource, the `status.selector` value in the `/scale` subresource will default to the empty string."""
 
 
 class CustomResourceSubresources(Model, kw_only=True):
     """CustomResourceSubresources defines the status and scale subresources for CustomResources."""
 
-    scale: CustomResourceSubresourceScale | None = None
-    """scale indicates the custom resource should serve a `/scale` subresource that returns an `autoscaling/v1` Scale object."""
     status: dict[str, Any] | None = None
     """status indicates the custom resource should serve a `/status` subresource. When enabled: 1. requests to the custom resource primary endpoint ignore changes to the `status` stanza of the object. 2. requests to the custom resource `/status` subresource ignore changes to anything other than the `status` stanza of the object."""
+    scale: CustomResourceSubresourceScale | None = None
+    """scale indicates the custom resource should serve a `/scale` subresource that returns an `autoscaling/v1` Scale object."""
 
 
 class CustomResourceValidation(Model, kw_only=True):
@@ -285,49 +285,53 @@ class ExternalDocumentation(Model, kw_only=True):
 class JSONSchemaProps(Model, kw_only=True):
     """JSONSchemaProps is a JSON-Schema following Specification Draft 4 (http://json-schema.org/)."""
 
-    ref: str | None = field(default=None, name="$ref")
+    id: str | None = None
     schema: str | None = field(default=None, name="$schema")
-    additional_items: Any | None = field(default=None, name="additionalItems")
-    additional_properties: Any | None = field(default=None, name="additionalProperties")
-    all_of: list[JSONSchemaProps] | None = field(default=None, name="allOf")
-    any_of: list[JSONSchemaProps] | None = field(default=None, name="anyOf")
-    default: Any | None = None
-    """default is a default value for undefined object fields. Defaulting is a beta feature under the CustomResourceDefaulting feature gate. Defaulting requires spec.preserveUnknownFields to be false."""
-    definitions: dict[str, JSONSchemaProps] | None = None
-    dependencies: dict[str, Any] | None = None
+    ref: str | None = field(default=None, name="$ref")
     description: str | None = None
-    enum: list[Any] | None = None
-    example: Any | None = None
-    exclusive_maximum: bool | None = field(default=None, name="exclusiveMaximum")
-    exclusive_minimum: bool | None = field(default=None, name="exclusiveMinimum")
-    external_docs: ExternalDocumentation | None = field(default=None, name="externalDocs")
+    type: str | None = None
     format: str | None = None
     """format is an OpenAPI v3 format string. Unknown formats are ignored. The following formats are validated:
 
     - bsonobjectid: a bson object ID, i.e. a 24 characters hex string - uri: an URI as parsed by Golang net/url.ParseRequestURI - email: an email address as parsed by Golang net/mail.ParseAddress - hostname: a valid representation for an Internet host name, as defined by RFC 1034, section 3.1 [RFC1034]. - ipv4: an IPv4 IP as parsed by Golang net.ParseIP - ipv6: an IPv6 IP as parsed by Golang net.ParseIP - cidr: a CIDR as parsed by Golang net.ParseCIDR - mac: a MAC address as parsed by Golang net.ParseMAC - uuid: an UUID that allows uppercase defined by the regex (?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$ - uuid3: an UUID3 that allows uppercase defined by the regex (?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$ - uuid4: an UUID4 that allows uppercase defined by the regex (?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$ - uuid5: an UUID5 that allows uppercase defined by the regex (?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$ - isbn: an ISBN10 or ISBN13 number string like "0321751043" or "978-0321751041" - isbn10: an ISBN10 number string like "0321751043" - isbn13: an ISBN13 number string like "978-0321751041" - creditcard: a credit card number defined by the regex ^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\\\\d{3})\\\\d{11})$ with any non digit characters mixed in - ssn: a U.S. social security number following the regex ^\\\\d{3}[- ]?\\\\d{2}[- ]?\\\\d{4}$ - hexcolor: an hexadecimal color code like "#FFFFFF: following the regex ^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$ - rgbcolor: an RGB color code like rgb like "rgb(255,255,2559" - byte: base64 encoded binary data - password: any kind of string - date: a date string like "2006-01-02" as defined by full-date in RFC3339 - duration: a duration string like "22 ns" as parsed by Golang time.ParseDuration or compatible with Scala duration format - datetime: a date time string like "2014-12-15T19:30:20.000Z" as defined by date-time in RFC3339."""
-    id: str | None = None
-    items: Any | None = None
-    max_items: int | None = field(default=None, name="maxItems")
-    max_length: int | None = field(default=None, name="maxLength")
-    max_properties: int | None = field(default=None, name="maxProperties")
+    title: str | None = None
+    default: Any | None = None
+    """default is a default value for undefined object fields. Defaulting is a beta feature under the CustomResourceDefaulting feature gate. Defaulting requires spec.preserveUnknownFields to be false."""
     maximum: float | None = None
-    min_items: int | None = field(default=None, name="minItems")
-    min_length: int | None = field(default=None, name="minLength")
-    min_properties: int | None = field(default=None, name="minProperties")
+    exclusive_maximum: bool | None = field(default=None, name="exclusiveMaximum")
     minimum: float | None = None
-    multiple_of: float | None = field(default=None, name="multipleOf")
-    not_: JSONSchemaProps | None = field(default=None, name="not")
-    nullable: bool | None = None
-    one_of: list[JSONSchemaProps] | None = field(default=None, name="oneOf")
+    exclusive_minimum: bool | None = field(default=None, name="exclusiveMinimum")
+    max_length: int | None = field(default=None, name="maxLength")
+    min_length: int | None = field(default=None, name="minLength")
     pattern: str | None = None
+    max_items: int | None = field(default=None, name="maxItems")
+    min_items: int | None = field(default=None, name="minItems")
+    unique_items: bool | None = field(default=None, name="uniqueItems")
+    multiple_of: float | None = field(default=None, name="multipleOf")
+    enum: list[Any] | None = None
+    max_properties: int | None = field(default=None, name="maxProperties")
+    min_properties: int | None = field(default=None, name="minProperties")
+    required: list[str] | None = None
+    items: Any | None = None
+    all_of: list[JSONSchemaProps] | None = field(default=None, name="allOf")
+    one_of: list[JSONSchemaProps] | None = field(default=None, name="oneOf")
+    any_of: list[JSONSchemaProps] | None = field(default=None, name="anyOf")
+    not_: JSONSchemaProps | None = field(default=None, name="not")
+    properties: dict[str, JSONSchemaProps] | None = None
+    additional_properties: Any | None = field(default=None, name="additionalProperties")
     pattern_properties: dict[str, JSONSchemaProps] | None = field(
         default=None, name="patternProperties"
     )
-    properties: dict[str, JSONSchemaProps] | None = None
-    required: list[str] | None = None
-    title: str | None = None
-    type: str | None = None
-    unique_items: bool | None = field(default=None, name="uniqueItems")
+    dependencies: dict[str, Any] | None = None
+    additional_items: Any | None = field(default=None, name="additionalItems")
+    definitions: dict[str, JSONSchemaProps] | None = None
+    external_docs: ExternalDocumentation | None = field(default=None, name="externalDocs")
+    example: Any | None = None
+    nullable: bool | None = None
+    x_kubernetes_preserve_unknown_fields: bool | None = field(
+        default=None, name="x-kubernetes-preserve-unknown-fields"
+    )
+    """x-kubernetes-preserve-unknown-fields stops the API server decoding step from pruning fields which are not specified in the validation schema. This affects fields recursively, but switches back to normal pruning behaviour if nested properties or additionalProperties are specified in the schema. This can either be true or undefined. False is forbidden."""
     x_kubernetes_embedded_resource: bool | None = field(
         default=None, name="x-kubernetes-embedded-resource"
     )
@@ -375,10 +379,6 @@ class JSONSchemaProps(Model, kw_only=True):
          the default behaviour for all maps.
     2) `atomic`: the list is treated as a single entity, like a scalar.
          Atomic maps will be entirely replaced when updated."""
-    x_kubernetes_preserve_unknown_fields: bool | None = field(
-        default=None, name="x-kubernetes-preserve-unknown-fields"
-    )
-    """x-kubernetes-preserve-unknown-fields stops the API server decoding step from pruning fields which are not specified in the validation schema. This affects fields recursively, but switches back to normal pruning behaviour if nested properties or additionalProperties are specified in the schema. This can either be true or undefined. False is forbidden."""
     x_kubernetes_validations: list[ValidationRule] | None = field(
         default=None, name="x-kubernetes-validations"
     )
@@ -400,15 +400,15 @@ class SelectableField(Model, kw_only=True):
 class ServiceReference(Model, kw_only=True):
     """ServiceReference holds a reference to Service.legacy.k8s.io"""
 
-    DEFAULTS = {"name": "", "namespace": ""}
-    name: str
-    """name is the name of the service. Required
+    DEFAULTS = {"namespace": "", "name": ""}
+    namespace: str
+    """namespace is the namespace of the service. Required
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace: str
-    """namespace is the namespace of the service. Required
+    name: str
+    """name is the name of the service. Required
 
     Required.
 
@@ -423,34 +423,6 @@ class ValidationRule(Model, kw_only=True):
     """ValidationRule describes a validation rule written in the CEL expression language."""
 
     DEFAULTS = {"rule": ""}
-    field_path: str | None = field(default=None, name="fieldPath")
-    """fieldPath represents the field path returned when the validation fails. It must be a relative JSON path (i.e. with array notation) scoped to the location of this x-kubernetes-validations extension in the schema and refer to an existing field. e.g. when validation checks if a specific attribute `foo` under a map `testMap`, the fieldPath could be set to `.testMap.foo` If the validation checks two lists must have unique attributes, the fieldPath could be set to either of the list: e.g. `.testList` It does not support list numeric index. It supports child operation to refer to an existing field currently. Refer to [JSONPath support in Kubernetes](https://kubernetes.io/docs/reference/kubectl/jsonpath/) for more info. Numeric index of array is not supported. For field name which contains special characters, use `['specialName']` to refer the field name. e.g. for attribute `foo.34$` appears in a list `testList`, the fieldPath could be set to `.testList['foo.34$']`"""
-    message: str | None = None
-    """Message represents the message displayed when validation fails. The message is required if the Rule contains line breaks. The message must not contain line breaks. If unset, the message is "failed rule: {Rule}". e.g. "must be a URL with the host matching spec.host\x22"""
-    message_expression: str | None = field(default=None, name="messageExpression")
-    """MessageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails. Since messageExpression is used as a failure message, it must evaluate to a string. If both message and messageExpression are present on a rule, then messageExpression will be used if validation fails. If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged. messageExpression has access to all the same variables as the rule; the only difference is the return type. Example: "x must be less than max ("+string(self.max)+")\x22"""
-    optional_old_self: bool | None = field(default=None, name="optionalOldSelf")
-    """optionalOldSelf is used to opt a transition rule into evaluation even when the object is first created, or if the old object is missing the value.
-
-    When enabled `oldSelf` will be a CEL optional whose value will be `None` if there is no old value, or when the object is initially created.
-
-    You may check for presence of oldSelf using `oldSelf.hasValue()` and unwrap it after checking using `oldSelf.value()`. Check the CEL documentation for Optional types for more information: https://pkg.go.dev/github.com/google/cel-go/cel#OptionalTypes
-
-    May not be set unless `oldSelf` is used in `rule`."""
-    reason: (
-        Literal[
-            "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"
-        ]
-        | str
-        | None
-    ) = None
-    """reason provides a machine-readable validation failure reason that is returned to the caller when a request fails this validation rule. The HTTP status code returned to the caller will match the reason of the reason of the first failed validation rule. The currently supported reasons are: "FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate". If not set, default to use "FieldValueInvalid". All future added reasons must be accepted by clients when reading this value and unknown reasons should be treated as FieldValueInvalid.
-
-    Possible enum values:
-     - `"FieldValueDuplicate"` is used to report collisions of values that must be unique (e.g. unique IDs).
-     - `"FieldValueForbidden"` is used to report valid (as per formatting rules) values which would be accepted under some conditions, but which are not permitted by the current conditions (such as security policy).
-     - `"FieldValueInvalid"` is used to report malformed values (e.g. failed regex match, too long, out of bounds).
-     - `"FieldValueRequired"` is used to report required values that are not provided (e.g. empty strings, null values, or empty arrays)."""
     rule: str
     """Rule represents the expression which will be evaluated by CEL. ref: https://github.com/google/cel-spec The Rule is scoped to the location of the x-kubernetes-validations extension in the schema. The `self` variable in the CEL expression is bound to the scoped value. Example: - Rule scoped to the root of a resource with a status subresource: {"rule": "self.status.actual <= self.spec.maxDesired"}
 
@@ -489,17 +461,39 @@ class ValidationRule(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    message: str | None = None
+    """Message represents the message displayed when validation fails. The message is required if the Rule contains line breaks. The message must not contain line breaks. If unset, the message is "failed rule: {Rule}". e.g. "must be a URL with the host matching spec.host\x22"""
+    message_expression: str | None = field(default=None, name="messageExpression")
+    """MessageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails. Since messageExpression is used as a failure message, it must evaluate to a string. If both message and messageExpression are present on a rule, then messageExpression will be used if validation fails. If messageExpression results in a runtime error, the runtime error is logged, and the validation failure message is produced as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset, and the fact that messageExpression produced an empty string/string with only spaces/string with line breaks will be logged. messageExpression has access to all the same variables as the rule; the only difference is the return type. Example: "x must be less than max ("+string(self.max)+")\x22"""
+    reason: (
+        Literal[
+            "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"
+        ]
+        | str
+        | None
+    ) = None
+    """reason provides a machine-readable validation failure reason that is returned to the caller when a request fails this validation rule. The HTTP status code returned to the caller will match the reason of the reason of the first failed validation rule. The currently supported reasons are: "FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate". If not set, default to use "FieldValueInvalid". All future added reasons must be accepted by clients when reading this value and unknown reasons should be treated as FieldValueInvalid.
+
+    Possible enum values:
+     - `"FieldValueDuplicate"` is used to report collisions of values that must be unique (e.g. unique IDs).
+     - `"FieldValueForbidden"` is used to report valid (as per formatting rules) values which would be accepted under some conditions, but which are not permitted by the current conditions (such as security policy).
+     - `"FieldValueInvalid"` is used to report malformed values (e.g. failed regex match, too long, out of bounds).
+     - `"FieldValueRequired"` is used to report required values that are not provided (e.g. empty strings, null values, or empty arrays)."""
+    field_path: str | None = field(default=None, name="fieldPath")
+    """fieldPath represents the field path returned when the validation fails. It must be a relative JSON path (i.e. with array notation) scoped to the location of this x-kubernetes-validations extension in the schema and refer to an existing field. e.g. when validation checks if a specific attribute `foo` under a map `testMap`, the fieldPath could be set to `.testMap.foo` If the validation checks two lists must have unique attributes, the fieldPath could be set to either of the list: e.g. `.testList` It does not support list numeric index. It supports child operation to refer to an existing field currently. Refer to [JSONPath support in Kubernetes](https://kubernetes.io/docs/reference/kubectl/jsonpath/) for more info. Numeric index of array is not supported. For field name which contains special characters, use `['specialName']` to refer the field name. e.g. for attribute `foo.34$` appears in a list `testList`, the fieldPath could be set to `.testList['foo.34$']`"""
+    optional_old_self: bool | None = field(default=None, name="optionalOldSelf")
+    """optionalOldSelf is used to opt a transition rule into evaluation even when the object is first created, or if the old object is missing the value.
+
+    When enabled `oldSelf` will be a CEL optional whose value will be `None` if there is no old value, or when the object is initially created.
+
+    You may check for presence of oldSelf using `oldSelf.hasValue()` and unwrap it after checking using `oldSelf.value()`. Check the CEL documentation for Optional types for more information: https://pkg.go.dev/github.com/google/cel-go/cel#OptionalTypes
+
+    May not be set unless `oldSelf` is used in `rule`."""
 
 
 class WebhookClientConfig(Model, kw_only=True):
     """WebhookClientConfig contains the information to make a TLS connection with the webhook."""
 
-    ca_bundle: str | None = field(default=None, name="caBundle")
-    """caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate. If unspecified, system trust roots on the apiserver are used."""
-    service: ServiceReference | None = None
-    """service is a reference to the service for this webhook. Either service or url must be specified.
-
-    If the webhook is running within the cluster, then you should use `service`."""
     url: str | None = None
     """url gives the location of the webhook, in standard URL form (`scheme://host:port/path`). Exactly one of `url` or `service` must be specified.
 
@@ -512,6 +506,12 @@ class WebhookClientConfig(Model, kw_only=True):
     A path is optional, and if present may be any string permissible in a URL. You may use the path to pass an arbitrary string to the webhook, for example, a cluster identifier.
 
     Attempting to use a user or basic auth e.g. "user:password@" is not allowed. Fragments ("#...") and query parameters ("?...") are not allowed, either."""
+    service: ServiceReference | None = None
+    """service is a reference to the service for this webhook. Either service or url must be specified.
+
+    If the webhook is running within the cluster, then you should use `service`."""
+    ca_bundle: str | None = field(default=None, name="caBundle")
+    """caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate. If unspecified, system trust roots on the apiserver are used."""
 
 
 class WebhookConversion(Model, kw_only=True):

@@ -17,18 +17,18 @@ class ControllerRevision(Model, kw_only=True):
     API_VERSION = "apps/v1"
     KIND = "ControllerRevision"
     DEFAULTS = {"metadata": {}, "revision": 0}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    data: dict[str, Any]
-    """Data is the serialized representation of the state.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    data: dict[str, Any]
+    """Data is the serialized representation of the state.
+
+    Required."""
     revision: int | None = None
     """Revision indicates the revision of the state represented by Data.
 
@@ -41,18 +41,18 @@ class ControllerRevisionList(Model, kw_only=True):
     API_VERSION = "apps/v1"
     KIND = "ControllerRevisionList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ControllerRevision]
-    """Items is the list of ControllerRevisions
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ControllerRevision]
+    """Items is the list of ControllerRevisions
+
+    Required."""
 
 
 class DaemonSet(Model, kw_only=True):
@@ -61,10 +61,10 @@ class DaemonSet(Model, kw_only=True):
     API_VERSION = "apps/v1"
     KIND = "DaemonSet"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -84,21 +84,21 @@ class DaemonSet(Model, kw_only=True):
 class DaemonSetCondition(Model, kw_only=True):
     """DaemonSetCondition describes the state of a DaemonSet at a certain point."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """Last time the condition transitioned from one status to another."""
-    message: str | None = None
-    """A human readable message indicating details about the transition."""
-    reason: str | None = None
-    """The reason for the condition's last transition."""
-    status: str | None = None
-    """Status of the condition, one of True, False, Unknown.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str | None = None
     """Type of DaemonSet condition.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str | None = None
+    """Status of the condition, one of True, False, Unknown.
+
+    Default: "" (applied by the server, not by this client)."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """Last time the condition transitioned from one status to another."""
+    reason: str | None = None
+    """The reason for the condition's last transition."""
+    message: str | None = None
+    """A human readable message indicating details about the transition."""
 
 
 class DaemonSetList(Model, kw_only=True):
@@ -107,28 +107,24 @@ class DaemonSetList(Model, kw_only=True):
     API_VERSION = "apps/v1"
     KIND = "DaemonSetList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[DaemonSet]
-    """A list of daemon sets.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[DaemonSet]
+    """A list of daemon sets.
+
+    Required."""
 
 
 class DaemonSetSpec(Model, kw_only=True):
     """DaemonSetSpec is the specification of a daemon set."""
 
     DEFAULTS = {"template": {}, "update_strategy": {}}
-    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
-    """The minimum number of seconds for which a newly created DaemonSet pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)."""
-    revision_history_limit: int | None = field(default=None, name="revisionHistoryLimit")
-    """The number of old history to retain to allow rollback. This is a pointer to distinguish between explicit zero and not specified. Defaults to 10."""
     selector: metav1.LabelSelector
     """A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template's labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors
 
@@ -143,6 +139,10 @@ class DaemonSetSpec(Model, kw_only=True):
     """An update strategy to replace existing DaemonSet pods with new pods.
 
     Default: {} (applied by the server, not by this client)."""
+    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
+    """The minimum number of seconds for which a newly created DaemonSet pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)."""
+    revision_history_limit: int | None = field(default=None, name="revisionHistoryLimit")
+    """The number of old history to retain to allow rollback. This is a pointer to distinguish between explicit zero and not specified. Defaults to 10."""
 
 
 class DaemonSetStatus(Model, kw_only=True):
@@ -150,16 +150,18 @@ class DaemonSetStatus(Model, kw_only=True):
 
     DEFAULTS = {
         "current_number_scheduled": 0,
-        "desired_number_scheduled": 0,
         "number_misscheduled": 0,
+        "desired_number_scheduled": 0,
         "number_ready": 0,
     }
-    collision_count: int | None = field(default=None, name="collisionCount")
-    """Count of hash collisions for the DaemonSet. The DaemonSet controller uses this field as a collision avoidance mechanism when it needs to create the name for the newest ControllerRevision."""
-    conditions: list[DaemonSetCondition] | None = None
-    """Represents the latest available observations of a DaemonSet's current state."""
     current_number_scheduled: int = field(name="currentNumberScheduled")
     """The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/
+
+    Required.
+
+    Default: 0 (applied by the server, not by this client)."""
+    number_misscheduled: int = field(name="numberMisscheduled")
+    """The number of nodes that are running the daemon pod, but are not supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/
 
     Required.
 
@@ -170,39 +172,37 @@ class DaemonSetStatus(Model, kw_only=True):
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    number_available: int | None = field(default=None, name="numberAvailable")
-    """The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)"""
-    number_misscheduled: int = field(name="numberMisscheduled")
-    """The number of nodes that are running the daemon pod, but are not supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/
-
-    Required.
-
-    Default: 0 (applied by the server, not by this client)."""
     number_ready: int = field(name="numberReady")
     """numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    number_unavailable: int | None = field(default=None, name="numberUnavailable")
-    """The number of nodes that should be running the daemon pod and have none of the daemon pod running and available (ready for at least spec.minReadySeconds)"""
     observed_generation: int | None = field(default=None, name="observedGeneration")
     """The most recent generation observed by the daemon set controller."""
     updated_number_scheduled: int | None = field(default=None, name="updatedNumberScheduled")
     """The total number of nodes that are running updated daemon pod"""
+    number_available: int | None = field(default=None, name="numberAvailable")
+    """The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)"""
+    number_unavailable: int | None = field(default=None, name="numberUnavailable")
+    """The number of nodes that should be running the daemon pod and have none of the daemon pod running and available (ready for at least spec.minReadySeconds)"""
+    collision_count: int | None = field(default=None, name="collisionCount")
+    """Count of hash collisions for the DaemonSet. The DaemonSet controller uses this field as a collision avoidance mechanism when it needs to create the name for the newest ControllerRevision."""
+    conditions: list[DaemonSetCondition] | None = None
+    """Represents the latest available observations of a DaemonSet's current state."""
 
 
 class DaemonSetUpdateStrategy(Model, kw_only=True):
     """DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet."""
 
-    rolling_update: RollingUpdateDaemonSet | None = field(default=None, name="rollingUpdate")
-    """Rolling update config params. Present only if type = "RollingUpdate"."""
     type: Literal["OnDelete", "RollingUpdate"] | str | None = None
     """Type of daemon set update. Can be "RollingUpdate" or "OnDelete". Default is RollingUpdate.
 
     Possible enum values:
      - `"OnDelete"` Replace the old daemons only when it's killed
      - `"RollingUpdate"` Replace the old daemons by new ones using rolling update i.e replace them on each node one after the other."""
+    rolling_update: RollingUpdateDaemonSet | None = field(default=None, name="rollingUpdate")
+    """Rolling update config params. Present only if type = "RollingUpdate"."""
 
 
 class Deployment(Model, kw_only=True):
@@ -211,10 +211,10 @@ class Deployment(Model, kw_only=True):
     API_VERSION = "apps/v1"
     KIND = "Deployment"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -234,23 +234,23 @@ class Deployment(Model, kw_only=True):
 class DeploymentCondition(Model, kw_only=True):
     """DeploymentCondition describes the state of a deployment at a certain point."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """Last time the condition transitioned from one status to another."""
-    last_update_time: Time | None = field(default=None, name="lastUpdateTime")
-    """The last time this condition was updated."""
-    message: str | None = None
-    """A human readable message indicating details about the transition."""
-    reason: str | None = None
-    """The reason for the condition's last transition."""
-    status: str | None = None
-    """Status of the condition, one of True, False, Unknown.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str | None = None
     """Type of deployment condition.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str | None = None
+    """Status of the condition, one of True, False, Unknown.
+
+    Default: "" (applied by the server, not by this client)."""
+    last_update_time: Time | None = field(default=None, name="lastUpdateTime")
+    """The last time this condition was updated."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """Last time the condition transitioned from one status to another."""
+    reason: str | None = None
+    """The reason for the condition's last transition."""
+    message: str | None = None
+    """A human readable message indicating details about the transition."""
 
 
 class DeploymentList(Model, kw_only=True):
@@ -259,86 +259,86 @@ class DeploymentList(Model, kw_only=True):
     API_VERSION = "apps/v1"
     KIND = "DeploymentList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Deployment]
-    """Items is the list of Deployments.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Deployment]
+    """Items is the list of Deployments.
+
+    Required."""
 
 
 class DeploymentSpec(Model, kw_only=True):
     """DeploymentSpec is the specification of the desired behavior of the Deployment."""
 
-    DEFAULTS = {"strategy": {}, "template": {}}
-    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
-    """Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)"""
-    paused: bool | None = None
-    """Indicates that the deployment is paused."""
-    progress_deadline_seconds: int | None = field(default=None, name="progressDeadlineSeconds")
-    """The maximum time in seconds for a deployment to make progress before it is considered to be failed. The deployment controller will continue to process failed deployments and a condition with a ProgressDeadlineExceeded reason will be surfaced in the deployment status. Note that progress will not be estimated during the time a deployment is paused. Defaults to 600s."""
+    DEFAULTS = {"template": {}, "strategy": {}}
     replicas: int | None = None
     """Number of desired pods. This is a pointer to distinguish between explicit zero and not specified. Defaults to 1."""
-    revision_history_limit: int | None = field(default=None, name="revisionHistoryLimit")
-    """The number of old ReplicaSets to retain to allow rollback. This is a pointer to distinguish between explicit zero and not specified. Defaults to 10."""
     selector: metav1.LabelSelector
     """Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment. It must match the pod template's labels.
 
     Required."""
-    strategy: DeploymentStrategy | None = None
-    """The deployment strategy to use to replace existing pods with new ones.
-
-    Default: {} (applied by the server, not by this client)."""
     template: corev1.PodTemplateSpec
     """Template describes the pods that will be created. The only allowed template.spec.restartPolicy value is "Always".
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
+    strategy: DeploymentStrategy | None = None
+    """The deployment strategy to use to replace existing pods with new ones.
+
+    Default: {} (applied by the server, not by this client)."""
+    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
+    """Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)"""
+    revision_history_limit: int | None = field(default=None, name="revisionHistoryLimit")
+    """The number of old ReplicaSets to retain to allow rollback. This is a pointer to distinguish between explicit zero and not specified. Defaults to 10."""
+    paused: bool | None = None
+    """Indicates that the deployment is paused."""
+    progress_deadline_seconds: int | None = field(default=None, name="progressDeadlineSeconds")
+    """The maximum time in seconds for a deployment to make progress before it is considered to be failed. The deployment controller will continue to process failed deployments and a condition with a ProgressDeadlineExceeded reason will be surfaced in the deployment status. Note that progress will not be estimated during the time a deployment is paused. Defaults to 600s."""
 
 
 class DeploymentStatus(Model, kw_only=True):
     """DeploymentStatus is the most recently observed status of the Deployment."""
 
-    available_replicas: int | None = field(default=None, name="availableReplicas")
-    """Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment."""
-    collision_count: int | None = field(default=None, name="collisionCount")
-    """Count of hash collisions for the Deployment. The Deployment controller uses this field as a collision avoidance mechanism when it needs to create the name for the newest ReplicaSet."""
-    conditions: list[DeploymentCondition] | None = None
-    """Represents the latest available observations of a deployment's current state."""
     observed_generation: int | None = field(default=None, name="observedGeneration")
     """The generation observed by the deployment controller."""
-    ready_replicas: int | None = field(default=None, name="readyReplicas")
-    """Total number of non-terminating pods targeted by this Deployment with a Ready Condition."""
     replicas: int | None = None
     """Total number of non-terminating pods targeted by this deployment (their labels match the selector)."""
+    updated_replicas: int | None = field(default=None, name="updatedReplicas")
+    """Total number of non-terminating pods targeted by this deployment that have the desired template spec."""
+    ready_replicas: int | None = field(default=None, name="readyReplicas")
+    """Total number of non-terminating pods targeted by this Deployment with a Ready Condition."""
+    available_replicas: int | None = field(default=None, name="availableReplicas")
+    """Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment."""
+    unavailable_replicas: int | None = field(default=None, name="unavailableReplicas")
+    """Total number of unavailable pods targeted by this deployment. This is the total number of pods that are still required for the deployment to have 100% available capacity. They may either be pods that are running but not yet available or pods that still have not been created."""
     terminating_replicas: int | None = field(default=None, name="terminatingReplicas")
     """Total number of terminating pods targeted by this deployment. Terminating pods have a non-null .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
 
     This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default)."""
-    unavailable_replicas: int | None = field(default=None, name="unavailableReplicas")
-    """Total number of unavailable pods targeted by this deployment. This is the total number of pods that are still required for the deployment to have 100% available capacity. They may either be pods that are running but not yet available or pods that still have not been created."""
-    updated_replicas: int | None = field(default=None, name="updatedReplicas")
-    """Total number of non-terminating pods targeted by this deployment that have the desired template spec."""
+    conditions: list[DeploymentCondition] | None = None
+    """Represents the latest available observations of a deployment's current state."""
+    collision_count: int | None = field(default=None, name="collisionCount")
+    """Count of hash collisions for the Deployment. The Deployment controller uses this field as a collision avoidance mechanism when it needs to create the name for the newest ReplicaSet."""
 
 
 class DeploymentStrategy(Model, kw_only=True):
     """DeploymentStrategy describes how to replace existing pods with new ones."""
 
-    rolling_update: RollingUpdateDeployment | None = field(default=None, name="rollingUpdate")
-    """Rolling update config params. Present only if DeploymentStrategyType = RollingUpdate."""
     type: Literal["Recreate", "RollingUpdate"] | str | None = None
     """Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
 
     Possible enum values:
      - `"Recreate"` Kill all existing pods before creating new ones.
      - `"RollingUpdate"` Replace the old ReplicaSets by new one using rolling update i.e gradually scale down the old ReplicaSets and scale up the new one."""
+    rolling_update: RollingUpdateDeployment | None = field(default=None, name="rollingUpdate")
+    """Rolling update config params. Present only if DeploymentStrategyType = RollingUpdate."""
 
 
 class ReplicaSet(Model, kw_only=True):
@@ -347,10 +347,10 @@ class ReplicaSet(Model, kw_only=True):
     API_VERSION = "apps/v1"
     KIND = "ReplicaSet"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """If the Labels of a ReplicaSet are empty, they are defaulted to be the same as the Pod(s) that the ReplicaSet manages. Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -370,21 +370,21 @@ class ReplicaSet(Model, kw_only=True):
 class ReplicaSetCondition(Model, kw_only=True):
     """ReplicaSetCondition describes the state of a replica set at a certain point."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """The last time the condition transitioned from one status to another."""
-    message: str | None = None
-    """A human readable message indicating details about the transition."""
-    reason: str | None = None
-    """The reason for the condition's last transition."""
-    status: str | None = None
-    """Status of the condition, one of True, False, Unknown.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str | None = None
     """Type of replica set condition.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str | None = None
+    """Status of the condition, one of True, False, Unknown.
+
+    Default: "" (applied by the server, not by this client)."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """The last time the condition transitioned from one status to another."""
+    reason: str | None = None
+    """The reason for the condition's last transition."""
+    message: str | None = None
+    """A human readable message indicating details about the transition."""
 
 
 class ReplicaSetList(Model, kw_only=True):
@@ -393,28 +393,28 @@ class ReplicaSetList(Model, kw_only=True):
     API_VERSION = "apps/v1"
     KIND = "ReplicaSetList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ReplicaSet]
-    """List of ReplicaSets. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ReplicaSet]
+    """List of ReplicaSets. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
+
+    Required."""
 
 
 class ReplicaSetSpec(Model, kw_only=True):
     """ReplicaSetSpec is the specification of a ReplicaSet."""
 
     DEFAULTS = {"template": {}}
-    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
-    """Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)"""
     replicas: int | None = None
     """Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset"""
+    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
+    """Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)"""
     selector: metav1.LabelSelector
     """Selector is a label query over pods that should match the replica count. Label keys and values that must match in order to be controlled by this replica set. It must match the pod template's labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors
 
@@ -429,53 +429,53 @@ class ReplicaSetStatus(Model, kw_only=True):
     """ReplicaSetStatus represents the current status of a ReplicaSet."""
 
     DEFAULTS = {"replicas": 0}
-    available_replicas: int | None = field(default=None, name="availableReplicas")
-    """The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set."""
-    conditions: list[ReplicaSetCondition] | None = None
-    """Represents the latest available observations of a replica set's current state."""
-    fully_labeled_replicas: int | None = field(default=None, name="fullyLabeledReplicas")
-    """The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset."""
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    """ObservedGeneration reflects the generation of the most recently observed ReplicaSet."""
-    ready_replicas: int | None = field(default=None, name="readyReplicas")
-    """The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition."""
     replicas: int
     """Replicas is the most recently observed number of non-terminating pods. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
+    fully_labeled_replicas: int | None = field(default=None, name="fullyLabeledReplicas")
+    """The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset."""
+    ready_replicas: int | None = field(default=None, name="readyReplicas")
+    """The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition."""
+    available_replicas: int | None = field(default=None, name="availableReplicas")
+    """The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set."""
     terminating_replicas: int | None = field(default=None, name="terminatingReplicas")
     """The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
 
     This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default)."""
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    """ObservedGeneration reflects the generation of the most recently observed ReplicaSet."""
+    conditions: list[ReplicaSetCondition] | None = None
+    """Represents the latest available observations of a replica set's current state."""
 
 
 class RollingUpdateDaemonSet(Model, kw_only=True):
     """Spec to control the desired behavior of daemon set rolling update."""
 
-    max_surge: IntOrString | None = field(default=None, name="maxSurge")
-    """The maximum number of nodes with an existing available DaemonSet pod that can have an updated DaemonSet pod during during an update. Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%). This can not be 0 if MaxUnavailable is 0. Absolute number is calculated from percentage by rounding up to a minimum of 1. Default value is 0. Example: when this is set to 30%, at most 30% of the total number of nodes that should be running the daemon pod (i.e. status.desiredNumberScheduled) can have their a new pod created before the old pod is marked as deleted. The update starts by launching new pods on 30% of nodes. Once an updated pod is available (Ready for at least minReadySeconds) the old DaemonSet pod on that node is marked deleted. If the old pod becomes unavailable for any reason (Ready transitions to false, is evicted, or is drained) an updated pod is immediately created on that node without considering surge limits. Allowing surge implies the possibility that the resources consumed by the daemonset on any given node can double if the readiness check fails, and so resource intensive daemonsets should take into account that they may cause evictions during disruption."""
     max_unavailable: IntOrString | None = field(default=None, name="maxUnavailable")
     """The maximum number of DaemonSet pods that can be unavailable during the update. Value can be an absolute number (ex: 5) or a percentage of total number of DaemonSet pods at the start of the update (ex: 10%). Absolute number is calculated from percentage by rounding up. This cannot be 0 if MaxSurge is 0 Default value is 1. Example: when this is set to 30%, at most 30% of the total number of nodes that should be running the daemon pod (i.e. status.desiredNumberScheduled) can have their pods stopped for an update at any given time. The update starts by stopping at most 30% of those DaemonSet pods and then brings up new DaemonSet pods in their place. Once the new pods are available, it then proceeds onto other DaemonSet pods, thus ensuring that at least 70% of original number of DaemonSet pods are available at all times during the update."""
+    max_surge: IntOrString | None = field(default=None, name="maxSurge")
+    """The maximum number of nodes with an existing available DaemonSet pod that can have an updated DaemonSet pod during during an update. Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%). This can not be 0 if MaxUnavailable is 0. Absolute number is calculated from percentage by rounding up to a minimum of 1. Default value is 0. Example: when this is set to 30%, at most 30% of the total number of nodes that should be running the daemon pod (i.e. status.desiredNumberScheduled) can have their a new pod created before the old pod is marked as deleted. The update starts by launching new pods on 30% of nodes. Once an updated pod is available (Ready for at least minReadySeconds) the old DaemonSet pod on that node is marked deleted. If the old pod becomes unavailable for any reason (Ready transitions to false, is evicted, or is drained) an updated pod is immediately created on that node without considering surge limits. Allowing surge implies the possibility that the resources consumed by the daemonset on any given node can double if the readiness check fails, and so resource intensive daemonsets should take into account that they may cause evictions during disruption."""
 
 
 class RollingUpdateDeployment(Model, kw_only=True):
     """Spec to control the desired behavior of rolling update."""
 
-    max_surge: IntOrString | None = field(default=None, name="maxSurge")
-    """The maximum number of pods that can be scheduled above the desired number of pods. Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%). This can not be 0 if MaxUnavailable is 0. Absolute number is calculated from percentage by rounding up. Defaults to 25%. Example: when this is set to 30%, the new ReplicaSet can be scaled up immediately when the rolling update starts, such that the total number of old and new pods do not exceed 130% of desired pods. Once old pods have been killed, new ReplicaSet can be scaled up further, ensuring that total number of pods running at any time during the update is at most 130% of desired pods."""
     max_unavailable: IntOrString | None = field(default=None, name="maxUnavailable")
     """The maximum number of pods that can be unavailable during the update. Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%). Absolute number is calculated from percentage by rounding down. This can not be 0 if MaxSurge is 0. Defaults to 25%. Example: when this is set to 30%, the old ReplicaSet can be scaled down to 70% of desired pods immediately when the rolling update starts. Once new pods are ready, old ReplicaSet can be scaled down further, followed by scaling up the new ReplicaSet, ensuring that the total number of pods available at all times during the update is at least 70% of desired pods."""
+    max_surge: IntOrString | None = field(default=None, name="maxSurge")
+    """The maximum number of pods that can be scheduled above the desired number of pods. Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%). This can not be 0 if MaxUnavailable is 0. Absolute number is calculated from percentage by rounding up. Defaults to 25%. Example: when this is set to 30%, the new ReplicaSet can be scaled up immediately when the rolling update starts, such that the total number of old and new pods do not exceed 130% of desired pods. Once old pods have been killed, new ReplicaSet can be scaled up further, ensuring that total number of pods running at any time during the update is at most 130% of desired pods."""
 
 
 class RollingUpdateStatefulSetStrategy(Model, kw_only=True):
     """RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType."""
 
-    max_unavailable: IntOrString | None = field(default=None, name="maxUnavailable")
-    """The maximum number of pods that can be unavailable during the update. Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%). Absolute number is calculated from percentage by rounding up. This can not be 0. Defaults to 1. This field is beta-level and is enabled by default. The field applies to all pods in the range 0 to Replicas-1. That means if there is any unavailable pod in the range 0 to Replicas-1, it will be counted towards MaxUnavailable. This setting might not be effective for the OrderedReady podManagementPolicy. That policy ensures pods are created and become ready one at a time."""
     partition: int | None = None
     """Partition indicates the ordinal at which the StatefulSet should be partitioned for updates. During a rolling update, all pods from ordinal Replicas-1 to Partition are updated. All pods from ordinal Partition-1 to 0 remain untouched. This is helpful in being able to do a canary based deployment. The default value is 0."""
+    max_unavailable: IntOrString | None = field(default=None, name="maxUnavailable")
+    """The maximum number of pods that can be unavailable during the update. Value can be an absolute number (ex: 5) or a percentage of desired pods (ex: 10%). Absolute number is calculated from percentage by rounding up. This can not be 0. Defaults to 1. This field is beta-level and is enabled by default. The field applies to all pods in the range 0 to Replicas-1. That means if there is any unavailable pod in the range 0 to Replicas-1, it will be counted towards MaxUnavailable. This setting might not be effective for the OrderedReady podManagementPolicy. That policy ensures pods are created and become ready one at a time."""
 
 
 class StatefulSet(Model, kw_only=True):
@@ -489,10 +489,10 @@ class StatefulSet(Model, kw_only=True):
     API_VERSION = "apps/v1"
     KIND = "StatefulSet"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -512,21 +512,21 @@ class StatefulSet(Model, kw_only=True):
 class StatefulSetCondition(Model, kw_only=True):
     """StatefulSetCondition describes the state of a statefulset at a certain point."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """Last time the condition transitioned from one status to another."""
-    message: str | None = None
-    """A human readable message indicating details about the transition."""
-    reason: str | None = None
-    """The reason for the condition's last transition."""
-    status: str | None = None
-    """Status of the condition, one of True, False, Unknown.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str | None = None
     """Type of statefulset condition.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str | None = None
+    """Status of the condition, one of True, False, Unknown.
+
+    Default: "" (applied by the server, not by this client)."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """Last time the condition transitioned from one status to another."""
+    reason: str | None = None
+    """The reason for the condition's last transition."""
+    message: str | None = None
+    """A human readable message indicating details about the transition."""
 
 
 class StatefulSetList(Model, kw_only=True):
@@ -535,18 +535,18 @@ class StatefulSetList(Model, kw_only=True):
     API_VERSION = "apps/v1"
     KIND = "StatefulSetList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[StatefulSet]
-    """Items is the list of stateful sets.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[StatefulSet]
+    """Items is the list of stateful sets.
+
+    Required."""
 
 
 class StatefulSetOrdinals(Model, kw_only=True):
@@ -574,15 +574,27 @@ class StatefulSetPersistentVolumeClaimRetentionPolicy(Model, kw_only=True):
 class StatefulSetSpec(Model, kw_only=True):
     """A StatefulSetSpec is the specification of a StatefulSet."""
 
-    DEFAULTS = {"service_name": "", "template": {}, "update_strategy": {}}
-    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
-    """Minimum number of seconds for which a newly created pod should be ready without any of its container crashing for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)"""
-    ordinals: StatefulSetOrdinals | None = None
-    """ordinals controls the numbering of replica indices in a StatefulSet. The default ordinals behavior assigns a "0" index to the first replica and increments the index by one for each additional replica requested."""
-    persistent_volume_claim_retention_policy: (
-        StatefulSetPersistentVolumeClaimRetentionPolicy | None
-    ) = field(default=None, name="persistentVolumeClaimRetentionPolicy")
-    """persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent volume claims created from volumeClaimTemplates. By default, all persistent volume claims are created as needed and retained until manually deleted. This policy allows the lifecycle to be altered, for example by deleting persistent volume claims when their stateful set is deleted, or when their pod is scaled down."""
+    DEFAULTS = {"template": {}, "service_name": "", "update_strategy": {}}
+    replicas: int | None = None
+    """replicas is the desired number of replicas of the given Template. These are replicas in the sense that they are instantiations of the same Template, but individual replicas also have a consistent identity. If unspecified, defaults to 1."""
+    selector: metav1.LabelSelector
+    """selector is a label query over pods that should match the replica count. It must match the pod template's labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors
+
+    Required."""
+    template: corev1.PodTemplateSpec
+    """template is the object that describes the pod that will be created if insufficient replicas are detected. Each pod stamped out by the StatefulSet will fulfill this Template, but have a unique identity from the rest of the StatefulSet. Each pod will be named with the format <statefulsetname>-<podindex>. For example, a pod in a StatefulSet named "web" with index number "3" would be named "web-3". The only allowed template.spec.restartPolicy value is "Always".
+
+    Required.
+
+    Default: {} (applied by the server, not by this client)."""
+    volume_claim_templates: list[corev1.PersistentVolumeClaim] | None = field(
+        default=None, name="volumeClaimTemplates"
+    )
+    """volumeClaimTemplates is a list of claims that pods are allowed to reference. The StatefulSet controller is responsible for mapping network identities to claims in a way that maintains the identity of a pod. Every claim in this list must have at least one matching (by name) volumeMount in one container in the template. A claim in this list takes precedence over any volumes in the template, with the same name."""
+    service_name: str | None = field(default=None, name="serviceName")
+    """serviceName is the name of the service that governs this StatefulSet. This service must exist before the StatefulSet, and is responsible for the network identity of the set. Pods get DNS/hostnames that follow the pattern: pod-specific-string.serviceName.default.svc.cluster.local where "pod-specific-string" is managed by the StatefulSet controller.
+
+    Default: "" (applied by the server, not by this client)."""
     pod_management_policy: Literal["OrderedReady", "Parallel"] | str | None = field(
         default=None, name="podManagementPolicy"
     )
@@ -591,73 +603,57 @@ class StatefulSetSpec(Model, kw_only=True):
     Possible enum values:
      - `"OrderedReady"` will create pods in strictly increasing order on scale up and strictly decreasing order on scale down, progressing only when the previous pod is ready or terminated. At most one pod will be changed at any time.
      - `"Parallel"` will create and delete pods as soon as the stateful set replica count is changed, and will not wait for pods to be ready or complete termination."""
-    replicas: int | None = None
-    """replicas is the desired number of replicas of the given Template. These are replicas in the sense that they are instantiations of the same Template, but individual replicas also have a consistent identity. If unspecified, defaults to 1."""
-    revision_history_limit: int | None = field(default=None, name="revisionHistoryLimit")
-    """revisionHistoryLimit is the maximum number of revisions that will be maintained in the StatefulSet's revision history. The revision history consists of all revisions not represented by a currently applied StatefulSetSpec version. The default value is 10."""
-    selector: metav1.LabelSelector
-    """selector is a label query over pods that should match the replica count. It must match the pod template's labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors
-
-    Required."""
-    service_name: str | None = field(default=None, name="serviceName")
-    """serviceName is the name of the service that governs this StatefulSet. This service must exist before the StatefulSet, and is responsible for the network identity of the set. Pods get DNS/hostnames that follow the pattern: pod-specific-string.serviceName.default.svc.cluster.local where "pod-specific-string" is managed by the StatefulSet controller.
-
-    Default: "" (applied by the server, not by this client)."""
-    template: corev1.PodTemplateSpec
-    """template is the object that describes the pod that will be created if insufficient replicas are detected. Each pod stamped out by the StatefulSet will fulfill this Template, but have a unique identity from the rest of the StatefulSet. Each pod will be named with the format <statefulsetname>-<podindex>. For example, a pod in a StatefulSet named "web" with index number "3" would be named "web-3". The only allowed template.spec.restartPolicy value is "Always".
-
-    Required.
-
-    Default: {} (applied by the server, not by this client)."""
     update_strategy: StatefulSetUpdateStrategy | None = field(default=None, name="updateStrategy")
     """updateStrategy indicates the StatefulSetUpdateStrategy that will be employed to update Pods in the StatefulSet when a revision is made to Template.
 
     Default: {} (applied by the server, not by this client)."""
-    volume_claim_templates: list[corev1.PersistentVolumeClaim] | None = field(
-        default=None, name="volumeClaimTemplates"
-    )
-    """volumeClaimTemplates is a list of claims that pods are allowed to reference. The StatefulSet controller is responsible for mapping network identities to claims in a way that maintains the identity of a pod. Every claim in this list must have at least one matching (by name) volumeMount in one container in the template. A claim in this list takes precedence over any volumes in the template, with the same name."""
+    revision_history_limit: int | None = field(default=None, name="revisionHistoryLimit")
+    """revisionHistoryLimit is the maximum number of revisions that will be maintained in the StatefulSet's revision history. The revision history consists of all revisions not represented by a currently applied StatefulSetSpec version. The default value is 10."""
+    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
+    """Minimum number of seconds for which a newly created pod should be ready without any of its container crashing for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)"""
+    persistent_volume_claim_retention_policy: (
+        StatefulSetPersistentVolumeClaimRetentionPolicy | None
+    ) = field(default=None, name="persistentVolumeClaimRetentionPolicy")
+    """persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent volume claims created from volumeClaimTemplates. By default, all persistent volume claims are created as needed and retained until manually deleted. This policy allows the lifecycle to be altered, for example by deleting persistent volume claims when their stateful set is deleted, or when their pod is scaled down."""
+    ordinals: StatefulSetOrdinals | None = None
+    """ordinals controls the numbering of replica indices in a StatefulSet. The default ordinals behavior assigns a "0" index to the first replica and increments the index by one for each additional replica requested."""
 
 
 class StatefulSetStatus(Model, kw_only=True):
     """StatefulSetStatus represents the current state of a StatefulSet."""
 
-    DEFAULTS = {"available_replicas": 0, "replicas": 0}
-    available_replicas: int | None = field(default=None, name="availableReplicas")
-    """Total number of available pods (ready for at least minReadySeconds) targeted by this statefulset.
-
-    Default: 0 (applied by the server, not by this client)."""
-    collision_count: int | None = field(default=None, name="collisionCount")
-    """collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller uses this field as a collision avoidance mechanism when it needs to create the name for the newest ControllerRevision."""
-    conditions: list[StatefulSetCondition] | None = None
-    """Represents the latest available observations of a statefulset's current state."""
-    current_replicas: int | None = field(default=None, name="currentReplicas")
-    """currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version indicated by currentRevision."""
-    current_revision: str | None = field(default=None, name="currentRevision")
-    """currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence [0,currentReplicas)."""
+    DEFAULTS = {"replicas": 0, "available_replicas": 0}
     observed_generation: int | None = field(default=None, name="observedGeneration")
     """observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the StatefulSet's generation, which is updated on mutation by the API Server."""
-    ready_replicas: int | None = field(default=None, name="readyReplicas")
-    """readyReplicas is the number of pods created for this StatefulSet with a Ready Condition."""
     replicas: int
     """replicas is the number of Pods created by the StatefulSet controller.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    update_revision: str | None = field(default=None, name="updateRevision")
-    """updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence [replicas-updatedReplicas,replicas)"""
+    ready_replicas: int | None = field(default=None, name="readyReplicas")
+    """readyReplicas is the number of pods created for this StatefulSet with a Ready Condition."""
+    current_replicas: int | None = field(default=None, name="currentReplicas")
+    """currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version indicated by currentRevision."""
     updated_replicas: int | None = field(default=None, name="updatedReplicas")
     """updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version indicated by updateRevision."""
+    current_revision: str | None = field(default=None, name="currentRevision")
+    """currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence [0,currentReplicas)."""
+    update_revision: str | None = field(default=None, name="updateRevision")
+    """updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence [replicas-updatedReplicas,replicas)"""
+    collision_count: int | None = field(default=None, name="collisionCount")
+    """collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller uses this field as a collision avoidance mechanism when it needs to create the name for the newest ControllerRevision."""
+    conditions: list[StatefulSetCondition] | None = None
+    """Represents the latest available observations of a statefulset's current state."""
+    available_replicas: int | None = field(default=None, name="availableReplicas")
+    """Total number of available pods (ready for at least minReadySeconds) targeted by this statefulset.
+
+    Default: 0 (applied by the server, not by this client)."""
 
 
 class StatefulSetUpdateStrategy(Model, kw_only=True):
     """StatefulSetUpdateStrategy indicates the strategy that the StatefulSet controller will use to perform updates. It includes any additional parameters necessary to perform the update for the indicated strategy."""
 
-    rolling_update: RollingUpdateStatefulSetStrategy | None = field(
-        default=None, name="rollingUpdate"
-    )
-    """RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType."""
     type: Literal["OnDelete", "Recreate", "RollingUpdate"] | str | None = None
     """Type indicates the type of the StatefulSetUpdateStrategy. Default is RollingUpdate.
 
@@ -665,3 +661,7 @@ class StatefulSetUpdateStrategy(Model, kw_only=True):
      - `"OnDelete"` disables ordered rolling restarts. Version tracking is done on a best-effort basis - the controller will try to eventually converge StatefulSet's currentRevision with updateRevision. Pods are recreated from the StatefulSetSpec when they are manually deleted. When a scale operation is performed with this strategy, new Pods will be created from the specification version indicated by the StatefulSet's updateRevision.
      - `"Recreate"` indicates that all existing pods will be deleted and fully terminated before any new-revision pods are created. This ensures that old and new revision Pods never run at the same time. This is an alpha type and requires enabling StatefulSetRecreateStrategy feature gate. Switching to the Recreate strategy is allowed when the feature gate is enabled, and switching away from it to a different update strategy is also allowed. +featureGate=StatefulSetRecreateStrategy
      - `"RollingUpdate"` indicates that update will be applied to all Pods in the StatefulSet with respect to the StatefulSet ordering constraints. When a scale operation is performed with this strategy, new Pods will be created from the specification version indicated by the StatefulSet's updateRevision."""
+    rolling_update: RollingUpdateStatefulSetStrategy | None = field(
+        default=None, name="rollingUpdate"
+    )
+    """RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType."""

@@ -11,10 +11,10 @@ from ..meta import v1 as metav1
 class BoundObjectReference(Model, kw_only=True):
     """BoundObjectReference is a reference to an object that a token is bound to."""
 
-    api_version: str | None = field(default=None, name="apiVersion")
-    """apiVersion is API version of the referent."""
     kind: str | None = None
     """kind of the referent. Valid kinds are 'Pod', 'Secret', 'Node', 'ValidatingWebhookConfiguration', and 'MutatingWebhookConfiguration'."""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """apiVersion is API version of the referent."""
     name: str | None = None
     """name of the referent."""
     uid: str | None = None
@@ -27,10 +27,10 @@ class SelfSubjectReview(Model, kw_only=True):
     API_VERSION = "authentication.k8s.io/v1"
     KIND = "SelfSubjectReview"
     DEFAULTS = {"metadata": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -57,10 +57,10 @@ class TokenRequest(Model, kw_only=True):
     API_VERSION = "authentication.k8s.io/v1"
     KIND = "TokenRequest"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -78,14 +78,14 @@ class TokenRequest(Model, kw_only=True):
 class TokenRequestSpec(Model, kw_only=True):
     """TokenRequestSpec contains client provided parameters of a token request."""
 
-    attestations: dict[str, list[str]] | None = None
-    """attestations is a map of well-known keys to string-slice values. The values for each key have a specific semantic meaning, which is documented on the key definition. Requesters of tokens may ask the Kubernetes API Server to attest to certain claims. The API Server may perform authorization checks depending on the key of this map."""
     audiences: list[str] | None = None
     """audiences are the intendend audiences of the token. A recipient of a token must identify themself with an identifier in the list of audiences of the token, and otherwise should reject the token. A token issued for multiple audiences may be used to authenticate against any of the audiences listed but implies a high degree of trust between the target audiences."""
-    bound_object_ref: BoundObjectReference | None = field(default=None, name="boundObjectRef")
-    """boundObjectRef is a reference to an object that the token will be bound to. The token will only be valid for as long as the bound object exists. NOTE: The API server's TokenReview endpoint will validate the BoundObjectRef, but other audiences may not. Keep ExpirationSeconds small if you want prompt revocation."""
     expiration_seconds: int | None = field(default=None, name="expirationSeconds")
     """expirationSeconds is the requested duration of validity of the request. The token issuer may return a token with a different validity duration so a client needs to check the 'expiration' field in a response."""
+    bound_object_ref: BoundObjectReference | None = field(default=None, name="boundObjectRef")
+    """boundObjectRef is a reference to an object that the token will be bound to. The token will only be valid for as long as the bound object exists. NOTE: The API server's TokenReview endpoint will validate the BoundObjectRef, but other audiences may not. Keep ExpirationSeconds small if you want prompt revocation."""
+    attestations: dict[str, list[str]] | None = None
+    """attestations is a map of well-known keys to string-slice values. The values for each key have a specific semantic meaning, which is documented on the key definition. Requesters of tokens may ask the Kubernetes API Server to attest to certain claims. The API Server may perform authorization checks depending on the key of this map."""
 
 
 class TokenRequestStatus(Model, kw_only=True):
@@ -93,12 +93,12 @@ class TokenRequestStatus(Model, kw_only=True):
 
     DEFAULTS = {"token": ""}
     REDACTED = ("token",)
-    expiration_timestamp: Time | None = field(default=None, name="expirationTimestamp")
-    """expirationTimestamp is the time of expiration of the returned token."""
     token: str | None = None
     """token is the opaque bearer token.
 
     Default: "" (applied by the server, not by this client)."""
+    expiration_timestamp: Time | None = field(default=None, name="expirationTimestamp")
+    """expirationTimestamp is the time of expiration of the returned token."""
 
 
 class TokenReview(Model, kw_only=True):
@@ -107,10 +107,10 @@ class TokenReview(Model, kw_only=True):
     API_VERSION = "authentication.k8s.io/v1"
     KIND = "TokenReview"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -131,38 +131,38 @@ class TokenReviewSpec(Model, kw_only=True):
     """TokenReviewSpec is a description of the token authentication request."""
 
     REDACTED = ("token",)
-    audiences: list[str] | None = None
-    """audiences is a list of the identifiers that the resource server presented with the token identifies as. Audience-aware token authenticators will verify that the token was intended for at least one of the audiences in this list. If no audiences are provided, the audience will default to the audience of the Kubernetes apiserver."""
     token: str
     """token is the opaque bearer token.
 
     Required."""
+    audiences: list[str] | None = None
+    """audiences is a list of the identifiers that the resource server presented with the token identifies as. Audience-aware token authenticators will verify that the token was intended for at least one of the audiences in this list. If no audiences are provided, the audience will default to the audience of the Kubernetes apiserver."""
 
 
 class TokenReviewStatus(Model, kw_only=True):
     """TokenReviewStatus is the result of the token authentication request."""
 
     DEFAULTS = {"user": {}}
-    audiences: list[str] | None = None
-    """audiences are audience identifiers chosen by the authenticator that are compatible with both the TokenReview and token. An identifier is any identifier in the intersection of the TokenReviewSpec audiences and the token's audiences. A client of the TokenReview API that sets the spec.audiences field should validate that a compatible audience identifier is returned in the status.audiences field to ensure that the TokenReview server is audience aware. If a TokenReview returns an empty status.audience field where status.authenticated is "true", the token is valid against the audience of the Kubernetes API server."""
     authenticated: bool | None = None
     """authenticated indicates that the token was associated with a known user."""
-    error: str | None = None
-    """error indicates that the token couldn't be checked"""
     user: UserInfo | None = None
     """user is the UserInfo associated with the provided token.
 
     Default: {} (applied by the server, not by this client)."""
+    audiences: list[str] | None = None
+    """audiences are audience identifiers chosen by the authenticator that are compatible with both the TokenReview and token. An identifier is any identifier in the intersection of the TokenReviewSpec audiences and the token's audiences. A client of the TokenReview API that sets the spec.audiences field should validate that a compatible audience identifier is returned in the status.audiences field to ensure that the TokenReview server is audience aware. If a TokenReview returns an empty status.audience field where status.authenticated is "true", the token is valid against the audience of the Kubernetes API server."""
+    error: str | None = None
+    """error indicates that the token couldn't be checked"""
 
 
 class UserInfo(Model, kw_only=True):
     """UserInfo holds the information about the user needed to implement the user.Info interface."""
 
-    extra: dict[str, list[str]] | None = None
-    """extra is any additional information provided by the authenticator."""
-    groups: list[str] | None = None
-    """groups is the names of groups this user is a part of."""
-    uid: str | None = None
-    """uid is a unique value that identifies this user across time. If this user is deleted and another user by the same name is added, they will have different UIDs."""
     username: str | None = None
     """username is the name that uniquely identifies this user among all active users."""
+    uid: str | None = None
+    """uid is a unique value that identifies this user across time. If this user is deleted and another user by the same name is added, they will have different UIDs."""
+    groups: list[str] | None = None
+    """groups is the names of groups this user is a part of."""
+    extra: dict[str, list[str]] | None = None
+    """extra is any additional information provided by the authenticator."""

@@ -31,10 +31,10 @@ class LocalSubjectAccessReview(Model, kw_only=True):
     API_VERSION = "authorization.k8s.io/v1"
     KIND = "LocalSubjectAccessReview"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -63,51 +63,51 @@ class NonResourceAttributes(Model, kw_only=True):
 class NonResourceRule(Model, kw_only=True):
     """NonResourceRule holds information that describes a rule for the non-resource"""
 
-    non_resource_urls: list[str] | None = field(default=None, name="nonResourceURLs")
-    """nonResourceURLs is a set of partial urls that a user should have access to.  *s are allowed, but only as the full, final step in the path.  "*" means all."""
     verbs: list[str]
     """verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "*" means all.
 
     Required."""
+    non_resource_urls: list[str] | None = field(default=None, name="nonResourceURLs")
+    """nonResourceURLs is a set of partial urls that a user should have access to.  *s are allowed, but only as the full, final step in the path.  "*" means all."""
 
 
 class ResourceAttributes(Model, kw_only=True):
     """ResourceAttributes includes the authorization attributes available for resource requests to the Authorizer interface"""
 
-    field_selector: FieldSelectorAttributes | None = field(default=None, name="fieldSelector")
-    """fieldSelector describes the limitation on access based on field.  It can only limit access, not broaden it."""
-    group: str | None = None
-    """group is the API Group of the Resource.  "*" means all."""
-    label_selector: LabelSelectorAttributes | None = field(default=None, name="labelSelector")
-    """labelSelector describes the limitation on access based on labels.  It can only limit access, not broaden it."""
-    name: str | None = None
-    """name is the name of the resource being requested for a "get" or deleted for a "delete". "" (empty) means all."""
     namespace: str | None = None
     """namespace is the namespace of the action being requested.  Currently, there is no distinction between no namespace and all namespaces "" (empty) is defaulted for LocalSubjectAccessReviews "" (empty) is empty for cluster-scoped resources "" (empty) means "all" for namespace scoped resources from a SubjectAccessReview or SelfSubjectAccessReview"""
+    verb: str | None = None
+    """verb is a kubernetes resource API verb, like: get, list, watch, create, update, delete, proxy.  "*" means all."""
+    group: str | None = None
+    """group is the API Group of the Resource.  "*" means all."""
+    version: str | None = None
+    """version is the API Version of the Resource.  "*" means all."""
     resource: str | None = None
     """resource is one of the existing resource types.  "*" means all."""
     subresource: str | None = None
     """subresource is one of the existing resource types.  "" means none."""
-    verb: str | None = None
-    """verb is a kubernetes resource API verb, like: get, list, watch, create, update, delete, proxy.  "*" means all."""
-    version: str | None = None
-    """version is the API Version of the Resource.  "*" means all."""
+    name: str | None = None
+    """name is the name of the resource being requested for a "get" or deleted for a "delete". "" (empty) means all."""
+    field_selector: FieldSelectorAttributes | None = field(default=None, name="fieldSelector")
+    """fieldSelector describes the limitation on access based on field.  It can only limit access, not broaden it."""
+    label_selector: LabelSelectorAttributes | None = field(default=None, name="labelSelector")
+    """labelSelector describes the limitation on access based on labels.  It can only limit access, not broaden it."""
 
 
 class ResourceRule(Model, kw_only=True):
     """ResourceRule is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant, may contain duplicates, and possibly be incomplete."""
 
-    api_groups: list[str] | None = field(default=None, name="apiGroups")
-    """apiGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of the enumerated resources in any API group will be allowed.  "*" means all."""
-    resource_names: list[str] | None = field(default=None, name="resourceNames")
-    """resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.  "*" means all."""
-    resources: list[str] | None = None
-    """resources is a list of resources this rule applies to.  "*" means all in the specified apiGroups.
-    "*/foo" represents the subresource 'foo' for all resources in the specified apiGroups."""
     verbs: list[str]
     """verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "*" means all.
 
     Required."""
+    api_groups: list[str] | None = field(default=None, name="apiGroups")
+    """apiGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of the enumerated resources in any API group will be allowed.  "*" means all."""
+    resources: list[str] | None = None
+    """resources is a list of resources this rule applies to.  "*" means all in the specified apiGroups.
+    "*/foo" represents the subresource 'foo' for all resources in the specified apiGroups."""
+    resource_names: list[str] | None = field(default=None, name="resourceNames")
+    """resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed.  "*" means all."""
 
 
 class SelfSubjectAccessReview(Model, kw_only=True):
@@ -116,10 +116,10 @@ class SelfSubjectAccessReview(Model, kw_only=True):
     API_VERSION = "authorization.k8s.io/v1"
     KIND = "SelfSubjectAccessReview"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -139,12 +139,12 @@ class SelfSubjectAccessReview(Model, kw_only=True):
 class SelfSubjectAccessReviewSpec(Model, kw_only=True):
     """SelfSubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes and nonResourceAttributes must be set"""
 
+    resource_attributes: ResourceAttributes | None = field(default=None, name="resourceAttributes")
+    """resourceAttributes describes information for a resource access request"""
     non_resource_attributes: NonResourceAttributes | None = field(
         default=None, name="nonResourceAttributes"
     )
     """nonResourceAttributes describes information for a non-resource access request"""
-    resource_attributes: ResourceAttributes | None = field(default=None, name="resourceAttributes")
-    """resourceAttributes describes information for a resource access request"""
 
 
 class SelfSubjectRulesReview(Model, kw_only=True):
@@ -153,10 +153,10 @@ class SelfSubjectRulesReview(Model, kw_only=True):
     API_VERSION = "authorization.k8s.io/v1"
     KIND = "SelfSubjectRulesReview"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -186,10 +186,10 @@ class SubjectAccessReview(Model, kw_only=True):
     API_VERSION = "authorization.k8s.io/v1"
     KIND = "SubjectAccessReview"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -209,20 +209,20 @@ class SubjectAccessReview(Model, kw_only=True):
 class SubjectAccessReviewSpec(Model, kw_only=True):
     """SubjectAccessReviewSpec is a description of the access request.  Exactly one of resourceAttributes and nonResourceAttributes must be set"""
 
-    extra: dict[str, list[str]] | None = None
-    """extra corresponds to the user.Info.GetExtra() method from the authenticator.  Since that is input to the authorizer it needs a reflection here."""
-    groups: list[str] | None = None
-    """groups is the groups you're testing for."""
+    resource_attributes: ResourceAttributes | None = field(default=None, name="resourceAttributes")
+    """resourceAttributes describes information for a resource access request"""
     non_resource_attributes: NonResourceAttributes | None = field(
         default=None, name="nonResourceAttributes"
     )
     """nonResourceAttributes describes information for a non-resource access request"""
-    resource_attributes: ResourceAttributes | None = field(default=None, name="resourceAttributes")
-    """resourceAttributes describes information for a resource access request"""
-    uid: str | None = None
-    """uid information about the requesting user."""
     user: str | None = None
     """user is the user you're testing for. If you specify "User" but not "Groups", then is it interpreted as "What if User were not a member of any groups"""
+    groups: list[str] | None = None
+    """groups is the groups you're testing for."""
+    extra: dict[str, list[str]] | None = None
+    """extra corresponds to the user.Info.GetExtra() method from the authenticator.  Since that is input to the authorizer it needs a reflection here."""
+    uid: str | None = None
+    """uid information about the requesting user."""
 
 
 class SubjectAccessReviewStatus(Model, kw_only=True):
@@ -237,29 +237,29 @@ class SubjectAccessReviewStatus(Model, kw_only=True):
     Default: false (applied by the server, not by this client)."""
     denied: bool | None = None
     """denied is optional. True if the action would be denied, otherwise false. If both allowed is false and denied is false, then the authorizer has no opinion on whether to authorize the action. Denied may not be true if Allowed is true."""
-    evaluation_error: str | None = field(default=None, name="evaluationError")
-    """evaluationError is an indication that some error occurred during the authorization check. It is entirely possible to get an error and be able to continue determine authorization status in spite of it. For instance, RBAC can be missing a role, but enough roles are still present and bound to reason about the request."""
     reason: str | None = None
     """reason is optional.  It indicates why a request was allowed or denied."""
+    evaluation_error: str | None = field(default=None, name="evaluationError")
+    """evaluationError is an indication that some error occurred during the authorization check. It is entirely possible to get an error and be able to continue determine authorization status in spite of it. For instance, RBAC can be missing a role, but enough roles are still present and bound to reason about the request."""
 
 
 class SubjectRulesReviewStatus(Model, kw_only=True):
     """SubjectRulesReviewStatus contains the result of a rules check. This check can be incomplete depending on the set of authorizers the server is configured with and any errors experienced during evaluation. Because authorization rules are additive, if a rule appears in a list it's safe to assume the subject has that permission, even if that list is incomplete."""
 
     DEFAULTS = {"incomplete": False}
-    evaluation_error: str | None = field(default=None, name="evaluationError")
-    """evaluationError can appear in combination with Rules. It indicates an error occurred during rule evaluation, such as an authorizer that doesn't support rule evaluation, and that ResourceRules and/or NonResourceRules may be incomplete."""
+    resource_rules: list[ResourceRule] = field(name="resourceRules")
+    """resourceRules is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
+
+    Required."""
+    non_resource_rules: list[NonResourceRule] = field(name="nonResourceRules")
+    """nonResourceRules is the list of actions the subject is allowed to perform on non-resources. The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
+
+    Required."""
     incomplete: bool
     """incomplete is true when the rules returned by this call are incomplete. This is most commonly encountered when an authorizer, such as an external authorizer, doesn't support rules evaluation.
 
     Required.
 
     Default: false (applied by the server, not by this client)."""
-    non_resource_rules: list[NonResourceRule] = field(name="nonResourceRules")
-    """nonResourceRules is the list of actions the subject is allowed to perform on non-resources. The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
-
-    Required."""
-    resource_rules: list[ResourceRule] = field(name="resourceRules")
-    """resourceRules is the list of actions the subject is allowed to perform on resources. The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
-
-    Required."""
+    evaluation_error: str | None = field(default=None, name="evaluationError")
+    """evaluationError can appear in combination with Rules. It indicates an error occurred during rule evaluation, such as an authorizer that doesn't support rule evaluation, and that ResourceRules and/or NonResourceRules may be incomplete."""

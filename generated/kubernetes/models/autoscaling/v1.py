@@ -12,8 +12,6 @@ class CrossVersionObjectReference(Model, kw_only=True):
     """CrossVersionObjectReference contains enough information to let you identify the referred resource."""
 
     DEFAULTS = {"kind": "", "name": ""}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """apiVersion is the API version of the referent"""
     kind: str
     """kind is the kind of the referent; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
@@ -26,6 +24,8 @@ class CrossVersionObjectReference(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """apiVersion is the API version of the referent"""
 
 
 class HorizontalPodAutoscaler(Model, kw_only=True):
@@ -34,10 +34,10 @@ class HorizontalPodAutoscaler(Model, kw_only=True):
     API_VERSION = "autoscaling/v1"
     KIND = "HorizontalPodAutoscaler"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -60,38 +60,38 @@ class HorizontalPodAutoscalerList(Model, kw_only=True):
     API_VERSION = "autoscaling/v1"
     KIND = "HorizontalPodAutoscalerList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[HorizontalPodAutoscaler]
-    """items is the list of horizontal pod autoscaler objects.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[HorizontalPodAutoscaler]
+    """items is the list of horizontal pod autoscaler objects.
+
+    Required."""
 
 
 class HorizontalPodAutoscalerSpec(Model, kw_only=True):
     """specification of a horizontal pod autoscaler."""
 
-    DEFAULTS = {"max_replicas": 0, "scale_target_ref": {}}
-    max_replicas: int = field(name="maxReplicas")
-    """maxReplicas is the upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.
-
-    Required.
-
-    Default: 0 (applied by the server, not by this client)."""
-    min_replicas: int | None = field(default=None, name="minReplicas")
-    """minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available."""
+    DEFAULTS = {"scale_target_ref": {}, "max_replicas": 0}
     scale_target_ref: CrossVersionObjectReference = field(name="scaleTargetRef")
     """scaleTargetRef is the reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption and will set the desired number of pods by using its Scale subresource.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
+    min_replicas: int | None = field(default=None, name="minReplicas")
+    """minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available."""
+    max_replicas: int = field(name="maxReplicas")
+    """maxReplicas is the upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.
+
+    Required.
+
+    Default: 0 (applied by the server, not by this client)."""
     target_cpu_utilization_percentage: int | None = field(
         default=None, name="targetCPUUtilizationPercentage"
     )
@@ -102,10 +102,10 @@ class HorizontalPodAutoscalerStatus(Model, kw_only=True):
     """current status of a horizontal pod autoscaler"""
 
     DEFAULTS = {"current_replicas": 0, "desired_replicas": 0}
-    current_cpu_utilization_percentage: int | None = field(
-        default=None, name="currentCPUUtilizationPercentage"
-    )
-    """currentCPUUtilizationPercentage is the current average CPU utilization over all pods, represented as a percentage of requested CPU, e.g. 70 means that an average pod is using now 70% of its requested CPU."""
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    """observedGeneration is the most recent generation observed by this autoscaler."""
+    last_scale_time: Time | None = field(default=None, name="lastScaleTime")
+    """lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods; used by the autoscaler to control how often the number of pods is changed."""
     current_replicas: int = field(name="currentReplicas")
     """currentReplicas is the current number of replicas of pods managed by this autoscaler.
 
@@ -118,10 +118,10 @@ class HorizontalPodAutoscalerStatus(Model, kw_only=True):
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    last_scale_time: Time | None = field(default=None, name="lastScaleTime")
-    """lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods; used by the autoscaler to control how often the number of pods is changed."""
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    """observedGeneration is the most recent generation observed by this autoscaler."""
+    current_cpu_utilization_percentage: int | None = field(
+        default=None, name="currentCPUUtilizationPercentage"
+    )
+    """currentCPUUtilizationPercentage is the current average CPU utilization over all pods, represented as a percentage of requested CPU, e.g. 70 means that an average pod is using now 70% of its requested CPU."""
 
 
 class Scale(Model, kw_only=True):
@@ -130,10 +130,10 @@ class Scale(Model, kw_only=True):
     API_VERSION = "autoscaling/v1"
     KIND = "Scale"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
 

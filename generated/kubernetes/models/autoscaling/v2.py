@@ -11,13 +11,7 @@ from ..meta import v1 as metav1
 class ContainerResourceMetricSource(Model, kw_only=True):
     """ContainerResourceMetricSource indicates how to scale on a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).  The values will be averaged together before being compared to the target.  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source.  Only one "target" type should be set."""
 
-    DEFAULTS = {"container": "", "name": "", "target": {}}
-    container: str
-    """container is the name of the container in the pods of the scaling target
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"name": "", "target": {}, "container": ""}
     name: str
     """name is the name of the resource in question.
 
@@ -30,14 +24,20 @@ class ContainerResourceMetricSource(Model, kw_only=True):
     Required.
 
     Default: {} (applied by the server, not by this client)."""
+    container: str
+    """container is the name of the container in the pods of the scaling target
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
 
 
 class ContainerResourceMetricStatus(Model, kw_only=True):
     """ContainerResourceMetricStatus indicates the current value of a resource metric known to Kubernetes, as specified in requests and limits, describing a single container in each pod in the current scale target (e.g. CPU or memory).  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
 
-    DEFAULTS = {"container": "", "current": {}, "name": ""}
-    container: str
-    """container is the name of the container in the pods of the scaling target
+    DEFAULTS = {"name": "", "current": {}, "container": ""}
+    name: str
+    """name is the name of the resource in question.
 
     Required.
 
@@ -48,8 +48,8 @@ class ContainerResourceMetricStatus(Model, kw_only=True):
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    name: str
-    """name is the name of the resource in question.
+    container: str
+    """container is the name of the container in the pods of the scaling target
 
     Required.
 
@@ -60,8 +60,6 @@ class CrossVersionObjectReference(Model, kw_only=True):
     """CrossVersionObjectReference contains enough information to let you identify the referred resource."""
 
     DEFAULTS = {"kind": "", "name": ""}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """apiVersion is the API version of the referent"""
     kind: str
     """kind is the kind of the referent; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
@@ -74,6 +72,8 @@ class CrossVersionObjectReference(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """apiVersion is the API version of the referent"""
 
 
 class ExternalMetricSource(Model, kw_only=True):
@@ -97,15 +97,15 @@ class ExternalMetricSource(Model, kw_only=True):
 class ExternalMetricStatus(Model, kw_only=True):
     """ExternalMetricStatus indicates the current value of a global metric not associated with any Kubernetes object."""
 
-    DEFAULTS = {"current": {}, "metric": {}}
-    current: MetricValueStatus
-    """current contains the current value for the given metric
+    DEFAULTS = {"metric": {}, "current": {}}
+    metric: MetricIdentifier
+    """metric identifies the target metric by name and selector
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    metric: MetricIdentifier
-    """metric identifies the target metric by name and selector
+    current: MetricValueStatus
+    """current contains the current value for the given metric
 
     Required.
 
@@ -115,13 +115,7 @@ class ExternalMetricStatus(Model, kw_only=True):
 class HPAScalingPolicy(Model, kw_only=True):
     """HPAScalingPolicy is a single policy which must hold true for a specified past interval."""
 
-    DEFAULTS = {"period_seconds": 0, "type": "", "value": 0}
-    period_seconds: int = field(name="periodSeconds")
-    """periodSeconds specifies the window of time for which the policy should hold true. PeriodSeconds must be greater than zero and less than or equal to 1800 (30 min).
-
-    Required.
-
-    Default: 0 (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "value": 0, "period_seconds": 0}
     type: str
     """type is used to specify the scaling policy.
 
@@ -130,6 +124,12 @@ class HPAScalingPolicy(Model, kw_only=True):
     Default: "" (applied by the server, not by this client)."""
     value: int
     """value contains the amount of change which is permitted by the policy. It must be greater than zero
+
+    Required.
+
+    Default: 0 (applied by the server, not by this client)."""
+    period_seconds: int = field(name="periodSeconds")
+    """periodSeconds specifies the window of time for which the policy should hold true. PeriodSeconds must be greater than zero and less than or equal to 1800 (30 min).
 
     Required.
 
@@ -144,14 +144,14 @@ class HPAScalingRules(Model, kw_only=True):
     The tolerance is applied to the metric values and prevents scaling too eagerly for small metric variations.
     """
 
-    policies: list[HPAScalingPolicy] | None = None
-    """policies is a list of potential scaling polices which can be used during scaling. If not set, use the default values: - For scale up: allow doubling the number of pods, or an absolute change of 4 pods in a 15s window. - For scale down: allow all pods to be removed in a 15s window."""
-    select_policy: str | None = field(default=None, name="selectPolicy")
-    """selectPolicy is used to specify which policy should be used. If not set, the default value Max is used."""
     stabilization_window_seconds: int | None = field(
         default=None, name="stabilizationWindowSeconds"
     )
     """stabilizationWindowSeconds is the number of seconds for which past recommendations should be considered while scaling up or scaling down. StabilizationWindowSeconds must be greater than or equal to zero and less than or equal to 3600 (one hour). If not set, use the default values: - For scale up: 0 (i.e. no stabilization is done). - For scale down: 300 (i.e. the stabilization window is 300 seconds long)."""
+    select_policy: str | None = field(default=None, name="selectPolicy")
+    """selectPolicy is used to specify which policy should be used. If not set, the default value Max is used."""
+    policies: list[HPAScalingPolicy] | None = None
+    """policies is a list of potential scaling polices which can be used during scaling. If not set, use the default values: - For scale up: allow doubling the number of pods, or an absolute change of 4 pods in a 15s window. - For scale down: allow all pods to be removed in a 15s window."""
     tolerance: Quantity | None = None
     """tolerance is the tolerance on the ratio between the current and desired metric value under which no updates are made to the desired number of replicas (e.g. 0.01 for 1%). Must be greater than or equal to zero. If not set, the default cluster-wide tolerance is applied (by default 10%).
 
@@ -164,10 +164,10 @@ class HorizontalPodAutoscaler(Model, kw_only=True):
     API_VERSION = "autoscaling/v2"
     KIND = "HorizontalPodAutoscaler"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -187,39 +187,39 @@ class HorizontalPodAutoscaler(Model, kw_only=True):
 class HorizontalPodAutoscalerBehavior(Model, kw_only=True):
     """HorizontalPodAutoscalerBehavior configures the scaling behavior of the target in both Up and Down directions (scaleUp and scaleDown fields respectively)."""
 
-    scale_down: HPAScalingRules | None = field(default=None, name="scaleDown")
-    """scaleDown is scaling policy for scaling Down. If not set, the default value is to allow to scale down to minReplicas pods, with a 300 second stabilization window (i.e., the highest recommendation for the last 300sec is used)."""
     scale_up: HPAScalingRules | None = field(default=None, name="scaleUp")
     """scaleUp is scaling policy for scaling Up. If not set, the default value is the higher of:
       * increase no more than 4 pods per 60 seconds
       * double the number of pods per 60 seconds
     No stabilization is used."""
+    scale_down: HPAScalingRules | None = field(default=None, name="scaleDown")
+    """scaleDown is scaling policy for scaling Down. If not set, the default value is to allow to scale down to minReplicas pods, with a 300 second stabilization window (i.e., the highest recommendation for the last 300sec is used)."""
 
 
 class HorizontalPodAutoscalerCondition(Model, kw_only=True):
     """HorizontalPodAutoscalerCondition describes the state of a HorizontalPodAutoscaler at a certain point."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """lastTransitionTime is the last time the condition transitioned from one status to another"""
-    message: str | None = None
-    """message is a human-readable explanation containing details about the transition"""
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    """observedGeneration represents the .metadata.generation that the condition was set based upon. For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date with respect to the current state of the instance."""
-    reason: str | None = None
-    """reason is the reason for the condition's last transition."""
-    status: str
-    """status is the status of the condition (True, False, Unknown)
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str
     """type describes the current condition
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str
+    """status is the status of the condition (True, False, Unknown)
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """lastTransitionTime is the last time the condition transitioned from one status to another"""
+    reason: str | None = None
+    """reason is the reason for the condition's last transition."""
+    message: str | None = None
+    """message is a human-readable explanation containing details about the transition"""
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    """observedGeneration represents the .metadata.generation that the condition was set based upon. For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date with respect to the current state of the instance."""
 
 
 class HorizontalPodAutoscalerList(Model, kw_only=True):
@@ -228,26 +228,32 @@ class HorizontalPodAutoscalerList(Model, kw_only=True):
     API_VERSION = "autoscaling/v2"
     KIND = "HorizontalPodAutoscalerList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[HorizontalPodAutoscaler]
-    """items is the list of horizontal pod autoscaler objects.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[HorizontalPodAutoscaler]
+    """items is the list of horizontal pod autoscaler objects.
+
+    Required."""
 
 
 class HorizontalPodAutoscalerSpec(Model, kw_only=True):
     """HorizontalPodAutoscalerSpec describes the desired functionality of the HorizontalPodAutoscaler."""
 
-    DEFAULTS = {"max_replicas": 0, "scale_target_ref": {}}
-    behavior: HorizontalPodAutoscalerBehavior | None = None
-    """behavior configures the scaling behavior of the target in both Up and Down directions (scaleUp and scaleDown fields respectively). If not set, the default HPAScalingRules for scale up and scale down are used."""
+    DEFAULTS = {"scale_target_ref": {}, "max_replicas": 0}
+    scale_target_ref: CrossVersionObjectReference = field(name="scaleTargetRef")
+    """scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count.
+
+    Required.
+
+    Default: {} (applied by the server, not by this client)."""
+    min_replicas: int | None = field(default=None, name="minReplicas")
+    """minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available."""
     max_replicas: int = field(name="maxReplicas")
     """maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.
 
@@ -256,24 +262,18 @@ class HorizontalPodAutoscalerSpec(Model, kw_only=True):
     Default: 0 (applied by the server, not by this client)."""
     metrics: list[MetricSpec] | None = None
     """metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond. If not set, the default metric will be set to 80% average CPU utilization."""
-    min_replicas: int | None = field(default=None, name="minReplicas")
-    """minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available."""
-    scale_target_ref: CrossVersionObjectReference = field(name="scaleTargetRef")
-    """scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count.
-
-    Required.
-
-    Default: {} (applied by the server, not by this client)."""
+    behavior: HorizontalPodAutoscalerBehavior | None = None
+    """behavior configures the scaling behavior of the target in both Up and Down directions (scaleUp and scaleDown fields respectively). If not set, the default HPAScalingRules for scale up and scale down are used."""
 
 
 class HorizontalPodAutoscalerStatus(Model, kw_only=True):
     """HorizontalPodAutoscalerStatus describes the current status of a horizontal pod autoscaler."""
 
     DEFAULTS = {"desired_replicas": 0}
-    conditions: list[HorizontalPodAutoscalerCondition] | None = None
-    """conditions is the set of conditions required for this autoscaler to scale its target, and indicates whether or not those conditions are met."""
-    current_metrics: list[MetricStatus] | None = field(default=None, name="currentMetrics")
-    """currentMetrics is the last read state of the metrics used by this autoscaler."""
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    """observedGeneration is the most recent generation observed by this autoscaler."""
+    last_scale_time: Time | None = field(default=None, name="lastScaleTime")
+    """lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods, used by the autoscaler to control how often the number of pods is changed."""
     current_replicas: int | None = field(default=None, name="currentReplicas")
     """currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler."""
     desired_replicas: int = field(name="desiredReplicas")
@@ -282,10 +282,10 @@ class HorizontalPodAutoscalerStatus(Model, kw_only=True):
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    last_scale_time: Time | None = field(default=None, name="lastScaleTime")
-    """lastScaleTime is the last time the HorizontalPodAutoscaler scaled the number of pods, used by the autoscaler to control how often the number of pods is changed."""
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    """observedGeneration is the most recent generation observed by this autoscaler."""
+    current_metrics: list[MetricStatus] | None = field(default=None, name="currentMetrics")
+    """currentMetrics is the last read state of the metrics used by this autoscaler."""
+    conditions: list[HorizontalPodAutoscalerCondition] | None = None
+    """conditions is the set of conditions required for this autoscaler to scale its target, and indicates whether or not those conditions are met."""
 
 
 class MetricIdentifier(Model, kw_only=True):
@@ -306,58 +306,54 @@ class MetricSpec(Model, kw_only=True):
     """MetricSpec specifies how to scale based on a single metric (only `type` and one other matching field should be set at once)."""
 
     DEFAULTS = {"type": ""}
-    container_resource: ContainerResourceMetricSource | None = field(
-        default=None, name="containerResource"
-    )
-    """containerResource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing a single container in each pod of the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
-    external: ExternalMetricSource | None = None
-    """external refers to a global metric that is not associated with any Kubernetes object. It allows autoscaling based on information coming from components running outside of cluster (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster)."""
-    object: ObjectMetricSource | None = None
-    """object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object)."""
-    pods: PodsMetricSource | None = None
-    """pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second).  The values will be averaged together before being compared to the target value."""
-    resource: ResourceMetricSource | None = None
-    """resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
     type: str
     """type is the type of metric source.  It should be one of "ContainerResource", "External", "Object", "Pods" or "Resource", each mapping to a matching field in the object.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    object: ObjectMetricSource | None = None
+    """object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object)."""
+    pods: PodsMetricSource | None = None
+    """pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second).  The values will be averaged together before being compared to the target value."""
+    resource: ResourceMetricSource | None = None
+    """resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
+    container_resource: ContainerResourceMetricSource | None = field(
+        default=None, name="containerResource"
+    )
+    """containerResource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing a single container in each pod of the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
+    external: ExternalMetricSource | None = None
+    """external refers to a global metric that is not associated with any Kubernetes object. It allows autoscaling based on information coming from components running outside of cluster (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster)."""
 
 
 class MetricStatus(Model, kw_only=True):
     """MetricStatus describes the last-read state of a single metric."""
 
     DEFAULTS = {"type": ""}
-    container_resource: ContainerResourceMetricStatus | None = field(
-        default=None, name="containerResource"
-    )
-    """containerResource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing a single container in each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
-    external: ExternalMetricStatus | None = None
-    """external refers to a global metric that is not associated with any Kubernetes object. It allows autoscaling based on information coming from components running outside of cluster (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster)."""
-    object: ObjectMetricStatus | None = None
-    """object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object)."""
-    pods: PodsMetricStatus | None = None
-    """pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second).  The values will be averaged together before being compared to the target value."""
-    resource: ResourceMetricStatus | None = None
-    """resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
     type: str
     """type is the type of metric source.  It will be one of "ContainerResource", "External", "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    object: ObjectMetricStatus | None = None
+    """object refers to a metric describing a single kubernetes object (for example, hits-per-second on an Ingress object)."""
+    pods: PodsMetricStatus | None = None
+    """pods refers to a metric describing each pod in the current scale target (for example, transactions-processed-per-second).  The values will be averaged together before being compared to the target value."""
+    resource: ResourceMetricStatus | None = None
+    """resource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
+    container_resource: ContainerResourceMetricStatus | None = field(
+        default=None, name="containerResource"
+    )
+    """containerResource refers to a resource metric (such as those specified in requests and limits) known to Kubernetes describing a single container in each pod in the current scale target (e.g. CPU or memory). Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
+    external: ExternalMetricStatus | None = None
+    """external refers to a global metric that is not associated with any Kubernetes object. It allows autoscaling based on information coming from components running outside of cluster (for example length of queue in cloud messaging service, or QPS from loadbalancer running outside of cluster)."""
 
 
 class MetricTarget(Model, kw_only=True):
     """MetricTarget defines the target value, average value, or average utilization of a specific metric"""
 
     DEFAULTS = {"type": ""}
-    average_utilization: int | None = field(default=None, name="averageUtilization")
-    """averageUtilization is the target value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods. Currently only valid for Resource metric source type"""
-    average_value: Quantity | None = field(default=None, name="averageValue")
-    """averageValue is the target value of the average of the metric across all relevant pods (as a quantity)"""
     type: str
     """type represents whether the metric type is Utilization, Value, or AverageValue
 
@@ -366,31 +362,29 @@ class MetricTarget(Model, kw_only=True):
     Default: "" (applied by the server, not by this client)."""
     value: Quantity | None = None
     """value is the target value of the metric (as a quantity)."""
+    average_value: Quantity | None = field(default=None, name="averageValue")
+    """averageValue is the target value of the average of the metric across all relevant pods (as a quantity)"""
+    average_utilization: int | None = field(default=None, name="averageUtilization")
+    """averageUtilization is the target value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods. Currently only valid for Resource metric source type"""
 
 
 class MetricValueStatus(Model, kw_only=True):
     """MetricValueStatus holds the current value for a metric"""
 
-    average_utilization: int | None = field(default=None, name="averageUtilization")
-    """averageUtilization is the current value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods."""
-    average_value: Quantity | None = field(default=None, name="averageValue")
-    """averageValue is the current value of the average of the metric across all relevant pods (as a quantity)"""
     value: Quantity | None = None
     """value is the current value of the metric (as a quantity)."""
+    average_value: Quantity | None = field(default=None, name="averageValue")
+    """averageValue is the current value of the average of the metric across all relevant pods (as a quantity)"""
+    average_utilization: int | None = field(default=None, name="averageUtilization")
+    """averageUtilization is the current value of the average of the resource metric across all relevant pods, represented as a percentage of the requested value of the resource for the pods."""
 
 
 class ObjectMetricSource(Model, kw_only=True):
     """ObjectMetricSource indicates how to scale on a metric describing a kubernetes object (for example, hits-per-second on an Ingress object)."""
 
-    DEFAULTS = {"described_object": {}, "metric": {}, "target": {}}
+    DEFAULTS = {"described_object": {}, "target": {}, "metric": {}}
     described_object: CrossVersionObjectReference = field(name="describedObject")
     """describedObject specifies the descriptions of a object,such as kind,name apiVersion
-
-    Required.
-
-    Default: {} (applied by the server, not by this client)."""
-    metric: MetricIdentifier
-    """metric identifies the target metric by name and selector
 
     Required.
 
@@ -401,12 +395,24 @@ class ObjectMetricSource(Model, kw_only=True):
     Required.
 
     Default: {} (applied by the server, not by this client)."""
+    metric: MetricIdentifier
+    """metric identifies the target metric by name and selector
+
+    Required.
+
+    Default: {} (applied by the server, not by this client)."""
 
 
 class ObjectMetricStatus(Model, kw_only=True):
     """ObjectMetricStatus indicates the current value of a metric describing a kubernetes object (for example, hits-per-second on an Ingress object)."""
 
-    DEFAULTS = {"current": {}, "described_object": {}, "metric": {}}
+    DEFAULTS = {"metric": {}, "current": {}, "described_object": {}}
+    metric: MetricIdentifier
+    """metric identifies the target metric by name and selector
+
+    Required.
+
+    Default: {} (applied by the server, not by this client)."""
     current: MetricValueStatus
     """current contains the current value for the given metric
 
@@ -415,12 +421,6 @@ class ObjectMetricStatus(Model, kw_only=True):
     Default: {} (applied by the server, not by this client)."""
     described_object: CrossVersionObjectReference = field(name="describedObject")
     """describedObject specifies the descriptions of a object,such as kind,name apiVersion
-
-    Required.
-
-    Default: {} (applied by the server, not by this client)."""
-    metric: MetricIdentifier
-    """metric identifies the target metric by name and selector
 
     Required.
 
@@ -448,15 +448,15 @@ class PodsMetricSource(Model, kw_only=True):
 class PodsMetricStatus(Model, kw_only=True):
     """PodsMetricStatus indicates the current value of a metric describing each pod in the current scale target (for example, transactions-processed-per-second)."""
 
-    DEFAULTS = {"current": {}, "metric": {}}
-    current: MetricValueStatus
-    """current contains the current value for the given metric
+    DEFAULTS = {"metric": {}, "current": {}}
+    metric: MetricIdentifier
+    """metric identifies the target metric by name and selector
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    metric: MetricIdentifier
-    """metric identifies the target metric by name and selector
+    current: MetricValueStatus
+    """current contains the current value for the given metric
 
     Required.
 
@@ -484,16 +484,16 @@ class ResourceMetricSource(Model, kw_only=True):
 class ResourceMetricStatus(Model, kw_only=True):
     """ResourceMetricStatus indicates the current value of a resource metric known to Kubernetes, as specified in requests and limits, describing each pod in the current scale target (e.g. CPU or memory).  Such metrics are built in to Kubernetes, and have special scaling options on top of those available to normal per-pod metrics using the "pods" source."""
 
-    DEFAULTS = {"current": {}, "name": ""}
-    current: MetricValueStatus
-    """current contains the current value for the given metric
-
-    Required.
-
-    Default: {} (applied by the server, not by this client)."""
+    DEFAULTS = {"name": "", "current": {}}
     name: str
     """name is the name of the resource in question.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    current: MetricValueStatus
+    """current contains the current value for the given metric
+
+    Required.
+
+    Default: {} (applied by the server, not by this client)."""

@@ -18,10 +18,10 @@ class CronJob(Model, kw_only=True):
     API_VERSION = "batch/v1"
     KIND = "CronJob"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -44,24 +44,34 @@ class CronJobList(Model, kw_only=True):
     API_VERSION = "batch/v1"
     KIND = "CronJobList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[CronJob]
-    """items is the list of CronJobs.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[CronJob]
+    """items is the list of CronJobs.
+
+    Required."""
 
 
 class CronJobSpec(Model, kw_only=True):
     """CronJobSpec describes how the job execution will look like and when it will actually run."""
 
-    DEFAULTS = {"job_template": {}, "schedule": ""}
+    DEFAULTS = {"schedule": "", "job_template": {}}
+    schedule: str
+    """The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    time_zone: str | None = field(default=None, name="timeZone")
+    """The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones. If not specified, this will default to the time zone of the kube-controller-manager process. The set of valid time zone names and the time zone offset is loaded from the system-wide time zone database by the API server during CronJob validation and the controller manager during execution. If no system-wide time zone database can be found a bundled version of the database is used instead. If the time zone name becomes invalid during the lifetime of a CronJob or due to a change in host configuration, the controller will stop creating new new Jobs and will create a system event with the reason UnknownTimeZone. More information can be found in https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones"""
+    starting_deadline_seconds: int | None = field(default=None, name="startingDeadlineSeconds")
+    """Optional deadline in seconds for starting the job if it misses scheduled time for any reason.  Missed jobs executions will be counted as failed ones."""
     concurrency_policy: Literal["Allow", "Forbid", "Replace"] | str | None = field(
         default=None, name="concurrencyPolicy"
     )
@@ -73,30 +83,20 @@ class CronJobSpec(Model, kw_only=True):
      - `"Allow"` allows CronJobs to run concurrently.
      - `"Forbid"` forbids concurrent runs, skipping next run if previous hasn't finished yet.
      - `"Replace"` cancels currently running job and replaces it with a new one."""
-    failed_jobs_history_limit: int | None = field(default=None, name="failedJobsHistoryLimit")
-    """The number of failed finished jobs to retain. Value must be non-negative integer. Defaults to 1."""
+    suspend: bool | None = None
+    """This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false."""
     job_template: JobTemplateSpec = field(name="jobTemplate")
     """Specifies the job that will be created when executing a CronJob.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    schedule: str
-    """The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    starting_deadline_seconds: int | None = field(default=None, name="startingDeadlineSeconds")
-    """Optional deadline in seconds for starting the job if it misses scheduled time for any reason.  Missed jobs executions will be counted as failed ones."""
     successful_jobs_history_limit: int | None = field(
         default=None, name="successfulJobsHistoryLimit"
     )
     """The number of successful finished jobs to retain. Value must be non-negative integer. Defaults to 3."""
-    suspend: bool | None = None
-    """This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false."""
-    time_zone: str | None = field(default=None, name="timeZone")
-    """The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones. If not specified, this will default to the time zone of the kube-controller-manager process. The set of valid time zone names and the time zone offset is loaded from the system-wide time zone database by the API server during CronJob validation and the controller manager during execution. If no system-wide time zone database can be found a bundled version of the database is used instead. If the time zone name becomes invalid during the lifetime of a CronJob or due to a change in host configuration, the controller will stop creating new new Jobs and will create a system event with the reason UnknownTimeZone. More information can be found in https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones"""
+    failed_jobs_history_limit: int | None = field(default=None, name="failedJobsHistoryLimit")
+    """The number of failed finished jobs to retain. Value must be non-negative integer. Defaults to 1."""
 
 
 class CronJobStatus(Model, kw_only=True):
@@ -116,10 +116,10 @@ class Job(Model, kw_only=True):
     API_VERSION = "batch/v1"
     KIND = "Job"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -137,27 +137,27 @@ class Job(Model, kw_only=True):
 class JobCondition(Model, kw_only=True):
     """JobCondition describes current state of a job."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_probe_time: Time | None = field(default=None, name="lastProbeTime")
-    """Last time the condition was checked."""
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """Last time the condition transit from one status to another."""
-    message: str | None = None
-    """Human readable message indicating details about last transition."""
-    reason: str | None = None
-    """(brief) reason for the condition's last transition."""
-    status: str
-    """Status of the condition, one of True, False, Unknown.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str
     """Type of job condition, Complete or Failed.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str
+    """Status of the condition, one of True, False, Unknown.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    last_probe_time: Time | None = field(default=None, name="lastProbeTime")
+    """Last time the condition was checked."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """Last time the condition transit from one status to another."""
+    reason: str | None = None
+    """(brief) reason for the condition's last transition."""
+    message: str | None = None
+    """Human readable message indicating details about last transition."""
 
 
 class JobList(Model, kw_only=True):
@@ -166,23 +166,31 @@ class JobList(Model, kw_only=True):
     API_VERSION = "batch/v1"
     KIND = "JobList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Job]
-    """items is the list of Jobs.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Job]
+    """items is the list of Jobs.
+
+    Required."""
 
 
 class JobSchedulingConfiguration(Model, kw_only=True):
     """JobSchedulingConfiguration composes the reusable workload-aware scheduling building blocks."""
 
+    scheduling_policy: schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy | None = field(
+        default=None, name="schedulingPolicy"
+    )
+    """SchedulingPolicy defines the scheduling policy for this Job. Exactly one of Basic or Gang must be set. This field is immutable after creation: the policy may not be added or removed. The policy variant (basic/gang) is frozen by hand-written validation; only schedulingPolicy.gang.minCount may be changed."""
+    scheduling_constraints: schedulingv1alpha3.WorkloadPodGroupSchedulingConstraints | None = field(
+        default=None, name="schedulingConstraints"
+    )
+    """SchedulingConstraints defines scheduling constraints (e.g. topology) for the Job's pods. This field is immutable after creation."""
     disruption_mode: schedulingv1alpha3.WorkloadPodGroupDisruptionMode | None = field(
         default=None, name="disruptionMode"
     )
@@ -191,26 +199,40 @@ class JobSchedulingConfiguration(Model, kw_only=True):
         default=None, name="resourceClaims"
     )
     """ResourceClaims defines which ResourceClaims may be shared among Pods in the Job. Pods consume the devices allocated to a PodGroup's claim by defining a claim in its own Spec.ResourceClaims that matches the PodGroup's claim exactly. The claim must have the same name and refer to the same ResourceClaim or ResourceClaimTemplate. At most 4 claims may be set, matching the limit on the resulting PodGroup. This list is immutable after creation: entries may neither be added, removed, nor modified."""
-    scheduling_constraints: schedulingv1alpha3.WorkloadPodGroupSchedulingConstraints | None = field(
-        default=None, name="schedulingConstraints"
-    )
-    """SchedulingConstraints defines scheduling constraints (e.g. topology) for the Job's pods. This field is immutable after creation."""
-    scheduling_policy: schedulingv1alpha3.WorkloadPodGroupSchedulingPolicy | None = field(
-        default=None, name="schedulingPolicy"
-    )
-    """SchedulingPolicy defines the scheduling policy for this Job. Exactly one of Basic or Gang must be set. This field is immutable after creation: the policy may not be added or removed. The policy variant (basic/gang) is frozen by hand-written validation; only schedulingPolicy.gang.minCount may be changed."""
 
 
 class JobSpec(Model, kw_only=True):
     """JobSpec describes how the job execution will look like."""
 
     DEFAULTS = {"template": {}}
+    parallelism: int | None = None
+    """Specifies the maximum desired number of pods the job should run at any given time. The actual number of pods running in steady state will be less than this number when ((.spec.completions - .status.successful) < .spec.parallelism), i.e. when the work left to do is less than max parallelism. More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/"""
+    completions: int | None = None
+    """Specifies the desired number of successfully finished pods the job should be run with.  Setting to null means that the success of any pod signals the success of all pods, and allows parallelism to have any positive value.  Setting to 1 means that parallelism is limited to 1 and the success of that pod signals the success of the job. More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/"""
     active_deadline_seconds: int | None = field(default=None, name="activeDeadlineSeconds")
     """Specifies the duration in seconds relative to the startTime that the job may be continuously active before the system tries to terminate it; value must be positive integer. If a Job is suspended (at creation or through an update), this timer will effectively be stopped and reset when the Job is resumed again."""
+    pod_failure_policy: PodFailurePolicy | None = field(default=None, name="podFailurePolicy")
+    """Specifies the policy of handling failed pods. In particular, it allows to specify the set of actions and conditions which need to be satisfied to take the associated action. If empty, the default behaviour applies - the counter of failed pods, represented by the jobs's .status.failed field, is incremented and it is checked against the backoffLimit. This field cannot be used in combination with restartPolicy=OnFailure."""
+    success_policy: SuccessPolicy | None = field(default=None, name="successPolicy")
+    """successPolicy specifies the policy when the Job can be declared as succeeded. If empty, the default behavior applies - the Job is declared as succeeded only when the number of succeeded pods equals to the completions. When the field is specified, it must be immutable and works only for the Indexed Jobs. Once the Job meets the SuccessPolicy, the lingering pods are terminated."""
     backoff_limit: int | None = field(default=None, name="backoffLimit")
     """Specifies the number of retries before marking this job failed. Defaults to 6, unless backoffLimitPerIndex (only Indexed Job) is specified. When backoffLimitPerIndex is specified, backoffLimit defaults to 2147483647."""
     backoff_limit_per_index: int | None = field(default=None, name="backoffLimitPerIndex")
     """Specifies the limit for the number of retries within an index before marking this index as failed. When enabled the number of failures per index is kept in the pod's batch.kubernetes.io/job-index-failure-count annotation. It can only be set when Job's completionMode=Indexed, and the Pod's restart policy is Never. The field is immutable."""
+    max_failed_indexes: int | None = field(default=None, name="maxFailedIndexes")
+    """Specifies the maximal number of failed indexes before marking the Job as failed, when backoffLimitPerIndex is set. Once the number of failed indexes exceeds this number the entire Job is marked as Failed and its execution is terminated. When left as null the job continues execution of all of its indexes and is marked with the `Complete` Job condition. It can only be specified when backoffLimitPerIndex is set. It can be null or up to completions. It is required and must be less than or equal to 10^4 when is completions greater than 10^5."""
+    selector: metav1.LabelSelector | None = None
+    """A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors"""
+    manual_selector: bool | None = field(default=None, name="manualSelector")
+    """manualSelector controls generation of pod labels and pod selectors. Leave `manualSelector` unset unless you are certain what you are doing. When false or unset, the system pick labels unique to this job and appends those labels to the pod template.  When true, the user is responsible for picking unique labels and specifying the selector.  Failure to pick a unique label may cause this and other jobs to not function correctly.  However, You may see `manualSelector=true` in jobs that were created with the old `extensions/v1beta1` API. More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/#specifying-your-own-pod-selector"""
+    template: corev1.PodTemplateSpec
+    """Describes the pod that will be created when executing a job. The only allowed template.spec.restartPolicy values are "Never" or "OnFailure". More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/
+
+    Required.
+
+    Default: {} (applied by the server, not by this client)."""
+    ttl_seconds_after_finished: int | None = field(default=None, name="ttlSecondsAfterFinished")
+    """ttlSecondsAfterFinished limits the lifetime of a Job that has finished execution (either Complete or Failed). If this field is set, ttlSecondsAfterFinished after the Job finishes, it is eligible to be automatically deleted. When the Job is being deleted, its lifecycle guarantees (e.g. finalizers) will be honored. If this field is unset, the Job won't be automatically deleted. If this field is set to zero, the Job becomes eligible to be deleted immediately after it finishes."""
     completion_mode: Literal["Indexed", "NonIndexed"] | str | None = field(
         default=None, name="completionMode"
     )
@@ -225,18 +247,8 @@ class JobSpec(Model, kw_only=True):
     Possible enum values:
      - `"Indexed"` is a Job completion mode. In this mode, the Pods of a Job get an associated completion index from 0 to (.spec.completions - 1). The Job is considered complete when a Pod completes for each completion index.
      - `"NonIndexed"` is a Job completion mode. In this mode, the Job is considered complete when there have been .spec.completions successfully completed Pods. Pod completions are homologous to each other."""
-    completions: int | None = None
-    """Specifies the desired number of successfully finished pods the job should be run with.  Setting to null means that the success of any pod signals the success of all pods, and allows parallelism to have any positive value.  Setting to 1 means that parallelism is limited to 1 and the success of that pod signals the success of the job. More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/"""
-    managed_by: str | None = field(default=None, name="managedBy")
-    """ManagedBy field indicates the controller that manages a Job. The k8s Job controller reconciles jobs which don't have this field at all or the field value is the reserved string `kubernetes.io/job-controller`, but skips reconciling Jobs with a custom value for this field. The value must be a valid domain-prefixed path (e.g. acme.io/foo) - all characters before the first "/" must be a valid subdomain as defined by RFC 1123. All characters trailing the first "/" must be valid HTTP Path characters as defined by RFC 3986. The value cannot exceed 63 characters. This field is immutable."""
-    manual_selector: bool | None = field(default=None, name="manualSelector")
-    """manualSelector controls generation of pod labels and pod selectors. Leave `manualSelector` unset unless you are certain what you are doing. When false or unset, the system pick labels unique to this job and appends those labels to the pod template.  When true, the user is responsible for picking unique labels and specifying the selector.  Failure to pick a unique label may cause this and other jobs to not function correctly.  However, You may see `manualSelector=true` in jobs that were created with the old `extensions/v1beta1` API. More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/#specifying-your-own-pod-selector"""
-    max_failed_indexes: int | None = field(default=None, name="maxFailedIndexes")
-    """Specifies the maximal number of failed indexes before marking the Job as failed, when backoffLimitPerIndex is set. Once the number of failed indexes exceeds this number the entire Job is marked as Failed and its execution is terminated. When left as null the job continues execution of all of its indexes and is marked with the `Complete` Job condition. It can only be specified when backoffLimitPerIndex is set. It can be null or up to completions. It is required and must be less than or equal to 10^4 when is completions greater than 10^5."""
-    parallelism: int | None = None
-    """Specifies the maximum desired number of pods the job should run at any given time. The actual number of pods running in steady state will be less than this number when ((.spec.completions - .status.successful) < .spec.parallelism), i.e. when the work left to do is less than max parallelism. More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/"""
-    pod_failure_policy: PodFailurePolicy | None = field(default=None, name="podFailurePolicy")
-    """Specifies the policy of handling failed pods. In particular, it allows to specify the set of actions and conditions which need to be satisfied to take the associated action. If empty, the default behaviour applies - the counter of failed pods, represented by the jobs's .status.failed field, is incremented and it is checked against the backoffLimit. This field cannot be used in combination with restartPolicy=OnFailure."""
+    suspend: bool | None = None
+    """suspend specifies whether the Job controller should create Pods or not. If a Job is created with suspend set to true, no Pods are created by the Job controller. If a Job is suspended after creation (i.e. the flag goes from false to true), the Job controller will delete all active Pods associated with this Job. Users must design their workload to gracefully handle this. Suspending a Job will reset the StartTime field of the Job, effectively resetting the ActiveDeadlineSeconds timer too. Defaults to false."""
     pod_replacement_policy: Literal["Failed", "TerminatingOrFailed"] | str | None = field(
         default=None, name="podReplacementPolicy"
     )
@@ -250,53 +262,39 @@ class JobSpec(Model, kw_only=True):
     Possible enum values:
      - `"Failed"` means to wait until a previously created Pod is fully terminated (has phase Failed or Succeeded) before creating a replacement Pod.
      - `"TerminatingOrFailed"` means that we recreate pods when they are terminating (has a metadata.deletionTimestamp) or failed."""
+    managed_by: str | None = field(default=None, name="managedBy")
+    """ManagedBy field indicates the controller that manages a Job. The k8s Job controller reconciles jobs which don't have this field at all or the field value is the reserved string `kubernetes.io/job-controller`, but skips reconciling Jobs with a custom value for this field. The value must be a valid domain-prefixed path (e.g. acme.io/foo) - all characters before the first "/" must be a valid subdomain as defined by RFC 1123. All characters trailing the first "/" must be valid HTTP Path characters as defined by RFC 3986. The value cannot exceed 63 characters. This field is immutable."""
     scheduling: JobSchedulingConfiguration | None = None
     """scheduling defines the Workload-aware Scheduling configuration for this Job. When set, it specifies the scheduling policy (basic or gang), topology constraints, disruption mode, and shared resource claims. When omitted, the Job defaults to the basic scheduling policy, which behaves as standard pod-by-pod scheduling. This field is alpha-level and requires the WorkloadWithJob feature gate. This field is immutable, including whether it is set at all, only policy.gang.minCount may be changed after creation."""
-    selector: metav1.LabelSelector | None = None
-    """A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors"""
-    success_policy: SuccessPolicy | None = field(default=None, name="successPolicy")
-    """successPolicy specifies the policy when the Job can be declared as succeeded. If empty, the default behavior applies - the Job is declared as succeeded only when the number of succeeded pods equals to the completions. When the field is specified, it must be immutable and works only for the Indexed Jobs. Once the Job meets the SuccessPolicy, the lingering pods are terminated."""
-    suspend: bool | None = None
-    """suspend specifies whether the Job controller should create Pods or not. If a Job is created with suspend set to true, no Pods are created by the Job controller. If a Job is suspended after creation (i.e. the flag goes from false to true), the Job controller will delete all active Pods associated with this Job. Users must design their workload to gracefully handle this. Suspending a Job will reset the StartTime field of the Job, effectively resetting the ActiveDeadlineSeconds timer too. Defaults to false."""
-    template: corev1.PodTemplateSpec
-    """Describes the pod that will be created when executing a job. The only allowed template.spec.restartPolicy values are "Never" or "OnFailure". More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/
-
-    Required.
-
-    Default: {} (applied by the server, not by this client)."""
-    ttl_seconds_after_finished: int | None = field(default=None, name="ttlSecondsAfterFinished")
-    """ttlSecondsAfterFinished limits the lifetime of a Job that has finished execution (either Complete or Failed). If this field is set, ttlSecondsAfterFinished after the Job finishes, it is eligible to be automatically deleted. When the Job is being deleted, its lifecycle guarantees (e.g. finalizers) will be honored. If this field is unset, the Job won't be automatically deleted. If this field is set to zero, the Job becomes eligible to be deleted immediately after it finishes."""
 
 
 class JobStatus(Model, kw_only=True):
     """JobStatus represents the current state of a Job."""
 
-    active: int | None = None
-    """The number of pending and running pods which are not terminating (without a deletionTimestamp). The value is zero for finished jobs."""
-    completed_indexes: str | None = field(default=None, name="completedIndexes")
-    """completedIndexes holds the completed indexes when .spec.completionMode = "Indexed" in a text format. The indexes are represented as decimal integers separated by commas. The numbers are listed in increasing order. Three or more consecutive numbers are compressed and represented by the first and last element of the series, separated by a hyphen. For example, if the completed indexes are 1, 3, 4, 5 and 7, they are represented as "1,3-5,7"."""
-    completion_time: Time | None = field(default=None, name="completionTime")
-    """Represents time when the job was completed. It is not guaranteed to be set in happens-before order across separate operations. It is represented in RFC3339 form and is in UTC. The completion time is set when the job finishes successfully, and only then. The value cannot be updated or removed. The value indicates the same or later point in time as the startTime field."""
     conditions: list[JobCondition] | None = None
     """The latest available observations of an object's current state. When a Job fails, one of the conditions will have type "Failed" and status true. When a Job is suspended, one of the conditions will have type "Suspended" and status true; when the Job is resumed, the status of this condition will become false. When a Job is completed, one of the conditions will have type "Complete" and status true.
 
     A job is considered finished when it is in a terminal condition, either "Complete" or "Failed". A Job cannot have both the "Complete" and "Failed" conditions. Additionally, it cannot be in the "Complete" and "FailureTarget" conditions. The "Complete", "Failed" and "FailureTarget" conditions cannot be disabled.
 
     More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/"""
-    failed: int | None = None
-    """The number of pods which reached phase Failed. The value increases monotonically."""
-    failed_indexes: str | None = field(default=None, name="failedIndexes")
-    """FailedIndexes holds the failed indexes when spec.backoffLimitPerIndex is set. The indexes are represented in the text format analogous as for the `completedIndexes` field, ie. they are kept as decimal integers separated by commas. The numbers are listed in increasing order. Three or more consecutive numbers are compressed and represented by the first and last element of the series, separated by a hyphen. For example, if the failed indexes are 1, 3, 4, 5 and 7, they are represented as "1,3-5,7". The set of failed indexes cannot overlap with the set of completed indexes."""
-    ready: int | None = None
-    """The number of active pods which have a Ready condition and are not terminating (without a deletionTimestamp)."""
     start_time: Time | None = field(default=None, name="startTime")
     """Represents time when the job controller started processing a job. When a Job is created in the suspended state, this field is not set until the first time it is resumed. This field is reset every time a Job is resumed from suspension. It is represented in RFC3339 form and is in UTC.
 
     Once set, the field can only be removed when the job is suspended. The field cannot be modified while the job is unsuspended or finished."""
+    completion_time: Time | None = field(default=None, name="completionTime")
+    """Represents time when the job was completed. It is not guaranteed to be set in happens-before order across separate operations. It is represented in RFC3339 form and is in UTC. The completion time is set when the job finishes successfully, and only then. The value cannot be updated or removed. The value indicates the same or later point in time as the startTime field."""
+    active: int | None = None
+    """The number of pending and running pods which are not terminating (without a deletionTimestamp). The value is zero for finished jobs."""
     succeeded: int | None = None
     """The number of pods which reached phase Succeeded. The value increases monotonically for a given spec. However, it may decrease in reaction to scale down of elastic indexed jobs."""
+    failed: int | None = None
+    """The number of pods which reached phase Failed. The value increases monotonically."""
     terminating: int | None = None
     """The number of pods which are terminating (in phase Pending or Running and have a deletionTimestamp)."""
+    completed_indexes: str | None = field(default=None, name="completedIndexes")
+    """completedIndexes holds the completed indexes when .spec.completionMode = "Indexed" in a text format. The indexes are represented as decimal integers separated by commas. The numbers are listed in increasing order. Three or more consecutive numbers are compressed and represented by the first and last element of the series, separated by a hyphen. For example, if the completed indexes are 1, 3, 4, 5 and 7, they are represented as "1,3-5,7"."""
+    failed_indexes: str | None = field(default=None, name="failedIndexes")
+    """FailedIndexes holds the failed indexes when spec.backoffLimitPerIndex is set. The indexes are represented in the text format analogous as for the `completedIndexes` field, ie. they are kept as decimal integers separated by commas. The numbers are listed in increasing order. Three or more consecutive numbers are compressed and represented by the first and last element of the series, separated by a hyphen. For example, if the failed indexes are 1, 3, 4, 5 and 7, they are represented as "1,3-5,7". The set of failed indexes cannot overlap with the set of completed indexes."""
     uncounted_terminated_pods: UncountedTerminatedPods | None = field(
         default=None, name="uncountedTerminatedPods"
     )
@@ -308,6 +306,8 @@ class JobStatus(Model, kw_only=True):
         counter.
 
     Old jobs might not be tracked using this field, in which case the field remains null. The structure is empty for finished jobs."""
+    ready: int | None = None
+    """The number of active pods which have a Ready condition and are not terminating (without a deletionTimestamp)."""
 
 
 class JobTemplateSpec(Model, kw_only=True):
@@ -366,15 +366,15 @@ class PodFailurePolicyOnExitCodesRequirement(Model, kw_only=True):
 class PodFailurePolicyOnPodConditionsPattern(Model, kw_only=True):
     """PodFailurePolicyOnPodConditionsPattern describes a pattern for matching an actual pod condition type."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    status: str | None = None
-    """Specifies the required Pod condition status. To match a pod condition it is required that the specified status equals the pod condition status. Defaults to True.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str
     """Specifies the required Pod condition type. To match a pod condition it is required that specified type equals the pod condition type.
 
     Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    status: str | None = None
+    """Specifies the required Pod condition status. To match a pod condition it is required that the specified status equals the pod condition status. Defaults to True.
 
     Default: "" (applied by the server, not by this client)."""
 
@@ -427,16 +427,16 @@ class SuccessPolicy(Model, kw_only=True):
 class SuccessPolicyRule(Model, kw_only=True):
     """SuccessPolicyRule describes rule for declaring a Job as succeeded. Each rule must have at least one of the "succeededIndexes" or "succeededCount" specified."""
 
-    succeeded_count: int | None = field(default=None, name="succeededCount")
-    """succeededCount specifies the minimal required size of the actual set of the succeeded indexes for the Job. When succeededCount is used along with succeededIndexes, the check is constrained only to the set of indexes specified by succeededIndexes. For example, given that succeededIndexes is "1-4", succeededCount is "3", and completed indexes are "1", "3", and "5", the Job isn't declared as succeeded because only "1" and "3" indexes are considered in that rules. When this field is null, this doesn't default to any value and is never evaluated at any time. When specified it needs to be a positive integer."""
     succeeded_indexes: str | None = field(default=None, name="succeededIndexes")
     """succeededIndexes specifies the set of indexes which need to be contained in the actual set of the succeeded indexes for the Job. The list of indexes must be within 0 to ".spec.completions-1" and must not contain duplicates. At least one element is required. The indexes are represented as intervals separated by commas. The intervals can be a decimal integer or a pair of decimal integers separated by a hyphen. The number are listed in represented by the first and last element of the series, separated by a hyphen. For example, if the completed indexes are 1, 3, 4, 5 and 7, they are represented as "1,3-5,7". When this field is null, this field doesn't default to any value and is never evaluated at any time."""
+    succeeded_count: int | None = field(default=None, name="succeededCount")
+    """succeededCount specifies the minimal required size of the actual set of the succeeded indexes for the Job. When succeededCount is used along with succeededIndexes, the check is constrained only to the set of indexes specified by succeededIndexes. For example, given that succeededIndexes is "1-4", succeededCount is "3", and completed indexes are "1", "3", and "5", the Job isn't declared as succeeded because only "1" and "3" indexes are considered in that rules. When this field is null, this doesn't default to any value and is never evaluated at any time. When specified it needs to be a positive integer."""
 
 
 class UncountedTerminatedPods(Model, kw_only=True):
     """UncountedTerminatedPods holds UIDs of Pods that have terminated but haven't been accounted in Job status counters."""
 
-    failed: list[str] | None = None
-    """failed holds UIDs of failed Pods."""
     succeeded: list[str] | None = None
     """succeeded holds UIDs of succeeded Pods."""
+    failed: list[str] | None = None
+    """failed holds UIDs of failed Pods."""

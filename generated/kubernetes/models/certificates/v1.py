@@ -23,10 +23,10 @@ class CertificateSigningRequest(Model, kw_only=True):
     API_VERSION = "certificates.k8s.io/v1"
     KIND = "CertificateSigningRequest"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Default: {} (applied by the server, not by this client)."""
     spec: CertificateSigningRequestSpec
@@ -44,21 +44,7 @@ class CertificateSigningRequest(Model, kw_only=True):
 class CertificateSigningRequestCondition(Model, kw_only=True):
     """CertificateSigningRequestCondition describes a condition of a CertificateSigningRequest object"""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """lastTransitionTime is the time the condition last transitioned from one status to another. If unset, when a new condition type is added or an existing condition's status is changed, the server defaults this to the current time."""
-    last_update_time: Time | None = field(default=None, name="lastUpdateTime")
-    """lastUpdateTime is the time of the last update to this condition"""
-    message: str | None = None
-    """message contains a human readable message with details about the request state"""
-    reason: str | None = None
-    """reason indicates a brief reason for the request state"""
-    status: str
-    """status of the condition, one of True, False, Unknown. Approved, Denied, and Failed conditions may not be "False" or "Unknown".
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str
     """type of the condition. Known conditions are "Approved", "Denied", and "Failed".
 
@@ -75,6 +61,20 @@ class CertificateSigningRequestCondition(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str
+    """status of the condition, one of True, False, Unknown. Approved, Denied, and Failed conditions may not be "False" or "Unknown".
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    reason: str | None = None
+    """reason indicates a brief reason for the request state"""
+    message: str | None = None
+    """message contains a human readable message with details about the request state"""
+    last_update_time: Time | None = field(default=None, name="lastUpdateTime")
+    """lastUpdateTime is the time of the last update to this condition"""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """lastTransitionTime is the time the condition last transitioned from one status to another. If unset, when a new condition type is added or an existing condition's status is changed, the server defaults this to the current time."""
 
 
 class CertificateSigningRequestList(Model, kw_only=True):
@@ -83,39 +83,22 @@ class CertificateSigningRequestList(Model, kw_only=True):
     API_VERSION = "certificates.k8s.io/v1"
     KIND = "CertificateSigningRequestList"
     DEFAULTS = {"metadata": {}}
+    kind: str | None = None
+    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
+    metadata: metav1.ListMeta | None = None
+    """Default: {} (applied by the server, not by this client)."""
     items: list[CertificateSigningRequest]
     """items is a collection of CertificateSigningRequest objects
 
     Required."""
-    kind: str | None = None
-    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ListMeta | None = None
-    """Default: {} (applied by the server, not by this client)."""
 
 
 class CertificateSigningRequestSpec(Model, kw_only=True):
     """CertificateSigningRequestSpec contains the certificate request."""
 
     DEFAULTS = {"signer_name": ""}
-    expiration_seconds: int | None = field(default=None, name="expirationSeconds")
-    """expirationSeconds is the requested duration of validity of the issued certificate. The certificate signer may issue a certificate with a different validity duration so a client must check the delta between the notBefore and and notAfter fields in the issued certificate to determine the actual duration.
-
-    The v1.22+ in-tree implementations of the well-known Kubernetes signers will honor this field as long as the requested duration is not greater than the maximum duration they will honor per the --cluster-signing-duration CLI flag to the Kubernetes controller manager.
-
-    Certificate signers may not honor this field for various reasons:
-
-      1. Old signer that is unaware of the field (such as the in-tree
-         implementations prior to v1.22)
-      2. Signer whose configured maximum is shorter than the requested duration
-      3. Signer whose configured minimum is longer than the requested duration
-
-    The minimum valid value for expirationSeconds is 600, i.e. 10 minutes."""
-    extra: dict[str, list[str]] | None = None
-    """extra contains extra attributes of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
-    groups: list[str] | None = None
-    """groups contains group membership of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
     request: str
     """request contains an x509 certificate signing request encoded in a "CERTIFICATE REQUEST" PEM block. When serialized as JSON or YAML, the data is additionally base64-encoded.
 
@@ -146,8 +129,19 @@ class CertificateSigningRequestSpec(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    uid: str | None = None
-    """uid contains the uid of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
+    expiration_seconds: int | None = field(default=None, name="expirationSeconds")
+    """expirationSeconds is the requested duration of validity of the issued certificate. The certificate signer may issue a certificate with a different validity duration so a client must check the delta between the notBefore and and notAfter fields in the issued certificate to determine the actual duration.
+
+    The v1.22+ in-tree implementations of the well-known Kubernetes signers will honor this field as long as the requested duration is not greater than the maximum duration they will honor per the --cluster-signing-duration CLI flag to the Kubernetes controller manager.
+
+    Certificate signers may not honor this field for various reasons:
+
+      1. Old signer that is unaware of the field (such as the in-tree
+         implementations prior to v1.22)
+      2. Signer whose configured maximum is shorter than the requested duration
+      3. Signer whose configured minimum is longer than the requested duration
+
+    The minimum valid value for expirationSeconds is 600, i.e. 10 minutes."""
     usages: (
         list[
             Literal[
@@ -195,11 +189,19 @@ class CertificateSigningRequestSpec(Model, kw_only=True):
      "timestamping", "ocsp signing", "microsoft sgc", "netscape sgc\x22"""
     username: str | None = None
     """username contains the name of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
+    uid: str | None = None
+    """uid contains the uid of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
+    groups: list[str] | None = None
+    """groups contains group membership of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
+    extra: dict[str, list[str]] | None = None
+    """extra contains extra attributes of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable."""
 
 
 class CertificateSigningRequestStatus(Model, kw_only=True):
     """CertificateSigningRequestStatus contains conditions used to indicate approved/denied/failed status of the request, and the issued certificate."""
 
+    conditions: list[CertificateSigningRequestCondition] | None = None
+    """conditions applied to the request. Known conditions are "Approved", "Denied", and "Failed"."""
     certificate: str | None = None
     """certificate is populated with an issued certificate by the signer after an Approved condition is present. This field is set via the /status subresource. Once populated, this field is immutable.
 
@@ -223,8 +225,6 @@ class CertificateSigningRequestStatus(Model, kw_only=True):
         ...
         -----END CERTIFICATE-----
         )"""
-    conditions: list[CertificateSigningRequestCondition] | None = None
-    """conditions applied to the request. Known conditions are "Approved", "Denied", and "Failed"."""
 
 
 class ClusterTrustBundle(Model, kw_only=True):
@@ -238,10 +238,10 @@ class ClusterTrustBundle(Model, kw_only=True):
     API_VERSION = "certificates.k8s.io/v1"
     KIND = "ClusterTrustBundle"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata contains the object metadata.
 
@@ -260,18 +260,18 @@ class ClusterTrustBundleList(Model, kw_only=True):
     API_VERSION = "certificates.k8s.io/v1"
     KIND = "ClusterTrustBundleList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ClusterTrustBundle]
-    """items is a collection of ClusterTrustBundle objects
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """metadata contains the list metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ClusterTrustBundle]
+    """items is a collection of ClusterTrustBundle objects
+
+    Required."""
 
 
 class ClusterTrustBundleSpec(Model, kw_only=True):
@@ -308,10 +308,10 @@ class PodCertificateRequest(Model, kw_only=True):
     API_VERSION = "certificates.k8s.io/v1"
     KIND = "PodCertificateRequest"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata contains the object metadata.
 
@@ -334,49 +334,37 @@ class PodCertificateRequestList(Model, kw_only=True):
     API_VERSION = "certificates.k8s.io/v1"
     KIND = "PodCertificateRequestList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[PodCertificateRequest]
-    """items is a collection of PodCertificateRequest objects
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """metadata contains the list metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[PodCertificateRequest]
+    """items is a collection of PodCertificateRequest objects
+
+    Required."""
 
 
 class PodCertificateRequestSpec(Model, kw_only=True):
     """PodCertificateRequestSpec describes the certificate request.  All fields are immutable after creation."""
 
     DEFAULTS = {
-        "max_expiration_seconds": 86400,
-        "node_name": "",
-        "node_uid": "",
+        "signer_name": "",
         "pod_name": "",
         "pod_uid": "",
         "service_account_name": "",
         "service_account_uid": "",
-        "signer_name": "",
+        "node_name": "",
+        "node_uid": "",
+        "max_expiration_seconds": 86400,
     }
-    max_expiration_seconds: int | None = field(default=None, name="maxExpirationSeconds")
-    """maxExpirationSeconds is the maximum lifetime permitted for the certificate.
+    signer_name: str = field(name="signerName")
+    """signerName indicates the requested signer.
 
-    If omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver will reject values shorter than 3600 (1 hour).  The maximum allowable value is 7862400 (91 days).
-
-    The signer implementation is then free to issue a certificate with any lifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600 seconds (1 hour).  This constraint is enforced by kube-apiserver. `kubernetes.io` signers will never issue certificates with a lifetime longer than 24 hours.
-
-    Default: 86400 (applied by the server, not by this client)."""
-    node_name: str = field(name="nodeName")
-    """nodeName is the name of the node the pod is assigned to.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    node_uid: str = field(name="nodeUID")
-    """nodeUID is the UID of the node the pod is assigned to.
+    All signer names beginning with `kubernetes.io` are reserved for use by the Kubernetes project.  There is currently one well-known signer documented by the Kubernetes project, `kubernetes.io/kube-apiserver-client-pod`, which will issue client certificates understood by kube-apiserver.  It is currently unimplemented.
 
     Required.
 
@@ -405,14 +393,26 @@ class PodCertificateRequestSpec(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    signer_name: str = field(name="signerName")
-    """signerName indicates the requested signer.
-
-    All signer names beginning with `kubernetes.io` are reserved for use by the Kubernetes project.  There is currently one well-known signer documented by the Kubernetes project, `kubernetes.io/kube-apiserver-client-pod`, which will issue client certificates understood by kube-apiserver.  It is currently unimplemented.
+    node_name: str = field(name="nodeName")
+    """nodeName is the name of the node the pod is assigned to.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    node_uid: str = field(name="nodeUID")
+    """nodeUID is the UID of the node the pod is assigned to.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    max_expiration_seconds: int | None = field(default=None, name="maxExpirationSeconds")
+    """maxExpirationSeconds is the maximum lifetime permitted for the certificate.
+
+    If omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver will reject values shorter than 3600 (1 hour).  The maximum allowable value is 7862400 (91 days).
+
+    The signer implementation is then free to issue a certificate with any lifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600 seconds (1 hour).  This constraint is enforced by kube-apiserver. `kubernetes.io` signers will never issue certificates with a lifetime longer than 24 hours.
+
+    Default: 86400 (applied by the server, not by this client)."""
     stub_pkcs_10_request: str = field(name="stubPKCS10Request")
     """A PKCS#10 certificate signing request (DER-serialized) generated by Kubelet using the subject private key.
 
@@ -436,10 +436,12 @@ class PodCertificateRequestSpec(Model, kw_only=True):
 class PodCertificateRequestStatus(Model, kw_only=True):
     """PodCertificateRequestStatus describes the status of the request, and holds the certificate data if the request is issued."""
 
-    begin_refresh_at: Time | None = field(default=None, name="beginRefreshAt")
-    """beginRefreshAt is the time at which the kubelet should begin trying to refresh the certificate.  This field is set via the /status subresource, and must be set at the same time as certificateChain.  Once populated, this field is immutable.
+    conditions: list[metav1.Condition] | None = None
+    """conditions applied to the request.
 
-    This field is only a hint.  Kubelet may start refreshing before or after this time if necessary."""
+    The types "Issued", "Denied", and "Failed" have special handling.  At most one of these conditions may be present, and they must have status "True".
+
+    If the request is denied with `Reason=UnsupportedKeyType`, the signer may suggest a key type that will work in the message field."""
     certificate_chain: str | None = field(default=None, name="certificateChain")
     """certificateChain is populated with an issued certificate by the signer. This field is set via the /status subresource. Once populated, this field is immutable.
 
@@ -451,13 +453,11 @@ class PodCertificateRequestStatus(Model, kw_only=True):
         described in section 4 of RFC5280.
 
     If more than one block is present, and the definition of the requested spec.signerName does not indicate otherwise, the first block is the issued certificate, and subsequent blocks should be treated as intermediate certificates and presented in TLS handshakes.  When projecting the chain into a pod volume, kubelet will drop any data in-between the PEM blocks, as well as any PEM block headers."""
-    conditions: list[metav1.Condition] | None = None
-    """conditions applied to the request.
-
-    The types "Issued", "Denied", and "Failed" have special handling.  At most one of these conditions may be present, and they must have status "True".
-
-    If the request is denied with `Reason=UnsupportedKeyType`, the signer may suggest a key type that will work in the message field."""
-    not_after: Time | None = field(default=None, name="notAfter")
-    """notAfter is the time at which the certificate expires.  The value must be the same as the notAfter value in the leaf certificate in certificateChain.  This field is set via the /status subresource.  Once populated, it is immutable.  The signer must set this field at the same time it sets certificateChain."""
     not_before: Time | None = field(default=None, name="notBefore")
     """notBefore is the time at which the certificate becomes valid.  The value must be the same as the notBefore value in the leaf certificate in certificateChain.  This field is set via the /status subresource.  Once populated, it is immutable. The signer must set this field at the same time it sets certificateChain."""
+    begin_refresh_at: Time | None = field(default=None, name="beginRefreshAt")
+    """beginRefreshAt is the time at which the kubelet should begin trying to refresh the certificate.  This field is set via the /status subresource, and must be set at the same time as certificateChain.  Once populated, this field is immutable.
+
+    This field is only a hint.  Kubelet may start refreshing before or after this time if necessary."""
+    not_after: Time | None = field(default=None, name="notAfter")
+    """notAfter is the time at which the certificate expires.  The value must be the same as the notAfter value in the leaf certificate in certificateChain.  This field is set via the /status subresource.  Once populated, it is immutable.  The signer must set this field at the same time it sets certificateChain."""

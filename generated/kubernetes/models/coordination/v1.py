@@ -14,10 +14,10 @@ class Lease(Model, kw_only=True):
     API_VERSION = "coordination.k8s.io/v1"
     KIND = "Lease"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -34,34 +34,34 @@ class LeaseList(Model, kw_only=True):
     API_VERSION = "coordination.k8s.io/v1"
     KIND = "LeaseList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Lease]
-    """items is a list of schema objects.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Lease]
+    """items is a list of schema objects.
+
+    Required."""
 
 
 class LeaseSpec(Model, kw_only=True):
     """LeaseSpec is a specification of a Lease."""
 
-    acquire_time: MicroTime | None = field(default=None, name="acquireTime")
-    """acquireTime is a time when the current lease was acquired."""
     holder_identity: str | None = field(default=None, name="holderIdentity")
     """holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field."""
     lease_duration_seconds: int | None = field(default=None, name="leaseDurationSeconds")
     """leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it. This is measured against the time of last observed renewTime."""
-    lease_transitions: int | None = field(default=None, name="leaseTransitions")
-    """leaseTransitions is the number of transitions of a lease between holders."""
-    preferred_holder: str | None = field(default=None, name="preferredHolder")
-    """preferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up. This field can only be set if Strategy is also set."""
+    acquire_time: MicroTime | None = field(default=None, name="acquireTime")
+    """acquireTime is a time when the current lease was acquired."""
     renew_time: MicroTime | None = field(default=None, name="renewTime")
     """renewTime is a time when the current holder of a lease has last updated the lease."""
+    lease_transitions: int | None = field(default=None, name="leaseTransitions")
+    """leaseTransitions is the number of transitions of a lease between holders."""
     strategy: str | None = None
     """strategy indicates the strategy for picking the leader for coordinated leader election. If the field is not specified, there is no active coordination for this lease. (Alpha) Using this field requires the CoordinatedLeaderElection feature gate to be enabled."""
+    preferred_holder: str | None = field(default=None, name="preferredHolder")
+    """preferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up. This field can only be set if Strategy is also set."""

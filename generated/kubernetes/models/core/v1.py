@@ -17,18 +17,18 @@ class AWSElasticBlockStoreVolumeSource(Model, kw_only=True):
     """
 
     DEFAULTS = {"volume_id": ""}
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
-    partition: int | None = None
-    """partition is the partition in the volume that you want to mount. If omitted, the default is to mount by volume name. Examples: For volume /dev/sda1, you specify the partition as "1". Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty)."""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly value true will force the readOnly setting in VolumeMounts. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
     volume_id: str = field(name="volumeID")
     """volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume). More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
+    partition: int | None = None
+    """partition is the partition in the volume that you want to mount. If omitted, the default is to mount by volume name. Examples: For volume /dev/sda1, you specify the partition as "1". Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty)."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly value true will force the readOnly setting in VolumeMounts. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
 
 
 class Affinity(Model, kw_only=True):
@@ -46,8 +46,6 @@ class AppArmorProfile(Model, kw_only=True):
     """AppArmorProfile defines a pod or container's AppArmor settings."""
 
     DEFAULTS = {"type": ""}
-    localhost_profile: str | None = field(default=None, name="localhostProfile")
-    """localhostProfile indicates a profile loaded on the node that should be used. The profile must be preconfigured on the node to work. Must match the loaded name of the profile. Must be set if and only if type is "Localhost"."""
     type: Literal["Localhost", "RuntimeDefault", "Unconfined"] | str
     """type indicates which kind of AppArmor profile will be applied. Valid options are:
       Localhost - a profile pre-loaded on the node.
@@ -62,20 +60,22 @@ class AppArmorProfile(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    localhost_profile: str | None = field(default=None, name="localhostProfile")
+    """localhostProfile indicates a profile loaded on the node that should be used. The profile must be preconfigured on the node to work. Must match the loaded name of the profile. Must be set if and only if type is "Localhost"."""
 
 
 class AttachedVolume(Model, kw_only=True):
     """AttachedVolume describes a volume attached to a node"""
 
-    DEFAULTS = {"device_path": "", "name": ""}
-    device_path: str = field(name="devicePath")
-    """DevicePath represents the device path where the volume should be available
+    DEFAULTS = {"name": "", "device_path": ""}
+    name: str
+    """Name of the attached volume
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str
-    """Name of the attached volume
+    device_path: str = field(name="devicePath")
+    """DevicePath represents the device path where the volume should be available
 
     Required.
 
@@ -86,24 +86,13 @@ class AzureDiskVolumeSource(Model, kw_only=True):
     """AzureDisk represents an Azure Data Disk mount on the host and bind mount to the pod."""
 
     DEFAULTS = {
-        "caching_mode": "ReadWrite",
         "disk_name": "",
         "disk_uri": "",
+        "caching_mode": "ReadWrite",
         "fs_type": "ext4",
-        "kind": "Shared",
         "read_only": False,
+        "kind": "Shared",
     }
-    caching_mode: Literal["None", "ReadOnly", "ReadWrite"] | str | None = field(
-        default=None, name="cachingMode"
-    )
-    """cachingMode is the Host Caching mode: None, Read Only, Read Write.
-
-    Possible enum values:
-     - `"None"`
-     - `"ReadOnly"`
-     - `"ReadWrite"`
-
-    Default: "ReadWrite" (applied by the server, not by this client)."""
     disk_name: str = field(name="diskName")
     """diskName is the Name of the data disk in the blob storage
 
@@ -116,10 +105,25 @@ class AzureDiskVolumeSource(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    caching_mode: Literal["None", "ReadOnly", "ReadWrite"] | str | None = field(
+        default=None, name="cachingMode"
+    )
+    """cachingMode is the Host Caching mode: None, Read Only, Read Write.
+
+    Possible enum values:
+     - `"None"`
+     - `"ReadOnly"`
+     - `"ReadWrite"`
+
+    Default: "ReadWrite" (applied by the server, not by this client)."""
     fs_type: str | None = field(default=None, name="fsType")
     """fsType is Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
 
     Default: "ext4" (applied by the server, not by this client)."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.
+
+    Default: false (applied by the server, not by this client)."""
     kind: Literal["Dedicated", "Managed", "Shared"] | str | None = None
     """kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set). defaults to shared
 
@@ -129,40 +133,34 @@ class AzureDiskVolumeSource(Model, kw_only=True):
      - `"Shared"`
 
     Default: "Shared" (applied by the server, not by this client)."""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts.
-
-    Default: false (applied by the server, not by this client)."""
 
 
 class AzureFilePersistentVolumeSource(Model, kw_only=True):
     """AzureFile represents an Azure File Service mount on the host and bind mount to the pod."""
 
     DEFAULTS = {"secret_name": "", "share_name": ""}
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
     secret_name: str = field(name="secretName")
     """secretName is the name of secret that contains Azure Storage Account Name and Key
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    secret_namespace: str | None = field(default=None, name="secretNamespace")
-    """secretNamespace is the namespace of the secret that contains Azure Storage Account Name and Key default is the same as the Pod"""
     share_name: str = field(name="shareName")
     """shareName is the azure Share Name
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
+    secret_namespace: str | None = field(default=None, name="secretNamespace")
+    """secretNamespace is the namespace of the secret that contains Azure Storage Account Name and Key default is the same as the Pod"""
 
 
 class AzureFileVolumeSource(Model, kw_only=True):
     """AzureFile represents an Azure File Service mount on the host and bind mount to the pod."""
 
     DEFAULTS = {"secret_name": "", "share_name": ""}
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
     secret_name: str = field(name="secretName")
     """secretName is the  name of secret that contains Azure Storage Account Name and Key
 
@@ -175,6 +173,8 @@ class AzureFileVolumeSource(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
 
 
 class Binding(Model, kw_only=True):
@@ -183,10 +183,10 @@ class Binding(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "Binding"
     DEFAULTS = {"metadata": {}, "target": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -203,40 +203,40 @@ class CSIPersistentVolumeSource(Model, kw_only=True):
     """Represents storage that is managed by an external CSI volume driver"""
 
     DEFAULTS = {"driver": "", "volume_handle": ""}
-    controller_expand_secret_ref: SecretReference | None = field(
-        default=None, name="controllerExpandSecretRef"
-    )
-    """controllerExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerExpandVolume call. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
-    controller_publish_secret_ref: SecretReference | None = field(
-        default=None, name="controllerPublishSecretRef"
-    )
-    """controllerPublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerPublishVolume and ControllerUnpublishVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
     driver: str
     """driver is the name of the driver to use for this volume. Required.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs"."""
-    node_expand_secret_ref: SecretReference | None = field(default=None, name="nodeExpandSecretRef")
-    """nodeExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeExpandVolume call. This field is optional, may be omitted if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
-    node_publish_secret_ref: SecretReference | None = field(
-        default=None, name="nodePublishSecretRef"
-    )
-    """nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
-    node_stage_secret_ref: SecretReference | None = field(default=None, name="nodeStageSecretRef")
-    """nodeStageSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeStageVolume and NodeStageVolume and NodeUnstageVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly value to pass to ControllerPublishVolumeRequest. Defaults to false (read/write)."""
-    volume_attributes: dict[str, str] | None = field(default=None, name="volumeAttributes")
-    """volumeAttributes of the volume to publish."""
     volume_handle: str = field(name="volumeHandle")
     """volumeHandle is the unique volume name returned by the CSI volume plugin’s CreateVolume to refer to the volume on all subsequent calls. Required.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly value to pass to ControllerPublishVolumeRequest. Defaults to false (read/write)."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs"."""
+    volume_attributes: dict[str, str] | None = field(default=None, name="volumeAttributes")
+    """volumeAttributes of the volume to publish."""
+    controller_publish_secret_ref: SecretReference | None = field(
+        default=None, name="controllerPublishSecretRef"
+    )
+    """controllerPublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerPublishVolume and ControllerUnpublishVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
+    node_stage_secret_ref: SecretReference | None = field(default=None, name="nodeStageSecretRef")
+    """nodeStageSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeStageVolume and NodeStageVolume and NodeUnstageVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
+    node_publish_secret_ref: SecretReference | None = field(
+        default=None, name="nodePublishSecretRef"
+    )
+    """nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
+    controller_expand_secret_ref: SecretReference | None = field(
+        default=None, name="controllerExpandSecretRef"
+    )
+    """controllerExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI ControllerExpandVolume call. This field is optional, and may be empty if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
+    node_expand_secret_ref: SecretReference | None = field(default=None, name="nodeExpandSecretRef")
+    """nodeExpandSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodeExpandVolume call. This field is optional, may be omitted if no secret is required. If the secret object contains more than one secret, all secrets are passed."""
 
 
 class CSIVolumeSource(Model, kw_only=True):
@@ -249,16 +249,16 @@ class CSIVolumeSource(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly specifies a read-only configuration for the volume. Defaults to false (read/write)."""
     fs_type: str | None = field(default=None, name="fsType")
     """fsType to mount. Ex. "ext4", "xfs", "ntfs". If not provided, the empty value is passed to the associated CSI driver which will determine the default filesystem to apply."""
+    volume_attributes: dict[str, str] | None = field(default=None, name="volumeAttributes")
+    """volumeAttributes stores driver-specific properties that are passed to the CSI driver. Consult your driver's documentation for supported values."""
     node_publish_secret_ref: LocalObjectReference | None = field(
         default=None, name="nodePublishSecretRef"
     )
     """nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and  may be empty if no secret is required. If the secret object contains more than one secret, all secret references are passed."""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly specifies a read-only configuration for the volume. Defaults to false (read/write)."""
-    volume_attributes: dict[str, str] | None = field(default=None, name="volumeAttributes")
-    """volumeAttributes stores driver-specific properties that are passed to the CSI driver. Consult your driver's documentation for supported values."""
 
 
 class Capabilities(Model, kw_only=True):
@@ -279,14 +279,14 @@ class CephFSPersistentVolumeSource(Model, kw_only=True):
     Required."""
     path: str | None = None
     """path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /"""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
+    user: str | None = None
+    """user is Optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
     secret_file: str | None = field(default=None, name="secretFile")
     """secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
     secret_ref: SecretReference | None = field(default=None, name="secretRef")
     """secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
-    user: str | None = None
-    """user is Optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
 
 
 class CephFSVolumeSource(Model, kw_only=True):
@@ -298,50 +298,50 @@ class CephFSVolumeSource(Model, kw_only=True):
     Required."""
     path: str | None = None
     """path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /"""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
+    user: str | None = None
+    """user is optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
     secret_file: str | None = field(default=None, name="secretFile")
     """secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
     secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
     """secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
-    user: str | None = None
-    """user is optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
 
 
 class CinderPersistentVolumeSource(Model, kw_only=True):
     """Represents a cinder volume resource in Openstack. A Cinder volume must exist before mounting to a container. The volume must also be in the same region as the kubelet. Cinder volumes support ownership management and SELinux relabeling."""
 
     DEFAULTS = {"volume_id": ""}
+    volume_id: str = field(name="volumeID")
+    """volumeID used to identify the volume in cinder. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     fs_type: str | None = field(default=None, name="fsType")
     """fsType Filesystem type to mount. Must be a filesystem type supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
     read_only: bool | None = field(default=None, name="readOnly")
     """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
     secret_ref: SecretReference | None = field(default=None, name="secretRef")
     """secretRef is Optional: points to a secret object containing parameters used to connect to OpenStack."""
-    volume_id: str = field(name="volumeID")
-    """volumeID used to identify the volume in cinder. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
 
 
 class CinderVolumeSource(Model, kw_only=True):
     """Represents a cinder volume resource in Openstack. A Cinder volume must exist before mounting to a container. The volume must also be in the same region as the kubelet. Cinder volumes support ownership management and SELinux relabeling."""
 
     DEFAULTS = {"volume_id": ""}
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
-    secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
-    """secretRef is optional: points to a secret object containing parameters used to connect to OpenStack."""
     volume_id: str = field(name="volumeID")
     """volumeID used to identify the volume in cinder. More info: https://examples.k8s.io/mysql-cinder-pd/README.md
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
+    secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
+    """secretRef is optional: points to a secret object containing parameters used to connect to OpenStack."""
 
 
 class ClientIPConfig(Model, kw_only=True):
@@ -355,10 +355,12 @@ class ClusterTrustBundleProjection(Model, kw_only=True):
     """ClusterTrustBundleProjection describes how to select a set of ClusterTrustBundle objects and project their contents into the pod filesystem."""
 
     DEFAULTS = {"path": ""}
-    label_selector: metav1.LabelSelector | None = field(default=None, name="labelSelector")
-    """Select all ClusterTrustBundles that match this label selector.  Only has effect if signerName is set.  Mutually-exclusive with name.  If unset, interpreted as "match nothing".  If set but empty, interpreted as "match everything"."""
     name: str | None = None
     """Select a single ClusterTrustBundle by object name.  Mutually-exclusive with signerName and labelSelector."""
+    signer_name: str | None = field(default=None, name="signerName")
+    """Select all ClusterTrustBundles that match this signer name. Mutually-exclusive with name.  The contents of all selected ClusterTrustBundles will be unified and deduplicated."""
+    label_selector: metav1.LabelSelector | None = field(default=None, name="labelSelector")
+    """Select all ClusterTrustBundles that match this label selector.  Only has effect if signerName is set.  Mutually-exclusive with name.  If unset, interpreted as "match nothing".  If set but empty, interpreted as "match everything"."""
     optional: bool | None = None
     """If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available.  If using name, then the named ClusterTrustBundle is allowed not to exist.  If using signerName, then the combination of signerName and labelSelector is allowed to match zero ClusterTrustBundles."""
     path: str
@@ -367,8 +369,6 @@ class ClusterTrustBundleProjection(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    signer_name: str | None = field(default=None, name="signerName")
-    """Select all ClusterTrustBundles that match this signer name. Mutually-exclusive with name.  The contents of all selected ClusterTrustBundles will be unified and deduplicated."""
     user: int | None = None
     """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
 
@@ -376,23 +376,23 @@ class ClusterTrustBundleProjection(Model, kw_only=True):
 class ComponentCondition(Model, kw_only=True):
     """Information about the condition of a component."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    error: str | None = None
-    """Condition error code for a component. For example, a health check error code."""
-    message: str | None = None
-    """Message about the condition for a component. For example, information about a health check."""
-    status: str
-    """Status of the condition for a component. Valid values for "Healthy": "True", "False", or "Unknown".
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str
     """Type of condition for a component. Valid value: "Healthy"
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str
+    """Status of the condition for a component. Valid values for "Healthy": "True", "False", or "Unknown".
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    message: str | None = None
+    """Message about the condition for a component. For example, information about a health check."""
+    error: str | None = None
+    """Condition error code for a component. For example, a health check error code."""
 
 
 class ComponentStatus(Model, kw_only=True):
@@ -401,16 +401,16 @@ class ComponentStatus(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "ComponentStatus"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    conditions: list[ComponentCondition] | None = None
-    """List of component conditions observed"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    conditions: list[ComponentCondition] | None = None
+    """List of component conditions observed"""
 
 
 class ComponentStatusList(Model, kw_only=True):
@@ -419,18 +419,18 @@ class ComponentStatusList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "ComponentStatusList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ComponentStatus]
-    """List of ComponentStatus objects.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ComponentStatus]
+    """List of ComponentStatus objects.
+
+    Required."""
 
 
 class ConfigMap(Model, kw_only=True):
@@ -439,20 +439,20 @@ class ConfigMap(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "ConfigMap"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    binary_data: dict[str, str] | None = field(default=None, name="binaryData")
-    """BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process. Using this field will require 1.10+ apiserver and kubelet. Note: BinaryData keys are not currently propagated to container env vars via ConfigMapKeyRef or ConfigMapRef env sources; only Data keys are used."""
-    data: dict[str, str] | None = None
-    """Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process."""
-    immutable: bool | None = None
-    """Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    immutable: bool | None = None
+    """Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil."""
+    data: dict[str, str] | None = None
+    """Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process."""
+    binary_data: dict[str, str] | None = field(default=None, name="binaryData")
+    """BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process. Using this field will require 1.10+ apiserver and kubelet. Note: BinaryData keys are not currently propagated to container env vars via ConfigMapKeyRef or ConfigMapRef env sources; only Data keys are used."""
 
 
 class ConfigMapEnvSource(Model, kw_only=True):
@@ -473,15 +473,15 @@ class ConfigMapEnvSource(Model, kw_only=True):
 class ConfigMapKeySelector(Model, kw_only=True):
     """Selects a key from a ConfigMap."""
 
-    DEFAULTS = {"key": "", "name": ""}
+    DEFAULTS = {"name": "", "key": ""}
+    name: str | None = None
+    """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+    Default: "" (applied by the server, not by this client)."""
     key: str
     """The key to select from the ConfigMap's Data field. Keys in the BinaryData field are not currently propagated to container env vars.
 
     Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    name: str | None = None
-    """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
     optional: bool | None = None
@@ -494,26 +494,26 @@ class ConfigMapList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "ConfigMapList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ConfigMap]
-    """Items is the list of ConfigMaps.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ConfigMap]
+    """Items is the list of ConfigMaps.
+
+    Required."""
 
 
 class ConfigMapNodeConfigSource(Model, kw_only=True):
     """ConfigMapNodeConfigSource contains the information to reference a ConfigMap as a config source for the Node. This API is deprecated since 1.22: https://git.k8s.io/enhancements/keps/sig-node/281-dynamic-kubelet-configuration"""
 
-    DEFAULTS = {"kubelet_config_key": "", "name": "", "namespace": ""}
-    kubelet_config_key: str = field(name="kubeletConfigKey")
-    """KubeletConfigKey declares which key of the referenced ConfigMap corresponds to the KubeletConfiguration structure This field is required in all cases.
+    DEFAULTS = {"namespace": "", "name": "", "kubelet_config_key": ""}
+    namespace: str
+    """Namespace is the metadata.namespace of the referenced ConfigMap. This field is required in all cases.
 
     Required.
 
@@ -524,16 +524,16 @@ class ConfigMapNodeConfigSource(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace: str
-    """Namespace is the metadata.namespace of the referenced ConfigMap. This field is required in all cases.
+    uid: str | None = None
+    """UID is the metadata.UID of the referenced ConfigMap. This field is forbidden in Node.Spec, and required in Node.Status."""
+    resource_version: str | None = field(default=None, name="resourceVersion")
+    """ResourceVersion is the metadata.ResourceVersion of the referenced ConfigMap. This field is forbidden in Node.Spec, and required in Node.Status."""
+    kubelet_config_key: str = field(name="kubeletConfigKey")
+    """KubeletConfigKey declares which key of the referenced ConfigMap corresponds to the KubeletConfiguration structure This field is required in all cases.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    resource_version: str | None = field(default=None, name="resourceVersion")
-    """ResourceVersion is the metadata.ResourceVersion of the referenced ConfigMap. This field is forbidden in Node.Spec, and required in Node.Status."""
-    uid: str | None = None
-    """UID is the metadata.UID of the referenced ConfigMap. This field is forbidden in Node.Spec, and required in Node.Status."""
 
 
 class ConfigMapProjection(Model, kw_only=True):
@@ -543,12 +543,12 @@ class ConfigMapProjection(Model, kw_only=True):
     """
 
     DEFAULTS = {"name": ""}
-    items: list[KeyToPath] | None = None
-    """items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the ConfigMap, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
     name: str | None = None
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
+    items: list[KeyToPath] | None = None
+    """items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the ConfigMap, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
     optional: bool | None = None
     """optional specify whether the ConfigMap or its keys must be defined"""
 
@@ -560,77 +560,68 @@ class ConfigMapVolumeSource(Model, kw_only=True):
     """
 
     DEFAULTS = {"name": ""}
-    default_mode: int | None = field(default=None, name="defaultMode")
-    """defaultMode is optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
-    default_user: int | None = field(default=None, name="defaultUser")
-    """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
-    items: list[KeyToPath] | None = None
-    """items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the ConfigMap, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
     name: str | None = None
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
+    items: list[KeyToPath] | None = None
+    """items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the ConfigMap, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
+    default_mode: int | None = field(default=None, name="defaultMode")
+    """defaultMode is optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
     optional: bool | None = None
     """optional specify whether the ConfigMap or its keys must be defined"""
+    default_user: int | None = field(default=None, name="defaultUser")
+    """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
 
 
 class Container(Model, kw_only=True):
     """A single application container that you want to run within a pod."""
 
     DEFAULTS = {"name": "", "resources": {}}
-    args: list[str] | None = None
-    """Arguments to the entrypoint. The container image's CMD is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
-    command: list[str] | None = None
-    """Entrypoint array. Not executed within a shell. The container image's ENTRYPOINT is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
-    env: list[EnvVar] | None = None
-    """List of environment variables to set in the container. Cannot be updated."""
-    env_from: list[EnvFromSource] | None = field(default=None, name="envFrom")
-    """List of sources to populate environment variables in the container. The keys defined within a source may consist of any printable ASCII characters except '='. When a key exists in multiple sources, the value associated with the last source will take precedence. Values defined by an Env with a duplicate key will take precedence. Cannot be updated."""
-    image: str | None = None
-    """Container image name. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets."""
-    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
-        default=None, name="imagePullPolicy"
-    )
-    """Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More info: https://kubernetes.io/docs/concepts/containers/images#updating-images
-
-    Possible enum values:
-     - `"Always"` means that kubelet always attempts to pull the latest image. Container will fail If the pull fails.
-     - `"IfNotPresent"` means that kubelet pulls if the image isn't present on disk. Container will fail if the image isn't present and the pull fails.
-     - `"Never"` means that kubelet never pulls an image, but only uses a local image. Container will fail if the image isn't present"""
-    lifecycle: Lifecycle | None = None
-    """Actions that the management system should take in response to container lifecycle events. Cannot be updated."""
-    liveness_probe: Probe | None = field(default=None, name="livenessProbe")
-    """Periodic probe of container liveness. Container will be restarted if the probe fails. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
     name: str
     """Name of the container specified as a DNS_LABEL. Each container in a pod must have a unique name (DNS_LABEL). Cannot be updated.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    image: str | None = None
+    """Container image name. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets."""
+    command: list[str] | None = None
+    """Entrypoint array. Not executed within a shell. The container image's ENTRYPOINT is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
+    args: list[str] | None = None
+    """Arguments to the entrypoint. The container image's CMD is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
+    working_dir: str | None = field(default=None, name="workingDir")
+    """Container's working directory. If not specified, the container runtime's default will be used, which might be configured in the container image. Cannot be updated."""
     ports: list[ContainerPort] | None = None
     """List of ports to expose from the container. Not specifying a port here DOES NOT prevent that port from being exposed. Any port which is listening on the default "0.0.0.0" address inside a container will be accessible from the network. Modifying this array with strategic merge patch may corrupt the data. For more information See https://github.com/kubernetes/kubernetes/issues/108255. Cannot be updated."""
-    readiness_probe: Probe | None = field(default=None, name="readinessProbe")
-    """Periodic probe of container service readiness. Container will be removed from service endpoints if the probe fails. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
-    resize_policy: list[ContainerResizePolicy] | None = field(default=None, name="resizePolicy")
-    """Resources resize policy for the container. This field cannot be set on ephemeral containers."""
+    env_from: list[EnvFromSource] | None = field(default=None, name="envFrom")
+    """List of sources to populate environment variables in the container. The keys defined within a source may consist of any printable ASCII characters except '='. When a key exists in multiple sources, the value associated with the last source will take precedence. Values defined by an Env with a duplicate key will take precedence. Cannot be updated."""
+    env: list[EnvVar] | None = None
+    """List of environment variables to set in the container. Cannot be updated."""
     resources: ResourceRequirements | None = None
     """Compute Resources required by this container. Cannot be updated. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
 
     Default: {} (applied by the server, not by this client)."""
+    resize_policy: list[ContainerResizePolicy] | None = field(default=None, name="resizePolicy")
+    """Resources resize policy for the container. This field cannot be set on ephemeral containers."""
     restart_policy: str | None = field(default=None, name="restartPolicy")
     """RestartPolicy defines the restart behavior of individual containers in a pod. This overrides the pod-level restart policy. When this field is not specified, the restart behavior is defined by the Pod's restart policy and the container type. Additionally, setting the RestartPolicy as "Always" for the init container will have the following effect: this init container will be continually restarted on exit until all regular containers have terminated. Once all regular containers have completed, all init containers with restartPolicy "Always" will be shut down. This lifecycle differs from normal init containers and is often referred to as a "sidecar" container. Although this init container still starts in the init container sequence, it does not wait for the container to complete before proceeding to the next init container. Instead, the next init container starts immediately after this init container is started, or after any startupProbe has successfully completed."""
     restart_policy_rules: list[ContainerRestartRule] | None = field(
         default=None, name="restartPolicyRules"
     )
     """Represents a list of rules to be checked to determine if the container should be restarted on exit. The rules are evaluated in order. Once a rule matches a container exit condition, the remaining rules are ignored. If no rule matches the container exit condition, the Container-level restart policy determines the whether the container is restarted or not. Constraints on the rules: - At most 20 rules are allowed. - Rules can have the same action. - Identical rules are not forbidden in validations. When rules are specified, container MUST set RestartPolicy explicitly even it if matches the Pod's RestartPolicy."""
-    security_context: SecurityContext | None = field(default=None, name="securityContext")
-    """SecurityContext defines the security options the container should be run with. If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext. More info: https://kubernetes.io/docs/tasks/configure-pod-container/security-context/"""
+    volume_mounts: list[VolumeMount] | None = field(default=None, name="volumeMounts")
+    """Pod volumes to mount into the container's filesystem. Cannot be updated."""
+    volume_devices: list[VolumeDevice] | None = field(default=None, name="volumeDevices")
+    """volumeDevices is the list of block devices to be used by the container."""
+    liveness_probe: Probe | None = field(default=None, name="livenessProbe")
+    """Periodic probe of container liveness. Container will be restarted if the probe fails. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
+    readiness_probe: Probe | None = field(default=None, name="readinessProbe")
+    """Periodic probe of container service readiness. Container will be removed from service endpoints if the probe fails. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
     startup_probe: Probe | None = field(default=None, name="startupProbe")
     """StartupProbe indicates that the Pod has successfully initialized. If specified, no other probes are executed until this completes successfully. If this probe fails, the Pod will be restarted, just as if the livenessProbe failed. This can be used to provide different probe parameters at the beginning of a Pod's lifecycle, when it might take a long time to load data or warm a cache, than during steady-state operation. This cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
-    stdin: bool | None = None
-    """Whether this container should allocate a buffer for stdin in the container runtime. If this is not set, reads from stdin in the container will always result in EOF. Default is false."""
-    stdin_once: bool | None = field(default=None, name="stdinOnce")
-    """Whether the container runtime should close the stdin channel after it has been opened by a single attach. When stdin is true the stdin stream will remain open across multiple attach sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the first client attaches to stdin, and then remains open and accepts data until the client disconnects, at which time stdin is closed and remains closed until the container is restarted. If this flag is false, a container processes that reads from stdin will never receive an EOF. Default is false"""
+    lifecycle: Lifecycle | None = None
+    """Actions that the management system should take in response to container lifecycle events. Cannot be updated."""
     termination_message_path: str | None = field(default=None, name="terminationMessagePath")
     """Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem. Message written is intended to be brief final status, such as an assertion failure message. Will be truncated by the node if greater than 4096 bytes. The total message length across all containers will be limited to 12kb. Defaults to /dev/termination-log. Cannot be updated."""
     termination_message_policy: Literal["FallbackToLogsOnError", "File"] | str | None = field(
@@ -641,34 +632,43 @@ class Container(Model, kw_only=True):
     Possible enum values:
      - `"FallbackToLogsOnError"` will read the most recent contents of the container logs for the container status message when the container exits with an error and the terminationMessagePath has no contents.
      - `"File"` is the default behavior and will set the container status message to the contents of the container's terminationMessagePath when the container exits."""
+    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
+        default=None, name="imagePullPolicy"
+    )
+    """Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More info: https://kubernetes.io/docs/concepts/containers/images#updating-images
+
+    Possible enum values:
+     - `"Always"` means that kubelet always attempts to pull the latest image. Container will fail If the pull fails.
+     - `"IfNotPresent"` means that kubelet pulls if the image isn't present on disk. Container will fail if the image isn't present and the pull fails.
+     - `"Never"` means that kubelet never pulls an image, but only uses a local image. Container will fail if the image isn't present"""
+    security_context: SecurityContext | None = field(default=None, name="securityContext")
+    """SecurityContext defines the security options the container should be run with. If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext. More info: https://kubernetes.io/docs/tasks/configure-pod-container/security-context/"""
+    stdin: bool | None = None
+    """Whether this container should allocate a buffer for stdin in the container runtime. If this is not set, reads from stdin in the container will always result in EOF. Default is false."""
+    stdin_once: bool | None = field(default=None, name="stdinOnce")
+    """Whether the container runtime should close the stdin channel after it has been opened by a single attach. When stdin is true the stdin stream will remain open across multiple attach sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the first client attaches to stdin, and then remains open and accepts data until the client disconnects, at which time stdin is closed and remains closed until the container is restarted. If this flag is false, a container processes that reads from stdin will never receive an EOF. Default is false"""
     tty: bool | None = None
     """Whether this container should allocate a TTY for itself, also requires 'stdin' to be true. Default is false."""
-    volume_devices: list[VolumeDevice] | None = field(default=None, name="volumeDevices")
-    """volumeDevices is the list of block devices to be used by the container."""
-    volume_mounts: list[VolumeMount] | None = field(default=None, name="volumeMounts")
-    """Pod volumes to mount into the container's filesystem. Cannot be updated."""
-    working_dir: str | None = field(default=None, name="workingDir")
-    """Container's working directory. If not specified, the container runtime's default will be used, which might be configured in the container image. Cannot be updated."""
 
 
 class ContainerExtendedResourceRequest(Model, kw_only=True):
     """ContainerExtendedResourceRequest has the mapping of container name, extended resource name to the device request name."""
 
-    DEFAULTS = {"container_name": "", "request_name": "", "resource_name": ""}
+    DEFAULTS = {"container_name": "", "resource_name": "", "request_name": ""}
     container_name: str = field(name="containerName")
     """The name of the container requesting resources.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    request_name: str = field(name="requestName")
-    """The name of the request in the special ResourceClaim which corresponds to the extended resource.
+    resource_name: str = field(name="resourceName")
+    """The name of the extended resource in that container which gets backed by DRA.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    resource_name: str = field(name="resourceName")
-    """The name of the extended resource in that container which gets backed by DRA.
+    request_name: str = field(name="requestName")
+    """The name of the request in the special ResourceClaim which corresponds to the extended resource.
 
     Required.
 
@@ -688,18 +688,16 @@ class ContainerPort(Model, kw_only=True):
     """ContainerPort represents a network port in a single container."""
 
     DEFAULTS = {"container_port": 0, "protocol": "TCP"}
+    name: str | None = None
+    """If specified, this must be an IANA_SVC_NAME and unique within the pod. Each named port in a pod must have a unique name. Name for the port that can be referred to by services."""
+    host_port: int | None = field(default=None, name="hostPort")
+    """Number of port to expose on the host. If specified, this must be a valid port number, 0 < x < 65536. If HostNetwork is specified, this must match ContainerPort. Most containers do not need this."""
     container_port: int = field(name="containerPort")
     """Number of port to expose on the pod's IP address. This must be a valid port number, 0 < x < 65536.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    host_ip: str | None = field(default=None, name="hostIP")
-    """What host IP to bind the external port to."""
-    host_port: int | None = field(default=None, name="hostPort")
-    """Number of port to expose on the host. If specified, this must be a valid port number, 0 < x < 65536. If HostNetwork is specified, this must match ContainerPort. Most containers do not need this."""
-    name: str | None = None
-    """If specified, this must be an IANA_SVC_NAME and unique within the pod. Each named port in a pod must have a unique name. Name for the port that can be referred to by services."""
     protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
     """Protocol for port. Must be UDP, TCP, or SCTP. Defaults to "TCP".
 
@@ -709,6 +707,8 @@ class ContainerPort(Model, kw_only=True):
      - `"UDP"` is the UDP protocol.
 
     Default: "TCP" (applied by the server, not by this client)."""
+    host_ip: str | None = field(default=None, name="hostIP")
+    """What host IP to bind the external port to."""
 
 
 class ContainerResizePolicy(Model, kw_only=True):
@@ -757,12 +757,12 @@ class ContainerRestartRuleOnExitCodes(Model, kw_only=True):
 class ContainerState(Model, kw_only=True):
     """ContainerState holds a possible state of container. Only one of its members may be specified. If none of them is specified, the default one is ContainerStateWaiting."""
 
+    waiting: ContainerStateWaiting | None = None
+    """Details about a waiting container"""
     running: ContainerStateRunning | None = None
     """Details about a running container"""
     terminated: ContainerStateTerminated | None = None
     """Details about a terminated container"""
-    waiting: ContainerStateWaiting | None = None
-    """Details about a waiting container"""
 
 
 class ContainerStateRunning(Model, kw_only=True):
@@ -776,55 +776,75 @@ class ContainerStateTerminated(Model, kw_only=True):
     """ContainerStateTerminated is a terminated state of a container."""
 
     DEFAULTS = {"exit_code": 0}
-    container_id: str | None = field(default=None, name="containerID")
-    """Container's ID in the format '<type>://<container_id>'"""
     exit_code: int = field(name="exitCode")
     """Exit status from the last termination of the container
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    finished_at: Time | None = field(default=None, name="finishedAt")
-    """Time at which the container last terminated"""
-    message: str | None = None
-    """Message regarding the last termination of the container"""
-    reason: str | None = None
-    """(brief) reason from the last termination of the container"""
     signal: int | None = None
     """Signal from the last termination of the container"""
+    reason: str | None = None
+    """(brief) reason from the last termination of the container"""
+    message: str | None = None
+    """Message regarding the last termination of the container"""
     started_at: Time | None = field(default=None, name="startedAt")
     """Time at which previous execution of the container started"""
+    finished_at: Time | None = field(default=None, name="finishedAt")
+    """Time at which the container last terminated"""
+    container_id: str | None = field(default=None, name="containerID")
+    """Container's ID in the format '<type>://<container_id>'"""
 
 
 class ContainerStateWaiting(Model, kw_only=True):
     """ContainerStateWaiting is a waiting state of a container."""
 
-    message: str | None = None
-    """Message regarding why the container is not yet running."""
     reason: str | None = None
     """(brief) reason the container is not yet running."""
+    message: str | None = None
+    """Message regarding why the container is not yet running."""
 
 
 class ContainerStatus(Model, kw_only=True):
     """ContainerStatus contains details for the current status of this container."""
 
     DEFAULTS = {
-        "image": "",
-        "image_id": "",
-        "last_state": {},
         "name": "",
+        "state": {},
+        "last_state": {},
         "ready": False,
         "restart_count": 0,
-        "state": {},
+        "image": "",
+        "image_id": "",
     }
-    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
-    """AllocatedResources represents the compute resources allocated for this container by the node. Kubelet sets this value to Container.Resources.Requests upon successful pod admission and after successfully admitting desired pod resize."""
-    allocated_resources_status: list[ResourceStatus] | None = field(
-        default=None, name="allocatedResourcesStatus"
-    )
-    """AllocatedResourcesStatus represents the status of various resources allocated for this Pod."""
-    container_id: str | None = field(default=None, name="containerID")
-    """ContainerID is the ID of the container in the format '<type>://<container_id>'. Where type is a container runtime identifier, returned from Version call of CRI API (for example "containerd")."""
+    name: str
+    """Name is a DNS_LABEL representing the unique name of the container. Each container in a pod must have a unique name across all container types. Cannot be updated.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    state: ContainerState | None = None
+    """State holds details about the container's current condition.
+
+    Default: {} (applied by the server, not by this client)."""
+    last_state: ContainerState | None = field(default=None, name="lastState")
+    """LastTerminationState holds the last termination state of the container to help debug container crashes and restarts. This field is not populated if the container is still running and RestartCount is 0.
+
+    Default: {} (applied by the server, not by this client)."""
+    ready: bool
+    """Ready specifies whether the container is currently passing its readiness check. The value will change as readiness probes keep executing. If no readiness probes are specified, this field defaults to true once the container is fully started (see Started field).
+
+    The value is typically used to determine whether a container is ready to accept traffic.
+
+    Required.
+
+    Default: false (applied by the server, not by this client)."""
+    restart_count: int = field(name="restartCount")
+    """RestartCount holds the number of times the container has been restarted. Kubelet makes an effort to always increment the value, but there are cases when the state may be lost due to node restarts and then the value may be reset to 0. The value is never negative.
+
+    Required.
+
+    Default: 0 (applied by the server, not by this client)."""
     image: str
     """Image is the name of container image that the container is running. The container image may not match the image used in the PodSpec, as it may have been resolved by the runtime. More info: https://kubernetes.io/docs/concepts/containers/images.
 
@@ -837,38 +857,22 @@ class ContainerStatus(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    last_state: ContainerState | None = field(default=None, name="lastState")
-    """LastTerminationState holds the last termination state of the container to help debug container crashes and restarts. This field is not populated if the container is still running and RestartCount is 0.
-
-    Default: {} (applied by the server, not by this client)."""
-    name: str
-    """Name is a DNS_LABEL representing the unique name of the container. Each container in a pod must have a unique name across all container types. Cannot be updated.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    ready: bool
-    """Ready specifies whether the container is currently passing its readiness check. The value will change as readiness probes keep executing. If no readiness probes are specified, this field defaults to true once the container is fully started (see Started field).
-
-    The value is typically used to determine whether a container is ready to accept traffic.
-
-    Required.
-
-    Default: false (applied by the server, not by this client)."""
-    resources: ResourceRequirements | None = None
-    """Resources represents the compute resource requests and limits that have been successfully enacted on the running container after it has been started or has been successfully resized."""
-    restart_count: int = field(name="restartCount")
-    """RestartCount holds the number of times the container has been restarted. Kubelet makes an effort to always increment the value, but there are cases when the state may be lost due to node restarts and then the value may be reset to 0. The value is never negative.
-
-    Required.
-
-    Default: 0 (applied by the server, not by this client)."""
+    container_id: str | None = field(default=None, name="containerID")
+    """ContainerID is the ID of the container in the format '<type>://<container_id>'. Where type is a container runtime identifier, returned from Version call of CRI API (for example "containerd")."""
     started: bool | None = None
     """Started indicates whether the container has finished its postStart lifecycle hook and passed its startup probe. Initialized as false, becomes true after startupProbe is considered successful. Resets to false when the container is restarted, or if kubelet loses state temporarily. In both cases, startup probes will run again. Is always true when no startupProbe is defined and container is running and has passed the postStart lifecycle hook. The null value must be treated the same as false."""
-    state: ContainerState | None = None
-    """State holds details about the container's current condition.
-
-    Default: {} (applied by the server, not by this client)."""
+    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
+    """AllocatedResources represents the compute resources allocated for this container by the node. Kubelet sets this value to Container.Resources.Requests upon successful pod admission and after successfully admitting desired pod resize."""
+    resources: ResourceRequirements | None = None
+    """Resources represents the compute resource requests and limits that have been successfully enacted on the running container after it has been started or has been successfully resized."""
+    volume_mounts: list[VolumeMountStatus] | None = field(default=None, name="volumeMounts")
+    """Status of volume mounts."""
+    user: ContainerUser | None = None
+    """User represents user identity information initially attached to the first process of the container"""
+    allocated_resources_status: list[ResourceStatus] | None = field(
+        default=None, name="allocatedResourcesStatus"
+    )
+    """AllocatedResourcesStatus represents the status of various resources allocated for this Pod."""
     stop_signal: (
         Literal[
             "SIGABRT",
@@ -1008,10 +1012,6 @@ class ContainerStatus(Model, kw_only=True):
      - `"SIGWINCH"`
      - `"SIGXCPU"`
      - `"SIGXFSZ"`"""
-    user: ContainerUser | None = None
-    """User represents user identity information initially attached to the first process of the container"""
-    volume_mounts: list[VolumeMountStatus] | None = field(default=None, name="volumeMounts")
-    """Status of volume mounts."""
 
 
 class ContainerUser(Model, kw_only=True):
@@ -1044,18 +1044,18 @@ class DownwardAPIVolumeFile(Model, kw_only=True):
     """DownwardAPIVolumeFile represents information to create the file containing the pod field"""
 
     DEFAULTS = {"path": ""}
-    field_ref: ObjectFieldSelector | None = field(default=None, name="fieldRef")
-    """Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported."""
-    mode: int | None = None
-    """Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
     path: str
     """Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    field_ref: ObjectFieldSelector | None = field(default=None, name="fieldRef")
+    """Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported."""
     resource_field_ref: ResourceFieldSelector | None = field(default=None, name="resourceFieldRef")
     """Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported."""
+    mode: int | None = None
+    """Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
     user: int | None = None
     """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
 
@@ -1063,12 +1063,12 @@ class DownwardAPIVolumeFile(Model, kw_only=True):
 class DownwardAPIVolumeSource(Model, kw_only=True):
     """DownwardAPIVolumeSource represents a volume containing downward API info. Downward API volumes support ownership management and SELinux relabeling."""
 
+    items: list[DownwardAPIVolumeFile] | None = None
+    """Items is a list of downward API volume file"""
     default_mode: int | None = field(default=None, name="defaultMode")
     """Optional: mode bits to use on created files by default. Must be a Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
     default_user: int | None = field(default=None, name="defaultUser")
     """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
-    items: list[DownwardAPIVolumeFile] | None = None
-    """Items is a list of downward API volume file"""
 
 
 class EmptyDirVolumeSource(Model, kw_only=True):
@@ -1076,24 +1076,24 @@ class EmptyDirVolumeSource(Model, kw_only=True):
 
     medium: str | None = None
     """medium represents what type of storage medium should back this directory. The default is "" which means to use the node's default medium. Must be an empty string (default) or Memory. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"""
-    mode: int | None = None
-    """mode specifies the permission bits for the emptyDir directory, in numeric notation (e.g., 0755, 01777). Must be a value between 0000 and 01777. If not specified, defaults to 0777. This might be in conflict with other options that affect the file mode, like fsGroup. If fsGroup is specified, the fsGroup permissions will override the mode specified here. This field has no effect on Windows. This field is alpha and requires EmptyDirVolumeMode featuregate to be enabled."""
     size_limit: Quantity | None = field(default=None, name="sizeLimit")
     """sizeLimit is the total amount of local storage required for this EmptyDir volume. The size limit is also applicable for memory medium. The maximum usage on memory medium EmptyDir would be the minimum value between the SizeLimit specified here and the sum of memory limits of all containers in a pod. The default is nil which means that the limit is undefined. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"""
+    mode: int | None = None
+    """mode specifies the permission bits for the emptyDir directory, in numeric notation (e.g., 0755, 01777). Must be a value between 0000 and 01777. If not specified, defaults to 0777. This might be in conflict with other options that affect the file mode, like fsGroup. If fsGroup is specified, the fsGroup permissions will override the mode specified here. This field has no effect on Windows. This field is alpha and requires EmptyDirVolumeMode featuregate to be enabled."""
 
 
 class EndpointAddress(Model, kw_only=True):
     """EndpointAddress is a tuple that describes single IP address. Deprecated: This API is deprecated in v1.33+."""
 
     DEFAULTS = {"ip": ""}
-    hostname: str | None = None
-    """The Hostname of this endpoint"""
     ip: str
     """The IP of this endpoint. May not be loopback (127.0.0.0/8 or ::1), link-local (169.254.0.0/16 or fe80::/10), or link-local multicast (224.0.0.0/24 or ff02::/16).
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    hostname: str | None = None
+    """The Hostname of this endpoint"""
     node_name: str | None = field(default=None, name="nodeName")
     """Optional: Node hosting this endpoint. This can be used to determine endpoints local to a node."""
     target_ref: ObjectReference | None = field(default=None, name="targetRef")
@@ -1104,17 +1104,6 @@ class EndpointPort(Model, kw_only=True):
     """EndpointPort is a tuple that describes a single port. Deprecated: This API is deprecated in v1.33+."""
 
     DEFAULTS = {"port": 0}
-    app_protocol: str | None = field(default=None, name="appProtocol")
-    """The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand. This field follows standard Kubernetes label syntax. Valid values are either:
-
-    * Un-prefixed protocol names - reserved for IANA standard service names (as per RFC-6335 and https://www.iana.org/assignments/service-names).
-
-    * Kubernetes-defined prefixed names:
-      * 'kubernetes.io/h2c' - HTTP/2 prior knowledge over cleartext as described in https://www.rfc-editor.org/rfc/rfc9113.html#name-starting-http-2-with-prior-
-      * 'kubernetes.io/ws'  - WebSocket over cleartext as described in https://www.rfc-editor.org/rfc/rfc6455
-      * 'kubernetes.io/wss' - WebSocket over TLS as described in https://www.rfc-editor.org/rfc/rfc6455
-
-    * Other protocols should use implementation-defined prefixed names such as mycompany.com/my-custom-protocol."""
     name: str | None = None
     """The name of this port.  This must match the 'name' field in the corresponding ServicePort. Must be a DNS_LABEL. Optional only if one port is defined."""
     port: int
@@ -1130,6 +1119,17 @@ class EndpointPort(Model, kw_only=True):
      - `"SCTP"` is the SCTP protocol.
      - `"TCP"` is the TCP protocol.
      - `"UDP"` is the UDP protocol."""
+    app_protocol: str | None = field(default=None, name="appProtocol")
+    """The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand. This field follows standard Kubernetes label syntax. Valid values are either:
+
+    * Un-prefixed protocol names - reserved for IANA standard service names (as per RFC-6335 and https://www.iana.org/assignments/service-names).
+
+    * Kubernetes-defined prefixed names:
+      * 'kubernetes.io/h2c' - HTTP/2 prior knowledge over cleartext as described in https://www.rfc-editor.org/rfc/rfc9113.html#name-starting-http-2-with-prior-
+      * 'kubernetes.io/ws'  - WebSocket over cleartext as described in https://www.rfc-editor.org/rfc/rfc6455
+      * 'kubernetes.io/wss' - WebSocket over TLS as described in https://www.rfc-editor.org/rfc/rfc6455
+
+    * Other protocols should use implementation-defined prefixed names such as mycompany.com/my-custom-protocol."""
 
 
 class EndpointSubset(Model, kw_only=True):
@@ -1179,10 +1179,10 @@ class Endpoints(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "Endpoints"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -1197,27 +1197,27 @@ class EndpointsList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "EndpointsList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Endpoints]
-    """List of endpoints.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Endpoints]
+    """List of endpoints.
+
+    Required."""
 
 
 class EnvFromSource(Model, kw_only=True):
     """EnvFromSource represents the source of a set of ConfigMaps or Secrets"""
 
-    config_map_ref: ConfigMapEnvSource | None = field(default=None, name="configMapRef")
-    """The ConfigMap to select from"""
     prefix: str | None = None
     """Optional text to prepend to the name of each environment variable. May consist of any printable ASCII characters except '='."""
+    config_map_ref: ConfigMapEnvSource | None = field(default=None, name="configMapRef")
+    """The ConfigMap to select from"""
     secret_ref: SecretEnvSource | None = field(default=None, name="secretRef")
     """The Secret to select from"""
 
@@ -1241,16 +1241,16 @@ class EnvVar(Model, kw_only=True):
 class EnvVarSource(Model, kw_only=True):
     """EnvVarSource represents a source for the value of an EnvVar."""
 
-    config_map_key_ref: ConfigMapKeySelector | None = field(default=None, name="configMapKeyRef")
-    """Selects a key of a ConfigMap."""
     field_ref: ObjectFieldSelector | None = field(default=None, name="fieldRef")
     """Selects a field of the pod: supports metadata.name, metadata.namespace, `metadata.labels['<KEY>']`, `metadata.annotations['<KEY>']`, spec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs."""
-    file_key_ref: FileKeySelector | None = field(default=None, name="fileKeyRef")
-    """FileKeyRef selects a key of the env file. Requires the EnvFiles feature gate to be enabled."""
     resource_field_ref: ResourceFieldSelector | None = field(default=None, name="resourceFieldRef")
     """Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory and requests.ephemeral-storage) are currently supported."""
+    config_map_key_ref: ConfigMapKeySelector | None = field(default=None, name="configMapKeyRef")
+    """Selects a key of a ConfigMap."""
     secret_key_ref: SecretKeySelector | None = field(default=None, name="secretKeyRef")
     """Selects a key of a secret in the pod's namespace"""
+    file_key_ref: FileKeySelector | None = field(default=None, name="fileKeyRef")
+    """FileKeyRef selects a key of the env file. Requires the EnvFiles feature gate to be enabled."""
 
 
 class EphemeralContainer(Model, kw_only=True):
@@ -1260,63 +1260,50 @@ class EphemeralContainer(Model, kw_only=True):
     """
 
     DEFAULTS = {"name": "", "resources": {}}
-    args: list[str] | None = None
-    """Arguments to the entrypoint. The image's CMD is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
-    command: list[str] | None = None
-    """Entrypoint array. Not executed within a shell. The image's ENTRYPOINT is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
-    env: list[EnvVar] | None = None
-    """List of environment variables to set in the container. Cannot be updated."""
-    env_from: list[EnvFromSource] | None = field(default=None, name="envFrom")
-    """List of sources to populate environment variables in the container. The keys defined within a source may consist of any printable ASCII characters except '='. When a key exists in multiple sources, the value associated with the last source will take precedence. Values defined by an Env with a duplicate key will take precedence. Cannot be updated."""
-    image: str | None = None
-    """Container image name. More info: https://kubernetes.io/docs/concepts/containers/images"""
-    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
-        default=None, name="imagePullPolicy"
-    )
-    """Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More info: https://kubernetes.io/docs/concepts/containers/images#updating-images
-
-    Possible enum values:
-     - `"Always"` means that kubelet always attempts to pull the latest image. Container will fail If the pull fails.
-     - `"IfNotPresent"` means that kubelet pulls if the image isn't present on disk. Container will fail if the image isn't present and the pull fails.
-     - `"Never"` means that kubelet never pulls an image, but only uses a local image. Container will fail if the image isn't present"""
-    lifecycle: Lifecycle | None = None
-    """Lifecycle is not allowed for ephemeral containers."""
-    liveness_probe: Probe | None = field(default=None, name="livenessProbe")
-    """Probes are not allowed for ephemeral containers."""
     name: str
     """Name of the ephemeral container specified as a DNS_LABEL. This name must be unique among all containers, init containers and ephemeral containers.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    image: str | None = None
+    """Container image name. More info: https://kubernetes.io/docs/concepts/containers/images"""
+    command: list[str] | None = None
+    """Entrypoint array. Not executed within a shell. The image's ENTRYPOINT is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
+    args: list[str] | None = None
+    """Arguments to the entrypoint. The image's CMD is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
+    working_dir: str | None = field(default=None, name="workingDir")
+    """Container's working directory. If not specified, the container runtime's default will be used, which might be configured in the container image. Cannot be updated."""
     ports: list[ContainerPort] | None = None
     """Ports are not allowed for ephemeral containers."""
-    readiness_probe: Probe | None = field(default=None, name="readinessProbe")
-    """Probes are not allowed for ephemeral containers."""
-    resize_policy: list[ContainerResizePolicy] | None = field(default=None, name="resizePolicy")
-    """Resources resize policy for the container."""
+    env_from: list[EnvFromSource] | None = field(default=None, name="envFrom")
+    """List of sources to populate environment variables in the container. The keys defined within a source may consist of any printable ASCII characters except '='. When a key exists in multiple sources, the value associated with the last source will take precedence. Values defined by an Env with a duplicate key will take precedence. Cannot be updated."""
+    env: list[EnvVar] | None = None
+    """List of environment variables to set in the container. Cannot be updated."""
     resources: ResourceRequirements | None = None
     """Resources are not allowed for ephemeral containers. Ephemeral containers use spare resources already allocated to the pod.
 
     Default: {} (applied by the server, not by this client)."""
+    resize_policy: list[ContainerResizePolicy] | None = field(default=None, name="resizePolicy")
+    """Resources resize policy for the container."""
     restart_policy: str | None = field(default=None, name="restartPolicy")
     """Restart policy for the container to manage the restart behavior of each container within a pod. You cannot set this field on ephemeral containers."""
     restart_policy_rules: list[ContainerRestartRule] | None = field(
         default=None, name="restartPolicyRules"
     )
     """Represents a list of rules to be checked to determine if the container should be restarted on exit. You cannot set this field on ephemeral containers."""
-    security_context: SecurityContext | None = field(default=None, name="securityContext")
-    """Optional: SecurityContext defines the security options the ephemeral container should be run with. If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext."""
+    volume_mounts: list[VolumeMount] | None = field(default=None, name="volumeMounts")
+    """Pod volumes to mount into the container's filesystem. Subpath mounts are not allowed for ephemeral containers. Cannot be updated."""
+    volume_devices: list[VolumeDevice] | None = field(default=None, name="volumeDevices")
+    """volumeDevices is the list of block devices to be used by the container."""
+    liveness_probe: Probe | None = field(default=None, name="livenessProbe")
+    """Probes are not allowed for ephemeral containers."""
+    readiness_probe: Probe | None = field(default=None, name="readinessProbe")
+    """Probes are not allowed for ephemeral containers."""
     startup_probe: Probe | None = field(default=None, name="startupProbe")
     """Probes are not allowed for ephemeral containers."""
-    stdin: bool | None = None
-    """Whether this container should allocate a buffer for stdin in the container runtime. If this is not set, reads from stdin in the container will always result in EOF. Default is false."""
-    stdin_once: bool | None = field(default=None, name="stdinOnce")
-    """Whether the container runtime should close the stdin channel after it has been opened by a single attach. When stdin is true the stdin stream will remain open across multiple attach sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the first client attaches to stdin, and then remains open and accepts data until the client disconnects, at which time stdin is closed and remains closed until the container is restarted. If this flag is false, a container processes that reads from stdin will never receive an EOF. Default is false"""
-    target_container_name: str | None = field(default=None, name="targetContainerName")
-    """If set, the name of the container from PodSpec that this ephemeral container targets. The ephemeral container will be run in the namespaces (IPC, PID, etc) of this container. If not set then the ephemeral container uses the namespaces configured in the Pod spec.
-
-    The container runtime must implement support for this feature. If the runtime does not support namespace targeting then the result of setting this field is undefined."""
+    lifecycle: Lifecycle | None = None
+    """Lifecycle is not allowed for ephemeral containers."""
     termination_message_path: str | None = field(default=None, name="terminationMessagePath")
     """Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem. Message written is intended to be brief final status, such as an assertion failure message. Will be truncated by the node if greater than 4096 bytes. The total message length across all containers will be limited to 12kb. Defaults to /dev/termination-log. Cannot be updated."""
     termination_message_policy: Literal["FallbackToLogsOnError", "File"] | str | None = field(
@@ -1327,14 +1314,27 @@ class EphemeralContainer(Model, kw_only=True):
     Possible enum values:
      - `"FallbackToLogsOnError"` will read the most recent contents of the container logs for the container status message when the container exits with an error and the terminationMessagePath has no contents.
      - `"File"` is the default behavior and will set the container status message to the contents of the container's terminationMessagePath when the container exits."""
+    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
+        default=None, name="imagePullPolicy"
+    )
+    """Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More info: https://kubernetes.io/docs/concepts/containers/images#updating-images
+
+    Possible enum values:
+     - `"Always"` means that kubelet always attempts to pull the latest image. Container will fail If the pull fails.
+     - `"IfNotPresent"` means that kubelet pulls if the image isn't present on disk. Container will fail if the image isn't present and the pull fails.
+     - `"Never"` means that kubelet never pulls an image, but only uses a local image. Container will fail if the image isn't present"""
+    security_context: SecurityContext | None = field(default=None, name="securityContext")
+    """Optional: SecurityContext defines the security options the ephemeral container should be run with. If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext."""
+    stdin: bool | None = None
+    """Whether this container should allocate a buffer for stdin in the container runtime. If this is not set, reads from stdin in the container will always result in EOF. Default is false."""
+    stdin_once: bool | None = field(default=None, name="stdinOnce")
+    """Whether the container runtime should close the stdin channel after it has been opened by a single attach. When stdin is true the stdin stream will remain open across multiple attach sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the first client attaches to stdin, and then remains open and accepts data until the client disconnects, at which time stdin is closed and remains closed until the container is restarted. If this flag is false, a container processes that reads from stdin will never receive an EOF. Default is false"""
     tty: bool | None = None
     """Whether this container should allocate a TTY for itself, also requires 'stdin' to be true. Default is false."""
-    volume_devices: list[VolumeDevice] | None = field(default=None, name="volumeDevices")
-    """volumeDevices is the list of block devices to be used by the container."""
-    volume_mounts: list[VolumeMount] | None = field(default=None, name="volumeMounts")
-    """Pod volumes to mount into the container's filesystem. Subpath mounts are not allowed for ephemeral containers. Cannot be updated."""
-    working_dir: str | None = field(default=None, name="workingDir")
-    """Container's working directory. If not specified, the container runtime's default will be used, which might be configured in the container image. Cannot be updated."""
+    target_container_name: str | None = field(default=None, name="targetContainerName")
+    """If set, the name of the container from PodSpec that this ephemeral container targets. The ephemeral container will be run in the namespaces (IPC, PID, etc) of this container. If not set then the ephemeral container uses the namespaces configured in the Pod spec.
+
+    The container runtime must implement support for this feature. If the runtime does not support namespace targeting then the result of setting this field is undefined."""
 
 
 class EphemeralVolumeSource(Model, kw_only=True):
@@ -1358,40 +1358,48 @@ class Event(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "Event"
     DEFAULTS = {
-        "involved_object": {},
         "metadata": {},
+        "involved_object": {},
+        "source": {},
         "reporting_component": "",
         "reporting_instance": "",
-        "source": {},
     }
-    action: str | None = None
-    """What action was taken/failed regarding to the Regarding object."""
+    kind: str | None = None
+    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    count: int | None = None
-    """The number of times this event has occurred."""
-    event_time: MicroTime | None = field(default=None, name="eventTime")
-    """Time when this Event was first observed."""
-    first_timestamp: Time | None = field(default=None, name="firstTimestamp")
-    """The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)"""
+    metadata: metav1.ObjectMeta | None = None
+    """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+
+    Default: {} (applied by the server, not by this client)."""
     involved_object: ObjectReference = field(name="involvedObject")
     """The object that this event is about.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    kind: str | None = None
-    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    last_timestamp: Time | None = field(default=None, name="lastTimestamp")
-    """The time at which the most recent occurrence of this event was recorded."""
-    message: str | None = None
-    """A human-readable description of the status of this operation."""
-    metadata: metav1.ObjectMeta | None = None
-    """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
-
-    Default: {} (applied by the server, not by this client)."""
     reason: str | None = None
     """This should be a short, machine understandable string that gives the reason for the transition into the object's current status."""
+    message: str | None = None
+    """A human-readable description of the status of this operation."""
+    source: EventSource | None = None
+    """The component reporting this event. Should be a short machine understandable string.
+
+    Default: {} (applied by the server, not by this client)."""
+    first_timestamp: Time | None = field(default=None, name="firstTimestamp")
+    """The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)"""
+    last_timestamp: Time | None = field(default=None, name="lastTimestamp")
+    """The time at which the most recent occurrence of this event was recorded."""
+    count: int | None = None
+    """The number of times this event has occurred."""
+    type: str | None = None
+    """Type of this event (Normal, Warning), new types could be added in the future"""
+    event_time: MicroTime | None = field(default=None, name="eventTime")
+    """Time when this Event was first observed."""
+    series: EventSeries | None = None
+    """Data about the Event series this event represents or nil if it's a singleton Event."""
+    action: str | None = None
+    """What action was taken/failed regarding to the Regarding object."""
     related: ObjectReference | None = None
     """Optional secondary object for more complex actions."""
     reporting_component: str | None = field(default=None, name="reportingComponent")
@@ -1402,14 +1410,6 @@ class Event(Model, kw_only=True):
     """ID of the controller instance, e.g. `kubelet-xyzf`.
 
     Default: "" (applied by the server, not by this client)."""
-    series: EventSeries | None = None
-    """Data about the Event series this event represents or nil if it's a singleton Event."""
-    source: EventSource | None = None
-    """The component reporting this event. Should be a short machine understandable string.
-
-    Default: {} (applied by the server, not by this client)."""
-    type: str | None = None
-    """Type of this event (Normal, Warning), new types could be added in the future"""
 
 
 class EventList(Model, kw_only=True):
@@ -1418,18 +1418,18 @@ class EventList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "EventList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Event]
-    """List of events
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Event]
+    """List of events
+
+    Required."""
 
 
 class EventSeries(Model, kw_only=True):
@@ -1482,14 +1482,14 @@ class ExecAction(Model, kw_only=True):
 class FCVolumeSource(Model, kw_only=True):
     """Represents a Fibre Channel volume. Fibre Channel volumes can only be mounted as read/write once. Fibre Channel volumes support ownership management and SELinux relabeling."""
 
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
-    lun: int | None = None
-    """lun is Optional: FC target lun number"""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
     target_wwns: list[str] | None = field(default=None, name="targetWWNs")
     """targetWWNs is Optional: FC target worldwide names (WWNs)"""
+    lun: int | None = None
+    """lun is Optional: FC target lun number"""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
     wwids: list[str] | None = None
     """wwids Optional: FC volume world wide identifiers (wwids) Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously."""
 
@@ -1497,7 +1497,19 @@ class FCVolumeSource(Model, kw_only=True):
 class FileKeySelector(Model, kw_only=True):
     """FileKeySelector selects a key of the env file."""
 
-    DEFAULTS = {"key": "", "optional": False, "path": "", "volume_name": ""}
+    DEFAULTS = {"volume_name": "", "path": "", "key": "", "optional": False}
+    volume_name: str = field(name="volumeName")
+    """The name of the volume mount containing the env file.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    path: str
+    """The path within the volume from which to select the file. Must be relative and may not contain the '..' path or start with '..'.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     key: str
     """The key within the env file. An invalid key will prevent the pod from starting. The keys defined within a source may consist of any printable ASCII characters except '='. During Alpha stage of the EnvFiles feature gate, the key size is limited to 128 characters.
 
@@ -1510,18 +1522,6 @@ class FileKeySelector(Model, kw_only=True):
     If optional is set to false and the specified key does not exist, an error will be returned during Pod creation.
 
     Default: false (applied by the server, not by this client)."""
-    path: str
-    """The path within the volume from which to select the file. Must be relative and may not contain the '..' path or start with '..'.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    volume_name: str = field(name="volumeName")
-    """The name of the volume mount containing the env file.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
 
 
 class FlexPersistentVolumeSource(Model, kw_only=True):
@@ -1536,12 +1536,12 @@ class FlexPersistentVolumeSource(Model, kw_only=True):
     Default: "" (applied by the server, not by this client)."""
     fs_type: str | None = field(default=None, name="fsType")
     """fsType is the Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script."""
-    options: dict[str, str] | None = None
-    """options is Optional: this field holds extra command options if any."""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
     secret_ref: SecretReference | None = field(default=None, name="secretRef")
     """secretRef is Optional: SecretRef is reference to the secret object containing sensitive information to pass to the plugin scripts. This may be empty if no secret object is specified. If the secret object contains more than one secret, all secrets are passed to the plugin scripts."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
+    options: dict[str, str] | None = None
+    """options is Optional: this field holds extra command options if any."""
 
 
 class FlexVolumeSource(Model, kw_only=True):
@@ -1556,12 +1556,12 @@ class FlexVolumeSource(Model, kw_only=True):
     Default: "" (applied by the server, not by this client)."""
     fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script."""
-    options: dict[str, str] | None = None
-    """options is Optional: this field holds extra command options if any."""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
     secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
     """secretRef is Optional: secretRef is reference to the secret object containing sensitive information to pass to the plugin scripts. This may be empty if no secret object is specified. If the secret object contains more than one secret, all secrets are passed to the plugin scripts."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
+    options: dict[str, str] | None = None
+    """options is Optional: this field holds extra command options if any."""
 
 
 class FlockerVolumeSource(Model, kw_only=True):
@@ -1580,16 +1580,16 @@ class GCEPersistentDiskVolumeSource(Model, kw_only=True):
     """
 
     DEFAULTS = {"pd_name": ""}
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
-    partition: int | None = None
-    """partition is the partition in the volume that you want to mount. If omitted, the default is to mount by volume name. Examples: For volume /dev/sda1, you specify the partition as "1". Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty). More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
     pd_name: str = field(name="pdName")
     """pdName is unique name of the PD resource in GCE. Used to identify the disk in GCE. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
+    partition: int | None = None
+    """partition is the partition in the volume that you want to mount. If omitted, the default is to mount by volume name. Examples: For volume /dev/sda1, you specify the partition as "1". Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty). More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
     read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
 
@@ -1598,12 +1598,6 @@ class GRPCAction(Model, kw_only=True):
     """GRPCAction specifies an action involving a GRPC service."""
 
     DEFAULTS = {"port": 0, "service": ""}
-    mode: Literal["Plaintext", "TLS"] | str | None = None
-    """mode specifies the connection mode for the gRPC health probe. Set to "TLS" to use TLS without certificate verification. Set to "Plaintext" to use a plaintext (insecure) connection explicitly. If not specified, the probe uses a plaintext (insecure) connection.
-
-    Possible enum values:
-     - `"Plaintext"` indicates that the probe should use a plaintext (insecure) gRPC connection.
-     - `"TLS"` indicates that the probe should connect using TLS without certificate verification."""
     port: int
     """Port number of the gRPC service. Number must be in the range 1 to 65535.
 
@@ -1616,6 +1610,12 @@ class GRPCAction(Model, kw_only=True):
     If this is not specified, the default behavior is defined by gRPC.
 
     Default: "" (applied by the server, not by this client)."""
+    mode: Literal["Plaintext", "TLS"] | str | None = None
+    """mode specifies the connection mode for the gRPC health probe. Set to "TLS" to use TLS without certificate verification. Set to "Plaintext" to use a plaintext (insecure) connection explicitly. If not specified, the probe uses a plaintext (insecure) connection.
+
+    Possible enum values:
+     - `"Plaintext"` indicates that the probe should use a plaintext (insecure) gRPC connection.
+     - `"TLS"` indicates that the probe should connect using TLS without certificate verification."""
 
 
 class GitRepoVolumeSource(Model, kw_only=True):
@@ -1625,8 +1625,6 @@ class GitRepoVolumeSource(Model, kw_only=True):
     """
 
     DEFAULTS = {"repository": ""}
-    directory: str | None = None
-    """directory is the target directory name. Must not contain or start with '..'.  If '.' is supplied, the volume directory will be the git repository.  Otherwise, if specified, the volume will contain the git repository in the subdirectory with the given name."""
     repository: str
     """repository is the URL
 
@@ -1635,6 +1633,8 @@ class GitRepoVolumeSource(Model, kw_only=True):
     Default: "" (applied by the server, not by this client)."""
     revision: str | None = None
     """revision is the commit hash for the specified revision."""
+    directory: str | None = None
+    """directory is the target directory name. Must not contain or start with '..'.  If '.' is supplied, the volume directory will be the git repository.  Otherwise, if specified, the volume will contain the git repository in the subdirectory with the given name."""
 
 
 class GlusterfsPersistentVolumeSource(Model, kw_only=True):
@@ -1647,8 +1647,6 @@ class GlusterfsPersistentVolumeSource(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    endpoints_namespace: str | None = field(default=None, name="endpointsNamespace")
-    """endpointsNamespace is the namespace that contains Glusterfs endpoint. If this field is empty, the EndpointNamespace defaults to the same namespace as the bound PVC. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod"""
     path: str
     """path is the Glusterfs volume path. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
 
@@ -1657,6 +1655,8 @@ class GlusterfsPersistentVolumeSource(Model, kw_only=True):
     Default: "" (applied by the server, not by this client)."""
     read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the Glusterfs volume to be mounted with read-only permissions. Defaults to false. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod"""
+    endpoints_namespace: str | None = field(default=None, name="endpointsNamespace")
+    """endpointsNamespace is the namespace that contains Glusterfs endpoint. If this field is empty, the EndpointNamespace defaults to the same namespace as the bound PVC. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod"""
 
 
 class GlusterfsVolumeSource(Model, kw_only=True):
@@ -1682,28 +1682,28 @@ class GlusterfsVolumeSource(Model, kw_only=True):
 class HTTPGetAction(Model, kw_only=True):
     """HTTPGetAction describes an action based on HTTP Get requests."""
 
-    host: str | None = None
-    """Host name to connect to, defaults to the pod IP. You probably want to set "Host" in httpHeaders instead."""
-    http_headers: list[HTTPHeader] | None = field(default=None, name="httpHeaders")
-    """Custom headers to set in the request. HTTP allows repeated headers."""
     path: str | None = None
     """Path to access on the HTTP server."""
     port: IntOrString
     """Name or number of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
 
     Required."""
-    protocol: Literal["HTTP1", "HTTP2"] | str | None = None
-    """Protocol selects the wire protocol for the probe connection. Nil defaults to HTTP/1.1.
-
-    Possible enum values:
-     - `"HTTP1"` uses HTTP/1.1 (the existing default).
-     - `"HTTP2"` uses HTTP/2. Currently, only cleartext with prior knowledge (h2c) is supported, and must be used with scheme HTTP."""
+    host: str | None = None
+    """Host name to connect to, defaults to the pod IP. You probably want to set "Host" in httpHeaders instead."""
     scheme: Literal["HTTP", "HTTPS"] | str | None = None
     """Scheme to use for connecting to the host. Defaults to HTTP.
 
     Possible enum values:
      - `"HTTP"` means that the scheme used will be http://
      - `"HTTPS"` means that the scheme used will be https://"""
+    http_headers: list[HTTPHeader] | None = field(default=None, name="httpHeaders")
+    """Custom headers to set in the request. HTTP allows repeated headers."""
+    protocol: Literal["HTTP1", "HTTP2"] | str | None = None
+    """Protocol selects the wire protocol for the probe connection. Nil defaults to HTTP/1.1.
+
+    Possible enum values:
+     - `"HTTP1"` uses HTTP/1.1 (the existing default).
+     - `"HTTP2"` uses HTTP/2. Currently, only cleartext with prior knowledge (h2c) is supported, and must be used with scheme HTTP."""
 
 
 class HTTPHeader(Model, kw_only=True):
@@ -1728,14 +1728,14 @@ class HostAlias(Model, kw_only=True):
     """HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the pod's hosts file."""
 
     DEFAULTS = {"ip": ""}
-    hostnames: list[str] | None = None
-    """Hostnames for the above IP address."""
     ip: str
     """IP address of the host file entry.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    hostnames: list[str] | None = None
+    """Hostnames for the above IP address."""
 
 
 class HostIP(Model, kw_only=True):
@@ -1790,90 +1790,92 @@ class HostPathVolumeSource(Model, kw_only=True):
 class ISCSIPersistentVolumeSource(Model, kw_only=True):
     """ISCSIPersistentVolumeSource represents an ISCSI disk. ISCSI volumes can only be mounted as read/write once. ISCSI volumes support ownership management and SELinux relabeling."""
 
-    DEFAULTS = {"iqn": "", "iscsi_interface": "default", "lun": 0, "target_portal": ""}
-    chap_auth_discovery: bool | None = field(default=None, name="chapAuthDiscovery")
-    """chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication"""
-    chap_auth_session: bool | None = field(default=None, name="chapAuthSession")
-    """chapAuthSession defines whether support iSCSI Session CHAP authentication"""
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi"""
-    initiator_name: str | None = field(default=None, name="initiatorName")
-    """initiatorName is the custom iSCSI Initiator Name. If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface <target portal>:<volume name> will be created for the connection."""
+    DEFAULTS = {"target_portal": "", "iqn": "", "lun": 0, "iscsi_interface": "default"}
+    target_portal: str = field(name="targetPortal")
+    """targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     iqn: str
     """iqn is Target iSCSI Qualified Name.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    iscsi_interface: str | None = field(default=None, name="iscsiInterface")
-    """iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).
-
-    Default: "default" (applied by the server, not by this client)."""
     lun: int
     """lun is iSCSI Target Lun number.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    portals: list[str] | None = None
-    """portals is the iSCSI Target Portal List. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260)."""
+    iscsi_interface: str | None = field(default=None, name="iscsiInterface")
+    """iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).
+
+    Default: "default" (applied by the server, not by this client)."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi"""
     read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false."""
+    portals: list[str] | None = None
+    """portals is the iSCSI Target Portal List. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260)."""
+    chap_auth_discovery: bool | None = field(default=None, name="chapAuthDiscovery")
+    """chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication"""
+    chap_auth_session: bool | None = field(default=None, name="chapAuthSession")
+    """chapAuthSession defines whether support iSCSI Session CHAP authentication"""
     secret_ref: SecretReference | None = field(default=None, name="secretRef")
     """secretRef is the CHAP Secret for iSCSI target and initiator authentication"""
+    initiator_name: str | None = field(default=None, name="initiatorName")
+    """initiatorName is the custom iSCSI Initiator Name. If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface <target portal>:<volume name> will be created for the connection."""
+
+
+class ISCSIVolumeSource(Model, kw_only=True):
+    """Represents an ISCSI disk. ISCSI volumes can only be mounted as read/write once. ISCSI volumes support ownership management and SELinux relabeling."""
+
+    DEFAULTS = {"target_portal": "", "iqn": "", "lun": 0, "iscsi_interface": "default"}
     target_portal: str = field(name="targetPortal")
     """targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-
-
-class ISCSIVolumeSource(Model, kw_only=True):
-    """Represents an ISCSI disk. ISCSI volumes can only be mounted as read/write once. ISCSI volumes support ownership management and SELinux relabeling."""
-
-    DEFAULTS = {"iqn": "", "iscsi_interface": "default", "lun": 0, "target_portal": ""}
-    chap_auth_discovery: bool | None = field(default=None, name="chapAuthDiscovery")
-    """chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication"""
-    chap_auth_session: bool | None = field(default=None, name="chapAuthSession")
-    """chapAuthSession defines whether support iSCSI Session CHAP authentication"""
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi"""
-    initiator_name: str | None = field(default=None, name="initiatorName")
-    """initiatorName is the custom iSCSI Initiator Name. If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface <target portal>:<volume name> will be created for the connection."""
     iqn: str
     """iqn is the target iSCSI Qualified Name.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    iscsi_interface: str | None = field(default=None, name="iscsiInterface")
-    """iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).
-
-    Default: "default" (applied by the server, not by this client)."""
     lun: int
     """lun represents iSCSI Target Lun number.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    portals: list[str] | None = None
-    """portals is the iSCSI Target Portal List. The portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260)."""
+    iscsi_interface: str | None = field(default=None, name="iscsiInterface")
+    """iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp).
+
+    Default: "default" (applied by the server, not by this client)."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi"""
     read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false."""
+    portals: list[str] | None = None
+    """portals is the iSCSI Target Portal List. The portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260)."""
+    chap_auth_discovery: bool | None = field(default=None, name="chapAuthDiscovery")
+    """chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication"""
+    chap_auth_session: bool | None = field(default=None, name="chapAuthSession")
+    """chapAuthSession defines whether support iSCSI Session CHAP authentication"""
     secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
     """secretRef is the CHAP Secret for iSCSI target and initiator authentication"""
-    target_portal: str = field(name="targetPortal")
-    """targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260).
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    initiator_name: str | None = field(default=None, name="initiatorName")
+    """initiatorName is the custom iSCSI Initiator Name. If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface <target portal>:<volume name> will be created for the connection."""
 
 
 class ImageVolumeSource(Model, kw_only=True):
     """ImageVolumeSource represents a image volume resource."""
 
+    reference: str | None = None
+    """Required: Image or artifact reference to be used. Behaves in the same way as pod.spec.containers[*].image. Pull secrets will be assembled in the same way as for the container image by looking up node credentials, SA image pull secrets, and pod spec image pull secrets. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets."""
     pull_policy: Literal["Always", "IfNotPresent", "Never"] | str | None = field(
         default=None, name="pullPolicy"
     )
@@ -1883,8 +1885,6 @@ class ImageVolumeSource(Model, kw_only=True):
      - `"Always"` means that kubelet always attempts to pull the latest image. Container will fail If the pull fails.
      - `"IfNotPresent"` means that kubelet pulls if the image isn't present on disk. Container will fail if the image isn't present and the pull fails.
      - `"Never"` means that kubelet never pulls an image, but only uses a local image. Container will fail if the image isn't present"""
-    reference: str | None = None
-    """Required: Image or artifact reference to be used. Behaves in the same way as pod.spec.containers[*].image. Pull secrets will be assembled in the same way as for the container image by looking up node credentials, SA image pull secrets, and pod spec image pull secrets. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets."""
 
 
 class ImageVolumeStatus(Model, kw_only=True):
@@ -1906,14 +1906,14 @@ class KeyToPath(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    mode: int | None = None
-    """mode is Optional: mode bits used to set permissions on this file. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
     path: str
     """path is the relative path of the file to map the key to. May not be an absolute path. May not contain the path element '..'. May not start with the string '..'.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    mode: int | None = None
+    """mode is Optional: mode bits used to set permissions on this file. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
     user: int | None = None
     """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
 
@@ -2073,10 +2073,10 @@ class LifecycleHandler(Model, kw_only=True):
     """Exec specifies a command to execute in the container."""
     http_get: HTTPGetAction | None = field(default=None, name="httpGet")
     """HTTPGet specifies an HTTP GET request to perform."""
-    sleep: SleepAction | None = None
-    """Sleep represents a duration that the container should sleep."""
     tcp_socket: TCPSocketAction | None = field(default=None, name="tcpSocket")
     """Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept for backward compatibility. There is no validation of this field and lifecycle hooks will fail at runtime when it is specified."""
+    sleep: SleepAction | None = None
+    """Sleep represents a duration that the container should sleep."""
 
 
 class LimitRange(Model, kw_only=True):
@@ -2085,10 +2085,10 @@ class LimitRange(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "LimitRange"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -2103,24 +2103,24 @@ class LimitRangeItem(Model, kw_only=True):
     """LimitRangeItem defines a min/max usage limit for any resource that matches on kind."""
 
     DEFAULTS = {"type": ""}
-    default: dict[str, Quantity] | None = None
-    """Default resource requirement limit value by resource name if resource limit is omitted."""
-    default_request: dict[str, Quantity] | None = field(default=None, name="defaultRequest")
-    """DefaultRequest is the default resource requirement request value by resource name if resource request is omitted."""
-    max: dict[str, Quantity] | None = None
-    """Max usage constraints on this kind by resource name."""
-    max_limit_request_ratio: dict[str, Quantity] | None = field(
-        default=None, name="maxLimitRequestRatio"
-    )
-    """MaxLimitRequestRatio if specified, the named resource must have a request and limit that are both non-zero where limit divided by request is less than or equal to the enumerated value; this represents the max burst for the named resource."""
-    min: dict[str, Quantity] | None = None
-    """Min usage constraints on this kind by resource name."""
     type: str
     """Type of resource that this limit applies to.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    max: dict[str, Quantity] | None = None
+    """Max usage constraints on this kind by resource name."""
+    min: dict[str, Quantity] | None = None
+    """Min usage constraints on this kind by resource name."""
+    default: dict[str, Quantity] | None = None
+    """Default resource requirement limit value by resource name if resource limit is omitted."""
+    default_request: dict[str, Quantity] | None = field(default=None, name="defaultRequest")
+    """DefaultRequest is the default resource requirement request value by resource name if resource request is omitted."""
+    max_limit_request_ratio: dict[str, Quantity] | None = field(
+        default=None, name="maxLimitRequestRatio"
+    )
+    """MaxLimitRequestRatio if specified, the named resource must have a request and limit that are both non-zero where limit divided by request is less than or equal to the enumerated value; this represents the max burst for the named resource."""
 
 
 class LimitRangeList(Model, kw_only=True):
@@ -2129,18 +2129,18 @@ class LimitRangeList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "LimitRangeList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[LimitRange]
-    """Items is a list of LimitRange objects. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[LimitRange]
+    """Items is a list of LimitRange objects. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
+
+    Required."""
 
 
 class LimitRangeSpec(Model, kw_only=True):
@@ -2155,7 +2155,13 @@ class LimitRangeSpec(Model, kw_only=True):
 class LinuxContainerUser(Model, kw_only=True):
     """LinuxContainerUser represents user identity information in Linux containers"""
 
-    DEFAULTS = {"gid": 0, "uid": 0}
+    DEFAULTS = {"uid": 0, "gid": 0}
+    uid: int
+    """UID is the primary uid initially attached to the first process in the container
+
+    Required.
+
+    Default: 0 (applied by the server, not by this client)."""
     gid: int
     """GID is the primary gid initially attached to the first process in the container
 
@@ -2164,21 +2170,15 @@ class LinuxContainerUser(Model, kw_only=True):
     Default: 0 (applied by the server, not by this client)."""
     supplemental_groups: list[int] | None = field(default=None, name="supplementalGroups")
     """SupplementalGroups are the supplemental groups initially attached to the first process in the container"""
-    uid: int
-    """UID is the primary uid initially attached to the first process in the container
-
-    Required.
-
-    Default: 0 (applied by the server, not by this client)."""
 
 
 class LoadBalancerIngress(Model, kw_only=True):
     """LoadBalancerIngress represents the status of a load-balancer ingress point: traffic intended for the service should be sent to an ingress point."""
 
-    hostname: str | None = None
-    """Hostname is set for load-balancer ingress points that are DNS based (typically AWS load-balancers)"""
     ip: str | None = None
     """IP is set for load-balancer ingress points that are IP based (typically GCE or OpenStack load-balancers)"""
+    hostname: str | None = None
+    """Hostname is set for load-balancer ingress points that are DNS based (typically AWS load-balancers)"""
     ip_mode: str | None = field(default=None, name="ipMode")
     """IPMode specifies how the load-balancer IP behaves, and may only be specified when the ip field is specified. Setting this to "VIP" indicates that traffic is delivered to the node with the destination set to the load-balancer's IP and port. Setting this to "Proxy" indicates that traffic is delivered to the node or pod with the destination set to the node's IP and node port or the pod's IP and port. Service implementations may use this information to adjust traffic routing."""
     ports: list[PortStatus] | None = None
@@ -2206,20 +2206,24 @@ class LocalVolumeSource(Model, kw_only=True):
     """Local represents directly-attached storage with node affinity"""
 
     DEFAULTS = {"path": ""}
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is the filesystem type to mount. It applies only when the Path is a block device. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default value is to auto-select a filesystem if unspecified."""
     path: str
     """path of the full path to the volume on the node. It can be either a directory or block device (disk, partition, ...).
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is the filesystem type to mount. It applies only when the Path is a block device. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default value is to auto-select a filesystem if unspecified."""
 
 
 class ModifyVolumeStatus(Model, kw_only=True):
     """ModifyVolumeStatus represents the status object of ControllerModifyVolume operation"""
 
     DEFAULTS = {"status": ""}
+    target_volume_attributes_class_name: str | None = field(
+        default=None, name="targetVolumeAttributesClassName"
+    )
+    """targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled"""
     status: Literal["InProgress", "Infeasible", "Pending"] | str
     """status is the status of the ControllerModifyVolume operation. It can be in any of following states:
      - Pending
@@ -2240,16 +2244,18 @@ class ModifyVolumeStatus(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    target_volume_attributes_class_name: str | None = field(
-        default=None, name="targetVolumeAttributesClassName"
-    )
-    """targetVolumeAttributesClassName is the name of the VolumeAttributesClass the PVC currently being reconciled"""
 
 
 class NFSVolumeSource(Model, kw_only=True):
     """Represents an NFS mount that lasts the lifetime of a pod. NFS volumes do not support ownership management or SELinux relabeling."""
 
-    DEFAULTS = {"path": "", "server": ""}
+    DEFAULTS = {"server": "", "path": ""}
+    server: str
+    """server is the hostname or IP address of the NFS server. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     path: str
     """path that is exported by the NFS server. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
 
@@ -2258,12 +2264,6 @@ class NFSVolumeSource(Model, kw_only=True):
     Default: "" (applied by the server, not by this client)."""
     read_only: bool | None = field(default=None, name="readOnly")
     """readOnly here will force the NFS export to be mounted with read-only permissions. Defaults to false. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
-    server: str
-    """server is the hostname or IP address of the NFS server. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
 
 
 class Namespace(Model, kw_only=True):
@@ -2272,10 +2272,10 @@ class Namespace(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "Namespace"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -2293,25 +2293,25 @@ class Namespace(Model, kw_only=True):
 class NamespaceCondition(Model, kw_only=True):
     """NamespaceCondition contains details about state of namespace."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """Last time the condition transitioned from one status to another."""
-    message: str | None = None
-    """Human-readable message indicating details about last transition."""
-    reason: str | None = None
-    """Unique, one-word, CamelCase reason for the condition's last transition."""
-    status: str
-    """Status of the condition, one of True, False, Unknown.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str
     """Type of namespace controller condition.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str
+    """Status of the condition, one of True, False, Unknown.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """Last time the condition transitioned from one status to another."""
+    reason: str | None = None
+    """Unique, one-word, CamelCase reason for the condition's last transition."""
+    message: str | None = None
+    """Human-readable message indicating details about last transition."""
 
 
 class NamespaceList(Model, kw_only=True):
@@ -2320,18 +2320,18 @@ class NamespaceList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "NamespaceList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Namespace]
-    """Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Namespace]
+    """Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/
+
+    Required."""
 
 
 class NamespaceSpec(Model, kw_only=True):
@@ -2344,14 +2344,14 @@ class NamespaceSpec(Model, kw_only=True):
 class NamespaceStatus(Model, kw_only=True):
     """NamespaceStatus is information about the current status of a Namespace."""
 
-    conditions: list[NamespaceCondition] | None = None
-    """Represents the latest available observations of a namespace's current state."""
     phase: Literal["Active", "Terminating"] | str | None = None
     """Phase is the current lifecycle phase of the namespace. More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/
 
     Possible enum values:
      - `"Active"` means the namespace is available for use in the system
      - `"Terminating"` means the namespace is undergoing graceful termination"""
+    conditions: list[NamespaceCondition] | None = None
+    """Represents the latest available observations of a namespace's current state."""
 
 
 class Node(Model, kw_only=True):
@@ -2360,10 +2360,10 @@ class Node(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "Node"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -2381,15 +2381,15 @@ class Node(Model, kw_only=True):
 class NodeAddress(Model, kw_only=True):
     """NodeAddress contains information for the node's address."""
 
-    DEFAULTS = {"address": "", "type": ""}
-    address: str
-    """The node address.
+    DEFAULTS = {"type": "", "address": ""}
+    type: str
+    """Node address type, one of Hostname, ExternalIP or InternalIP.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type: str
-    """Node address type, one of Hostname, ExternalIP or InternalIP.
+    address: str
+    """The node address.
 
     Required.
 
@@ -2399,14 +2399,14 @@ class NodeAddress(Model, kw_only=True):
 class NodeAffinity(Model, kw_only=True):
     """Node affinity is a group of node affinity scheduling rules."""
 
-    preferred_during_scheduling_ignored_during_execution: list[PreferredSchedulingTerm] | None = (
-        field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
-    )
-    """The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling affinity expressions, etc.), compute a sum by iterating through the elements of this field and adding "weight" to the sum if the node matches the corresponding matchExpressions; the node(s) with the highest sum are the most preferred."""
     required_during_scheduling_ignored_during_execution: NodeSelector | None = field(
         default=None, name="requiredDuringSchedulingIgnoredDuringExecution"
     )
     """If the affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to an update), the system may or may not try to eventually evict the pod from its node."""
+    preferred_during_scheduling_ignored_during_execution: list[PreferredSchedulingTerm] | None = (
+        field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
+    )
+    """The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling affinity expressions, etc.), compute a sum by iterating through the elements of this field and adding "weight" to the sum if the node matches the corresponding matchExpressions; the node(s) with the highest sum are the most preferred."""
 
 
 class NodeAllocatableMappedResources(Model, kw_only=True):
@@ -2435,54 +2435,54 @@ class NodeAllocatableOverheadResources(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    per_container: Quantity | None = field(default=None, name="perContainer")
-    """PerContainer is the variable overhead quantity applied for each container referencing the claim. The container references are recorded in `nodeAllocatableResourceClaimStatuses.containers`. The total overhead quantity allocated for the claim is computed as: Quantity = PerPod + (PerContainer * NumReferences) Kubelet accounts for this overhead in cgroups: - Pod-level cgroup (requests and limits): Kubelet adds PerPod + (PerContainer * NumReferences). - Container-level cgroup (limits only): Kubelet adds PerPod + PerContainer for each referencing container. This allows any single container to access the pod-level overhead, while the parent cgroup caps the total usage to account for PerPod exactly once. At least one of PerPod or PerContainer must be specified. Specifying neither is an invalid configuration."""
     per_pod: Quantity | None = field(default=None, name="perPod")
     """PerPod is the flat overhead quantity allocated per pod. Adding to each container limit allows individual containers to utilize the overhead, while the parent pod-level cgroup limit caps the total usage at the pod boundary where the overhead is accounted for exactly once. At least one of PerPod or PerContainer must be specified. Specifying neither is an invalid configuration."""
+    per_container: Quantity | None = field(default=None, name="perContainer")
+    """PerContainer is the variable overhead quantity applied for each container referencing the claim. The container references are recorded in `nodeAllocatableResourceClaimStatuses.containers`. The total overhead quantity allocated for the claim is computed as: Quantity = PerPod + (PerContainer * NumReferences) Kubelet accounts for this overhead in cgroups: - Pod-level cgroup (requests and limits): Kubelet adds PerPod + (PerContainer * NumReferences). - Container-level cgroup (limits only): Kubelet adds PerPod + PerContainer for each referencing container. This allows any single container to access the pod-level overhead, while the parent cgroup caps the total usage to account for PerPod exactly once. At least one of PerPod or PerContainer must be specified. Specifying neither is an invalid configuration."""
 
 
 class NodeAllocatableResourceClaimStatus(Model, kw_only=True):
     """NodeAllocatableResourceClaimStatus describes the status of node allocatable resources allocated via DRA."""
 
     DEFAULTS = {"resource_claim_name": ""}
-    containers: list[str] | None = None
-    """Containers lists the names of all containers in this pod that reference the claim."""
-    mapping: list[NodeAllocatableMappedResources] | None = None
-    """Mapping contains allocations through devices mapped in the device spec's `nodeAllocatableResources[...].mapping` field. This is used by kubelet for pod level and container-level cgroup enforcement."""
-    overhead: list[NodeAllocatableOverheadResources] | None = None
-    """Overhead contains allocations through devices mapped in the device spec's `nodeAllocatableResources[...].overhead` field. This is used by kubelet for pod level and container-level cgroup enforcement."""
     resource_claim_name: str = field(name="resourceClaimName")
     """ResourceClaimName is the resource claim referenced by the pod that resulted in this node allocatable resource allocation.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    containers: list[str] | None = None
+    """Containers lists the names of all containers in this pod that reference the claim."""
+    mapping: list[NodeAllocatableMappedResources] | None = None
+    """Mapping contains allocations through devices mapped in the device spec's `nodeAllocatableResources[...].mapping` field. This is used by kubelet for pod level and container-level cgroup enforcement."""
+    overhead: list[NodeAllocatableOverheadResources] | None = None
+    """Overhead contains allocations through devices mapped in the device spec's `nodeAllocatableResources[...].overhead` field. This is used by kubelet for pod level and container-level cgroup enforcement."""
 
 
 class NodeCondition(Model, kw_only=True):
     """NodeCondition contains condition information for a node."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_heartbeat_time: Time | None = field(default=None, name="lastHeartbeatTime")
-    """Last time we got an update on a given condition."""
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """Last time the condition transit from one status to another."""
-    message: str | None = None
-    """Human readable message indicating details about last transition."""
-    reason: str | None = None
-    """(brief) reason for the condition's last transition."""
-    status: str
-    """Status of the condition, one of True, False, Unknown.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str
     """Type of node condition.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str
+    """Status of the condition, one of True, False, Unknown.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    last_heartbeat_time: Time | None = field(default=None, name="lastHeartbeatTime")
+    """Last time we got an update on a given condition."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """Last time the condition transit from one status to another."""
+    reason: str | None = None
+    """(brief) reason for the condition's last transition."""
+    message: str | None = None
+    """Human readable message indicating details about last transition."""
 
 
 class NodeConfigSource(Model, kw_only=True):
@@ -2495,14 +2495,14 @@ class NodeConfigSource(Model, kw_only=True):
 class NodeConfigStatus(Model, kw_only=True):
     """NodeConfigStatus describes the status of the config assigned by Node.Spec.ConfigSource."""
 
-    active: NodeConfigSource | None = None
-    """Active reports the checkpointed config the node is actively using. Active will represent either the current version of the Assigned config, or the current LastKnownGood config, depending on whether attempting to use the Assigned config results in an error."""
     assigned: NodeConfigSource | None = None
     """Assigned reports the checkpointed config the node will try to use. When Node.Spec.ConfigSource is updated, the node checkpoints the associated config payload to local disk, along with a record indicating intended config. The node refers to this record to choose its config checkpoint, and reports this record in Assigned. Assigned only updates in the status after the record has been checkpointed to disk. When the Kubelet is restarted, it tries to make the Assigned config the Active config by loading and validating the checkpointed payload identified by Assigned."""
-    error: str | None = None
-    """Error describes any problems reconciling the Spec.ConfigSource to the Active config. Errors may occur, for example, attempting to checkpoint Spec.ConfigSource to the local Assigned record, attempting to checkpoint the payload associated with Spec.ConfigSource, attempting to load or validate the Assigned config, etc. Errors may occur at different points while syncing config. Earlier errors (e.g. download or checkpointing errors) will not result in a rollback to LastKnownGood, and may resolve across Kubelet retries. Later errors (e.g. loading or validating a checkpointed config) will result in a rollback to LastKnownGood. In the latter case, it is usually possible to resolve the error by fixing the config assigned in Spec.ConfigSource. You can find additional information for debugging by searching the error message in the Kubelet log. Error is a human-readable description of the error state; machines can check whether or not Error is empty, but should not rely on the stability of the Error text across Kubelet versions."""
+    active: NodeConfigSource | None = None
+    """Active reports the checkpointed config the node is actively using. Active will represent either the current version of the Assigned config, or the current LastKnownGood config, depending on whether attempting to use the Assigned config results in an error."""
     last_known_good: NodeConfigSource | None = field(default=None, name="lastKnownGood")
     """LastKnownGood reports the checkpointed config the node will fall back to when it encounters an error attempting to use the Assigned config. The Assigned config becomes the LastKnownGood config when the node determines that the Assigned config is stable and correct. This is currently implemented as a 10-minute soak period starting when the local record of Assigned config is updated. If the Assigned config is Active at the end of this period, it becomes the LastKnownGood. Note that if Spec.ConfigSource is reset to nil (use local defaults), the LastKnownGood is also immediately reset to nil, because the local default config is always assumed good. You should not make assumptions about the node's method of determining config stability and correctness, as this may change or become configurable in the future."""
+    error: str | None = None
+    """Error describes any problems reconciling the Spec.ConfigSource to the Active config. Errors may occur, for example, attempting to checkpoint Spec.ConfigSource to the local Assigned record, attempting to checkpoint the payload associated with Spec.ConfigSource, attempting to load or validate the Assigned config, etc. Errors may occur at different points while syncing config. Earlier errors (e.g. download or checkpointing errors) will not result in a rollback to LastKnownGood, and may resolve across Kubelet retries. Later errors (e.g. loading or validating a checkpointed config) will result in a rollback to LastKnownGood. In the latter case, it is usually possible to resolve the error by fixing the config assigned in Spec.ConfigSource. You can find additional information for debugging by searching the error message in the Kubelet log. Error is a human-readable description of the error state; machines can check whether or not Error is empty, but should not rely on the stability of the Error text across Kubelet versions."""
 
 
 class NodeDaemonEndpoints(Model, kw_only=True):
@@ -2528,18 +2528,18 @@ class NodeList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "NodeList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Node]
-    """List of nodes
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Node]
+    """List of nodes
+
+    Required."""
 
 
 class NodePodPreemptionPolicy(Model, kw_only=True):
@@ -2555,12 +2555,12 @@ class NodeRuntimeHandler(Model, kw_only=True):
     """NodeRuntimeHandler is a set of runtime handler information."""
 
     DEFAULTS = {"name": ""}
-    features: NodeRuntimeHandlerFeatures | None = None
-    """Supported features."""
     name: str | None = None
     """Runtime handler name. Empty for the default runtime handler.
 
     Default: "" (applied by the server, not by this client)."""
+    features: NodeRuntimeHandlerFeatures | None = None
+    """Supported features."""
 
 
 class NodeRuntimeHandlerFeatures(Model, kw_only=True):
@@ -2623,54 +2623,34 @@ class NodeSelectorTerm(Model, kw_only=True):
 class NodeSpec(Model, kw_only=True):
     """NodeSpec describes the attributes that a node is created with."""
 
-    config_source: NodeConfigSource | None = field(default=None, name="configSource")
-    """Deprecated: Previously used to specify the source of the node's configuration for the DynamicKubeletConfig feature. This feature is removed."""
-    external_id: str | None = field(default=None, name="externalID")
-    """Deprecated. Not all kubelets will set this field. Remove field after 1.13. see: https://issues.k8s.io/61966"""
     pod_cidr: str | None = field(default=None, name="podCIDR")
     """PodCIDR represents the pod IP range assigned to the node."""
     pod_cidrs: list[str] | None = field(default=None, name="podCIDRs")
     """podCIDRs represents the IP ranges assigned to the node for usage by Pods on that node. If this field is specified, the 0th entry must match the podCIDR field. It may contain at most 1 value for each of IPv4 and IPv6."""
+    provider_id: str | None = field(default=None, name="providerID")
+    """ID of the node assigned by the cloud provider in the format: <ProviderName>://<ProviderSpecificNodeID>"""
+    unschedulable: bool | None = None
+    """Unschedulable controls node schedulability of new pods. By default, node is schedulable. More info: https://kubernetes.io/docs/concepts/nodes/node/#manual-node-administration"""
+    taints: list[Taint] | None = None
+    """If specified, the node's taints."""
+    config_source: NodeConfigSource | None = field(default=None, name="configSource")
+    """Deprecated: Previously used to specify the source of the node's configuration for the DynamicKubeletConfig feature. This feature is removed."""
+    external_id: str | None = field(default=None, name="externalID")
+    """Deprecated. Not all kubelets will set this field. Remove field after 1.13. see: https://issues.k8s.io/61966"""
     pod_preemption_policy: NodePodPreemptionPolicy | None = field(
         default=None, name="podPreemptionPolicy"
     )
     """PodPreemptionPolicy controls the node-level preemption behaviors for pods on this node. This is an alpha field and requires enabling the InPlacePodVerticalScalingSchedulerPreemption feature gate."""
-    provider_id: str | None = field(default=None, name="providerID")
-    """ID of the node assigned by the cloud provider in the format: <ProviderName>://<ProviderSpecificNodeID>"""
-    taints: list[Taint] | None = None
-    """If specified, the node's taints."""
-    unschedulable: bool | None = None
-    """Unschedulable controls node schedulability of new pods. By default, node is schedulable. More info: https://kubernetes.io/docs/concepts/nodes/node/#manual-node-administration"""
 
 
 class NodeStatus(Model, kw_only=True):
     """NodeStatus is information about the current status of a node."""
 
     DEFAULTS = {"daemon_endpoints": {}, "node_info": {}}
-    addresses: list[NodeAddress] | None = None
-    """List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP)."""
-    allocatable: dict[str, Quantity] | None = None
-    """Allocatable represents the resources of a node that are available for scheduling. Defaults to Capacity."""
     capacity: dict[str, Quantity] | None = None
     """Capacity represents the total resources of a node. More info: https://kubernetes.io/docs/reference/node/node-status/#capacity"""
-    conditions: list[NodeCondition] | None = None
-    """Conditions is an array of current observed node conditions. More info: https://kubernetes.io/docs/reference/node/node-status/#condition"""
-    config: NodeConfigStatus | None = None
-    """Status of the config assigned to the node via the dynamic Kubelet config feature."""
-    daemon_endpoints: NodeDaemonEndpoints | None = field(default=None, name="daemonEndpoints")
-    """Endpoints of daemons running on the Node.
-
-    Default: {} (applied by the server, not by this client)."""
-    declared_features: list[str] | None = field(default=None, name="declaredFeatures")
-    """DeclaredFeatures represents the features related to feature gates that are declared by the node."""
-    features: NodeFeatures | None = None
-    """Features describes the set of features implemented by the CRI implementation."""
-    images: list[ContainerImage] | None = None
-    """List of container images on this node"""
-    node_info: NodeSystemInfo | None = field(default=None, name="nodeInfo")
-    """Set of ids/uuids to uniquely identify the node. More info: https://kubernetes.io/docs/reference/node/node-status/#info
-
-    Default: {} (applied by the server, not by this client)."""
+    allocatable: dict[str, Quantity] | None = None
+    """Allocatable represents the resources of a node that are available for scheduling. Defaults to Capacity."""
     phase: Literal["Pending", "Running", "Terminated"] | str | None = None
     """NodePhase is the recently observed lifecycle phase of the node. More info: https://kubernetes.io/docs/concepts/nodes/node/#phase The field is never populated, and now is deprecated.
 
@@ -2678,12 +2658,32 @@ class NodeStatus(Model, kw_only=True):
      - `"Pending"` means the node has been created/added by the system, but not configured.
      - `"Running"` means the node has been configured and has Kubernetes components running.
      - `"Terminated"` means the node has been removed from the cluster."""
-    runtime_handlers: list[NodeRuntimeHandler] | None = field(default=None, name="runtimeHandlers")
-    """The available runtime handlers."""
-    volumes_attached: list[AttachedVolume] | None = field(default=None, name="volumesAttached")
-    """List of volumes that are attached to the node."""
+    conditions: list[NodeCondition] | None = None
+    """Conditions is an array of current observed node conditions. More info: https://kubernetes.io/docs/reference/node/node-status/#condition"""
+    addresses: list[NodeAddress] | None = None
+    """List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP)."""
+    daemon_endpoints: NodeDaemonEndpoints | None = field(default=None, name="daemonEndpoints")
+    """Endpoints of daemons running on the Node.
+
+    Default: {} (applied by the server, not by this client)."""
+    node_info: NodeSystemInfo | None = field(default=None, name="nodeInfo")
+    """Set of ids/uuids to uniquely identify the node. More info: https://kubernetes.io/docs/reference/node/node-status/#info
+
+    Default: {} (applied by the server, not by this client)."""
+    images: list[ContainerImage] | None = None
+    """List of container images on this node"""
     volumes_in_use: list[str] | None = field(default=None, name="volumesInUse")
     """List of attachable volumes in use (mounted) by the node."""
+    volumes_attached: list[AttachedVolume] | None = field(default=None, name="volumesAttached")
+    """List of volumes that are attached to the node."""
+    config: NodeConfigStatus | None = None
+    """Status of the config assigned to the node via the dynamic Kubelet config feature."""
+    runtime_handlers: list[NodeRuntimeHandler] | None = field(default=None, name="runtimeHandlers")
+    """The available runtime handlers."""
+    features: NodeFeatures | None = None
+    """Features describes the set of features implemented by the CRI implementation."""
+    declared_features: list[str] | None = field(default=None, name="declaredFeatures")
+    """DeclaredFeatures represents the features related to feature gates that are declared by the node."""
 
 
 class NodeSwapStatus(Model, kw_only=True):
@@ -2697,19 +2697,25 @@ class NodeSystemInfo(Model, kw_only=True):
     """NodeSystemInfo is a set of ids/uuids to uniquely identify the node."""
 
     DEFAULTS = {
-        "architecture": "",
-        "boot_id": "",
-        "container_runtime_version": "",
-        "kernel_version": "",
-        "kube_proxy_version": "",
-        "kubelet_version": "",
         "machine_id": "",
-        "operating_system": "",
-        "os_image": "",
         "system_uuid": "",
+        "boot_id": "",
+        "kernel_version": "",
+        "os_image": "",
+        "container_runtime_version": "",
+        "kubelet_version": "",
+        "kube_proxy_version": "",
+        "operating_system": "",
+        "architecture": "",
     }
-    architecture: str
-    """The Architecture reported by the node
+    machine_id: str = field(name="machineID")
+    """MachineID reported by the node. For unique machine identification in the cluster this field is preferred. Learn more from man(5) machine-id: http://man7.org/linux/man-pages/man5/machine-id.5.html
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    system_uuid: str = field(name="systemUUID")
+    """SystemUUID reported by the node. For unique machine identification MachineID is preferred. This field is specific to Red Hat hosts https://access.redhat.com/documentation/en-us/red_hat_subscription_management/1/html/rhsm/uuid
 
     Required.
 
@@ -2720,38 +2726,8 @@ class NodeSystemInfo(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    container_runtime_version: str = field(name="containerRuntimeVersion")
-    """ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
     kernel_version: str = field(name="kernelVersion")
     """Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    kube_proxy_version: str = field(name="kubeProxyVersion")
-    """Deprecated: KubeProxy Version reported by the node.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    kubelet_version: str = field(name="kubeletVersion")
-    """Kubelet Version reported by the node.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    machine_id: str = field(name="machineID")
-    """MachineID reported by the node. For unique machine identification in the cluster this field is preferred. Learn more from man(5) machine-id: http://man7.org/linux/man-pages/man5/machine-id.5.html
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    operating_system: str = field(name="operatingSystem")
-    """The Operating System reported by the node
 
     Required.
 
@@ -2762,16 +2738,40 @@ class NodeSystemInfo(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    running_in_user_namespace: bool | None = field(default=None, name="runningInUserNamespace")
-    """Whether the node is running in a user namespace."""
-    swap: NodeSwapStatus | None = None
-    """Swap Info reported by the node."""
-    system_uuid: str = field(name="systemUUID")
-    """SystemUUID reported by the node. For unique machine identification MachineID is preferred. This field is specific to Red Hat hosts https://access.redhat.com/documentation/en-us/red_hat_subscription_management/1/html/rhsm/uuid
+    container_runtime_version: str = field(name="containerRuntimeVersion")
+    """ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    kubelet_version: str = field(name="kubeletVersion")
+    """Kubelet Version reported by the node.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    kube_proxy_version: str = field(name="kubeProxyVersion")
+    """Deprecated: KubeProxy Version reported by the node.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    operating_system: str = field(name="operatingSystem")
+    """The Operating System reported by the node
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    architecture: str
+    """The Architecture reported by the node
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    swap: NodeSwapStatus | None = None
+    """Swap Info reported by the node."""
+    running_in_user_namespace: bool | None = field(default=None, name="runningInUserNamespace")
+    """Whether the node is running in a user namespace."""
 
 
 class ObjectFieldSelector(Model, kw_only=True):
@@ -2791,20 +2791,20 @@ class ObjectFieldSelector(Model, kw_only=True):
 class ObjectReference(Model, kw_only=True):
     """ObjectReference contains enough information to let you inspect or modify the referred object."""
 
-    api_version: str | None = field(default=None, name="apiVersion")
-    """API version of the referent."""
-    field_path: str | None = field(default=None, name="fieldPath")
-    """If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object."""
     kind: str | None = None
     """Kind of the referent. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    name: str | None = None
-    """Name of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
     namespace: str | None = None
     """Namespace of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/"""
-    resource_version: str | None = field(default=None, name="resourceVersion")
-    """Specific resourceVersion to which this reference is made, if any. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency"""
+    name: str | None = None
+    """Name of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
     uid: str | None = None
     """UID of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#uids"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """API version of the referent."""
+    resource_version: str | None = field(default=None, name="resourceVersion")
+    """Specific resourceVersion to which this reference is made, if any. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency"""
+    field_path: str | None = field(default=None, name="fieldPath")
+    """If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object."""
 
 
 class PersistentVolume(Model, kw_only=True):
@@ -2813,10 +2813,10 @@ class PersistentVolume(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "PersistentVolume"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -2837,10 +2837,10 @@ class PersistentVolumeClaim(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "PersistentVolumeClaim"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -2858,27 +2858,27 @@ class PersistentVolumeClaim(Model, kw_only=True):
 class PersistentVolumeClaimCondition(Model, kw_only=True):
     """PersistentVolumeClaimCondition contains details about state of pvc"""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_probe_time: Time | None = field(default=None, name="lastProbeTime")
-    """lastProbeTime is the time we probed the condition."""
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """lastTransitionTime is the time the condition transitioned from one status to another."""
-    message: str | None = None
-    """message is the human-readable message indicating details about last transition."""
-    reason: str | None = None
-    """reason is a unique, this should be a short, machine understandable string that gives the reason for condition's last transition. If it reports "Resizing" that means the underlying persistent volume is being resized."""
-    status: str
-    """Status is the status of the condition. Can be True, False, Unknown. More info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=state%20of%20pvc-,conditions.status,-(string)%2C%20required
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str
     """Type is the type of the condition. More info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=set%20to%20%27ResizeStarted%27.-,PersistentVolumeClaimCondition,-contains%20details%20about
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str
+    """Status is the status of the condition. Can be True, False, Unknown. More info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=state%20of%20pvc-,conditions.status,-(string)%2C%20required
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    last_probe_time: Time | None = field(default=None, name="lastProbeTime")
+    """lastProbeTime is the time we probed the condition."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """lastTransitionTime is the time the condition transitioned from one status to another."""
+    reason: str | None = None
+    """reason is a unique, this should be a short, machine understandable string that gives the reason for condition's last transition. If it reports "Resizing" that means the underlying persistent volume is being resized."""
+    message: str | None = None
+    """message is the human-readable message indicating details about last transition."""
 
 
 class PersistentVolumeClaimList(Model, kw_only=True):
@@ -2887,18 +2887,18 @@ class PersistentVolumeClaimList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "PersistentVolumeClaimList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[PersistentVolumeClaim]
-    """items is a list of persistent volume claims. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[PersistentVolumeClaim]
+    """items is a list of persistent volume claims. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
+
+    Required."""
 
 
 class PersistentVolumeClaimSpec(Model, kw_only=True):
@@ -2910,6 +2910,24 @@ class PersistentVolumeClaimSpec(Model, kw_only=True):
         | None
     ) = field(default=None, name="accessModes")
     """accessModes contains the desired access modes the volume should have. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1"""
+    selector: metav1.LabelSelector | None = None
+    """selector is a label query over volumes to consider for binding."""
+    resources: VolumeResourceRequirements | None = None
+    """resources represents the minimum resources the volume should have. Users are allowed to specify resource requirements that are lower than previous value but must still be higher than capacity recorded in the status field of the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources
+
+    Default: {} (applied by the server, not by this client)."""
+    volume_name: str | None = field(default=None, name="volumeName")
+    """volumeName is the binding reference to the PersistentVolume backing this claim."""
+    storage_class_name: str | None = field(default=None, name="storageClassName")
+    """storageClassName is the name of the StorageClass required by the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#class-1"""
+    volume_mode: Literal["Block", "Filesystem"] | str | None = field(
+        default=None, name="volumeMode"
+    )
+    """volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.
+
+    Possible enum values:
+     - `"Block"` means the volume will not be formatted with a filesystem and will remain a raw block device.
+     - `"Filesystem"` means the volume will be or is formatted with a filesystem."""
     data_source: TypedLocalObjectReference | None = field(default=None, name="dataSource")
     """dataSource field can be used to specify either: * An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot) * An existing PVC (PersistentVolumeClaim) If the provisioner or an external controller can support the specified data source, it will create a new volume based on the contents of the specified data source. dataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified. If the namespace is specified, then dataSourceRef will not be copied to dataSource."""
     data_source_ref: TypedObjectReference | None = field(default=None, name="dataSourceRef")
@@ -2921,36 +2939,39 @@ class PersistentVolumeClaimSpec(Model, kw_only=True):
     * While dataSource only allows local objects, dataSourceRef allows objects
       in any namespaces.
     (Alpha) Using the namespace field of dataSourceRef requires the CrossNamespaceVolumeDataSource feature gate to be enabled."""
-    resources: VolumeResourceRequirements | None = None
-    """resources represents the minimum resources the volume should have. Users are allowed to specify resource requirements that are lower than previous value but must still be higher than capacity recorded in the status field of the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources
-
-    Default: {} (applied by the server, not by this client)."""
-    selector: metav1.LabelSelector | None = None
-    """selector is a label query over volumes to consider for binding."""
-    storage_class_name: str | None = field(default=None, name="storageClassName")
-    """storageClassName is the name of the StorageClass required by the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#class-1"""
     volume_attributes_class_name: str | None = field(default=None, name="volumeAttributesClassName")
     """volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim. If specified, the CSI driver will create or update the volume with the attributes defined in the corresponding VolumeAttributesClass. This has a different purpose than storageClassName, it can be changed after the claim is created. An empty string or nil value indicates that no VolumeAttributesClass will be applied to the claim. If the claim enters an Infeasible error state, this field can be reset to its previous value (including nil) to cancel the modification. If the resource referred to by volumeAttributesClass does not exist, this PersistentVolumeClaim will be set to a Pending state, as reflected by the modifyVolumeStatus field, until such as a resource exists. More info: https://kubernetes.io/docs/concepts/storage/volume-attributes-classes/"""
-    volume_mode: Literal["Block", "Filesystem"] | str | None = field(
-        default=None, name="volumeMode"
-    )
-    """volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.
-
-    Possible enum values:
-     - `"Block"` means the volume will not be formatted with a filesystem and will remain a raw block device.
-     - `"Filesystem"` means the volume will be or is formatted with a filesystem."""
-    volume_name: str | None = field(default=None, name="volumeName")
-    """volumeName is the binding reference to the PersistentVolume backing this claim."""
 
 
 class PersistentVolumeClaimStatus(Model, kw_only=True):
     """PersistentVolumeClaimStatus is the current status of a persistent volume claim."""
 
+    phase: Literal["Bound", "Lost", "Pending"] | str | None = None
+    """phase represents the current phase of PersistentVolumeClaim.
+
+    Possible enum values:
+     - `"Bound"` used for PersistentVolumeClaims that are bound
+     - `"Lost"` used for PersistentVolumeClaims that lost their underlying PersistentVolume. The claim was bound to a PersistentVolume and this volume does not exist any longer and all data on it was lost.
+     - `"Pending"` used for PersistentVolumeClaims that are not yet bound"""
     access_modes: (
         list[Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str]
         | None
     ) = field(default=None, name="accessModes")
     """accessModes contains the actual access modes the volume backing the PVC has. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1"""
+    capacity: dict[str, Quantity] | None = None
+    """capacity represents the actual resources of the underlying volume."""
+    conditions: list[PersistentVolumeClaimCondition] | None = None
+    """conditions is the current Condition of persistent volume claim. If underlying persistent volume is being resized then the Condition will be set to 'Resizing'."""
+    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
+    """allocatedResources tracks the resources allocated to a PVC including its capacity. Key names follow standard Kubernetes label syntax. Valid values are either:
+            * Un-prefixed keys:
+                    - storage - the capacity of the volume.
+            * Custom resources must use implementation-defined prefixed names such as "example.com/my-custom-resource"
+    Apart from above values - keys that are unprefixed or have kubernetes.io prefix are considered reserved and hence may not be used.
+
+    Capacity reported here may be larger than the actual capacity when a volume expansion operation is requested. For storage quota, the larger value from allocatedResources and PVC.spec.resources is used. If allocatedResources is not set, PVC.spec.resources alone is used for quota calculation. If a volume expansion capacity request is lowered, allocatedResources is only lowered if there are no expansion operations in progress and if the actual volume capacity is equal or lower than the requested capacity.
+
+    A controller that receives PVC update with previously unknown resourceName should ignore the update for the purpose it was designed. For example - a controller that only is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid resources associated with PVC."""
     allocated_resource_statuses: (
         dict[
             str,
@@ -2993,35 +3014,14 @@ class PersistentVolumeClaimStatus(Model, kw_only=True):
     When this field is not set, it means that no resize operation is in progress for the given PVC.
 
     A controller that receives PVC update with previously unknown resourceName or ClaimResourceStatus should ignore the update for the purpose it was designed. For example - a controller that only is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid resources associated with PVC."""
-    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
-    """allocatedResources tracks the resources allocated to a PVC including its capacity. Key names follow standard Kubernetes label syntax. Valid values are either:
-            * Un-prefixed keys:
-                    - storage - the capacity of the volume.
-            * Custom resources must use implementation-defined prefixed names such as "example.com/my-custom-resource"
-    Apart from above values - keys that are unprefixed or have kubernetes.io prefix are considered reserved and hence may not be used.
-
-    Capacity reported here may be larger than the actual capacity when a volume expansion operation is requested. For storage quota, the larger value from allocatedResources and PVC.spec.resources is used. If allocatedResources is not set, PVC.spec.resources alone is used for quota calculation. If a volume expansion capacity request is lowered, allocatedResources is only lowered if there are no expansion operations in progress and if the actual volume capacity is equal or lower than the requested capacity.
-
-    A controller that receives PVC update with previously unknown resourceName should ignore the update for the purpose it was designed. For example - a controller that only is responsible for resizing capacity of the volume, should ignore PVC updates that change other valid resources associated with PVC."""
-    capacity: dict[str, Quantity] | None = None
-    """capacity represents the actual resources of the underlying volume."""
-    conditions: list[PersistentVolumeClaimCondition] | None = None
-    """conditions is the current Condition of persistent volume claim. If underlying persistent volume is being resized then the Condition will be set to 'Resizing'."""
     current_volume_attributes_class_name: str | None = field(
         default=None, name="currentVolumeAttributesClassName"
     )
     """currentVolumeAttributesClassName is the current name of the VolumeAttributesClass the PVC is using. When unset, there is no VolumeAttributeClass applied to this PersistentVolumeClaim"""
-    health_status: VolumeHealthStatus | None = field(default=None, name="healthStatus")
-    """healthStatus contains the latest controller-reported health information for the volume bound to this claim."""
     modify_volume_status: ModifyVolumeStatus | None = field(default=None, name="modifyVolumeStatus")
     """ModifyVolumeStatus represents the status object of ControllerModifyVolume operation. When this is unset, there is no ModifyVolume operation being attempted."""
-    phase: Literal["Bound", "Lost", "Pending"] | str | None = None
-    """phase represents the current phase of PersistentVolumeClaim.
-
-    Possible enum values:
-     - `"Bound"` used for PersistentVolumeClaims that are bound
-     - `"Lost"` used for PersistentVolumeClaims that lost their underlying PersistentVolume. The claim was bound to a PersistentVolume and this volume does not exist any longer and all data on it was lost.
-     - `"Pending"` used for PersistentVolumeClaims that are not yet bound"""
+    health_status: VolumeHealthStatus | None = field(default=None, name="healthStatus")
+    """healthStatus contains the latest controller-reported health information for the volume bound to this claim."""
 
 
 class PersistentVolumeClaimTemplate(Model, kw_only=True):
@@ -3060,70 +3060,84 @@ class PersistentVolumeList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "PersistentVolumeList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[PersistentVolume]
-    """items is a list of persistent volumes. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[PersistentVolume]
+    """items is a list of persistent volumes. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes
+
+    Required."""
 
 
 class PersistentVolumeSpec(Model, kw_only=True):
     """PersistentVolumeSpec is the specification of a persistent volume."""
 
+    capacity: dict[str, Quantity] | None = None
+    """capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity"""
+    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = field(
+        default=None, name="gcePersistentDisk"
+    )
+    """gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Provisioned by an admin. Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
+    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = field(
+        default=None, name="awsElasticBlockStore"
+    )
+    """awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
+    host_path: HostPathVolumeSource | None = field(default=None, name="hostPath")
+    """hostPath represents a directory on the host. Provisioned by a developer or tester. This is useful for single-node development and testing only! On-host storage is not supported in any way and WILL NOT WORK in a multi-node cluster. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"""
+    glusterfs: GlusterfsPersistentVolumeSource | None = None
+    """glusterfs represents a Glusterfs volume that is attached to a host and exposed to the pod. Provisioned by an admin. Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported. More info: https://examples.k8s.io/volumes/glusterfs/README.md"""
+    nfs: NFSVolumeSource | None = None
+    """nfs represents an NFS mount on the host. Provisioned by an admin. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
+    rbd: RBDPersistentVolumeSource | None = None
+    """rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported. More info: https://examples.k8s.io/volumes/rbd/README.md"""
+    iscsi: ISCSIPersistentVolumeSource | None = None
+    """iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Provisioned by an admin."""
+    cinder: CinderPersistentVolumeSource | None = None
+    """cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated: Cinder is deprecated. All operations for the in-tree cinder type are redirected to the cinder.csi.openstack.org CSI driver. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
+    cephfs: CephFSPersistentVolumeSource | None = None
+    """cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported."""
+    fc: FCVolumeSource | None = None
+    """fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod."""
+    flocker: FlockerVolumeSource | None = None
+    """flocker represents a Flocker volume attached to a kubelet's host machine and exposed to the pod for its usage. This depends on the Flocker control service being running. Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported."""
+    flex_volume: FlexPersistentVolumeSource | None = field(default=None, name="flexVolume")
+    """flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin. Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead."""
+    azure_file: AzureFilePersistentVolumeSource | None = field(default=None, name="azureFile")
+    """azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver."""
+    vsphere_volume: VsphereVirtualDiskVolumeSource | None = field(
+        default=None, name="vsphereVolume"
+    )
+    """vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type are redirected to the csi.vsphere.vmware.com CSI driver."""
+    quobyte: QuobyteVolumeSource | None = None
+    """quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported."""
+    azure_disk: AzureDiskVolumeSource | None = field(default=None, name="azureDisk")
+    """azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type are redirected to the disk.csi.azure.com CSI driver."""
+    photon_persistent_disk: PhotonPersistentDiskVolumeSource | None = field(
+        default=None, name="photonPersistentDisk"
+    )
+    """photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine. Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported."""
+    portworx_volume: PortworxVolumeSource | None = field(default=None, name="portworxVolume")
+    """portworxVolume represents a portworx volume attached and mounted on kubelets host machine. Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type are redirected to the pxd.portworx.com CSI driver."""
+    scale_io: ScaleIOPersistentVolumeSource | None = field(default=None, name="scaleIO")
+    """scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported."""
+    local: LocalVolumeSource | None = None
+    """local represents directly-attached storage with node affinity"""
+    storageos: StorageOSPersistentVolumeSource | None = None
+    """storageOS represents a StorageOS volume that is attached to the kubelet's host machine and mounted into the pod. Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported. More info: https://examples.k8s.io/volumes/storageos/README.md"""
+    csi: CSIPersistentVolumeSource | None = None
+    """csi represents storage that is handled by an external CSI driver."""
     access_modes: (
         list[Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str]
         | None
     ) = field(default=None, name="accessModes")
     """accessModes contains all ways the volume can be mounted. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes"""
-    aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = field(
-        default=None, name="awsElasticBlockStore"
-    )
-    """awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
-    azure_disk: AzureDiskVolumeSource | None = field(default=None, name="azureDisk")
-    """azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type are redirected to the disk.csi.azure.com CSI driver."""
-    azure_file: AzureFilePersistentVolumeSource | None = field(default=None, name="azureFile")
-    """azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver."""
-    capacity: dict[str, Quantity] | None = None
-    """capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity"""
-    cephfs: CephFSPersistentVolumeSource | None = None
-    """cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported."""
-    cinder: CinderPersistentVolumeSource | None = None
-    """cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated: Cinder is deprecated. All operations for the in-tree cinder type are redirected to the cinder.csi.openstack.org CSI driver. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
     claim_ref: ObjectReference | None = field(default=None, name="claimRef")
     """claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim. Expected to be non-nil when bound. claim.VolumeName is the authoritative bind between PV and PVC. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#binding"""
-    csi: CSIPersistentVolumeSource | None = None
-    """csi represents storage that is handled by an external CSI driver."""
-    fc: FCVolumeSource | None = None
-    """fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod."""
-    flex_volume: FlexPersistentVolumeSource | None = field(default=None, name="flexVolume")
-    """flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin. Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead."""
-    flocker: FlockerVolumeSource | None = None
-    """flocker represents a Flocker volume attached to a kubelet's host machine and exposed to the pod for its usage. This depends on the Flocker control service being running. Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported."""
-    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = field(
-        default=None, name="gcePersistentDisk"
-    )
-    """gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Provisioned by an admin. Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
-    glusterfs: GlusterfsPersistentVolumeSource | None = None
-    """glusterfs represents a Glusterfs volume that is attached to a host and exposed to the pod. Provisioned by an admin. Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported. More info: https://examples.k8s.io/volumes/glusterfs/README.md"""
-    host_path: HostPathVolumeSource | None = field(default=None, name="hostPath")
-    """hostPath represents a directory on the host. Provisioned by a developer or tester. This is useful for single-node development and testing only! On-host storage is not supported in any way and WILL NOT WORK in a multi-node cluster. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"""
-    iscsi: ISCSIPersistentVolumeSource | None = None
-    """iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Provisioned by an admin."""
-    local: LocalVolumeSource | None = None
-    """local represents directly-attached storage with node affinity"""
-    mount_options: list[str] | None = field(default=None, name="mountOptions")
-    """mountOptions is the list of mount options, e.g. ["ro", "soft"]. Not validated - mount will simply fail if one is invalid. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes/#mount-options"""
-    nfs: NFSVolumeSource | None = None
-    """nfs represents an NFS mount on the host. Provisioned by an admin. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
-    node_affinity: VolumeNodeAffinity | None = field(default=None, name="nodeAffinity")
-    """nodeAffinity defines constraints that limit what nodes this volume can be accessed from. This field influences the scheduling of pods that use this volume. This field is mutable if MutablePVNodeAffinity feature gate is enabled."""
     persistent_volume_reclaim_policy: Literal["Delete", "Recycle", "Retain"] | str | None = field(
         default=None, name="persistentVolumeReclaimPolicy"
     )
@@ -3133,24 +3147,10 @@ class PersistentVolumeSpec(Model, kw_only=True):
      - `"Delete"` means the volume will be deleted from Kubernetes on release from its claim. The volume plugin must support Deletion.
      - `"Recycle"` means the volume will be recycled back into the pool of unbound persistent volumes on release from its claim. The volume plugin must support Recycling.
      - `"Retain"` means the volume will be left in its current phase (Released) for manual reclamation by the administrator. The default policy is Retain."""
-    photon_persistent_disk: PhotonPersistentDiskVolumeSource | None = field(
-        default=None, name="photonPersistentDisk"
-    )
-    """photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine. Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported."""
-    portworx_volume: PortworxVolumeSource | None = field(default=None, name="portworxVolume")
-    """portworxVolume represents a portworx volume attached and mounted on kubelets host machine. Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type are redirected to the pxd.portworx.com CSI driver."""
-    quobyte: QuobyteVolumeSource | None = None
-    """quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported."""
-    rbd: RBDPersistentVolumeSource | None = None
-    """rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported. More info: https://examples.k8s.io/volumes/rbd/README.md"""
-    scale_io: ScaleIOPersistentVolumeSource | None = field(default=None, name="scaleIO")
-    """scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported."""
     storage_class_name: str | None = field(default=None, name="storageClassName")
     """storageClassName is the name of StorageClass to which this persistent volume belongs. Empty value means that this volume does not belong to any StorageClass."""
-    storageos: StorageOSPersistentVolumeSource | None = None
-    """storageOS represents a StorageOS volume that is attached to the kubelet's host machine and mounted into the pod. Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported. More info: https://examples.k8s.io/volumes/storageos/README.md"""
-    volume_attributes_class_name: str | None = field(default=None, name="volumeAttributesClassName")
-    """Name of VolumeAttributesClass to which this persistent volume belongs. Empty value is not allowed. When this field is not set, it indicates that this volume does not belong to any VolumeAttributesClass. This field is mutable and can be changed by the CSI driver after a volume has been updated successfully to a new class. For an unbound PersistentVolume, the volumeAttributesClassName will be matched with unbound PersistentVolumeClaims during the binding process."""
+    mount_options: list[str] | None = field(default=None, name="mountOptions")
+    """mountOptions is the list of mount options, e.g. ["ro", "soft"]. Not validated - mount will simply fail if one is invalid. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes/#mount-options"""
     volume_mode: Literal["Block", "Filesystem"] | str | None = field(
         default=None, name="volumeMode"
     )
@@ -3159,19 +3159,15 @@ class PersistentVolumeSpec(Model, kw_only=True):
     Possible enum values:
      - `"Block"` means the volume will not be formatted with a filesystem and will remain a raw block device.
      - `"Filesystem"` means the volume will be or is formatted with a filesystem."""
-    vsphere_volume: VsphereVirtualDiskVolumeSource | None = field(
-        default=None, name="vsphereVolume"
-    )
-    """vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type are redirected to the csi.vsphere.vmware.com CSI driver."""
+    node_affinity: VolumeNodeAffinity | None = field(default=None, name="nodeAffinity")
+    """nodeAffinity defines constraints that limit what nodes this volume can be accessed from. This field influences the scheduling of pods that use this volume. This field is mutable if MutablePVNodeAffinity feature gate is enabled."""
+    volume_attributes_class_name: str | None = field(default=None, name="volumeAttributesClassName")
+    """Name of VolumeAttributesClass to which this persistent volume belongs. Empty value is not allowed. When this field is not set, it indicates that this volume does not belong to any VolumeAttributesClass. This field is mutable and can be changed by the CSI driver after a volume has been updated successfully to a new class. For an unbound PersistentVolume, the volumeAttributesClassName will be matched with unbound PersistentVolumeClaims during the binding process."""
 
 
 class PersistentVolumeStatus(Model, kw_only=True):
     """PersistentVolumeStatus is the current status of a persistent volume."""
 
-    last_phase_transition_time: Time | None = field(default=None, name="lastPhaseTransitionTime")
-    """lastPhaseTransitionTime is the time the phase transitioned from one to another and automatically resets to current time everytime a volume phase transitions."""
-    message: str | None = None
-    """message is a human-readable message indicating details about why the volume is in this state."""
     phase: Literal["Available", "Bound", "Failed", "Pending", "Released"] | str | None = None
     """phase indicates if a volume is available, bound to a claim, or released by a claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase
 
@@ -3181,22 +3177,26 @@ class PersistentVolumeStatus(Model, kw_only=True):
      - `"Failed"` used for PersistentVolumes that failed to be correctly recycled or deleted after being released from a claim
      - `"Pending"` used for PersistentVolumes that are not available
      - `"Released"` used for PersistentVolumes where the bound PersistentVolumeClaim was deleted released volumes must be recycled before becoming available again this phase is used by the persistent volume claim binder to signal to another process to reclaim the resource"""
+    message: str | None = None
+    """message is a human-readable message indicating details about why the volume is in this state."""
     reason: str | None = None
     """reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI."""
+    last_phase_transition_time: Time | None = field(default=None, name="lastPhaseTransitionTime")
+    """lastPhaseTransitionTime is the time the phase transitioned from one to another and automatically resets to current time everytime a volume phase transitions."""
 
 
 class PhotonPersistentDiskVolumeSource(Model, kw_only=True):
     """Represents a Photon Controller persistent disk resource."""
 
     DEFAULTS = {"pd_id": ""}
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
     pd_id: str = field(name="pdID")
     """pdID is the ID that identifies Photon Controller persistent disk
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
 
 
 class Pod(Model, kw_only=True):
@@ -3205,10 +3205,10 @@ class Pod(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "Pod"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -3226,14 +3226,14 @@ class Pod(Model, kw_only=True):
 class PodAffinity(Model, kw_only=True):
     """Pod affinity is a group of inter pod affinity scheduling rules."""
 
-    preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] | None = (
-        field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
-    )
-    """The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling affinity expressions, etc.), compute a sum by iterating through the elements of this field and adding "weight" to the sum if the node has pods which matches the corresponding podAffinityTerm; the node(s) with the highest sum are the most preferred."""
     required_during_scheduling_ignored_during_execution: list[PodAffinityTerm] | None = field(
         default=None, name="requiredDuringSchedulingIgnoredDuringExecution"
     )
     """If the affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to a pod label update), the system may or may not try to eventually evict the pod from its node. When there are multiple elements, the lists of nodes corresponding to each podAffinityTerm are intersected, i.e. all terms must be satisfied."""
+    preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] | None = (
+        field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
+    )
+    """The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling affinity expressions, etc.), compute a sum by iterating through the elements of this field and adding "weight" to the sum if the node has pods which matches the corresponding podAffinityTerm; the node(s) with the highest sum are the most preferred."""
 
 
 class PodAffinityTerm(Model, kw_only=True):
@@ -3242,12 +3242,6 @@ class PodAffinityTerm(Model, kw_only=True):
     DEFAULTS = {"topology_key": ""}
     label_selector: metav1.LabelSelector | None = field(default=None, name="labelSelector")
     """A label query over a set of resources, in this case pods. If it's null, this PodAffinityTerm matches with no Pods."""
-    match_label_keys: list[str] | None = field(default=None, name="matchLabelKeys")
-    """MatchLabelKeys is a set of pod label keys to select which pods will be taken into consideration. The keys are used to lookup values from the incoming pod labels, those key-value labels are merged with `labelSelector` as `key in (value)` to select the group of existing pods which pods will be taken into consideration for the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming pod labels will be ignored. The default value is empty. The same key is forbidden to exist in both matchLabelKeys and labelSelector. Also, matchLabelKeys cannot be set when labelSelector isn't set."""
-    mismatch_label_keys: list[str] | None = field(default=None, name="mismatchLabelKeys")
-    """MismatchLabelKeys is a set of pod label keys to select which pods will be taken into consideration. The keys are used to lookup values from the incoming pod labels, those key-value labels are merged with `labelSelector` as `key notin (value)` to select the group of existing pods which pods will be taken into consideration for the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming pod labels will be ignored. The default value is empty. The same key is forbidden to exist in both mismatchLabelKeys and labelSelector. Also, mismatchLabelKeys cannot be set when labelSelector isn't set."""
-    namespace_selector: metav1.LabelSelector | None = field(default=None, name="namespaceSelector")
-    """A label query over the set of namespaces that the term applies to. The term is applied to the union of the namespaces selected by this field and the ones listed in the namespaces field. null selector and null or empty namespaces list means "this pod's namespace". An empty selector ({}) matches all namespaces."""
     namespaces: list[str] | None = None
     """namespaces specifies a static list of namespace names that the term applies to. The term is applied to the union of the namespaces listed in this field and the ones selected by namespaceSelector. null or empty namespaces list and null namespaceSelector means "this pod's namespace"."""
     topology_key: str = field(name="topologyKey")
@@ -3256,40 +3250,34 @@ class PodAffinityTerm(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    namespace_selector: metav1.LabelSelector | None = field(default=None, name="namespaceSelector")
+    """A label query over the set of namespaces that the term applies to. The term is applied to the union of the namespaces selected by this field and the ones listed in the namespaces field. null selector and null or empty namespaces list means "this pod's namespace". An empty selector ({}) matches all namespaces."""
+    match_label_keys: list[str] | None = field(default=None, name="matchLabelKeys")
+    """MatchLabelKeys is a set of pod label keys to select which pods will be taken into consideration. The keys are used to lookup values from the incoming pod labels, those key-value labels are merged with `labelSelector` as `key in (value)` to select the group of existing pods which pods will be taken into consideration for the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming pod labels will be ignored. The default value is empty. The same key is forbidden to exist in both matchLabelKeys and labelSelector. Also, matchLabelKeys cannot be set when labelSelector isn't set."""
+    mismatch_label_keys: list[str] | None = field(default=None, name="mismatchLabelKeys")
+    """MismatchLabelKeys is a set of pod label keys to select which pods will be taken into consideration. The keys are used to lookup values from the incoming pod labels, those key-value labels are merged with `labelSelector` as `key notin (value)` to select the group of existing pods which pods will be taken into consideration for the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming pod labels will be ignored. The default value is empty. The same key is forbidden to exist in both mismatchLabelKeys and labelSelector. Also, mismatchLabelKeys cannot be set when labelSelector isn't set."""
 
 
 class PodAntiAffinity(Model, kw_only=True):
     """Pod anti affinity is a group of inter pod anti affinity scheduling rules."""
 
-    preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] | None = (
-        field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
-    )
-    """The scheduler will prefer to schedule pods to nodes that satisfy the anti-affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling anti-affinity expressions, etc.), compute a sum by iterating through the elements of this field and subtracting "weight" from the sum if the node has pods which matches the corresponding podAffinityTerm; the node(s) with the highest sum are the most preferred."""
     required_during_scheduling_ignored_during_execution: list[PodAffinityTerm] | None = field(
         default=None, name="requiredDuringSchedulingIgnoredDuringExecution"
     )
     """If the anti-affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the anti-affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to a pod label update), the system may or may not try to eventually evict the pod from its node. When there are multiple elements, the lists of nodes corresponding to each podAffinityTerm are intersected, i.e. all terms must be satisfied."""
+    preferred_during_scheduling_ignored_during_execution: list[WeightedPodAffinityTerm] | None = (
+        field(default=None, name="preferredDuringSchedulingIgnoredDuringExecution")
+    )
+    """The scheduler will prefer to schedule pods to nodes that satisfy the anti-affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling anti-affinity expressions, etc.), compute a sum by iterating through the elements of this field and subtracting "weight" from the sum if the node has pods which matches the corresponding podAffinityTerm; the node(s) with the highest sum are the most preferred."""
 
 
 class PodCertificateProjection(Model, kw_only=True):
     """PodCertificateProjection provides a private key and X.509 certificate in the pod filesystem."""
 
-    certificate_chain_path: str | None = field(default=None, name="certificateChainPath")
-    """Write the certificate chain at this path in the projected volume.
+    signer_name: str = field(name="signerName")
+    """Kubelet's generated CSRs will be addressed to this signer.
 
-    Most applications should use credentialBundlePath.  When using keyPath and certificateChainPath, your application needs to check that the key and leaf certificate are consistent, because it is possible to read the files mid-rotation."""
-    credential_bundle_path: str | None = field(default=None, name="credentialBundlePath")
-    """Write the credential bundle at this path in the projected volume.
-
-    The credential bundle is a single file that contains multiple PEM blocks. The first PEM block is a PRIVATE KEY block, containing a PKCS#8 private key.
-
-    The remaining blocks are CERTIFICATE blocks, containing the issued certificate chain from the signer (leaf and any intermediates).
-
-    Using credentialBundlePath lets your Pod's application code make a single atomic read that retrieves a consistent key and certificate chain.  If you project them to separate files, your application code will need to additionally check that the leaf certificate was issued to the key."""
-    key_path: str | None = field(default=None, name="keyPath")
-    """Write the key at this path in the projected volume.
-
-    Most applications should use credentialBundlePath.  When using keyPath and certificateChainPath, your application needs to check that the key and leaf certificate are consistent, because it is possible to read the files mid-rotation."""
+    Required."""
     key_type: str = field(name="keyType")
     """The type of keypair Kubelet will generate for the pod.
 
@@ -3304,12 +3292,22 @@ class PodCertificateProjection(Model, kw_only=True):
     If omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver will reject values shorter than 3600 (1 hour).  The maximum allowable value is 7862400 (91 days).
 
     The signer implementation is then free to issue a certificate with any lifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600 seconds (1 hour).  This constraint is enforced by kube-apiserver. `kubernetes.io` signers will never issue certificates with a lifetime longer than 24 hours."""
-    signer_name: str = field(name="signerName")
-    """Kubelet's generated CSRs will be addressed to this signer.
+    credential_bundle_path: str | None = field(default=None, name="credentialBundlePath")
+    """Write the credential bundle at this path in the projected volume.
 
-    Required."""
-    user: int | None = None
-    """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
+    The credential bundle is a single file that contains multiple PEM blocks. The first PEM block is a PRIVATE KEY block, containing a PKCS#8 private key.
+
+    The remaining blocks are CERTIFICATE blocks, containing the issued certificate chain from the signer (leaf and any intermediates).
+
+    Using credentialBundlePath lets your Pod's application code make a single atomic read that retrieves a consistent key and certificate chain.  If you project them to separate files, your application code will need to additionally check that the leaf certificate was issued to the key."""
+    key_path: str | None = field(default=None, name="keyPath")
+    """Write the key at this path in the projected volume.
+
+    Most applications should use credentialBundlePath.  When using keyPath and certificateChainPath, your application needs to check that the key and leaf certificate are consistent, because it is possible to read the files mid-rotation."""
+    certificate_chain_path: str | None = field(default=None, name="certificateChainPath")
+    """Write the certificate chain at this path in the projected volume.
+
+    Most applications should use credentialBundlePath.  When using keyPath and certificateChainPath, your application needs to check that the key and leaf certificate are consistent, because it is possible to read the files mid-rotation."""
     user_annotations: dict[str, str] | None = field(default=None, name="userAnnotations")
     """userAnnotations allow pod authors to pass additional information to the signer implementation.  Kubernetes does not restrict or validate this metadata in any way.
 
@@ -3318,34 +3316,36 @@ class PodCertificateProjection(Model, kw_only=True):
     Entries are subject to the same validation as object metadata annotations, with the addition that all keys must be domain-prefixed. No restrictions are placed on values, except an overall size limitation on the entire field.
 
     Signers should document the keys and values they support. Signers should deny requests that contain keys they do not recognize."""
+    user: int | None = None
+    """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
 
 
 class PodCondition(Model, kw_only=True):
     """PodCondition contains details for the current condition of this pod."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_probe_time: Time | None = field(default=None, name="lastProbeTime")
-    """Last time we probed the condition."""
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """Last time the condition transitioned from one status to another."""
-    message: str | None = None
-    """Human-readable message indicating details about last transition."""
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    """If set, this represents the .metadata.generation that the pod condition was set based upon."""
-    reason: str | None = None
-    """Unique, one-word, CamelCase reason for the condition's last transition."""
-    status: str
-    """Status is the status of the condition. Can be True, False, Unknown. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str
     """Type is the type of the condition. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    """If set, this represents the .metadata.generation that the pod condition was set based upon."""
+    status: str
+    """Status is the status of the condition. Can be True, False, Unknown. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    last_probe_time: Time | None = field(default=None, name="lastProbeTime")
+    """Last time we probed the condition."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """Last time the condition transitioned from one status to another."""
+    reason: str | None = None
+    """Unique, one-word, CamelCase reason for the condition's last transition."""
+    message: str | None = None
+    """Human-readable message indicating details about last transition."""
 
 
 class PodDNSConfig(Model, kw_only=True):
@@ -3353,10 +3353,10 @@ class PodDNSConfig(Model, kw_only=True):
 
     nameservers: list[str] | None = None
     """A list of DNS name server IP addresses. This will be appended to the base nameservers generated from DNSPolicy. Duplicated nameservers will be removed."""
-    options: list[PodDNSConfigOption] | None = None
-    """A list of DNS resolver options. This will be merged with the base options generated from DNSPolicy. Duplicated entries will be removed. Resolution options given in Options will override those that appear in the base DNSPolicy."""
     searches: list[str] | None = None
     """A list of DNS search domains for host-name lookup. This will be appended to the base search paths generated from DNSPolicy. Duplicated search paths will be removed."""
+    options: list[PodDNSConfigOption] | None = None
+    """A list of DNS resolver options. This will be merged with the base options generated from DNSPolicy. Duplicated entries will be removed. Resolution options given in Options will override those that appear in the base DNSPolicy."""
 
 
 class PodDNSConfigOption(Model, kw_only=True):
@@ -3402,18 +3402,18 @@ class PodList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "PodList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Pod]
-    """List of pods. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Pod]
+    """List of pods. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md
+
+    Required."""
 
 
 class PodOS(Model, kw_only=True):
@@ -3511,14 +3511,36 @@ class PodSchedulingGroup(Model, kw_only=True):
 class PodSecurityContext(Model, kw_only=True):
     """PodSecurityContext holds pod-level security attributes and common container settings. Some fields are also present in container.securityContext.  Field values of container.securityContext take precedence over field values of PodSecurityContext."""
 
-    app_armor_profile: AppArmorProfile | None = field(default=None, name="appArmorProfile")
-    """appArmorProfile is the AppArmor options to use by the containers in this pod. Note that this field cannot be set when spec.os.name is windows."""
+    se_linux_options: SELinuxOptions | None = field(default=None, name="seLinuxOptions")
+    """The SELinux context to be applied to all containers. If unspecified, the container runtime will allocate a random SELinux context for each container.  May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows."""
+    windows_options: WindowsSecurityContextOptions | None = field(
+        default=None, name="windowsOptions"
+    )
+    """The Windows specific settings applied to all containers. If unspecified, the options within a container's SecurityContext will be used. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is linux."""
+    run_as_user: int | None = field(default=None, name="runAsUser")
+    """The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows."""
+    run_as_group: int | None = field(default=None, name="runAsGroup")
+    """The GID to run the entrypoint of the container process. Uses runtime default if unset. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows."""
+    run_as_non_root: bool | None = field(default=None, name="runAsNonRoot")
+    """Indicates that the container must run as a non-root user. If true, the Kubelet will validate the image at runtime to ensure that it does not run as UID 0 (root) and fail to start the container if it does. If unset or false, no such validation will be performed. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence."""
+    supplemental_groups: list[int] | None = field(default=None, name="supplementalGroups")
+    """A list of groups applied to the first process run in each container, in addition to the container's primary GID and fsGroup (if specified).  If the SupplementalGroupsPolicy feature is enabled, the supplementalGroupsPolicy field determines whether these are in addition to or instead of any group memberships defined in the container image. If unspecified, no additional groups are added, though group memberships defined in the container image may still be used, depending on the supplementalGroupsPolicy field. Note that this field cannot be set when spec.os.name is windows."""
+    supplemental_groups_policy: Literal["Merge", "Strict"] | str | None = field(
+        default=None, name="supplementalGroupsPolicy"
+    )
+    """Defines how supplemental groups of the first container processes are calculated. Valid values are "Merge" and "Strict". If not specified, "Merge" is used. (Alpha) Using the field requires the SupplementalGroupsPolicy feature gate to be enabled and the container runtime must implement support for this feature. Note that this field cannot be set when spec.os.name is windows.
+
+    Possible enum values:
+     - `"Merge"` means that the container's provided SupplementalGroups and FsGroup (specified in SecurityContext) will be merged with the primary user's groups as defined in the container image (in /etc/group).
+     - `"Strict"` means that the container's provided SupplementalGroups and FsGroup (specified in SecurityContext) will be used instead of any groups defined in the container image."""
     fs_group: int | None = field(default=None, name="fsGroup")
     """A special supplemental group that applies to all containers in a pod. Some volume types allow the Kubelet to change the ownership of that volume to be owned by the pod:
 
     1. The owning GID will be the FSGroup 2. The setgid bit is set (new files created in the volume will be owned by FSGroup) 3. The permission bits are OR'd with rw-rw----
 
     If unset, the Kubelet will not modify the ownership and permissions of any volume. Note that this field cannot be set when spec.os.name is windows."""
+    sysctls: list[Sysctl] | None = None
+    """Sysctls hold a list of namespaced sysctls used for the pod. Pods with unsupported sysctls (by the container runtime) might fail to launch. Note that this field cannot be set when spec.os.name is windows."""
     fs_group_change_policy: Literal["Always", "OnRootMismatch"] | str | None = field(
         default=None, name="fsGroupChangePolicy"
     )
@@ -3527,12 +3549,10 @@ class PodSecurityContext(Model, kw_only=True):
     Possible enum values:
      - `"Always"` indicates that volume's ownership and permissions should always be changed whenever volume is mounted inside a Pod. This the default behavior.
      - `"OnRootMismatch"` indicates that volume's ownership and permissions will be changed only when permission and ownership of root directory does not match with expected permissions on the volume. This can help shorten the time it takes to change ownership and permissions of a volume."""
-    run_as_group: int | None = field(default=None, name="runAsGroup")
-    """The GID to run the entrypoint of the container process. Uses runtime default if unset. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows."""
-    run_as_non_root: bool | None = field(default=None, name="runAsNonRoot")
-    """Indicates that the container must run as a non-root user. If true, the Kubelet will validate the image at runtime to ensure that it does not run as UID 0 (root) and fail to start the container if it does. If unset or false, no such validation will be performed. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence."""
-    run_as_user: int | None = field(default=None, name="runAsUser")
-    """The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows."""
+    seccomp_profile: SeccompProfile | None = field(default=None, name="seccompProfile")
+    """The seccomp options to use by the containers in this pod. Note that this field cannot be set when spec.os.name is windows."""
+    app_armor_profile: AppArmorProfile | None = field(default=None, name="appArmorProfile")
+    """appArmorProfile is the AppArmor options to use by the containers in this pod. Note that this field cannot be set when spec.os.name is windows."""
     se_linux_change_policy: str | None = field(default=None, name="seLinuxChangePolicy")
     """seLinuxChangePolicy defines how the container's SELinux label is applied to all volumes used by the Pod. It has no effect on nodes that do not support SELinux or to volumes does not support SELinux. Valid values are "MountOption" and "Recursive".
 
@@ -3545,45 +3565,38 @@ class PodSecurityContext(Model, kw_only=True):
     This field affects only Pods that have SELinux label set, either in PodSecurityContext or in SecurityContext of all containers.
 
     All Pods that use the same volume should use the same seLinuxChangePolicy, otherwise some pods can get stuck in ContainerCreating state. Note that this field cannot be set when spec.os.name is windows."""
-    se_linux_options: SELinuxOptions | None = field(default=None, name="seLinuxOptions")
-    """The SELinux context to be applied to all containers. If unspecified, the container runtime will allocate a random SELinux context for each container.  May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows."""
-    seccomp_profile: SeccompProfile | None = field(default=None, name="seccompProfile")
-    """The seccomp options to use by the containers in this pod. Note that this field cannot be set when spec.os.name is windows."""
-    supplemental_groups: list[int] | None = field(default=None, name="supplementalGroups")
-    """A list of groups applied to the first process run in each container, in addition to the container's primary GID and fsGroup (if specified).  If the SupplementalGroupsPolicy feature is enabled, the supplementalGroupsPolicy field determines whether these are in addition to or instead of any group memberships defined in the container image. If unspecified, no additional groups are added, though group memberships defined in the container image may still be used, depending on the supplementalGroupsPolicy field. Note that this field cannot be set when spec.os.name is windows."""
-    supplemental_groups_policy: Literal["Merge", "Strict"] | str | None = field(
-        default=None, name="supplementalGroupsPolicy"
-    )
-    """Defines how supplemental groups of the first container processes are calculated. Valid values are "Merge" and "Strict". If not specified, "Merge" is used. (Alpha) Using the field requires the SupplementalGroupsPolicy feature gate to be enabled and the container runtime must implement support for this feature. Note that this field cannot be set when spec.os.name is windows.
-
-    Possible enum values:
-     - `"Merge"` means that the container's provided SupplementalGroups and FsGroup (specified in SecurityContext) will be merged with the primary user's groups as defined in the container image (in /etc/group).
-     - `"Strict"` means that the container's provided SupplementalGroups and FsGroup (specified in SecurityContext) will be used instead of any groups defined in the container image."""
-    sysctls: list[Sysctl] | None = None
-    """Sysctls hold a list of namespaced sysctls used for the pod. Pods with unsupported sysctls (by the container runtime) might fail to launch. Note that this field cannot be set when spec.os.name is windows."""
-    windows_options: WindowsSecurityContextOptions | None = field(
-        default=None, name="windowsOptions"
-    )
-    """The Windows specific settings applied to all containers. If unspecified, the options within a container's SecurityContext will be used. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is linux."""
 
 
 class PodSpec(Model, kw_only=True):
     """PodSpec is a description of a pod."""
 
-    active_deadline_seconds: int | None = field(default=None, name="activeDeadlineSeconds")
-    """Optional duration in seconds the pod may be active on the node relative to StartTime before the system will actively try to mark it failed and kill associated containers. Value must be a positive integer."""
-    affinity: Affinity | None = None
-    """If specified, the pod's scheduling constraints"""
-    automount_service_account_token: bool | None = field(
-        default=None, name="automountServiceAccountToken"
-    )
-    """AutomountServiceAccountToken indicates whether a service account token should be automatically mounted."""
+    volumes: list[Volume] | None = None
+    """List of volumes that can be mounted by containers belonging to the pod. More info: https://kubernetes.io/docs/concepts/storage/volumes"""
+    init_containers: list[Container] | None = field(default=None, name="initContainers")
+    """List of initialization containers belonging to the pod. Init containers are executed in order prior to containers being started. If any init container fails, the pod is considered to have failed and is handled according to its restartPolicy. The name for an init container or normal container must be unique among all containers. Init containers may not have Lifecycle actions, Readiness probes, Liveness probes, or Startup probes. The resourceRequirements of an init container are taken into account during scheduling by finding the highest request/limit for each resource type, and then using the max of that value or the sum of the normal containers. Limits are applied to init containers in a similar fashion. Init containers cannot currently be added or removed. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/init-containers/"""
     containers: list[Container]
     """List of containers belonging to the pod. Containers cannot currently be added or removed. There must be at least one container in a Pod. Cannot be updated.
 
     Required."""
-    dns_config: PodDNSConfig | None = field(default=None, name="dnsConfig")
-    """Specifies the DNS parameters of a pod. Parameters specified here will be merged to the generated DNS configuration based on DNSPolicy."""
+    ephemeral_containers: list[EphemeralContainer] | None = field(
+        default=None, name="ephemeralContainers"
+    )
+    """List of ephemeral containers run in this pod. Ephemeral containers may be run in an existing pod to perform user-initiated actions such as debugging. This list cannot be specified when creating a pod, and it cannot be modified by updating the pod spec. In order to add an ephemeral container to an existing pod, use the pod's ephemeralcontainers subresource."""
+    restart_policy: Literal["Always", "Never", "OnFailure"] | str | None = field(
+        default=None, name="restartPolicy"
+    )
+    """Restart policy for all containers within the pod. One of Always, OnFailure, Never. In some contexts, only a subset of those values may be permitted. Default to Always. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy
+
+    Possible enum values:
+     - `"Always"`
+     - `"Never"`
+     - `"OnFailure"`"""
+    termination_grace_period_seconds: int | None = field(
+        default=None, name="terminationGracePeriodSeconds"
+    )
+    """Optional duration in seconds the pod needs to terminate gracefully. May be decreased in delete request. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). If this value is nil, the default grace period will be used instead. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. Defaults to 30 seconds."""
+    active_deadline_seconds: int | None = field(default=None, name="activeDeadlineSeconds")
+    """Optional duration in seconds the pod may be active on the node relative to StartTime before the system will actively try to mark it failed and kill associated containers. Value must be a positive integer."""
     dns_policy: (
         Literal["ClusterFirst", "ClusterFirstWithHostNet", "Default", "None"] | str | None
     ) = field(default=None, name="dnsPolicy")
@@ -3594,54 +3607,56 @@ class PodSpec(Model, kw_only=True):
      - `"ClusterFirstWithHostNet"` indicates that the pod should use cluster DNS first, if it is available, then fall back on the default (as determined by kubelet) DNS settings.
      - `"Default"` indicates that the pod should use the default (as determined by kubelet) DNS settings.
      - `"None"` indicates that the pod should use empty DNS settings. DNS parameters such as nameservers and search paths should be defined via DNSConfig."""
-    enable_service_links: bool | None = field(default=None, name="enableServiceLinks")
-    """EnableServiceLinks indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links. Optional: Defaults to true."""
-    ephemeral_containers: list[EphemeralContainer] | None = field(
-        default=None, name="ephemeralContainers"
+    node_selector: dict[str, str] | None = field(default=None, name="nodeSelector")
+    """NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/"""
+    service_account_name: str | None = field(default=None, name="serviceAccountName")
+    """ServiceAccountName is the name of the ServiceAccount to use to run this pod. More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/"""
+    service_account: str | None = field(default=None, name="serviceAccount")
+    """DeprecatedServiceAccount is a deprecated alias for ServiceAccountName. Deprecated: Use serviceAccountName instead."""
+    automount_service_account_token: bool | None = field(
+        default=None, name="automountServiceAccountToken"
     )
-    """List of ephemeral containers run in this pod. Ephemeral containers may be run in an existing pod to perform user-initiated actions such as debugging. This list cannot be specified when creating a pod, and it cannot be modified by updating the pod spec. In order to add an ephemeral container to an existing pod, use the pod's ephemeralcontainers subresource."""
-    eviction_responders: list[EvictionResponder] | None = field(
-        default=None, name="evictionResponders"
-    )
-    """evictionResponders reference responders that react to Evictions based on EvictionRequests. Responders should observe and communicate through the Eviction Resource API to help with the graceful termination of a pod. The responders are selected sequentially, according to their specified priority.
-
-    Responders should periodically report on an eviction progress by updating the .status.responders[].heartbeatTime field of the Eviction object. If this field is not updated within the heartbeat deadline defined by the Eviction API (currently 20 minutes), the eviction is passed over to the next responder with a lower priority. If there is no other responder, the last default imperative-eviction.k8s.io/evictor responder with a priority of 100 will evict the pod using the imperative Eviction API (pods/<name>/eviction subresource).
-
-    The maximum length of the responders list is 10. Responders are not supported when the pod is part of a PodGroup (.spec.schedulingGroup is set). This field can only be set on creation and is immutable afterwards."""
-    host_aliases: list[HostAlias] | None = field(default=None, name="hostAliases")
-    """HostAliases is an optional list of hosts and IPs that will be injected into the pod's hosts file if specified."""
-    host_ipc: bool | None = field(default=None, name="hostIPC")
-    """Use the host's ipc namespace. Optional: Default to false."""
+    """AutomountServiceAccountToken indicates whether a service account token should be automatically mounted."""
+    node_name: str | None = field(default=None, name="nodeName")
+    """NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename"""
     host_network: bool | None = field(default=None, name="hostNetwork")
     """Host networking requested for this pod. Use the host's network namespace. When using HostNetwork you should specify ports so the scheduler is aware. When `hostNetwork` is true, specified `hostPort` fields in port definitions must match `containerPort`, and unspecified `hostPort` fields in port definitions are defaulted to match `containerPort`. Default to false."""
     host_pid: bool | None = field(default=None, name="hostPID")
     """Use the host's pid namespace. Optional: Default to false."""
-    host_users: bool | None = field(default=None, name="hostUsers")
-    """Use the host's user namespace. Optional: Default to true. If set to true or not present, the pod will be run in the host user namespace, useful for when the pod needs a feature only available to the host user namespace, such as loading a kernel module with CAP_SYS_MODULE. When set to false, a new userns is created for the pod. Setting false is useful for mitigating container breakout vulnerabilities even allowing users to run their containers as root without actually having root privileges on the host."""
-    hostname: str | None = None
-    """Specifies the hostname of the Pod If not specified, the pod's hostname will be set to a system-defined value."""
-    hostname_override: str | None = field(default=None, name="hostnameOverride")
-    """HostnameOverride specifies an explicit override for the pod's hostname as perceived by the pod. This field only specifies the pod's hostname and does not affect its DNS records. When this field is set to a non-empty string: - It takes precedence over the values set in `hostname` and `subdomain`. - The Pod's hostname will be set to this value. - `setHostnameAsFQDN` must be nil or set to false. - `hostNetwork` must be set to false.
-
-    This field must be a valid DNS subdomain as defined in RFC 1123 and contain at most 64 characters."""
+    host_ipc: bool | None = field(default=None, name="hostIPC")
+    """Use the host's ipc namespace. Optional: Default to false."""
+    share_process_namespace: bool | None = field(default=None, name="shareProcessNamespace")
+    """Share a single process namespace between all of the containers in a pod. When this is set containers will be able to view and signal processes from other containers in the same pod, and the first process in each container will not be assigned PID 1. HostPID and ShareProcessNamespace cannot both be set. Optional: Default to false."""
+    security_context: PodSecurityContext | None = field(default=None, name="securityContext")
+    """SecurityContext holds pod-level security attributes and common container settings. Optional: Defaults to empty.  See type description for default values of each field."""
     image_pull_secrets: list[LocalObjectReference] | None = field(
         default=None, name="imagePullSecrets"
     )
     """ImagePullSecrets is an optional list of references to secrets in the same namespace to use for pulling any of the images used by this PodSpec. If specified, these secrets will be passed to individual puller implementations for them to use. More info: https://kubernetes.io/docs/concepts/containers/images#specifying-imagepullsecrets-on-a-pod"""
-    init_containers: list[Container] | None = field(default=None, name="initContainers")
-    """List of initialization containers belonging to the pod. Init containers are executed in order prior to containers being started. If any init container fails, the pod is considered to have failed and is handled according to its restartPolicy. The name for an init container or normal container must be unique among all containers. Init containers may not have Lifecycle actions, Readiness probes, Liveness probes, or Startup probes. The resourceRequirements of an init container are taken into account during scheduling by finding the highest request/limit for each resource type, and then using the max of that value or the sum of the normal containers. Limits are applied to init containers in a similar fashion. Init containers cannot currently be added or removed. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/init-containers/"""
-    node_name: str | None = field(default=None, name="nodeName")
-    """NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename"""
-    node_selector: dict[str, str] | None = field(default=None, name="nodeSelector")
-    """NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/"""
-    os: PodOS | None = None
-    """Specifies the OS of the containers in the pod. Some pod and container fields are restricted if this is set.
-
-    If the OS field is set to linux, the following fields must be unset: -securityContext.windowsOptions
-
-    If the OS field is set to windows, following fields must be unset: - spec.hostPID - spec.hostIPC - spec.hostUsers - spec.resources - spec.securityContext.appArmorProfile - spec.securityContext.seLinuxOptions - spec.securityContext.seccompProfile - spec.securityContext.fsGroup - spec.securityContext.fsGroupChangePolicy - spec.securityContext.sysctls - spec.shareProcessNamespace - spec.securityContext.runAsUser - spec.securityContext.runAsGroup - spec.securityContext.supplementalGroups - spec.securityContext.supplementalGroupsPolicy - spec.containers[*].securityContext.appArmorProfile - spec.containers[*].securityContext.seLinuxOptions - spec.containers[*].securityContext.seccompProfile - spec.containers[*].securityContext.capabilities - spec.containers[*].securityContext.readOnlyRootFilesystem - spec.containers[*].securityContext.privileged - spec.containers[*].securityContext.allowPrivilegeEscalation - spec.containers[*].securityContext.procMount - spec.containers[*].securityContext.runAsUser - spec.containers[*].securityContext.runAsGroup"""
-    overhead: dict[str, Quantity] | None = None
-    """Overhead represents the resource overhead associated with running a pod for a given RuntimeClass. This field will be autopopulated at admission time by the RuntimeClass admission controller. If the RuntimeClass admission controller is enabled, overhead must not be set in Pod create requests. The RuntimeClass admission controller will reject Pod create requests which have the overhead already set. If RuntimeClass is configured and selected in the PodSpec, Overhead will be set to the value defined in the corresponding RuntimeClass, otherwise it will remain unset and treated as zero. More info: https://git.k8s.io/enhancements/keps/sig-node/688-pod-overhead/README.md"""
+    hostname: str | None = None
+    """Specifies the hostname of the Pod If not specified, the pod's hostname will be set to a system-defined value."""
+    subdomain: str | None = None
+    """If specified, the fully qualified Pod hostname will be "<hostname>.<subdomain>.<pod namespace>.svc.<cluster domain>". If not specified, the pod will not have a domainname at all."""
+    affinity: Affinity | None = None
+    """If specified, the pod's scheduling constraints"""
+    scheduler_name: str | None = field(default=None, name="schedulerName")
+    """If specified, the pod will be dispatched by specified scheduler. If not specified, the pod will be dispatched by default scheduler."""
+    tolerations: list[Toleration] | None = None
+    """If specified, the pod's tolerations."""
+    host_aliases: list[HostAlias] | None = field(default=None, name="hostAliases")
+    """HostAliases is an optional list of hosts and IPs that will be injected into the pod's hosts file if specified."""
+    priority_class_name: str | None = field(default=None, name="priorityClassName")
+    """If specified, indicates the pod's priority. "system-node-critical" and "system-cluster-critical" are two special keywords which indicate the highest priorities with the former being the highest priority. Any other name must be defined by creating a PriorityClass object with that name. If not specified, the pod priority will be default or zero if there is no default."""
+    priority: int | None = None
+    """The priority value. Various system components use this field to find the priority of the pod. When Priority Admission Controller is enabled, it prevents users from setting this field. The admission controller populates this field from PriorityClassName. The higher the value, the higher the priority."""
+    dns_config: PodDNSConfig | None = field(default=None, name="dnsConfig")
+    """Specifies the DNS parameters of a pod. Parameters specified here will be merged to the generated DNS configuration based on DNSPolicy."""
+    readiness_gates: list[PodReadinessGate] | None = field(default=None, name="readinessGates")
+    """If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates"""
+    runtime_class_name: str | None = field(default=None, name="runtimeClassName")
+    """RuntimeClassName refers to a RuntimeClass object in the node.k8s.io group, which should be used to run this pod.  If no RuntimeClass resource matches the named class, the pod will not be run. If unset or empty, the "legacy" RuntimeClass will be used, which is an implicit class with an empty definition that uses the default runtime handler. More info: https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class"""
+    enable_service_links: bool | None = field(default=None, name="enableServiceLinks")
+    """EnableServiceLinks indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links. Optional: Defaults to true."""
     preemption_policy: Literal["Never", "PreemptLowerPriority"] | str | None = field(
         default=None, name="preemptionPolicy"
     )
@@ -3650,12 +3665,26 @@ class PodSpec(Model, kw_only=True):
     Possible enum values:
      - `"Never"` means that pod never preempts other pods with lower priority.
      - `"PreemptLowerPriority"` means that pod can preempt other pods with lower priority."""
-    priority: int | None = None
-    """The priority value. Various system components use this field to find the priority of the pod. When Priority Admission Controller is enabled, it prevents users from setting this field. The admission controller populates this field from PriorityClassName. The higher the value, the higher the priority."""
-    priority_class_name: str | None = field(default=None, name="priorityClassName")
-    """If specified, indicates the pod's priority. "system-node-critical" and "system-cluster-critical" are two special keywords which indicate the highest priorities with the former being the highest priority. Any other name must be defined by creating a PriorityClass object with that name. If not specified, the pod priority will be default or zero if there is no default."""
-    readiness_gates: list[PodReadinessGate] | None = field(default=None, name="readinessGates")
-    """If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates"""
+    overhead: dict[str, Quantity] | None = None
+    """Overhead represents the resource overhead associated with running a pod for a given RuntimeClass. This field will be autopopulated at admission time by the RuntimeClass admission controller. If the RuntimeClass admission controller is enabled, overhead must not be set in Pod create requests. The RuntimeClass admission controller will reject Pod create requests which have the overhead already set. If RuntimeClass is configured and selected in the PodSpec, Overhead will be set to the value defined in the corresponding RuntimeClass, otherwise it will remain unset and treated as zero. More info: https://git.k8s.io/enhancements/keps/sig-node/688-pod-overhead/README.md"""
+    topology_spread_constraints: list[TopologySpreadConstraint] | None = field(
+        default=None, name="topologySpreadConstraints"
+    )
+    """TopologySpreadConstraints describes how a group of pods ought to spread across topology domains. Scheduler will schedule pods in a way which abides by the constraints. All topologySpreadConstraints are ANDed."""
+    set_hostname_as_fqdn: bool | None = field(default=None, name="setHostnameAsFQDN")
+    """If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default). In Linux containers, this means setting the FQDN in the hostname field of the kernel (the nodename field of struct utsname). In Windows containers, this means setting the registry value of hostname for the registry key HKEY_LOCAL_MACHINE\\\\SYSTEM\\\\CurrentControlSet\\\\Services\\\\Tcpip\\\\Parameters to FQDN. If a pod does not have FQDN, this has no effect. Default to false."""
+    os: PodOS | None = None
+    """Specifies the OS of the containers in the pod. Some pod and container fields are restricted if this is set.
+
+    If the OS field is set to linux, the following fields must be unset: -securityContext.windowsOptions
+
+    If the OS field is set to windows, following fields must be unset: - spec.hostPID - spec.hostIPC - spec.hostUsers - spec.resources - spec.securityContext.appArmorProfile - spec.securityContext.seLinuxOptions - spec.securityContext.seccompProfile - spec.securityContext.fsGroup - spec.securityContext.fsGroupChangePolicy - spec.securityContext.sysctls - spec.shareProcessNamespace - spec.securityContext.runAsUser - spec.securityContext.runAsGroup - spec.securityContext.supplementalGroups - spec.securityContext.supplementalGroupsPolicy - spec.containers[*].securityContext.appArmorProfile - spec.containers[*].securityContext.seLinuxOptions - spec.containers[*].securityContext.seccompProfile - spec.containers[*].securityContext.capabilities - spec.containers[*].securityContext.readOnlyRootFilesystem - spec.containers[*].securityContext.privileged - spec.containers[*].securityContext.allowPrivilegeEscalation - spec.containers[*].securityContext.procMount - spec.containers[*].securityContext.runAsUser - spec.containers[*].securityContext.runAsGroup"""
+    host_users: bool | None = field(default=None, name="hostUsers")
+    """Use the host's user namespace. Optional: Default to true. If set to true or not present, the pod will be run in the host user namespace, useful for when the pod needs a feature only available to the host user namespace, such as loading a kernel module with CAP_SYS_MODULE. When set to false, a new userns is created for the pod. Setting false is useful for mitigating container breakout vulnerabilities even allowing users to run their containers as root without actually having root privileges on the host."""
+    scheduling_gates: list[PodSchedulingGate] | None = field(default=None, name="schedulingGates")
+    """SchedulingGates is an opaque list of values that if specified will block scheduling the pod. If schedulingGates is not empty, the pod will stay in the SchedulingGated state and the scheduler will not attempt to schedule the pod.
+
+    SchedulingGates can only be set at pod creation time, and be removed only afterwards."""
     resource_claims: list[PodResourceClaim] | None = field(default=None, name="resourceClaims")
     """ResourceClaims defines which ResourceClaims must be allocated and reserved before the Pod is allowed to start. The resources will be made available to those containers which consume them by name.
 
@@ -3668,84 +3697,25 @@ class PodSpec(Model, kw_only=True):
     This field enables fine-grained control over resource allocation for the entire pod, allowing resource sharing among containers in a pod.
 
     This is an alpha field and requires enabling the PodLevelResources feature gate."""
-    restart_policy: Literal["Always", "Never", "OnFailure"] | str | None = field(
-        default=None, name="restartPolicy"
-    )
-    """Restart policy for all containers within the pod. One of Always, OnFailure, Never. In some contexts, only a subset of those values may be permitted. Default to Always. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy
+    hostname_override: str | None = field(default=None, name="hostnameOverride")
+    """HostnameOverride specifies an explicit override for the pod's hostname as perceived by the pod. This field only specifies the pod's hostname and does not affect its DNS records. When this field is set to a non-empty string: - It takes precedence over the values set in `hostname` and `subdomain`. - The Pod's hostname will be set to this value. - `setHostnameAsFQDN` must be nil or set to false. - `hostNetwork` must be set to false.
 
-    Possible enum values:
-     - `"Always"`
-     - `"Never"`
-     - `"OnFailure"`"""
-    runtime_class_name: str | None = field(default=None, name="runtimeClassName")
-    """RuntimeClassName refers to a RuntimeClass object in the node.k8s.io group, which should be used to run this pod.  If no RuntimeClass resource matches the named class, the pod will not be run. If unset or empty, the "legacy" RuntimeClass will be used, which is an implicit class with an empty definition that uses the default runtime handler. More info: https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class"""
-    scheduler_name: str | None = field(default=None, name="schedulerName")
-    """If specified, the pod will be dispatched by specified scheduler. If not specified, the pod will be dispatched by default scheduler."""
-    scheduling_gates: list[PodSchedulingGate] | None = field(default=None, name="schedulingGates")
-    """SchedulingGates is an opaque list of values that if specified will block scheduling the pod. If schedulingGates is not empty, the pod will stay in the SchedulingGated state and the scheduler will not attempt to schedule the pod.
-
-    SchedulingGates can only be set at pod creation time, and be removed only afterwards."""
+    This field must be a valid DNS subdomain as defined in RFC 1123 and contain at most 64 characters."""
     scheduling_group: PodSchedulingGroup | None = field(default=None, name="schedulingGroup")
     """SchedulingGroup provides a reference to the immediate scheduling runtime grouping object that this Pod belongs to. This field is used by the scheduler to identify the group and apply the correct group scheduling policies. The association with a group also impacts other lifecycle aspects of a Pod that are relevant in a wider context of scheduling like preemption, resource attachment, etc. If not specified, the Pod is treated as a single unit in all of these aspects. The group object referenced by this field may not exist at the time the Pod is created. This field is immutable, but a group object with the same name may be recreated with different policies. Doing this during pod scheduling may result in the placement not conforming to the expected policies."""
-    security_context: PodSecurityContext | None = field(default=None, name="securityContext")
-    """SecurityContext holds pod-level security attributes and common container settings. Optional: Defaults to empty.  See type description for default values of each field."""
-    service_account: str | None = field(default=None, name="serviceAccount")
-    """DeprecatedServiceAccount is a deprecated alias for ServiceAccountName. Deprecated: Use serviceAccountName instead."""
-    service_account_name: str | None = field(default=None, name="serviceAccountName")
-    """ServiceAccountName is the name of the ServiceAccount to use to run this pod. More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/"""
-    set_hostname_as_fqdn: bool | None = field(default=None, name="setHostnameAsFQDN")
-    """If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default). In Linux containers, this means setting the FQDN in the hostname field of the kernel (the nodename field of struct utsname). In Windows containers, this means setting the registry value of hostname for the registry key HKEY_LOCAL_MACHINE\\\\SYSTEM\\\\CurrentControlSet\\\\Services\\\\Tcpip\\\\Parameters to FQDN. If a pod does not have FQDN, this has no effect. Default to false."""
-    share_process_namespace: bool | None = field(default=None, name="shareProcessNamespace")
-    """Share a single process namespace between all of the containers in a pod. When this is set containers will be able to view and signal processes from other containers in the same pod, and the first process in each container will not be assigned PID 1. HostPID and ShareProcessNamespace cannot both be set. Optional: Default to false."""
-    subdomain: str | None = None
-    """If specified, the fully qualified Pod hostname will be "<hostname>.<subdomain>.<pod namespace>.svc.<cluster domain>". If not specified, the pod will not have a domainname at all."""
-    termination_grace_period_seconds: int | None = field(
-        default=None, name="terminationGracePeriodSeconds"
+    eviction_responders: list[EvictionResponder] | None = field(
+        default=None, name="evictionResponders"
     )
-    """Optional duration in seconds the pod needs to terminate gracefully. May be decreased in delete request. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). If this value is nil, the default grace period will be used instead. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. Defaults to 30 seconds."""
-    tolerations: list[Toleration] | None = None
-    """If specified, the pod's tolerations."""
-    topology_spread_constraints: list[TopologySpreadConstraint] | None = field(
-        default=None, name="topologySpreadConstraints"
-    )
-    """TopologySpreadConstraints describes how a group of pods ought to spread across topology domains. Scheduler will schedule pods in a way which abides by the constraints. All topologySpreadConstraints are ANDed."""
-    volumes: list[Volume] | None = None
-    """List of volumes that can be mounted by containers belonging to the pod. More info: https://kubernetes.io/docs/concepts/storage/volumes"""
+    """evictionResponders reference responders that react to Evictions based on EvictionRequests. Responders should observe and communicate through the Eviction Resource API to help with the graceful termination of a pod. The responders are selected sequentially, according to their specified priority.
+
+    Responders should periodically report on an eviction progress by updating the .status.responders[].heartbeatTime field of the Eviction object. If this field is not updated within the heartbeat deadline defined by the Eviction API (currently 20 minutes), the eviction is passed over to the next responder with a lower priority. If there is no other responder, the last default imperative-eviction.k8s.io/evictor responder with a priority of 100 will evict the pod using the imperative Eviction API (pods/<name>/eviction subresource).
+
+    The maximum length of the responders list is 10. Responders are not supported when the pod is part of a PodGroup (.spec.schedulingGroup is set). This field can only be set on creation and is immutable afterwards."""
 
 
 class PodStatus(Model, kw_only=True):
     """PodStatus represents information about the status of a pod. Status may trail the actual state of a system, especially if the node that hosts the pod cannot contact the control plane."""
 
-    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
-    """AllocatedResources is the total requests allocated for this pod by the node. If pod-level requests are not set, this will be the total requests aggregated across containers in the pod."""
-    conditions: list[PodCondition] | None = None
-    """Current service state of pod. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions"""
-    container_statuses: list[ContainerStatus] | None = field(default=None, name="containerStatuses")
-    """Statuses of containers in this pod. Each container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status"""
-    ephemeral_container_statuses: list[ContainerStatus] | None = field(
-        default=None, name="ephemeralContainerStatuses"
-    )
-    """Statuses for any ephemeral containers that have run in this pod. Each ephemeral container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status"""
-    extended_resource_claim_status: PodExtendedResourceClaimStatus | None = field(
-        default=None, name="extendedResourceClaimStatus"
-    )
-    """Status of extended resource claim backed by DRA."""
-    host_ip: str | None = field(default=None, name="hostIP")
-    """hostIP holds the IP address of the host to which the pod is assigned. Empty if the pod has not started yet. A pod can be assigned to a node that has a problem in kubelet which in turns mean that HostIP will not be updated even if there is a node is assigned to pod"""
-    host_ips: list[HostIP] | None = field(default=None, name="hostIPs")
-    """hostIPs holds the IP addresses allocated to the host. If this field is specified, the first entry must match the hostIP field. This list is empty if the pod has not started yet. A pod can be assigned to a node that has a problem in kubelet which in turns means that HostIPs will not be updated even if there is a node is assigned to this pod."""
-    init_container_statuses: list[ContainerStatus] | None = field(
-        default=None, name="initContainerStatuses"
-    )
-    """Statuses of init containers in this pod. The most recent successful non-restartable init container will have ready = true, the most recently started container will have startTime set. Each init container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-and-container-status"""
-    message: str | None = None
-    """A human readable message indicating details about why the pod is in this condition."""
-    node_allocatable_resource_claim_statuses: list[NodeAllocatableResourceClaimStatus] | None = (
-        field(default=None, name="nodeAllocatableResourceClaimStatuses")
-    )
-    """NodeAllocatableResourceClaimStatuses contains the status of node-allocatable resources that were allocated for this pod through DRA claims. This includes resources currently reported in v1.Node `status.allocatable` that are not extended resources (see https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#extended-resources). Examples include "cpu", "memory", "ephemeral-storage", and hugepages."""
-    nominated_node_name: str | None = field(default=None, name="nominatedNodeName")
-    """nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled."""
     observed_generation: int | None = field(default=None, name="observedGeneration")
     """If set, this represents the .metadata.generation that the pod status was set based upon. The PodObservedGenerationTracking feature gate must be enabled to use this field."""
     phase: Literal["Failed", "Pending", "Running", "Succeeded", "Unknown"] | str | None = None
@@ -3761,10 +3731,30 @@ class PodStatus(Model, kw_only=True):
      - `"Running"` means the pod has been bound to a node and all of the containers have been started. At least one container is still running or is in the process of being restarted.
      - `"Succeeded"` means that all containers in the pod have voluntarily terminated with a container exit code of 0, and the system is not going to restart any of these containers.
      - `"Unknown"` means that for some reason the state of the pod could not be obtained, typically due to an error in communicating with the host of the pod. Deprecated: It isn't being set since 2015 (74da3b14b0c0f658b3bb8d2def5094686d0e9095)"""
+    conditions: list[PodCondition] | None = None
+    """Current service state of pod. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions"""
+    message: str | None = None
+    """A human readable message indicating details about why the pod is in this condition."""
+    reason: str | None = None
+    """A brief CamelCase message indicating details about why the pod is in this state. e.g. 'Evicted'"""
+    nominated_node_name: str | None = field(default=None, name="nominatedNodeName")
+    """nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled."""
+    host_ip: str | None = field(default=None, name="hostIP")
+    """hostIP holds the IP address of the host to which the pod is assigned. Empty if the pod has not started yet. A pod can be assigned to a node that has a problem in kubelet which in turns mean that HostIP will not be updated even if there is a node is assigned to pod"""
+    host_ips: list[HostIP] | None = field(default=None, name="hostIPs")
+    """hostIPs holds the IP addresses allocated to the host. If this field is specified, the first entry must match the hostIP field. This list is empty if the pod has not started yet. A pod can be assigned to a node that has a problem in kubelet which in turns means that HostIPs will not be updated even if there is a node is assigned to this pod."""
     pod_ip: str | None = field(default=None, name="podIP")
     """podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated."""
     pod_ips: list[PodIP] | None = field(default=None, name="podIPs")
     """podIPs holds the IP addresses allocated to the pod. If this field is specified, the 0th entry must match the podIP field. Pods may be allocated at most 1 value for each of IPv4 and IPv6. This list is empty if no IPs have been allocated yet."""
+    start_time: Time | None = field(default=None, name="startTime")
+    """RFC 3339 date and time at which the object was acknowledged by the Kubelet. This is before the Kubelet pulled the container image(s) for the pod."""
+    init_container_statuses: list[ContainerStatus] | None = field(
+        default=None, name="initContainerStatuses"
+    )
+    """Statuses of init containers in this pod. The most recent successful non-restartable init container will have ready = true, the most recently started container will have startTime set. Each init container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-and-container-status"""
+    container_statuses: list[ContainerStatus] | None = field(default=None, name="containerStatuses")
+    """Statuses of containers in this pod. Each container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status"""
     qos_class: Literal["BestEffort", "Burstable", "Guaranteed"] | str | None = field(
         default=None, name="qosClass"
     )
@@ -3774,18 +3764,28 @@ class PodStatus(Model, kw_only=True):
      - `"BestEffort"` is the BestEffort qos class.
      - `"Burstable"` is the Burstable qos class.
      - `"Guaranteed"` is the Guaranteed qos class."""
-    reason: str | None = None
-    """A brief CamelCase message indicating details about why the pod is in this state. e.g. 'Evicted'"""
+    ephemeral_container_statuses: list[ContainerStatus] | None = field(
+        default=None, name="ephemeralContainerStatuses"
+    )
+    """Statuses for any ephemeral containers that have run in this pod. Each ephemeral container in the pod should have at most one status in this list, and all statuses should be for containers in the pod. However this is not enforced. If a status for a non-existent container is present in the list, or the list has duplicate names, the behavior of various Kubernetes components is not defined and those statuses might be ignored. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-and-container-status"""
     resize: str | None = None
     """Status of resources resize desired for pod's containers. It is empty if no resources resize is pending. Any changes to container resources will automatically set this to "Proposed" Deprecated: Resize status is moved to two pod conditions PodResizePending and PodResizeInProgress. PodResizePending will track states where the spec has been resized, but the Kubelet has not yet allocated the resources. PodResizeInProgress will track in-progress resizes, and should be present whenever allocated resources != acknowledged resources."""
     resource_claim_statuses: list[PodResourceClaimStatus] | None = field(
         default=None, name="resourceClaimStatuses"
     )
     """Status of resource claims."""
+    extended_resource_claim_status: PodExtendedResourceClaimStatus | None = field(
+        default=None, name="extendedResourceClaimStatus"
+    )
+    """Status of extended resource claim backed by DRA."""
+    allocated_resources: dict[str, Quantity] | None = field(default=None, name="allocatedResources")
+    """AllocatedResources is the total requests allocated for this pod by the node. If pod-level requests are not set, this will be the total requests aggregated across containers in the pod."""
     resources: ResourceRequirements | None = None
     """Resources represents the compute resource requests and limits that have been applied at the pod level if pod-level requests or limits are set in PodSpec.Resources"""
-    start_time: Time | None = field(default=None, name="startTime")
-    """RFC 3339 date and time at which the object was acknowledged by the Kubelet. This is before the Kubelet pulled the container image(s) for the pod."""
+    node_allocatable_resource_claim_statuses: list[NodeAllocatableResourceClaimStatus] | None = (
+        field(default=None, name="nodeAllocatableResourceClaimStatuses")
+    )
+    """NodeAllocatableResourceClaimStatuses contains the status of node-allocatable resources that were allocated for this pod through DRA claims. This includes resources currently reported in v1.Node `status.allocatable` that are not extended resources (see https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#extended-resources). Examples include "cpu", "memory", "ephemeral-storage", and hugepages."""
     volume_health: list[PodVolumeHealth] | None = field(default=None, name="volumeHealth")
     """volumeHealth contains node-reported health for each volume the pod is using. Populated by the kubelet on the pod's node."""
 
@@ -3796,10 +3796,10 @@ class PodTemplate(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "PodTemplate"
     DEFAULTS = {"metadata": {}, "template": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -3816,18 +3816,18 @@ class PodTemplateList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "PodTemplateList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[PodTemplate]
-    """List of pod templates
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[PodTemplate]
+    """List of pod templates
+
+    Required."""
 
 
 class PodTemplateSpec(Model, kw_only=True):
@@ -3848,29 +3848,24 @@ class PodVolumeHealth(Model, kw_only=True):
     """PodVolumeHealth contains health information for a volume used by a pod, reported by the CSI node plugin via the kubelet."""
 
     DEFAULTS = {"name": ""}
-    health_conditions: list[VolumeHealthCondition] | None = field(
-        default=None, name="healthConditions"
-    )
-    """conditions is the set of adverse conditions reported by the CSI node plugin for this volume on this node. At most 16 conditions may be reported."""
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """lastTransitionTime is when the current set of conditions first appeared."""
     name: str
     """name matches an entry in pod.spec.volumes.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    health_conditions: list[VolumeHealthCondition] | None = field(
+        default=None, name="healthConditions"
+    )
+    """conditions is the set of adverse conditions reported by the CSI node plugin for this volume on this node. At most 16 conditions may be reported."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """lastTransitionTime is when the current set of conditions first appeared."""
 
 
 class PortStatus(Model, kw_only=True):
     """PortStatus represents the error condition of a service port"""
 
     DEFAULTS = {"port": 0, "protocol": ""}
-    error: str | None = None
-    """Error is to record the problem with the service port The format of the error shall comply with the following rules: - built-in error values shall be specified in this file and those shall use
-      CamelCase names
-    - cloud provider specific error values must have names that comply with the
-      format foo.example.com/CamelCase."""
     port: int
     """Port is the port number of the service port of which status is recorded here
 
@@ -3888,40 +3883,45 @@ class PortStatus(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    error: str | None = None
+    """Error is to record the problem with the service port The format of the error shall comply with the following rules: - built-in error values shall be specified in this file and those shall use
+      CamelCase names
+    - cloud provider specific error values must have names that comply with the
+      format foo.example.com/CamelCase."""
 
 
 class PortworxVolumeSource(Model, kw_only=True):
     """PortworxVolumeSource represents a Portworx volume resource."""
 
     DEFAULTS = {"volume_id": ""}
-    fs_type: str | None = field(default=None, name="fsType")
-    """fSType represents the filesystem type to mount Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs". Implicitly inferred to be "ext4" if unspecified."""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
     volume_id: str = field(name="volumeID")
     """volumeID uniquely identifies a Portworx volume
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fSType represents the filesystem type to mount Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs". Implicitly inferred to be "ext4" if unspecified."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
 
 
 class PreferredSchedulingTerm(Model, kw_only=True):
     """An empty preferred scheduling term matches all objects with implicit weight 0 (i.e. it's a no-op). A null preferred scheduling term matches no objects (i.e. is also a no-op)."""
 
-    DEFAULTS = {"preference": {}, "weight": 0}
-    preference: NodeSelectorTerm
-    """A node selector term, associated with the corresponding weight.
-
-    Required.
-
-    Default: {} (applied by the server, not by this client)."""
+    DEFAULTS = {"weight": 0, "preference": {}}
     weight: int
     """Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
+    preference: NodeSelectorTerm
+    """A node selector term, associated with the corresponding weight.
+
+    Required.
+
+    Default: {} (applied by the server, not by this client)."""
 
 
 class Probe(Model, kw_only=True):
@@ -3929,131 +3929,131 @@ class Probe(Model, kw_only=True):
 
     exec: ExecAction | None = None
     """Exec specifies a command to execute in the container."""
-    failure_threshold: int | None = field(default=None, name="failureThreshold")
-    """Minimum consecutive failures for the probe to be considered failed after having succeeded. Defaults to 3. Minimum value is 1."""
-    grpc: GRPCAction | None = None
-    """GRPC specifies a GRPC HealthCheckRequest."""
     http_get: HTTPGetAction | None = field(default=None, name="httpGet")
     """HTTPGet specifies an HTTP GET request to perform."""
+    tcp_socket: TCPSocketAction | None = field(default=None, name="tcpSocket")
+    """TCPSocket specifies a connection to a TCP port."""
+    grpc: GRPCAction | None = None
+    """GRPC specifies a GRPC HealthCheckRequest."""
     initial_delay_seconds: int | None = field(default=None, name="initialDelaySeconds")
     """Number of seconds after the container has started before liveness probes are initiated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
+    timeout_seconds: int | None = field(default=None, name="timeoutSeconds")
+    """Number of seconds after which the probe times out. Defaults to 1 second. Minimum value is 1. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
     period_seconds: int | None = field(default=None, name="periodSeconds")
     """How often (in seconds) to perform the probe. Default to 10 seconds. Minimum value is 1."""
     success_threshold: int | None = field(default=None, name="successThreshold")
     """Minimum consecutive successes for the probe to be considered successful after having failed. Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1."""
-    tcp_socket: TCPSocketAction | None = field(default=None, name="tcpSocket")
-    """TCPSocket specifies a connection to a TCP port."""
+    failure_threshold: int | None = field(default=None, name="failureThreshold")
+    """Minimum consecutive failures for the probe to be considered failed after having succeeded. Defaults to 3. Minimum value is 1."""
     termination_grace_period_seconds: int | None = field(
         default=None, name="terminationGracePeriodSeconds"
     )
     """Optional duration in seconds the pod needs to terminate gracefully upon probe failure. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. If this value is nil, the pod's terminationGracePeriodSeconds will be used. Otherwise, this value overrides the value provided by the pod spec. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate. Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset."""
-    timeout_seconds: int | None = field(default=None, name="timeoutSeconds")
-    """Number of seconds after which the probe times out. Defaults to 1 second. Minimum value is 1. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
 
 
 class ProjectedVolumeSource(Model, kw_only=True):
     """Represents a projected volume source"""
 
+    sources: list[VolumeProjection] | None = None
+    """sources is the list of volume projections. Each entry in this list handles one source."""
     default_mode: int | None = field(default=None, name="defaultMode")
     """defaultMode are the mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
     default_user: int | None = field(default=None, name="defaultUser")
     """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
-    sources: list[VolumeProjection] | None = None
-    """sources is the list of volume projections. Each entry in this list handles one source."""
 
 
 class QuobyteVolumeSource(Model, kw_only=True):
     """Represents a Quobyte mount that lasts the lifetime of a pod. Quobyte volumes do not support ownership management or SELinux relabeling."""
 
     DEFAULTS = {"registry": "", "volume": ""}
-    group: str | None = None
-    """group to map volume access to Default is no group"""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly here will force the Quobyte volume to be mounted with read-only permissions. Defaults to false."""
     registry: str
     """registry represents a single or multiple Quobyte Registry services specified as a string as host:port pair (multiple entries are separated with commas) which acts as the central registry for volumes
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    tenant: str | None = None
-    """tenant owning the given Quobyte volume in the Backend Used with dynamically provisioned Quobyte volumes, value is set by the plugin"""
-    user: str | None = None
-    """user to map volume access to Defaults to serivceaccount user"""
     volume: str
     """volume is a string that references an already created Quobyte volume by name.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly here will force the Quobyte volume to be mounted with read-only permissions. Defaults to false."""
+    user: str | None = None
+    """user to map volume access to Defaults to serivceaccount user"""
+    group: str | None = None
+    """group to map volume access to Default is no group"""
+    tenant: str | None = None
+    """tenant owning the given Quobyte volume in the Backend Used with dynamically provisioned Quobyte volumes, value is set by the plugin"""
 
 
 class RBDPersistentVolumeSource(Model, kw_only=True):
     """Represents a Rados Block Device mount that lasts the lifetime of a pod. RBD volumes support ownership management and SELinux relabeling."""
 
-    DEFAULTS = {"image": "", "keyring": "/etc/ceph/keyring", "pool": "rbd", "user": "admin"}
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#rbd"""
+    DEFAULTS = {"image": "", "pool": "rbd", "user": "admin", "keyring": "/etc/ceph/keyring"}
+    monitors: list[str]
+    """monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+
+    Required."""
     image: str
     """image is the rados image name. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    keyring: str | None = None
-    """keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
-
-    Default: "/etc/ceph/keyring" (applied by the server, not by this client)."""
-    monitors: list[str]
-    """monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
-
-    Required."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#rbd"""
     pool: str | None = None
     """pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Default: "rbd" (applied by the server, not by this client)."""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
-    secret_ref: SecretReference | None = field(default=None, name="secretRef")
-    """secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
     user: str | None = None
     """user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Default: "admin" (applied by the server, not by this client)."""
+    keyring: str | None = None
+    """keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+
+    Default: "/etc/ceph/keyring" (applied by the server, not by this client)."""
+    secret_ref: SecretReference | None = field(default=None, name="secretRef")
+    """secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
 
 
 class RBDVolumeSource(Model, kw_only=True):
     """Represents a Rados Block Device mount that lasts the lifetime of a pod. RBD volumes support ownership management and SELinux relabeling."""
 
-    DEFAULTS = {"image": "", "keyring": "/etc/ceph/keyring", "pool": "rbd", "user": "admin"}
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#rbd"""
+    DEFAULTS = {"image": "", "pool": "rbd", "user": "admin", "keyring": "/etc/ceph/keyring"}
+    monitors: list[str]
+    """monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+
+    Required."""
     image: str
     """image is the rados image name. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    keyring: str | None = None
-    """keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
-
-    Default: "/etc/ceph/keyring" (applied by the server, not by this client)."""
-    monitors: list[str]
-    """monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
-
-    Required."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#rbd"""
     pool: str | None = None
     """pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Default: "rbd" (applied by the server, not by this client)."""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
-    secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
-    """secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
     user: str | None = None
     """user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
 
     Default: "admin" (applied by the server, not by this client)."""
+    keyring: str | None = None
+    """keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
+
+    Default: "/etc/ceph/keyring" (applied by the server, not by this client)."""
+    secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
+    """secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
 
 
 class ReplicationController(Model, kw_only=True):
@@ -4062,10 +4062,10 @@ class ReplicationController(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "ReplicationController"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """If the Labels of a ReplicationController are empty, they are defaulted to be the same as the Pod(s) that the replication controller manages. Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -4083,25 +4083,25 @@ class ReplicationController(Model, kw_only=True):
 class ReplicationControllerCondition(Model, kw_only=True):
     """ReplicationControllerCondition describes the state of a replication controller at a certain point."""
 
-    DEFAULTS = {"status": "", "type": ""}
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """The last time the condition transitioned from one status to another."""
-    message: str | None = None
-    """A human readable message indicating details about the transition."""
-    reason: str | None = None
-    """The reason for the condition's last transition."""
-    status: str
-    """Status of the condition, one of True, False, Unknown.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"type": "", "status": ""}
     type: str
     """Type of replication controller condition.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    status: str
+    """Status of the condition, one of True, False, Unknown.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """The last time the condition transitioned from one status to another."""
+    reason: str | None = None
+    """The reason for the condition's last transition."""
+    message: str | None = None
+    """A human readable message indicating details about the transition."""
 
 
 class ReplicationControllerList(Model, kw_only=True):
@@ -4110,32 +4110,32 @@ class ReplicationControllerList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "ReplicationControllerList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ReplicationController]
-    """List of replication controllers. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ReplicationController]
+    """List of replication controllers. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller
+
+    Required."""
 
 
 class ReplicationControllerSpec(Model, kw_only=True):
     """ReplicationControllerSpec is the specification of a replication controller."""
 
-    DEFAULTS = {"min_ready_seconds": 0, "replicas": 1}
-    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
-    """Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)
-
-    Default: 0 (applied by the server, not by this client)."""
+    DEFAULTS = {"replicas": 1, "min_ready_seconds": 0}
     replicas: int | None = None
     """Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller
 
     Default: 1 (applied by the server, not by this client)."""
+    min_ready_seconds: int | None = field(default=None, name="minReadySeconds")
+    """Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)
+
+    Default: 0 (applied by the server, not by this client)."""
     selector: dict[str, str] | None = None
     """Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors"""
     template: PodTemplateSpec | None = None
@@ -4146,22 +4146,22 @@ class ReplicationControllerStatus(Model, kw_only=True):
     """ReplicationControllerStatus represents the current status of a replication controller."""
 
     DEFAULTS = {"replicas": 0}
-    available_replicas: int | None = field(default=None, name="availableReplicas")
-    """The number of available replicas (ready for at least minReadySeconds) for this replication controller."""
-    conditions: list[ReplicationControllerCondition] | None = None
-    """Represents the latest available observations of a replication controller's current state."""
-    fully_labeled_replicas: int | None = field(default=None, name="fullyLabeledReplicas")
-    """The number of pods that have labels matching the labels of the pod template of the replication controller."""
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    """ObservedGeneration reflects the generation of the most recently observed replication controller."""
-    ready_replicas: int | None = field(default=None, name="readyReplicas")
-    """The number of ready replicas for this replication controller."""
     replicas: int
     """Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
+    fully_labeled_replicas: int | None = field(default=None, name="fullyLabeledReplicas")
+    """The number of pods that have labels matching the labels of the pod template of the replication controller."""
+    ready_replicas: int | None = field(default=None, name="readyReplicas")
+    """The number of ready replicas for this replication controller."""
+    available_replicas: int | None = field(default=None, name="availableReplicas")
+    """The number of available replicas (ready for at least minReadySeconds) for this replication controller."""
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    """ObservedGeneration reflects the generation of the most recently observed replication controller."""
+    conditions: list[ReplicationControllerCondition] | None = None
+    """Represents the latest available observations of a replication controller's current state."""
 
 
 class ResourceClaim(Model, kw_only=True):
@@ -4184,20 +4184,26 @@ class ResourceFieldSelector(Model, kw_only=True):
     DEFAULTS = {"resource": ""}
     container_name: str | None = field(default=None, name="containerName")
     """Container name: required for volumes, optional for env vars"""
-    divisor: Quantity | None = None
-    """Specifies the output format of the exposed resources, defaults to "1\x22"""
     resource: str
     """Required: resource to select
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    divisor: Quantity | None = None
+    """Specifies the output format of the exposed resources, defaults to "1\x22"""
 
 
 class ResourceHealth(Model, kw_only=True):
     """ResourceHealth represents the health of a resource. It has the latest device health information. This is a part of KEP https://kep.k8s.io/4680."""
 
     DEFAULTS = {"resource_id": ""}
+    resource_id: str = field(name="resourceID")
+    """ResourceID is the unique identifier of the resource. See the ResourceID type for more information.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     health: str | None = None
     """Health of the resource. can be one of:
      - Healthy: operates as normal
@@ -4210,12 +4216,6 @@ class ResourceHealth(Model, kw_only=True):
     In future we may want to introduce the PermanentlyUnhealthy Status."""
     message: str | None = None
     """Message provides human-readable context for Health (e.g. "ECC error count exceeded threshold"). This field is populated by the kubelet when ResourceHealthStatusMessage is enabled if the DRA plugin returns a message, and is null otherwise."""
-    resource_id: str = field(name="resourceID")
-    """ResourceID is the unique identifier of the resource. See the ResourceID type for more information.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
 
 
 class ResourceQuota(Model, kw_only=True):
@@ -4224,10 +4224,10 @@ class ResourceQuota(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "ResourceQuota"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -4248,18 +4248,18 @@ class ResourceQuotaList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "ResourceQuotaList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ResourceQuota]
-    """Items is a list of ResourceQuota objects. More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ResourceQuota]
+    """Items is a list of ResourceQuota objects. More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/
+
+    Required."""
 
 
 class ResourceQuotaSpec(Model, kw_only=True):
@@ -4267,8 +4267,6 @@ class ResourceQuotaSpec(Model, kw_only=True):
 
     hard: dict[str, Quantity] | None = None
     """hard is the set of desired hard limits for each named resource. More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/"""
-    scope_selector: ScopeSelector | None = field(default=None, name="scopeSelector")
-    """scopeSelector is also a collection of filters like scopes that must match each object tracked by a quota but expressed using ScopeSelectorOperator in combination with possible values. For a resource to match, both scopes AND scopeSelector (if specified in spec), must be matched."""
     scopes: (
         list[
             Literal[
@@ -4285,6 +4283,8 @@ class ResourceQuotaSpec(Model, kw_only=True):
         | None
     ) = None
     """A collection of filters that must match each object tracked by a quota. If not specified, the quota matches all objects."""
+    scope_selector: ScopeSelector | None = field(default=None, name="scopeSelector")
+    """scopeSelector is also a collection of filters like scopes that must match each object tracked by a quota but expressed using ScopeSelectorOperator in combination with possible values. For a resource to match, both scopes AND scopeSelector (if specified in spec), must be matched."""
 
 
 class ResourceQuotaStatus(Model, kw_only=True):
@@ -4299,16 +4299,16 @@ class ResourceQuotaStatus(Model, kw_only=True):
 class ResourceRequirements(Model, kw_only=True):
     """ResourceRequirements describes the compute resource requirements."""
 
+    limits: dict[str, Quantity] | None = None
+    """Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
+    requests: dict[str, Quantity] | None = None
+    """Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
     claims: list[ResourceClaim] | None = None
     """Claims lists the names of resources, defined in spec.resourceClaims, that are used by this container.
 
     This field depends on the DynamicResourceAllocation feature gate.
 
     This field is immutable. It can only be set for containers."""
-    limits: dict[str, Quantity] | None = None
-    """Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
-    requests: dict[str, Quantity] | None = None
-    """Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
 
 
 class ResourceStatus(Model, kw_only=True):
@@ -4328,94 +4328,94 @@ class ResourceStatus(Model, kw_only=True):
 class SELinuxOptions(Model, kw_only=True):
     """SELinuxOptions are the labels to be applied to the container"""
 
-    level: str | None = None
-    """Level is SELinux level label that applies to the container."""
+    user: str | None = None
+    """User is a SELinux user label that applies to the container."""
     role: str | None = None
     """Role is a SELinux role label that applies to the container."""
     type: str | None = None
     """Type is a SELinux type label that applies to the container."""
-    user: str | None = None
-    """User is a SELinux user label that applies to the container."""
+    level: str | None = None
+    """Level is SELinux level label that applies to the container."""
 
 
 class ScaleIOPersistentVolumeSource(Model, kw_only=True):
     """ScaleIOPersistentVolumeSource represents a persistent ScaleIO volume"""
 
-    DEFAULTS = {"fs_type": "xfs", "gateway": "", "storage_mode": "ThinProvisioned", "system": ""}
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Default is "xfs"
-
-    Default: "xfs" (applied by the server, not by this client)."""
+    DEFAULTS = {"gateway": "", "system": "", "storage_mode": "ThinProvisioned", "fs_type": "xfs"}
     gateway: str
     """gateway is the host address of the ScaleIO API Gateway.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    protection_domain: str | None = field(default=None, name="protectionDomain")
-    """protectionDomain is the name of the ScaleIO Protection Domain for the configured storage."""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
+    system: str
+    """system is the name of the storage system as configured in ScaleIO.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     secret_ref: SecretReference = field(name="secretRef")
     """secretRef references to the secret for ScaleIO user and other sensitive information. If this is not provided, Login operation will fail.
 
     Required."""
     ssl_enabled: bool | None = field(default=None, name="sslEnabled")
     """sslEnabled is the flag to enable/disable SSL communication with Gateway, default false"""
+    protection_domain: str | None = field(default=None, name="protectionDomain")
+    """protectionDomain is the name of the ScaleIO Protection Domain for the configured storage."""
+    storage_pool: str | None = field(default=None, name="storagePool")
+    """storagePool is the ScaleIO Storage Pool associated with the protection domain."""
     storage_mode: str | None = field(default=None, name="storageMode")
     """storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned.
 
     Default: "ThinProvisioned" (applied by the server, not by this client)."""
-    storage_pool: str | None = field(default=None, name="storagePool")
-    """storagePool is the ScaleIO Storage Pool associated with the protection domain."""
-    system: str
-    """system is the name of the storage system as configured in ScaleIO.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
     volume_name: str | None = field(default=None, name="volumeName")
     """volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Default is "xfs"
+
+    Default: "xfs" (applied by the server, not by this client)."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
 
 
 class ScaleIOVolumeSource(Model, kw_only=True):
     """ScaleIOVolumeSource represents a persistent ScaleIO volume"""
 
-    DEFAULTS = {"fs_type": "xfs", "gateway": "", "storage_mode": "ThinProvisioned", "system": ""}
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Default is "xfs".
-
-    Default: "xfs" (applied by the server, not by this client)."""
+    DEFAULTS = {"gateway": "", "system": "", "storage_mode": "ThinProvisioned", "fs_type": "xfs"}
     gateway: str
     """gateway is the host address of the ScaleIO API Gateway.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    protection_domain: str | None = field(default=None, name="protectionDomain")
-    """protectionDomain is the name of the ScaleIO Protection Domain for the configured storage."""
-    read_only: bool | None = field(default=None, name="readOnly")
-    """readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
-    secret_ref: LocalObjectReference = field(name="secretRef")
-    """secretRef references to the secret for ScaleIO user and other sensitive information. If this is not provided, Login operation will fail.
-
-    Required."""
-    ssl_enabled: bool | None = field(default=None, name="sslEnabled")
-    """sslEnabled Flag enable/disable SSL communication with Gateway, default false"""
-    storage_mode: str | None = field(default=None, name="storageMode")
-    """storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned.
-
-    Default: "ThinProvisioned" (applied by the server, not by this client)."""
-    storage_pool: str | None = field(default=None, name="storagePool")
-    """storagePool is the ScaleIO Storage Pool associated with the protection domain."""
     system: str
     """system is the name of the storage system as configured in ScaleIO.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    secret_ref: LocalObjectReference = field(name="secretRef")
+    """secretRef references to the secret for ScaleIO user and other sensitive information. If this is not provided, Login operation will fail.
+
+    Required."""
+    ssl_enabled: bool | None = field(default=None, name="sslEnabled")
+    """sslEnabled Flag enable/disable SSL communication with Gateway, default false"""
+    protection_domain: str | None = field(default=None, name="protectionDomain")
+    """protectionDomain is the name of the ScaleIO Protection Domain for the configured storage."""
+    storage_pool: str | None = field(default=None, name="storagePool")
+    """storagePool is the ScaleIO Storage Pool associated with the protection domain."""
+    storage_mode: str | None = field(default=None, name="storageMode")
+    """storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned.
+
+    Default: "ThinProvisioned" (applied by the server, not by this client)."""
     volume_name: str | None = field(default=None, name="volumeName")
     """volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Default is "xfs".
+
+    Default: "xfs" (applied by the server, not by this client)."""
+    read_only: bool | None = field(default=None, name="readOnly")
+    """readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
 
 
 class ScopeSelector(Model, kw_only=True):
@@ -4430,19 +4430,7 @@ class ScopeSelector(Model, kw_only=True):
 class ScopedResourceSelectorRequirement(Model, kw_only=True):
     """A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator that relates the scope name and values."""
 
-    DEFAULTS = {"operator": "", "scope_name": ""}
-    operator: Literal["DoesNotExist", "Exists", "In", "NotIn"] | str
-    """Represents a scope's relationship to a set of values. Valid operators are In, NotIn, Exists, DoesNotExist.
-
-    Possible enum values:
-     - `"DoesNotExist"`
-     - `"Exists"`
-     - `"In"`
-     - `"NotIn"`
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"scope_name": "", "operator": ""}
     scope_name: (
         Literal[
             "BestEffort",
@@ -4469,6 +4457,18 @@ class ScopedResourceSelectorRequirement(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    operator: Literal["DoesNotExist", "Exists", "In", "NotIn"] | str
+    """Represents a scope's relationship to a set of values. Valid operators are In, NotIn, Exists, DoesNotExist.
+
+    Possible enum values:
+     - `"DoesNotExist"`
+     - `"Exists"`
+     - `"In"`
+     - `"NotIn"`
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     values: list[str] | None = None
     """An array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch."""
 
@@ -4477,8 +4477,6 @@ class SeccompProfile(Model, kw_only=True):
     """SeccompProfile defines a pod/container's seccomp profile settings. Only one profile source may be set."""
 
     DEFAULTS = {"type": ""}
-    localhost_profile: str | None = field(default=None, name="localhostProfile")
-    """localhostProfile indicates a profile defined in a file on the node should be used. The profile must be preconfigured on the node to work. Must be a descending path, relative to the kubelet's configured seccomp profile location. Must be set if type is "Localhost". Must NOT be set for any other type."""
     type: Literal["Localhost", "RuntimeDefault", "Unconfined"] | str
     """type indicates which kind of seccomp profile will be applied. Valid options are:
 
@@ -4492,6 +4490,8 @@ class SeccompProfile(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    localhost_profile: str | None = field(default=None, name="localhostProfile")
+    """localhostProfile indicates a profile defined in a file on the node should be used. The profile must be preconfigured on the node to work. Must be a descending path, relative to the kubelet's configured seccomp profile location. Must be set if type is "Localhost". Must NOT be set for any other type."""
 
 
 class Secret(Model, kw_only=True):
@@ -4504,18 +4504,18 @@ class Secret(Model, kw_only=True):
         "data",
         "string_data",
     )
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    data: dict[str, str] | None = None
-    """Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4"""
-    immutable: bool | None = None
-    """Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    immutable: bool | None = None
+    """Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil."""
+    data: dict[str, str] | None = None
+    """Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4"""
     string_data: dict[str, str] | None = field(default=None, name="stringData")
     """stringData allows specifying non-binary secret data in string form. It is provided as a write-only input field for convenience. All keys and values are merged into the data field on write, overwriting any existing values. The stringData field is never output when reading from the API."""
     type: str | None = None
@@ -4540,15 +4540,15 @@ class SecretEnvSource(Model, kw_only=True):
 class SecretKeySelector(Model, kw_only=True):
     """SecretKeySelector selects a key of a Secret."""
 
-    DEFAULTS = {"key": "", "name": ""}
+    DEFAULTS = {"name": "", "key": ""}
+    name: str | None = None
+    """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+    Default: "" (applied by the server, not by this client)."""
     key: str
     """The key of the secret to select from.  Must be a valid secret key.
 
     Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    name: str | None = None
-    """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
     optional: bool | None = None
@@ -4561,18 +4561,18 @@ class SecretList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "SecretList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Secret]
-    """Items is a list of secret objects. More info: https://kubernetes.io/docs/concepts/configuration/secret
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Secret]
+    """Items is a list of secret objects. More info: https://kubernetes.io/docs/concepts/configuration/secret
+
+    Required."""
 
 
 class SecretProjection(Model, kw_only=True):
@@ -4582,12 +4582,12 @@ class SecretProjection(Model, kw_only=True):
     """
 
     DEFAULTS = {"name": ""}
-    items: list[KeyToPath] | None = None
-    """items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the Secret, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
     name: str | None = None
     """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
 
     Default: "" (applied by the server, not by this client)."""
+    items: list[KeyToPath] | None = None
+    """items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the Secret, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
     optional: bool | None = None
     """optional field specify whether the Secret or its key must be defined"""
 
@@ -4607,51 +4607,51 @@ class SecretVolumeSource(Model, kw_only=True):
     The contents of the target Secret's Data field will be presented in a volume as files using the keys in the Data field as the file names. Secret volumes support ownership management and SELinux relabeling.
     """
 
-    default_mode: int | None = field(default=None, name="defaultMode")
-    """defaultMode is Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
-    default_user: int | None = field(default=None, name="defaultUser")
-    """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
-    items: list[KeyToPath] | None = None
-    """items If unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the Secret, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
-    optional: bool | None = None
-    """optional field specify whether the Secret or its keys must be defined"""
     secret_name: str | None = field(default=None, name="secretName")
     """secretName is the name of the secret in the pod's namespace to use. More info: https://kubernetes.io/docs/concepts/storage/volumes#secret"""
+    items: list[KeyToPath] | None = None
+    """items If unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the Secret, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
+    default_mode: int | None = field(default=None, name="defaultMode")
+    """defaultMode is Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
+    optional: bool | None = None
+    """optional field specify whether the Secret or its keys must be defined"""
+    default_user: int | None = field(default=None, name="defaultUser")
+    """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
 
 
 class SecurityContext(Model, kw_only=True):
     """SecurityContext holds security configuration that will be applied to a container. Some fields are present in both SecurityContext and PodSecurityContext.  When both are set, the values in SecurityContext take precedence."""
 
-    allow_privilege_escalation: bool | None = field(default=None, name="allowPrivilegeEscalation")
-    """AllowPrivilegeEscalation controls whether a process can gain more privileges than its parent process. This bool directly controls if the no_new_privs flag will be set on the container process. AllowPrivilegeEscalation is true always when the container is: 1) run as Privileged 2) has CAP_SYS_ADMIN Note that this field cannot be set when spec.os.name is windows."""
-    app_armor_profile: AppArmorProfile | None = field(default=None, name="appArmorProfile")
-    """appArmorProfile is the AppArmor options to use by this container. If set, this profile overrides the pod's appArmorProfile. Note that this field cannot be set when spec.os.name is windows."""
     capabilities: Capabilities | None = None
     """The capabilities to add/drop when running containers. Defaults to the default set of capabilities granted by the container runtime. Note that this field cannot be set when spec.os.name is windows."""
     privileged: bool | None = None
     """Run container in privileged mode. Processes in privileged containers are essentially equivalent to root on the host. Defaults to false. Note that this field cannot be set when spec.os.name is windows."""
+    se_linux_options: SELinuxOptions | None = field(default=None, name="seLinuxOptions")
+    """The SELinux context to be applied to the container. If unspecified, the container runtime will allocate a random SELinux context for each container.  May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows."""
+    windows_options: WindowsSecurityContextOptions | None = field(
+        default=None, name="windowsOptions"
+    )
+    """The Windows specific settings applied to all containers. If unspecified, the options from the PodSecurityContext will be used. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is linux."""
+    run_as_user: int | None = field(default=None, name="runAsUser")
+    """The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows."""
+    run_as_group: int | None = field(default=None, name="runAsGroup")
+    """The GID to run the entrypoint of the container process. Uses runtime default if unset. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows."""
+    run_as_non_root: bool | None = field(default=None, name="runAsNonRoot")
+    """Indicates that the container must run as a non-root user. If true, the Kubelet will validate the image at runtime to ensure that it does not run as UID 0 (root) and fail to start the container if it does. If unset or false, no such validation will be performed. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence."""
+    read_only_root_filesystem: bool | None = field(default=None, name="readOnlyRootFilesystem")
+    """Whether this container has a read-only root filesystem. Default is false. Note that this field cannot be set when spec.os.name is windows."""
+    allow_privilege_escalation: bool | None = field(default=None, name="allowPrivilegeEscalation")
+    """AllowPrivilegeEscalation controls whether a process can gain more privileges than its parent process. This bool directly controls if the no_new_privs flag will be set on the container process. AllowPrivilegeEscalation is true always when the container is: 1) run as Privileged 2) has CAP_SYS_ADMIN Note that this field cannot be set when spec.os.name is windows."""
     proc_mount: Literal["Default", "Unmasked"] | str | None = field(default=None, name="procMount")
     """procMount denotes the type of proc mount to use for the containers. The default value is Default which uses the container runtime defaults for readonly paths and masked paths. Note that this field cannot be set when spec.os.name is windows.
 
     Possible enum values:
      - `"Default"` uses the container runtime defaults for readonly and masked paths for /proc. Most container runtimes mask certain paths in /proc to avoid accidental security exposure of special devices or information.
      - `"Unmasked"` bypasses the default masking behavior of the container runtime and ensures the newly created /proc the container stays in tact with no modifications."""
-    read_only_root_filesystem: bool | None = field(default=None, name="readOnlyRootFilesystem")
-    """Whether this container has a read-only root filesystem. Default is false. Note that this field cannot be set when spec.os.name is windows."""
-    run_as_group: int | None = field(default=None, name="runAsGroup")
-    """The GID to run the entrypoint of the container process. Uses runtime default if unset. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows."""
-    run_as_non_root: bool | None = field(default=None, name="runAsNonRoot")
-    """Indicates that the container must run as a non-root user. If true, the Kubelet will validate the image at runtime to ensure that it does not run as UID 0 (root) and fail to start the container if it does. If unset or false, no such validation will be performed. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence."""
-    run_as_user: int | None = field(default=None, name="runAsUser")
-    """The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows."""
-    se_linux_options: SELinuxOptions | None = field(default=None, name="seLinuxOptions")
-    """The SELinux context to be applied to the container. If unspecified, the container runtime will allocate a random SELinux context for each container.  May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows."""
     seccomp_profile: SeccompProfile | None = field(default=None, name="seccompProfile")
     """The seccomp options to use by this container. If seccomp options are provided at both the pod & container level, the container options override the pod options. Note that this field cannot be set when spec.os.name is windows."""
-    windows_options: WindowsSecurityContextOptions | None = field(
-        default=None, name="windowsOptions"
-    )
-    """The Windows specific settings applied to all containers. If unspecified, the options from the PodSecurityContext will be used. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is linux."""
+    app_armor_profile: AppArmorProfile | None = field(default=None, name="appArmorProfile")
+    """appArmorProfile is the AppArmor options to use by this container. If set, this profile overrides the pod's appArmorProfile. Note that this field cannot be set when spec.os.name is windows."""
 
 
 class Service(Model, kw_only=True):
@@ -4660,10 +4660,10 @@ class Service(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "Service"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -4684,24 +4684,24 @@ class ServiceAccount(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "ServiceAccount"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    automount_service_account_token: bool | None = field(
-        default=None, name="automountServiceAccountToken"
-    )
-    """AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted. Can be overridden at the pod level."""
-    image_pull_secrets: list[LocalObjectReference] | None = field(
-        default=None, name="imagePullSecrets"
-    )
-    """ImagePullSecrets is a list of references to secrets in the same namespace to use for pulling any images in pods that reference this ServiceAccount. ImagePullSecrets are distinct from Secrets because Secrets can be mounted in the pod, but ImagePullSecrets are only accessed by the kubelet. More info: https://kubernetes.io/docs/concepts/containers/images/#specifying-imagepullsecrets-on-a-pod"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
     secrets: list[ObjectReference] | None = None
     """Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if this service account has a "kubernetes.io/enforce-mountable-secrets" annotation set to "true". The "kubernetes.io/enforce-mountable-secrets" annotation is deprecated since v1.32. Prefer separate namespaces to isolate access to mounted secrets. This field should not be used to find auto-generated service account token secrets for use outside of pods. Instead, tokens can be requested directly using the TokenRequest API, or service account token secrets can be manually created. More info: https://kubernetes.io/docs/concepts/configuration/secret"""
+    image_pull_secrets: list[LocalObjectReference] | None = field(
+        default=None, name="imagePullSecrets"
+    )
+    """ImagePullSecrets is a list of references to secrets in the same namespace to use for pulling any images in pods that reference this ServiceAccount. ImagePullSecrets are distinct from Secrets because Secrets can be mounted in the pod, but ImagePullSecrets are only accessed by the kubelet. More info: https://kubernetes.io/docs/concepts/containers/images/#specifying-imagepullsecrets-on-a-pod"""
+    automount_service_account_token: bool | None = field(
+        default=None, name="automountServiceAccountToken"
+    )
+    """AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted. Can be overridden at the pod level."""
 
 
 class ServiceAccountList(Model, kw_only=True):
@@ -4710,18 +4710,18 @@ class ServiceAccountList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "ServiceAccountList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ServiceAccount]
-    """List of ServiceAccounts. More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ServiceAccount]
+    """List of ServiceAccounts. More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/
+
+    Required."""
 
 
 class ServiceAccountTokenProjection(Model, kw_only=True):
@@ -4748,24 +4748,35 @@ class ServiceList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "ServiceList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Service]
-    """List of services
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Service]
+    """List of services
+
+    Required."""
 
 
 class ServicePort(Model, kw_only=True):
     """ServicePort contains information on service's port."""
 
-    DEFAULTS = {"port": 0, "protocol": "TCP"}
+    DEFAULTS = {"protocol": "TCP", "port": 0}
+    name: str | None = None
+    """The name of this port within the service. This must be a DNS_LABEL. All ports within a ServiceSpec must have unique names. When considering the endpoints for a Service, this must match the 'name' field in the EndpointPort. Optional if only one ServicePort is defined on this service."""
+    protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
+    """The IP protocol for this port. Supports "TCP", "UDP", and "SCTP". Default is TCP.
+
+    Possible enum values:
+     - `"SCTP"` is the SCTP protocol.
+     - `"TCP"` is the TCP protocol.
+     - `"UDP"` is the UDP protocol.
+
+    Default: "TCP" (applied by the server, not by this client)."""
     app_protocol: str | None = field(default=None, name="appProtocol")
     """The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand. This field follows standard Kubernetes label syntax. Valid values are either:
 
@@ -4777,44 +4788,55 @@ class ServicePort(Model, kw_only=True):
       * 'kubernetes.io/wss' - WebSocket over TLS as described in https://www.rfc-editor.org/rfc/rfc6455
 
     * Other protocols should use implementation-defined prefixed names such as mycompany.com/my-custom-protocol."""
-    name: str | None = None
-    """The name of this port within the service. This must be a DNS_LABEL. All ports within a ServiceSpec must have unique names. When considering the endpoints for a Service, this must match the 'name' field in the EndpointPort. Optional if only one ServicePort is defined on this service."""
-    node_port: int | None = field(default=None, name="nodePort")
-    """The port on each node on which this service is exposed when type is NodePort or LoadBalancer.  Usually assigned by the system. If a value is specified, in-range, and not in use it will be used, otherwise the operation will fail.  If not specified, a port will be allocated if this Service requires one.  If this field is specified when creating a Service which does not need it, creation will fail. This field will be wiped when updating a Service to no longer need it (e.g. changing type from NodePort to ClusterIP). More info: https://kubernetes.io/docs/concepts/services-networking/service/#type-nodeport"""
     port: int
     """The port that will be exposed by this service.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
-    protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
-    """The IP protocol for this port. Supports "TCP", "UDP", and "SCTP". Default is TCP.
-
-    Possible enum values:
-     - `"SCTP"` is the SCTP protocol.
-     - `"TCP"` is the TCP protocol.
-     - `"UDP"` is the UDP protocol.
-
-    Default: "TCP" (applied by the server, not by this client)."""
     target_port: IntOrString | None = field(default=None, name="targetPort")
     """Number or name of the port to access on the pods targeted by the service. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME. If this is a string, it will be looked up as a named port in the target Pod's container ports. If this is not specified, the value of the 'port' field is used (an identity map). This field is ignored for services with clusterIP=None, and should be omitted or set equal to the 'port' field. More info: https://kubernetes.io/docs/concepts/services-networking/service/#defining-a-service"""
+    node_port: int | None = field(default=None, name="nodePort")
+    """The port on each node on which this service is exposed when type is NodePort or LoadBalancer.  Usually assigned by the system. If a value is specified, in-range, and not in use it will be used, otherwise the operation will fail.  If not specified, a port will be allocated if this Service requires one.  If this field is specified when creating a Service which does not need it, creation will fail. This field will be wiped when updating a Service to no longer need it (e.g. changing type from NodePort to ClusterIP). More info: https://kubernetes.io/docs/concepts/services-networking/service/#type-nodeport"""
 
 
 class ServiceSpec(Model, kw_only=True):
     """ServiceSpec describes the attributes that a user creates on a service."""
 
-    allocate_load_balancer_node_ports: bool | None = field(
-        default=None, name="allocateLoadBalancerNodePorts"
-    )
-    """allocateLoadBalancerNodePorts defines if NodePorts will be automatically allocated for services with type LoadBalancer.  Default is "true". It may be set to "false" if the cluster load-balancer does not rely on NodePorts.  If the caller requests specific NodePorts (by specifying a value), those requests will be respected, regardless of this field. This field may only be set for services with type LoadBalancer and will be cleared if the type is changed to any other type."""
+    ports: list[ServicePort] | None = None
+    """The list of ports that are exposed by this service. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies"""
+    selector: dict[str, str] | None = None
+    """Route service traffic to pods with label keys and values matching this selector. If empty or not present, the service is assumed to have an external process managing its endpoints, which Kubernetes will not modify. Only applies to types ClusterIP, NodePort, and LoadBalancer. Ignored if type is ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/"""
     cluster_ip: str | None = field(default=None, name="clusterIP")
     """clusterIP is the IP address of the service and is usually assigned randomly. If an address is specified manually, is in-range (as per system configuration), and is not in use, it will be allocated to the service; otherwise creation of the service will fail. This field may not be changed through updates unless the type field is also being changed to ExternalName (which requires this field to be blank) or the type field is being changed from ExternalName (in which case this field may optionally be specified, as describe above).  Valid values are "None", empty string (""), or a valid IP address. Setting this to "None" makes a "headless service" (no virtual IP), which is useful when direct endpoint connections are preferred and proxying is not required.  Only applies to types ClusterIP, NodePort, and LoadBalancer. If this field is specified when creating a Service of type ExternalName, creation will fail. This field will be wiped when updating a Service to type ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies"""
     cluster_ips: list[str] | None = field(default=None, name="clusterIPs")
     """ClusterIPs is a list of IP addresses assigned to this service, and are usually assigned randomly.  If an address is specified manually, is in-range (as per system configuration), and is not in use, it will be allocated to the service; otherwise creation of the service will fail. This field may not be changed through updates unless the type field is also being changed to ExternalName (which requires this field to be empty) or the type field is being changed from ExternalName (in which case this field may optionally be specified, as describe above).  Valid values are "None", empty string (""), or a valid IP address.  Setting this to "None" makes a "headless service" (no virtual IP), which is useful when direct endpoint connections are preferred and proxying is not required.  Only applies to types ClusterIP, NodePort, and LoadBalancer. If this field is specified when creating a Service of type ExternalName, creation will fail. This field will be wiped when updating a Service to type ExternalName.  If this field is not specified, it will be initialized from the clusterIP field.  If this field is specified, clients must ensure that clusterIPs[0] and clusterIP have the same value.
 
     This field may hold a maximum of two entries (dual-stack IPs, in either order). These IPs must correspond to the values of the ipFamilies field. Both clusterIPs and ipFamilies are governed by the ipFamilyPolicy field. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies"""
+    type: Literal["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"] | str | None = None
+    """type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ClusterIP, NodePort, and LoadBalancer. "ClusterIP" allocates a cluster-internal IP address for load-balancing to endpoints. Endpoints are determined by the selector or if that is not specified, by manual construction of an Endpoints object or EndpointSlice objects. If clusterIP is "None", no virtual IP is allocated and the endpoints are published as a set of endpoints rather than a virtual IP. "NodePort" builds on ClusterIP and allocates a port on every node which routes to the same endpoints as the clusterIP. "LoadBalancer" builds on NodePort and creates an external load-balancer (if supported in the current cloud) which routes to the same endpoints as the clusterIP. "ExternalName" aliases this service to the specified externalName. Several other fields do not apply to ExternalName services. More info: https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types
+
+    Possible enum values:
+     - `"ClusterIP"` means a service will only be accessible inside the cluster, via the cluster IP.
+     - `"ExternalName"` means a service consists of only a reference to an external name that kubedns or equivalent will return as a CNAME record, with no exposing or proxying of any pods involved.
+     - `"LoadBalancer"` means a service will be exposed via an external load balancer (if the cloud provider supports it), in addition to 'NodePort' type.
+     - `"NodePort"` means a service will be exposed on one port of every node, in addition to 'ClusterIP' type."""
     external_ips: list[str] | None = field(default=None, name="externalIPs")
     """externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.  These IPs are not managed by Kubernetes.  The user is responsible for ensuring that traffic arrives at a node with this IP.  A common example is external load-balancers that are not part of the Kubernetes system."""
+    session_affinity: Literal["ClientIP", "None"] | str | None = field(
+        default=None, name="sessionAffinity"
+    )
+    """Supports "ClientIP" and "None". Used to maintain session affinity. Enable client IP based session affinity. Must be ClientIP or None. Defaults to None. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies
+
+    Possible enum values:
+     - `"ClientIP"` is the Client IP based.
+     - `"None"` - no session affinity."""
+    load_balancer_ip: str | None = field(default=None, name="loadBalancerIP")
+    """Only applies to Service Type: LoadBalancer. This feature depends on whether the underlying cloud-provider supports specifying the loadBalancerIP when a load balancer is created. This field will be ignored if the cloud-provider does not support the feature. Deprecated: This field was under-specified and its meaning varies across implementations. Using it is non-portable and it may not support dual-stack. Users are encouraged to use implementation-specific annotations when available."""
+    load_balancer_source_ranges: list[str] | None = field(
+        default=None, name="loadBalancerSourceRanges"
+    )
+    """If specified and supported by the platform, this will restrict traffic through the cloud-provider load-balancer will be restricted to the specified client IPs. This field will be ignored if the cloud-provider does not support the feature." More info: https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/"""
     external_name: str | None = field(default=None, name="externalName")
     """externalName is the external reference that discovery mechanisms will return as an alias for this service (e.g. a DNS CNAME record). No proxying will be involved.  Must be a lowercase RFC-1123 hostname (https://tools.ietf.org/html/rfc1123) and requires `type` to be "ExternalName"."""
     external_traffic_policy: Literal["Cluster", "Local"] | str | None = field(
@@ -4827,14 +4849,12 @@ class ServiceSpec(Model, kw_only=True):
      - `"Local"` preserves the source IP of the traffic by routing only to endpoints on the same node as the traffic was received on (dropping the traffic if there are no local endpoints)."""
     health_check_node_port: int | None = field(default=None, name="healthCheckNodePort")
     """healthCheckNodePort specifies the healthcheck nodePort for the service. This only applies when type is set to LoadBalancer and externalTrafficPolicy is set to Local. If a value is specified, is in-range, and is not in use, it will be used.  If not specified, a value will be automatically allocated.  External systems (e.g. load-balancers) can use this port to determine if a given node holds endpoints for this service or not.  If this field is specified when creating a Service which does not need it, creation will fail. This field will be wiped when updating a Service to no longer need it (e.g. changing type). This field cannot be updated once set."""
-    internal_traffic_policy: Literal["Cluster", "Local"] | str | None = field(
-        default=None, name="internalTrafficPolicy"
+    publish_not_ready_addresses: bool | None = field(default=None, name="publishNotReadyAddresses")
+    """publishNotReadyAddresses indicates that any agent which deals with endpoints for this Service should disregard any indications of ready/not-ready. The primary use case for setting this field is for a StatefulSet's Headless Service to propagate SRV DNS records for its Pods for the purpose of peer discovery. The Kubernetes controllers that generate Endpoints and EndpointSlice resources for Services interpret this to mean that all endpoints are considered "ready" even if the Pods themselves are not. Agents which consume only Kubernetes generated endpoints through the Endpoints or EndpointSlice resources can safely assume this behavior."""
+    session_affinity_config: SessionAffinityConfig | None = field(
+        default=None, name="sessionAffinityConfig"
     )
-    """InternalTrafficPolicy describes how nodes distribute service traffic they receive on the ClusterIP. If set to "Local", the proxy will assume that pods only want to talk to endpoints of the service on the same node as the pod, dropping the traffic if there are no local endpoints. The default value, "Cluster", uses the standard behavior of routing to all endpoints evenly (possibly modified by topology and other features).
-
-    Possible enum values:
-     - `"Cluster"` routes traffic to all endpoints.
-     - `"Local"` routes traffic only to endpoints on the same node as the client pod (dropping the traffic if there are no local endpoints)."""
+    """sessionAffinityConfig contains the configurations of session affinity."""
     ip_families: list[Literal["", "IPv4", "IPv6"] | str] | None = field(
         default=None, name="ipFamilies"
     )
@@ -4850,54 +4870,34 @@ class ServiceSpec(Model, kw_only=True):
      - `"PreferDualStack"` indicates that this service prefers dual-stack when the cluster is configured for dual-stack. If the cluster is not configured for dual-stack the service will be assigned a single IPFamily. If the IPFamily is not set in service.spec.ipFamilies then the service will be assigned the default IPFamily configured on the cluster
      - `"RequireDualStack"` indicates that this service requires dual-stack. Using IPFamilyPolicyRequireDualStack on a single stack cluster will result in validation errors. The IPFamilies (and their order) assigned to this service is based on service.spec.ipFamilies. If service.spec.ipFamilies was not provided then it will be assigned according to how they are configured on the cluster. If service.spec.ipFamilies has only one entry then the alternative IPFamily will be added by apiserver
      - `"SingleStack"` indicates that this service is required to have a single IPFamily. The IPFamily assigned is based on the default IPFamily used by the cluster or as identified by service.spec.ipFamilies field"""
+    allocate_load_balancer_node_ports: bool | None = field(
+        default=None, name="allocateLoadBalancerNodePorts"
+    )
+    """allocateLoadBalancerNodePorts defines if NodePorts will be automatically allocated for services with type LoadBalancer.  Default is "true". It may be set to "false" if the cluster load-balancer does not rely on NodePorts.  If the caller requests specific NodePorts (by specifying a value), those requests will be respected, regardless of this field. This field may only be set for services with type LoadBalancer and will be cleared if the type is changed to any other type."""
     load_balancer_class: str | None = field(default=None, name="loadBalancerClass")
     """loadBalancerClass is the class of the load balancer implementation this Service belongs to. If specified, the value of this field must be a label-style identifier, with an optional prefix, e.g. "internal-vip" or "example.com/internal-vip". Unprefixed names are reserved for end-users. This field can only be set when the Service type is 'LoadBalancer'. If not set, the default load balancer implementation is used, today this is typically done through the cloud provider integration, but should apply for any default implementation. If set, it is assumed that a load balancer implementation is watching for Services with a matching class. Any default load balancer implementation (e.g. cloud providers) should ignore Services that set this field. This field can only be set when creating or updating a Service to type 'LoadBalancer'. Once set, it can not be changed. This field will be wiped when a service is updated to a non 'LoadBalancer' type."""
-    load_balancer_ip: str | None = field(default=None, name="loadBalancerIP")
-    """Only applies to Service Type: LoadBalancer. This feature depends on whether the underlying cloud-provider supports specifying the loadBalancerIP when a load balancer is created. This field will be ignored if the cloud-provider does not support the feature. Deprecated: This field was under-specified and its meaning varies across implementations. Using it is non-portable and it may not support dual-stack. Users are encouraged to use implementation-specific annotations when available."""
-    load_balancer_source_ranges: list[str] | None = field(
-        default=None, name="loadBalancerSourceRanges"
+    internal_traffic_policy: Literal["Cluster", "Local"] | str | None = field(
+        default=None, name="internalTrafficPolicy"
     )
-    """If specified and supported by the platform, this will restrict traffic through the cloud-provider load-balancer will be restricted to the specified client IPs. This field will be ignored if the cloud-provider does not support the feature." More info: https://kubernetes.io/docs/tasks/access-application-cluster/create-external-load-balancer/"""
-    ports: list[ServicePort] | None = None
-    """The list of ports that are exposed by this service. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies"""
-    publish_not_ready_addresses: bool | None = field(default=None, name="publishNotReadyAddresses")
-    """publishNotReadyAddresses indicates that any agent which deals with endpoints for this Service should disregard any indications of ready/not-ready. The primary use case for setting this field is for a StatefulSet's Headless Service to propagate SRV DNS records for its Pods for the purpose of peer discovery. The Kubernetes controllers that generate Endpoints and EndpointSlice resources for Services interpret this to mean that all endpoints are considered "ready" even if the Pods themselves are not. Agents which consume only Kubernetes generated endpoints through the Endpoints or EndpointSlice resources can safely assume this behavior."""
-    selector: dict[str, str] | None = None
-    """Route service traffic to pods with label keys and values matching this selector. If empty or not present, the service is assumed to have an external process managing its endpoints, which Kubernetes will not modify. Only applies to types ClusterIP, NodePort, and LoadBalancer. Ignored if type is ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/"""
-    session_affinity: Literal["ClientIP", "None"] | str | None = field(
-        default=None, name="sessionAffinity"
-    )
-    """Supports "ClientIP" and "None". Used to maintain session affinity. Enable client IP based session affinity. Must be ClientIP or None. Defaults to None. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies
+    """InternalTrafficPolicy describes how nodes distribute service traffic they receive on the ClusterIP. If set to "Local", the proxy will assume that pods only want to talk to endpoints of the service on the same node as the pod, dropping the traffic if there are no local endpoints. The default value, "Cluster", uses the standard behavior of routing to all endpoints evenly (possibly modified by topology and other features).
 
     Possible enum values:
-     - `"ClientIP"` is the Client IP based.
-     - `"None"` - no session affinity."""
-    session_affinity_config: SessionAffinityConfig | None = field(
-        default=None, name="sessionAffinityConfig"
-    )
-    """sessionAffinityConfig contains the configurations of session affinity."""
+     - `"Cluster"` routes traffic to all endpoints.
+     - `"Local"` routes traffic only to endpoints on the same node as the client pod (dropping the traffic if there are no local endpoints)."""
     traffic_distribution: str | None = field(default=None, name="trafficDistribution")
     """TrafficDistribution offers a way to express preferences for how traffic is distributed to Service endpoints. Implementations can use this field as a hint, but are not required to guarantee strict adherence. If the field is not set, the implementation will apply its default routing strategy. If set to "PreferClose", implementations should prioritize endpoints that are in the same zone."""
-    type: Literal["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"] | str | None = None
-    """type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ClusterIP, NodePort, and LoadBalancer. "ClusterIP" allocates a cluster-internal IP address for load-balancing to endpoints. Endpoints are determined by the selector or if that is not specified, by manual construction of an Endpoints object or EndpointSlice objects. If clusterIP is "None", no virtual IP is allocated and the endpoints are published as a set of endpoints rather than a virtual IP. "NodePort" builds on ClusterIP and allocates a port on every node which routes to the same endpoints as the clusterIP. "LoadBalancer" builds on NodePort and creates an external load-balancer (if supported in the current cloud) which routes to the same endpoints as the clusterIP. "ExternalName" aliases this service to the specified externalName. Several other fields do not apply to ExternalName services. More info: https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types
-
-    Possible enum values:
-     - `"ClusterIP"` means a service will only be accessible inside the cluster, via the cluster IP.
-     - `"ExternalName"` means a service consists of only a reference to an external name that kubedns or equivalent will return as a CNAME record, with no exposing or proxying of any pods involved.
-     - `"LoadBalancer"` means a service will be exposed via an external load balancer (if the cloud provider supports it), in addition to 'NodePort' type.
-     - `"NodePort"` means a service will be exposed on one port of every node, in addition to 'ClusterIP' type."""
 
 
 class ServiceStatus(Model, kw_only=True):
     """ServiceStatus represents the current status of a service."""
 
     DEFAULTS = {"load_balancer": {}}
-    conditions: list[metav1.Condition] | None = None
-    """Current service state"""
     load_balancer: LoadBalancerStatus | None = field(default=None, name="loadBalancer")
     """LoadBalancer contains the current status of the load-balancer, if one is present.
 
     Default: {} (applied by the server, not by this client)."""
+    conditions: list[metav1.Condition] | None = None
+    """Current service state"""
 
 
 class SessionAffinityConfig(Model, kw_only=True):
@@ -4922,31 +4922,31 @@ class SleepAction(Model, kw_only=True):
 class StorageOSPersistentVolumeSource(Model, kw_only=True):
     """Represents a StorageOS persistent volume resource."""
 
+    volume_name: str | None = field(default=None, name="volumeName")
+    """volumeName is the human-readable name of the StorageOS volume.  Volume names are only unique within a namespace."""
+    volume_namespace: str | None = field(default=None, name="volumeNamespace")
+    """volumeNamespace specifies the scope of the volume within StorageOS.  If no namespace is specified then the Pod's namespace will be used.  This allows the Kubernetes name scoping to be mirrored within StorageOS for tighter integration. Set VolumeName to any name to override the default behaviour. Set to "default" if you are not using namespaces within StorageOS. Namespaces that do not pre-exist within StorageOS will be created."""
     fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
     read_only: bool | None = field(default=None, name="readOnly")
     """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
     secret_ref: ObjectReference | None = field(default=None, name="secretRef")
     """secretRef specifies the secret to use for obtaining the StorageOS API credentials.  If not specified, default values will be attempted."""
-    volume_name: str | None = field(default=None, name="volumeName")
-    """volumeName is the human-readable name of the StorageOS volume.  Volume names are only unique within a namespace."""
-    volume_namespace: str | None = field(default=None, name="volumeNamespace")
-    """volumeNamespace specifies the scope of the volume within StorageOS.  If no namespace is specified then the Pod's namespace will be used.  This allows the Kubernetes name scoping to be mirrored within StorageOS for tighter integration. Set VolumeName to any name to override the default behaviour. Set to "default" if you are not using namespaces within StorageOS. Namespaces that do not pre-exist within StorageOS will be created."""
 
 
 class StorageOSVolumeSource(Model, kw_only=True):
     """Represents a StorageOS persistent volume resource."""
 
+    volume_name: str | None = field(default=None, name="volumeName")
+    """volumeName is the human-readable name of the StorageOS volume.  Volume names are only unique within a namespace."""
+    volume_namespace: str | None = field(default=None, name="volumeNamespace")
+    """volumeNamespace specifies the scope of the volume within StorageOS.  If no namespace is specified then the Pod's namespace will be used.  This allows the Kubernetes name scoping to be mirrored within StorageOS for tighter integration. Set VolumeName to any name to override the default behaviour. Set to "default" if you are not using namespaces within StorageOS. Namespaces that do not pre-exist within StorageOS will be created."""
     fs_type: str | None = field(default=None, name="fsType")
     """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
     read_only: bool | None = field(default=None, name="readOnly")
     """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
     secret_ref: LocalObjectReference | None = field(default=None, name="secretRef")
     """secretRef specifies the secret to use for obtaining the StorageOS API credentials.  If not specified, default values will be attempted."""
-    volume_name: str | None = field(default=None, name="volumeName")
-    """volumeName is the human-readable name of the StorageOS volume.  Volume names are only unique within a namespace."""
-    volume_namespace: str | None = field(default=None, name="volumeNamespace")
-    """volumeNamespace specifies the scope of the volume within StorageOS.  If no namespace is specified then the Pod's namespace will be used.  This allows the Kubernetes name scoping to be mirrored within StorageOS for tighter integration. Set VolumeName to any name to override the default behaviour. Set to "default" if you are not using namespaces within StorageOS. Namespaces that do not pre-exist within StorageOS will be created."""
 
 
 class Sysctl(Model, kw_only=True):
@@ -4970,18 +4970,26 @@ class Sysctl(Model, kw_only=True):
 class TCPSocketAction(Model, kw_only=True):
     """TCPSocketAction describes an action based on opening a socket"""
 
-    host: str | None = None
-    """Optional: Host name to connect to, defaults to the pod IP."""
     port: IntOrString
     """Number or name of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
 
     Required."""
+    host: str | None = None
+    """Optional: Host name to connect to, defaults to the pod IP."""
 
 
 class Taint(Model, kw_only=True):
     """The node this Taint is attached to has the "effect" on any pod that does not tolerate the Taint."""
 
-    DEFAULTS = {"effect": "", "key": ""}
+    DEFAULTS = {"key": "", "effect": ""}
+    key: str
+    """Required. The taint key to be applied to a node.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    value: str | None = None
+    """The taint value corresponding to the taint key."""
     effect: Literal["NoExecute", "NoSchedule", "PreferNoSchedule"] | str
     """Required. The effect of the taint on pods that do not tolerate the taint. Valid effects are NoSchedule, PreferNoSchedule and NoExecute.
 
@@ -4993,28 +5001,13 @@ class Taint(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    key: str
-    """Required. The taint key to be applied to a node.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
     time_added: Time | None = field(default=None, name="timeAdded")
     """TimeAdded represents the time at which the taint was added."""
-    value: str | None = None
-    """The taint value corresponding to the taint key."""
 
 
 class Toleration(Model, kw_only=True):
     """The pod this Toleration is attached to tolerates any taint that matches the triple <key,value,effect> using the matching operator <operator>."""
 
-    effect: Literal["NoExecute", "NoSchedule", "PreferNoSchedule"] | str | None = None
-    """Effect indicates the taint effect to match. Empty means match all taint effects. When specified, allowed values are NoSchedule, PreferNoSchedule and NoExecute.
-
-    Possible enum values:
-     - `"NoExecute"` Evict any already-running pods that do not tolerate the taint. Currently enforced by NodeController.
-     - `"NoSchedule"` Do not allow new pods to schedule onto the node unless they tolerate the taint, but allow all pods submitted to Kubelet without going through the scheduler to start, and allow all already-running pods to continue running. Enforced by the scheduler.
-     - `"PreferNoSchedule"` Like TaintEffectNoSchedule, but the scheduler tries not to schedule new pods onto the node, rather than prohibiting new pods from scheduling onto the node entirely. Enforced by the scheduler."""
     key: str | None = None
     """Key is the taint key that the toleration applies to. Empty means match all taint keys. If the key is empty, operator must be Exists; this combination means to match all values and all keys."""
     operator: Literal["Equal", "Exists", "Gt", "Lt"] | str | None = None
@@ -5025,10 +5018,17 @@ class Toleration(Model, kw_only=True):
      - `"Exists"`
      - `"Gt"`
      - `"Lt"`"""
-    toleration_seconds: int | None = field(default=None, name="tolerationSeconds")
-    """TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default, it is not set, which means tolerate the taint forever (do not evict). Zero and negative values will be treated as 0 (evict immediately) by the system."""
     value: str | None = None
     """Value is the taint value the toleration matches to. If the operator is Exists, the value should be empty, otherwise just a regular string."""
+    effect: Literal["NoExecute", "NoSchedule", "PreferNoSchedule"] | str | None = None
+    """Effect indicates the taint effect to match. Empty means match all taint effects. When specified, allowed values are NoSchedule, PreferNoSchedule and NoExecute.
+
+    Possible enum values:
+     - `"NoExecute"` Evict any already-running pods that do not tolerate the taint. Currently enforced by NodeController.
+     - `"NoSchedule"` Do not allow new pods to schedule onto the node unless they tolerate the taint, but allow all pods submitted to Kubelet without going through the scheduler to start, and allow all already-running pods to continue running. Enforced by the scheduler.
+     - `"PreferNoSchedule"` Like TaintEffectNoSchedule, but the scheduler tries not to schedule new pods onto the node, rather than prohibiting new pods from scheduling onto the node entirely. Enforced by the scheduler."""
+    toleration_seconds: int | None = field(default=None, name="tolerationSeconds")
+    """TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default, it is not set, which means tolerate the taint forever (do not evict). Zero and negative values will be treated as 0 (evict immediately) by the system."""
 
 
 class TopologySelectorLabelRequirement(Model, kw_only=True):
@@ -5060,18 +5060,35 @@ class TopologySpreadConstraint(Model, kw_only=True):
     """TopologySpreadConstraint specifies how to spread matching pods among the given topology."""
 
     DEFAULTS = {"max_skew": 0, "topology_key": "", "when_unsatisfiable": ""}
-    label_selector: metav1.LabelSelector | None = field(default=None, name="labelSelector")
-    """LabelSelector is used to find matching pods. Pods that match this label selector are counted to determine the number of pods in their corresponding topology domain."""
-    match_label_keys: list[str] | None = field(default=None, name="matchLabelKeys")
-    """MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated. The keys are used to lookup values from the incoming pod labels, those key-value labels are ANDed with labelSelector to select the group of existing pods over which spreading will be calculated for the incoming pod. The same key is forbidden to exist in both MatchLabelKeys and LabelSelector. MatchLabelKeys cannot be set when LabelSelector isn't set. Keys that don't exist in the incoming pod labels will be ignored. A null or empty list means only match against labelSelector.
-
-    This is a beta field and requires the MatchLabelKeysInPodTopologySpread feature gate to be enabled (enabled by default)."""
     max_skew: int = field(name="maxSkew")
     """MaxSkew describes the degree to which pods may be unevenly distributed. When `whenUnsatisfiable=DoNotSchedule`, it is the maximum permitted difference between the number of matching pods in the target topology and the global minimum. The global minimum is the minimum number of matching pods in an eligible domain or zero if the number of eligible domains is less than MinDomains. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 2/2/1: In this case, the global minimum is 1. | zone1 | zone2 | zone3 | |  P P  |  P P  |   P   | - if MaxSkew is 1, incoming pod can only be scheduled to zone3 to become 2/2/2; scheduling it onto zone1(zone2) would make the ActualSkew(3-1) on zone1(zone2) violate MaxSkew(1). - if MaxSkew is 2, incoming pod can be scheduled onto any zone. When `whenUnsatisfiable=ScheduleAnyway`, it is used to give higher precedence to topologies that satisfy it. It's a required field. Default value is 1 and 0 is not allowed.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
+    topology_key: str = field(name="topologyKey")
+    """TopologyKey is the key of node labels. Nodes that have a label with this key and identical values are considered to be in the same topology. We consider each <key, value> as a "bucket", and try to put balanced number of pods into each bucket. We define a domain as a particular instance of a topology. Also, we define an eligible domain as a domain whose nodes meet the requirements of nodeAffinityPolicy and nodeTaintsPolicy. e.g. If TopologyKey is "kubernetes.io/hostname", each Node is a domain of that topology. And, if TopologyKey is "topology.kubernetes.io/zone", each zone is a domain of that topology. It's a required field.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    when_unsatisfiable: Literal["DoNotSchedule", "ScheduleAnyway"] | str = field(
+        name="whenUnsatisfiable"
+    )
+    """WhenUnsatisfiable indicates how to deal with a pod if it doesn't satisfy the spread constraint. - DoNotSchedule (default) tells the scheduler not to schedule it. - ScheduleAnyway tells the scheduler to schedule the pod in any location,
+      but giving higher precedence to topologies that would help reduce the
+      skew.
+    A constraint is considered "Unsatisfiable" for an incoming pod if and only if every possible node assignment for that pod would violate "MaxSkew" on some topology. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 3/1/1: | zone1 | zone2 | zone3 | | P P P |   P   |   P   | If WhenUnsatisfiable is set to DoNotSchedule, incoming pod can only be scheduled to zone2(zone3) to become 3/2/1(3/1/2) as ActualSkew(2-1) on zone2(zone3) satisfies MaxSkew(1). In other words, the cluster can still be imbalanced, but scheduler won't make it *more* imbalanced. It's a required field.
+
+    Possible enum values:
+     - `"DoNotSchedule"` instructs the scheduler not to schedule the pod when constraints are not satisfied.
+     - `"ScheduleAnyway"` instructs the scheduler to schedule the pod even if constraints are not satisfied.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    label_selector: metav1.LabelSelector | None = field(default=None, name="labelSelector")
+    """LabelSelector is used to find matching pods. Pods that match this label selector are counted to determine the number of pods in their corresponding topology domain."""
     min_domains: int | None = field(default=None, name="minDomains")
     """MinDomains indicates a minimum number of eligible domains. When the number of eligible domains with matching topology keys is less than minDomains, Pod Topology Spread treats "global minimum" as 0, and then the calculation of Skew is performed. And when the number of eligible domains with matching topology keys equals or greater than minDomains, this value has no effect on scheduling. As a result, when the number of eligible domains is less than minDomains, scheduler won't schedule more than maxSkew Pods to those domains. If value is nil, the constraint behaves as if MinDomains is equal to 1. Valid values are integers greater than 0. When value is not nil, WhenUnsatisfiable must be DoNotSchedule.
 
@@ -5096,27 +5113,10 @@ class TopologySpreadConstraint(Model, kw_only=True):
     Possible enum values:
      - `"Honor"` means use this scheduling directive when calculating pod topology spread skew.
      - `"Ignore"` means ignore this scheduling directive when calculating pod topology spread skew."""
-    topology_key: str = field(name="topologyKey")
-    """TopologyKey is the key of node labels. Nodes that have a label with this key and identical values are considered to be in the same topology. We consider each <key, value> as a "bucket", and try to put balanced number of pods into each bucket. We define a domain as a particular instance of a topology. Also, we define an eligible domain as a domain whose nodes meet the requirements of nodeAffinityPolicy and nodeTaintsPolicy. e.g. If TopologyKey is "kubernetes.io/hostname", each Node is a domain of that topology. And, if TopologyKey is "topology.kubernetes.io/zone", each zone is a domain of that topology. It's a required field.
+    match_label_keys: list[str] | None = field(default=None, name="matchLabelKeys")
+    """MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated. The keys are used to lookup values from the incoming pod labels, those key-value labels are ANDed with labelSelector to select the group of existing pods over which spreading will be calculated for the incoming pod. The same key is forbidden to exist in both MatchLabelKeys and LabelSelector. MatchLabelKeys cannot be set when LabelSelector isn't set. Keys that don't exist in the incoming pod labels will be ignored. A null or empty list means only match against labelSelector.
 
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    when_unsatisfiable: Literal["DoNotSchedule", "ScheduleAnyway"] | str = field(
-        name="whenUnsatisfiable"
-    )
-    """WhenUnsatisfiable indicates how to deal with a pod if it doesn't satisfy the spread constraint. - DoNotSchedule (default) tells the scheduler not to schedule it. - ScheduleAnyway tells the scheduler to schedule the pod in any location,
-      but giving higher precedence to topologies that would help reduce the
-      skew.
-    A constraint is considered "Unsatisfiable" for an incoming pod if and only if every possible node assignment for that pod would violate "MaxSkew" on some topology. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 3/1/1: | zone1 | zone2 | zone3 | | P P P |   P   |   P   | If WhenUnsatisfiable is set to DoNotSchedule, incoming pod can only be scheduled to zone2(zone3) to become 3/2/1(3/1/2) as ActualSkew(2-1) on zone2(zone3) satisfies MaxSkew(1). In other words, the cluster can still be imbalanced, but scheduler won't make it *more* imbalanced. It's a required field.
-
-    Possible enum values:
-     - `"DoNotSchedule"` instructs the scheduler not to schedule the pod when constraints are not satisfied.
-     - `"ScheduleAnyway"` instructs the scheduler to schedule the pod even if constraints are not satisfied.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    This is a beta field and requires the MatchLabelKeysInPodTopologySpread feature gate to be enabled (enabled by default)."""
 
 
 class TypedLocalObjectReference(Model, kw_only=True):
@@ -5165,26 +5165,78 @@ class Volume(Model, kw_only=True):
     """Volume represents a named volume in a pod that may be accessed by any container in the pod."""
 
     DEFAULTS = {"name": ""}
+    name: str
+    """name of the volume. Must be a DNS_LABEL and unique within the pod. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    host_path: HostPathVolumeSource | None = field(default=None, name="hostPath")
+    """hostPath represents a pre-existing file or directory on the host machine that is directly exposed to the container. This is generally used for system agents or other privileged things that are allowed to see the host machine. Most containers will NOT need this. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"""
+    empty_dir: EmptyDirVolumeSource | None = field(default=None, name="emptyDir")
+    """emptyDir represents a temporary directory that shares a pod's lifetime. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"""
+    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = field(
+        default=None, name="gcePersistentDisk"
+    )
+    """gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
     aws_elastic_block_store: AWSElasticBlockStoreVolumeSource | None = field(
         default=None, name="awsElasticBlockStore"
     )
     """awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
-    azure_disk: AzureDiskVolumeSource | None = field(default=None, name="azureDisk")
-    """azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type are redirected to the disk.csi.azure.com CSI driver."""
-    azure_file: AzureFileVolumeSource | None = field(default=None, name="azureFile")
-    """azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver."""
-    cephfs: CephFSVolumeSource | None = None
-    """cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported."""
+    git_repo: GitRepoVolumeSource | None = field(default=None, name="gitRepo")
+    """gitRepo represents a git repository at a particular revision. Deprecated: GitRepo is deprecated. To provision a container with a git repo, mount an EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir into the Pod's container."""
+    secret: SecretVolumeSource | None = None
+    """secret represents a secret that should populate this volume. More info: https://kubernetes.io/docs/concepts/storage/volumes#secret"""
+    nfs: NFSVolumeSource | None = None
+    """nfs represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
+    iscsi: ISCSIVolumeSource | None = None
+    """iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. More info: https://kubernetes.io/docs/concepts/storage/volumes/#iscsi"""
+    glusterfs: GlusterfsVolumeSource | None = None
+    """glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime. Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported."""
+    persistent_volume_claim: PersistentVolumeClaimVolumeSource | None = field(
+        default=None, name="persistentVolumeClaim"
+    )
+    """persistentVolumeClaimVolumeSource represents a reference to a PersistentVolumeClaim in the same namespace. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"""
+    rbd: RBDVolumeSource | None = None
+    """rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported."""
+    flex_volume: FlexVolumeSource | None = field(default=None, name="flexVolume")
+    """flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin. Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead."""
     cinder: CinderVolumeSource | None = None
     """cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated: Cinder is deprecated. All operations for the in-tree cinder type are redirected to the cinder.csi.openstack.org CSI driver. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
-    config_map: ConfigMapVolumeSource | None = field(default=None, name="configMap")
-    """configMap represents a configMap that should populate this volume"""
-    csi: CSIVolumeSource | None = None
-    """csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers."""
+    cephfs: CephFSVolumeSource | None = None
+    """cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported."""
+    flocker: FlockerVolumeSource | None = None
+    """flocker represents a Flocker volume attached to a kubelet's host machine. This depends on the Flocker control service being running. Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported."""
     downward_api: DownwardAPIVolumeSource | None = field(default=None, name="downwardAPI")
     """downwardAPI represents downward API about the pod that should populate this volume"""
-    empty_dir: EmptyDirVolumeSource | None = field(default=None, name="emptyDir")
-    """emptyDir represents a temporary directory that shares a pod's lifetime. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"""
+    fc: FCVolumeSource | None = None
+    """fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod."""
+    azure_file: AzureFileVolumeSource | None = field(default=None, name="azureFile")
+    """azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver."""
+    config_map: ConfigMapVolumeSource | None = field(default=None, name="configMap")
+    """configMap represents a configMap that should populate this volume"""
+    vsphere_volume: VsphereVirtualDiskVolumeSource | None = field(
+        default=None, name="vsphereVolume"
+    )
+    """vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type are redirected to the csi.vsphere.vmware.com CSI driver."""
+    quobyte: QuobyteVolumeSource | None = None
+    """quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported."""
+    azure_disk: AzureDiskVolumeSource | None = field(default=None, name="azureDisk")
+    """azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type are redirected to the disk.csi.azure.com CSI driver."""
+    photon_persistent_disk: PhotonPersistentDiskVolumeSource | None = field(
+        default=None, name="photonPersistentDisk"
+    )
+    """photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine. Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported."""
+    projected: ProjectedVolumeSource | None = None
+    """projected items for all in one resources secrets, configmaps, and downward API"""
+    portworx_volume: PortworxVolumeSource | None = field(default=None, name="portworxVolume")
+    """portworxVolume represents a portworx volume attached and mounted on kubelets host machine. Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type are redirected to the pxd.portworx.com CSI driver."""
+    scale_io: ScaleIOVolumeSource | None = field(default=None, name="scaleIO")
+    """scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported."""
+    storageos: StorageOSVolumeSource | None = None
+    """storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes. Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported."""
+    csi: CSIVolumeSource | None = None
+    """csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers."""
     ephemeral: EphemeralVolumeSource | None = None
     """ephemeral represents a volume that is handled by a cluster storage driver. The volume's lifecycle is tied to the pod that defines it - it will be created before the pod starts, and deleted when the pod is removed.
 
@@ -5200,78 +5252,26 @@ class Volume(Model, kw_only=True):
     Use CSI for light-weight local ephemeral volumes if the CSI driver is meant to be used that way - see the documentation of the driver for more information.
 
     A pod can use both types of ephemeral volumes and persistent volumes at the same time."""
-    fc: FCVolumeSource | None = None
-    """fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod."""
-    flex_volume: FlexVolumeSource | None = field(default=None, name="flexVolume")
-    """flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin. Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead."""
-    flocker: FlockerVolumeSource | None = None
-    """flocker represents a Flocker volume attached to a kubelet's host machine. This depends on the Flocker control service being running. Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported."""
-    gce_persistent_disk: GCEPersistentDiskVolumeSource | None = field(
-        default=None, name="gcePersistentDisk"
-    )
-    """gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
-    git_repo: GitRepoVolumeSource | None = field(default=None, name="gitRepo")
-    """gitRepo represents a git repository at a particular revision. Deprecated: GitRepo is deprecated. To provision a container with a git repo, mount an EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir into the Pod's container."""
-    glusterfs: GlusterfsVolumeSource | None = None
-    """glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime. Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported."""
-    host_path: HostPathVolumeSource | None = field(default=None, name="hostPath")
-    """hostPath represents a pre-existing file or directory on the host machine that is directly exposed to the container. This is generally used for system agents or other privileged things that are allowed to see the host machine. Most containers will NOT need this. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"""
     image: ImageVolumeSource | None = None
     """image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine. The volume is resolved at pod startup depending on which PullPolicy value is provided:
 
     - Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails. - Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present. - IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.
 
     The volume gets re-resolved if the pod gets deleted and recreated, which means that new remote content will become available on pod recreation. A failure to resolve or pull the image during pod startup will block containers from starting and may add significant latency. Failures will be retried using normal volume backoff and will be reported on the pod reason and message. The types of objects that may be mounted by this volume are defined by the container runtime implementation on a host machine and at minimum must include all valid types supported by the container image field. The OCI object gets mounted in a single directory (spec.containers[*].volumeMounts.mountPath) by merging the manifest layers in the same way as for container images. The volume will be mounted read-only (ro). Sub path mounts for containers are not supported (spec.containers[*].volumeMounts.subpath) before 1.33. The field spec.securityContext.fsGroupChangePolicy has no effect on this volume type."""
-    iscsi: ISCSIVolumeSource | None = None
-    """iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. More info: https://kubernetes.io/docs/concepts/storage/volumes/#iscsi"""
-    name: str
-    """name of the volume. Must be a DNS_LABEL and unique within the pod. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    nfs: NFSVolumeSource | None = None
-    """nfs represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
-    persistent_volume_claim: PersistentVolumeClaimVolumeSource | None = field(
-        default=None, name="persistentVolumeClaim"
-    )
-    """persistentVolumeClaimVolumeSource represents a reference to a PersistentVolumeClaim in the same namespace. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"""
-    photon_persistent_disk: PhotonPersistentDiskVolumeSource | None = field(
-        default=None, name="photonPersistentDisk"
-    )
-    """photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine. Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported."""
-    portworx_volume: PortworxVolumeSource | None = field(default=None, name="portworxVolume")
-    """portworxVolume represents a portworx volume attached and mounted on kubelets host machine. Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type are redirected to the pxd.portworx.com CSI driver."""
-    projected: ProjectedVolumeSource | None = None
-    """projected items for all in one resources secrets, configmaps, and downward API"""
-    quobyte: QuobyteVolumeSource | None = None
-    """quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported."""
-    rbd: RBDVolumeSource | None = None
-    """rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported."""
-    scale_io: ScaleIOVolumeSource | None = field(default=None, name="scaleIO")
-    """scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported."""
-    secret: SecretVolumeSource | None = None
-    """secret represents a secret that should populate this volume. More info: https://kubernetes.io/docs/concepts/storage/volumes#secret"""
-    storageos: StorageOSVolumeSource | None = None
-    """storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes. Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported."""
-    vsphere_volume: VsphereVirtualDiskVolumeSource | None = field(
-        default=None, name="vsphereVolume"
-    )
-    """vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type are redirected to the csi.vsphere.vmware.com CSI driver."""
 
 
 class VolumeDevice(Model, kw_only=True):
     """volumeDevice describes a mapping of a raw block device within a container."""
 
-    DEFAULTS = {"device_path": "", "name": ""}
-    device_path: str = field(name="devicePath")
-    """devicePath is the path inside of the container that the device will be mapped to.
+    DEFAULTS = {"name": "", "device_path": ""}
+    name: str
+    """name must match the name of a persistentVolumeClaim in the pod
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str
-    """name must match the name of a persistentVolumeClaim in the pod
+    device_path: str = field(name="devicePath")
+    """devicePath is the path inside of the container that the device will be mapped to.
 
     Required.
 
@@ -5281,15 +5281,7 @@ class VolumeDevice(Model, kw_only=True):
 class VolumeHealthCondition(Model, kw_only=True):
     """VolumeHealthCondition represents an adverse health condition reported for a volume."""
 
-    DEFAULTS = {"reason": "", "status": ""}
-    message: str | None = None
-    """message is a human-readable description. Maximum permitted length of a message is 1024 bytes."""
-    reason: str
-    """reason is a brief CamelCase machine-parseable reason. Together with status it forms the unique identity of a condition entry. Maximum permitted length of a reason is 256 bytes.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"status": "", "reason": ""}
     status: Literal["DataLoss", "Degraded", "Inaccessible"] | str
     """status is the machine-parseable health category. Possible values: - "Inaccessible": the volume cannot be accessed. - "DataLoss": data loss has been detected on the volume. - "Degraded": the volume is functioning with reduced capability.
 
@@ -5301,6 +5293,14 @@ class VolumeHealthCondition(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    reason: str
+    """reason is a brief CamelCase machine-parseable reason. Together with status it forms the unique identity of a condition entry. Maximum permitted length of a reason is 256 bytes.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    message: str | None = None
+    """message is a human-readable description. Maximum permitted length of a message is 1024 bytes."""
 
 
 class VolumeHealthStatus(Model, kw_only=True):
@@ -5317,24 +5317,7 @@ class VolumeHealthStatus(Model, kw_only=True):
 class VolumeMount(Model, kw_only=True):
     """VolumeMount describes a mounting of a Volume within a container."""
 
-    DEFAULTS = {"mount_path": "", "name": ""}
-    bind_mount_options: list[str] | None = field(default=None, name="bindMountOptions")
-    """bindMountOptions is the list of additional bind mount options to apply when mounting this volume into the container. Allowed values are noexec, nodev, and nosuid. These are Linux mount options and have no effect on Windows nodes. This field is not supported with image volumes. This is an alpha field and requires enabling the VolumeBindMountOptions feature gate."""
-    mount_path: str = field(name="mountPath")
-    """Path within the container at which the volume should be mounted.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    mount_propagation: Literal["Bidirectional", "HostToContainer", "None"] | str | None = field(
-        default=None, name="mountPropagation"
-    )
-    """mountPropagation determines how mounts are propagated from the host to container and the other way around. When not set, MountPropagationNone is used. This field is beta in 1.10. When RecursiveReadOnly is set to IfPossible or to Enabled, MountPropagation must be None or unspecified (which defaults to None).
-
-    Possible enum values:
-     - `"Bidirectional"` means that the volume in a container will receive new mounts from the host or other containers, and its own mounts will be propagated from the container to the host or other containers. Note that this mode is recursively applied to all mounts in the volume ("rshared" in Linux terminology).
-     - `"HostToContainer"` means that the volume in a container will receive new mounts from the host or other containers, but filesystems mounted inside the container won't be propagated to the host or other containers. Note that this mode is recursively applied to all mounts in the volume ("rslave" in Linux terminology).
-     - `"None"` means that the volume in a container will not receive new mounts from the host or other containers, and filesystems mounted inside the container won't be propagated to the host or other containers. Note that this mode corresponds to "private" in Linux terminology."""
+    DEFAULTS = {"name": "", "mount_path": ""}
     name: str
     """This must match the Name of a Volume.
 
@@ -5353,24 +5336,41 @@ class VolumeMount(Model, kw_only=True):
     If this field is set to IfPossible or Enabled, MountPropagation must be set to None (or be unspecified, which defaults to None).
 
     If this field is not specified, it is treated as an equivalent of Disabled."""
+    mount_path: str = field(name="mountPath")
+    """Path within the container at which the volume should be mounted.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     sub_path: str | None = field(default=None, name="subPath")
     """Path within the volume from which the container's volume should be mounted. Defaults to "" (volume's root)."""
+    mount_propagation: Literal["Bidirectional", "HostToContainer", "None"] | str | None = field(
+        default=None, name="mountPropagation"
+    )
+    """mountPropagation determines how mounts are propagated from the host to container and the other way around. When not set, MountPropagationNone is used. This field is beta in 1.10. When RecursiveReadOnly is set to IfPossible or to Enabled, MountPropagation must be None or unspecified (which defaults to None).
+
+    Possible enum values:
+     - `"Bidirectional"` means that the volume in a container will receive new mounts from the host or other containers, and its own mounts will be propagated from the container to the host or other containers. Note that this mode is recursively applied to all mounts in the volume ("rshared" in Linux terminology).
+     - `"HostToContainer"` means that the volume in a container will receive new mounts from the host or other containers, but filesystems mounted inside the container won't be propagated to the host or other containers. Note that this mode is recursively applied to all mounts in the volume ("rslave" in Linux terminology).
+     - `"None"` means that the volume in a container will not receive new mounts from the host or other containers, and filesystems mounted inside the container won't be propagated to the host or other containers. Note that this mode corresponds to "private" in Linux terminology."""
     sub_path_expr: str | None = field(default=None, name="subPathExpr")
     """Expanded path within the volume from which the container's volume should be mounted. Behaves similarly to SubPath but environment variable references $(VAR_NAME) are expanded using the container's environment. Defaults to "" (volume's root). SubPathExpr and SubPath are mutually exclusive."""
+    bind_mount_options: list[str] | None = field(default=None, name="bindMountOptions")
+    """bindMountOptions is the list of additional bind mount options to apply when mounting this volume into the container. Allowed values are noexec, nodev, and nosuid. These are Linux mount options and have no effect on Windows nodes. This field is not supported with image volumes. This is an alpha field and requires enabling the VolumeBindMountOptions feature gate."""
 
 
 class VolumeMountStatus(Model, kw_only=True):
     """VolumeMountStatus shows status of volume mounts."""
 
-    DEFAULTS = {"mount_path": "", "name": ""}
-    mount_path: str = field(name="mountPath")
-    """MountPath corresponds to the original VolumeMount.
+    DEFAULTS = {"name": "", "mount_path": ""}
+    name: str
+    """Name corresponds to the name of the original VolumeMount.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str
-    """Name corresponds to the name of the original VolumeMount.
+    mount_path: str = field(name="mountPath")
+    """MountPath corresponds to the original VolumeMount.
 
     Required.
 
@@ -5393,6 +5393,16 @@ class VolumeNodeAffinity(Model, kw_only=True):
 class VolumeProjection(Model, kw_only=True):
     """Projection that may be projected along with other supported volume types. Exactly one of these fields must be set."""
 
+    secret: SecretProjection | None = None
+    """secret information about the secret data to project"""
+    downward_api: DownwardAPIProjection | None = field(default=None, name="downwardAPI")
+    """downwardAPI information about the downwardAPI data to project"""
+    config_map: ConfigMapProjection | None = field(default=None, name="configMap")
+    """configMap information about the configMap data to project"""
+    service_account_token: ServiceAccountTokenProjection | None = field(
+        default=None, name="serviceAccountToken"
+    )
+    """serviceAccountToken is information about the serviceAccountToken data to project"""
     cluster_trust_bundle: ClusterTrustBundleProjection | None = field(
         default=None, name="clusterTrustBundle"
     )
@@ -5403,10 +5413,6 @@ class VolumeProjection(Model, kw_only=True):
     ClusterTrustBundle objects can either be selected by name, or by the combination of signer name and a label selector.
 
     Kubelet performs aggressive normalization of the PEM contents written into the pod filesystem.  Esoteric PEM features such as inter-block comments and block headers are stripped.  Certificates are deduplicated. The ordering of certificates within the file is arbitrary, and Kubelet may change the order over time."""
-    config_map: ConfigMapProjection | None = field(default=None, name="configMap")
-    """configMap information about the configMap data to project"""
-    downward_api: DownwardAPIProjection | None = field(default=None, name="downwardAPI")
-    """downwardAPI information about the downwardAPI data to project"""
     pod_certificate: PodCertificateProjection | None = field(default=None, name="podCertificate")
     """Projects an auto-rotating credential bundle (private key and certificate chain) that the pod can use either as a TLS client or server.
 
@@ -5421,12 +5427,6 @@ class VolumeProjection(Model, kw_only=True):
     Prefer using the credential bundle format, since your application code can read it atomically.  If you use keyPath and certificateChainPath, your application must make two separate file reads. If these coincide with a certificate rotation, it is possible that the private key and leaf certificate you read may not correspond to each other.  Your application will need to check for this condition, and re-read until they are consistent.
 
     The named signer controls chooses the format of the certificate it issues; consult the signer implementation's documentation to learn how to use the certificates it issues."""
-    secret: SecretProjection | None = None
-    """secret information about the secret data to project"""
-    service_account_token: ServiceAccountTokenProjection | None = field(
-        default=None, name="serviceAccountToken"
-    )
-    """serviceAccountToken is information about the serviceAccountToken data to project"""
 
 
 class VolumeResourceRequirements(Model, kw_only=True):
@@ -5449,46 +5449,46 @@ class VsphereVirtualDiskVolumeSource(Model, kw_only=True):
     """Represents a vSphere volume resource."""
 
     DEFAULTS = {"volume_path": ""}
-    fs_type: str | None = field(default=None, name="fsType")
-    """fsType is filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
-    storage_policy_id: str | None = field(default=None, name="storagePolicyID")
-    """storagePolicyID is the storage Policy Based Management (SPBM) profile ID associated with the StoragePolicyName."""
-    storage_policy_name: str | None = field(default=None, name="storagePolicyName")
-    """storagePolicyName is the storage Policy Based Management (SPBM) profile name."""
     volume_path: str = field(name="volumePath")
     """volumePath is the path that identifies vSphere volume vmdk
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    fs_type: str | None = field(default=None, name="fsType")
+    """fsType is filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
+    storage_policy_name: str | None = field(default=None, name="storagePolicyName")
+    """storagePolicyName is the storage Policy Based Management (SPBM) profile name."""
+    storage_policy_id: str | None = field(default=None, name="storagePolicyID")
+    """storagePolicyID is the storage Policy Based Management (SPBM) profile ID associated with the StoragePolicyName."""
 
 
 class WeightedPodAffinityTerm(Model, kw_only=True):
     """The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)"""
 
-    DEFAULTS = {"pod_affinity_term": {}, "weight": 0}
-    pod_affinity_term: PodAffinityTerm = field(name="podAffinityTerm")
-    """Required. A pod affinity term, associated with the corresponding weight.
-
-    Required.
-
-    Default: {} (applied by the server, not by this client)."""
+    DEFAULTS = {"weight": 0, "pod_affinity_term": {}}
     weight: int
     """weight associated with matching the corresponding podAffinityTerm, in the range 1-100.
 
     Required.
 
     Default: 0 (applied by the server, not by this client)."""
+    pod_affinity_term: PodAffinityTerm = field(name="podAffinityTerm")
+    """Required. A pod affinity term, associated with the corresponding weight.
+
+    Required.
+
+    Default: {} (applied by the server, not by this client)."""
 
 
 class WindowsSecurityContextOptions(Model, kw_only=True):
     """WindowsSecurityContextOptions contain Windows-specific options and credentials."""
 
-    gmsa_credential_spec: str | None = field(default=None, name="gmsaCredentialSpec")
-    """GMSACredentialSpec is where the GMSA admission webhook (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field."""
     gmsa_credential_spec_name: str | None = field(default=None, name="gmsaCredentialSpecName")
     """GMSACredentialSpecName is the name of the GMSA credential spec to use."""
-    host_process: bool | None = field(default=None, name="hostProcess")
-    """HostProcess determines if a container should be run as a 'Host Process' container. All of a Pod's containers must have the same effective HostProcess value (it is not allowed to have a mix of HostProcess containers and non-HostProcess containers). In addition, if HostProcess is true then HostNetwork must also be set to true."""
+    gmsa_credential_spec: str | None = field(default=None, name="gmsaCredentialSpec")
+    """GMSACredentialSpec is where the GMSA admission webhook (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field."""
     run_as_user_name: str | None = field(default=None, name="runAsUserName")
     """The UserName in Windows to run the entrypoint of the container process. Defaults to the user specified in image metadata if unspecified. May also be set in PodSecurityContext. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence."""
+    host_process: bool | None = field(default=None, name="hostProcess")
+    """HostProcess determines if a container should be run as a 'Host Process' container. All of a Pod's containers must have the same effective HostProcess value (it is not allowed to have a mix of HostProcess containers and non-HostProcess containers). In addition, if HostProcess is true then HostNetwork must also be set to true."""

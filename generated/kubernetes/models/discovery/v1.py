@@ -22,18 +22,18 @@ class Endpoint(Model, kw_only=True):
     """conditions contains information about the current status of the endpoint.
 
     Default: {} (applied by the server, not by this client)."""
-    deprecated_topology: dict[str, str] | None = field(default=None, name="deprecatedTopology")
-    """deprecatedTopology contains topology information part of the v1beta1 API. This field is deprecated, and will be removed when the v1beta1 API is removed (no sooner than kubernetes v1.24).  While this field can hold values, it is not writable through the v1 API, and any attempts to write to it will be silently ignored. Topology information can be found in the zone and nodeName fields instead."""
-    hints: EndpointHints | None = None
-    """hints contains information associated with how an endpoint should be consumed."""
     hostname: str | None = None
     """hostname of this endpoint. This field may be used by consumers of endpoints to distinguish endpoints from each other (e.g. in DNS names). Multiple endpoints which use the same hostname should be considered fungible (e.g. multiple A values in DNS). Must be lowercase and pass DNS Label (RFC 1123) validation."""
-    node_name: str | None = field(default=None, name="nodeName")
-    """nodeName represents the name of the Node hosting this endpoint. This can be used to determine endpoints local to a Node."""
     target_ref: corev1.ObjectReference | None = field(default=None, name="targetRef")
     """targetRef is a reference to a Kubernetes object that represents this endpoint."""
+    deprecated_topology: dict[str, str] | None = field(default=None, name="deprecatedTopology")
+    """deprecatedTopology contains topology information part of the v1beta1 API. This field is deprecated, and will be removed when the v1beta1 API is removed (no sooner than kubernetes v1.24).  While this field can hold values, it is not writable through the v1 API, and any attempts to write to it will be silently ignored. Topology information can be found in the zone and nodeName fields instead."""
+    node_name: str | None = field(default=None, name="nodeName")
+    """nodeName represents the name of the Node hosting this endpoint. This can be used to determine endpoints local to a Node."""
     zone: str | None = None
     """zone is the name of the Zone this endpoint exists in."""
+    hints: EndpointHints | None = None
+    """hints contains information associated with how an endpoint should be consumed."""
 
 
 class EndpointConditions(Model, kw_only=True):
@@ -50,15 +50,26 @@ class EndpointConditions(Model, kw_only=True):
 class EndpointHints(Model, kw_only=True):
     """EndpointHints provides hints describing how an endpoint should be consumed."""
 
-    for_nodes: list[ForNode] | None = field(default=None, name="forNodes")
-    """forNodes indicates the node(s) this endpoint should be consumed by when using topology aware routing. May contain a maximum of 8 entries."""
     for_zones: list[ForZone] | None = field(default=None, name="forZones")
     """forZones indicates the zone(s) this endpoint should be consumed by when using topology aware routing. May contain a maximum of 8 entries."""
+    for_nodes: list[ForNode] | None = field(default=None, name="forNodes")
+    """forNodes indicates the node(s) this endpoint should be consumed by when using topology aware routing. May contain a maximum of 8 entries."""
 
 
 class EndpointPort(Model, kw_only=True):
     """EndpointPort represents a Port used by an EndpointSlice"""
 
+    name: str | None = None
+    """name represents the name of this port. All ports in an EndpointSlice must have a unique name. If the EndpointSlice is derived from a Kubernetes service, this corresponds to the Service.ports[].name. Name must either be an empty string or pass DNS_LABEL validation: * must be no more than 63 characters long. * must consist of lower case alphanumeric characters or '-'. * must start and end with an alphanumeric character. Default is empty string."""
+    protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
+    """protocol represents the IP protocol for this port. Must be UDP, TCP, or SCTP. Default is TCP.
+
+    Possible enum values:
+     - `"SCTP"` is the SCTP protocol.
+     - `"TCP"` is the TCP protocol.
+     - `"UDP"` is the UDP protocol."""
+    port: int | None = None
+    """port represents the port number of the endpoint. If the EndpointSlice is derived from a Kubernetes service, this must be set to the service's target port. EndpointSlices used for other purposes may have a nil port."""
     app_protocol: str | None = field(default=None, name="appProtocol")
     """The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand. This field follows standard Kubernetes label syntax. Valid values are either:
 
@@ -70,17 +81,6 @@ class EndpointPort(Model, kw_only=True):
       * 'kubernetes.io/wss' - WebSocket over TLS as described in https://www.rfc-editor.org/rfc/rfc6455
 
     * Other protocols should use implementation-defined prefixed names such as mycompany.com/my-custom-protocol."""
-    name: str | None = None
-    """name represents the name of this port. All ports in an EndpointSlice must have a unique name. If the EndpointSlice is derived from a Kubernetes service, this corresponds to the Service.ports[].name. Name must either be an empty string or pass DNS_LABEL validation: * must be no more than 63 characters long. * must consist of lower case alphanumeric characters or '-'. * must start and end with an alphanumeric character. Default is empty string."""
-    port: int | None = None
-    """port represents the port number of the endpoint. If the EndpointSlice is derived from a Kubernetes service, this must be set to the service's target port. EndpointSlices used for other purposes may have a nil port."""
-    protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
-    """protocol represents the IP protocol for this port. Must be UDP, TCP, or SCTP. Default is TCP.
-
-    Possible enum values:
-     - `"SCTP"` is the SCTP protocol.
-     - `"TCP"` is the TCP protocol.
-     - `"UDP"` is the UDP protocol."""
 
 
 class EndpointSlice(Model, kw_only=True):
@@ -88,7 +88,15 @@ class EndpointSlice(Model, kw_only=True):
 
     API_VERSION = "discovery.k8s.io/v1"
     KIND = "EndpointSlice"
-    DEFAULTS = {"address_type": "", "metadata": {}}
+    DEFAULTS = {"metadata": {}, "address_type": ""}
+    kind: str | None = None
+    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
+    metadata: metav1.ObjectMeta | None = None
+    """Standard object's metadata.
+
+    Default: {} (applied by the server, not by this client)."""
     address_type: Literal["FQDN", "IPv4", "IPv6"] | str = field(name="addressType")
     """addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation. The following address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name. (Deprecated) The EndpointSlice controller only generates, and kube-proxy only processes, slices of addressType "IPv4" and "IPv6". No semantics are defined for the "FQDN" type.
 
@@ -100,16 +108,8 @@ class EndpointSlice(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     endpoints: list[Endpoint] | None = None
     """endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints."""
-    kind: str | None = None
-    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None = None
-    """Standard object's metadata.
-
-    Default: {} (applied by the server, not by this client)."""
     ports: list[EndpointPort] | None = None
     """ports specifies the list of network ports exposed by each endpoint in this slice. Each port must have a unique name. Each slice may include a maximum of 100 ports. Services always have at least 1 port, so EndpointSlices generated by the EndpointSlice controller will likewise always have at least 1 port. EndpointSlices used for other purposes may have an empty ports list."""
 
@@ -120,18 +120,18 @@ class EndpointSliceList(Model, kw_only=True):
     API_VERSION = "discovery.k8s.io/v1"
     KIND = "EndpointSliceList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[EndpointSlice]
-    """items is the list of endpoint slices
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[EndpointSlice]
+    """items is the list of endpoint slices
+
+    Required."""
 
 
 class ForNode(Model, kw_only=True):

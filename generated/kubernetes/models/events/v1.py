@@ -14,33 +14,27 @@ class Event(Model, kw_only=True):
 
     API_VERSION = "events.k8s.io/v1"
     KIND = "Event"
-    DEFAULTS = {"deprecated_source": {}, "metadata": {}, "regarding": {}}
-    action: str | None = None
-    """action is what action was taken/failed regarding to the regarding object. It is machine-readable. This field cannot be empty for new Events and it can have at most 128 characters."""
+    DEFAULTS = {"metadata": {}, "regarding": {}, "deprecated_source": {}}
+    kind: str | None = None
+    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    deprecated_count: int | None = field(default=None, name="deprecatedCount")
-    """deprecatedCount is the deprecated field assuring backward compatibility with core.v1 Event type."""
-    deprecated_first_timestamp: Time | None = field(default=None, name="deprecatedFirstTimestamp")
-    """deprecatedFirstTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type."""
-    deprecated_last_timestamp: Time | None = field(default=None, name="deprecatedLastTimestamp")
-    """deprecatedLastTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type."""
-    deprecated_source: corev1.EventSource | None = field(default=None, name="deprecatedSource")
-    """deprecatedSource is the deprecated field assuring backward compatibility with core.v1 Event type.
+    metadata: metav1.ObjectMeta | None = None
+    """metadata is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
     event_time: MicroTime = field(name="eventTime")
     """eventTime is the time when this Event was first observed. It is required.
 
     Required."""
-    kind: str | None = None
-    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None = None
-    """metadata is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
-
-    Default: {} (applied by the server, not by this client)."""
-    note: str | None = None
-    """note is a human-readable description of the status of this operation. Maximal length of the note is 1kB, but libraries should be prepared to handle values up to 64kB."""
+    series: EventSeries | None = None
+    """series is data about the Event series this event represents or nil if it's a singleton Event."""
+    reporting_controller: str | None = field(default=None, name="reportingController")
+    """reportingController is the name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`. This field cannot be empty for new Events."""
+    reporting_instance: str | None = field(default=None, name="reportingInstance")
+    """reportingInstance is the ID of the controller instance, e.g. `kubelet-xyzf`. This field cannot be empty for new Events and it can have at most 128 characters."""
+    action: str | None = None
+    """action is what action was taken/failed regarding to the regarding object. It is machine-readable. This field cannot be empty for new Events and it can have at most 128 characters."""
     reason: str | None = None
     """reason is why the action was taken. It is human-readable. This field cannot be empty for new Events and it can have at most 128 characters."""
     regarding: corev1.ObjectReference | None = None
@@ -49,14 +43,20 @@ class Event(Model, kw_only=True):
     Default: {} (applied by the server, not by this client)."""
     related: corev1.ObjectReference | None = None
     """related is the optional secondary object for more complex actions. E.g. when regarding object triggers a creation or deletion of related object."""
-    reporting_controller: str | None = field(default=None, name="reportingController")
-    """reportingController is the name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`. This field cannot be empty for new Events."""
-    reporting_instance: str | None = field(default=None, name="reportingInstance")
-    """reportingInstance is the ID of the controller instance, e.g. `kubelet-xyzf`. This field cannot be empty for new Events and it can have at most 128 characters."""
-    series: EventSeries | None = None
-    """series is data about the Event series this event represents or nil if it's a singleton Event."""
+    note: str | None = None
+    """note is a human-readable description of the status of this operation. Maximal length of the note is 1kB, but libraries should be prepared to handle values up to 64kB."""
     type: str | None = None
     """type is the type of this event (Normal, Warning), new types could be added in the future. It is machine-readable. This field cannot be empty for new Events."""
+    deprecated_source: corev1.EventSource | None = field(default=None, name="deprecatedSource")
+    """deprecatedSource is the deprecated field assuring backward compatibility with core.v1 Event type.
+
+    Default: {} (applied by the server, not by this client)."""
+    deprecated_first_timestamp: Time | None = field(default=None, name="deprecatedFirstTimestamp")
+    """deprecatedFirstTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type."""
+    deprecated_last_timestamp: Time | None = field(default=None, name="deprecatedLastTimestamp")
+    """deprecatedLastTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type."""
+    deprecated_count: int | None = field(default=None, name="deprecatedCount")
+    """deprecatedCount is the deprecated field assuring backward compatibility with core.v1 Event type."""
 
 
 class EventList(Model, kw_only=True):
@@ -65,18 +65,18 @@ class EventList(Model, kw_only=True):
     API_VERSION = "events.k8s.io/v1"
     KIND = "EventList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Event]
-    """items is a list of schema objects.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """metadata is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Event]
+    """items is a list of schema objects.
+
+    Required."""
 
 
 class EventSeries(Model, kw_only=True):

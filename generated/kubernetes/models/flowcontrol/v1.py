@@ -11,16 +11,16 @@ from ..meta import v1 as metav1
 class ExemptPriorityLevelConfiguration(Model, kw_only=True):
     """ExemptPriorityLevelConfiguration describes the configurable aspects of the handling of exempt requests. In the mandatory exempt configuration object the values in the fields here can be modified by authorized users, unlike the rest of the `spec`."""
 
-    lendable_percent: int | None = field(default=None, name="lendablePercent")
-    """`lendablePercent` prescribes the fraction of the level's NominalCL that can be borrowed by other priority levels.  This value of this field must be between 0 and 100, inclusive, and it defaults to 0. The number of seats that other levels can borrow from this level, known as this level's LendableConcurrencyLimit (LendableCL), is defined as follows.
-
-    LendableCL(i) = round( NominalCL(i) * lendablePercent(i)/100.0 )"""
     nominal_concurrency_shares: int | None = field(default=None, name="nominalConcurrencyShares")
     """`nominalConcurrencyShares` (NCS) contributes to the computation of the NominalConcurrencyLimit (NominalCL) of this level. This is the number of execution seats nominally reserved for this priority level. This DOES NOT limit the dispatching from this priority level but affects the other priority levels through the borrowing mechanism. The server's concurrency limit (ServerCL) is divided among all the priority levels in proportion to their NCS values:
 
     NominalCL(i)  = ceil( ServerCL * NCS(i) / sum_ncs ) sum_ncs = sum[priority level k] NCS(k)
 
     Bigger numbers mean a larger nominal concurrency limit, at the expense of every other priority level. This field has a default value of zero."""
+    lendable_percent: int | None = field(default=None, name="lendablePercent")
+    """`lendablePercent` prescribes the fraction of the level's NominalCL that can be borrowed by other priority levels.  This value of this field must be between 0 and 100, inclusive, and it defaults to 0. The number of seats that other levels can borrow from this level, known as this level's LendableConcurrencyLimit (LendableCL), is defined as follows.
+
+    LendableCL(i) = round( NominalCL(i) * lendablePercent(i)/100.0 )"""
 
 
 class FlowDistinguisherMethod(Model, kw_only=True):
@@ -41,10 +41,10 @@ class FlowSchema(Model, kw_only=True):
     API_VERSION = "flowcontrol.apiserver.k8s.io/v1"
     KIND = "FlowSchema"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """`metadata` is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -64,18 +64,18 @@ class FlowSchema(Model, kw_only=True):
 class FlowSchemaCondition(Model, kw_only=True):
     """FlowSchemaCondition describes conditions for a FlowSchema."""
 
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """`lastTransitionTime` is the last time the condition transitioned from one status to another."""
-    message: str | None = None
-    """`message` is a human-readable message indicating details about last transition."""
-    reason: str | None = None
-    """`reason` is a unique, one-word, CamelCase reason for the condition's last transition."""
-    status: str | None = None
-    """`status` is the status of the condition. Should be specified and set to one of True, False, Unknown."""
     type: str
     """`type` is the type of the condition. Required.
 
     Required."""
+    status: str | None = None
+    """`status` is the status of the condition. Should be specified and set to one of True, False, Unknown."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """`lastTransitionTime` is the last time the condition transitioned from one status to another."""
+    reason: str | None = None
+    """`reason` is a unique, one-word, CamelCase reason for the condition's last transition."""
+    message: str | None = None
+    """`message` is a human-readable message indicating details about last transition."""
 
 
 class FlowSchemaList(Model, kw_only=True):
@@ -84,32 +84,24 @@ class FlowSchemaList(Model, kw_only=True):
     API_VERSION = "flowcontrol.apiserver.k8s.io/v1"
     KIND = "FlowSchemaList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[FlowSchema]
-    """`items` is a list of FlowSchemas.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """`metadata` is the standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[FlowSchema]
+    """`items` is a list of FlowSchemas.
+
+    Required."""
 
 
 class FlowSchemaSpec(Model, kw_only=True):
     """FlowSchemaSpec describes how the FlowSchema's specification looks like."""
 
-    DEFAULTS = {"matching_precedence": 0, "priority_level_configuration": {}}
-    distinguisher_method: FlowDistinguisherMethod | None = field(
-        default=None, name="distinguisherMethod"
-    )
-    """`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema. `nil` specifies that the distinguisher is disabled and thus will always be the empty string."""
-    matching_precedence: int | None = field(default=None, name="matchingPrecedence")
-    """`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.
-
-    Default: 0 (applied by the server, not by this client)."""
+    DEFAULTS = {"priority_level_configuration": {}, "matching_precedence": 0}
     priority_level_configuration: PriorityLevelConfigurationReference = field(
         name="priorityLevelConfiguration"
     )
@@ -118,6 +110,14 @@ class FlowSchemaSpec(Model, kw_only=True):
     Required.
 
     Default: {} (applied by the server, not by this client)."""
+    matching_precedence: int | None = field(default=None, name="matchingPrecedence")
+    """`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.
+
+    Default: 0 (applied by the server, not by this client)."""
+    distinguisher_method: FlowDistinguisherMethod | None = field(
+        default=None, name="distinguisherMethod"
+    )
+    """`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema. `nil` specifies that the distinguisher is disabled and thus will always be the empty string."""
     rules: list[PolicyRulesWithSubjects] | None = None
     """`rules` describes which requests will match this flow schema. This FlowSchema matches a request if and only if at least one member of rules matches the request. if it is an empty slice, there will be no requests matching the FlowSchema."""
 
@@ -145,14 +145,14 @@ class LimitResponse(Model, kw_only=True):
     """LimitResponse defines how to handle requests that can not be executed right now."""
 
     DEFAULTS = {"type": ""}
-    queuing: QueuingConfiguration | None = None
-    """`queuing` holds the configuration parameters for queuing. This field may be non-empty only if `type` is `"Queue"`."""
     type: str
     """`type` is "Queue" or "Reject". "Queue" means that requests that can not be executed upon arrival are held in a queue until they can be executed or a queuing limit is reached. "Reject" means that requests that can not be executed upon arrival are rejected. Required.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    queuing: QueuingConfiguration | None = None
+    """`queuing` holds the configuration parameters for queuing. This field may be non-empty only if `type` is `"Queue"`."""
 
 
 class LimitedPriorityLevelConfiguration(Model, kw_only=True):
@@ -161,22 +161,6 @@ class LimitedPriorityLevelConfiguration(Model, kw_only=True):
     - What should be done with requests that exceed the limit?"""
 
     DEFAULTS = {"limit_response": {}}
-    borrowing_limit_percent: int | None = field(default=None, name="borrowingLimitPercent")
-    """`borrowingLimitPercent`, if present, configures a limit on how many seats this priority level can borrow from other priority levels. The limit is known as this level's BorrowingConcurrencyLimit (BorrowingCL) and is a limit on the total number of seats that this level may borrow at any one time. This field holds the ratio of that limit to the level's nominal concurrency limit. When this field is non-nil, it must hold a non-negative integer and the limit is calculated as follows.
-
-    BorrowingCL(i) = round( NominalCL(i) * borrowingLimitPercent(i)/100.0 )
-
-    The value of this field can be more than 100, implying that this priority level can borrow a number of seats that is greater than its own nominal concurrency limit (NominalCL). When this field is left `nil`, the limit is effectively infinite."""
-    lendable_percent: int | None = field(default=None, name="lendablePercent")
-    """`lendablePercent` prescribes the fraction of the level's NominalCL that can be borrowed by other priority levels. The value of this field must be between 0 and 100, inclusive, and it defaults to 0. The number of seats that other levels can borrow from this level, known as this level's LendableConcurrencyLimit (LendableCL), is defined as follows.
-
-    LendableCL(i) = round( NominalCL(i) * lendablePercent(i)/100.0 )"""
-    limit_response: LimitResponse = field(name="limitResponse")
-    """`limitResponse` indicates what to do with requests that can not be executed right now
-
-    Required.
-
-    Default: {} (applied by the server, not by this client)."""
     nominal_concurrency_shares: int | None = field(default=None, name="nominalConcurrencyShares")
     """`nominalConcurrencyShares` (NCS) contributes to the computation of the NominalConcurrencyLimit (NominalCL) of this level. This is the number of execution seats available at this priority level. This is used both for requests dispatched from this priority level as well as requests dispatched from other priority levels borrowing seats from this level. The server's concurrency limit (ServerCL) is divided among the Limited priority levels in proportion to their NCS values:
 
@@ -187,11 +171,31 @@ class LimitedPriorityLevelConfiguration(Model, kw_only=True):
     If not specified, this field defaults to a value of 30.
 
     Setting this field to zero supports the construction of a "jail" for this priority level that is used to hold some request(s)"""
+    limit_response: LimitResponse = field(name="limitResponse")
+    """`limitResponse` indicates what to do with requests that can not be executed right now
+
+    Required.
+
+    Default: {} (applied by the server, not by this client)."""
+    lendable_percent: int | None = field(default=None, name="lendablePercent")
+    """`lendablePercent` prescribes the fraction of the level's NominalCL that can be borrowed by other priority levels. The value of this field must be between 0 and 100, inclusive, and it defaults to 0. The number of seats that other levels can borrow from this level, known as this level's LendableConcurrencyLimit (LendableCL), is defined as follows.
+
+    LendableCL(i) = round( NominalCL(i) * lendablePercent(i)/100.0 )"""
+    borrowing_limit_percent: int | None = field(default=None, name="borrowingLimitPercent")
+    """`borrowingLimitPercent`, if present, configures a limit on how many seats this priority level can borrow from other priority levels. The limit is known as this level's BorrowingConcurrencyLimit (BorrowingCL) and is a limit on the total number of seats that this level may borrow at any one time. This field holds the ratio of that limit to the level's nominal concurrency limit. When this field is non-nil, it must hold a non-negative integer and the limit is calculated as follows.
+
+    BorrowingCL(i) = round( NominalCL(i) * borrowingLimitPercent(i)/100.0 )
+
+    The value of this field can be more than 100, implying that this priority level can borrow a number of seats that is greater than its own nominal concurrency limit (NominalCL). When this field is left `nil`, the limit is effectively infinite."""
 
 
 class NonResourcePolicyRule(Model, kw_only=True):
     """NonResourcePolicyRule is a predicate that matches non-resource requests according to their verb and the target non-resource URL. A NonResourcePolicyRule matches a request if and only if both (a) at least one member of verbs matches the request and (b) at least one member of nonResourceURLs matches the request."""
 
+    verbs: list[str]
+    """`verbs` is a list of matching verbs and may not be empty. "*" matches all verbs. If it is present, it must be the only entry. Required.
+
+    Required."""
     non_resource_urls: list[str] = field(name="nonResourceURLs")
     """`nonResourceURLs` is a set of url prefixes that a user should have access to and may not be empty. For example:
       - "/healthz" is legal
@@ -202,25 +206,21 @@ class NonResourcePolicyRule(Model, kw_only=True):
     "*" matches all non-resource urls. if it is present, it must be the only entry. Required.
 
     Required."""
-    verbs: list[str]
-    """`verbs` is a list of matching verbs and may not be empty. "*" matches all verbs. If it is present, it must be the only entry. Required.
-
-    Required."""
 
 
 class PolicyRulesWithSubjects(Model, kw_only=True):
     """PolicyRulesWithSubjects prescribes a test that applies to a request to an apiserver. The test considers the subject making the request, the verb being requested, and the resource to be acted upon. This PolicyRulesWithSubjects matches a request if and only if both (a) at least one member of subjects matches the request and (b) at least one member of resourceRules or nonResourceRules matches the request."""
 
-    non_resource_rules: list[NonResourcePolicyRule] | None = field(
-        default=None, name="nonResourceRules"
-    )
-    """`nonResourceRules` is a list of NonResourcePolicyRules that identify matching requests according to their verb and the target non-resource URL."""
-    resource_rules: list[ResourcePolicyRule] | None = field(default=None, name="resourceRules")
-    """`resourceRules` is a slice of ResourcePolicyRules that identify matching requests according to their verb and the target resource. At least one of `resourceRules` and `nonResourceRules` has to be non-empty."""
     subjects: list[Subject]
     """subjects is the list of normal user, serviceaccount, or group that this rule cares about. There must be at least one member in this slice. A slice that includes both the system:authenticated and system:unauthenticated user groups matches every request. Required.
 
     Required."""
+    resource_rules: list[ResourcePolicyRule] | None = field(default=None, name="resourceRules")
+    """`resourceRules` is a slice of ResourcePolicyRules that identify matching requests according to their verb and the target resource. At least one of `resourceRules` and `nonResourceRules` has to be non-empty."""
+    non_resource_rules: list[NonResourcePolicyRule] | None = field(
+        default=None, name="nonResourceRules"
+    )
+    """`nonResourceRules` is a list of NonResourcePolicyRules that identify matching requests according to their verb and the target non-resource URL."""
 
 
 class PriorityLevelConfiguration(Model, kw_only=True):
@@ -229,10 +229,10 @@ class PriorityLevelConfiguration(Model, kw_only=True):
     API_VERSION = "flowcontrol.apiserver.k8s.io/v1"
     KIND = "PriorityLevelConfiguration"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """`metadata` is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -252,18 +252,18 @@ class PriorityLevelConfiguration(Model, kw_only=True):
 class PriorityLevelConfigurationCondition(Model, kw_only=True):
     """PriorityLevelConfigurationCondition defines the condition of priority level."""
 
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """`lastTransitionTime` is the last time the condition transitioned from one status to another."""
-    message: str | None = None
-    """`message` is a human-readable message indicating details about last transition."""
-    reason: str | None = None
-    """`reason` is a unique, one-word, CamelCase reason for the condition's last transition."""
-    status: str | None = None
-    """`status` is the status of the condition. Should be specified and set to one of True, False, Unknown."""
     type: str
     """`type` is the type of the condition. Required.
 
     Required."""
+    status: str | None = None
+    """`status` is the status of the condition. Should be specified and set to one of True, False, Unknown."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """`lastTransitionTime` is the last time the condition transitioned from one status to another."""
+    reason: str | None = None
+    """`reason` is a unique, one-word, CamelCase reason for the condition's last transition."""
+    message: str | None = None
+    """`message` is a human-readable message indicating details about last transition."""
 
 
 class PriorityLevelConfigurationList(Model, kw_only=True):
@@ -272,18 +272,18 @@ class PriorityLevelConfigurationList(Model, kw_only=True):
     API_VERSION = "flowcontrol.apiserver.k8s.io/v1"
     KIND = "PriorityLevelConfigurationList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[PriorityLevelConfiguration]
-    """`items` is a list of request-priorities.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """`metadata` is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[PriorityLevelConfiguration]
+    """`items` is a list of request-priorities.
+
+    Required."""
 
 
 class PriorityLevelConfigurationReference(Model, kw_only=True):
@@ -302,16 +302,16 @@ class PriorityLevelConfigurationSpec(Model, kw_only=True):
     """PriorityLevelConfigurationSpec specifies the configuration of a priority level."""
 
     DEFAULTS = {"type": ""}
-    exempt: ExemptPriorityLevelConfiguration | None = None
-    """`exempt` specifies how requests are handled for an exempt priority level. This field MUST be empty if `type` is `"Limited"`. This field MAY be non-empty if `type` is `"Exempt"`. If empty and `type` is `"Exempt"` then the default values for `ExemptPriorityLevelConfiguration` apply."""
-    limited: LimitedPriorityLevelConfiguration | None = None
-    """`limited` specifies how requests are handled for a Limited priority level. This field must be non-empty if and only if `type` is `"Limited"`."""
     type: str
     """`type` indicates whether this priority level is subject to limitation on request execution.  A value of `"Exempt"` means that requests of this priority level are not subject to a limit (and thus are never queued) and do not detract from the capacity made available to other priority levels.  A value of `"Limited"` means that (a) requests of this priority level _are_ subject to limits and (b) some of the server's limited capacity is made available exclusively to this priority level. Required.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    limited: LimitedPriorityLevelConfiguration | None = None
+    """`limited` specifies how requests are handled for a Limited priority level. This field must be non-empty if and only if `type` is `"Limited"`."""
+    exempt: ExemptPriorityLevelConfiguration | None = None
+    """`exempt` specifies how requests are handled for an exempt priority level. This field MUST be empty if `type` is `"Limited"`. This field MAY be non-empty if `type` is `"Exempt"`. If empty and `type` is `"Exempt"` then the default values for `ExemptPriorityLevelConfiguration` apply."""
 
 
 class PriorityLevelConfigurationStatus(Model, kw_only=True):
@@ -324,7 +324,11 @@ class PriorityLevelConfigurationStatus(Model, kw_only=True):
 class QueuingConfiguration(Model, kw_only=True):
     """QueuingConfiguration holds the configuration parameters for queuing"""
 
-    DEFAULTS = {"hand_size": 0, "queue_length_limit": 0, "queues": 0}
+    DEFAULTS = {"queues": 0, "hand_size": 0, "queue_length_limit": 0}
+    queues: int | None = None
+    """`queues` is the number of queues for this priority level. The queues exist independently at each apiserver. The value must be positive.  Setting it to 1 effectively precludes shufflesharding and thus makes the distinguisher method of associated flow schemas irrelevant.  This field has a default value of 64.
+
+    Default: 0 (applied by the server, not by this client)."""
     hand_size: int | None = field(default=None, name="handSize")
     """`handSize` is a small positive number that configures the shuffle sharding of requests into queues.  When enqueuing a request at this priority level the request's flow identifier (a string pair) is hashed and the hash value is used to shuffle the list of queues and deal a hand of the size specified here.  The request is put into one of the shortest queues in that hand. `handSize` must be no larger than `queues`, and should be significantly smaller (so that a few heavy flows do not saturate most of the queues).  See the user-facing documentation for more extensive guidance on setting this field.  This field has a default value of 8.
 
@@ -333,45 +337,41 @@ class QueuingConfiguration(Model, kw_only=True):
     """`queueLengthLimit` is the maximum number of requests allowed to be waiting in a given queue of this priority level at a time; excess requests are rejected.  This value must be positive.  If not specified, it will be defaulted to 50.
 
     Default: 0 (applied by the server, not by this client)."""
-    queues: int | None = None
-    """`queues` is the number of queues for this priority level. The queues exist independently at each apiserver. The value must be positive.  Setting it to 1 effectively precludes shufflesharding and thus makes the distinguisher method of associated flow schemas irrelevant.  This field has a default value of 64.
-
-    Default: 0 (applied by the server, not by this client)."""
 
 
 class ResourcePolicyRule(Model, kw_only=True):
     """ResourcePolicyRule is a predicate that matches some resource requests, testing the request's verb and the target resource. A ResourcePolicyRule matches a resource request if and only if: (a) at least one member of verbs matches the request, (b) at least one member of apiGroups matches the request, (c) at least one member of resources matches the request, and (d) either (d1) the request does not specify a namespace (i.e., `Namespace==""`) and clusterScope is true or (d2) the request specifies a namespace and least one member of namespaces matches the request's namespace."""
 
+    verbs: list[str]
+    """`verbs` is a list of matching verbs and may not be empty. "*" matches all verbs and, if present, must be the only entry. Required.
+
+    Required."""
     api_groups: list[str] = field(name="apiGroups")
     """`apiGroups` is a list of matching API groups and may not be empty. "*" matches all API groups and, if present, must be the only entry. Required.
+
+    Required."""
+    resources: list[str]
+    """`resources` is a list of matching resources (i.e., lowercase and plural) with, if desired, subresource.  For example, [ "services", "nodes/status" ].  This list may not be empty. "*" matches all resources and, if present, must be the only entry. Required.
 
     Required."""
     cluster_scope: bool | None = field(default=None, name="clusterScope")
     """`clusterScope` indicates whether to match requests that do not specify a namespace (which happens either because the resource is not namespaced or the request targets all namespaces). If this field is omitted or false then the `namespaces` field must contain a non-empty list."""
     namespaces: list[str] | None = None
     """`namespaces` is a list of target namespaces that restricts matches.  A request that specifies a target namespace matches only if either (a) this list contains that target namespace or (b) this list contains "*".  Note that "*" matches any specified namespace but does not match a request that _does not specify_ a namespace (see the `clusterScope` field for that). This list may be empty, but only if `clusterScope` is true."""
-    resources: list[str]
-    """`resources` is a list of matching resources (i.e., lowercase and plural) with, if desired, subresource.  For example, [ "services", "nodes/status" ].  This list may not be empty. "*" matches all resources and, if present, must be the only entry. Required.
-
-    Required."""
-    verbs: list[str]
-    """`verbs` is a list of matching verbs and may not be empty. "*" matches all verbs and, if present, must be the only entry. Required.
-
-    Required."""
 
 
 class ServiceAccountSubject(Model, kw_only=True):
     """ServiceAccountSubject holds detailed information for service-account-kind subject."""
 
-    DEFAULTS = {"name": "", "namespace": ""}
-    name: str
-    """`name` is the name of matching ServiceAccount objects, or "*" to match regardless of name. Required.
+    DEFAULTS = {"namespace": "", "name": ""}
+    namespace: str
+    """`namespace` is the namespace of matching ServiceAccount objects. Required.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace: str
-    """`namespace` is the namespace of matching ServiceAccount objects. Required.
+    name: str
+    """`name` is the name of matching ServiceAccount objects, or "*" to match regardless of name. Required.
 
     Required.
 
@@ -382,18 +382,18 @@ class Subject(Model, kw_only=True):
     """Subject matches the originator of a request, as identified by the request authentication system. There are three ways of matching an originator; by user, group, or service account."""
 
     DEFAULTS = {"kind": ""}
-    group: GroupSubject | None = None
-    """`group` matches based on user group name."""
     kind: str
     """`kind` indicates which one of the other fields is non-empty. Required
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    service_account: ServiceAccountSubject | None = field(default=None, name="serviceAccount")
-    """`serviceAccount` matches ServiceAccounts."""
     user: UserSubject | None = None
     """`user` matches based on username."""
+    group: GroupSubject | None = None
+    """`group` matches based on user group name."""
+    service_account: ServiceAccountSubject | None = field(default=None, name="serviceAccount")
+    """`serviceAccount` matches ServiceAccounts."""
 
 
 class UserSubject(Model, kw_only=True):

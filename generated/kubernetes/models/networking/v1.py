@@ -15,12 +15,6 @@ class HTTPIngressPath(Model, kw_only=True):
     """HTTPIngressPath associates a path with a backend. Incoming urls matching the path are forwarded to the backend."""
 
     DEFAULTS = {"backend": {}}
-    backend: IngressBackend
-    """backend defines the referenced service endpoint to which the traffic will be forwarded to.
-
-    Required.
-
-    Default: {} (applied by the server, not by this client)."""
     path: str | None = None
     """path is matched against the path of an incoming request. Currently it can contain characters disallowed from the conventional "path" part of a URL as defined by RFC 3986. Paths must begin with a '/' and must be present when using PathType with value "Exact" or "Prefix"."""
     path_type: Literal["Exact", "ImplementationSpecific", "Prefix"] | str = field(name="pathType")
@@ -42,6 +36,12 @@ class HTTPIngressPath(Model, kw_only=True):
      - `"Prefix"` matches based on a URL path prefix split by '/'. Matching is case sensitive and done on a path element by element basis. A path element refers to the list of labels in the path split by the '/' separator. A request is a match for path p if every p is an element-wise prefix of p of the request path. Note that if the last element of the path is a substring of the last element in request path, it is not a match (e.g. /foo/bar matches /foo/bar/baz, but does not match /foo/barbaz). If multiple matching paths exist in an Ingress spec, the longest matching path is given priority. Examples: - /foo/bar does not match requests to /foo/barbaz - /foo/bar matches request to /foo/bar and /foo/bar/baz - /foo and /foo/ both match requests to /foo and /foo/. If both paths are present in an Ingress spec, the longest matching path (/foo/) is given priority.
 
     Required."""
+    backend: IngressBackend
+    """backend defines the referenced service endpoint to which the traffic will be forwarded to.
+
+    Required.
+
+    Default: {} (applied by the server, not by this client)."""
 
 
 class HTTPIngressRuleValue(Model, kw_only=True):
@@ -59,10 +59,10 @@ class IPAddress(Model, kw_only=True):
     API_VERSION = "networking.k8s.io/v1"
     KIND = "IPAddress"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -81,18 +81,18 @@ class IPAddressList(Model, kw_only=True):
     API_VERSION = "networking.k8s.io/v1"
     KIND = "IPAddressList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[IPAddress]
-    """items is the list of IPAddresses.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[IPAddress]
+    """items is the list of IPAddresses.
+
+    Required."""
 
 
 class IPAddressSpec(Model, kw_only=True):
@@ -124,10 +124,10 @@ class Ingress(Model, kw_only=True):
     API_VERSION = "networking.k8s.io/v1"
     KIND = "Ingress"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -145,10 +145,10 @@ class Ingress(Model, kw_only=True):
 class IngressBackend(Model, kw_only=True):
     """IngressBackend describes all endpoints for a given service and port."""
 
-    resource: corev1.TypedLocalObjectReference | None = None
-    """resource is an ObjectRef to another Kubernetes resource in the namespace of the Ingress object. If resource is specified, a service.Name and service.Port must not be specified. This is a mutually exclusive setting with "Service"."""
     service: IngressServiceBackend | None = None
     """service references a service as a backend. This is a mutually exclusive setting with "Resource"."""
+    resource: corev1.TypedLocalObjectReference | None = None
+    """resource is an ObjectRef to another Kubernetes resource in the namespace of the Ingress object. If resource is specified, a service.Name and service.Port must not be specified. This is a mutually exclusive setting with "Service"."""
 
 
 class IngressClass(Model, kw_only=True):
@@ -157,10 +157,10 @@ class IngressClass(Model, kw_only=True):
     API_VERSION = "networking.k8s.io/v1"
     KIND = "IngressClass"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -177,18 +177,18 @@ class IngressClassList(Model, kw_only=True):
     API_VERSION = "networking.k8s.io/v1"
     KIND = "IngressClassList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[IngressClass]
-    """items is the list of IngressClasses.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[IngressClass]
+    """items is the list of IngressClasses.
+
+    Required."""
 
 
 class IngressClassParametersReference(Model, kw_only=True):
@@ -209,10 +209,10 @@ class IngressClassParametersReference(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    namespace: str | None = None
-    """namespace is the namespace of the resource being referenced. This field is required when scope is set to "Namespace" and must be unset when scope is set to "Cluster"."""
     scope: str | None = None
     """scope represents if this refers to a cluster or namespace scoped resource. This may be set to "Cluster" (default) or "Namespace"."""
+    namespace: str | None = None
+    """namespace is the namespace of the resource being referenced. This field is required when scope is set to "Namespace" and must be unset when scope is set to "Cluster"."""
 
 
 class IngressClassSpec(Model, kw_only=True):
@@ -230,27 +230,27 @@ class IngressList(Model, kw_only=True):
     API_VERSION = "networking.k8s.io/v1"
     KIND = "IngressList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Ingress]
-    """items is the list of Ingress.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Ingress]
+    """items is the list of Ingress.
+
+    Required."""
 
 
 class IngressLoadBalancerIngress(Model, kw_only=True):
     """IngressLoadBalancerIngress represents the status of a load-balancer ingress point."""
 
-    hostname: str | None = None
-    """hostname is set for load-balancer ingress points that are DNS based."""
     ip: str | None = None
     """ip is set for load-balancer ingress points that are IP based."""
+    hostname: str | None = None
+    """hostname is set for load-balancer ingress points that are DNS based."""
     ports: list[IngressPortStatus] | None = None
     """ports provides information about the ports exposed by this LoadBalancer."""
 
@@ -266,11 +266,6 @@ class IngressPortStatus(Model, kw_only=True):
     """IngressPortStatus represents the error condition of a service port"""
 
     DEFAULTS = {"port": 0, "protocol": ""}
-    error: str | None = None
-    """error is to record the problem with the service port The format of the error shall comply with the following rules: - built-in error values shall be specified in this file and those shall use
-      CamelCase names
-    - cloud provider specific error values must have names that comply with the
-      format foo.example.com/CamelCase."""
     port: int
     """port is the port number of the ingress port.
 
@@ -288,6 +283,11 @@ class IngressPortStatus(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    error: str | None = None
+    """error is to record the problem with the service port The format of the error shall comply with the following rules: - built-in error values shall be specified in this file and those shall use
+      CamelCase names
+    - cloud provider specific error values must have names that comply with the
+      format foo.example.com/CamelCase."""
 
 
 class IngressRule(Model, kw_only=True):
@@ -325,14 +325,14 @@ class IngressServiceBackend(Model, kw_only=True):
 class IngressSpec(Model, kw_only=True):
     """IngressSpec describes the Ingress the user wishes to exist."""
 
-    default_backend: IngressBackend | None = field(default=None, name="defaultBackend")
-    """defaultBackend is the backend that should handle requests that don't match any rule. If Rules are not specified, DefaultBackend must be specified. If DefaultBackend is not set, the handling of requests that do not match any of the rules will be up to the Ingress controller."""
     ingress_class_name: str | None = field(default=None, name="ingressClassName")
     """ingressClassName is the name of an IngressClass cluster resource. Ingress controller implementations use this field to know whether they should be serving this Ingress resource, by a transitive connection (controller -> IngressClass -> Ingress resource). Although the `kubernetes.io/ingress.class` annotation (simple constant name) was never formally defined, it was widely supported by Ingress controllers to create a direct binding between Ingress controller and Ingress resources. Newly created Ingress resources should prefer using the field. However, even though the annotation is officially deprecated, for backwards compatibility reasons, ingress controllers should still honor that annotation if present."""
-    rules: list[IngressRule] | None = None
-    """rules is a list of host rules used to configure the Ingress. If unspecified, or no rule matches, all traffic is sent to the default backend."""
+    default_backend: IngressBackend | None = field(default=None, name="defaultBackend")
+    """defaultBackend is the backend that should handle requests that don't match any rule. If Rules are not specified, DefaultBackend must be specified. If DefaultBackend is not set, the handling of requests that do not match any of the rules will be up to the Ingress controller."""
     tls: list[IngressTLS] | None = None
     """tls represents the TLS configuration. Currently the Ingress only supports a single TLS port, 443. If multiple members of this list specify different hosts, they will be multiplexed on the same port according to the hostname specified through the SNI TLS extension, if the ingress controller fulfilling the ingress supports SNI."""
+    rules: list[IngressRule] | None = None
+    """rules is a list of host rules used to configure the Ingress. If unspecified, or no rule matches, all traffic is sent to the default backend."""
 
 
 class IngressStatus(Model, kw_only=True):
@@ -360,10 +360,10 @@ class NetworkPolicy(Model, kw_only=True):
     API_VERSION = "networking.k8s.io/v1"
     KIND = "NetworkPolicy"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -386,10 +386,10 @@ class NetworkPolicyEgressRule(Model, kw_only=True):
 class NetworkPolicyIngressRule(Model, kw_only=True):
     """NetworkPolicyIngressRule describes a particular set of traffic that is allowed to the pods matched by a NetworkPolicySpec's podSelector. The traffic must match both ports and from."""
 
-    from_: list[NetworkPolicyPeer] | None = field(default=None, name="from")
-    """from is a list of sources which should be able to access the pods selected for this rule. Items in this list are combined using a logical OR operation. If this field is empty or missing, this rule matches all sources (traffic not restricted by source). If this field is present and contains at least one item, this rule allows traffic only if the traffic matches at least one item in the from list."""
     ports: list[NetworkPolicyPort] | None = None
     """ports is a list of ports which should be made accessible on the pods selected for this rule. Each item in this list is combined using a logical OR. If this field is empty or missing, this rule matches all ports (traffic not restricted by port). If this field is present and contains at least one item, then this rule allows traffic only if the traffic matches at least one port in the list."""
+    from_: list[NetworkPolicyPeer] | None = field(default=None, name="from")
+    """from is a list of sources which should be able to access the pods selected for this rule. Items in this list are combined using a logical OR operation. If this field is empty or missing, this rule matches all sources (traffic not restricted by source). If this field is present and contains at least one item, this rule allows traffic only if the traffic matches at least one item in the from list."""
 
 
 class NetworkPolicyList(Model, kw_only=True):
@@ -398,42 +398,38 @@ class NetworkPolicyList(Model, kw_only=True):
     API_VERSION = "networking.k8s.io/v1"
     KIND = "NetworkPolicyList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[NetworkPolicy]
-    """items is a list of schema objects.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[NetworkPolicy]
+    """items is a list of schema objects.
+
+    Required."""
 
 
 class NetworkPolicyPeer(Model, kw_only=True):
     """NetworkPolicyPeer describes a peer to allow traffic to/from. Only certain combinations of fields are allowed"""
 
-    ip_block: IPBlock | None = field(default=None, name="ipBlock")
-    """ipBlock defines policy on a particular IPBlock. If this field is set then neither of the other fields can be."""
-    namespace_selector: metav1.LabelSelector | None = field(default=None, name="namespaceSelector")
-    """namespaceSelector selects namespaces using cluster-scoped labels. This field follows standard label selector semantics; if present but empty, it selects all namespaces.
-
-    If podSelector is also set, then the NetworkPolicyPeer as a whole selects the pods matching podSelector in the namespaces selected by namespaceSelector. Otherwise it selects all pods in the namespaces selected by namespaceSelector."""
     pod_selector: metav1.LabelSelector | None = field(default=None, name="podSelector")
     """podSelector is a label selector which selects pods. This field follows standard label selector semantics; if present but empty, it selects all pods.
 
     If namespaceSelector is also set, then the NetworkPolicyPeer as a whole selects the pods matching podSelector in the Namespaces selected by NamespaceSelector. Otherwise it selects the pods matching podSelector in the policy's own namespace."""
+    namespace_selector: metav1.LabelSelector | None = field(default=None, name="namespaceSelector")
+    """namespaceSelector selects namespaces using cluster-scoped labels. This field follows standard label selector semantics; if present but empty, it selects all namespaces.
+
+    If podSelector is also set, then the NetworkPolicyPeer as a whole selects the pods matching podSelector in the namespaces selected by namespaceSelector. Otherwise it selects all pods in the namespaces selected by namespaceSelector."""
+    ip_block: IPBlock | None = field(default=None, name="ipBlock")
+    """ipBlock defines policy on a particular IPBlock. If this field is set then neither of the other fields can be."""
 
 
 class NetworkPolicyPort(Model, kw_only=True):
     """NetworkPolicyPort describes a port to allow traffic on"""
 
-    end_port: int | None = field(default=None, name="endPort")
-    """endPort indicates that the range of ports from port to endPort if set, inclusive, should be allowed by the policy. This field cannot be defined if the port field is not defined or if the port field is defined as a named (string) port. The endPort must be equal or greater than port."""
-    port: IntOrString | None = None
-    """port represents the port on the given protocol. This can either be a numerical or named port on a pod. If this field is not provided, this matches all port names and numbers. If present, only traffic on the specified protocol AND port will be matched."""
     protocol: Literal["SCTP", "TCP", "UDP"] | str | None = None
     """protocol represents the protocol (TCP, UDP, or SCTP) which traffic must match. If not specified, this field defaults to TCP.
 
@@ -441,20 +437,24 @@ class NetworkPolicyPort(Model, kw_only=True):
      - `"SCTP"` is the SCTP protocol.
      - `"TCP"` is the TCP protocol.
      - `"UDP"` is the UDP protocol."""
+    port: IntOrString | None = None
+    """port represents the port on the given protocol. This can either be a numerical or named port on a pod. If this field is not provided, this matches all port names and numbers. If present, only traffic on the specified protocol AND port will be matched."""
+    end_port: int | None = field(default=None, name="endPort")
+    """endPort indicates that the range of ports from port to endPort if set, inclusive, should be allowed by the policy. This field cannot be defined if the port field is not defined or if the port field is defined as a named (string) port. The endPort must be equal or greater than port."""
 
 
 class NetworkPolicySpec(Model, kw_only=True):
     """NetworkPolicySpec provides the specification of a NetworkPolicy"""
 
     DEFAULTS = {"pod_selector": {}}
-    egress: list[NetworkPolicyEgressRule] | None = None
-    """egress is a list of egress rules to be applied to the selected pods. Outgoing traffic is allowed if there are no NetworkPolicies selecting the pod (and cluster policy otherwise allows the traffic), OR if the traffic matches at least one egress rule across all of the NetworkPolicy objects whose podSelector matches the pod. If this field is empty then this NetworkPolicy limits all outgoing traffic (and serves solely to ensure that the pods it selects are isolated by default). This field is beta-level in 1.8"""
-    ingress: list[NetworkPolicyIngressRule] | None = None
-    """ingress is a list of ingress rules to be applied to the selected pods. Traffic is allowed to a pod if there are no NetworkPolicies selecting the pod (and cluster policy otherwise allows the traffic), OR if the traffic source is the pod's local node, OR if the traffic matches at least one ingress rule across all of the NetworkPolicy objects whose podSelector matches the pod. If this field is empty then this NetworkPolicy does not allow any traffic (and serves solely to ensure that the pods it selects are isolated by default)"""
     pod_selector: metav1.LabelSelector | None = field(default=None, name="podSelector")
     """podSelector selects the pods to which this NetworkPolicy object applies. The array of rules is applied to any pods selected by this field. An empty selector matches all pods in the policy's namespace. Multiple network policies can select the same set of pods. In this case, the ingress rules for each are combined additively. This field is optional. If it is not specified, it defaults to an empty selector.
 
     Default: {} (applied by the server, not by this client)."""
+    ingress: list[NetworkPolicyIngressRule] | None = None
+    """ingress is a list of ingress rules to be applied to the selected pods. Traffic is allowed to a pod if there are no NetworkPolicies selecting the pod (and cluster policy otherwise allows the traffic), OR if the traffic source is the pod's local node, OR if the traffic matches at least one ingress rule across all of the NetworkPolicy objects whose podSelector matches the pod. If this field is empty then this NetworkPolicy does not allow any traffic (and serves solely to ensure that the pods it selects are isolated by default)"""
+    egress: list[NetworkPolicyEgressRule] | None = None
+    """egress is a list of egress rules to be applied to the selected pods. Outgoing traffic is allowed if there are no NetworkPolicies selecting the pod (and cluster policy otherwise allows the traffic), OR if the traffic matches at least one egress rule across all of the NetworkPolicy objects whose podSelector matches the pod. If this field is empty then this NetworkPolicy limits all outgoing traffic (and serves solely to ensure that the pods it selects are isolated by default). This field is beta-level in 1.8"""
     policy_types: list[Literal["Egress", "Ingress"] | str] | None = field(
         default=None, name="policyTypes"
     )
@@ -466,14 +466,14 @@ class ParentReference(Model, kw_only=True):
 
     group: str | None = None
     """group is the group of the object being referenced."""
-    name: str
-    """name is the name of the object being referenced.
+    resource: str
+    """resource is the resource of the object being referenced.
 
     Required."""
     namespace: str | None = None
     """namespace is the namespace of the object being referenced."""
-    resource: str
-    """resource is the resource of the object being referenced.
+    name: str
+    """name is the name of the object being referenced.
 
     Required."""
 
@@ -493,10 +493,10 @@ class ServiceCIDR(Model, kw_only=True):
     API_VERSION = "networking.k8s.io/v1"
     KIND = "ServiceCIDR"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -517,18 +517,18 @@ class ServiceCIDRList(Model, kw_only=True):
     API_VERSION = "networking.k8s.io/v1"
     KIND = "ServiceCIDRList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ServiceCIDR]
-    """items is the list of ServiceCIDRs.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ServiceCIDR]
+    """items is the list of ServiceCIDRs.
+
+    Required."""
 
 
 class ServiceCIDRSpec(Model, kw_only=True):

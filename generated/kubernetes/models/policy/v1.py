@@ -16,16 +16,16 @@ class Eviction(Model, kw_only=True):
     API_VERSION = "policy/v1"
     KIND = "Eviction"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    delete_options: metav1.DeleteOptions | None = field(default=None, name="deleteOptions")
-    """deleteOptions may be provided"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata describes the pod that is being evicted.
 
     Default: {} (applied by the server, not by this client)."""
+    delete_options: metav1.DeleteOptions | None = field(default=None, name="deleteOptions")
+    """deleteOptions may be provided"""
 
 
 class PodDisruptionBudget(Model, kw_only=True):
@@ -34,10 +34,10 @@ class PodDisruptionBudget(Model, kw_only=True):
     API_VERSION = "policy/v1"
     KIND = "PodDisruptionBudget"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -58,29 +58,29 @@ class PodDisruptionBudgetList(Model, kw_only=True):
     API_VERSION = "policy/v1"
     KIND = "PodDisruptionBudgetList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[PodDisruptionBudget]
-    """Items is a list of PodDisruptionBudgets
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[PodDisruptionBudget]
+    """Items is a list of PodDisruptionBudgets
+
+    Required."""
 
 
 class PodDisruptionBudgetSpec(Model, kw_only=True):
     """PodDisruptionBudgetSpec is a description of a PodDisruptionBudget."""
 
-    max_unavailable: IntOrString | None = field(default=None, name="maxUnavailable")
-    """maxUnavailable indicates that an eviction is allowed if at most "maxUnavailable" pods selected by "selector" are unavailable after the eviction, i.e. even in absence of the evicted pod. For example, one can prevent all voluntary evictions by specifying 0. This is a mutually exclusive setting with "minAvailable"."""
     min_available: IntOrString | None = field(default=None, name="minAvailable")
     """minAvailable indicates that an eviction is allowed if at least "minAvailable" pods selected by "selector" will still be available after the eviction, i.e. even in the absence of the evicted pod.  So for example you can prevent all voluntary evictions by specifying "100%"."""
     selector: metav1.LabelSelector | None = None
     """selector is a label query over pods whose evictions are managed by the disruption budget. A null selector will match no pods, while an empty ({}) selector will select all pods within the namespace."""
+    max_unavailable: IntOrString | None = field(default=None, name="maxUnavailable")
+    """maxUnavailable indicates that an eviction is allowed if at most "maxUnavailable" pods selected by "selector" are unavailable after the eviction, i.e. even in absence of the evicted pod. For example, one can prevent all voluntary evictions by specifying 0. This is a mutually exclusive setting with "minAvailable"."""
     unhealthy_pod_eviction_policy: Literal["AlwaysAllow", "IfHealthyBudget"] | str | None = field(
         default=None, name="unhealthyPodEvictionPolicy"
     )
@@ -103,11 +103,31 @@ class PodDisruptionBudgetStatus(Model, kw_only=True):
     """PodDisruptionBudgetStatus represents information about the status of a PodDisruptionBudget. Status may trail the actual state of a system."""
 
     DEFAULTS = {
+        "disruptions_allowed": 0,
         "current_healthy": 0,
         "desired_healthy": 0,
-        "disruptions_allowed": 0,
         "expected_pods": 0,
     }
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    """Most recent generation observed when updating this PDB status. DisruptionsAllowed and other status information is valid only if observedGeneration equals to PDB's object generation."""
+    disrupted_pods: dict[str, Time | None] | None = field(default=None, name="disruptedPods")
+    """DisruptedPods contains information about pods whose eviction was processed by the API server eviction subresource handler but has not yet been observed by the PodDisruptionBudget controller. A pod will be in this map from the time when the API server processed the eviction request to the time when the pod is seen by PDB controller as having been marked for deletion (or after a timeout). The key in the map is the name of the pod and the value is the time when the API server processed the eviction request. If the deletion didn't occur and a pod is still there it will be removed from the list automatically by PodDisruptionBudget controller after some time. If everything goes smooth this map should be empty for the most of the time. Large number of entries in the map may indicate problems with pod deletions."""
+    disruptions_allowed: int | None = field(default=None, name="disruptionsAllowed")
+    """Number of pod disruptions that are currently allowed.
+
+    Default: 0 (applied by the server, not by this client)."""
+    current_healthy: int | None = field(default=None, name="currentHealthy")
+    """current number of healthy pods
+
+    Default: 0 (applied by the server, not by this client)."""
+    desired_healthy: int | None = field(default=None, name="desiredHealthy")
+    """minimum desired number of healthy pods
+
+    Default: 0 (applied by the server, not by this client)."""
+    expected_pods: int | None = field(default=None, name="expectedPods")
+    """total number of pods counted by this disruption budget
+
+    Default: 0 (applied by the server, not by this client)."""
     conditions: list[metav1.Condition] | None = None
     """Conditions contain conditions for PDB. The disruption controller sets the DisruptionAllowed condition. The following are known values for the reason field (additional reasons could be added in the future): - SyncFailed: The controller encountered an error and wasn't able to compute
                   the number of allowed disruptions. Therefore no disruptions are
@@ -118,23 +138,3 @@ class PodDisruptionBudgetStatus(Model, kw_only=True):
     - SufficientPods: There are more pods than required by the PodDisruptionBudget.
                       The condition will be True, and the number of allowed
                       disruptions are provided by the disruptionsAllowed property."""
-    current_healthy: int | None = field(default=None, name="currentHealthy")
-    """current number of healthy pods
-
-    Default: 0 (applied by the server, not by this client)."""
-    desired_healthy: int | None = field(default=None, name="desiredHealthy")
-    """minimum desired number of healthy pods
-
-    Default: 0 (applied by the server, not by this client)."""
-    disrupted_pods: dict[str, Time | None] | None = field(default=None, name="disruptedPods")
-    """DisruptedPods contains information about pods whose eviction was processed by the API server eviction subresource handler but has not yet been observed by the PodDisruptionBudget controller. A pod will be in this map from the time when the API server processed the eviction request to the time when the pod is seen by PDB controller as having been marked for deletion (or after a timeout). The key in the map is the name of the pod and the value is the time when the API server processed the eviction request. If the deletion didn't occur and a pod is still there it will be removed from the list automatically by PodDisruptionBudget controller after some time. If everything goes smooth this map should be empty for the most of the time. Large number of entries in the map may indicate problems with pod deletions."""
-    disruptions_allowed: int | None = field(default=None, name="disruptionsAllowed")
-    """Number of pod disruptions that are currently allowed.
-
-    Default: 0 (applied by the server, not by this client)."""
-    expected_pods: int | None = field(default=None, name="expectedPods")
-    """total number of pods counted by this disruption budget
-
-    Default: 0 (applied by the server, not by this client)."""
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    """Most recent generation observed when updating this PDB status. DisruptionsAllowed and other status information is valid only if observedGeneration equals to PDB's object generation."""

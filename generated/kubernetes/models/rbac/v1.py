@@ -22,18 +22,18 @@ class ClusterRole(Model, kw_only=True):
     API_VERSION = "rbac.authorization.k8s.io/v1"
     KIND = "ClusterRole"
     DEFAULTS = {"metadata": {}}
-    aggregation_rule: AggregationRule | None = field(default=None, name="aggregationRule")
-    """aggregationRule is an optional field that describes how to build the Rules for this ClusterRole. If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be stomped by the controller."""
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
     rules: list[PolicyRule] | None = None
     """rules holds all the PolicyRules for this ClusterRole"""
+    aggregation_rule: AggregationRule | None = field(default=None, name="aggregationRule")
+    """aggregationRule is an optional field that describes how to build the Rules for this ClusterRole. If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be stomped by the controller."""
 
 
 class ClusterRoleBinding(Model, kw_only=True):
@@ -42,22 +42,22 @@ class ClusterRoleBinding(Model, kw_only=True):
     API_VERSION = "rbac.authorization.k8s.io/v1"
     KIND = "ClusterRoleBinding"
     DEFAULTS = {"metadata": {}, "role_ref": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    subjects: list[Subject] | None = None
+    """subjects holds references to the objects the role applies to."""
     role_ref: RoleRef = field(name="roleRef")
     """roleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    subjects: list[Subject] | None = None
-    """subjects holds references to the objects the role applies to."""
 
 
 class ClusterRoleBindingList(Model, kw_only=True):
@@ -66,18 +66,18 @@ class ClusterRoleBindingList(Model, kw_only=True):
     API_VERSION = "rbac.authorization.k8s.io/v1"
     KIND = "ClusterRoleBindingList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ClusterRoleBinding]
-    """Items is a list of ClusterRoleBindings
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ClusterRoleBinding]
+    """Items is a list of ClusterRoleBindings
+
+    Required."""
 
 
 class ClusterRoleList(Model, kw_only=True):
@@ -86,35 +86,35 @@ class ClusterRoleList(Model, kw_only=True):
     API_VERSION = "rbac.authorization.k8s.io/v1"
     KIND = "ClusterRoleList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ClusterRole]
-    """Items is a list of ClusterRoles
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ClusterRole]
+    """Items is a list of ClusterRoles
+
+    Required."""
 
 
 class PolicyRule(Model, kw_only=True):
     """PolicyRule holds information that describes a policy rule, but does not contain information about who the rule applies to or which namespace the rule applies to."""
 
-    api_groups: list[str] | None = field(default=None, name="apiGroups")
-    """apiGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of the enumerated resources in any API group will be allowed. "" represents the core API group and "*" represents all API groups."""
-    non_resource_urls: list[str] | None = field(default=None, name="nonResourceURLs")
-    """nonResourceURLs is a set of partial urls that a user should have access to.  *s are allowed, but only as the full, final step in the path Since non-resource URLs are not namespaced, this field is only applicable for ClusterRoles referenced from a ClusterRoleBinding. Rules can either apply to API resources (such as "pods" or "secrets") or non-resource URL paths (such as "/api"),  but not both."""
-    resource_names: list[str] | None = field(default=None, name="resourceNames")
-    """resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed."""
-    resources: list[str] | None = None
-    """resources is a list of resources this rule applies to. '*' represents all resources."""
     verbs: list[str]
     """verbs is a list of Verbs that apply to ALL the ResourceKinds contained in this rule. '*' represents all verbs.
 
     Required."""
+    api_groups: list[str] | None = field(default=None, name="apiGroups")
+    """apiGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of the enumerated resources in any API group will be allowed. "" represents the core API group and "*" represents all API groups."""
+    resources: list[str] | None = None
+    """resources is a list of resources this rule applies to. '*' represents all resources."""
+    resource_names: list[str] | None = field(default=None, name="resourceNames")
+    """resourceNames is an optional white list of names that the rule applies to.  An empty set means that everything is allowed."""
+    non_resource_urls: list[str] | None = field(default=None, name="nonResourceURLs")
+    """nonResourceURLs is a set of partial urls that a user should have access to.  *s are allowed, but only as the full, final step in the path Since non-resource URLs are not namespaced, this field is only applicable for ClusterRoles referenced from a ClusterRoleBinding. Rules can either apply to API resources (such as "pods" or "secrets") or non-resource URL paths (such as "/api"),  but not both."""
 
 
 class Role(Model, kw_only=True):
@@ -123,10 +123,10 @@ class Role(Model, kw_only=True):
     API_VERSION = "rbac.authorization.k8s.io/v1"
     KIND = "Role"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object's metadata.
 
@@ -141,22 +141,22 @@ class RoleBinding(Model, kw_only=True):
     API_VERSION = "rbac.authorization.k8s.io/v1"
     KIND = "RoleBinding"
     DEFAULTS = {"metadata": {}, "role_ref": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    subjects: list[Subject] | None = None
+    """subjects holds references to the objects the role applies to."""
     role_ref: RoleRef = field(name="roleRef")
     """roleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.
 
     Required.
 
     Default: {} (applied by the server, not by this client)."""
-    subjects: list[Subject] | None = None
-    """subjects holds references to the objects the role applies to."""
 
 
 class RoleBindingList(Model, kw_only=True):
@@ -165,18 +165,18 @@ class RoleBindingList(Model, kw_only=True):
     API_VERSION = "rbac.authorization.k8s.io/v1"
     KIND = "RoleBindingList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[RoleBinding]
-    """Items is a list of RoleBindings
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[RoleBinding]
+    """Items is a list of RoleBindings
+
+    Required."""
 
 
 class RoleList(Model, kw_only=True):
@@ -185,18 +185,18 @@ class RoleList(Model, kw_only=True):
     API_VERSION = "rbac.authorization.k8s.io/v1"
     KIND = "RoleList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[Role]
-    """Items is a list of Roles
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard object's metadata.
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[Role]
+    """Items is a list of Roles
+
+    Required."""
 
 
 class RoleRef(Model, kw_only=True):
@@ -225,14 +225,14 @@ class Subject(Model, kw_only=True):
     """Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference, or a value for non-objects such as user and group names."""
 
     DEFAULTS = {"kind": "", "name": ""}
-    api_group: str | None = field(default=None, name="apiGroup")
-    """apiGroup holds the API group of the referenced subject. Defaults to "" for ServiceAccount subjects. Defaults to "rbac.authorization.k8s.io" for User and Group subjects."""
     kind: str
     """kind of object being referenced. Values defined by this API group are "User", "Group", and "ServiceAccount". If the Authorizer does not recognized the kind value, the Authorizer should report an error.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    api_group: str | None = field(default=None, name="apiGroup")
+    """apiGroup holds the API group of the referenced subject. Defaults to "" for ServiceAccount subjects. Defaults to "rbac.authorization.k8s.io" for User and Group subjects."""
     name: str
     """name of the object being referenced.
 

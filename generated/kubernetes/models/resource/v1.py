@@ -18,21 +18,7 @@ class AllocatedDeviceStatus(Model, kw_only=True):
     The combination of Driver, Pool, Device, and ShareID must match the corresponding key in Status.Allocation.Devices.
     """
 
-    DEFAULTS = {"device": "", "driver": "", "pool": ""}
-    conditions: list[metav1.Condition] | None = None
-    """Conditions contains the latest observation of the device's state. If the device has been configured according to the class and claim config references, the `Ready` condition should be True.
-
-    Must not contain more than 8 entries."""
-    data: dict[str, Any] | None = None
-    """Data contains arbitrary driver-specific data.
-
-    The length of the raw data must be smaller or equal to 10 Ki."""
-    device: str
-    """Device references one device instance via its name in the driver's resource pool. It must be a DNS label.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"driver": "", "pool": "", "device": ""}
     driver: str
     """Driver specifies the name of the DRA driver whose kubelet plugin should be invoked to process the allocation once the claim is needed on a node.
 
@@ -41,8 +27,6 @@ class AllocatedDeviceStatus(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    network_data: NetworkDeviceData | None = field(default=None, name="networkData")
-    """NetworkData contains network-related information specific to the device."""
     pool: str
     """This name together with the driver name and the device name field identify which device was allocated (`<driver name>/<pool name>/<device name>`).
 
@@ -51,24 +35,40 @@ class AllocatedDeviceStatus(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    device: str
+    """Device references one device instance via its name in the driver's resource pool. It must be a DNS label.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     share_id: str | None = field(default=None, name="shareID")
     """ShareID uniquely identifies an individual allocation share of the device."""
+    conditions: list[metav1.Condition] | None = None
+    """Conditions contains the latest observation of the device's state. If the device has been configured according to the class and claim config references, the `Ready` condition should be True.
+
+    Must not contain more than 8 entries."""
+    data: dict[str, Any] | None = None
+    """Data contains arbitrary driver-specific data.
+
+    The length of the raw data must be smaller or equal to 10 Ki."""
+    network_data: NetworkDeviceData | None = field(default=None, name="networkData")
+    """NetworkData contains network-related information specific to the device."""
 
 
 class AllocationResult(Model, kw_only=True):
     """AllocationResult contains attributes of an allocated resource."""
 
     DEFAULTS = {"devices": {}}
-    allocation_timestamp: Time | None = field(default=None, name="allocationTimestamp")
-    """AllocationTimestamp stores the time when the resources were allocated. This field is not guaranteed to be set, in which case that time is unknown.
-
-    This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gate."""
     devices: DeviceAllocationResult | None = None
     """Devices is the result of allocating devices.
 
     Default: {} (applied by the server, not by this client)."""
     node_selector: corev1.NodeSelector | None = field(default=None, name="nodeSelector")
     """NodeSelector defines where the allocated resources are available. If unset, they are available everywhere."""
+    allocation_timestamp: Time | None = field(default=None, name="allocationTimestamp")
+    """AllocationTimestamp stores the time when the resources were allocated. This field is not guaranteed to be set, in which case that time is unknown.
+
+    This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gate."""
 
 
 class CELDeviceSelector(Model, kw_only=True):
@@ -131,14 +131,6 @@ class CapacityRequestPolicy(Model, kw_only=True):
 
     default: Quantity | None = None
     """Default specifies how much of this capacity is consumed by a request that does not contain an entry for it in DeviceRequest's Capacity."""
-    valid_range: CapacityRequestPolicyRange | None = field(default=None, name="validRange")
-    """ValidRange defines an acceptable quantity value range in consuming requests.
-
-    If this field is set, Default must be defined and it must fall within the defined ValidRange.
-
-    If the requested amount does not fall within the defined range, the request violates the policy, and this device cannot be allocated.
-
-    If the request doesn't contain this capacity entry, Default value is used."""
     valid_values: list[Quantity] | None = field(default=None, name="validValues")
     """ValidValues defines a set of acceptable quantity values in consuming requests.
 
@@ -149,6 +141,14 @@ class CapacityRequestPolicy(Model, kw_only=True):
     If the requested amount does not match any valid value but smaller than some valid values, the scheduler calculates the smallest valid value that is greater than or equal to the request. That is: min(ceil(requestedValue) ∈ validValues), where requestedValue ≤ max(validValues).
 
     If the requested amount exceeds all valid values, the request violates the policy, and this device cannot be allocated."""
+    valid_range: CapacityRequestPolicyRange | None = field(default=None, name="validRange")
+    """ValidRange defines an acceptable quantity value range in consuming requests.
+
+    If this field is set, Default must be defined and it must fall within the defined ValidRange.
+
+    If the requested amount does not fall within the defined range, the request violates the policy, and this device cannot be allocated.
+
+    If the request doesn't contain this capacity entry, Default value is used."""
 
 
 class CapacityRequestPolicyRange(Model, kw_only=True):
@@ -163,16 +163,16 @@ class CapacityRequestPolicyRange(Model, kw_only=True):
       - If the requested or rounded amount exceeds Max (if set), the request does not satisfy the policy,
         and the device cannot be allocated."""
 
-    max: Quantity | None = None
-    """Max defines the upper limit for capacity that can be requested.
-
-    Max must be less than or equal to the capacity value. Min and requestPolicy.default must be less than or equal to the maximum."""
     min: Quantity
     """Min specifies the minimum capacity allowed for a consumption request.
 
     Min must be greater than or equal to zero, and less than or equal to the capacity value. requestPolicy.default must be more than or equal to the minimum.
 
     Required."""
+    max: Quantity | None = None
+    """Max defines the upper limit for capacity that can be requested.
+
+    Max must be less than or equal to the capacity value. Min and requestPolicy.default must be less than or equal to the maximum."""
     step: Quantity | None = None
     """Step defines the step size between valid capacity amounts within the range.
 
@@ -212,36 +212,70 @@ class CounterSet(Model, kw_only=True):
     """
 
     DEFAULTS = {"name": ""}
-    counters: dict[str, Counter]
-    """Counters defines the set of counters for this CounterSet The name of each counter must be unique in that set and must be a DNS label.
-
-    The maximum number of counters is 32.
-
-    Required."""
     name: str
     """Name defines the name of the counter set. It must be a DNS label.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    counters: dict[str, Counter]
+    """Counters defines the set of counters for this CounterSet The name of each counter must be unique in that set and must be a DNS label.
+
+    The maximum number of counters is 32.
+
+    Required."""
 
 
 class Device(Model, kw_only=True):
     """Device represents one individual hardware instance that can be selected based on its attributes. Besides the name, exactly one field must be set."""
 
     DEFAULTS = {"name": ""}
-    all_nodes: bool | None = field(default=None, name="allNodes")
-    """AllNodes indicates that all nodes have access to the device.
+    name: str
+    """Name is unique identifier among all devices managed by the driver in the pool. It must be a DNS label.
 
-    Must only be set if Spec.PerDeviceNodeSelection is set to true. At most one of NodeName, NodeSelector and AllNodes can be set."""
-    allow_multiple_allocations: bool | None = field(default=None, name="allowMultipleAllocations")
-    """AllowMultipleAllocations marks whether the device is allowed to be allocated to multiple DeviceRequests.
+    Required.
 
-    If AllowMultipleAllocations is set to true, the device can be allocated more than once, and all of its capacity is consumable, regardless of whether the requestPolicy is defined or not."""
+    Default: "" (applied by the server, not by this client)."""
     attributes: dict[str, DeviceAttribute] | None = None
     """Attributes defines the set of attributes for this device. The name of each attribute must be unique in that set.
 
     The maximum number of attributes and capacities combined is 32."""
+    capacity: dict[str, DeviceCapacity] | None = None
+    """Capacity defines the set of capacities for this device. The name of each capacity must be unique in that set.
+
+    The maximum number of attributes and capacities combined is 32."""
+    consumes_counters: list[DeviceCounterConsumption] | None = field(
+        default=None, name="consumesCounters"
+    )
+    """ConsumesCounters defines a list of references to sharedCounters and the set of counters that the device will consume from those counter sets.
+
+    There can only be a single entry per counterSet.
+
+    The maximum number of device counter consumptions per device is 2."""
+    node_name: str | None = field(default=None, name="nodeName")
+    """NodeName identifies the node where the device is available.
+
+    Must only be set if Spec.PerDeviceNodeSelection is set to true. At most one of NodeName, NodeSelector and AllNodes can be set."""
+    node_selector: corev1.NodeSelector | None = field(default=None, name="nodeSelector")
+    """NodeSelector defines the nodes where the device is available.
+
+    Must use exactly one term.
+
+    Must only be set if Spec.PerDeviceNodeSelection is set to true. At most one of NodeName, NodeSelector and AllNodes can be set."""
+    all_nodes: bool | None = field(default=None, name="allNodes")
+    """AllNodes indicates that all nodes have access to the device.
+
+    Must only be set if Spec.PerDeviceNodeSelection is set to true. At most one of NodeName, NodeSelector and AllNodes can be set."""
+    taints: list[DeviceTaint] | None = None
+    """If specified, these are the driver-defined taints.
+
+    The maximum number of taints is 16. If taints are set for any device in a ResourceSlice, then the maximum number of allowed devices per ResourceSlice is 64 instead of 128.
+
+    This is a beta field and requires enabling the DRADeviceTaints feature gate."""
+    binds_to_node: bool | None = field(default=None, name="bindsToNode")
+    """BindsToNode indicates if the usage of an allocation involving this device has to be limited to exactly the node that was chosen when allocating the claim. If set to true, the scheduler will set the ResourceClaim.Status.Allocation.NodeSelector to match the node where the allocation was made.
+
+    This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
     binding_conditions: list[str] | None = field(default=None, name="bindingConditions")
     """BindingConditions defines the conditions for proceeding with binding. All of these conditions must be set in the per-device status conditions with a value of True to proceed with binding the pod to the node while scheduling the pod.
 
@@ -260,60 +294,20 @@ class Device(Model, kw_only=True):
     The conditions must be a valid condition type string.
 
     This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
-    binds_to_node: bool | None = field(default=None, name="bindsToNode")
-    """BindsToNode indicates if the usage of an allocation involving this device has to be limited to exactly the node that was chosen when allocating the claim. If set to true, the scheduler will set the ResourceClaim.Status.Allocation.NodeSelector to match the node where the allocation was made.
+    allow_multiple_allocations: bool | None = field(default=None, name="allowMultipleAllocations")
+    """AllowMultipleAllocations marks whether the device is allowed to be allocated to multiple DeviceRequests.
 
-    This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
-    capacity: dict[str, DeviceCapacity] | None = None
-    """Capacity defines the set of capacities for this device. The name of each capacity must be unique in that set.
-
-    The maximum number of attributes and capacities combined is 32."""
-    consumes_counters: list[DeviceCounterConsumption] | None = field(
-        default=None, name="consumesCounters"
-    )
-    """ConsumesCounters defines a list of references to sharedCounters and the set of counters that the device will consume from those counter sets.
-
-    There can only be a single entry per counterSet.
-
-    The maximum number of device counter consumptions per device is 2."""
-    name: str
-    """Name is unique identifier among all devices managed by the driver in the pool. It must be a DNS label.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    If AllowMultipleAllocations is set to true, the device can be allocated more than once, and all of its capacity is consumable, regardless of whether the requestPolicy is defined or not."""
     node_allocatable_resources: dict[str, NodeAllocatableResource] | None = field(
         default=None, name="nodeAllocatableResources"
     )
     """NodeAllocatableResources defines the mapping of node resources that are managed by the DRA driver exposing this device. This includes resources currently reported in v1.Node `status.allocatable` that are not extended resources (see https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#extended-resources). Examples include "cpu", "memory", "ephemeral-storage", and hugepages. In addition to standard requests made through the Pod `spec`, these resources can also be requested through claims and allocated by the DRA driver. For example, a CPU DRA driver might allocate exclusive CPUs or auxiliary node memory dependencies of an accelerator device. The keys of this map are the node-allocatable resource names (e.g., "cpu", "memory"). Extended resource names are not permitted as keys."""
-    node_name: str | None = field(default=None, name="nodeName")
-    """NodeName identifies the node where the device is available.
-
-    Must only be set if Spec.PerDeviceNodeSelection is set to true. At most one of NodeName, NodeSelector and AllNodes can be set."""
-    node_selector: corev1.NodeSelector | None = field(default=None, name="nodeSelector")
-    """NodeSelector defines the nodes where the device is available.
-
-    Must use exactly one term.
-
-    Must only be set if Spec.PerDeviceNodeSelection is set to true. At most one of NodeName, NodeSelector and AllNodes can be set."""
-    taints: list[DeviceTaint] | None = None
-    """If specified, these are the driver-defined taints.
-
-    The maximum number of taints is 16. If taints are set for any device in a ResourceSlice, then the maximum number of allowed devices per ResourceSlice is 64 instead of 128.
-
-    This is a beta field and requires enabling the DRADeviceTaints feature gate."""
 
 
 class DeviceAllocationConfiguration(Model, kw_only=True):
     """DeviceAllocationConfiguration gets embedded in an AllocationResult."""
 
     DEFAULTS = {"source": ""}
-    opaque: OpaqueDeviceConfiguration | None = None
-    """Opaque provides driver-specific configuration parameters."""
-    requests: list[str] | None = None
-    """Requests lists the names of requests where the configuration applies. If empty, its applies to all requests.
-
-    References to subrequests must include the name of the main request and may include the subrequest using the format <main request>[/<subrequest>]. If just the main request is given, the configuration applies to all subrequests."""
     source: Literal["FromClaim", "FromClass"] | str
     """Source records whether the configuration comes from a class and thus is not something that a normal user would have been able to set or from a claim.
 
@@ -325,40 +319,46 @@ class DeviceAllocationConfiguration(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    requests: list[str] | None = None
+    """Requests lists the names of requests where the configuration applies. If empty, its applies to all requests.
+
+    References to subrequests must include the name of the main request and may include the subrequest using the format <main request>[/<subrequest>]. If just the main request is given, the configuration applies to all subrequests."""
+    opaque: OpaqueDeviceConfiguration | None = None
+    """Opaque provides driver-specific configuration parameters."""
 
 
 class DeviceAllocationResult(Model, kw_only=True):
     """DeviceAllocationResult is the result of allocating devices."""
 
+    results: list[DeviceRequestAllocationResult] | None = None
+    """Results lists all allocated devices."""
     config: list[DeviceAllocationConfiguration] | None = None
     """This field is a combination of all the claim and class configuration parameters. Drivers can distinguish between those based on a flag.
 
     This includes configuration parameters for drivers which have no allocated devices in the result because it is up to the drivers which configuration parameters they support. They can silently ignore unknown configuration parameters."""
-    results: list[DeviceRequestAllocationResult] | None = None
-    """Results lists all allocated devices."""
 
 
 class DeviceAttribute(Model, kw_only=True):
     """DeviceAttribute must have exactly one field set."""
 
-    bool: builtins.bool | None = None
-    """BoolValue is a true/false value."""
-    bools: list[builtins.bool] | None = None
-    """BoolValues is a non-empty list of true/false values."""
     int: builtins.int | None = None
     """IntValue is a number."""
+    bool: builtins.bool | None = None
+    """BoolValue is a true/false value."""
+    string: str | None = None
+    """StringValue is a string. Must not be longer than 64 characters."""
+    version: str | None = None
+    """VersionValue is a semantic version according to semver.org spec 2.0.0. Must not be longer than 64 characters."""
     ints: list[builtins.int] | None = None
     """IntValues is a non-empty list of numbers.
 
     This is an alpha field and requires enabling the DRAListTypeAttributes feature gate."""
-    string: str | None = None
-    """StringValue is a string. Must not be longer than 64 characters."""
+    bools: list[builtins.bool] | None = None
+    """BoolValues is a non-empty list of true/false values."""
     strings: list[str] | None = None
     """StringValues is a non-empty list of strings. Each string must not be longer than 64 characters.
 
     This is an alpha field and requires enabling the DRAListTypeAttributes feature gate."""
-    version: str | None = None
-    """VersionValue is a semantic version according to semver.org spec 2.0.0. Must not be longer than 64 characters."""
     versions: list[str] | None = None
     """VersionValues is a non-empty list of semantic versions according to semver.org spec 2.0.0. Each version string must not be longer than 64 characters.
 
@@ -368,40 +368,40 @@ class DeviceAttribute(Model, kw_only=True):
 class DeviceCapacity(Model, kw_only=True):
     """DeviceCapacity describes a quantity associated with a device."""
 
-    request_policy: CapacityRequestPolicy | None = field(default=None, name="requestPolicy")
-    """RequestPolicy defines how this DeviceCapacity must be consumed when the device is allowed to be shared by multiple allocations.
-
-    The Device must have allowMultipleAllocations set to true in order to set a requestPolicy.
-
-    If unset, capacity requests are unconstrained: requests can consume any amount of capacity, as long as the total consumed across all allocations does not exceed the device's defined capacity. If request is also unset, default is the full capacity value."""
     value: Quantity
     """Value defines how much of a certain capacity that device has.
 
     This field reflects the fixed total capacity and does not change. The consumed amount is tracked separately by scheduler and does not affect this value.
 
     Required."""
+    request_policy: CapacityRequestPolicy | None = field(default=None, name="requestPolicy")
+    """RequestPolicy defines how this DeviceCapacity must be consumed when the device is allowed to be shared by multiple allocations.
+
+    The Device must have allowMultipleAllocations set to true in order to set a requestPolicy.
+
+    If unset, capacity requests are unconstrained: requests can consume any amount of capacity, as long as the total consumed across all allocations does not exceed the device's defined capacity. If request is also unset, default is the full capacity value."""
 
 
 class DeviceClaim(Model, kw_only=True):
     """DeviceClaim defines how to request devices with a ResourceClaim."""
 
-    config: list[DeviceClaimConfiguration] | None = None
-    """This field holds configuration for multiple potential drivers which could satisfy requests in this claim. It is ignored while allocating the claim."""
-    constraints: list[DeviceConstraint] | None = None
-    """These constraints must be satisfied by the set of devices that get allocated for the claim."""
     requests: list[DeviceRequest] | None = None
     """Requests represent individual requests for distinct devices which must all be satisfied. If empty, nothing needs to be allocated."""
+    constraints: list[DeviceConstraint] | None = None
+    """These constraints must be satisfied by the set of devices that get allocated for the claim."""
+    config: list[DeviceClaimConfiguration] | None = None
+    """This field holds configuration for multiple potential drivers which could satisfy requests in this claim. It is ignored while allocating the claim."""
 
 
 class DeviceClaimConfiguration(Model, kw_only=True):
     """DeviceClaimConfiguration is used for configuration parameters in DeviceClaim."""
 
-    opaque: OpaqueDeviceConfiguration | None = None
-    """Opaque provides driver-specific configuration parameters."""
     requests: list[str] | None = None
     """Requests lists the names of requests where the configuration applies. If empty, it applies to all requests.
 
     References to subrequests must include the name of the main request and may include the subrequest using the format <main request>[/<subrequest>]. If just the main request is given, the configuration applies to all subrequests."""
+    opaque: OpaqueDeviceConfiguration | None = None
+    """Opaque provides driver-specific configuration parameters."""
 
 
 class DeviceClass(Model, kw_only=True):
@@ -410,10 +410,10 @@ class DeviceClass(Model, kw_only=True):
     API_VERSION = "resource.k8s.io/v1"
     KIND = "DeviceClass"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object metadata
 
@@ -441,36 +441,48 @@ class DeviceClassList(Model, kw_only=True):
     API_VERSION = "resource.k8s.io/v1"
     KIND = "DeviceClassList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[DeviceClass]
-    """Items is the list of resource classes.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[DeviceClass]
+    """Items is the list of resource classes.
+
+    Required."""
 
 
 class DeviceClassSpec(Model, kw_only=True):
     """DeviceClassSpec is used in a [DeviceClass] to define what can be allocated and how to configure it."""
 
+    selectors: list[DeviceSelector] | None = None
+    """Each selector must be satisfied by a device which is claimed via this class."""
     config: list[DeviceClassConfiguration] | None = None
     """Config defines configuration parameters that apply to each device that is claimed via this class. Some classses may potentially be satisfied by multiple drivers, so each instance of a vendor configuration applies to exactly one driver.
 
     They are passed to the driver, but are not considered while allocating the claim."""
     extended_resource_name: str | None = field(default=None, name="extendedResourceName")
     """ExtendedResourceName is the extended resource name for the devices of this class. The devices of this class can be used to satisfy a pod's extended resource requests. It has the same format as the name of a pod's extended resource. It should be unique among all the device classes in a cluster. If two device classes have the same name, then the class created later is picked to satisfy a pod's extended resource requests. If two classes are created at the same time, then the name of the class lexicographically sorted first is picked."""
-    selectors: list[DeviceSelector] | None = None
-    """Each selector must be satisfied by a device which is claimed via this class."""
 
 
 class DeviceConstraint(Model, kw_only=True):
     """DeviceConstraint must have exactly one field set besides Requests."""
 
+    requests: list[str] | None = None
+    """Requests is a list of the one or more requests in this claim which must co-satisfy this constraint. If a request is fulfilled by multiple devices, then all of the devices must satisfy the constraint. If this is not specified, this constraint applies to all requests in this claim.
+
+    References to subrequests must include the name of the main request and may include the subrequest using the format <main request>[/<subrequest>]. If just the main request is given, the constraint applies to all subrequests."""
+    match_attribute: str | None = field(default=None, name="matchAttribute")
+    """MatchAttribute requires that all devices in question have this attribute and that its type and value are the same across those devices.
+
+    For example, if you specified "dra.example.com/numa" (a hypothetical example!), then only devices in the same NUMA node will be chosen. A device which does not have that attribute will not be chosen. All devices should use a value of the same type for this attribute because that is part of its specification, but if one device doesn't, then it also will not be chosen.
+
+    When the DRAListTypeAttributes feature gate is enabled, comparison uses set semantics(i.e., element order and duplicates are ignored): list-valued attributes match when the intersection across all devices is non-empty. Scalar values are treated as single-element lists for backward compatibility.
+
+    Must include the domain qualifier."""
     distinct_attribute: str | None = field(default=None, name="distinctAttribute")
     """DistinctAttribute requires that all devices in question have this attribute and that its type and value are unique across those devices.
 
@@ -481,34 +493,12 @@ class DeviceConstraint(Model, kw_only=True):
     This constraint is used to avoid allocating multiple requests to the same device by ensuring attribute-level differentiation.
 
     This is useful for scenarios where resource requests must be fulfilled by separate physical devices. For example, a container requests two network interfaces that must be allocated from two different physical NICs."""
-    match_attribute: str | None = field(default=None, name="matchAttribute")
-    """MatchAttribute requires that all devices in question have this attribute and that its type and value are the same across those devices.
-
-    For example, if you specified "dra.example.com/numa" (a hypothetical example!), then only devices in the same NUMA node will be chosen. A device which does not have that attribute will not be chosen. All devices should use a value of the same type for this attribute because that is part of its specification, but if one device doesn't, then it also will not be chosen.
-
-    When the DRAListTypeAttributes feature gate is enabled, comparison uses set semantics(i.e., element order and duplicates are ignored): list-valued attributes match when the intersection across all devices is non-empty. Scalar values are treated as single-element lists for backward compatibility.
-
-    Must include the domain qualifier."""
-    requests: list[str] | None = None
-    """Requests is a list of the one or more requests in this claim which must co-satisfy this constraint. If a request is fulfilled by multiple devices, then all of the devices must satisfy the constraint. If this is not specified, this constraint applies to all requests in this claim.
-
-    References to subrequests must include the name of the main request and may include the subrequest using the format <main request>[/<subrequest>]. If just the main request is given, the constraint applies to all subrequests."""
 
 
 class DeviceCounterConsumption(Model, kw_only=True):
     """DeviceCounterConsumption defines a set of counters that a device will consume from a CounterSet."""
 
     DEFAULTS = {"counter_set": ""}
-    compatibility_groups: list[str] | None = field(default=None, name="compatibilityGroups")
-    """CompatibilityGroups is a list of opaque group names for this counter set consumption.
-
-    Devices that consume counters from the same counter set may only be allocated at the same time ("co-allocated") if they all share at least one common group: the intersection of the CompatibilityGroups of all co-allocated devices on that counter set must be non-empty. Devices that consume from different counter sets are never compared via this field.
-
-    An unset field, an explicit nil, and an empty list are equivalent and mean "no groups": such a device is only co-allocatable with sibling devices on the same counter set that also have no groups, and is never co-allocatable with a device that declares one or more groups.
-
-    Group names are opaque and meaningful only within the publishing driver's pool.
-
-    The maximum number of groups is 2, and the names must be unique."""
     counter_set: str = field(name="counterSet")
     """CounterSet is the name of the set from which the counters defined will be consumed.
 
@@ -521,12 +511,34 @@ class DeviceCounterConsumption(Model, kw_only=True):
     The maximum number of counters is 32.
 
     Required."""
+    compatibility_groups: list[str] | None = field(default=None, name="compatibilityGroups")
+    """CompatibilityGroups is a list of opaque group names for this counter set consumption.
+
+    Devices that consume counters from the same counter set may only be allocated at the same time ("co-allocated") if they all share at least one common group: the intersection of the CompatibilityGroups of all co-allocated devices on that counter set must be non-empty. Devices that consume from different counter sets are never compared via this field.
+
+    An unset field, an explicit nil, and an empty list are equivalent and mean "no groups": such a device is only co-allocatable with sibling devices on the same counter set that also have no groups, and is never co-allocatable with a device that declares one or more groups.
+
+    Group names are opaque and meaningful only within the publishing driver's pool.
+
+    The maximum number of groups is 2, and the names must be unique."""
 
 
 class DeviceDerivedAttribute(Model, kw_only=True):
     """DeviceDerivedAttribute defines a derived attribute computed via CEL."""
 
-    DEFAULTS = {"expression": "", "name": ""}
+    DEFAULTS = {"name": "", "expression": ""}
+    name: str
+    """Name is the identifier for this derived attribute, used in constraints.
+
+    It must be a DNS subdomain followed by a slash ("/") followed by a C identifier (e.g. "example.com/numaNode" or "derived/numaNode").
+
+    If the chosen name matches an existing physical attribute from a driver, the derived attribute's expression will shadow the physical attribute, and its evaluated value will be used in constraints instead. When the goal is to define a derived attribute that is only used within the ResourceClaim and not meant to shadow an existing attribute, use a domain prefix that no DRA driver should be using (e.g. "derived/myAttribute").
+
+    It is not valid to define a derived attribute that isn't used in at least one constraint.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
     expression: str
     """Expression is a CEL expression evaluated against each candidate device. The expression must evaluate to a primitive scalar (string, integer, boolean, or semver) or a list of these scalars ([]string, []int64, []bool, []semver) to act as a virtual grouping key. Any other return type is an error and causes CEL evaluation for the device to fail.
 
@@ -541,32 +553,12 @@ class DeviceDerivedAttribute(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str
-    """Name is the identifier for this derived attribute, used in constraints.
-
-    It must be a DNS subdomain followed by a slash ("/") followed by a C identifier (e.g. "example.com/numaNode" or "derived/numaNode").
-
-    If the chosen name matches an existing physical attribute from a driver, the derived attribute's expression will shadow the physical attribute, and its evaluated value will be used in constraints instead. When the goal is to define a derived attribute that is only used within the ResourceClaim and not meant to shadow an existing attribute, use a domain prefix that no DRA driver should be using (e.g. "derived/myAttribute").
-
-    It is not valid to define a derived attribute that isn't used in at least one constraint.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
 
 
 class DeviceRequest(Model, kw_only=True):
     """DeviceRequest is a request for devices required for a claim. This is typically a request for a single resource like a device, but can also ask for several identical devices. With FirstAvailable it is also possible to provide a prioritized list of requests."""
 
     DEFAULTS = {"name": ""}
-    exactly: ExactDeviceRequest | None = None
-    """Exactly specifies the details for a single request that must be met exactly for the request to be satisfied.
-
-    One of Exactly or FirstAvailable must be set."""
-    first_available: list[DeviceSubRequest] | None = field(default=None, name="firstAvailable")
-    """FirstAvailable contains subrequests, of which exactly one will be selected by the scheduler. It tries to satisfy them in the order in which they are listed here. So if there are two entries in the list, the scheduler will only check the second one if it determines that the first one can not be used.
-
-    DRA does not yet implement scoring, so the scheduler will select the first set of devices that satisfies all the requests in the claim. And if the requirements can be satisfied on more than one node, other scheduling features will determine which node is chosen. This means that the set of devices allocated to a claim might not be the optimal set available to the cluster. Scoring will be implemented later."""
     name: str
     """Name can be used to reference this request in a pod.spec.containers[].resources.claims entry and in a constraint of the claim.
 
@@ -577,34 +569,24 @@ class DeviceRequest(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    exactly: ExactDeviceRequest | None = None
+    """Exactly specifies the details for a single request that must be met exactly for the request to be satisfied.
+
+    One of Exactly or FirstAvailable must be set."""
+    first_available: list[DeviceSubRequest] | None = field(default=None, name="firstAvailable")
+    """FirstAvailable contains subrequests, of which exactly one will be selected by the scheduler. It tries to satisfy them in the order in which they are listed here. So if there are two entries in the list, the scheduler will only check the second one if it determines that the first one can not be used.
+
+    DRA does not yet implement scoring, so the scheduler will select the first set of devices that satisfies all the requests in the claim. And if the requirements can be satisfied on more than one node, other scheduling features will determine which node is chosen. This means that the set of devices allocated to a claim might not be the optimal set available to the cluster. Scoring will be implemented later."""
 
 
 class DeviceRequestAllocationResult(Model, kw_only=True):
     """DeviceRequestAllocationResult contains the allocation result for one request."""
 
-    DEFAULTS = {"device": "", "driver": "", "pool": "", "request": ""}
-    admin_access: bool | None = field(default=None, name="adminAccess")
-    """AdminAccess indicates that this device was allocated for administrative access. See the corresponding request field for a definition of mode.
+    DEFAULTS = {"request": "", "driver": "", "pool": "", "device": ""}
+    request: str
+    """Request is the name of the request in the claim which caused this device to be allocated. If it references a subrequest in the firstAvailable list on a DeviceRequest, this field must include both the name of the main request and the subrequest using the format <main request>/<subrequest>.
 
-    Admin access is disabled if this field is unset or set to false, otherwise it is enabled."""
-    binding_conditions: list[str] | None = field(default=None, name="bindingConditions")
-    """BindingConditions contains a copy of the BindingConditions from the corresponding ResourceSlice at the time of allocation.
-
-    This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
-    binding_failure_conditions: list[str] | None = field(
-        default=None, name="bindingFailureConditions"
-    )
-    """BindingFailureConditions contains a copy of the BindingFailureConditions from the corresponding ResourceSlice at the time of allocation.
-
-    This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
-    consumed_capacity: dict[str, Quantity] | None = field(default=None, name="consumedCapacity")
-    """ConsumedCapacity tracks the amount of capacity consumed per device as part of the claim request. The consumed amount may differ from the requested amount: it is rounded up to the nearest valid value based on the device’s requestPolicy if applicable (i.e., may not be less than the requested amount).
-
-    The total consumed capacity for each device must not exceed the DeviceCapacity's Value.
-
-    This field is populated only for devices that allow multiple allocations. All capacity entries are included, even if the consumed amount is zero."""
-    device: str
-    """Device references one device instance via its name in the driver's resource pool. It must be a DNS label.
+    Multiple devices may have been allocated per request.
 
     Required.
 
@@ -625,26 +607,44 @@ class DeviceRequestAllocationResult(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    request: str
-    """Request is the name of the request in the claim which caused this device to be allocated. If it references a subrequest in the firstAvailable list on a DeviceRequest, this field must include both the name of the main request and the subrequest using the format <main request>/<subrequest>.
-
-    Multiple devices may have been allocated per request.
+    device: str
+    """Device references one device instance via its name in the driver's resource pool. It must be a DNS label.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    share_id: str | None = field(default=None, name="shareID")
-    """ShareID uniquely identifies an individual allocation share of the device, used when the device supports multiple simultaneous allocations. It serves as an additional map key to differentiate concurrent shares of the same device."""
-    skip_node_operations: (
-        list[Literal["*", "NodePrepareResources", "NodeUnprepareResources"] | str] | None
-    ) = field(default=None, name="skipNodeOperations")
-    """SkipNodeOperations lists node-local resource operations (gRPC calls) that will be skipped for this allocated device when determining whether operations are necessary on the node. If all allocated devices for a driver in a claim skip an operation, that gRPC call will be skipped. It is a copy of the ResourceSlice.spec.skipNodeOperations value at the time when the device was allocated."""
+    admin_access: bool | None = field(default=None, name="adminAccess")
+    """AdminAccess indicates that this device was allocated for administrative access. See the corresponding request field for a definition of mode.
+
+    Admin access is disabled if this field is unset or set to false, otherwise it is enabled."""
     tolerations: list[DeviceToleration] | None = None
     """A copy of all tolerations specified in the request at the time when the device got allocated.
 
     The maximum number of tolerations is 16.
 
     This is a beta field and requires enabling the DRADeviceTaints feature gate."""
+    binding_conditions: list[str] | None = field(default=None, name="bindingConditions")
+    """BindingConditions contains a copy of the BindingConditions from the corresponding ResourceSlice at the time of allocation.
+
+    This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
+    binding_failure_conditions: list[str] | None = field(
+        default=None, name="bindingFailureConditions"
+    )
+    """BindingFailureConditions contains a copy of the BindingFailureConditions from the corresponding ResourceSlice at the time of allocation.
+
+    This is a beta field and requires enabling the DRADeviceBindingConditions and DRAResourceClaimDeviceStatus feature gates."""
+    share_id: str | None = field(default=None, name="shareID")
+    """ShareID uniquely identifies an individual allocation share of the device, used when the device supports multiple simultaneous allocations. It serves as an additional map key to differentiate concurrent shares of the same device."""
+    consumed_capacity: dict[str, Quantity] | None = field(default=None, name="consumedCapacity")
+    """ConsumedCapacity tracks the amount of capacity consumed per device as part of the claim request. The consumed amount may differ from the requested amount: it is rounded up to the nearest valid value based on the device’s requestPolicy if applicable (i.e., may not be less than the requested amount).
+
+    The total consumed capacity for each device must not exceed the DeviceCapacity's Value.
+
+    This field is populated only for devices that allow multiple allocations. All capacity entries are included, even if the consumed amount is zero."""
+    skip_node_operations: (
+        list[Literal["*", "NodePrepareResources", "NodeUnprepareResources"] | str] | None
+    ) = field(default=None, name="skipNodeOperations")
+    """SkipNodeOperations lists node-local resource operations (gRPC calls) that will be skipped for this allocated device when determining whether operations are necessary on the node. If all allocated devices for a driver in a claim skip an operation, that gRPC call will be skipped. It is a copy of the ResourceSlice.spec.skipNodeOperations value at the time when the device was allocated."""
 
 
 class DeviceSelector(Model, kw_only=True):
@@ -660,7 +660,27 @@ class DeviceSubRequest(Model, kw_only=True):
     DeviceSubRequest is similar to ExactDeviceRequest, but doesn't expose the AdminAccess field as that one is only supported when requesting a specific device.
     """
 
-    DEFAULTS = {"device_class_name": "", "name": ""}
+    DEFAULTS = {"name": "", "device_class_name": ""}
+    name: str
+    """Name can be used to reference this subrequest in the list of constraints or the list of configurations for the claim. References must use the format <main request>/<subrequest>.
+
+    Must be a DNS label.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    device_class_name: str = field(name="deviceClassName")
+    """DeviceClassName references a specific DeviceClass, which can define additional configuration and selectors to be inherited by this subrequest.
+
+    A class is required. Which classes are available depends on the cluster.
+
+    Administrators may use this to restrict which devices may get requested by only installing classes with selectors for permitted devices. If users are free to request anything without restrictions, then administrators can create an empty DeviceClass for users to reference.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    selectors: list[DeviceSelector] | None = None
+    """Selectors define criteria which must be satisfied by a specific device in order for that device to be considered for this subrequest. All selectors must be satisfied for a device to be considered."""
     allocation_mode: Literal["All", "ExactCount"] | str | None = field(
         default=None, name="allocationMode"
     )
@@ -682,14 +702,24 @@ class DeviceSubRequest(Model, kw_only=True):
     Possible enum values:
      - `"All"`
      - `"ExactCount"`"""
+    count: int | None = None
+    """Count is used only when the count mode is "ExactCount". Must be greater than zero. If AllocationMode is ExactCount and this field is not specified, the default is one."""
+    tolerations: list[DeviceToleration] | None = None
+    """If specified, the request's tolerations.
+
+    Tolerations for NoSchedule are required to allocate a device which has a taint with that effect. The same applies to NoExecute.
+
+    In addition, should any of the allocated devices get tainted with NoExecute after allocation and that effect is not tolerated, then all pods consuming the ResourceClaim get deleted to evict them. The scheduler will not let new pods reserve the claim while it has these tainted devices. Once all pods are evicted, the claim will get deallocated.
+
+    The maximum number of tolerations is 16.
+
+    This is a beta field and requires enabling the DRADeviceTaints feature gate."""
     capacity: CapacityRequirements | None = None
     """Capacity define resource requirements against each capacity.
 
     If this field is unset and the device supports multiple allocations, the default value will be applied to each capacity according to requestPolicy. For the capacity that has no requestPolicy, default is the full capacity value.
 
     Applies to each device allocation. If Count > 1, the request fails if there aren't enough devices that meet the requirements. If AllocationMode is set to All, the request fails if there are devices that otherwise match the request, and have this capacity, with a value >= the requested amount, but which cannot be allocated to this request."""
-    count: int | None = None
-    """Count is used only when the count mode is "ExactCount". Must be greater than zero. If AllocationMode is ExactCount and this field is not specified, the default is one."""
     derived_attributes: list[DeviceDerivedAttribute] | None = field(
         default=None, name="derivedAttributes"
     )
@@ -702,42 +732,20 @@ class DeviceSubRequest(Model, kw_only=True):
     The maximum number of derived attributes is 32.
 
     This is an alpha field and requires enabling the DRADerivedAttributes feature gate."""
-    device_class_name: str = field(name="deviceClassName")
-    """DeviceClassName references a specific DeviceClass, which can define additional configuration and selectors to be inherited by this subrequest.
-
-    A class is required. Which classes are available depends on the cluster.
-
-    Administrators may use this to restrict which devices may get requested by only installing classes with selectors for permitted devices. If users are free to request anything without restrictions, then administrators can create an empty DeviceClass for users to reference.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    name: str
-    """Name can be used to reference this subrequest in the list of constraints or the list of configurations for the claim. References must use the format <main request>/<subrequest>.
-
-    Must be a DNS label.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    selectors: list[DeviceSelector] | None = None
-    """Selectors define criteria which must be satisfied by a specific device in order for that device to be considered for this subrequest. All selectors must be satisfied for a device to be considered."""
-    tolerations: list[DeviceToleration] | None = None
-    """If specified, the request's tolerations.
-
-    Tolerations for NoSchedule are required to allocate a device which has a taint with that effect. The same applies to NoExecute.
-
-    In addition, should any of the allocated devices get tainted with NoExecute after allocation and that effect is not tolerated, then all pods consuming the ResourceClaim get deleted to evict them. The scheduler will not let new pods reserve the claim while it has these tainted devices. Once all pods are evicted, the claim will get deallocated.
-
-    The maximum number of tolerations is 16.
-
-    This is a beta field and requires enabling the DRADeviceTaints feature gate."""
 
 
 class DeviceTaint(Model, kw_only=True):
     """The device this taint is attached to has the "effect" on any claim which does not tolerate the taint and, through the claim, to pods using the claim."""
 
-    DEFAULTS = {"effect": "", "key": ""}
+    DEFAULTS = {"key": "", "effect": ""}
+    key: str
+    """The taint key to be applied to a device. Must be a label name.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    value: str | None = None
+    """The taint value corresponding to the taint key. Must be a label value."""
     effect: Literal["NoExecute", "NoSchedule", "None"] | str
     """The effect of the taint on claims that do not tolerate the taint and through such claims on the pods using them.
 
@@ -752,18 +760,10 @@ class DeviceTaint(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    key: str
-    """The taint key to be applied to a device. Must be a label name.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
     time_added: Time | None = field(default=None, name="timeAdded")
     """TimeAdded represents the time at which the taint was added or (only in a DeviceTaintRule) the effect was modified. Added automatically during create or update if not set.
 
     In addition, in a DeviceTaintRule a value provided during an update gets replaced with the current time if the provided value is the same as the old one and the new effect is different. Changing the key and/or value while keeping the effect unchanged is possible and does not update the time stamp because the eviction which uses it is either already started (NoExecute) or not started yet (NoEffect, NoSchedule)."""
-    value: str | None = None
-    """The taint value corresponding to the taint key. Must be a label value."""
 
 
 class DeviceTaintRule(Model, kw_only=True):
@@ -772,10 +772,10 @@ class DeviceTaintRule(Model, kw_only=True):
     API_VERSION = "resource.k8s.io/v1"
     KIND = "DeviceTaintRule"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object metadata
 
@@ -800,18 +800,18 @@ class DeviceTaintRuleList(Model, kw_only=True):
     API_VERSION = "resource.k8s.io/v1"
     KIND = "DeviceTaintRuleList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[DeviceTaintRule]
-    """Items is the list of DeviceTaintRules.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[DeviceTaintRule]
+    """Items is the list of DeviceTaintRules.
+
+    Required."""
 
 
 class DeviceTaintRuleSpec(Model, kw_only=True):
@@ -847,30 +847,22 @@ class DeviceTaintRuleStatus(Model, kw_only=True):
 class DeviceTaintSelector(Model, kw_only=True):
     """DeviceTaintSelector defines which device(s) a DeviceTaintRule applies to. The empty selector matches all devices. Without a selector, no devices are matched."""
 
-    device: str | None = None
-    """If device is set, only devices with that name are selected. This field corresponds to slice.spec.devices[].name.
-
-    Setting also driver and pool may be required to avoid ambiguity, but is not required."""
     driver: str | None = None
     """If driver is set, only devices from that driver are selected. This fields corresponds to slice.spec.driver."""
     pool: str | None = None
     """If pool is set, only devices in that pool are selected.
 
     Also setting the driver name may be useful to avoid ambiguity when different drivers use the same pool name, but this is not required because selecting pools from different drivers may also be useful, for example when drivers with node-local devices use the node name as their pool name."""
+    device: str | None = None
+    """If device is set, only devices with that name are selected. This field corresponds to slice.spec.devices[].name.
+
+    Setting also driver and pool may be required to avoid ambiguity, but is not required."""
 
 
 class DeviceToleration(Model, kw_only=True):
     """The ResourceClaim this DeviceToleration is attached to tolerates any taint that matches the triple <key,value,effect> using the matching operator <operator>."""
 
     DEFAULTS = {"operator": "Equal"}
-    effect: Literal["NoExecute", "NoSchedule", "None"] | str | None = None
-    """Effect indicates the taint effect to match. Empty means match all taint effects. When specified, allowed values are NoSchedule and NoExecute.
-
-
-    Possible enum values:
-     - `"NoExecute"` Evict any already-running pods that do not tolerate the device taint.
-     - `"NoSchedule"` Do not allow new pods to schedule which use a tainted device unless they tolerate the taint, but allow all pods submitted to Kubelet without going through the scheduler to start, and allow all already-running pods to continue running.
-     - `"None"` No effect, the taint is purely informational."""
     key: str | None = None
     """Key is the taint key that the toleration applies to. Empty means match all taint keys. If the key is empty, operator must be Exists; this combination means to match all values and all keys. Must be a label name."""
     operator: Literal["Equal", "Exists"] | str | None = None
@@ -882,20 +874,36 @@ class DeviceToleration(Model, kw_only=True):
      - `"Exists"`
 
     Default: "Equal" (applied by the server, not by this client)."""
-    toleration_seconds: int | None = field(default=None, name="tolerationSeconds")
-    """TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default, it is not set, which means tolerate the taint forever (do not evict). Zero and negative values will be treated as 0 (evict immediately) by the system. If larger than zero, the time when the pod needs to be evicted is calculated as <time when taint was adedd> + <toleration seconds>."""
     value: str | None = None
     """Value is the taint value the toleration matches to. If the operator is Exists, the value must be empty, otherwise just a regular string. Must be a label value."""
+    effect: Literal["NoExecute", "NoSchedule", "None"] | str | None = None
+    """Effect indicates the taint effect to match. Empty means match all taint effects. When specified, allowed values are NoSchedule and NoExecute.
+
+
+    Possible enum values:
+     - `"NoExecute"` Evict any already-running pods that do not tolerate the device taint.
+     - `"NoSchedule"` Do not allow new pods to schedule which use a tainted device unless they tolerate the taint, but allow all pods submitted to Kubelet without going through the scheduler to start, and allow all already-running pods to continue running.
+     - `"None"` No effect, the taint is purely informational."""
+    toleration_seconds: int | None = field(default=None, name="tolerationSeconds")
+    """TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default, it is not set, which means tolerate the taint forever (do not evict). Zero and negative values will be treated as 0 (evict immediately) by the system. If larger than zero, the time when the pod needs to be evicted is calculated as <time when taint was adedd> + <toleration seconds>."""
 
 
 class ExactDeviceRequest(Model, kw_only=True):
     """ExactDeviceRequest is a request for one or more identical devices."""
 
     DEFAULTS = {"device_class_name": ""}
-    admin_access: bool | None = field(default=None, name="adminAccess")
-    """AdminAccess indicates that this is a claim for administrative access to the device(s). Claims with AdminAccess are expected to be used for monitoring or other management services for a device.  They ignore all ordinary claims to the device with respect to access modes and any resource allocations.
+    device_class_name: str = field(name="deviceClassName")
+    """DeviceClassName references a specific DeviceClass, which can define additional configuration and selectors to be inherited by this request.
 
-    Admin access is disabled if this field is unset or set to false, otherwise it is enabled."""
+    A DeviceClassName is required.
+
+    Administrators may use this to restrict which devices may get requested by only installing classes with selectors for permitted devices. If users are free to request anything without restrictions, then administrators can create an empty DeviceClass for users to reference.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    selectors: list[DeviceSelector] | None = None
+    """Selectors define criteria which must be satisfied by a specific device in order for that device to be considered for this request. All selectors must be satisfied for a device to be considered."""
     allocation_mode: Literal["All", "ExactCount"] | str | None = field(
         default=None, name="allocationMode"
     )
@@ -918,14 +926,28 @@ class ExactDeviceRequest(Model, kw_only=True):
     Possible enum values:
      - `"All"`
      - `"ExactCount"`"""
+    count: int | None = None
+    """Count is used only when the count mode is "ExactCount". Must be greater than zero. If AllocationMode is ExactCount and this field is not specified, the default is one."""
+    admin_access: bool | None = field(default=None, name="adminAccess")
+    """AdminAccess indicates that this is a claim for administrative access to the device(s). Claims with AdminAccess are expected to be used for monitoring or other management services for a device.  They ignore all ordinary claims to the device with respect to access modes and any resource allocations.
+
+    Admin access is disabled if this field is unset or set to false, otherwise it is enabled."""
+    tolerations: list[DeviceToleration] | None = None
+    """If specified, the request's tolerations.
+
+    Tolerations for NoSchedule are required to allocate a device which has a taint with that effect. The same applies to NoExecute.
+
+    In addition, should any of the allocated devices get tainted with NoExecute after allocation and that effect is not tolerated, then all pods consuming the ResourceClaim get deleted to evict them. The scheduler will not let new pods reserve the claim while it has these tainted devices. Once all pods are evicted, the claim will get deallocated.
+
+    The maximum number of tolerations is 16.
+
+    This is a beta field and requires enabling the DRADeviceTaints feature gate."""
     capacity: CapacityRequirements | None = None
     """Capacity define resource requirements against each capacity.
 
     If this field is unset and the device supports multiple allocations, the default value will be applied to each capacity according to requestPolicy. For the capacity that has no requestPolicy, default is the full capacity value.
 
     Applies to each device allocation. If Count > 1, the request fails if there aren't enough devices that meet the requirements. If AllocationMode is set to All, the request fails if there are devices that otherwise match the request, and have this capacity, with a value >= the requested amount, but which cannot be allocated to this request."""
-    count: int | None = None
-    """Count is used only when the count mode is "ExactCount". Must be greater than zero. If AllocationMode is ExactCount and this field is not specified, the default is one."""
     derived_attributes: list[DeviceDerivedAttribute] | None = field(
         default=None, name="derivedAttributes"
     )
@@ -938,43 +960,21 @@ class ExactDeviceRequest(Model, kw_only=True):
     The maximum number of derived attributes is 32.
 
     This is an alpha field and requires enabling the DRADerivedAttributes feature gate."""
-    device_class_name: str = field(name="deviceClassName")
-    """DeviceClassName references a specific DeviceClass, which can define additional configuration and selectors to be inherited by this request.
-
-    A DeviceClassName is required.
-
-    Administrators may use this to restrict which devices may get requested by only installing classes with selectors for permitted devices. If users are free to request anything without restrictions, then administrators can create an empty DeviceClass for users to reference.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    selectors: list[DeviceSelector] | None = None
-    """Selectors define criteria which must be satisfied by a specific device in order for that device to be considered for this request. All selectors must be satisfied for a device to be considered."""
-    tolerations: list[DeviceToleration] | None = None
-    """If specified, the request's tolerations.
-
-    Tolerations for NoSchedule are required to allocate a device which has a taint with that effect. The same applies to NoExecute.
-
-    In addition, should any of the allocated devices get tainted with NoExecute after allocation and that effect is not tolerated, then all pods consuming the ResourceClaim get deleted to evict them. The scheduler will not let new pods reserve the claim while it has these tainted devices. Once all pods are evicted, the claim will get deallocated.
-
-    The maximum number of tolerations is 16.
-
-    This is a beta field and requires enabling the DRADeviceTaints feature gate."""
 
 
 class NetworkDeviceData(Model, kw_only=True):
     """NetworkDeviceData provides network-related details for the allocated device. This information may be filled by drivers or other components to configure or identify the device within a network context."""
 
-    hardware_address: str | None = field(default=None, name="hardwareAddress")
-    """HardwareAddress represents the hardware address (e.g. MAC Address) of the device's network interface.
-
-    Must not be longer than 128 bytes."""
     interface_name: str | None = field(default=None, name="interfaceName")
     """InterfaceName specifies the name of the network interface associated with the allocated device. This might be the name of a physical or virtual network interface being configured in the pod.
 
     Must not be longer than 256 bytes."""
     ips: list[str] | None = None
     """IPs lists the network addresses assigned to the device's network interface. This can include both IPv4 and IPv6 addresses. The IPs are in the CIDR notation, which includes both the address and the associated subnet mask. e.g.: "192.0.2.5/24" for IPv4 and "2001:db8::5/64" for IPv6."""
+    hardware_address: str | None = field(default=None, name="hardwareAddress")
+    """HardwareAddress represents the hardware address (e.g. MAC Address) of the device's network interface.
+
+    Must not be longer than 128 bytes."""
 
 
 class NodeAllocatableMapping(Model, kw_only=True):
@@ -991,10 +991,10 @@ class NodeAllocatableMapping(Model, kw_only=True):
 class NodeAllocatableOverhead(Model, kw_only=True):
     """NodeAllocatableOverhead defines auxiliary resource overheads incurred when allocating a device. Overheads can be specified as a fixed cost per pod referencing the claim, a variable cost per container reference, or both. Kubelet accounts for this overhead by adding it to both the pod-level and container-level cgroups of referencing containers."""
 
-    per_container: Quantity | None = field(default=None, name="perContainer")
-    """PerContainer is applied per container reference to the claim. This models overhead scaling linearly with the number of containers actively using the device. When both PerPod and PerContainer are specified, the total overhead allocated for each pod referencing the claim is computed as: Quantity = PerPod + (PerContainer * NumReferences) Kubelet accounts for this overhead in cgroups: - Pod-level cgroup (requests and limits): Kubelet adds PerPod + (PerContainer * NumReferences). - Container-level cgroup (limits only): Kubelet adds PerPod + PerContainer for each referencing container. This allows any single container to access the pod-level overhead, while the parent cgroup caps the total usage to account for PerPod exactly once."""
     per_pod: Quantity | None = field(default=None, name="perPod")
     """PerPod is overhead applied once per pod referencing the claim on this node. This is a flat overhead incurred for every pod referencing the claim."""
+    per_container: Quantity | None = field(default=None, name="perContainer")
+    """PerContainer is applied per container reference to the claim. This models overhead scaling linearly with the number of containers actively using the device. When both PerPod and PerContainer are specified, the total overhead allocated for each pod referencing the claim is computed as: Quantity = PerPod + (PerContainer * NumReferences) Kubelet accounts for this overhead in cgroups: - Pod-level cgroup (requests and limits): Kubelet adds PerPod + (PerContainer * NumReferences). - Container-level cgroup (limits only): Kubelet adds PerPod + PerContainer for each referencing container. This allows any single container to access the pod-level overhead, while the parent cgroup caps the total usage to account for PerPod exactly once."""
 
 
 class NodeAllocatableResource(Model, kw_only=True):
@@ -1034,10 +1034,10 @@ class ResourceClaim(Model, kw_only=True):
     API_VERSION = "resource.k8s.io/v1"
     KIND = "ResourceClaim"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object metadata
 
@@ -1055,17 +1055,17 @@ class ResourceClaim(Model, kw_only=True):
 class ResourceClaimConsumerReference(Model, kw_only=True):
     """ResourceClaimConsumerReference contains enough information to let you locate the consumer of a ResourceClaim. The user must be a resource in the same namespace as the ResourceClaim."""
 
-    DEFAULTS = {"name": "", "resource": "", "uid": ""}
+    DEFAULTS = {"resource": "", "name": "", "uid": ""}
     api_group: str | None = field(default=None, name="apiGroup")
     """APIGroup is the group for the resource being referenced. It is empty for the core API. This matches the group in the APIVersion that is used when creating the resources."""
-    name: str
-    """Name is the name of resource being referenced.
+    resource: str
+    """Resource is the type of resource being referenced, for example "pods".
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    resource: str
-    """Resource is the type of resource being referenced, for example "pods".
+    name: str
+    """Name is the name of resource being referenced.
 
     Required.
 
@@ -1084,18 +1084,18 @@ class ResourceClaimList(Model, kw_only=True):
     API_VERSION = "resource.k8s.io/v1"
     KIND = "ResourceClaimList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ResourceClaim]
-    """Items is the list of resource claims.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ResourceClaim]
+    """Items is the list of resource claims.
+
+    Required."""
 
 
 class ResourceClaimSpec(Model, kw_only=True):
@@ -1113,8 +1113,6 @@ class ResourceClaimStatus(Model, kw_only=True):
 
     allocation: AllocationResult | None = None
     """Allocation is set once the claim has been allocated successfully."""
-    devices: list[AllocatedDeviceStatus] | None = None
-    """Devices contains the status of each device allocated for this claim, as reported by the driver. This can include driver-specific information. Entries are owned by their respective drivers."""
     reserved_for: list[ResourceClaimConsumerReference] | None = field(
         default=None, name="reservedFor"
     )
@@ -1125,6 +1123,8 @@ class ResourceClaimStatus(Model, kw_only=True):
     Both schedulers try to add their pod to the claim.status.reservedFor field, but only the update that reaches the API server first gets stored. The other one fails with an error and the scheduler which issued it knows that it must put the pod back into the queue, waiting for the ResourceClaim to become usable again.
 
     There can be at most 256 such reservations. This may get increased in the future, but not reduced."""
+    devices: list[AllocatedDeviceStatus] | None = None
+    """Devices contains the status of each device allocated for this claim, as reported by the driver. This can include driver-specific information. Entries are owned by their respective drivers."""
 
 
 class ResourceClaimTemplate(Model, kw_only=True):
@@ -1133,10 +1133,10 @@ class ResourceClaimTemplate(Model, kw_only=True):
     API_VERSION = "resource.k8s.io/v1"
     KIND = "ResourceClaimTemplate"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object metadata
 
@@ -1155,18 +1155,18 @@ class ResourceClaimTemplateList(Model, kw_only=True):
     API_VERSION = "resource.k8s.io/v1"
     KIND = "ResourceClaimTemplateList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ResourceClaimTemplate]
-    """Items is the list of resource claim templates.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ResourceClaimTemplate]
+    """Items is the list of resource claim templates.
+
+    Required."""
 
 
 class ResourceClaimTemplateSpec(Model, kw_only=True):
@@ -1186,15 +1186,7 @@ class ResourceClaimTemplateSpec(Model, kw_only=True):
 class ResourcePool(Model, kw_only=True):
     """ResourcePool describes the pool that ResourceSlices belong to."""
 
-    DEFAULTS = {"generation": 0, "name": "", "resource_slice_count": 0}
-    generation: int
-    """Generation tracks the change in a pool over time. Whenever a driver changes something about one or more of the resources in a pool, it must change the generation in all ResourceSlices which are part of that pool. Consumers of ResourceSlices should only consider resources from the pool with the highest generation number. The generation may be reset by drivers, which should be fine for consumers, assuming that all ResourceSlices in a pool are updated to match or deleted.
-
-    Combined with ResourceSliceCount, this mechanism enables consumers to detect pools which are comprised of multiple ResourceSlices and are in an incomplete state.
-
-    Required.
-
-    Default: 0 (applied by the server, not by this client)."""
+    DEFAULTS = {"name": "", "generation": 0, "resource_slice_count": 0}
     name: str
     """Name is used to identify the pool. For node-local devices, this is often the node name, but this is not required. A field selector can be used to list only ResourceSlice objects belonging to a certain pool.
 
@@ -1203,6 +1195,14 @@ class ResourcePool(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    generation: int
+    """Generation tracks the change in a pool over time. Whenever a driver changes something about one or more of the resources in a pool, it must change the generation in all ResourceSlices which are part of that pool. Consumers of ResourceSlices should only consider resources from the pool with the highest generation number. The generation may be reset by drivers, which should be fine for consumers, assuming that all ResourceSlices in a pool are updated to match or deleted.
+
+    Combined with ResourceSliceCount, this mechanism enables consumers to detect pools which are comprised of multiple ResourceSlices and are in an incomplete state.
+
+    Required.
+
+    Default: 0 (applied by the server, not by this client)."""
     resource_slice_count: int = field(name="resourceSliceCount")
     """ResourceSliceCount is the total number of ResourceSlices in the pool at this generation number. Must be greater than zero.
 
@@ -1228,10 +1228,10 @@ class ResourceSlice(Model, kw_only=True):
     API_VERSION = "resource.k8s.io/v1"
     KIND = "ResourceSlice"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object metadata
 
@@ -1252,34 +1252,24 @@ class ResourceSliceList(Model, kw_only=True):
     API_VERSION = "resource.k8s.io/v1"
     KIND = "ResourceSliceList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[ResourceSlice]
-    """Items is the list of resource ResourceSlices.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[ResourceSlice]
+    """Items is the list of resource ResourceSlices.
+
+    Required."""
 
 
 class ResourceSliceSpec(Model, kw_only=True):
     """ResourceSliceSpec contains the information published by the driver in one ResourceSlice."""
 
     DEFAULTS = {"driver": "", "pool": {}}
-    all_nodes: bool | None = field(default=None, name="allNodes")
-    """AllNodes indicates that all nodes have access to the resources in the pool.
-
-    Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set."""
-    devices: list[Device] | None = None
-    """Devices lists some or all of the devices in this pool.
-
-    Must not have more than 128 entries. If any device uses taints or consumes counters the limit is 64.
-
-    Only one of Devices and SharedCounters can be set in a ResourceSlice."""
     driver: str
     """Driver identifies the DRA driver providing the capacity information. A field selector can be used to list only ResourceSlice objects with a certain driver name.
 
@@ -1288,6 +1278,12 @@ class ResourceSliceSpec(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    pool: ResourcePool
+    """Pool describes the pool that this ResourceSlice belongs to.
+
+    Required.
+
+    Default: {} (applied by the server, not by this client)."""
     node_name: str | None = field(default=None, name="nodeName")
     """NodeName identifies the node which provides the resources in this pool. A field selector can be used to list only ResourceSlice objects belonging to a certain node.
 
@@ -1300,20 +1296,20 @@ class ResourceSliceSpec(Model, kw_only=True):
     Must use exactly one term.
 
     Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set."""
-    partition_type_attribute: str | None = field(default=None, name="partitionTypeAttribute")
-    """PartitionTypeAttribute names a string device attribute (by fully qualified name, e.g. "gpu.example.com/profile") whose value labels each device with its partition type, such as "Full" or "Half" for a MIG-style GPU.
+    all_nodes: bool | None = field(default=None, name="allNodes")
+    """AllNodes indicates that all nodes have access to the resources in the pool.
 
-    When set, every partitionable device in the slice must carry the attribute and devices sharing a value must share the same ConsumesCounters cost."""
+    Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set."""
+    devices: list[Device] | None = None
+    """Devices lists some or all of the devices in this pool.
+
+    Must not have more than 128 entries. If any device uses taints or consumes counters the limit is 64.
+
+    Only one of Devices and SharedCounters can be set in a ResourceSlice."""
     per_device_node_selection: bool | None = field(default=None, name="perDeviceNodeSelection")
     """PerDeviceNodeSelection defines whether the access from nodes to resources in the pool is set on the ResourceSlice level or on each device. If it is set to true, every device defined the ResourceSlice must specify this individually.
 
     Exactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set."""
-    pool: ResourcePool
-    """Pool describes the pool that this ResourceSlice belongs to.
-
-    Required.
-
-    Default: {} (applied by the server, not by this client)."""
     shared_counters: list[CounterSet] | None = field(default=None, name="sharedCounters")
     """SharedCounters defines a list of counter sets, each of which has a name and a list of counters available.
 
@@ -1322,6 +1318,10 @@ class ResourceSliceSpec(Model, kw_only=True):
     Only one of Devices and SharedCounters can be set in a ResourceSlice.
 
     The maximum number of counter sets is 8."""
+    partition_type_attribute: str | None = field(default=None, name="partitionTypeAttribute")
+    """PartitionTypeAttribute names a string device attribute (by fully qualified name, e.g. "gpu.example.com/profile") whose value labels each device with its partition type, such as "Full" or "Half" for a MIG-style GPU.
+
+    When set, every partitionable device in the slice must carry the attribute and devices sharing a value must share the same ConsumesCounters cost."""
     skip_node_operations: (
         list[Literal["*", "NodePrepareResources", "NodeUnprepareResources"] | str] | None
     ) = field(default=None, name="skipNodeOperations")

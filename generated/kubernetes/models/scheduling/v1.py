@@ -15,18 +15,22 @@ class PriorityClass(Model, kw_only=True):
     API_VERSION = "scheduling.k8s.io/v1"
     KIND = "PriorityClass"
     DEFAULTS = {"metadata": {}, "value": 0}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    description: str | None = None
-    """description is an arbitrary string that usually provides guidelines on when this priority class should be used."""
-    global_default: bool | None = field(default=None, name="globalDefault")
-    """globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. However, if more than one PriorityClasses exists with their `globalDefault` field set to true, the smallest value of such global default PriorityClasses will be used as the default priority."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    value: int | None = None
+    """value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.
+
+    Default: 0 (applied by the server, not by this client)."""
+    global_default: bool | None = field(default=None, name="globalDefault")
+    """globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. However, if more than one PriorityClasses exists with their `globalDefault` field set to true, the smallest value of such global default PriorityClasses will be used as the default priority."""
+    description: str | None = None
+    """description is an arbitrary string that usually provides guidelines on when this priority class should be used."""
     preemption_policy: Literal["Never", "PreemptLowerPriority"] | str | None = field(
         default=None, name="preemptionPolicy"
     )
@@ -35,10 +39,6 @@ class PriorityClass(Model, kw_only=True):
     Possible enum values:
      - `"Never"` means that pod never preempts other pods with lower priority.
      - `"PreemptLowerPriority"` means that pod can preempt other pods with lower priority."""
-    value: int | None = None
-    """value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.
-
-    Default: 0 (applied by the server, not by this client)."""
 
 
 class PriorityClassList(Model, kw_only=True):
@@ -47,15 +47,15 @@ class PriorityClassList(Model, kw_only=True):
     API_VERSION = "scheduling.k8s.io/v1"
     KIND = "PriorityClassList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[PriorityClass]
-    """items is the list of PriorityClasses
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[PriorityClass]
+    """items is the list of PriorityClasses
+
+    Required."""

@@ -23,10 +23,10 @@ class TopologyConstraint(Model, kw_only=True):
 class WorkloadPodGroupDisruptionMode(Model, kw_only=True):
     """WorkloadPodGroupDisruptionMode defines how individual pods within a group can be disrupted. Exactly one mode must be set."""
 
-    all: dict[str, Any] | None = None
-    """all specifies that all pods in the group must be disrupted together."""
     single: dict[str, Any] | None = None
     """single specifies that pods can be disrupted independently from each other."""
+    all: dict[str, Any] | None = None
+    """all specifies that all pods in the group must be disrupted together."""
 
 
 class WorkloadPodGroupGangSchedulingPolicy(Model, kw_only=True):

@@ -17,10 +17,10 @@ class CSIDriver(Model, kw_only=True):
     API_VERSION = "storage.k8s.io/v1"
     KIND = "CSIDriver"
     DEFAULTS = {"metadata": {}, "spec": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. metadata.Name indicates the name of the CSI driver that this object refers to; it MUST be the same name returned by the CSI GetPluginName() call for that driver. The driver name must be 63 characters or less, beginning and ending with an alphanumeric character ([a-z0-9A-Z]) with dashes (-), dots (.), and alphanumerics between. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -39,18 +39,18 @@ class CSIDriverList(Model, kw_only=True):
     API_VERSION = "storage.k8s.io/v1"
     KIND = "CSIDriverList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[CSIDriver]
-    """items is the list of CSIDriver
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[CSIDriver]
+    """items is the list of CSIDriver
+
+    Required."""
 
 
 class CSIDriverSpec(Model, kw_only=True):
@@ -60,20 +60,6 @@ class CSIDriverSpec(Model, kw_only=True):
     """attachRequired indicates this CSI volume driver requires an attach operation (because it implements the CSI ControllerPublishVolume() method), and that the Kubernetes attach detach controller should call the attach volume interface which checks the volumeattachment status and waits until the volume is attached before proceeding to mounting. The CSI external-attacher coordinates with CSI volume driver and updates the volumeattachment status when the attach operation is complete. If the value is specified to false, the attach operation will be skipped. Otherwise the attach operation will be called.
 
     This field is immutable."""
-    fs_group_policy: str | None = field(default=None, name="fsGroupPolicy")
-    """fsGroupPolicy defines if the underlying volume supports changing ownership and permission of the volume before being mounted. Refer to the specific FSGroupPolicy values for additional details.
-
-    This field was immutable in Kubernetes < 1.29 and now is mutable.
-
-    Defaults to ReadWriteOnceWithFSType, which will examine each volume to determine if Kubernetes should modify ownership and permissions of the volume. With the default policy the defined fsGroup will only be applied if a fstype is defined and the volume's access mode contains ReadWriteOnce."""
-    node_allocatable_update_period_seconds: int | None = field(
-        default=None, name="nodeAllocatableUpdatePeriodSeconds"
-    )
-    """nodeAllocatableUpdatePeriodSeconds specifies the interval between periodic updates of the CSINode allocatable capacity for this driver. When set, both periodic updates and updates triggered by capacity-related failures are enabled. If not set, no updates occur (neither periodic nor upon detecting capacity-related failures), and the allocatable.count remains static. The minimum allowed value for this field is 10 seconds.
-
-    This feature requires the MutableCSINodeAllocatableCount feature gate to be enabled.
-
-    This field is mutable."""
     pod_info_on_mount: bool | None = field(default=None, name="podInfoOnMount")
     """podInfoOnMount indicates this CSI volume driver requires additional pod information (like podName, podUID, etc.) during mount operations, if set to true. If set to false, pod information will not be passed on mount. Default is false.
 
@@ -85,16 +71,38 @@ class CSIDriverSpec(Model, kw_only=True):
     "csi.storage.k8s.io/ephemeral" is a new feature in Kubernetes 1.16. It is only required for drivers which support both the "Persistent" and "Ephemeral" VolumeLifecycleMode. Other drivers can leave pod info disabled and/or ignore this field. As Kubernetes 1.15 doesn't support this field, drivers can only support one mode when deployed on such a cluster and the deployment determines which mode that is, for example via a command line parameter of the driver.
 
     This field was immutable in Kubernetes < 1.29 and now is mutable."""
-    prevent_pod_scheduling_if_missing: bool | None = field(
-        default=None, name="preventPodSchedulingIfMissing"
-    )
-    """preventPodSchedulingIfMissing indicates that the CSI driver wants to prevent pod scheduling if the CSI driver on the node is missing.
+    volume_lifecycle_modes: list[str] | None = field(default=None, name="volumeLifecycleModes")
+    """volumeLifecycleModes defines what kind of volumes this CSI volume driver supports. The default if the list is empty is "Persistent", which is the usage defined by the CSI specification and implemented in Kubernetes via the usual PV/PVC mechanism.
 
-    Enabling this option will prevent the scheduler (or any other component which embeds default scheduler such as cluster-autoscaler) from scheduling pods to nodes where CSI driver is not installed.
+    The other mode is "Ephemeral". In this mode, volumes are defined inline inside the pod spec with CSIVolumeSource and their lifecycle is tied to the lifecycle of that pod. A driver has to be aware of this because it is only going to get a NodePublishVolume call for such a volume.
 
-    For components(such as cluster-autoscaler) that embed the scheduler and run pod placement simulations using scheduler plugins, they MUST be aware of CSI driver registration information via CSINode object. They must create simulated CSINode objects in addition to Node objects during scheduling simulation, otherwise if PreventPodSchedulingIfMissing is enabled globally for CSIDriver object, any newly created node may be rejected by the scheduler because of missing CSI driver information from the node.
+    For more information about implementing this mode, see https://kubernetes-csi.github.io/docs/ephemeral-local-volumes.html A driver can support one or more of these modes and more modes may be added in the future.
 
-    This is a beta feature and requires the VolumeLimitScaling feature gate to be enabled. Default is "false"."""
+    This field is beta. This field is immutable."""
+    storage_capacity: bool | None = field(default=None, name="storageCapacity")
+    """storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the storage capacity that the driver deployment will report by creating CSIStorageCapacity objects with capacity information, if set to true.
+
+    The check can be enabled immediately when deploying a driver. In that case, provisioning new volumes with late binding will pause until the driver deployment has published some suitable CSIStorageCapacity object.
+
+    Alternatively, the driver can be deployed with the field unset or false and it can be flipped later when storage capacity information has been published.
+
+    This field was immutable in Kubernetes <= 1.22 and now is mutable."""
+    fs_group_policy: str | None = field(default=None, name="fsGroupPolicy")
+    """fsGroupPolicy defines if the underlying volume supports changing ownership and permission of the volume before being mounted. Refer to the specific FSGroupPolicy values for additional details.
+
+    This field was immutable in Kubernetes < 1.29 and now is mutable.
+
+    Defaults to ReadWriteOnceWithFSType, which will examine each volume to determine if Kubernetes should modify ownership and permissions of the volume. With the default policy the defined fsGroup will only be applied if a fstype is defined and the volume's access mode contains ReadWriteOnce."""
+    token_requests: list[TokenRequest] | None = field(default=None, name="tokenRequests")
+    """tokenRequests indicates the CSI driver needs pods' service account tokens it is mounting volume for to do necessary authentication. Kubelet will pass the tokens in VolumeContext in the CSI NodePublishVolume calls. The CSI driver should parse and validate the following VolumeContext: "csi.storage.k8s.io/serviceAccount.tokens": {
+      "<audience>": {
+        "token": <token>,
+        "expirationTimestamp": <expiration timestamp in RFC3339>,
+      },
+      ...
+    }
+
+    Note: Audience in each TokenRequest should be different and at most one token is empty string. To receive a new token after expiry, RequiresRepublish can be used to trigger NodePublishVolume periodically."""
     requires_republish: bool | None = field(default=None, name="requiresRepublish")
     """requiresRepublish indicates the CSI driver wants `NodePublishVolume` being periodically called to reflect any possible change in the mounted volume. This field defaults to false.
 
@@ -107,6 +115,14 @@ class CSIDriverSpec(Model, kw_only=True):
     When "false", Kubernetes won't pass any special SELinux mount options to the driver. This is typical for volumes that represent subdirectories of a bigger shared filesystem.
 
     Default is "false"."""
+    node_allocatable_update_period_seconds: int | None = field(
+        default=None, name="nodeAllocatableUpdatePeriodSeconds"
+    )
+    """nodeAllocatableUpdatePeriodSeconds specifies the interval between periodic updates of the CSINode allocatable capacity for this driver. When set, both periodic updates and updates triggered by capacity-related failures are enabled. If not set, no updates occur (neither periodic nor upon detecting capacity-related failures), and the allocatable.count remains static. The minimum allowed value for this field is 10 seconds.
+
+    This feature requires the MutableCSINodeAllocatableCount feature gate to be enabled.
+
+    This field is mutable."""
     service_account_token_in_secrets: bool | None = field(
         default=None, name="serviceAccountTokenInSecrets"
     )
@@ -119,32 +135,16 @@ class CSIDriverSpec(Model, kw_only=True):
     This field can only be set when TokenRequests is configured. The API server will reject CSIDriver specs that set this field without TokenRequests.
 
     Default behavior if unset is to pass tokens in the VolumeContext field."""
-    storage_capacity: bool | None = field(default=None, name="storageCapacity")
-    """storageCapacity indicates that the CSI volume driver wants pod scheduling to consider the storage capacity that the driver deployment will report by creating CSIStorageCapacity objects with capacity information, if set to true.
+    prevent_pod_scheduling_if_missing: bool | None = field(
+        default=None, name="preventPodSchedulingIfMissing"
+    )
+    """preventPodSchedulingIfMissing indicates that the CSI driver wants to prevent pod scheduling if the CSI driver on the node is missing.
 
-    The check can be enabled immediately when deploying a driver. In that case, provisioning new volumes with late binding will pause until the driver deployment has published some suitable CSIStorageCapacity object.
+    Enabling this option will prevent the scheduler (or any other component which embeds default scheduler such as cluster-autoscaler) from scheduling pods to nodes where CSI driver is not installed.
 
-    Alternatively, the driver can be deployed with the field unset or false and it can be flipped later when storage capacity information has been published.
+    For components(such as cluster-autoscaler) that embed the scheduler and run pod placement simulations using scheduler plugins, they MUST be aware of CSI driver registration information via CSINode object. They must create simulated CSINode objects in addition to Node objects during scheduling simulation, otherwise if PreventPodSchedulingIfMissing is enabled globally for CSIDriver object, any newly created node may be rejected by the scheduler because of missing CSI driver information from the node.
 
-    This field was immutable in Kubernetes <= 1.22 and now is mutable."""
-    token_requests: list[TokenRequest] | None = field(default=None, name="tokenRequests")
-    """tokenRequests indicates the CSI driver needs pods' service account tokens it is mounting volume for to do necessary authentication. Kubelet will pass the tokens in VolumeContext in the CSI NodePublishVolume calls. The CSI driver should parse and validate the following VolumeContext: "csi.storage.k8s.io/serviceAccount.tokens": {
-      "<audience>": {
-        "token": <token>,
-        "expirationTimestamp": <expiration timestamp in RFC3339>,
-      },
-      ...
-    }
-
-    Note: Audience in each TokenRequest should be different and at most one token is empty string. To receive a new token after expiry, RequiresRepublish can be used to trigger NodePublishVolume periodically."""
-    volume_lifecycle_modes: list[str] | None = field(default=None, name="volumeLifecycleModes")
-    """volumeLifecycleModes defines what kind of volumes this CSI volume driver supports. The default if the list is empty is "Persistent", which is the usage defined by the CSI specification and implemented in Kubernetes via the usual PV/PVC mechanism.
-
-    The other mode is "Ephemeral". In this mode, volumes are defined inline inside the pod spec with CSIVolumeSource and their lifecycle is tied to the lifecycle of that pod. A driver has to be aware of this because it is only going to get a NodePublishVolume call for such a volume.
-
-    For more information about implementing this mode, see https://kubernetes-csi.github.io/docs/ephemeral-local-volumes.html A driver can support one or more of these modes and more modes may be added in the future.
-
-    This field is beta. This field is immutable."""
+    This is a beta feature and requires the VolumeLimitScaling feature gate to be enabled. Default is "false"."""
 
 
 class CSINode(Model, kw_only=True):
@@ -153,10 +153,10 @@ class CSINode(Model, kw_only=True):
     API_VERSION = "storage.k8s.io/v1"
     KIND = "CSINode"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. metadata.name must be the Kubernetes node name.
 
@@ -177,8 +177,6 @@ class CSINodeDriver(Model, kw_only=True):
     """CSINodeDriver holds information about the specification of one CSI driver installed on a node"""
 
     DEFAULTS = {"name": "", "node_id": ""}
-    allocatable: VolumeNodeResources | None = None
-    """allocatable represents the volume resources of a node that are available for scheduling. This field is beta."""
     name: str
     """name represents the name of the CSI driver that this object refers to. This MUST be the same name returned by the CSI GetPluginName() call for that driver.
 
@@ -193,6 +191,8 @@ class CSINodeDriver(Model, kw_only=True):
     Default: "" (applied by the server, not by this client)."""
     topology_keys: list[str] | None = field(default=None, name="topologyKeys")
     """topologyKeys is the list of keys supported by the driver. When a driver is initialized on a cluster, it provides a set of topology keys that it understands (e.g. "company.com/zone", "company.com/region"). When a driver is initialized on a node, it provides the same topology keys along with values. Kubelet will expose these topology keys as labels on its own node object. When Kubernetes does topology aware provisioning, it can use this list to determine which labels it should retrieve from the node object and pass back to the driver. It is possible for different nodes to use different topology keys. This can be empty if driver does not support topology."""
+    allocatable: VolumeNodeResources | None = None
+    """allocatable represents the volume resources of a node that are available for scheduling. This field is beta."""
 
 
 class CSINodeList(Model, kw_only=True):
@@ -201,18 +201,18 @@ class CSINodeList(Model, kw_only=True):
     API_VERSION = "storage.k8s.io/v1"
     KIND = "CSINodeList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[CSINode]
-    """items is the list of CSINode
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[CSINode]
+    """items is the list of CSINode
+
+    Required."""
 
 
 class CSINodeSpec(Model, kw_only=True):
@@ -246,18 +246,10 @@ class CSIStorageCapacity(Model, kw_only=True):
     API_VERSION = "storage.k8s.io/v1"
     KIND = "CSIStorageCapacity"
     DEFAULTS = {"metadata": {}, "storage_class_name": ""}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    capacity: Quantity | None = None
-    """capacity is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.
-
-    The semantic is currently (CSI spec 1.2) defined as: The available capacity, in bytes, of the storage that can be used to provision volumes. If not set, that information is currently unavailable."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    maximum_volume_size: Quantity | None = field(default=None, name="maximumVolumeSize")
-    """maximumVolumeSize is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.
-
-    This is defined since CSI spec 1.4.0 as the largest size that may be used in a CreateVolumeRequest.capacity_range.required_bytes field to create a volume with the same parameters as those in GetCapacityRequest. The corresponding value in the Kubernetes API is ResourceRequirements.Requests in a volume claim."""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. The name has no particular meaning. It must be a DNS subdomain (dots allowed, 253 characters). To ensure that there are no conflicts with other CSI drivers on the cluster, the recommendation is to use csisc-<uuid>, a generated name, or a reverse-domain name which ends with the unique CSI driver name.
 
@@ -274,6 +266,14 @@ class CSIStorageCapacity(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    capacity: Quantity | None = None
+    """capacity is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.
+
+    The semantic is currently (CSI spec 1.2) defined as: The available capacity, in bytes, of the storage that can be used to provision volumes. If not set, that information is currently unavailable."""
+    maximum_volume_size: Quantity | None = field(default=None, name="maximumVolumeSize")
+    """maximumVolumeSize is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.
+
+    This is defined since CSI spec 1.4.0 as the largest size that may be used in a CreateVolumeRequest.capacity_range.required_bytes field to create a volume with the same parameters as those in GetCapacityRequest. The corresponding value in the Kubernetes API is ResourceRequirements.Requests in a volume claim."""
 
 
 class CSIStorageCapacityList(Model, kw_only=True):
@@ -282,18 +282,18 @@ class CSIStorageCapacityList(Model, kw_only=True):
     API_VERSION = "storage.k8s.io/v1"
     KIND = "CSIStorageCapacityList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[CSIStorageCapacity]
-    """items is the list of CSIStorageCapacity objects.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[CSIStorageCapacity]
+    """items is the list of CSIStorageCapacity objects.
+
+    Required."""
 
 
 class StorageClass(Model, kw_only=True):
@@ -305,30 +305,22 @@ class StorageClass(Model, kw_only=True):
     API_VERSION = "storage.k8s.io/v1"
     KIND = "StorageClass"
     DEFAULTS = {"metadata": {}, "provisioner": ""}
-    allow_volume_expansion: bool | None = field(default=None, name="allowVolumeExpansion")
-    """allowVolumeExpansion shows whether the storage class allow volume expand."""
-    allowed_topologies: list[corev1.TopologySelectorTerm] | None = field(
-        default=None, name="allowedTopologies"
-    )
-    """allowedTopologies restrict the node topologies where volumes can be dynamically provisioned. Each volume plugin defines its own supported topology specifications. An empty TopologySelectorTerm list means there is no topology restriction. This field is only honored by servers that enable the VolumeScheduling feature."""
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
-    mount_options: list[str] | None = field(default=None, name="mountOptions")
-    """mountOptions controls the mountOptions for dynamically provisioned PersistentVolumes of this storage class. e.g. ["ro", "soft"]. Not validated - mount of the PVs will simply fail if one is invalid."""
-    parameters: dict[str, str] | None = None
-    """parameters holds the parameters for the provisioner that should create volumes of this storage class."""
     provisioner: str
     """provisioner indicates the type of the provisioner.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    parameters: dict[str, str] | None = None
+    """parameters holds the parameters for the provisioner that should create volumes of this storage class."""
     reclaim_policy: Literal["Delete", "Recycle", "Retain"] | str | None = field(
         default=None, name="reclaimPolicy"
     )
@@ -338,6 +330,10 @@ class StorageClass(Model, kw_only=True):
      - `"Delete"` means the volume will be deleted from Kubernetes on release from its claim. The volume plugin must support Deletion.
      - `"Recycle"` means the volume will be recycled back into the pool of unbound persistent volumes on release from its claim. The volume plugin must support Recycling.
      - `"Retain"` means the volume will be left in its current phase (Released) for manual reclamation by the administrator. The default policy is Retain."""
+    mount_options: list[str] | None = field(default=None, name="mountOptions")
+    """mountOptions controls the mountOptions for dynamically provisioned PersistentVolumes of this storage class. e.g. ["ro", "soft"]. Not validated - mount of the PVs will simply fail if one is invalid."""
+    allow_volume_expansion: bool | None = field(default=None, name="allowVolumeExpansion")
+    """allowVolumeExpansion shows whether the storage class allow volume expand."""
     volume_binding_mode: Literal["Immediate", "WaitForFirstConsumer"] | str | None = field(
         default=None, name="volumeBindingMode"
     )
@@ -346,6 +342,10 @@ class StorageClass(Model, kw_only=True):
     Possible enum values:
      - `"Immediate"` indicates that PersistentVolumeClaims should be immediately provisioned and bound. This is the default mode.
      - `"WaitForFirstConsumer"` indicates that PersistentVolumeClaims should not be provisioned and bound until the first Pod is created that references the PeristentVolumeClaim. The volume provisioning and binding will occur during Pod scheduing."""
+    allowed_topologies: list[corev1.TopologySelectorTerm] | None = field(
+        default=None, name="allowedTopologies"
+    )
+    """allowedTopologies restrict the node topologies where volumes can be dynamically provisioned. Each volume plugin defines its own supported topology specifications. An empty TopologySelectorTerm list means there is no topology restriction. This field is only honored by servers that enable the VolumeScheduling feature."""
 
 
 class StorageClassList(Model, kw_only=True):
@@ -354,60 +354,40 @@ class StorageClassList(Model, kw_only=True):
     API_VERSION = "storage.k8s.io/v1"
     KIND = "StorageClassList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[StorageClass]
-    """items is the list of StorageClasses
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[StorageClass]
+    """items is the list of StorageClasses
+
+    Required."""
 
 
 class StorageHealth(Model, kw_only=True):
     """StorageHealth contains storage backend health reported by a CSI driver on a node."""
 
     DEFAULTS = {"name": ""}
-    health_conditions: list[StorageHealthCondition] | None = field(
-        default=None, name="healthConditions"
-    )
-    """healthConditions are the adverse storage backend conditions reported by the CSI driver. At most 16 conditions may be reported."""
     name: str
     """name is the CSI driver name, matching CSINodeDriver.name.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    health_conditions: list[StorageHealthCondition] | None = field(
+        default=None, name="healthConditions"
+    )
+    """healthConditions are the adverse storage backend conditions reported by the CSI driver. At most 16 conditions may be reported."""
 
 
 class StorageHealthCondition(Model, kw_only=True):
     """StorageHealthCondition represents an adverse health condition reported by a CSI driver for its storage backend on a node."""
 
-    DEFAULTS = {"reason": "", "status": ""}
-    access_mode: (
-        Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str | None
-    ) = field(default=None, name="accessMode")
-    """accessMode is the access mode affected. Nil means all access modes are affected.
-
-    Possible enum values:
-     - `"ReadOnlyMany"` can be mounted in read-only mode to many hosts
-     - `"ReadWriteMany"` can be mounted in read/write mode to many hosts
-     - `"ReadWriteOnce"` can be mounted in read/write mode to exactly 1 host
-     - `"ReadWriteOncePod"` can be mounted in read/write mode to exactly 1 pod cannot be used in combination with other access modes"""
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    """lastTransitionTime is when this condition first appeared at its current state."""
-    message: str | None = None
-    """message is a human-readable description. Maximum permitted length of a message is 1024 characters."""
-    reason: str
-    """reason is a brief CamelCase machine-parseable reason. Maximum permitted length of a reason is 256 characters.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
+    DEFAULTS = {"status": "", "reason": ""}
     status: Literal["StorageDegraded", "StorageUnreachable"] | str
     """status is the health status category. One of "StorageUnreachable", "StorageDegraded".
 
@@ -418,6 +398,24 @@ class StorageHealthCondition(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    reason: str
+    """reason is a brief CamelCase machine-parseable reason. Maximum permitted length of a reason is 256 characters.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    message: str | None = None
+    """message is a human-readable description. Maximum permitted length of a message is 1024 characters."""
+    access_mode: (
+        Literal["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"] | str | None
+    ) = field(default=None, name="accessMode")
+    """accessMode is the access mode affected. Nil means all access modes are affected.
+
+    Possible enum values:
+     - `"ReadOnlyMany"` can be mounted in read-only mode to many hosts
+     - `"ReadWriteMany"` can be mounted in read/write mode to many hosts
+     - `"ReadWriteOnce"` can be mounted in read/write mode to exactly 1 host
+     - `"ReadWriteOncePod"` can be mounted in read/write mode to exactly 1 pod cannot be used in combination with other access modes"""
     volume_mode: Literal["Block", "Filesystem"] | str | None = field(
         default=None, name="volumeMode"
     )
@@ -426,6 +424,8 @@ class StorageHealthCondition(Model, kw_only=True):
     Possible enum values:
      - `"Block"` means the volume will not be formatted with a filesystem and will remain a raw block device.
      - `"Filesystem"` means the volume will be or is formatted with a filesystem."""
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    """lastTransitionTime is when this condition first appeared at its current state."""
 
 
 class TokenRequest(Model, kw_only=True):
@@ -450,10 +450,10 @@ class VolumeAttachment(Model, kw_only=True):
     API_VERSION = "storage.k8s.io/v1"
     KIND = "VolumeAttachment"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -476,43 +476,37 @@ class VolumeAttachmentList(Model, kw_only=True):
     API_VERSION = "storage.k8s.io/v1"
     KIND = "VolumeAttachmentList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[VolumeAttachment]
-    """items is the list of VolumeAttachments
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[VolumeAttachment]
+    """items is the list of VolumeAttachments
+
+    Required."""
 
 
 class VolumeAttachmentSource(Model, kw_only=True):
     """VolumeAttachmentSource represents a volume that should be attached. Right now only PersistentVolumes can be attached via external attacher, in the future we may allow also inline volumes in pods. Exactly one member can be set."""
 
+    persistent_volume_name: str | None = field(default=None, name="persistentVolumeName")
+    """persistentVolumeName represents the name of the persistent volume to attach."""
     inline_volume_spec: corev1.PersistentVolumeSpec | None = field(
         default=None, name="inlineVolumeSpec"
     )
     """inlineVolumeSpec contains all the information necessary to attach a persistent volume defined by a pod's inline VolumeSource. This field is populated only for the CSIMigration feature. It contains translated fields from a pod's inline VolumeSource to a PersistentVolumeSpec. This field is beta-level and is only honored by servers that enabled the CSIMigration feature."""
-    persistent_volume_name: str | None = field(default=None, name="persistentVolumeName")
-    """persistentVolumeName represents the name of the persistent volume to attach."""
 
 
 class VolumeAttachmentSpec(Model, kw_only=True):
     """VolumeAttachmentSpec is the specification of a VolumeAttachment request."""
 
-    DEFAULTS = {"attacher": "", "node_name": "", "source": {}}
+    DEFAULTS = {"attacher": "", "source": {}, "node_name": ""}
     attacher: str
     """attacher indicates the name of the volume driver that MUST handle this request. This is the name returned by GetPluginName().
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    node_name: str = field(name="nodeName")
-    """nodeName represents the node that the volume should be attached to.
 
     Required.
 
@@ -523,14 +517,18 @@ class VolumeAttachmentSpec(Model, kw_only=True):
     Required.
 
     Default: {} (applied by the server, not by this client)."""
+    node_name: str = field(name="nodeName")
+    """nodeName represents the node that the volume should be attached to.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
 
 
 class VolumeAttachmentStatus(Model, kw_only=True):
     """VolumeAttachmentStatus is the status of a VolumeAttachment request."""
 
     DEFAULTS = {"attached": False}
-    attach_error: VolumeError | None = field(default=None, name="attachError")
-    """attachError represents the last error encountered during attach operation, if any. This field must only be set by the entity completing the attach operation, i.e. the external-attacher."""
     attached: bool
     """attached indicates the volume is successfully attached. This field must only be set by the entity completing the attach operation, i.e. the external-attacher.
 
@@ -539,6 +537,8 @@ class VolumeAttachmentStatus(Model, kw_only=True):
     Default: false (applied by the server, not by this client)."""
     attachment_metadata: dict[str, str] | None = field(default=None, name="attachmentMetadata")
     """attachmentMetadata is populated with any information returned by the attach operation, upon successful attach, that must be passed into subsequent WaitForAttach or Mount calls. This field must only be set by the entity completing the attach operation, i.e. the external-attacher."""
+    attach_error: VolumeError | None = field(default=None, name="attachError")
+    """attachError represents the last error encountered during attach operation, if any. This field must only be set by the entity completing the attach operation, i.e. the external-attacher."""
     detach_error: VolumeError | None = field(default=None, name="detachError")
     """detachError represents the last error encountered during detach operation, if any. This field must only be set by the entity completing the detach operation, i.e. the external-attacher."""
 
@@ -548,21 +548,21 @@ class VolumeAttributesClass(Model, kw_only=True):
 
     API_VERSION = "storage.k8s.io/v1"
     KIND = "VolumeAttributesClass"
-    DEFAULTS = {"driver_name": "", "metadata": {}}
+    DEFAULTS = {"metadata": {}, "driver_name": ""}
+    kind: str | None = None
+    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
+    metadata: metav1.ObjectMeta | None = None
+    """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+
+    Default: {} (applied by the server, not by this client)."""
     driver_name: str = field(name="driverName")
     """driverName is the name of the CSI driver This field is immutable.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    kind: str | None = None
-    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    metadata: metav1.ObjectMeta | None = None
-    """metadata is the standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
-
-    Default: {} (applied by the server, not by this client)."""
     parameters: dict[str, str] | None = None
     """parameters hold volume attributes defined by the CSI driver. These values are opaque to the Kubernetes and are passed directly to the CSI driver. The underlying storage provider supports changing these attributes on an existing volume, however the parameters field itself is immutable. To invoke a volume update, a new VolumeAttributesClass should be created with new parameters, and the PersistentVolumeClaim should be updated to reference the new VolumeAttributesClass.
 
@@ -575,31 +575,31 @@ class VolumeAttributesClassList(Model, kw_only=True):
     API_VERSION = "storage.k8s.io/v1"
     KIND = "VolumeAttributesClassList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[VolumeAttributesClass]
-    """items is the list of VolumeAttributesClass objects.
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[VolumeAttributesClass]
+    """items is the list of VolumeAttributesClass objects.
+
+    Required."""
 
 
 class VolumeError(Model, kw_only=True):
     """VolumeError captures an error encountered during a volume operation."""
 
+    time: Time | None = None
+    """time represents the time the error was encountered."""
+    message: str | None = None
+    """message represents the error encountered during Attach or Detach operation. This string may be logged, so it should not contain sensitive information."""
     error_code: int | None = field(default=None, name="errorCode")
     """errorCode is a numeric gRPC code representing the error encountered during Attach or Detach operations.
 
     This field requires the MutableCSINodeAllocatableCount feature gate being enabled to be set."""
-    message: str | None = None
-    """message represents the error encountered during Attach or Detach operation. This string may be logged, so it should not contain sensitive information."""
-    time: Time | None = None
-    """time represents the time the error was encountered."""
 
 
 class VolumeNodeResources(Model, kw_only=True):

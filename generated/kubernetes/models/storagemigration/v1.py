@@ -13,10 +13,10 @@ class StorageVersionMigration(Model, kw_only=True):
     API_VERSION = "storagemigration.k8s.io/v1"
     KIND = "StorageVersionMigration"
     DEFAULTS = {"metadata": {}, "spec": {}, "status": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ObjectMeta | None = None
     """Standard object metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
@@ -37,18 +37,18 @@ class StorageVersionMigrationList(Model, kw_only=True):
     API_VERSION = "storagemigration.k8s.io/v1"
     KIND = "StorageVersionMigrationList"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    items: list[StorageVersionMigration]
-    """Items is the list of StorageVersionMigration
-
-    Required."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: metav1.ListMeta | None = None
     """Standard list metadata More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
 
     Default: {} (applied by the server, not by this client)."""
+    items: list[StorageVersionMigration]
+    """Items is the list of StorageVersionMigration
+
+    Required."""
 
 
 class StorageVersionMigrationSpec(Model, kw_only=True):

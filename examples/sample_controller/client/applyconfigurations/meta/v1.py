@@ -15,16 +15,16 @@ if TYPE_CHECKING:
 class APIResourceApplyConfiguration(ApplyConfiguration["models.APIResource"], kw_only=True):
     """``APIResource`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    categories: list[str] | None = None
-    group: str | None = None
-    kind: str | None = None
     name: str | None = None
-    namespaced: bool | None = None
-    short_names: list[str] | None = field(default=None, name="shortNames")
     singular_name: str | None = field(default=None, name="singularName")
-    storage_version_hash: str | None = field(default=None, name="storageVersionHash")
-    verbs: list[str] | None = None
+    namespaced: bool | None = None
+    group: str | None = None
     version: str | None = None
+    kind: str | None = None
+    verbs: list[str] | None = None
+    short_names: list[str] | None = field(default=None, name="shortNames")
+    categories: list[str] | None = None
+    storage_version_hash: str | None = field(default=None, name="storageVersionHash")
 
 
 class APIResourceListApplyConfiguration(ApplyConfiguration["models.APIResourceList"], kw_only=True):
@@ -32,36 +32,36 @@ class APIResourceListApplyConfiguration(ApplyConfiguration["models.APIResourceLi
 
     API_VERSION = "v1"
     KIND = "APIResourceList"
+    kind: str | None = None
     api_version: str | None = field(default=None, name="apiVersion")
     group_version: str | None = field(default=None, name="groupVersion")
-    kind: str | None = None
     resources: list[APIResourceApplyConfiguration] | None = None
 
 
 class ConditionApplyConfiguration(ApplyConfiguration["models.Condition"], kw_only=True):
     """``Condition`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
-    message: str | None = None
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    reason: str | None = None
-    status: str | None = None
     type: str | None = None
+    status: str | None = None
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    last_transition_time: Time | None = field(default=None, name="lastTransitionTime")
+    reason: str | None = None
+    message: str | None = None
 
 
 class DeleteOptionsApplyConfiguration(ApplyConfiguration["models.DeleteOptions"], kw_only=True):
     """``DeleteOptions`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    kind: str | None = None
     api_version: str | None = field(default=None, name="apiVersion")
-    dry_run: list[str] | None = field(default=None, name="dryRun")
     grace_period_seconds: int | None = field(default=None, name="gracePeriodSeconds")
+    preconditions: PreconditionsApplyConfiguration | None = None
+    orphan_dependents: bool | None = field(default=None, name="orphanDependents")
+    propagation_policy: str | None = field(default=None, name="propagationPolicy")
+    dry_run: list[str] | None = field(default=None, name="dryRun")
     ignore_store_read_error_with_cluster_breaking_potential: bool | None = field(
         default=None, name="ignoreStoreReadErrorWithClusterBreakingPotential"
     )
-    kind: str | None = None
-    orphan_dependents: bool | None = field(default=None, name="orphanDependents")
-    preconditions: PreconditionsApplyConfiguration | None = None
-    propagation_policy: str | None = field(default=None, name="propagationPolicy")
 
 
 class FieldSelectorRequirementApplyConfiguration(
@@ -85,10 +85,10 @@ class LabelSelectorApplyConfiguration(ApplyConfiguration["models.LabelSelector"]
     """``LabelSelector`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
     ATOMIC = True
+    match_labels: dict[str, str] | None = field(default=None, name="matchLabels")
     match_expressions: list[LabelSelectorRequirementApplyConfiguration] | None = field(
         default=None, name="matchExpressions"
     )
-    match_labels: dict[str, str] | None = field(default=None, name="matchLabels")
 
 
 class LabelSelectorRequirementApplyConfiguration(
@@ -104,10 +104,10 @@ class LabelSelectorRequirementApplyConfiguration(
 class ListMetaApplyConfiguration(ApplyConfiguration["models.ListMeta"], kw_only=True):
     """``ListMeta`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
+    self_link: str | None = field(default=None, name="selfLink")
+    resource_version: str | None = field(default=None, name="resourceVersion")
     continue_: str | None = field(default=None, name="continue")
     remaining_item_count: int | None = field(default=None, name="remainingItemCount")
-    resource_version: str | None = field(default=None, name="resourceVersion")
-    self_link: str | None = field(default=None, name="selfLink")
     shard_info: ShardInfoApplyConfiguration | None = field(default=None, name="shardInfo")
 
 
@@ -116,39 +116,39 @@ class ManagedFieldsEntryApplyConfiguration(
 ):
     """``ManagedFieldsEntry`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    api_version: str | None = field(default=None, name="apiVersion")
-    fields_type: str | None = field(default=None, name="fieldsType")
-    fields_v1: dict[str, Any] | None = field(default=None, name="fieldsV1")
     manager: str | None = None
     operation: str | None = None
-    subresource: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     time: Time | None = None
+    fields_type: str | None = field(default=None, name="fieldsType")
+    fields_v1: dict[str, Any] | None = field(default=None, name="fieldsV1")
+    subresource: str | None = None
 
 
 class ObjectMetaApplyConfiguration(ApplyConfiguration["models.ObjectMeta"], kw_only=True):
     """``ObjectMeta`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    annotations: dict[str, str] | None = None
+    name: str | None = None
+    generate_name: str | None = field(default=None, name="generateName")
+    namespace: str | None = None
+    self_link: str | None = field(default=None, name="selfLink")
+    uid: str | None = None
+    resource_version: str | None = field(default=None, name="resourceVersion")
+    generation: int | None = None
     creation_timestamp: Time | None = field(default=None, name="creationTimestamp")
+    deletion_timestamp: Time | None = field(default=None, name="deletionTimestamp")
     deletion_grace_period_seconds: int | None = field(
         default=None, name="deletionGracePeriodSeconds"
     )
-    deletion_timestamp: Time | None = field(default=None, name="deletionTimestamp")
-    finalizers: list[str] | None = None
-    generate_name: str | None = field(default=None, name="generateName")
-    generation: int | None = None
     labels: dict[str, str] | None = None
-    managed_fields: list[ManagedFieldsEntryApplyConfiguration] | None = field(
-        default=None, name="managedFields"
-    )
-    name: str | None = None
-    namespace: str | None = None
+    annotations: dict[str, str] | None = None
     owner_references: list[OwnerReferenceApplyConfiguration] | None = field(
         default=None, name="ownerReferences"
     )
-    resource_version: str | None = field(default=None, name="resourceVersion")
-    self_link: str | None = field(default=None, name="selfLink")
-    uid: str | None = None
+    finalizers: list[str] | None = None
+    managed_fields: list[ManagedFieldsEntryApplyConfiguration] | None = field(
+        default=None, name="managedFields"
+    )
 
 
 class OwnerReferenceApplyConfiguration(ApplyConfiguration["models.OwnerReference"], kw_only=True):
@@ -156,11 +156,11 @@ class OwnerReferenceApplyConfiguration(ApplyConfiguration["models.OwnerReference
 
     ATOMIC = True
     api_version: str | None = field(default=None, name="apiVersion")
-    block_owner_deletion: bool | None = field(default=None, name="blockOwnerDeletion")
-    controller: bool | None = None
     kind: str | None = None
     name: str | None = None
     uid: str | None = None
+    controller: bool | None = None
+    block_owner_deletion: bool | None = field(default=None, name="blockOwnerDeletion")
 
 
 class PartialObjectMetadataApplyConfiguration(
@@ -178,8 +178,8 @@ class PartialObjectMetadataApplyConfiguration(
 class PreconditionsApplyConfiguration(ApplyConfiguration["models.Preconditions"], kw_only=True):
     """``Preconditions`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    resource_version: str | None = field(default=None, name="resourceVersion")
     uid: str | None = None
+    resource_version: str | None = field(default=None, name="resourceVersion")
 
 
 class ShardInfoApplyConfiguration(ApplyConfiguration["models.ShardInfo"], kw_only=True):
@@ -193,37 +193,37 @@ class StatusApplyConfiguration(ApplyConfiguration["models.Status"], kw_only=True
 
     API_VERSION = "v1"
     KIND = "Status"
-    api_version: str | None = field(default=None, name="apiVersion")
-    code: int | None = None
-    details: StatusDetailsApplyConfiguration | None = None
     kind: str | None = None
-    message: str | None = None
+    api_version: str | None = field(default=None, name="apiVersion")
     metadata: ListMetaApplyConfiguration | None = None
-    reason: str | None = None
     status: str | None = None
+    message: str | None = None
+    reason: str | None = None
+    details: StatusDetailsApplyConfiguration | None = None
+    code: int | None = None
 
 
 class StatusCauseApplyConfiguration(ApplyConfiguration["models.StatusCause"], kw_only=True):
     """``StatusCause`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    field_: str | None = field(default=None, name="field")
-    message: str | None = None
     reason: str | None = None
+    message: str | None = None
+    field_: str | None = field(default=None, name="field")
 
 
 class StatusDetailsApplyConfiguration(ApplyConfiguration["models.StatusDetails"], kw_only=True):
     """``StatusDetails`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    causes: list[StatusCauseApplyConfiguration] | None = None
+    name: str | None = None
     group: str | None = None
     kind: str | None = None
-    name: str | None = None
-    retry_after_seconds: int | None = field(default=None, name="retryAfterSeconds")
     uid: str | None = None
+    causes: list[StatusCauseApplyConfiguration] | None = None
+    retry_after_seconds: int | None = field(default=None, name="retryAfterSeconds")
 
 
 class WatchEventApplyConfiguration(ApplyConfiguration["models.WatchEvent"], kw_only=True):
     """``WatchEvent`` (meta/v1) for server-side apply: its fields, all optional (``None`` is not sent)."""
 
-    object: dict[str, Any] | None = None
     type: str | None = None
+    object: dict[str, Any] | None = None

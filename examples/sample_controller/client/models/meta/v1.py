@@ -12,19 +12,15 @@ from kgen.runtime.apimachinery import Time
 class APIResource(Model, kw_only=True):
     """APIResource specifies the name of a resource and whether it is namespaced."""
 
-    DEFAULTS = {"kind": "", "name": "", "namespaced": False, "singular_name": ""}
-    categories: list[str] | None = None
-    """categories is a list of the grouped resources this resource belongs to (e.g. 'all')"""
-    group: str | None = None
-    """group is the preferred group of the resource.  Empty implies the group of the containing resource list. For subresources, this may have a different value, for example: Scale"."""
-    kind: str
-    """kind is the kind for the resource (e.g. 'Foo' is the kind for a resource 'foo')
+    DEFAULTS = {"name": "", "singular_name": "", "namespaced": False, "kind": ""}
+    name: str
+    """name is the plural name of the resource.
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    name: str
-    """name is the plural name of the resource.
+    singular_name: str = field(name="singularName")
+    """singularName is the singular name of the resource.  This allows clients to handle plural and singular opaquely. The singularName is more correct for reporting status on a single item and both singular and plural are allowed from the kubectl CLI interface.
 
     Required.
 
@@ -35,22 +31,26 @@ class APIResource(Model, kw_only=True):
     Required.
 
     Default: false (applied by the server, not by this client)."""
-    short_names: list[str] | None = field(default=None, name="shortNames")
-    """shortNames is a list of suggested short names of the resource."""
-    singular_name: str = field(name="singularName")
-    """singularName is the singular name of the resource.  This allows clients to handle plural and singular opaquely. The singularName is more correct for reporting status on a single item and both singular and plural are allowed from the kubectl CLI interface.
+    group: str | None = None
+    """group is the preferred group of the resource.  Empty implies the group of the containing resource list. For subresources, this may have a different value, for example: Scale"."""
+    version: str | None = None
+    """version is the preferred version of the resource.  Empty implies the version of the containing resource list For subresources, this may have a different value, for example: v1 (while inside a v1beta1 version of the core resource's group)"."""
+    kind: str
+    """kind is the kind for the resource (e.g. 'Foo' is the kind for a resource 'foo')
 
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    storage_version_hash: str | None = field(default=None, name="storageVersionHash")
-    """The hash value of the storage version, the version this resource is converted to when written to the data store. Value must be treated as opaque by clients. Only equality comparison on the value is valid. This is an alpha feature and may change or be removed in the future. The field is populated by the apiserver only if the StorageVersionHash feature gate is enabled. This field will remain optional even if it graduates."""
     verbs: list[str]
     """verbs is a list of supported kube verbs (this includes get, list, watch, create, update, patch, delete, deletecollection, and proxy)
 
     Required."""
-    version: str | None = None
-    """version is the preferred version of the resource.  Empty implies the version of the containing resource list For subresources, this may have a different value, for example: v1 (while inside a v1beta1 version of the core resource's group)"."""
+    short_names: list[str] | None = field(default=None, name="shortNames")
+    """shortNames is a list of suggested short names of the resource."""
+    categories: list[str] | None = None
+    """categories is a list of the grouped resources this resource belongs to (e.g. 'all')"""
+    storage_version_hash: str | None = field(default=None, name="storageVersionHash")
+    """The hash value of the storage version, the version this resource is converted to when written to the data store. Value must be treated as opaque by clients. Only equality comparison on the value is valid. This is an alpha feature and may change or be removed in the future. The field is populated by the apiserver only if the StorageVersionHash feature gate is enabled. This field will remain optional even if it graduates."""
 
 
 class APIResourceList(Model, kw_only=True):
@@ -59,6 +59,8 @@ class APIResourceList(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "APIResourceList"
     DEFAULTS = {"group_version": ""}
+    kind: str | None = None
+    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     group_version: str = field(name="groupVersion")
@@ -67,8 +69,6 @@ class APIResourceList(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    kind: str | None = None
-    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     resources: list[APIResource]
     """resources contains the name of the resources and if they are namespaced.
 
@@ -78,21 +78,9 @@ class APIResourceList(Model, kw_only=True):
 class Condition(Model, kw_only=True):
     """Condition contains details for one aspect of the current state of this API Resource."""
 
-    DEFAULTS = {"message": "", "reason": "", "status": "", "type": ""}
-    last_transition_time: Time = field(name="lastTransitionTime")
-    """lastTransitionTime is the last time the condition transitioned from one status to another. This should be when the underlying condition changed.  If that is not known, then using the time when the API field changed is acceptable.
-
-    Required."""
-    message: str
-    """message is a human readable message indicating details about the transition. This may be an empty string.
-
-    Required.
-
-    Default: "" (applied by the server, not by this client)."""
-    observed_generation: int | None = field(default=None, name="observedGeneration")
-    """observedGeneration represents the .metadata.generation that the condition was set based upon. For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date with respect to the current state of the instance."""
-    reason: str
-    """reason contains a programmatic identifier indicating the reason for the condition's last transition. Producers of specific condition types may define expected values and meanings for this field, and whether the values are considered a guaranteed API. The value should be a CamelCase string. This field may not be empty.
+    DEFAULTS = {"type": "", "status": "", "reason": "", "message": ""}
+    type: str
+    """type of condition in CamelCase or in foo.example.com/CamelCase.
 
     Required.
 
@@ -103,8 +91,20 @@ class Condition(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    type: str
-    """type of condition in CamelCase or in foo.example.com/CamelCase.
+    observed_generation: int | None = field(default=None, name="observedGeneration")
+    """observedGeneration represents the .metadata.generation that the condition was set based upon. For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date with respect to the current state of the instance."""
+    last_transition_time: Time = field(name="lastTransitionTime")
+    """lastTransitionTime is the last time the condition transitioned from one status to another. This should be when the underlying condition changed.  If that is not known, then using the time when the API field changed is acceptable.
+
+    Required."""
+    reason: str
+    """reason contains a programmatic identifier indicating the reason for the condition's last transition. Producers of specific condition types may define expected values and meanings for this field, and whether the values are considered a guaranteed API. The value should be a CamelCase string. This field may not be empty.
+
+    Required.
+
+    Default: "" (applied by the server, not by this client)."""
+    message: str
+    """message is a human readable message indicating details about the transition. This may be an empty string.
 
     Required.
 
@@ -114,24 +114,24 @@ class Condition(Model, kw_only=True):
 class DeleteOptions(Model, kw_only=True):
     """DeleteOptions may be provided when deleting an API object."""
 
+    kind: str | None = None
+    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
     api_version: str | None = field(default=None, name="apiVersion")
     """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    dry_run: list[str] | None = field(default=None, name="dryRun")
-    """When present, indicates that modifications should not be persisted. An invalid or unrecognized dryRun directive will result in an error response and no further processing of the request. Valid values are: - All: all dry run stages will be processed"""
     grace_period_seconds: int | None = field(default=None, name="gracePeriodSeconds")
     """The duration in seconds before the object should be deleted. Value must be non-negative integer. The value zero indicates delete immediately. If this value is nil, the default grace period for the specified type will be used. Defaults to a per object value if not specified. zero means delete immediately."""
+    preconditions: Preconditions | None = None
+    """Must be fulfilled before a deletion is carried out. If not possible, a 409 Conflict status will be returned."""
+    orphan_dependents: bool | None = field(default=None, name="orphanDependents")
+    """Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7. Should the dependent objects be orphaned. If true/false, the "orphan" finalizer will be added to/removed from the object's finalizers list. Either this field or PropagationPolicy may be set, but not both."""
+    propagation_policy: str | None = field(default=None, name="propagationPolicy")
+    """Whether and how garbage collection will be performed. Either this field or OrphanDependents may be set, but not both. The default policy is decided by the existing finalizer set in the metadata.finalizers and the resource-specific default policy. Acceptable values are: 'Orphan' - orphan the dependents; 'Background' - allow the garbage collector to delete the dependents in the background; 'Foreground' - a cascading policy that deletes all dependents in the foreground."""
+    dry_run: list[str] | None = field(default=None, name="dryRun")
+    """When present, indicates that modifications should not be persisted. An invalid or unrecognized dryRun directive will result in an error response and no further processing of the request. Valid values are: - All: all dry run stages will be processed"""
     ignore_store_read_error_with_cluster_breaking_potential: bool | None = field(
         default=None, name="ignoreStoreReadErrorWithClusterBreakingPotential"
     )
     """if set to true, it will trigger an unsafe deletion of the resource in case the normal deletion flow fails with a corrupt object error. A resource is considered corrupt if it can not be retrieved from the underlying storage successfully because of a) its data can not be transformed e.g. decryption failure, or b) it fails to decode into an object. NOTE: unsafe deletion ignores finalizer constraints, skips precondition checks, and removes the object from the storage. WARNING: This may potentially break the cluster if the workload associated with the resource being unsafe-deleted relies on normal deletion flow. Use only if you REALLY know what you are doing. The default value is false, and the user must opt in to enable it"""
-    kind: str | None = None
-    """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    orphan_dependents: bool | None = field(default=None, name="orphanDependents")
-    """Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7. Should the dependent objects be orphaned. If true/false, the "orphan" finalizer will be added to/removed from the object's finalizers list. Either this field or PropagationPolicy may be set, but not both."""
-    preconditions: Preconditions | None = None
-    """Must be fulfilled before a deletion is carried out. If not possible, a 409 Conflict status will be returned."""
-    propagation_policy: str | None = field(default=None, name="propagationPolicy")
-    """Whether and how garbage collection will be performed. Either this field or OrphanDependents may be set, but not both. The default policy is decided by the existing finalizer set in the metadata.finalizers and the resource-specific default policy. Acceptable values are: 'Orphan' - orphan the dependents; 'Background' - allow the garbage collector to delete the dependents in the background; 'Foreground' - a cascading policy that deletes all dependents in the foreground."""
 
 
 class FieldSelectorRequirement(Model, kw_only=True):
@@ -171,12 +171,12 @@ class GroupResource(Model, kw_only=True):
 class LabelSelector(Model, kw_only=True):
     """A label selector is a label query over a set of resources. The result of matchLabels and matchExpressions are ANDed. An empty label selector matches all objects. A null label selector matches no objects."""
 
+    match_labels: dict[str, str] | None = field(default=None, name="matchLabels")
+    """matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is "key", the operator is "In", and the values array contains only "value". The requirements are ANDed."""
     match_expressions: list[LabelSelectorRequirement] | None = field(
         default=None, name="matchExpressions"
     )
     """matchExpressions is a list of label selector requirements. The requirements are ANDed."""
-    match_labels: dict[str, str] | None = field(default=None, name="matchLabels")
-    """matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is "key", the operator is "In", and the values array contains only "value". The requirements are ANDed."""
 
 
 class LabelSelectorRequirement(Model, kw_only=True):
@@ -202,14 +202,14 @@ class LabelSelectorRequirement(Model, kw_only=True):
 class ListMeta(Model, kw_only=True):
     """ListMeta describes metadata that synthetic resources must have, including lists and various status objects. A resource may have only one of {ObjectMeta, ListMeta}."""
 
+    self_link: str | None = field(default=None, name="selfLink")
+    """Deprecated: selfLink is a legacy read-only field that is no longer populated by the system."""
+    resource_version: str | None = field(default=None, name="resourceVersion")
+    """String that identifies the server's internal version of this object that can be used by clients to determine when objects have changed. Value must be treated as opaque by clients and passed unmodified back to the server. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency"""
     continue_: str | None = field(default=None, name="continue")
     """continue may be set if the user set a limit on the number of items returned, and indicates that the server has more data available. The value is opaque and may be used to issue another request to the endpoint that served this list to retrieve the next set of available objects. Continuing a consistent list may not be possible if the server configuration has changed or more than a few minutes have passed. The resourceVersion field returned when using this continue value will be identical to the value in the first response, unless you have received this token from an error message."""
     remaining_item_count: int | None = field(default=None, name="remainingItemCount")
     """remainingItemCount is the number of subsequent items in the list which are not included in this list response. If the list request contained label or field selectors, then the number of remaining items is unknown and the field will be left unset and omitted during serialization. If the list is complete (either because it is not chunking or because this is the last chunk), then there are no more remaining items and this field will be left unset and omitted during serialization. Servers older than v1.15 do not set this field. The intended use of the remainingItemCount is *estimating* the size of a collection. Clients should not rely on the remainingItemCount to be set or to be exact."""
-    resource_version: str | None = field(default=None, name="resourceVersion")
-    """String that identifies the server's internal version of this object that can be used by clients to determine when objects have changed. Value must be treated as opaque by clients and passed unmodified back to the server. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency"""
-    self_link: str | None = field(default=None, name="selfLink")
-    """Deprecated: selfLink is a legacy read-only field that is no longer populated by the system."""
     shard_info: ShardInfo | None = field(default=None, name="shardInfo")
     """shardInfo is set when the list is a filtered subset of the full collection, as selected by a shard selector on the request. It echoes back the selector so clients can verify which shard they received and merge sharded responses. Clients should not cache sharded list responses as a full representation of the collection.
 
@@ -219,71 +219,71 @@ class ListMeta(Model, kw_only=True):
 class ManagedFieldsEntry(Model, kw_only=True):
     """ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource that the fieldset applies to."""
 
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the version of this resource that this field set applies to. The format is "group/version" just like the top-level APIVersion field. It is necessary to track the version of a field set because it cannot be automatically converted."""
-    fields_type: str | None = field(default=None, name="fieldsType")
-    """FieldsType is the discriminator for the different fields format and version. There is currently only one possible value: "FieldsV1\x22"""
-    fields_v1: dict[str, Any] | None = field(default=None, name="fieldsV1")
-    """FieldsV1 holds the first JSON version format as described in the "FieldsV1" type."""
     manager: str | None = None
     """Manager is an identifier of the workflow managing these fields."""
     operation: str | None = None
     """Operation is the type of operation which lead to this ManagedFieldsEntry being created. The only valid values for this field are 'Apply' and 'Update'."""
-    subresource: str | None = None
-    """Subresource is the name of the subresource used to update that object, or empty string if the object was updated through the main resource. The value of this field is used to distinguish between managers, even if they share the same name. For example, a status update will be distinct from a regular update using the same manager name. Note that the APIVersion field is not related to the Subresource field and it always corresponds to the version of the main resource."""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the version of this resource that this field set applies to. The format is "group/version" just like the top-level APIVersion field. It is necessary to track the version of a field set because it cannot be automatically converted."""
     time: Time | None = None
     """Time is the timestamp of when the ManagedFields entry was added. The timestamp will also be updated if a field is added, the manager changes any of the owned fields value or removes a field. The timestamp does not update when a field is removed from the entry because another manager took it over."""
+    fields_type: str | None = field(default=None, name="fieldsType")
+    """FieldsType is the discriminator for the different fields format and version. There is currently only one possible value: "FieldsV1\x22"""
+    fields_v1: dict[str, Any] | None = field(default=None, name="fieldsV1")
+    """FieldsV1 holds the first JSON version format as described in the "FieldsV1" type."""
+    subresource: str | None = None
+    """Subresource is the name of the subresource used to update that object, or empty string if the object was updated through the main resource. The value of this field is used to distinguish between managers, even if they share the same name. For example, a status update will be distinct from a regular update using the same manager name. Note that the APIVersion field is not related to the Subresource field and it always corresponds to the version of the main resource."""
 
 
 class ObjectMeta(Model, kw_only=True):
     """ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create."""
 
-    annotations: dict[str, str] | None = None
-    """Annotations is an unstructured key value map stored with a resource that may be set by external tools to store and retrieve arbitrary metadata. They are not queryable and should be preserved when modifying objects. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/annotations"""
-    creation_timestamp: Time | None = field(default=None, name="creationTimestamp")
-    """CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.
-
-    Populated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"""
-    deletion_grace_period_seconds: int | None = field(
-        default=None, name="deletionGracePeriodSeconds"
-    )
-    """Number of seconds allowed for this object to gracefully terminate before it will be removed from the system. Only set when deletionTimestamp is also set. May only be shortened. Read-only."""
-    deletion_timestamp: Time | None = field(default=None, name="deletionTimestamp")
-    """DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted. This field is set by the server when a graceful deletion is requested by the user, and is not directly settable by a client. The resource is expected to be deleted (no longer visible from resource lists, and not reachable by name) after the time in this field, once the finalizers list is empty. As long as the finalizers list contains items, deletion is blocked. Once the deletionTimestamp is set, this value may not be unset or be set further into the future, although it may be shortened or the resource may be deleted prior to this time. For example, a user may request that a pod is deleted in 30 seconds. The Kubelet will react by sending a graceful termination signal to the containers in the pod. After that 30 seconds, the Kubelet will send a hard termination signal (SIGKILL) to the container and after cleanup, remove the pod from the API. In the presence of network partitions, this object may still exist after this timestamp, until an administrator or automated process can determine the resource is fully terminated. If not set, graceful deletion of the object has not been requested.
-
-    Populated by the system when a graceful deletion is requested. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"""
-    finalizers: list[str] | None = None
-    """Must be empty before the object is deleted from the registry. Each entry is an identifier for the responsible component that will remove the entry from the list. If the deletionTimestamp of the object is non-nil, entries in this list can only be removed. Finalizers may be processed and removed in any order.  Order is NOT enforced because it introduces significant risk of stuck finalizers. finalizers is a shared field, any actor with permission can reorder it. If the finalizer list is processed in order, then this can lead to a situation in which the component responsible for the first finalizer in the list is waiting for a signal (field value, external system, or other) produced by a component responsible for a finalizer later in the list, resulting in a deadlock. Without enforced ordering finalizers are free to order amongst themselves and are not vulnerable to ordering changes in the list."""
+    name: str | None = None
+    """Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"""
     generate_name: str | None = field(default=None, name="generateName")
     """GenerateName is an optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided. If this field is used, the name returned to the client will be different than the name passed. This value will also be combined with a unique suffix. The provided value has the same validation rules as the Name field, and may be truncated by the length of the suffix required to make the value unique on the server.
 
     If this field is specified and the generated name exists, the server will return a 409.
 
     Applied only if Name is not specified. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#idempotency"""
-    generation: int | None = None
-    """A sequence number representing a specific generation of the desired state. Populated by the system. Read-only."""
-    labels: dict[str, str] | None = None
-    """Map of string keys and values that can be used to organize and categorize (scope and select) objects. May match selectors of replication controllers and services. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels"""
-    managed_fields: list[ManagedFieldsEntry] | None = field(default=None, name="managedFields")
-    """ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow. This is mostly for internal housekeeping, and users typically shouldn't need to set or understand this field. A workflow can be the user's name, a controller's name, or the name of a specific apply path like "ci-cd". The set of fields is always in the version that the workflow used when modifying the object."""
-    name: str | None = None
-    """Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"""
     namespace: str | None = None
     """Namespace defines the space within which each name must be unique. An empty namespace is equivalent to the "default" namespace, but "default" is the canonical representation. Not all objects are required to be scoped to a namespace - the value of this field for those objects will be empty.
 
     Must be a DNS_LABEL. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces"""
-    owner_references: list[OwnerReference] | None = field(default=None, name="ownerReferences")
-    """List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected. If this object is managed by a controller, then an entry in this list will point to this controller, with the controller field set to true. There cannot be more than one managing controller."""
-    resource_version: str | None = field(default=None, name="resourceVersion")
-    """An opaque value that represents the internal version of this object that can be used by clients to determine when objects have changed. May be used for optimistic concurrency, change detection, and the watch operation on a resource or set of resources. Clients must treat these values as opaque and passed unmodified back to the server. They may only be valid for a particular resource or set of resources.
-
-    Populated by the system. Read-only. Value must be treated as opaque by clients and . More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency"""
     self_link: str | None = field(default=None, name="selfLink")
     """Deprecated: selfLink is a legacy read-only field that is no longer populated by the system."""
     uid: str | None = None
     """UID is the unique in time and space value for this object. It is typically generated by the server on successful creation of a resource and is not allowed to change on PUT operations.
 
     Populated by the system. Read-only. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#uids"""
+    resource_version: str | None = field(default=None, name="resourceVersion")
+    """An opaque value that represents the internal version of this object that can be used by clients to determine when objects have changed. May be used for optimistic concurrency, change detection, and the watch operation on a resource or set of resources. Clients must treat these values as opaque and passed unmodified back to the server. They may only be valid for a particular resource or set of resources.
+
+    Populated by the system. Read-only. Value must be treated as opaque by clients and . More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency"""
+    generation: int | None = None
+    """A sequence number representing a specific generation of the desired state. Populated by the system. Read-only."""
+    creation_timestamp: Time | None = field(default=None, name="creationTimestamp")
+    """CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.
+
+    Populated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"""
+    deletion_timestamp: Time | None = field(default=None, name="deletionTimestamp")
+    """DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted. This field is set by the server when a graceful deletion is requested by the user, and is not directly settable by a client. The resource is expected to be deleted (no longer visible from resource lists, and not reachable by name) after the time in this field, once the finalizers list is empty. As long as the finalizers list contains items, deletion is blocked. Once the deletionTimestamp is set, this value may not be unset or be set further into the future, although it may be shortened or the resource may be deleted prior to this time. For example, a user may request that a pod is deleted in 30 seconds. The Kubelet will react by sending a graceful termination signal to the containers in the pod. After that 30 seconds, the Kubelet will send a hard termination signal (SIGKILL) to the container and after cleanup, remove the pod from the API. In the presence of network partitions, this object may still exist after this timestamp, until an administrator or automated process can determine the resource is fully terminated. If not set, graceful deletion of the object has not been requested.
+
+    Populated by the system when a graceful deletion is requested. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"""
+    deletion_grace_period_seconds: int | None = field(
+        default=None, name="deletionGracePeriodSeconds"
+    )
+    """Number of seconds allowed for this object to gracefully terminate before it will be removed from the system. Only set when deletionTimestamp is also set. May only be shortened. Read-only."""
+    labels: dict[str, str] | None = None
+    """Map of string keys and values that can be used to organize and categorize (scope and select) objects. May match selectors of replication controllers and services. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels"""
+    annotations: dict[str, str] | None = None
+    """Annotations is an unstructured key value map stored with a resource that may be set by external tools to store and retrieve arbitrary metadata. They are not queryable and should be preserved when modifying objects. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/annotations"""
+    owner_references: list[OwnerReference] | None = field(default=None, name="ownerReferences")
+    """List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected. If this object is managed by a controller, then an entry in this list will point to this controller, with the controller field set to true. There cannot be more than one managing controller."""
+    finalizers: list[str] | None = None
+    """Must be empty before the object is deleted from the registry. Each entry is an identifier for the responsible component that will remove the entry from the list. If the deletionTimestamp of the object is non-nil, entries in this list can only be removed. Finalizers may be processed and removed in any order.  Order is NOT enforced because it introduces significant risk of stuck finalizers. finalizers is a shared field, any actor with permission can reorder it. If the finalizer list is processed in order, then this can lead to a situation in which the component responsible for the first finalizer in the list is waiting for a signal (field value, external system, or other) produced by a component responsible for a finalizer later in the list, resulting in a deadlock. Without enforced ordering finalizers are free to order amongst themselves and are not vulnerable to ordering changes in the list."""
+    managed_fields: list[ManagedFieldsEntry] | None = field(default=None, name="managedFields")
+    """ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow. This is mostly for internal housekeeping, and users typically shouldn't need to set or understand this field. A workflow can be the user's name, a controller's name, or the name of a specific apply path like "ci-cd". The set of fields is always in the version that the workflow used when modifying the object."""
 
 
 class OwnerReference(Model, kw_only=True):
@@ -296,10 +296,6 @@ class OwnerReference(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
-    block_owner_deletion: bool | None = field(default=None, name="blockOwnerDeletion")
-    """If true, AND if the owner has the "foregroundDeletion" finalizer, then the owner cannot be deleted from the key-value store until this reference is removed. See https://kubernetes.io/docs/concepts/architecture/garbage-collection/#foreground-deletion for how the garbage collector interacts with this field and enforces the foreground deletion. Defaults to false. To set this field, a user needs "delete" permission of the owner, otherwise 422 (Unprocessable Entity) will be returned."""
-    controller: bool | None = None
-    """If true, this reference points to the managing controller."""
     kind: str
     """Kind of the referent. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
@@ -318,6 +314,10 @@ class OwnerReference(Model, kw_only=True):
     Required.
 
     Default: "" (applied by the server, not by this client)."""
+    controller: bool | None = None
+    """If true, this reference points to the managing controller."""
+    block_owner_deletion: bool | None = field(default=None, name="blockOwnerDeletion")
+    """If true, AND if the owner has the "foregroundDeletion" finalizer, then the owner cannot be deleted from the key-value store until this reference is removed. See https://kubernetes.io/docs/concepts/architecture/garbage-collection/#foreground-deletion for how the garbage collector interacts with this field and enforces the foreground deletion. Defaults to false. To set this field, a user needs "delete" permission of the owner, otherwise 422 (Unprocessable Entity) will be returned."""
 
 
 class PartialObjectMetadata(Model, kw_only=True):
@@ -359,10 +359,10 @@ class PartialObjectMetadataList(Model, kw_only=True):
 class Preconditions(Model, kw_only=True):
     """Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out."""
 
-    resource_version: str | None = field(default=None, name="resourceVersion")
-    """Specifies the target ResourceVersion"""
     uid: str | None = None
     """Specifies the target UID."""
+    resource_version: str | None = field(default=None, name="resourceVersion")
+    """Specifies the target ResourceVersion"""
 
 
 class ShardInfo(Model, kw_only=True):
@@ -383,62 +383,66 @@ class Status(Model, kw_only=True):
     API_VERSION = "v1"
     KIND = "Status"
     DEFAULTS = {"metadata": {}}
-    api_version: str | None = field(default=None, name="apiVersion")
-    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
-    code: int | None = None
-    """Suggested HTTP return code for this status, 0 if not set."""
-    details: StatusDetails | None = None
-    """Extended data associated with the reason.  Each reason may define its own extended details. This field is optional and the data returned is not guaranteed to conform to any schema except that defined by the reason type."""
     kind: str | None = None
     """Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    message: str | None = None
-    """A human-readable description of the status of this operation."""
+    api_version: str | None = field(default=None, name="apiVersion")
+    """APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources"""
     metadata: ListMeta | None = None
     """Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
 
     Default: {} (applied by the server, not by this client)."""
-    reason: str | None = None
-    """A machine-readable description of why this operation is in the "Failure" status. If this value is empty there is no information available. A Reason clarifies an HTTP status code but does not override it."""
     status: str | None = None
     """Status of the operation. One of: "Success" or "Failure". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"""
+    message: str | None = None
+    """A human-readable description of the status of this operation."""
+    reason: str | None = None
+    """A machine-readable description of why this operation is in the "Failure" status. If this value is empty there is no information available. A Reason clarifies an HTTP status code but does not override it."""
+    details: StatusDetails | None = None
+    """Extended data associated with the reason.  Each reason may define its own extended details. This field is optional and the data returned is not guaranteed to conform to any schema except that defined by the reason type."""
+    code: int | None = None
+    """Suggested HTTP return code for this status, 0 if not set."""
 
 
 class StatusCause(Model, kw_only=True):
     """StatusCause provides more information about an api.Status failure, including cases when multiple errors are encountered."""
 
+    reason: str | None = None
+    """A machine-readable description of the cause of the error. If this value is empty there is no information available."""
+    message: str | None = None
+    """A human-readable description of the cause of the error.  This field may be presented as-is to a reader."""
     field_: str | None = field(default=None, name="field")
     """The field of the resource that has caused this error, as named by its JSON serialization. May include dot and postfix notation for nested attributes. Arrays are zero-indexed.  Fields may appear more than once in an array of causes due to fields having multiple errors. Optional.
 
     Examples:
       "name" - the field "name" on the current resource
       "items[0].name" - the field "name" on the first array entry in "items\x22"""
-    message: str | None = None
-    """A human-readable description of the cause of the error.  This field may be presented as-is to a reader."""
-    reason: str | None = None
-    """A machine-readable description of the cause of the error. If this value is empty there is no information available."""
 
 
 class StatusDetails(Model, kw_only=True):
     """StatusDetails is a set of additional properties that MAY be set by the server to provide additional information about a response. The Reason field of a Status object defines what attributes will be set. Clients must ignore fields that do not match the defined type of each attribute, and should assume that any attribute may be empty, invalid, or under defined."""
 
-    causes: list[StatusCause] | None = None
-    """The Causes array includes more details associated with the StatusReason failure. Not all StatusReasons may provide detailed causes."""
+    name: str | None = None
+    """The name attribute of the resource associated with the status StatusReason (when there is a single name which can be described)."""
     group: str | None = None
     """The group attribute of the resource associated with the status StatusReason."""
     kind: str | None = None
     """The kind attribute of the resource associated with the status StatusReason. On some operations may differ from the requested resource Kind. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
-    name: str | None = None
-    """The name attribute of the resource associated with the status StatusReason (when there is a single name which can be described)."""
-    retry_after_seconds: int | None = field(default=None, name="retryAfterSeconds")
-    """If specified, the time in seconds before the operation should be retried. Some errors may indicate the client must take an alternate action - for those errors this field may indicate how long to wait before taking the alternate action."""
     uid: str | None = None
     """UID of the resource. (when there is a single resource which can be described). More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#uids"""
+    causes: list[StatusCause] | None = None
+    """The Causes array includes more details associated with the StatusReason failure. Not all StatusReasons may provide detailed causes."""
+    retry_after_seconds: int | None = field(default=None, name="retryAfterSeconds")
+    """If specified, the time in seconds before the operation should be retried. Some errors may indicate the client must take an alternate action - for those errors this field may indicate how long to wait before taking the alternate action."""
 
 
 class WatchEvent(Model, kw_only=True):
     """Event represents a single event to a watched resource."""
 
     DEFAULTS = {"type": ""}
+    type: str
+    """Required.
+
+    Default: "" (applied by the server, not by this client)."""
     object: dict[str, Any]
     """Object is:
     * If Type is Added or Modified: the new state of the object.
@@ -447,7 +451,3 @@ class WatchEvent(Model, kw_only=True):
       depending on context.
 
     Required."""
-    type: str
-    """Required.
-
-    Default: "" (applied by the server, not by this client)."""

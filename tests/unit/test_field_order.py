@@ -1,0 +1,52 @@
+"""Built-in models declare their fields in the Go struct's order (generator/field_order.py), so
+``to_json`` writes the apiserver's key order."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from kgen.generator.field_order import TABLE, wire_order
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_field_order_table_is_what_the_go_types_say() -> None:
+    """openapi/field_order.json is hack/oracle/fieldorder's output (regenerate:
+    ``$(hack/oracle/build.sh fieldorder) > openapi/field_order.json``)."""
+    from tests.support.oracle import oracle_binary
+
+    fresh = json.loads(subprocess.run([str(oracle_binary("fieldorder"))], check=True, capture_output=True, text=True).stdout)
+    assert json.loads(TABLE.read_text()) == fresh
+    # TypeMeta is inline and declares Kind before APIVersion.
+    assert fresh["io.k8s.api.core.v1.Pod"] == ["kind", "apiVersion", "metadata", "spec", "status"]
+
+
+def test_the_table_lists_exactly_the_properties_of_every_definition_it_shares_with_the_snapshot() -> None:
+    table = json.loads(TABLE.read_text())
+    schemas: dict[str, set[str]] = {}
+    for path in (ROOT / "openapi").glob("kubernetes-*/openapi/v3/**/*.json"):
+        for name, schema in json.loads(path.read_text()).get("components", {}).get("schemas", {}).items():
+            if schema.get("properties"):
+                schemas[name] = set(schema["properties"])
+    shared = set(schemas) & set(table)
+    assert len(shared) > 500
+    assert {name: set(table[name]) for name in shared} == {name: schemas[name] for name in shared}
+
+
+def test_unknown_definitions_and_fields_are_sorted_after_the_known_ones() -> None:
+    assert wire_order("io.k8s.api.core.v1.Pod", ["status", "spec", "zNew", "aNew", "kind"]) == [
+        "kind", "spec", "status", "aNew", "zNew"]
+    assert wire_order("com.example.v1.Widget", ["spec", "apiVersion", "kind"]) == ["apiVersion", "kind", "spec"]
+
+
+def test_a_decoded_pod_is_written_back_with_the_servers_key_order() -> None:
+    from kgen.kubernetes.models.core.v1 import Pod
+
+    sent = (b'{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web","namespace":"prod","uid":"u",'
+            b'"resourceVersion":"7","creationTimestamp":"2026-12-03T00:00:00Z","labels":{"b":"1","a":"2"}},'
+            b'"spec":{"containers":[{"name":"app","image":"nginx","ports":[{"containerPort":80,"protocol":"TCP"}],'
+            b'"resources":{},"imagePullPolicy":"Always"}],"restartPolicy":"Always","dnsPolicy":"ClusterFirst"},'
+            b'"status":{"phase":"Pending","qosClass":"BestEffort"}}')
+    assert Pod.from_json(sent).to_json() == sent
