@@ -31,6 +31,11 @@ that carry such bookkeeping have that field: they are of a subclass of their mod
 need (``_with_bookkeeping``); every other object is of its model class, which has no hidden
 field, so it costs neither memory nor encoding time.
 
+A built-in model declares its fields in the Go struct's order (generator/field_order.py), so
+``to_json`` writes the keys in the order the apiserver writes them, and a decoded response's
+objects sit in memory in the order the encoder walks them; CRD models keep sorted keys, as the
+apiserver writes custom resources.
+
 Encoding is one msgspec pass, the same one lightkube's ``json_encode`` makes (both are msgspec
 Structs with ``omit_defaults``, of the same fields), and nothing else. The hidden field holds an
 ``UnknownFields``,
