@@ -36,6 +36,7 @@ from kgen.runtime.tools.sharding import owner
 from tests.conftest import Figure
 from tests.support.apiserver import wait_for
 from tests.support.packages import REPO
+from tests.support.sharding import Interval, overlaps
 
 OBJECTS = 3000
 REPLICAS = ["replica-a", "replica-b", "replica-c"]
@@ -43,9 +44,6 @@ CONTROLLER = "cm-sharded"
 LABEL = f"shard.kgen.io/{CONTROLLER}"
 #: resync: sample-controller's 30 s (client-go's example controller).
 LEASE, RENEW, RETRY, RESYNC = 6.0, 4.0, 1.0, 30.0
-
-Interval = tuple[str, str, int, int]  # replica, key, start, end (ns, CLOCK_MONOTONIC)
-
 
 def _create_config_maps(admin: httpx.Client, namespace: str) -> None:
     def create(i: int) -> None:
@@ -125,23 +123,6 @@ def replicas(kube_apiserver: KubeAPIServer, namespace: str, tmp_path: Path) -> I
     running = Replicas(kube_apiserver, namespace, tmp_path)
     yield running
     running.stop_all()
-
-
-def overlaps(intervals: list[Interval]) -> list[tuple[Interval, Interval]]:
-    """Pairs of reconciles of one key by two replicas that intersect in time."""
-    by_key: dict[str, list[Interval]] = defaultdict(list)
-    for interval in intervals:
-        by_key[interval[1]].append(interval)
-    found = []
-    for runs in by_key.values():
-        runs.sort(key=lambda r: r[2])
-        latest: Interval | None = None  # the run ending last so far
-        for run in runs:
-            if latest is not None and run[2] < latest[3] and run[0] != latest[0]:
-                found.append((latest, run))
-            if latest is None or run[3] > latest[3]:
-                latest = run
-    return found
 
 
 def test_overlap_check_sees_a_planted_overlap() -> None:

@@ -208,3 +208,14 @@ def test_no_live_member_no_moves(clock: Clock, members: Members) -> None:
     members.refresh([lease("a", "1")])
     clock.now += LEASE
     assert plan([obj("x", "1")], members) == []
+
+
+def test_nothing_starts_past_the_membership_fence_even_before_the_elector_notices(
+        clock: Clock, members: Members) -> None:
+    """A paused process wakes with its workers running: the gate reads the fence on the clock."""
+    fence = clock.now + 4
+    gate = ShardGate(C, "a", LABEL, members, LEASE, fence=lambda: fence, clock=clock)
+    assert gate.begin("ns/x", obj("x", "5", "a")) is Decision.START
+    gate.end("ns/x")
+    clock.now = fence
+    assert gate.begin("ns/x", obj("x", "5", "a")) is Decision.SKIP

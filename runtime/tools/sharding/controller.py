@@ -105,11 +105,12 @@ class ShardedController(Generic[T]):
             self.refresh_members()
             leader.start()
             while not stop.is_set():
-                LeaderElector(
+                membership = LeaderElector(
                     self.rest, self.lease_namespace, member_lease_name(self.controller, self.identity), self.identity,
                     on_started_leading=self.replica.run, release_on_cancel=True,
-                    labels={CONTROLLER_LABEL: self.controller, ROLE_LABEL: MEMBER_ROLE}, **self.timings,
-                ).run(stop)
+                    labels={CONTROLLER_LABEL: self.controller, ROLE_LABEL: MEMBER_ROLE}, **self.timings)
+                self.replica.membership_fence = lambda: membership.fence
+                membership.run(stop)
                 stop.wait(self.timings["retry_period"])
         finally:
             stop.set()

@@ -5,7 +5,9 @@ Across processes nothing but this gate stands between a key and a second replica
 start passes here, decided on the freshest view this replica has, and refused when in doubt:
 
 - fenced: the member Lease could not be renewed before its renew deadline (the elector's
-  ``leading`` event): nothing starts any more (self-fencing, as a leader stops leading);
+  ``leading`` event), or the elector's fence has passed — checked here on the clock, because a
+  process that was paused (SIGSTOP, a VM freeze) wakes with its workers running before its
+  elector had a chance to notice: nothing starts any more (self-fencing, as a leader stops);
 - not in this replica's shard cache, or labelled for another member: not ours;
 - stale: the last consistent list of the shard (taken to acknowledge a handoff epoch, see
   ``install``) did not contain the key, and the cached version is not newer than that list:
@@ -73,8 +75,10 @@ class ShardGate:
     until ``end``."""
 
     def __init__(self, controller: str, identity: str, label: str, members: Members, lease_duration: float,
-                 *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.controller, self.identity, self.label = controller, identity, label
+                 *, fence: Callable[[], float] = lambda: float("inf"),
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``fence``: until when (on ``clock``) the member Lease is surely ours (the elector's)."""
+        self.controller, self.identity, self.label, self.fence_time = controller, identity, label, fence
         self.members, self.lease_duration, self.clock = members, lease_duration, clock
         self._from, self._epoch = from_annotation(controller), epoch_annotation(controller)
         self._changed = threading.Condition()
@@ -111,7 +115,7 @@ class ShardGate:
     def begin(self, key: str, cached: Any) -> Decision:
         """May ``key`` (whose cached object is ``cached``, None if gone) start now?"""
         with self._changed:
-            if self._fenced or cached is None or key in self._in_flight:
+            if self._fenced or self.clock() >= self.fence_time() or cached is None or key in self._in_flight:
                 return Decision.SKIP
             view = self._view(key, cached)
             if view is None or view[0].get(self.label) != self.identity:

@@ -80,6 +80,8 @@ class ShardReplica(Generic[T]):
         self.informer: SharedIndexInformer[T] | None = None
         self.gate: ShardGate | None = None
         self.acknowledged = 0
+        #: The membership elector's fence (``LeaderElectionCore.fence``), set by the controller.
+        self.membership_fence: Callable[[], float] = lambda: float("inf")
 
     def cache_keys(self) -> list[str]:
         """The keys this replica's shard informer holds now (empty when not running)."""
@@ -93,7 +95,8 @@ class ShardReplica(Generic[T]):
         client = ResourceClient(self.rest, self.resource, self.namespace, self.codec)
         informer: SharedIndexInformer[T] = SharedIndexInformer(
             client, self.resync, list_options=lambda options: {**options, "label_selector": selector})
-        gate = ShardGate(self.controller, self.identity, self.label, self.members, self.lease_duration)
+        gate = ShardGate(self.controller, self.identity, self.label, self.members, self.lease_duration,
+                         fence=self.membership_fence)
         queue: RateLimitingQueue[str] = RateLimitingQueue(default_controller_rate_limiter(),
                                                           name=f"{self.controller}-{self.identity}")
 
