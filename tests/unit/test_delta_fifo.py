@@ -487,8 +487,10 @@ def _snake(go_name: str) -> str:
 
 
 #: What kgen keeps beyond client-go's DeltaFIFO: read-only views of the queue (tests and debugging
-#: look at them). None of them can put deltas into the queue.
-READ_ONLY_VIEWS = {"get", "get_by_key", "list", "list_keys"}
+#: look at them), and ``pop_batch``, client-go's QueueWithBatch.PopBatch (RealFIFO's, used by
+#: informers under InOrderInformersBatchProcess, beta and on since 1.35). None of them can put
+#: deltas into the queue.
+READ_ONLY_VIEWS = {"get", "get_by_key", "list", "list_keys", "pop_batch"}
 
 
 def test_delta_fifo_offers_no_operation_client_go_removed(flavour: Flavour, client_go: dict[str, Any]) -> None:

@@ -68,7 +68,7 @@ def test_interning_shares_repeated_metadata_strings_and_keeps_their_values() -> 
     assert a.metadata.labels and b.metadata.labels and a.metadata.owner_references and b.metadata.owner_references
     assert a.metadata.namespace is b.metadata.namespace
     assert a.metadata.labels["tier"] is b.metadata.labels["tier"]
-    assert [k for k in a.metadata.labels][0] is [k for k in b.metadata.labels][0]
+    assert [k for k in a.metadata.labels][0] is [k for k in b.metadata.labels][0]  # msgspec shares keys
     assert a.metadata.owner_references[0].kind is b.metadata.owner_references[0].kind
     assert isinstance(a.metadata.owner_references[0], OwnerReference)
 

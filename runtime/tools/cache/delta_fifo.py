@@ -79,6 +79,10 @@ class FIFOClosed(Exception):
 
 Deltas = list[Delta]
 Process = Callable[[Deltas, bool], None]
+#: What ``pop_batch`` hands its process function: each key's deltas, with whether they belong
+#: to the first list (the count ``has_synced`` waits on), oldest key first.
+Batch = list[tuple[Deltas, bool]]
+BatchProcess = Callable[[Batch], None]
 
 
 def _is_deletion_dup(older: Delta, newer: Delta) -> Delta | None:
@@ -147,8 +151,9 @@ class DeltaFIFOCore:
         action = REPLACED if self.emit_delta_type_replaced else SYNC
         keys: set[str] = set()
         for obj in objects:
-            keys.add(self.key_of(obj))
-            self._queue_action(action, obj)
+            key = self.key_of(obj)
+            keys.add(key)
+            self._queue_action(action, obj, key=key)
 
         queued_deletions = 0
         # Queued keys absent from the list vanished too, even those the indexer never saw
@@ -183,11 +188,16 @@ class DeltaFIFOCore:
             if obj is not None:
                 self._queue_action(SYNC, obj, transform=False)
 
-    def _queue_action(self, action: str, obj: Any, transform: bool = True) -> None:
-        key = self.key_of(obj)
+    def _queue_action(self, action: str, obj: Any, transform: bool = True, key: str | None = None) -> None:
+        if key is None:
+            key = self.key_of(obj)
         if transform and self.transformer is not None and not isinstance(obj, DeletedFinalStateUnknown):
             obj = self.transformer(obj)
-        deltas = self._items.get(key, []) + [Delta(action, obj)]
+        queued = self._items.get(key)
+        if queued is None:  # the common case (every object of a first list): nothing to merge
+            self._enqueue(key, [Delta(action, obj)])
+            return
+        deltas = queued + [Delta(action, obj)]
         if len(deltas) >= 2:
             kept = _is_deletion_dup(deltas[-2], deltas[-1])
             if kept is not None:
@@ -239,6 +249,26 @@ class DeltaFIFOCore:
             self._initial_population_count -= 1
         process(deltas, in_initial_list)  # an error reaches the caller; the deltas are gone
         return deltas
+
+    def pop_batch(self, process: BatchProcess, limit: int) -> Batch:
+        """``pop`` for up to ``limit`` keys at once, oldest first, handed to ``process`` in one
+        call (client-go's QueueWithBatch.PopBatch): what an informer syncing thousands of
+        objects does instead of one pop (one lock, one wake-up) per key. As with ``pop``, the
+        deltas are the caller's even if ``process`` raises, and ``has_synced`` turns true only
+        once ``process`` has returned for the last key of the first list."""
+        if not self._queue:
+            raise FIFOClosed()
+        batch: Batch = []
+        queue, items, initial = self._queue, self._items, self._initial_population_count
+        while queue and len(batch) < limit:
+            batch.append((items.pop(queue.popleft()), len(batch) < initial))
+        try:
+            process(batch)
+        finally:
+            # After the processing, as RealFIFO.PopBatch does: has_synced stays false meanwhile,
+            # even for a process function that asks (the lock is reentrant).
+            self._initial_population_count = max(0, initial - len(batch))
+        return batch
 
     def take_wakeup(self) -> bool:
         """Whether consumers are owed a wake-up since the last call."""
@@ -369,10 +399,17 @@ class DeltaFIFO(BaseDeltaFIFO):
         Returns the deltas, or None after ``timeout`` seconds; raises FIFOClosed once closed
         and empty.
         """
+        return self._pop(timeout, self._core.pop, process)
+
+    def pop_batch(self, process: BatchProcess, limit: int, timeout: float | None = None) -> Batch | None:
+        """``pop`` for up to ``limit`` keys in one call of ``process`` (``DeltaFIFOCore.pop_batch``)."""
+        return self._pop(timeout, self._core.pop_batch, process, limit)
+
+    def _pop(self, timeout: float | None, operation: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
         with self._cond:
             if not self._cond.wait_for(self._core.can_pop, timeout):
                 return None
-            return self._locked(self._core.pop, process)
+            return self._locked(operation, *args, **kwargs)
 
 
 class AsyncDeltaFIFO(BaseDeltaFIFO):
@@ -393,6 +430,13 @@ class AsyncDeltaFIFO(BaseDeltaFIFO):
 
     async def pop(self, process: Process, timeout: float | None = None) -> Deltas | None:
         """See ``DeltaFIFO.pop``."""
+        return await self._pop(timeout, self._core.pop, process)
+
+    async def pop_batch(self, process: BatchProcess, limit: int, timeout: float | None = None) -> Batch | None:
+        """See ``DeltaFIFO.pop_batch``."""
+        return await self._pop(timeout, self._core.pop_batch, process, limit)
+
+    async def _pop(self, timeout: float | None, operation: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
         while True:
@@ -400,7 +444,7 @@ class AsyncDeltaFIFO(BaseDeltaFIFO):
                 if self._event is None:
                     self._event, self._loop = asyncio.Event(), loop
                 if self._core.can_pop():
-                    return self._locked(self._core.pop, process)
+                    return self._locked(operation, *args, **kwargs)
                 self._event.clear()
             # Only the waiting is timed: a pop that has run is never cancelled by the timeout.
             remaining = None if deadline is None else deadline - loop.time()

@@ -32,10 +32,11 @@ import inspect
 import logging
 import threading
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
+
+from kgen.runtime.tools.cache.wait_group import AsyncWaitGroup, Group, WaitGroup
 
 # The informer's logger: handler failures and resync warnings are logged where they always were.
 log = logging.getLogger("kgen.runtime.tools.cache.shared_informer")
@@ -191,6 +192,11 @@ class ProcessorCore:
             listener.add(note)
             self._to_wake[listener] = None
 
+    def distribute_many(self, notes: Iterable[tuple[Notification, bool]]) -> None:
+        """``distribute`` for each (note, sync), in order: one call, one wake-up per listener."""
+        for note, sync in notes:
+            self.distribute(note, sync)
+
     def should_resync(self, now: float) -> bool:
         """Picks the listeners whose resync is due (they get the next sync notifications) and
         schedules their next one; True if there is any."""
@@ -219,8 +225,27 @@ class ProcessorCore:
             return END
         return listener.pending.popleft() if listener.pending else None
 
+    def take(self, listener: ProcessorListener) -> list[Notification] | _End | None:
+        """``next`` for every notification buffered: the worker handles them in order and
+        reports them with ``done_many``; it checks ``ended`` before each, so that a removal or a
+        stop still ends it after the notification in progress."""
+        if listener.removed or self.stopped:
+            return END
+        if not listener.pending:
+            return None
+        notes = list(listener.pending)
+        listener.pending.clear()
+        return notes
+
+    def ended(self, listener: ProcessorListener) -> bool:
+        return listener.removed or self.stopped
+
     def done(self, listener: ProcessorListener, note: Notification) -> None:
         listener.handled(note)
+
+    def done_many(self, listener: ProcessorListener, notes: Iterable[Notification]) -> None:
+        for note in notes:
+            listener.handled(note)
 
     def take_wakeups(self) -> tuple[list[ProcessorListener], list[ProcessorListener]]:
         """(listeners whose worker to start, listeners whose worker to wake) owed since the
@@ -228,92 +253,6 @@ class ProcessorCore:
         wakeups = (self._to_start, list(self._to_wake))
         self._to_start, self._to_wake = [], {}
         return wakeups
-
-
-# -- where the workers run: client-go's wait.Group ------------------------------------------
-
-
-class WaitGroup:
-    """Functions run on daemon threads; ``wait`` joins them."""
-
-    def __init__(self) -> None:
-        self._threads: list[threading.Thread] = []
-        self._lock = threading.Lock()
-
-    def start(self, fn: Callable[..., Any], *args: Any, name: str) -> None:
-        thread = threading.Thread(target=fn, args=args, daemon=True, name=name)
-        with self._lock:
-            self._threads = [t for t in self._threads if t.is_alive()]
-            self._threads.append(thread)
-        thread.start()
-
-    def wait(self, timeout: float) -> None:
-        """Joins every thread, ``timeout`` seconds each at most (never the calling one)."""
-        current = threading.current_thread()
-        with self._lock:
-            threads = list(self._threads)
-        for thread in threads:
-            if thread is not current:
-                thread.join(timeout)
-
-
-class AsyncWaitGroup:
-    """Coroutine functions run as tasks on one event loop, the one running the first ``start``;
-    ``await wait`` ends them.
-
-    Why later starts may come from any thread: a handler may be added to a running informer
-    from another thread, and its worker must still run on the informer's loop. Such a start is
-    handed to the loop (``call_soon_threadsafe``); once the loop is closed it fails, so that
-    nobody is left registered with no worker to drain its buffer."""
-
-    def __init__(self) -> None:
-        self._tasks: list[asyncio.Task[Any]] = []
-        self.loop: asyncio.AbstractEventLoop | None = None
-
-    def bind(self) -> asyncio.AbstractEventLoop:
-        """The group's loop: the running one, if none was bound yet."""
-        if self.loop is None:
-            self.loop = asyncio.get_running_loop()
-        return self.loop
-
-    def start(self, fn: Callable[..., Coroutine[Any, Any, Any]], *args: Any, name: str) -> None:
-        loop = self.bind()
-        if _running_loop() is loop:
-            self._create_task(fn, args, name)
-            return
-        try:
-            loop.call_soon_threadsafe(self._create_task, fn, args, name)
-        except RuntimeError:  # the loop is closed
-            raise RuntimeError(f"cannot start {name}: the event loop it must run on is closed") from None
-
-    def _create_task(self, fn: Callable[..., Coroutine[Any, Any, Any]], args: tuple[Any, ...], name: str) -> None:
-        self._tasks = [t for t in self._tasks if not t.done()]
-        self._tasks.append(asyncio.get_running_loop().create_task(fn(*args), name=name))
-
-    def call_soon(self, callback: Callable[..., Any], *args: Any) -> None:
-        """Runs ``callback`` on the group's loop: now if called there (or before any start),
-        else as soon as the loop gets to it; never once the loop is closed."""
-        if self.loop is None or _running_loop() is self.loop:
-            callback(*args)
-            return
-        try:
-            self.loop.call_soon_threadsafe(callback, *args)
-        except RuntimeError:
-            pass  # the loop is closed: nothing runs on it any more, nothing waits to be called
-
-    async def wait(self, timeout: float) -> None:
-        """Waits ``timeout`` seconds at most for every task (never the calling one), then
-        cancels the rest."""
-        tasks = [task for task in self._tasks if task is not asyncio.current_task()]
-        if tasks:
-            _, pending = await asyncio.wait(tasks, timeout=timeout)
-            for task in pending:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-
-
-class Group(Protocol):
-    def start(self, fn: Callable[..., Any], *args: Any, name: str) -> None: ...
 
 
 # -- the drivers -----------------------------------------------------------------------------
@@ -348,16 +287,14 @@ class _ProcessorDriver:
     def _worker(self, listener: ProcessorListener) -> Any:
         raise NotImplementedError
 
-    @contextmanager
-    def _handling(self, listener: ProcessorListener, note: Notification) -> Iterator[None]:
-        """Around one handler call: a failing handler is logged and must not stop the others
-        nor its own later notifications; the note counts as handled either way."""
+    def _deliver(self, listener: ProcessorListener, note: Notification) -> Any:
+        """One handler call: a failing handler is logged and must not stop the others nor its
+        own later notifications (the batch's notes count as handled either way, ``done_many``)."""
         try:
-            yield
+            return note.deliver(listener.handler)
         except Exception:  # noqa: BLE001
             log.exception("event handler failed")
-        finally:
-            self._locked(self.core.done, listener, note)
+            return None
 
     def listeners(self) -> list[ProcessorListener]:
         with self._lock:
@@ -376,6 +313,10 @@ class _ProcessorDriver:
 
     def distribute(self, note: Notification, sync: bool) -> None:
         self._locked(self.core.distribute, note, sync)
+
+    def distribute_many(self, notes: list[tuple[Notification, bool]]) -> None:
+        if notes:
+            self._locked(self.core.distribute_many, notes)
 
     def should_resync(self, now: float) -> bool:
         return self._locked(self.core.should_resync, now)
@@ -412,12 +353,19 @@ class SharedProcessor(_ProcessorDriver):
         try:
             while True:
                 with self._lock:
-                    while (note := self.core.next(listener)) is None:
+                    while (notes := self.core.take(listener)) is None:
                         ready.wait()
-                if isinstance(note, _End):
+                if isinstance(notes, _End):
                     return
-                with self._handling(listener, note):
-                    note.deliver(listener.handler)
+                handled = 0
+                try:
+                    for note in notes:
+                        if self.core.ended(listener):
+                            return
+                        self._deliver(listener, note)
+                        handled += 1
+                finally:
+                    self._locked(self.core.done_many, listener, notes[:handled] if handled < len(notes) else notes)
         finally:
             with self._lock:
                 self._ready.pop(listener, None)
@@ -457,25 +405,28 @@ class AsyncSharedProcessor(_ProcessorDriver):
 
     async def _worker(self, listener: ProcessorListener) -> None:
         while True:
-            while (note := self._locked(self.core.next, listener)) is None:
+            while (notes := self._locked(self.core.take, listener)) is None:
                 await self._wait(listener)
-            if isinstance(note, _End):
+            if isinstance(notes, _End):
                 return
-            with self._handling(listener, note):
-                result = note.deliver(listener.handler)
-                if inspect.isawaitable(result):
-                    await result
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
+            handled = 0
+            try:
+                for note in notes:
+                    if self.core.ended(listener):
+                        return
+                    result = self._deliver(listener, note)
+                    if inspect.isawaitable(result):
+                        try:
+                            await result
+                        except Exception:  # noqa: BLE001
+                            log.exception("event handler failed")
+                    handled += 1
+            finally:
+                self._locked(self.core.done_many, listener, notes[:handled] if handled < len(notes) else notes)
 
 
 __all__ = [
-    "END", "AddNotification", "AsyncSharedProcessor", "AsyncWaitGroup", "DeleteNotification", "Notification",
+    "END", "AddNotification", "AsyncSharedProcessor", "AsyncWaitGroup", "DeleteNotification", "Group", "Notification",
     "ProcessorCore", "ProcessorListener", "ResourceEventHandlerFuncs", "SharedProcessor", "UpdateNotification",
     "WaitGroup", "determine_resync_period",
 ]

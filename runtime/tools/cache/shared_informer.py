@@ -31,7 +31,15 @@ from typing import Any, Generic, TypeVar
 
 from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.tools.cache.listwatch import AsyncListerWatcher, ListerWatcher
-from kgen.runtime.tools.cache.delta_fifo import DELETED, AsyncDeltaFIFO, DeletedFinalStateUnknown, Deltas, DeltaFIFO, FIFOClosed
+from kgen.runtime.tools.cache.delta_fifo import (
+    DELETED,
+    AsyncDeltaFIFO,
+    Batch,
+    DeletedFinalStateUnknown,
+    DeltaFIFO,
+    Deltas,
+    FIFOClosed,
+)
 from kgen.runtime.tools.cache.mutation_detector import CacheMutationDetector
 from kgen.runtime.tools.cache.processor import (
     AddNotification,
@@ -39,6 +47,7 @@ from kgen.runtime.tools.cache.processor import (
     AsyncWaitGroup,
     DeleteNotification,
     Group,
+    Notification,
     ProcessorListener,
     ResourceEventHandlerFuncs,
     SharedProcessor,
@@ -55,6 +64,9 @@ log = logging.getLogger("kgen.runtime.tools.cache.shared_informer")
 
 MINIMUM_RESYNC_PERIOD = 1.0  # client-go's minimumResyncPeriod
 SYNCED_POLL_PERIOD = 0.1  # client-go's syncedPollPeriod
+#: How many keys the process loop takes from the DeltaFIFO at once: RealFIFO's defaultBatchSize
+#: (client-go pops in batches under InOrderInformersBatchProcess, on since 1.35).
+POP_BATCH = 1000
 
 
 #: The informer's object type: the model of a typed informer (``SharedIndexInformer[ConfigMap]``).
@@ -224,25 +236,50 @@ class _SharedInformerBase(Generic[T]):
 
     def handle_deltas(self, deltas: Deltas, in_initial_list: bool) -> None:
         """client-go processDeltas: update the indexer, then notify, oldest delta first."""
+        notes: list[tuple[Notification, bool]] = []
         with self.lock:
-            for delta in deltas:
-                obj = delta.object
-                if delta.type == DELETED:
-                    self.indexer.delete(obj)
-                    self.processor.distribute(DeleteNotification(obj), sync=False)
-                    continue
-                if self.mutation_detector is not None:
-                    self.mutation_detector.add_object(obj)
-                old = self.indexer.get(obj)
-                if old is not None:
-                    self.indexer.update(obj)
-                    # An update that did not change the resourceVersion (a resync, a relist of
-                    # an unchanged object) reaches only the handlers whose resync is due.
-                    is_sync = resource_version_of(old) == resource_version_of(obj)
-                    self.processor.distribute(UpdateNotification(old, obj), sync=is_sync)
-                else:
-                    self.indexer.add(obj)
-                    self.processor.distribute(AddNotification(obj, in_initial_list), sync=False)
+            try:
+                self._apply(deltas, in_initial_list, notes)
+            finally:
+                self.processor.distribute_many(notes)
+
+    def handle_delta_batch(self, batch: Batch) -> None:
+        """``handle_deltas`` for the keys of one ``pop_batch``, in order, under one lock: the
+        indexer takes them all, then the handlers are handed every notification at once (each
+        in the order ``handle_deltas`` would have produced it). A key whose deltas fail is
+        logged and the others go on, as when the process loop pops them one by one. Runs under
+        the DeltaFIFO's lock, so ``has_synced`` cannot turn true before the notifications of
+        the first list are in every handler's buffer."""
+        notes: list[tuple[Notification, bool]] = []
+        with self.lock:
+            try:
+                for deltas, in_initial_list in batch:
+                    try:
+                        self._apply(deltas, in_initial_list, notes)
+                    except Exception:  # noqa: BLE001
+                        log.exception("informer: processing deltas failed")
+            finally:
+                self.processor.distribute_many(notes)
+
+    def _apply(self, deltas: Deltas, in_initial_list: bool, notes: list[tuple[Notification, bool]]) -> None:
+        """One key's deltas into the indexer; appends the notifications they make to ``notes``."""
+        detector = self.mutation_detector
+        for delta in deltas:
+            obj = delta.object
+            if delta.type == DELETED:
+                self.indexer.delete(obj)
+                notes.append((DeleteNotification(obj), False))
+                continue
+            if detector is not None:
+                detector.add_object(obj)
+            old = self.indexer.swap(obj)
+            if old is not None:
+                # An update that did not change the resourceVersion (a resync, a relist of
+                # an unchanged object) reaches only the handlers whose resync is due.
+                is_sync = resource_version_of(old) == resource_version_of(obj)
+                notes.append((UpdateNotification(old, obj), is_sync))
+            else:
+                notes.append((AddNotification(obj, in_initial_list), False))
 
     @contextmanager
     def _popping(self) -> Iterator[None]:
@@ -308,7 +345,7 @@ class SharedIndexInformer(_SharedInformerBase[T]):
     def _process_loop(self) -> None:
         while self._processing():
             with self._popping():
-                self.fifo.pop(self.handle_deltas)
+                self.fifo.pop_batch(self.handle_delta_batch, POP_BATCH)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stops list+watch and every handler (after the notification in progress); waits for
@@ -340,7 +377,7 @@ class AsyncSharedIndexInformer(_SharedInformerBase[T]):
     async def _process_loop(self) -> None:
         while self._processing():
             with self._popping():
-                await self.fifo.pop(self.handle_deltas)
+                await self.fifo.pop_batch(self.handle_delta_batch, POP_BATCH)
 
     async def stop(self, timeout: float = 10.0) -> None:
         """Stops list+watch and every handler (after the notification in progress); tasks still

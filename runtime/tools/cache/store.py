@@ -29,7 +29,17 @@ T = TypeVar("T")
 
 
 def meta_namespace_key(obj: Any) -> str:
-    """client-go's MetaNamespaceKeyFunc: ``namespace/name``, or ``name`` when cluster-scoped."""
+    """client-go's MetaNamespaceKeyFunc: ``namespace/name``, or ``name`` when cluster-scoped.
+
+    Every object of a sync passes here: a model with a name takes the first branch alone."""
+    meta = getattr(obj, "metadata", None)  # a model (a dict or a tombstone has no such attribute)
+    if meta is not None and type(name := getattr(meta, "name", None)) is str and name:
+        namespace = getattr(meta, "namespace", None)
+        return f"{namespace}/{name}" if type(namespace) is str and namespace else name
+    return _key_of_other(obj)
+
+
+def _key_of_other(obj: Any) -> str:
     from kgen.runtime.tools.cache.delta_fifo import DeletedFinalStateUnknown
 
     if isinstance(obj, DeletedFinalStateUnknown):
@@ -75,6 +85,16 @@ class Store(Generic[T]):
             old = self._items.get(key)
             self._items[key] = obj
             self._on_change(key, old, obj)
+
+    def swap(self, obj: T) -> T | None:
+        """Stores ``obj`` (an add or an update) and returns the object it replaced, if any: the
+        informer's one look-up per delta."""
+        key = self.key_func(obj)
+        with self._lock:
+            old = self._items.get(key)
+            self._items[key] = obj
+            self._on_change(key, old, obj)
+        return old
 
     def delete(self, obj: Any) -> None:
         key = self.key_func(obj)

@@ -7,8 +7,8 @@ the indexer stores it. Informers apply ``default_transform`` unless told otherwi
   does: server-side apply's field ownership is kilobytes per object that no controller reads
   from a cache (an apply computes it on the server). It is often the largest part of an object
   the apiserver sends.
-- interns the strings that repeat across a cache's objects: the namespace, label keys and values,
-  annotation keys, owner references' apiVersion and kind. ``sys.intern`` keeps one copy of each
+- interns the strings that repeat across a cache's objects: the namespace, label values, owner
+  references' apiVersion and kind (msgspec already shares the keys of the maps it decodes). ``sys.intern`` keeps one copy of each
   (Go shares nothing either, but a Go string header is 16 bytes where a Python ``str`` is 50 or
   more). An interned string is the same value (``==``, same hash): nothing a caller reads changes.
 
@@ -50,16 +50,17 @@ def strip_managed_fields(obj: O) -> O:
     return obj
 
 
-def _interned_map(mapping: dict[str, str], values: bool) -> dict[str, str]:
-    if values:
-        return {_intern(k): _intern(v) if type(v) is str else v for k, v in mapping.items()}
-    return {_intern(k): v for k, v in mapping.items()}
+def _intern_values(mapping: dict[str, Any]) -> None:
+    for key, value in mapping.items():
+        if type(value) is str:
+            mapping[key] = _intern(value)  # same keys: the dict is not resized
 
 
 def intern_metadata(obj: O) -> O:
-    """Interns the metadata strings that repeat across objects: namespace, label keys and values,
-    annotation keys (their values are mostly unique: checksums, JSON), owner references'
-    apiVersion and kind."""
+    """Interns, in place, the metadata strings that repeat across objects: the namespace, label
+    values and owner references' apiVersion and kind. Label and annotation keys need nothing:
+    msgspec's decoder already shares the (short) keys of the maps it decodes. Annotation values
+    are mostly unique (checksums, JSON) and stay as they are."""
     if isinstance(obj, dict):
         meta = obj.get("metadata")
         if not isinstance(meta, dict):
@@ -67,9 +68,7 @@ def intern_metadata(obj: O) -> O:
         if type(namespace := meta.get("namespace")) is str:
             meta["namespace"] = _intern(namespace)
         if isinstance(labels := meta.get("labels"), dict):
-            meta["labels"] = _interned_map(labels, True)
-        if isinstance(annotations := meta.get("annotations"), dict):
-            meta["annotations"] = _interned_map(annotations, False)
+            _intern_values(labels)
         for ref in meta.get("ownerReferences") or ():
             if isinstance(ref, dict):
                 for field in ("apiVersion", "kind"):
@@ -82,9 +81,7 @@ def intern_metadata(obj: O) -> O:
     if type(namespace := getattr(meta, "namespace", None)) is str:
         meta.namespace = _intern(namespace)
     if type(labels := getattr(meta, "labels", None)) is dict:
-        meta.labels = _interned_map(labels, True)
-    if type(annotations := getattr(meta, "annotations", None)) is dict:
-        meta.annotations = _interned_map(annotations, False)
+        _intern_values(labels)
     for ref in getattr(meta, "owner_references", None) or ():
         if type(ref.api_version) is str and type(ref.kind) is str:
             ref.api_version, ref.kind = _intern(ref.api_version), _intern(ref.kind)
