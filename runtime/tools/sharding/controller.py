@@ -105,18 +105,42 @@ class ShardedController(Generic[T]):
             self.refresh_members()
             leader.start()
             while not stop.is_set():
-                membership = LeaderElector(
-                    self.rest, self.lease_namespace, member_lease_name(self.controller, self.identity), self.identity,
-                    on_started_leading=self.replica.run, release_on_cancel=True,
-                    labels={CONTROLLER_LABEL: self.controller, ROLE_LABEL: MEMBER_ROLE}, **self.timings)
-                self.replica.membership_fence = lambda: membership.fence
-                membership.run(stop)
+                self._member_once(stop)
                 stop.wait(self.timings["retry_period"])
         finally:
             stop.set()
             if leader.is_alive():
                 leader.join()
             self._leases.stop()
+
+    def _member_once(self, stop: threading.Event) -> None:
+        """One membership: join, run the replica, leave. A replica that ends on its own (it
+        failed) ends the membership too, so that a member never holds its Lease idle."""
+        ended = threading.Event()
+
+        def replica(leading: threading.Event) -> None:
+            try:
+                self.replica.run(leading)
+            finally:
+                ended.set()
+
+        def forward() -> None:
+            while not ended.wait(0.1):
+                if stop.is_set():
+                    ended.set()
+
+        membership = LeaderElector(
+            self.rest, self.lease_namespace, member_lease_name(self.controller, self.identity), self.identity,
+            on_started_leading=replica, release_on_cancel=True,
+            labels={CONTROLLER_LABEL: self.controller, ROLE_LABEL: MEMBER_ROLE}, **self.timings)
+        self.replica.membership_fence = lambda: membership.fence
+        forwarder = threading.Thread(target=forward, daemon=True, name=f"shard-member-{self.identity}")
+        forwarder.start()
+        try:
+            membership.run(ended)
+        finally:
+            ended.set()
+            forwarder.join()
 
     def _elect(self, stop: threading.Event) -> None:
         while not stop.is_set():

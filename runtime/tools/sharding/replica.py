@@ -111,8 +111,11 @@ class ShardReplica(Generic[T]):
             while not informer.has_synced():
                 if leading.wait(0.1):
                     return
-            if leading.wait(self.retry_period) or not self._acknowledge(gate, leading, joining=True):
+            if leading.wait(self.retry_period):
                 return
+            while not self._acknowledge(gate, leading, joining=True):
+                if leading.wait(self.retry_period):
+                    return
             for i in range(self.workers):
                 thread = threading.Thread(target=self._work, args=(queue, informer, gate), daemon=True,
                                           name=f"shard-worker-{self.identity}-{i}")
