@@ -91,23 +91,34 @@ class WatchDecoder(Generic[T]):
     def __init__(self, decode_object: Callable[[bytes], T], request: str = "") -> None:
         self._decode_object = decode_object
         self._buffer = bytearray()
+        self._start = 0  # where the first line not yet handed out begins
         self._request = request
 
     def feed(self, chunk: bytes) -> Iterator[WatchEvent[T] | Bookmark]:
         """The events ``chunk`` completes, one at a time: an ``ERROR`` raises only after the
         events before it (in the same chunk too) have reached the caller."""
+        self._compact()
         self._buffer += chunk
         return self._complete_lines()
 
+    def _compact(self) -> None:
+        # Lines handed out are dropped once per chunk, not once per line: a watch-list's chunk
+        # holds hundreds of events, and deleting each from the front moved the rest every time.
+        if self._start:
+            del self._buffer[: self._start]
+            self._start = 0
+
     def _complete_lines(self) -> Iterator[WatchEvent[T] | Bookmark]:
-        while (end := self._buffer.find(b"\n")) >= 0:
-            line = bytes(self._buffer[:end])
-            del self._buffer[: end + 1]
+        buffer = self._buffer
+        while (end := buffer.find(b"\n", self._start)) >= 0:
+            line = bytes(buffer[self._start:end])
+            self._start = end + 1  # before the yield: a consumer may stop at any event
             if line.strip():
                 yield self._event(line)
 
     def finish(self) -> Iterator[WatchEvent[T] | Bookmark]:
         """The events left when the stream ends: a last line may lack its newline."""
+        self._compact()
         self._buffer += b"\n"
         return self._complete_lines()
 

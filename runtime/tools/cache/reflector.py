@@ -272,33 +272,40 @@ class AsyncReflector(ReflectorCore):
         return None
 
     async def _consume(self, step: Consume, run: _TaskRun) -> tuple[int, BaseException | None]:
+        """Reads the stream in one task raced against the stop signal (one task per stream,
+        not one per event: a watch-list's initial events come by the thousand)."""
         stream, session = step.stream, step.session
         stopped = asyncio.ensure_future(run.stop.wait())
-        next_event: asyncio.Future[Any] | None = None
+        reading: asyncio.Future[bool] | None = None
         try:
             async with await run.own(stream) as owned:
                 try:
-                    iterator = stream.__aiter__()
-                    while True:
-                        next_event = asyncio.ensure_future(iterator.__anext__())
-                        await asyncio.wait({next_event, stopped}, return_when=asyncio.FIRST_COMPLETED)
-                        if not next_event.done():
-                            return session.events, None  # stopped: the read is cancelled below
-                        try:
-                            event = next_event.result()
-                        except StopAsyncIteration:
-                            return session.events, None
-                        next_event = None
-                        if self.handle(event, session):
-                            run.held = owned.pop_all()  # the watch goes on reading it
-                            return session.events, None
+                    reading = asyncio.ensure_future(self._read(stream, session, run.stop))
+                    await asyncio.wait({reading, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                    if reading.done() and reading.result():
+                        run.held = owned.pop_all()  # the watch goes on reading it
+                    return session.events, None  # else ended, or stopped: the read is cancelled below
                 finally:
                     # Also on cancellation: no read may outlive the stream it reads.
-                    if next_event is not None and not next_event.done():
+                    if reading is not None and not reading.done():
                         stream.stop()
-                        next_event.cancel()
-                        await asyncio.gather(next_event, return_exceptions=True)
+                        reading.cancel()
+                        await asyncio.gather(reading, return_exceptions=True)
         except Exception as e:  # noqa: BLE001 - judged by the core
             return session.events, e
         finally:
             stopped.cancel()
+
+    async def _read(self, stream: Any, session: Any, stop: asyncio.Event) -> bool:
+        """The events into the session until the stream ends or stops (False), or one ends a
+        watch-list's initial events (True: the stream is kept for the watch)."""
+        iterator = stream.__aiter__()  # the stream's one iterator: a later watch goes on from here
+        while True:
+            try:
+                event = await iterator.__anext__()
+            except StopAsyncIteration:
+                return False
+            if self.handle(event, session):
+                return True
+            if stop.is_set():
+                return False
