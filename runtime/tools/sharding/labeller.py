@@ -161,22 +161,32 @@ class Labeller:
             log.info("shard leader for %s: %d objects, next epoch %d", self.controller, len(objects), epoch)
             while not leading.is_set():
                 self._dirty.clear()
-                self.refresh_members()
-                moves = plan_moves(informer.get_indexer().list(), self.controller, self.label, self.members,
-                                   self.lease_duration)
-                started = time.monotonic()
-                handoffs = self._write(moves, epoch, leading)
-                if moves:
-                    log.info("shard labeller %s: %d moves planned, %d handoffs written (epoch %d) in %.2fs",
-                             self.controller, len(moves), max(handoffs, 0), epoch, time.monotonic() - started)
-                if handoffs > 0 and self._publish(epoch, leading):
-                    epoch += 1
+                moves: list[Move] = []
+                try:
+                    epoch, moves = self._round(informer, epoch, leading)
+                except Exception:  # noqa: BLE001 - a leader must not stay leading with its labeller gone
+                    log.exception("shard labeller %s: a round failed", self.controller)
                 # The next round after a change, or a retry period: members' Leases expire
                 # without events. After writes, the cache first takes in their echoes.
                 self._dirty.wait(self.retry_period)
                 leading.wait(min(0.5, self.retry_period) if moves else 0.05)
         finally:
             informer.stop()
+
+    def _round(self, informer: SharedIndexInformer[dict[str, Any]], epoch: int,
+               leading: threading.Event) -> tuple[int, list[Move]]:
+        """Plans and writes one round of moves; returns the next epoch and the moves."""
+        self.refresh_members()
+        moves = plan_moves(informer.get_indexer().list(), self.controller, self.label, self.members,
+                           self.lease_duration)
+        started = time.monotonic()
+        handoffs = self._write(moves, epoch, leading)
+        if moves:
+            log.info("shard labeller %s: %d moves planned, %d handoffs written (epoch %d) in %.2fs",
+                     self.controller, len(moves), max(handoffs, 0), epoch, time.monotonic() - started)
+        if handoffs > 0 and self._publish(epoch, leading):
+            epoch += 1
+        return epoch, moves
 
     def _write(self, moves: list[Move], epoch: int, leading: threading.Event) -> int:
         """Writes the moves, ``concurrency`` at a time; returns how many handoffs were written

@@ -31,6 +31,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from kgen.runtime.apimachinery.resourceversion import compare_resource_version
 from kgen.runtime.apimachinery.meta import annotations_of, labels_of, list_meta, resource_version_of
 from kgen.runtime.gentype.client import ResourceClient
 from kgen.runtime.gentype.resource import Codec, DictCodec, PatchType, ResourceInfo
@@ -144,7 +145,13 @@ class ShardReplica(Generic[T]):
                 return
             try:
                 cached = informer.get_indexer().get_by_key(key)
-                if gate.begin(key, cached) is not Decision.START:
+                try:
+                    decision = gate.begin(key, cached)
+                except Exception:  # noqa: BLE001 - e.g. a resourceVersion that is not comparable
+                    log.exception("shard gate: deciding on %s failed", key)
+                    queue.add_rate_limited(key)
+                    continue
+                if decision is not Decision.START:
                     queue.forget(key)
                     continue
                 try:
@@ -169,6 +176,7 @@ class ShardReplica(Generic[T]):
         try:
             shard = lister.list_all(label_selector=f"{self.label}={self.identity}")
             items, rv, _ = list_meta(shard)
+            compare_resource_version(rv, rv)  # refuses a server whose versions cannot be compared
             listed = {meta_namespace_key(o): ListedObject(resource_version_of(o), dict(labels_of(o)), dict(annotations_of(o)))
                       for o in items}
             generation = gate.install(listed, rv)
