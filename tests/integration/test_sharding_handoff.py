@@ -172,7 +172,19 @@ def test_a_joining_replica_waits_for_acknowledgements_and_a_leaving_one_hands_ov
     figure(f"sharding handoff: c joined, {len(moved)} of {OBJECTS} moved to it (epochs {sorted(epochs)}); "
            f"their old owners ran {busy} reconciles of them after the join; the held key waited for its owner")
 
+    # An object created now is labelled on its ADD and reconciled by its owner only.
+    created = time.monotonic_ns()
+    admin.post(f"/api/v1/namespaces/{namespace}/configmaps", json={"metadata": {"name": "late"}}).raise_for_status()
+    late = f"{namespace}/late"
+    want = owner(late, ["a", "b", "c"])
+    wait_for(lambda: (_objects(admin, namespace)[late].get("labels") or {}).get(LABEL) == want, timeout=30)
+    wait_for(lambda: _runs(group, want, late), timeout=30)
+    assert {who for who, k, s, e in group.intervals() if k == late} == {want}
+    figure(f"sharding handoff: a new object was labelled and first reconciled "
+           f"{(min(s for _, _, s, _ in _runs(group, want, late)) - created) / 1e9:.2f}s after its creation")
+
     # Graceful leave: b releases its Lease, its objects move at once (well within a lease duration).
+    after = _steady(group, admin, namespace, ["a", "b", "c"])
     b_keys = {k for k, m in after.items() if (m.get("labels") or {})[LABEL] == "b"}
     left = time.monotonic()
     group.running["b"].stop()
