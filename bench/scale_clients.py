@@ -137,7 +137,8 @@ def _held(fill: Callable[[], dict[str, Any]], objects: int) -> dict[str, Any]:
 def kgen_list(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
     from kgen.kubernetes import Clientset
 
-    pods = Clientset(_kgen_config(kubeconfig)).core_v1.pods(namespace)
+    clientset = Clientset(_kgen_config(kubeconfig))
+    pods = clientset.core_v1.pods(namespace)
     pods.list(limit=1)
 
     def fill() -> dict[str, Any]:
