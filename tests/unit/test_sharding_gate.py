@@ -219,3 +219,15 @@ def test_nothing_starts_past_the_membership_fence_even_before_the_elector_notice
     gate.end("ns/x")
     clock.now = fence
     assert gate.begin("ns/x", obj("x", "5", "a")) is Decision.SKIP
+
+
+def test_the_previous_owner_is_judged_on_a_fresh_view_of_the_leases(clock: Clock, members: Members) -> None:
+    """b renewed just before its old record would expire: a gate that judged on its last
+    refresh would call b dead; it refreshes first and holds the key."""
+    store = [lease("b", "1", released=0)]
+    gate = ShardGate(C, "a", LABEL, members, LEASE, refresh=lambda: members.refresh(store), clock=clock)
+    members.refresh(store)
+    clock.now += LEASE - 0.5
+    store[:] = [lease("b", "2", released=0)]  # b renews; no one has refreshed yet
+    clock.now += 0.6
+    assert gate.begin("ns/k", obj("k", "7", "a", **{FROM: "b", EPOCH: "1"})) is Decision.HOLD

@@ -15,7 +15,10 @@ start passes here, decided on the freshest view this replica has, and refused wh
 - held: the object was handed over from a member (``shard.kgen.io/<controller>-from``) at an
   epoch (``…-epoch``) that member has not acknowledged yet (``released-epoch`` on its Lease),
   and that member is not dead: its in-flight work on the key may not be finished. Held keys
-  are retried when the member Leases change (``held()``).
+  are retried when the member Leases change (``held()``). "Dead" is judged on the Lease
+  informer's store as of this call (``refresh``): the previous owner fenced itself
+  ``clock_skew_margin`` before its Lease expires on this clock, which covers this replica's
+  Lease watch lagging by less than that margin.
 
 Versions are compared with apimachinery's CompareResourceVersion (same resource only).
 ``install`` + ``wait_drained`` give the acknowledging side: after a consistent list of the shard,
@@ -75,9 +78,12 @@ class ShardGate:
     until ``end``."""
 
     def __init__(self, controller: str, identity: str, label: str, members: Members, lease_duration: float,
-                 *, fence: Callable[[], float] = lambda: float("inf"),
+                 *, fence: Callable[[], float] = lambda: float("inf"), refresh: Callable[[], None] = lambda: None,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        """``fence``: until when (on ``clock``) the member Lease is surely ours (the elector's)."""
+        """``fence``: until when (on ``clock``) the member Lease is surely ours (the elector's).
+        ``refresh``: brings ``members`` up to date with the Lease informer's store; called
+        before a previous owner is judged, so that the judgement is as fresh as the watch."""
+        self.refresh = refresh
         self.controller, self.identity, self.label, self.fence_time = controller, identity, label, fence
         self.members, self.lease_duration, self.clock = members, lease_duration, clock
         self._from, self._epoch = from_annotation(controller), epoch_annotation(controller)
@@ -108,6 +114,7 @@ class ShardGate:
         previous = annotations.get(self._from)
         if not previous or previous == self.identity:
             return False
+        self.refresh()
         if self.members.released_epoch(previous) >= _epoch(annotations, self._epoch):
             return False
         return not self.members.is_dead(previous, self.lease_duration)

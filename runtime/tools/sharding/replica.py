@@ -97,7 +97,7 @@ class ShardReplica(Generic[T]):
         informer: SharedIndexInformer[T] = SharedIndexInformer(
             client, self.resync, list_options=lambda options: {**options, "label_selector": selector})
         gate = ShardGate(self.controller, self.identity, self.label, self.members, self.lease_duration,
-                         fence=self.membership_fence)
+                         fence=self.membership_fence, refresh=self.refresh_members)
         queue: RateLimitingQueue[str] = RateLimitingQueue(default_controller_rate_limiter(),
                                                           name=f"{self.controller}-{self.identity}")
 
