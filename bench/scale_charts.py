@@ -11,6 +11,8 @@ from .scale_report import LABELS, Measure, ScaleResult
 
 SYNC_CHART = "sync_time.png"
 MEMORY_CHART = "memory_per_object.png"
+#: Clients whose figure is a list, not an informer: dashed, so a line lying on another shows.
+LISTS = frozenset({"kgen-list", "official", "lightkube"})
 
 
 def write_charts(result: ScaleResult, folder: Path) -> list[Path]:
@@ -30,7 +32,7 @@ def write_charts(result: ScaleResult, folder: Path) -> list[Path]:
 def _chart(result: ScaleResult, measure: Measure, path: Path, ylabel: str, title: str) -> Path:
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 5), dpi=110)
+    fig, ax = plt.subplots(figsize=(10, 5), dpi=110)
     try:
         for client, label in LABELS.items():
             points = [(count, figure) for count in result.counts if (figure := result.get(client, count))]
@@ -38,7 +40,8 @@ def _chart(result: ScaleResult, measure: Measure, path: Path, ylabel: str, title
                 continue
             xs = [count for count, _ in points]
             ys = [f.seconds if measure == "sync" else f.bytes_per_object / 1024 for _, f in points]
-            ax.plot(xs, ys, marker="o", label=label)
+            dashed = client in LISTS
+            ax.plot(xs, ys, marker="s" if dashed else "o", linestyle="--" if dashed else "-", label=label)
         ax.set_xscale("log")
         if measure == "sync":
             ax.set_yscale("log")
@@ -50,7 +53,7 @@ def _chart(result: ScaleResult, measure: Measure, path: Path, ylabel: str, title
         ax.set_ylabel(ylabel)
         ax.set_title(title)
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize="small")
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside: no line hidden
         fig.tight_layout()
         fig.savefig(path, format="png")
     finally:
