@@ -140,9 +140,10 @@ class Labeller:
         self._count = threading.Lock()
         self._dirty = threading.Event()
 
-    def _client(self, namespace: str | None) -> ResourceClient[dict[str, Any], dict[str, Any]]:
-        return ResourceClient(self.rest, self.resource, namespace or None,
-                              DictCodec(self.resource.api_version, self.resource.kind))
+    def _client(self, namespace: str | None, resource: ResourceInfo | None = None,
+                ) -> ResourceClient[dict[str, Any], dict[str, Any]]:
+        resource = resource or self.resource
+        return ResourceClient(self.rest, resource, namespace or None, DictCodec(resource.api_version, resource.kind))
 
     def run(self, leading: threading.Event) -> None:
         informer: SharedIndexInformer[dict[str, Any]] = SharedIndexInformer(self._client(self.namespace))
@@ -221,7 +222,7 @@ class Labeller:
     def _publish(self, epoch: int, leading: threading.Event) -> bool:
         """Publishes ``epoch`` on the leader's Lease once all its moves are written; retried
         while leading (members wait for it). False if leadership ended first."""
-        lease = ResourceClient(self.rest, LEASES, self.lease_namespace, DictCodec(LEASES.api_version, LEASES.kind))
+        lease = self._client(self.lease_namespace, LEASES)
         patch = {"metadata": {"annotations": {EPOCH_ANNOTATION: str(epoch)}}}
         while not leading.is_set():
             try:
