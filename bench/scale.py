@@ -107,9 +107,11 @@ def measure(counts: Sequence[int], repeats: int, seed: int, progress: Callable[[
                     if "clientGo" in output:
                         facts["client-go version"] = f"client-go {output['clientGo']}, built by hack/oracle/build.sh"
     figures: dict[str, dict[int, Figure]] = {}
+    every: dict[str, dict[int, list[Figure]]] = {}
     for (client, count), samples in runs.items():
         figures.setdefault(client, {})[count] = median_figure(samples)
-    return ScaleResult(tuple(counts), repeats, figures, missing, tuple(facts.values()))
+        every.setdefault(client, {})[count] = samples
+    return ScaleResult(tuple(counts), repeats, figures, missing, tuple(facts.values()), every)
 
 
 def write(result: ScaleResult, folder: Path, header: str) -> list[Path]:
@@ -124,10 +126,16 @@ def write(result: ScaleResult, folder: Path, header: str) -> list[Path]:
     figures = folder / "scale.json"
     figures.write_text(json.dumps({
         "header": header, "repeats": result.repeats, "missing": dict(result.missing),
-        "figures": {client: {str(count): {"seconds": f.seconds, "bytesPerObject": f.bytes_per_object}
-                             for count, f in by_count.items()} for client, by_count in result.figures.items()},
+        "figures": {client: {str(count): _json(f) for count, f in by_count.items()}
+                    for client, by_count in result.figures.items()},
+        "runs": {client: {str(count): [_json(f) for f in runs] for count, runs in by_count.items()}
+                 for client, by_count in result.runs.items()},
     }, indent=1), encoding="utf-8")
     return [report, figures, *charts]
+
+
+def _json(figure: Figure) -> dict[str, float]:
+    return {"seconds": figure.seconds, "bytesPerObject": figure.bytes_per_object}
 
 
 def parse_counts(text: str) -> tuple[int, ...]:

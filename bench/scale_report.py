@@ -44,6 +44,8 @@ class ScaleResult:
     missing: Mapping[str, str] = field(default_factory=dict)
     #: Free-form facts about the run (WatchList modes, versions), printed as notes.
     facts: Sequence[str] = ()
+    #: client → object count → every run's figures (the medians' spread, kept in scale.json).
+    runs: Mapping[str, Mapping[int, Sequence[Figure]]] = field(default_factory=dict)
 
     def get(self, client: str, count: int) -> Figure | None:
         return self.figures.get(client, {}).get(count)

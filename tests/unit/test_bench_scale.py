@@ -131,12 +131,22 @@ def test_report_links_the_charts_next_to_the_ratio_table(tmp_path: Path) -> None
     medians = json.loads(written[1].read_text(encoding="utf-8"))
     assert medians["figures"]["kgen-full"]["1000"] == {"seconds": 1.5, "bytesPerObject": 30 * KIB}
     assert medians["missing"] == {"kgen-metadata": "not generated here"}
+    assert medians["runs"] == {}
     report = written[0].read_text(encoding="utf-8")
     assert f"![{SYNC_CHART}]({SYNC_CHART})" in report and f"![{MEMORY_CHART}]({MEMORY_CHART})" in report
     assert "| 1,000 pods: initial sync, kgen full ÷ client-go " in report and "MET" in report
     assert "kgen metadata-only informer: not available yet: not generated here" in report
     assert report.index("ratios from the same run") < report.index("resident memory per cached object,")
     assert markdown(result, [], "h").startswith("# kgen scale bench\n\nh\n")
+
+
+def test_medians_file_keeps_every_run(tmp_path: Path) -> None:
+    runs = [Figure(1.0, 10.0), Figure(3.0, 30.0)]
+    result = ScaleResult((1000,), 2, {"client-go": {1000: median_figure(runs)}}, runs={"client-go": {1000: runs}})
+    medians = json.loads(scale.write(result, tmp_path, "h")[1].read_text(encoding="utf-8"))
+    assert medians["figures"]["client-go"]["1000"] == {"seconds": 2.0, "bytesPerObject": 20.0}
+    assert medians["runs"]["client-go"]["1000"] == [{"seconds": 1.0, "bytesPerObject": 10.0},
+                                                    {"seconds": 3.0, "bytesPerObject": 30.0}]
 
 
 def test_pods_are_created_without_server_set_fields_and_with_unique_names() -> None:
