@@ -18,6 +18,7 @@ from kgen.runtime.tools.cache.transform import (
     chain,
     default_transform,
     intern_metadata,
+    intern_strings,
     keep_objects,
     strip_managed_fields,
 )
@@ -161,3 +162,23 @@ def test_an_informer_set_transform_none_keeps_managed_fields() -> None:
     (obj,) = informer.indexer.list()
     assert obj.metadata is not None and obj.metadata.managed_fields is not None
 
+
+
+def test_intern_strings_shares_every_repeated_string_of_a_pod_and_keeps_it_equal() -> None:
+    from bench.pods import pod_list_json
+    from kgen.kubernetes.models.core.v1 import PodList
+
+    pods = PodList.from_json(pod_list_json(2, 1)).items
+    a, b = pods[0], pods[1]
+    before = (a.to_dict(), b.to_dict())
+    assert a.spec and b.spec and a.spec.containers[0].image_pull_policy is not b.spec.containers[0].image_pull_policy
+    for pod in (a, b):
+        intern_strings(pod)
+    assert (a.to_dict(), b.to_dict()) == before
+    assert a.spec and b.spec
+    assert a.spec.containers[0].image_pull_policy is b.spec.containers[0].image_pull_policy
+    assert a.spec.dns_policy is b.spec.dns_policy
+    plain = msgspec.json.decode(msgspec.json.encode([before[0], before[1]]))
+    intern_strings(plain)
+    assert plain == [before[0], before[1]]
+    assert plain[0]["spec"]["dnsPolicy"] is plain[1]["spec"]["dnsPolicy"]
