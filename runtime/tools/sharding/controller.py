@@ -94,21 +94,24 @@ class ShardedController(Generic[T]):
         self.members.refresh(self._leases.get_indexer().list())
 
     def run(self, stop: threading.Event) -> None:
-        """Runs until ``stop`` is set; returns once the replica and the labeller have stopped."""
+        """Runs until ``stop`` is set; returns once the replica and the labeller have stopped
+        (also when it fails: the leadership then ends too, without setting the caller's
+        ``stop``)."""
         self._leases.run()
-        leader = threading.Thread(target=self._elect, args=(stop,), daemon=True,
+        halt = _linked(stop)
+        leader = threading.Thread(target=self._elect, args=(halt,), daemon=True,
                                   name=f"shard-leader-{self.identity}")
         try:
             while not self._leases.has_synced():
-                if stop.wait(0.1):
+                if halt.wait(0.1):
                     return
             self.refresh_members()
             leader.start()
-            while not stop.is_set():
-                self._member_once(stop)
-                stop.wait(self.timings["retry_period"])
+            while not halt.is_set():
+                self._member_once(halt)
+                halt.wait(self.timings["retry_period"])
         finally:
-            stop.set()
+            halt.set()
             if leader.is_alive():
                 leader.join()
             self._leases.stop()
@@ -116,7 +119,7 @@ class ShardedController(Generic[T]):
     def _member_once(self, stop: threading.Event) -> None:
         """One membership: join, run the replica, leave. A replica that ends on its own (it
         failed) ends the membership too, so that a member never holds its Lease idle."""
-        ended = threading.Event()
+        ended = _linked(stop)
 
         def replica(leading: threading.Event) -> None:
             try:
@@ -124,23 +127,15 @@ class ShardedController(Generic[T]):
             finally:
                 ended.set()
 
-        def forward() -> None:
-            while not ended.wait(0.1):
-                if stop.is_set():
-                    ended.set()
-
         membership = LeaderElector(
             self.rest, self.lease_namespace, member_lease_name(self.controller, self.identity), self.identity,
             on_started_leading=replica, release_on_cancel=True,
             labels={CONTROLLER_LABEL: self.controller, ROLE_LABEL: MEMBER_ROLE}, **self.timings)
         self.replica.membership_fence = lambda: membership.fence
-        forwarder = threading.Thread(target=forward, daemon=True, name=f"shard-member-{self.identity}")
-        forwarder.start()
         try:
             membership.run(ended)
         finally:
             ended.set()
-            forwarder.join()
 
     def _elect(self, stop: threading.Event) -> None:
         while not stop.is_set():
@@ -150,3 +145,16 @@ class ShardedController(Generic[T]):
                 labels={CONTROLLER_LABEL: self.controller, ROLE_LABEL: LEADER_ROLE}, **self.timings,
             ).run(stop)
             stop.wait(self.timings["retry_period"])
+
+
+def _linked(outer: threading.Event) -> threading.Event:
+    """An event set when ``outer`` is (polled by a helper thread that ends with it) or directly."""
+    inner = threading.Event()
+
+    def forward() -> None:
+        while not inner.wait(0.1):
+            if outer.is_set():
+                inner.set()
+
+    threading.Thread(target=forward, daemon=True, name="shard-stop").start()
+    return inner
