@@ -2,8 +2,9 @@
 
 One module per concept, named as in client-go: ``store`` (Store, Indexer, key functions),
 ``delta_fifo``, ``reflector`` (with ``reflector_state``, its decisions, and ``pager``),
-``shared_informer``, ``processor`` (the fan-out to handlers), ``listers``, ``informer_factory``,
-``mutation_detector``. Thread-based classes by default; ``Async*`` for asyncio, both running the
+``shared_informer``, ``processor`` (the fan-out to handlers), ``wait_group``, ``listers``,
+``informer_factory``, ``mutation_detector``, ``transform`` (the informers' default transform:
+no managedFields, repeated metadata strings interned). Thread-based classes by default; ``Async*`` for asyncio, both running the
 same I/O-free cores. The data path of a watch event through them is drawn in
 docs/architecture.md.
 """
@@ -38,6 +39,13 @@ from kgen.runtime.tools.cache.store import (
     meta_namespace_index,
     meta_namespace_key,
 )
+from kgen.runtime.tools.cache.transform import (
+    chain,
+    default_transform,
+    intern_strings,
+    keep_objects,
+    strip_managed_fields,
+)
 
 __all__ = [
     "ADDED", "DELETED", "REPLACED", "SYNC", "UPDATED", "AsyncDeltaFIFO", "AsyncReflector",
@@ -45,4 +53,5 @@ __all__ = [
     "HandlerRegistration", "Indexer", "InformerStoppedError", "Lister", "NamespaceLister", "Reflector",
     "SharedIndexInformer", "SharedInformerFactory", "Store", "async_wait_for_cache_sync", "deletion_handling_key", "listers",
     "meta_namespace_index", "meta_namespace_key", "wait_for_cache_sync",
+    "chain", "default_transform", "intern_strings", "keep_objects", "strip_managed_fields",
 ]
