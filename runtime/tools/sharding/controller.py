@@ -16,8 +16,8 @@ timings, the same ``lease_duration``/``renew_deadline``/``retry_period`` for bot
 Both read the member Leases from one Lease informer (selected by
 ``shard.kgen.io/controller=<controller>``) through ``Members`` (membership.py).
 
-Sync (threads) only; an asyncio flavour would share membership, assignment, the gate and the
-move planning, which are I/O-free, and double only the loops of replica.py and labeller.py.
+Threads; ``AsyncShardedController`` (async_controller.py) runs the reconciles as coroutines
+on an asyncio loop over this same machinery.
 """
 
 from __future__ import annotations
