@@ -90,7 +90,7 @@ def measure(counts: Sequence[int], repeats: int, seed: int, progress: Callable[[
     with KubeAPIServer() as server, subprocess_env() as env:
         for count in counts:
             progress(f"scale: creating {count:,} pods with their status in {namespace(count)}")
-            asyncio.run(fill(server.kubeconfig, namespace(count), count, seed, progress))
+            facts["served"] = asyncio.run(fill(server.kubeconfig, namespace(count), count, seed, progress))
             for i in range(repeats):
                 progress(f"scale: {count:,} pods, round {i + 1} of {repeats} ({', '.join(RUN_ORDER)})")
                 for client in RUN_ORDER:

@@ -13,6 +13,7 @@ contention on a 2-core machine: 32 at a time was slower than one at a time).
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -38,9 +39,21 @@ def pod_bodies(objects: int, seed: int, namespace: str) -> list[tuple[dict[str, 
     return bodies
 
 
+def served_sizes(pod: dict[str, Any]) -> str:
+    """How big one Pod is as the server sends it, and how much of it is metadata and
+    managedFields (what a metadata-only cache still holds)."""
+    def size(value: Any) -> str:
+        return f"{len(json.dumps(value, separators=(',', ':'))) / 1000:.1f} KB"
+
+    meta = pod.get("metadata", {})
+    return (f"each Pod as served is {size(pod)} of JSON: metadata {size(meta)}, of which managedFields "
+            f"{size(meta.get('managedFields', []))} ({len(meta.get('managedFields', []))} entries)")
+
+
 async def fill(kubeconfig: str, namespace: str, objects: int, seed: int,
-               progress: Callable[[str], None]) -> None:
-    """Creates ``namespace`` and its ``objects`` Pods with their statuses."""
+               progress: Callable[[str], None]) -> str:
+    """Creates ``namespace`` and its ``objects`` Pods with their statuses; returns
+    ``served_sizes`` of the last one written."""
     from kgen.kubernetes import AsyncClientset
     from kgen.kubernetes.models.core.v1 import Namespace, Pod
     from kgen.kubernetes.models.meta.v1 import ObjectMeta
@@ -54,15 +67,18 @@ async def fill(kubeconfig: str, namespace: str, objects: int, seed: int,
         pods = cs.core_v1.pods(namespace)
         gate = asyncio.Semaphore(CONCURRENCY)
         done = 0
+        last: Pod | None = None
 
         async def create(pod: dict[str, Any], status: dict[str, Any]) -> None:
-            nonlocal done
+            nonlocal done, last
             async with gate:
                 created = await pods.create(Pod.from_dict(pod))
                 assert created.metadata is not None and created.metadata.name is not None
-                await pods.patch(created.metadata.name, {"status": status}, subresource="status")
+                last = await pods.patch(created.metadata.name, {"status": status}, subresource="status")
             done += 1
             if done % 2_000 == 0:
                 progress(f"scale: {done:,} of {objects:,} pods created with their status")
 
         await asyncio.gather(*(create(pod, status) for pod, status in bodies))
+    assert last is not None
+    return served_sizes(last.to_dict())

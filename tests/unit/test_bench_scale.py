@@ -12,7 +12,7 @@ import pytest
 
 from bench import run, scale, scale_clients
 from bench.scale_charts import MEMORY_CHART, SYNC_CHART, write_charts
-from bench.scale_fill import pod_bodies
+from bench.scale_fill import pod_bodies, served_sizes
 from bench.scale_report import (NOT_AVAILABLE, Figure, ScaleResult, figures_table, markdown, median_figure,
                                 ratio_table)
 
@@ -158,6 +158,12 @@ def test_pods_are_created_without_server_set_fields_and_with_unique_names() -> N
         assert not {"uid", "resourceVersion", "creationTimestamp"} & pod["metadata"].keys()
         assert "status" not in pod and status["phase"] == "Running" and len(status["containerStatuses"]) == 2
     assert pod_bodies(300, 7, "bench-scale-300") == bodies  # seeded
+
+
+def test_served_sizes_name_the_metadata_and_managed_fields_share() -> None:
+    pod = {"metadata": {"name": "a" * 990, "managedFields": [{"f": "b" * 480}, {"f": "c" * 480}]}, "spec": "d" * 1000}
+    assert served_sizes(pod) == ("each Pod as served is 3.0 KB of JSON: metadata 2.0 KB, of which managedFields "
+                                 "1.0 KB (2 entries)")
 
 
 @pytest.mark.parametrize(("text", "expected"), [("10000,1000", (1000, 10_000)), ("100000", (100_000,))])
