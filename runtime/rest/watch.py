@@ -39,7 +39,7 @@ EventType = Literal["ADDED", "MODIFIED", "DELETED"]
 INITIAL_EVENTS_END = "k8s.io/initial-events-end"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WatchEvent(Generic[T]):
     """An object added, modified or deleted (apimachinery's watch.Event with its object)."""
 

@@ -182,3 +182,23 @@ def test_intern_strings_shares_every_repeated_string_of_a_pod_and_keeps_it_equal
     intern_strings(plain)
     assert plain == [before[0], before[1]]
     assert plain[0]["spec"]["dnsPolicy"] is plain[1]["spec"]["dnsPolicy"]
+
+
+def test_a_watch_list_transforms_each_object_as_it_arrives_as_client_go_transforming_store_does() -> None:
+    """client-go's TransformingStore: the watch-list's temporary store takes the DeltaFIFO's
+    transform, so a cache that drops managedFields never holds all of them at once."""
+    from kgen.runtime.tools.cache.delta_fifo import DeltaFIFO
+    from kgen.runtime.tools.cache.reflector_core import ReflectorCore
+    from kgen.runtime.tools.cache.reflector_steps import Consume, OpenWatch
+
+    fifo = DeltaFIFO(transformer=default_transform)
+    core = ReflectorCore(object(), fifo, watch_list=True)
+    steps = core.watch_list_steps()
+    assert isinstance(next(steps), OpenWatch)
+    consume = steps.send(object())
+    assert isinstance(consume, Consume)
+    wire = _wire("a")
+    consume.session.store.add(copy.deepcopy(wire))
+    (held,) = consume.session.store.list()
+    assert held == _without_managed_fields(wire)
+    steps.close()

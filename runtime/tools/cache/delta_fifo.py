@@ -48,13 +48,13 @@ R = TypeVar("R")
 V = TypeVar("V")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Delta:
     type: str
     object: Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DeletedFinalStateUnknown(Generic[V]):
     """An object deleted while the watch was down: ``obj`` is the last state the client saw.
 

@@ -56,7 +56,7 @@ class ResourceEventHandlerFuncs:
     on_delete: Callable[[Any], Any] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AddNotification:
     obj: Any
     is_in_initial_list: bool
@@ -65,7 +65,7 @@ class AddNotification:
         return handler.on_add(self.obj) if handler.on_add else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class UpdateNotification:
     old: Any
     new: Any
@@ -75,7 +75,7 @@ class UpdateNotification:
         return handler.on_update(self.old, self.new) if handler.on_update else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DeleteNotification:
     obj: Any  # the object, or a DeletedFinalStateUnknown
     is_in_initial_list = False

@@ -172,7 +172,9 @@ class ReflectorCore:
         """client-go's watchList: streams the initial state into a temporary store until the
         initial-events-end bookmark, replaces the store with it and returns the open stream."""
         while True:
-            temporary: Store[Any] = Store(deletion_handling_key)
+            # client-go's TransformingStore: the store's transform runs as each object arrives,
+            # so a cache that drops managedFields never holds all of them at once.
+            temporary: Store[Any] = Store(deletion_handling_key, getattr(self.store, "transformer", None))
             session = WatchSession(temporary, watch_list=True)
             started = self.clock()
             error: BaseException | None = None

@@ -71,8 +71,10 @@ class Store(Generic[T]):
     """A thread-safe map of key -> object; generic in the object type, so a typed informer's
     cache hands out its model (``Indexer[ConfigMap].by_index(...)`` is ``list[ConfigMap]``)."""
 
-    def __init__(self, key_func: KeyFunc = meta_namespace_key) -> None:
+    def __init__(self, key_func: KeyFunc = meta_namespace_key, transform: Callable[[Any], Any] | None = None) -> None:
         self.key_func = key_func
+        #: client-go's WithTransformer: applied to every object added, updated or replaced.
+        self.transform = transform
         self._items: dict[str, T] = {}
         self._lock = threading.RLock()
 
@@ -80,6 +82,8 @@ class Store(Generic[T]):
         self.update(obj)
 
     def update(self, obj: T) -> None:
+        if self.transform is not None:
+            obj = self.transform(obj)
         key = self.key_func(obj)
         with self._lock:
             old = self._items.get(key)
@@ -89,6 +93,8 @@ class Store(Generic[T]):
     def swap(self, obj: T) -> T | None:
         """Stores ``obj`` (an add or an update) and returns the object it replaced, if any: the
         informer's one look-up per delta."""
+        if self.transform is not None:
+            obj = self.transform(obj)
         key = self.key_func(obj)
         with self._lock:
             old = self._items.get(key)
@@ -125,6 +131,8 @@ class Store(Generic[T]):
 
     def replace(self, objects: Iterable[T], resource_version: str = "") -> None:
         """Replaces the whole content (a relist)."""
+        if self.transform is not None:
+            objects = [self.transform(obj) for obj in objects]
         items = {self.key_func(obj): obj for obj in objects}
         with self._lock:
             self._items = items
