@@ -87,6 +87,19 @@ async def _fill(kubeconfig: str, objects: int, seed: int) -> None:
         await asyncio.gather(*(create(body) for body in bodies))
 
 
+def _filled(kubeconfig: str) -> bool:
+    """Whether the bench's namespace exists on that cluster (filled by an earlier run)."""
+    from kgen.kubernetes import Clientset
+    from kgen.runtime.apimachinery.errors import NotFound
+
+    with Clientset(_config(kubeconfig)) as cs:
+        try:
+            cs.core_v1.namespaces().get(NAMESPACE)
+        except NotFound:
+            return False
+    return True
+
+
 def _config(kubeconfig: str) -> Any:
     from kgen.runtime.rest import load_kubeconfig
 
@@ -202,8 +215,13 @@ def _client_go(binary: str, kubeconfig: str, objects: int) -> dict[bool, float]:
     return {True: result["watchList"][0], False: result["list"][0]}
 
 
-def measure(objects: int, repeats: int, seed: int, progress: Callable[[str], None]) -> SyncTimes:
-    """Fills a fresh apiserver, then runs every client ``repeats`` times, round by round."""
+def measure(objects: int, repeats: int, seed: int, progress: Callable[[str], None],
+            kubeconfig: str | None = None) -> SyncTimes:
+    """Fills a fresh apiserver (or the one ``kubeconfig`` names, unless its namespace is there
+    already: the runs of a profile need not fill again), then runs every client ``repeats``
+    times, round by round."""
+    from contextlib import nullcontext
+
     from kgen.runtime.testing import KubeAPIServer
 
     runs: dict[tuple[str, bool], list[float]] = {}
@@ -213,10 +231,12 @@ def measure(objects: int, repeats: int, seed: int, progress: Callable[[str], Non
         binary = _client_go_binary()
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
         binary, missing = "", str(e)
-    with KubeAPIServer() as server:
-        progress(f"informer sync: creating {objects} ConfigMaps")
-        asyncio.run(_fill(server.kubeconfig, objects, seed))
-        kgen = KgenRuns(server.kubeconfig, objects)
+    with KubeAPIServer() if kubeconfig is None else nullcontext() as server:
+        target = kubeconfig or server.kubeconfig
+        if kubeconfig is None or not _filled(target):
+            progress(f"informer sync: creating {objects} ConfigMaps")
+            asyncio.run(_fill(target, objects, seed))
+        kgen = KgenRuns(target, objects)
         try:
             for i in range(repeats):
                 progress(f"informer sync: round {i + 1} of {repeats} (kgen on threads and asyncio, client-go; "
@@ -227,7 +247,7 @@ def measure(objects: int, repeats: int, seed: int, progress: Callable[[str], Non
                 lists.append(kgen.paginated_list())
                 if binary and not missing:
                     try:
-                        for watch_list, took in _client_go(binary, server.kubeconfig, objects).items():
+                        for watch_list, took in _client_go(binary, target, objects).items():
                             runs.setdefault(("client-go", watch_list), []).append(took)
                     except (RuntimeError, subprocess.TimeoutExpired) as e:
                         missing = str(e)
@@ -271,7 +291,8 @@ def notes(result: SyncTimes) -> list[str]:
 
 
 def main() -> None:
-    """``python -m bench.informer_sync [--objects N] [--repeats R]``: this table alone."""
+    """``python -m bench.informer_sync [--objects N] [--repeats R] [--kubeconfig PATH]``: this
+    table alone (on a fresh apiserver, or the cluster of PATH, filled once)."""
     import argparse
     import sys
 
@@ -279,8 +300,10 @@ def main() -> None:
     parser.add_argument("--objects", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=20240301)
+    parser.add_argument("--kubeconfig", help="measure on this cluster instead of a fresh apiserver")
     args = parser.parse_args()
-    result = measure(args.objects, args.repeats, args.seed, lambda m: print(f"bench: {m}", file=sys.stderr))
+    result = measure(args.objects, args.repeats, args.seed, lambda m: print(f"bench: {m}", file=sys.stderr),
+                     args.kubeconfig)
     print(table(result).render())
     for note in notes(result):
         print(note)
