@@ -64,6 +64,9 @@ def split_key(key: str) -> tuple[str, str]:
 
 def meta_namespace_index(obj: Any) -> list[str]:
     """The namespace index function (MetaNamespaceIndexFunc)."""
+    meta = getattr(obj, "metadata", None)  # a model: the common case, as in meta_namespace_key
+    if meta is not None and type(namespace := getattr(meta, "namespace", None)) is str:
+        return [namespace]
     return [namespace_and_name(obj)[0]]
 
 
@@ -203,8 +206,12 @@ class Indexer(Store[T]):
             raise KeyError(f"index {name!r} does not exist") from None
 
     def _index_one(self, name: str, key: str, obj: Any) -> None:
+        index = self._indices[name]
         for value in self._indexers[name](obj):
-            self._indices[name].setdefault(value, set()).add(key)
+            keys = index.get(value)
+            if keys is None:
+                index[value] = keys = set()
+            keys.add(key)
 
     def _unindex_one(self, name: str, key: str, obj: Any) -> None:
         index = self._indices[name]
