@@ -137,7 +137,8 @@ class _SharedInformerBase(Generic[T]):
     def set_transform(self, transform: Transform | None) -> None:
         """Transforms each object once, before it is stored, instead of ``default_transform``
         (transform.py: managedFields dropped, repeated metadata strings interned); None keeps
-        every object as the server sent it."""
+        every object as the server sent it. As in client-go, a transform should be idempotent: a
+        watch-list's objects pass it twice (as they arrive, and entering the DeltaFIFO)."""
         with self.lock:
             if self.started:
                 raise RuntimeError("informer has already started")
