@@ -18,10 +18,11 @@ client-go's ``metadata.go`` decodes every answer with the ``meta.k8s.io`` scheme
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
+from kgen.runtime.apimachinery.codec import ModelCodec
 from kgen.runtime.apimachinery.model import Model
 
 T = TypeVar("T", bound=Model)
@@ -54,12 +55,9 @@ def _looks_like_object_meta(meta: Any) -> bool:
     return meta is not None and bool(meta.uid or meta.creation_timestamp or meta.name or meta.generate_name)
 
 
-class MetadataCodec(Generic[T, L]):
-    """A ``Codec`` (``kgen.runtime.gentype``) of a package's PartialObjectMetadata models."""
-
-    def __init__(self, cls: type[T], list_cls: type[L]) -> None:
-        self.cls = cls
-        self.list_cls = list_cls
+class MetadataCodec(ModelCodec[T, L]):
+    """A ``Codec`` (``kgen.runtime.gentype``) of a package's PartialObjectMetadata models: the
+    typed codec's, with the answers checked and an old server's full objects cut to metadata."""
 
     def decode(self, data: bytes) -> T:
         """An object answer (get, patch): the partial object, or an old server's full object's metadata."""
@@ -93,22 +91,3 @@ class MetadataCodec(Generic[T, L]):
 
     def encode(self, obj: T) -> bytes:
         return msgspec.json.encode(obj.to_dict())
-
-    def name(self, obj: T) -> str:
-        metadata: Any = getattr(obj, "metadata", None)
-        return str(metadata.name) if metadata and metadata.name else ""
-
-    def list_items(self, lst: L) -> list[T]:
-        items: Any = getattr(lst, "items", None)
-        return list(items) if items else []
-
-    def list_continue(self, lst: L) -> str | None:
-        metadata: Any = getattr(lst, "metadata", None)
-        token = metadata.continue_ if metadata else None
-        return str(token) if token else None
-
-    def list_with_items(self, lst: L, items: list[T]) -> L:
-        metadata: Any = getattr(lst, "metadata", None)
-        if metadata:
-            metadata = msgspec.structs.replace(metadata, continue_=None)
-        return msgspec.structs.replace(lst, items=items, metadata=metadata)
