@@ -85,13 +85,7 @@ class Store(Generic[T]):
         self.update(obj)
 
     def update(self, obj: T) -> None:
-        if self.transform is not None:
-            obj = self.transform(obj)
-        key = self.key_func(obj)
-        with self._lock:
-            old = self._items.get(key)
-            self._items[key] = obj
-            self._on_change(key, old, obj)
+        self.swap(obj)
 
     def swap(self, obj: T) -> T | None:
         """Stores ``obj`` (an add or an update) and returns the object it replaced, if any: the
