@@ -104,6 +104,9 @@ def measure(counts: Sequence[int], repeats: int, seed: int, progress: Callable[[
                     runs.setdefault((client, count), []).append(_figure(output, count))
                     if "watchList" in output:
                         facts[f"{client} watchList"] = f"{client} ran with WatchList {'on' if output['watchList'] else 'off'}"
+                    if "managedFields" in output:
+                        facts[f"{client} managedFields"] = (f"{client} cached managedFields: "
+                                                            f"{'yes' if output['managedFields'] else 'no'}")
                     if "clientGo" in output:
                         facts["client-go version"] = f"client-go {output['clientGo']}, built by hack/oracle/build.sh"
     figures: dict[str, dict[int, Figure]] = {}

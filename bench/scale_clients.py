@@ -76,8 +76,9 @@ class _Synced:
             time.sleep(0.001)
 
 
-def _informer_run(factory: Any, informer: Any, objects: int) -> tuple[float, int, int]:
-    """Times ``factory``'s initial sync of ``informer``; returns seconds, RSS before, RSS after."""
+def _informer_run(factory: Any, informer: Any, objects: int) -> dict[str, Any]:
+    """Times ``factory``'s initial sync of ``informer``: seconds, RSS before and after, and
+    whether the cached objects kept their managedFields (a default transform may drop them)."""
     synced = _Synced(objects)
     registration = informer.add_event_handler(on_add=synced.add)
     before = resident_bytes()
@@ -88,7 +89,8 @@ def _informer_run(factory: Any, informer: Any, objects: int) -> tuple[float, int
     after = resident_bytes()
     if len(informer.indexer.list_keys()) != objects:
         raise RuntimeError(f"the cache holds {len(informer.indexer.list_keys())} objects, not {objects}")
-    return elapsed, before, after
+    kept = any(getattr(obj.metadata, "managed_fields", None) for obj in informer.indexer.list())
+    return {"seconds": elapsed, "rssBefore": before, "rssAfter": after, "managedFields": kept}
 
 
 def kgen_full(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
@@ -99,9 +101,9 @@ def kgen_full(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
     clientset = Clientset(_kgen_config(kubeconfig))
     clientset.core_v1.pods(namespace).list(limit=1)
     factory = SharedInformerFactory(clientset, namespace=namespace)
-    elapsed, before, after = _informer_run(factory, factory.core_v1.pods().informer, objects)
+    figures = _informer_run(factory, factory.core_v1.pods().informer, objects)
     factory.shutdown()
-    return {"seconds": elapsed, "rssBefore": before, "rssAfter": after, "watchList": watch_list_client_enabled()}
+    return {**figures, "watchList": watch_list_client_enabled()}
 
 
 def kgen_metadata(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
@@ -112,9 +114,9 @@ def kgen_metadata(kubeconfig: str, namespace: str, objects: int) -> dict[str, An
     pods = GroupVersionResource("", "v1", "pods")
     client.resource(pods).namespace(namespace).list(limit=1)
     factory = MetadataSharedInformerFactory(client, namespace=namespace)
-    elapsed, before, after = _informer_run(factory, factory.for_resource(pods).informer(), objects)
+    figures = _informer_run(factory, factory.for_resource(pods).informer(), objects)
     factory.shutdown()
-    return {"seconds": elapsed, "rssBefore": before, "rssAfter": after, "watchList": watch_list_client_enabled()}
+    return {**figures, "watchList": watch_list_client_enabled()}
 
 
 def _key(pod: Any) -> str:

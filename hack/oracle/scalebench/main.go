@@ -11,7 +11,10 @@
 // objects and its registration has synced (HasSyncedChecker). It then runs the same full GC
 // with the cache held and reads VmRSS again, and prints one JSON line:
 //
-//	{"seconds":1.23,"rssBefore":123,"rssAfter":456,"cached":N,"watchList":true,"clientGo":"v0.37.2"}
+//	{"seconds":1.23,"rssBefore":123,"rssAfter":456,"cached":N,"managedFields":true,"watchList":true,"clientGo":"v0.37.2"}
+//
+// (managedFields: whether the cached Pods kept their managedFields, as client-go's informers do
+// unless a transform drops them).
 //
 // WatchList is whatever client-go's own feature gate says (KUBE_FEATURE_WatchListClient), as a
 // user of this client-go gets it.
@@ -31,6 +34,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/informers"
@@ -132,10 +136,17 @@ func main() {
 	elapsed := time.Since(started).Seconds()
 	after := residentBytes()
 	cached := len(informer.GetStore().ListKeys())
+	managedFields := false
+	for _, obj := range informer.GetStore().List() {
+		if pod, ok := obj.(*corev1.Pod); ok && len(pod.ManagedFields) > 0 {
+			managedFields = true
+			break
+		}
+	}
 	runtime.KeepAlive(informer)
 
 	err = json.NewEncoder(os.Stdout).Encode(map[string]any{
-		"seconds": elapsed, "rssBefore": before, "rssAfter": after, "cached": cached,
+		"seconds": elapsed, "rssBefore": before, "rssAfter": after, "cached": cached, "managedFields": managedFields,
 		"watchList": clientfeatures.FeatureGates().Enabled(clientfeatures.WatchListClient),
 		"clientGo":  clientGoVersion(),
 	})
