@@ -31,7 +31,7 @@ from .scale_fill import fill
 from .scale_report import Figure, ScaleResult, median_figure
 
 #: The Python clients, then client-go: the order each round runs them in.
-RUN_ORDER = (*CLIENTS, "client-go")
+RUN_ORDER = (*CLIENTS, "client-go", "client-go-lean")
 
 
 def namespace(count: int) -> str:
@@ -51,8 +51,9 @@ def _client_go_binary() -> str:
 
 
 def _command(client: str, binary: str, kubeconfig: str, count: int) -> list[str]:
-    if client == "client-go":
-        return [binary, "-kubeconfig", kubeconfig, "-namespace", namespace(count), "-objects", str(count)]
+    if client.startswith("client-go"):
+        lean = ["-strip-managed-fields"] if client == "client-go-lean" else []
+        return [binary, "-kubeconfig", kubeconfig, "-namespace", namespace(count), "-objects", str(count), *lean]
     return [sys.executable, "-m", "bench.scale_clients", client, kubeconfig, namespace(count), str(count)]
 
 
@@ -84,7 +85,7 @@ def measure(counts: Sequence[int], repeats: int, seed: int, progress: Callable[[
     try:
         binary = _client_go_binary()
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
-        missing["client-go"] = str(e)
+        missing["client-go"] = missing["client-go-lean"] = str(e)
     runs: dict[tuple[str, int], list[Figure]] = {}
     facts: dict[str, str] = {}
     with KubeAPIServer() as server, subprocess_env() as env:

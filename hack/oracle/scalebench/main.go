@@ -1,7 +1,7 @@
 // Command scalebench is client-go's row of kgen's scale bench (bench/scale.py): one typed Pod
 // informer, started once in a fresh process, timed and weighed the way the Python clients are.
 //
-//	scalebench -kubeconfig PATH -namespace NS -objects N [-timeout 10m]
+//	scalebench -kubeconfig PATH -namespace NS -objects N [-strip-managed-fields] [-timeout 10m]
 //
 // builds the clientset as users get it (JSON, HTTP/2; QPS -1, as every client of the bench
 // runs unthrottled), connects it (a list with limit 1), runs a full GC (runtime.GC, then
@@ -15,6 +15,10 @@
 //
 // (managedFields: whether the cached Pods kept their managedFields, as client-go's informers do
 // unless a transform drops them).
+//
+// -strip-managed-fields sets a transform on the informer that drops each object's managedFields
+// before it is stored (SetTransform, as controller-runtime's cache offers), for comparing with a
+// Python cache that drops them by default.
 //
 // WatchList is whatever client-go's own feature gate says (KUBE_FEATURE_WatchListClient), as a
 // user of this client-go gets it.
@@ -35,6 +39,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/informers"
@@ -88,6 +93,7 @@ func main() {
 	namespace := flag.String("namespace", "", "the namespace whose Pods are cached")
 	objects := flag.Int("objects", 0, "how many Pods the namespace holds")
 	timeout := flag.Duration("timeout", 10*time.Minute, "longest the sync may take")
+	strip := flag.Bool("strip-managed-fields", false, "drop managedFields in a transform before caching")
 	flag.Parse()
 	if *kubeconfig == "" || *namespace == "" || *objects <= 0 {
 		fail("-kubeconfig, -namespace and -objects are required")
@@ -108,6 +114,17 @@ func main() {
 
 	factory := informers.NewSharedInformerFactoryWithOptions(clientset, 0, informers.WithNamespace(*namespace))
 	informer := factory.Core().V1().Pods().Informer()
+	if *strip {
+		err := informer.SetTransform(func(obj any) (any, error) {
+			if m, err := meta.Accessor(obj); err == nil {
+				m.SetManagedFields(nil)
+			}
+			return obj, nil
+		})
+		if err != nil {
+			fail("set transform: %v", err)
+		}
+	}
 	var seen atomic.Int64
 	all := make(chan struct{})
 	registration, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
