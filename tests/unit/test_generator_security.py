@@ -362,7 +362,11 @@ def _check_client_module(tree: ast.Module, where: str) -> None:
             assert all(isinstance(s, ast.ImportFrom) for s in stmt.body), where
         elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
             value = stmt.value
-            if isinstance(value, ast.Call):
+            if isinstance(value, ast.Call) and ast.unparse(value.func) == "MetadataCodec":
+                # metadata.py's one codec, of the two fixed meta/v1 models (no schema text).
+                assert [ast.unparse(a) for a in value.args] == ["PartialObjectMetadata", "PartialObjectMetadataList"], where
+                assert not value.keywords, where
+            elif isinstance(value, ast.Call):
                 assert ast.unparse(value.func) == "ResourceInfo", where
                 assert all(isinstance(a, ast.Constant) for a in value.args), where
             else:
