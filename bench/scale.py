@@ -6,7 +6,9 @@ runs ``repeats`` times, round by round (each round runs every client once, so lo
 reach them all alike); a figure is the median of its runs. The Python clients are
 bench/scale_clients.py; client-go's is hack/oracle/scalebench (a typed Pod informer from
 ``informers.NewSharedInformerFactory``, built from the Go module proxy at the envtest version,
-the clientset as users get it: JSON). The ratios (bench/scale_report.py) are all between
+the clientset as users get it: protobuf, which client-go's typed clients ask for built-in kinds
+(``UseProtobufAsDefault``), and once more speaking JSON, the wire format of every Python client and
+of custom resources). The ratios (bench/scale_report.py) are all between
 figures of this one run, and ``write`` puts the charts (bench/scale_charts.py) and a markdown
 report next to each other.
 
@@ -31,7 +33,7 @@ from .scale_fill import fill
 from .scale_report import Figure, ScaleResult, median_figure
 
 #: The Python clients, then client-go: the order each round runs them in.
-RUN_ORDER = (*CLIENTS, "client-go", "client-go-lean")
+RUN_ORDER = (*CLIENTS, "client-go", "client-go-json", "client-go-lean")
 
 
 def namespace(count: int) -> str:
@@ -39,7 +41,8 @@ def namespace(count: int) -> str:
 
 
 def _figure(output: dict[str, Any], objects: int) -> Figure:
-    return Figure(float(output["seconds"]), (int(output["rssAfter"]) - int(output["rssBefore"])) / objects)
+    memory = None if output.get("noMemory") else (int(output["rssAfter"]) - int(output["rssBefore"])) / objects
+    return Figure(float(output["seconds"]), memory)
 
 
 def _client_go_binary() -> str:
@@ -52,8 +55,8 @@ def _client_go_binary() -> str:
 
 def _command(client: str, binary: str, kubeconfig: str, count: int) -> list[str]:
     if client.startswith("client-go"):
-        lean = ["-strip-managed-fields"] if client == "client-go-lean" else []
-        return [binary, "-kubeconfig", kubeconfig, "-namespace", namespace(count), "-objects", str(count), *lean]
+        flags = {"client-go-lean": ["-strip-managed-fields"], "client-go-json": ["-json"]}.get(client, [])
+        return [binary, "-kubeconfig", kubeconfig, "-namespace", namespace(count), "-objects", str(count), *flags]
     return [sys.executable, "-m", "bench.scale_clients", client, kubeconfig, namespace(count), str(count)]
 
 
@@ -64,6 +67,37 @@ def _run(command: list[str], env: dict[str, str]) -> dict[str, Any]:
         raise RuntimeError(lines[-1] if lines else f"exit status {done.returncode}")
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
+
+
+#: What a client may be predicted to need at most: the machine's MemAvailable less this margin
+#: (the apiserver and etcd grow while a client runs).
+MEMORY_MARGIN = 4 * 1024**3
+
+
+def available_bytes() -> int:
+    """MemAvailable from /proc/meminfo."""
+    with open("/proc/meminfo", encoding="ascii") as meminfo:
+        for line in meminfo:
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("/proc/meminfo has no MemAvailable line")
+
+
+def too_big(client: str, count: int, runs: dict[tuple[str, int], list[Figure]], available: int) -> str | None:
+    """Why ``client`` is not run at ``count``, when its memory per object at the largest count
+    measured so far predicts more than ``available`` less the margin (the official client's
+    models take ~150 KiB per Pod: 15 GB at 100,000); None: run it."""
+    measured = [(n, figures) for (c, n), figures in runs.items() if c == client and n < count]
+    if not measured:
+        return None
+    n, figures = max(measured, key=lambda item: item[0])
+    per_object = max((f.bytes_per_object or 0.0) for f in figures)
+    need = per_object * count
+    if need == 0 or need <= available - MEMORY_MARGIN:
+        return None
+    return (f"not run at {count:,} pods: {per_object / 1024:.0f} KiB per Pod at {n:,} predicts "
+            f"{need / 1024**3:.1f} GiB, more than this machine's {available / 1024**3:.1f} GiB available "
+            f"less a {MEMORY_MARGIN / 1024**3:.0f} GiB margin for the apiserver and etcd")
 
 
 def _unavailable() -> dict[str, str]:
@@ -85,7 +119,7 @@ def measure(counts: Sequence[int], repeats: int, seed: int, progress: Callable[[
     try:
         binary = _client_go_binary()
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
-        missing["client-go"] = missing["client-go-lean"] = str(e)
+        missing["client-go"] = missing["client-go-json"] = missing["client-go-lean"] = str(e)
     runs: dict[tuple[str, int], list[Figure]] = {}
     facts: dict[str, str] = {}
     with KubeAPIServer() as server, subprocess_env() as env:
@@ -95,6 +129,8 @@ def measure(counts: Sequence[int], repeats: int, seed: int, progress: Callable[[
             for i in range(repeats):
                 progress(f"scale: {count:,} pods, round {i + 1} of {repeats} ({', '.join(RUN_ORDER)})")
                 for client in RUN_ORDER:
+                    if client not in missing and (why := too_big(client, count, runs, available_bytes())):
+                        missing[client] = why
                     if client in missing:
                         continue
                     try:
@@ -108,6 +144,8 @@ def measure(counts: Sequence[int], repeats: int, seed: int, progress: Callable[[
                     if "managedFields" in output:
                         facts[f"{client} managedFields"] = (f"{client} cached managedFields: "
                                                             f"{'yes' if output['managedFields'] else 'no'}")
+                    if "wire" in output:
+                        facts[f"{client} wire"] = f"{client} received the Pods as {output['wire']}"
                     if "clientGo" in output:
                         facts["client-go version"] = f"client-go {output['clientGo']}, built by hack/oracle/build.sh"
     figures: dict[str, dict[int, Figure]] = {}
@@ -138,7 +176,7 @@ def write(result: ScaleResult, folder: Path, header: str) -> list[Path]:
     return [report, figures, *charts]
 
 
-def _json(figure: Figure) -> dict[str, float]:
+def _json(figure: Figure) -> dict[str, float | None]:
     return {"seconds": figure.seconds, "bytesPerObject": figure.bytes_per_object}
 
 

@@ -12,7 +12,7 @@ from .scale_report import LABELS, Measure, ScaleResult
 SYNC_CHART = "sync_time.png"
 MEMORY_CHART = "memory_per_object.png"
 #: Clients whose figure is a list, not an informer: dashed, so a line lying on another shows.
-LISTS = frozenset({"kgen-list", "official", "lightkube"})
+LISTS = frozenset({"kgen-list", "official", "lightkube", "wire-json"})
 
 
 def write_charts(result: ScaleResult, folder: Path) -> list[Path]:
@@ -35,11 +35,12 @@ def _chart(result: ScaleResult, measure: Measure, path: Path, ylabel: str, title
     fig, ax = plt.subplots(figsize=(10, 5), dpi=110)
     try:
         for client, label in LABELS.items():
-            points = [(count, figure) for count in result.counts if (figure := result.get(client, count))]
+            points = [(count, figure) for count in result.counts if (figure := result.get(client, count))
+                      and (measure == "sync" or figure.bytes_per_object is not None)]
             if not points:
                 continue
             xs = [count for count, _ in points]
-            ys = [f.seconds if measure == "sync" else f.bytes_per_object / 1024 for _, f in points]
+            ys = [f.seconds if measure == "sync" else (f.bytes_per_object or 0.0) / 1024 for _, f in points]
             dashed = client in LISTS
             ax.plot(xs, ys, marker="s" if dashed else "o", linestyle="--" if dashed else "-", label=label)
         ax.set_xscale("log")

@@ -16,6 +16,10 @@ reads the same line the same way, after runtime.GC and debug.FreeOSMemory. Clien
   ``v1/pods``, timed the same way (client-go's metadatainformer);
 - ``kgen-list``: kgen's bare paginated typed list (``list_all``, pages of 500), the floor an
   informer that decodes every object can hardly go below;
+- ``wire-json``: the informer's own watch-list request (the reflector's options, gzip as every
+  client asks for it), its body read and inflated until the initial-events-end bookmark, nothing
+  decoded: how long the server takes to send the objects as JSON, the floor of any JSON client.
+  No memory figure (it keeps nothing);
 - ``official`` and ``lightkube``: neither has an informer, so their list-then-watch
   equivalent is measured: a paginated list (pages of 500) held in a dict keyed by
   namespace/name, which is the cache a user of them builds.
@@ -37,7 +41,7 @@ PAGE_SIZE = 500
 TIMEOUT = 1800.0
 
 #: Python clients, in the order the bench runs them.
-CLIENTS = ("kgen-full", "kgen-metadata", "kgen-list", "official", "lightkube")
+CLIENTS = ("kgen-full", "kgen-metadata", "kgen-list", "wire-json", "official", "lightkube")
 
 
 def resident_bytes() -> int:
@@ -150,6 +154,35 @@ def kgen_list(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
     return _held(fill, objects)
 
 
+def wire_json(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
+    from kgen.kubernetes import Clientset
+    from kgen.runtime.rest.content_encoding import decode_every_gzip_member
+    from kgen.runtime.tools.cache.reflector_state import ReflectorState
+
+    pods = Clientset(_kgen_config(kubeconfig)).core_v1.pods(namespace)
+    pods.list(limit=1)
+    marker = b"k8s.io/initial-events-end"
+    started = time.perf_counter()
+    resource = pods._client  # the ResourceClient a reflector drives
+    req = resource._req.watch(60.0, **ReflectorState().watch_list_options())
+    req.stream = True
+    response = resource._rest.send(req)
+    decode_every_gzip_member(response)
+    size, tail = 0, b""
+    try:
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if marker in tail + chunk:
+                break
+            tail = chunk[-len(marker):]
+        else:
+            raise RuntimeError("the watch-list ended before its initial-events-end bookmark")
+    finally:
+        response.close()
+    elapsed = time.perf_counter() - started
+    return {"seconds": elapsed, "rssBefore": 0, "rssAfter": 0, "noMemory": True, "bodyBytes": size}
+
+
 def official(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
     from kubernetes import client, config
 
@@ -185,7 +218,7 @@ def lightkube(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
 
 
 _RUNNERS: dict[str, Callable[[str, str, int], dict[str, Any]]] = {
-    "kgen-full": kgen_full, "kgen-metadata": kgen_metadata, "kgen-list": kgen_list,
+    "kgen-full": kgen_full, "kgen-metadata": kgen_metadata, "kgen-list": kgen_list, "wire-json": wire_json,
     "official": official, "lightkube": lightkube,
 }
 

@@ -16,9 +16,11 @@ from .report import Row, Table, seconds, times
 LABELS = {
     "kgen-full": "kgen full (typed informer)",
     "kgen-metadata": "kgen metadata-only informer",
-    "client-go": "client-go (typed informer)",
+    "client-go": "client-go (typed informer; protobuf, its default for built-in kinds)",
+    "client-go-json": "client-go (typed informer) speaking JSON",
     "client-go-lean": "client-go, managedFields dropped (SetTransform)",
     "kgen-list": "kgen bare paginated list",
+    "wire-json": "JSON watch-list read, nothing decoded (the server's floor for JSON)",
     "official": "official client (paginated list into a dict)",
     "lightkube": "lightkube (paginated list into a dict)",
 }
@@ -31,8 +33,9 @@ class Figure:
     """One client's figures at one object count: start → cache filled, and what it holds."""
 
     seconds: float
-    #: (VmRSS after sync and a full GC − VmRSS just before the start) / objects.
-    bytes_per_object: float
+    #: (VmRSS after sync and a full GC − VmRSS just before the start) / objects; None for a row
+    #: that keeps nothing (the wire floor).
+    bytes_per_object: float | None
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,8 @@ class ScaleResult:
 def median_figure(runs: Sequence[Figure]) -> Figure:
     """The median of each figure over the runs (taken apart: the runs need not agree on which
     run is the median one)."""
-    return Figure(statistics.median(r.seconds for r in runs), statistics.median(r.bytes_per_object for r in runs))
+    memory = [r.bytes_per_object for r in runs if r.bytes_per_object is not None]
+    return Figure(statistics.median(r.seconds for r in runs), statistics.median(memory) if memory else None)
 
 
 Measure = Literal["memory", "sync"]
@@ -80,6 +84,9 @@ BARS = (
     Bar("memory per cached object, kgen full ÷ client-go with managedFields dropped", "kgen-full", "client-go-lean",
         "memory", None),
     Bar("list, kgen bare list ÷ lightkube list", "kgen-list", "lightkube", "sync", None),
+    Bar("initial sync, kgen full ÷ client-go speaking JSON", "kgen-full", "client-go-json", "sync", None),
+    Bar("initial sync, kgen full ÷ the JSON wire floor", "kgen-full", "wire-json", "sync", None),
+    Bar("initial sync, the JSON wire floor ÷ client-go (protobuf)", "wire-json", "client-go", "sync", None),
     Bar("sync, kgen metadata-only ÷ kgen full", "kgen-metadata", "kgen-full", "sync", None),
 )
 
@@ -141,6 +148,10 @@ def notes(result: ScaleResult) -> list[str]:
         "- scale: the official client and lightkube have no informer: their row is the list-then-watch "
         "equivalent a user of them builds, a paginated list (pages of 500) held in a dict keyed by namespace/name "
         "(the watch that would follow is not part of an initial sync)",
+        "- scale: client-go's typed clients ask for protobuf for built-in kinds (rest.Request.UseProtobufAsDefault), "
+        "the format users of its Pod informer get; its JSON row sets ContentType, as the custom resources' clients "
+        "must. The JSON wire floor is the informer's own watch-list request read to its end bookmark, nothing "
+        "decoded: how long the server takes to send the objects as JSON",
         "- scale: memory is VmRSS from /proc/self/status in every process, after gc.collect() (Python) or "
         "runtime.GC + debug.FreeOSMemory (Go), minus the same reading just before the informer or list started",
         *(f"- scale: {fact}" for fact in result.facts),

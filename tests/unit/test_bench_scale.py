@@ -45,6 +45,9 @@ def test_bars_at_their_limits_are_met() -> None:
         "memory per cached object, kgen full ÷ client-go with managedFields dropped": None,
         "list, kgen bare list ÷ lightkube list": None,
         "sync, kgen metadata-only ÷ kgen full": None,
+        "initial sync, kgen full ÷ client-go speaking JSON": None,
+        "initial sync, kgen full ÷ the JSON wire floor": None,
+        "initial sync, the JSON wire floor ÷ client-go (protobuf)": None,
     }
 
 
@@ -84,7 +87,7 @@ def test_rows_repeat_per_object_count() -> None:
     figure = Figure(1.0, 10 * KIB)
     result = ScaleResult((1000, 10_000), 1, {"kgen-full": {1000: figure, 10_000: figure}})
     metrics = [row.metric for row in ratio_table(result).rows]
-    assert sum(m.startswith("1,000 pods:") for m in metrics) == sum(m.startswith("10,000 pods:") for m in metrics) == 7
+    assert sum(m.startswith("1,000 pods:") for m in metrics) == sum(m.startswith("10,000 pods:") for m in metrics) == 10
     assert figures_table(result, "memory").peers == ("1,000 pods", "10,000 pods")
 
 
@@ -197,3 +200,29 @@ def test_resident_bytes_reads_this_process() -> None:
     held[::4096] = b"x" * len(held[::4096])  # touch every page so it is resident
     assert scale_clients.resident_bytes() - before >= 60 * 1024 * 1024
     del held
+
+
+def test_a_row_without_memory_shows_a_dash_and_stays_off_the_memory_chart(tmp_path: Path) -> None:
+    floor = {1000: Figure(0.2, None), 10_000: Figure(2.0, None)}
+    result = ScaleResult((1000, 10_000), 1, {"wire-json": floor, "kgen-full": {1000: Figure(0.3, 20 * KIB)}})
+    memory = {row.metric: row.values for row in figures_table(result, "memory").rows}
+    sync = {row.metric: row.values for row in figures_table(result, "sync").rows}
+    floor_label = "JSON watch-list read, nothing decoded (the server's floor for JSON)"
+    assert memory[floor_label] == ("—", "—")
+    assert sync[floor_label] == ("200 ms", "2.00 s")
+    assert median_figure([Figure(1.0, None), Figure(3.0, None)]) == Figure(1.0 * 2, None)
+    assert [p.name for p in write_charts(result, tmp_path)] == [SYNC_CHART, MEMORY_CHART]
+
+
+def test_a_client_predicted_past_the_memory_left_is_not_run_at_that_count() -> None:
+    gib = 1024**3
+    runs = {("official", 10_000): [Figure(20.0, 150 * KIB), Figure(21.0, 152 * KIB)],
+            ("kgen-full", 10_000): [Figure(2.0, 22 * KIB)], ("wire-json", 10_000): [Figure(2.0, None)]}
+    why = scale.too_big("official", 100_000, runs, 18 * gib)
+    assert why is not None and why.startswith("not run at 100,000 pods: 152 KiB per Pod at 10,000 predicts 14.5 GiB")
+    assert scale.too_big("official", 100_000, runs, 20 * gib) is None  # 14.5 GiB fits 20 less 4
+    assert scale.too_big("kgen-full", 100_000, runs, 18 * gib) is None
+    assert scale.too_big("wire-json", 100_000, runs, 1 * gib) is None  # keeps nothing
+    assert scale.too_big("lightkube", 100_000, runs, 1 * gib) is None  # nothing measured yet
+    assert scale.too_big("official", 10_000, runs, 1 * gib) is None  # only smaller counts predict
+    assert scale.available_bytes() > 0

@@ -88,12 +88,22 @@ func clientGoVersion() string {
 	return "unknown"
 }
 
+// wire is the format the Pods came in: protobuf is what client-go's typed clients for built-in
+// kinds ask for unless the config sets a ContentType (rest.Request.UseProtobufAsDefault).
+func wire(asJSON bool) string {
+	if asJSON {
+		return "json"
+	}
+	return "protobuf"
+}
+
 func main() {
 	kubeconfig := flag.String("kubeconfig", "", "kubeconfig path")
 	namespace := flag.String("namespace", "", "the namespace whose Pods are cached")
 	objects := flag.Int("objects", 0, "how many Pods the namespace holds")
 	timeout := flag.Duration("timeout", 10*time.Minute, "longest the sync may take")
 	strip := flag.Bool("strip-managed-fields", false, "drop managedFields in a transform before caching")
+	asJSON := flag.Bool("json", false, "speak JSON (ContentType set) instead of the typed clients' default protobuf")
 	flag.Parse()
 	if *kubeconfig == "" || *namespace == "" || *objects <= 0 {
 		fail("-kubeconfig, -namespace and -objects are required")
@@ -103,6 +113,10 @@ func main() {
 		fail("kubeconfig: %v", err)
 	}
 	config.QPS = -1
+	if *asJSON {
+		// An explicit ContentType turns off UseProtobufAsDefault in the typed clients.
+		config.ContentType = "application/json"
+	}
 	clientset, err := kubernetes.NewForConfig(config)
 	if err != nil {
 		fail("clientset: %v", err)
@@ -165,7 +179,7 @@ func main() {
 	err = json.NewEncoder(os.Stdout).Encode(map[string]any{
 		"seconds": elapsed, "rssBefore": before, "rssAfter": after, "cached": cached, "managedFields": managedFields,
 		"watchList": clientfeatures.FeatureGates().Enabled(clientfeatures.WatchListClient),
-		"clientGo":  clientGoVersion(),
+		"clientGo":  clientGoVersion(), "wire": wire(*asJSON),
 	})
 	if err != nil {
 		fail("stdout: %v", err)
