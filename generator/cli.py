@@ -9,6 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from . import envtest
+from .manifests import cli as manifests
 
 
 def _version() -> str:
@@ -57,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     snap.add_argument("--kubeconfig", metavar="PATH", help="kubeconfig file (default: $KUBECONFIG or ~/.kube/config)")
     snap.add_argument("--context", metavar="NAME", help="kubeconfig context (default: its current-context)")
     envtest.add_parser(sub)
+    manifests.add_parser(sub)
     return parser
 
 
@@ -155,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "envtest":
         return envtest.run(args)
+    if args.command == "manifests":
+        return manifests.run(args)
     try:
         return _generate(args) if args.command == "generate" else _snapshot(args)
     except (ConfigError, SnapshotError, ClusterAccessError, InputError, _UsageError) as e:

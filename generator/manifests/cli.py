@@ -1,0 +1,59 @@
+"""``kgen manifests --module PKG.MOD [--module ...] --out DIR``: one CRD YAML per group-kind.
+
+controller-gen's ``crd paths=./api/... output:crd:dir=config/crd/bases``, for Python: the
+modules hold the model classes; the CRDs go to ``DIR/<group>_<plural>.yaml``. Exit codes as
+``kgen generate``'s: 0 written, 2 bad input or usage (one line on stderr saying where and what
+was expected; nothing written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from .errors import ManifestError
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "manifests",
+        help="write CustomResourceDefinitions from Python model classes (controller-gen's role)",
+        description="Import the given modules, find the model classes marked with "
+        "kgen.runtime.apimachinery.markers.resource(...), and write one CRD per group-kind to "
+        "DIR/<group>_<plural>.yaml, its schema from the classes' fields and their Annotated markers.",
+    )
+    parser.add_argument("--module", dest="modules", action="append", required=True, metavar="PKG.MOD",
+                        help="a module holding root types (imported from the current folder); repeatable")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the CRD files")
+
+
+def _tool_version() -> str:
+    try:
+        return version("kgen")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def run(args: argparse.Namespace) -> int:
+    # Imported here: `kgen --help` and the other commands need none of this.
+    from .crd import build_crds
+    from .discover import find_roots
+    from .output import file_name, render, write_all
+
+    try:
+        if args.out.exists() and not args.out.is_dir():
+            raise ManifestError(f"--out {args.out}", "is a file", "a folder, or nothing there")
+        crds = build_crds(find_roots(args.modules), _tool_version())
+        files = {file_name(group, plural): render(crd) for (group, plural), crd in crds.items()}
+        written = write_all(args.out, files)
+    except ManifestError as e:
+        print(f"kgen manifests: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"kgen manifests: --out {args.out}: cannot write {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"wrote {path}")
+    return 0

@@ -1,0 +1,187 @@
+"""Root types -> CustomResourceDefinition objects, one per group-kind, as controller-gen builds them.
+
+controller-gen (``pkg/crd/spec.go``) gathers every version of a kind into one CRD named
+``<plural>.<group>``; the names, scope and short names are the kind's (all versions must agree);
+each version carries its own schema, printer columns and subresources; versions are sorted by
+name; a kind with one version stores it, and a kind with several needs exactly one marked
+``storage``. Defaults follow controller-gen's: plural is the kind lower-cased and pluralized
+(flect's English rules, of which the common ones are kept here: ``-s/-x/-z/-ch/-sh`` take
+``-es``, a consonant then ``-y`` takes ``-ies``), singular the kind lower-cased, ``listKind``
+``<Kind>List``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from kgen.runtime.apimachinery import markers as m
+from kgen.runtime.apimachinery.model import Model
+
+from .crd_schema import SchemaBuilder
+from .errors import ManifestError
+
+#: The annotation recording what wrote the CRD (controller-gen writes
+#: ``controller-gen.kubebuilder.io/version``).
+VERSION_ANNOTATION = "kgen.dev/version"
+_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_VERSION = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+
+
+@dataclass(frozen=True)
+class Root:
+    cls: type[Model]
+    facts: m.ResourceMarkers
+
+    @property
+    def where(self) -> str:
+        return f"{self.cls.__module__}.{self.cls.__qualname__}"
+
+
+def plural_of(kind: str) -> str:
+    word = kind.lower()
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def build_crds(roots: list[Root], tool_version: str) -> dict[tuple[str, str], dict[str, Any]]:
+    """(group, plural) -> the CRD object, for every group-kind among ``roots``."""
+    by_kind: dict[tuple[str, str], list[Root]] = {}
+    for root in roots:
+        _check_names(root)
+        by_kind.setdefault((root.facts.group, root.facts.kind), []).append(root)
+    crds: dict[tuple[str, str], dict[str, Any]] = {}
+    for (group, kind), versions in sorted(by_kind.items()):
+        crd = _crd(group, kind, sorted(versions, key=lambda r: r.facts.version), tool_version)
+        key = (group, crd["spec"]["names"]["plural"])
+        if key in crds:
+            raise ManifestError(versions[0].where, f"plural {key[1]!r} of {group} is also another kind's",
+                                "one kind per plural in a group")
+        crds[key] = crd
+    return crds
+
+
+def _crd(group: str, kind: str, versions: list[Root], tool_version: str) -> dict[str, Any]:
+    first = versions[0]
+    names_of = {r.where: _names(r) for r in versions}
+    if len({(n["plural"], n.get("singular"), tuple(n.get("shortNames", ())), tuple(n.get("categories", ())))
+            for n in names_of.values()}) > 1 or len({r.facts.scope for r in versions}) > 1:
+        listed = ", ".join(f"{where} ({n['plural']}, {r.facts.scope})" for (where, n), r in zip(names_of.items(), versions))
+        raise ManifestError(f"{group}/{kind}", f"its versions disagree on names or scope: {listed}",
+                            "the same plural, singular, short names, categories and scope on every version")
+    seen: dict[str, Root] = {}
+    for r in versions:
+        if r.facts.version in seen:
+            raise ManifestError(r.where, f"version {r.facts.version} of {group}/{kind} is also {seen[r.facts.version].where}",
+                                "one class per version")
+        seen[r.facts.version] = r
+    storage = [r for r in versions if r.facts.storage]
+    if len(versions) == 1 and first.facts.storage is not False:
+        storage = [first]
+    if not storage:
+        raise ManifestError(f"{group}/{kind}", f"no storage version among {[r.facts.version for r in versions]}",
+                            "exactly one version with @resource(storage=True)")
+    if len(storage) > 1:
+        raise ManifestError(f"{group}/{kind}", f"{len(storage)} storage versions: {[r.facts.version for r in storage]}",
+                            "exactly one version with @resource(storage=True)")
+    if not storage[0].facts.served and not any(r.facts.served for r in versions):
+        raise ManifestError(f"{group}/{kind}", "no version is served", "at least one version with served=True")
+    names = names_of[first.where]
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {
+            "annotations": {VERSION_ANNOTATION: tool_version},
+            "name": f"{names['plural']}.{group}",
+        },
+        "spec": {
+            "group": group,
+            "names": names,
+            "scope": first.facts.scope,
+            "versions": [_version(r, r is storage[0]) for r in versions],
+        },
+    }
+
+
+def _names(root: Root) -> dict[str, Any]:
+    facts = root.facts
+    names: dict[str, Any] = {
+        "kind": facts.kind,
+        "listKind": f"{facts.kind}List",
+        "plural": facts.plural or plural_of(facts.kind),
+        "singular": facts.singular or facts.kind.lower(),
+    }
+    if facts.short_names:
+        names["shortNames"] = list(facts.short_names)
+    if facts.categories:
+        names["categories"] = list(facts.categories)
+    for key in ("plural", "singular"):
+        if not _DNS_LABEL.match(names[key]):
+            raise ManifestError(root.where, f"{key} {names[key]!r} is not a lower-case DNS label",
+                                "lower-case letters, digits and '-', e.g. 'cronjobs'")
+    return names
+
+
+def _check_names(root: Root) -> None:
+    facts = root.facts
+    if not isinstance(root.cls, type) or not issubclass(root.cls, Model):
+        raise ManifestError(root.where, "@resource on a class that is not a Model", "a kgen Model (msgspec Struct) subclass")
+    if not _DNS_SUBDOMAIN.match(facts.group) or "." not in facts.group:
+        raise ManifestError(root.where, f"group {facts.group!r} is not a DNS subdomain with a dot",
+                            "a group like 'batch.example.com'")
+    if not _VERSION.match(facts.version):
+        raise ManifestError(root.where, f"version {facts.version!r}", "a version like v1, v1beta1, v2alpha1")
+    if not re.match(r"^[A-Z][A-Za-z0-9]*$", facts.kind):
+        raise ManifestError(root.where, f"kind {facts.kind!r}", "a CamelCase kind starting with a capital letter")
+    if facts.scope not in ("Namespaced", "Cluster"):
+        raise ManifestError(root.where, f"scope {facts.scope!r}", "Namespaced or Cluster")
+    for column in facts.printer_columns:
+        if column.type not in ("integer", "number", "string", "boolean", "date"):
+            raise ManifestError(root.where, f"printer column {column.name!r} has type {column.type!r}",
+                                "integer, number, string, boolean or date")
+        if not column.json_path.startswith("."):
+            raise ManifestError(root.where, f"printer column {column.name!r} has JSON path {column.json_path!r}",
+                                "a path starting with '.', e.g. '.spec.schedule'")
+
+
+def _version(root: Root, storage: bool) -> dict[str, Any]:
+    facts = root.facts
+    version: dict[str, Any] = {
+        "name": facts.version,
+        "schema": {"openAPIV3Schema": SchemaBuilder().root(root.cls, facts)},
+        "served": facts.served,
+        "storage": storage,
+    }
+    if facts.deprecated or facts.deprecation_warning:
+        version["deprecated"] = True
+        if facts.deprecation_warning:
+            version["deprecationWarning"] = facts.deprecation_warning
+    if facts.printer_columns:
+        version["additionalPrinterColumns"] = [_column(c) for c in facts.printer_columns]
+    subresources: dict[str, Any] = {}
+    if facts.scale is not None:
+        scale = {"specReplicasPath": facts.scale.spec_replicas_path, "statusReplicasPath": facts.scale.status_replicas_path}
+        if facts.scale.label_selector_path:
+            scale["labelSelectorPath"] = facts.scale.label_selector_path
+        subresources["scale"] = scale
+    if facts.status:
+        subresources["status"] = {}
+    if subresources:
+        version["subresources"] = subresources
+    return version
+
+
+def _column(column: m.PrinterColumn) -> dict[str, Any]:
+    out: dict[str, Any] = {"jsonPath": column.json_path, "name": column.name, "type": column.type}
+    if column.description:
+        out["description"] = column.description
+    if column.format:
+        out["format"] = column.format
+    if column.priority is not None:
+        out["priority"] = column.priority
+    return out

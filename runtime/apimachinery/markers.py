@@ -1,0 +1,303 @@
+"""CRD markers for Python model classes: controller-gen's ``+kubebuilder:`` markers as values.
+
+controller-gen reads a Go type's comments (``// +kubebuilder:validation:Minimum=1``) to write a
+CRD; a Python model says the same things in its type annotations, where mypy and readers see
+them next to the field they constrain::
+
+    @resource(group="batch.example.com", version="v1", status=True,
+              printer_columns=[PrinterColumn("Schedule", "string", ".spec.schedule")])
+    class CronJob(Model, kw_only=True):
+        metadata: ObjectMeta | None = None
+        spec: CronJobSpec | None = None
+        status: CronJobStatus | None = None
+
+    class CronJobSpec(Model, kw_only=True):
+        schedule: Annotated[str, MinLength(1)]
+        suspend: bool = False                        # a Python default is the schema's default
+        starting_deadline_seconds: Annotated[int, Minimum(0)] | None = field(
+            default=None, name="startingDeadlineSeconds")
+        concurrency_policy: Literal["Allow", "Forbid", "Replace"] = field(
+            default="Allow", name="concurrencyPolicy")     # Literal: the schema's enum
+
+``kgen manifests`` (kgen.generator.manifests) turns these into the CRD's OpenAPI v3 schema with
+controller-gen's keys and values. This module holds only the values, so a project that
+installs the runtime alone can declare its types; msgspec ignores annotations it does not know,
+so none of these changes how an object is encoded or decoded (the apiserver enforces them).
+
+Required-ness follows the Python field, as controller-gen follows ``omitempty``: a field with
+no default and not ``| None`` is in the schema's ``required`` list; every other one is optional.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+__all__ = [
+    "Default", "Description", "EmbeddedResource", "Format", "ListType", "MapType", "Maximum", "MaxItems",
+    "MaxLength", "MaxProperties", "Minimum", "MinItems", "MinLength", "MinProperties", "MultipleOf", "Nullable",
+    "Pattern", "PreserveUnknownFields", "PrinterColumn", "ResourceMarkers", "Scale", "UniqueItems", "XValidation",
+    "constraints", "resource", "RESOURCE_ATTRIBUTE", "CONSTRAINTS_ATTRIBUTE",
+]
+
+#: Where ``@resource`` and ``@constraints`` keep what they were given, on the class itself.
+RESOURCE_ATTRIBUTE = "__kgen_resource__"
+CONSTRAINTS_ATTRIBUTE = "__kgen_constraints__"
+
+T = TypeVar("T", bound=type)
+
+
+# -- numbers (+kubebuilder:validation:Minimum, Maximum, ExclusiveMinimum, ExclusiveMaximum, MultipleOf)
+
+
+@dataclass(frozen=True, slots=True)
+class Minimum:
+    """``minimum`` (and ``exclusiveMinimum: true`` when ``exclusive``), for int and float fields."""
+
+    value: int | float
+    exclusive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Maximum:
+    """``maximum`` (and ``exclusiveMaximum: true`` when ``exclusive``), for int and float fields."""
+
+    value: int | float
+    exclusive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MultipleOf:
+    """``multipleOf``, for int and float fields."""
+
+    value: int | float
+
+
+# -- strings (+kubebuilder:validation:MinLength, MaxLength, Pattern, Format)
+
+
+@dataclass(frozen=True, slots=True)
+class MinLength:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class MaxLength:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """``pattern``: an ECMA-262 regular expression the apiserver matches (unanchored)."""
+
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """``format``: ``date-time``, ``byte``, ``int32``, ``int64``, ``uri``, ``email``, ``uuid``..."""
+
+    value: str
+
+
+# -- lists (+kubebuilder:validation:MinItems, MaxItems, UniqueItems, +listType, +listMapKey)
+
+
+@dataclass(frozen=True, slots=True)
+class MinItems:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class MaxItems:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class UniqueItems:
+    """``uniqueItems: true``. The apiserver refuses it in CRDs; use ``ListType("set")``."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListType:
+    """``x-kubernetes-list-type`` (``atomic``, ``set`` or ``map``) and, for ``map``, the item
+    fields that key it (``x-kubernetes-list-map-keys``, wire names)."""
+
+    kind: Literal["atomic", "set", "map"]
+    keys: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        # A tuple keeps the marker hashable: ``Annotated[...] | None`` hashes its metadata.
+        object.__setattr__(self, "keys", tuple(self.keys))
+
+
+# -- objects and maps (+kubebuilder:validation:MinProperties, MaxProperties, +mapType)
+
+
+@dataclass(frozen=True, slots=True)
+class MinProperties:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class MaxProperties:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class MapType:
+    """``x-kubernetes-map-type``: ``atomic`` (replaced whole by server-side apply) or ``granular``."""
+
+    kind: Literal["atomic", "granular"]
+
+
+# -- any type
+
+
+@dataclass(frozen=True, slots=True, eq=False)  # eq=False: hashable even holding a list or dict
+class Default:
+    """``default``: the value the apiserver fills in when the field is absent (a JSON value).
+    A Python default other than ``None`` says the same; if both are given they must agree."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Description:
+    """``description``, when the field's docstring (the string literal after it) is not the
+    one wanted, or the class's source cannot be read."""
+
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Nullable:
+    """``nullable: true``: an explicit ``null`` is kept (the field must be typed ``T | None``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PreserveUnknownFields:
+    """``x-kubernetes-preserve-unknown-fields: true``: fields the schema does not name are kept."""
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddedResource:
+    """``x-kubernetes-embedded-resource: true``: the object is a whole Kubernetes object
+    (apiVersion, kind, metadata are validated)."""
+
+
+@dataclass(frozen=True, slots=True)
+class XValidation:
+    """A CEL rule (``x-kubernetes-validations``), as ``+kubebuilder:validation:XValidation``.
+
+    ``rule`` sees the value as ``self`` (and ``oldSelf`` on update); the apiserver answers a
+    failed rule with ``message`` (or ``message_expression``, CEL giving a string)."""
+
+    rule: str
+    message: str | None = None
+    message_expression: str | None = None
+    reason: Literal["FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate"] | None = None
+    field_path: str | None = None
+    optional_old_self: bool | None = None
+
+
+# -- class-level facts: the CRD (+kubebuilder:resource, subresource, printcolumn, storageversion)
+
+
+@dataclass(frozen=True, slots=True)
+class PrinterColumn:
+    """One of ``kubectl get``'s columns (``additionalPrinterColumns``), as
+    ``+kubebuilder:printcolumn``. ``type``: integer, number, string, boolean or date."""
+
+    name: str
+    type: Literal["integer", "number", "string", "boolean", "date"]
+    json_path: str
+    description: str | None = None
+    format: str | None = None
+    priority: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Scale:
+    """The scale subresource (``+kubebuilder:subresource:scale``): JSON paths of the replica
+    counts and, optionally, of the label selector (a string) in the status."""
+
+    spec_replicas_path: str
+    status_replicas_path: str
+    label_selector_path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceMarkers:
+    """What ``@resource`` records on a root type. Names left ``None`` take controller-gen's
+    defaults: kind is the class name, plural its lower-cased English plural, singular the
+    kind lower-cased; one version alone is the storage version."""
+
+    group: str
+    version: str
+    kind: str
+    plural: str | None = None
+    singular: str | None = None
+    short_names: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    scope: Literal["Namespaced", "Cluster"] = "Namespaced"
+    served: bool = True
+    storage: bool | None = None
+    deprecated: bool = False
+    deprecation_warning: str | None = None
+    status: bool = False
+    scale: Scale | None = None
+    printer_columns: tuple[PrinterColumn, ...] = ()
+    validations: tuple[XValidation, ...] = ()
+
+
+def resource(
+    *,
+    group: str,
+    version: str,
+    kind: str | None = None,
+    plural: str | None = None,
+    singular: str | None = None,
+    short_names: Sequence[str] = (),
+    categories: Sequence[str] = (),
+    scope: Literal["Namespaced", "Cluster"] = "Namespaced",
+    served: bool = True,
+    storage: bool | None = None,
+    deprecated: bool = False,
+    deprecation_warning: str | None = None,
+    status: bool = False,
+    scale: Scale | None = None,
+    printer_columns: Sequence[PrinterColumn] = (),
+    validations: Sequence[XValidation] = (),
+) -> Callable[[T], T]:
+    """Marks a model class as one version of a custom resource (``+kubebuilder:resource`` and
+    friends) and sets its ``API_VERSION`` and ``KIND``, as a generated model has them.
+
+    Each version of a kind is a class of its own with the same ``group`` and ``kind``; the one
+    stored in etcd says ``storage=True`` (needed once there are several)."""
+
+    def mark(cls: T) -> T:
+        facts = ResourceMarkers(
+            group=group, version=version, kind=kind or cls.__name__, plural=plural, singular=singular,
+            short_names=tuple(short_names), categories=tuple(categories), scope=scope, served=served,
+            storage=storage, deprecated=deprecated, deprecation_warning=deprecation_warning, status=status,
+            scale=scale, printer_columns=tuple(printer_columns), validations=tuple(validations),
+        )
+        setattr(cls, RESOURCE_ATTRIBUTE, facts)
+        setattr(cls, "API_VERSION", f"{group}/{version}")
+        setattr(cls, "KIND", facts.kind)
+        return cls
+
+    return mark
+
+
+def constraints(*markers: object) -> Callable[[T], T]:
+    """Type-level markers for a nested model class (a CEL rule across its fields, a map type),
+    applied wherever the class is used, as controller-gen applies markers on a Go type."""
+
+    def mark(cls: T) -> T:
+        setattr(cls, CONSTRAINTS_ATTRIBUTE, tuple(markers))
+        return cls
+
+    return mark
