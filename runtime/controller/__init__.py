@@ -1,0 +1,85 @@
+"""controller-runtime for kgen: a Manager, a builder, reconcilers, and their helpers (threads).
+
+    from kgen.runtime.controller import Manager, Request, Result, controller_managed_by
+
+    class FooReconciler:
+        def __init__(self, client: Client) -> None:
+            self.client = client
+
+        def reconcile(self, request: Request) -> Result | None:
+            foo = self.client.get(Foo, request.name, request.namespace)   # from the cache
+            ...                                                            # writes: the server
+            return None                                                    # done (forget)
+
+    manager = Manager(config, health_probe_address=":8081", metrics_address=":8080")
+    controller_managed_by(manager).for_(Foo).owns(Deployment).complete(FooReconciler(manager.client))
+    manager.start()
+
+One module per controller-runtime package: ``manager``, ``builder``, ``controller`` (the worker
+loop) with ``outcome`` (reconcileHandler's rules, I/O-free), ``reconcile``, ``event``,
+``handler``, ``predicate``, ``source``, ``cache``, ``client``, ``scheme`` (model class →
+resource), ``controllerutil`` (owner references, finalizers), ``conditions``, ``metrics``,
+``probes`` and ``server`` (their HTTP endpoints). The asyncio flavour is not written yet.
+"""
+
+from kgen.runtime.controller.builder import Builder, controller_managed_by
+from kgen.runtime.controller.cache import Cache, CacheSyncTimeout
+from kgen.runtime.controller.client import APIReader, Client
+from kgen.runtime.controller.conditions import (
+    find_status_condition,
+    is_status_condition_false,
+    is_status_condition_true,
+    remove_status_condition,
+    set_status_condition,
+)
+from kgen.runtime.controller.controller import Controller
+from kgen.runtime.controller.controllerutil import (
+    AlreadyOwnedError,
+    add_finalizer,
+    add_finalizer_and_update,
+    contains_finalizer,
+    get_controller_of,
+    has_controller_reference,
+    is_controlled_by,
+    remove_finalizer,
+    remove_finalizer_and_update,
+    remove_owner_reference,
+    set_controller_reference,
+    set_owner_reference,
+)
+from kgen.runtime.controller.event import CreateEvent, DeleteEvent, GenericEvent, UpdateEvent
+from kgen.runtime.controller.handler import (
+    EnqueueRequestForObject,
+    EnqueueRequestForOwner,
+    EnqueueRequestsFromMapFunc,
+    EventHandler,
+)
+from kgen.runtime.controller.manager import LeaderElectionLost, Manager
+from kgen.runtime.controller.predicate import (
+    AnnotationChangedPredicate,
+    Funcs,
+    GenerationChangedPredicate,
+    LabelChangedPredicate,
+    Predicate,
+    ResourceVersionChangedPredicate,
+    and_,
+    new_predicate_funcs,
+    not_,
+    or_,
+)
+from kgen.runtime.controller.reconcile import Reconciler, Request, Result, TerminalError
+from kgen.runtime.controller.scheme import NotAResourceError, Resource, resource_for
+from kgen.runtime.controller.source import Channel, Kind
+
+__all__ = [
+    "APIReader", "AlreadyOwnedError", "AnnotationChangedPredicate", "Builder", "Cache", "CacheSyncTimeout", "Channel",
+    "Client", "Controller", "CreateEvent", "DeleteEvent", "EnqueueRequestForObject", "EnqueueRequestForOwner",
+    "EnqueueRequestsFromMapFunc", "EventHandler", "Funcs", "GenerationChangedPredicate", "GenericEvent", "Kind",
+    "LabelChangedPredicate", "LeaderElectionLost", "Manager", "NotAResourceError", "Predicate", "Reconciler",
+    "Request", "Resource", "ResourceVersionChangedPredicate", "Result", "TerminalError", "UpdateEvent",
+    "add_finalizer", "add_finalizer_and_update", "and_", "contains_finalizer", "controller_managed_by",
+    "find_status_condition", "get_controller_of", "has_controller_reference", "is_controlled_by",
+    "is_status_condition_false", "is_status_condition_true", "new_predicate_funcs", "not_", "or_",
+    "remove_finalizer", "remove_finalizer_and_update", "remove_owner_reference", "remove_status_condition",
+    "resource_for", "set_controller_reference", "set_owner_reference", "set_status_condition",
+]

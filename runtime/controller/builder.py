@@ -1,0 +1,144 @@
+"""controller-runtime's pkg/builder: one controller, declared by what it watches.
+
+    controller_managed_by(manager) \\
+        .for_(Foo, predicates=[GenerationChangedPredicate()]) \\
+        .owns(Deployment) \\
+        .watches(ConfigMap, lambda cm: [Request(cm_ns, foo_name)]) \\
+        .with_options(max_concurrent_reconciles=2) \\
+        .complete(FooReconciler(manager.client))
+
+- ``for_(Model)``: the reconciled type; its events enqueue the object itself. Exactly one.
+- ``owns(Model)``: events of objects whose *controller* owner is a ``for_`` object enqueue that
+  owner (``only_controller=False``: every owner of that kind).
+- ``watches(Model | Channel, mapper)``: any other events, mapped to requests by ``mapper`` (or
+  given an ``EventHandler``).
+- ``with_event_filter(p)``: a predicate for every watch; each watch also takes its own.
+- ``named(name)``: the controller's name (metrics, queue, logs); default the lowercased kind of
+  the ``for_`` type, as controller-runtime names it. Names are unique per manager.
+
+The informers are asked for at ``complete``, so the manager's cache starts them (and syncs them
+before leader election); their event handlers are added when the controller starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from kgen.runtime.apimachinery.model import Model
+from kgen.runtime.controller.controller import Controller, ReconcileFn
+from kgen.runtime.controller.handler import (
+    EnqueueRequestForObject,
+    EnqueueRequestForOwner,
+    EnqueueRequestsFromMapFunc,
+    EventHandler,
+)
+from kgen.runtime.controller.predicate import Predicate
+from kgen.runtime.controller.reconcile import Reconciler, Request
+from kgen.runtime.controller.scheme import resource_for
+from kgen.runtime.controller.source import Channel, Kind, Source
+from kgen.runtime.util.workqueue import RateLimiter
+
+if TYPE_CHECKING:
+    from kgen.runtime.controller.manager import Manager
+
+__all__ = ["Builder", "controller_managed_by"]
+
+T = TypeVar("T", bound=Model)
+
+
+class Builder:
+    def __init__(self, manager: Manager) -> None:
+        self._manager = manager
+        self._for: tuple[type[Any], tuple[Predicate[Any], ...]] | None = None
+        self._watches: list[Callable[[tuple[Predicate[Any], ...]], Source]] = []
+        self._global: list[Predicate[Any]] = []
+        self._name: str | None = None
+        self._max_concurrent_reconciles = 1
+        self._rate_limiter: RateLimiter[Request] | None = None
+
+    def for_(self, model: type[T], *, predicates: Sequence[Predicate[T]] = ()) -> Builder:
+        if self._for is not None:
+            raise ValueError(f"for_() was already called with {self._for[0].__name__}: a controller reconciles one type")
+        resource_for(model)  # a clear error now, not at start
+        self._for = (model, tuple(predicates))
+        return self
+
+    def owns(self, model: type[T], *, predicates: Sequence[Predicate[T]] = (), only_controller: bool = True) -> Builder:
+        resource_for(model)
+
+        def source(global_predicates: tuple[Predicate[Any], ...]) -> Source:
+            assert self._for is not None
+            handler = EnqueueRequestForOwner(self._for[0], only_controller=only_controller)
+            return Kind(self._manager.cache.informer_for(model), handler, (*global_predicates, *predicates))
+
+        self._watches.append(source)
+        return self
+
+    def watches(
+        self,
+        source: type[T] | Channel[T],
+        mapper: Callable[[T], Iterable[Request]] | EventHandler[T],
+        *,
+        predicates: Sequence[Predicate[T]] = (),
+    ) -> Builder:
+        handler: EventHandler[T] = mapper if isinstance(mapper, EventHandler) else EnqueueRequestsFromMapFunc(mapper)
+        if isinstance(source, Channel):
+            channel = source
+
+            def bound(global_predicates: tuple[Predicate[Any], ...]) -> Source:
+                channel.bind(handler, (*global_predicates, *predicates))
+                return channel
+
+            self._watches.append(bound)
+            return self
+        model = source
+        resource_for(model)
+
+        def kind(global_predicates: tuple[Predicate[Any], ...]) -> Source:
+            return Kind(self._manager.cache.informer_for(model), handler, (*global_predicates, *predicates))
+
+        self._watches.append(kind)
+        return self
+
+    def with_event_filter(self, predicate: Predicate[Any]) -> Builder:
+        self._global.append(predicate)
+        return self
+
+    def with_options(
+        self, *, max_concurrent_reconciles: int | None = None, rate_limiter: RateLimiter[Request] | None = None
+    ) -> Builder:
+        if max_concurrent_reconciles is not None:
+            self._max_concurrent_reconciles = max_concurrent_reconciles
+        if rate_limiter is not None:
+            self._rate_limiter = rate_limiter
+        return self
+
+    def named(self, name: str) -> Builder:
+        self._name = name
+        return self
+
+    def complete(self, reconciler: Reconciler | ReconcileFn) -> Controller:
+        """Builds the controller and adds it to the manager."""
+        if self._for is None:
+            raise ValueError("a controller needs for_(Model): the type it reconciles")
+        model, for_predicates = self._for
+        name = self._name or resource_for(model).info.kind.lower()
+        controller = Controller(
+            name, reconciler, max_concurrent_reconciles=self._max_concurrent_reconciles,
+            rate_limiter=self._rate_limiter, registry=self._manager.registry,
+            cache_sync_timeout=self._manager.cache.sync_timeout,
+        )
+        global_predicates = tuple(self._global)
+        controller.watch(Kind(
+            self._manager.cache.informer_for(model), EnqueueRequestForObject(), (*global_predicates, *for_predicates)
+        ))
+        for make in self._watches:
+            controller.watch(make(global_predicates))
+        self._manager.add(controller)
+        return controller
+
+
+def controller_managed_by(manager: Manager) -> Builder:
+    """controller-runtime's ``ctrl.NewControllerManagedBy(mgr)``."""
+    return Builder(manager)

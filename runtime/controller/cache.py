@@ -1,0 +1,106 @@
+"""The manager's cache: controller-runtime's informer cache (pkg/cache) over one informer factory.
+
+One shared informer per model class, made on first request through the generic
+``SharedInformerFactory.for_resource`` with the resource ``scheme.resource_for`` finds, so every
+controller and the client share one list+watch per type. The cache starts with the manager on
+every replica, leader or not (controller-runtime starts it outside leader election), so a
+standby's cache is warm when it takes over. Reading a type no informer serves yet starts one, as
+controller-runtime's cache does, and waits for it to sync.
+
+Objects handed out are the cached ones: change a copy (``msgspec.structs.replace``), never the
+object itself; controller-runtime deep-copies on every read instead, at a cost per read.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, TypeVar
+
+from kgen.runtime.apimachinery.model import Model
+from kgen.runtime.rest.client import RESTClient
+from kgen.runtime.tools.cache.informer_factory import SharedInformerFactory
+from kgen.runtime.tools.cache.listers import Lister
+from kgen.runtime.tools.cache.shared_informer import SharedIndexInformer
+
+from kgen.runtime.controller.scheme import resource_for
+
+__all__ = ["Cache", "CacheSyncTimeout"]
+
+T = TypeVar("T", bound=Model)
+
+#: controller-runtime's default CacheSyncTimeout.
+DEFAULT_CACHE_SYNC_TIMEOUT = 120.0
+
+
+class CacheSyncTimeout(TimeoutError):
+    pass
+
+
+class Cache:
+    def __init__(
+        self, rest: RESTClient, *, namespace: str | None = None, resync: float = 0.0,
+        sync_timeout: float = DEFAULT_CACHE_SYNC_TIMEOUT,
+    ) -> None:
+        self.factory = SharedInformerFactory(rest, resync=resync, namespace=namespace)
+        self.namespace = namespace
+        self.sync_timeout = sync_timeout
+        self._lock = threading.Lock()
+        self._started = False
+        self._informers: dict[type[Any], SharedIndexInformer[Any]] = {}
+
+    def informer_for(self, model: type[T]) -> SharedIndexInformer[T]:
+        """The shared informer of ``model`` (started at once if the cache runs)."""
+        with self._lock:
+            informer = self._informers.get(model)
+            if informer is None:
+                resource = resource_for(model)
+                informer = self._informers[model] = self.factory.for_resource(resource.info, resource.codec)
+            typed: SharedIndexInformer[T] = informer
+            return typed
+
+    def lister_for(self, model: type[T]) -> Lister[T]:
+        resource = resource_for(model)
+        return Lister(self.informer_for(model).indexer, resource.info.plural, resource.info.namespaced)
+
+    def start(self) -> None:
+        with self._lock:
+            self._started = True
+        self.factory.start()
+
+    def wait_for_cache_sync(self, timeout: float | None = None) -> bool:
+        return all(self.factory.wait_for_cache_sync(timeout=timeout).values())
+
+    def has_synced(self) -> bool:
+        with self._lock:
+            informers = list(self._informers.values())
+        return all(i.has_synced() for i in informers)
+
+    def stop(self) -> None:
+        self.factory.shutdown()
+
+    def _synced_lister(self, model: type[T]) -> Lister[T]:
+        informer = self.informer_for(model)
+        with self._lock:
+            started = self._started
+        if not started:
+            raise RuntimeError(f"the cache is not started: {model.__name__} cannot be read from it yet")
+        if not informer.has_synced() and not informer.wait_for_cache_sync(timeout=self.sync_timeout):
+            raise CacheSyncTimeout(f"the {model.__name__} informer did not sync within {self.sync_timeout:g}s")
+        return self.lister_for(model)
+
+    def get(self, model: type[T], name: str, namespace: str | None = None) -> T:
+        """The cached object (NotFound as the server would answer); waits for a new informer's sync."""
+        lister = self._synced_lister(model)
+        if lister.is_namespaced:
+            if not namespace:
+                raise ValueError(f"{model.__name__} is namespaced: give the namespace of {name!r}")
+            return lister.namespaced(namespace).get(name)
+        if namespace:
+            raise ValueError(f"{model.__name__} is cluster-scoped: no namespace")
+        return lister.get(name)
+
+    def list(self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None) -> list[T]:
+        lister = self._synced_lister(model)
+        if namespace and lister.is_namespaced:
+            return lister.namespaced(namespace).list(label_selector)
+        return lister.list(label_selector)

@@ -1,0 +1,266 @@
+"""controller-runtime's Manager (pkg/manager): one cache, one client, controllers, leader
+election, probes, metrics, and a graceful stop.
+
+    manager = Manager(config, leader_election=True, leader_election_id="foo-controller",
+                      health_probe_address=":8081", metrics_address=":8080")
+    controller_managed_by(manager).for_(Foo).owns(Deployment).complete(FooReconciler(manager.client))
+    manager.start()          # blocks until SIGTERM/SIGINT or manager.stop()
+
+``start`` runs controller-runtime's sequence: the probe and metrics servers; the cache (on every
+replica), waiting for its informers to sync; then, if this replica leads (immediately without
+leader election), every controller. On SIGTERM/SIGINT or ``stop()``: controllers stop taking new
+events, finish the reconciles in flight and what is queued (within
+``graceful_shutdown_timeout``), the lease is released if ``leader_election_release_on_cancel``,
+the cache and servers stop, and ``start`` returns. A second signal exits at once with status 1,
+as controller-runtime's SetupSignalHandler does. Losing the lease while running stops
+the controllers and makes ``start`` raise ``LeaderElectionLost`` (controller-runtime exits
+with "leader election lost"): this replica's cache may be behind the new leader's writes.
+
+Leader election is client-go's, on a coordination.k8s.io Lease named ``leader_election_id`` in
+``leader_election_namespace`` (default: the config's namespace), with client-go's defaults (15 s
+lease, 10 s renew deadline, 2 s retry), identity ``<hostname>_<uuid>`` as controller-runtime's.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import threading
+import time
+import uuid
+from types import FrameType
+from typing import Any
+
+from kgen.runtime.controller.cache import DEFAULT_CACHE_SYNC_TIMEOUT, Cache, CacheSyncTimeout
+from kgen.runtime.controller.client import Client
+from kgen.runtime.controller.controller import Controller
+from kgen.runtime.controller.metrics import Registry, rest_client_metrics
+from kgen.runtime.controller.probes import Checker, Probes
+from kgen.runtime.controller.server import Endpoint, Route, parse_address
+from kgen.runtime.rest.client import RESTClient
+from kgen.runtime.rest.config import Config
+from kgen.runtime.tools.leaderelection import LeaderElector
+from kgen.runtime.tools.record.event import EventRecorder
+
+__all__ = ["LeaderElectionLost", "Manager"]
+
+log = logging.getLogger("kgen.runtime.controller.manager")
+
+#: controller-runtime's default SyncPeriod: every cached object is handed to the handlers again
+#: this often, so a missed event is corrected eventually.
+DEFAULT_SYNC_PERIOD = 10 * 3600.0
+#: controller-runtime's defaultGracefulShutdownPeriod.
+DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = 30.0
+
+
+class LeaderElectionLost(RuntimeError):
+    pass
+
+
+class Manager:
+    def __init__(
+        self,
+        config: Config,
+        *,
+        namespace: str | None = None,
+        leader_election: bool = False,
+        leader_election_id: str = "",
+        leader_election_namespace: str | None = None,
+        leader_election_release_on_cancel: bool = False,
+        lease_duration: float = 15.0,
+        renew_deadline: float = 10.0,
+        retry_period: float = 2.0,
+        identity: str | None = None,
+        health_probe_address: str | None = None,
+        metrics_address: str | None = None,
+        sync_period: float = DEFAULT_SYNC_PERIOD,
+        graceful_shutdown_timeout: float = DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT,
+        cache_sync_timeout: float = DEFAULT_CACHE_SYNC_TIMEOUT,
+    ) -> None:
+        if leader_election and not leader_election_id:
+            raise ValueError("leader_election needs a leader_election_id: the name of the Lease replicas compete for")
+        self.registry = Registry()
+        self.rest = RESTClient(config, metrics=rest_client_metrics(self.registry))
+        self.cache = Cache(self.rest, namespace=namespace, resync=sync_period, sync_timeout=cache_sync_timeout)
+        self.client = Client(self.rest, self.cache)
+        self.probes = Probes()
+        self.graceful_shutdown_timeout = graceful_shutdown_timeout
+        self.identity = identity or f"{socket.gethostname()}_{uuid.uuid4()}"
+        #: Set once this replica leads (at once without leader election): controller-runtime's Elected().
+        self.elected = threading.Event()
+        self._election: dict[str, Any] | None = None
+        if leader_election:
+            self._election = {
+                "namespace": leader_election_namespace or config.namespace, "name": leader_election_id,
+                "lease_duration": lease_duration, "renew_deadline": renew_deadline, "retry_period": retry_period,
+                "release_on_cancel": leader_election_release_on_cancel,
+            }
+        self._controllers: list[Controller] = []
+        self._recorders: list[EventRecorder] = []
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._started = False
+        self._lost = False
+        self._signals = 0
+        self._servers: list[Endpoint] = []
+        self.health_probe_port: int | None = None
+        self.metrics_port: int | None = None
+        try:
+            probe = parse_address(health_probe_address)
+            if probe is not None:
+                routes: dict[str, Route] = {p: self._probe_route for p in ("/healthz", "/readyz")}
+                self._servers.append(endpoint := Endpoint(probe, routes))
+                self.health_probe_port = endpoint.port
+            metrics = parse_address(metrics_address)
+            if metrics is not None:
+                self._servers.append(endpoint := Endpoint(metrics, {"/metrics": self._metrics_route}))
+                self.metrics_port = endpoint.port
+        except BaseException:
+            self._close()
+            raise
+
+    # -- building ------------------------------------------------------------------------------
+
+    def add(self, controller: Controller) -> None:
+        """Adds a controller (``Builder.complete`` does); before ``start`` only."""
+        with self._lock:
+            if self._started:
+                raise RuntimeError("the manager is already started: add controllers before start()")
+            if any(c.name == controller.name for c in self._controllers):
+                raise ValueError(f"a controller named {controller.name!r} already exists: use named() to tell them apart")
+            self._controllers.append(controller)
+
+    def add_healthz_check(self, name: str, check: Checker) -> None:
+        self.probes.add("healthz", name, check)
+
+    def add_readyz_check(self, name: str, check: Checker) -> None:
+        self.probes.add("readyz", name, check)
+
+    def cache_synced(self) -> None:
+        """A readiness check: fails until every informer of the cache has synced."""
+        if not self.cache.has_synced():
+            raise RuntimeError("the cache has not synced yet")
+
+    def get_event_recorder_for(self, name: str) -> EventRecorder:
+        recorder = EventRecorder(self.rest, name)
+        self._recorders.append(recorder)
+        return recorder
+
+    # -- the endpoints --------------------------------------------------------------------------
+
+    def _probe_route(self, path: str, query: dict[str, list[str]]) -> tuple[int, str, bytes]:
+        status, body = self.probes.answer(path, verbose="verbose" in query)
+        return status, "text/plain; charset=utf-8", body.encode()
+
+    def _metrics_route(self, path: str, query: dict[str, list[str]]) -> tuple[int, str, bytes]:
+        return 200, "text/plain; version=0.0.4; charset=utf-8", self.registry.render().encode()
+
+    # -- running ---------------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Asks a running ``start`` to drain and return (any thread; a signal handler does this)."""
+        self._stop.set()
+
+    def start(self) -> None:
+        """Runs until SIGTERM/SIGINT or ``stop()``; see the module's docstring."""
+        with self._lock:
+            if self._started:
+                raise RuntimeError("a manager starts once")
+            self._started = True
+        restore = self._install_signal_handlers()
+        try:
+            for server in self._servers:
+                server.start()
+            self.cache.start()
+            self._wait_for_cache_sync()
+            if not self._stop.is_set():
+                if self._election is None:
+                    self._lead(self._stop)
+                else:
+                    self._run_election(self._election)
+        finally:
+            restore()
+            self._close()
+        if self._lost:
+            raise LeaderElectionLost(f"leader election lost: {self.identity} no longer holds the lease")
+
+    def _wait_for_cache_sync(self) -> None:
+        deadline = time.monotonic() + self.cache.sync_timeout
+        while not self.cache.has_synced():
+            if self._stop.wait(0.05):
+                return
+            if time.monotonic() > deadline:
+                raise CacheSyncTimeout(f"the manager's cache did not sync within {self.cache.sync_timeout:g}s")
+
+    def _lead(self, leading: threading.Event) -> None:
+        """Runs every controller until ``leading`` is set, then waits for them to drain."""
+        self.elected.set()
+        threads = [
+            threading.Thread(target=self._run_controller, args=(c, leading), name=f"controller-{c.name}", daemon=True)
+            for c in self._controllers
+        ]
+        for thread in threads:
+            thread.start()
+        leading.wait()
+        deadline = time.monotonic() + self.graceful_shutdown_timeout + 1.0
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+    def _run_controller(self, controller: Controller, leading: threading.Event) -> None:
+        try:
+            controller.start(leading, self.graceful_shutdown_timeout)
+        except Exception:  # noqa: BLE001 - one controller failing to start stops the manager, as in controller-runtime
+            log.exception("controller %s failed", controller.name)
+            self._stop.set()
+
+    def _run_election(self, election: dict[str, Any]) -> None:
+        drained = threading.Event()
+
+        def on_started_leading(leading: threading.Event) -> None:
+            try:
+                self._lead(leading)
+            finally:
+                drained.set()
+
+        def on_stopped_leading() -> None:
+            if not self._stop.is_set():
+                self._lost = True
+                log.error("leader election lost")
+                self._stop.set()
+
+        namespace, name = election.pop("namespace"), election.pop("name")
+        elector = LeaderElector(
+            self.rest, namespace, name, self.identity, on_started_leading=on_started_leading,
+            on_stopped_leading=on_stopped_leading, **election,
+        )
+        elector.run(self._stop)
+        if self.elected.is_set():
+            drained.wait(self.graceful_shutdown_timeout + 1.0)
+
+    def _install_signal_handlers(self) -> Any:
+        if threading.current_thread() is not threading.main_thread():
+            return lambda: None
+
+        def handle(signum: int, frame: FrameType | None) -> None:
+            self._signals += 1
+            if self._signals > 1:
+                os._exit(1)  # a second signal: exit directly (controller-runtime's SetupSignalHandler)
+            self._stop.set()
+
+        previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGTERM, signal.SIGINT)}
+
+        def restore() -> None:
+            for sig, old in previous.items():
+                signal.signal(sig, old)
+
+        return restore
+
+    def _close(self) -> None:
+        self.cache.stop()
+        for recorder in self._recorders:
+            recorder.shutdown(timeout=5.0)
+        for server in self._servers:
+            server.stop()
+        self.rest.close()

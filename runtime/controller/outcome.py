@@ -1,0 +1,87 @@
+"""What the controller does after one reconcile: controller-runtime's reconcileHandler, as data.
+
+controller-runtime's rules (pkg/internal/controller, ``reconcileHandler``), kept exactly:
+
+=========================  ==============================================  ===================
+reconcile                  the queue                                       reconcile_total
+=========================  ==============================================  ===================
+raised (not terminal)      ``add_rate_limited`` (backoff grows)            ``error``
+raised ``TerminalError``   nothing: dropped, and counted as terminal       ``error``
+``Result(requeue_after)``  ``forget`` then ``add_after(requeue_after)``    ``requeue_after``
+``Result(requeue=True)``   ``add_rate_limited`` (no forget)                ``requeue``
+``None`` / ``Result()``    ``forget``                                      ``success``
+=========================  ==============================================  ===================
+
+and ``done`` in every case (the worker's ``finally``). An error wins over a result returned with
+it (Go returns both; in Python an exception leaves no result), and ``requeue_after`` wins over
+``requeue``. Written without I/O, so the thread worker and an asyncio worker apply the same
+``Decision``, and the table above is tested as a table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from kgen.runtime.controller.reconcile import Request, Result, TerminalError
+
+__all__ = ["Decision", "RequeueQueue", "apply", "as_result", "decide"]
+
+ERROR, REQUEUE_AFTER, REQUEUE, SUCCESS = "error", "requeue_after", "requeue", "success"
+#: The values of reconcile_total's ``result`` label, all published from the start (initMetrics).
+RESULT_LABELS = (ERROR, REQUEUE_AFTER, REQUEUE, SUCCESS)
+
+
+@dataclass(frozen=True)
+class Decision:
+    result_label: str
+    forget: bool = False
+    rate_limited: bool = False
+    add_after: float | None = None
+    error: bool = False
+    terminal: bool = False
+
+
+class RequeueQueue(Protocol):
+    """The part of the rate-limiting workqueue a decision touches."""
+
+    def forget(self, item: Request) -> None: ...
+
+    def add_rate_limited(self, item: Request) -> None: ...
+
+    def add_after(self, item: Request, seconds: float) -> None: ...
+
+
+def as_result(returned: object) -> Result:
+    """What a reconciler returned, as a Result; anything else is the user's mistake, raised
+    plainly (the worker then retries it as an error) rather than guessed at."""
+    if returned is None:
+        return Result()
+    if not isinstance(returned, Result):
+        raise TypeError(f"reconcile must return a Result or None, not {type(returned).__name__}")
+    return returned
+
+
+def decide(result: Result | None, error: BaseException | None) -> Decision:
+    """The decision for one reconcile that returned ``result`` or raised ``error``."""
+    if error is not None:
+        terminal = isinstance(error, TerminalError)
+        return Decision(ERROR, rate_limited=not terminal, error=True, terminal=terminal)
+    if result is None:
+        result = Result()
+    if result.requeue_after > 0:
+        return Decision(REQUEUE_AFTER, forget=True, add_after=result.requeue_after)
+    if result.requeue:
+        return Decision(REQUEUE, rate_limited=True)
+    return Decision(SUCCESS, forget=True)
+
+
+def apply(decision: Decision, queue: RequeueQueue, request: Request) -> None:
+    """Performs ``decision`` on ``queue`` in controller-runtime's order (forget before add_after:
+    the delay is the one asked for, and the next failure starts its backoff afresh)."""
+    if decision.forget:
+        queue.forget(request)
+    if decision.add_after is not None:
+        queue.add_after(request, decision.add_after)
+    if decision.rate_limited:
+        queue.add_rate_limited(request)

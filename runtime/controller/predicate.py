@@ -1,0 +1,161 @@
+"""controller-runtime's pkg/predicate: which events reach a controller's queue.
+
+A predicate answers, per event kind, whether the event should enqueue anything; every predicate
+of a watch must say yes. The stock ones keep controller-runtime's rules:
+
+- ``GenerationChangedPredicate``: updates only when ``metadata.generation`` changed, i.e. the
+  spec did (the apiserver does not bump it for status or metadata writes), so a controller's own
+  status updates do not wake it again. Create, delete and generic events pass.
+- ``LabelChangedPredicate`` / ``AnnotationChangedPredicate``: updates whose labels/annotations
+  differ (compared as they are, so absent and empty differ, as Go's reflect.DeepEqual has it).
+- ``ResourceVersionChangedPredicate``: drops resyncs (updates with an unchanged resourceVersion).
+- ``Funcs`` for custom rules (an unset function passes everything), ``new_predicate_funcs(f)``
+  for one filter on every event's object, and ``and_``, ``or_``, ``not_``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from kgen.runtime.apimachinery.meta import resource_version_of
+from kgen.runtime.controller.event import CreateEvent, DeleteEvent, GenericEvent, UpdateEvent
+
+__all__ = [
+    "AnnotationChangedPredicate", "Funcs", "GenerationChangedPredicate", "LabelChangedPredicate", "Predicate",
+    "ResourceVersionChangedPredicate", "and_", "new_predicate_funcs", "not_", "or_",
+]
+
+T = TypeVar("T")
+
+
+class Predicate(Generic[T]):
+    """Every event passes unless a subclass says otherwise (predicate.Funcs with nil functions)."""
+
+    def create(self, event: CreateEvent[T]) -> bool:
+        return True
+
+    def update(self, event: UpdateEvent[T]) -> bool:
+        return True
+
+    def delete(self, event: DeleteEvent[T]) -> bool:
+        return True
+
+    def generic(self, event: GenericEvent[T]) -> bool:
+        return True
+
+
+class Funcs(Predicate[T]):
+    """A predicate from functions; an event kind without one passes."""
+
+    def __init__(
+        self,
+        create: Callable[[CreateEvent[T]], bool] | None = None,
+        update: Callable[[UpdateEvent[T]], bool] | None = None,
+        delete: Callable[[DeleteEvent[T]], bool] | None = None,
+        generic: Callable[[GenericEvent[T]], bool] | None = None,
+    ) -> None:
+        self._create, self._update, self._delete, self._generic = create, update, delete, generic
+
+    def create(self, event: CreateEvent[T]) -> bool:
+        return self._create is None or self._create(event)
+
+    def update(self, event: UpdateEvent[T]) -> bool:
+        return self._update is None or self._update(event)
+
+    def delete(self, event: DeleteEvent[T]) -> bool:
+        return self._delete is None or self._delete(event)
+
+    def generic(self, event: GenericEvent[T]) -> bool:
+        return self._generic is None or self._generic(event)
+
+
+def new_predicate_funcs(keep: Callable[[T], bool]) -> Funcs[T]:
+    """One filter on the object of every event; an update is judged on its new object."""
+    return Funcs(
+        create=lambda e: keep(e.object), update=lambda e: keep(e.object_new),
+        delete=lambda e: keep(e.object), generic=lambda e: keep(e.object),
+    )
+
+
+def _metadata_field(obj: Any, name: str) -> Any:
+    metadata = getattr(obj, "metadata", None)
+    return getattr(metadata, name, None) if metadata is not None else None
+
+
+class GenerationChangedPredicate(Predicate[Any]):
+    def update(self, event: UpdateEvent[Any]) -> bool:
+        if event.object_old is None or event.object_new is None:
+            return False  # controller-runtime logs "Update event has no old/new object" and drops it
+        return bool(_metadata_field(event.object_new, "generation") != _metadata_field(event.object_old, "generation"))
+
+
+class LabelChangedPredicate(Predicate[Any]):
+    def update(self, event: UpdateEvent[Any]) -> bool:
+        if event.object_old is None or event.object_new is None:
+            return False
+        return bool(_metadata_field(event.object_new, "labels") != _metadata_field(event.object_old, "labels"))
+
+
+class AnnotationChangedPredicate(Predicate[Any]):
+    def update(self, event: UpdateEvent[Any]) -> bool:
+        if event.object_old is None or event.object_new is None:
+            return False
+        return bool(
+            _metadata_field(event.object_new, "annotations") != _metadata_field(event.object_old, "annotations")
+        )
+
+
+class ResourceVersionChangedPredicate(Predicate[Any]):
+    def update(self, event: UpdateEvent[Any]) -> bool:
+        if event.object_old is None or event.object_new is None:
+            return False
+        return resource_version_of(event.object_new) != resource_version_of(event.object_old)
+
+
+class _Combined(Predicate[T]):
+    def __init__(self, predicates: tuple[Predicate[T], ...], combine: Callable[[Any], bool]) -> None:
+        self._predicates, self._combine = predicates, combine
+
+    def create(self, event: CreateEvent[T]) -> bool:
+        return self._combine(p.create(event) for p in self._predicates)
+
+    def update(self, event: UpdateEvent[T]) -> bool:
+        return self._combine(p.update(event) for p in self._predicates)
+
+    def delete(self, event: DeleteEvent[T]) -> bool:
+        return self._combine(p.delete(event) for p in self._predicates)
+
+    def generic(self, event: GenericEvent[T]) -> bool:
+        return self._combine(p.generic(event) for p in self._predicates)
+
+
+def and_(*predicates: Predicate[T]) -> Predicate[T]:
+    """Passes when every predicate passes (predicate.And; none given: everything passes)."""
+    return _Combined(predicates, all)
+
+
+def or_(*predicates: Predicate[T]) -> Predicate[T]:
+    """Passes when any predicate passes (predicate.Or; none given: nothing passes)."""
+    return _Combined(predicates, any)
+
+
+class _Not(Predicate[T]):
+    def __init__(self, predicate: Predicate[T]) -> None:
+        self._predicate = predicate
+
+    def create(self, event: CreateEvent[T]) -> bool:
+        return not self._predicate.create(event)
+
+    def update(self, event: UpdateEvent[T]) -> bool:
+        return not self._predicate.update(event)
+
+    def delete(self, event: DeleteEvent[T]) -> bool:
+        return not self._predicate.delete(event)
+
+    def generic(self, event: GenericEvent[T]) -> bool:
+        return not self._predicate.generic(event)
+
+
+def not_(predicate: Predicate[T]) -> Predicate[T]:
+    return _Not(predicate)

@@ -1,0 +1,61 @@
+"""controller-runtime's pkg/reconcile: ``Request``, ``Result``, the ``Reconciler`` protocol, and
+``TerminalError``.
+
+A reconciler is called with the *name* of an object, never with the event that named it: events
+are coalesced in the workqueue, and reconcile must read the current state (from the cache) and
+converge, however many changes happened since. What it returns decides what the controller does
+next, with controller-runtime's rules (``outcome.py``): raise to be retried with backoff, return
+``Result(requeue_after=s)`` to come back in ``s`` seconds, ``Result(requeue=True)`` to come back
+with backoff without an error, and return ``None`` or ``Result()`` when done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+__all__ = ["Reconciler", "ReconcilerFunc", "Request", "Result", "TerminalError"]
+
+
+@dataclass(frozen=True, order=True)
+class Request:
+    """The object to reconcile: apimachinery's NamespacedName (namespace "" for cluster-scoped
+    objects). Hashable and immutable, so the workqueue can deduplicate it."""
+
+    namespace: str
+    name: str
+
+    def __str__(self) -> str:
+        # types.NamespacedName.String(): "ns/name", or "name" without a namespace.
+        return f"{self.namespace}/{self.name}" if self.namespace else self.name
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a reconcile asks for when it did not fail. ``requeue_after`` (seconds) wins over
+    ``requeue``, as in controller-runtime; both zero means done."""
+
+    requeue: bool = False
+    requeue_after: float = 0.0
+
+    def is_zero(self) -> bool:
+        return not self.requeue and self.requeue_after == 0
+
+
+class TerminalError(Exception):
+    """An error that retrying cannot fix (reconcile.TerminalError): counted and logged, never
+    requeued. Raise it, or raise ``TerminalError("why") from cause``."""
+
+
+@runtime_checkable
+class Reconciler(Protocol):
+    """controller-runtime's Reconciler: ``reconcile(request)`` converges one object. Reads come
+    from the cache, writes go to the server; it may be called again for the same request at any
+    time, so it must be idempotent."""
+
+    def reconcile(self, request: Request) -> Result | None: ...
+
+
+#: A plain function is a reconciler too (reconcile.Func).
+ReconcilerFunc = Callable[[Request], "Result | None"]
