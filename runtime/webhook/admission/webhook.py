@@ -1,0 +1,101 @@
+"""The admission ``Webhook``: an AdmissionReview body in, an AdmissionReview body out.
+
+controller-runtime's ``admission.Webhook`` (``webhook.go`` + ``http.go``), what it does and
+where this differs:
+- The body must be JSON (``Content-Type: application/json``; parameters such as a charset are
+  ignored) holding an ``AdmissionReview`` of admission.k8s.io/v1 or v1beta1 with a ``request``.
+  Anything else is answered with a plain-text 400, not with a review: without the request's
+  ``uid`` no review answer is valid, and the apiserver reports any non-2xx answer as a failed
+  call, message included, and applies the webhook's ``failurePolicy``. (controller-runtime
+  writes an errored review with an empty uid, which the apiserver rejects as not matching.)
+- The handler's response gets the request's ``uid``, and ``status.code`` 200 when it allows
+  without saying more (controller-runtime's ``Response.Complete``).
+- The answer is an ``AdmissionReview`` in the apiVersion the request came in.
+- A handler that raises is answered ``allowed: false``, code 500 (``errored``), and logged with
+  its traceback; controller-runtime recovers a panicking handler the same way.
+- Nothing here logs a request's body or object: admission requests carry Secrets.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from kgen.runtime.apimachinery import ApiError, ModelError
+from kgen.runtime.webhook.admission.denied import Denied
+from kgen.runtime.webhook.admission.response import denied, errored
+from kgen.runtime.webhook.admission.review import AdmissionRequest, AdmissionResponse, AdmissionReview
+from kgen.runtime.webhook.endpoint import Reply, bad_request, media_type
+from kgen.runtime.webhook.review_meta import Status, StatusCause, StatusDetails
+
+__all__ = ["Handler", "Webhook", "response_from_exception"]
+
+_log = logging.getLogger("kgen.webhook.admission")
+
+#: The review versions the apiserver may send (``admissionReviewVersions``); same shape.
+REVIEW_VERSIONS = ("admission.k8s.io/v1", "admission.k8s.io/v1beta1")
+
+
+class Handler(Protocol):
+    """Judges one admission request (controller-runtime's ``admission.Handler``)."""
+
+    def handle(self, request: AdmissionRequest) -> AdmissionResponse: ...
+
+
+class Webhook:
+    """An ``Endpoint`` serving one admission ``Handler`` (``ValidatingWebhook``,
+    ``MutatingWebhook``, or any object with ``handle``)."""
+
+    def __init__(self, handler: Handler, name: str = "") -> None:
+        self.handler = handler
+        self.name = name or type(handler).__name__
+
+    def serve(self, body: bytes, content_type: str) -> Reply:
+        if not body:
+            return bad_request("request body is empty")
+        if media_type(content_type) != "application/json":
+            return bad_request(f"Content-Type {content_type!r}: expected application/json")
+        try:
+            review = AdmissionReview.from_json(body)
+        except ModelError as e:
+            return bad_request(f"the body is not an AdmissionReview: {e}")
+        if review.kind != "AdmissionReview" or review.api_version not in REVIEW_VERSIONS:
+            return bad_request(
+                f"the body is kind {review.kind or '(none)'} of apiVersion {review.api_version or '(none)'}: "
+                f"expected kind AdmissionReview of {' or '.join(REVIEW_VERSIONS)}"
+            )
+        if review.request is None:
+            return bad_request("the AdmissionReview has no request")
+        response = self.handle(review.request)
+        answer = AdmissionReview(api_version=review.api_version, kind="AdmissionReview", response=response)
+        return Reply(200, answer.to_json())
+
+    def handle(self, request: AdmissionRequest) -> AdmissionResponse:
+        """The handler's verdict on ``request``, with its uid; never raises."""
+        try:
+            response = self.handler.handle(request)
+        except Exception as e:  # the handler's own Denied/ApiError are answered by response_from_exception
+            response = response_from_exception(e, self.name, request)
+        response.uid = request.uid
+        if response.allowed and response.status is None:
+            response.status = Status(code=200)
+        return response
+
+
+def response_from_exception(error: Exception, name: str, request: AdmissionRequest) -> AdmissionResponse:
+    """``Denied`` → 403 with its message; ``ApiError`` → its own Status; anything else → 500
+    naming only the exception's type (its text and traceback go to the log, not to the client)."""
+    if isinstance(error, Denied):
+        return denied(error.message, error.warnings)
+    if isinstance(error, ApiError):
+        causes = [StatusCause(reason=c.reason or None, message=c.message or None, field_=c.field or None) for c in error.causes]
+        status = Status(
+            status="Failure", code=error.code, reason=error.reason or None, message=error.message or None,
+            details=StatusDetails(causes=causes) if causes else None,
+        )
+        return AdmissionResponse(uid="", allowed=False, status=status)
+    _log.error(
+        "admission webhook %s failed on %s %s %s/%s (uid %s)", name, request.operation, request.kind.kind,
+        request.namespace or "", request.name or "", request.uid, exc_info=error,
+    )
+    return errored(500, f"admission webhook {name} failed: {type(error).__name__}")

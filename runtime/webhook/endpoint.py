@@ -1,0 +1,42 @@
+"""What the webhook server serves at a path: bytes in, an HTTP reply out.
+
+controller-runtime registers an ``http.Handler`` per path; here the HTTP framing stays in the
+server (``server.py``: TLS, Content-Length, size limit, keep-alive, shutdown), and an endpoint
+only turns a request body into a reply. That keeps the admission and conversion webhooks free
+of I/O, so their whole behaviour is tested by calling ``serve`` with bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+__all__ = ["Endpoint", "Reply", "bad_request", "media_type"]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An HTTP answer: status, body, and the body's content type."""
+
+    status: int
+    body: bytes
+    content_type: str = "application/json"
+
+
+class Endpoint(Protocol):
+    def serve(self, body: bytes, content_type: str) -> Reply:
+        """Answer one POSTed body. Must not raise: a body that is not a review is a 4xx reply."""
+        ...
+
+
+def bad_request(message: str, status: int = 400) -> Reply:
+    """A plain-text 4xx: the body was not a review at all, so there is no ``uid`` to answer a
+    review with (the apiserver reports a non-2xx answer as a failed call, with this text)."""
+    return Reply(status, (message + "\n").encode(), "text/plain; charset=utf-8")
+
+
+def media_type(content_type: str) -> str:
+    """``application/json; charset=utf-8`` → ``application/json`` (parameters do not change
+    what the body is; controller-runtime compares the whole header, which a client adding a
+    charset would fail)."""
+    return content_type.split(";", 1)[0].strip().lower()
