@@ -1,7 +1,9 @@
-"""``kgen manifests --module PKG.MOD [--module ...] --out DIR``: one CRD YAML per group-kind.
+"""``kgen manifests --module PKG.MOD [--module ...] --out DIR``: one CRD YAML per group-kind, and the
+role the controllers declared.
 
-controller-gen's ``crd paths=./api/... output:crd:dir=config/crd/bases``, for Python: the
-modules hold the model classes; the CRDs go to ``DIR/<group>_<plural>.yaml``. Exit codes as
+controller-gen's ``crd rbac:roleName=manager-role paths=./... output:dir=...``, for Python: the
+modules hold the model classes and the controllers; the CRDs go to ``DIR/<group>_<plural>.yaml``
+and the ``@rbac`` rules to ``DIR/role.yaml``. Exit codes as
 ``kgen generate``'s: 0 written, 2 bad input or usage (one line on stderr saying where and what
 was expected; nothing written).
 """
@@ -27,6 +29,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument("--module", dest="modules", action="append", required=True, metavar="PKG.MOD",
                         help="a module holding root types (imported from the current folder); repeatable")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for the CRD files")
+    parser.add_argument("--role-name", default="manager-role", metavar="NAME",
+                        help="name of the ClusterRole (and Roles) written to DIR/role.yaml from @rbac rules "
+                        "(default: manager-role, kubebuilder's)")
 
 
 def _tool_version() -> str:
@@ -39,14 +44,18 @@ def _tool_version() -> str:
 def run(args: argparse.Namespace) -> int:
     # Imported here: `kgen --help` and the other commands need none of this.
     from .crd import build_crds
-    from .discover import find_roots
-    from .output import file_name, render, write_all
+    from .discover import find
+    from .output import ROLE_FILE, file_name, render, render_all, write_all
+    from .rbac import build_roles
 
     try:
         if args.out.exists() and not args.out.is_dir():
             raise ManifestError(f"--out {args.out}", "is a file", "a folder, or nothing there")
-        crds = build_crds(find_roots(args.modules), _tool_version())
+        declared = find(args.modules)
+        crds = build_crds(declared.roots, _tool_version())
         files = {file_name(group, plural): render(crd) for (group, plural), crd in crds.items()}
+        if declared.rules:
+            files[ROLE_FILE] = render_all(build_roles(declared.rules, args.role_name))
         written = write_all(args.out, files)
     except ManifestError as e:
         print(f"kgen manifests: {e}", file=sys.stderr)

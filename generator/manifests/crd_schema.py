@@ -77,6 +77,8 @@ QUANTITY_PATTERN = (
     r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
 )
 _ALIAS_TEXT = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?(Time|MicroTime|Quantity)(?:\s*\|\s*None)?$")
+#: What Python's re accepts and the apiserver's (RE2) refuses: lookarounds and backreferences.
+_NOT_RE2 = re.compile(r"\(\?<?[=!]|\\[1-9]")
 _SCALARS: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
 
 # Which schema kinds each marker applies to ("int-or-string" counts as a string and a number).
@@ -302,6 +304,9 @@ def _keywords(marker: object, schema: dict[str, Any], where: str, tp: Any) -> di
             re.compile(marker.value)
         except re.error as e:
             raise ManifestError(where, f"Pattern({marker.value!r}) is not a regular expression: {e}") from None
+        if _NOT_RE2.search(marker.value):
+            raise ManifestError(where, f"Pattern({marker.value!r}) uses a lookaround or a backreference",
+                                "RE2 syntax, which the apiserver's Go regexp accepts")
         return {"pattern": marker.value}
     if isinstance(marker, m.Format):
         return {"format": marker.value}

@@ -1,6 +1,7 @@
-"""The user's root types: the modules named on the command line, imported, and the classes in
-them marked with ``@resource``, as controller-gen finds the types its markers sit on in the
-packages given by ``paths=``.
+"""What the user's modules declare: the modules named on the command line, imported, and in
+them the classes marked ``@resource`` (one CRD version each) and the controllers marked
+``@rbac`` (their permissions), as controller-gen finds its markers in the packages given by
+``paths=``.
 
 The modules are imported as ``python -m`` would import them, with the current folder first on
 ``sys.path``, so ``kgen manifests --module myproject.api.v1`` works from the project's root.
@@ -14,17 +15,27 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from kgen.runtime.apimachinery.markers import RBAC_ATTRIBUTE, RBACRule
 
 from .crd import Root
 from .crd_schema import is_root
 from .errors import ManifestError
 
 
-def find_roots(modules: Sequence[str]) -> list[Root]:
+@dataclass
+class Declared:
+    roots: list[Root] = field(default_factory=list)
+    rules: list[tuple[str, RBACRule]] = field(default_factory=list)  # (where, rule)
+
+
+def find(modules: Sequence[str]) -> Declared:
     cwd = os.getcwd()
     if cwd not in sys.path:
         sys.path.insert(0, cwd)
-    roots: dict[int, Root] = {}
+    declared = Declared()
+    seen: set[int] = set()
     for name in modules:
         try:
             module = importlib.import_module(name)
@@ -32,10 +43,29 @@ def find_roots(modules: Sequence[str]) -> list[Root]:
             raise ManifestError(f"--module {name}", f"cannot import it: {e}", "an importable module, e.g. myproject.api.v1") from None
         except Exception as e:  # the user's module failed while importing: say so, in one line
             raise ManifestError(f"--module {name}", f"importing it raised {type(e).__name__}: {e}") from None
-        found = [obj for obj in vars(module).values() if is_root(obj)]
+        found = 0
+        for obj in list(vars(module).values()):
+            rules = _own_rules(obj)
+            if not is_root(obj) and not rules:
+                continue
+            found += 1
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            if is_root(obj):
+                declared.roots.append(Root(obj, getattr(obj, "__kgen_resource__")))
+            where = f"{getattr(obj, '__module__', name)}.{getattr(obj, '__qualname__', '?')}"
+            declared.rules.extend((where, rule) for rule in rules)
         if not found:
-            raise ManifestError(f"--module {name}", "has no class marked @resource",
-                                "model classes decorated with kgen.runtime.apimachinery.markers.resource(...)")
-        for cls in found:
-            roots.setdefault(id(cls), Root(cls, getattr(cls, "__kgen_resource__")))
-    return list(roots.values())
+            raise ManifestError(f"--module {name}", "has no class marked @resource and nothing marked @rbac",
+                                "model classes decorated with kgen.runtime.apimachinery.markers.resource(...), "
+                                "or controllers with @rbac(...)")
+    return declared
+
+
+def _own_rules(obj: object) -> tuple[RBACRule, ...]:
+    try:
+        rules = vars(obj).get(RBAC_ATTRIBUTE, ())
+    except TypeError:  # no __dict__: not a class or a function
+        return ()
+    return tuple(r for r in rules if isinstance(r, RBACRule)) if isinstance(rules, tuple) else ()

@@ -2,7 +2,7 @@
 
 The YAML is what controller-gen prints (sigs.k8s.io/yaml: keys sorted, a ``---`` first line,
 multi-line descriptions as ``|-`` blocks) so a diff against a controller-gen CRD shows only
-what differs in meaning. One file per group-kind, named ``<group>_<plural>.yaml``. Every file
+what differs in meaning. One file per group-kind, named ``<group>_<plural>.yaml``, and ``role.yaml`` for the RBAC roles. Every file
 is rendered before any is written, and each goes to a temporary file beside its destination
 that is renamed over it, so a failed run leaves each file old or new, never half-written.
 """
@@ -32,6 +32,14 @@ _Dumper.add_representer(str, _string)
 
 def render(obj: dict[str, Any]) -> str:
     return "---\n" + yaml.dump(obj, Dumper=_Dumper, sort_keys=True, default_flow_style=False, allow_unicode=True, width=80)
+
+
+#: controller-gen's file for the RBAC role(s): one YAML document per role.
+ROLE_FILE = "role.yaml"
+
+
+def render_all(objs: list[dict[str, Any]]) -> str:
+    return "".join(render(obj) for obj in objs)
 
 
 def file_name(group: str, plural: str) -> str:

@@ -24,6 +24,9 @@ controller-gen's keys and values. This module holds only the values, so a projec
 installs the runtime alone can declare its types; msgspec ignores annotations it does not know,
 so none of these changes how an object is encoded or decoded (the apiserver enforces them).
 
+Controllers declare the permissions they need with ``@rbac(...)`` (``+kubebuilder:rbac``), from
+which ``kgen manifests`` writes the ClusterRole (and Roles) to run them with.
+
 Required-ness follows the Python field, as controller-gen follows ``omitempty``: a field with
 no default and not ``| None`` is in the schema's ``required`` list; every other one is optional.
 """
@@ -38,7 +41,7 @@ __all__ = [
     "Default", "Description", "EmbeddedResource", "Format", "ListType", "MapType", "Maximum", "MaxItems",
     "MaxLength", "MaxProperties", "Minimum", "MinItems", "MinLength", "MinProperties", "MultipleOf", "Nullable",
     "Pattern", "PreserveUnknownFields", "PrinterColumn", "ResourceMarkers", "Scale", "UniqueItems", "XValidation",
-    "constraints", "resource", "RESOURCE_ATTRIBUTE", "CONSTRAINTS_ATTRIBUTE",
+    "constraints", "resource", "RESOURCE_ATTRIBUTE", "CONSTRAINTS_ATTRIBUTE", "RBACRule", "rbac", "RBAC_ATTRIBUTE",
 ]
 
 #: Where ``@resource`` and ``@constraints`` keep what they were given, on the class itself.
@@ -299,5 +302,49 @@ def constraints(*markers: object) -> Callable[[T], T]:
     def mark(cls: T) -> T:
         setattr(cls, CONSTRAINTS_ATTRIBUTE, tuple(markers))
         return cls
+
+    return mark
+
+
+# -- RBAC (+kubebuilder:rbac): what a controller reads and writes ------------------------------
+
+RBAC_ATTRIBUTE = "__kgen_rbac__"
+F = TypeVar("F")
+
+
+@dataclass(frozen=True, slots=True)
+class RBACRule:
+    """One ``+kubebuilder:rbac`` marker: ``verbs`` on ``resources`` of ``groups`` (``""`` or
+    ``"core"`` is the legacy group), optionally only the named objects, or non-resource URLs;
+    in a Role of ``namespace`` when given, else in the ClusterRole."""
+
+    groups: tuple[str, ...]
+    resources: tuple[str, ...]
+    verbs: tuple[str, ...]
+    resource_names: tuple[str, ...] = ()
+    urls: tuple[str, ...] = ()
+    namespace: str | None = None
+
+
+def rbac(
+    *,
+    verbs: Sequence[str],
+    groups: Sequence[str] = (),
+    resources: Sequence[str] = (),
+    resource_names: Sequence[str] = (),
+    urls: Sequence[str] = (),
+    namespace: str | None = None,
+) -> Callable[[F], F]:
+    """Declares, on a controller (a reconciler class or function), a permission it needs:
+    ``@rbac(groups=["batch"], resources=["jobs"], verbs=["get", "list", "watch", "create"])``.
+    ``kgen manifests`` gathers every rule of the given modules into the role it writes, as
+    controller-gen gathers ``+kubebuilder:rbac`` markers."""
+
+    rule = RBACRule(tuple(groups), tuple(resources), tuple(verbs), tuple(resource_names), tuple(urls), namespace)
+
+    def mark(target: F) -> F:
+        # vars(): a subclass of a marked class declares its own rules, not its base's again.
+        setattr(target, RBAC_ATTRIBUTE, (*vars(target).get(RBAC_ATTRIBUTE, ()), rule))
+        return target
 
     return mark
