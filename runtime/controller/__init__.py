@@ -19,9 +19,12 @@ One module per controller-runtime package: ``manager``, ``builder``, ``controlle
 loop) with ``outcome`` (reconcileHandler's rules, I/O-free), ``reconcile``, ``event``,
 ``handler``, ``predicate``, ``source``, ``cache``, ``client``, ``scheme`` (model class →
 resource), ``controllerutil`` (owner references, finalizers), ``conditions``, ``metrics``,
-``probes`` and ``server`` (their HTTP endpoints). The asyncio flavour is not written yet.
+``probes`` and ``server`` (their HTTP endpoints). On asyncio so far only the controller
+(``AsyncController``, sharing ``ControllerCore`` and ``outcome``); no asyncio Manager, cache or
+builder yet.
 """
 
+from kgen.runtime.controller.async_controller import AsyncController
 from kgen.runtime.controller.builder import Builder, controller_managed_by
 from kgen.runtime.controller.cache import Cache, CacheSyncTimeout
 from kgen.runtime.controller.client import APIReader, Client
@@ -67,12 +70,12 @@ from kgen.runtime.controller.predicate import (
     not_,
     or_,
 )
-from kgen.runtime.controller.reconcile import Reconciler, Request, Result, TerminalError
+from kgen.runtime.controller.reconcile import AsyncReconciler, Reconciler, Request, Result, TerminalError
 from kgen.runtime.controller.scheme import NotAResourceError, Resource, resource_for
 from kgen.runtime.controller.source import Channel, Kind
 
 __all__ = [
-    "APIReader", "AlreadyOwnedError", "AnnotationChangedPredicate", "Builder", "Cache", "CacheSyncTimeout", "Channel",
+    "APIReader", "AlreadyOwnedError", "AsyncController", "AsyncReconciler", "AnnotationChangedPredicate", "Builder", "Cache", "CacheSyncTimeout", "Channel",
     "Client", "Controller", "CreateEvent", "DeleteEvent", "EnqueueRequestForObject", "EnqueueRequestForOwner",
     "EnqueueRequestsFromMapFunc", "EventHandler", "Funcs", "GenerationChangedPredicate", "GenericEvent", "Kind",
     "LabelChangedPredicate", "LeaderElectionLost", "Manager", "NotAResourceError", "Predicate", "Reconciler",

@@ -23,16 +23,78 @@ from kgen.runtime.controller.metrics import ControllerMetrics, Registry, Workque
 from kgen.runtime.controller.outcome import RESULT_LABELS, apply, as_result, decide
 from kgen.runtime.controller.reconcile import Reconciler, Request, Result
 from kgen.runtime.controller.source import Source
-from kgen.runtime.util.workqueue import RateLimiter, RateLimitingQueue, default_controller_rate_limiter
+from kgen.runtime.util.workqueue import (
+    AsyncRateLimitingQueue,
+    RateLimiter,
+    RateLimitingQueue,
+    default_controller_rate_limiter,
+)
 
-__all__ = ["Controller"]
+__all__ = ["Controller", "ControllerCore"]
 
 log = logging.getLogger("kgen.runtime.controller")
 
 ReconcileFn = Callable[[Request], "Result | None"]
 
 
-class Controller:
+class ControllerCore:
+    """What both flavours share: the name, the metrics, the sources, and what happens after a
+    reconcile (``finish``: controller-runtime's rules, its metrics and its log line). A flavour
+    adds its queue, its workers and how it waits."""
+
+    queue: RateLimitingQueue[Request] | AsyncRateLimitingQueue[Request]
+
+    def __init__(
+        self, name: str, *, max_concurrent_reconciles: int, registry: Registry | None, cache_sync_timeout: float,
+    ) -> None:
+        if max_concurrent_reconciles < 1:
+            raise ValueError(f"max_concurrent_reconciles must be at least 1, not {max_concurrent_reconciles}")
+        if not name:
+            raise ValueError("a controller needs a name (it labels its metrics and its queue)")
+        self.name = name
+        self.max_concurrent_reconciles = max_concurrent_reconciles
+        self.cache_sync_timeout = cache_sync_timeout
+        self.registry = registry if registry is not None else Registry()
+        self.metrics = ControllerMetrics(self.registry, name)
+        self.metrics.init(RESULT_LABELS, max_concurrent_reconciles)
+        self._sources: list[Source] = []
+        self._lock = threading.Lock()
+        self._started = False
+
+    def _begin(self) -> list[Source]:
+        with self._lock:
+            if self._started:
+                raise RuntimeError(f"controller {self.name} was already started")
+            self._started = True
+            return list(self._sources)
+
+    def _sync_deadline_passed(self, sources: list[Source], deadline: float) -> bool | None:
+        """One poll of the wait for the sources' sync: True once synced, None to wait on."""
+        if all(s.has_synced() for s in sources):
+            return True
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"controller {self.name}: timed out waiting for cache to be synced")
+        return None
+
+    def finish(self, request: Request, result: Result | None, error: BaseException | None, started: float) -> None:
+        """Applies controller-runtime's rules to one reconcile's outcome, and counts it."""
+        decision = decide(result, error)
+        apply(decision, self.queue, request)
+        self.metrics.total.labels(self.name, decision.result_label).inc()
+        if decision.error:
+            self.metrics.errors.labels(self.name).inc()
+            if decision.terminal:
+                self.metrics.terminal_errors.labels(self.name).inc()
+            log.error("controller %s: reconciler error for %s: %s", self.name, request, error,
+                      exc_info=error if not decision.terminal else None)
+        self.metrics.time.labels(self.name).observe(time.monotonic() - started)
+
+
+class Controller(ControllerCore):
+    """The controller on threads."""
+
+    queue: RateLimitingQueue[Request]
+
     def __init__(
         self,
         name: str,
@@ -43,23 +105,12 @@ class Controller:
         registry: Registry | None = None,
         cache_sync_timeout: float = 120.0,
     ) -> None:
-        if max_concurrent_reconciles < 1:
-            raise ValueError(f"max_concurrent_reconciles must be at least 1, not {max_concurrent_reconciles}")
-        if not name:
-            raise ValueError("a controller needs a name (it labels its metrics and its queue)")
-        self.name = name
+        super().__init__(name, max_concurrent_reconciles=max_concurrent_reconciles, registry=registry,
+                         cache_sync_timeout=cache_sync_timeout)
         self._reconcile: ReconcileFn = reconciler.reconcile if isinstance(reconciler, Reconciler) else reconciler
-        self.max_concurrent_reconciles = max_concurrent_reconciles
-        self.cache_sync_timeout = cache_sync_timeout
-        registry = registry if registry is not None else Registry()
-        self.queue: RateLimitingQueue[Request] = RateLimitingQueue(
-            rate_limiter or default_controller_rate_limiter(), name=name, metrics_provider=WorkqueueMetrics(registry)
+        self.queue = RateLimitingQueue(
+            rate_limiter or default_controller_rate_limiter(), name=name, metrics_provider=WorkqueueMetrics(self.registry)
         )
-        self.metrics = ControllerMetrics(registry, name)
-        self.metrics.init(RESULT_LABELS, max_concurrent_reconciles)
-        self._sources: list[Source] = []
-        self._lock = threading.Lock()
-        self._started = False
 
     def watch(self, source: Source) -> None:
         """Adds a source; once the controller runs, it starts at once."""
@@ -73,11 +124,7 @@ class Controller:
 
     def start(self, stop: threading.Event, graceful_timeout: float = 30.0) -> None:
         """Runs until ``stop`` is set, then drains (see the module's docstring)."""
-        with self._lock:
-            if self._started:
-                raise RuntimeError(f"controller {self.name} was already started")
-            self._started = True
-            sources = list(self._sources)
+        sources = self._begin()
         try:
             for source in sources:
                 source.start(self.queue)
@@ -108,11 +155,9 @@ class Controller:
 
     def _wait_for_sync(self, sources: list[Source], stop: threading.Event) -> bool:
         deadline = time.monotonic() + self.cache_sync_timeout
-        while not all(s.has_synced() for s in sources):
+        while self._sync_deadline_passed(sources, deadline) is None:
             if stop.wait(0.05):
                 return False
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"controller {self.name}: timed out waiting for cache to be synced")
         return True
 
     def _worker(self) -> None:
@@ -142,13 +187,4 @@ class Controller:
             result = as_result(self._reconcile(request))
         except Exception as e:  # noqa: BLE001 - any failure is retried with backoff
             error = e
-        decision = decide(result, error)
-        apply(decision, self.queue, request)
-        self.metrics.total.labels(self.name, decision.result_label).inc()
-        if decision.error:
-            self.metrics.errors.labels(self.name).inc()
-            if decision.terminal:
-                self.metrics.terminal_errors.labels(self.name).inc()
-            log.error("controller %s: reconciler error for %s: %s", self.name, request, error,
-                      exc_info=error if not decision.terminal else None)
-        self.metrics.time.labels(self.name).observe(time.monotonic() - started)
+        self.finish(request, result, error, started)

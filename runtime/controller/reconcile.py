@@ -11,11 +11,13 @@ with backoff without an error, and return ``None`` or ``Result()`` when done.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-__all__ = ["Reconciler", "ReconcilerFunc", "Request", "Result", "TerminalError"]
+__all__ = [
+    "AsyncReconciler", "AsyncReconcilerFunc", "Reconciler", "ReconcilerFunc", "Request", "Result", "TerminalError",
+]
 
 
 @dataclass(frozen=True, order=True)
@@ -59,3 +61,14 @@ class Reconciler(Protocol):
 
 #: A plain function is a reconciler too (reconcile.Func).
 ReconcilerFunc = Callable[[Request], "Result | None"]
+
+
+@runtime_checkable
+class AsyncReconciler(Protocol):
+    """The Reconciler of the asyncio flavour: the same rules, ``reconcile`` awaited."""
+
+    async def reconcile(self, request: Request) -> Result | None: ...
+
+
+#: A coroutine function is an asyncio reconciler too.
+AsyncReconcilerFunc = Callable[[Request], Awaitable["Result | None"]]

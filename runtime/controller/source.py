@@ -14,16 +14,16 @@ Every event passes the source's predicates (all must agree) before its handler e
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar
 
 from kgen.runtime.controller.event import CreateEvent, DeleteEvent, GenericEvent, UpdateEvent
 from kgen.runtime.controller.handler import EventHandler, Queue
 from kgen.runtime.controller.predicate import Predicate
 from kgen.runtime.tools.cache.delta_fifo import DeletedFinalStateUnknown
-from kgen.runtime.tools.cache.shared_informer import HandlerRegistration, SharedIndexInformer
+from kgen.runtime.tools.cache.shared_informer import HandlerRegistration
 
-__all__ = ["Channel", "Kind", "Source"]
+__all__ = ["Channel", "Informer", "Kind", "Source"]
 
 T = TypeVar("T")
 
@@ -36,8 +36,27 @@ class Source(Protocol):
     def stop(self) -> None: ...
 
 
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Informer(Protocol[T_co]):
+    """What a Kind source needs of a shared informer, either flavour's."""
+
+    def add_event_handler(
+        self,
+        on_add: Callable[[T_co], object] | None = None,
+        on_update: Callable[[T_co, T_co], object] | None = None,
+        on_delete: Callable[[T_co | DeletedFinalStateUnknown[T_co]], object] | None = None,
+        *,
+        resync_period: float | None = None,
+    ) -> HandlerRegistration: ...
+
+
 class Kind(Generic[T]):
-    def __init__(self, informer: SharedIndexInformer[T], handler: EventHandler[T], predicates: Sequence[Predicate[T]] = ()) -> None:
+    """The events of a shared informer: threads' ``SharedIndexInformer`` or asyncio's
+    ``AsyncSharedIndexInformer`` (its handlers then run on the informer's loop)."""
+
+    def __init__(self, informer: Informer[T], handler: EventHandler[T], predicates: Sequence[Predicate[T]] = ()) -> None:
         self.informer, self.handler, self.predicates = informer, handler, tuple(predicates)
         self._registration: HandlerRegistration | None = None
 

@@ -3,11 +3,14 @@ I/O-free decision and on the real worker loop with a real rate-limiting workqueu
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 import pytest
 
 from kgen.runtime.controller import Controller, Request, Result, TerminalError
+from kgen.runtime.controller.async_controller import AsyncController
+from kgen.runtime.controller.controller import ControllerCore
 from kgen.runtime.controller.metrics import Registry
 from kgen.runtime.controller.outcome import apply, decide
 from kgen.runtime.util.workqueue import ItemExponentialFailureRateLimiter
@@ -58,21 +61,42 @@ def test_decision_matches_reconcile_handler(
     assert (decision.error, decision.terminal) == (bool(errors), bool(terminal))
 
 
-@pytest.mark.parametrize(("outcome", "calls", "label", "errors", "terminal"), TABLE)
-def test_worker_applies_the_table_to_a_real_queue(
-    outcome: object, calls: list[tuple[str, object]], label: str, errors: int, terminal: int
-) -> None:
+def one_reconcile(flavour: str, outcome: object, registry: Registry, limiter: ItemExponentialFailureRateLimiter[Request]) -> ControllerCore:
+    """A controller of ``flavour`` whose reconcile does ``outcome``, after one reconcile of REQ."""
     def reconcile(request: Request) -> Result | None:
         if isinstance(outcome, Exception):
             raise outcome
         return outcome if isinstance(outcome, Result) else None
 
+    if flavour == "sync":
+        controller = Controller("ctl", reconcile, rate_limiter=limiter, registry=registry)
+        controller.queue.add(REQ)
+        assert controller.process_next_work_item()
+        controller.queue.shut_down()
+        return controller
+
+    async def reconcile_async(request: Request) -> Result | None:
+        return reconcile(request)
+
+    async def run() -> AsyncController:
+        controller = AsyncController("ctl", reconcile_async, rate_limiter=limiter, registry=registry)
+        controller.queue.add(REQ)
+        assert await controller.process_next_work_item()
+        controller.queue.shut_down()
+        return controller
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("flavour", ["sync", "async"])
+@pytest.mark.parametrize(("outcome", "calls", "label", "errors", "terminal"), TABLE)
+def test_worker_applies_the_table_to_a_real_queue(
+    outcome: object, calls: list[tuple[str, object]], label: str, errors: int, terminal: int, flavour: str
+) -> None:
     registry = Registry()
     limiter: ItemExponentialFailureRateLimiter[Request] = ItemExponentialFailureRateLimiter(0.001, 1.0)
-    controller = Controller("ctl", reconcile, rate_limiter=limiter, registry=registry)
     limiter.when(REQ)  # one earlier failure: forget() shows as num_requeues back to 0
-    controller.queue.add(REQ)
-    assert controller.process_next_work_item()
+    controller = one_reconcile(flavour, outcome, registry, limiter)
 
     rate_limited = ("add_rate_limited", REQ) in calls
     forgot = ("forget", REQ) in calls
@@ -87,8 +111,6 @@ def test_worker_applies_the_table_to_a_real_queue(
     assert (errors_family.value("ctl"), terminal_family.value("ctl")) == (errors, terminal)
     time_family = registry.get("controller_runtime_reconcile_time_seconds")
     assert time_family is not None and time_family.value("ctl") == 1
-    # done() was called: the request is not held, so a new add is queued at once.
-    controller.queue.shut_down()
 
 
 def test_requeue_after_comes_back_after_the_delay_and_done_is_always_called() -> None:
@@ -127,3 +149,8 @@ def test_every_result_series_exists_at_zero_before_the_first_reconcile() -> None
         assert f'controller_runtime_reconcile_total{{controller="ctl",result="{result}"}} 0' in text
     assert 'controller_runtime_max_concurrent_reconciles{controller="ctl"} 3' in text
     assert 'controller_runtime_active_workers{controller="ctl"} 0' in text
+
+
+def test_the_asyncio_controller_refuses_a_sync_reconciler() -> None:
+    with pytest.raises(TypeError, match="needs an async reconcile"):
+        AsyncController("ctl", lambda request: None)  # type: ignore[arg-type,return-value]

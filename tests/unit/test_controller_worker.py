@@ -4,6 +4,7 @@ Events come from a ``Channel`` source: no apiserver is involved in what is teste
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import Counter
@@ -11,6 +12,7 @@ from collections import Counter
 from kgen.kubernetes.models.core.v1 import ConfigMap
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.controller import (
+    AsyncController,
     Channel,
     Controller,
     EnqueueRequestForObject,
@@ -149,3 +151,44 @@ def test_a_failing_reconcile_is_retried_with_backoff_until_it_succeeds() -> None
     # client-go's default controller rate limiter: 5 ms, then 10 ms (exponential per item).
     assert attempts[1] - attempts[0] >= 0.005 and attempts[2] - attempts[1] >= 0.01
     assert controller.queue.num_requeues(Request("ns", "a")) == 0  # forgotten after the success
+
+
+def test_asyncio_workers_share_the_rules_limit_concurrency_and_drain_on_stop() -> None:
+    running: Counter[Request] = Counter()
+    peaks = {"same": 0, "total": 0}
+    done: list[str] = []
+
+    async def reconcile(request: Request) -> Result | None:
+        running[request] += 1
+        peaks["same"] = max(peaks["same"], running[request])
+        peaks["total"] = max(peaks["total"], sum(running.values()))
+        await asyncio.sleep(0.02)
+        running[request] -= 1
+        done.append(request.name)
+        return Result(requeue_after=30.0) if request.name == "later" else None
+
+    async def scenario() -> AsyncController:
+        controller = AsyncController("actl", reconcile, max_concurrent_reconciles=2)
+        channel: Channel[ConfigMap] = Channel()
+        channel.bind(EnqueueRequestForObject())
+        controller.watch(channel)
+        stop = asyncio.Event()
+        task = asyncio.create_task(controller.start(stop, graceful_timeout=10.0))
+        for _ in range(3):
+            for name in ("a", "b", "c", "later"):
+                channel.send(cm(name))
+            await asyncio.sleep(0.005)
+        while len(controller.queue) or sum(running.values()):
+            await asyncio.sleep(0.01)
+        channel.send(cm("in-flight"))
+        await asyncio.sleep(0.005)  # taken by a worker, not finished
+        stop.set()
+        await asyncio.wait_for(task, 10)
+        return controller
+
+    controller = asyncio.run(scenario())
+    assert peaks == {"same": 1, "total": 2}
+    assert set(done) == {"a", "b", "c", "later", "in-flight"}
+    assert done[-1] == "in-flight"  # drained, not abandoned
+    total = controller.registry.get("controller_runtime_reconcile_total")
+    assert total is not None and total.value("actl", "requeue_after") >= 1
