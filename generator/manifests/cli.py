@@ -21,10 +21,11 @@ from .errors import ManifestError
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "manifests",
-        help="write CustomResourceDefinitions from Python model classes (controller-gen's role)",
+        help="write CRDs from Python model classes and RBAC roles from controllers (controller-gen's role)",
         description="Import the given modules, find the model classes marked with "
         "kgen.runtime.apimachinery.markers.resource(...), and write one CRD per group-kind to "
-        "DIR/<group>_<plural>.yaml, its schema from the classes' fields and their Annotated markers.",
+        "DIR/<group>_<plural>.yaml, its schema from the classes' fields and their Annotated markers; "
+        "and the controllers' @rbac(...) rules as a ClusterRole (and Roles) in DIR/role.yaml.",
     )
     parser.add_argument("--module", dest="modules", action="append", required=True, metavar="PKG.MOD",
                         help="a module holding root types (imported from the current folder); repeatable")

@@ -147,6 +147,9 @@ def _check_names(root: Root) -> None:
         if not column.json_path.startswith("."):
             raise ManifestError(root.where, f"printer column {column.name!r} has JSON path {column.json_path!r}",
                                 "a path starting with '.', e.g. '.spec.schedule'")
+    for path in facts.selectable_fields:
+        if not path.startswith("."):
+            raise ManifestError(root.where, f"selectable field {path!r}", "a JSON path starting with '.', e.g. '.spec.size'")
 
 
 def _version(root: Root, storage: bool) -> dict[str, Any]:
@@ -163,6 +166,8 @@ def _version(root: Root, storage: bool) -> dict[str, Any]:
             version["deprecationWarning"] = facts.deprecation_warning
     if facts.printer_columns:
         version["additionalPrinterColumns"] = [_column(c) for c in facts.printer_columns]
+    if facts.selectable_fields:
+        version["selectableFields"] = [{"jsonPath": path} for path in facts.selectable_fields]
     subresources: dict[str, Any] = {}
     if facts.scale is not None:
         scale = {"specReplicasPath": facts.scale.spec_replicas_path, "statusReplicasPath": facts.scale.status_replicas_path}

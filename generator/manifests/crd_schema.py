@@ -9,6 +9,7 @@ Python                                    schema
 ========================================  ===================================================
 ``str`` ``int`` ``float`` ``bool``        ``type: string|integer|number|boolean``
 ``Literal["A", "B"]``, a value ``Enum``   that type with ``enum: [A, B]``
+``Literal["A", "B"] | str``               the same (a generated model's string enum)
 ``int | str`` (``IntOrString``)           ``anyOf: [integer, string]`` +
                                           ``x-kubernetes-int-or-string: true``
 ``list[T]``                               ``type: array``, ``items``: T's schema
@@ -23,7 +24,8 @@ meta/v1 ``Condition``                     controller-gen's schema of ``metav1.Co
 ``Quantity`` (annotation text)            int-or-string with resource.Quantity's pattern
 ========================================  ===================================================
 
-``T | None`` makes a field optional; so does any default. A field with neither is required
+``T | None`` makes a field optional; so does any default. A generated model's ``DEFAULTS``
+(the schema defaults it was generated from) are written back, but for Go's zero values. A field with neither is required
 (controller-gen: a field without ``omitempty``). A Python default other than ``None`` is the
 schema's ``default``: msgspec omits a field holding its default when encoding (``omit_defaults``),
 so the server must fill the same value back in for the object to mean what the client meant.
@@ -207,6 +209,11 @@ class SchemaBuilder:
     def _field(self, owner: type, info: msgspec.structs.FieldInfo, shape: _Shape, where: str) -> dict[str, Any]:
         schema = self._type(shape, where, alias=_alias_text(owner, info.name))
         default = _python_default(info)
+        declared = getattr(owner, "DEFAULTS", {}).get(info.name)
+        if default is None and declared not in (None, "", 0, False, [], {}):
+            # A generated model's schema default (``DEFAULTS``), as the field's Go marker said it;
+            # the zero values there are OpenAPI's for non-pointer Go fields, which no marker set.
+            default = declared
         if default is not None:
             marked = [k for k in shape.markers if isinstance(k, m.Default)]
             as_json = _json_default(default, where)
@@ -246,6 +253,9 @@ class SchemaBuilder:
             kind = "int-or-string"
         elif typing.get_origin(tp) is typing.Literal or (isinstance(tp, type) and issubclass(tp, enum.Enum)):
             schema, kind = _enum(tp, where)
+        elif _is_open_enum(tp):
+            # ``Literal["A", "B"] | str`` is how kgen's generator writes a string enum: the enum again.
+            schema, kind = _enum(next(a for a in typing.get_args(tp) if a is not str), where)
         elif typing.get_origin(tp) is list:
             args = typing.get_args(tp)
             if len(args) != 1:
@@ -380,6 +390,12 @@ def _enum(tp: Any, where: str) -> tuple[dict[str, Any], str]:
     kind = kinds.pop()
     assert kind is not None
     return {"enum": values, "type": kind}, kind
+
+
+def _is_open_enum(tp: Any) -> bool:
+    args = typing.get_args(tp) if typing.get_origin(tp) in (typing.Union, types.UnionType) else ()
+    literals = [a for a in args if typing.get_origin(a) is typing.Literal]
+    return len(args) == 2 and str in args and len(literals) == 1 and all(isinstance(v, str) for v in typing.get_args(literals[0]))
 
 
 def _is_int_or_string(tp: Any) -> bool:

@@ -253,6 +253,7 @@ class ResourceMarkers:
     scale: Scale | None = None
     printer_columns: tuple[PrinterColumn, ...] = ()
     validations: tuple[XValidation, ...] = ()
+    selectable_fields: tuple[str, ...] = ()
 
 
 def resource(
@@ -273,12 +274,15 @@ def resource(
     scale: Scale | None = None,
     printer_columns: Sequence[PrinterColumn] = (),
     validations: Sequence[XValidation] = (),
+    selectable_fields: Sequence[str] = (),
 ) -> Callable[[T], T]:
     """Marks a model class as one version of a custom resource (``+kubebuilder:resource`` and
     friends) and sets its ``API_VERSION`` and ``KIND``, as a generated model has them.
 
     Each version of a kind is a class of its own with the same ``group`` and ``kind``; the one
-    stored in etcd says ``storage=True`` (needed once there are several)."""
+    stored in etcd says ``storage=True`` (needed once there are several). ``selectable_fields``
+    are JSON paths (``.spec.size``) clients may use in field selectors
+    (``+kubebuilder:selectablefield``); ``validations`` are CEL rules on the whole object."""
 
     def mark(cls: T) -> T:
         facts = ResourceMarkers(
@@ -286,6 +290,7 @@ def resource(
             short_names=tuple(short_names), categories=tuple(categories), scope=scope, served=served,
             storage=storage, deprecated=deprecated, deprecation_warning=deprecation_warning, status=status,
             scale=scale, printer_columns=tuple(printer_columns), validations=tuple(validations),
+            selectable_fields=tuple(selectable_fields),
         )
         setattr(cls, RESOURCE_ATTRIBUTE, facts)
         setattr(cls, "API_VERSION", f"{group}/{version}")

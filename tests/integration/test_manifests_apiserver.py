@@ -11,6 +11,7 @@ user's controller would.
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 from typing import Any
@@ -52,9 +53,8 @@ def _widget(name: str, **spec: Any) -> widgets.Widget:
 
 
 def _create(admin: httpx.Client, namespace: str, obj: widgets.Widget | dict[str, Any]) -> httpx.Response:
-    body = obj.to_json() if isinstance(obj, widgets.Widget) else yaml.safe_dump(obj).encode()
-    content_type = "application/json" if isinstance(obj, widgets.Widget) else "application/yaml"
-    return admin.post(WIDGETS.format(ns=namespace), content=body, headers={"Content-Type": content_type})
+    body = obj.to_json() if isinstance(obj, widgets.Widget) else json.dumps(obj).encode()
+    return admin.post(WIDGETS.format(ns=namespace), content=body, headers={"Content-Type": "application/json"})
 
 
 def _causes(response: httpx.Response) -> list[tuple[str, str]]:
@@ -129,7 +129,7 @@ def test_resource_level_cel_rule_on_metadata(
     assert _causes(response) == [("<nil>", "Invalid value: \"object\": name too long")]
 
 
-def test_printer_columns_and_scale_subresource_are_served(
+def test_printer_columns_selectable_fields_and_scale_subresource_are_served(
     installed: dict[str, dict[str, Any]], admin: httpx.Client, namespace: str
 ) -> None:
     assert _create(admin, namespace, _widget("cols", replicas=3)).status_code == 201
@@ -138,6 +138,10 @@ def test_printer_columns_and_scale_subresource_are_served(
     columns = [c["name"] for c in table.json()["columnDefinitions"]]
     assert columns == ["Name", "Replicas", "Size", "Age"]
     assert table.json()["rows"][0]["cells"][:2] == ["cols", 3]
+    assert _create(admin, namespace, _widget("other", size="2Gi")).status_code == 201
+    selected = admin.get(WIDGETS.format(ns=namespace), params={"fieldSelector": "spec.size=2Gi"})
+    assert selected.status_code == 200, selected.text
+    assert [i["metadata"]["name"] for i in selected.json()["items"]] == ["other"]
     scale = admin.get(WIDGETS.format(ns=namespace) + "/cols/scale")
     assert scale.status_code == 200, scale.text
     assert scale.json()["spec"]["replicas"] == 3

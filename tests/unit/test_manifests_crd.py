@@ -59,6 +59,7 @@ def test_widget_crd_names_scope_columns_and_subresources(written: Path) -> None:
         {"description": "The size asked for", "jsonPath": ".spec.size", "name": "Size", "priority": 1, "type": "string"},
         {"jsonPath": ".metadata.creationTimestamp", "name": "Age", "type": "date"},
     ]
+    assert version["selectableFields"] == [{"jsonPath": ".spec.size"}]
     assert version["subresources"] == {
         "scale": {"labelSelectorPath": ".status.selector", "specReplicasPath": ".spec.replicas",
                   "statusReplicasPath": ".status.replicas"},
@@ -103,3 +104,18 @@ def test_rerun_replaces_files_whole_and_leaves_no_temporary_file(written: Path, 
                                               ("Policy", "policies"), ("Gateway", "gateways"), ("Patch", "patches")])
 def test_default_plural_follows_english_rules(kind: str, plural: str) -> None:
     assert plural_of(kind) == plural
+
+
+def test_version_flags_deprecation_and_unserved_versions() -> None:
+    from kgen.generator.manifests.crd import Root, build_crds
+    from kgen.runtime.apimachinery.markers import ResourceMarkers
+    from tests.support.manifests.gadgets import GadgetV1, GadgetV2
+
+    g = "flags.manifests.kgen.test"
+    roots = [Root(GadgetV1, ResourceMarkers(group=g, version="v1", kind="Gadget", storage=True, served=False)),
+             Root(GadgetV2, ResourceMarkers(group=g, version="v2", kind="Gadget", deprecated=True,
+                                            deprecation_warning="use v3"))]
+    (crd,) = build_crds(roots, "test").values()
+    v1, v2 = crd["spec"]["versions"]
+    assert (v1["served"], v1["storage"], "deprecated" in v1) == (False, True, False)
+    assert (v2["served"], v2["storage"], v2["deprecated"], v2["deprecationWarning"]) == (True, False, True, "use v3")

@@ -15,6 +15,7 @@ import pytest
 
 from kgen.generator.manifests.crd import Root, build_crds
 from kgen.generator.manifests.crd_schema import API_VERSION_DESCRIPTION, KIND_DESCRIPTION, QUANTITY_PATTERN
+from kgen.kubernetes.models.core.v1 import ContainerPort
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery import Model, Quantity, field
 from kgen.runtime.apimachinery import markers as m
@@ -65,6 +66,7 @@ class Oddity(Model, kw_only=True):
     template_meta: ObjectMeta | None = field(default=None, name="templateMeta")
     nested_list: list[list[Annotated[str, m.MaxLength(3)]]] | None = field(default=None, name="nestedList")
     created: Annotated[str, m.Format("date-time")] | None = None
+    port: ContainerPort | None = None
 
 
 ODD = _root_schema(Oddity)["properties"]
@@ -193,3 +195,14 @@ def test_resource_sets_api_version_and_kind_like_a_generated_model() -> None:
     assert widgets.Widget.API_VERSION == "widgets.manifests.kgen.test/v1"
     assert widgets.Widget.KIND == "Widget"
     assert Oddity.KIND == "Oddity"
+
+
+def test_generated_model_keeps_its_schema_defaults_but_not_go_zero_values() -> None:
+    port = ODD["port"]
+    assert port["properties"]["protocol"]["default"] == "TCP"
+    assert "default" not in port["properties"]["containerPort"]
+    assert port["properties"]["protocol"]["enum"] == ["SCTP", "TCP", "UDP"]  # ``Literal[...] | str``
+    assert port["required"] == ["containerPort"]
+    # The generator's "Required." / "Default: ..." paragraphs are not repeated in descriptions.
+    assert not any("Required." in p.get("description", "") or "applied by the server" in p.get("description", "")
+                   for p in port["properties"].values())

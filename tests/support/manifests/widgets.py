@@ -87,6 +87,7 @@ class WidgetStatus(Model, kw_only=True):
         PrinterColumn("Age", "date", ".metadata.creationTimestamp"),
     ],
     validations=[XValidation(rule="self.metadata.name.size() <= 40", message="name too long")],
+    selectable_fields=[".spec.size"],
 )
 class Widget(Model, kw_only=True):
     """Widget is the Schema for the widgets API."""
