@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["Endpoint", "Reply", "bad_request", "media_type"]
+__all__ = ["Endpoint", "Reply", "media_type", "text_reply"]
 
 
 @dataclass(frozen=True)
@@ -29,9 +29,10 @@ class Endpoint(Protocol):
         ...
 
 
-def bad_request(message: str, status: int = 400) -> Reply:
-    """A plain-text 4xx: the body was not a review at all, so there is no ``uid`` to answer a
-    review with (the apiserver reports a non-2xx answer as a failed call, with this text)."""
+def text_reply(message: str, status: int = 400) -> Reply:
+    """A plain-text error (400 unless told): the body was not a review at all, so there is no
+    ``uid`` to answer a review with (the apiserver reports a non-2xx answer as a failed call,
+    with this text)."""
     return Reply(status, (message + "\n").encode(), "text/plain; charset=utf-8")
 
 

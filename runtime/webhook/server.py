@@ -33,7 +33,7 @@ from types import TracebackType
 from typing import Any
 
 from kgen.runtime.webhook.cert_watcher import CertWatcher
-from kgen.runtime.webhook.endpoint import Endpoint, Reply, bad_request
+from kgen.runtime.webhook.endpoint import Endpoint, Reply, text_reply
 
 __all__ = ["DEFAULT_MAX_REQUEST_BYTES", "DEFAULT_PORT", "WebhookServer"]
 
@@ -263,32 +263,37 @@ class _Handler(BaseHTTPRequestHandler):
         endpoint = self.server.webhooks._endpoint(self.path)
         if endpoint is None:
             self._discard_body_or_close()
-            self._reply(bad_request(f"no webhook is served at {self.path.split('?', 1)[0]}", 404))
+            self._reply(text_reply(f"no webhook is served at {self.path.split('?', 1)[0]}", 404))
             return
         length_header = self.headers.get("Content-Length")
         if self.headers.get("Transfer-Encoding") or length_header is None:
-            self._refuse_unread(bad_request("a Content-Length is required (chunked bodies are not accepted)", 411))
+            self._refuse_unread(text_reply("a Content-Length is required (chunked bodies are not accepted)", 411))
             return
         try:
             length = int(length_header)
             if length < 0:
                 raise ValueError
         except ValueError:
-            self._refuse_unread(bad_request(f"Content-Length {length_header!r} is not a byte count"))
+            self._refuse_unread(text_reply(f"Content-Length {length_header!r} is not a byte count"))
             return
         limit = self.server.webhooks.max_request_bytes
         if length > limit:
-            self._refuse_unread(bad_request(f"request entity is too large; limit is {limit} bytes", 413))
+            self._refuse_unread(text_reply(f"request entity is too large; limit is {limit} bytes", 413))
             return
         body = self.rfile.read(length)
         if len(body) < length:
             self.close_connection = True
             return  # the client went away mid-body: nobody to answer
-        self._reply(endpoint.serve(body, self.headers.get("Content-Type", "")))
+        try:
+            reply = endpoint.serve(body, self.headers.get("Content-Type", ""))
+        except Exception:  # an Endpoint must not raise; one that does gets a 500, not a dropped connection
+            _log.exception("webhook endpoint %s failed", self.path.split("?", 1)[0])
+            reply = text_reply("internal error in the webhook endpoint", 500)
+        self._reply(reply)
 
     def _not_allowed(self) -> None:
         self._discard_body_or_close()
-        reply = bad_request(f"method {self.command} is not allowed: webhooks take POST", 405)
+        reply = text_reply(f"method {self.command} is not allowed: webhooks take POST", 405)
         self._reply(reply, extra={"Allow": "POST"})
 
     do_GET = do_PUT = do_DELETE = do_PATCH = do_HEAD = do_OPTIONS = _not_allowed

@@ -24,7 +24,17 @@ import pytest
 from kgen.kubernetes.models.core.v1 import ConfigMap, Secret
 from kgen.runtime.apimachinery import Invalid
 from kgen.runtime.apimachinery.jsonpatch import json_patch
-from kgen.runtime.webhook.admission import AdmissionReview, Denied, with_defaulter, with_validator
+from kgen.runtime.webhook.admission import (
+    AdmissionRequest,
+    AdmissionResponse,
+    AdmissionReview,
+    Denied,
+    Webhook,
+    allowed,
+    current_request,
+    with_defaulter,
+    with_validator,
+)
 from kgen.runtime.webhook.endpoint import Reply
 
 UID = "0f8e3b7a-uid"
@@ -258,3 +268,43 @@ def test_bodies_that_are_not_reviews_are_plain_400s(body: bytes, content_type: s
 def test_content_type_parameters_are_accepted() -> None:
     reply = with_validator(ConfigMap, NoForbiddenKey()).serve(review_body("CREATE", config_map(k="v")), "application/json; charset=utf-8")
     assert answer(reply)["allowed"] is True
+
+
+def test_one_warning_string_is_one_warning() -> None:
+    class Warns:
+        def validate_create(self, obj: ConfigMap) -> Sequence[str]:
+            return "careful"
+
+        def validate_update(self, old: ConfigMap, new: ConfigMap) -> None:
+            return None
+
+        def validate_delete(self, obj: ConfigMap) -> None:
+            return None
+
+    response = answer(with_validator(ConfigMap, Warns()).serve(review_body("CREATE", config_map()), "application/json"))
+    assert response["warnings"] == ["careful"]
+
+
+def test_a_response_object_a_handler_shares_is_not_changed() -> None:
+    shared = allowed()
+
+    class Constant:
+        def handle(self, request: AdmissionRequest) -> AdmissionResponse:
+            return shared
+
+    response = answer(Webhook(Constant()).serve(review_body("CREATE", config_map()), "application/json"))
+    assert response["uid"] == UID and shared.uid == ""
+
+
+def test_a_typed_handler_reads_the_request_it_judges() -> None:
+    seen: list[tuple[str, str | None, bool | None]] = []
+
+    class WhoAsks:
+        def default(self, obj: ConfigMap) -> None:
+            request = current_request()
+            seen.append((request.uid, request.user_info.username, request.dry_run))
+
+    answer(with_defaulter(ConfigMap, WhoAsks()).serve(review_body("CREATE", config_map()), "application/json"))
+    assert seen == [(UID, "alice", None)]
+    with pytest.raises(LookupError, match="only available while an admission webhook handles a request"):
+        current_request()

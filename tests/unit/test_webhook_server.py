@@ -197,3 +197,17 @@ def test_request_bodies_never_reach_the_log(server: WebhookServer, ca: Certifica
     assert post(connect(server, ca), "/nowhere", b'{"data":{"token":"S3CR3T-T0K3N"}}')[0] == 404
     assert "POST /echo" in caplog.text  # the access log is there
     assert "S3CR3T-T0K3N" not in caplog.text
+
+
+def test_an_endpoint_that_raises_is_a_500_not_a_dropped_connection(tmp_path: Path, ca: CertificateAuthority) -> None:
+    class Broken:
+        def serve(self, body: bytes, content_type: str) -> Reply:
+            raise RuntimeError("bug")
+
+    cert, key = write_pair(ca.serving(["127.0.0.1"]), tmp_path)
+    with WebhookServer(cert, key, host="127.0.0.1", port=0) as srv:
+        srv.register("/broken", Broken())
+        conn = connect(srv, ca)
+        status, body, _ = post(conn, "/broken")
+        assert (status, body) == (500, b"internal error in the webhook endpoint\n")
+        assert post(conn, "/broken")[0] == 500  # and the connection is still usable

@@ -9,6 +9,7 @@
 from kgen.runtime.webhook.admission.decode import DecodeError
 from kgen.runtime.webhook.admission.defaulter import Defaulter, MutatingHandler, with_defaulter
 from kgen.runtime.webhook.admission.denied import Denied
+from kgen.runtime.webhook.admission.request_context import current_request
 from kgen.runtime.webhook.admission.response import allowed, denied, errored, patch_response, validation_response
 from kgen.runtime.webhook.admission.review import (
     PATCH_TYPE_JSON_PATCH,
@@ -23,5 +24,5 @@ from kgen.runtime.webhook.admission.webhook import Handler, Webhook
 __all__ = [
     "AdmissionRequest", "AdmissionResponse", "AdmissionReview", "DecodeError", "Defaulter", "Denied", "Handler",
     "MutatingHandler", "Operation", "PATCH_TYPE_JSON_PATCH", "ValidatingHandler", "Validator", "Webhook", "allowed",
-    "denied", "errored", "patch_response", "validation_response", "with_defaulter", "with_validator",
+    "current_request", "denied", "errored", "patch_response", "validation_response", "with_defaulter", "with_validator",
 ]

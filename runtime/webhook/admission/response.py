@@ -32,7 +32,15 @@ def validation_response(is_allowed: bool, message: str = "", warnings: Sequence[
     status = Status(code=200) if is_allowed else Status(code=403, reason="Forbidden")
     if message:
         status.message = message
-    return AdmissionResponse(uid="", allowed=is_allowed, status=status, warnings=list(warnings) or None)
+    return AdmissionResponse(uid="", allowed=is_allowed, status=status, warnings=_warning_list(warnings))
+
+
+def _warning_list(warnings: Sequence[str]) -> list[str] | None:
+    """The warnings as a list; one string is one warning (a ``str`` is a ``Sequence[str]`` too,
+    and ``list("text")`` would make a warning of every letter)."""
+    if isinstance(warnings, str):
+        return [warnings] if warnings else None
+    return list(warnings) or None
 
 
 def allowed(message: str = "", warnings: Sequence[str] = ()) -> AdmissionResponse:

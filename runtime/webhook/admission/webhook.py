@@ -21,11 +21,14 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
+import msgspec
+
 from kgen.runtime.apimachinery import ApiError, ModelError
 from kgen.runtime.webhook.admission.denied import Denied
+from kgen.runtime.webhook.admission.request_context import reset_request, set_request
 from kgen.runtime.webhook.admission.response import denied, errored
 from kgen.runtime.webhook.admission.review import AdmissionRequest, AdmissionResponse, AdmissionReview
-from kgen.runtime.webhook.endpoint import Reply, bad_request, media_type
+from kgen.runtime.webhook.endpoint import Reply, media_type, text_reply
 from kgen.runtime.webhook.review_meta import Status, StatusCause, StatusDetails
 
 __all__ = ["Handler", "Webhook", "response_from_exception"]
@@ -52,34 +55,36 @@ class Webhook:
 
     def serve(self, body: bytes, content_type: str) -> Reply:
         if not body:
-            return bad_request("request body is empty")
+            return text_reply("request body is empty")
         if media_type(content_type) != "application/json":
-            return bad_request(f"Content-Type {content_type!r}: expected application/json")
+            return text_reply(f"Content-Type {content_type!r}: expected application/json")
         try:
             review = AdmissionReview.from_json(body)
         except ModelError as e:
-            return bad_request(f"the body is not an AdmissionReview: {e}")
+            return text_reply(f"the body is not an AdmissionReview: {e}")
         if review.kind != "AdmissionReview" or review.api_version not in REVIEW_VERSIONS:
-            return bad_request(
+            return text_reply(
                 f"the body is kind {review.kind or '(none)'} of apiVersion {review.api_version or '(none)'}: "
                 f"expected kind AdmissionReview of {' or '.join(REVIEW_VERSIONS)}"
             )
         if review.request is None:
-            return bad_request("the AdmissionReview has no request")
+            return text_reply("the AdmissionReview has no request")
         response = self.handle(review.request)
         answer = AdmissionReview(api_version=review.api_version, kind="AdmissionReview", response=response)
         return Reply(200, answer.to_json())
 
     def handle(self, request: AdmissionRequest) -> AdmissionResponse:
         """The handler's verdict on ``request``, with its uid; never raises."""
+        token = set_request(request)
         try:
             response = self.handler.handle(request)
         except Exception as e:  # the handler's own Denied/ApiError are answered by response_from_exception
             response = response_from_exception(e, self.name, request)
-        response.uid = request.uid
-        if response.allowed and response.status is None:
-            response.status = Status(code=200)
-        return response
+        finally:
+            reset_request(token)
+        # A copy: a handler may hand out one response object to concurrent requests.
+        status = Status(code=200) if response.allowed and response.status is None else response.status
+        return msgspec.structs.replace(response, uid=request.uid, status=status)
 
 
 def response_from_exception(error: Exception, name: str, request: AdmissionRequest) -> AdmissionResponse:

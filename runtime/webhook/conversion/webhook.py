@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 from kgen.runtime.apimachinery import Model, ModelError
 from kgen.runtime.webhook.conversion.review import ConversionRequest, ConversionResponse, ConversionReview
-from kgen.runtime.webhook.endpoint import Reply, bad_request, media_type
+from kgen.runtime.webhook.endpoint import Reply, media_type, text_reply
 from kgen.runtime.webhook.review_meta import Status
 
 __all__ = ["ConversionError", "ConversionWebhook"]
@@ -88,20 +88,20 @@ class ConversionWebhook:
 
     def serve(self, body: bytes, content_type: str) -> Reply:
         if not body:
-            return bad_request("request body is empty")
+            return text_reply("request body is empty")
         if media_type(content_type) != "application/json":
-            return bad_request(f"Content-Type {content_type!r}: expected application/json")
+            return text_reply(f"Content-Type {content_type!r}: expected application/json")
         try:
             review = ConversionReview.from_json(body)
         except ModelError as e:
-            return bad_request(f"the body is not a ConversionReview: {e}")
+            return text_reply(f"the body is not a ConversionReview: {e}")
         if review.kind != "ConversionReview" or review.api_version not in REVIEW_VERSIONS:
-            return bad_request(
+            return text_reply(
                 f"the body is kind {review.kind or '(none)'} of apiVersion {review.api_version or '(none)'}: "
                 f"expected kind ConversionReview of {' or '.join(REVIEW_VERSIONS)}"
             )
         if review.request is None:
-            return bad_request("the ConversionReview has no request")
+            return text_reply("the ConversionReview has no request")
         answer = ConversionReview(api_version=review.api_version, kind="ConversionReview", response=self.convert(review.request))
         return Reply(200, answer.to_json())
 
