@@ -32,8 +32,9 @@ so the server must fill the same value back in for the object to mean what the c
 
 ``Time``, ``MicroTime`` and ``Quantity`` are aliases of ``str`` at run time (runtime/
 apimachinery/types.py), so they are told apart by the annotation's text, as written under
-``from __future__ import annotations`` (kgen's generated models are): ``Time``, ``metav1.Time``,
-``Time | None``. Anywhere else, ``Annotated[str, Format("date-time")]`` says it.
+``from __future__ import annotations`` (kgen's generated models are), followed through
+``| None``, ``Annotated``, ``list[...]`` and ``dict[str, ...]``: ``Time``, ``metav1.Time | None``,
+``dict[str, Quantity]``. Anywhere else, ``Annotated[str, Format("date-time")]`` says it.
 
 A constraint on a type it does not apply to (``MinLength`` on an ``int``), a type with no
 structural schema (a union other than ``T | None`` and ``int | str``, a set, a class that is not
@@ -42,6 +43,7 @@ a Model) and a model that contains itself are errors naming the field.
 
 from __future__ import annotations
 
+import ast
 import copy
 import enum
 import re
@@ -78,7 +80,6 @@ KIND_DESCRIPTION = (
 QUANTITY_PATTERN = (
     r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
 )
-_ALIAS_TEXT = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?(Time|MicroTime|Quantity)(?:\s*\|\s*None)?$")
 #: What Python's re accepts and the apiserver's (RE2) refuses: lookarounds and backreferences.
 _NOT_RE2 = re.compile(r"\(\?<?[=!]|\\[1-9]")
 _SCALARS: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean"}
@@ -207,7 +208,7 @@ class SchemaBuilder:
             self._open.pop()
 
     def _field(self, owner: type, info: msgspec.structs.FieldInfo, shape: _Shape, where: str) -> dict[str, Any]:
-        schema = self._type(shape, where, alias=_alias_text(owner, info.name))
+        schema = self._type(shape, where, _annotation_ast(owner, info.name))
         default = _python_default(info)
         declared = getattr(owner, "DEFAULTS", {}).get(info.name)
         if default is None and declared not in (None, "", 0, False, [], {}):
@@ -231,8 +232,11 @@ class SchemaBuilder:
 
     # -- types -----------------------------------------------------------------------------
 
-    def _type(self, shape: _Shape, where: str, alias: str | None = None) -> dict[str, Any]:
+    def _type(self, shape: _Shape, where: str, written: ast.expr | None = None) -> dict[str, Any]:
+        """``written``: the annotation as written (its AST, in step with ``shape``), or None."""
         tp = shape.tp
+        written = _strip_ast(written)
+        alias = _alias_of(written)
         kind: str
         if alias == "Quantity" and tp is str:
             schema: dict[str, Any] = {
@@ -260,7 +264,7 @@ class SchemaBuilder:
             args = typing.get_args(tp)
             if len(args) != 1:
                 raise ManifestError(where, "a list without its item type", "list[T]")
-            schema = {"items": self._type(_unwrap(args[0]), where + "[]"), "type": "array"}
+            schema = {"items": self._type(_unwrap(args[0]), where + "[]", _argument(written, 0, 1)), "type": "array"}
             kind = "array"
         elif typing.get_origin(tp) is dict:
             args = typing.get_args(tp)
@@ -270,7 +274,8 @@ class SchemaBuilder:
             if value.tp is Any and not value.markers:
                 schema = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
             else:
-                schema = {"additionalProperties": self._type(value, where + "{}"), "type": "object"}
+                schema = {"additionalProperties": self._type(value, where + "{}", _argument(written, 1, 2)),
+                          "type": "object"}
             kind = "object"
         elif isinstance(tp, type) and issubclass(tp, Model):
             known = known_schema(tp)
@@ -449,11 +454,52 @@ def _field_docs(cls: type) -> dict[str, str]:
     return docs
 
 
-def _alias_text(owner: type, name: str) -> str | None:
-    """``Time``/``MicroTime``/``Quantity`` when the field's annotation is written as one."""
+def _annotation_ast(owner: type, name: str) -> ast.expr | None:
+    """The field's annotation as written, when it is kept as text (``from __future__ import
+    annotations``): where ``Time`` or ``Quantity`` was written, which its type (``str``) forgets."""
     for base in reversed(list(_mro_models(owner))):
         raw = base.__dict__.get("__annotations__", {}).get(name)
         if raw is not None:
-            match = _ALIAS_TEXT.match(raw.strip()) if isinstance(raw, str) else None
-            return match.group(1) if match else None
+            try:
+                return ast.parse(raw, mode="eval").body if isinstance(raw, str) else None
+            except SyntaxError:
+                return None
     return None
+
+
+def _last_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _strip_ast(node: ast.expr | None) -> ast.expr | None:
+    """The written annotation under ``X | None``, ``Optional[X]`` and ``Annotated[X, ...]``, in
+    step with ``_unwrap``."""
+    while node is not None:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            sides = [n for n in (node.left, node.right) if not (isinstance(n, ast.Constant) and n.value is None)]
+            if len(sides) != 1:
+                return node
+            node = sides[0]
+        elif isinstance(node, ast.Subscript) and _last_name(node.value) in ("Annotated", "Optional"):
+            inner = node.slice
+            node = inner.elts[0] if isinstance(inner, ast.Tuple) else inner
+        else:
+            return node
+    return None
+
+
+def _argument(node: ast.expr | None, index: int, count: int) -> ast.expr | None:
+    """Argument ``index`` of a written ``list[X]`` / ``dict[K, V]`` (``count`` arguments)."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    return args[index] if len(args) == count else None
+
+
+def _alias_of(node: ast.expr | None) -> str | None:
+    name = _last_name(node) if node is not None else None
+    return name if name in ("Time", "MicroTime", "Quantity") else None

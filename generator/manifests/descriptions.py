@@ -2,8 +2,9 @@
 
 A class's docstring describes its type; the string literal right after a field (the attribute
 docstring kgen's generated models use too) describes the field. Python keeps no attribute
-docstrings at run time, so they are read from the class's source; a class whose source cannot
-be read (built at run time, a .pyc only) simply has none.
+docstrings at run time, so they are read from the module's source (parsed once per module); a
+class whose source cannot be read (built at run time, a .pyc only) or that is defined inside a
+function simply has none.
 
 Paragraphs kgen's own generator appends to generated models' field docstrings ("Required.",
 "Default: ... (applied by the server, not by this client).") are facts the schema states
@@ -13,9 +14,10 @@ itself, so they are dropped rather than repeated in the description.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import re
-import textwrap
+import sys
 
 _GENERATED_PARAGRAPH = re.compile(r"^(Required\.|Default: .* \(applied by the server, not by this client\)\.)$", re.S)
 
@@ -27,15 +29,34 @@ def type_description(cls: type) -> str:
 
 def field_descriptions(cls: type) -> dict[str, str]:
     """Python field name -> its attribute docstring, for the fields ``cls`` itself declares."""
+    return _module_docs(cls.__module__).get(cls.__qualname__, {})
+
+
+@functools.cache
+def _module_docs(module_name: str) -> dict[str, dict[str, str]]:
+    """Class qualname -> its fields' docstrings, for every class of a module, read in one parse
+    (a generated models module holds hundreds of classes; inspect.getsource per class would
+    parse it once each)."""
+    module = sys.modules.get(module_name)
     try:
-        source = textwrap.dedent(inspect.getsource(cls))
+        source = inspect.getsource(module) if module is not None else ""
         tree = ast.parse(source)
     except (OSError, TypeError, SyntaxError):
         return {}
-    if not tree.body or not isinstance(tree.body[0], ast.ClassDef):
-        return {}
-    found: dict[str, str] = {}
-    body = tree.body[0].body
+    found: dict[str, dict[str, str]] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                found[prefix + node.name] = _attribute_docs(node.body)
+                visit(node.body, f"{prefix}{node.name}.")
+
+    visit(tree.body, "")
+    return found
+
+
+def _attribute_docs(body: list[ast.stmt]) -> dict[str, str]:
+    docs: dict[str, str] = {}
     for statement, following in zip(body, body[1:]):
         if (
             isinstance(statement, ast.AnnAssign)
@@ -44,8 +65,8 @@ def field_descriptions(cls: type) -> dict[str, str]:
             and isinstance(following.value, ast.Constant)
             and isinstance(following.value.value, str)
         ):
-            found[statement.target.id] = _clean(following.value.value)
-    return found
+            docs[statement.target.id] = _clean(following.value.value)
+    return docs
 
 
 def _clean(doc: str) -> str:

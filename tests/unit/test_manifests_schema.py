@@ -17,7 +17,8 @@ from kgen.generator.manifests.crd import Root, build_crds
 from kgen.generator.manifests.crd_schema import API_VERSION_DESCRIPTION, KIND_DESCRIPTION, QUANTITY_PATTERN
 from kgen.kubernetes.models.core.v1 import ContainerPort
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
-from kgen.runtime.apimachinery import Model, Quantity, field
+from kgen.kubernetes.models.batch.v1 import JobTemplateSpec
+from kgen.runtime.apimachinery import Model, Quantity, Time, field
 from kgen.runtime.apimachinery import markers as m
 from tests.support.manifests import widgets
 
@@ -67,6 +68,9 @@ class Oddity(Model, kw_only=True):
     nested_list: list[list[Annotated[str, m.MaxLength(3)]]] | None = field(default=None, name="nestedList")
     created: Annotated[str, m.Format("date-time")] | None = None
     port: ContainerPort | None = None
+    limits: dict[str, Quantity] | None = None
+    seen: list[Time] | None = None
+    job_template: JobTemplateSpec | None = field(default=None, name="jobTemplate")
 
 
 ODD = _root_schema(Oddity)["properties"]
@@ -178,6 +182,10 @@ def test_condition_is_controller_gens_metav1_condition() -> None:
         ("templateMeta", {"type": "object"}),
         ("nestedList", {"items": {"items": {"maxLength": 3, "type": "string"}, "type": "array"}, "type": "array"}),
         ("created", {"format": "date-time", "type": "string"}),
+        ("limits", {"additionalProperties": {"anyOf": [{"type": "integer"}, {"type": "string"}],
+                                             "pattern": QUANTITY_PATTERN, "x-kubernetes-int-or-string": True},
+                    "type": "object"}),
+        ("seen", {"items": {"format": "date-time", "type": "string"}, "type": "array"}),
     ],
 )
 def test_marker_schema(field_name: str, expected: dict[str, Any]) -> None:
@@ -206,3 +214,17 @@ def test_generated_model_keeps_its_schema_defaults_but_not_go_zero_values() -> N
     # The generator's "Required." / "Default: ..." paragraphs are not repeated in descriptions.
     assert not any("Required." in p.get("description", "") or "applied by the server" in p.get("description", "")
                    for p in port["properties"].values())
+
+
+def test_an_embedded_kubernetes_job_template_is_written_as_controller_gen_writes_it() -> None:
+    """kubebuilder's CronJob embeds batch/v1 JobTemplateSpec: the whole pod template is written,
+    metadata as ``type: object``, quantities as int-or-string, times as date-time."""
+    template = ODD["jobTemplate"]
+    assert template["properties"]["metadata"] == {
+        "description": template["properties"]["metadata"]["description"], "type": "object"}
+    pod = template["properties"]["spec"]["properties"]["template"]["properties"]["spec"]
+    container = pod["properties"]["containers"]["items"]
+    assert "name" in container["required"]
+    limits = container["properties"]["resources"]["properties"]["limits"]
+    assert limits["additionalProperties"]["x-kubernetes-int-or-string"] is True
+    assert pod["properties"]["restartPolicy"]["enum"] == ["Always", "Never", "OnFailure"]
