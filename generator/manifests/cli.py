@@ -4,7 +4,8 @@ role the controllers declared.
 controller-gen's ``crd rbac:roleName=manager-role paths=./... output:dir=...``, for Python: the
 modules hold the model classes and the controllers; the CRDs go to ``DIR/<group>_<plural>.yaml``
 and the ``@rbac`` rules to ``DIR/role.yaml``. Exit codes as
-``kgen generate``'s: 0 written, 2 bad input or usage (one line on stderr saying where and what
+``kgen generate``'s: 0 written (or up to date with ``--check``), 1 ``--check`` found drift, 2 bad
+input or usage (one line on stderr saying where and what
 was expected; nothing written).
 """
 
@@ -33,6 +34,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument("--role-name", default="manager-role", metavar="NAME",
                         help="name of the ClusterRole (and Roles) written to DIR/role.yaml from @rbac rules "
                         "(default: manager-role, kubebuilder's)")
+    parser.add_argument("--check", action="store_true",
+                        help="compare with the files in DIR instead of writing; exit 1 if any differs or is missing")
 
 
 def _tool_version() -> str:
@@ -57,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
         files = {file_name(group, plural): render(crd) for (group, plural), crd in crds.items()}
         if declared.rules:
             files[ROLE_FILE] = render_all(build_roles(declared.rules, args.role_name))
+        if args.check:
+            return _check(args.out, files)
         written = write_all(args.out, files)
     except ManifestError as e:
         print(f"kgen manifests: {e}", file=sys.stderr)
@@ -66,4 +71,23 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for path in written:
         print(f"wrote {path}")
+    return 0
+
+
+def _check(out: Path, files: dict[str, str]) -> int:
+    """``--check``: 0 when every file in ``out`` is what would be written, else 1 and the list
+    (files of ``out`` that kgen would not write are left alone, as writing leaves them)."""
+    drift = []
+    for name, text in sorted(files.items()):
+        path = out / name
+        if not path.is_file():
+            drift.append(f"missing: {name}")
+        elif path.read_text(encoding="utf-8") != text:
+            drift.append(f"differs: {name}")
+    if drift:
+        print(f"kgen manifests --check: {out} is out of date ({len(drift)} files):", file=sys.stderr)
+        for line in drift:
+            print(f"  {line}", file=sys.stderr)
+        return 1
+    print(f"{out} is up to date")
     return 0

@@ -55,6 +55,7 @@ def write_all(out: Path, files: dict[str, str]) -> list[Path]:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
+            os.chmod(tmp, 0o644)  # mkstemp makes it 0600; a manifest is read by other tools and users
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

@@ -98,6 +98,7 @@ def test_rerun_replaces_files_whole_and_leaves_no_temporary_file(written: Path, 
     assert kgen(["manifests", *MODULES, "--out", str(out)]) == 0
     assert stale.read_text() == (written / stale.name).read_text()
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in written.iterdir())
+    assert all(p.stat().st_mode & 0o777 == 0o644 for p in out.iterdir())
 
 
 @pytest.mark.parametrize(("kind", "plural"), [("Widget", "widgets"), ("Class", "classes"), ("Box", "boxes"),
@@ -119,3 +120,19 @@ def test_version_flags_deprecation_and_unserved_versions() -> None:
     v1, v2 = crd["spec"]["versions"]
     assert (v1["served"], v1["storage"], "deprecated" in v1) == (False, True, False)
     assert (v2["served"], v2["storage"], v2["deprecated"], v2["deprecationWarning"]) == (True, False, True, "use v3")
+
+
+def test_check_reports_drift_without_writing(written: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "crds"
+    assert kgen(["manifests", *MODULES, "--out", str(out)]) == 0
+    assert kgen(["manifests", *MODULES, "--out", str(out), "--check"]) == 0
+    assert capsys.readouterr().out.endswith(f"{out} is up to date\n")
+    (out / "gadgets.manifests.kgen.test_gadgets.yaml").write_text("changed")
+    (out / "widgets.manifests.kgen.test_widgets.yaml").unlink()
+    assert kgen(["manifests", *MODULES, "--out", str(out), "--check"]) == 1
+    assert capsys.readouterr().err == (
+        f"kgen manifests --check: {out} is out of date (2 files):\n"
+        "  differs: gadgets.manifests.kgen.test_gadgets.yaml\n"
+        "  missing: widgets.manifests.kgen.test_widgets.yaml\n"
+    )
+    assert (out / "gadgets.manifests.kgen.test_gadgets.yaml").read_text() == "changed"
