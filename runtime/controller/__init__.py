@@ -19,13 +19,17 @@ One module per controller-runtime package: ``manager``, ``builder``, ``controlle
 loop) with ``outcome`` (reconcileHandler's rules, I/O-free), ``reconcile``, ``event``,
 ``handler``, ``predicate``, ``source``, ``cache``, ``client``, ``scheme`` (model class →
 resource), ``controllerutil`` (owner references, finalizers), ``conditions``, ``metrics``,
-``probes`` and ``server`` (their HTTP endpoints). On asyncio so far only the controller
-(``AsyncController``, sharing ``ControllerCore`` and ``outcome``); no asyncio Manager, cache or
-builder yet.
+``probes`` and ``server`` (their HTTP endpoints). The asyncio flavour has the same names with
+``Async`` (``AsyncManager``, ``async_controller_managed_by``, ``AsyncController``, ``AsyncClient``,
+``AsyncCache``), reconcile awaited; the logic both share is written once (``ControllerCore``,
+``outcome``, ``ManagerCore``, ``_BuilderCore``, and the I/O-free modules).
 """
 
+from kgen.runtime.controller.async_cache import AsyncCache
+from kgen.runtime.controller.async_client import AsyncAPIReader, AsyncClient
 from kgen.runtime.controller.async_controller import AsyncController
-from kgen.runtime.controller.builder import Builder, controller_managed_by
+from kgen.runtime.controller.async_manager import AsyncManager
+from kgen.runtime.controller.builder import AsyncBuilder, Builder, async_controller_managed_by, controller_managed_by
 from kgen.runtime.controller.cache import Cache, CacheSyncTimeout
 from kgen.runtime.controller.client import APIReader, Client
 from kgen.runtime.controller.conditions import (
@@ -40,6 +44,8 @@ from kgen.runtime.controller.controllerutil import (
     AlreadyOwnedError,
     add_finalizer,
     add_finalizer_and_update,
+    async_add_finalizer_and_update,
+    async_remove_finalizer_and_update,
     contains_finalizer,
     get_controller_of,
     has_controller_reference,
@@ -75,7 +81,9 @@ from kgen.runtime.controller.scheme import NotAResourceError, Resource, resource
 from kgen.runtime.controller.source import Channel, Kind
 
 __all__ = [
-    "APIReader", "AlreadyOwnedError", "AsyncController", "AsyncReconciler", "AnnotationChangedPredicate", "Builder", "Cache", "CacheSyncTimeout", "Channel",
+    "APIReader", "AlreadyOwnedError", "AsyncAPIReader", "AsyncBuilder", "AsyncCache", "AsyncClient",
+    "AsyncController", "AsyncManager", "AsyncReconciler", "async_add_finalizer_and_update",
+    "async_controller_managed_by", "async_remove_finalizer_and_update", "AnnotationChangedPredicate", "Builder", "Cache", "CacheSyncTimeout", "Channel",
     "Client", "Controller", "CreateEvent", "DeleteEvent", "EnqueueRequestForObject", "EnqueueRequestForOwner",
     "EnqueueRequestsFromMapFunc", "EventHandler", "Funcs", "GenerationChangedPredicate", "GenericEvent", "Kind",
     "LabelChangedPredicate", "LeaderElectionLost", "Manager", "NotAResourceError", "Predicate", "Reconciler",

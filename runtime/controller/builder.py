@@ -16,6 +16,8 @@
 - ``named(name)``: the controller's name (metrics, queue, logs); default the lowercased kind of
   the ``for_`` type, as controller-runtime names it. Names are unique per manager.
 
+``Builder`` builds thread controllers for a ``Manager``, ``AsyncBuilder``
+(``async_controller_managed_by``) asyncio ones for an ``AsyncManager``, with the same calls.
 The informers are asked for at ``complete``, so the manager's cache starts them (and syncs them
 before leader election); their event handlers are added when the controller starts.
 """
@@ -23,9 +25,10 @@ before leader election); their event handlers are added when the controller star
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from kgen.runtime.apimachinery.model import Model
+from kgen.runtime.controller.async_controller import AsyncController
 from kgen.runtime.controller.controller import Controller, ReconcileFn
 from kgen.runtime.controller.handler import (
     EnqueueRequestForObject,
@@ -34,21 +37,25 @@ from kgen.runtime.controller.handler import (
     EventHandler,
 )
 from kgen.runtime.controller.predicate import Predicate
-from kgen.runtime.controller.reconcile import Reconciler, Request
+from kgen.runtime.controller.reconcile import AsyncReconciler, AsyncReconcilerFunc, Reconciler, Request
 from kgen.runtime.controller.scheme import resource_for
-from kgen.runtime.controller.source import Channel, Kind, Source
+from kgen.runtime.controller.source import Channel, Informer, Kind, Source
 from kgen.runtime.util.workqueue import RateLimiter
 
 if TYPE_CHECKING:
+    from kgen.runtime.controller.async_manager import AsyncManager
     from kgen.runtime.controller.manager import Manager
 
-__all__ = ["Builder", "controller_managed_by"]
+__all__ = ["AsyncBuilder", "Builder", "async_controller_managed_by", "controller_managed_by"]
 
 T = TypeVar("T", bound=Model)
 
 
-class Builder:
-    def __init__(self, manager: Manager) -> None:
+class _BuilderCore:
+    """The declarations, written once; a flavour says where informers come from and which
+    controller it builds."""
+
+    def __init__(self, manager: Manager | AsyncManager) -> None:
         self._manager = manager
         self._for: tuple[type[Any], tuple[Predicate[Any], ...]] | None = None
         self._watches: list[Callable[[tuple[Predicate[Any], ...]], Source]] = []
@@ -57,20 +64,24 @@ class Builder:
         self._max_concurrent_reconciles = 1
         self._rate_limiter: RateLimiter[Request] | None = None
 
-    def for_(self, model: type[T], *, predicates: Sequence[Predicate[T]] = ()) -> Builder:
+    def _informer(self, model: type[T]) -> Informer[T]:
+        informer: Informer[T] = self._manager.cache.informer_for(model)
+        return informer
+
+    def for_(self, model: type[T], *, predicates: Sequence[Predicate[T]] = ()) -> Self:
         if self._for is not None:
             raise ValueError(f"for_() was already called with {self._for[0].__name__}: a controller reconciles one type")
         resource_for(model)  # a clear error now, not at start
         self._for = (model, tuple(predicates))
         return self
 
-    def owns(self, model: type[T], *, predicates: Sequence[Predicate[T]] = (), only_controller: bool = True) -> Builder:
+    def owns(self, model: type[T], *, predicates: Sequence[Predicate[T]] = (), only_controller: bool = True) -> Self:
         resource_for(model)
 
         def source(global_predicates: tuple[Predicate[Any], ...]) -> Source:
             assert self._for is not None
             handler = EnqueueRequestForOwner(self._for[0], only_controller=only_controller)
-            return Kind(self._manager.cache.informer_for(model), handler, (*global_predicates, *predicates))
+            return Kind(self._informer(model), handler, (*global_predicates, *predicates))
 
         self._watches.append(source)
         return self
@@ -81,7 +92,7 @@ class Builder:
         mapper: Callable[[T], Iterable[Request]] | EventHandler[T],
         *,
         predicates: Sequence[Predicate[T]] = (),
-    ) -> Builder:
+    ) -> Self:
         handler: EventHandler[T] = mapper if isinstance(mapper, EventHandler) else EnqueueRequestsFromMapFunc(mapper)
         if isinstance(source, Channel):
             channel = source
@@ -96,45 +107,80 @@ class Builder:
         resource_for(model)
 
         def kind(global_predicates: tuple[Predicate[Any], ...]) -> Source:
-            return Kind(self._manager.cache.informer_for(model), handler, (*global_predicates, *predicates))
+            return Kind(self._informer(model), handler, (*global_predicates, *predicates))
 
         self._watches.append(kind)
         return self
 
-    def with_event_filter(self, predicate: Predicate[Any]) -> Builder:
+    def with_event_filter(self, predicate: Predicate[Any]) -> Self:
         self._global.append(predicate)
         return self
 
     def with_options(
         self, *, max_concurrent_reconciles: int | None = None, rate_limiter: RateLimiter[Request] | None = None
-    ) -> Builder:
+    ) -> Self:
         if max_concurrent_reconciles is not None:
             self._max_concurrent_reconciles = max_concurrent_reconciles
         if rate_limiter is not None:
             self._rate_limiter = rate_limiter
         return self
 
-    def named(self, name: str) -> Builder:
+    def named(self, name: str) -> Self:
         self._name = name
         return self
 
-    def complete(self, reconciler: Reconciler | ReconcileFn) -> Controller:
-        """Builds the controller and adds it to the manager."""
+    def _name_and_model(self) -> tuple[str, type[Any], tuple[Predicate[Any], ...]]:
         if self._for is None:
             raise ValueError("a controller needs for_(Model): the type it reconciles")
         model, for_predicates = self._for
-        name = self._name or resource_for(model).info.kind.lower()
+        return self._name or resource_for(model).info.kind.lower(), model, for_predicates
+
+    def _wire(self, controller: Controller | AsyncController) -> None:
+        """Adds the watches to ``controller`` and the controller to the manager."""
+        _, model, for_predicates = self._name_and_model()
+        global_predicates = tuple(self._global)
+        controller.watch(Kind(self._informer(model), EnqueueRequestForObject(), (*global_predicates, *for_predicates)))
+        for make in self._watches:
+            controller.watch(make(global_predicates))
+
+
+class Builder(_BuilderCore):
+    """The builder of a thread ``Manager``'s controllers."""
+
+    _manager: Manager
+
+    def __init__(self, manager: Manager) -> None:
+        super().__init__(manager)
+
+    def complete(self, reconciler: Reconciler | ReconcileFn) -> Controller:
+        """Builds the controller and adds it to the manager."""
+        name, _, _ = self._name_and_model()
         controller = Controller(
             name, reconciler, max_concurrent_reconciles=self._max_concurrent_reconciles,
             rate_limiter=self._rate_limiter, registry=self._manager.registry,
             cache_sync_timeout=self._manager.cache.sync_timeout,
         )
-        global_predicates = tuple(self._global)
-        controller.watch(Kind(
-            self._manager.cache.informer_for(model), EnqueueRequestForObject(), (*global_predicates, *for_predicates)
-        ))
-        for make in self._watches:
-            controller.watch(make(global_predicates))
+        self._wire(controller)
+        self._manager.add(controller)
+        return controller
+
+
+class AsyncBuilder(_BuilderCore):
+    """The builder of an ``AsyncManager``'s controllers: ``complete`` takes an async reconciler."""
+
+    _manager: AsyncManager
+
+    def __init__(self, manager: AsyncManager) -> None:
+        super().__init__(manager)
+
+    def complete(self, reconciler: AsyncReconciler | AsyncReconcilerFunc) -> AsyncController:
+        name, _, _ = self._name_and_model()
+        controller = AsyncController(
+            name, reconciler, max_concurrent_reconciles=self._max_concurrent_reconciles,
+            rate_limiter=self._rate_limiter, registry=self._manager.registry,
+            cache_sync_timeout=self._manager.cache.sync_timeout,
+        )
+        self._wire(controller)
         self._manager.add(controller)
         return controller
 
@@ -142,3 +188,8 @@ class Builder:
 def controller_managed_by(manager: Manager) -> Builder:
     """controller-runtime's ``ctrl.NewControllerManagedBy(mgr)``."""
     return Builder(manager)
+
+
+def async_controller_managed_by(manager: AsyncManager) -> AsyncBuilder:
+    """``controller_managed_by`` for an ``AsyncManager``."""
+    return AsyncBuilder(manager)

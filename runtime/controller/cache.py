@@ -90,17 +90,24 @@ class Cache:
 
     def get(self, model: type[T], name: str, namespace: str | None = None) -> T:
         """The cached object (NotFound as the server would answer); waits for a new informer's sync."""
-        lister = self._synced_lister(model)
-        if lister.is_namespaced:
-            if not namespace:
-                raise ValueError(f"{model.__name__} is namespaced: give the namespace of {name!r}")
-            return lister.namespaced(namespace).get(name)
-        if namespace:
-            raise ValueError(f"{model.__name__} is cluster-scoped: no namespace")
-        return lister.get(name)
+        return get_from(self._synced_lister(model), model, name, namespace)
 
     def list(self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None) -> list[T]:
-        lister = self._synced_lister(model)
-        if namespace and lister.is_namespaced:
-            return lister.namespaced(namespace).list(label_selector)
-        return lister.list(label_selector)
+        return list_from(self._synced_lister(model), namespace, label_selector)
+
+
+def get_from(lister: Lister[T], model: type[T], name: str, namespace: str | None) -> T:
+    """A get from a lister, with the scope checked (both flavours' caches)."""
+    if lister.is_namespaced:
+        if not namespace:
+            raise ValueError(f"{model.__name__} is namespaced: give the namespace of {name!r}")
+        return lister.namespaced(namespace).get(name)
+    if namespace:
+        raise ValueError(f"{model.__name__} is cluster-scoped: no namespace")
+    return lister.get(name)
+
+
+def list_from(lister: Lister[T], namespace: str | None, label_selector: str | object | None) -> list[T]:
+    if namespace and lister.is_namespaced:
+        return lister.namespaced(namespace).list(label_selector)
+    return lister.list(label_selector)

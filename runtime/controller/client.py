@@ -19,18 +19,24 @@ from kgen.runtime.gentype.resource import PatchType, PropagationPolicy
 from kgen.runtime.rest.client import RESTClient
 
 from kgen.runtime.controller.cache import Cache
-from kgen.runtime.controller.scheme import resource_for
+from kgen.runtime.controller.scheme import Resource, resource_for
 
 __all__ = ["APIReader", "Client"]
 
 T = TypeVar("T", bound=Model)
 
 
-def _resource_client(rest: RESTClient, model: type[T], namespace: str | None) -> ResourceClient[T, Any]:
+def scoped(model: type[T], namespace: str | None) -> tuple[Resource[T], str | None]:
+    """The resource of ``model`` and the namespace to address it in (checked against its scope)."""
     resource = resource_for(model)
     if resource.namespaced and not namespace:
         raise ValueError(f"{model.__name__} is namespaced: give a namespace (metadata.namespace)")
-    return ResourceClient(rest, resource.info, namespace if resource.namespaced else None, resource.codec)
+    return resource, namespace if resource.namespaced else None
+
+
+def _resource_client(rest: RESTClient, model: type[T], namespace: str | None) -> ResourceClient[T, Any]:
+    resource, namespace = scoped(model, namespace)
+    return ResourceClient(rest, resource.info, namespace, resource.codec)
 
 
 class APIReader:

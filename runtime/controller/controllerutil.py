@@ -12,7 +12,8 @@ Owner references (``SetControllerReference``, ``SetOwnerReference``), with contr
 
 Finalizers: ``add_finalizer``/``remove_finalizer`` change an object (all copies of the name are
 removed, as controllerutil does) and say whether they did; ``*_and_update`` also write it, and on
-a Conflict read the object again from the server and retry (client-go's retry.RetryOnConflict).
+a Conflict read the object again from the server and retry (client-go's retry.RetryOnConflict);
+``async_*_and_update`` do the same with the asyncio manager's client.
 
 Functional rather than in place (controllerutil mutates its argument): objects read from the
 informer's cache are shared and must not change, so every helper returns a new object. The
@@ -22,6 +23,7 @@ from one package can own a Deployment of the stock one.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -30,13 +32,14 @@ import msgspec
 from kgen.runtime.apimachinery.errors import Conflict
 from kgen.runtime.apimachinery.meta import name_of, namespace_of, type_meta, uid_of
 from kgen.runtime.apimachinery.model import Model
-from kgen.runtime.util.retry import retry_on_conflict
+from kgen.runtime.util.retry import DEFAULT_RETRY, retry_on_conflict
 
 if TYPE_CHECKING:
+    from kgen.runtime.controller.async_client import AsyncClient
     from kgen.runtime.controller.client import Client
 
 __all__ = [
-    "AlreadyOwnedError", "add_finalizer", "add_finalizer_and_update", "contains_finalizer", "get_controller_of",
+    "AlreadyOwnedError", "add_finalizer", "async_add_finalizer_and_update", "async_remove_finalizer_and_update", "add_finalizer_and_update", "contains_finalizer", "get_controller_of",
     "has_controller_reference", "is_controlled_by", "remove_finalizer", "remove_finalizer_and_update",
     "remove_owner_reference", "set_controller_reference", "set_owner_reference",
 ]
@@ -200,3 +203,32 @@ def add_finalizer_and_update(client: Client, obj: T, finalizer: str) -> T:
 def remove_finalizer_and_update(client: Client, obj: T, finalizer: str) -> T:
     """Removes ``finalizer`` and writes the object, retried on Conflict."""
     return _change_and_update(client, obj, lambda o: remove_finalizer(o, finalizer))
+
+
+async def _async_change_and_update(client: AsyncClient, obj: T, change: Any) -> T:
+    """``_change_and_update`` on asyncio: client-go's DefaultRetry steps, slept with asyncio."""
+    current = obj
+    delays = DEFAULT_RETRY.delays()
+    for attempt in range(DEFAULT_RETRY.steps):
+        changed_obj, changed = change(current)
+        if not changed:
+            return current
+        try:
+            updated: T = await client.update(changed_obj)
+            return updated
+        except Conflict:
+            if attempt == DEFAULT_RETRY.steps - 1:
+                raise
+            await asyncio.sleep(delays[attempt])
+            current = await client.api_reader.get(type(obj), name_of(obj), namespace_of(obj) or None)
+    raise AssertionError("unreachable")
+
+
+async def async_add_finalizer_and_update(client: AsyncClient, obj: T, finalizer: str) -> T:
+    """``add_finalizer_and_update`` for the asyncio manager's client."""
+    return await _async_change_and_update(client, obj, lambda o: add_finalizer(o, finalizer))
+
+
+async def async_remove_finalizer_and_update(client: AsyncClient, obj: T, finalizer: str) -> T:
+    """``remove_finalizer_and_update`` for the asyncio manager's client."""
+    return await _async_change_and_update(client, obj, lambda o: remove_finalizer(o, finalizer))

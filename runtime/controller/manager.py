@@ -8,7 +8,8 @@ election, probes, metrics, and a graceful stop.
 
 ``start`` runs controller-runtime's sequence: the probe and metrics servers; the cache (on every
 replica), waiting for its informers to sync; then, if this replica leads (immediately without
-leader election), every controller. On SIGTERM/SIGINT or ``stop()``: controllers stop taking new
+leader election), every controller. A controller that fails (its sources do not sync within
+``cache_sync_timeout``) stops the manager, and ``start`` raises. On SIGTERM/SIGINT or ``stop()``: controllers stop taking new
 events, finish the reconciles in flight and what is queued (within
 ``graceful_shutdown_timeout``), the lease is released if ``leader_election_release_on_cancel``,
 the cache and servers stop, and ``start`` returns. A second signal exits at once with status 1,
@@ -33,6 +34,7 @@ import uuid
 from types import FrameType
 from typing import Any
 
+from kgen.runtime.controller.async_cache import AsyncCache
 from kgen.runtime.controller.cache import DEFAULT_CACHE_SYNC_TIMEOUT, Cache, CacheSyncTimeout
 from kgen.runtime.controller.client import Client
 from kgen.runtime.controller.controller import Controller
@@ -44,7 +46,7 @@ from kgen.runtime.rest.config import Config
 from kgen.runtime.tools.leaderelection import LeaderElector
 from kgen.runtime.tools.record.event import EventRecorder
 
-__all__ = ["LeaderElectionLost", "Manager"]
+__all__ = ["LeaderElectionLost", "Manager", "ManagerCore"]
 
 log = logging.getLogger("kgen.runtime.controller.manager")
 
@@ -59,7 +61,13 @@ class LeaderElectionLost(RuntimeError):
     pass
 
 
-class Manager:
+class ManagerCore:
+    """What both flavours share: options, registry, probes, the HTTP endpoints, the controller
+    list. A flavour makes its REST client, cache and client (``_make_clients``) and runs."""
+
+    cache: Cache | AsyncCache
+    _controllers: list[Any]
+
     def __init__(
         self,
         config: Config,
@@ -82,9 +90,7 @@ class Manager:
         if leader_election and not leader_election_id:
             raise ValueError("leader_election needs a leader_election_id: the name of the Lease replicas compete for")
         self.registry = Registry()
-        self.rest = RESTClient(config, metrics=rest_client_metrics(self.registry))
-        self.cache = Cache(self.rest, namespace=namespace, resync=sync_period, sync_timeout=cache_sync_timeout)
-        self.client = Client(self.rest, self.cache)
+        self._make_clients(config, namespace, sync_period, cache_sync_timeout)
         self.probes = Probes()
         self.graceful_shutdown_timeout = graceful_shutdown_timeout
         self.identity = identity or f"{socket.gethostname()}_{uuid.uuid4()}"
@@ -97,12 +103,11 @@ class Manager:
                 "lease_duration": lease_duration, "renew_deadline": renew_deadline, "retry_period": retry_period,
                 "release_on_cancel": leader_election_release_on_cancel,
             }
-        self._controllers: list[Controller] = []
-        self._recorders: list[EventRecorder] = []
-        self._stop = threading.Event()
+        self._controllers = []
         self._lock = threading.Lock()
         self._started = False
         self._lost = False
+        self._failures: list[str] = []
         self._signals = 0
         self._servers: list[Endpoint] = []
         self.health_probe_port: int | None = None
@@ -118,12 +123,19 @@ class Manager:
                 self._servers.append(endpoint := Endpoint(metrics, {"/metrics": self._metrics_route}))
                 self.metrics_port = endpoint.port
         except BaseException:
-            self._close()
+            self._stop_servers()
             raise
+
+    def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float) -> None:
+        raise NotImplementedError
+
+    def _stop_servers(self) -> None:
+        for server in self._servers:
+            server.stop()
 
     # -- building ------------------------------------------------------------------------------
 
-    def add(self, controller: Controller) -> None:
+    def add(self, controller: Any) -> None:
         """Adds a controller (``Builder.complete`` does); before ``start`` only."""
         with self._lock:
             if self._started:
@@ -143,19 +155,44 @@ class Manager:
         if not self.cache.has_synced():
             raise RuntimeError("the cache has not synced yet")
 
-    def get_event_recorder_for(self, name: str) -> EventRecorder:
-        recorder = EventRecorder(self.rest, name)
-        self._recorders.append(recorder)
-        return recorder
-
-    # -- the endpoints --------------------------------------------------------------------------
-
     def _probe_route(self, path: str, query: dict[str, list[str]]) -> tuple[int, str, bytes]:
         status, body = self.probes.answer(path, verbose="verbose" in query)
         return status, "text/plain; charset=utf-8", body.encode()
 
     def _metrics_route(self, path: str, query: dict[str, list[str]]) -> tuple[int, str, bytes]:
         return 200, "text/plain; version=0.0.4; charset=utf-8", self.registry.render().encode()
+
+    def _begin(self) -> None:
+        with self._lock:
+            if self._started:
+                raise RuntimeError("a manager starts once")
+            self._started = True
+
+    def _outcome(self) -> None:
+        """Raises what ended a run badly: a failed controller, or the lease lost."""
+        if self._failures:
+            raise RuntimeError("; ".join(self._failures))
+        if self._lost:
+            raise LeaderElectionLost(f"leader election lost: {self.identity} no longer holds the lease")
+
+
+class Manager(ManagerCore):
+    """The manager on threads."""
+
+    cache: Cache
+    _controllers: list[Controller]
+
+    def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float) -> None:
+        self.rest = RESTClient(config, metrics=rest_client_metrics(self.registry))
+        self.cache = Cache(self.rest, namespace=namespace, resync=sync_period, sync_timeout=cache_sync_timeout)
+        self.client = Client(self.rest, self.cache)
+        self._recorders: list[EventRecorder] = []
+        self._stop = threading.Event()
+
+    def get_event_recorder_for(self, name: str) -> EventRecorder:
+        recorder = EventRecorder(self.rest, name)
+        self._recorders.append(recorder)
+        return recorder
 
     # -- running ---------------------------------------------------------------------------------
 
@@ -165,10 +202,7 @@ class Manager:
 
     def start(self) -> None:
         """Runs until SIGTERM/SIGINT or ``stop()``; see the module's docstring."""
-        with self._lock:
-            if self._started:
-                raise RuntimeError("a manager starts once")
-            self._started = True
+        self._begin()
         restore = self._install_signal_handlers()
         try:
             for server in self._servers:
@@ -183,8 +217,7 @@ class Manager:
         finally:
             restore()
             self._close()
-        if self._lost:
-            raise LeaderElectionLost(f"leader election lost: {self.identity} no longer holds the lease")
+        self._outcome()
 
     def _wait_for_cache_sync(self) -> None:
         deadline = time.monotonic() + self.cache.sync_timeout
@@ -211,8 +244,9 @@ class Manager:
     def _run_controller(self, controller: Controller, leading: threading.Event) -> None:
         try:
             controller.start(leading, self.graceful_shutdown_timeout)
-        except Exception:  # noqa: BLE001 - one controller failing to start stops the manager, as in controller-runtime
-            log.exception("controller %s failed", controller.name)
+        except Exception as e:  # noqa: BLE001 - one controller failing stops the manager, as in controller-runtime
+            log.error("controller %s failed: %s", controller.name, e)
+            self._failures.append(f"controller {controller.name} failed: {e}")
             self._stop.set()
 
     def _run_election(self, election: dict[str, Any]) -> None:
@@ -230,10 +264,11 @@ class Manager:
                 log.error("leader election lost")
                 self._stop.set()
 
-        namespace, name = election.pop("namespace"), election.pop("name")
+        options = dict(election)
+        namespace, name = options.pop("namespace"), options.pop("name")
         elector = LeaderElector(
             self.rest, namespace, name, self.identity, on_started_leading=on_started_leading,
-            on_stopped_leading=on_stopped_leading, **election,
+            on_stopped_leading=on_stopped_leading, **options,
         )
         elector.run(self._stop)
         if self.elected.is_set():
@@ -261,6 +296,5 @@ class Manager:
         self.cache.stop()
         for recorder in self._recorders:
             recorder.shutdown(timeout=5.0)
-        for server in self._servers:
-            server.stop()
+        self._stop_servers()
         self.rest.close()

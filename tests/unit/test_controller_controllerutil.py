@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from examples.sample_controller.client.models.meta.v1 import ObjectMeta as FooObjectMeta
@@ -15,6 +17,7 @@ from kgen.runtime.controller import (
     NotAResourceError,
     add_finalizer,
     add_finalizer_and_update,
+    async_remove_finalizer_and_update,
     contains_finalizer,
     get_controller_of,
     has_controller_reference,
@@ -33,8 +36,8 @@ def foo(name: str = "foo", uid: str = "uid-foo", namespace: str = "ns") -> Foo:
     return Foo(metadata=FooObjectMeta(name=name, namespace=namespace, uid=uid), spec=FooSpec(deployment_name="d", replicas=1))
 
 
-def deployment(namespace: str = "ns") -> ConfigMap:
-    return ConfigMap(metadata=ObjectMeta(name="d", namespace=namespace))
+def deployment(namespace: str = "ns", finalizers: list[str] | None = None) -> ConfigMap:
+    return ConfigMap(metadata=ObjectMeta(name="d", namespace=namespace, finalizers=finalizers))
 
 
 def test_set_controller_reference_sets_controller_and_block_owner_deletion_in_the_dependents_package() -> None:
@@ -142,3 +145,20 @@ def test_resource_for_finds_stock_and_crd_resources() -> None:
 def test_resource_for_refuses_what_is_not_a_resource(cls: type, message: str) -> None:
     with pytest.raises(NotAResourceError, match=message):
         resource_for(cls)
+
+
+class AsyncConflictOnceClient(ConflictOnceClient):
+    async def update(self, obj: ConfigMap) -> ConfigMap:  # type: ignore[override]
+        return ConflictOnceClient.update(self, obj)
+
+    async def get(self, model: type[ConfigMap], name: str, namespace: str | None = None) -> ConfigMap:  # type: ignore[override]
+        return ConflictOnceClient.get(self, model, name, namespace)
+
+
+def test_async_finalizer_update_retries_on_conflict_from_the_live_object() -> None:
+    live = ConfigMap(metadata=ObjectMeta(name="d", namespace="ns", finalizers=["kgen.dev/cleanup", "x"], resource_version="9"))
+    client = AsyncConflictOnceClient(live)
+    written = asyncio.run(async_remove_finalizer_and_update(client, deployment(finalizers=["kgen.dev/cleanup"]),  # type: ignore[arg-type]
+                                                            "kgen.dev/cleanup"))
+    assert written.metadata is not None and written.metadata.finalizers == ["x"]
+    assert len(client.updates) == 2

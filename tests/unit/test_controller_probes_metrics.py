@@ -5,12 +5,13 @@ reconciles against the real one."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 
 import httpx
 import pytest
 
-from kgen.runtime.controller import Manager
+from kgen.runtime.controller import AsyncManager, Manager
 from kgen.runtime.controller.metrics import Registry
 from kgen.runtime.controller.probes import Probes, ping
 from kgen.runtime.controller.server import parse_address
@@ -94,3 +95,24 @@ def test_manager_serves_probes_and_metrics_over_http_and_stops() -> None:
     assert not thread.is_alive()
     with pytest.raises(RuntimeError, match="starts once"):
         manager.start()
+
+
+def test_async_manager_serves_probes_and_metrics_and_stops_from_another_thread() -> None:
+    manager = AsyncManager(
+        Config(host="https://127.0.0.1:1"), health_probe_address="127.0.0.1:0", metrics_address="127.0.0.1:0"
+    )
+    manager.add_readyz_check("cache", manager.cache_synced)
+    answers: dict[str, str] = {}
+
+    def ask() -> None:
+        assert manager.elected.wait(10)
+        answers["readyz"] = httpx.get(f"http://127.0.0.1:{manager.health_probe_port}/readyz").text
+        answers["metrics"] = httpx.get(f"http://127.0.0.1:{manager.metrics_port}/metrics").text
+        manager.stop()
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    asyncio.run(asyncio.wait_for(manager.start(), 15))
+    asker.join(5)
+    assert answers["readyz"] == "ok"
+    assert "# TYPE rest_client_request_duration_seconds histogram" in answers["metrics"]

@@ -21,11 +21,16 @@ from kgen.kubernetes.models.core.v1 import ConfigMap, Secret
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.errors import AlreadyExists, NotFound
 from kgen.runtime.controller import (
+    AsyncClient,
+    AsyncManager,
     Client,
     Manager,
     Request,
     Result,
     add_finalizer_and_update,
+    async_add_finalizer_and_update,
+    async_controller_managed_by,
+    async_remove_finalizer_and_update,
     controller_managed_by,
     is_controlled_by,
     new_predicate_funcs,
@@ -100,6 +105,46 @@ def mirror_controller(manager: Manager, *, verbose: bool = False, name: str | No
     if name:
         builder = builder.named(name)
     builder.with_options(max_concurrent_reconciles=2).complete(reconciler)
+    return reconciler
+
+
+class AsyncSecretMirror:
+    """``SecretMirror`` for the AsyncManager: the same steps, awaited."""
+
+    def __init__(self, client: AsyncClient) -> None:
+        self.client = client
+        self.reconciled: list[Request] = []
+
+    async def reconcile(self, request: Request) -> Result | None:
+        try:
+            cm = await self.client.get(ConfigMap, request.name, request.namespace)
+        except NotFound:
+            return None
+        self.reconciled.append(request)
+        assert cm.metadata is not None
+        if cm.metadata.deletion_timestamp:
+            await async_remove_finalizer_and_update(self.client, cm, FINALIZER)
+            return None
+        cm = await async_add_finalizer_and_update(self.client, cm, FINALIZER)
+        name = mirror_name(request.name)
+        try:
+            await self.client.get(Secret, name, request.namespace)
+        except NotFound:
+            secret = set_controller_reference(
+                cm, Secret(metadata=ObjectMeta(name=name, namespace=request.namespace), string_data=dict(cm.data or {}))
+            )
+            try:
+                await self.client.create(secret)
+            except AlreadyExists:
+                pass
+        return None
+
+
+def async_mirror_controller(manager: AsyncManager) -> AsyncSecretMirror:
+    reconciler = AsyncSecretMirror(manager.client)
+    async_controller_managed_by(manager).for_(ConfigMap, predicates=[
+        new_predicate_funcs(lambda cm: cm.metadata is not None and LABEL in (cm.metadata.labels or {}))
+    ]).owns(Secret).with_options(max_concurrent_reconciles=2).complete(reconciler)
     return reconciler
 
 

@@ -1,0 +1,76 @@
+"""The asyncio manager's client: ``Client`` (client.py) with every call awaited — reads from the
+``AsyncCache``, writes through the ``AsyncRESTClient``; ``api_reader`` reads the server."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from kgen.runtime.apimachinery.meta import namespace_of
+from kgen.runtime.apimachinery.model import Model
+from kgen.runtime.controller.async_cache import AsyncCache
+from kgen.runtime.controller.client import scoped
+from kgen.runtime.controller.scheme import resource_for
+from kgen.runtime.gentype.client import AsyncResourceClient
+from kgen.runtime.gentype.resource import PatchType, PropagationPolicy
+from kgen.runtime.rest.client import AsyncRESTClient
+
+__all__ = ["AsyncAPIReader", "AsyncClient"]
+
+T = TypeVar("T", bound=Model)
+
+
+def _resource_client(rest: AsyncRESTClient, model: type[T], namespace: str | None) -> AsyncResourceClient[T, Any]:
+    resource, namespace = scoped(model, namespace)
+    return AsyncResourceClient(rest, resource.info, namespace, resource.codec)
+
+
+class AsyncAPIReader:
+    def __init__(self, rest: AsyncRESTClient) -> None:
+        self._rest = rest
+
+    async def get(self, model: type[T], name: str, namespace: str | None = None) -> T:
+        return await _resource_client(self._rest, model, namespace).get(name)
+
+    async def list(self, model: type[T], namespace: str | None = None, label_selector: str | None = None) -> list[T]:
+        resource = resource_for(model)
+        client = AsyncResourceClient(self._rest, resource.info, namespace if resource.namespaced else None, resource.codec)
+        return [obj async for obj in client.iter(label_selector=label_selector)]
+
+
+class AsyncClient:
+    def __init__(self, rest: AsyncRESTClient, cache: AsyncCache) -> None:
+        self._rest = rest
+        self.cache = cache
+        self.api_reader = AsyncAPIReader(rest)
+
+    async def get(self, model: type[T], name: str, namespace: str | None = None) -> T:
+        return await self.cache.get(model, name, namespace)
+
+    async def list(self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None) -> list[T]:
+        return await self.cache.list(model, namespace, label_selector)
+
+    def _for(self, obj: T) -> AsyncResourceClient[T, Any]:
+        return _resource_client(self._rest, type(obj), namespace_of(obj) or None)
+
+    async def create(self, obj: T, *, field_manager: str | None = None) -> T:
+        return await self._for(obj).create(obj, field_manager=field_manager)
+
+    async def update(self, obj: T, *, field_manager: str | None = None) -> T:
+        return await self._for(obj).update(obj, field_manager=field_manager)
+
+    async def update_status(self, obj: T, *, field_manager: str | None = None) -> T:
+        return await self._for(obj).update_status(obj, field_manager=field_manager)
+
+    async def patch(
+        self, model: type[T], name: str, patch: Any, patch_type: PatchType = PatchType.MERGE,
+        namespace: str | None = None, *, subresource: str | None = None,
+    ) -> T:
+        return await _resource_client(self._rest, model, namespace).patch(name, patch, patch_type, subresource=subresource)
+
+    async def delete(self, obj: Model, *, propagation_policy: PropagationPolicy | str | None = None) -> None:
+        name = getattr(getattr(obj, "metadata", None), "name", None)
+        if not name:
+            raise ValueError(f"cannot delete a {type(obj).__name__} without metadata.name")
+        await _resource_client(self._rest, type(obj), namespace_of(obj) or None).delete(
+            name, propagation_policy=propagation_policy
+        )
