@@ -25,7 +25,8 @@ import pytest
 
 from kgen.generator.cli import main as kgen
 from kgen.runtime.apimachinery import Model
-from tests.support.manifests import gadgets, widgets
+from kgen.runtime.apimachinery.markers import Nullable
+from tests.support.manifests import gadgets, shapes, widgets
 from tests.support.packages import generate, import_all
 
 PACKAGE = "kgen_manifests_round_trip"
@@ -40,12 +41,13 @@ _DOCUMENTED = {("Condition", "status"): typing.Union[typing.Literal["True", "Fal
 def regenerated(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], type]:
     tmp = tmp_path_factory.mktemp("round_trip")
     crds = tmp / "crds"
-    assert kgen(["manifests", "--module", widgets.__name__, "--module", gadgets.__name__, "--out", str(crds)]) == 0
+    modules = [arg for m in (widgets, gadgets, shapes) for arg in ("--module", m.__name__)]
+    assert kgen(["manifests", *modules, "--out", str(crds)]) == 0
     generate(tmp / "out", PACKAGE, "--crd", str(crds))
     list(import_all(tmp / "out", PACKAGE))
     found: dict[tuple[str, str], type] = {}
     for group, version in (("widgets_manifests_kgen_test", "v1"), ("gadgets_manifests_kgen_test", "v1"),
-                           ("gadgets_manifests_kgen_test", "v2")):
+                           ("gadgets_manifests_kgen_test", "v2"), ("shapes_manifests_kgen_test", "v1beta1")):
         module = importlib.import_module(f"{PACKAGE}.models.{group}.{version}")
         for obj in vars(module).values():
             if isinstance(obj, type) and getattr(obj, "KIND", None) and obj.__module__ == module.__name__:
@@ -70,6 +72,18 @@ def _fields(cls: type) -> dict[str, tuple[str, Any, bool, Any]]:
         default = None if default is msgspec.NODEFAULT else default
         out[info.encode_name] = (info.name, tp, info.required and not optional, default)
     return out
+
+
+def _nullable(cls: type) -> dict[str, bool]:
+    """wire name -> whether the user marked it Nullable() (looked for through ``| None``)."""
+    def marked(tp: Any) -> bool:
+        if typing.get_origin(tp) is typing.Annotated:
+            inner, *extras = typing.get_args(tp)
+            return any(isinstance(e, Nullable) for e in extras) or marked(inner)
+        return typing.get_origin(tp) in (typing.Union, type(int | str)) and any(marked(a) for a in typing.get_args(tp))
+
+    hints = typing.get_type_hints(cls, include_extras=True)
+    return {info.encode_name: marked(hints[info.name]) for info in msgspec.structs.fields(cls)}
 
 
 def _enum_values(tp: Any) -> list[Any] | None:
@@ -120,6 +134,9 @@ def _same_model(user: type, back: type, where: str, problems: list[str], documen
     if mine.keys() != theirs.keys():
         problems.append(f"{where}: wire names {sorted(mine)} came back as {sorted(theirs)}")
     server_defaults = getattr(back, "DEFAULTS", {})
+    nullable = sorted(wire for wire, marked in _nullable(user).items() if marked)
+    if nullable != sorted(getattr(back, "NULLABLE", ())):
+        problems.append(f"{where}: nullable {nullable} came back as {sorted(getattr(back, 'NULLABLE', ()))}")
     for wire in sorted(mine.keys() & theirs.keys()):
         name, tp, required, default = mine[wire]
         b_name, b_tp, b_required, _ = theirs[wire]
@@ -144,8 +161,9 @@ def _same_model(user: type, back: type, where: str, problems: list[str], documen
         (widgets.Widget, "widgets.manifests.kgen.test/v1"),
         (gadgets.GadgetV1, "gadgets.manifests.kgen.test/v1"),
         (gadgets.GadgetV2, "gadgets.manifests.kgen.test/v2"),
+        (shapes.Shape, "shapes.manifests.kgen.test/v1beta1"),
     ],
-    ids=["widget-v1", "gadget-v1", "gadget-v2"],
+    ids=["widget-v1", "gadget-v1", "gadget-v2", "shape-v1beta1"],
 )
 def test_regenerated_models_match_the_users_classes(
     user: type, api_version: str, regenerated: dict[tuple[str, str], type]
