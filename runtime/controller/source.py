@@ -5,8 +5,10 @@
   leads; the informer then replays what its cache holds as creates (client-go's late handler),
   so a new leader reconciles every object once, as controller-runtime's does. A delete seen only
   as a relist's tombstone is unwrapped into a ``DeleteEvent`` with ``delete_state_unknown``.
-- ``Channel``: events from outside the cluster (``send(obj)`` from any thread), as
-  ``GenericEvent``s; what is sent before the controller starts waits for it.
+- ``Channel``: events from outside the cluster (``send(obj)``), as ``GenericEvent``s; what is
+  sent before the controller starts waits for it. ``send`` may come from any thread for a thread
+  controller; for an ``AsyncController`` it must come from the event loop's thread (its queue is
+  asyncio's).
 
 Every event passes the source's predicates (all must agree) before its handler enqueues requests.
 """
