@@ -68,6 +68,16 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def _terminate(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def _sweep_stale_dirs() -> None:
     """Removes temp folders of earlier runs whose process is gone (killed before cleanup)."""
     for folder in Path(tempfile.gettempdir()).glob(_TMP_PREFIX + "*"):
@@ -167,17 +177,25 @@ class KubeAPIServer:
         with self._lock:
             procs, self._procs = self._procs, []
             for proc in reversed(procs):  # apiserver first, then etcd
-                if proc.poll() is None:
-                    proc.terminate()
-                    try:
-                        proc.wait(timeout=10)
-                    except subprocess.TimeoutExpired:
-                        proc.kill()
-                        proc.wait()
+                _terminate(proc)
             if self._dir is not None:
                 shutil.rmtree(self._dir, ignore_errors=True)
                 self._dir = None
         atexit.unregister(self.stop)
+
+    def restart_apiserver(self) -> None:
+        """Stops kube-apiserver and starts it again on the same etcd, as after any apiserver
+        start: its watch cache then holds each object once, filled from etcd, and none of the
+        events that made them (a bench that wrote 100,000 Pods and their statuses leaves the
+        apiserver holding ~140 KB per Pod; a restarted one holds about a third of that). It
+        listens on a new port: ``url`` and the kubeconfig files are rewritten."""
+        with self._lock:
+            if len(self._procs) != 2:
+                raise RuntimeError("restart_apiserver: the server is not running")
+            _terminate(self._procs.pop())  # started last: the apiserver
+        self._start_apiserver(self._assets or find_assets())
+        self._wait_ready(time.monotonic())
+        self._write_kubeconfigs()
 
     @property
     def running(self) -> bool:

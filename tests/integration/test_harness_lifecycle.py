@@ -170,3 +170,23 @@ def test_failed_start_reports_the_log_and_leaves_nothing(tmp_path: Path) -> None
     with pytest.raises(StartupError, match="no-such-flag"):
         server.start()
     assert not server.running and server._dir is None
+
+
+def test_restart_apiserver_keeps_etcd_and_rewrites_the_kubeconfig(tmp_path: Path) -> None:
+    from kgen.kubernetes import Clientset
+    from kgen.kubernetes.models.core.v1 import ConfigMap
+    from kgen.kubernetes.models.meta.v1 import ObjectMeta
+
+    with KubeAPIServer(run_log=tmp_path / "run.log") as server:
+        etcd, apiserver = list(server._procs)
+        url = server.url
+        Clientset.from_kubeconfig(server.kubeconfig).core_v1.config_maps("default").create(
+            ConfigMap(metadata=ObjectMeta(name="kept"), data={"a": "1"}))
+        server.restart_apiserver()
+        assert apiserver.poll() is not None and etcd.poll() is None
+        assert server.url != url and server.running
+        kept = Clientset.from_kubeconfig(server.kubeconfig).core_v1.config_maps("default").get("kept")
+        assert kept.data == {"a": "1"}
+    assert etcd.poll() is not None and not server.running
+    with pytest.raises(RuntimeError, match="not running"):
+        server.restart_apiserver()
