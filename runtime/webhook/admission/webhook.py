@@ -12,7 +12,7 @@ where this differs:
   without saying more (controller-runtime's ``Response.Complete``).
 - The answer is an ``AdmissionReview`` in the apiVersion the request came in.
 - A handler that raises is answered ``allowed: false``, code 500 (``errored``), and logged with
-  its traceback; controller-runtime recovers a panicking handler the same way.
+  its traceback; controller-runtime answers a recovered panic the same way (RecoverPanic).
 - Nothing here logs a request's body or object: admission requests carry Secrets.
 """
 
