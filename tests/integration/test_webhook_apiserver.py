@@ -51,6 +51,8 @@ SELECT = {"kgen-webhook-test": RUN}  # on the namespace and on the objects the w
 GROUP = "webhook.kgen.test"
 VALIDATING = f"validate-{RUN}.kgen.test"
 MUTATING = f"default-{RUN}.kgen.test"
+#: A label key with a "/": the patch must escape it (~1) for the apiserver to apply it.
+TEAM = "kgen.test/team"
 
 
 class Recording:
@@ -103,13 +105,13 @@ class ConfigMapRules:
 
 
 class TeamDefaults:
-    """Labels every ConfigMap with a team and fills ``data.mode``, unless already set."""
+    """Labels every ConfigMap with a team (``kgen.test/team``) and fills ``data.mode``, unless already set."""
 
     def default(self, obj: ConfigMap) -> None:
         assert obj.metadata is not None
         labels = obj.metadata.labels or {}
-        if "team" not in labels:
-            obj.metadata.labels = {**labels, "team": "platform-core"}
+        if TEAM not in labels:
+            obj.metadata.labels = {**labels, TEAM: "platform-core"}
         if "mode" not in (obj.data or {}):
             obj.data = {**(obj.data or {}), "mode": "default"}
 
@@ -229,7 +231,7 @@ def admission_webhooks(kube_apiserver: KubeAPIServer, clientset: Clientset, webh
             defaulted = configmaps.create(ConfigMap(metadata=ObjectMeta(name="probe", labels=SELECT)), dry_run=True)
         except Forbidden:
             return False
-        if defaulted.metadata is None or "team" not in (defaulted.metadata.labels or {}):
+        if defaulted.metadata is None or TEAM not in (defaulted.metadata.labels or {}):
             return False
         try:
             configmaps.create(ConfigMap(metadata=ObjectMeta(name="probe", labels=SELECT), data={"forbidden": "x"}), dry_run=True)
@@ -287,24 +289,26 @@ def test_the_webhooks_warnings_reach_the_client(admin: httpx.Client, admission_w
 def test_the_mutating_webhooks_change_is_stored(clientset: Clientset, admission_webhooks: str) -> None:
     configmaps = clientset.core_v1.config_maps(admission_webhooks)
     created = configmaps.create(ConfigMap(metadata=ObjectMeta(name="defaulted", labels=SELECT), data={"k": "v"}))
-    assert created.metadata is not None and created.metadata.labels == {**SELECT, "team": "platform-core"}
+    assert created.metadata is not None and created.metadata.labels == {**SELECT, TEAM: "platform-core"}
     assert created.data == {"k": "v", "mode": "default"}
     stored = configmaps.get("defaulted")
-    assert stored.metadata is not None and stored.metadata.labels == {**SELECT, "team": "platform-core"}
+    assert stored.metadata is not None and stored.metadata.labels == {**SELECT, TEAM: "platform-core"}
     assert stored.data == {"k": "v", "mode": "default"}
 
 
 def test_an_object_needing_no_default_is_stored_as_sent(clientset: Clientset, admission_webhooks: str,
                                                          endpoints: dict[str, Recording]) -> None:
     configmaps = clientset.core_v1.config_maps(admission_webhooks)
-    labels = {**SELECT, "team": "mine"}
+    labels = {**SELECT, TEAM: "mine"}
     created = configmaps.create(ConfigMap(metadata=ObjectMeta(name="as-sent", labels=labels), data={"mode": "custom"}))
     assert created.metadata is not None and created.metadata.labels == labels and created.data == {"mode": "custom"}
     # The defaulter changed nothing, and the answer said so with no patch at all.
     answer = endpoints["/mutate-v1-configmap"].answer_for("as-sent")
     assert answer["allowed"] is True and "patch" not in answer and "patchType" not in answer
     changed = endpoints["/mutate-v1-configmap"].answer_for("defaulted")
-    assert changed["patchType"] == "JSONPatch" and json.loads(base64.b64decode(changed["patch"]))
+    assert changed["patchType"] == "JSONPatch"
+    operations = json.loads(base64.b64decode(changed["patch"]))
+    assert {"op": "add", "path": "/metadata/labels/kgen.test~1team", "value": "platform-core"} in operations
 
 
 def test_objects_outside_the_selectors_are_not_sent_to_the_webhooks(clientset: Clientset, admission_webhooks: str) -> None:
