@@ -82,12 +82,14 @@ def test_bound_user_can_do_what_the_controllers_declared_and_nothing_else(
     assert _as(admin, user, "POST", f"/api/v1/namespaces/{namespace}/configmaps", cm) == 201
     assert _as(admin, user, "DELETE", f"/api/v1/namespaces/{namespace}/configmaps/owned") == 200
     assert _as(admin, user, "POST", f"/api/v1/namespaces/{namespace}/events", _event(namespace)) == 201
-    assert _as(admin, user, "GET", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases") == 200
+    # get (not list) on leases in kube-system: an absent lease is 404, not 403.
+    assert _as(admin, user, "GET", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/none") == 404
+    assert _as(admin, user, "GET", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases") == 403
     # Not declared: creating or deleting widgets, leases outside kube-system, secrets.
     widget = {"apiVersion": f"{widgets.GROUP}/v1", "kind": "Widget", "metadata": {"name": "w"}, "spec": {"size": "1Gi"}}
     assert _as(admin, user, "POST", widgets_path, widget) == 403
     assert _as(admin, user, "DELETE", f"{widgets_path}/w") == 403
-    assert _as(admin, user, "GET", f"/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases") == 403
+    assert _as(admin, user, "GET", f"/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/none") == 403
     assert _as(admin, user, "GET", f"/api/v1/namespaces/{namespace}/secrets") == 403
 
 
