@@ -14,13 +14,13 @@ object itself; controller-runtime deep-copies on every read instead, at a cost p
 from __future__ import annotations
 
 import threading
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.rest.client import RESTClient
-from kgen.runtime.tools.cache.informer_factory import SharedInformerFactory
+from kgen.runtime.tools.cache.informer_factory import SharedInformerFactory, _FactoryCore
 from kgen.runtime.tools.cache.listers import Lister
-from kgen.runtime.tools.cache.shared_informer import SharedIndexInformer
+from kgen.runtime.tools.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 
 from kgen.runtime.controller.scheme import resource_for
 
@@ -36,56 +36,76 @@ class CacheSyncTimeout(TimeoutError):
     pass
 
 
-class Cache:
-    def __init__(
-        self, rest: RESTClient, *, namespace: str | None = None, resync: float = 0.0,
-        sync_timeout: float = DEFAULT_CACHE_SYNC_TIMEOUT,
-    ) -> None:
-        self.factory = SharedInformerFactory(rest, resync=resync, namespace=namespace)
+I = TypeVar("I", SharedIndexInformer[Any], AsyncSharedIndexInformer[Any])
+
+
+class CacheCore(Generic[I]):
+    """What both flavours' caches share: one informer per model class from ``factory``, their
+    listers, and the started/synced bookkeeping; only waiting for a sync differs."""
+
+    def __init__(self, factory: _FactoryCore[Any, I], namespace: str | None, sync_timeout: float) -> None:
+        self.factory: _FactoryCore[Any, I] = factory
         self.namespace = namespace
         self.sync_timeout = sync_timeout
         self._lock = threading.Lock()
         self._started = False
-        self._informers: dict[type[Any], SharedIndexInformer[Any]] = {}
+        self._informers: dict[type[Any], I] = {}
 
-    def informer_for(self, model: type[T]) -> SharedIndexInformer[T]:
+    def informer_for(self, model: type[T]) -> I:
         """The shared informer of ``model`` (started at once if the cache runs)."""
         with self._lock:
             informer = self._informers.get(model)
             if informer is None:
                 resource = resource_for(model)
                 informer = self._informers[model] = self.factory.for_resource(resource.info, resource.codec)
-            typed: SharedIndexInformer[T] = informer
-            return typed
+            return informer
 
     def lister_for(self, model: type[T]) -> Lister[T]:
         resource = resource_for(model)
         return Lister(self.informer_for(model).indexer, resource.info.plural, resource.info.namespaced)
 
     def start(self) -> None:
+        """Starts the informers (the asyncio flavour: on the running loop)."""
         with self._lock:
             self._started = True
         self.factory.start()
-
-    def wait_for_cache_sync(self, timeout: float | None = None) -> bool:
-        return all(self.factory.wait_for_cache_sync(timeout=timeout).values())
 
     def has_synced(self) -> bool:
         with self._lock:
             informers = list(self._informers.values())
         return all(i.has_synced() for i in informers)
 
-    def stop(self) -> None:
-        self.factory.shutdown()
-
-    def _synced_lister(self, model: type[T]) -> Lister[T]:
+    def _started_informer(self, model: type[T]) -> I:
         informer = self.informer_for(model)
         with self._lock:
             started = self._started
         if not started:
             raise RuntimeError(f"the cache is not started: {model.__name__} cannot be read from it yet")
+        return informer
+
+    def _sync_timeout(self, model: type[T]) -> CacheSyncTimeout:
+        return CacheSyncTimeout(f"the {model.__name__} informer did not sync within {self.sync_timeout:g}s")
+
+
+class Cache(CacheCore[SharedIndexInformer[Any]]):
+    factory: SharedInformerFactory
+
+    def __init__(
+        self, rest: RESTClient, *, namespace: str | None = None, resync: float = 0.0,
+        sync_timeout: float = DEFAULT_CACHE_SYNC_TIMEOUT,
+    ) -> None:
+        super().__init__(SharedInformerFactory(rest, resync=resync, namespace=namespace), namespace, sync_timeout)
+
+    def wait_for_cache_sync(self, timeout: float | None = None) -> bool:
+        return all(self.factory.wait_for_cache_sync(timeout=timeout).values())
+
+    def stop(self) -> None:
+        self.factory.shutdown()
+
+    def _synced_lister(self, model: type[T]) -> Lister[T]:
+        informer = self._started_informer(model)
         if not informer.has_synced() and not informer.wait_for_cache_sync(timeout=self.sync_timeout):
-            raise CacheSyncTimeout(f"the {model.__name__} informer did not sync within {self.sync_timeout:g}s")
+            raise self._sync_timeout(model)
         return self.lister_for(model)
 
     def get(self, model: type[T], name: str, namespace: str | None = None) -> T:
