@@ -1,0 +1,1 @@
+"""The CronJob API types (the tutorial's api/v1), marked for ``kgen manifests``."""
