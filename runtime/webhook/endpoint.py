@@ -9,9 +9,13 @@ of I/O, so their whole behaviour is tested by calling ``serve`` with bytes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
-__all__ = ["Endpoint", "Reply", "media_type", "text_reply"]
+from kgen.runtime.apimachinery import Model, ModelError
+
+__all__ = ["Endpoint", "Reply", "media_type", "read_review", "text_reply"]
+
+R = TypeVar("R", bound=Model)
 
 
 @dataclass(frozen=True)
@@ -41,3 +45,26 @@ def media_type(content_type: str) -> str:
     what the body is; controller-runtime compares the whole header, which a client adding a
     charset would fail)."""
     return content_type.split(";", 1)[0].strip().lower()
+
+
+def read_review(body: bytes, content_type: str, model: type[R], versions: tuple[str, ...]) -> R | Reply:
+    """Both webhooks' intake: the review of type ``model`` (its class name is the kind) in one
+    of ``versions`` that ``body`` holds, or the 400 that says why the body is not one."""
+    kind = model.__name__
+    if not body:
+        return text_reply("request body is empty")
+    if media_type(content_type) != "application/json":
+        return text_reply(f"Content-Type {content_type!r}: expected application/json")
+    try:
+        review = model.from_json(body)
+    except ModelError as e:
+        return text_reply(f"the body is not a{'n' if kind[0] in 'AEIOU' else ''} {kind}: {e}")
+    got_kind, got_version = getattr(review, "kind", None), getattr(review, "api_version", None)
+    if got_kind != kind or got_version not in versions:
+        return text_reply(
+            f"the body is kind {got_kind or '(none)'} of apiVersion {got_version or '(none)'}: "
+            f"expected kind {kind} of {' or '.join(versions)}"
+        )
+    if getattr(review, "request", None) is None:
+        return text_reply(f"the {kind} has no request")
+    return review

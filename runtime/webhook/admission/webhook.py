@@ -23,12 +23,12 @@ from typing import Protocol
 
 import msgspec
 
-from kgen.runtime.apimachinery import ApiError, ModelError
+from kgen.runtime.apimachinery import ApiError
 from kgen.runtime.webhook.admission.denied import Denied
 from kgen.runtime.webhook.admission.request_context import reset_request, set_request
 from kgen.runtime.webhook.admission.response import denied, errored
 from kgen.runtime.webhook.admission.review import AdmissionRequest, AdmissionResponse, AdmissionReview
-from kgen.runtime.webhook.endpoint import Reply, media_type, text_reply
+from kgen.runtime.webhook.endpoint import Reply, read_review
 from kgen.runtime.webhook.review_meta import Status, StatusCause, StatusDetails
 
 __all__ = ["Handler", "Webhook", "response_from_exception"]
@@ -54,21 +54,10 @@ class Webhook:
         self.name = name or type(handler).__name__
 
     def serve(self, body: bytes, content_type: str) -> Reply:
-        if not body:
-            return text_reply("request body is empty")
-        if media_type(content_type) != "application/json":
-            return text_reply(f"Content-Type {content_type!r}: expected application/json")
-        try:
-            review = AdmissionReview.from_json(body)
-        except ModelError as e:
-            return text_reply(f"the body is not an AdmissionReview: {e}")
-        if review.kind != "AdmissionReview" or review.api_version not in REVIEW_VERSIONS:
-            return text_reply(
-                f"the body is kind {review.kind or '(none)'} of apiVersion {review.api_version or '(none)'}: "
-                f"expected kind AdmissionReview of {' or '.join(REVIEW_VERSIONS)}"
-            )
-        if review.request is None:
-            return text_reply("the AdmissionReview has no request")
+        review = read_review(body, content_type, AdmissionReview, REVIEW_VERSIONS)
+        if isinstance(review, Reply):
+            return review
+        assert review.request is not None  # read_review answers a review without one
         response = self.handle(review.request)
         answer = AdmissionReview(api_version=review.api_version, kind="AdmissionReview", response=response)
         return Reply(200, answer.to_json())

@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 from kgen.runtime.apimachinery import Model, ModelError
 from kgen.runtime.webhook.conversion.review import ConversionRequest, ConversionResponse, ConversionReview
-from kgen.runtime.webhook.endpoint import Reply, media_type, text_reply
+from kgen.runtime.webhook.endpoint import Reply, read_review
 from kgen.runtime.webhook.review_meta import Status
 
 __all__ = ["ConversionError", "ConversionWebhook"]
@@ -87,21 +87,10 @@ class ConversionWebhook:
         self._functions[(src, dst)] = convert
 
     def serve(self, body: bytes, content_type: str) -> Reply:
-        if not body:
-            return text_reply("request body is empty")
-        if media_type(content_type) != "application/json":
-            return text_reply(f"Content-Type {content_type!r}: expected application/json")
-        try:
-            review = ConversionReview.from_json(body)
-        except ModelError as e:
-            return text_reply(f"the body is not a ConversionReview: {e}")
-        if review.kind != "ConversionReview" or review.api_version not in REVIEW_VERSIONS:
-            return text_reply(
-                f"the body is kind {review.kind or '(none)'} of apiVersion {review.api_version or '(none)'}: "
-                f"expected kind ConversionReview of {' or '.join(REVIEW_VERSIONS)}"
-            )
-        if review.request is None:
-            return text_reply("the ConversionReview has no request")
+        review = read_review(body, content_type, ConversionReview, REVIEW_VERSIONS)
+        if isinstance(review, Reply):
+            return review
+        assert review.request is not None  # read_review answers a review without one
         answer = ConversionReview(api_version=review.api_version, kind="ConversionReview", response=self.convert(review.request))
         return Reply(200, answer.to_json())
 
