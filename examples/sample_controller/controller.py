@@ -1,134 +1,91 @@
-"""The Foo controller: keeps a Deployment in line with each Foo's spec.
+"""The Foo controller (Kubernetes' sample-controller, controller.go) on kgen.runtime.controller:
+a Deployment per Foo, named and sized by the Foo's spec and controlled by it.
 
-It uses only generated code (the stock client, and ``client/`` generated from crd.yaml) and
-kgen's runtime: shared informers and listers for Foos and Deployments, a rate-limited
-workqueue of ``namespace/name`` keys, and status updates that report ``observedGeneration``.
-Informer events only enqueue keys; ``sync`` reads the caches and converges, so it can run any
-number of times for the same key. Outcomes are recorded as Events on the Foo.
+``For(&Foo{}).Owns(&appsv1.Deployment{})`` replaces sample-controller's hand plumbing (two
+informer factories, a workqueue, handlers that map an owned Deployment to its Foo, a worker loop):
+the manager's cache, its rate-limited queue and ``.owns`` do the same, the way controller-runtime
+users write it. ``reconcile`` keeps syncHandler's steps in order, so the two read side by side:
+
+1. Get the Foo (from the cache); gone: nothing to do, the garbage collector removes its
+   Deployment through the owner reference.
+2. Get the Deployment named by ``spec.deploymentName``, creating it if missing.
+3. A Deployment the Foo does not control is refused, with an ``ErrResourceExists`` Warning Event
+   and an error, so it is retried with backoff (the user may delete or rename it).
+4. Replicas differ from the spec: update the Deployment.
+5. Write status (availableReplicas, observedGeneration) when it changed; record ``Synced``.
+
+``reconcile`` reads only the cache and converges, so it can run any number of times for a Foo.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 
 import msgspec
 
-from kgen.kubernetes import Clientset
-from kgen.kubernetes.informers.factory import SharedInformerFactory
 from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentSpec
 from kgen.kubernetes.models.core.v1 import Container, PodSpec, PodTemplateSpec
-from kgen.kubernetes.models.meta.v1 import LabelSelector, ObjectMeta, OwnerReference
-from kgen.runtime.tools.cache.delta_fifo import DeletedFinalStateUnknown
-from kgen.runtime.tools.cache.store import meta_namespace_key, split_key
-from kgen.runtime.apimachinery.errors import NotFound
+from kgen.kubernetes.models.meta.v1 import LabelSelector, ObjectMeta
+from kgen.runtime.apimachinery.errors import AlreadyExists, NotFound
+from kgen.runtime.controller import (
+    Client,
+    Manager,
+    Request,
+    Result,
+    controller_managed_by,
+    is_controlled_by,
+    set_controller_reference,
+)
 from kgen.runtime.tools.record.event import EventRecorder
-from kgen.runtime.util.workqueue import RateLimitingQueue, default_controller_rate_limiter
 
-from .client import Clientset as FooClientset
-from .client.informers.factory import SharedInformerFactory as FooInformerFactory
 from .client.models.samplecontroller_kgen_dev.v1alpha1 import Foo, FooStatus
 
 log = logging.getLogger("sample-controller")
 
+#: The Events' source component, as sample-controller's controllerAgentName.
 CONTROLLER_NAME = "kgen-sample-controller"
-MAX_RETRIES = 15
 
 
-class Controller:
-    def __init__(self, kube: Clientset, foos: FooClientset, resync: float = 30.0) -> None:
-        self.kube = kube
-        self.foos = foos
-        self.kube_factory = SharedInformerFactory(kube, resync=resync)
-        self.foo_factory = FooInformerFactory(foos, resync=resync)
-        self.deployments = self.kube_factory.apps_v1.deployments()
-        self.foo_informer = self.foo_factory.samplecontroller_kgen_dev_v1alpha1.foos()
-        self.queue: RateLimitingQueue[str] = RateLimitingQueue(default_controller_rate_limiter(), name="foos")
-        self.recorder = EventRecorder(kube.rest, CONTROLLER_NAME)
-        self.foo_informer.informer.add_event_handler(
-            on_add=self.enqueue, on_update=lambda old, new: self.enqueue(new), on_delete=self.enqueue
-        )
-        # A change to a Deployment a Foo owns re-syncs that Foo.
-        self.deployments.informer.add_event_handler(
-            on_add=self.handle_owned, on_update=lambda old, new: self.handle_owned(new), on_delete=self.handle_owned
-        )
+class ResourceExists(RuntimeError):
+    """The Deployment a Foo names exists and another object (or nobody) controls it."""
 
-    def enqueue(self, obj: Foo | DeletedFinalStateUnknown[Foo]) -> None:
-        self.queue.add(meta_namespace_key(obj))
 
-    def handle_owned(self, obj: Deployment | DeletedFinalStateUnknown[Deployment]) -> None:
-        # The informer and its handlers are typed in the model: a tombstone holds a Deployment too.
-        deployment = obj.obj if isinstance(obj, DeletedFinalStateUnknown) else obj
-        if deployment.metadata is None:
-            return
-        for ref in deployment.metadata.owner_references or []:
-            if ref.kind == "Foo" and ref.controller:
-                self.queue.add(f"{deployment.metadata.namespace}/{ref.name}")
+class FooReconciler:
+    def __init__(self, client: Client, recorder: EventRecorder) -> None:
+        self.client = client
+        self.recorder = recorder
 
-    def run(self, workers: int, stop: threading.Event) -> None:
-        """Starts informers and workers; returns after ``stop`` is set and work is drained."""
-        self.kube_factory.start()
-        self.foo_factory.start()
-        synced = {**self.kube_factory.wait_for_cache_sync(timeout=60), **self.foo_factory.wait_for_cache_sync(timeout=60)}
-        if not all(synced.values()):
-            raise RuntimeError(f"caches did not sync: {synced}")
-        threads = [threading.Thread(target=self._worker, name=f"worker-{i}") for i in range(workers)]
-        for thread in threads:
-            thread.start()
-        log.info("started %d workers", workers)
-        stop.wait()
-        log.info("shutting down: draining the queue")
-        self.queue.shut_down_with_drain()
-        for thread in threads:
-            thread.join()
-        self.kube_factory.shutdown()
-        self.foo_factory.shutdown()
-        self.recorder.shutdown()
-
-    def _worker(self) -> None:
-        while True:
-            key, shutdown = self.queue.get()
-            if shutdown:
-                return
-            try:
-                self.sync(key)
-                self.queue.forget(key)
-            except Exception as e:  # noqa: BLE001 - retried with backoff, then dropped
-                if self.queue.num_requeues(key) < MAX_RETRIES:
-                    log.warning("syncing %s: %s; retrying", key, e)
-                    self.queue.add_rate_limited(key)
-                else:
-                    log.error("dropping %s after %d retries: %s", key, MAX_RETRIES, e)
-                    self.queue.forget(key)
-            finally:
-                self.queue.done(key)
-
-    def sync(self, key: str) -> None:
-        namespace, name = split_key(key)
+    def reconcile(self, request: Request) -> Result | None:
         try:
-            foo = self.foo_informer.lister.foos(namespace).get(name)
+            foo = self.client.get(Foo, request.name, request.namespace)
         except NotFound:
-            return  # deleted: the garbage collector removes its Deployment through the owner reference
+            return None
         spec = foo.spec
         if not spec or not spec.deployment_name:
-            log.warning("%s: spec.deploymentName is empty", key)
-            return
-        deployments = self.kube.apps_v1.deployments(namespace)
+            # Not retried: only an edit of the Foo (which enqueues it) can fix it.
+            log.warning("%s/%s: spec.deploymentName is empty", request.namespace, request.name)
+            return None
         try:
-            deployment = self.deployments.lister.deployments(namespace).get(spec.deployment_name)
+            deployment = self.client.get(Deployment, spec.deployment_name, request.namespace)
         except NotFound:
-            deployment = deployments.create(self._deployment_for(foo))
-        if not self._is_controlled_by(deployment, foo):
-            message = f"Deployment {spec.deployment_name} exists and is not controlled by Foo {name}"
+            try:
+                deployment = self.client.create(deployment_for(foo))
+            except AlreadyExists:
+                # Created meanwhile (by an earlier reconcile the cache has not seen, or by
+                # someone else): the retry reads it from the cache and checks its owner.
+                return Result(requeue=True)
+        if not is_controlled_by(deployment, foo):
+            message = f"Deployment {spec.deployment_name} exists and is not controlled by Foo {request.name}"
             self.recorder.event(foo, "Warning", "ErrResourceExists", message)
-            raise RuntimeError(message)
+            raise ResourceExists(message)
         replicas = spec.replicas if isinstance(spec.replicas, int) else 1
         current = deployment.spec.replicas if deployment.spec else None
         if current != replicas:
-            log.info("%s: replicas %s -> %d", key, current, replicas)
-            deployment = deployments.update(self._deployment_for(foo, base=deployment))
+            log.info("%s/%s: replicas %s -> %d", request.namespace, request.name, current, replicas)
+            deployment = self.client.update(deployment_for(foo, base=deployment))
         self._update_status(foo, deployment)
         self.recorder.event(foo, "Normal", "Synced", "Foo synced successfully")
+        return None
 
     def _update_status(self, foo: Foo, deployment: Deployment) -> None:
         available = deployment.status.available_replicas if deployment.status else None
@@ -138,38 +95,34 @@ class Controller:
         )
         if foo.status == status:
             return
-        # Objects from the cache are shared: change a copy.
-        self.foos.samplecontroller_kgen_dev_v1alpha1.foos(self._namespace(foo)).update_status(
-            msgspec.structs.replace(foo, status=status)
-        )
+        # A copy: the cached object is shared with the informer and must not change under it.
+        self.client.update_status(msgspec.structs.replace(foo, status=status))
 
-    @staticmethod
-    def _namespace(obj: Foo | Deployment) -> str:
-        return obj.metadata.namespace if obj.metadata and isinstance(obj.metadata.namespace, str) else "default"
 
-    @staticmethod
-    def _is_controlled_by(deployment: Deployment, foo: Foo) -> bool:
-        uid = foo.metadata.uid if foo.metadata else None
-        refs = deployment.metadata.owner_references if deployment.metadata else None
-        return any(ref.controller and ref.uid == uid for ref in refs or [])
+def deployment_for(foo: Foo, base: Deployment | None = None) -> Deployment:
+    """sample-controller's newDeployment: nginx Pods labelled for this Foo, ``spec.replicas`` of
+    them (1 when unset), controlled by the Foo. ``base`` (the existing Deployment) keeps its
+    metadata (resourceVersion for the update)."""
+    assert foo.metadata and foo.spec and isinstance(foo.spec.deployment_name, str)
+    labels = {"app": "nginx", "controller": str(foo.metadata.name)}
+    spec = DeploymentSpec(
+        replicas=foo.spec.replicas if isinstance(foo.spec.replicas, int) else 1,
+        selector=LabelSelector(match_labels=labels),
+        template=PodTemplateSpec(
+            metadata=ObjectMeta(labels=labels),
+            spec=PodSpec(containers=[Container(name="nginx", image="nginx:latest")]),
+        ),
+    )
+    metadata = ObjectMeta(name=foo.spec.deployment_name, namespace=foo.metadata.namespace)
+    if base is not None and base.metadata:
+        metadata = base.metadata
+    return set_controller_reference(foo, Deployment(metadata=metadata, spec=spec))
 
-    @staticmethod
-    def _deployment_for(foo: Foo, base: Deployment | None = None) -> Deployment:
-        assert foo.metadata and foo.spec and isinstance(foo.spec.deployment_name, str)
-        labels = {"app": "nginx", "controller": str(foo.metadata.name)}
-        owner = OwnerReference(
-            api_version=Foo.API_VERSION or "", kind="Foo", name=str(foo.metadata.name), uid=str(foo.metadata.uid),
-            controller=True, block_owner_deletion=True,
-        )
-        spec = DeploymentSpec(
-            replicas=foo.spec.replicas if isinstance(foo.spec.replicas, int) else 1,
-            selector=LabelSelector(match_labels=labels),
-            template=PodTemplateSpec(
-                metadata=ObjectMeta(labels=labels),
-                spec=PodSpec(containers=[Container(name="nginx", image="nginx:latest")]),
-            ),
-        )
-        metadata = ObjectMeta(name=foo.spec.deployment_name, namespace=foo.metadata.namespace, owner_references=[owner])
-        if base is not None and base.metadata:
-            metadata = msgspec.structs.replace(base.metadata, owner_references=[owner])
-        return Deployment(metadata=metadata, spec=spec)
+
+def setup_foo_controller(manager: Manager, *, workers: int = 2) -> FooReconciler:
+    """Registers the controller: ``For(&Foo{}).Owns(&appsv1.Deployment{})``."""
+    reconciler = FooReconciler(manager.client, manager.get_event_recorder_for(CONTROLLER_NAME))
+    controller_managed_by(manager).for_(Foo).owns(Deployment).named("foo").with_options(
+        max_concurrent_reconciles=workers
+    ).complete(reconciler)
+    return reconciler
