@@ -32,6 +32,7 @@ from examples.cronjob.schedule import Clock, ScheduleError, TooManyMissedStarts,
 from kgen.kubernetes.models.batch.v1 import Job, JobSpec
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.errors import AlreadyExists, NotFound
+from kgen.runtime.apimachinery.markers import rbac
 from kgen.runtime.apimachinery.types import format_time, parse_time
 from kgen.runtime.controller import (
     Client,
@@ -107,6 +108,16 @@ def _ref(job: Job) -> Active:
                   uid=meta.uid, resource_version=meta.resource_version)
 
 
+# The tutorial's +kubebuilder:rbac markers, cut to what this controller does (each verb is shown
+# needed by tests/integration/test_example_cronjob_rbac.py): reads come from the cache (list,
+# watch); get only when the finalizer helpers re-read after a conflict; CronJobs are never
+# created, patched or deleted, and Job status is read from the cache, not jobs/status.
+# cronjobs/finalizers: a controller reference with blockOwnerDeletion needs it where the
+# OwnerReferencesPermissionEnforcement admission plugin runs.
+@rbac(groups=["batch.tutorial.kgen.dev"], resources=["cronjobs"], verbs=["get", "list", "watch", "update"])
+@rbac(groups=["batch.tutorial.kgen.dev"], resources=["cronjobs/status"], verbs=["update"])
+@rbac(groups=["batch.tutorial.kgen.dev"], resources=["cronjobs/finalizers"], verbs=["update"])
+@rbac(groups=["batch"], resources=["jobs"], verbs=["list", "watch", "create", "delete"])
 class CronJobReconciler:
     """Reconciles CronJobs; ``clock`` is the time source (a test clock in tests)."""
 

@@ -1,6 +1,7 @@
 """examples/cronjob's committed files are not stale: the CRD in config/crd/ is what `kgen
-manifests` writes for api/v1.py today, and client/ is what `kgen generate --crd` makes of that
-CRD (both through the commands' own ``--check``, which exits 1 on drift)."""
+manifests` writes for api/v1.py today, the role in config/rbac/ is what it writes from the
+reconciler's ``@rbac`` markers (controller.py), and client/ is what `kgen generate --crd` makes of
+that CRD (all through the commands' own ``--check``, which exits 1 on drift)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,12 @@ def test_crd_is_what_kgen_manifests_writes() -> None:
     assert sorted(os.listdir(EXAMPLE / "config" / "crd")) == ["batch.tutorial.kgen.dev_cronjobs.yaml"]
 
 
+def test_role_is_what_kgen_manifests_writes_from_the_rbac_markers() -> None:
+    assert kgen(["manifests", "--module", "examples.cronjob.controller", "--out", "examples/cronjob/config/rbac",
+                 "--check"]) == 0
+    assert sorted(os.listdir(EXAMPLE / "config" / "rbac")) == ["role.yaml"]
+
+
 def test_client_is_what_kgen_generate_makes_of_the_crd() -> None:
     assert kgen(["generate", "--crd", "examples/cronjob/config/crd", "--out", "examples/cronjob",
                  "--package", "client", "--check"]) == 0
@@ -35,3 +42,10 @@ def test_check_notices_drift(tmp_path: Path) -> None:
     crd = tmp_path / "batch.tutorial.kgen.dev_cronjobs.yaml"
     crd.write_text((EXAMPLE / "config" / "crd" / crd.name).read_text().replace("Forbid", "Forbidden", 1))
     assert kgen(["manifests", "--module", "examples.cronjob.api.v1", "--out", str(tmp_path), "--check"]) == 1
+
+
+def test_check_notices_a_role_edited_by_hand(tmp_path: Path) -> None:
+    """Nor is the role's: one verb more than the markers declare is drift."""
+    role = tmp_path / "role.yaml"
+    role.write_text((EXAMPLE / "config" / "rbac" / role.name).read_text().replace("  - create\n", "  - create\n  - patch\n", 1))
+    assert kgen(["manifests", "--module", "examples.cronjob.controller", "--out", str(tmp_path), "--check"]) == 1
