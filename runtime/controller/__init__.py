@@ -1,6 +1,6 @@
 """controller-runtime for kgen: a Manager, a builder, reconcilers, and their helpers (threads).
 
-    from kgen.runtime.controller import Manager, Request, Result, controller_managed_by
+    from kgen.controller import Manager, Request, Result, controller_managed_by, webhook_managed_by
 
     class FooReconciler:
         def __init__(self, client: Client) -> None:
@@ -13,13 +13,15 @@
 
     manager = Manager(config, health_probe_address=":8081", metrics_address=":8080")
     controller_managed_by(manager).for_(Foo).owns(Deployment).complete(FooReconciler(manager.client))
+    webhook_managed_by(manager).for_(Foo).with_validator(FooValidator()).complete()   # :9443
     manager.start()
 
 One module per controller-runtime package: ``manager``, ``builder``, ``controller`` (the worker
 loop) with ``outcome`` (reconcileHandler's rules, I/O-free), ``reconcile``, ``event``,
 ``handler``, ``predicate``, ``source``, ``cache``, ``client``, ``scheme`` (model class →
 resource), ``controllerutil`` (owner references, finalizers), ``conditions``, ``metrics``,
-``probes`` and ``server`` (their HTTP endpoints). The asyncio flavour has the same names with
+``probes`` and ``server`` (their HTTP endpoints), ``webhook_builder`` (webhooks served by the
+manager, controller-runtime's paths). The asyncio flavour has the same names with
 ``Async`` (``AsyncManager``, ``async_controller_managed_by``, ``AsyncController``, ``AsyncClient``,
 ``AsyncCache``), reconcile awaited; the logic both share is written once (``ControllerCore``,
 ``outcome``, ``ManagerCore``, ``_BuilderCore``, and the I/O-free modules).
@@ -79,6 +81,7 @@ from kgen.runtime.controller.predicate import (
 from kgen.runtime.controller.reconcile import AsyncReconciler, Reconciler, Request, Result, TerminalError
 from kgen.runtime.controller.scheme import NotAResourceError, Resource, resource_for
 from kgen.runtime.controller.source import Channel, Kind
+from kgen.runtime.controller.webhook_builder import WebhookBuilder, webhook_managed_by
 
 __all__ = [
     "APIReader", "AlreadyOwnedError", "AsyncAPIReader", "AsyncBuilder", "AsyncCache", "AsyncClient",
@@ -93,4 +96,5 @@ __all__ = [
     "is_status_condition_false", "is_status_condition_true", "new_predicate_funcs", "not_", "or_",
     "remove_finalizer", "remove_finalizer_and_update", "remove_owner_reference", "remove_status_condition",
     "resource_for", "set_controller_reference", "set_owner_reference", "set_status_condition",
+    "WebhookBuilder", "webhook_managed_by",
 ]

@@ -8,7 +8,9 @@ cache, the client, the controllers and leader election on one event loop.
 Controllers are ``AsyncController``s (async reconcilers), the client is an ``AsyncClient``,
 leader election is client-go's on the ``AsyncLeaderElector``. The probe and metrics endpoints are
 the same stdlib servers on their own threads: they only read the registry and run the checks,
-which must therefore be plain functions. ``stop()`` may be called from any thread.
+which must therefore be plain functions. So is the webhook server (``manager.webhook_server``,
+as in manager.py): validators, defaulters and conversions are plain functions on its threads.
+``stop()`` may be called from any thread.
 """
 
 from __future__ import annotations
@@ -63,8 +65,7 @@ class AsyncManager(ManagerCore):
             stop.set()
         remove = self._install_signal_handlers(self._loop)
         try:
-            for server in self._servers:
-                server.start()
+            self._start_servers()
             self.cache.start()
             await self._wait_for_cache_sync(stop)
             if not stop.is_set():
@@ -151,5 +152,6 @@ class AsyncManager(ManagerCore):
 
     async def _close(self) -> None:
         await self.cache.stop()
-        self._stop_servers()
+        # Off the loop: the webhook server's stop waits for the requests in flight to finish.
+        await asyncio.to_thread(self._stop_servers)
         await self.rest.close()

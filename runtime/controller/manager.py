@@ -17,6 +17,15 @@ as controller-runtime's SetupSignalHandler does. Losing the lease while running 
 the controllers and makes ``start`` raise ``LeaderElectionLost`` (controller-runtime exits
 with "leader election lost"): this replica's cache may be behind the new leader's writes.
 
+Webhooks are served as controller-runtime's manager serves them: ``manager.webhook_server``
+(``GetWebhookServer``) is a ``kgen.runtime.webhook.WebhookServer`` created at its first use
+(``webhook_managed_by(manager)...complete()`` uses it), on ``webhook_host:webhook_port`` (9443)
+with ``tls.crt``/``tls.key`` from ``webhook_cert_dir`` (``<tmp>/k8s-webhook-server/serving-certs``),
+reloaded by its ``CertWatcher``. It runs on every replica, leader or not (the apiserver calls any
+of them), starts first (a CRD's conversion webhook must answer before the cache can list its
+objects) and stops after the controllers have drained; a readiness check ``webhook`` fails until
+it completes a TLS handshake. A manager no webhook was registered on opens no port.
+
 Leader election is client-go's, on a coordination.k8s.io Lease named ``leader_election_id`` in
 ``leader_election_namespace`` (default: the config's namespace), with client-go's defaults (15 s
 lease, 10 s renew deadline, 2 s retry), identity ``<hostname>_<uuid>`` as controller-runtime's.
@@ -28,9 +37,11 @@ import logging
 import os
 import signal
 import socket
+import tempfile
 import threading
 import time
 import uuid
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -45,6 +56,9 @@ from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.rest.config import Config
 from kgen.runtime.tools.leaderelection import LeaderElector
 from kgen.runtime.tools.record.event import EventRecorder
+from kgen.runtime.webhook import DEFAULT_PORT as DEFAULT_WEBHOOK_PORT
+from kgen.runtime.webhook import WebhookServer
+from kgen.runtime.webhook.conversion import ConversionWebhook
 
 __all__ = ["LeaderElectionLost", "Manager", "ManagerCore"]
 
@@ -55,6 +69,10 @@ log = logging.getLogger("kgen.runtime.controller.manager")
 DEFAULT_SYNC_PERIOD = 10 * 3600.0
 #: controller-runtime's defaultGracefulShutdownPeriod.
 DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = 30.0
+#: controller-runtime's webhook.Options.CertDir default (CertName tls.crt, KeyName tls.key).
+DEFAULT_WEBHOOK_CERT_DIR = Path(tempfile.gettempdir()) / "k8s-webhook-server" / "serving-certs"
+#: The path of controller-runtime's conversion webhook, shared by every converted type.
+CONVERSION_PATH = "/convert"
 
 
 class LeaderElectionLost(RuntimeError):
@@ -86,6 +104,11 @@ class ManagerCore:
         sync_period: float = DEFAULT_SYNC_PERIOD,
         graceful_shutdown_timeout: float = DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT,
         cache_sync_timeout: float = DEFAULT_CACHE_SYNC_TIMEOUT,
+        webhook_host: str = "",
+        webhook_port: int = DEFAULT_WEBHOOK_PORT,
+        webhook_cert_dir: str | Path | None = None,
+        webhook_cert_name: str = "tls.crt",
+        webhook_key_name: str = "tls.key",
     ) -> None:
         if leader_election and not leader_election_id:
             raise ValueError("leader_election needs a leader_election_id: the name of the Lease replicas compete for")
@@ -110,6 +133,13 @@ class ManagerCore:
         self._failures: list[str] = []
         self._signals = 0
         self._servers: list[Endpoint] = []
+        cert_dir = Path(webhook_cert_dir) if webhook_cert_dir is not None else DEFAULT_WEBHOOK_CERT_DIR
+        self._webhook_options: dict[str, Any] = {
+            "cert_file": cert_dir / webhook_cert_name, "key_file": cert_dir / webhook_key_name,
+            "host": webhook_host, "port": webhook_port, "grace_period": graceful_shutdown_timeout,
+        }
+        self._webhook_server: WebhookServer | None = None
+        self._conversion_webhook: ConversionWebhook | None = None
         self.health_probe_port: int | None = None
         self.metrics_port: int | None = None
         try:
@@ -129,9 +159,43 @@ class ManagerCore:
     def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float) -> None:
         raise NotImplementedError
 
+    def _start_servers(self) -> None:
+        if self._webhook_server is not None:
+            self._webhook_server.start()
+        for server in self._servers:
+            server.start()
+
     def _stop_servers(self) -> None:
+        if self._webhook_server is not None:
+            self._webhook_server.stop()
         for server in self._servers:
             server.stop()
+
+    # -- webhooks --------------------------------------------------------------------------------
+
+    @property
+    def webhook_server(self) -> WebhookServer:
+        """The webhook server (controller-runtime's ``GetWebhookServer``), created at first use:
+        its certificate is loaded then, so a missing one is an error naming the files."""
+        with self._lock:
+            if self._webhook_server is None:
+                if self._started:
+                    raise RuntimeError("the manager started without a webhook server: register webhooks before start()")
+                server = WebhookServer(**self._webhook_options)
+                self.probes.add("readyz", "webhook", server.started_checker())
+                self._webhook_server = server
+            return self._webhook_server
+
+    @property
+    def conversion_webhook(self) -> ConversionWebhook:
+        """The conversion webhook every type's conversions are registered on, served at
+        ``/convert`` (controller-runtime's one conversion handler and its converter registry)."""
+        server = self.webhook_server
+        with self._lock:
+            if self._conversion_webhook is None:
+                self._conversion_webhook = ConversionWebhook()
+                server.register(CONVERSION_PATH, self._conversion_webhook)
+            return self._conversion_webhook
 
     # -- building ------------------------------------------------------------------------------
 
@@ -205,8 +269,7 @@ class Manager(ManagerCore):
         self._begin()
         restore = self._install_signal_handlers()
         try:
-            for server in self._servers:
-                server.start()
+            self._start_servers()
             self.cache.start()
             self._wait_for_cache_sync()
             if not self._stop.is_set():

@@ -13,6 +13,9 @@
   it is read. A request whose body stops arriving is dropped after ``read_timeout``.
 - Nothing logs a request body: admission requests carry Secrets. The access log (DEBUG) has
   the method, path and status only.
+- ``started_checker()`` is a readiness check (controller-runtime's ``StartedChecker``): it
+  passes once the server listens and completes a TLS handshake (without verifying the
+  certificate, as controller-runtime's dials), so a pod is not Ready before its webhooks are.
 - ``stop()`` is graceful: it stops accepting, closes idle keep-alive connections, lets the
   requests in flight finish (up to ``grace_period`` seconds), then closes what is left. A
   connection that had just sent a request line as it was closed loses that request; the
@@ -29,6 +32,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
@@ -114,6 +118,22 @@ class WebhookServer:
         if self._thread is not None:
             self._thread.join()
         self._httpd = self._thread = None
+
+    def started_checker(self, timeout: float = 10.0) -> Callable[[], None]:
+        """A check (returns to pass, raises to fail) for a readiness probe: the server was started
+        and a TLS handshake with it completes."""
+
+        def check() -> None:
+            if self._httpd is None:
+                raise RuntimeError("the webhook server has not been started yet")
+            host = self.host if self.host not in ("", "0.0.0.0") else "127.0.0.1"
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE  # up and speaking TLS is the question, not who it is
+            with socket.create_connection((host, self.port), timeout=timeout) as sock:
+                context.wrap_socket(sock).close()
+
+        return check
 
     def __enter__(self) -> WebhookServer:
         self.start()

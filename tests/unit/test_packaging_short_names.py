@@ -42,6 +42,7 @@ def test_short_names_hold_the_classes_users_name() -> None:
 
     assert kgen.controller.Manager is kgen.runtime.controller.Manager
     assert kgen.controller.AsyncManager is kgen.runtime.controller.AsyncManager
+    assert kgen.controller.webhook_managed_by is kgen.runtime.controller.webhook_managed_by
     assert kgen.webhook.WebhookServer is kgen.runtime.webhook.WebhookServer
     assert kgen.controller.Manager.__module__ == "kgen.runtime.controller.manager"
 
