@@ -28,18 +28,14 @@ import pytest
 import yaml
 
 from examples.cronjob.client import Clientset as CronClientset
-from examples.cronjob.client.models.batch_tutorial_kgen_dev.v1 import (
-    CronJob,
-    CronJobSpec,
-    JobTemplate,
-)
-from examples.cronjob.client.models.meta.v1 import ObjectMeta
+from examples.cronjob.client.models.batch_tutorial_kgen_dev.v1 import CronJob
 from examples.cronjob.controller import CONDITION, FINALIZER, SCHEDULED_TIME_ANNOTATION, setup_cronjob_controller
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.batch.v1 import Job, JobCondition, JobStatus
 from kgen.runtime.apimachinery.errors import NotFound
 from kgen.runtime.apimachinery.types import format_time, parse_time
 from kgen.runtime.controller import Manager
+from kgen.runtime.rest import Config
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import install_crd, unthrottled_config, wait_for
 
@@ -78,22 +74,35 @@ def running(manager: Manager) -> Iterator[None]:
         assert not thread.is_alive(), "the manager did not stop"
 
 
+def cron_job(name: str, **spec: object) -> CronJob:
+    """A CronJob whose Job runs ``date`` in busybox; ``spec`` in wire names."""
+    return CronJob.from_dict({"metadata": {"name": name}, "spec": {**spec, "jobTemplate": {"spec": {"template": {
+        "spec": {"restartPolicy": "Never", "containers": [{"name": "tick", "image": "busybox", "args": ["date"]}]},
+    }}}}})
+
+
 def next_hour(t: dt.datetime) -> dt.datetime:
     return t.replace(minute=0, second=0, microsecond=0) + dt.timedelta(hours=1)
 
 
-def test_cronjob_tutorial(kube_apiserver: KubeAPIServer, admin: httpx.Client, namespace: str) -> None:
+def ensure_crd(admin: httpx.Client) -> None:
     crd = yaml.safe_load(CRD.read_text())
     if admin.get(f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{crd['metadata']['name']}").status_code == 404:
         install_crd(admin, crd)
+
+
+def test_cronjob_tutorial(kube_apiserver: KubeAPIServer, admin: httpx.Client, namespace: str) -> None:
+    ensure_crd(admin)
     config = unthrottled_config(kube_apiserver)
+    run_tutorial(Manager(config, namespace=namespace), config, namespace)
+
+
+def run_tutorial(manager: Manager, config: Config, namespace: str) -> None:
+    """The steps in the module docstring: ``manager`` runs the controller (as whichever user it
+    was built for), ``config`` is the test's own (admin) identity."""
     clock = TestClock()
-    manager = Manager(config, namespace=namespace)
     setup_cronjob_controller(manager, clock=clock)
     name = f"tick-{uuid.uuid4().hex[:6]}"
-    template = JobTemplate.from_dict({"spec": {"template": {"spec": {
-        "restartPolicy": "Never", "containers": [{"name": "tick", "image": "busybox", "args": ["date"]}],
-    }}}})
     with Clientset(config) as kube, CronClientset(config) as crons_cs, running(manager):
         crons = crons_cs.batch_tutorial_kgen_dev_v1.cron_jobs(namespace)
         jobs = kube.batch_v1.jobs(namespace)
@@ -101,9 +110,7 @@ def test_cronjob_tutorial(kube_apiserver: KubeAPIServer, admin: httpx.Client, na
         def touch(reason: str) -> None:
             crons.patch(name, {"metadata": {"annotations": {"test/touched": reason}}})
 
-        crons.create(CronJob(metadata=ObjectMeta(name=name), spec=CronJobSpec(
-            schedule="0 * * * *", job_template=template, successful_jobs_history_limit=0,
-        )))
+        crons.create(cron_job(name, schedule="0 * * * *", successfulJobsHistoryLimit=0))
         def finalizers() -> list[str]:
             meta = crons.get(name).metadata
             return (meta.finalizers or []) if meta else []
