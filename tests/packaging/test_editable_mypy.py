@@ -38,11 +38,13 @@ def main() -> None:
 '''
 
 REVEAL = '''\
+from kgen.controller import Manager
 from kgen.runtime.rest import Config
 from userclient.models.apps.v1 import Deployment
 
 reveal_type(Config)
 reveal_type(Deployment)
+reveal_type(Manager.start)
 '''
 
 
@@ -90,3 +92,5 @@ def test_user_project_type_checks_against_editable_kgen(tmp_path: Path) -> None:
     assert 'Revealed type is "def (host: str' in revealed.stdout, revealed.stdout
     assert "-> kgen.runtime.rest.config.Config" in revealed.stdout, revealed.stdout
     assert "userclient.models.apps.v1.Deployment" in revealed.stdout, revealed.stdout
+    # kgen.controller, the short name packaging/kgen-runtime/kgen/controller/ re-exports, is the runtime's Manager.
+    assert 'Revealed type is "def (self: kgen.runtime.controller.manager.Manager)' in revealed.stdout, revealed.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tarfile
 import zipfile
 from email.parser import Parser
@@ -13,6 +14,21 @@ from pathlib import Path
 from kgen.runtime.testing import find_assets
 from tests.packaging.conftest import Wheels, build_wheel, fresh_venv, pip_install
 from tests.packaging.test_envtest_cmd import FAKE_GO
+
+
+#: A user's file on the installed short names: mypy must resolve them to the runtime's classes
+#: (the wheel's py.typed files), and still refuse a name that is not there (line 9).
+SHORT_NAMES_APP = """\
+from kgen.controller import Manager, webhook_managed_by
+from kgen.webhook.admission import Denied
+
+
+def build(manager: Manager) -> None:
+    reveal_type(manager)
+    webhook_managed_by(manager)
+    raise Denied("no")
+from kgen.webhook import Nope  # noqa
+"""
 
 
 def _names(wheel: Path) -> set[str]:
@@ -36,6 +52,13 @@ def test_runtime_wheel_holds_the_runtime_and_the_stock_client_only(wheels: Wheel
         "kgen/runtime/fake/zero_fields.json",  # package data the fake reads
         "kgen/kubernetes/py.typed",
         "kgen/kubernetes/__init__.py",
+        # the short names of kgen.runtime.controller and kgen.runtime.webhook (re-exports), typed
+        "kgen/controller/__init__.py",
+        "kgen/controller/py.typed",
+        "kgen/webhook/__init__.py",
+        "kgen/webhook/py.typed",
+        "kgen/webhook/admission/__init__.py",
+        "kgen/webhook/conversion/__init__.py",
     ):
         assert expected in names, expected
     assert not any(n.startswith(("kgen/generator/", "kgen/templates/", "kgen/openapi/", "kgen/envtest/")) for n in names)
@@ -98,6 +121,24 @@ def test_wheels_install_with_console_script_and_import_names(wheels: Wheels, tmp
     runtime_file, generator_file = where.stdout.split()
     assert runtime_file.startswith(str(tmp_path / "venv")), runtime_file  # the wheels' copies, not the checkout
     assert generator_file.startswith(str(tmp_path / "venv")), generator_file
+    # The short names from the wheel: the runtime's own classes, and typed for a user's mypy.
+    same = (
+        "import kgen.controller, kgen.runtime.controller, kgen.webhook.admission, kgen.runtime.webhook.admission; "
+        "assert kgen.controller.Manager is kgen.runtime.controller.Manager; "
+        "assert kgen.webhook.admission.Validator is kgen.runtime.webhook.admission.Validator; "
+        "print(kgen.controller.__file__)"
+    )
+    short = subprocess.run([str(python), "-c", same], capture_output=True, text=True, cwd=tmp_path)
+    assert short.returncode == 0 and short.stdout.startswith(str(tmp_path / "venv")), short.stdout + short.stderr
+    (tmp_path / "short.py").write_text(SHORT_NAMES_APP)
+    typed = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--python-executable", str(python),
+         "--cache-dir", str(tmp_path / ".mypy_cache"), "short.py"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert 'Revealed type is "kgen.runtime.controller.manager.Manager"' in typed.stdout, typed.stdout
+    assert 'short.py:9: error: Module "kgen.webhook" has no attribute "Nope"' in typed.stdout, typed.stdout
+    assert "import-not-found" not in typed.stdout and "Found 1 error" in typed.stdout, typed.stdout
 
     # `kgen envtest` from the install, outside any checkout: finds the session's binaries...
     assets = find_assets()
