@@ -27,7 +27,7 @@ from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentSpec
 from kgen.kubernetes.models.core.v1 import Container, PodSpec, PodTemplateSpec
 from kgen.kubernetes.models.meta.v1 import LabelSelector, ObjectMeta
 from kgen.runtime.apimachinery.errors import AlreadyExists, NotFound
-from kgen.runtime.controller import (
+from kgen.controller import (
     Client,
     Manager,
     Request,
