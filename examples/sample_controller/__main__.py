@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import logging
 
-from kgen.runtime.controller import Manager
+from kgen.controller import Manager
 from kgen.runtime.rest import load_config
 
 from .controller import setup_foo_controller
