@@ -12,6 +12,14 @@ active with lastScheduleTime and Available=True. Mark the Job complete (status s
 the Job controller would; envtest runs none) → the CronJob's status drops it from active, and
 successfulJobsHistoryLimit=0 prunes it. Suspend, advance another hour → no Job; resume → the
 missed run's Job. Delete the CronJob → the finalizer deletes its Job, and the CronJob is gone.
+
+concurrencyPolicy and startingDeadlineSeconds (``Run``: the clock moves, a spec edit makes a
+reconcile, the test waits for its observedGeneration and then for an idle controller, so a Job
+not created is a decision taken, not one still to come): Forbid keeps the next run from starting
+while a Job runs, and starts it once that Job finishes; Replace deletes the running Job and
+creates the next; Allow, for contrast, keeps both; a run missed by more than
+startingDeadlineSeconds is skipped while the next, missed by less, starts. Jobs never finish in
+envtest unless the test writes their status, as here.
 """
 
 from __future__ import annotations
@@ -29,9 +37,12 @@ import yaml
 
 from examples.cronjob.client import Clientset as CronClientset
 from examples.cronjob.client.models.batch_tutorial_kgen_dev.v1 import CronJob
+from examples.cronjob.client.models.meta.v1 import ObjectMeta
+from examples.cronjob.client.typed.batch_tutorial_kgen_dev.v1 import CronJobsClient
 from examples.cronjob.controller import CONDITION, FINALIZER, SCHEDULED_TIME_ANNOTATION, setup_cronjob_controller
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.batch.v1 import Job, JobCondition, JobStatus
+from kgen.kubernetes.typed.batch.v1 import JobsClient
 from kgen.runtime.apimachinery.errors import NotFound
 from kgen.runtime.apimachinery.types import format_time, parse_time
 from kgen.runtime.controller import Manager
@@ -191,3 +202,136 @@ def run_tutorial(manager: Manager, config: Config, namespace: str) -> None:
 
         wait_for(gone)
         assert jobs.list().items == []
+
+
+# -- concurrencyPolicy and startingDeadlineSeconds against the apiserver ------------------------------
+
+class Run:
+    """The controller running as the admin identity in ``namespace``, its clock, and the test's
+    clients for CronJobs and Jobs there."""
+
+    def __init__(self, config: Config, namespace: str, crons: CronJobsClient, jobs: JobsClient) -> None:
+        self.clock = TestClock()
+        self.manager = Manager(config, namespace=namespace)
+        setup_cronjob_controller(self.manager, clock=self.clock)
+        self.crons = crons
+        self.jobs = jobs
+
+    def create(self, name: str, **spec: object) -> None:
+        """Creates the CronJob and waits for its first reconcile (the finalizer)."""
+        self.crons.create(cron_job(name, schedule="0 * * * *", **spec))
+        wait_for(lambda: FINALIZER in ((self.crons.get(name).metadata or ObjectMeta()).finalizers or []))
+
+    def reconcile_at(self, name: str, when: dt.datetime) -> None:
+        """Moves the clock to ``when`` and waits for a reconcile that saw it to end: a spec change
+        (the history limit) bumps the generation; the Available condition's observedGeneration
+        says a reconcile after the move has written status (it decides whether to start a Job
+        after that, in the same reconcile); then the controller is idle (no worker busy, nothing
+        queued), so that reconcile has decided."""
+        self.clock.set(when)
+        patched = self.crons.patch(name, {"spec": {"failedJobsHistoryLimit": int(when.timestamp()) % 1000 + 1}})
+        generation = patched.metadata.generation if patched.metadata else None
+        assert generation is not None
+
+        def observed() -> bool:
+            cron = self.crons.get(name)
+            return any(c.type == CONDITION and c.observed_generation == generation
+                       for c in (cron.status.conditions or [] if cron.status else []))
+
+        wait_for(observed, timeout=20)
+        wait_for(self.idle, timeout=20)
+
+    def idle(self) -> bool:
+        series = {n: self.manager.registry.get(n) for n in (
+            "controller_runtime_active_workers", "workqueue_depth", "controller_runtime_max_concurrent_reconciles",
+            "workqueue_adds_total")}
+        active, depth, workers, adds = series.values()
+        assert active is not None and depth is not None and workers is not None and adds is not None, series
+        # An unknown series reads 0: these two say "cronjob" names the controller and its queue.
+        assert workers.value("cronjob") == 1 and adds.value("cronjob") > 0
+        return active.value("cronjob") == 0 and depth.value("cronjob") == 0
+
+    def job_names(self) -> list[str]:
+        return sorted(j.metadata.name or "" for j in self.jobs.list().items if j.metadata)
+
+    def complete(self, job_name: str, when: dt.datetime) -> None:
+        """Marks the Job succeeded through its status subresource, as the Job controller would."""
+        job = self.jobs.get(job_name)
+        stamp = format_time(when)
+        self.jobs.update_status(Job(metadata=job.metadata, spec=job.spec, status=JobStatus(
+            start_time=stamp, completion_time=stamp, succeeded=1, conditions=[
+                JobCondition(type="SuccessCriteriaMet", status="True", last_transition_time=stamp),
+                JobCondition(type="Complete", status="True", last_transition_time=stamp),
+            ],
+        )))
+
+
+@pytest.fixture
+def run(kube_apiserver: KubeAPIServer, admin: httpx.Client, namespace: str) -> Iterator[Run]:
+    ensure_crd(admin)
+    config = unthrottled_config(kube_apiserver)
+    with Clientset(config) as kube, CronClientset(config) as crons_cs:
+        r = Run(config, namespace, crons_cs.batch_tutorial_kgen_dev_v1.cron_jobs(namespace),
+                kube.batch_v1.jobs(namespace))
+        with running(r.manager):
+            yield r
+
+
+def job_name(cron: str, when: dt.datetime) -> str:
+    return f"{cron}-{int(when.timestamp())}"
+
+
+def test_forbid_skips_a_run_while_a_job_is_running(run: Run) -> None:
+    name = f"forbid-{uuid.uuid4().hex[:6]}"
+    run.create(name, concurrencyPolicy="Forbid")
+    first = next_hour(run.clock())
+    run.reconcile_at(name, first + dt.timedelta(minutes=1))
+    assert run.job_names() == [job_name(name, first)]
+
+    second = first + dt.timedelta(hours=1)
+    run.reconcile_at(name, second + dt.timedelta(minutes=1))
+    assert run.job_names() == [job_name(name, first)], "Forbid: the running Job blocks the next run"
+
+    # Once it finishes, the run it blocked starts (the finished Job's event enqueues the CronJob).
+    run.complete(job_name(name, first), second + dt.timedelta(minutes=2))
+    wait_for(lambda: job_name(name, second) in run.job_names(), timeout=20)
+    assert run.job_names() == [job_name(name, first), job_name(name, second)]
+
+
+def test_replace_deletes_the_running_job_and_starts_the_next(run: Run) -> None:
+    name = f"replace-{uuid.uuid4().hex[:6]}"
+    run.create(name, concurrencyPolicy="Replace")
+    first = next_hour(run.clock())
+    run.reconcile_at(name, first + dt.timedelta(minutes=1))
+    assert run.job_names() == [job_name(name, first)]
+
+    second = first + dt.timedelta(hours=1)
+    run.reconcile_at(name, second + dt.timedelta(minutes=1))
+    wait_for(lambda: run.job_names() == [job_name(name, second)], timeout=20)
+    with pytest.raises(NotFound):
+        run.jobs.get(job_name(name, first))
+
+
+def test_allow_lets_runs_overlap(run: Run) -> None:
+    """The default policy, for contrast: the same steps keep both Jobs."""
+    name = f"allow-{uuid.uuid4().hex[:6]}"
+    run.create(name)
+    first = next_hour(run.clock())
+    run.reconcile_at(name, first + dt.timedelta(minutes=1))
+    second = first + dt.timedelta(hours=1)
+    run.reconcile_at(name, second + dt.timedelta(minutes=1))
+    wait_for(lambda: len(run.job_names()) == 2, timeout=20)
+    assert run.job_names() == [job_name(name, first), job_name(name, second)]
+
+
+def test_starting_deadline_skips_a_run_missed_by_more_than_it(run: Run) -> None:
+    name = f"deadline-{uuid.uuid4().hex[:6]}"
+    run.create(name, startingDeadlineSeconds=120)
+    first = next_hour(run.clock())
+    run.reconcile_at(name, first + dt.timedelta(minutes=5))  # 5 min late, the deadline is 2
+    assert run.job_names() == [], "a run missed by more than startingDeadlineSeconds is skipped"
+
+    second = first + dt.timedelta(hours=1)
+    run.reconcile_at(name, second + dt.timedelta(seconds=90))  # within the deadline: it starts
+    wait_for(lambda: run.job_names(), timeout=20)
+    assert run.job_names() == [job_name(name, second)]
