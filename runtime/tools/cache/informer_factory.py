@@ -4,7 +4,10 @@ Options apply to every informer it makes — namespace, tweak_list_options (e.g.
 selector), a transform (None: the informers' ``default_transform``, which drops managedFields
 and interns repeated metadata strings; ``transform=keep_objects`` opts out of it), the default
 resync, ``watch_list`` (stream the initial state instead of listing it; None: on unless
-``KUBE_FEATURE_WatchListClient=false``) — and per-type resync periods, keyed
+``KUBE_FEATURE_WatchListClient=false``), ``hold_gc_during_sync`` (True: the cyclic garbage
+collector is held off while an informer's cache first fills, sync_gc.py; process-wide, hence
+the opt-out; settable as an attribute before ``start()``, as the generated factories do not
+take it yet) — and per-type resync periods, keyed
 ``"<apiVersion>/<plural>"`` (``"v1/configmaps"``, ``"apps/v1/deployments"``), override the
 default. ``start()`` runs every informer asked for so far (and later ones as they are asked
 for); ``wait_for_cache_sync()`` waits for all; ``shutdown()`` stops them.
@@ -45,6 +48,7 @@ class _FactoryCore(Generic[R, I]):
         transform: Callable[[Any], Any] | None = None,
         custom_resync: dict[str, float] | None = None,
         watch_list: bool | None = None,
+        hold_gc_during_sync: bool = True,
     ) -> None:
         self.rest: R = rest
         self.resync = resync
@@ -53,6 +57,7 @@ class _FactoryCore(Generic[R, I]):
         self.transform = transform
         self.custom_resync = dict(custom_resync or {})  # "<apiVersion>/<plural>" -> seconds
         self.watch_list = watch_list  # None: KUBE_FEATURE_WatchListClient decides (on by default)
+        self.hold_gc_during_sync = hold_gc_during_sync
         self._lock = threading.Lock()
         self._started = False
         self._shutdown = False
@@ -75,6 +80,7 @@ class _FactoryCore(Generic[R, I]):
                 informer = self._new_informer(resource, namespace, codec, resync)
                 if self.transform is not None:
                     informer.set_transform(self.transform)
+                informer.reflector.sync_gc.enabled = self.hold_gc_during_sync
                 self._made[key] = informer
                 if self._started:
                     informer.start()

@@ -39,6 +39,7 @@ from kgen.runtime.tools.cache.reflector_steps import (
     Wait,
 )
 from kgen.runtime.tools.cache.store import Store, deletion_handling_key
+from kgen.runtime.tools.cache.sync_gc import SyncGCHold
 
 __all__ = ["ReflectorCore"]
 
@@ -91,6 +92,9 @@ class ReflectorCore:
         self.clock: Callable[[], float] = time.monotonic
         self.use_watch_list = False
         self.set_watch_list(watch_list)
+        # Off for a bare reflector: only an informer knows when its store's first state has
+        # been consumed (sync_gc.py); it turns this on and closes the hold then.
+        self.sync_gc = SyncGCHold(enabled=False)
         self._init_driver()
 
     def _init_driver(self) -> None:
@@ -157,16 +161,31 @@ class ReflectorCore:
 
     def list_and_watch_steps(self) -> Steps:
         """The initial state — by watch-list, falling back to a list, or by a list — then the
-        watch, until a relist is due (returns); a list or the start of a watch that fails raises."""
-        stream: Any = None
-        if self.use_watch_list:
-            try:
-                stream = yield from self.watch_list_steps()
-            except Exception as e:  # noqa: BLE001 - any failure means: list instead
-                log.debug("%s: no watch-list (%s); falling back to a list", self.name, e)
-        if stream is None:
-            yield from self.list_steps()
-        yield from self.watch_with_resync_steps(stream)
+        watch, until a relist is due (returns); a list or the start of a watch that fails raises.
+        While the store has never synced, ``sync_gc`` is held from the start of the list until
+        the store reports it synced (or the list fails, or the steps are abandoned: a stop)."""
+        if not self._store_synced():
+            self.sync_gc.open()
+        try:
+            stream: Any = None
+            if self.use_watch_list:
+                try:
+                    stream = yield from self.watch_list_steps()
+                except Exception as e:  # noqa: BLE001 - any failure means: list instead
+                    log.debug("%s: no watch-list (%s); falling back to a list", self.name, e)
+            if stream is None:
+                yield from self.list_steps()
+            if self._store_synced():  # else its consumer closes the hold once it has synced
+                self.sync_gc.close()
+            yield from self.watch_with_resync_steps(stream)
+        finally:
+            self.sync_gc.close()
+
+    def _store_synced(self) -> bool:
+        """Whether the store's first state has been consumed: a DeltaFIFO's ``has_synced``; a
+        store without one, once the list has replaced its content."""
+        has_synced = getattr(self.store, "has_synced", None)
+        return bool(has_synced()) if callable(has_synced) else self.state.last_sync_resource_version != ""
 
     def watch_list_steps(self) -> Generator[Step, Any, Any]:
         """client-go's watchList: streams the initial state into a temporary store until the

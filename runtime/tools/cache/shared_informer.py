@@ -12,6 +12,12 @@ handler's is raised to it; an informer created without resync (0) resyncs no han
 
 Stopping ends every handler's worker after the notification in progress; the rest are dropped.
 
+While the cache fills for the first time, Python's cyclic garbage collector is held off and the
+new objects then join its oldest generation uncollected (sync_gc.py says why: at 100,000 Pods
+the collections it would run cost more than decoding them). That is process-wide state, so
+``hold_gc_during_sync=False`` leaves the collector alone. client-go has nothing like it: Go's
+collector runs concurrently with the goroutines that allocate.
+
 ``SharedIndexInformer`` runs on threads; ``AsyncSharedIndexInformer`` on asyncio tasks, where a
 handler may be a plain function or a coroutine function. The fan-out to handlers is the
 processor (``processor.py``: an I/O-free core and a driver per flavour). Everything else is
@@ -113,6 +119,7 @@ class _SharedInformerBase(Generic[T]):
         mutation_detector: CacheMutationDetector | None = None,
         watch_list: bool | None = None,
         transform: Transform | None = default_transform,
+        hold_gc_during_sync: bool = True,
     ) -> None:
         self.client = client
         self.indexer: Indexer[T] = Indexer(indexers={NAMESPACE_INDEX: meta_namespace_index, **(indexers or {})})
@@ -127,6 +134,7 @@ class _SharedInformerBase(Generic[T]):
         self._flavour(client, list_options)
         self.fifo.transformer = transform  # default: no managedFields, repeated strings interned
         self.reflector.set_watch_list(watch_list)  # None: KUBE_FEATURE_WatchListClient (on by default)
+        self.reflector.sync_gc.enabled = hold_gc_during_sync  # sync_gc.py; closed by _popped
 
     def _flavour(self, client: Any, list_options: ListOptions | None) -> None:
         """Sets the flavour's ``fifo``, ``reflector``, ``_group`` and ``processor``."""
@@ -296,6 +304,12 @@ class _SharedInformerBase(Generic[T]):
     def _processing(self) -> bool:
         return not self.stopped and not self._fifo_closed
 
+    def _popped(self) -> None:
+        """After each pop of the process loop: the first list fully handed to the indexer and the
+        handlers ends the reflector's hold on the garbage collector (sync_gc.py)."""
+        if self.reflector.sync_gc.held and self.fifo.has_synced():
+            self.reflector.sync_gc.close()
+
     def _process_loop(self) -> Any:
         raise NotImplementedError
 
@@ -324,6 +338,7 @@ class _SharedInformerBase(Generic[T]):
             self.stopped = True
             self.processor.stop()
         self.reflector.stop()
+        self.reflector.sync_gc.close()  # the reflector closes it too, but its list may be blocked
         self.fifo.close()
         if self.mutation_detector is not None:
             self.mutation_detector.stop()
@@ -347,6 +362,7 @@ class SharedIndexInformer(_SharedInformerBase[T]):
         while self._processing():
             with self._popping():
                 self.fifo.pop_batch(self.handle_delta_batch, POP_BATCH)
+            self._popped()
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stops list+watch and every handler (after the notification in progress); waits for
@@ -379,6 +395,7 @@ class AsyncSharedIndexInformer(_SharedInformerBase[T]):
         while self._processing():
             with self._popping():
                 await self.fifo.pop_batch(self.handle_delta_batch, POP_BATCH)
+            self._popped()
 
     async def stop(self, timeout: float = 10.0) -> None:
         """Stops list+watch and every handler (after the notification in progress); tasks still
