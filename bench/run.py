@@ -82,7 +82,7 @@ def _version(name: str) -> str:
 
 
 #: The tables ``--only`` can pick, in the order they are printed.
-TABLES = ("codec", "imports", "generation", "rest", "informer", "scale")
+TABLES = ("codec", "imports", "generation", "rest", "informer", "scale", "operator")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -108,6 +108,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--scale-repeats", type=int, default=3, help="fresh processes per client and count, scale")
     parser.add_argument("--scale-out", type=Path, default=Path("build") / "bench",
                         help="folder for the scale charts and report (default: build/bench)")
+    parser.add_argument("--operator-objects", type=int, default=1000,
+                        help="Widgets in the operator table, kgen Manager vs kopf (default: 1000)")
+    parser.add_argument("--operator-rounds", type=int, default=3,
+                        help="churn passes over all Widgets, one spec update each (default: 3)")
+    parser.add_argument("--operator-workers", type=int, default=4,
+                        help="kgen max_concurrent_reconciles and kopf's handler threads (default: 4)")
     return parser
 
 
@@ -182,6 +188,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         tables += [scale_report.ratio_table(scaled), scale_report.figures_table(scaled, "sync"),
                    scale_report.figures_table(scaled, "memory")]
         notes += scale_report.notes(scaled)
+    if "operator" in chosen:
+        from . import operator_bench, operator_report
+
+        _progress(f"operator: {args.operator_objects:,} Widgets, kgen Manager then kopf")
+        kgen_run, kopf_run = operator_bench.measure(args.operator_objects, args.operator_rounds, args.seed,
+                                                    args.operator_workers, _progress)
+        tables.append(operator_report.table(kgen_run, kopf_run))
+        notes += operator_bench.notes(args.operator_workers)
     header = (f"kgen bench — Python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}; "
               f"1-min load average {load_before:.2f} at start, {os.getloadavg()[0]:.2f} at end")
     if "scale" in chosen:

@@ -1,0 +1,81 @@
+"""The operator bench's table: kgen's manager against kopf, and the ratios issue 14 asks for.
+
+I/O-free, so tests/unit/test_bench_operator_report.py checks it with given numbers.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+from .report import Row, Table, seconds, times
+
+#: Lines of the operator files that are the bench's harness, not user code.
+HARNESS_MARK = "# bench-only"
+_NOT_CODE = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+             tokenize.ENCODING, tokenize.ENDMARKER}
+
+
+@dataclass(frozen=True)
+class OperatorRun:
+    objects: int
+    #: From the first create to every ConfigMap right and every status observed.
+    all_seconds: float
+    #: Spec updates sent during churn, and from the first one to convergence.
+    churn_updates: int
+    churn_seconds: float
+    rss_peak: int
+    rss_steady: int
+    #: Reconciles (handler calls) the operator itself counted, warm-up object included.
+    reconciles: int
+    lines: int
+
+    @property
+    def churn_rate(self) -> float:
+        return self.churn_updates / self.churn_seconds
+
+
+def lines_of_code(source: str) -> int:
+    """Non-blank lines holding code: comments, docstrings and harness lines are left out."""
+    docstrings: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                docstrings.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    code: set[int] = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in _NOT_CODE:
+            code.update(range(token.start[0], token.end[0] + 1))
+    lines = source.splitlines()
+    return sum(1 for n in code - docstrings if HARNESS_MARK not in lines[n - 1])
+
+
+def file_lines(path: Path) -> int:
+    return lines_of_code(path.read_text(encoding="utf-8"))
+
+
+def mib(value: int) -> str:
+    return f"{value / 1024**2:.1f} MiB"
+
+
+def table(kgen: OperatorRun, kopf: OperatorRun) -> Table:
+    throughput = kgen.churn_rate / kopf.churn_rate
+    memory = kgen.rss_peak / kopf.rss_peak
+    rows = [
+        Row(f"time to reconcile all {kgen.objects:,} Widgets", (seconds(kgen.all_seconds), seconds(kopf.all_seconds)),
+            times(kopf.all_seconds / kgen.all_seconds), "(info, kopf ÷ kgen)", None),
+        Row(f"reconciles/s under churn ({kgen.churn_updates:,} spec updates)",
+            (f"{kgen.churn_rate:.1f}/s", f"{kopf.churn_rate:.1f}/s"), times(throughput), "≥ 5× kopf", throughput >= 5.0),
+        Row("resident memory, peak (VmHWM)", (mib(kgen.rss_peak), mib(kopf.rss_peak)), times(memory),
+            "≤ 0.5× kopf", memory <= 0.5),
+        Row("resident memory after churn (VmRSS)", (mib(kgen.rss_steady), mib(kopf.rss_steady)),
+            times(kgen.rss_steady / kopf.rss_steady), "(info)", None),
+        Row("handler calls the operator counted", (f"{kgen.reconciles:,}", f"{kopf.reconciles:,}"), "", "(info)", None),
+        Row("lines of user code", (str(kgen.lines), str(kopf.lines)), times(kgen.lines / kopf.lines), "(info)", None),
+    ]
+    return Table("Operator: Widgets each owning a ConfigMap, kgen Manager vs kopf (ratio = kgen ÷ kopf, "
+                 "time kopf ÷ kgen)", ("kgen", "kopf"), rows)
