@@ -152,6 +152,7 @@ def run_one(name: str, kubeconfig: str, objects: int, rounds: int, seed: int, wo
             started = time.monotonic()
             for _ in range(rounds):
                 asyncio.run(driver.write(rng.sample(names, len(names)), False, rng))
+            send_seconds = time.monotonic() - started
             churn_seconds = asyncio.run(driver.converged_after(started, started + TIMEOUT))
             peak, steady = _memory(proc.pid)
         except BaseException:
@@ -163,7 +164,7 @@ def run_one(name: str, kubeconfig: str, objects: int, rounds: int, seed: int, wo
         proc.send_signal(signal.SIGTERM)
         out, _ = proc.communicate(timeout=60)
     counted = json.loads(out.decode().strip().splitlines()[-1])["reconciles"]
-    return OperatorRun(objects, all_seconds, rounds * objects, churn_seconds, peak, steady, int(counted),
+    return OperatorRun(objects, all_seconds, rounds * objects, churn_seconds, send_seconds, peak, steady, int(counted),
                        file_lines(REPO / "bench" / f"operator_{name}.py"))
 
 

@@ -7,6 +7,7 @@ from bench.operator_report import OperatorRun, lines_of_code, table
 
 def _run(churn_seconds: float, rss_peak: int) -> OperatorRun:
     return OperatorRun(objects=1000, all_seconds=10.0, churn_updates=3000, churn_seconds=churn_seconds,
+                       churn_send_seconds=5.0,
                        rss_peak=rss_peak, rss_steady=rss_peak, reconciles=4000, lines=40)
 
 
