@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from .escape import Code, docstring, identifier, literal
 from .ir import Model, Module, Package
-from .render import HEADER, ImportView, _environment, _tuple, annotation
+from .render import HEADER, ImportView, _environment, _tuple, annotation, stock_imports
 
 SUFFIX = "ApplyConfiguration"
 _WORD = re.compile(r"\w+")
@@ -123,9 +123,20 @@ def _class_view(m: Model, where: str, own: set[str], imported: dict[str, set[str
     )
 
 
+def _stock_names(module: Module, alias: str) -> set[str]:
+    """The names the module's annotations read under the stock module alias ``alias``."""
+    return {
+        name for m in module.models for f in m.fields
+        for name in re.findall(rf"(?<![\w.]){re.escape(alias)}\.(\w+)", f.annotation)
+    }
+
+
 def _module_view(module: Module, classes: dict[str, set[str]]) -> ApplyModuleView:
     path = f"{module.group_module}.{module.version_module}"
     imported = {alias: classes.get(target, set()) for alias, target in module.imports.items()}
+    # A stock type's module (kgen.kubernetes): every name read under its alias is a model class,
+    # and that package has its apply configuration.
+    imported.update({alias: _stock_names(module, alias) for alias in module.stock_imports})
     # Nested classes another module defines and the models module re-exports (``shared``, the
     # de-duplication of identical sub-schemas) are re-exported here too, so bare names resolve.
     shared = {name: alias for name, alias in module.shared.items() if name in imported.get(alias, ())}
@@ -148,7 +159,7 @@ def _module_view(module: Module, classes: dict[str, set[str]]) -> ApplyModuleVie
         imports=[
             ImportView(identifier(target.split(".")[0]), identifier(target.split(".")[1]), identifier(alias))
             for alias, target in sorted(module.imports.items())
-        ],
+        ] + stock_imports(module, "applyconfigurations"),
         classes=views,
         shared=[(identifier(class_name(name)), identifier(alias)) for name, alias in sorted(shared.items())],
     )

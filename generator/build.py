@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 
 from . import naming
 from .errors import InputError
-from .ir import Module, Package
+from .ir import Module, Package, StockClass
 from .models import _ALIASES, META_PREFIX, Definition, ModelBuilder
+from .nested import is_class
 from .sources import RawDefinition, SourceSet
 
 META_GROUP = "meta.k8s.io (apimachinery)"  # a key no real API group can be
@@ -68,6 +70,24 @@ def _wanted(selector: str) -> tuple[str, str]:
     return ("" if group in ("", "core") else group, version)
 
 
+def stock_classes(sources: SourceSet) -> dict[str, StockClass]:
+    """Where the stock package (generated from ``sources``, the embedded snapshot) has each
+    class definition's class, as ``build`` placed and named it there; apimachinery's are left out (a
+    CRD package holds them itself), and so is a name two definitions of one module share (the
+    second class took a suffix there)."""
+    placed = _place(sources.definitions)
+    placed = {name: gv for name, gv in placed.items() if name not in _ALIASES}
+    group_module = naming.group_modules(g for g, _ in placed.values() if g != META_GROUP)
+    short = {name: name.rsplit(".", 1)[-1] for name in placed}
+    counts = Counter((placed[name], short[name]) for name in placed)
+    return {
+        name: StockClass(f"{group_module[gv[0]]}.{naming.version_module(gv[1])}", short[name])
+        for name, gv in sorted(placed.items())
+        if gv[0] != META_GROUP and not name.startswith("io.k8s.apimachinery.") and counts[(gv, short[name])] == 1
+        and is_class(sources.definitions[name].schema)
+    }
+
+
 def build(sources: SourceSet, package: str, groups: Iterable[str] | None = None) -> Package:
     placed = _place(sources.definitions)
     keys = {gv for name, gv in placed.items() if name not in _ALIASES}
@@ -87,7 +107,7 @@ def build(sources: SourceSet, package: str, groups: Iterable[str] | None = None)
         name: Definition(name, d.schema, d.source, d.ptr, placed[name], _gvks(d))
         for name, d in sources.definitions.items()
     }
-    builder = ModelBuilder(definitions, modules)
+    builder = ModelBuilder(definitions, modules, sources.stock_classes)
     builder.declare()
     builder.build()
     chosen = [m for m in modules.values() if m.models]

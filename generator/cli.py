@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--groups", metavar="GROUP/VERSION,...",
                      help="only these group-versions (and what they use), e.g. apps/v1,core/v1")
     gen.add_argument("--check", action="store_true", help="compare with DIR/<package>/ instead of writing; exit 1 on drift")
+    gen.add_argument("--no-stock-types", dest="stock_types", action="store_false",
+                     help="generate a class for every object a CRD embeds, even one that is a stock Kubernetes type "
+                          "(by default such an object, e.g. a JobTemplateSpec, is typed with the stock class)")
 
     snap = sub.add_parser(
         "snapshot",
@@ -111,6 +114,7 @@ def _generate(args: argparse.Namespace) -> int:
         out=args.out,
         groups=[g for g in args.groups.split(",") if g.strip()] if args.groups is not None else None,
         check=args.check,
+        stock_types=args.stock_types,
     )
     tty = sys.stderr.isatty()
 

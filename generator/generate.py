@@ -10,9 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import applyconfigs, build, clients, format, mergeschema, render, write
+from . import applyconfigs, build, clients, format, mergeschema, render, stock, write
 from .errors import InputError
-from .sources import SourceSet, crd, openapi, snapshot_dir
+from .ir import StockClass
+from .sources import RawDefinition, SourceSet, crd, openapi, snapshot_dir
 from .sources.partial_metadata import add_partial_object_metadata
 
 APIMACHINERY_PREFIX = "io.k8s.apimachinery."
@@ -48,6 +49,7 @@ class Options:
     out: Path = Path(".")
     groups: list[str] | None = None
     check: bool = False
+    stock_types: bool = True  # --no-stock-types turns it off: CRDs' embedded stock types as copies
 
 
 def load_sources(opts: Options) -> SourceSet:
@@ -74,7 +76,22 @@ def load_sources(opts: Options) -> SourceSet:
     if not (opts.sources or opts.cluster or opts.crds):
         sources.merge(snapshot_dir.load(embedded_snapshot()))
     add_partial_object_metadata(sources)  # meta/v1 kinds the apiserver serves but never publishes
+    if opts.stock_types and sources.crd_group_versions:
+        sources.stock_classes = reuse_stock_types(opts, sources)
     return sources
+
+
+def reuse_stock_types(opts: Options, sources: SourceSet) -> dict[str, StockClass]:
+    """CRD subschemas that are stock types become ``$ref``s to them (generator/stock.py): the
+    package's own definitions when it has built-in groups (``--from``/``--cluster``), else the
+    embedded snapshot's, the classes ``kgen.kubernetes`` ships (returned: the package imports them)."""
+    if opts.sources or opts.cluster:
+        own: dict[str, RawDefinition] = {
+            name: d for name, d in sources.definitions.items() if not stock.is_crd(d, sources)
+        }
+        return stock.reuse(sources, stock.StockTypes(own, {}))
+    embedded = snapshot_dir.load(embedded_snapshot())
+    return stock.reuse(sources, stock.StockTypes(embedded.definitions, build.stock_classes(embedded)))
 
 
 def _from_cluster(opts: Options) -> SourceSet:

@@ -41,6 +41,14 @@ class Model:
     preserve_unknown_fields: bool = False
 
 
+@dataclass(frozen=True)
+class StockClass:
+    """A stock Kubernetes class a CRD package imports from ``kgen.kubernetes`` (generator/stock.py)."""
+
+    module: str  # "batch.v1": group module and version module in the stock package
+    name: str
+
+
 @dataclass
 class Resource:
     plural: str
@@ -71,6 +79,9 @@ class Module:
     #: Nested classes another module defines and this one re-exports (``Name = alias.Name``):
     #: class name -> module alias (a key of ``imports``). See generator/nested.py.
     shared: dict[str, str] = field(default_factory=dict)
+    #: Modules of the stock package (``kgen.kubernetes``) this one imports, for the stock types
+    #: its CRDs embed (generator/stock.py): alias -> "group_module.version_module" there.
+    stock_imports: dict[str, str] = field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, str]:

@@ -25,7 +25,8 @@ Encoding of a class: ``(name, atomic, fields)``, or ``(name, atomic, fields, Tru
 definition preserves unknown fields; of a field:
 ``(wire, type, flags, patchStrategy, patchMergeKey, listType, listMapKeys, mapType)``, where
 ``type`` is ``"scalar"``, ``"int-or-string"``, ``"untyped"`` (any JSON: ``Any`` or an object
-with no properties), ``"<group>.<version>.<Class>"`` (a class, by its models module), or
+with no properties), ``"<group>.<version>.<Class>"`` (a class, by its models module; ``"kgen.kubernetes:<group>.<version>.<Class>"``
+for a stock type a CRD embeds, generator/stock.py), or
 ``("list", type)`` / ``("map", type)``, an element with facts of its own being
 ``("with", type, flags, listType, listMapKeys, mapType)``; ``flags`` is a bit set of ``FLAGS``.
 
@@ -47,6 +48,7 @@ from typing import Any
 from .escape import Code, docstring, literal
 from .ir import Field, Model, Module, Package
 from .render import HEADER, _environment
+from .stock import STOCK_PACKAGE
 
 #: Bits of a field's ``flags``.
 FLAGS = {"required": 1, "nullable": 2, "preserveUnknownFields": 4, "embeddedResource": 8}
@@ -86,6 +88,8 @@ def _type(node: ast.expr, module: Module, own: set[str]) -> Any:
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         if node.value.id == "builtins":
             return _type(ast.Name(node.attr), module, own)
+        if node.value.id in module.stock_imports:  # a stock type: the stock package's schema
+            return f"{STOCK_PACKAGE}:{module.stock_imports[node.value.id]}.{node.attr}"
         return f"{module.imports[node.value.id]}.{node.attr}"
     if isinstance(node, ast.Constant) and node.value is None:
         return "scalar"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,7 @@ from . import naming
 from .errors import InputError, pointer
 from .escape import literal
 from .field_order import wire_order
-from .ir import Field, Model, Module
+from .ir import Field, Model, Module, StockClass
 from .nested import NestedClasses, identity, is_class, is_int_or_string, unwrap_all_of
 
 META_PREFIX = "io.k8s.apimachinery.pkg.apis.meta.v1."
@@ -126,8 +127,13 @@ def _join_tokens(tokens: list[str]) -> str:
 class ModelBuilder:
     """Turns definitions into classes of one package, module by module."""
 
-    def __init__(self, definitions: dict[str, Definition], modules: dict[tuple[str, str], Module]) -> None:
+    def __init__(
+        self, definitions: dict[str, Definition], modules: dict[tuple[str, str], Module],
+        external: Mapping[str, StockClass] | None = None,
+    ) -> None:
         self.definitions = definitions
+        #: Definitions whose class the stock package has and this one imports (stock.py).
+        self.external = dict(external or {})
         self.modules = modules
         self._class_of: dict[str, tuple[Module, str]] = {}  # definition name -> (module, class)
         self._taken: dict[tuple[str, str], set[str]] = {}
@@ -135,7 +141,10 @@ class ModelBuilder:
         self.nested = NestedClasses()  # nested object schemas: one class per identity (nested.py)
         self._built: set[str] = set()  # identities whose class is built
         # Field names must not shadow any module alias a models module may import.
-        self._aliases = {self.alias_of(m) for m in modules.values()}
+        self._module_aliases = {self.alias_of(m) for m in modules.values()}
+        self._aliases = self._module_aliases | {
+            self.stock_alias(e) for e in self.external.values()
+        }
         self._by_key = {m.key: m for m in modules.values()}
 
     # -- classes ------------------------------------------------------------------------
@@ -331,6 +340,11 @@ class ModelBuilder:
                 return cls
             alias = self.import_alias(module, target)
             return f"{alias}.{cls}"
+        stock = self.external.get(name)
+        if stock is not None:
+            alias = self.stock_alias(stock)
+            module.stock_imports[alias] = stock.module
+            return f"{alias}.{stock.name}"
         d = self.definitions.get(name)
         if d is None:
             raise InputError(source, ptr + "/$ref", f"expected a definition named {name!r}; there is none")
@@ -342,6 +356,14 @@ class ModelBuilder:
             return self.annotation(module, name.rsplit(".", 1)[-1], schema, d.source, d.ptr)
         finally:
             self._resolving.discard(name)
+
+    def stock_alias(self, stock: StockClass) -> str:
+        """``k8s_batchv1`` for the stock package's batch/v1; a trailing ``_`` in the unlikely
+        case that a module of this package has that alias (a CRD group module ``k8s_batch``)."""
+        alias = "k8s_" + stock.module.replace(".", "")
+        while alias in self._module_aliases:
+            alias += "_"
+        return alias
 
     @staticmethod
     def alias_of(module: Module) -> str:

@@ -3,7 +3,7 @@
 ``api/v1.py`` holds the types with kgen's markers; ``config/crd/`` is what ``kgen manifests``
 writes for them; ``client/`` is the package ``kgen generate --crd config/crd`` makes from that
 CRD (committed, drift-tested by tests/unit/test_example_cronjob_files.py); ``schedule.py`` is the
-5-field cron parser; ``controller.py`` the tutorial's reconcile loop on kgen.runtime.controller.
+5-field cron parser; ``controller.py`` the tutorial's reconcile loop on kgen.controller.
 
 Regenerate (from the repository root)::
 

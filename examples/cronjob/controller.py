@@ -1,5 +1,5 @@
 """The kubebuilder tutorial's CronJob reconciler (internal/controller/cronjob_controller.go) on
-kgen.runtime.controller: the same steps in the same order, so the tutorial reads as a guide to
+kgen.controller: the same steps in the same order, so the tutorial reads as a guide to
 this file.
 
 1. Get the CronJob (from the cache); on deletion run the finalizer (delete owned Jobs, then drop
@@ -27,14 +27,16 @@ from dataclasses import dataclass
 
 import msgspec
 
-from examples.cronjob.client.models.batch_tutorial_kgen_dev.v1 import Active, Conditions, CronJob, CronJobStatus
+from examples.cronjob.client.models.batch_tutorial_kgen_dev.v1 import CronJob, CronJobStatus
+from examples.cronjob.client.models.meta.v1 import Condition
 from examples.cronjob.schedule import Clock, ScheduleError, TooManyMissedStarts, next_schedule, parse
-from kgen.kubernetes.models.batch.v1 import Job, JobSpec
+from kgen.kubernetes.models.batch.v1 import Job
+from kgen.kubernetes.models.core.v1 import ObjectReference
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.errors import AlreadyExists, NotFound
 from kgen.runtime.apimachinery.markers import rbac
 from kgen.runtime.apimachinery.types import format_time, parse_time
-from kgen.runtime.controller import (
+from kgen.controller import (
     Client,
     Manager,
     Request,
@@ -102,9 +104,9 @@ def jobs_to_prune(finished: list[Job], limit: int | None) -> list[Job]:
     return by_age[: len(finished) - limit]
 
 
-def _ref(job: Job) -> Active:
+def _ref(job: Job) -> ObjectReference:
     meta = job.metadata or ObjectMeta()
-    return Active(api_version="batch/v1", kind="Job", name=meta.name, namespace=meta.namespace,
+    return ObjectReference(api_version="batch/v1", kind="Job", name=meta.name, namespace=meta.namespace,
                   uid=meta.uid, resource_version=meta.resource_version)
 
 
@@ -191,15 +193,14 @@ class CronJobReconciler:
         so a second reconcile for the same run cannot make a second Job)."""
         assert cron.metadata is not None
         template = cron.spec.job_template
-        template_meta = template.metadata or {}
-        labels = {str(k): str(v) for k, v in dict(template_meta.get("labels") or {}).items()}
-        annotations = {str(k): str(v) for k, v in dict(template_meta.get("annotations") or {}).items()}
+        template_meta = template.metadata or ObjectMeta()
+        labels = dict(template_meta.labels or {})
+        annotations = dict(template_meta.annotations or {})
         annotations[SCHEDULED_TIME_ANNOTATION] = format_time(when)
-        spec = JobSpec.from_dict(template.spec.to_dict()) if template.spec else None
         job = Job(
             metadata=ObjectMeta(name=f"{cron.metadata.name}-{int(when.timestamp())}",
                                 namespace=cron.metadata.namespace, labels=labels, annotations=annotations),
-            spec=spec,
+            spec=template.spec,
         )
         return set_controller_reference(cron, job)
 
@@ -214,7 +215,7 @@ class CronJobReconciler:
 
     def _write_status(self, cron: CronJob, jobs: SortedJobs, problem: str | None, now: _dt.datetime) -> CronJob:
         status = cron.status or CronJobStatus()
-        condition = Conditions(
+        condition = Condition(
             type=CONDITION,
             status="False" if problem else "True",
             reason="InvalidSchedule" if problem else "Reconciled",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ir import Resource
+from ..ir import Resource, StockClass
 
 
 @dataclass
@@ -27,6 +27,9 @@ class SourceSet:
     resources: dict[tuple[str, str], list[Resource]] = field(default_factory=dict)
     # (group, version) -> definition names of CRD-declared kinds in it
     crd_group_versions: set[tuple[str, str]] = field(default_factory=set)
+    #: Definitions the package imports from the stock package, for the stock types its CRDs
+    #: embed (generator/stock.py); the CRD schemas name them by ``$ref``.
+    stock_classes: dict[str, StockClass] = field(default_factory=dict)
 
     def add_definition(self, d: RawDefinition) -> None:
         # The same definition appears in every group-version document that uses it; shared

@@ -154,10 +154,15 @@ class MergeSchema:
         return api_version in self._load_index().CRDS
 
     def type(self, ref: str) -> TypeSchema | None:
-        """A class by reference, ``"<group>.<version>.<Class>"`` as field types name it."""
+        """A class by reference, ``"<group>.<version>.<Class>"`` as field types name it, or
+        ``"<package>:<group>.<version>.<Class>"`` for another package's (the stock types a CRD
+        package imports from ``kgen.kubernetes``, generator/stock.py)."""
         found = self._types.get(ref)
         if found is not None:
             return found
+        package, colon, stock_ref = ref.partition(":")
+        if colon:  # "kgen.kubernetes:batch.v1.JobTemplateSpec": a stock type a CRD embeds
+            return merge_schema(package).type(stock_ref)
         path, _, name = ref.rpartition(".")
         raw = self._raw.get(path)
         if raw is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from examples.cronjob.client.models.batch_tutorial_kgen_dev.v1 import CronJob, CronJobSpec, JobTemplate
+from examples.cronjob.client.models.batch_tutorial_kgen_dev.v1 import CronJob, CronJobSpec
 from examples.cronjob.client.models.meta.v1 import ObjectMeta as CronMeta
 from examples.cronjob.controller import (
     SCHEDULED_TIME_ANNOTATION,
@@ -15,7 +15,7 @@ from examples.cronjob.controller import (
     jobs_to_prune,
     sort_jobs,
 )
-from kgen.kubernetes.models.batch.v1 import Job, JobCondition, JobStatus
+from kgen.kubernetes.models.batch.v1 import Job, JobCondition, JobStatus, JobTemplateSpec
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.controller import is_controlled_by
 
@@ -60,7 +60,7 @@ def test_job_for_a_run() -> None:
     cron = CronJob(
         api_version="batch.tutorial.kgen.dev/v1", kind="CronJob",
         metadata=CronMeta(name="tick", namespace="ns", uid="u-1"),
-        spec=CronJobSpec(schedule="* * * * *", job_template=JobTemplate.from_dict({
+        spec=CronJobSpec(schedule="* * * * *", job_template=JobTemplateSpec.from_dict({
             "metadata": {"labels": {"app": "tick"}},
             "spec": {"backoffLimit": 2, "template": {"spec": {"restartPolicy": "Never",
                                                               "containers": [{"name": "c", "image": "busybox"}]}}},
