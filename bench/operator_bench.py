@@ -10,7 +10,10 @@ reads the outcome with lists, every ``POLL`` seconds (so times are to within tha
 2. churn: ``rounds`` passes over all Widgets in a seeded random order, each a merge patch of
    ``spec.data`` (8 at a time, no waiting between passes); timed from the first patch until
    converged again; the rate is the updates absorbed per second;
-3. the operator's VmHWM (peak) and VmRSS (after churn) from /proc/<pid>/status.
+3. the operator's VmHWM (peak) and VmRSS (after churn) from /proc/<pid>/status;
+4. the CPU time (/proc/<pid>/stat) each process spent in the churn phase: the operator, the
+   kube-apiserver, etcd, and this driver (which also polls): how much the operator costs per
+   update, and whether the machine, not the operator, set the churn rate.
 
     python -m bench --only operator [--operator-objects 1000] [--operator-rounds 3]
 """
@@ -57,6 +60,17 @@ def _memory(pid: int) -> tuple[int, int]:
     return fields["VmHWM"], fields["VmRSS"]
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (utime and stime of /proc/<pid>/stat)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        after_name = stat.read().rpartition(")")[2].split()  # fields from the 3rd (state) on
+    return (int(after_name[11]) + int(after_name[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_now(pids: dict[str, int]) -> dict[str, float]:
+    return {**{name: cpu_seconds(pid) for name, pid in pids.items()}, "driver": time.process_time()}
+
+
 def install_crd(kubeconfig: str) -> None:
     import yaml
 
@@ -87,7 +101,7 @@ class _Driver:
         #: name -> the spec.data last written
         self.expected: dict[str, dict[str, str]] = {}
 
-    async def converged_after(self, started: float, deadline: float) -> float:
+    async def converged_after(self, started: float, deadline: float, operator: subprocess.Popen[bytes]) -> float:
         from kgen.kubernetes import AsyncClientset
 
         from .widget_client import AsyncClientset as WidgetClientset
@@ -102,8 +116,10 @@ class _Driver:
                            and maps.get(w.metadata.name) == self.expected[w.metadata.name])
                 if done == len(self.expected):
                     return time.monotonic() - started
+                if operator.poll() is not None:
+                    raise RuntimeError(f"the operator exited with status {operator.returncode} before converging")
                 await asyncio.sleep(POLL)
-        raise RuntimeError(f"the operator did not converge within {TIMEOUT:.0f} s")
+        raise RuntimeError(f"the operator did not converge within {deadline - started:.0f} s")
 
     async def write(self, names: list[str], create: bool, rng: random.Random) -> None:
         from .widget_client import AsyncClientset as WidgetClientset
@@ -126,8 +142,8 @@ class _Driver:
             await asyncio.gather(*(one(name) for name in names))
 
 
-def run_one(name: str, kubeconfig: str, objects: int, rounds: int, seed: int, workers: int,
-            env: dict[str, str], progress: Callable[[str], None]) -> OperatorRun:
+def run_one(name: str, kubeconfig: str, server_pids: dict[str, int], objects: int, rounds: int, seed: int,
+            workers: int, env: dict[str, str], progress: Callable[[str], None]) -> OperatorRun:
     from kgen.kubernetes import Clientset
     from kgen.kubernetes.models.core.v1 import Namespace
     from kgen.kubernetes.models.meta.v1 import ObjectMeta
@@ -143,17 +159,20 @@ def run_one(name: str, kubeconfig: str, objects: int, rounds: int, seed: int, wo
         try:
             progress(f"operator {name}: warm-up Widget")
             asyncio.run(driver.write(["warmup"], True, rng))
-            asyncio.run(driver.converged_after(time.monotonic(), time.monotonic() + 120))
+            asyncio.run(driver.converged_after(time.monotonic(), time.monotonic() + 120, proc))
             progress(f"operator {name}: creating {objects:,} Widgets")
             started = time.monotonic()
             asyncio.run(driver.write(names, True, rng))
-            all_seconds = asyncio.run(driver.converged_after(started, started + TIMEOUT))
+            all_seconds = asyncio.run(driver.converged_after(started, started + TIMEOUT, proc))
             progress(f"operator {name}: churn, {rounds} passes of {objects:,} spec updates")
+            pids = {"operator": proc.pid, **server_pids}
+            cpu_before = _cpu_now(pids)
             started = time.monotonic()
             for _ in range(rounds):
                 asyncio.run(driver.write(rng.sample(names, len(names)), False, rng))
             send_seconds = time.monotonic() - started
-            churn_seconds = asyncio.run(driver.converged_after(started, started + TIMEOUT))
+            churn_seconds = asyncio.run(driver.converged_after(started, started + TIMEOUT, proc))
+            churn_cpu = {key: value - cpu_before[key] for key, value in _cpu_now(pids).items()}
             peak, steady = _memory(proc.pid)
         except BaseException:
             proc.kill()
@@ -165,7 +184,7 @@ def run_one(name: str, kubeconfig: str, objects: int, rounds: int, seed: int, wo
         out, _ = proc.communicate(timeout=60)
     counted = json.loads(out.decode().strip().splitlines()[-1])["reconciles"]
     return OperatorRun(objects, all_seconds, rounds * objects, churn_seconds, send_seconds, peak, steady, int(counted),
-                       file_lines(REPO / "bench" / f"operator_{name}.py"))
+                       file_lines(REPO / "bench" / f"operator_{name}.py"), churn_cpu, os.cpu_count() or 1)
 
 
 def measure(objects: int, rounds: int, seed: int, workers: int,
@@ -176,8 +195,8 @@ def measure(objects: int, rounds: int, seed: int, workers: int,
 
     with KubeAPIServer() as server, subprocess_env() as env:
         install_crd(server.kubeconfig)
-        kgen = run_one("kgen", server.kubeconfig, objects, rounds, seed, workers, env, progress)
-        kopf = run_one("kopf", server.kubeconfig, objects, rounds, seed, workers, env, progress)
+        kgen = run_one("kgen", server.kubeconfig, server.pids, objects, rounds, seed, workers, env, progress)
+        kopf = run_one("kopf", server.kubeconfig, server.pids, objects, rounds, seed, workers, env, progress)
     return kgen, kopf
 
 

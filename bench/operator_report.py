@@ -35,10 +35,28 @@ class OperatorRun:
     #: Reconciles (handler calls) the operator itself counted, warm-up object included.
     reconciles: int
     lines: int
+    #: CPU seconds spent during the churn phase, by process: "operator", "kube-apiserver",
+    #: "etcd", "driver" (the bench's own, which sends the updates and polls for convergence).
+    churn_cpu: dict[str, float]
+    cpus: int
 
     @property
     def churn_rate(self) -> float:
         return self.churn_updates / self.churn_seconds
+
+    @property
+    def updates_per_operator_cpu_second(self) -> float:
+        """The operator's own capacity: churn updates absorbed per second of its CPU time."""
+        return self.churn_updates / self.churn_cpu["operator"]
+
+    @property
+    def server_ms_per_update(self) -> float:
+        return 1000 * (self.churn_cpu["kube-apiserver"] + self.churn_cpu["etcd"]) / self.churn_updates
+
+    @property
+    def machine_busy(self) -> float:
+        """The share of all the machine's CPUs the four processes used during churn."""
+        return sum(self.churn_cpu.values()) / (self.churn_seconds * self.cpus)
 
 
 def lines_of_code(source: str) -> int:
@@ -68,6 +86,7 @@ def mib(value: int) -> str:
 def table(kgen: OperatorRun, kopf: OperatorRun) -> Table:
     throughput = kgen.churn_rate / kopf.churn_rate
     memory = kgen.rss_peak / kopf.rss_peak
+    capacity = kgen.updates_per_operator_cpu_second / kopf.updates_per_operator_cpu_second
     rows = [
         Row(f"time to reconcile all {kgen.objects:,} Widgets", (seconds(kgen.all_seconds), seconds(kopf.all_seconds)),
             times(kopf.all_seconds / kgen.all_seconds), "(info, kopf ÷ kgen)", None),
@@ -75,6 +94,14 @@ def table(kgen: OperatorRun, kopf: OperatorRun) -> Table:
             (f"{kgen.churn_rate:.1f}/s", f"{kopf.churn_rate:.1f}/s"), times(throughput), "≥ 5× kopf", throughput >= 5.0),
         Row("churn: the driver's time to send the updates (a bound on the rate above)",
             (seconds(kgen.churn_send_seconds), seconds(kopf.churn_send_seconds)), "", "(info)", None),
+        Row("churn: updates per second of the operator's own CPU time (its capacity)",
+            (f"{kgen.updates_per_operator_cpu_second:.0f}/s", f"{kopf.updates_per_operator_cpu_second:.0f}/s"),
+            times(capacity), "(info)", None),
+        Row("churn: kube-apiserver + etcd CPU per update",
+            (f"{kgen.server_ms_per_update:.2f} ms", f"{kopf.server_ms_per_update:.2f} ms"),
+            times(kgen.server_ms_per_update / kopf.server_ms_per_update), "(info)", None),
+        Row(f"churn: the machine's CPU in use (operator, apiserver, etcd, driver ÷ {kgen.cpus} CPUs)",
+            (f"{100 * kgen.machine_busy:.0f}%", f"{100 * kopf.machine_busy:.0f}%"), "", "(info)", None),
         Row("resident memory, peak (VmHWM)", (mib(kgen.rss_peak), mib(kopf.rss_peak)), times(memory),
             "≤ 0.5× kopf", memory <= 0.5),
         Row("resident memory after churn (VmRSS)", (mib(kgen.rss_steady), mib(kopf.rss_steady)),

@@ -29,10 +29,18 @@ it completes a TLS handshake. A manager no webhook was registered on opens no po
 Leader election is client-go's, on a coordination.k8s.io Lease named ``leader_election_id`` in
 ``leader_election_namespace`` (default: the config's namespace), with client-go's defaults (15 s
 lease, 10 s renew deadline, 2 s retry), identity ``<hostname>_<uuid>`` as controller-runtime's.
+
+Client-side throttling is off unless asked for: controller-runtime's config getters
+(pkg/client/config, since v0.21, PR #3119) set ``QPS = -1`` when the config leaves it 0, relying
+on the apiserver's priority and fairness as SIG API Machinery recommends. kgen's ``Config`` has
+rest.Config's zero value (qps 0: "not set", client-go's 5/10 for a plain REST client), so the
+manager (``manager_config``) does the same to a config whose qps is 0, on a copy; a qps the user
+set (5, 20, -1...) is kept.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import signal
@@ -79,6 +87,12 @@ class LeaderElectionLost(RuntimeError):
     pass
 
 
+def manager_config(config: Config) -> Config:
+    """The config the manager's clients use: ``config``, with client-side throttling disabled
+    when its qps is not set (0), as controller-runtime's config getters do. Never mutates it."""
+    return dataclasses.replace(config, qps=-1.0) if config.qps == 0 else config
+
+
 class ManagerCore:
     """What both flavours share: options, registry, probes, the HTTP endpoints, the controller
     list. A flavour makes its REST client, cache and client (``_make_clients``) and runs."""
@@ -113,6 +127,7 @@ class ManagerCore:
         if leader_election and not leader_election_id:
             raise ValueError("leader_election needs a leader_election_id: the name of the Lease replicas compete for")
         self.registry = Registry()
+        config = manager_config(config)
         self._make_clients(config, namespace, sync_period, cache_sync_timeout)
         self.probes = Probes()
         self.graceful_shutdown_timeout = graceful_shutdown_timeout

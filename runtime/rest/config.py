@@ -37,8 +37,8 @@ log = logging.getLogger("kgen.runtime.rest.config")
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-#: client-go's rest.DefaultQPS and rest.DefaultBurst (rest/config.go): a Config's client-side
-#: rate limit, also used when a config leaves them at 0.
+#: client-go's rest.DefaultQPS and rest.DefaultBurst (rest/config.go): the client-side rate limit
+#: a REST client gets from a Config that leaves ``qps``/``burst`` at 0, their zero value.
 DEFAULT_QPS = 5.0
 DEFAULT_BURST = 10
 #: Where kubelet mounts a pod's service-account token, CA and namespace.
@@ -86,8 +86,11 @@ class Config:
     credentials: Credentials | None = None
     username: str | None = field(default=None, repr=False)
     password: str | None = field(default=None, repr=False)
-    qps: float = DEFAULT_QPS  # < 0 disables client-side rate limiting
-    burst: int = DEFAULT_BURST
+    #: rest.Config's QPS and Burst, zero values included: 0 is "not set", which the REST client
+    #: turns into DEFAULT_QPS / DEFAULT_BURST (token_bucket) and controller-runtime's config
+    #: getters, as kgen's Manager, into "no client-side limit"; < 0 disables the limiter.
+    qps: float = 0.0
+    burst: int = 0
     #: client-go's Config.Timeout, in seconds: how long any wait of a request (dialing, sending,
     #: each read of the answer) may last before it fails with httpx.TimeoutException. None keeps
     #: kgen's bounds (kgen.runtime.rest.transport): 30 s to dial, 75 s of silence for a request

@@ -201,6 +201,12 @@ class KubeAPIServer:
     def running(self) -> bool:
         return bool(self._procs) and all(p.poll() is None for p in self._procs)
 
+    @property
+    def pids(self) -> dict[str, int]:
+        """The running server processes' pids by name (``etcd``, ``kube-apiserver``): for a
+        bench or test that accounts their CPU time or memory from /proc."""
+        return dict(zip(("etcd", "kube-apiserver"), (p.pid for p in self._procs)))
+
     # -- pieces of start() -----------------------------------------------------------------
 
     def _path(self, name: str) -> Path:

@@ -40,6 +40,7 @@ from kgen.runtime.rest import (
     load_config,
     load_kubeconfig,
 )
+from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.rest.exec_plugin import parse_rfc3339
 from kgen.runtime.testing._certs import CertificateAuthority
 
@@ -597,8 +598,11 @@ def test_an_empty_kubeconfig_file_has_no_context(tmp_path: Path) -> None:
 
 def test_config_defaults_are_client_go_defaults() -> None:
     config = Config(host="https://h")
-    assert (config.qps, config.burst, config.timeout, config.namespace) == (DEFAULT_QPS, DEFAULT_BURST, None, "default")
+    # rest.Config's zero values: "not set", which the REST client turns into rest.DefaultQPS/Burst.
+    assert (config.qps, config.burst, config.timeout, config.namespace) == (0.0, 0, None, "default")
     assert (DEFAULT_QPS, DEFAULT_BURST) == (5.0, 10)
+    limiter = RESTClient(config).limiter
+    assert limiter is not None and (limiter.qps, limiter.burst) == (DEFAULT_QPS, DEFAULT_BURST)
     assert config.user_agent.startswith("kgen/") and " python/" in config.user_agent
     assert config.user_agent.split(" (", 1)[1].split(")")[0].count("/") == 1  # (<os>/<arch>)
 

@@ -116,3 +116,15 @@ def test_async_manager_serves_probes_and_metrics_and_stops_from_another_thread()
     asker.join(5)
     assert answers["readyz"] == "ok"
     assert "# TYPE rest_client_request_duration_seconds histogram" in answers["metrics"]
+
+
+@pytest.mark.parametrize("manager_class", [Manager, AsyncManager])
+def test_manager_clients_are_unthrottled_unless_the_config_sets_a_qps(manager_class: type[Manager | AsyncManager]) -> None:
+    # controller-runtime's config getters (PR #3119): QPS 0, not set, becomes -1, leaving the
+    # limits to the apiserver's priority and fairness; a QPS the user set is kept.
+    unset = Config(host="https://127.0.0.1:1")
+    assert manager_class(unset).rest.limiter is None
+    assert unset.qps == 0  # the user's config is not changed
+    chosen = Config(host="https://127.0.0.1:1", qps=5.0, burst=10)
+    limiter = manager_class(chosen).rest.limiter
+    assert limiter is not None and (limiter.qps, limiter.burst) == (5.0, 10)
