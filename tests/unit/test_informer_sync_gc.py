@@ -328,3 +328,16 @@ def test_the_sync_gc_bench_syncs_its_pods_through_a_real_informer() -> None:
     assert figures["objects"] == 30 and figures["updates"] == 3
     assert figures["gcEnabledAfter"] is True
     assert sync_gc.holders() == 0
+
+
+@pytest.mark.parametrize("hold", [True, False])
+def test_the_generated_factories_pass_the_opt_out_to_their_informers(hold: bool) -> None:
+    from kgen.kubernetes import AsyncClientset, Clientset
+    from kgen.kubernetes.informers.factory import AsyncSharedInformerFactory, SharedInformerFactory
+    from kgen.runtime.rest import Config
+
+    config = Config(host="https://127.0.0.1:1")
+    factory = SharedInformerFactory(Clientset(config), hold_gc_during_sync=hold)
+    assert factory.core_v1.config_maps().informer.reflector.sync_gc.enabled is hold
+    async_factory = AsyncSharedInformerFactory(AsyncClientset(config), hold_gc_during_sync=hold)
+    assert async_factory.core_v1.config_maps().informer.reflector.sync_gc.enabled is hold

@@ -33,6 +33,7 @@ class SharedInformerFactory(_Factory):
         transform: Callable[[Any], Any] | None = None,
         custom_resync: dict[str, float] | None = None,
         watch_list: bool | None = None,
+        hold_gc_during_sync: bool = True,
     ) -> None:
         super().__init__(
             clientset.rest,
@@ -42,6 +43,7 @@ class SharedInformerFactory(_Factory):
             transform=transform,
             custom_resync=custom_resync,
             watch_list=watch_list,
+            hold_gc_during_sync=hold_gc_during_sync,
         )
 
     @functools.cached_property
@@ -71,6 +73,7 @@ class AsyncSharedInformerFactory(_AsyncFactory):
         transform: Callable[[Any], Any] | None = None,
         custom_resync: dict[str, float] | None = None,
         watch_list: bool | None = None,
+        hold_gc_during_sync: bool = True,
     ) -> None:
         super().__init__(
             clientset.rest,
@@ -80,6 +83,7 @@ class AsyncSharedInformerFactory(_AsyncFactory):
             transform=transform,
             custom_resync=custom_resync,
             watch_list=watch_list,
+            hold_gc_during_sync=hold_gc_during_sync,
         )
 
     @functools.cached_property
