@@ -125,12 +125,19 @@ class _Pipeline:
         extensions: dict[str, Any] = {}
         if self._sni:
             extensions["sni_hostname"] = self._sni
-        timeout = req.timeout if req.timeout is not None else request_timeout(self.config, req.stream, list(req.params))
-        if timeout is not None:
-            extensions["timeout"] = httpx.Timeout(timeout).as_dict()
-        return http.build_request(
-            req.method, req.path, params=list(req.params), content=req.body, headers=headers, extensions=extensions
-        )
+        params = list(req.params)
+        timeout = req.timeout if req.timeout is not None else request_timeout(self.config, req.stream, params)
+        extensions["timeout"] = (http.timeout if timeout is None else httpx.Timeout(timeout)).as_dict()
+        # What http.build_request(method, path, params=...) makes, built directly: the URL is
+        # parsed once where build_request parses it three times (its own, the base_url merge,
+        # the params merge), a third of a request's CPU in a controller's profile. The client's
+        # cookie jar is not sent: client-go's http.Client has none.
+        url = str(http.base_url).rstrip("/") + req.path
+        if params:
+            url += "?" + str(httpx.QueryParams(tuple(params)))
+        merged = httpx.Headers(http.headers)
+        merged.update(headers)
+        return httpx.Request(req.method, httpx.URL(url), content=req.body, headers=merged, extensions=extensions)
 
     def call(self, req: Request) -> _Call:
         return _Call(self, req)
