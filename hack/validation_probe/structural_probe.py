@@ -1,0 +1,1664 @@
+"""The apiserver as the oracle for structural-schema validation, and the measured choice of the
+validator kgen's validate() stands on (issue 15).
+
+    .venv/bin/python -m hack.validation_probe.structural_probe            # apiserver + compare
+    .venv/bin/python -m hack.validation_probe.structural_probe --offline  # compare the fixture only
+
+1. Installs ``probe_crd.yaml`` (every structural keyword the apiextensions-apiserver knows) on a
+   real kube-apiserver, sends a seeded corpus mutated from one valid Probe with a server-side
+   dry-run create, once with the default ``fieldValidation`` (Warn) and once with Strict, and
+   records the verdict and every cause of each answer.
+2. Probes Deployment, ConfigMap and Pod the same way: built-ins are validated by Go code (the JSON
+   decoder, then ``pkg/apis/*/validation``), so it records which answers the published OpenAPI
+   schema predicts and which it cannot.
+3. Runs each candidate validator on the CRD version's openAPIV3Schema (translated where the
+   library needs it: jsonschema-rs, fastjsonschema, python-jsonschema for reference, and ``Walker``,
+   a prototype of a kgen-generated walker) and prints, per candidate and fieldValidation mode, the
+   verdict confusion matrix, the per-object field-path and message agreement, the throughput, and
+   the walker's agreement on the HOLDOUT objects (written after it; the out-of-sample figure).
+
+The answers are saved as ``tests/fixtures/validation/structural_corpus.json`` so unit tests (and
+``--offline``) compare without a server. Mutations are seeded: the same seed gives the same corpus.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import copy
+import ipaddress
+import json
+import math
+import random
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "validation"
+CORPUS_PATH = FIXTURES / "structural_corpus.json"
+CRD_PATH = FIXTURES / "probe_crd.yaml"
+SNAPSHOT = ROOT / "openapi"
+
+GROUP, VERSION, PLURAL, KIND = "probe.kgen.io", "v1", "probes", "Probe"
+NAMESPACE = "default"
+
+# ---------------------------------------------------------------------------------------------
+# The CRD: every keyword issue 15 names, as the apiextensions-apiserver accepts them.
+# ---------------------------------------------------------------------------------------------
+
+S = {"type": "string"}
+I = {"type": "integer"}
+
+#: Values each ``spec.formats.<name>`` field is probed with; the first is valid in Go.
+FORMAT_VALUES: dict[str, list[Any]] = {
+    "date-time": ["2024-01-02T03:04:05Z", "2024-01-02T03:04:05.123+02:00", "2024-01-02T03:04:05",
+                  "2024-01-02 03:04:05Z", "2024-01-02t03:04:05z", "2024-13-02T03:04:05Z", "yesterday",
+                  "2024-01-02"],
+    "datetime": ["2024-01-02T03:04:05Z", "not-a-date"],
+    "date": ["2024-02-29", "2023-02-29", "2024-1-2", "2024-01-02T00:00:00Z", "20240102"],
+    "byte": ["aGVsbG8=", "aGVsbG8", "not base64!", "aGVs bG8=", "", "aGVsbG8_"],
+    "uuid": ["123e4567-e89b-12d3-a456-426614174000", "123E4567-E89B-12D3-A456-426614174000",
+             "123e4567e89b12d3a456426614174000", "123e4567-e89b-12d3-a456-42661417400",
+             "{123e4567-e89b-12d3-a456-426614174000}", "urn:uuid:123e4567-e89b-12d3-a456-426614174000"],
+    "uuid4": ["123e4567-e89b-42d3-a456-426614174000", "123e4567-e89b-12d3-a456-426614174000"],
+    "ipv4": ["10.1.2.3", "10.1.2", "010.1.2.3", "256.1.2.3", "::1", "::ffff:10.1.2.3", " 10.1.2.3"],
+    "ipv6": ["::1", "2001:db8::1", "10.1.2.3", "::ffff:10.1.2.3", "2001:db8::g", "fe80::1%eth0"],
+    "cidr": ["10.0.0.0/8", "10.0.0.1/8", "2001:db8::/32", "10.0.0.0/33", "10.0.0.0", "010.0.0.0/8"],
+    "hostname": ["example.com", "a-b.c", "Example.COM", "a_b.com", "-ab.com", "a" * 64 + ".com",
+                 "example.com.", "1.2.3.4", "ex ample"],
+    "email": ["a@example.com", "A B <a@example.com>", "a@b", "a", "a@@b.com", "@example.com"],
+    "uri": ["https://example.com/x?y=1", "/just/a/path", "relative/path", "mailto:a@b.c", "http://",
+            "http://exa mple.com", "::not"],
+    "duration": ["1h30m", "300ms", "-1.5h", "0", "PT1H", "1 hour", "5", "1d", "22 ns", "1.5 hours"],
+    "mac": ["00:11:22:33:44:55", "00-11-22-33-44-55", "0011.2233.4455", "00:11:22:33:44",
+            "00:11:22:33:44:55:66:77", "zz:11:22:33:44:55"],
+    "bsonobjectid": ["507f1f77bcf86cd799439011", "507f1f77bcf86cd79943901", "507f1f77bcf86cd79943901z"],
+    "hexcolor": ["#ffffff", "fff", "#fffff", "#ggg"],
+    "rgbcolor": ["rgb(255,255,255)", "rgb(256,0,0)", "rgb(1,2)"],
+    "isbn": ["978-0321751041", "0321751043", "1234567890"],
+    "creditcard": ["4111111111111111", "1234"],
+    "ssn": ["123-45-6789", "123456789", "12-345-6789"],
+    "password": ["anything at all"],
+    "k8s-short-name": ["abc", "Not_A_Name", "a.b"],
+    "k8s-long-name": ["a.b", "Not_A_Name"],
+    "int32": ["12", "abc"],
+}
+
+
+def _format_field(fmt: str) -> str:
+    return re.sub(r"-(.)", lambda m: m.group(1).upper(), fmt)
+
+
+def probe_schema() -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "type": "object",
+        "required": ["name", "replicas"],
+        "properties": {
+            "name": {"type": "string", "minLength": 2, "maxLength": 20, "pattern": "^[a-z][a-z0-9-]*$"},
+            "replicas": {"type": "integer", "format": "int32", "minimum": 0, "maximum": 100},
+            "count32": {"type": "integer", "format": "int32"},
+            "big": {"type": "integer", "format": "int64"},
+            "ratio": {"type": "number", "minimum": 0, "maximum": 1, "exclusiveMaximum": True},
+            "step": {"type": "integer", "minimum": 0, "exclusiveMinimum": True, "multipleOf": 5},
+            "weight": {"type": "number", "format": "double", "multipleOf": 0.5},
+            "enabled": {"type": "boolean"},
+            "mode": {"type": "string", "enum": ["Fast", "Slow", "Off"]},
+            "level": {"type": "integer", "enum": [1, 2, 3]},
+            "formats": {"type": "object", "properties": {
+                _format_field(f): {"type": "string", "format": f} for f in FORMAT_VALUES}},
+            "port": {"x-kubernetes-int-or-string": True},
+            "percent": {"x-kubernetes-int-or-string": True,
+                        "anyOf": [{"type": "integer"}, {"type": "string"}],
+                        "maximum": 100, "pattern": "^[0-9]+%$"},
+            "nullableStr": {"type": "string", "nullable": True},
+            "nullableObj": {"type": "object", "nullable": True, "properties": {"a": S}},
+            "plainStr": {"type": "string"},
+            "plainObj": {"type": "object", "properties": {"a": S}},
+            "tags": {"type": "array", "x-kubernetes-list-type": "set", "minItems": 1, "maxItems": 5,
+                     "items": {"type": "string", "maxLength": 8}},
+            "numbers": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "integer"}},
+            "ports": {
+                "type": "array", "maxItems": 4,
+                "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name", "protocol"],
+                "items": {"type": "object", "required": ["name"], "properties": {
+                    "name": S,
+                    "protocol": {"type": "string", "enum": ["TCP", "UDP"], "default": "TCP"},
+                    "port": {"type": "integer", "format": "int32", "minimum": 1, "maximum": 65535},
+                }},
+            },
+            "steps": {"type": "array", "x-kubernetes-list-type": "atomic",
+                      "items": {"type": "object", "required": ["id"], "properties": {
+                          "id": I, "note": {"type": "string", "maxLength": 5}}}},
+            "matrix": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}},
+            "labels": {"type": "object", "minProperties": 1, "maxProperties": 3,
+                       "additionalProperties": {"type": "string", "maxLength": 10}},
+            "counts": {"type": "object", "x-kubernetes-map-type": "granular",
+                       "additionalProperties": {"type": "integer", "minimum": 0}},
+            "selector": {"type": "object", "x-kubernetes-map-type": "atomic",
+                         "properties": {"app": S, "tier": S}},
+            "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+            "freeTyped": {"type": "object", "x-kubernetes-preserve-unknown-fields": True,
+                          "properties": {"known": {"type": "integer"}}},
+            "anything": {"x-kubernetes-preserve-unknown-fields": True},
+            "template": {"type": "object", "x-kubernetes-embedded-resource": True,
+                         "x-kubernetes-preserve-unknown-fields": True},
+            "nested": {"type": "object", "required": ["inner"], "properties": {
+                "inner": {"type": "object", "required": ["value"], "properties": {
+                    "value": {"type": "string", "minLength": 1}, "extra": I}}}},
+        },
+    }
+    return {"type": "object", "properties": {
+        "apiVersion": S, "kind": S, "metadata": {"type": "object"}, "spec": spec}}
+
+
+def probe_crd() -> dict[str, Any]:
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"{PLURAL}.{GROUP}"},
+        "spec": {
+            "group": GROUP,
+            "scope": "Namespaced",
+            "names": {"plural": PLURAL, "singular": "probe", "kind": KIND, "listKind": "ProbeList"},
+            "versions": [{"name": VERSION, "served": True, "storage": True,
+                          "schema": {"openAPIV3Schema": probe_schema()}}],
+        },
+    }
+
+
+def valid_probe() -> dict[str, Any]:
+    return {
+        "apiVersion": f"{GROUP}/{VERSION}",
+        "kind": KIND,
+        "metadata": {"name": "p"},
+        "spec": {
+            "name": "web-1",
+            "replicas": 3,
+            "count32": 7,
+            "big": 9007199254740993,
+            "ratio": 0.5,
+            "step": 10,
+            "weight": 1.5,
+            "enabled": True,
+            "mode": "Fast",
+            "level": 2,
+            "formats": {_format_field(f): v[0] for f, v in FORMAT_VALUES.items()},
+            "port": 8080,
+            "percent": "50%",
+            "nullableStr": "x",
+            "nullableObj": {"a": "b"},
+            "plainStr": "y",
+            "plainObj": {"a": "c"},
+            "tags": ["a", "b"],
+            "numbers": [1, 2],
+            "ports": [{"name": "http", "protocol": "TCP", "port": 80},
+                      {"name": "http", "protocol": "UDP", "port": 80},
+                      {"name": "dns", "port": 53}],
+            "steps": [{"id": 1, "note": "ok"}, {"id": 1}],
+            "matrix": [[1, 2], [3]],
+            "labels": {"app": "web"},
+            "counts": {"a": 1, "b": 0},
+            "selector": {"app": "web"},
+            "free": {"any": {"thing": [1, "two", None]}},
+            "freeTyped": {"known": 1, "unknown": "kept"},
+            "anything": ["a", 1, {"b": None}],
+            "template": {"apiVersion": "v1", "kind": "ConfigMap",
+                         "metadata": {"name": "cm"}, "data": {"k": "v"}},
+            "nested": {"inner": {"value": "v"}},
+        },
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# The corpus: seeded mutations of the valid Probe.
+# ---------------------------------------------------------------------------------------------
+
+DELETE = object()  # a mutation value that removes the field
+Path_ = tuple[Any, ...]
+
+#: (label, path under the object, values). Each value gives one object.
+WRONG = ["3", 3, 3.5, True, None, [], {}]
+MUTATIONS: list[tuple[str, Path_, list[Any]]] = [
+    ("type", ("spec", "name"), [5, True, [], {}, None]),
+    ("length", ("spec", "name"), ["a", "a" * 21, "a" * 20]),
+    ("pattern", ("spec", "name"), ["Web", "9web", "web_1", "web-"]),
+    ("required", ("spec", "name"), [DELETE]),
+    ("type", ("spec", "replicas"), ["3", 3.5, 3.0, True, None, [1], {"a": 1}, 1e2]),
+    ("range", ("spec", "replicas"), [-1, 0, 100, 101, 2**31]),
+    ("required", ("spec", "replicas"), [DELETE]),
+    ("int32", ("spec", "count32"), [2**31 - 1, 2**31, -(2**31), -(2**31) - 1, 2**40, 1e10]),
+    ("int64", ("spec", "big"), [2**63 - 1, 2**63, -(2**63), -(2**63) - 1, 2**64, 1.5, 1e18, 1e19, "1"]),
+    ("range", ("spec", "ratio"), [0, 0.999, 1, 1.0, -0.01, 2, "0.5", True]),
+    ("range", ("spec", "step"), [0, 5, 7, -5, 10.0, 12.5, "5"]),
+    ("multipleOf", ("spec", "weight"), [0, 1, 1.25, 2.5, 0.1, -3, 1e20, "1"]),
+    ("type", ("spec", "enabled"), ["true", 1, 0, None, False]),
+    ("enum", ("spec", "mode"), ["Slow", "fast", "", 1, None, ["Fast"]]),
+    ("enum", ("spec", "level"), [1, 3, 4, 0, 2.0, "2", 2.5]),
+    ("int-or-string", ("spec", "port"), [80, "http", "", 80.5, 80.0, True, None, [], {}, -1, 2**40]),
+    ("int-or-string", ("spec", "percent"), [100, 101, "5%", "abc", "%", 50.5, True, None]),
+    ("nullable", ("spec", "nullableStr"), [None, 5, ""]),
+    ("nullable", ("spec", "nullableObj"), [None, "x", {}, {"a": None}, {"a": 1}]),
+    ("nullable", ("spec", "plainStr"), [None, 5]),
+    ("nullable", ("spec", "plainObj"), [None, "x", {"a": None}]),
+    ("type", ("spec", "formats"), [None, "x", [], {}]),
+    ("set", ("spec", "tags"), [["a", "b", "a"], ["a", "a", "a"], ["a", "b", "a", "b"], [], ["a"] * 6,
+                               list("abcdef"), ["a", 1], ["a", None], ["abcdefghi"], "a", None, [["a"]]]),
+    ("set", ("spec", "numbers"), [[1, 1], [1, 2, 1], [1, 1.0], [1, "1"], [1.5], [True], [None, None]]),
+    ("map-list", ("spec", "ports"), [
+        [{"name": "a", "protocol": "TCP"}, {"name": "a", "protocol": "TCP"}],
+        [{"name": "a", "protocol": "TCP"}, {"name": "a"}],
+        [{"name": "a"}, {"name": "a"}],
+        [{"name": "a", "protocol": "TCP"}, {"name": "b"}, {"name": "a", "protocol": "TCP"}, {"name": "b"}],
+        [{"name": "a", "protocol": "UDP"}, {"name": "a", "protocol": "udp"}],
+        [{"protocol": "TCP"}],
+        [{"name": "a", "port": 0}],
+        [{"name": "a", "port": 70000}],
+        [{"name": "a", "port": "80"}],
+        [{"name": n} for n in "abcde"],
+        [{"name": 1}],
+        [{"name": None}],
+        [{"name": "a", "protocol": None}],
+        [None],
+        ["a"],
+        [],
+        None,
+        {"name": "a"},
+    ]),
+    ("atomic-list", ("spec", "steps"), [
+        [{"id": 1}, {}], [{"id": "1"}], [{"id": 1, "note": "toolong"}], [{"id": 1}, {"id": 1}],
+        [{"id": 1, "note": None}], [1], None]),
+    ("nested-list", ("spec", "matrix"), [[[1, "x"]], [[1], [2, 2.5]], [1], [[None]], [[]], [[1], None]]),
+    ("map", ("spec", "labels"), [{}, {"a": "1", "b": "2", "c": "3", "d": "4"}, {"a": 1},
+                                 {"a": "01234567890"}, {"a": None}, {"a b": "x", "": "y"},
+                                 {"a": "1", "b": 2, "c": None}, None, ["a"]]),
+    ("map", ("spec", "counts"), [{"a": -1}, {"a": "1"}, {"a": 1.5}, {"a": None}, {"a": -1, "b": -2}, {}]),
+    ("map-type", ("spec", "selector"), [{"app": 1}, {"other": "x"}, None]),
+    ("preserve-unknown", ("spec", "free"), [{"x": {"y": [None, 1.5, "z"]}}, "str", None, [], {}]),
+    ("preserve-unknown", ("spec", "freeTyped"), [{"known": "1"}, {"known": 1, "extra": {"deep": 1}},
+                                                 {"known": None}]),
+    ("preserve-unknown", ("spec", "anything"), ["x", 1, None, {"a": [1]}, True]),
+    ("embedded", ("spec", "template"), [
+        {"kind": "ConfigMap", "metadata": {"name": "x"}},
+        {"apiVersion": "v1", "metadata": {"name": "x"}},
+        {},
+        {"apiVersion": "v1", "kind": "ConfigMap"},
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "Bad_Name"}},
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x", "labels": {"a b": "c"}}},
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": 5}},
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x", "unknownMeta": 1}},
+        {"apiVersion": 1, "kind": "ConfigMap"},
+        "x",
+        None,
+    ]),
+    ("required", ("spec", "nested"), [{}, {"inner": {}}, {"inner": None}, {"inner": {"value": ""}},
+                                      {"inner": {"value": "v", "extra": "1"}}, None, DELETE]),
+    ("unknown", ("spec", "unknownField"), [1, {"a": 1}, None]),
+    ("unknown", ("spec", "nested", "inner", "unknownInner"), ["x"]),
+    ("unknown", ("spec", "ports", 0, "unknownPortField"), ["x"]),
+    ("unknown", ("spec", "plainObj", "unknownObjField"), [None]),
+    ("unknown", ("spec", "free", "notUnknown"), ["x"]),
+    ("unknown", ("topLevelUnknown",), ["x"]),
+    ("unknown", ("status",), [{"phase": "x"}]),
+    ("spec", ("spec",), [None, "x", [], {}]),
+]
+#: Written after the walker below was fitted to MUTATIONS: its agreement on these (labelled
+#: "holdout:...") is the out-of-sample figure. New values only, no new keywords.
+HOLDOUT: list[tuple[str, Path_, list[Any]]] = [
+    ("type", ("spec", "name"), ["a-", "ab", "x" * 20 + "y", "é", 0, False]),
+    ("type", ("spec", "replicas"), [50.0, 100.5, -0.0, 1e-3, "", 2**31 - 1, 2**53 + 1, -(2**63)]),
+    ("int32", ("spec", "count32"), [2147483647.0, -2147483648.5, 2**31 + 0.5, 1e9]),
+    ("int64", ("spec", "big"), [2**53, -1.0, 9.5e18, 1e-5]),
+    ("range", ("spec", "ratio"), [1e-300, 0.9999999999999999, 1.0000000000000002, 5, -0.0]),
+    ("range", ("spec", "step"), [5.0, 25, 3.0, 1e3, 2**40, 5 * 2**40]),
+    ("multipleOf", ("spec", "weight"), [0.5, 2.0, 1e15 + 0.5, 0.25, 3.5, -1.5, 7]),
+    ("enum", ("spec", "mode"), ["Off", "OFF", " Fast", False]),
+    ("enum", ("spec", "level"), [True, 3.0, 1e0, [1]]),
+    ("int-or-string", ("spec", "port"), ["80", -0.5, 2**63, 1e3]),
+    ("int-or-string", ("spec", "percent"), [0, -5, "100%", "50", 99.0, "1%%", 100.5]),
+    ("set", ("spec", "tags"), [["b", "a", "b", "a", "c"], ["", ""], ["a", "A"], [True, True], [1, 1]]),
+    ("set", ("spec", "numbers"), [[0, -0], [2**40, 2**40], [1.0, 1.0], [[1], [1]], [1, 2, 3, 2, 1]]),
+    ("map-list", ("spec", "ports"), [
+        [{"name": "a", "protocol": "UDP"}, {"name": "a", "protocol": "UDP"}, {"name": "a"}],
+        [{"name": "a", "protocol": "TCP", "port": 1}, {"name": "a", "port": 2}],
+        [{"name": ""}, {"name": ""}],
+        [{"name": "a"}, {"name": "b"}, {"name": "a"}, {"name": "a"}],
+        [{"name": "a", "protocol": "SCTP"}],
+        [{"name": "a"}, "x", {"name": "a"}],
+    ]),
+    ("atomic-list", ("spec", "steps"), [[{"id": 1.5}], [{"id": None}], [{"note": "x" * 6}]]),
+    ("nested-list", ("spec", "matrix"), [[[1, 2**63]], [[True]], [["1"]]]),
+    ("map", ("spec", "labels"), [{"a/b": "x"}, {"k": ""}, {"k": "é" * 10}, {"k": "é" * 11},
+                                 {"a": "1", "b": "2", "c": "3"}, {"a": 1, "b": 2}]),
+    ("map", ("spec", "counts"), [{"a": 0.0}, {"a": -0.5}, {"a": 2**63}]),
+    ("map-type", ("spec", "selector"), [{"app": None, "tier": "x"}, {"tier": 5}, "x"]),
+    ("preserve-unknown", ("spec", "freeTyped"), [{"known": 1.5}, {"known": "x", "a": None}]),
+    ("embedded", ("spec", "template"), [
+        {"apiVersion": "", "kind": "X"},
+        {"apiVersion": "v1", "kind": "X", "metadata": {"labels": {"ok": "v", "-bad": "v"}}},
+        {"apiVersion": "v1", "kind": "X", "metadata": {"annotations": {"a b": "c"}}},
+        {"apiVersion": "v1", "kind": "X", "metadata": {"labels": {"k": "bad value!"}}},
+        {"apiVersion": "v1", "kind": "X", "metadata": "x"},
+        {"apiVersion": "v1", "kind": "X", "metadata": {"name": "x", "namespace": "Bad"}},
+    ]),
+    ("required", ("spec", "nested"), [{"inner": {"value": None}}, {"inner": {"value": 1}}, {"inner": "x"},
+                                      {"inner": {"value": "v"}, "other": 1}]),
+    ("format:date-time", ("spec", "formats", "dateTime"), [
+        "2024-02-29T23:59:60Z", "2024-01-02T24:00:00Z", "2024-01-02T03:04:05.Z", "2024-01-02T03:04:05+0200",
+        "2024-01-02T03:04:05-23:59", "0000-01-01T00:00:00Z"]),
+    ("format:date", ("spec", "formats", "date"), ["0000-01-01", "2024-02-30", "2024-12-31"]),
+    ("format:byte", ("spec", "formats", "byte"), ["YQ==", "YQ", "Y===", "YWJj\n"]),
+    ("format:uuid", ("spec", "formats", "uuid"), ["00000000-0000-0000-0000-000000000000",
+                                                  "123e4567-e89b12d3-a456-426614174000"]),
+    ("format:ipv4", ("spec", "formats", "ipv4"), ["0.0.0.0", "1.2.3.04", "1.2.3.0004", "1.2.3.4/8"]),
+    ("format:ipv6", ("spec", "formats", "ipv6"), ["::", "1::2::3", "::ffff:1.2.3.04", "2001:db8:0:0:0:0:0:1:2"]),
+    ("format:cidr", ("spec", "formats", "cidr"), ["::/0", "1.2.3.4/08", "1.2.3.4/-1"]),
+    ("format:hostname", ("spec", "formats", "hostname"), [
+        "a", "a.b.c.com", "xn--bcher-kva.example", "ü.com", "a..com", "com.", "a.1com"]),
+    ("format:email", ("spec", "formats", "email"), ["a.b@c.d", "a b@c.d", '"a b"@c.d', "<a@b.c>", "a@b.c, d@e.f"]),
+    ("format:uri", ("spec", "formats", "uri"), ["http://a/b c", "HTTP://X", "urn:isbn:123", "http://[::1]:80/",
+                                                "//x/y", "a:"]),
+    ("format:duration", ("spec", "formats", "duration"), ["1h 30m", "1us", "1µs", "-5m", "1.5", "3 weeks", "1y",
+                                                          "1 fortnight"]),
+    ("format:mac", ("spec", "formats", "mac"), ["00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff:00:11:22:33",
+                                                "0011.2233.4455.6677", "00:11:22:33:44:5"]),
+    ("format:bsonobjectid", ("spec", "formats", "bsonobjectid"), ["507F1F77BCF86CD799439011"]),
+    ("format:hexcolor", ("spec", "formats", "hexcolor"), ["#FFF", "FFFFFF", "#ffff"]),
+    ("format:rgbcolor", ("spec", "formats", "rgbcolor"), ["rgb( 1 , 2 , 3 )", "rgb(01,2,3)", "RGB(1,2,3)"]),
+    ("format:isbn", ("spec", "formats", "isbn"), ["978-0-321-75104-1", "0-321-75104-3", "97803217510", "080442957X"]),
+    ("format:creditcard", ("spec", "formats", "creditcard"), ["4111-1111-1111-1111", "4111111111111112"]),
+    ("format:ssn", ("spec", "formats", "ssn"), ["123 45 6789", "123-456789"]),
+    ("format:k8s-short-name", ("spec", "formats", "k8sShortName"), ["a" * 64, "a-b", "-a"]),
+    ("format:k8s-long-name", ("spec", "formats", "k8sLongName"), ["a..b", "a." * 127 + "a", "A.b"]),
+    ("format:uuid4", ("spec", "formats", "uuid4"), ["123e4567-e89b-42d3-c456-426614174000"]),
+]
+for _fmt, _values in FORMAT_VALUES.items():
+    MUTATIONS.append(("format:" + _fmt, ("spec", "formats", _format_field(_fmt)), _values[1:] + [5, None]))
+
+
+def _set(obj: Any, path: Path_, value: Any) -> None:
+    for i, key in enumerate(path[:-1]):
+        if isinstance(obj, dict) and obj.get(key) is None:
+            obj[key] = [] if isinstance(path[i + 1], int) else {}
+        obj = obj[key]
+    last = path[-1]
+    if value is DELETE:
+        if isinstance(obj, dict):
+            obj.pop(last, None)
+        else:
+            del obj[last]
+    elif isinstance(obj, list) and last == len(obj):
+        obj.append(value)
+    else:
+        obj[last] = value
+
+
+def build_corpus(seed: int) -> list[dict[str, Any]]:
+    """The valid original (with seeded harmless variations) and every mutation, plus seeded
+    combinations of 2-4 mutations (how many errors the apiserver reports at once)."""
+    rng = random.Random(seed)
+    base = valid_probe()
+    corpus: list[dict[str, Any]] = []
+
+    def add(label: str, muts: list[tuple[Path_, Any]]) -> None:
+        obj = copy.deepcopy(base)
+        obj["metadata"]["name"] = f"p{len(corpus)}"
+        for path, value in muts:
+            _set(obj, path, value if value is DELETE else copy.deepcopy(value))
+        corpus.append({"id": len(corpus), "label": label,
+                       "mutations": [["/".join(map(str, p)), "<delete>" if v is DELETE else v] for p, v in muts],
+                       "raw_mutations": [_mutation_record(p, v) for p, v in muts],
+                       "object": obj})
+
+    add("valid", [])
+    # valid variations: each optional field dropped in turn (nothing but required ones left)
+    for key in base["spec"]:
+        if key not in ("name", "replicas"):
+            add("valid-drop", [(("spec", key), DELETE)])
+    singles = [(label, path, v) for label, path, values in MUTATIONS for v in values]
+    for label, path, v in singles:
+        add(label, [(path, v)])
+    for label, path, values in HOLDOUT:
+        for v in values:
+            add("holdout:" + label, [(path, v)])
+    by_path: dict[Path_, list[tuple[str, Any]]] = {}
+    for label, path, v in singles:
+        by_path.setdefault(path, []).append((label, v))
+    paths = sorted(by_path, key=str)
+    for _ in range(40):
+        want = rng.randint(2, 4)
+        chosen: list[Path_] = []
+        for p in rng.sample(paths, len(paths)):
+            if not any(p[: len(q)] == q or q[: len(p)] == p for q in chosen):
+                chosen.append(p)
+            if len(chosen) == want:
+                break
+        muts = []
+        for p in chosen:
+            _label, v = rng.choice(by_path[p])
+            muts.append((p, v))
+        add("combo", muts)
+    return corpus
+
+
+# ---------------------------------------------------------------------------------------------
+# The oracle: server-side dry-run create.
+# ---------------------------------------------------------------------------------------------
+
+def _answer(resp: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"code": resp.status_code}
+    warnings = resp.headers.get_list("warning") if hasattr(resp.headers, "get_list") else []
+    if warnings:
+        out["warnings"] = [re.sub(r'^299 - "(.*)"$', r"\1", w) for w in warnings]
+    if resp.status_code >= 400:
+        body = resp.json()
+        out["reason"] = body.get("reason")
+        out["message"] = body.get("message")
+        causes = (body.get("details") or {}).get("causes") or []
+        out["causes"] = [{k: c.get(k) for k in ("reason", "field", "message") if c.get(k) is not None}
+                         for c in causes]
+    return out
+
+
+def dry_run(client: Any, path: str, obj: Any) -> dict[str, dict[str, Any]]:
+    answers = {}
+    for mode in ("Warn", "Strict"):
+        # Warn is the apiserver's default when the parameter is absent: sent without it.
+        params = {"dryRun": "All"} if mode == "Warn" else {"dryRun": "All", "fieldValidation": "Strict"}
+        resp = client.post(path, params=params, content=json.dumps(obj),
+                           headers={"Content-Type": "application/json"})
+        answers[mode] = _answer(resp)
+    return answers
+
+
+def install_crd(client: Any) -> None:
+    resp = client.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", json=probe_crd())
+    if resp.status_code not in (201, 409):
+        raise SystemExit(f"CRD rejected: {resp.status_code} {resp.text}")
+    path = f"/apis/{GROUP}/{VERSION}/namespaces/{NAMESPACE}/{PLURAL}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if client.get(path).status_code == 200:
+            return
+        time.sleep(0.2)
+    raise SystemExit("CRD never served")
+
+
+# ---------------------------------------------------------------------------------------------
+# Built-in kinds: validated by Go code, not by their published OpenAPI schema.
+# ---------------------------------------------------------------------------------------------
+
+def _deployment() -> dict[str, Any]:
+    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+            "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "a"}},
+                     "template": {"metadata": {"labels": {"app": "a"}}, "spec": {"containers": [
+                         {"name": "c", "image": "nginx", "ports": [{"containerPort": 80}],
+                          "resources": {"limits": {"cpu": "500m", "memory": "64Mi"}}}]}}}}
+
+
+def _pod() -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "po"},
+            "spec": {"containers": [{"name": "c", "image": "nginx", "ports": [{"containerPort": 80}]}]}}
+
+
+def _configmap() -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm"}, "data": {"k": "v"}}
+
+
+C0 = ("spec", "template", "spec", "containers")
+BUILTIN_MUTATIONS: list[tuple[str, Callable[[], dict[str, Any]], str, list[tuple[Path_, Any]]]] = [
+    ("valid", _deployment, "Deployment", []),
+    ("type", _deployment, "Deployment", [(("spec", "replicas"), "3")]),
+    ("type", _deployment, "Deployment", [(("spec", "replicas"), 2.5)]),
+    ("int32 overflow", _deployment, "Deployment", [(("spec", "replicas"), 2**31)]),
+    ("range", _deployment, "Deployment", [(("spec", "replicas"), -1)]),
+    ("required", _deployment, "Deployment", [(("spec", "selector"), DELETE)]),
+    ("selector mismatch", _deployment, "Deployment", [(("spec", "selector", "matchLabels", "app"), "b")]),
+    ("bad quantity", _deployment, "Deployment", [((*C0, 0, "resources", "limits", "cpu"), "lots")]),
+    ("quantity number", _deployment, "Deployment", [((*C0, 0, "resources", "limits", "cpu"), 0.5)]),
+    ("duplicate container name", _deployment, "Deployment",
+     [((*C0, 1), {"name": "c", "image": "busybox"})]),
+    ("duplicate port", _deployment, "Deployment", [((*C0, 0, "ports", 1), {"containerPort": 80})]),
+    ("port range", _deployment, "Deployment", [((*C0, 0, "ports", 0, "containerPort"), 70000)]),
+    ("enum", _deployment, "Deployment", [(("spec", "strategy"), {"type": "Sometimes"})]),
+    ("bad date-time", _deployment, "Deployment", [(("metadata", "creationTimestamp"), "yesterday")]),
+    ("unknown field", _deployment, "Deployment", [(("spec", "replica"), 2)]),
+    ("multiple", _deployment, "Deployment",
+     [(("spec", "replicas"), -1), ((*C0, 0, "image"), DELETE), ((*C0, 0, "name"), "Bad_Name")]),
+    ("valid", _pod, "Pod", []),
+    ("type", _pod, "Pod", [(("spec", "containers", 0, "ports", 0, "containerPort"), "80")]),
+    ("int32 overflow", _pod, "Pod", [(("spec", "containers", 0, "ports", 0, "containerPort"), 2**31)]),
+    ("duplicate container name", _pod, "Pod", [(("spec", "containers", 1), {"name": "c", "image": "x"})]),
+    ("duplicate port", _pod, "Pod", [(("spec", "containers", 0, "ports", 1), {"containerPort": 80})]),
+    ("duplicate port name", _pod, "Pod", [(("spec", "containers", 0, "ports"),
+                                           [{"name": "p", "containerPort": 80}, {"name": "p", "containerPort": 81}])]),
+    ("required", _pod, "Pod", [(("spec", "containers", 0, "image"), DELETE)]),
+    ("required list", _pod, "Pod", [(("spec", "containers"), [])]),
+    ("enum", _pod, "Pod", [(("spec", "restartPolicy"), "Sometimes")]),
+    ("bad quantity", _pod, "Pod", [(("spec", "containers", 0, "resources"), {"requests": {"memory": "1Gb"}})]),
+    ("null in list", _pod, "Pod", [(("spec", "containers", 1), None)]),
+    ("bad date-time", _pod, "Pod", [(("status",), {"startTime": "not-a-time"})]),
+    ("valid", _configmap, "ConfigMap", []),
+    ("type", _configmap, "ConfigMap", [(("data", "k"), 5)]),
+    ("bad key", _configmap, "ConfigMap", [(("data", "a b"), "v")]),
+    ("bad base64", _configmap, "ConfigMap", [(("binaryData",), {"b": "not base64!"})]),
+    ("overlap", _configmap, "ConfigMap", [(("binaryData",), {"k": "aGVsbG8="})]),
+    ("bad name", _configmap, "ConfigMap", [(("metadata", "name"), "Bad_Name")]),
+    ("type", _configmap, "ConfigMap", [(("immutable",), "yes")]),
+]
+
+BUILTIN_PATHS = {"Deployment": f"/apis/apps/v1/namespaces/{NAMESPACE}/deployments",
+                 "Pod": f"/api/v1/namespaces/{NAMESPACE}/pods",
+                 "ConfigMap": f"/api/v1/namespaces/{NAMESPACE}/configmaps"}
+BUILTIN_SCHEMAS = {"Deployment": ("apis__apps__v1_openapi.json", "io.k8s.api.apps.v1.Deployment"),
+                   "Pod": ("api__v1_openapi.json", "io.k8s.api.core.v1.Pod"),
+                   "ConfigMap": ("api__v1_openapi.json", "io.k8s.api.core.v1.ConfigMap")}
+
+
+def builtin_corpus() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for label, make, kind, muts in BUILTIN_MUTATIONS:
+        obj = make()
+        for path, value in muts:
+            _set(obj, path, value if value is DELETE else copy.deepcopy(value))
+        out.append({"id": len(out), "kind": kind, "label": label,
+                    "mutations": [["/".join(map(str, p)), "<delete>" if v is DELETE else v] for p, v in muts],
+                    "object": obj})
+    return out
+
+
+def ask_apiserver(corpus: list[dict[str, Any]], builtins: list[dict[str, Any]]) -> dict[str, Any]:
+    from kgen.runtime.testing import KubeAPIServer
+
+    with KubeAPIServer() as server, server.admin_client() as client:
+        install_crd(client)
+        path = f"/apis/{GROUP}/{VERSION}/namespaces/{NAMESPACE}/{PLURAL}"
+        started = time.perf_counter()
+        for entry in corpus:
+            entry["apiserver"] = dry_run(client, path, entry["object"])
+        took = time.perf_counter() - started
+        for entry in builtins:
+            entry["apiserver"] = dry_run(client, BUILTIN_PATHS[entry["kind"]], entry["object"])
+        return {"kubernetes": server.version, "requests": 2 * len(corpus), "seconds": round(took, 2)}
+
+
+# ---------------------------------------------------------------------------------------------
+# kube-openapi's string formats for CRDs (k8s.io/kube-openapi/pkg/validation/strfmt), in Python.
+# Shared by the walker and the "+ kgen glue" library variants; each is pinned by the corpus.
+# ---------------------------------------------------------------------------------------------
+
+_HEX = "[0-9a-fA-F]"
+_UUID = re.compile(rf"(?i)^{_HEX}{{8}}-?{_HEX}{{4}}-?{_HEX}{{4}}-?{_HEX}{{4}}-?{_HEX}{{12}}$")
+_UUID3 = re.compile(rf"(?i)^{_HEX}{{8}}-?{_HEX}{{4}}-?3{_HEX}{{3}}-?{_HEX}{{4}}-?{_HEX}{{12}}$")
+_UUID4 = re.compile(rf"(?i)^{_HEX}{{8}}-?{_HEX}{{4}}-?4{_HEX}{{3}}-?[89ab]{_HEX}{{3}}-?{_HEX}{{12}}$")
+_UUID5 = re.compile(rf"(?i)^{_HEX}{{8}}-?{_HEX}{{4}}-?5{_HEX}{{3}}-?[89ab]{_HEX}{{3}}-?{_HEX}{{12}}$")
+_L = r"[^\W_]"  # a letter or digit (strfmt: [a-zA-Z0-9\p{S}\p{L}])
+_HOSTNAME = re.compile(
+    rf"^({_L}((-?{_L}{{0,62}})?)|({_L}(((?:-|{_L}){{0,61}}{_L})?)(\.)){{1,}}([^\W\d_]){{2,63}})$")
+_TIME = re.compile(r"^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(z|[+-]([01]\d|2[0-3]):[0-5]\d)$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DURATION_UNITS = {"ns", "us", "µs", "ms", "s", "m", "h", "d", "w", "nanosecond", "nanoseconds",
+                   "microsecond", "microseconds", "millisecond", "milliseconds", "sec", "secs", "second",
+                   "seconds", "min", "mins", "minute", "minutes", "hr", "hrs", "hour", "hours", "day", "days",
+                   "wk", "wks", "week", "weeks"}
+_GO_DURATION = re.compile(r"^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$|^[-+]?0$")
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_EMAIL_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_EMAIL_ADDR = rf"({_EMAIL_ATOM}(\.{_EMAIL_ATOM})*|\"[^\"]*\")@{_EMAIL_ATOM}(\.{_EMAIL_ATOM})*"
+_EMAIL = re.compile(rf"^({_EMAIL_ADDR}|[^<>@]*<{_EMAIL_ADDR}>)$")
+_RGB_PART = r"\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*"
+_RGB = re.compile(rf"^rgb\({_RGB_PART},{_RGB_PART},{_RGB_PART}\)$")
+_CREDITCARD = re.compile(r"^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|"
+                         r"3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$")
+
+
+def _is_date(s: str) -> bool:
+    """time.Parse("2006-01-02"): year 0000 included (Python's date has no year 0)."""
+    if not _DATE.match(s):
+        return False
+    year, month, day = int(s[:4]), int(s[5:7]), int(s[8:])
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    return 1 <= month <= 12 and 1 <= day <= days[month - 1]
+
+
+def _is_date_time(s: str) -> bool:
+    parts = s.lower().split("t")
+    return len(parts) == 2 and _is_date(parts[0]) and bool(_TIME.match(parts[1]))
+
+
+def _parse_ip_sloppy(s: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """k8s.io/utils/net.ParseIPSloppy: Go's pre-1.17 net.ParseIP, leading zeros allowed."""
+    if ":" not in s:
+        parts = s.split(".")
+        if len(parts) != 4 or not all(p.isascii() and p.isdigit() and int(p) <= 255 for p in parts):
+            return None
+        return ipaddress.IPv4Address(".".join(str(int(p)) for p in parts))
+    if "%" in s:
+        return None
+    try:
+        return ipaddress.IPv6Address(s)
+    except ValueError:
+        return None
+
+
+def _is_ipv4(s: str) -> bool:
+    ip = _parse_ip_sloppy(s)
+    return ip is not None and (ip.version == 4 or ip.ipv4_mapped is not None)
+
+
+def _is_cidr(s: str) -> bool:
+    ip, sep, bits = s.partition("/")
+    parsed = _parse_ip_sloppy(ip)
+    if not sep or parsed is None or not bits.isdigit() or len(bits) > 3:
+        return False
+    return int(bits) <= (32 if ":" not in ip else 128)
+
+
+def _is_mac(s: str) -> bool:
+    for sep, group in ((":", 2), ("-", 2), (".", 4)):
+        parts = s.split(sep)
+        if len(parts) > 1 and all(len(p) == group and re.fullmatch(f"{_HEX}+", p) for p in parts):
+            return len(s.replace(sep, "")) // 2 in (6, 8, 20)
+    return False
+
+
+def _is_byte(s: str) -> bool:
+    if not s or len(s) % 4 or not re.fullmatch(r"[A-Za-z0-9+/]*={0,2}", s):
+        return False
+    try:
+        base64.b64decode(s, validate=True)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_uri(s: str) -> bool:
+    """net/url.ParseRequestURI: an absolute URI or an absolute path."""
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in s):
+        return False
+    if s.startswith("/"):
+        return True
+    m = re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", s)
+    if not m:
+        return False
+    rest = s[m.end():]
+    if rest.startswith("//"):
+        authority = re.split(r"[/?#]", rest[2:], maxsplit=1)[0]
+        return not re.search(r"[\s<>\"{}|\\^`]", authority)
+    return True
+
+
+def _is_duration(s: str) -> bool:
+    if _GO_DURATION.match(s):
+        return True
+    matches = re.findall(r"(\d+)\s*([A-Za-zµ]+)", s)
+    return bool(matches) and all(unit.lower() in _DURATION_UNITS for _n, unit in matches)
+
+
+def _isbn10(s: str) -> bool:
+    if not re.fullmatch(r"[0-9]{9}[0-9X]", s):
+        return False
+    total = sum((i + 1) * (10 if c == "X" else int(c)) for i, c in enumerate(s))
+    return total % 11 == 0
+
+
+def _isbn13(s: str) -> bool:
+    if not re.fullmatch(r"[0-9]{13}", s):
+        return False
+    return sum(int(c) * (1 if i % 2 == 0 else 3) for i, c in enumerate(s)) % 10 == 0
+
+
+def _is_isbn(s: str) -> bool:
+    bare = re.sub(r"[\s-]", "", s)
+    return _isbn10(bare) or _isbn13(bare)
+
+
+def _is_creditcard(s: str) -> bool:
+    digits = re.sub(r"[^0-9]", "", s)
+    if not _CREDITCARD.match(digits):
+        return False
+    total, double = 0, False
+    for c in reversed(digits):
+        d = int(c) * (2 if double else 1)
+        total += d - 9 if d > 9 else d
+        double = not double
+    return total % 10 == 0
+
+
+#: format -> check, for the formats the apiextensions-apiserver validates on CRDs.
+GO_FORMATS: dict[str, Callable[[str], bool]] = {
+    "bsonobjectid": lambda s: bool(re.fullmatch(f"{_HEX}{{24}}", s)),
+    "uri": _is_uri,
+    "email": lambda s: bool(_EMAIL.match(s)),
+    "hostname": lambda s: len(s) <= 255 and bool(_HOSTNAME.match(s)),
+    "ipv4": _is_ipv4,
+    "ipv6": lambda s: ":" in s and _parse_ip_sloppy(s) is not None,
+    "cidr": _is_cidr,
+    "mac": _is_mac,
+    "uuid": lambda s: bool(_UUID.match(s)),
+    "uuid3": lambda s: bool(_UUID3.match(s)),
+    "uuid4": lambda s: bool(_UUID4.match(s)),
+    "uuid5": lambda s: bool(_UUID5.match(s)),
+    "isbn": _is_isbn,
+    "isbn10": lambda s: _isbn10(re.sub(r"[\s-]", "", s)),
+    "isbn13": lambda s: _isbn13(re.sub(r"[\s-]", "", s)),
+    "creditcard": _is_creditcard,
+    "ssn": lambda s: len(s) == 11 and bool(re.fullmatch(r"\d{3}[- ]?\d{2}[- ]?\d{4}", s)),
+    "hexcolor": lambda s: bool(re.fullmatch(r"#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})", s)),
+    "rgbcolor": lambda s: bool(_RGB.match(s)),
+    "byte": _is_byte,
+    "password": lambda s: True,
+    "date": _is_date,
+    "duration": _is_duration,
+    "date-time": _is_date_time,
+    "datetime": _is_date_time,
+    "k8s-short-name": lambda s: len(s) <= 63 and bool(_DNS_LABEL.match(s)),
+    "k8s-long-name": lambda s: len(s) <= 253 and bool(_DNS_SUBDOMAIN.match(s)),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Candidate: kgen's own walker (a prototype of what the generator would emit as schema tables
+# plus one interpreter), written to the apiserver's answers above, in its wording.
+# ---------------------------------------------------------------------------------------------
+
+Error = dict[str, str]  # {"reason", "field", "message"} as in a Status cause
+_OBJECT_META_FIELDS = {"name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
+                       "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels",
+                       "annotations", "ownerReferences", "finalizers", "managedFields"}
+_LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+_NAME_PART_MSG = ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+                  "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
+                  "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")
+_LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
+                    "must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
+                    "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')")
+_DNS_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start "
+                  "and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
+                  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
+INT64 = 2**63
+
+
+def go_value(v: Any) -> str:
+    """A value as field.Invalid prints it (%v for numbers, %q for strings, JSON for the rest)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, int):
+        return str(v) if -INT64 <= v < INT64 else go_float(float(v))
+    if isinstance(v, float):
+        return go_float(v)
+    if v is None:
+        return "null"
+    return json.dumps(v, separators=(",", ":"))
+
+
+def go_float(f: float) -> str:
+    """strconv.FormatFloat(f, 'g', -1, 64), which %v prints: %e from an exponent of 6 on."""
+    if f == 0:
+        return "0"
+    digits, dp = _shortest_digits(abs(f))
+    nd, x = len(digits), dp - 1
+    sign = "-" if f < 0 else ""
+    if x < -4 or x >= 6:
+        mant = digits[0] + ("." + digits[1:] if nd > 1 else "")
+        return f"{sign}{mant}e{'+' if x >= 0 else '-'}{abs(x):02d}"
+    if dp <= 0:
+        return f"{sign}0.{'0' * -dp}{digits}"
+    if dp >= nd:
+        return f"{sign}{digits}{'0' * (dp - nd)}"
+    return f"{sign}{digits[:dp]}.{digits[dp:]}"
+
+
+def _shortest_digits(f: float) -> tuple[str, int]:
+    """The shortest decimal digits of f and the position of the decimal point (0.DIGITS x 10^dp)."""
+    r = repr(f)
+    mant, _, e = r.partition("e")
+    exp = int(e) if e else 0
+    intpart, _, frac = mant.partition(".")
+    frac = "" if frac == "0" else frac
+    digits = (intpart + frac).lstrip("0")
+    lead = len(intpart + frac) - len((intpart + frac).lstrip("0"))
+    dp = len(intpart) + exp - lead
+    return digits.rstrip("0") or "0", dp
+
+
+def _json_type(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "integer" if -INT64 <= v < INT64 else "number"  # beyond int64 it decodes as a float64
+    if isinstance(v, float):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    return "array" if isinstance(v, list) else "object"
+
+
+def _go_type(v: Any) -> str:
+    return {"boolean": "bool", "integer": "int64", "number": "float64", "string": "string",
+            "array": "[]interface {}", "object": "map[string]interface {}", "null": "<nil>"}[_json_type(v)]
+
+
+def _child(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def _known(schema: dict[str, Any], key: str) -> dict[str, Any] | None:
+    props: dict[str, dict[str, Any]] = schema.get("properties") or {}
+    if key in props:
+        return props[key]
+    addl = schema.get("additionalProperties")
+    return addl if isinstance(addl, dict) else None
+
+
+def prune(value: Any, schema: dict[str, Any] | None, path: str, unknown: list[str], root: bool = False) -> Any:
+    """What the CRD handler does before validating: drop unknown fields (recorded: Warn warns
+    about them, Strict rejects them), drop nulls of non-nullable fields, apply defaults."""
+    if isinstance(value, list):
+        items = (schema or {}).get("items")
+        if not isinstance(items, dict):
+            return value
+        return [prune(v, items, _child(path, i), unknown) for i, v in enumerate(value)]
+    if not isinstance(value, dict):
+        return value
+    schema = schema or {}
+    preserve = schema.get("x-kubernetes-preserve-unknown-fields", False)
+    embedded = schema.get("x-kubernetes-embedded-resource", False)
+    out: dict[str, Any] = {}
+    for key, v in value.items():
+        sub = _known(schema, key)
+        if (root or embedded) and key == "metadata":
+            out[key] = _prune_meta(v, _child(path, key), unknown)
+            continue
+        if sub is None:
+            if (root or embedded) and key in ("apiVersion", "kind"):
+                out[key] = v
+            elif preserve:
+                out[key] = v
+            else:
+                unknown.append(_child(path, key))
+            continue
+        if v is None and not sub.get("nullable", False):
+            continue
+        out[key] = prune(v, sub, _child(path, key), unknown)
+    for key, sub in (schema.get("properties") or {}).items():
+        if key not in out and "default" in sub:
+            out[key] = copy.deepcopy(sub["default"])
+    return out
+
+
+def _prune_meta(meta: Any, path: str, unknown: list[str]) -> Any:
+    if isinstance(meta, dict):
+        for key in meta:
+            if key not in _OBJECT_META_FIELDS:
+                unknown.append(_child(path, key))
+        return {k: v for k, v in meta.items() if k in _OBJECT_META_FIELDS}
+    return meta
+
+
+class Walker:
+    """kube-openapi's validation of a structural schema (apiextensions-apiserver's
+    NewSchemaValidator + structural list-type checks), with the apiserver's field paths and wording."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+
+    def validate(self, obj: Any, strict: bool = False) -> list[Error]:
+        unknown: list[str] = []
+        pruned = prune(obj, self.schema, "", unknown, root=True)
+        if strict and unknown:
+            return [{"reason": "FieldValueUnknown", "field": p, "message": f'unknown field "{p}"'} for p in unknown]
+        errors: list[Error] = []
+        decode = self._decode_errors(pruned, self.schema, "")
+        if decode:
+            return decode
+        self._walk(pruned, self.schema, "", errors)
+        return errors
+
+    # -- the embedded ObjectMeta is decoded into Go structs: a wrong type there is a 400 ------------
+    def _decode_errors(self, value: Any, schema: dict[str, Any], path: str) -> list[Error]:
+        out: list[Error] = []
+        if isinstance(value, dict):
+            if schema.get("x-kubernetes-embedded-resource"):
+                for key in ("apiVersion", "kind"):
+                    if key in value and not isinstance(value[key], str):
+                        out.append({"reason": "BadRequest", "field": _child(path, key),
+                                    "message": f"Invalid value: {go_value(value[key])}: must be a string"})
+                meta = value.get("metadata")
+                if meta is not None and not isinstance(meta, dict):
+                    out.append({"reason": "BadRequest", "field": _child(path, "metadata"),
+                                "message": f"Invalid value: {go_value(meta)}: json: cannot unmarshal "
+                                           f"{_json_type(meta)} into Go value of type v1.ObjectMeta"})
+                if isinstance(meta, dict):
+                    for key in ("name", "generateName", "namespace"):
+                        if key in meta and not isinstance(meta[key], str):
+                            out.append({"reason": "BadRequest", "field": _child(path, "metadata"),
+                                        "message": f"json: cannot unmarshal into ObjectMeta.{key}"})
+            for key, v in value.items():
+                sub = _known(schema, key)
+                if sub is not None:
+                    out += self._decode_errors(v, sub, _child(path, key))
+        elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+            for i, v in enumerate(value):
+                out += self._decode_errors(v, schema["items"], _child(path, i))
+        return out
+
+    def _walk(self, v: Any, s: dict[str, Any], path: str, errors: list[Error]) -> None:
+        def invalid(shown: Any, detail: str, reason: str = "FieldValueInvalid", field: str = path) -> None:
+            errors.append({"reason": reason, "field": field, "message": f"Invalid value: {shown}: {detail}"})
+
+        def type_error(want: str, got: str) -> None:
+            invalid(json.dumps(got), f"{path} in body must be of type {want}: {json.dumps(got)}", "FieldValueTypeInvalid")
+
+        def nil_format(detail: str) -> None:
+            invalid('""', f"Checked value must be of type integer {detail} in {path}", field=path)
+
+        if v is None and s.get("nullable"):
+            return
+        typ, fmt = s.get("type"), s.get("format")
+        if s.get("x-kubernetes-int-or-string"):
+            if not (isinstance(v, str) or _is_json_integer(v)):
+                type_error("integer,string", _json_type(v))
+                if s.get("anyOf"):
+                    invalid('""', f'"{path}" must validate at least one schema (anyOf)', field=path)
+                    type_error("integer", _json_type(v))
+                    if isinstance(v, float):
+                        nil_format("(default format)")
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    self._number(v, s, path, invalid)
+                return
+            typ = "integer" if not isinstance(v, str) else "string"
+        elif typ is None:
+            return
+        ok = self._check_type(v, typ, fmt, path, type_error, nil_format)
+        fractional = typ == "integer" and isinstance(v, float) and not v.is_integer()
+        if "enum" in s and not fractional and not any(_go_equal(v, e) for e in s["enum"]):
+            values = ", ".join(json.dumps(e if isinstance(e, str) else go_value(e)) for e in s["enum"])
+            errors.append({"reason": "FieldValueNotSupported", "field": path,
+                           "message": f"Unsupported value: {go_value(v)}: supported values: {values}"})
+        # after a type error only numbers go on (a float on an integer field still gets its range
+        # and multipleOf errors); booleans have nothing more to check
+        if isinstance(v, bool) or (not ok and not isinstance(v, (int, float))):
+            return
+        if isinstance(v, str):
+            self._string(v, s, path, errors, invalid, type_error)
+        elif isinstance(v, (int, float)):
+            self._number(v, s, path, invalid)
+        elif isinstance(v, list):
+            self._array(v, s, path, errors, invalid)
+        elif isinstance(v, dict):
+            self._object(v, s, path, errors, invalid)
+
+    @staticmethod
+    def _check_type(v: Any, typ: str, fmt: str | None, path: str, type_error: Callable[[str, str], None],
+                    nil_format: Callable[[str], None]) -> bool:
+        jt = _json_type(v)
+        if typ == "string":
+            if isinstance(v, str):
+                return True
+            if fmt in GO_FORMATS:
+                type_error(fmt, _go_type(v))
+            else:
+                type_error("string", jt)
+            return False
+        if typ == "integer":
+            if jt in ("boolean", "object") and fmt in ("int32", "int64"):
+                type_error(fmt, "")
+                return False
+            if jt not in ("integer", "number"):
+                type_error("integer", jt)
+                return False
+            if not _is_json_integer(v):
+                sized = fmt in ("int32", "int64")
+                type_error(fmt if sized and fmt else "integer", "float64" if sized else "number")
+                bits = 32 if fmt == "int32" else 64
+                if not float(v).is_integer() or not -(2 ** (bits - 1)) <= v < 2 ** (bits - 1):
+                    nil_format(f"with format {fmt}" if sized else "(default format)")
+                return False
+            if fmt == "int32" and not -(2**31) <= v < 2**31:
+                nil_format("with format int32")
+            return True
+        if typ == "number":
+            if jt in ("integer", "number"):
+                return True
+            type_error("number", jt)
+            return False
+        want = {"boolean": "boolean", "array": "array", "object": "object"}[typ]
+        if jt != want:
+            type_error(typ, jt)
+            return False
+        return True
+
+    @staticmethod
+    def _string(v: str, s: dict[str, Any], path: str, errors: list[Error], invalid: Any, type_error: Any) -> None:
+        # kube-openapi's string validator stops at its first failure: length, then pattern
+        if "minLength" in s and len(v) < s["minLength"]:
+            invalid(go_value(v), f"{path} in body should be at least {s['minLength']} chars long")
+        elif "maxLength" in s and len(v) > s["maxLength"]:
+            errors.append({"reason": "FieldValueTooLong", "field": path,
+                           "message": f"Too long: may not be more than {s['maxLength']} bytes"})
+        elif "pattern" in s and not re.search(s["pattern"], v):
+            invalid(go_value(v), f"{path} in body should match '{s['pattern']}'")
+        fmt = s.get("format")
+        if fmt in GO_FORMATS and not GO_FORMATS[fmt](v):
+            invalid(go_value(v), f"{path} in body must be of type {fmt}: {go_value(v)}", "FieldValueTypeInvalid")
+
+    @staticmethod
+    def _number(v: float, s: dict[str, Any], path: str, invalid: Any) -> None:
+        if "minimum" in s:
+            if s.get("exclusiveMinimum") and v <= s["minimum"]:
+                invalid(go_value(v), f"{path} in body should be greater than {go_value(s['minimum'])}")
+            elif v < s["minimum"]:
+                invalid(go_value(v), f"{path} in body should be greater than or equal to {go_value(s['minimum'])}")
+        if "maximum" in s:
+            if s.get("exclusiveMaximum") and v >= s["maximum"]:
+                invalid(go_value(v), f"{path} in body should be less than {go_value(s['maximum'])}")
+            elif v > s["maximum"]:
+                invalid(go_value(v), f"{path} in body should be less than or equal to {go_value(s['maximum'])}")
+        if "multipleOf" in s:
+            factor = s["multipleOf"]
+            if isinstance(v, int) and -INT64 <= v < INT64:
+                # an integer value is checked against the factor truncated to an integer (kube-openapi)
+                if int(factor) <= 0:
+                    invalid("0", f"factor MultipleOf declared for {path} must be positive: {int(factor)}")
+                elif v % int(factor):
+                    invalid(go_value(v), f"{path} in body should be a multiple of {go_value(factor)}")
+                return
+            mult = v / factor if factor >= 1 else 1 / factor * v
+            if not (abs(mult) <= 2**53 - 1 and float(mult).is_integer()):
+                invalid(go_value(v), f"{path} in body should be a multiple of {go_value(factor)}")
+
+    def _array(self, v: list[Any], s: dict[str, Any], path: str, errors: list[Error], invalid: Any) -> None:
+        if "minItems" in s and len(v) < s["minItems"]:
+            invalid(str(len(v)), f"{path} in body should have at least {s['minItems']} items")
+        if "maxItems" in s and len(v) > s["maxItems"]:
+            errors.append({"reason": "FieldValueTooMany", "field": path,
+                           "message": f"Too many: {len(v)}: must have at most {s['maxItems']} items"})
+        items = s.get("items")
+        if isinstance(items, dict):
+            for i, item in enumerate(v):
+                self._walk(item, items, _child(path, i), errors)
+        errors += list_type_errors(v, s, path)
+
+    def _object(self, v: dict[str, Any], s: dict[str, Any], path: str, errors: list[Error], invalid: Any) -> None:
+        if "minProperties" in s and len(v) < s["minProperties"]:
+            invalid(str(len(v)), f"{path} in body should have at least {s['minProperties']} properties")
+        if "maxProperties" in s and len(v) > s["maxProperties"]:
+            errors.append({"reason": "FieldValueTooMany", "field": path,
+                           "message": f"Too many: {len(v)}: must have at most {s['maxProperties']} items"})
+        for key in s.get("required") or []:
+            if key not in v:
+                errors.append({"reason": "FieldValueRequired", "field": _child(path, key), "message": "Required value"})
+        for key, item in v.items():
+            sub = _known(s, key)
+            if sub is not None:
+                self._walk(item, sub, _child(path, key), errors)
+        if s.get("x-kubernetes-embedded-resource"):
+            for key in ("apiVersion", "kind"):
+                if key not in v:
+                    errors.append({"reason": "FieldValueRequired", "field": _child(path, key),
+                                   "message": "Required value"})
+                elif v[key] == "":
+                    invalid('""', "must not be empty", field=_child(path, key))
+            meta: dict[str, Any] = v["metadata"] if isinstance(v.get("metadata"), dict) else {}
+            meta_path = _child(path, "metadata")
+            for field in ("labels", "annotations"):
+                for name, value in (meta.get(field) or {}).items():
+                    if not _valid_label_key(name):
+                        invalid(go_value(name), _NAME_PART_MSG, field=_child(meta_path, field))
+                    if field == "labels" and isinstance(value, str) and not _valid_label_value(value):
+                        invalid(go_value(value), _LABEL_VALUE_MSG, field=_child(meta_path, field))
+            namespace = meta.get("namespace")
+            if isinstance(namespace, str) and namespace and not (len(namespace) <= 63 and _DNS_LABEL.match(namespace)):
+                invalid(go_value(namespace), _DNS_LABEL_MSG, field=_child(meta_path, "namespace"))
+
+
+def list_type_errors(v: list[Any], s: dict[str, Any], path: str) -> list[Error]:
+    """x-kubernetes-list-type set and map: each repeated item (set) or key (map) reported once,
+    at the index of its first repeat; map keys after defaulting."""
+    errors: list[Error] = []
+    list_type = s.get("x-kubernetes-list-type")
+    if list_type == "set":
+        seen: set[str] = set()
+        reported: set[str] = set()
+        for i, item in enumerate(v):
+            key = _set_key(item)
+            if key in seen and key not in reported:
+                reported.add(key)
+                errors.append({"reason": "FieldValueDuplicate", "field": _child(path, i),
+                               "message": f"Duplicate value: {go_value(item)}"})
+            seen.add(key)
+    elif list_type == "map":
+        keys = s.get("x-kubernetes-list-map-keys") or []
+        scalars = [i for i, item in enumerate(v) if not isinstance(item, dict)]
+        for i in scalars:
+            if v[i] is not None:
+                errors.append({"reason": "FieldValueInvalid", "field": _child(path, i), "message":
+                               f"Invalid value: {go_value(v[i])}: must be an object for an array of list-type map"})
+        if scalars:
+            return errors  # the apiserver checks the keys of a list of objects only
+        seen_keys: set[str] = set()
+        reported_keys: set[str] = set()
+        for i, item in enumerate(v):
+            key_obj = {k: item[k] for k in keys if k in item}
+            key = json.dumps(key_obj, separators=(",", ":"))
+            if key in seen_keys and key not in reported_keys:
+                reported_keys.add(key)
+                errors.append({"reason": "FieldValueDuplicate", "field": _child(path, i),
+                               "message": f"Duplicate value: {key}"})
+            seen_keys.add(key)
+    return errors
+
+
+def _is_json_integer(v: Any) -> bool:
+    """An integer for kube-openapi: an int64 as decoded, or a float64 with no fraction within
+    +-2^53 (swag.IsFloat64AJSONInteger). A JSON integer beyond int64 decodes as a float64."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    if isinstance(v, int) and -INT64 <= v < INT64:
+        return True
+    f = float(v)
+    if abs(f) > 2**53:
+        return False
+    # swag compares f with its truncation with a relative tolerance of 1e-9, not exactly
+    diff = abs(f - math.trunc(f))
+    return f == 0 or diff / (2 * abs(f) - diff) < 1e-9
+
+
+def _valid_label_key(key: str) -> bool:
+    prefix, _, name = key.rpartition("/")
+    if prefix and not (len(prefix) <= 253 and _DNS_SUBDOMAIN.match(prefix)):
+        return False
+    return len(name) <= 63 and bool(_LABEL_NAME.match(name))
+
+
+def _valid_label_value(value: str) -> bool:
+    return value == "" or (len(value) <= 63 and bool(_LABEL_NAME.match(value)))
+
+
+def _set_key(v: Any) -> str:
+    """Set items are equal when their JSON and Go types are: 1 and 1.0 are distinct."""
+    return f"{type(v).__name__}:{json.dumps(v, sort_keys=True)}"
+
+
+def _go_equal(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return float(a) == float(b)
+    return type(a) is type(b) and a == b
+
+
+# ---------------------------------------------------------------------------------------------
+# Candidates: JSON-schema libraries on the translated schema.
+# ---------------------------------------------------------------------------------------------
+
+def to_json_schema(s: dict[str, Any], strict: bool = False, root: bool = True,
+                   list_keywords: bool = True) -> dict[str, Any]:
+    """An OpenAPI v3 structural schema as a draft-7 JSON schema: ``nullable`` as a "null" type,
+    ``x-kubernetes-int-or-string`` as ["integer", "string"], list-type set as uniqueItems (there is
+    no JSON-schema keyword for list-map keys), and under ``strict`` additionalProperties false
+    where the apiserver prunes unknown fields. Formats are left for each library to know or not."""
+    out: dict[str, Any] = {}
+    for key in ("type", "format", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems",
+                "minProperties", "maxProperties", "required"):
+        if key in s:
+            out[key] = copy.deepcopy(s[key])
+    # draft 7: 3.0 is an integer (as for the apiserver); exclusive bounds are numbers, not flags
+    for flag, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        if out.pop(flag, False) and bound in out:
+            out[flag] = out.pop(bound)
+    if s.get("x-kubernetes-int-or-string"):
+        out["type"] = ["integer", "string"]
+    if s.get("nullable") and "type" in out:
+        out["type"] = [*([out["type"]] if isinstance(out["type"], str) else out["type"]), "null"]
+        if "enum" in out:
+            out["enum"].append(None)
+    if "properties" in s:
+        out["properties"] = {k: to_json_schema(v, strict, False, list_keywords) for k, v in s["properties"].items()}
+    if isinstance(s.get("additionalProperties"), dict):
+        out["additionalProperties"] = to_json_schema(s["additionalProperties"], strict, False, list_keywords)
+    elif strict and "properties" in s and not s.get("x-kubernetes-preserve-unknown-fields"):
+        out["additionalProperties"] = False
+    if isinstance(s.get("items"), dict):
+        out["items"] = to_json_schema(s["items"], strict, False, list_keywords)
+    if list_keywords and s.get("x-kubernetes-list-type") == "set":
+        out["uniqueItems"] = True
+    if s.get("x-kubernetes-embedded-resource"):
+        out["required"] = sorted({*out.get("required", []), "apiVersion", "kind"})
+    return out
+
+
+def _path_of(parts: Any) -> str:
+    path = ""
+    for part in parts:
+        path = _child(path, part)
+    return path
+
+
+class JsonschemaRs:
+    """jsonschema-rs (Rust, PyO3): iter_errors gives every error with its instance path."""
+
+    def __init__(self, schema: dict[str, Any], glue: bool = False) -> None:
+        import jsonschema_rs
+
+        self.name = "jsonschema-rs" + (" + kgen glue" if glue else "")
+        self.glue = glue
+        self.schema = schema
+        formats = {f: (lambda fn: lambda v: fn(v))(fn) for f, fn in GO_FORMATS.items()} if glue else None
+        self.validators = {
+            strict: jsonschema_rs.Draft7Validator(
+                to_json_schema(schema, strict, list_keywords=not glue), validate_formats=True,
+                formats=formats)
+            for strict in (False, True)}
+
+    def validate(self, obj: Any, strict: bool = False) -> list[Error]:
+        if self.glue:
+            unknown: list[str] = []
+            obj = prune(obj, self.schema, "", unknown, root=True)
+            if strict and unknown:
+                return [{"reason": "FieldValueUnknown", "field": p, "message": ""} for p in unknown]
+        out = []
+        for e in self.validators[strict].iter_errors(obj):
+            path = _path_of(e.instance_path)
+            kind = type(e.kind).__name__
+            if kind == "Required":
+                path = _child(path, e.kind.property)  # type: ignore[attr-defined]
+            elif kind == "AdditionalProperties":
+                for extra in e.kind.unexpected:  # type: ignore[attr-defined]
+                    out.append({"reason": kind, "field": _child(path, extra), "message": e.message})
+                continue
+            out.append({"reason": kind, "field": path, "message": e.message})
+        if self.glue:
+            out += _list_pass(obj, self.schema)
+        return out
+
+
+class Fastjsonschema:
+    """fastjsonschema: compiles the schema to Python code; stops at the first error."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        import fastjsonschema
+
+        self.name = "fastjsonschema"
+        self._exc = fastjsonschema.JsonSchemaValueException
+        self.validators = {}
+        for strict in (False, True):
+            translated = to_json_schema(schema, strict)
+            translated["$schema"] = "http://json-schema.org/draft-07/schema#"
+            self.validators[strict] = fastjsonschema.compile(translated, use_formats=True)
+
+    def validate(self, obj: Any, strict: bool = False) -> list[Error]:
+        try:
+            self.validators[strict](obj)
+        except self._exc as e:
+            parts = list(e.path[1:])
+            if e.rule == "required":
+                missing = re.search(r"must contain \[(.*?)\] properties", e.message)
+                names = re.findall(r"'([^']*)'", missing.group(1)) if missing else []
+                return [{"reason": "required", "field": _child(_path_of(parts), n), "message": e.message}
+                        for n in names[:1]]
+            if e.rule == "additionalProperties":
+                extra = re.findall(r"'([^']*)'", e.message.split("must not contain", 1)[-1])
+                return [{"reason": e.rule, "field": _child(_path_of(parts), x), "message": e.message} for x in extra]
+            return [{"reason": e.rule or "", "field": _path_of(parts), "message": e.message}]
+        return []
+
+
+class Jsonschema:
+    """python-jsonschema, the generator's dependency (the runtime may not import it): the
+    reference pure-Python implementation, measured for comparison only."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        import jsonschema
+
+        self.name = "jsonschema (reference only)"
+        self.validators = {strict: jsonschema.Draft7Validator(to_json_schema(schema, strict),
+                                                               format_checker=jsonschema.FormatChecker())
+                           for strict in (False, True)}
+
+    def validate(self, obj: Any, strict: bool = False) -> list[Error]:
+        out = []
+        for e in self.validators[strict].iter_errors(obj):
+            path = _path_of(e.absolute_path)
+            if e.validator == "required":
+                m = re.match(r"'([^']*)' is a required property", e.message)
+                path = _child(path, m.group(1) if m else "?")
+            elif e.validator == "additionalProperties":
+                for extra in re.findall(r"'([^']*)'", e.message.split("(", 1)[-1]):
+                    out.append({"reason": "additionalProperties", "field": _child(path, extra), "message": e.message})
+                continue
+            out.append({"reason": str(e.validator), "field": path, "message": e.message})
+        return out
+
+
+class WalkerCandidate:
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.name = "kgen walker (prototype)"
+        self.walker = Walker(schema)
+
+    def validate(self, obj: Any, strict: bool = False) -> list[Error]:
+        return self.walker.validate(obj, strict)
+
+
+def _list_pass(v: Any, s: dict[str, Any] | None, path: str = "") -> list[Error]:
+    """The glue's pass for what no JSON-schema keyword says: list-type set (with the index of the
+    repeat) and list-type map keys."""
+    if not s:
+        return []
+    errors: list[Error] = []
+    if isinstance(v, dict):
+        for key, item in v.items():
+            sub = _known(s, key)
+            if sub is not None:
+                errors += _list_pass(item, sub, _child(path, key))
+    elif isinstance(v, list):
+        if s.get("x-kubernetes-list-type") in ("set", "map"):
+            errors += list_type_errors(v, s, path)
+        if isinstance(s.get("items"), dict):
+            for i, item in enumerate(v):
+                errors += _list_pass(item, s["items"], _child(path, i))
+    return errors
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparison.
+# ---------------------------------------------------------------------------------------------
+
+_NIL_PATH = re.compile(r'(?: in (\S+)$|"(\S+)" must validate)')
+_DECODE_PATH = re.compile(r"cannot be handled as a \w+: ([\w.\[\]]+): ")
+
+
+def apiserver_paths(answer: dict[str, Any]) -> set[str]:
+    """The field paths of an answer; the '<nil>' field of kube-openapi's format-range errors is
+    read from the message, where the path is."""
+    if answer["code"] < 400:
+        return set()
+    paths = set()
+    for cause in answer.get("causes") or []:
+        field = cause.get("field", "")
+        if field == "<nil>":
+            m = _NIL_PATH.search(cause.get("message", ""))
+            field = (m.group(1) or m.group(2)) if m else field
+        paths.add(field)
+    message = answer.get("message") or ""
+    if answer["code"] == 400:
+        paths |= set(re.findall(r'unknown field "([^"]+)"', message))
+        m = _DECODE_PATH.search(message)
+        if m:
+            paths.add(m.group(1))
+    return paths
+
+
+def apiserver_messages(answer: dict[str, Any]) -> Counter[tuple[str, str]]:
+    return Counter((c.get("field", ""), c.get("message", "")) for c in answer.get("causes") or [])
+
+
+def compare(candidate: Any, corpus: list[dict[str, Any]], mode: str) -> dict[str, Any]:
+    strict = mode == "Strict"
+    matrix: Counter[tuple[str, str]] = Counter()
+    path_equal = path_total = msg_equal = msg_total = 0
+    misses: list[tuple[int, str, Any, Any]] = []
+    for entry in corpus:
+        answer = entry["apiserver"][mode]
+        errors = candidate.validate(copy.deepcopy(entry["object"]), strict)
+        api_reject, cand_reject = answer["code"] >= 400, bool(errors)
+        matrix[("reject" if api_reject else "accept", "reject" if cand_reject else "accept")] += 1
+        if api_reject and cand_reject:
+            path_total += 1
+            want, got = apiserver_paths(answer), {e["field"] for e in errors}
+            if want == got:
+                path_equal += 1
+            else:
+                misses.append((entry["id"], "paths", sorted(want), sorted(got)))
+            if answer["code"] == 422:
+                msg_total += 1
+                cand_msgs = Counter((e["field"], e["message"]) for e in errors)
+                api_msgs: Counter[tuple[str, str]] = Counter()
+                for (field, message), n in apiserver_messages(answer).items():
+                    if field == "<nil>":
+                        m = _NIL_PATH.search(message)
+                        field = (m.group(1) or m.group(2)) if m else field
+                    api_msgs[(field, message)] += n
+                msg_equal += cand_msgs == api_msgs
+        elif api_reject != cand_reject:
+            misses.append((entry["id"], "verdict", answer["code"], [e["field"] + ": " + e["message"] for e in errors][:3]))
+    return {"matrix": matrix, "path_equal": path_equal, "path_total": path_total,
+            "msg_equal": msg_equal, "msg_total": msg_total, "misses": misses}
+
+
+def throughput(candidate: Any, objects: list[Any], repeat: int = 3) -> float:
+    best = math.inf
+    for _ in range(repeat):
+        started = time.perf_counter()
+        for obj in objects:
+            candidate.validate(obj)
+        best = min(best, time.perf_counter() - started)
+    return len(objects) / best
+
+
+# ---------------------------------------------------------------------------------------------
+# Built-ins: what the published OpenAPI v3 schema predicts.
+# ---------------------------------------------------------------------------------------------
+
+def published_schema(kind: str) -> dict[str, Any]:
+    """The kind's schema from the embedded snapshot, $refs inlined (allOf-wrapped refs merged)."""
+    doc_name, name = BUILTIN_SCHEMAS[kind]
+    version = next(SNAPSHOT.glob("kubernetes-*"))
+    doc_path = version / "openapi" / "v3" / ("apis/apps/v1.json" if doc_name.startswith("apis__apps") else "api/v1.json")
+    schemas = json.loads(doc_path.read_text())["components"]["schemas"]
+
+    def inline(s: Any, depth: int = 0) -> Any:
+        if isinstance(s, list):
+            return [inline(x, depth) for x in s]
+        if not isinstance(s, dict):
+            return s
+        if depth > 30:
+            return {}
+        s = dict(s)
+        if "$ref" in s:
+            target = inline(schemas[s.pop("$ref").rsplit("/", 1)[1]], depth + 1)
+            s = {**target, **s}
+        if len(s.get("allOf") or []) == 1:
+            s = {**inline(s.pop("allOf")[0], depth + 1), **s}
+        return {k: (v if k in ("enum", "default", "example", "required", "x-kubernetes-list-map-keys")
+                    else inline(v, depth)) for k, v in s.items()}
+
+    schema: dict[str, Any] = inline(schemas[name])
+    return schema
+
+
+def predict_builtins(builtins: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    walkers = {kind: Walker(published_schema(kind)) for kind in BUILTIN_SCHEMAS}
+    rows = []
+    for entry in builtins:
+        answer = entry["apiserver"]["Warn"]
+        errors = walkers[entry["kind"]].validate(copy.deepcopy(entry["object"]))
+        api_reject = answer["code"] >= 400
+        paths_api = apiserver_paths(answer)
+        paths_got = {e["field"] for e in errors}
+        entry["openapi_walker"] = [f"{e['field']}: {e['message']}" for e in errors]
+        if api_reject == bool(errors) and (not api_reject or paths_api == paths_got or answer["code"] == 400):
+            entry["openapi_predicts"] = "yes"
+        elif api_reject == bool(errors):
+            entry["openapi_predicts"] = "verdict only"
+        else:
+            entry["openapi_predicts"] = "no"
+        rows.append(entry)
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# The fixture: the base object once, each entry as its mutations, the apiserver's answers.
+# ---------------------------------------------------------------------------------------------
+
+FIXTURE_FORMAT = (
+    "corpus[i].object = base with corpus[i].mutations applied in order: [path] deletes the field at path, "
+    "[path, value] sets it (path: keys and list indexes; missing parents are created). apiserver.Warn is a "
+    "dry-run create with no fieldValidation (the apiserver's default, Warn), apiserver.Strict with "
+    "fieldValidation=Strict: code, the Status reason/message and details.causes (reason, field, message; "
+    "their order is the apiserver's, which varies run to run), warnings. Built-ins carry whole objects.")
+
+
+def _mutation_record(path: Path_, value: Any) -> list[Any]:
+    return [list(path)] if value is DELETE else [list(path), value]
+
+
+def object_of(base: dict[str, Any], mutations: list[list[Any]]) -> dict[str, Any]:
+    obj = copy.deepcopy(base)
+    for m in mutations:
+        _set(obj, tuple(m[0]), DELETE if len(m) == 1 else copy.deepcopy(m[1]))
+    return obj
+
+
+def save_fixture(corpus: list[dict[str, Any]], builtins: list[dict[str, Any]], info: dict[str, Any],
+                 seed: int) -> int:
+    import yaml  # hack/ is the generator's side: PyYAML is a kgen dependency
+
+    FIXTURES.mkdir(parents=True, exist_ok=True)
+    CRD_PATH.write_text("# The probe CRD of hack/validation_probe/structural_probe.py: every structural keyword.\n"
+                        + yaml.safe_dump(json.loads(json.dumps(probe_crd())), sort_keys=False, width=100))
+    data = {
+        "format": FIXTURE_FORMAT,
+        "kubernetes": info["kubernetes"],
+        "seed": seed,
+        "crd": CRD_PATH.name,
+        "base": valid_probe(),
+        "corpus": [{"id": e["id"], "label": e["label"], "mutations": e["raw_mutations"],
+                    "apiserver": e["apiserver"]} for e in corpus],
+        "builtins": [{"id": e["id"], "kind": e["kind"], "label": e["label"], "object": e["object"],
+                      "apiserver": e["apiserver"], "openapi_predicts": e.get("openapi_predicts"),
+                      "openapi_walker": e.get("openapi_walker")} for e in builtins],
+    }
+    text = "{\n" + ",\n".join(
+        f"{json.dumps(k)}: " + (
+            "[\n" + ",\n".join(json.dumps(x, ensure_ascii=False, separators=(",", ":")) for x in v) + "\n]"
+            if isinstance(v, list) else json.dumps(v, ensure_ascii=False))
+        for k, v in data.items()) + "\n}\n"
+    CORPUS_PATH.write_text(text)
+    return len(text.encode())
+
+
+def load_fixture() -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
+    data = json.loads(CORPUS_PATH.read_text())
+    corpus = [{**e, "object": object_of(data["base"], e["mutations"])} for e in data["corpus"]]
+    return corpus, data["builtins"], {"kubernetes": data["kubernetes"], "seed": data["seed"]}
+
+
+# ---------------------------------------------------------------------------------------------
+# The report.
+# ---------------------------------------------------------------------------------------------
+
+def candidates(schema: dict[str, Any]) -> list[tuple[Any, float]]:
+    out: list[tuple[Any, float]] = []
+    for make in (WalkerCandidate, JsonschemaRs, lambda s: JsonschemaRs(s, glue=True), Fastjsonschema, Jsonschema):
+        started = time.perf_counter()
+        cand = make(schema)
+        out.append((cand, (time.perf_counter() - started) * 1000))
+    return out
+
+
+def report(corpus: list[dict[str, Any]], builtins: list[dict[str, Any]], info: dict[str, Any]) -> None:
+    schema = probe_schema()
+    rejected = sum(e["apiserver"]["Warn"]["code"] >= 400 for e in corpus)
+    print(f"kube-apiserver {info['kubernetes']}; corpus {len(corpus)} objects (seed {info.get('seed')}): "
+          f"{len(corpus) - rejected} accepted, {rejected} rejected with the default fieldValidation; "
+          f"{sum(e['apiserver']['Strict']['code'] >= 400 for e in corpus)} rejected under Strict")
+    counts = Counter(len(e["apiserver"]["Warn"].get("causes") or []) for e in corpus
+                     if e["apiserver"]["Warn"]["code"] == 422)
+    print(f"causes per 422: {dict(sorted(counts.items()))}")
+    objects = [e["object"] for e in corpus]
+    holdout = [e for e in corpus if e["label"].startswith("holdout:")]
+    print()
+    header = (f"{'candidate':30} {'mode':6} {'agree':>9} {'TP':>4} {'TN':>4} {'FP':>4} {'FN':>4} "
+              f"{'paths':>9} {'messages':>9} {'objects/s':>10} {'build ms':>8}")
+    print(header)
+    print("-" * len(header))
+    for cand, build_ms in candidates(schema):
+        rate = throughput(cand, objects)
+        for mode in ("Warn", "Strict"):
+            r = compare(cand, corpus, mode)
+            m = r["matrix"]
+            agree = m[("reject", "reject")] + m[("accept", "accept")]
+            print(f"{cand.name:30} {mode:6} {agree:>4}/{len(corpus):<4} {m[('reject', 'reject')]:>4} "
+                  f"{m[('accept', 'accept')]:>4} {m[('accept', 'reject')]:>4} {m[('reject', 'accept')]:>4} "
+                  f"{r['path_equal']:>4}/{r['path_total']:<4} {r['msg_equal']:>4}/{r['msg_total']:<4} "
+                  f"{rate if mode == 'Warn' else '':>10.0f} {build_ms if mode == 'Warn' else '':>8.1f}"
+                  if mode == "Warn" else
+                  f"{cand.name:30} {mode:6} {agree:>4}/{len(corpus):<4} {m[('reject', 'reject')]:>4} "
+                  f"{m[('accept', 'accept')]:>4} {m[('accept', 'reject')]:>4} {m[('reject', 'accept')]:>4} "
+                  f"{r['path_equal']:>4}/{r['path_total']:<4} {r['msg_equal']:>4}/{r['msg_total']:<4}")
+        if isinstance(cand, WalkerCandidate):
+            r = compare(cand, holdout, "Warn")
+            m = r["matrix"]
+            print(f"{'  (holdout only)':30} {'Warn':6} "
+                  f"{m[('reject', 'reject')] + m[('accept', 'accept')]:>4}/{len(holdout):<4} "
+                  f"{m[('reject', 'reject')]:>4} {m[('accept', 'accept')]:>4} {m[('accept', 'reject')]:>4} "
+                  f"{m[('reject', 'accept')]:>4} {r['path_equal']:>4}/{r['path_total']:<4}")
+    print("\nTP: both reject, TN: both accept, FP: candidate rejects what the apiserver accepts, FN: the reverse.")
+    print("paths: rejected by both with the same set of field paths; messages: same (field, message) multiset"
+          " on the 422s ('<nil>' fields read from the message).")
+    print("\nformats: string values probed (the valid original excluded) that a candidate judges otherwise than"
+          " the apiserver (default mode)")
+    by_format: dict[str, Counter[str]] = {}
+    cands = [c for c, _ms in candidates(schema)]
+    for entry in corpus:
+        if "format:" not in entry["label"]:
+            continue
+        label = entry["label"].split("format:", 1)[1]
+        value = entry["object"]["spec"]["formats"].get(_format_field(label))
+        if not isinstance(value, str):
+            continue
+        api_ok = entry["apiserver"]["Warn"]["code"] < 400
+        row = by_format.setdefault(label, Counter())
+        row["values"] += 1
+        for cand in cands:
+            row[cand.name] += (not cand.validate(copy.deepcopy(entry["object"]))) != api_ok
+    names = [c.name for c in cands]
+    print(f"{'format':16} {'values':>6} " + " ".join(f"{n[:22]:>22}" for n in names))
+    for fmt, row in sorted(by_format.items()):
+        print(f"{fmt:16} {row['values']:>6} " + " ".join(f"{row[n]:>22}" for n in names))
+    print("\nbuilt-ins (validated by Go code): does the published OpenAPI schema predict the answer?")
+    for e in builtins:
+        a = e["apiserver"]["Warn"]
+        causes = "; ".join(f"{c.get('field')}: {c.get('message')}" for c in a.get("causes") or [])
+        what = causes or (a.get("message") or "")[:150] or ", ".join(a.get("warnings") or [])
+        print(f"  {e['kind']:10} {e['label']:26} {a['code']} predicts={e['openapi_predicts']:12} {what[:160]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--offline", action="store_true", help="compare against the saved fixture, no apiserver")
+    parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--no-save", action="store_true", help="do not rewrite the fixture")
+    args = parser.parse_args(argv)
+    if args.offline:
+        corpus, builtins, info = load_fixture()
+    else:
+        corpus, builtins = build_corpus(args.seed), builtin_corpus()
+        info = ask_apiserver(corpus, builtins)
+        info["seed"] = args.seed
+        print(f"{info['requests']} dry-run requests in {info['seconds']} s")
+        predict_builtins(builtins)
+        if not args.no_save:
+            size = save_fixture(corpus, builtins, info, args.seed)
+            print(f"saved {CORPUS_PATH.relative_to(ROOT)} ({size / 1024:.0f} KiB) and {CRD_PATH.relative_to(ROOT)}")
+    report(corpus, builtins, info)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
