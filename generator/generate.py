@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import applyconfigs, build, clients, format, mergeschema, render, stock, write
+from . import applyconfigs, build, clients, format, mergeschema, render, stock, validation, write
 from .errors import InputError
 from .ir import StockClass
 from .sources import RawDefinition, SourceSet, crd, openapi, snapshot_dir
@@ -77,6 +77,7 @@ def load_sources(opts: Options) -> SourceSet:
         sources.merge(snapshot_dir.load(embedded_snapshot()))
     add_partial_object_metadata(sources)  # meta/v1 kinds the apiserver serves but never publishes
     if opts.stock_types and sources.crd_group_versions:
+        sources.validation_schemas = {name: d.schema for name, d in sources.definitions.items()}
         sources.stock_classes = reuse_stock_types(opts, sources)
     return sources
 
@@ -157,6 +158,7 @@ def generate(opts: Options, progress: Callable[[str, int, int], None] = lambda s
     files.update(render.render_clients(package, clients.client_modules(package)))
     files.update(applyconfigs.render_apply_configurations(package))
     files.update(mergeschema.render_merge_schema(package, sources.crd_group_versions))
+    files.update(validation.render_validation(package, sources))
     formatted = format.format_files(files, lambda done, total: progress("formatting", done, total))
     if opts.check:
         return write.drift(formatted, target)

@@ -30,6 +30,10 @@ class SourceSet:
     #: Definitions the package imports from the stock package, for the stock types its CRDs
     #: embed (generator/stock.py); the CRD schemas name them by ``$ref``.
     stock_classes: dict[str, StockClass] = field(default_factory=dict)
+    #: Definition name -> its schema as the source states it, for the definitions a later stage
+    #: rewrites (the stock types stage turns CRD subschemas into ``$ref``s): what the apiserver
+    #: validates against (generator/validation.py).
+    validation_schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def add_definition(self, d: RawDefinition) -> None:
         # The same definition appears in every group-version document that uses it; shared

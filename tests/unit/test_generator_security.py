@@ -380,12 +380,21 @@ def _check_client_module(tree: ast.Module, where: str) -> None:
             assert not (isinstance(text, str) and ("PWNED" in text or "system" in text)), f"{where}: {text}"
 
 
+def _check_data_module(tree: ast.Module, where: str) -> None:
+    """validation/: a docstring, then names bound to literals and nothing else."""
+    assert tree.body and _is_docstring(tree.body[0]), f"{where}: no module docstring"
+    for stmt in tree.body[1:]:
+        assert isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets), where
+        ast.literal_eval(stmt.value)  # ValueError for a call, a name, an attribute...
+
+
 def test_generated_modules_hold_only_the_statement_forms_the_templates_emit(hostile: Generated) -> None:
     for path in _py_files(hostile):
         rel = path.relative_to(hostile.folder).as_posix()
         if rel.startswith(("applyconfigurations/", "mergeschema/")):
             continue  # their own statement checks: tests/unit/test_applyconfigs.py, test_merge_schema.py
-        check = _check_module if rel.startswith("models/") else _check_client_module
+        check = (_check_module if rel.startswith("models/")
+                 else _check_data_module if rel.startswith("validation/") else _check_client_module)
         check(ast.parse(path.read_text()), str(path.relative_to(hostile.out)))
 
 
@@ -411,6 +420,10 @@ def test_the_statement_check_rejects_injected_code() -> None:
     for source in injected:
         with pytest.raises(AssertionError):
             _check_module(ast.parse('"""Doc."""\n' + source), "injected")
+    _check_data_module(ast.parse('"""Doc."""\nSCHEMAS = {"A": "{}"}'), "accepted")
+    for source in ['SCHEMAS = {"A": os.system("x")}', 'import os', 'SCHEMAS.x = 1', 'SCHEMAS = f()']:
+        with pytest.raises((AssertionError, ValueError)):
+            _check_data_module(ast.parse('"""Doc."""\n' + source), "injected")
 
 
 # -- hostile strings survive as data -------------------------------------------------------------
