@@ -1,4 +1,5 @@
-"""The `kgen` command line. Exit codes: 0 done, 1 `--check` found drift, 2 bad input or usage."""
+"""The `kgen` command line. Exit codes: 0 done, 1 `--check` found drift or `validate` found an invalid
+manifest, 2 bad input or usage."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
 from . import envtest
 from .manifests import cli as manifests
@@ -60,6 +62,20 @@ def _parser() -> argparse.ArgumentParser:
     snap.add_argument("--out", required=True, type=Path, metavar="DIR", help="folder to write (replaced whole)")
     snap.add_argument("--kubeconfig", metavar="PATH", help="kubeconfig file (default: $KUBECONFIG or ~/.kube/config)")
     snap.add_argument("--context", metavar="NAME", help="kubeconfig context (default: its current-context)")
+    val = sub.add_parser(
+        "validate",
+        help="validate manifests as the kube-apiserver would, without a cluster",
+        description="Validate YAML/JSON manifests (multi-document, Lists) against the embedded Kubernetes "
+        "schemas and the schemas of CRDs (--crd), as the kube-apiserver's structural validation does. "
+        "Prints FILE:DOCUMENT: Kind/name: field: message per error. Exit 0 all valid, 1 some invalid, "
+        "2 bad input.",
+    )
+    val.add_argument("files", nargs="+", type=Path, metavar="FILE", help="manifest files (YAML or JSON)")
+    val.add_argument("--crd", dest="crds", action="append", type=Path, default=[], metavar="PATH",
+                     help="CRD file or folder whose kinds the manifests may use; repeatable")
+    val.add_argument("--field-validation", choices=["Strict", "Warn", "Ignore"], default="Strict",
+                     help="unknown fields: Strict (kubectl's default) rejects them, Warn warns on stderr, "
+                          "Ignore drops them (default: Strict)")
     envtest.add_parser(sub)
     manifests.add_parser(sub)
     return parser
@@ -143,6 +159,69 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _validate(args: argparse.Namespace) -> int:
+    """``kgen validate``: every document is read (and its kind found) before any is validated,
+    so bad input exits 2 with nothing printed but the reason."""
+    from kgen.runtime.apimachinery.validation import FieldError, FieldValidation, validate, validate_against
+    from kgen.runtime.apimachinery.validationschema import validation_schemas
+
+    from .errors import InputError
+    from .sources import crd, files
+
+    stock = validation_schemas("kgen.kubernetes")
+    custom: dict[tuple[str, str], dict[str, Any]] = {}  # (apiVersion, kind) -> the CRD version's schema
+    definitions = crd.load(args.crds).definitions if args.crds else {}
+    for d in definitions.values():
+        for gvk in d.schema.get("x-kubernetes-group-version-kind") or []:
+            group, version = gvk["group"], gvk["version"]
+            custom[f"{group}/{version}" if group else version, gvk["kind"]] = d.schema
+
+    def resolve(ref: str) -> dict[str, Any]:
+        name = ref.rsplit("/", 1)[-1]
+        return definitions[name].schema if name in definitions else stock.definition(name)
+
+    objects: list[tuple[str, dict[str, Any]]] = []
+    for path in args.files:
+        if path.is_dir():
+            raise InputError(path, "", "a manifest file", problem="is a folder")
+        for number, doc in files.documents(path):
+            items = doc.get("items") if isinstance(doc, dict) and str(doc.get("kind", "")).endswith("List") else None
+            found = ([(f"{path}:{number}:items[{i}]", item) for i, item in enumerate(items)]
+                     if isinstance(items, list) else [(f"{path}:{number}", doc)])
+            for where, obj in found:
+                if not isinstance(obj, dict):
+                    raise InputError(where, "", "a Kubernetes object (a mapping)", problem=f"is {files.describe(obj)}")
+                for key in ("apiVersion", "kind"):
+                    if not isinstance(obj.get(key), str) or not obj[key]:
+                        raise InputError(where, f"/{key}", "a non-empty string", problem="missing or not a string")
+                api_version, kind = obj["apiVersion"], obj["kind"]
+                if (api_version, kind) not in custom and stock.definition_of(api_version, kind) is None:
+                    raise InputError(where, "", "a Kubernetes kind or a kind of a CRD given with --crd",
+                                     problem=f"no schema for apiVersion {api_version!r}, kind {kind!r}")
+                objects.append((where, obj))
+
+    def check(obj: dict[str, Any], mode: FieldValidation) -> list[FieldError]:
+        schema = custom.get((obj["apiVersion"], obj["kind"]))
+        if schema is not None:
+            return validate_against(schema, obj, field_validation=mode, resolve=resolve)
+        return validate(obj, field_validation=mode)
+
+    invalid = 0
+    for where, obj in objects:
+        meta = obj.get("metadata")
+        name = (meta.get("name") or meta.get("generateName")) if isinstance(meta, dict) else None
+        label = f"{where}: {obj['kind']}/{name if isinstance(name, str) and name else '<no name>'}"
+        if args.field_validation == "Warn":  # the apiserver's warnings: what Strict would reject
+            for e in check(obj, "Strict"):
+                if e.message.startswith("unknown field"):
+                    print(f"{label}: warning: {e.message}", file=sys.stderr)
+        errors = check(obj, args.field_validation)
+        invalid += bool(errors)
+        for e in errors:
+            print(f"{label}: {e}")
+    return 1 if invalid else 0
+
+
 class _UsageError(Exception):
     pass
 
@@ -164,6 +243,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "manifests":
         return manifests.run(args)
     try:
+        if args.command == "validate":
+            return _validate(args)
         return _generate(args) if args.command == "generate" else _snapshot(args)
     except (ConfigError, SnapshotError, ClusterAccessError, InputError, _UsageError) as e:
         _end_progress_line()
