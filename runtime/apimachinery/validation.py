@@ -623,7 +623,10 @@ class _Walker:
                 return
             typ = "string" if isinstance(v, str) else "integer"
         elif typ is None:
-            if not self._type_union(v, s, path, errors):
+            union = self._type_union(v, s, path, errors)
+            if union is None and self._rules is not None and "x-kubernetes-validations" in s:
+                errors.extend(self._rules(v, s, path))  # a typeless node takes any value
+            if not union:
                 return
             typ = _json_type(v)
         ok = self._check_type(v, typ, fmt, path, errors)
@@ -659,15 +662,16 @@ class _Walker:
             _number(v, s, path, errors)
 
     @staticmethod
-    def _type_union(v: Any, s: Schema, path: str, errors: list[FieldError]) -> bool:
+    def _type_union(v: Any, s: Schema, path: str, errors: list[FieldError]) -> bool | None:
         """A typeless node whose oneOf/anyOf branches only name types (built-ins' Quantity:
-        string or number): the value must be one of them. True: go on with the value's type."""
+        string or number): the value must be one of them. True: go on with the value's type;
+        None: not such a node (nothing to check)."""
         branches = s.get("oneOf") or s.get("anyOf")
         if not isinstance(branches, list) or not branches:
-            return False
+            return None
         types = [b["type"] for b in branches if isinstance(b, dict) and len(b) == 1 and isinstance(b.get("type"), str)]
         if len(types) != len(branches):
-            return False
+            return None
         got = _json_type(v)
         if got in types or (got == "integer" and "number" in types) or ("integer" in types and _is_json_integer(v)):
             return got != "null"

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from kgen.runtime.apimachinery import validation
 from kgen.runtime.apimachinery.validation import FieldError, FieldValidation, validate, validate_against
 
 from .helpers import crd, generate, imported, write_yaml
@@ -92,18 +93,16 @@ def probe_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield gen.name
 
 
-@pytest.mark.parametrize("mode", ["Warn", "Strict"])
-def test_every_corpus_object_gets_the_apiservers_verdict_paths_and_messages(
-    probe_package: str, mode: FieldValidation,
-) -> None:
+def compare(package: str, mode: FieldValidation) -> tuple[str, list[str]]:
+    """Every corpus object through validate(): (the summary line, the disagreements)."""
     matrix: Counter[tuple[str, str]] = Counter()
     paths_agree = paths_total = messages_agree = messages_total = 0
     misses: list[str] = []
-    started = time.perf_counter()
     objects = corpus_objects()
+    started = time.perf_counter()
     for entry, obj in objects:
         answer = entry["apiserver"][mode]
-        errors = validate(obj, package=probe_package, field_validation=mode)
+        errors = validate(obj, package=package, field_validation=mode)
         api_rejects, we_reject = answer["code"] >= 400, bool(errors)
         matrix["reject" if api_rejects else "accept", "reject" if we_reject else "accept"] += 1
         if api_rejects != we_reject:
@@ -125,10 +124,27 @@ def test_every_corpus_object_gets_the_apiservers_verdict_paths_and_messages(
                               f"{sorted((e.field, e.message) for e in errors)}")
     rate = len(objects) / (time.perf_counter() - started)
     agree = matrix["reject", "reject"] + matrix["accept", "accept"]
-    print(f"\n{mode}: verdicts {agree}/{len(objects)} (TP {matrix['reject', 'reject']}, TN {matrix['accept', 'accept']}, "
-          f"FP {matrix['accept', 'reject']}, FN {matrix['reject', 'accept']}); paths {paths_agree}/{paths_total}; "
-          f"messages {messages_agree}/{messages_total}; {rate:,.0f} objects/s")
+    summary = (f"{mode}: verdicts {agree}/{len(objects)} (TP {matrix['reject', 'reject']}, "
+               f"TN {matrix['accept', 'accept']}, FP {matrix['accept', 'reject']}, FN {matrix['reject', 'accept']}); "
+               f"paths {paths_agree}/{paths_total}; messages {messages_agree}/{messages_total}; {rate:,.0f} objects/s")
+    return summary, misses
+
+
+@pytest.mark.parametrize("mode", ["Warn", "Strict"])
+def test_every_corpus_object_gets_the_apiservers_verdict_paths_and_messages(
+    probe_package: str, mode: FieldValidation,
+) -> None:
+    summary, misses = compare(probe_package, mode)
+    print(f"\n{summary}")
     assert misses == []
+
+
+def test_the_comparison_sees_a_planted_difference(probe_package: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness self-test: a validator that forgets ``minimum``/``maximum``/``multipleOf``
+    must show as disagreements, or the 0 above proves nothing."""
+    monkeypatch.setattr(validation, "_number", lambda *args: None)
+    _summary, misses = compare(probe_package, "Warn")
+    assert any("apiserver 422" in m for m in misses)
 
 
 # Built-ins are validated by Go code the published OpenAPI does not describe: these answers of
@@ -272,6 +288,11 @@ def test_rules_hook_sees_nodes_with_validations(tmp_path: Path) -> None:
 
     assert [str(e) for e in validate_against(schema, {"spec": {"n": 1}}, rules=rules)] == ["spec: n too small"]
     assert seen == [({"n": 1}, "spec")]
+    untyped = {"type": "object", "properties": {"free": {
+        "x-kubernetes-preserve-unknown-fields": True, "x-kubernetes-validations": [{"rule": "true", "message": "seen"}]}}}
+    assert [str(e) for e in validate_against(untyped, {"free": [1]}, rules=rules)] == ["free: seen"]
+    assert validate_against(schema, {"spec": "x"}, rules=rules)[0].type == "FieldValueTypeInvalid"
+    assert seen[-1] == ([1], "free")  # not called on a value of the wrong type
     gen = generate(tmp_path / "out", "--crd", str(write_yaml(tmp_path / "crd.yaml", crd(schema))))
     with imported(gen):
         widget = {"apiVersion": "widgets.example.io/v1", "kind": "Widget", "spec": {"n": 1}}
