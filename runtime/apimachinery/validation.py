@@ -384,7 +384,7 @@ FORMATS: dict[str, Callable[[str], bool]] = {
 }
 
 
-# -- ObjectMeta of embedded resources: decoded into Go, then generic metadata rules -------------
+# -- metadata: decoded into Go structs, then (embedded resources) generic ObjectMeta rules -----
 
 #: ObjectMeta's fields and the JSON types its Go decoder accepts for them.
 _OBJECT_META: dict[str, tuple[str, str]] = {
@@ -395,6 +395,11 @@ _OBJECT_META: dict[str, tuple[str, str]] = {
     "labels": ("object", "map[string]string"), "annotations": ("object", "map[string]string"),
     "ownerReferences": ("array", "[]v1.OwnerReference"), "finalizers": ("array", "[]string"),
     "managedFields": ("array", "[]v1.ManagedFieldsEntry"),
+}
+#: ListMeta's, the metadata of a list kind (``ConfigMapList``, ``Status``).
+_LIST_META: dict[str, tuple[str, str]] = {
+    "selfLink": ("string", "string"), "resourceVersion": ("string", "string"), "continue": ("string", "string"),
+    "remainingItemCount": ("integer", "int64"), "shardInfo": ("object", "*v1.ShardInfo"),
 }
 _GO_JSON_KINDS = {"boolean": "bool", "integer": "number", "number": "number", "string": "string",
                   "array": "array", "object": "object"}
@@ -561,12 +566,19 @@ class _Walker:
         if not isinstance(value, dict):
             return value
         s = s or {}
+        if "properties" not in s and not isinstance(s.get("additionalProperties"), dict) and (
+                self._builtin or "type" not in s):
+            # nothing says which fields exist: a built-in's custom-decoded type (RawExtension,
+            # FieldsV1, JSONSchemaProps' unions), or a typeless node: the value stays whole
+            return value
         resource = resource or bool(s.get("x-kubernetes-embedded-resource"))
         preserve = s.get("x-kubernetes-preserve-unknown-fields", False)
         out: dict[str, Any] = {}
         for key, v in value.items():
             if resource and key == "metadata":
-                out[key] = self._decode_meta(v, _child(path, key), unknown, decode)
+                declared = self._known(s, key)
+                is_list = bool(declared and "continue" in (declared.get("properties") or {}))
+                out[key] = self._decode_meta(v, _child(path, key), unknown, decode, is_list)
                 continue
             if resource and key in ("apiVersion", "kind") and v is not None and not isinstance(v, str):
                 decode.append(FieldError("BadRequest", _child(path, key), f"Invalid value: {go_value(v)}: must be a string"))
@@ -587,19 +599,21 @@ class _Walker:
         return out
 
     @staticmethod
-    def _decode_meta(meta: Any, path: str, unknown: list[str], decode: list[FieldError]) -> Any:
-        """metadata as json.Unmarshal into ObjectMeta sees it: its fields' types, the rest unknown."""
+    def _decode_meta(meta: Any, path: str, unknown: list[str], decode: list[FieldError], is_list: bool) -> Any:
+        """metadata as json.Unmarshal into ObjectMeta (ListMeta for a list kind) sees it: its
+        fields' types, the rest unknown."""
         if meta is None:
             return None
+        go_struct, fields = ("ListMeta", _LIST_META) if is_list else ("ObjectMeta", _OBJECT_META)
         if not isinstance(meta, dict):
             decode.append(FieldError("BadRequest", path, f"Invalid value: {go_value(meta)}: json: cannot unmarshal "
-                                     f"{_json_type(meta)} into Go value of type v1.ObjectMeta"))
+                                     f"{_json_type(meta)} into Go value of type v1.{go_struct}"))
             return meta
         out: dict[str, Any] = {}
         for key, v in meta.items():
             if v is None:
                 continue  # decoded as the zero value: as if absent
-            expected = _OBJECT_META.get(key)
+            expected = fields.get(key)
             if expected is None:
                 unknown.append(_child(path, key))
                 continue
@@ -607,7 +621,7 @@ class _Walker:
             got = _json_type(v)
             if got != want and not (want == "integer" and _is_json_integer(v)):
                 decode.append(FieldError("BadRequest", path, f"Invalid value: {go_value(meta)}: json: cannot unmarshal "
-                                         f"{_GO_JSON_KINDS[got]} into Go struct field ObjectMeta.{key} of type {go_type}"))
+                                         f"{_GO_JSON_KINDS[got]} into Go struct field {go_struct}.{key} of type {go_type}"))
             out[key] = v
         return out
 
