@@ -26,7 +26,8 @@ Numbers are judged as kube-openapi decodes them: a JSON integer beyond int64 is 
 float within ±2^53 and within a relative 1e-9 of its truncation is an integer, ``int32`` and
 ``int64`` are ranges; strings' formats are kube-openapi's (``strfmt``, Go semantics, not the RFCs).
 
-**Built-in kinds** (definitions named ``io.k8s.*``: Pod, Deployment, ConfigMap...) are decoded
+**Built-in kinds** (definitions named ``io.k8s.api.*``, ``io.k8s.apimachinery.*``... : Pod,
+Deployment, ConfigMap...) are decoded
 into Go structs and then validated by Go code (``pkg/apis/*/validation``), which their published
 OpenAPI does not describe. For them this module checks what the schema says, which predicts the
 decode errors (wrong types, int32/int64 overflow, bad ``date-time``, bad base64 ``byte``) and the
@@ -105,9 +106,15 @@ def validate(
             if isinstance(api_version, str) and isinstance(kind, str) else None)
     if name is None:
         raise LookupError(f"{package} has no schema for apiVersion {api_version!r}, kind {kind!r}")
-    builtin = name.startswith("io.k8s.")
+    builtin = name.startswith(_BUILTIN_PREFIXES)
     walker = _Walker(schemas.definition, builtin=builtin, rules=rules)
     return walker.validate(schemas.definition(name), obj, field_validation)
+
+
+#: Definition names of the kinds Kubernetes itself serves (decoded into Go structs, validated by
+#: Go code). Not ``io.k8s.`` alone: a CRD of a ``*.k8s.io`` group (gateway-api's
+#: ``gateway.networking.k8s.io``) is named ``io.k8s.networking.gateway.v1.HTTPRoute``.
+_BUILTIN_PREFIXES = ("io.k8s.api.", "io.k8s.apimachinery.", "io.k8s.apiextensions-apiserver.", "io.k8s.kube-aggregator.")
 
 
 def validate_against(

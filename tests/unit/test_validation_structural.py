@@ -297,6 +297,20 @@ def test_embedded_resources_need_apiversion_kind_and_valid_metadata(probe_packag
     assert [(e.field, e.type) for e in validate(obj, package=probe_package)] == [("spec.template.metadata", "BadRequest")]
 
 
+def test_a_crd_of_a_k8s_io_group_is_a_custom_resource_not_a_builtin(tmp_path: Path) -> None:
+    """gateway-api's kinds are named io.k8s.networking.gateway.v1.*: defaults and list-map keys apply."""
+    schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": {"ports": {
+        "type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name", "protocol"],
+        "items": {"type": "object", "properties": {
+            "name": {"type": "string"}, "protocol": {"type": "string", "default": "TCP"}}}}}}}}
+    gen = generate(tmp_path / "out", "--crd", str(write_yaml(tmp_path / "crd.yaml", crd(schema, group="gateway.networking.k8s.io"))))
+    with imported(gen):
+        obj = {"apiVersion": "gateway.networking.k8s.io/v1", "kind": "Widget",
+               "spec": {"ports": [{"name": "a"}, {"name": "a", "protocol": "TCP"}]}}
+        assert [str(e) for e in validate(obj, package=gen.name)] == [
+            'spec.ports[1]: Duplicate value: {"name":"a","protocol":"TCP"}']
+
+
 def test_validate_against_takes_a_raw_crd_schema_with_defaults() -> None:
     schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": {"ports": {
         "type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name", "protocol"],
