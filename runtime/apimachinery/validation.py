@@ -38,10 +38,17 @@ duplicate container names are accepted here and rejected there. Their published
 documentation (Go defaulting runs instead): neither is applied. tests/unit/
 test_validation_structural.py lists each known disagreement with its reason.
 
-**CEL** (``x-kubernetes-validations``) is not evaluated. The hook is ``rules``: a callable given
-each value whose schema node carries ``x-kubernetes-validations``, after that node's structural
-checks passed (the value has the node's type), with the pruned and defaulted value, the node and
-the path; it returns the rules' errors, which join the others.
+**CEL** (``x-kubernetes-validations``) of custom resources is evaluated by
+``kgen.runtime.apimachinery.cel`` (the ``validation`` extra; without it each rule is *not
+checked*, never guessed), in the apiserver's order (apiextensions-apiserver's strategy): the
+schema and list-type errors first; then, when the schema has rules anywhere, either one cause
+``<nil>: Invalid value: null: some validation rules were not checked because the object was
+invalid...`` if any error is *blocking* (unsupported value, required, too long, too many, wrong
+type: ``hasBlockingErr``), or every rule of every node present. ``cel=False`` leaves rules out.
+The hook ``rules`` replaces kgen's evaluation: a callable given each value whose schema node
+carries ``x-kubernetes-validations``, after that node's structural checks passed (the value has
+the node's type), with the pruned and defaulted value, the node and the path; it returns the
+rules' errors, which join the others.
 """
 
 from __future__ import annotations
@@ -84,7 +91,7 @@ Resolve = Callable[[str], Schema]
 
 def validate(
     obj: Any, *, package: str | None = None, field_validation: FieldValidation = "Warn",
-    rules: RuleCheck | None = None,
+    rules: RuleCheck | None = None, cel: bool = True,
 ) -> list[FieldError]:
     """The errors the apiserver would answer a create of ``obj`` with; empty when it accepts it.
 
@@ -107,7 +114,7 @@ def validate(
     if name is None:
         raise LookupError(f"{package} has no schema for apiVersion {api_version!r}, kind {kind!r}")
     builtin = name.startswith(_BUILTIN_PREFIXES)
-    walker = _Walker(schemas.definition, builtin=builtin, rules=rules)
+    walker = _Walker(schemas.definition, builtin=builtin, rules=rules, cel=cel and not builtin)
     return walker.validate(schemas.definition(name), obj, field_validation)
 
 
@@ -119,13 +126,13 @@ _BUILTIN_PREFIXES = ("io.k8s.api.", "io.k8s.apimachinery.", "io.k8s.apiextension
 
 def validate_against(
     schema: Schema, obj: Any, *, field_validation: FieldValidation = "Warn",
-    resolve: Resolve | None = None, rules: RuleCheck | None = None,
+    resolve: Resolve | None = None, rules: RuleCheck | None = None, cel: bool = True,
 ) -> list[FieldError]:
     """``validate`` for a raw structural schema, e.g. a CRD version's ``openAPIV3Schema``
     (custom-resource rules: defaults and list types apply). ``resolve`` looks up ``$ref``s."""
     if hasattr(obj, "to_dict") and not isinstance(obj, dict):
         obj = obj.to_dict()
-    return _Walker(resolve, builtin=False, rules=rules).validate(schema, obj, field_validation)
+    return _Walker(resolve, builtin=False, rules=rules, cel=cel).validate(schema, obj, field_validation)
 
 
 # -- values as Go prints them ------------------------------------------------------------------
@@ -504,13 +511,32 @@ def _go_equal(a: Any, b: Any) -> bool:
 
 # -- the walker ---------------------------------------------------------------------------------
 
+#: Error types after which the apiserver evaluates no rule (apiextensions-apiserver's
+#: hasBlockingErr): the value may not have the type the rules were compiled for.
+_BLOCKING = frozenset({"FieldValueNotSupported", "FieldValueRequired", "FieldValueTooLong", "FieldValueTooMany",
+                       "FieldValueTypeInvalid"})
+_RULES_NOT_CHECKED = FieldError(
+    "FieldValueInvalid", "<nil>", "Invalid value: null: some validation rules were not checked because the object "
+    "was invalid; correct the existing errors to complete validation")
+
+
 class _Walker:
     """One validation: prune/default, then kube-openapi's checks, on one schema and its $refs."""
 
-    def __init__(self, resolve: Resolve | None, *, builtin: bool, rules: RuleCheck | None) -> None:
+    def __init__(self, resolve: Resolve | None, *, builtin: bool, rules: RuleCheck | None, cel: bool = False) -> None:
         self._resolve = resolve
         self._builtin = builtin
         self._rules = rules
+        #: kgen's CEL evaluation: the nodes with rules the walk met, evaluated after it (``_cel``)
+        self._deferred: list[tuple[Any, Schema, str]] | None = None
+        if rules is None and cel:
+            deferred: list[tuple[Any, Schema, str]] = []
+
+            def defer(value: Any, node: Schema, path: str) -> list[FieldError]:
+                deferred.append((value, node, path))
+                return []
+
+            self._deferred, self._rules = deferred, defer
         # id(node) -> (node, node with $refs merged): the node is held so its id stays its own
         self._resolved: dict[int, tuple[Schema, Schema]] = {}
 
@@ -528,7 +554,31 @@ class _Walker:
         else:
             errors = []
             self._walk(pruned, self._node(schema), "", errors, resource=True)
+            if self._deferred is not None and self._has_rules(schema, set()):
+                errors.extend(self._cel(errors))
         return sorted(errors, key=lambda e: (e.field, e.message))
+
+    def _cel(self, errors: list[FieldError]) -> list[FieldError]:
+        if any(e.type in _BLOCKING for e in errors):
+            return [_RULES_NOT_CHECKED]
+        from kgen.runtime.apimachinery.cel import check_rules
+
+        return [FieldError(v.type, v.field, v.message)
+                for value, node, path in self._deferred or () for v in check_rules(value, node, path)]
+
+    def _has_rules(self, s: Schema, seen: set[int]) -> bool:
+        """Whether any node of the schema carries x-kubernetes-validations (the apiserver then has
+        a CEL validator for the kind, whatever the object holds)."""
+        if id(s) in seen or ("$ref" in s and self._resolve is None):
+            return False
+        seen.add(id(s))
+        s = self._node(s)
+        if s.get("x-kubernetes-validations"):
+            return True
+        subs = [*(s.get("properties") or {}).values(), *(s.get("allOf") or []), *(s.get("anyOf") or []),
+                *(s.get("oneOf") or [])]
+        subs += [s[k] for k in ("items", "additionalProperties") if isinstance(s.get(k), dict)]
+        return any(self._has_rules(sub, seen) for sub in subs if isinstance(sub, dict))
 
     def _node(self, s: Schema) -> Schema:
         """``s`` with its ``$ref`` (or a one-``$ref`` ``allOf``, as built-ins wrap them) merged in."""
