@@ -35,7 +35,7 @@ Why each piece is the way it is:
   ``Invalid value: <value>: failed rule: <rule>``, the value omitted for objects and lists;
   ``message``; ``messageExpression`` falling back to ``message`` then to ``failed rule`` when it
   is empty or fails; ``reason`` as the cause's type; ``fieldPath`` appended to the node's path;
-  runtime errors as ``Invalid value: "<schema type>": <error> evaluating rule: <rule>`` with
+  runtime errors as ``Invalid value: "<schema type>": <error> evaluating rule: <message or rule>`` with
   cel-go's error texts where cel-cpp's differ.
 
 Not done: the apiserver's cost limits (cel-cpp's budget is not exposed in Python; for a cluster's
@@ -731,8 +731,10 @@ class CompiledRules:
             try:
                 ok = cel.evaluate(r.program, run)
             except CelError as e:
+                # the rule's message names it when it has one (the apiserver's ruleErrorString)
+                named = (r.message or "").strip() or r.rule.strip()
                 violations.append(Violation("FieldValueInvalid", where,
-                                            f'Invalid value: "{self.schema_type}": {e} evaluating rule: {r.rule}'))
+                                            f'Invalid value: "{self.schema_type}": {e} evaluating rule: {named}'))
                 continue
             if ok is True:
                 continue

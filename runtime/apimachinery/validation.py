@@ -511,6 +511,11 @@ def _go_equal(a: Any, b: Any) -> bool:
 
 # -- the walker ---------------------------------------------------------------------------------
 
+#: Keywords that check a value whatever its type (a typeless node with one is validated).
+_VALUE_CHECKS = ("enum", "format", "pattern", "minLength", "maxLength", "minimum", "maximum", "multipleOf",
+                 "minItems", "maxItems", "minProperties", "maxProperties", "required", "properties", "items",
+                 "allOf", "anyOf", "oneOf", "not")
+
 #: Error types after which the apiserver evaluates no rule (apiextensions-apiserver's
 #: hasBlockingErr): the value may not have the type the rules were compiled for.
 _BLOCKING = frozenset({"FieldValueNotSupported", "FieldValueRequired", "FieldValueTooLong", "FieldValueTooMany",
@@ -695,17 +700,29 @@ class _Walker:
             typ = "string" if isinstance(v, str) else "integer"
         elif typ is None:
             union = self._type_union(v, s, path, errors)
-            if union is None and self._rules is not None and "x-kubernetes-validations" in s:
-                errors.extend(self._rules(v, s, path))  # a typeless node takes any value
-            if not union:
+            if union is None and (v is None or not any(k in s for k in _VALUE_CHECKS)):
+                if self._rules is not None and "x-kubernetes-validations" in s:
+                    errors.extend(self._rules(v, s, path))  # a typeless node takes any value
                 return
+            if union is False:
+                return
+            # a type-only union, or a typeless node with value validations (a oneOf/anyOf/not
+            # branch): the checks apply to the value as it is, whatever its type
             typ = _json_type(v)
+            if union is None and isinstance(fmt, str) and fmt in FORMATS and isinstance(v, (bool, int, float)):
+                # kube-openapi checks a string format on any scalar, shown by its Go kind
+                shown = json.dumps("" if isinstance(v, bool) else "int64" if isinstance(v, int) else "float64")
+                errors.append(FieldError("FieldValueTypeInvalid", path,
+                                         f"Invalid value: {shown}: {path} in body must be of type {fmt}: {shown}"))
         ok = self._check_type(v, typ, fmt, path, errors)
         fractional = typ == "integer" and isinstance(v, float) and not v.is_integer()
         if "enum" in s and not fractional and not any(_go_equal(v, e) for e in s["enum"]):
             values = ", ".join(json.dumps(e if isinstance(e, str) else go_value(e)) for e in s["enum"])
             errors.append(FieldError("FieldValueNotSupported", path,
                                      f"Unsupported value: {go_value(v)}: supported values: {values}"))
+        if v is not None and not (s.get("x-kubernetes-int-or-string") or fmt == "int-or-string"
+                                  or self._is_type_union(s)):
+            self._junctions(v, s, path, errors)  # kube-openapi checks them whatever the type check said
         # after a type error only numbers go on (a float on an integer field still gets its range
         # and multipleOf errors); booleans have nothing more to check
         if isinstance(v, bool) or (not ok and not isinstance(v, (int, float))):
@@ -720,6 +737,61 @@ class _Walker:
             self._object(v, s, path, errors, resource)
         if ok and self._rules is not None and "x-kubernetes-validations" in s:
             errors.extend(self._rules(v, s, path))
+
+    @staticmethod
+    def _is_type_union(s: Schema) -> bool:
+        branches = s.get("oneOf") or s.get("anyOf")
+        return isinstance(branches, list) and all(isinstance(b, dict) and set(b) == {"type"} for b in branches)
+
+    def _junctions(self, v: Any, s: Schema, path: str, errors: list[FieldError]) -> None:
+        """allOf, anyOf, oneOf and not, as kube-openapi checks them: each branch validates the
+        value at the same path; a failing anyOf/oneOf reports, beside its own error, the errors
+        of its best branch (the one with the most checks passed, the first of equals)."""
+        quoted = json.dumps(path)
+        if isinstance(s.get("allOf"), list):
+            results = [self._branch(v, b, path) for b in s["allOf"] if isinstance(b, dict)]
+            failed = [found for found, _ in results if found]
+            if failed:
+                errors.extend(e for found in failed for e in found)
+                errors.append(FieldError("FieldValueInvalid", path,
+                                         f'Invalid value: "": {quoted} must validate all the schemas (allOf)'))
+        for key in ("anyOf", "oneOf"):
+            if not isinstance(s.get(key), list):
+                continue
+            results = [self._branch(v, b, path) for b in s[key] if isinstance(b, dict)]
+            valid = sum(1 for found, _ in results if not found)
+            if key == "anyOf" and valid == 0:
+                errors.append(FieldError("FieldValueInvalid", path,
+                                         f'Invalid value: "": {quoted} must validate at least one schema (anyOf)'))
+            elif key == "oneOf" and valid != 1:
+                found_text = "none valid" if valid == 0 else f"{valid} valid alternatives"
+                errors.append(FieldError("FieldValueInvalid", path, f'Invalid value: "": {quoted} must validate one '
+                                         f"and only one schema (oneOf). Found {found_text}"))
+            if valid == 0 and results:
+                best = max(range(len(results)), key=lambda i: (results[i][1], -i))
+                errors.extend(results[best][0])
+        if isinstance(s.get("not"), dict) and not self._branch(v, s["not"], path)[0]:
+            errors.append(FieldError("FieldValueInvalid", path,
+                                     f'Invalid value: "": {quoted} must not validate the schema (not)'))
+
+    def _branch(self, v: Any, branch: Schema, path: str) -> tuple[list[FieldError], int]:
+        """A junction branch's errors on ``v``, and how many of its checks passed (kube-openapi's
+        MatchCount, counted here per property present and for the branch's own keywords)."""
+        found: list[FieldError] = []
+        rules, self._rules = self._rules, None  # rules sit on nodes, never in branches
+        try:
+            node = self._node(branch)
+            self._walk(v, node, path, found)
+        finally:
+            self._rules = rules
+        matches = int(not any(e.field == path for e in found))
+        if isinstance(v, dict):
+            for key in node.get("properties") or {}:
+                if key in v:
+                    child = _child(path, key)
+                    matches += not any(e.field == child or e.field.startswith((child + ".", child + "["))
+                                       for e in found)
+        return found, matches
 
     def _int_or_string_errors(self, v: Any, s: Schema, path: str, errors: list[FieldError]) -> None:
         errors.append(_type_error(path, "integer,string", _json_type(v)))
@@ -791,7 +863,7 @@ class _Walker:
             errors.append(FieldError("FieldValueInvalid", path,
                                      f"Invalid value: {len(v)}: {path} in body should have at least {s['minItems']} items"))
         if "maxItems" in s and len(v) > s["maxItems"]:
-            errors.append(FieldError("FieldValueTooMany", path, f"Too many: {len(v)}: must have at most {s['maxItems']} items"))
+            errors.append(FieldError("FieldValueTooMany", path, _too_many(len(v), s['maxItems'])))
         items = s.get("items")
         if isinstance(items, dict):
             node = self._node(items)
@@ -806,7 +878,7 @@ class _Walker:
                                      f"have at least {s['minProperties']} properties"))
         if "maxProperties" in s and len(v) > s["maxProperties"]:
             errors.append(FieldError("FieldValueTooMany", path,
-                                     f"Too many: {len(v)}: must have at most {s['maxProperties']} items"))
+                                     _too_many(len(v), s['maxProperties'])))
         for key in s.get("required") or ():
             if key not in v:
                 errors.append(FieldError("FieldValueRequired", _child(path, key), "Required value"))
@@ -828,6 +900,11 @@ class _Walker:
             meta = v.get("metadata")
             if isinstance(meta, dict):
                 errors.extend(_meta_errors(meta, _child(path, "metadata")))
+
+
+def _too_many(count: int, most: int) -> str:
+    """field.TooMany's message: "item" for a limit of one."""
+    return f"Too many: {count}: must have at most {most} {'item' if most == 1 else 'items'}"
 
 
 def _type_error(path: str, want: str | None, got: str) -> FieldError:

@@ -30,7 +30,7 @@ _DELETE = object()
 
 #: kube-openapi reports some errors at the field ``<nil>`` with the path in the message; a 400
 #: (a decode error, Strict's unknown fields) has no causes, its paths are in the Status message.
-_NIL_PATH = re.compile(r'(?: in (\S+)$|"(\S+)" must validate)')
+_NIL_PATH = re.compile(r'(?: in (\S+)$|"(\S+)" must (?:not )?validate)')
 _DECODE_PATH = re.compile(r"cannot be handled as a \w+: ([\w.\[\]]+): ")
 
 

@@ -332,3 +332,36 @@ def test_rules_hook_sees_nodes_with_validations(tmp_path: Path) -> None:
 def test_field_validation_must_be_one_of_the_apiservers() -> None:
     with pytest.raises(ValueError, match="Warn, Strict or Ignore"):
         validate({"apiVersion": "v1", "kind": "ConfigMap"}, field_validation="strict")  # type: ignore[arg-type]
+
+
+def test_rules_run_after_non_blocking_errors_and_not_after_blocking_ones() -> None:
+    # apiextensions-apiserver's hasBlockingErr: a rule whose value may not have its compiled type
+    # is not run, and one '<nil>' cause says so; a pattern or minimum error blocks nothing.
+    schema: dict[str, Any] = {"type": "object", "properties": {"spec": {
+        "type": "object", "x-kubernetes-validations": [{"rule": "self.n > 1", "message": "n too small"}],
+        "properties": {"n": {"type": "integer"}, "s": {"type": "string", "pattern": "^a$", "maxLength": 3}}}}}
+    pattern = validate_against(schema, {"spec": {"n": 1, "s": "b"}})
+    assert [(e.type, e.field) for e in pattern] == [("FieldValueInvalid", "spec"), ("FieldValueInvalid", "spec.s")]
+    assert pattern[0].message == "Invalid value: n too small"  # an object's value is not shown (measured)
+    too_long = validate_against(schema, {"spec": {"n": 1, "s": "aaaa"}})
+    assert [(e.type, e.field) for e in too_long] == [("FieldValueInvalid", "<nil>"), ("FieldValueTooLong", "spec.s")]
+    assert "some validation rules were not checked" in too_long[0].message
+    assert validate_against(schema, {"spec": {"n": 1, "s": "aaaa"}}, cel=False)[0].type == "FieldValueTooLong"
+
+
+def test_one_of_any_of_and_not_are_checked_at_the_value_whatever_its_type() -> None:
+    # gateway-api's Gateway addresses: type IPAddress (the default) needs an IP value
+    schema: dict[str, Any] = {"type": "object", "properties": {"a": {
+        "type": "object", "properties": {"type": {"type": "string", "default": "IPAddress"}, "value": {"type": "string"}},
+        "oneOf": [{"properties": {"type": {"enum": ["IPAddress"]}, "value": {"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}}},
+                  {"properties": {"type": {"not": {"enum": ["IPAddress"]}}}}]}}}
+    assert validate_against(schema, {"a": {"value": "10.0.0.1"}}) == []
+    assert validate_against(schema, {"a": {"type": "Hostname", "value": "example.com"}}) == []
+    wrong = [str(e) for e in validate_against(schema, {"a": {"value": "example.com"}})]
+    assert wrong == [
+        'a: Invalid value: "": "a" must validate one and only one schema (oneOf). Found none valid',
+        'a.value: Invalid value: "": "a.value" must validate at least one schema (anyOf)',
+        'a.value: Invalid value: "example.com": a.value in body must be of type ipv4: "example.com"',
+    ]
+    array = [str(e) for e in validate_against(schema, {"a": []})]
+    assert 'a: Invalid value: "": "a" must validate one and only one schema (oneOf). Found 2 valid alternatives' in array
