@@ -1,7 +1,8 @@
 """apimachinery for Python: the values every layer above shares, with no I/O.
 
 Models and their codec, quantities and times, labels and selectors, API errors, unstructured
-access, patches (JSON, merge, strategic merge) and managed fields (server-side apply). Nothing
+access, patches (JSON, merge, strategic merge), managed fields (server-side apply) and
+client-side validation as the apiserver validates (``validate``). Nothing
 here knows about HTTP; see docs/architecture.md for the layers. Names load on first use, so a
 models module that imports ``Model`` pays for the model module alone.
 """
@@ -72,6 +73,11 @@ if TYPE_CHECKING:
         Quantity,
         Time,
     )
+    from kgen.runtime.apimachinery.validation import (
+        FieldError,
+        validate,
+        validate_against,
+    )
 
 _EXPORTS = {
     "apply": ["ApplyConfiguration", "extract", "extract_fields"],
@@ -83,14 +89,16 @@ _EXPORTS = {
     "strategicpatch_diff": ["MergingConflict", "PreconditionFailed", "create_three_way_merge_patch",
                             "create_two_way_merge_patch", "require_key_unchanged", "require_metadata_key_unchanged"],
     "types": ["IntOrString", "MicroTime", "Quantity", "Time"],
+    "validation": ["FieldError", "validate", "validate_against"],
 }
 __getattr__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
-    "AlreadyExists", "ApplyConfiguration", "ApiError", "BadRequest", "Conflict", "Expired", "FieldSelector", "Forbidden", "Gone",
+    "AlreadyExists", "ApplyConfiguration", "ApiError", "BadRequest", "Conflict", "Expired", "FieldError", "FieldSelector",
+    "Forbidden", "Gone",
     "IntOrString", "InternalError", "Invalid", "LabelSelector", "MergingConflict", "MethodNotAllowed", "MicroTime", "Model",
     "ModelCodec", "ModelError", "NotFound", "PatchError", "PreconditionFailed", "Quantity", "ServerTimeout", "ServiceUnavailable",
     "StatusCause", "Time", "TooManyRequests", "UNKNOWN_FIELDS_KEY", "Unauthorized", "UnknownFields",
     "create_three_way_merge_patch", "create_two_way_merge_patch",
     "error_from_response", "error_from_status", "extract", "extract_fields", "field", "fields", "json_patch", "labels", "merge_patch",
-    "require_key_unchanged", "require_metadata_key_unchanged", "strategic_merge_patch",
+    "require_key_unchanged", "require_metadata_key_unchanged", "strategic_merge_patch", "validate", "validate_against",
 ]
