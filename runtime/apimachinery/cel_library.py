@@ -456,7 +456,7 @@ def value_text(value: Any) -> str | None:
     """The value as field.Invalid prints it, or None where it omits it (objects and lists)."""
     if isinstance(value, (dict, list)):
         return None
-    from kgen.runtime.apimachinery.validation import go_value  # at call time: no import cycle
+    from kgen.runtime.apimachinery.gofmt import go_value
 
     return go_value(value)
 

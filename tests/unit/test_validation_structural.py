@@ -128,7 +128,7 @@ def test_every_corpus_object_gets_the_apiservers_verdict_paths_and_messages(
 def test_the_comparison_sees_a_planted_difference(probe_package: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The harness self-test: a validator that forgets ``minimum``/``maximum``/``multipleOf``
     must show as disagreements, or the 0 above proves nothing."""
-    monkeypatch.setattr(validation, "_number", lambda *args: None)
+    monkeypatch.setattr(validation, "check_number", lambda *args: None)
     _summary, misses = compare(probe_package, "Warn")
     assert any("apiserver 422" in m for m in misses)
 
