@@ -14,8 +14,10 @@ from typing import Any, Generic, Self, TypeVar
 
 import msgspec
 
-from kgen.runtime.apimachinery.errors import Expired
+from kgen.runtime.apimachinery.apply import ApplyConfiguration
+from kgen.runtime.apimachinery.errors import Expired, error_from_status
 from kgen.runtime.apimachinery.model import Model
+from kgen.runtime.apimachinery.validation import errors_under, refusal, validate
 from kgen.runtime.gentype.resource import (
     DEFAULT_PAGE_SIZE,
     WATCH_IDLE_TIMEOUT,
@@ -27,7 +29,7 @@ from kgen.runtime.gentype.resource import (
     _Requests,
 )
 from kgen.runtime.gentype.watch import AsyncWatchStream, WatchStream
-from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
+from kgen.runtime.rest.client import AsyncRESTClient, Request, RESTClient
 from kgen.runtime.rest.content_encoding import decode_every_gzip_member
 from kgen.runtime.rest.watch import Bookmark, WatchDecoder, WatchEvent
 
@@ -46,6 +48,63 @@ def _watch_options(options: dict[str, Any]) -> dict[str, Any]:
     the apiserver sends one about every minute, which keeps a quiet watch within its idle
     timeout, and a watch-list (sendInitialEvents) is refused without them."""
     return {"allow_watch_bookmarks": True, **options}
+
+
+def _check(
+    req: Request, obj: Any, codec: Codec[Any, Any], options: Mapping[str, Any], *, apply: bool = False,
+    status: bool = False,
+) -> None:
+    """``validate=True``: refuse what the apiserver would refuse, as it would, sending nothing.
+
+    The body about to be sent is checked by ``kgen.runtime.apimachinery.validation.validate``
+    under the request's ``field_validation`` (``Strict`` when none is given, as kubectl sends it)
+    against the schemas of the package the model comes from; its errors raise the exception the
+    apiserver's answer would (``Invalid``, a 422 with its causes, or ``BadRequest``), built from
+    the ``Status`` it would send (``validation.refusal``). A kind without a schema in that package
+    raises LookupError: asked to validate, the client does not send unchecked.
+
+    Server-side apply validates the object *merged* with what the server holds, which the client
+    does not know. A full model of the kind is checked whole. An apply configuration or mapping is
+    partial: only what the merge cannot undo is checked, the errors at the scalar values it sets
+    (a wrong type, format, pattern, enum, bound or length), with its unknown fields ignored and no
+    CEL rule, required field, list size or duplicate judged (they depend on the merged object).
+    Those errors' list indexes are the configuration's; in a list-map the merged item may sit
+    at another index in the server's answer.
+
+    A write to ``status`` keeps the stored object but its status (and metadata): only the errors
+    there count (``status=True``); a rule on a node above ``status`` is not judged.
+    """
+    body = msgspec.json.decode(req.body or b"{}")
+    model = getattr(codec, "cls", None) or type(obj)
+    module = model.__module__
+    package = module.split(".models.")[0] if ".models." in module else None
+    partial = apply and not (isinstance(obj, Model) and not isinstance(obj, ApplyConfiguration))
+    if partial:
+        scalars = set(_scalar_paths(body, ""))
+        errors = [e for e in validate(body, package=package, field_validation="Ignore", cel=False)
+                  if e.type in _SCALAR_ERRORS and e.field in scalars]
+    else:
+        errors = validate(body, package=package, field_validation=options.get("field_validation") or "Strict")
+    if status:
+        errors = errors_under(errors, ("status", "metadata"))
+    if errors:
+        raise error_from_status(refusal(body, errors), 0, req.describe())
+
+
+#: The errors about one scalar value, which an apply's merge keeps wherever the value lands.
+_SCALAR_ERRORS = frozenset({"FieldValueInvalid", "FieldValueNotSupported", "FieldValueTypeInvalid", "FieldValueTooLong"})
+
+
+def _scalar_paths(value: Any, path: str) -> Iterator[str]:
+    """The field paths (as the apiserver writes them) of every scalar ``value`` holds."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _scalar_paths(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _scalar_paths(item, f"{path}[{i}]")
+    else:
+        yield path
 
 
 class _Timeout:
@@ -134,26 +193,46 @@ class ResourceClient(_Timeout, Generic[T, L]):
         reflectors then list and watch (``RESTClient.watch_list_semantics_unsupported``)."""
         return self._rest.watch_list_semantics_unsupported
 
-    def create(self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, **options: Any) -> T:
-        """dry_run, field_manager, field_validation ("Strict", "Warn", "Ignore")."""
+    def create(
+        self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, validate: bool = False,
+        **options: Any,
+    ) -> T:
+        """dry_run, field_manager, field_validation ("Strict", "Warn", "Ignore"); ``validate=True``
+        refuses locally what the apiserver would refuse, sending nothing (``_check``)."""
         req = self._req.write("POST", obj, subresource, subresource_of, **options)
+        if validate:
+            _check(req, obj, self._codec, options)
         return self._codec.decode(self._rest.send(req).content)
 
-    def update(self, obj: T, **options: Any) -> T:
-        return self._codec.decode(self._rest.send(self._req.write("PUT", obj, None, None, **options)).content)
+    def update(self, obj: T, *, validate: bool = False, **options: Any) -> T:
+        req = self._req.write("PUT", obj, None, None, **options)
+        if validate:
+            _check(req, obj, self._codec, options)
+        return self._codec.decode(self._rest.send(req).content)
 
-    def update_status(self, obj: T, **options: Any) -> T:
-        return self._codec.decode(self._rest.send(self._req.write("PUT", obj, "status", None, **options)).content)
+    def update_status(self, obj: T, *, validate: bool = False, **options: Any) -> T:
+        req = self._req.write("PUT", obj, "status", None, **options)
+        if validate:
+            _check(req, obj, self._codec, options, status=True)
+        return self._codec.decode(self._rest.send(req).content)
 
     def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
         return self._codec.decode(self._rest.send(self._req.patch(name, patch, patch_type, subresource, **options)).content)
 
-    def apply(self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, subresource: str | None = None, **options: Any) -> T:
+    def apply(
+        self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False,
+        subresource: str | None = None, validate: bool = False, **options: Any,
+    ) -> T:
         req = self._req.apply(obj, field_manager, force, subresource, **options)
+        if validate:
+            _check(req, obj, self._codec, options, apply=True, status=subresource == "status")
         return self._codec.decode(self._rest.send(req).content)
 
-    def apply_status(self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, **options: Any) -> T:
-        return self.apply(obj, field_manager=field_manager, force=force, subresource="status", **options)
+    def apply_status(
+        self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, validate: bool = False,
+        **options: Any,
+    ) -> T:
+        return self.apply(obj, field_manager=field_manager, force=force, subresource="status", validate=validate, **options)
 
     def delete(
         self, name: str, *, propagation_policy: PropagationPolicy | str | None = None,
@@ -253,26 +332,47 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
     def is_watch_list_semantics_unsupported(self) -> bool:
         return self._rest.watch_list_semantics_unsupported
 
-    async def create(self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, **options: Any) -> T:
+    async def create(
+        self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, validate: bool = False,
+        **options: Any,
+    ) -> T:
         req = self._req.write("POST", obj, subresource, subresource_of, **options)
+        if validate:
+            _check(req, obj, self._codec, options)
         return self._codec.decode((await self._rest.send(req)).content)
 
-    async def update(self, obj: T, **options: Any) -> T:
-        return self._codec.decode((await self._rest.send(self._req.write("PUT", obj, None, None, **options))).content)
+    async def update(self, obj: T, *, validate: bool = False, **options: Any) -> T:
+        req = self._req.write("PUT", obj, None, None, **options)
+        if validate:
+            _check(req, obj, self._codec, options)
+        return self._codec.decode((await self._rest.send(req)).content)
 
-    async def update_status(self, obj: T, **options: Any) -> T:
-        return self._codec.decode((await self._rest.send(self._req.write("PUT", obj, "status", None, **options))).content)
+    async def update_status(self, obj: T, *, validate: bool = False, **options: Any) -> T:
+        req = self._req.write("PUT", obj, "status", None, **options)
+        if validate:
+            _check(req, obj, self._codec, options, status=True)
+        return self._codec.decode((await self._rest.send(req)).content)
 
     async def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
         req = self._req.patch(name, patch, patch_type, subresource, **options)
         return self._codec.decode((await self._rest.send(req)).content)
 
-    async def apply(self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, subresource: str | None = None, **options: Any) -> T:
+    async def apply(
+        self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False,
+        subresource: str | None = None, validate: bool = False, **options: Any,
+    ) -> T:
         req = self._req.apply(obj, field_manager, force, subresource, **options)
+        if validate:
+            _check(req, obj, self._codec, options, apply=True, status=subresource == "status")
         return self._codec.decode((await self._rest.send(req)).content)
 
-    async def apply_status(self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, **options: Any) -> T:
-        return await self.apply(obj, field_manager=field_manager, force=force, subresource="status", **options)
+    async def apply_status(
+        self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, validate: bool = False,
+        **options: Any,
+    ) -> T:
+        return await self.apply(
+            obj, field_manager=field_manager, force=force, subresource="status", validate=validate, **options
+        )
 
     async def delete(
         self, name: str, *, propagation_policy: PropagationPolicy | str | None = None,

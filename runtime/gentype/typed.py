@@ -115,24 +115,31 @@ class Watch(TypedClient[T, L]):
 
 class Create(TypedClient[T, L]):
     def create(
-        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None
+        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
+        validate: bool = False,
     ) -> T:
-        return self._client.create(obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation)
+        return self._client.create(
+            obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation, validate=validate
+        )
 
 
 class Update(TypedClient[T, L]):
     def update(
-        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None
+        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
+        validate: bool = False,
     ) -> T:
-        return self._client.update(obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation)
+        return self._client.update(
+            obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation, validate=validate
+        )
 
 
 class UpdateStatus(TypedClient[T, L]):
     def update_status(
-        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None
+        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
+        validate: bool = False,
     ) -> T:
         return self._client.update_status(
-            obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation
+            obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation, validate=validate
         )
 
 
@@ -155,17 +162,21 @@ class Apply(TypedClient[T, L], Generic[T, L, A]):
     be owned), and one read from the server claims every field every manager set. The types
     refuse it; at runtime a model is still sent as it is, for code that is not type-checked."""
 
-    def apply(self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False) -> T:
+    def apply(
+        self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False,
+        validate: bool = False,
+    ) -> T:
         """Server-side apply: ``field_manager`` comes to own exactly the fields ``obj`` sets."""
-        return self._client.apply(obj, field_manager=field_manager, force=force, dry_run=dry_run)
+        return self._client.apply(obj, field_manager=field_manager, force=force, dry_run=dry_run, validate=validate)
 
 
 class ApplyStatus(TypedClient[T, L], Generic[T, L, A]):
     def apply_status(
-        self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
+        self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False,
+        validate: bool = False,
     ) -> T:
         """``apply`` on the status subresource (client-go's ``ApplyStatus``)."""
-        return self._client.apply_status(obj, field_manager=field_manager, force=force, dry_run=dry_run)
+        return self._client.apply_status(obj, field_manager=field_manager, force=force, dry_run=dry_run, validate=validate)
 
 
 class Delete(TypedClient[T, L]):
@@ -264,24 +275,31 @@ class AsyncWatch(AsyncTypedClient[T, L]):
 
 class AsyncCreate(AsyncTypedClient[T, L]):
     async def create(
-        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None
+        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
+        validate: bool = False,
     ) -> T:
-        return await self._client.create(obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation)
+        return await self._client.create(
+            obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation, validate=validate
+        )
 
 
 class AsyncUpdate(AsyncTypedClient[T, L]):
     async def update(
-        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None
+        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
+        validate: bool = False,
     ) -> T:
-        return await self._client.update(obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation)
+        return await self._client.update(
+            obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation, validate=validate
+        )
 
 
 class AsyncUpdateStatus(AsyncTypedClient[T, L]):
     async def update_status(
-        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None
+        self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
+        validate: bool = False,
     ) -> T:
         return await self._client.update_status(
-            obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation
+            obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation, validate=validate
         )
 
 
@@ -300,16 +318,18 @@ class AsyncApply(AsyncTypedClient[T, L], Generic[T, L, A]):
     """``Apply`` on asyncio: the same argument types."""
 
     async def apply(
-        self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
+        self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False,
+        validate: bool = False,
     ) -> T:
-        return await self._client.apply(obj, field_manager=field_manager, force=force, dry_run=dry_run)
+        return await self._client.apply(obj, field_manager=field_manager, force=force, dry_run=dry_run, validate=validate)
 
 
 class AsyncApplyStatus(AsyncTypedClient[T, L], Generic[T, L, A]):
     async def apply_status(
-        self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False
+        self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False,
+        validate: bool = False,
     ) -> T:
-        return await self._client.apply_status(obj, field_manager=field_manager, force=force, dry_run=dry_run)
+        return await self._client.apply_status(obj, field_manager=field_manager, force=force, dry_run=dry_run, validate=validate)
 
 
 class AsyncDelete(AsyncTypedClient[T, L]):
