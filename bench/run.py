@@ -82,7 +82,7 @@ def _version(name: str) -> str:
 
 
 #: The tables ``--only`` can pick, in the order they are printed.
-TABLES = ("codec", "imports", "generation", "rest", "informer", "scale", "operator")
+TABLES = ("codec", "imports", "generation", "rest", "informer", "scale", "operator", "validation")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -114,6 +114,12 @@ def _parser() -> argparse.ArgumentParser:
                         help="churn passes over all Widgets, one spec update each (default: 3)")
     parser.add_argument("--operator-workers", type=int, default=4,
                         help="kgen max_concurrent_reconciles and kopf's handler threads (default: 4)")
+    parser.add_argument("--validation-objects", type=int, default=300,
+                        help="built-in objects in the validation table, kgen vs kubernetes-validate (default: 300)")
+    parser.add_argument("--validation-repeats", type=int, default=5,
+                        help="timed passes over them, kgen (default: 5); kubernetes-validate: --validation-peer-repeats")
+    parser.add_argument("--validation-peer-repeats", type=int, default=3,
+                        help="timed passes over them, kubernetes-validate's validate() (default: 3)")
     return parser
 
 
@@ -196,6 +202,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                     args.operator_workers, _progress)
         tables.append(operator_report.table(kgen_run, kopf_run))
         notes += operator_bench.notes(args.operator_workers)
+    if "validation" in chosen:
+        from . import validation
+
+        _progress(f"validation: {args.validation_objects:,} built-in objects, kgen then kubernetes-validate")
+        validated = validation.measure(args.validation_objects, args.seed, args.validation_repeats,
+                                       args.validation_peer_repeats, _progress)
+        tables.append(validation.table(validated))
+        notes += validation.notes(validated)
     header = (f"kgen bench — Python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}; "
               f"1-min load average {load_before:.2f} at start, {os.getloadavg()[0]:.2f} at end")
     if "scale" in chosen:
