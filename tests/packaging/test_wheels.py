@@ -67,7 +67,7 @@ def test_runtime_wheel_holds_the_runtime_and_the_stock_client_only(wheels: Wheel
     requires, extras = _metadata(wheels.runtime)
     unconditional = sorted(r.split(">=")[0] for r in requires if "extra ==" not in r)
     assert unconditional == ["httpx", "msgspec"], requires
-    assert sorted(extras) == ["kubeconfig", "metrics", "testing"]
+    assert sorted(extras) == ["kubeconfig", "metrics", "testing", "validation"]  # validation: the CEL library
 
 
 def test_generator_wheel_holds_the_generator_and_depends_on_the_same_runtime(wheels: Wheels) -> None:
