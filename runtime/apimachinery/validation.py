@@ -55,11 +55,11 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from collections.abc import Callable
 from typing import Any, Literal
 
 from kgen.runtime.apimachinery.gofmt import go_value, is_json_integer, json_type
+from kgen.runtime.apimachinery.refusal import refusal
 from kgen.runtime.apimachinery.strfmt import FORMATS
 from kgen.runtime.apimachinery.structural import (
     GO_JSON_KINDS, LIST_META, OBJECT_META, VALUE_CHECKS, FieldError, check_number, check_string, check_type,
@@ -132,51 +132,14 @@ def errors_under(errors: list[FieldError], fields: tuple[str, ...]) -> list[Fiel
         return any(field == f or field.startswith((f"{f}.", f"{f}[")) for f in fields)
 
     kept = [e for e in errors if under(e.field)]
-    if _RULES_NOT_CHECKED in errors and any(e.type in _BLOCKING for e in kept):
+    if _RULES_NOT_CHECKED in errors and any(blocks_rules(e) for e in kept):
         kept.append(_RULES_NOT_CHECKED)
     return sorted(kept, key=lambda e: (e.field, e.message))
 
 
-def refusal(obj: dict[str, Any], errors: list[FieldError]) -> dict[str, Any]:
-    """The ``Status`` the apiserver refuses ``obj`` with when ``validate`` found ``errors``.
-
-    A 422 is apimachinery's ``errors.NewInvalid(groupKind, name, errs)``: reason ``Invalid``,
-    message ``<Kind>.<group> "<name>" is invalid: <field>: <detail>`` (several errors as
-    ``[a, b]``, identical texts once), ``details.causes`` one per error (``reason``, ``message``
-    without the field, ``field``). kube-openapi's ``Checked value`` and ``allOf/anyOf/oneOf`` errors
-    name the field ``<nil>`` there (``validate`` gives the real path, also in their message). A 400
-    (``BadRequest`` errors: Strict's unknown fields, decode errors) is the codec's
-    ``<Kind> in version "<v>" cannot be handled as a <Kind>: ...``, without causes. The order of
-    several errors is ``validate``'s (sorted); the apiserver's varies from request to request.
-    """
-    api_version, kind = str(obj.get("apiVersion") or ""), str(obj.get("kind") or "")
-    group, _, version = api_version.rpartition("/")
-    name = str((obj.get("metadata") or {}).get("name") or "")
-    base = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure"}
-    bad = [e for e in errors if e.type == "BadRequest"]
-    if bad:
-        unknown = [e.message for e in bad if e.message.startswith("unknown field ")]
-        why = f"strict decoding error: {', '.join(unknown)}" if unknown else str(bad[0])
-        message = f'{kind} in version "{version}" cannot be handled as a {kind}: {why}'
-        return {**base, "message": message, "reason": "BadRequest", "code": 400}
-    causes = [{"reason": e.type, "message": e.message, "field": _status_field(e)} for e in errors]
-    texts = list(dict.fromkeys(f"{c['field']}: {c['message']}" for c in causes))
-    listed = texts[0] if len(texts) == 1 else f"[{', '.join(texts)}]"
-    qualified = f"{kind}.{group}" if group else kind
-    details = {"name": name, **({"group": group} if group else {}), "kind": kind, "causes": causes}
-    return {**base, "message": f'{qualified} "{name}" is invalid: {listed}', "reason": "Invalid",
-            "details": details, "code": 422}
-
-
-_MUST_VALIDATE = re.compile(r'"\S+" must (?:not )?validate')
-
-
-def _status_field(error: FieldError) -> str:
-    """The field a 422's cause names: ``<nil>`` where kube-openapi leaves it out (checked_integer,
-    the allOf/anyOf/oneOf errors), the error's path otherwise."""
-    nil = error.message.startswith('Invalid value: "": ') and (
-        error.message.endswith(f" in {error.field}") or _MUST_VALIDATE.search(error.message) is not None)
-    return "<nil>" if nil else error.field
+def blocks_rules(error: FieldError) -> bool:
+    """Whether the apiserver, having found ``error``, evaluates no CEL rule (hasBlockingErr)."""
+    return error.type in _BLOCKING
 
 
 # -- the walker ---------------------------------------------------------------------------------

@@ -33,10 +33,14 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
   an update removes the last one) and the ``foregroundDeletion``/``orphan`` finalizers;
 - a custom resource stored as server-side apply merged it: an apply leaving an empty or null
   ``labels`` (say) is always a write, and so is the next write storing none (``writes.stored_extras``);
-- ``dryRun=All`` everywhere.
+- ``dryRun=All`` everywhere;
+- validation of every create, update, patch and apply (not scale) by
+  ``kgen.runtime.apimachinery.validation``, refused with the apiserver's 422 (or 400): a custom
+  resource's whole schema and CEL rules, a built-in kind's OpenAPI types, formats and enums;
+  updates ratcheted as the apiserver's (``kgen.runtime.fake.validation``).
 
-What it does not do: defaulting, validation and the warnings it gives (a pod template's
-duplicate env names, say), admission, conversion between versions (each version is its own
+What it does not do: defaulting, Go validation of built-in kinds and the warnings it gives (a
+pod template's duplicate env names, say), CEL transition rules (``oldSelf``), admission, conversion between versions (each version is its own
 store), garbage collection, namespace lifecycle (objects may live in namespaces that do not
 exist), graceful pod deletion, pruning a custom resource by its structural schema, and the 422 a
 JSON or merge patch gets under ``fieldValidation=Strict`` (it quotes the patched object in Go's
@@ -46,9 +50,9 @@ The tracker is thread-safe: informers may watch it from their own threads.
 
 The modules, in request order: ``tracker`` (the public ``ObjectTracker``), ``transport`` (httpx
 transports, routing), ``verbs``, ``patch``, ``apply``, ``scale`` and ``watch`` (the answers),
-``writes`` (what every write shares), ``schema`` (pruning and omitempty), ``field_validation``
-(unknown fields: warnings, strict refusals), ``selectors``, ``errors`` (``Status`` bodies),
-``request`` and ``store`` (objects, resourceVersions, history). Where the fake sits among the
+``writes`` (what every write shares), ``validation`` (the 422s), ``schema`` (pruning and
+omitempty), ``field_validation`` (unknown fields: warnings, strict refusals), ``selectors``,
+``errors`` (``Status`` bodies), ``request`` and ``store`` (objects, resourceVersions, history). Where the fake sits among the
 runtime's layers: docs/architecture.md.
 """
 

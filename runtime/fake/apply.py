@@ -24,6 +24,7 @@ from kgen.runtime.fake.fieldmanagers import field_manager
 from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.schema import decoded
 from kgen.runtime.fake.store import Store, now
+from kgen.runtime.fake.validation import check_valid
 from kgen.runtime.fake.writes import (
     check_identity, check_version, next_version, save, stored_extras, tracks_generation, typed,
 )
@@ -76,6 +77,7 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
         if tracks_generation(info, new):
             new_meta["generation"] = 1
         new = decoded(info, new)
+        check_valid(route, new)
         _set_entries(new, entries)
         if not call.dry_run:
             store.commit(info, route.key, new, None)
@@ -83,6 +85,7 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
                 store.extras[(info, route.key)] = extras
         return Reply(201, new)
     new = next_version(store, route, stored, merged)
+    check_valid(route, new, stored)
     _set_entries(new, entries)
     return Reply(200, save(store, route, stored, new, call.dry_run, stored_extras(route, merged)))
 

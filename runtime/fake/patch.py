@@ -42,6 +42,7 @@ from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.scale import scale_of, write_scale
 from kgen.runtime.fake.field_validation import check_strict, check_strict_json, unknown_field_warnings
 from kgen.runtime.fake.store import Store, builtin
+from kgen.runtime.fake.validation import check_valid
 from kgen.runtime.fake.writes import check_version, next_version, record_update, save
 from kgen.runtime.gentype.resource import PatchType
 
@@ -100,6 +101,7 @@ def _patch(store: Store, route: Route, call: Call, body: Any, patcher: Callable[
     warnings += unknown_field_warnings(route, call, patched, first=tuple(own))
     check_version(route, stored, patched)
     new = next_version(store, route, stored, patched)
+    check_valid(route, new, stored)
     record_update(store, route, call, stored, new)
     return Reply(200, save(store, route, stored, new, call.dry_run), list(warnings))
 

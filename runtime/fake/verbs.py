@@ -35,6 +35,7 @@ from kgen.runtime.fake.request import Call, Reply, Route, parse_rv
 from kgen.runtime.fake.selectors import selector
 from kgen.runtime.fake.store import Key, Obj, Store, builtin, copy, meta, now
 from kgen.runtime.fake.schema import decoded
+from kgen.runtime.fake.validation import check_valid
 from kgen.runtime.fake.writes import (
     check_identity, check_uid, check_update_version, check_version, next_version, record_update, save, tracks_generation, typed,
 )
@@ -79,6 +80,7 @@ def _create(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
                 info.kind, "", "metadata.name", "FieldValueRequired", "Required value: name or generateName is required"
             )
         new_meta["name"] = store.generate_name(info, route.namespace, str(new_meta["generateName"]))
+    check_valid(route, new if info in store.without_status else {k: v for k, v in new.items() if k != "status"})
     key = (route.namespace if info.namespaced else "", str(new_meta["name"]))
     existing = store.objects[info].get(key)
     if existing is not None:
@@ -121,6 +123,7 @@ def _update(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
     check_uid(route, stored, body)
     check_version(route, stored, body)
     new = next_version(store, route, stored, body)
+    check_valid(route, new, stored)
     record_update(store, route, call, stored, new)
     return Reply(200, save(store, route, stored, new, call.dry_run), warnings)
 

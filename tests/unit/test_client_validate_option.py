@@ -13,7 +13,6 @@ import asyncio
 import importlib
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx

@@ -1,0 +1,140 @@
+"""The fake validates every write as the apiserver does (issue 15): the same invalid custom
+resources sent to the fake and to the real apiserver (create, update, merge patch, apply,
+status update) raise the same exception with the same code, reason, details and causes.
+
+The CRD and its invalid objects are test_client_validate_option's (pattern, maxLength, bounds,
+enum, a CEL rule, a status subresource).
+"""
+
+from __future__ import annotations
+
+import importlib
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from kgen.runtime.apimachinery.errors import ApiError, Invalid
+from kgen.runtime.gentype.resource import PatchType
+from kgen.runtime.rest import load_kubeconfig
+from kgen.runtime.testing import KubeAPIServer
+from tests.support.apiserver import install_crd
+
+from .helpers import ModuleLoader, crd, generate, imported, write_yaml
+from .test_client_validate_option import GROUP, INVALID, SCHEMA, VALID, _same
+
+Write = Callable[[Any, str], Any]  # (typed client, object name) -> the write's answer
+
+
+@pytest.fixture(scope="module")
+def package(tmp_path_factory: pytest.TempPathFactory, admin: httpx.Client) -> Iterator[ModuleLoader]:
+    tmp = tmp_path_factory.mktemp("fake_validation")
+    manifest = crd(SCHEMA, kind="Validated", plural="validateds", group=GROUP)
+    manifest["spec"]["versions"][0]["subresources"] = {"status": {}}
+    gen = generate(tmp / "out", "--crd", str(write_yaml(tmp / "crd.yaml", manifest)))
+    if admin.get(f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/validateds.{GROUP}").status_code == 404:
+        install_crd(admin, manifest)
+    with imported(gen) as loader:
+        yield loader
+
+
+@pytest.fixture
+def clients(package: ModuleLoader, kube_apiserver: KubeAPIServer, namespace: str) -> Iterator[tuple[Any, Any]]:
+    """The typed client of the CRD on the real apiserver and on the fake, in ``namespace``."""
+    real = importlib.import_module(package.gen.name).Clientset(load_kubeconfig(kube_apiserver.kubeconfig))
+    fake = importlib.import_module(f"{package.gen.name}.fake").FakeClientset()
+    yield real.validates_example_io_v1.validateds(namespace), fake.validates_example_io_v1.validateds(namespace)
+    real.close()
+    fake.close()
+
+
+def _obj(package: ModuleLoader, spec: dict[str, Any], namespace: str, name: str) -> Any:
+    cls = package.models("validates_example_io", "v1").Validated
+    return cls.from_dict({"apiVersion": f"{GROUP}/v1", "kind": "Validated",
+                          "metadata": {"name": name, "namespace": namespace}, "spec": spec})
+
+
+def _both(clients: tuple[Any, Any], write: Write, name: str) -> None:
+    """``write`` refused by both backends with the same exception."""
+    answers: list[ApiError] = []
+    for client in clients:
+        with pytest.raises(ApiError) as refused:
+            write(client, name)
+        answers.append(refused.value)
+    real, fake = answers
+    _same(fake, real)
+
+
+@pytest.mark.parametrize("field_validation", ["Strict", None])
+@pytest.mark.parametrize("case", sorted(INVALID))
+def test_an_invalid_create_gets_the_servers_refusal(
+    case: str, field_validation: str | None, package: ModuleLoader, namespace: str, clients: tuple[Any, Any],
+) -> None:
+    def create(client: Any, name: str) -> Any:
+        return client.create(_obj(package, INVALID[case], namespace, name), field_validation=field_validation)
+
+    _both(clients, create, f"c-{uuid.uuid4().hex[:8]}")
+
+
+@pytest.mark.parametrize("case", sorted(INVALID))
+def test_invalid_updates_patches_and_applies_get_the_servers_refusal(
+    case: str, package: ModuleLoader, namespace: str, clients: tuple[Any, Any],
+) -> None:
+    name = f"u-{uuid.uuid4().hex[:8]}"
+    for client in clients:
+        client.create(_obj(package, VALID, namespace, name))
+
+    def update(client: Any, name: str) -> Any:
+        live = client.get(name)
+        return client.update(type(live).from_dict({**live.to_dict(), "spec": INVALID[case]}))
+
+    def merge_patch(client: Any, name: str) -> Any:
+        spec = {**{k: None for k in VALID}, **INVALID[case]}
+        return client.patch(name, {"spec": spec}, PatchType.MERGE)
+
+    def apply(client: Any, name: str) -> Any:
+        body = {"apiVersion": f"{GROUP}/v1", "kind": "Validated",
+                "metadata": {"name": name, "namespace": namespace}, "spec": INVALID[case]}
+        return client.apply(body, field_manager="t", force=True)
+
+    for write in (update, merge_patch, apply):
+        _both(clients, write, name)
+
+
+def test_an_invalid_status_update_gets_the_servers_refusal(package: ModuleLoader, namespace: str, clients: tuple[Any, Any]) -> None:
+    name = f"s-{uuid.uuid4().hex[:8]}"
+    for client in clients:
+        client.create(_obj(package, VALID, namespace, name))
+
+    def update_status(client: Any, name: str) -> Any:
+        live = client.get(name)
+        return client.update_status(type(live).from_dict({**live.to_dict(), "status": {"phase": "Running"}}))
+
+    _both(clients, update_status, name)
+    for client in clients:  # a valid one passes on both
+        live = client.get(name)
+        assert client.update_status(type(live).from_dict({**live.to_dict(), "status": {"phase": "Ready"}})).status.phase == "Ready"
+
+
+def test_valid_writes_pass_on_both(package: ModuleLoader, namespace: str, clients: tuple[Any, Any]) -> None:
+    name = f"v-{uuid.uuid4().hex[:8]}"
+    for client in clients:
+        created = client.create(_obj(package, VALID, namespace, name))
+        patched = client.patch(name, {"spec": {"size": 3, "mode": "small"}}, PatchType.MERGE)
+        assert (created.spec.size, patched.spec.size) == (7, 3)
+
+
+def test_an_object_seeded_invalid_can_still_be_updated_elsewhere(package: ModuleLoader, namespace: str) -> None:
+    """Ratcheting (CRDValidationRatcheting): errors at values an update leaves as stored are not
+    reported, so a test's invalid seed does not block every later write."""
+    fake = importlib.import_module(f"{package.gen.name}.fake").FakeClientset(
+        _obj(package, INVALID["pattern"], namespace, "seeded"))
+    client = fake.validates_example_io_v1.validateds(namespace)
+    labelled = client.patch("seeded", {"metadata": {"labels": {"a": "b"}}}, PatchType.MERGE)
+    assert labelled.metadata.labels == {"a": "b"} and labelled.spec.name == "ABC"
+    with pytest.raises(Invalid) as refused:
+        client.patch("seeded", {"spec": {"size": 0}}, PatchType.MERGE)
+    assert [c.field for c in refused.value.causes] == ["spec.size"]
+    fake.close()
