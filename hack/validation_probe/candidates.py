@@ -6,67 +6,32 @@ compares what it says with what the apiserver said. Each library runs in two mod
 - ``stock``: the library as installed, with only the extensions it ships that the apiserver also
   enables (cel-expr-python's ExtStrings and ExtOptional; common-expression-language's opt-in
   ``cel.stdlib`` is *not* stock);
-- ``kgen``: plus what kgen would supply as custom functions: ``k8s_functions.KUBERNETES`` (the
-  Kubernetes library: quantity, url, ip/cidr, format, semver, lists) and, where the library
-  lacks them, ``k8s_functions.EXTENSIONS`` (cel-go's ext.Strings v2, ext.Sets, ext.Lists).
+- ``kgen``: for cel-expr-python, kgen's runtime itself (``kgen.runtime.apimachinery.cel``: its
+  declarations of the Kubernetes library, its types, its error wording); for the others, what
+  kgen would supply as custom functions: ``k8s_functions.KUBERNETES`` (the Kubernetes library:
+  the runtime's quantity, url, ip/cidr, semver, lists, plus format) and, where the library lacks
+  them, ``k8s_functions.EXTENSIONS`` (cel-go's ext.Strings v2, ext.Sets, ext.Lists).
 
-Values reach the adapters as the apiserver binds them (``to_cel``): integers as int, numbers as
-float, ``format: date-time``/``duration`` strings as datetime/timedelta, object properties under
-their escaped CEL names, map keys as they are.
+Values reach the adapters as the apiserver binds them (the runtime's ``to_cel``): integers as int,
+numbers as float, ``format: date-time``/``duration`` strings as datetime/timedelta, object
+properties under their escaped CEL names, map keys as they are.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
 from hack.validation_probe import k8s_functions as k8s
-from hack.validation_probe.k8s_functions import CelError, Opt
+from hack.validation_probe.k8s_functions import Opt
+from kgen.runtime.apimachinery import cel as runtime_cel
+from kgen.runtime.apimachinery.cel_library import LIBRARY, CelError
 
 MISSING = object()
 
 
 class CompileError(Exception):
     pass
-
-
-def _parse_duration(s: str) -> timedelta:
-    units = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
-    total = 0.0
-    for number, unit in re.findall(r"([0-9.]+)(ms|us|µs|ns|h|m|s)", s):
-        total += float(number) * units[unit]
-    return timedelta(seconds=total)
-
-
-def to_cel(value: Any, schema: dict[str, Any]) -> Any:
-    """A JSON value as the apiserver binds it in CEL, for the given structural schema."""
-    t = schema.get("type")
-    if t == "integer":
-        return int(value)
-    if t == "number":
-        return float(value)
-    if t == "string" and schema.get("format") == "date-time":
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    if t == "string" and schema.get("format") == "duration":
-        return _parse_duration(value)
-    if t == "array":
-        return [to_cel(v, schema["items"]) for v in value]
-    if t == "object" and "properties" in schema:
-        props = schema["properties"]
-        return {k8s.escape_property(k): to_cel(v, props.get(k, {})) for k, v in value.items()}
-    if t == "object" and "additionalProperties" in schema:
-        return {k: to_cel(v, schema["additionalProperties"]) for k, v in value.items()}
-    return value
-
-
-#: Kubernetes functions called as ``f(x)``; every other one is a member function ``x.f()``.
-#: (Quantity's ``sign`` is declared global in k8s.io/apiserver, though its doc writes ``q.sign()``.)
-GLOBALS = {
-    "quantity", "isQuantity", "sign", "url", "isURL", "isIP", "ip.isCanonical", "cidr", "isCIDR",
-    "semver", "isSemver", "strings.quote", "sets.contains", "sets.equivalent", "sets.intersects",
-    "format.named", *(f"format.{n}" for n in k8s.FORMATS),
-}
 
 
 class Adapter:
@@ -243,6 +208,9 @@ class CommonExpressionLanguage(Adapter):
 
 
 class CelExprPython(Adapter):
+    """stock: the library with the extensions the apiserver enables; kgen: the runtime's boundary
+    (``kgen.runtime.apimachinery.cel``), as kgen's validation evaluates rules."""
+
     name = "cel-expr-python"
     module = "cel_expr_python"
 
@@ -251,115 +219,45 @@ class CelExprPython(Adapter):
         from cel_expr_python import cel  # type: ignore[import-untyped]
         from cel_expr_python.ext import ext_bindings, ext_optional, ext_strings  # type: ignore[import-untyped]
 
-        self.cel = cel
+        runtime = runtime_cel._library()
+        if isinstance(runtime, str):
+            raise ImportError(runtime)
+        self.cel, self.runtime = cel, runtime
         self.extensions = [ext_strings.ExtStrings(), ext_optional.ExtOptional(), ext_bindings.ExtBindings()]
-        self.decls: list[Any] = []
         if mode == "kgen":
-            # ExtStrings has the string functions; indexOf/lastIndexOf get list overloads only.
-            table = {n: f for n, f in k8s.EXTENSIONS.items() if n.startswith("sets.") or n in ("distinct", "sort", "slice", "flatten")}
-            # cel-cpp refuses a second declaration of a function an extension declared
-            # (ALREADY_EXISTS): the list overloads of ExtStrings' indexOf/lastIndexOf cannot be
-            # added from Python, nor can a Python function return a CEL optional (validate,
-            # format.named): those need a C++ extension.
-            table.update({n: f for n, f in k8s.KUBERNETES.items() if n not in ("indexOf", "lastIndexOf")})
-            self.decls = self._declare(table)
-            self.supplied = sorted(n for n in table if n in self._signatures())
-        self._envs: dict[Any, Any] = {}
-
-    def _type(self, schema: dict[str, Any] | None) -> Any:
-        T = self.cel.Type
-        if schema is None:
-            return T.DYN
-        t, fmt = schema.get("type"), schema.get("format")
-        if t == "string":
-            return {"date-time": T.TIMESTAMP, "duration": T.DURATION}.get(fmt or "", T.STRING)
-        if t == "integer":
-            return T.INT
-        if t == "number":
-            return T.DOUBLE
-        if t == "boolean":
-            return T.BOOL
-        if t == "array":
-            return T.List(self._type(schema["items"]))
-        if t == "object" and "additionalProperties" in schema:
-            return T.Map(T.STRING, self._type(schema["additionalProperties"]))
-        return T.Map(T.STRING, T.DYN)  # objects with properties: no struct types without protobuf
-
-    def _signatures(self) -> dict[str, list[list[Any]]]:
-        """Parameter types per function (receiver first for members). cel-cpp dispatches a
-        Python overload only on concrete types: a ``dyn`` parameter never matches at run time
-        ("No matching overloads found"), so every polymorphic argument gets its own overload.
-        Kubernetes' opaque values are tagged maps here."""
-        T = self.cel.Type
-        S, I, L, M = T.STRING, T.INT, T.List(T.DYN), T.Map(T.STRING, T.DYN)
-        sigs: dict[str, list[list[Any]]] = {
-            "quantity": [[S]], "isQuantity": [[S]], "add": [[M, M], [M, I]], "sub": [[M, M], [M, I]],
-            "compareTo": [[M, M]], "isLessThan": [[M, M]], "isGreaterThan": [[M, M]],
-            "url": [[S]], "isURL": [[S]], "ip": [[S], [M]], "isIP": [[S]], "ip.isCanonical": [[S]],
-            "cidr": [[S]], "isCIDR": [[S]], "containsIP": [[M, M], [M, S]], "containsCIDR": [[M, M], [M, S]],
-            "semver": [[S]], "isSemver": [[S]], "isSorted": [[L]], "sum": [[L]], "min": [[L]], "max": [[L]],
-            "sets.contains": [[L, L]], "sets.equivalent": [[L, L]], "sets.intersects": [[L, L]],
-            "distinct": [[L]], "sort": [[L]], "slice": [[L, I, I]], "flatten": [[L]],
-            **{f"format.{n}": [[]] for n in k8s.FORMATS},
-        }
-        for name in ("asInteger", "isInteger", "asApproximateFloat", "sign", "getScheme", "getHost", "getHostname",
-                     "getPort", "getEscapedPath", "getQuery", "family", "isUnspecified", "isLoopback",
-                     "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast", "prefixLength", "masked",
-                     "major", "minor", "patch"):
-            sigs[name] = [[M]]
-        return sigs
-
-    def _declare(self, table: dict[str, Callable[..., Any]]) -> list[Any]:
-        cel, T = self.cel, self.cel.Type
-        sigs = self._signatures()
-        decls = []
-        for name, fn in table.items():
-            if name not in sigs:
-                continue  # validate and format.named return optionals: not expressible from Python
-            overloads = []
-            for n, params in enumerate(sigs[name]):
-                member = name not in GLOBALS and not (name == "ip" and params == [T.STRING])
-                overloads.append(cel.Overload(f"kgen_{name}_{n}", T.DYN, params, is_member=member, impl=self._wrap(fn)))
-            decls.append(cel.FunctionDecl(name, overloads))
-        return decls
-
-    def _to(self, v: Any) -> Any:
-        if isinstance(v, Opt):
-            return {"__k8s__": "Optional", "present": v.present, "value": self._to(v.value)}
-        if isinstance(v, list):
-            return [self._to(x) for x in v]
-        if isinstance(v, dict):
-            return {k: self._to(x) for k, x in v.items()}
-        return v
-
-    def _wrap(self, fn: Callable[..., Any]) -> Callable[..., Any]:
-        def call(*args: Any) -> Any:
-            return self._to(fn(*(a.plain_value() if hasattr(a, "plain_value") else a for a in args)))
-
-        return call
+            self.supplied = sorted(LIBRARY)
 
     def compile(self, rule: str, schema: dict[str, Any], old: bool, optional_old: bool) -> Any:
-        variables = {"self": self._type(schema)}
+        self_type = self.runtime.type_of(schema)
+        variables = {"self": self_type}
         if old and optional_old:
             # An optional-typed variable cannot be declared from Python: bind the old value and
             # whether there is one, and let cel.bind (ExtBindings) make oldSelf the optional.
-            variables["__old"] = self._type(schema)
-            variables["__hasOld"] = self.cel.Type.BOOL
-            rule = f"cel.bind(oldSelf, __hasOld ? optional.of(__old) : optional.none(), {rule})"
+            variables.update(__old=self_type, __hasOld=self.cel.Type.BOOL)
         elif old:
-            variables["oldSelf"] = self._type(schema)
+            variables["oldSelf"] = self_type
+        expression = runtime_cel._with_old_self(rule, old and optional_old)
+        if self.mode == "kgen":
+            why = runtime_cel._unhostable(rule)
+            if why is not None:
+                raise CompileError(f"not checked: {why}")
+            try:
+                return self.runtime.compile(expression, variables)[0]
+            except ValueError as e:
+                raise CompileError(str(e)) from e
         try:
-            env = self.cel.NewEnv(variables=variables, extensions=self.extensions, functions=self.decls)
-            return env.compile(rule)
+            return self.cel.NewEnv(variables=variables, extensions=self.extensions).compile(expression)
         except Exception as e:
             raise CompileError(str(e)) from e
 
     def evaluate(self, program: Any, self_value: Any, old_value: Any = MISSING) -> Any:
-        data = {"self": self._to(self_value)}
+        data = {"self": self_value}
         if isinstance(old_value, Opt):
-            data["__hasOld"], data["__old"] = old_value.present, self._to(old_value.value)
+            data["__hasOld"], data["__old"] = old_value.present, old_value.value if old_value.present else self_value
         elif old_value is not MISSING:
-            data["oldSelf"] = self._to(old_value)
+            data["oldSelf"] = old_value
+        if self.mode == "kgen":
+            return self.runtime.evaluate(program, data)
         result = program.eval(data=data)
         if result.type() == self.cel.Type.ERROR:
             raise CelError(str(result.value()))

@@ -25,9 +25,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from hack.validation_probe.candidates import ADAPTERS, MISSING, Adapter, CompileError, to_cel
+from hack.validation_probe.candidates import ADAPTERS, MISSING, Adapter, CompileError
 from hack.validation_probe.corpus import CASES, Case
 from hack.validation_probe.k8s_functions import Opt
+from kgen.runtime.apimachinery.cel_library import to_cel
 
 HERE = Path(__file__).parent
 Outcome = tuple[frozenset[tuple[str, str]], tuple[str, ...]]

@@ -12,9 +12,9 @@ validator kgen's validate() stands on (issue 15).
    decoder, then ``pkg/apis/*/validation``), so it records which answers the published OpenAPI
    schema predicts and which it cannot.
 3. Runs each candidate validator on the CRD version's openAPIV3Schema (translated where the
-   library needs it: jsonschema-rs, fastjsonschema, python-jsonschema for reference, ``Walker``,
-   a prototype of a kgen-generated walker, and ``CompiledWalker``, the walker behind an accept-check
-   compiled into closures) and prints, per candidate and fieldValidation mode, the
+   library needs it: jsonschema-rs, fastjsonschema, python-jsonschema for reference), kgen's own
+   validation (the runtime's ``validate_against``) and ``CompiledWalker``, an accept-check compiled
+   into closures in front of it, and prints, per candidate and fieldValidation mode, the
    verdict confusion matrix, the per-object field-path and message agreement, the throughput, and
    the walker's agreement on the HOLDOUT objects (written after it; the out-of-sample figure).
 
@@ -25,9 +25,7 @@ The answers are saved as ``tests/fixtures/validation/structural_corpus.json`` so
 from __future__ import annotations
 
 import argparse
-import base64
 import copy
-import ipaddress
 import json
 import math
 import random
@@ -38,6 +36,13 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from kgen.runtime.apimachinery.gofmt import INT64, is_json_integer
+from kgen.runtime.apimachinery.strfmt import FORMATS
+from kgen.runtime.apimachinery.structural import (
+    OBJECT_META, FieldError, check_number, child, enum_equal, list_type_errors, meta_errors,
+)
+from kgen.runtime.apimachinery.validation import _Walker, validate_against
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "validation"
@@ -588,626 +593,34 @@ def ask_apiserver(corpus: list[dict[str, Any]], builtins: list[dict[str, Any]]) 
 
 
 # ---------------------------------------------------------------------------------------------
-# kube-openapi's string formats for CRDs (k8s.io/kube-openapi/pkg/validation/strfmt), in Python.
-# Shared by the walker and the "+ kgen glue" library variants; each is pinned by the corpus.
-# ---------------------------------------------------------------------------------------------
-
-_HEX = "[0-9a-fA-F]"
-_UUID = re.compile(rf"(?i)^{_HEX}{{8}}-?{_HEX}{{4}}-?{_HEX}{{4}}-?{_HEX}{{4}}-?{_HEX}{{12}}$")
-_UUID3 = re.compile(rf"(?i)^{_HEX}{{8}}-?{_HEX}{{4}}-?3{_HEX}{{3}}-?{_HEX}{{4}}-?{_HEX}{{12}}$")
-_UUID4 = re.compile(rf"(?i)^{_HEX}{{8}}-?{_HEX}{{4}}-?4{_HEX}{{3}}-?[89ab]{_HEX}{{3}}-?{_HEX}{{12}}$")
-_UUID5 = re.compile(rf"(?i)^{_HEX}{{8}}-?{_HEX}{{4}}-?5{_HEX}{{3}}-?[89ab]{_HEX}{{3}}-?{_HEX}{{12}}$")
-_L = r"[^\W_]"  # a letter or digit (strfmt: [a-zA-Z0-9\p{S}\p{L}])
-_HOSTNAME = re.compile(
-    rf"^({_L}((-?{_L}{{0,62}})?)|({_L}(((?:-|{_L}){{0,61}}{_L})?)(\.)){{1,}}([^\W\d_]){{2,63}})$")
-_TIME = re.compile(r"^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(z|[+-]([01]\d|2[0-3]):[0-5]\d)$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DURATION_UNITS = {"ns", "us", "µs", "ms", "s", "m", "h", "d", "w", "nanosecond", "nanoseconds",
-                   "microsecond", "microseconds", "millisecond", "milliseconds", "sec", "secs", "second",
-                   "seconds", "min", "mins", "minute", "minutes", "hr", "hrs", "hour", "hours", "day", "days",
-                   "wk", "wks", "week", "weeks"}
-_GO_DURATION = re.compile(r"^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$|^[-+]?0$")
-_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_EMAIL_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
-_EMAIL_ADDR = rf"({_EMAIL_ATOM}(\.{_EMAIL_ATOM})*|\"[^\"]*\")@{_EMAIL_ATOM}(\.{_EMAIL_ATOM})*"
-_EMAIL = re.compile(rf"^({_EMAIL_ADDR}|[^<>@]*<{_EMAIL_ADDR}>)$")
-_RGB_PART = r"\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*"
-_RGB = re.compile(rf"^rgb\({_RGB_PART},{_RGB_PART},{_RGB_PART}\)$")
-_CREDITCARD = re.compile(r"^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|"
-                         r"3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$")
-
-
-def _is_date(s: str) -> bool:
-    """time.Parse("2006-01-02"): year 0000 included (Python's date has no year 0)."""
-    if not _DATE.match(s):
-        return False
-    year, month, day = int(s[:4]), int(s[5:7]), int(s[8:])
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    return 1 <= month <= 12 and 1 <= day <= days[month - 1]
-
-
-def _is_date_time(s: str) -> bool:
-    parts = s.lower().split("t")
-    return len(parts) == 2 and _is_date(parts[0]) and bool(_TIME.match(parts[1]))
-
-
-def _parse_ip_sloppy(s: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """k8s.io/utils/net.ParseIPSloppy: Go's pre-1.17 net.ParseIP, leading zeros allowed."""
-    if ":" not in s:
-        parts = s.split(".")
-        if len(parts) != 4 or not all(p.isascii() and p.isdigit() and int(p) <= 255 for p in parts):
-            return None
-        return ipaddress.IPv4Address(".".join(str(int(p)) for p in parts))
-    if "%" in s:
-        return None
-    try:
-        return ipaddress.IPv6Address(s)
-    except ValueError:
-        return None
-
-
-def _is_ipv4(s: str) -> bool:
-    ip = _parse_ip_sloppy(s)
-    return ip is not None and (ip.version == 4 or ip.ipv4_mapped is not None)
-
-
-def _is_cidr(s: str) -> bool:
-    ip, sep, bits = s.partition("/")
-    parsed = _parse_ip_sloppy(ip)
-    if not sep or parsed is None or not bits.isdigit() or len(bits) > 3:
-        return False
-    return int(bits) <= (32 if ":" not in ip else 128)
-
-
-def _is_mac(s: str) -> bool:
-    for sep, group in ((":", 2), ("-", 2), (".", 4)):
-        parts = s.split(sep)
-        if len(parts) > 1 and all(len(p) == group and re.fullmatch(f"{_HEX}+", p) for p in parts):
-            return len(s.replace(sep, "")) // 2 in (6, 8, 20)
-    return False
-
-
-def _is_byte(s: str) -> bool:
-    if not s or len(s) % 4 or not re.fullmatch(r"[A-Za-z0-9+/]*={0,2}", s):
-        return False
-    try:
-        base64.b64decode(s, validate=True)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_uri(s: str) -> bool:
-    """net/url.ParseRequestURI: an absolute URI or an absolute path."""
-    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in s):
-        return False
-    if s.startswith("/"):
-        return True
-    m = re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", s)
-    if not m:
-        return False
-    rest = s[m.end():]
-    if rest.startswith("//"):
-        authority = re.split(r"[/?#]", rest[2:], maxsplit=1)[0]
-        return not re.search(r"[\s<>\"{}|\\^`]", authority)
-    return True
-
-
-def _is_duration(s: str) -> bool:
-    if _GO_DURATION.match(s):
-        return True
-    matches = re.findall(r"(\d+)\s*([A-Za-zµ]+)", s)
-    return bool(matches) and all(unit.lower() in _DURATION_UNITS for _n, unit in matches)
-
-
-def _isbn10(s: str) -> bool:
-    if not re.fullmatch(r"[0-9]{9}[0-9X]", s):
-        return False
-    total = sum((i + 1) * (10 if c == "X" else int(c)) for i, c in enumerate(s))
-    return total % 11 == 0
-
-
-def _isbn13(s: str) -> bool:
-    if not re.fullmatch(r"[0-9]{13}", s):
-        return False
-    return sum(int(c) * (1 if i % 2 == 0 else 3) for i, c in enumerate(s)) % 10 == 0
-
-
-def _is_isbn(s: str) -> bool:
-    bare = re.sub(r"[\s-]", "", s)
-    return _isbn10(bare) or _isbn13(bare)
-
-
-def _is_creditcard(s: str) -> bool:
-    digits = re.sub(r"[^0-9]", "", s)
-    if not _CREDITCARD.match(digits):
-        return False
-    total, double = 0, False
-    for c in reversed(digits):
-        d = int(c) * (2 if double else 1)
-        total += d - 9 if d > 9 else d
-        double = not double
-    return total % 10 == 0
-
-
-#: format -> check, for the formats the apiextensions-apiserver validates on CRDs.
-GO_FORMATS: dict[str, Callable[[str], bool]] = {
-    "bsonobjectid": lambda s: bool(re.fullmatch(f"{_HEX}{{24}}", s)),
-    "uri": _is_uri,
-    "email": lambda s: bool(_EMAIL.match(s)),
-    "hostname": lambda s: len(s) <= 255 and bool(_HOSTNAME.match(s)),
-    "ipv4": _is_ipv4,
-    "ipv6": lambda s: ":" in s and _parse_ip_sloppy(s) is not None,
-    "cidr": _is_cidr,
-    "mac": _is_mac,
-    "uuid": lambda s: bool(_UUID.match(s)),
-    "uuid3": lambda s: bool(_UUID3.match(s)),
-    "uuid4": lambda s: bool(_UUID4.match(s)),
-    "uuid5": lambda s: bool(_UUID5.match(s)),
-    "isbn": _is_isbn,
-    "isbn10": lambda s: _isbn10(re.sub(r"[\s-]", "", s)),
-    "isbn13": lambda s: _isbn13(re.sub(r"[\s-]", "", s)),
-    "creditcard": _is_creditcard,
-    "ssn": lambda s: len(s) == 11 and bool(re.fullmatch(r"\d{3}[- ]?\d{2}[- ]?\d{4}", s)),
-    "hexcolor": lambda s: bool(re.fullmatch(r"#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})", s)),
-    "rgbcolor": lambda s: bool(_RGB.match(s)),
-    "byte": _is_byte,
-    "password": lambda s: True,
-    "date": _is_date,
-    "duration": _is_duration,
-    "date-time": _is_date_time,
-    "datetime": _is_date_time,
-    "k8s-short-name": lambda s: len(s) <= 63 and bool(_DNS_LABEL.match(s)),
-    "k8s-long-name": lambda s: len(s) <= 253 and bool(_DNS_SUBDOMAIN.match(s)),
-}
-
-
-# ---------------------------------------------------------------------------------------------
-# Candidate: kgen's own walker (a prototype of what the generator would emit as schema tables
-# plus one interpreter), written to the apiserver's answers above, in its wording.
+# Candidate: kgen's validation, the runtime's validate_against (kgen.runtime.apimachinery.validation).
 # ---------------------------------------------------------------------------------------------
 
 Error = dict[str, str]  # {"reason", "field", "message"} as in a Status cause
-_OBJECT_META_FIELDS = {"name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
-                       "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels",
-                       "annotations", "ownerReferences", "finalizers", "managedFields"}
-_LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
-_NAME_PART_MSG = ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-                  "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-                  "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')")
-_LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
-                    "must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
-                    "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')")
-_DNS_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start "
-                  "and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
-                  "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
-INT64 = 2**63
 
 
-def go_value(v: Any) -> str:
-    """A value as field.Invalid prints it (%v for numbers, %q for strings, JSON for the rest)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, int):
-        return str(v) if -INT64 <= v < INT64 else go_float(float(v))
-    if isinstance(v, float):
-        return go_float(v)
-    if v is None:
-        return "null"
-    return json.dumps(v, separators=(",", ":"))
+def _causes(errors: list[FieldError]) -> list[Error]:
+    return [{"reason": e.type, "field": e.field, "message": e.message} for e in errors]
 
 
-def go_float(f: float) -> str:
-    """strconv.FormatFloat(f, 'g', -1, 64), which %v prints: %e from an exponent of 6 on."""
-    if f == 0:
-        return "0"
-    digits, dp = _shortest_digits(abs(f))
-    nd, x = len(digits), dp - 1
-    sign = "-" if f < 0 else ""
-    if x < -4 or x >= 6:
-        mant = digits[0] + ("." + digits[1:] if nd > 1 else "")
-        return f"{sign}{mant}e{'+' if x >= 0 else '-'}{abs(x):02d}"
-    if dp <= 0:
-        return f"{sign}0.{'0' * -dp}{digits}"
-    if dp >= nd:
-        return f"{sign}{digits}{'0' * (dp - nd)}"
-    return f"{sign}{digits[:dp]}.{digits[dp:]}"
-
-
-def _shortest_digits(f: float) -> tuple[str, int]:
-    """The shortest decimal digits of f and the position of the decimal point (0.DIGITS x 10^dp)."""
-    r = repr(f)
-    mant, _, e = r.partition("e")
-    exp = int(e) if e else 0
-    intpart, _, frac = mant.partition(".")
-    frac = "" if frac == "0" else frac
-    digits = (intpart + frac).lstrip("0")
-    lead = len(intpart + frac) - len((intpart + frac).lstrip("0"))
-    dp = len(intpart) + exp - lead
-    return digits.rstrip("0") or "0", dp
-
-
-def _json_type(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int):
-        return "integer" if -INT64 <= v < INT64 else "number"  # beyond int64 it decodes as a float64
-    if isinstance(v, float):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    return "array" if isinstance(v, list) else "object"
-
-
-def _go_type(v: Any) -> str:
-    return {"boolean": "bool", "integer": "int64", "number": "float64", "string": "string",
-            "array": "[]interface {}", "object": "map[string]interface {}", "null": "<nil>"}[_json_type(v)]
-
-
-def _child(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else key
-
-
-def _known(schema: dict[str, Any], key: str) -> dict[str, Any] | None:
-    props: dict[str, dict[str, Any]] = schema.get("properties") or {}
-    if key in props:
-        return props[key]
-    addl = schema.get("additionalProperties")
-    return addl if isinstance(addl, dict) else None
-
-
-def prune(value: Any, schema: dict[str, Any] | None, path: str, unknown: list[str], root: bool = False) -> Any:
-    """What the CRD handler does before validating: drop unknown fields (recorded: Warn warns
-    about them, Strict rejects them), drop nulls of non-nullable fields, apply defaults."""
-    if isinstance(value, list):
-        items = (schema or {}).get("items")
-        if not isinstance(items, dict):
-            return value
-        return [prune(v, items, _child(path, i), unknown) for i, v in enumerate(value)]
-    if not isinstance(value, dict):
-        return value
-    schema = schema or {}
-    preserve = schema.get("x-kubernetes-preserve-unknown-fields", False)
-    embedded = schema.get("x-kubernetes-embedded-resource", False)
-    out: dict[str, Any] = {}
-    for key, v in value.items():
-        sub = _known(schema, key)
-        if (root or embedded) and key == "metadata":
-            out[key] = _prune_meta(v, _child(path, key), unknown)
-            continue
-        if sub is None:
-            if (root or embedded) and key in ("apiVersion", "kind"):
-                out[key] = v
-            elif preserve:
-                out[key] = v
-            else:
-                unknown.append(_child(path, key))
-            continue
-        if v is None and not sub.get("nullable", False):
-            continue
-        out[key] = prune(v, sub, _child(path, key), unknown)
-    for key, sub in (schema.get("properties") or {}).items():
-        if key not in out and "default" in sub:
-            out[key] = copy.deepcopy(sub["default"])
-    return out
-
-
-def _prune_meta(meta: Any, path: str, unknown: list[str]) -> Any:
-    if isinstance(meta, dict):
-        for key in meta:
-            if key not in _OBJECT_META_FIELDS:
-                unknown.append(_child(path, key))
-        return {k: v for k, v in meta.items() if k in _OBJECT_META_FIELDS}
-    return meta
-
-
-class Walker:
-    """kube-openapi's validation of a structural schema (apiextensions-apiserver's
-    NewSchemaValidator + structural list-type checks), with the apiserver's field paths and wording."""
+class KgenCandidate:
+    """The runtime's validate_against on the CRD version's schema (the probe CRD has no CEL rules)."""
 
     def __init__(self, schema: dict[str, Any]) -> None:
+        self.name = "kgen validate_against"
         self.schema = schema
 
     def validate(self, obj: Any, strict: bool = False) -> list[Error]:
-        unknown: list[str] = []
-        pruned = prune(obj, self.schema, "", unknown, root=True)
-        if strict and unknown:
-            return [{"reason": "FieldValueUnknown", "field": p, "message": f'unknown field "{p}"'} for p in unknown]
-        errors: list[Error] = []
-        decode = self._decode_errors(pruned, self.schema, "")
-        if decode:
-            return decode
-        self._walk(pruned, self.schema, "", errors)
-        return errors
-
-    # -- the embedded ObjectMeta is decoded into Go structs: a wrong type there is a 400 ------------
-    def _decode_errors(self, value: Any, schema: dict[str, Any], path: str) -> list[Error]:
-        out: list[Error] = []
-        if isinstance(value, dict):
-            if schema.get("x-kubernetes-embedded-resource"):
-                for key in ("apiVersion", "kind"):
-                    if key in value and not isinstance(value[key], str):
-                        out.append({"reason": "BadRequest", "field": _child(path, key),
-                                    "message": f"Invalid value: {go_value(value[key])}: must be a string"})
-                meta = value.get("metadata")
-                if meta is not None and not isinstance(meta, dict):
-                    out.append({"reason": "BadRequest", "field": _child(path, "metadata"),
-                                "message": f"Invalid value: {go_value(meta)}: json: cannot unmarshal "
-                                           f"{_json_type(meta)} into Go value of type v1.ObjectMeta"})
-                if isinstance(meta, dict):
-                    for key in ("name", "generateName", "namespace"):
-                        if key in meta and not isinstance(meta[key], str):
-                            out.append({"reason": "BadRequest", "field": _child(path, "metadata"),
-                                        "message": f"json: cannot unmarshal into ObjectMeta.{key}"})
-            for key, v in value.items():
-                sub = _known(schema, key)
-                if sub is not None:
-                    out += self._decode_errors(v, sub, _child(path, key))
-        elif isinstance(value, list) and isinstance(schema.get("items"), dict):
-            for i, v in enumerate(value):
-                out += self._decode_errors(v, schema["items"], _child(path, i))
-        return out
-
-    def _walk(self, v: Any, s: dict[str, Any], path: str, errors: list[Error]) -> None:
-        def invalid(shown: Any, detail: str, reason: str = "FieldValueInvalid", field: str = path) -> None:
-            errors.append({"reason": reason, "field": field, "message": f"Invalid value: {shown}: {detail}"})
-
-        def type_error(want: str, got: str) -> None:
-            invalid(json.dumps(got), f"{path} in body must be of type {want}: {json.dumps(got)}", "FieldValueTypeInvalid")
-
-        def nil_format(detail: str) -> None:
-            invalid('""', f"Checked value must be of type integer {detail} in {path}", field=path)
-
-        if v is None and s.get("nullable"):
-            return
-        typ, fmt = s.get("type"), s.get("format")
-        if s.get("x-kubernetes-int-or-string"):
-            if not (isinstance(v, str) or _is_json_integer(v)):
-                type_error("integer,string", _json_type(v))
-                if s.get("anyOf"):
-                    invalid('""', f'"{path}" must validate at least one schema (anyOf)', field=path)
-                    type_error("integer", _json_type(v))
-                    if isinstance(v, float):
-                        nil_format("(default format)")
-                if isinstance(v, (int, float)) and not isinstance(v, bool):
-                    self._number(v, s, path, invalid)
-                return
-            typ = "integer" if not isinstance(v, str) else "string"
-        elif typ is None:
-            return
-        ok = self._check_type(v, typ, fmt, path, type_error, nil_format)
-        fractional = typ == "integer" and isinstance(v, float) and not v.is_integer()
-        if "enum" in s and not fractional and not any(_go_equal(v, e) for e in s["enum"]):
-            values = ", ".join(json.dumps(e if isinstance(e, str) else go_value(e)) for e in s["enum"])
-            errors.append({"reason": "FieldValueNotSupported", "field": path,
-                           "message": f"Unsupported value: {go_value(v)}: supported values: {values}"})
-        # after a type error only numbers go on (a float on an integer field still gets its range
-        # and multipleOf errors); booleans have nothing more to check
-        if isinstance(v, bool) or (not ok and not isinstance(v, (int, float))):
-            return
-        if isinstance(v, str):
-            self._string(v, s, path, errors, invalid, type_error)
-        elif isinstance(v, (int, float)):
-            self._number(v, s, path, invalid)
-        elif isinstance(v, list):
-            self._array(v, s, path, errors, invalid)
-        elif isinstance(v, dict):
-            self._object(v, s, path, errors, invalid)
-
-    @staticmethod
-    def _check_type(v: Any, typ: str, fmt: str | None, path: str, type_error: Callable[[str, str], None],
-                    nil_format: Callable[[str], None]) -> bool:
-        jt = _json_type(v)
-        if typ == "string":
-            if isinstance(v, str):
-                return True
-            if fmt in GO_FORMATS:
-                type_error(fmt, _go_type(v))
-            else:
-                type_error("string", jt)
-            return False
-        if typ == "integer":
-            if jt in ("boolean", "object") and fmt in ("int32", "int64"):
-                type_error(fmt, "")
-                return False
-            if jt not in ("integer", "number"):
-                type_error("integer", jt)
-                return False
-            if not _is_json_integer(v):
-                sized = fmt in ("int32", "int64")
-                type_error(fmt if sized and fmt else "integer", "float64" if sized else "number")
-                bits = 32 if fmt == "int32" else 64
-                if not float(v).is_integer() or not -(2 ** (bits - 1)) <= v < 2 ** (bits - 1):
-                    nil_format(f"with format {fmt}" if sized else "(default format)")
-                return False
-            if fmt == "int32" and not -(2**31) <= v < 2**31:
-                nil_format("with format int32")
-            return True
-        if typ == "number":
-            if jt in ("integer", "number"):
-                return True
-            type_error("number", jt)
-            return False
-        want = {"boolean": "boolean", "array": "array", "object": "object"}[typ]
-        if jt != want:
-            type_error(typ, jt)
-            return False
-        return True
-
-    @staticmethod
-    def _string(v: str, s: dict[str, Any], path: str, errors: list[Error], invalid: Any, type_error: Any) -> None:
-        # kube-openapi's string validator stops at its first failure: length, then pattern
-        if "minLength" in s and len(v) < s["minLength"]:
-            invalid(go_value(v), f"{path} in body should be at least {s['minLength']} chars long")
-        elif "maxLength" in s and len(v) > s["maxLength"]:
-            errors.append({"reason": "FieldValueTooLong", "field": path,
-                           "message": f"Too long: may not be more than {s['maxLength']} bytes"})
-        elif "pattern" in s and not re.search(s["pattern"], v):
-            invalid(go_value(v), f"{path} in body should match '{s['pattern']}'")
-        fmt = s.get("format")
-        if fmt in GO_FORMATS and not GO_FORMATS[fmt](v):
-            invalid(go_value(v), f"{path} in body must be of type {fmt}: {go_value(v)}", "FieldValueTypeInvalid")
-
-    @staticmethod
-    def _number(v: float, s: dict[str, Any], path: str, invalid: Any) -> None:
-        if "minimum" in s:
-            if s.get("exclusiveMinimum") and v <= s["minimum"]:
-                invalid(go_value(v), f"{path} in body should be greater than {go_value(s['minimum'])}")
-            elif v < s["minimum"]:
-                invalid(go_value(v), f"{path} in body should be greater than or equal to {go_value(s['minimum'])}")
-        if "maximum" in s:
-            if s.get("exclusiveMaximum") and v >= s["maximum"]:
-                invalid(go_value(v), f"{path} in body should be less than {go_value(s['maximum'])}")
-            elif v > s["maximum"]:
-                invalid(go_value(v), f"{path} in body should be less than or equal to {go_value(s['maximum'])}")
-        if "multipleOf" in s:
-            factor = s["multipleOf"]
-            if isinstance(v, int) and -INT64 <= v < INT64:
-                # an integer value is checked against the factor truncated to an integer (kube-openapi)
-                if int(factor) <= 0:
-                    invalid("0", f"factor MultipleOf declared for {path} must be positive: {int(factor)}")
-                elif v % int(factor):
-                    invalid(go_value(v), f"{path} in body should be a multiple of {go_value(factor)}")
-                return
-            mult = v / factor if factor >= 1 else 1 / factor * v
-            if not (abs(mult) <= 2**53 - 1 and float(mult).is_integer()):
-                invalid(go_value(v), f"{path} in body should be a multiple of {go_value(factor)}")
-
-    def _array(self, v: list[Any], s: dict[str, Any], path: str, errors: list[Error], invalid: Any) -> None:
-        if "minItems" in s and len(v) < s["minItems"]:
-            invalid(str(len(v)), f"{path} in body should have at least {s['minItems']} items")
-        if "maxItems" in s and len(v) > s["maxItems"]:
-            errors.append({"reason": "FieldValueTooMany", "field": path,
-                           "message": f"Too many: {len(v)}: must have at most {s['maxItems']} items"})
-        items = s.get("items")
-        if isinstance(items, dict):
-            for i, item in enumerate(v):
-                self._walk(item, items, _child(path, i), errors)
-        errors += list_type_errors(v, s, path)
-
-    def _object(self, v: dict[str, Any], s: dict[str, Any], path: str, errors: list[Error], invalid: Any) -> None:
-        if "minProperties" in s and len(v) < s["minProperties"]:
-            invalid(str(len(v)), f"{path} in body should have at least {s['minProperties']} properties")
-        if "maxProperties" in s and len(v) > s["maxProperties"]:
-            errors.append({"reason": "FieldValueTooMany", "field": path,
-                           "message": f"Too many: {len(v)}: must have at most {s['maxProperties']} items"})
-        for key in s.get("required") or []:
-            if key not in v:
-                errors.append({"reason": "FieldValueRequired", "field": _child(path, key), "message": "Required value"})
-        for key, item in v.items():
-            sub = _known(s, key)
-            if sub is not None:
-                self._walk(item, sub, _child(path, key), errors)
-        if s.get("x-kubernetes-embedded-resource"):
-            for key in ("apiVersion", "kind"):
-                if key not in v:
-                    errors.append({"reason": "FieldValueRequired", "field": _child(path, key),
-                                   "message": "Required value"})
-                elif v[key] == "":
-                    invalid('""', "must not be empty", field=_child(path, key))
-            meta: dict[str, Any] = v["metadata"] if isinstance(v.get("metadata"), dict) else {}
-            meta_path = _child(path, "metadata")
-            for field in ("labels", "annotations"):
-                for name, value in (meta.get(field) or {}).items():
-                    if not _valid_label_key(name):
-                        invalid(go_value(name), _NAME_PART_MSG, field=_child(meta_path, field))
-                    if field == "labels" and isinstance(value, str) and not _valid_label_value(value):
-                        invalid(go_value(value), _LABEL_VALUE_MSG, field=_child(meta_path, field))
-            namespace = meta.get("namespace")
-            if isinstance(namespace, str) and namespace and not (len(namespace) <= 63 and _DNS_LABEL.match(namespace)):
-                invalid(go_value(namespace), _DNS_LABEL_MSG, field=_child(meta_path, "namespace"))
-
-
-def list_type_errors(v: list[Any], s: dict[str, Any], path: str) -> list[Error]:
-    """x-kubernetes-list-type set and map: each repeated item (set) or key (map) reported once,
-    at the index of its first repeat; map keys after defaulting."""
-    errors: list[Error] = []
-    list_type = s.get("x-kubernetes-list-type")
-    if list_type == "set":
-        seen: set[str] = set()
-        reported: set[str] = set()
-        for i, item in enumerate(v):
-            key = _set_key(item)
-            if key in seen and key not in reported:
-                reported.add(key)
-                errors.append({"reason": "FieldValueDuplicate", "field": _child(path, i),
-                               "message": f"Duplicate value: {go_value(item)}"})
-            seen.add(key)
-    elif list_type == "map":
-        keys = s.get("x-kubernetes-list-map-keys") or []
-        scalars = [i for i, item in enumerate(v) if not isinstance(item, dict)]
-        for i in scalars:
-            if v[i] is not None:
-                errors.append({"reason": "FieldValueInvalid", "field": _child(path, i), "message":
-                               f"Invalid value: {go_value(v[i])}: must be an object for an array of list-type map"})
-        if scalars:
-            return errors  # the apiserver checks the keys of a list of objects only
-        seen_keys: set[str] = set()
-        reported_keys: set[str] = set()
-        for i, item in enumerate(v):
-            key_obj = {k: item[k] for k in keys if k in item}
-            key = json.dumps(key_obj, separators=(",", ":"))
-            if key in seen_keys and key not in reported_keys:
-                reported_keys.add(key)
-                errors.append({"reason": "FieldValueDuplicate", "field": _child(path, i),
-                               "message": f"Duplicate value: {key}"})
-            seen_keys.add(key)
-    return errors
-
-
-def _is_json_integer(v: Any) -> bool:
-    """An integer for kube-openapi: an int64 as decoded, or a float64 with no fraction within
-    +-2^53 (swag.IsFloat64AJSONInteger). A JSON integer beyond int64 decodes as a float64."""
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return False
-    if isinstance(v, int) and -INT64 <= v < INT64:
-        return True
-    f = float(v)
-    if abs(f) > 2**53:
-        return False
-    # swag compares f with its truncation with a relative tolerance of 1e-9, not exactly
-    diff = abs(f - math.trunc(f))
-    return f == 0 or diff / (2 * abs(f) - diff) < 1e-9
-
-
-def _valid_label_key(key: str) -> bool:
-    prefix, _, name = key.rpartition("/")
-    if prefix and not (len(prefix) <= 253 and _DNS_SUBDOMAIN.match(prefix)):
-        return False
-    return len(name) <= 63 and bool(_LABEL_NAME.match(name))
-
-
-def _valid_label_value(value: str) -> bool:
-    return value == "" or (len(value) <= 63 and bool(_LABEL_NAME.match(value)))
-
-
-def _set_key(v: Any) -> str:
-    """Set items are equal when their JSON and Go types are: 1 and 1.0 are distinct."""
-    return f"{type(v).__name__}:{json.dumps(v, sort_keys=True)}"
-
-
-def _go_equal(a: Any, b: Any) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return float(a) == float(b)
-    return type(a) is type(b) and a == b
+        return _causes(validate_against(self.schema, obj, field_validation="Strict" if strict else "Warn", cel=False))
 
 
 # ---------------------------------------------------------------------------------------------
-# Candidate: the walker behind a compiled accept-check. The schema is compiled once into closures
-# that hold only the checks each node has; an object they accept is one the walker accepts with
-# nothing to prune (so Warn and Strict agree), and anything else (an error, a null to drop, an
-# unknown field) goes to the walker for its errors. The shape a
-# generated validator would have: valid objects, the common case, never build a path or a message.
+# Candidate: kgen's walker behind a compiled accept-check. The schema is compiled once into closures
+# that hold only the checks each node has, built on the runtime's checks (FORMATS, is_json_integer,
+# enum_equal, check_number, list_type_errors, meta_errors); an object they accept is one the walker
+# accepts with nothing to prune (so Warn and Strict agree), and anything else (an error, a null to
+# drop, an unknown field) goes to validate_against for its errors. The shape a generated validator
+# would have: valid objects, the common case, never build a path or a message.
 # ---------------------------------------------------------------------------------------------
 
 Check = Callable[[Any], bool]
@@ -1229,11 +642,11 @@ def compile_accept(s: dict[str, Any], root: bool = False) -> Check:
         def int_or_string(v: Any) -> bool:
             if isinstance(v, str):
                 ok = pattern is None or pattern.search(v) is not None
-            elif _is_json_integer(v):
+            elif is_json_integer(v):
                 ok = number_ok(v)
             else:
                 return v is None and nullable
-            return ok and (enum is None or any(_go_equal(v, e) for e in enum))
+            return ok and (enum is None or any(enum_equal(v, e) for e in enum))
         return int_or_string
     typ = s.get("type")
     if typ is None:
@@ -1250,11 +663,11 @@ def compile_accept(s: dict[str, Any], root: bool = False) -> Check:
             if t is int:
                 if not -INT64 <= v < INT64:
                     return False
-            elif t is not float or (integer and not _is_json_integer(v)):
+            elif t is not float or (integer and not is_json_integer(v)):
                 return v is None and nullable
             if int32 and not -(2**31) <= v < 2**31:
                 return False
-            return number_ok(v) and (enum is None or any(_go_equal(v, e) for e in enum))
+            return number_ok(v) and (enum is None or any(enum_equal(v, e) for e in enum))
         return number
     if typ == "boolean":
         return lambda v: type(v) is bool and (enum is None or v in enum) or (v is None and nullable)
@@ -1266,7 +679,7 @@ def compile_accept(s: dict[str, Any], root: bool = False) -> Check:
 def _compile_string(s: dict[str, Any], nullable: bool, enum: list[Any] | None) -> Check:
     min_len, max_len = s.get("minLength"), s.get("maxLength")
     pattern = re.compile(s["pattern"]) if "pattern" in s else None
-    fmt = GO_FORMATS.get(s.get("format") or "")
+    fmt = FORMATS.get(s.get("format") or "")
 
     def string(v: Any) -> bool:
         if type(v) is not str:
@@ -1286,8 +699,8 @@ def _compile_number(s: dict[str, Any]) -> Check:
         return lambda v: True
 
     def number_ok(v: Any) -> bool:
-        found: list[str] = []
-        Walker._number(v, s, "", lambda *a, **k: found.append(""))
+        found: list[FieldError] = []
+        check_number(v, s, "", found)
         return not found
     return number_ok
 
@@ -1309,13 +722,11 @@ def _compile_array(s: dict[str, Any], nullable: bool) -> Check:
             for item in v:
                 if not items(item):
                     return False
-        if list_type == "set":
-            return len({_set_key(item) for item in v}) == len(v)
         if list_type == "map":
-            if not all(type(item) is dict for item in v):
-                return False
-            return len({tuple(_set_key(item.get(k, key_defaults.get(k))) for k in keys) for item in v}) == len(v)
-        return True
+            # the keys as the walker sees them, after defaulting
+            return all(type(item) is dict for item in v) and not list_type_errors(
+                [{**key_defaults, **item} for item in v], s, "")
+        return list_type != "set" or not list_type_errors(v, s, "")
     return array
 
 
@@ -1365,28 +776,24 @@ def _compile_embedded(s: dict[str, Any], nullable: bool) -> Check:
 def _meta_ok(meta: Any, embedded: bool) -> bool:
     if meta is None:
         return embedded
-    if type(meta) is not dict or any(key not in _OBJECT_META_FIELDS for key in meta):
+    if type(meta) is not dict or any(key not in OBJECT_META for key in meta):
         return False
     if not embedded:
         return True
     for key in ("name", "generateName", "namespace"):
         if key in meta and type(meta[key]) is not str:
             return False
-    namespace = meta.get("namespace")
-    if namespace and not (len(namespace) <= 63 and _DNS_LABEL.match(namespace)):
-        return False
     labels, annotations = meta.get("labels") or {}, meta.get("annotations") or {}
     if type(labels) is not dict or type(annotations) is not dict:
         return False
-    return (all(_valid_label_key(k) and type(x) is str and _valid_label_value(x) for k, x in labels.items())
-            and all(_valid_label_key(k) for k in annotations))
+    return all(type(x) is str for x in labels.values()) and not meta_errors(meta, "")
 
 
 class CompiledWalker:
     def __init__(self, schema: dict[str, Any]) -> None:
         self.name = "kgen walker, compiled accept"
         self.accept = compile_accept(schema, root=True)
-        self.walker = Walker(schema)
+        self.walker = KgenCandidate(schema)
         self.fast = 0
 
     def validate(self, obj: Any, strict: bool = False) -> list[Error]:
@@ -1440,7 +847,7 @@ def to_json_schema(s: dict[str, Any], strict: bool = False, root: bool = True,
 def _path_of(parts: Any) -> str:
     path = ""
     for part in parts:
-        path = _child(path, part)
+        path = child(path, part)
     return path
 
 
@@ -1453,7 +860,9 @@ class JsonschemaRs:
         self.name = "jsonschema-rs" + (" + kgen glue" if glue else "")
         self.glue = glue
         self.schema = schema
-        formats = {f: (lambda fn: lambda v: fn(v))(fn) for f, fn in GO_FORMATS.items()} if glue else None
+        # the glue is the runtime's: its string formats, its prune/default pass and list-type checks
+        self.runtime = _Walker(None, builtin=False, rules=None)
+        formats = {f: (lambda fn: lambda v: fn(v))(fn) for f, fn in FORMATS.items()} if glue else None
         self.validators = {
             strict: jsonschema_rs.Draft7Validator(
                 to_json_schema(schema, strict, list_keywords=not glue), validate_formats=True,
@@ -1463,7 +872,7 @@ class JsonschemaRs:
     def validate(self, obj: Any, strict: bool = False) -> list[Error]:
         if self.glue:
             unknown: list[str] = []
-            obj = prune(obj, self.schema, "", unknown, root=True)
+            obj = self.runtime._prune(obj, self.schema, "", unknown, [], resource=True)
             if strict and unknown:
                 return [{"reason": "FieldValueUnknown", "field": p, "message": ""} for p in unknown]
         out = []
@@ -1471,14 +880,14 @@ class JsonschemaRs:
             path = _path_of(e.instance_path)
             kind = type(e.kind).__name__
             if kind == "Required":
-                path = _child(path, e.kind.property)  # type: ignore[attr-defined]
+                path = child(path, e.kind.property)  # type: ignore[attr-defined]
             elif kind == "AdditionalProperties":
                 for extra in e.kind.unexpected:  # type: ignore[attr-defined]
-                    out.append({"reason": kind, "field": _child(path, extra), "message": e.message})
+                    out.append({"reason": kind, "field": child(path, extra), "message": e.message})
                 continue
             out.append({"reason": kind, "field": path, "message": e.message})
         if self.glue:
-            out += _list_pass(obj, self.schema)
+            out += _list_pass(self.runtime, obj, self.schema)
         return out
 
 
@@ -1504,11 +913,11 @@ class Fastjsonschema:
             if e.rule == "required":
                 missing = re.search(r"must contain \[(.*?)\] properties", e.message)
                 names = re.findall(r"'([^']*)'", missing.group(1)) if missing else []
-                return [{"reason": "required", "field": _child(_path_of(parts), n), "message": e.message}
+                return [{"reason": "required", "field": child(_path_of(parts), n), "message": e.message}
                         for n in names[:1]]
             if e.rule == "additionalProperties":
                 extra = re.findall(r"'([^']*)'", e.message.split("must not contain", 1)[-1])
-                return [{"reason": e.rule, "field": _child(_path_of(parts), x), "message": e.message} for x in extra]
+                return [{"reason": e.rule, "field": child(_path_of(parts), x), "message": e.message} for x in extra]
             return [{"reason": e.rule or "", "field": _path_of(parts), "message": e.message}]
         return []
 
@@ -1518,7 +927,7 @@ class Jsonschema:
     reference pure-Python implementation, measured for comparison only."""
 
     def __init__(self, schema: dict[str, Any]) -> None:
-        import jsonschema
+        import jsonschema  # type: ignore[import-untyped, unused-ignore]
 
         self.name = "jsonschema (reference only)"
         self.validators = {strict: jsonschema.Draft7Validator(to_json_schema(schema, strict),
@@ -1531,41 +940,32 @@ class Jsonschema:
             path = _path_of(e.absolute_path)
             if e.validator == "required":
                 m = re.match(r"'([^']*)' is a required property", e.message)
-                path = _child(path, m.group(1) if m else "?")
+                path = child(path, m.group(1) if m else "?")
             elif e.validator == "additionalProperties":
                 for extra in re.findall(r"'([^']*)'", e.message.split("(", 1)[-1]):
-                    out.append({"reason": "additionalProperties", "field": _child(path, extra), "message": e.message})
+                    out.append({"reason": "additionalProperties", "field": child(path, extra), "message": e.message})
                 continue
             out.append({"reason": str(e.validator), "field": path, "message": e.message})
         return out
 
 
-class WalkerCandidate:
-    def __init__(self, schema: dict[str, Any]) -> None:
-        self.name = "kgen walker (prototype)"
-        self.walker = Walker(schema)
-
-    def validate(self, obj: Any, strict: bool = False) -> list[Error]:
-        return self.walker.validate(obj, strict)
-
-
-def _list_pass(v: Any, s: dict[str, Any] | None, path: str = "") -> list[Error]:
+def _list_pass(runtime: _Walker, v: Any, s: dict[str, Any] | None, path: str = "") -> list[Error]:
     """The glue's pass for what no JSON-schema keyword says: list-type set (with the index of the
-    repeat) and list-type map keys."""
+    repeat) and list-type map keys (the runtime's list_type_errors)."""
     if not s:
         return []
     errors: list[Error] = []
     if isinstance(v, dict):
         for key, item in v.items():
-            sub = _known(s, key)
+            sub = runtime._known(s, key)
             if sub is not None:
-                errors += _list_pass(item, sub, _child(path, key))
+                errors += _list_pass(runtime, item, sub, child(path, key))
     elif isinstance(v, list):
         if s.get("x-kubernetes-list-type") in ("set", "map"):
-            errors += list_type_errors(v, s, path)
+            errors += _causes(list_type_errors(v, s, path))
         if isinstance(s.get("items"), dict):
             for i, item in enumerate(v):
-                errors += _list_pass(item, s["items"], _child(path, i))
+                errors += _list_pass(runtime, item, s["items"], child(path, i))
     return errors
 
 
@@ -1646,7 +1046,7 @@ def throughput(candidate: Any, objects: list[Any], repeat: int = 3) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-# Built-ins: what the published OpenAPI v3 schema predicts.
+# Built-ins: what the published OpenAPI v3 schema predicts (validate_against on it, as on a CRD's).
 # ---------------------------------------------------------------------------------------------
 
 def published_schema(kind: str) -> dict[str, Any]:
@@ -1677,11 +1077,11 @@ def published_schema(kind: str) -> dict[str, Any]:
 
 
 def predict_builtins(builtins: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    walkers = {kind: Walker(published_schema(kind)) for kind in BUILTIN_SCHEMAS}
+    schemas = {kind: published_schema(kind) for kind in BUILTIN_SCHEMAS}
     rows = []
     for entry in builtins:
         answer = entry["apiserver"]["Warn"]
-        errors = walkers[entry["kind"]].validate(copy.deepcopy(entry["object"]))
+        errors = _causes(validate_against(schemas[entry["kind"]], copy.deepcopy(entry["object"]), cel=False))
         api_reject = answer["code"] >= 400
         paths_api = apiserver_paths(answer)
         paths_got = {e["field"] for e in errors}
@@ -1759,7 +1159,7 @@ def load_fixture() -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str
 
 def candidates(schema: dict[str, Any]) -> list[tuple[Any, float]]:
     out: list[tuple[Any, float]] = []
-    for make in (WalkerCandidate, CompiledWalker, JsonschemaRs, lambda s: JsonschemaRs(s, glue=True), Fastjsonschema,
+    for make in (KgenCandidate, CompiledWalker, JsonschemaRs, lambda s: JsonschemaRs(s, glue=True), Fastjsonschema,
                  Jsonschema):
         started = time.perf_counter()
         try:
@@ -1806,9 +1206,9 @@ def report(corpus: list[dict[str, Any]], builtins: list[dict[str, Any]], info: d
             accepted = [obj for obj in objects if cand.accept(obj)]
             print(f"{'  (accepted by the closures)':30} {len(accepted):>4} of {len(corpus) - rejected} valid objects: "
                   f"{throughput(cand, accepted):.0f} objects/s; on them the walker alone "
-                  f"{throughput(WalkerCandidate(schema), accepted):.0f}, jsonschema-rs "
+                  f"{throughput(KgenCandidate(schema), accepted):.0f}, jsonschema-rs "
                   f"{next((f'{throughput(c, accepted):.0f}' for c, _ms in measured if c.name == 'jsonschema-rs'), '-')}")
-        if isinstance(cand, WalkerCandidate):
+        if isinstance(cand, KgenCandidate):
             r = compare(cand, holdout, "Warn")
             m = r["matrix"]
             print(f"{'  (holdout only)':30} {'Warn':6} "
