@@ -8,9 +8,11 @@ enum, a CEL rule, a status subresource).
 
 from __future__ import annotations
 
+import copy
 import importlib
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,7 +22,7 @@ from kgen.runtime.apimachinery.errors import ApiError, Invalid
 from kgen.runtime.gentype.resource import PatchType
 from kgen.runtime.rest import load_kubeconfig
 from kgen.runtime.testing import KubeAPIServer
-from tests.support.apiserver import install_crd
+from tests.support.apiserver import install_crd, wait_for
 
 from .helpers import ModuleLoader, crd, generate, imported, write_yaml
 from .test_client_validate_option import GROUP, INVALID, SCHEMA, VALID, _same
@@ -138,3 +140,39 @@ def test_an_object_seeded_invalid_can_still_be_updated_elsewhere(package: Module
         client.patch("seeded", {"spec": {"size": 0}}, PatchType.MERGE)
     assert [c.field for c in refused.value.causes] == ["spec.size"]
     fake.close()
+
+
+def test_ratcheting_matches_the_server(tmp_path: Path, admin: httpx.Client, kube_apiserver: KubeAPIServer, namespace: str) -> None:
+    """The oracle for the fake's ratcheting: an object stored before its CRD gained a pattern can
+    still be patched elsewhere on the real apiserver (CRDValidationRatcheting), not at the field
+    the pattern now refuses; the fake, seeded with the same object, answers the same."""
+    loose: dict[str, Any] = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+        "name": {"type": "string"}, "n": {"type": "integer"}}}}}
+    strict = copy.deepcopy(loose)
+    strict["properties"]["spec"]["properties"]["name"]["pattern"] = "^[a-z]+$"
+    plural = f"r{uuid.uuid4().hex[:8]}"
+    manifest = crd(loose, kind="Ratchet", plural=plural, group=GROUP)
+    install_crd(admin, manifest)
+    resource = f"/apis/{GROUP}/v1/namespaces/{namespace}/{plural}"
+    seed = {"apiVersion": f"{GROUP}/v1", "kind": "Ratchet", "metadata": {"name": "old", "namespace": namespace},
+            "spec": {"name": "ABC", "n": 1}}
+    assert admin.post(resource, json=seed).status_code == 201
+    crd_path = f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{plural}.{GROUP}"
+    live_crd = admin.get(crd_path).json()
+    live_crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"] = strict
+    assert admin.put(crd_path, json=live_crd).status_code == 200
+    probe = {**seed, "metadata": {"name": "probe", "namespace": namespace}}
+    wait_for(lambda: admin.post(resource, json=probe, params={"dryRun": "All"}).status_code == 422)
+
+    gen = generate(tmp_path / "out", "--crd", str(write_yaml(tmp_path / "crd.yaml", crd(strict, kind="Ratchet", plural=plural, group=GROUP))))
+    with imported(gen):
+        real = importlib.import_module(gen.name).Clientset(load_kubeconfig(kube_apiserver.kubeconfig))
+        fake = importlib.import_module(f"{gen.name}.fake").FakeClientset(seed)
+        clients = [getattr(cs.validates_example_io_v1, plural)(namespace) for cs in (real, fake)]
+        try:
+            for client in clients:  # the stored invalid name is left alone: accepted
+                assert client.patch("old", {"spec": {"n": 2}}, PatchType.MERGE).spec.n == 2
+            _both((clients[0], clients[1]), lambda client, name: client.patch(name, {"spec": {"name": "DEF"}}, PatchType.MERGE), "old")
+        finally:
+            real.close()
+            fake.close()
