@@ -41,6 +41,7 @@ from importlib import resources
 from typing import Any
 
 from msgspec import inspect
+import sys
 
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
 from kgen.runtime.apimachinery.model import Model
@@ -115,14 +116,20 @@ def _is_zero(value: Any) -> bool:
 
 
 def model_for(api_version: str, kind: str) -> type[Model] | None:
-    """The generated model of a kind (``meta/v1`` for apimachinery's own types), if one is loaded."""
+    """The generated model of a kind (``meta/v1`` for apimachinery's own types), if one is loaded.
+    A model whose module is no longer imported (its package was unloaded, as tests do before
+    generating another package of the same kinds) is forgotten, not returned."""
     found = _MODELS.get((api_version, kind))
-    if found is not None:
+    if found is not None and found.__module__ in sys.modules:
         return found
+    for key in [k for k, cls in _MODELS.items() if cls.__module__ not in sys.modules]:
+        del _MODELS[key]
     pending: list[type[Model]] = [Model]
     while pending:  # index every loaded model at once: a miss costs one walk
         cls = pending.pop()
         pending.extend(cls.__subclasses__())
+        if cls.__module__ not in sys.modules:
+            continue
         if cls.__module__.endswith(".models.meta.v1"):
             _MODELS.setdefault(("meta/v1", cls.__name__), cls)
         if "KIND" in cls.__dict__ and "API_VERSION" in cls.__dict__:
