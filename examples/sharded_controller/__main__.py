@@ -20,8 +20,9 @@ import signal
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
+from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
+from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype.resource import ResourceInfo
 from kgen.runtime.rest import load_config
 from kgen.runtime.rest.client import RESTClient
@@ -75,7 +76,7 @@ def main() -> None:
     config.qps = args.qps
     recorder = Recorder(args.record, args.identity)
 
-    def reconcile(key: str, obj: Any) -> None:
+    def reconcile(key: str, obj: ConfigMap | None) -> None:
         start = time.monotonic_ns()
         recorder.line(f"S {key} {start}")
         time.sleep(args.work_ms / 1000)
@@ -85,8 +86,9 @@ def main() -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda signum, frame: stop.set())
     with RESTClient(config) as rest:
-        controller: ShardedController[Any] = ShardedController(
+        controller = ShardedController(
             rest, CONFIG_MAPS, args.controller, identity=args.identity, reconcile=reconcile,
+            codec=ModelCodec(ConfigMap, ConfigMapList),
             namespace=args.namespace, lease_namespace=args.lease_namespace, lease_duration=args.lease_duration,
             renew_deadline=args.renew_deadline, retry_period=args.retry_period, resync=args.resync,
             workers=args.workers, moves_per_second=args.moves_per_second,
