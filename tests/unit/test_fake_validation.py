@@ -25,21 +25,14 @@ from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import install_crd, wait_for
 
 from .helpers import ModuleLoader, crd, generate, imported, write_yaml
-from .test_client_validate_option import GROUP, INVALID, SCHEMA, VALID, _same
+from .test_client_validate_option import GROUP, INVALID, VALID, _same, validated_package
 
 Write = Callable[[Any, str], Any]  # (typed client, object name) -> the write's answer
 
 
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory, admin: httpx.Client) -> Iterator[ModuleLoader]:
-    tmp = tmp_path_factory.mktemp("fake_validation")
-    manifest = crd(SCHEMA, kind="Validated", plural="validateds", group=GROUP)
-    manifest["spec"]["versions"][0]["subresources"] = {"status": {}}
-    gen = generate(tmp / "out", "--crd", str(write_yaml(tmp / "crd.yaml", manifest)))
-    if admin.get(f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/validateds.{GROUP}").status_code == 404:
-        install_crd(admin, manifest)
-    with imported(gen) as loader:
-        yield loader
+    yield from validated_package(tmp_path_factory, admin)
 
 
 @pytest.fixture
