@@ -46,6 +46,7 @@ order (lists compare in order here), and correlating old and new values below li
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -54,6 +55,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from kgen.runtime.apimachinery.ratchet import MISSING  # ``evaluate(old_self=MISSING)``: no old value
 from kgen.runtime.apimachinery.cel_library import (
     GLOBALS, LIBRARY, CelError, Sig, escape_property, is_dyn, to_cel, value_text,
 )
@@ -63,13 +65,6 @@ Schema = dict[str, Any]
 INSTALL_HINT: Final = "the CEL library is not installed: pip install 'kgen-runtime[validation]' (Python >= 3.11)"
 
 
-class _Missing:
-    def __repr__(self) -> str:
-        return "MISSING"
-
-
-#: ``evaluate(old_self=MISSING)``: there is no old value (a create, or a field the update adds).
-MISSING: Final = _Missing()
 
 
 @dataclass(frozen=True)
@@ -80,6 +75,9 @@ class Violation:
     type: str
     field: str
     message: str
+    #: whether an update that leaves the node unchanged drops it (validation ratcheting): a
+    #: failure of a rule without ``oldSelf``; never an evaluation error or a transition rule's
+    ratchets: bool = dataclasses.field(default=False, compare=False)
 
     def __str__(self) -> str:
         return f"{self.field}: {self.message}"
@@ -299,8 +297,8 @@ class CompiledRules:
             if ok is True:
                 continue
             if ok is not False:
-                violations.append(Violation("FieldValueInvalid", where,
-                                            f'Invalid value: "{self.schema_type}": rule did not evaluate to a bool: {r.rule}'))
+                violations.append(Violation("FieldValueInvalid", where, f'Invalid value: "{self.schema_type}": '
+                                            f"rule did not evaluate to a bool: {r.rule}", not r.transition))
                 continue
             violations.append(_failure(r, self._message(cel, r, run), self_value, where))
         return violations
@@ -321,14 +319,15 @@ class CompiledRules:
 def _failure(r: _Rule, message: str, value: Any, where: str) -> Violation:
     """A failed rule as apiextensions' fieldErrorForReason files it."""
     shown = value_text(value)
+    ratchets = not r.transition
     if r.reason == "FieldValueForbidden":
-        return Violation(r.reason, where, f"Forbidden: {message}")
+        return Violation(r.reason, where, f"Forbidden: {message}", ratchets)
     if r.reason == "FieldValueRequired":
-        return Violation(r.reason, where, f"Required value: {message}")
+        return Violation(r.reason, where, f"Required value: {message}", ratchets)
     if r.reason == "FieldValueDuplicate":
-        return Violation(r.reason, where, "Duplicate value" + (f": {shown}" if shown is not None else ""))
+        return Violation(r.reason, where, "Duplicate value" + (f": {shown}" if shown is not None else ""), ratchets)
     return Violation("FieldValueInvalid", where, f"Invalid value: {shown}: {message}" if shown is not None
-                     else f"Invalid value: {message}")
+                     else f"Invalid value: {message}", ratchets)
 
 
 def _field_path(field_path: str, schema: Schema) -> str:

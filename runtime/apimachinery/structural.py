@@ -72,6 +72,33 @@ _DNS_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanu
                   "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
 
 
+def decode_meta(meta: Any, path: str, unknown: list[str], decode: list[FieldError], is_list: bool) -> Any:
+    """metadata as json.Unmarshal into ObjectMeta (ListMeta for a list kind) sees it: its
+    fields' types, the rest unknown."""
+    if meta is None:
+        return None
+    go_struct, fields = ("ListMeta", LIST_META) if is_list else ("ObjectMeta", OBJECT_META)
+    if not isinstance(meta, dict):
+        decode.append(FieldError("BadRequest", path, f"Invalid value: {go_value(meta)}: json: cannot unmarshal "
+                                 f"{json_type(meta)} into Go value of type v1.{go_struct}"))
+        return meta
+    out: dict[str, Any] = {}
+    for key, v in meta.items():
+        if v is None:
+            continue  # decoded as the zero value: as if absent
+        expected = fields.get(key)
+        if expected is None:
+            unknown.append(child(path, key))
+            continue
+        want, go_type = expected
+        got = json_type(v)
+        if got != want and not (want == "integer" and is_json_integer(v)):
+            decode.append(FieldError("BadRequest", path, f"Invalid value: {go_value(meta)}: json: cannot unmarshal "
+                                     f"{GO_JSON_KINDS[got]} into Go struct field {go_struct}.{key} of type {go_type}"))
+        out[key] = v
+    return out
+
+
 def _valid_label_key(key: str) -> bool:
     prefix, _, name = key.rpartition("/")
     if prefix and not (len(prefix) <= 253 and DNS_SUBDOMAIN.match(prefix)):

@@ -45,6 +45,8 @@ schema and list-type errors first; then, when the schema has rules anywhere, eit
 ``<nil>: Invalid value: null: some validation rules were not checked because the object was
 invalid...`` if any error is *blocking* (unsupported value, required, too long, too many, wrong
 type: ``hasBlockingErr``), or every rule of every node present. ``cel=False`` leaves rules out.
+An update of a custom resource (``old=``, the stored object) is judged as the apiserver judges it
+(``kgen.runtime.apimachinery.ratchet``): validation ratcheting, transition rules (``oldSelf``).
 The hook ``rules`` replaces kgen's evaluation: a callable given each value whose schema node
 carries ``x-kubernetes-validations``, after that node's structural checks passed (the value has
 the node's type), with the pruned and defaulted value, the node and the path; it returns the
@@ -59,11 +61,12 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from kgen.runtime.apimachinery.gofmt import go_value, is_json_integer, json_type
+from kgen.runtime.apimachinery.ratchet import MISSING, Partners, list_types_valid, partner, unchanged
 from kgen.runtime.apimachinery.refusal import refusal
 from kgen.runtime.apimachinery.strfmt import FORMATS
 from kgen.runtime.apimachinery.structural import (
-    GO_JSON_KINDS, LIST_META, OBJECT_META, VALUE_CHECKS, FieldError, check_number, check_string, check_type,
-    checked_integer, child, enum_equal, is_type_union, list_type_errors, meta_errors, too_many, type_error, type_union,
+    VALUE_CHECKS, FieldError, check_number, check_string, check_type, checked_integer, child, decode_meta, enum_equal,
+    is_type_union, list_type_errors, meta_errors, too_many, type_error, type_union,
 )
 from kgen.runtime.apimachinery.validationschema import validation_schemas
 
@@ -79,20 +82,25 @@ Resolve = Callable[[str], Schema]
 
 
 def validate(
-    obj: Any, *, package: str | None = None, field_validation: FieldValidation = "Warn",
+    obj: Any, *, old: Any = None, package: str | None = None, field_validation: FieldValidation = "Warn",
     rules: RuleCheck | None = None, cel: bool = True,
 ) -> list[FieldError]:
-    """The errors the apiserver would answer a create of ``obj`` with; empty when it accepts it.
+    """The errors the apiserver would answer a create of ``obj`` with, or with ``old`` the update
+    of ``old`` (the stored object) to ``obj``; empty when it accepts it.
 
     ``obj`` is a generated model instance (validated against its own package's schemas) or a
-    plain dict (against ``package``'s, ``kgen.kubernetes`` by default). LookupError: the package
-    has no schema for the object's apiVersion and kind. Errors are sorted by field, then message
-    (the apiserver's own order varies from request to request).
+    plain dict (against ``package``'s, ``kgen.kubernetes`` by default). An update of a custom
+    resource is judged as the apiserver judges it (``kgen.runtime.apimachinery.ratchet``):
+    errors at what the update left unchanged are not reported, transition rules (``oldSelf``)
+    run. LookupError: the package has no schema for the object's apiVersion and kind. Errors are
+    sorted by field, then message (the apiserver's own order varies from request to request).
     """
     if hasattr(obj, "to_dict") and not isinstance(obj, dict):
         module = type(obj).__module__
         package = package or (module.split(".models.")[0] if ".models." in module else "kgen.kubernetes")
         obj = obj.to_dict()
+    if hasattr(old, "to_dict") and not isinstance(old, dict):
+        old = old.to_dict()
     package = package or "kgen.kubernetes"
     if not isinstance(obj, dict):
         raise TypeError(f"validate() takes a model or a dict, not {type(obj).__name__}")
@@ -103,8 +111,9 @@ def validate(
     if name is None:
         raise LookupError(f"{package} has no schema for apiVersion {api_version!r}, kind {kind!r}")
     builtin = name.startswith(_BUILTIN_PREFIXES)
-    walker = _Walker(schemas.definition, builtin=builtin, rules=rules, cel=cel and not builtin)
-    return walker.validate(schemas.definition(name), obj, field_validation)
+    walker = _Walker(schemas.definition, builtin=builtin, rules=rules, cel=cel and not builtin, package_schema=True)
+    # a built-in's errors here are decode errors, which no update ratchets
+    return walker.validate(schemas.definition(name), obj, field_validation, None if builtin else old)
 
 
 #: Definition names of the kinds Kubernetes itself serves (decoded into Go structs, validated by
@@ -114,14 +123,13 @@ _BUILTIN_PREFIXES = ("io.k8s.api.", "io.k8s.apimachinery.", "io.k8s.apiextension
 
 
 def validate_against(
-    schema: Schema, obj: Any, *, field_validation: FieldValidation = "Warn",
+    schema: Schema, obj: Any, *, old: Any = None, field_validation: FieldValidation = "Warn",
     resolve: Resolve | None = None, rules: RuleCheck | None = None, cel: bool = True,
 ) -> list[FieldError]:
     """``validate`` for a raw structural schema, e.g. a CRD version's ``openAPIV3Schema``
     (custom-resource rules: defaults and list types apply). ``resolve`` looks up ``$ref``s."""
-    if hasattr(obj, "to_dict") and not isinstance(obj, dict):
-        obj = obj.to_dict()
-    return _Walker(resolve, builtin=False, rules=rules, cel=cel).validate(schema, obj, field_validation)
+    obj, old = (v.to_dict() if hasattr(v, "to_dict") and not isinstance(v, dict) else v for v in (obj, old))
+    return _Walker(resolve, builtin=False, rules=rules, cel=cel).validate(schema, obj, field_validation, old)
 
 
 def errors_under(errors: list[FieldError], fields: tuple[str, ...]) -> list[FieldError]:
@@ -153,32 +161,39 @@ _RULES_NOT_CHECKED = FieldError(
     "was invalid; correct the existing errors to complete validation")
 
 
+#: _Walker._has_rules of a package's kinds, by the identity of the kind's schema (held, so the id
+#: stays its own; a package's schemas are loaded once)
+_HAS_RULES: dict[int, tuple[Schema, bool]] = {}
+
+
 class _Walker:
     """One validation: prune/default, then kube-openapi's checks, on one schema and its $refs."""
 
-    def __init__(self, resolve: Resolve | None, *, builtin: bool, rules: RuleCheck | None, cel: bool = False) -> None:
+    def __init__(self, resolve: Resolve | None, *, builtin: bool, rules: RuleCheck | None, cel: bool = False,
+                 package_schema: bool = False) -> None:
         self._resolve = resolve
+        self._package_schema = package_schema  # a generated package's: never changes
         self._builtin = builtin
         self._rules = rules
-        #: kgen's CEL evaluation: the nodes with rules the walk met, evaluated after it (``_cel``)
-        self._deferred: list[tuple[Any, Schema, str]] | None = None
-        if rules is None and cel:
-            deferred: list[tuple[Any, Schema, str]] = []
-
-            def defer(value: Any, node: Schema, path: str) -> list[FieldError]:
-                deferred.append((value, node, path))
-                return []
-
-            self._deferred, self._rules = deferred, defer
+        #: kgen's CEL evaluation (``cel`` and no ``rules`` hook): the nodes with rules the walk
+        #: met, each with its old value and whether it ratchets, evaluated after it (``_cel``)
+        self._deferred: list[tuple[Any, Schema, str, Any, bool]] | None = [] if rules is None and cel else None
+        #: inside a junction branch: no rules, no list types, no embedded metadata (the apiserver
+        #: checks those along the structural schema's properties and items only)
+        self._in_branch = False
+        #: errors no update ratchets: duplicates in list types, embedded resources' type and metadata
+        self._kept: list[FieldError] = []
+        self._check_lists = True  # False: the old object has duplicates, so none is checked
         # id(node) -> (node, node with $refs merged): the node is held so its id stays its own
         self._resolved: dict[int, tuple[Schema, Schema]] = {}
 
-    def validate(self, schema: Schema, obj: Any, field_validation: FieldValidation) -> list[FieldError]:
+    def validate(self, schema: Schema, obj: Any, field_validation: FieldValidation, old: Any = None) -> list[FieldError]:
         if field_validation not in ("Warn", "Strict", "Ignore"):
             raise ValueError(f"field_validation must be Warn, Strict or Ignore, not {field_validation!r}")
         unknown: list[str] = []
         decode: list[FieldError] = []
-        pruned = self._prune(obj, self._node(schema), "", unknown, decode, resource=True)
+        root = self._node(schema)
+        pruned = self._prune(obj, root, "", unknown, decode, resource=True)
         if field_validation == "Strict" and unknown:
             # a strict decoding error: the apiserver validates nothing else
             errors = [FieldError("BadRequest", p, f'unknown field "{p}"') for p in unknown]
@@ -186,8 +201,13 @@ class _Walker:
             errors = decode
         else:
             errors = []
-            self._walk(pruned, self._node(schema), "", errors, resource=True)
-            if self._deferred is not None and self._has_rules(schema, set()):
+            stored = MISSING
+            if isinstance(old, dict):
+                stored = self._prune(old, root, "", [], [], resource=True)
+                self._check_lists = list_types_valid(stored, root, self._node)
+            self._walk(pruned, root, "", errors, resource=True, old=stored)
+            errors.extend(self._kept)
+            if self._deferred is not None and self._has_rules(schema):
                 errors.extend(self._cel(errors))
         return sorted(errors, key=lambda e: (e.field, e.message))
 
@@ -197,11 +217,30 @@ class _Walker:
         from kgen.runtime.apimachinery.cel import check_rules
 
         return [FieldError(v.type, v.field, v.message)
-                for value, node, path in self._deferred or () for v in check_rules(value, node, path)]
+                for value, node, path, old, ratchets in self._deferred or ()
+                for v in check_rules(value, node, path, old_self=MISSING if old is None else old)
+                if not (ratchets and v.ratchets)]
 
-    def _has_rules(self, s: Schema, seen: set[int]) -> bool:
+    def _rule_node(self, v: Any, s: Schema, path: str, errors: list[FieldError], old: Any, ratchets: bool) -> None:
+        """A node with ``x-kubernetes-validations``: deferred to ``_cel``, or given to the hook."""
+        if self._in_branch:
+            return  # rules sit on nodes, never in junction branches
+        if self._deferred is not None:
+            self._deferred.append((v, s, path, old, ratchets))
+        elif self._rules is not None:
+            errors.extend(self._rules(v, s, path))
+
+    def _has_rules(self, schema: Schema) -> bool:
         """Whether any node of the schema carries x-kubernetes-validations (the apiserver then has
-        a CEL validator for the kind, whatever the object holds)."""
+        a CEL validator for the kind, whatever the object holds); a package's answer is kept."""
+        if not self._package_schema:
+            return self._has_rules_uncached(schema, set())
+        found = _HAS_RULES.get(id(schema))
+        if found is None or found[0] is not schema:
+            found = _HAS_RULES[id(schema)] = (schema, self._has_rules_uncached(schema, set()))
+        return found[1]
+
+    def _has_rules_uncached(self, s: Schema, seen: set[int]) -> bool:
         if id(s) in seen or ("$ref" in s and self._resolve is None):
             return False
         seen.add(id(s))
@@ -211,7 +250,7 @@ class _Walker:
         subs = [*(s.get("properties") or {}).values(), *(s.get("allOf") or []), *(s.get("anyOf") or []),
                 *(s.get("oneOf") or [])]
         subs += [s[k] for k in ("items", "additionalProperties") if isinstance(s.get(k), dict)]
-        return any(self._has_rules(sub, seen) for sub in subs if isinstance(sub, dict))
+        return any(self._has_rules_uncached(sub, seen) for sub in subs if isinstance(sub, dict))
 
     def _node(self, s: Schema) -> Schema:
         """``s`` with its ``$ref`` (or a one-``$ref`` ``allOf``, as built-ins wrap them) merged in."""
@@ -268,7 +307,7 @@ class _Walker:
             if resource and key == "metadata":
                 declared = self._known(s, key)
                 is_list = bool(declared and "continue" in (declared.get("properties") or {}))
-                out[key] = self._decode_meta(v, child(path, key), unknown, decode, is_list)
+                out[key] = decode_meta(v, child(path, key), unknown, decode, is_list)
                 continue
             if resource and key in ("apiVersion", "kind") and v is not None and not isinstance(v, str):
                 decode.append(FieldError("BadRequest", child(path, key), f"Invalid value: {go_value(v)}: must be a string"))
@@ -288,36 +327,18 @@ class _Walker:
                     out[key] = copy.deepcopy(sub["default"])
         return out
 
-    @staticmethod
-    def _decode_meta(meta: Any, path: str, unknown: list[str], decode: list[FieldError], is_list: bool) -> Any:
-        """metadata as json.Unmarshal into ObjectMeta (ListMeta for a list kind) sees it: its
-        fields' types, the rest unknown."""
-        if meta is None:
-            return None
-        go_struct, fields = ("ListMeta", LIST_META) if is_list else ("ObjectMeta", OBJECT_META)
-        if not isinstance(meta, dict):
-            decode.append(FieldError("BadRequest", path, f"Invalid value: {go_value(meta)}: json: cannot unmarshal "
-                                     f"{json_type(meta)} into Go value of type v1.{go_struct}"))
-            return meta
-        out: dict[str, Any] = {}
-        for key, v in meta.items():
-            if v is None:
-                continue  # decoded as the zero value: as if absent
-            expected = fields.get(key)
-            if expected is None:
-                unknown.append(child(path, key))
-                continue
-            want, go_type = expected
-            got = json_type(v)
-            if got != want and not (want == "integer" and is_json_integer(v)):
-                decode.append(FieldError("BadRequest", path, f"Invalid value: {go_value(meta)}: json: cannot unmarshal "
-                                         f"{GO_JSON_KINDS[got]} into Go struct field {go_struct}.{key} of type {go_type}"))
-            out[key] = v
-        return out
-
     # -- 3: validate ----------------------------------------------------------------------------
 
-    def _walk(self, v: Any, s: Schema, path: str, errors: list[FieldError], resource: bool = False) -> None:
+    def _walk(self, v: Any, s: Schema, path: str, errors: list[FieldError], resource: bool = False,
+              old: Any = MISSING, ratchets: bool = False, at: str | None = None) -> None:
+        """Validates ``v`` against ``s``. In an update, ``old`` is its partner in the stored object
+        and ``ratchets`` whether the nearest partnered ancestor is unchanged; the errors of a node
+        that ratchets are dropped (the resource's root never does: its metadata changes). ``at``
+        is the path CEL errors name when it is not ``path``: below a map value (``m[key]``)."""
+        if old is not MISSING and not resource and not ratchets:
+            ratchets = unchanged(v, old, s, self._node)
+        if ratchets:
+            errors = []  # the apiserver makes them warnings
         if v is None and s.get("nullable"):
             return
         typ, fmt = s.get("type"), s.get("format")
@@ -329,8 +350,8 @@ class _Walker:
         elif typ is None:
             union = type_union(v, s, path, errors)
             if union is None and (v is None or not any(k in s for k in VALUE_CHECKS)):
-                if self._rules is not None and "x-kubernetes-validations" in s:
-                    errors.extend(self._rules(v, s, path))  # a typeless node takes any value
+                if "x-kubernetes-validations" in s:
+                    self._rule_node(v, s, path if at is None else at, errors, old, ratchets)  # takes any value
                 return
             if union is False:
                 return
@@ -360,11 +381,11 @@ class _Walker:
         elif isinstance(v, (int, float)):
             check_number(v, s, path, errors)
         elif isinstance(v, list):
-            self._array(v, s, path, errors)
+            self._array(v, s, path, errors, old, ratchets, at)
         elif isinstance(v, dict):
-            self._object(v, s, path, errors, resource)
-        if ok and self._rules is not None and "x-kubernetes-validations" in s:
-            errors.extend(self._rules(v, s, path))
+            self._object(v, s, path, errors, resource, old, ratchets, at)
+        if ok and "x-kubernetes-validations" in s:
+            self._rule_node(v, s, path if at is None else at, errors, old, ratchets)
 
     def _junctions(self, v: Any, s: Schema, path: str, errors: list[FieldError]) -> None:
         """allOf, anyOf, oneOf and not, as kube-openapi checks them: each branch validates the
@@ -401,12 +422,12 @@ class _Walker:
         """A junction branch's errors on ``v``, and how many of its checks passed (kube-openapi's
         MatchCount, counted here per property present and for the branch's own keywords)."""
         found: list[FieldError] = []
-        rules, self._rules = self._rules, None  # rules sit on nodes, never in branches
+        in_branch, self._in_branch = self._in_branch, True
         try:
             node = self._node(branch)
             self._walk(v, node, path, found)
         finally:
-            self._rules = rules
+            self._in_branch = in_branch
         matches = int(not any(e.field == path for e in found))
         if isinstance(v, dict):
             for key in node.get("properties") or {}:
@@ -426,7 +447,8 @@ class _Walker:
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             check_number(v, s, path, errors)
 
-    def _array(self, v: list[Any], s: Schema, path: str, errors: list[FieldError]) -> None:
+    def _array(self, v: list[Any], s: Schema, path: str, errors: list[FieldError], old: Any, ratchets: bool,
+               at: str | None) -> None:
         if "minItems" in s and len(v) < s["minItems"]:
             errors.append(FieldError("FieldValueInvalid", path,
                                      f"Invalid value: {len(v)}: {path} in body should have at least {s['minItems']} items"))
@@ -435,12 +457,15 @@ class _Walker:
         items = s.get("items")
         if isinstance(items, dict):
             node = self._node(items)
+            partners = Partners(s, old)
             for i, item in enumerate(v):
-                self._walk(item, node, child(path, i), errors)
-        if not self._builtin:
-            errors.extend(list_type_errors(v, s, path))
+                self._walk(item, node, child(path, i), errors, old=partners.get(item), ratchets=ratchets,
+                           at=None if at is None else child(at, i))
+        if not self._builtin and self._check_lists and not self._in_branch:
+            self._kept.extend(list_type_errors(v, s, path))
 
-    def _object(self, v: dict[str, Any], s: Schema, path: str, errors: list[FieldError], resource: bool) -> None:
+    def _object(self, v: dict[str, Any], s: Schema, path: str, errors: list[FieldError], resource: bool,
+                old: Any, ratchets: bool, at: str | None) -> None:
         if "minProperties" in s and len(v) < s["minProperties"]:
             errors.append(FieldError("FieldValueInvalid", path, f"Invalid value: {len(v)}: {path} in body should "
                                      f"have at least {s['minProperties']} properties"))
@@ -458,13 +483,18 @@ class _Walker:
                 continue
             sub = self._known(s, key)
             if sub is not None:
-                self._walk(item, sub, child(path, key), errors)
-        if embedded:
+                # the root's apiVersion and kind have no partner: both objects are of the same kind
+                was = MISSING if resource and key in ("apiVersion", "kind") else partner(old, key)
+                declared = key in (s.get("properties") or {})  # else a map value: CEL names it m[key]
+                self._walk(item, sub, child(path, key), errors, old=was, ratchets=ratchets,
+                           at=(None if at is None else child(at, key)) if declared else f"{path if at is None else at}[{key}]")
+        if embedded and not self._in_branch:  # schemaobjectmeta's errors, which no update ratchets
             for key in ("apiVersion", "kind"):
                 if key not in v:
-                    errors.append(FieldError("FieldValueRequired", child(path, key), "Required value"))
+                    self._kept.append(FieldError("FieldValueRequired", child(path, key), "Required value"))
                 elif v[key] == "":
-                    errors.append(FieldError("FieldValueInvalid", child(path, key), 'Invalid value: "": must not be empty'))
+                    self._kept.append(FieldError("FieldValueInvalid", child(path, key),
+                                                 'Invalid value: "": must not be empty'))
             meta = v.get("metadata")
             if isinstance(meta, dict):
-                errors.extend(meta_errors(meta, child(path, "metadata")))
+                self._kept.extend(meta_errors(meta, child(path, "metadata")))

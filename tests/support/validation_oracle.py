@@ -73,12 +73,13 @@ class Sample:
     obj: dict[str, Any]
 
 
-def dry_run(client: httpx.Client, path: str, obj: dict[str, Any], strict: bool = False) -> Answer:
+def dry_run(client: httpx.Client, path: str, obj: dict[str, Any], strict: bool = False,
+            method: str = "POST") -> Answer:
     """A server-side dry-run create of ``obj`` at the collection ``path`` (fieldValidation Strict
-    when asked)."""
+    when asked); with ``method="PUT"`` and the object's ``path``, a dry-run update."""
     params = {"dryRun": "All", **({"fieldValidation": "Strict"} if strict else {})}
-    resp = client.post(path, params=params, content=json.dumps(obj),
-                       headers={"Content-Type": "application/json"})
+    resp = client.request(method, path, params=params, content=json.dumps(obj),
+                          headers={"Content-Type": "application/json"})
     if resp.status_code < 400:
         return Answer(resp.status_code, frozenset(), ())
     body = resp.json()
@@ -152,6 +153,73 @@ def _mutations(value: Any, schema: Schema) -> Iterator[tuple[str, Any]]:
         if optional:
             yield "drop-optional", {k: v for k, v in value.items() if k != optional[0]}
     yield "null", None
+
+
+def _changes(value: Any, schema: Schema) -> Iterator[tuple[str, Any]]:
+    """(label, new value) pairs an update makes while keeping the type: what transition rules and
+    ratcheting judge (a value changed, grown, shrunk, reordered; an entry added or dropped)."""
+    if isinstance(value, bool):
+        yield "flip", not value
+    elif isinstance(value, int):
+        yield "increment", value + 1
+        yield "decrement", value - 1
+    elif isinstance(value, str):
+        yield "append", value + "z"
+        if value:
+            yield "shorten", value[:-1]
+        others = [e for e in schema.get("enum") or [] if e != value]
+        if others:
+            yield "other-enum", others[0]
+    elif isinstance(value, list) and value:
+        if len(value) > 1:
+            yield "reverse", value[::-1]
+        yield "drop-first", value[1:]
+        keys = schema.get("x-kubernetes-list-map-keys") or []
+        if isinstance(value[0], dict) and keys and all(isinstance(value[0].get(k), str) for k in keys):
+            yield "add-item", [*value, {**copy.deepcopy(value[0]), **{k: value[0][k] + "n" for k in keys}}]
+        elif isinstance(value[0], str):
+            yield "add-item", [*value, value[0] + "n"]
+    elif isinstance(value, dict):
+        extra = schema.get("additionalProperties")
+        if isinstance(extra, dict) and extra.get("type") == "string":
+            yield "add-entry", {**value, "zz": "v"}
+        changeable = [k for k in value if k not in (schema.get("required") or [])]
+        if changeable:
+            yield f"drop:{changeable[-1]}", {k: v for k, v in value.items() if k != changeable[-1]}
+
+
+@dataclass(frozen=True)
+class Update:
+    label: str  # "labels-only", "fix", or what was done: "increment:spec.count", "type:spec.port"...
+    old: dict[str, Any]  # the stored object
+    new: dict[str, Any]
+
+
+def updates(stored: list[tuple[dict[str, Any], dict[str, Any]]], schema_of: Callable[[dict[str, Any]], Schema],
+            rng: random.Random, per_object: int) -> list[Update]:
+    """Updates of stored objects, each given with the valid original it was made from: one that
+    changes labels only, one back to the original's spec, and up to ``per_object`` seeded changes
+    (one each, below ``spec``): the create mutations and the type-keeping ``_changes``."""
+    out: list[Update] = []
+    for old, original in stored:
+        touched = copy.deepcopy(old)
+        touched["metadata"].setdefault("labels", {})["touched"] = "yes"
+        out.append(Update("labels-only", old, touched))
+        if "spec" in original:
+            fixed = copy.deepcopy(old)
+            fixed["spec"] = copy.deepcopy(original["spec"])
+            out.append(Update("fix", old, fixed))
+        candidates = [
+            (path, label, new)
+            for path, value, schema in _values(old, schema_of(old), ())
+            if path and path[0] == "spec"
+            for label, new in (*_mutations(value, schema), *_changes(value, schema))
+        ]
+        for path, label, new in rng.sample(candidates, min(per_object, len(candidates))):
+            obj = copy.deepcopy(old)
+            _set(obj, path, copy.deepcopy(new))
+            out.append(Update(f"{label}:{'.'.join(map(str, path))}", old, obj))
+    return out
 
 
 def _set(obj: Any, path: Path_, value: Any) -> None:
