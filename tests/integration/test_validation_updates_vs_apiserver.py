@@ -23,6 +23,7 @@ is printed (``pytest -s``)."""
 from __future__ import annotations
 
 import copy
+import importlib
 import itertools
 import json
 import random
@@ -38,6 +39,7 @@ import yaml
 
 from kgen.runtime.apimachinery.validation import validate, validate_against
 from kgen.runtime.testing import KubeAPIServer
+from kgen.runtime.webhook.admission import SchemaValidator, with_validator
 from tests.support.corpus import crds, load_documents, module_dir
 from tests.support.validation_oracle import Answer, Update, confusion, dry_run, mutated, updates
 from tests.unit.helpers import Generated, generate, imported
@@ -238,3 +240,38 @@ def test_validate_agrees_with_the_apiserver_on_every_update(
           f"\n{confusion(verdicts)}")
     assert invalid_olds >= 100 and old_decides >= 300 and transition_refusals >= 50  # what updates add is exercised
     assert not disagreements, f"{len(disagreements)} disagreements:\n" + "\n".join(disagreements[:40])
+
+
+def test_a_schema_validator_webhook_refuses_updates_as_the_apiserver_does(
+    setting: tuple[httpx.Client, Generated, dict[tuple[str, str], Served], list[Update], int],
+) -> None:
+    """``SchemaValidator`` in a validating webhook (issue 15: "admission webhooks can call it"):
+    the AdmissionReview of each Ledger update gets the apiserver's own answer to that update,
+    allowed or refused with its code, reason and causes; an object of the wrong JSON types, which
+    the typed decode refuses first (400), is one the apiserver refuses for its types."""
+    admin, gen, served, corpus, _ = setting
+    ledger = importlib.import_module(gen.module_name("updates_kgen_io", "v1")).Ledger
+    webhook = with_validator(ledger, SchemaValidator())
+    checked = refused = 0
+    for update in (u for u in corpus if u.new["kind"] == "Ledger"):
+        name = update.new["metadata"]["name"]
+        server = admin.put(f"{_collection(update.new, served)}/{name}", params={"dryRun": "All"},
+                           content=json.dumps(update.new), headers={"Content-Type": "application/json"})
+        review = {"kind": "AdmissionReview", "apiVersion": "admission.k8s.io/v1", "request": {
+            "uid": "u", "kind": {"group": "updates.kgen.io", "version": "v1", "kind": "Ledger"},
+            "resource": {"group": "updates.kgen.io", "version": "v1", "resource": "ledgers"}, "name": name,
+            "namespace": NAMESPACE, "operation": "UPDATE", "userInfo": {"username": "u"},
+            "object": update.new, "oldObject": update.old}}
+        response = json.loads(webhook.serve(json.dumps(review).encode(), "application/json").body)["response"]
+        if response.get("status", {}).get("code") == 400:  # the typed decode refuses a wrong type first
+            assert "FieldValueTypeInvalid" in {c["reason"] for c in server.json()["details"]["causes"]}, update.label
+            continue
+        checked += 1
+        assert response["allowed"] is (server.status_code < 400), (update.label, server.text, response)
+        if server.status_code >= 400:
+            refused += 1
+            expected, got = server.json(), response["status"]
+            assert (got.get("code"), got.get("reason")) == (expected["code"], expected["reason"]), (got, expected)
+            key = (lambda c: (c["field"], c["message"]))
+            assert sorted(got["details"]["causes"], key=key) == sorted(expected["details"]["causes"], key=key)
+    assert checked >= 50 and refused >= 20, (checked, refused)  # 57 and 27 with this seed

@@ -4,6 +4,7 @@
 
     server.register("/validate-v1-configmap", with_validator(ConfigMap, MyValidator()))
     server.register("/mutate-v1-configmap", with_defaulter(ConfigMap, MyDefaulter()))
+    server.register("/validate-ledger", with_validator(Ledger, SchemaValidator(MyLedgerPolicy())))
 """
 
 from kgen.runtime.webhook.admission.decode import DecodeError
@@ -18,11 +19,12 @@ from kgen.runtime.webhook.admission.review import (
     AdmissionReview,
     Operation,
 )
+from kgen.runtime.webhook.admission.schema import SchemaValidator
 from kgen.runtime.webhook.admission.validator import ValidatingHandler, Validator, with_validator
 from kgen.runtime.webhook.admission.webhook import Handler, Webhook
 
 __all__ = [
     "AdmissionRequest", "AdmissionResponse", "AdmissionReview", "DecodeError", "Defaulter", "Denied", "Handler",
-    "MutatingHandler", "Operation", "PATCH_TYPE_JSON_PATCH", "ValidatingHandler", "Validator", "Webhook", "allowed",
+    "MutatingHandler", "Operation", "PATCH_TYPE_JSON_PATCH", "SchemaValidator", "ValidatingHandler", "Validator", "Webhook", "allowed",
     "current_request", "denied", "errored", "patch_response", "validation_response", "with_defaulter", "with_validator",
 ]
