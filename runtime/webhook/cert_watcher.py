@@ -35,6 +35,8 @@ class CertificateLoadError(ValueError):
 
 
 class CertWatcher:
+    """The serving certificate and key of a webhook server, reloaded when their files change (controller-runtime's
+    certwatcher). The constructor loads the pair or raises ``CertificateLoadError``."""
     def __init__(self, cert_file: str | Path, key_file: str | Path, *, interval: float = 10.0) -> None:
         self.cert_file = Path(cert_file)
         self.key_file = Path(key_file)
@@ -90,6 +92,7 @@ class CertWatcher:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop polling and wait for the polling thread to end."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join()

@@ -28,6 +28,7 @@ class Reply:
 
 
 class Endpoint(Protocol):
+    """What a ``WebhookServer`` serves at a path: a handler of POSTed review bodies."""
     def serve(self, body: bytes, content_type: str) -> Reply:
         """Answer one POSTed body. Must not raise: a body that is not a review is a 4xx reply."""
         ...

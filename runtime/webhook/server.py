@@ -43,8 +43,10 @@ __all__ = ["DEFAULT_MAX_REQUEST_BYTES", "DEFAULT_PORT", "WebhookServer"]
 
 _log = logging.getLogger("kgen.webhook.server")
 
-DEFAULT_PORT = 9443  # controller-runtime's webhook.DefaultPort
-DEFAULT_MAX_REQUEST_BYTES = 7 * 1024 * 1024  # controller-runtime's admission maxRequestSize
+DEFAULT_PORT = 9443
+"""The port a webhook server listens on by default (controller-runtime's webhook.DefaultPort)."""
+DEFAULT_MAX_REQUEST_BYTES = 7 * 1024 * 1024
+"""The largest request body a webhook server reads (controller-runtime's admission maxRequestSize); larger is a 413."""
 # A lingering close after an answer sent before the body was read, with Go net/http's figures:
 # it reads up to 256 KiB of an unread body (maxPostHandlerReadBytes) and waits 500 ms
 # (rstAvoidanceDelay) before closing.
@@ -95,6 +97,8 @@ class WebhookServer:
         return port
 
     def start(self) -> None:
+        """Listen and serve on background threads (and start watching the certificate files); raises
+        ``RuntimeError`` if already running."""
         if self._httpd is not None:
             raise RuntimeError("the webhook server is already running")
         self._httpd = _HTTPServer((self.host, self._requested_port), self)
@@ -104,6 +108,8 @@ class WebhookServer:
         _log.info("webhook server listening on %s:%d for %s", self.host or "*", self.port, sorted(self._endpoints))
 
     def stop(self) -> None:
+        """Stop accepting, wait up to ``grace_period`` seconds for requests in flight (then close their
+        connections), and stop the certificate watcher. Does nothing if not running."""
         httpd = self._httpd
         if httpd is None:
             return

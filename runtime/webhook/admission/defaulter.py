@@ -32,7 +32,8 @@ class Defaulter(Protocol[T]):
     """Sets defaults on (mutates) objects of one model: change ``obj`` in place and return
     ``None``, or return the object to store instead."""
 
-    def default(self, obj: T) -> T | None: ...
+    def default(self, obj: T) -> T | None:
+        """Set defaults on ``obj``: change it in place and return ``None``, or return the object to store instead."""
 
 
 class MutatingHandler(Generic[T]):
@@ -44,6 +45,8 @@ class MutatingHandler(Generic[T]):
         self.defaulter = defaulter
 
     def handle(self, request: AdmissionRequest) -> AdmissionResponse:
+        """Allow a CREATE or UPDATE with a JSON patch from the request's object to the defaulted one (other
+        operations are allowed unchanged); an object that does not decode is a 400."""
         if request.operation not in ("CREATE", "UPDATE"):
             return allowed()
         try:

@@ -44,10 +44,12 @@ def _warning_list(warnings: Sequence[str]) -> list[str] | None:
 
 
 def allowed(message: str = "", warnings: Sequence[str] = ()) -> AdmissionResponse:
+    """A response that admits the request, with an optional message and warnings for the client."""
     return validation_response(True, message, warnings)
 
 
 def denied(message: str, warnings: Sequence[str] = ()) -> AdmissionResponse:
+    """A response that refuses the request (403) with ``message``, and optional warnings."""
     return validation_response(False, message, warnings)
 
 

@@ -23,11 +23,11 @@ from kgen.runtime.webhook.review_meta import GroupVersionKind, GroupVersionResou
 
 __all__ = ["AdmissionRequest", "AdmissionResponse", "AdmissionReview", "Operation", "PATCH_TYPE_JSON_PATCH"]
 
-#: ``admissionv1.Operation``: what the request does to the object.
 Operation = Literal["CREATE", "UPDATE", "DELETE", "CONNECT"]
+"""``admissionv1.Operation``: what the request does to the object."""
 
-#: ``admissionv1.PatchTypeJSONPatch``, the only patch type the apiserver accepts from a webhook.
 PATCH_TYPE_JSON_PATCH = "JSONPatch"
+"""``admissionv1.PatchTypeJSONPatch``, the only patch type the apiserver accepts from a webhook."""
 
 
 class AdmissionRequest(Model, kw_only=True):

@@ -39,14 +39,18 @@ class SchemaValidator(Generic[T]):
         self.field_validation: FieldValidation = field_validation
 
     def validate_create(self, obj: T) -> Sequence[str] | None:
+        """Refuse ``obj`` as the apiserver's schema validation would, then ask the wrapped validator."""
         self._check(obj, None)
         return self.then.validate_create(obj) if self.then is not None else None
 
     def validate_update(self, old: T, new: T) -> Sequence[str] | None:
+        """Refuse ``new`` as the apiserver's validation of an update from ``old`` would, then ask the wrapped
+        validator."""
         self._check(new, old)
         return self.then.validate_update(old, new) if self.then is not None else None
 
     def validate_delete(self, obj: T) -> Sequence[str] | None:
+        """The wrapped validator's answer (the schema does not judge deletes)."""
         return self.then.validate_delete(obj) if self.then is not None else None
 
     def _check(self, obj: T, old: T | None) -> None:

@@ -29,11 +29,16 @@ T_contra = TypeVar("T_contra", bound=Model, contravariant=True)
 class Validator(Protocol[T_contra]):
     """Judges objects of one model. Return warnings to allow; raise ``Denied`` to refuse."""
 
-    def validate_create(self, obj: T_contra) -> Sequence[str] | None: ...
+    def validate_create(self, obj: T_contra) -> Sequence[str] | None:
+        """Judge a created object: return warnings (or ``None``) to admit it; raise ``Denied`` to refuse it."""
 
-    def validate_update(self, old: T_contra, new: T_contra) -> Sequence[str] | None: ...
+    def validate_update(self, old: T_contra, new: T_contra) -> Sequence[str] | None:
+        """Judge an update from ``old`` to ``new``: return warnings (or ``None``) to admit it; raise ``Denied``
+        to refuse it."""
 
-    def validate_delete(self, obj: T_contra) -> Sequence[str] | None: ...
+    def validate_delete(self, obj: T_contra) -> Sequence[str] | None:
+        """Judge a deleted object (the request's old object): return warnings (or ``None``) to admit it; raise
+        ``Denied`` to refuse it."""
 
 
 class ValidatingHandler(Generic[T]):
@@ -45,6 +50,8 @@ class ValidatingHandler(Generic[T]):
         self.validator = validator
 
     def handle(self, request: AdmissionRequest) -> AdmissionResponse:
+        """Decode the request's object(s) as the model and ask the validator for the operation; allowed with
+        its warnings. An object that does not decode, or an unknown operation, is a 400."""
         try:
             if request.operation == "CREATE":
                 warnings = self.validator.validate_create(decode_object(self.model, request, request.object, "object"))

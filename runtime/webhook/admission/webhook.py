@@ -35,14 +35,15 @@ __all__ = ["Handler", "Webhook", "response_from_exception"]
 
 _log = logging.getLogger("kgen.webhook.admission")
 
-#: The review versions the apiserver may send (``admissionReviewVersions``); same shape.
 REVIEW_VERSIONS = ("admission.k8s.io/v1", "admission.k8s.io/v1beta1")
+"""The review versions the apiserver may send (``admissionReviewVersions``); same shape."""
 
 
 class Handler(Protocol):
     """Judges one admission request (controller-runtime's ``admission.Handler``)."""
 
-    def handle(self, request: AdmissionRequest) -> AdmissionResponse: ...
+    def handle(self, request: AdmissionRequest) -> AdmissionResponse:
+        """The verdict on one admission request. May raise ``Denied`` or ``ApiError``: ``Webhook`` answers them."""
 
 
 class Webhook:
@@ -54,6 +55,7 @@ class Webhook:
         self.name = name or type(handler).__name__
 
     def serve(self, body: bytes, content_type: str) -> Reply:
+        """Answer one POSTed AdmissionReview with the handler's response, in the review's version."""
         review = read_review(body, content_type, AdmissionReview, REVIEW_VERSIONS)
         if isinstance(review, Reply):
             return review

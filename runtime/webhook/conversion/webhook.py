@@ -87,6 +87,7 @@ class ConversionWebhook:
         self._functions[(src, dst)] = convert
 
     def serve(self, body: bytes, content_type: str) -> Reply:
+        """Answer one POSTed ConversionReview with the converted objects, in the review's version."""
         review = read_review(body, content_type, ConversionReview, REVIEW_VERSIONS)
         if isinstance(review, Reply):
             return review
