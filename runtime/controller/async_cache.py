@@ -23,6 +23,8 @@ T = TypeVar("T", bound=Model)
 
 
 class AsyncCache(CacheCore[AsyncSharedIndexInformer[Any]]):
+    """asyncio's ``Cache``: one ``AsyncSharedIndexInformer`` per model class, read through listers."""
+
     factory: AsyncSharedInformerFactory
 
     def __init__(
@@ -32,6 +34,7 @@ class AsyncCache(CacheCore[AsyncSharedIndexInformer[Any]]):
         super().__init__(AsyncSharedInformerFactory(rest, resync=resync, namespace=namespace), namespace, sync_timeout)
 
     async def stop(self) -> None:
+        """Shut the informers down and wait for them to stop."""
         await self.factory.shutdown()
 
     async def _synced_lister(self, model: type[T]) -> Lister[T]:
@@ -41,7 +44,10 @@ class AsyncCache(CacheCore[AsyncSharedIndexInformer[Any]]):
         return self.lister_for(model)
 
     async def get(self, model: type[T], name: str, namespace: str | None = None) -> T:
+        """The cached object (NotFound as the server would answer); waits for a new informer's sync."""
         return get_from(await self._synced_lister(model), model, name, namespace)
 
     async def list(self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None) -> list[T]:
+        """The cached objects of ``model`` (in ``namespace``, matching ``label_selector``, if given);
+        waits for a new informer's sync."""
         return list_from(await self._synced_lister(model), namespace, label_selector)

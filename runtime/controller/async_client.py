@@ -25,49 +25,65 @@ def _resource_client(rest: AsyncRESTClient, model: type[T], namespace: str | Non
 
 
 class AsyncAPIReader:
+    """asyncio's ``APIReader``: reads straight from the server, bypassing the cache."""
+
     def __init__(self, rest: AsyncRESTClient) -> None:
         self._rest = rest
 
     async def get(self, model: type[T], name: str, namespace: str | None = None) -> T:
+        """The object from the server (``NotFound`` if it is not there)."""
         return await _resource_client(self._rest, model, namespace).get(name)
 
     async def list(self, model: type[T], namespace: str | None = None, label_selector: str | None = None) -> list[T]:
+        """Every object of ``model`` on the server (in ``namespace``, matching ``label_selector``), read
+        page by page."""
         resource = resource_for(model)
         client = AsyncResourceClient(self._rest, resource.info, namespace if resource.namespaced else None, resource.codec)
         return [obj async for obj in client.iter(label_selector=label_selector)]
 
 
 class AsyncClient:
+    """asyncio's ``Client``: reads from ``cache``, writes through ``rest``."""
+
     def __init__(self, rest: AsyncRESTClient, cache: AsyncCache) -> None:
         self._rest = rest
         self.cache = cache
         self.api_reader = AsyncAPIReader(rest)
 
     async def get(self, model: type[T], name: str, namespace: str | None = None) -> T:
+        """The object from the cache (``NotFound`` as the server would answer)."""
         return await self.cache.get(model, name, namespace)
 
     async def list(self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None) -> list[T]:
+        """The cached objects of ``model`` (in ``namespace``, matching ``label_selector``, if given)."""
         return await self.cache.list(model, namespace, label_selector)
 
     def _for(self, obj: T) -> AsyncResourceClient[T, Any]:
         return _resource_client(self._rest, type(obj), namespace_of(obj) or None)
 
     async def create(self, obj: T, *, field_manager: str | None = None) -> T:
+        """Create ``obj`` on the server; returns what the server stored."""
         return await self._for(obj).create(obj, field_manager=field_manager)
 
     async def update(self, obj: T, *, field_manager: str | None = None) -> T:
+        """Update ``obj`` on the server (a ``Conflict`` if its resourceVersion is stale); returns what
+        was stored."""
         return await self._for(obj).update(obj, field_manager=field_manager)
 
     async def update_status(self, obj: T, *, field_manager: str | None = None) -> T:
+        """Update ``obj``'s status subresource; returns what the server stored."""
         return await self._for(obj).update_status(obj, field_manager=field_manager)
 
     async def patch(
         self, model: type[T], name: str, patch: Any, patch_type: PatchType = PatchType.MERGE,
         namespace: str | None = None, *, subresource: str | None = None,
     ) -> T:
+        """Patch the object ``name`` of ``model`` (a merge patch unless ``patch_type`` says otherwise),
+        or its ``subresource``; returns the patched object."""
         return await _resource_client(self._rest, model, namespace).patch(name, patch, patch_type, subresource=subresource)
 
     async def delete(self, obj: Model, *, propagation_policy: PropagationPolicy | str | None = None) -> None:
+        """Delete ``obj`` (by its name and namespace), with ``propagation_policy`` if given."""
         name = getattr(getattr(obj, "metadata", None), "name", None)
         if not name:
             raise ValueError(f"cannot delete a {type(obj).__name__} without metadata.name")

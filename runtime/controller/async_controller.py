@@ -32,6 +32,9 @@ log = logging.getLogger("kgen.runtime.controller")
 
 
 class AsyncController(ControllerCore):
+    """asyncio's ``Controller``: sources feed a rate-limited queue of ``Request``s, and
+    ``max_concurrent_reconciles`` tasks reconcile them on the running loop."""
+
     queue: AsyncRateLimitingQueue[Request]
 
     def __init__(
@@ -63,6 +66,8 @@ class AsyncController(ControllerCore):
             source.start(self.queue)
 
     async def start(self, stop: asyncio.Event, graceful_timeout: float = 30.0) -> None:
+        """Run until ``stop`` is set, then drain: workers get ``graceful_timeout`` seconds to finish,
+        then are cancelled."""
         sources = self._begin()
         try:
             for source in sources:
@@ -95,6 +100,7 @@ class AsyncController(ControllerCore):
             pass
 
     async def process_next_work_item(self) -> bool:
+        """Take one request and reconcile it; False once the queue has shut down."""
         request, shutdown = await self.queue.get()
         if shutdown:
             return False
@@ -108,6 +114,7 @@ class AsyncController(ControllerCore):
         return True
 
     async def reconcile_handler(self, request: Request) -> None:
+        """One reconcile and controller-runtime's rules on its outcome."""
         started = time.monotonic()
         result: Result | None = None
         error: Exception | None = None

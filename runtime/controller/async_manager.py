@@ -39,6 +39,9 @@ log = logging.getLogger("kgen.runtime.controller.manager")
 
 
 class AsyncManager(ManagerCore):
+    """asyncio's ``Manager``: the shared cache, clients, probes and metrics, and its controllers as
+    tasks on one running loop."""
+
     cache: AsyncCache
     _controllers: list[AsyncController]
 
@@ -58,6 +61,7 @@ class AsyncManager(ManagerCore):
             loop.call_soon_threadsafe(stop.set)
 
     async def start(self) -> None:
+        """Run until SIGTERM/SIGINT or ``stop()``; see ``Manager.start``."""
         self._begin()
         self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
         stop = self._stop

@@ -174,6 +174,7 @@ class AsyncBuilder(_BuilderCore):
         super().__init__(manager)
 
     def complete(self, reconciler: AsyncReconciler | AsyncReconcilerFunc) -> AsyncController:
+        """Make the ``AsyncController`` for ``reconciler``, wire its sources and add it to the manager."""
         name, _, _ = self._name_and_model()
         controller = AsyncController(
             name, reconciler, max_concurrent_reconciles=self._max_concurrent_reconciles,

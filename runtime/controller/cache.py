@@ -28,12 +28,12 @@ __all__ = ["Cache", "CacheSyncTimeout"]
 
 T = TypeVar("T", bound=Model)
 
-#: controller-runtime's default CacheSyncTimeout.
 DEFAULT_CACHE_SYNC_TIMEOUT = 120.0
+"""controller-runtime's default CacheSyncTimeout."""
 
 
 class CacheSyncTimeout(TimeoutError):
-    pass
+    """A cache's informers did not sync within its ``sync_timeout``."""
 
 
 I = TypeVar("I", SharedIndexInformer[Any], AsyncSharedIndexInformer[Any])
@@ -88,6 +88,9 @@ class CacheCore(Generic[I]):
 
 
 class Cache(CacheCore[SharedIndexInformer[Any]]):
+    """The manager's cache: one ``SharedIndexInformer`` per model class (made on first use), read
+    through listers."""
+
     factory: SharedInformerFactory
 
     def __init__(
@@ -97,9 +100,11 @@ class Cache(CacheCore[SharedIndexInformer[Any]]):
         super().__init__(SharedInformerFactory(rest, resync=resync, namespace=namespace), namespace, sync_timeout)
 
     def wait_for_cache_sync(self, timeout: float | None = None) -> bool:
+        """Wait until every informer has synced (or ``timeout`` seconds pass); True if all did."""
         return all(self.factory.wait_for_cache_sync(timeout=timeout).values())
 
     def stop(self) -> None:
+        """Shut the informers down."""
         self.factory.shutdown()
 
     def _synced_lister(self, model: type[T]) -> Lister[T]:
@@ -113,6 +118,8 @@ class Cache(CacheCore[SharedIndexInformer[Any]]):
         return get_from(self._synced_lister(model), model, name, namespace)
 
     def list(self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None) -> list[T]:
+        """The cached objects of ``model`` (in ``namespace``, matching ``label_selector``, if given);
+        waits for a new informer's sync."""
         return list_from(self._synced_lister(model), namespace, label_selector)
 
 

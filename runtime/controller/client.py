@@ -46,9 +46,12 @@ class APIReader:
         self._rest = rest
 
     def get(self, model: type[T], name: str, namespace: str | None = None) -> T:
+        """The object from the server (``NotFound`` if it is not there)."""
         return _resource_client(self._rest, model, namespace).get(name)
 
     def list(self, model: type[T], namespace: str | None = None, label_selector: str | None = None) -> list[T]:
+        """Every object of ``model`` on the server (in ``namespace``, matching ``label_selector``), read
+        page by page."""
         resource = resource_for(model)
         client = ResourceClient(self._rest, resource.info, namespace if resource.namespaced else None, resource.codec)
         return list(client.iter(label_selector=label_selector))
@@ -65,9 +68,11 @@ class Client:
     # -- reads: the cache ---------------------------------------------------------------------
 
     def get(self, model: type[T], name: str, namespace: str | None = None) -> T:
+        """The object from the cache (``NotFound`` as the server would answer)."""
         return self.cache.get(model, name, namespace)
 
     def list(self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None) -> list[T]:
+        """The cached objects of ``model`` (in ``namespace``, matching ``label_selector``, if given)."""
         return self.cache.list(model, namespace, label_selector)
 
     # -- writes: the server -------------------------------------------------------------------
@@ -76,21 +81,28 @@ class Client:
         return _resource_client(self._rest, type(obj), namespace_of(obj) or None)
 
     def create(self, obj: T, *, field_manager: str | None = None) -> T:
+        """Create ``obj`` on the server; returns what the server stored."""
         return self._for(obj).create(obj, field_manager=field_manager)
 
     def update(self, obj: T, *, field_manager: str | None = None) -> T:
+        """Update ``obj`` on the server (a ``Conflict`` if its resourceVersion is stale); returns what
+        was stored."""
         return self._for(obj).update(obj, field_manager=field_manager)
 
     def update_status(self, obj: T, *, field_manager: str | None = None) -> T:
+        """Update ``obj``'s status subresource; returns what the server stored."""
         return self._for(obj).update_status(obj, field_manager=field_manager)
 
     def patch(
         self, model: type[T], name: str, patch: Any, patch_type: PatchType = PatchType.MERGE,
         namespace: str | None = None, *, subresource: str | None = None,
     ) -> T:
+        """Patch the object ``name`` of ``model`` (a merge patch unless ``patch_type`` says otherwise),
+        or its ``subresource``; returns the patched object."""
         return _resource_client(self._rest, model, namespace).patch(name, patch, patch_type, subresource=subresource)
 
     def delete(self, obj: Model, *, propagation_policy: PropagationPolicy | str | None = None) -> None:
+        """Delete ``obj`` (by its name and namespace), with ``propagation_policy`` if given."""
         name = getattr(getattr(obj, "metadata", None), "name", None)
         if not name:
             raise ValueError(f"cannot delete a {type(obj).__name__} without metadata.name")

@@ -91,13 +91,16 @@ def remove_status_condition(conditions: Sequence[C] | None, condition_type: str)
 
 
 def is_status_condition_present_and_equal(conditions: Sequence[C] | None, condition_type: str, status: str) -> bool:
+    """Whether ``conditions`` has a condition of ``condition_type`` whose status is ``status``."""
     condition = find_status_condition(conditions, condition_type)
     return condition is not None and condition.status == status
 
 
 def is_status_condition_true(conditions: Sequence[C] | None, condition_type: str) -> bool:
+    """Whether the condition of ``condition_type`` is present with status "True"."""
     return is_status_condition_present_and_equal(conditions, condition_type, "True")
 
 
 def is_status_condition_false(conditions: Sequence[C] | None, condition_type: str) -> bool:
+    """Whether the condition of ``condition_type`` is present with status "False"."""
     return is_status_condition_present_and_equal(conditions, condition_type, "False")

@@ -115,6 +115,7 @@ def get_controller_of(obj: Any) -> Any | None:
 
 
 def has_controller_reference(obj: Any) -> bool:
+    """Whether ``obj`` has an owner reference with ``controller: true``."""
     return get_controller_of(obj) is not None
 
 
@@ -152,6 +153,7 @@ def remove_owner_reference(owner: Any, obj: T) -> T:
 
 
 def contains_finalizer(obj: Any, finalizer: str) -> bool:
+    """Whether ``obj``'s metadata.finalizers holds ``finalizer``."""
     metadata = getattr(obj, "metadata", None)
     return finalizer in ((getattr(metadata, "finalizers", None) or []) if metadata is not None else [])
 

@@ -18,17 +18,24 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class CreateEvent(Generic[T]):
+    """An object was created (or first seen by the informer)."""
+
     object: T
 
 
 @dataclass(frozen=True)
 class UpdateEvent(Generic[T]):
+    """An object was updated: its old and new states."""
+
     object_old: T
     object_new: T
 
 
 @dataclass(frozen=True)
 class DeleteEvent(Generic[T]):
+    """An object was deleted; ``delete_state_unknown`` when the watch missed the delete and ``object``
+    is its last known state."""
+
     object: T
     delete_state_unknown: bool = False
 

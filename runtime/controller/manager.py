@@ -72,19 +72,20 @@ __all__ = ["LeaderElectionLost", "Manager", "ManagerCore"]
 
 log = logging.getLogger("kgen.runtime.controller.manager")
 
-#: controller-runtime's default SyncPeriod: every cached object is handed to the handlers again
-#: this often, so a missed event is corrected eventually.
 DEFAULT_SYNC_PERIOD = 10 * 3600.0
-#: controller-runtime's defaultGracefulShutdownPeriod.
+"""controller-runtime's default SyncPeriod: every cached object is handed to the handlers again
+this often, so a missed event is corrected eventually."""
 DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = 30.0
-#: controller-runtime's webhook.Options.CertDir default (CertName tls.crt, KeyName tls.key).
+"""controller-runtime's defaultGracefulShutdownPeriod."""
 DEFAULT_WEBHOOK_CERT_DIR = Path(tempfile.gettempdir()) / "k8s-webhook-server" / "serving-certs"
-#: The path of controller-runtime's conversion webhook, shared by every converted type.
+"""controller-runtime's webhook.Options.CertDir default (CertName tls.crt, KeyName tls.key)."""
 CONVERSION_PATH = "/convert"
+"""The path of controller-runtime's conversion webhook, shared by every converted type."""
 
 
 class LeaderElectionLost(RuntimeError):
-    pass
+    """The manager lost its leader election lease: ``start`` stops the controllers and raises this
+    (controller-runtime exits)."""
 
 
 def manager_config(config: Config) -> Config:
@@ -132,8 +133,8 @@ class ManagerCore:
         self.probes = Probes()
         self.graceful_shutdown_timeout = graceful_shutdown_timeout
         self.identity = identity or f"{socket.gethostname()}_{uuid.uuid4()}"
-        #: Set once this replica leads (at once without leader election): controller-runtime's Elected().
         self.elected = threading.Event()
+        """Set once this replica leads (at once without leader election): controller-runtime's Elected()."""
         self._election: dict[str, Any] | None = None
         if leader_election:
             self._election = {
@@ -224,9 +225,11 @@ class ManagerCore:
             self._controllers.append(controller)
 
     def add_healthz_check(self, name: str, check: Checker) -> None:
+        """Add a liveness check served at ``/healthz`` (and ``/healthz/<name>``)."""
         self.probes.add("healthz", name, check)
 
     def add_readyz_check(self, name: str, check: Checker) -> None:
+        """Add a readiness check served at ``/readyz`` (and ``/readyz/<name>``)."""
         self.probes.add("readyz", name, check)
 
     def cache_synced(self) -> None:
@@ -269,6 +272,7 @@ class Manager(ManagerCore):
         self._stop = threading.Event()
 
     def get_event_recorder_for(self, name: str) -> EventRecorder:
+        """An ``EventRecorder`` reporting as component ``name``; the manager stops it when it stops."""
         recorder = EventRecorder(self.rest, name)
         self._recorders.append(recorder)
         return recorder

@@ -30,11 +30,11 @@ from kgen.runtime.util.workqueue import metrics as wq
 
 __all__ = ["ControllerMetrics", "Registry", "WorkqueueMetrics", "rest_client_metrics"]
 
-#: controller-runtime's ReconcileTime buckets.
 RECONCILE_TIME_BUCKETS = (
     0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0,
     1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
 )
+"""controller-runtime's ReconcileTime buckets."""
 
 
 def _number(value: float) -> str:
@@ -145,10 +145,12 @@ class Registry:
             return known
 
     def get(self, name: str) -> Family | None:
+        """The family ``name``, or None if none was made."""
         with self._lock:
             return self._families.get(name)
 
     def render(self) -> str:
+        """Every family in Prometheus' text exposition format, sorted by name."""
         with self._lock:
             families = sorted(self._families.values(), key=lambda f: f.name)
         return "".join(line + "\n" for family in families for line in family.render())
@@ -199,24 +201,31 @@ class WorkqueueMetrics:
         return self._registry.family(series, kind, wq._HELP[series], ("name",), buckets)
 
     def new_depth_metric(self, name: str) -> wq.GaugeMetric:
+        """The gauge ``workqueue_depth`` of queue ``name``."""
         return self._family(wq.DEPTH, "gauge").labels(name)
 
     def new_adds_metric(self, name: str) -> wq.CounterMetric:
+        """The counter ``workqueue_adds_total`` of queue ``name``."""
         return self._family(wq.ADDS, "counter").labels(name)
 
     def new_latency_metric(self, name: str) -> wq.HistogramMetric:
+        """The histogram ``workqueue_queue_duration_seconds`` of queue ``name``."""
         return self._family(wq.QUEUE_DURATION, "histogram", wq.DURATION_BUCKETS).labels(name)
 
     def new_work_duration_metric(self, name: str) -> wq.HistogramMetric:
+        """The histogram ``workqueue_work_duration_seconds`` of queue ``name``."""
         return self._family(wq.WORK_DURATION, "histogram", wq.DURATION_BUCKETS).labels(name)
 
     def new_unfinished_work_seconds_metric(self, name: str) -> wq.SettableGaugeMetric:
+        """The gauge ``workqueue_unfinished_work_seconds`` of queue ``name``."""
         return self._family(wq.UNFINISHED_WORK, "gauge").labels(name)
 
     def new_longest_running_processor_seconds_metric(self, name: str) -> wq.SettableGaugeMetric:
+        """The gauge ``workqueue_longest_running_processor_seconds`` of queue ``name``."""
         return self._family(wq.LONGEST_RUNNING_PROCESSOR, "gauge").labels(name)
 
     def new_retries_metric(self, name: str) -> wq.CounterMetric:
+        """The counter ``workqueue_retries_total`` of queue ``name``."""
         return self._family(wq.RETRIES, "counter").labels(name)
 
 

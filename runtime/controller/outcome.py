@@ -28,12 +28,16 @@ from kgen.runtime.controller.reconcile import Request, Result, TerminalError
 __all__ = ["Decision", "RequeueQueue", "apply", "as_result", "decide"]
 
 ERROR, REQUEUE_AFTER, REQUEUE, SUCCESS = "error", "requeue_after", "requeue", "success"
-#: The values of reconcile_total's ``result`` label, all published from the start (initMetrics).
 RESULT_LABELS = (ERROR, REQUEUE_AFTER, REQUEUE, SUCCESS)
+"""The values of reconcile_total's ``result`` label, all published from the start (initMetrics)."""
 
 
 @dataclass(frozen=True)
 class Decision:
+    """What a reconcile's outcome does to the queue: the ``result`` label counted, whether the request
+    is forgotten, requeued rate-limited or after ``add_after`` seconds, and whether it was an error (or
+    a terminal one)."""
+
     result_label: str
     forget: bool = False
     rate_limited: bool = False
@@ -45,11 +49,14 @@ class Decision:
 class RequeueQueue(Protocol):
     """The part of the rate-limiting workqueue a decision touches."""
 
-    def forget(self, item: Request) -> None: ...
+    def forget(self, item: Request) -> None:
+        """Clear the request's rate-limiting history."""
 
-    def add_rate_limited(self, item: Request) -> None: ...
+    def add_rate_limited(self, item: Request) -> None:
+        """Requeue the request after its rate limiter's backoff."""
 
-    def add_after(self, item: Request, seconds: float) -> None: ...
+    def add_after(self, item: Request, seconds: float) -> None:
+        """Requeue the request after ``seconds``."""
 
 
 def as_result(returned: object) -> Result:

@@ -33,15 +33,19 @@ class Predicate(Generic[T]):
     """Every event passes unless a subclass says otherwise (predicate.Funcs with nil functions)."""
 
     def create(self, event: CreateEvent[T]) -> bool:
+        """Whether a create event passes (always, unless overridden)."""
         return True
 
     def update(self, event: UpdateEvent[T]) -> bool:
+        """Whether an update event passes (always, unless overridden)."""
         return True
 
     def delete(self, event: DeleteEvent[T]) -> bool:
+        """Whether a delete event passes (always, unless overridden)."""
         return True
 
     def generic(self, event: GenericEvent[T]) -> bool:
+        """Whether a generic event passes (always, unless overridden)."""
         return True
 
 
@@ -58,15 +62,19 @@ class Funcs(Predicate[T]):
         self._create, self._update, self._delete, self._generic = create, update, delete, generic
 
     def create(self, event: CreateEvent[T]) -> bool:
+        """The ``create`` function's answer (True without one)."""
         return self._create is None or self._create(event)
 
     def update(self, event: UpdateEvent[T]) -> bool:
+        """The ``update`` function's answer (True without one)."""
         return self._update is None or self._update(event)
 
     def delete(self, event: DeleteEvent[T]) -> bool:
+        """The ``delete`` function's answer (True without one)."""
         return self._delete is None or self._delete(event)
 
     def generic(self, event: GenericEvent[T]) -> bool:
+        """The ``generic`` function's answer (True without one)."""
         return self._generic is None or self._generic(event)
 
 
@@ -84,21 +92,31 @@ def _metadata_field(obj: Any, name: str) -> Any:
 
 
 class GenerationChangedPredicate(Predicate[Any]):
+    """Passes updates that change metadata.generation (the spec, for resources with a status
+    subresource); other events pass."""
+
     def update(self, event: UpdateEvent[Any]) -> bool:
+        """Whether metadata.generation changed (False when either state is missing)."""
         if event.object_old is None or event.object_new is None:
             return False  # controller-runtime logs "Update event has no old/new object" and drops it
         return bool(_metadata_field(event.object_new, "generation") != _metadata_field(event.object_old, "generation"))
 
 
 class LabelChangedPredicate(Predicate[Any]):
+    """Passes updates that change metadata.labels; other events pass."""
+
     def update(self, event: UpdateEvent[Any]) -> bool:
+        """Whether metadata.labels changed (False when either state is missing)."""
         if event.object_old is None or event.object_new is None:
             return False
         return bool(_metadata_field(event.object_new, "labels") != _metadata_field(event.object_old, "labels"))
 
 
 class AnnotationChangedPredicate(Predicate[Any]):
+    """Passes updates that change metadata.annotations; other events pass."""
+
     def update(self, event: UpdateEvent[Any]) -> bool:
+        """Whether metadata.annotations changed (False when either state is missing)."""
         if event.object_old is None or event.object_new is None:
             return False
         return bool(
@@ -107,7 +125,10 @@ class AnnotationChangedPredicate(Predicate[Any]):
 
 
 class ResourceVersionChangedPredicate(Predicate[Any]):
+    """Passes updates that change metadata.resourceVersion (not a resync's); other events pass."""
+
     def update(self, event: UpdateEvent[Any]) -> bool:
+        """Whether metadata.resourceVersion changed (False when either state is missing)."""
         if event.object_old is None or event.object_new is None:
             return False
         return resource_version_of(event.object_new) != resource_version_of(event.object_old)
@@ -158,4 +179,5 @@ class _Not(Predicate[T]):
 
 
 def not_(predicate: Predicate[T]) -> Predicate[T]:
+    """A predicate passing exactly the events ``predicate`` refuses."""
     return _Not(predicate)

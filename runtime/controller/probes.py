@@ -18,8 +18,8 @@ __all__ = ["Checker", "Probes", "ping"]
 
 log = logging.getLogger("kgen.runtime.controller.probes")
 
-#: A check: returns to pass, raises to fail.
 Checker = Callable[[], None]
+"""A check: returns to pass, raises to fail."""
 
 
 def ping() -> None:
@@ -36,6 +36,8 @@ class Probes:
         self._checks: dict[str, dict[str, Checker]] = {endpoint: {} for endpoint in self.ENDPOINTS}
 
     def add(self, endpoint: str, name: str, check: Checker) -> None:
+        """Add check ``name`` to ``endpoint`` ("healthz" or "readyz"); a name must be new and hold no
+        "/"."""
         if endpoint not in self._checks:
             raise ValueError(f"no probe endpoint {endpoint!r}: one of {self.ENDPOINTS}")
         if not name or "/" in name:

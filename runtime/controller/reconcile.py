@@ -42,6 +42,7 @@ class Result:
     requeue_after: float = 0.0
 
     def is_zero(self) -> bool:
+        """Whether the result asks for nothing (no requeue): the request is done."""
         return not self.requeue and self.requeue_after == 0
 
 
@@ -56,19 +57,23 @@ class Reconciler(Protocol):
     from the cache, writes go to the server; it may be called again for the same request at any
     time, so it must be idempotent."""
 
-    def reconcile(self, request: Request) -> Result | None: ...
+    def reconcile(self, request: Request) -> Result | None:
+        """Converge the object ``request`` names; return a ``Result`` (or ``None``) or raise to retry
+        with backoff."""
 
 
-#: A plain function is a reconciler too (reconcile.Func).
 ReconcilerFunc = Callable[[Request], "Result | None"]
+"""A plain function is a reconciler too (reconcile.Func)."""
 
 
 @runtime_checkable
 class AsyncReconciler(Protocol):
     """The Reconciler of the asyncio flavour: the same rules, ``reconcile`` awaited."""
 
-    async def reconcile(self, request: Request) -> Result | None: ...
+    async def reconcile(self, request: Request) -> Result | None:
+        """Converge the object ``request`` names; return a ``Result`` (or ``None``) or raise to retry
+        with backoff."""
 
 
-#: A coroutine function is an asyncio reconciler too.
 AsyncReconcilerFunc = Callable[[Request], Awaitable["Result | None"]]
+"""A coroutine function is an asyncio reconciler too."""

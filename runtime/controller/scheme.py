@@ -45,9 +45,11 @@ class Resource(Generic[T]):
 
     @property
     def namespaced(self) -> bool:
+        """Whether the resource is namespaced."""
         return self.info.namespaced
 
     def describe(self) -> str:
+        """The resource as ``plural.group`` (``plural`` for the core group), for messages."""
         return f"{self.info.plural}.{self.info.group}" if self.info.group else self.info.plural
 
 

@@ -20,8 +20,8 @@ from urllib.parse import parse_qs, urlsplit
 
 __all__ = ["Endpoint", "Route", "parse_address"]
 
-#: (path, query) -> (status, content type, body).
 Route = Callable[[str, dict[str, list[str]]], tuple[int, str, bytes]]
+"""(path, query) -> (status, content type, body)."""
 
 
 def parse_address(address: str | None) -> tuple[str, int] | None:
@@ -35,6 +35,9 @@ def parse_address(address: str | None) -> tuple[str, int] | None:
 
 
 class Endpoint:
+    """A plain-HTTP server on a background thread answering GET on ``routes`` (the metrics and probe
+    endpoints)."""
+
     def __init__(self, address: tuple[str, int], routes: dict[str, Route]) -> None:
         self.routes = routes
         endpoint = self
@@ -63,6 +66,7 @@ class Endpoint:
 
     @property
     def port(self) -> int:
+        """The port listened on (the one the OS picked, when bound to port 0)."""
         return int(self._server.server_address[1])
 
     def _route(self, path: str) -> Route | None:
@@ -72,10 +76,12 @@ class Endpoint:
         return None
 
     def start(self) -> None:
+        """Serve on a daemon thread."""
         self._thread = threading.Thread(target=self._server.serve_forever, name=f"http-{self.port}", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop serving (waiting for the thread) and close the socket."""
         if self._thread is not None:
             self._server.shutdown()
             self._thread.join()

@@ -31,11 +31,17 @@ T = TypeVar("T")
 
 
 class Source(Protocol):
-    def start(self, queue: Queue) -> None: ...
+    """Where a controller's events come from: started with the controller's queue, stopped with it."""
 
-    def has_synced(self) -> bool: ...
+    def start(self, queue: Queue) -> None:
+        """Begin adding requests to ``queue``."""
 
-    def stop(self) -> None: ...
+    def has_synced(self) -> bool:
+        """Whether the source has delivered its initial events (the controller starts its workers
+        after)."""
+
+    def stop(self) -> None:
+        """Stop adding requests."""
 
 
 T_co = TypeVar("T_co", covariant=True)
@@ -51,7 +57,8 @@ class Informer(Protocol[T_co]):
         on_delete: Callable[[T_co | DeletedFinalStateUnknown[T_co]], object] | None = None,
         *,
         resync_period: float | None = None,
-    ) -> HandlerRegistration: ...
+    ) -> HandlerRegistration:
+        """Register handlers for the informer's events; returns their registration."""
 
 
 class Kind(Generic[T]):
@@ -63,6 +70,7 @@ class Kind(Generic[T]):
         self._registration: HandlerRegistration | None = None
 
     def start(self, queue: Queue) -> None:
+        """Register the handler (filtered by the predicates) with the informer; a source starts once."""
         if self._registration is not None:
             raise RuntimeError("the source was already started")
         handler, predicates = self.handler, self.predicates
@@ -87,9 +95,11 @@ class Kind(Generic[T]):
 
     def has_synced(self) -> bool:
         # The handler has seen the whole initial list (not only the informer's cache filled).
+        """Whether the handler has seen the informer's whole initial list."""
         return self._registration is not None and self._registration.has_synced()
 
     def stop(self) -> None:
+        """Remove the handler from the informer."""
         if self._registration is not None:
             self._registration.remove()
 
@@ -106,6 +116,8 @@ class Channel(Generic[T]):
         self._pending: list[T] = []
 
     def bind(self, handler: EventHandler[T], predicates: Sequence[Predicate[T]] = ()) -> None:
+        """Set the handler and predicates (``Builder.watches`` does); a channel is watched by one
+        controller."""
         if self.handler is not None:
             raise RuntimeError("the channel source is already watched by a controller")
         self.handler, self.predicates = handler, tuple(predicates)
@@ -125,6 +137,7 @@ class Channel(Generic[T]):
             self.handler.generic(event, queue)
 
     def start(self, queue: Queue) -> None:
+        """Dispatch objects sent before the start, then each one sent as it comes."""
         if self.handler is None:
             raise RuntimeError("the channel source was never bound to a controller (Builder.watches)")
         with self._lock:
@@ -133,8 +146,10 @@ class Channel(Generic[T]):
             self._dispatch(obj, queue)
 
     def has_synced(self) -> bool:
+        """Always True: a channel has no initial list."""
         return True
 
     def stop(self) -> None:
+        """Stop dispatching: objects sent later wait, as before a start."""
         with self._lock:
             self._queue = None

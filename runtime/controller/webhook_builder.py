@@ -38,8 +38,8 @@ __all__ = ["WebhookBuilder", "WebhookBuilderFor", "mutate_path", "validate_path"
 T = TypeVar("T", bound=Model)
 D = TypeVar("D", bound=Model)
 
-#: controller-runtime's webhookPathStringValidation.
 _PATH = re.compile(r"^((/[a-zA-Z0-9-_]+)+|/)$")
+"""controller-runtime's webhookPathStringValidation."""
 
 
 def _group_version_kind(model: type[Model]) -> tuple[str, str, str]:
@@ -88,18 +88,22 @@ class WebhookBuilder(Generic[T]):
         self._conversions: list[Callable[[], None]] = []
 
     def with_validator(self, validator: Validator[T]) -> Self:
+        """Serve ``validator`` as the kind's validating webhook; returns the builder."""
         self._validator = validator
         return self
 
     def with_defaulter(self, defaulter: Defaulter[T]) -> Self:
+        """Serve ``defaulter`` as the kind's mutating (defaulting) webhook; returns the builder."""
         self._defaulter = defaulter
         return self
 
     def with_validator_custom_path(self, path: str) -> Self:
+        """Serve the validating webhook at ``path`` instead of the generated one; returns the builder."""
         self._validate_path = _custom_path(path)
         return self
 
     def with_defaulter_custom_path(self, path: str) -> Self:
+        """Serve the mutating webhook at ``path`` instead of the generated one; returns the builder."""
         self._mutate_path = _custom_path(path)
         return self
 
@@ -140,6 +144,7 @@ class WebhookBuilderFor:
         self._manager = manager
 
     def for_(self, model: type[T]) -> WebhookBuilder[T]:
+        """A ``WebhookBuilder`` for ``model``'s webhooks."""
         return WebhookBuilder(self._manager, model)
 
 
