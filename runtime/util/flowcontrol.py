@@ -21,6 +21,9 @@ from kgen.runtime.util.wait import jitter
 
 
 class TokenBucket:
+    """client-go's token bucket rate limiter (``flowcontrol.NewTokenBucketRateLimiter``): ``qps`` tokens
+    a second refill a bucket of ``burst``, which starts full."""
+
     def __init__(self, qps: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
         if qps <= 0:
             raise ValueError("qps must be > 0 (a negative qps disables the limiter: use no bucket)")
@@ -79,11 +82,14 @@ class Backoff:
         self._lock = threading.Lock()
 
     def get(self, id: str) -> float:
+        """The current delay of ``id`` in seconds (0 if it has none)."""
         with self._lock:
             entry = self._entries.get(id)
             return entry[0] if entry else 0.0
 
     def next(self, id: str) -> None:
+        """Record a failure of ``id``: its delay starts at ``initial`` (plus jitter), or doubles (plus
+        jitter) up to ``max_duration``; an expired entry starts over."""
         with self._lock:
             now = self._clock()
             entry = self._entries.get(id)
@@ -94,6 +100,7 @@ class Backoff:
             self._entries[id] = (delay, now)
 
     def reset(self, id: str) -> None:
+        """Forget ``id``'s delay."""
         with self._lock:
             self._entries.pop(id, None)
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 
 def cache_root() -> Path:
+    """kgen's cache folder: ``$KGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/kgen``, else ``~/.cache/kgen``
+    (not created)."""
     explicit = os.environ.get("KGEN_CACHE_DIR")
     if explicit:
         return Path(explicit)

@@ -17,7 +17,11 @@ __all__ = ["Backoff", "DEFAULT_BACKOFF", "DEFAULT_RETRY", "on_error", "retry_on_
 T = TypeVar("T")
 
 DEFAULT_RETRY = Backoff(steps=5, duration=0.010, factor=1.0, jitter=0.1)
+"""client-go's DefaultRetry: 5 tries 10 ms apart (jitter 0.1), for conflicts a client can resolve at
+once."""
 DEFAULT_BACKOFF = Backoff(steps=4, duration=0.010, factor=5.0, jitter=0.1)
+"""client-go's DefaultBackoff: 4 tries from 10 ms, each wait 5 times the last (jitter 0.1), for
+conflicts that need time to clear."""
 
 
 def on_error(backoff: Backoff, retriable: Callable[[Exception], bool], fn: Callable[[], T],
@@ -36,4 +40,7 @@ def on_error(backoff: Backoff, retriable: Callable[[Exception], bool], fn: Calla
 
 def retry_on_conflict(fn: Callable[[], T], backoff: Backoff = DEFAULT_RETRY,
                       sleep: Callable[[float], None] = time.sleep) -> T:
+    """Call ``fn`` again while it raises ``Conflict``, up to ``backoff.steps`` tries with ``backoff``'s
+    delays between them; returns its result, or raises its other error or last ``Conflict``. ``fn`` must
+    read the object afresh each time."""
     return on_error(backoff, lambda e: isinstance(e, Conflict), fn, sleep)

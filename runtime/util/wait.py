@@ -27,6 +27,9 @@ def jitter(duration: float, max_factor: float, rng: random.Random) -> float:
 
 @dataclass(frozen=True)
 class Backoff:
+    """client-go's ``wait.Backoff``: ``duration`` grows by ``factor`` at each of ``steps`` tries, up to
+    ``cap`` (0: none), each delay jittered by up to ``jitter`` of itself."""
+
     duration: float
     factor: float = 1.0
     jitter: float = 0.0
@@ -34,9 +37,11 @@ class Backoff:
     cap: float = 0.0  # 0: no cap
 
     def jittered(self, delay: float, rng: random.Random) -> float:
+        """``delay`` plus a random jitter of up to ``jitter`` times it (none when ``jitter`` is 0)."""
         return jitter(delay, self.jitter, rng)
 
     def grow(self, delay: float) -> float:
+        """The next delay: ``delay * factor``, at most ``cap`` when there is one."""
         grown = delay * self.factor
         return min(grown, self.cap) if self.cap else grown
 
@@ -68,10 +73,13 @@ class DelayWithReset:
         self._next = backoff.duration
 
     def reset(self) -> None:
+        """Start over from ``backoff.duration``."""
         self._started_over = self.clock()
         self._next = self.backoff.duration
 
     def next_delay(self) -> float:
+        """The next delay (jittered); starts over first once ``reset_after`` seconds have passed since
+        it last did."""
         if self.clock() - self._started_over > self.reset_after:
             self.reset()
         delay, self._next = self._next, self.backoff.grow(self._next)

@@ -21,9 +21,12 @@ from kgen.runtime.util.flowcontrol import TokenBucket
 from kgen.runtime.util.workqueue.queue import Clock, T
 
 T_contra = TypeVar("T_contra", bound=Hashable, contravariant=True)
+"""The item type a rate limiter takes (hashable; contravariant)."""
 
 
 class RateLimiter(Protocol[T_contra]):
+    """client-go's workqueue RateLimiter: how long an item waits before its next try."""
+
     def when(self, item: T_contra) -> float:
         """Seconds ``item`` should wait before its next try; counts the try."""
         ...
@@ -34,6 +37,7 @@ class RateLimiter(Protocol[T_contra]):
         ...
 
     def num_requeues(self, item: T_contra) -> int:
+        """How many times ``item`` has been tried (``when`` calls since it was last forgotten)."""
         ...
 
 
@@ -48,6 +52,7 @@ class ItemExponentialFailureRateLimiter(Generic[T]):
         self._lock = threading.Lock()
 
     def when(self, item: T) -> float:
+        """``base_delay * 2**failures`` (capped at ``max_delay``), counting this failure."""
         with self._lock:
             exp = self._failures.get(item, 0)
             self._failures[item] = exp + 1
@@ -58,10 +63,12 @@ class ItemExponentialFailureRateLimiter(Generic[T]):
         return min(backoff, self.max_delay)
 
     def num_requeues(self, item: T) -> int:
+        """The failures counted for ``item``."""
         with self._lock:
             return self._failures.get(item, 0)
 
     def forget(self, item: T) -> None:
+        """Clear ``item``'s failures."""
         with self._lock:
             self._failures.pop(item, None)
 
@@ -78,15 +85,19 @@ class ItemFastSlowRateLimiter(Generic[T]):
         self._lock = threading.Lock()
 
     def when(self, item: T) -> float:
+        """``fast_delay`` up to ``max_fast_attempts`` failures, ``slow_delay`` after, counting this
+        failure."""
         with self._lock:
             failures = self._failures[item] = self._failures.get(item, 0) + 1
         return self.fast_delay if failures <= self.max_fast_attempts else self.slow_delay
 
     def num_requeues(self, item: T) -> int:
+        """The failures counted for ``item``."""
         with self._lock:
             return self._failures.get(item, 0)
 
     def forget(self, item: T) -> None:
+        """Clear ``item``'s failures."""
         with self._lock:
             self._failures.pop(item, None)
 
@@ -102,13 +113,15 @@ class BucketRateLimiter:
         self._bucket = TokenBucket(qps, burst, clock)
 
     def when(self, item: object) -> float:
+        """Take a token from the bucket: the seconds until it is ready (0 if one is)."""
         return self._bucket.reserve()
 
     def num_requeues(self, item: object) -> int:
+        """Always 0: the bucket keeps no count per item."""
         return 0
 
     def forget(self, item: object) -> None:
-        pass
+        """Nothing to forget: the bucket keeps nothing per item."""
 
 
 class MaxOfRateLimiter(Generic[T]):
@@ -121,12 +134,15 @@ class MaxOfRateLimiter(Generic[T]):
         self.limiters = limiters
 
     def when(self, item: T) -> float:
+        """The longest delay any of the limiters answers (each counts the try)."""
         return max((limiter.when(item) for limiter in self.limiters), default=0.0)
 
     def num_requeues(self, item: T) -> int:
+        """The highest count of any of the limiters."""
         return max((limiter.num_requeues(item) for limiter in self.limiters), default=0)
 
     def forget(self, item: T) -> None:
+        """Forget ``item`` in every limiter."""
         for limiter in self.limiters:
             limiter.forget(item)
 
@@ -139,12 +155,15 @@ class WithMaxWaitRateLimiter(Generic[T]):
         self.max_delay = max_delay
 
     def when(self, item: T) -> float:
+        """The wrapped limiter's delay, at most ``max_delay``."""
         return min(self.limiter.when(item), self.max_delay)
 
     def num_requeues(self, item: T) -> int:
+        """The wrapped limiter's count."""
         return self.limiter.num_requeues(item)
 
     def forget(self, item: T) -> None:
+        """Forget ``item`` in the wrapped limiter."""
         self.limiter.forget(item)
 
 

@@ -27,8 +27,8 @@ from typing import Any, Generic
 from kgen.runtime.util.workqueue.metrics import CounterMetric, MetricsProvider, QueueMetrics, new_queue_metrics, new_retries_metric
 from kgen.runtime.util.workqueue.queue import EVERYONE, AsyncQueue, Queue, QueueCore, T
 
-#: client-go's maxWait: the longest a getter sleeps while keys wait, whatever the clock says.
 MAX_WAIT = 10.0
+"""client-go's maxWait: the longest a getter sleeps while keys wait, whatever the clock says."""
 
 
 @dataclass(order=True)
@@ -51,6 +51,8 @@ class DelayingCore(QueueCore[T]):
         self._seq = itertools.count()
 
     def add_after(self, item: T, delay: float, now: float) -> None:
+        """Add ``item`` once ``delay`` seconds from ``now`` have passed (at once if ``delay`` <= 0); an
+        earlier time for a key already waiting wins. Counts a retry; ignored after shutdown."""
         self.advance(now)
         if self.shutting_down:
             return
@@ -77,6 +79,7 @@ class DelayingCore(QueueCore[T]):
         return self._waiting[0] if self._waiting else None
 
     def advance(self, now: float) -> None:
+        """Move every waiting key due by ``now`` into the queue."""
         while (head := self._head()) is not None and head.ready_at <= now:
             heapq.heappop(self._waiting)
             del self._entries[head.item]
@@ -84,12 +87,14 @@ class DelayingCore(QueueCore[T]):
             self._add(head.item, head.ready_at)
 
     def wait_timeout(self, now: float) -> float | None:
+        """Seconds until the next waiting key is due (at most ``MAX_WAIT``); None when none waits."""
         head = self._head()
         if head is None:
             return None
         return min(max(head.ready_at - now, 0.0), MAX_WAIT)
 
     def shut_down(self, drain: bool, now: float) -> None:
+        """Shut down as the plain queue does, dropping the keys still waiting."""
         super().shut_down(drain, now)  # keys already due were added before this drops the rest
         self._waiting.clear()
         self._entries.clear()

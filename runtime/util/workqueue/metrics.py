@@ -23,17 +23,24 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-#: The series names of k8s.io/component-base/metrics/prometheus/workqueue (subsystem "workqueue").
 DEPTH = "workqueue_depth"
+"""The series name of the gauge of keys waiting. The names are those of
+k8s.io/component-base/metrics/prometheus/workqueue (subsystem "workqueue")."""
 ADDS = "workqueue_adds_total"
+"""The series name of the counter of adds."""
 QUEUE_DURATION = "workqueue_queue_duration_seconds"
+"""The series name of the histogram of how long a key waits before a worker takes it."""
 WORK_DURATION = "workqueue_work_duration_seconds"
+"""The series name of the histogram of how long a worker holds a key."""
 UNFINISHED_WORK = "workqueue_unfinished_work_seconds"
+"""The series name of the gauge of seconds of work in flight, not yet observed in the work duration."""
 LONGEST_RUNNING_PROCESSOR = "workqueue_longest_running_processor_seconds"
+"""The series name of the gauge of seconds the longest-running worker has held its key."""
 RETRIES = "workqueue_retries_total"
+"""The series name of the counter of ``add_after`` calls (delaying queues)."""
 
-#: component-base's ``ExponentialBuckets(10e-9, 10, 10)``: 10 ns up to 10 s.
 DURATION_BUCKETS = (1e-08, 1e-07, 1e-06, 1e-05, 0.0001, 0.001, 0.01, 0.1, 1.0, 10.0)
+"""component-base's ``ExponentialBuckets(10e-9, 10, 10)``: 10 ns up to 10 s."""
 
 _HELP = {
     DEPTH: "Current depth of workqueue",
@@ -53,40 +60,60 @@ _HELP = {
 
 
 class CounterMetric(Protocol):
-    def inc(self) -> None: ...
+    """A counter a provider hands out."""
+
+    def inc(self) -> None:
+        """Add 1."""
 
 
 class GaugeMetric(Protocol):
-    def inc(self) -> None: ...
+    """A gauge moved by one (the depth) a provider hands out."""
 
-    def dec(self) -> None: ...
+    def inc(self) -> None:
+        """Add 1."""
+
+    def dec(self) -> None:
+        """Subtract 1."""
 
 
 class SettableGaugeMetric(Protocol):
-    def set(self, value: float) -> None: ...
+    """A gauge set to a value (the unfinished-work gauges) a provider hands out."""
+
+    def set(self, value: float) -> None:
+        """Set the gauge to ``value``."""
 
 
 class HistogramMetric(Protocol):
-    def observe(self, value: float) -> None: ...
+    """A histogram a provider hands out."""
+
+    def observe(self, value: float) -> None:
+        """Record one observation."""
 
 
 class MetricsProvider(Protocol):
     """Makes one metric per queue name; the shape of client-go's MetricsProvider, so a provider
     can hand out labelled children of vectors it registered once."""
 
-    def new_depth_metric(self, name: str) -> GaugeMetric: ...
+    def new_depth_metric(self, name: str) -> GaugeMetric:
+        """The ``workqueue_depth`` gauge of queue ``name``."""
 
-    def new_adds_metric(self, name: str) -> CounterMetric: ...
+    def new_adds_metric(self, name: str) -> CounterMetric:
+        """The ``workqueue_adds_total`` counter of queue ``name``."""
 
-    def new_latency_metric(self, name: str) -> HistogramMetric: ...
+    def new_latency_metric(self, name: str) -> HistogramMetric:
+        """The ``workqueue_queue_duration_seconds`` histogram of queue ``name``."""
 
-    def new_work_duration_metric(self, name: str) -> HistogramMetric: ...
+    def new_work_duration_metric(self, name: str) -> HistogramMetric:
+        """The ``workqueue_work_duration_seconds`` histogram of queue ``name``."""
 
-    def new_unfinished_work_seconds_metric(self, name: str) -> SettableGaugeMetric: ...
+    def new_unfinished_work_seconds_metric(self, name: str) -> SettableGaugeMetric:
+        """The ``workqueue_unfinished_work_seconds`` gauge of queue ``name``."""
 
-    def new_longest_running_processor_seconds_metric(self, name: str) -> SettableGaugeMetric: ...
+    def new_longest_running_processor_seconds_metric(self, name: str) -> SettableGaugeMetric:
+        """The ``workqueue_longest_running_processor_seconds`` gauge of queue ``name``."""
 
-    def new_retries_metric(self, name: str) -> CounterMetric: ...
+    def new_retries_metric(self, name: str) -> CounterMetric:
+        """The ``workqueue_retries_total`` counter of queue ``name``."""
 
 
 class _NoopMetric:
@@ -110,24 +137,31 @@ class NoopMetricsProvider:
     """The default: queues built with it skip all bookkeeping and start no updater."""
 
     def new_depth_metric(self, name: str) -> GaugeMetric:
+        """A metric that records nothing."""
         return _NOOP
 
     def new_adds_metric(self, name: str) -> CounterMetric:
+        """A metric that records nothing."""
         return _NOOP
 
     def new_latency_metric(self, name: str) -> HistogramMetric:
+        """A metric that records nothing."""
         return _NOOP
 
     def new_work_duration_metric(self, name: str) -> HistogramMetric:
+        """A metric that records nothing."""
         return _NOOP
 
     def new_unfinished_work_seconds_metric(self, name: str) -> SettableGaugeMetric:
+        """A metric that records nothing."""
         return _NOOP
 
     def new_longest_running_processor_seconds_metric(self, name: str) -> SettableGaugeMetric:
+        """A metric that records nothing."""
         return _NOOP
 
     def new_retries_metric(self, name: str) -> CounterMetric:
+        """A metric that records nothing."""
         return _NOOP
 
 
@@ -135,11 +169,14 @@ class NoopMetricsProvider:
 
 
 class InMemoryCounter:
+    """A counter kept in memory (``value``), for tests."""
+
     def __init__(self) -> None:
         self.value = 0.0
         self._lock = threading.Lock()
 
     def inc(self) -> None:
+        """Add 1."""
         with self._lock:
             self.value += 1
 
@@ -153,14 +190,17 @@ class InMemoryGauge:
         self._lock = threading.Lock()
 
     def inc(self) -> None:
+        """Add 1."""
         with self._lock:
             self.value += 1
 
     def dec(self) -> None:
+        """Subtract 1."""
         with self._lock:
             self.value -= 1
 
     def set(self, value: float) -> None:
+        """Set the gauge to ``value`` (``sets`` counts the calls)."""
         with self._lock:
             self.value = value
             self.sets += 1
@@ -174,11 +214,13 @@ class InMemoryHistogram:
         self._lock = threading.Lock()
 
     def observe(self, value: float) -> None:
+        """Keep ``value``."""
         with self._lock:
             self.observations.append(value)
 
     @property
     def count(self) -> int:
+        """How many observations were made."""
         return len(self.observations)
 
 
@@ -215,32 +257,41 @@ class InMemoryMetricsProvider:
         self._lock = threading.Lock()
 
     def queue(self, name: str) -> InMemoryQueueMetrics:
+        """The series of queue ``name`` (made on first use)."""
         with self._lock:
             return self._queues.setdefault(name, InMemoryQueueMetrics())
 
     def names(self) -> list[str]:
+        """The queue names that have series, sorted."""
         with self._lock:
             return sorted(self._queues)
 
     def new_depth_metric(self, name: str) -> GaugeMetric:
+        """Queue ``name``'s depth gauge."""
         return self.queue(name).depth
 
     def new_adds_metric(self, name: str) -> CounterMetric:
+        """Queue ``name``'s adds counter."""
         return self.queue(name).adds
 
     def new_latency_metric(self, name: str) -> HistogramMetric:
+        """Queue ``name``'s queue duration histogram."""
         return self.queue(name).queue_duration
 
     def new_work_duration_metric(self, name: str) -> HistogramMetric:
+        """Queue ``name``'s work duration histogram."""
         return self.queue(name).work_duration
 
     def new_unfinished_work_seconds_metric(self, name: str) -> SettableGaugeMetric:
+        """Queue ``name``'s unfinished work gauge."""
         return self.queue(name).unfinished_work_seconds
 
     def new_longest_running_processor_seconds_metric(self, name: str) -> SettableGaugeMetric:
+        """Queue ``name``'s longest running processor gauge."""
         return self.queue(name).longest_running_processor_seconds
 
     def new_retries_metric(self, name: str) -> CounterMetric:
+        """Queue ``name``'s retries counter."""
         return self.queue(name).retries
 
 
@@ -278,30 +329,37 @@ class PrometheusMetricsProvider:
         self._vectors = known[1]
 
     def new_depth_metric(self, name: str) -> GaugeMetric:
+        """The ``workqueue_depth`` gauge, labelled ``name``."""
         metric: GaugeMetric = self._vectors[DEPTH].labels(name=name)
         return metric
 
     def new_adds_metric(self, name: str) -> CounterMetric:
+        """The ``workqueue_adds_total`` counter, labelled ``name``."""
         metric: CounterMetric = self._vectors[ADDS].labels(name=name)
         return metric
 
     def new_latency_metric(self, name: str) -> HistogramMetric:
+        """The ``workqueue_queue_duration_seconds`` histogram, labelled ``name``."""
         metric: HistogramMetric = self._vectors[QUEUE_DURATION].labels(name=name)
         return metric
 
     def new_work_duration_metric(self, name: str) -> HistogramMetric:
+        """The ``workqueue_work_duration_seconds`` histogram, labelled ``name``."""
         metric: HistogramMetric = self._vectors[WORK_DURATION].labels(name=name)
         return metric
 
     def new_unfinished_work_seconds_metric(self, name: str) -> SettableGaugeMetric:
+        """The ``workqueue_unfinished_work_seconds`` gauge, labelled ``name``."""
         metric: SettableGaugeMetric = self._vectors[UNFINISHED_WORK].labels(name=name)
         return metric
 
     def new_longest_running_processor_seconds_metric(self, name: str) -> SettableGaugeMetric:
+        """The ``workqueue_longest_running_processor_seconds`` gauge, labelled ``name``."""
         metric: SettableGaugeMetric = self._vectors[LONGEST_RUNNING_PROCESSOR].labels(name=name)
         return metric
 
     def new_retries_metric(self, name: str) -> CounterMetric:
+        """The ``workqueue_retries_total`` counter, labelled ``name``."""
         metric: CounterMetric = self._vectors[RETRIES].labels(name=name)
         return metric
 
@@ -344,6 +402,7 @@ def set_metrics_provider(provider: MetricsProvider | None) -> None:
 
 
 def global_metrics_provider() -> MetricsProvider:
+    """The provider of queues created without ``metrics_provider=`` (see ``set_metrics_provider``)."""
     return _global_provider
 
 
@@ -358,16 +417,16 @@ class QueueMetrics:
     enabled = False
 
     def add(self, item: Hashable, now: float) -> None:
-        pass
+        """Record that ``item`` was added at ``now``."""
 
     def get(self, item: Hashable, now: float) -> None:
-        pass
+        """Record that a worker took ``item`` at ``now``."""
 
     def done(self, item: Hashable, now: float) -> None:
-        pass
+        """Record that the worker finished ``item`` at ``now``."""
 
     def update_unfinished_work(self, now: float) -> None:
-        pass
+        """Refresh the unfinished-work gauges at ``now``."""
 
 
 class DefaultQueueMetrics(QueueMetrics):
@@ -387,11 +446,13 @@ class DefaultQueueMetrics(QueueMetrics):
         self._processing_start_times: dict[Hashable, float] = {}
 
     def add(self, item: Hashable, now: float) -> None:
+        """Count the add and the depth; the key's wait starts at ``now`` unless it already waits."""
         self.adds.inc()
         self.depth.inc()
         self._add_times.setdefault(item, now)
 
     def get(self, item: Hashable, now: float) -> None:
+        """Lower the depth, observe the key's wait, and start timing its work."""
         self.depth.dec()
         self._processing_start_times[item] = now
         added = self._add_times.pop(item, None)
@@ -399,18 +460,22 @@ class DefaultQueueMetrics(QueueMetrics):
             self.latency.observe(now - added)
 
     def done(self, item: Hashable, now: float) -> None:
+        """Observe how long the key's work took."""
         started = self._processing_start_times.pop(item, None)
         if started is not None:
             self.work_duration.observe(now - started)
 
     def update_unfinished_work(self, now: float) -> None:
         # Set, not observed: work still running has no duration yet, only an age.
+        """Set the unfinished-work gauges from the ages of the work in flight."""
         ages = [now - started for started in self._processing_start_times.values()]
         self.unfinished_work_seconds.set(sum(ages))
         self.longest_running_processor.set(max(ages, default=0.0))
 
 
 def new_queue_metrics(name: str, provider: MetricsProvider | None) -> QueueMetrics:
+    """The metrics of a queue named ``name``: ``QueueMetrics`` (records nothing) for an unnamed queue or
+    the no-op provider, else ``DefaultQueueMetrics`` from ``provider`` (the global one if None)."""
     provider = _global_provider if provider is None else provider
     if not name or isinstance(provider, NoopMetricsProvider):
         return QueueMetrics()
@@ -418,6 +483,8 @@ def new_queue_metrics(name: str, provider: MetricsProvider | None) -> QueueMetri
 
 
 def new_retries_metric(name: str, provider: MetricsProvider | None) -> CounterMetric:
+    """The retries counter of a queue named ``name`` from ``provider`` (the global one if None); a no-op
+    for an unnamed queue."""
     provider = _global_provider if provider is None else provider
     if not name:
         return _NOOP

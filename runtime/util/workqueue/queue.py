@@ -34,23 +34,24 @@ if TYPE_CHECKING:
     from typing import Never
 
 T = TypeVar("T", bound=Hashable)
+"""The type of a queue's keys (hashable)."""
 
-#: What ``get`` answers: ``(item, False)``, or ``(None, True)`` once the queue is shut down and
-#: empty. At shutdown there is no item (client-go returns Go's zero value), so its place is typed
-#: ``Never``: after ``item, shutdown = q.get(); if shutdown: return`` mypy knows ``item: T`` (it
-#: cannot tie two unpacked names together, so ``None`` there would cost every worker a second
-#: check), and ``got = q.get(); if not got[1]: got[0]`` narrows the same way. Reading the item
-#: without looking at ``shutdown`` first is the bug; at runtime it is None.
 Got = tuple[T, Literal[False]] | tuple["Never", Literal[True]]
+"""What ``get`` answers: ``(item, False)``, or ``(None, True)`` once the queue is shut down and
+empty. At shutdown there is no item (client-go returns Go's zero value), so its place is typed
+``Never``: after ``item, shutdown = q.get(); if shutdown: return`` mypy knows ``item: T`` (it
+cannot tie two unpacked names together, so ``None`` there would cost every worker a second
+check), and ``got = q.get(); if not got[1]: got[0]`` narrows the same way. Reading the item
+without looking at ``shutdown`` first is the bug; at runtime it is None."""
 
-#: A monotonic clock in seconds; injected so tests step time instead of sleeping.
 Clock = Callable[[], float]
+"""A monotonic clock in seconds; injected so tests step time instead of sleeping."""
 
-#: client-go's defaultUnfinishedWorkUpdatePeriod.
 UNFINISHED_WORK_UPDATE_PERIOD = 0.5
+"""client-go's defaultUnfinishedWorkUpdatePeriod."""
 
-#: "Wake every waiter": enough for any number of waiters.
 EVERYONE = sys.maxsize
+""""Wake every waiter": enough for any number of waiters."""
 
 
 class QueueCore(Generic[T]):
@@ -75,6 +76,8 @@ class QueueCore(Generic[T]):
         """Lets time pass: nothing is time-driven in the plain queue."""
 
     def add(self, item: T, now: float) -> None:
+        """Add ``item`` unless it is already waiting (a key being processed goes back in line at
+        ``done``)."""
         self.advance(now)
         self._add(item, now)
 
@@ -89,6 +92,7 @@ class QueueCore(Generic[T]):
         self._getters_to_wake += 1
 
     def length(self, now: float) -> int:
+        """How many keys wait."""
         self.advance(now)
         return len(self._queue)
 
@@ -98,6 +102,8 @@ class QueueCore(Generic[T]):
         return bool(self._queue) or self.shutting_down
 
     def get(self, now: float) -> tuple[T | None, bool]:
+        """The next key and False, or ``(None, True)`` if none waits; the key is processing until
+        ``done``."""
         self.advance(now)
         if not self._queue:
             return None, True
@@ -108,6 +114,7 @@ class QueueCore(Generic[T]):
         return item, False
 
     def done(self, item: T, now: float) -> None:
+        """Mark ``item`` done; if it was added meanwhile, it goes back in line."""
         self.advance(now)
         self.metrics.done(item, now)
         self._processing.discard(item)
@@ -118,6 +125,7 @@ class QueueCore(Generic[T]):
             self._wake_drainers = True
 
     def shut_down(self, drain: bool, now: float) -> None:
+        """Refuse adds from now on; with ``drain``, a drain waits for the keys handed out to be done."""
         self.advance(now)
         # A later shut_down() clears drain, which releases a blocked shut_down_with_drain():
         # client-go's escape hatch for a second SIGTERM.
@@ -137,6 +145,7 @@ class QueueCore(Generic[T]):
     def update_unfinished_work(self, now: float) -> None:
         # The periodic tick also moves due keys over, so depth and adds stay current even when
         # no worker or producer touches the queue.
+        """Move due keys over and refresh the unfinished-work gauges (the periodic tick)."""
         self.advance(now)
         if not self.shutting_down:
             self.metrics.update_unfinished_work(now)
@@ -200,6 +209,8 @@ class Queue(Generic[T]):
             self._idle.notify_all()
 
     def add(self, item: T) -> None:
+        """Add ``item`` unless it is already waiting; a key being processed goes back in line at
+        ``done``. Ignored after shutdown."""
         with self._lock:
             self._core.add(item, self._clock())
             self._wake()
@@ -228,11 +239,14 @@ class Queue(Generic[T]):
             return _got(*got)
 
     def done(self, item: T) -> None:
+        """Mark ``item`` done; if it was added while processing, it goes back in line."""
         with self._lock:
             self._core.done(item, self._clock())
             self._wake()
 
     def shut_down(self) -> None:
+        """Refuse new keys; ``get`` answers the keys left, then ``(None, True)``. Does not wait for
+        workers."""
         with self._lock:
             self._core.shut_down(False, self._clock())
             self._wake()
@@ -249,6 +263,7 @@ class Queue(Generic[T]):
                 self._idle.wait()
 
     def shutting_down(self) -> bool:
+        """Whether ``shut_down`` (or ``shut_down_with_drain``) was called."""
         with self._lock:
             return self._core.shutting_down
 
@@ -345,6 +360,8 @@ class AsyncQueue(Generic[T]):
             self._idle.notify(EVERYONE)
 
     def add(self, item: T) -> None:
+        """Add ``item`` unless it is already waiting; a key being processed goes back in line at
+        ``done``. Ignored after shutdown."""
         self._core.add(item, self._clock())
         self._wake()
 
@@ -366,10 +383,13 @@ class AsyncQueue(Generic[T]):
         return _got(*got)
 
     def done(self, item: T) -> None:
+        """Mark ``item`` done; if it was added while processing, it goes back in line."""
         self._core.done(item, self._clock())
         self._wake()
 
     def shut_down(self) -> None:
+        """Refuse new keys; ``get`` answers the keys left, then ``(None, True)``. Does not wait for
+        workers."""
         self._core.shut_down(False, self._clock())
         self._wake()
         self._stop_updater()
@@ -383,6 +403,7 @@ class AsyncQueue(Generic[T]):
             await self._idle.wait(None)
 
     def shutting_down(self) -> bool:
+        """Whether ``shut_down`` (or ``shut_down_with_drain``) was called."""
         return self._core.shutting_down
 
     def _start_updater(self) -> None:

@@ -44,6 +44,9 @@ class _RateLimited(Generic[T]):
 
 
 class RateLimitingQueue(DelayingQueue[T], _RateLimited[T]):
+    """client-go's rate-limiting queue for threads: a ``DelayingQueue`` whose ``add_rate_limited`` waits
+    what ``rate_limiter`` says."""
+
     def __init__(
         self,
         rate_limiter: RateLimiter[T],
@@ -62,10 +65,14 @@ class RateLimitingQueue(DelayingQueue[T], _RateLimited[T]):
         )
 
     def add_rate_limited(self, item: T) -> None:
+        """Add ``item`` after the rate limiter's delay for it (which counts the try)."""
         self.add_after(item, self.rate_limiter.when(item))
 
 
 class AsyncRateLimitingQueue(AsyncDelayingQueue[T], _RateLimited[T]):
+    """client-go's rate-limiting queue for asyncio: an ``AsyncDelayingQueue`` whose ``add_rate_limited``
+    waits what ``rate_limiter`` says."""
+
     def __init__(
         self,
         rate_limiter: RateLimiter[T],
@@ -84,4 +91,5 @@ class AsyncRateLimitingQueue(AsyncDelayingQueue[T], _RateLimited[T]):
         )
 
     def add_rate_limited(self, item: T) -> None:
+        """Add ``item`` after the rate limiter's delay for it (which counts the try)."""
         self.add_after(item, self.rate_limiter.when(item))
