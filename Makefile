@@ -9,7 +9,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # The bench's peers, at their latest releases when the stamp is (re)made: pyproject's `bench` extra.
 BENCH_PEERS := kubernetes lightkube lightkube-models datamodel-code-generator
 
-.PHONY: generate test bench snapshot envtest clean
+.PHONY: generate test bench bench-docs docs snapshot envtest clean
 
 $(STAMP): pyproject.toml packaging/kgen-runtime/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,8 +38,23 @@ bench: $(BENCH_STAMP)
 envtest:
 	hack/envtest/build.sh
 
+# The documentation site (mkdocs.yml) into build/site, with --strict: a warning fails it.
+# Chromium and its driver (Debian packages) are what tests/docs/test_site.py opens the site with.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+CHROMIUM := /usr/bin/chromedriver
+$(CHROMIUM):
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver || \
+	  { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; }
+
+docs: $(STAMP) $(CHROMIUM)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+# The scale table (charts and report) the docs' bench page shows, into docs/bench/.
+bench-docs: $(BENCH_STAMP)
+	KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" $(BIN)/python -m bench --only scale --scale-out docs/bench
+
 # The run log lists what this run's envtest servers start; check-leftovers looks at those only.
-test: $(STAMP)
+test: $(STAMP) docs
 	run_log="$$(mktemp -t kgen-test-run.XXXXXX)"; \
 	KGEN_ENVTEST_RUN_LOG="$$run_log" KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" $(BIN)/python -m pytest $(PYTEST_ARGS); \
 	tests=$$?; hack/check-leftovers.sh "$$run_log"; left=$$?; rm -f "$$run_log"; exit $$(( tests ? tests : left ))
