@@ -15,19 +15,16 @@ The transform (``transformer``) runs here, once per object, as it enters the que
 tombstones (their object was transformed when it first came in) nor on Sync deltas (those come
 from the indexer, already transformed).
 
-Popped deltas belong to the caller: an error raised by the ``pop`` process function reaches
-the caller, and nothing puts the deltas back. client-go removed its ways to do that
-(``ErrRequeue`` and ``AddIfNotPresent``) as unsafe: deltas put back behind newer ones, or after
-the object's deletion was handled, replay a state that is no longer true (kubernetes#27790).
+Popped deltas belong to the caller: an error the ``pop`` process function raises reaches the
+caller, and nothing puts them back. client-go removed ``ErrRequeue`` and ``AddIfNotPresent`` as
+unsafe: deltas put back replay a state that is no longer true (kubernetes#27790).
 
-This is DeltaFIFO as client-go had it before 1.36's RealFIFO became the informers' default:
-the semantics are the same for handlers; RealFIFO differs in not merging deltas per key.
+This is client-go's DeltaFIFO before 1.36 made RealFIFO (no merging per key) the default.
 
 The rules are written once, in ``DeltaFIFOCore``, which neither locks nor waits: it records
 whether a consumer is owed a wake-up. ``DeltaFIFO`` (threads) and ``AsyncDeltaFIFO`` (asyncio)
-share ``BaseDeltaFIFO``, which locks around the core, and differ only in how ``pop`` waits and
-how the wake-up is delivered. Both lock with a thread lock: the reflector may feed an
-``AsyncDeltaFIFO`` from another thread.
+share ``BaseDeltaFIFO``, which locks around the core (a thread lock: the reflector may feed an
+``AsyncDeltaFIFO`` from another thread); they differ only in how ``pop`` waits.
 """
 
 from __future__ import annotations
@@ -41,15 +38,29 @@ from typing import Any, Generic, ParamSpec, Protocol, TypeVar
 
 from kgen.runtime.tools.cache.store import KeyFunc, meta_namespace_key
 
-ADDED, UPDATED, DELETED, REPLACED, SYNC = "Added", "Updated", "Deleted", "Replaced", "Sync"
+ADDED = "Added"
+"""A Delta's type: the object was added."""
+UPDATED = "Updated"
+"""A Delta's type: the object was updated."""
+DELETED = "Deleted"
+"""A Delta's type: the object was deleted (the last state known of it)."""
+REPLACED = "Replaced"
+"""A Delta's type: a relist (``replace``) listed the object, ``emit_delta_type_replaced`` on."""
+SYNC = "Sync"
+"""A Delta's type: a resync queued the known object again, or a relist listed it (``emit_delta_type_replaced`` off)."""
 
 P = ParamSpec("P")
+"""The parameters of a function run under the queue's lock."""
 R = TypeVar("R")
+"""The result of a function run under the queue's lock."""
 V = TypeVar("V")
+"""The type of a tombstone's object."""
 
 
 @dataclass(frozen=True, slots=True)
 class Delta:
+    """One change to an object: its type (``ADDED``, ``UPDATED``, ...) and the object after it."""
+
     type: str
     object: Any
 
@@ -58,10 +69,9 @@ class Delta:
 class DeletedFinalStateUnknown(Generic[V]):
     """An object deleted while the watch was down: ``obj`` is the last state the client saw.
 
-    Generic in the object's type, as client-go's tombstone is not (its Obj is an interface{}):
-    a typed informer's ``on_delete`` receives ``ConfigMap | DeletedFinalStateUnknown[ConfigMap]``,
-    so ``obj.obj`` needs no cast. A tombstone comes only from the informer's own cache (a relist
-    that no longer has the object), so ``obj`` is always a cached object of that type.
+    Generic in the object's type, unlike client-go's: a typed informer's ``on_delete`` receives
+    ``ConfigMap | DeletedFinalStateUnknown[ConfigMap]``, so ``obj.obj`` needs no cast. A tombstone
+    comes only from the informer's own cache, so ``obj`` is always a cached object of that type.
     """
 
     key: str
@@ -69,20 +79,27 @@ class DeletedFinalStateUnknown(Generic[V]):
 
 
 class KnownObjects(Protocol):
-    def list_keys(self) -> list[str]: ...
-    def get_by_key(self, key: str) -> Any | None: ...
+    """The informer's indexer as the queue sees it (``known_objects``): for deletions and resyncs."""
+
+    def list_keys(self) -> list[str]:
+        """The keys of every known object."""
+
+    def get_by_key(self, key: str) -> Any | None:
+        """The known object of ``key``, or None."""
 
 
 class FIFOClosed(Exception):
-    pass
+    """``pop`` on a closed queue (client-go's ErrFIFOClosed)."""
 
 
 Deltas = list[Delta]
+"""One key's changes, oldest first."""
 Process = Callable[[Deltas, bool], None]
-#: What ``pop_batch`` hands its process function: each key's deltas, with whether they belong
-#: to the first list (the count ``has_synced`` waits on), oldest key first.
+"""What ``pop`` hands a key's deltas to, with whether they belong to the first list."""
 Batch = list[tuple[Deltas, bool]]
+"""What ``pop_batch`` hands on: each key's deltas and whether they are of the first list, oldest first."""
 BatchProcess = Callable[[Batch], None]
+"""What ``pop_batch`` hands a ``Batch`` to."""
 
 
 def _is_deletion_dup(older: Delta, newer: Delta) -> Delta | None:
@@ -96,8 +113,7 @@ class DeltaFIFOCore:
     """The state of client-go's DeltaFIFO and the rules over it, with no lock and no waiting.
 
     Every key in ``_queue`` has deltas in ``_items`` and the other way round. Whenever a key
-    enters the queue, or the queue closes, a consumer is owed a wake-up (``take_wakeup``).
-    """
+    enters the queue, or the queue closes, a consumer is owed a wake-up (``take_wakeup``)."""
 
     def __init__(
         self,
@@ -112,14 +128,15 @@ class DeltaFIFOCore:
         self.transformer = transformer
         self._items: dict[str, Deltas] = {}
         self._queue: deque[str] = deque()
-        # has_synced: set by the first add/update/delete/replace; then the keys of the first
-        # replace still to be popped.
+        # has_synced: set by the first add/update/delete/replace; the first replace's keys unpopped.
         self._populated = False
         self._initial_population_count = 0
         self.closed = False
         self._wake_consumers = False
 
     def key_of(self, obj: Any) -> str:
+        """The key of ``obj``: of the newest delta of a list of deltas, a tombstone's own key, else
+        ``key_func``."""
         if isinstance(obj, list):  # Deltas: the key of the newest
             obj = obj[-1]
         if isinstance(obj, Delta):
@@ -131,14 +148,17 @@ class DeltaFIFOCore:
     # -- producers (the reflector) ----------------------------------------------------------
 
     def add(self, obj: Any) -> None:
+        """Queue an ``ADDED`` delta of ``obj``."""
         self._populated = True
         self._queue_action(ADDED, obj)
 
     def update(self, obj: Any) -> None:
+        """Queue an ``UPDATED`` delta of ``obj``."""
         self._populated = True
         self._queue_action(UPDATED, obj)
 
     def delete(self, obj: Any) -> None:
+        """Queue a ``DELETED`` delta of ``obj``, unless nothing is known of its key."""
         key = self.key_of(obj)
         self._populated = True
         if key not in self._items and (
@@ -148,6 +168,8 @@ class DeltaFIFOCore:
         self._queue_action(DELETED, obj)
 
     def replace(self, objects: Iterable[Any], resource_version: str) -> None:
+        """A relist: queue each object as ``REPLACED`` (or ``SYNC``) and a tombstone for each known key
+        not listed."""
         action = REPLACED if self.emit_delta_type_replaced else SYNC
         keys: set[str] = set()
         for obj in objects:
@@ -179,6 +201,7 @@ class DeltaFIFOCore:
             self._initial_population_count = len(keys) + queued_deletions
 
     def resync(self) -> None:
+        """Queue a ``SYNC`` delta of each known object that has no change pending."""
         if self.known_objects is None:
             return
         for key in self.known_objects.list_keys():
@@ -215,22 +238,28 @@ class DeltaFIFOCore:
     # -- the consumer (the informer) --------------------------------------------------------
 
     def has_synced(self) -> bool:
+        """Whether the first list was queued and every delta of it popped."""
         return self._populated and self._initial_population_count == 0
 
     def close(self) -> None:
+        """Close the queue: pops end with ``FIFOClosed`` once it is empty."""
         self.closed = True
         self._wake_consumers = True
 
     def length(self) -> int:
+        """How many keys wait."""
         return len(self._queue)
 
     def list_keys(self) -> list[str]:
+        """The keys with deltas pending."""
         return list(self._items)
 
     def list(self) -> list[Any]:
+        """The newest object of each key with deltas pending."""
         return [deltas[-1].object for deltas in self._items.values()]
 
     def get_by_key(self, key: str) -> Deltas | None:
+        """A copy of ``key``'s pending deltas, or None."""
         deltas = self._items.get(key)
         return list(deltas) if deltas else None
 
@@ -337,12 +366,15 @@ class BaseDeltaFIFO:
     # -- producers (the reflector) ----------------------------------------------------------
 
     def add(self, obj: Any) -> None:
+        """Queue an ``ADDED`` delta of ``obj``."""
         self._locked(self._core.add, obj)
 
     def update(self, obj: Any) -> None:
+        """Queue an ``UPDATED`` delta of ``obj``."""
         self._locked(self._core.update, obj)
 
     def delete(self, obj: Any) -> None:
+        """Queue a ``DELETED`` delta of ``obj``, unless nothing is known of its key."""
         self._locked(self._core.delete, obj)
 
     def replace(self, objects: Iterable[Any], resource_version: str = "") -> None:
@@ -360,16 +392,19 @@ class BaseDeltaFIFO:
         return self._locked(self._core.has_synced)
 
     def is_closed(self) -> bool:
+        """Whether ``close`` was called."""
         with self._lock:
             return self._core.closed
 
     def close(self) -> None:
+        """Close the queue: pops end with ``FIFOClosed`` once it is empty."""
         self._locked(self._core.close)
 
     def __len__(self) -> int:
         return self._locked(self._core.length)
 
     def list_keys(self) -> list[str]:
+        """The keys with deltas pending."""
         return self._locked(self._core.list_keys)
 
     def list(self) -> list[Any]:
@@ -377,9 +412,11 @@ class BaseDeltaFIFO:
         return self._locked(self._core.list)
 
     def get(self, obj: Any) -> Deltas | None:
+        """A copy of the pending deltas of ``obj``'s key, or None."""
         return self.get_by_key(self.key_of(obj))
 
     def get_by_key(self, key: str) -> Deltas | None:
+        """A copy of ``key``'s pending deltas, or None."""
         return self._locked(self._core.get_by_key, key)
 
 

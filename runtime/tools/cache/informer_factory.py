@@ -31,8 +31,11 @@ from kgen.runtime.tools.cache.shared_informer import (
 )
 
 TweakListOptions = Callable[[dict[str, Any]], dict[str, Any]]
+"""Changes the list and watch options of every informer of a factory."""
 R = TypeVar("R", RESTClient, AsyncRESTClient)
+"""The REST client type of a factory's flavour."""
 I = TypeVar("I", SharedIndexInformer[Any], AsyncSharedIndexInformer[Any])
+"""The informer type of a factory's flavour."""
 
 
 class _FactoryCore(Generic[R, I]):
@@ -106,6 +109,9 @@ class _FactoryCore(Generic[R, I]):
 
 
 class SharedInformerFactory(_FactoryCore[RESTClient, SharedIndexInformer[Any]]):
+    """client-go's SharedInformerFactory on threads: one shared informer per resource, started by
+    ``start()``."""
+
     def _new_informer(
         self, resource: ResourceInfo, namespace: str | None, codec: Codec[Any, Any], resync: float
     ) -> SharedIndexInformer[Any]:
@@ -119,6 +125,7 @@ class SharedInformerFactory(_FactoryCore[RESTClient, SharedIndexInformer[Any]]):
         return {key: informer.has_synced() for key, informer in informers.items()}
 
     def shutdown(self) -> None:
+        """Stop every informer, and refuse new ones."""
         for informer in self._all(shutdown=True):
             informer.stop()
 
@@ -133,10 +140,13 @@ class AsyncSharedInformerFactory(_FactoryCore[AsyncRESTClient, AsyncSharedIndexI
         return AsyncSharedIndexInformer(client, resync, list_options=self.tweak_list_options, watch_list=self.watch_list)
 
     async def wait_for_cache_sync(self, timeout: float | None = None) -> dict[tuple[str, str, str], bool]:
+        """Wait until every started informer has synced (or ``timeout`` seconds pass); each one's answer
+        by (group, version, resource)."""
         informers = self._made_so_far()
         await async_wait_for_cache_sync(*(i.has_synced for i in informers.values()), timeout=timeout)
         return {key: informer.has_synced() for key, informer in informers.items()}
 
     async def shutdown(self) -> None:
+        """Stop every informer (awaiting each), and refuse new ones."""
         for informer in self._all(shutdown=True):
             await informer.stop()

@@ -16,9 +16,11 @@ from kgen.runtime.tools.cache.store import NAMESPACE_INDEX, Indexer, meta_namesp
 
 
 def namespace_of(obj: Any) -> str:
+    """The object's namespace ("" for a cluster-scoped object)."""
     return meta_namespace_index(obj)[0]
 
 T = TypeVar("T")
+"""The type of the listed objects."""
 
 
 def _not_found(resource: str, name: str) -> NotFound:
@@ -30,6 +32,8 @@ def _not_found(resource: str, name: str) -> NotFound:
 
 
 class Lister(Generic[T]):
+    """client-go's generic lister: reads from an informer's indexer, never from the server."""
+
     def __init__(self, indexer: Indexer[T], resource: str = "", namespaced: bool = True) -> None:
         self.indexer = indexer
         self.resource = resource
@@ -50,16 +54,20 @@ class Lister(Generic[T]):
         return obj
 
     def namespaced(self, namespace: str) -> "NamespaceLister[T]":
+        """A lister of the objects in ``namespace``."""
         return NamespaceLister(self.indexer, self.resource, namespace)
 
 
 class NamespaceLister(Generic[T]):
+    """A lister of one namespace's objects ("" for all namespaces)."""
+
     def __init__(self, indexer: Indexer[T], resource: str, namespace: str) -> None:
         self.indexer = indexer
         self.resource = resource
         self.namespace = namespace
 
     def list(self, selector: str | object | None = None) -> list[T]:
+        """The objects in the namespace matching the label ``selector`` (all without one)."""
         match = parse(selector)
         if not self.namespace:  # NamespaceAll
             candidates = self.indexer.list()
@@ -70,6 +78,7 @@ class NamespaceLister(Generic[T]):
         return [obj for obj in candidates if match(labels_of(obj))]
 
     def get(self, name: str) -> T:
+        """The object ``name`` in the namespace; ``NotFound`` as the server would answer."""
         obj = self.indexer.get_by_key(f"{self.namespace}/{name}")
         if obj is None:
             raise _not_found(self.resource, name)

@@ -15,15 +15,24 @@ from typing import Any, Protocol, TypeVar
 from kgen.runtime.gentype.watch import AsyncWatchStream, WatchStream
 
 T = TypeVar("T")
+"""The type of the watched objects."""
 
 
 class ListerWatcher(Protocol[T]):
-    def list(self, **options: Any) -> Any: ...
+    """What a reflector lists and watches: a resource client, for threads."""
 
-    def open_watch(self, **options: Any) -> WatchStream[T]: ...
+    def list(self, **options: Any) -> Any:
+        """One list (page) with these options."""
+
+    def open_watch(self, **options: Any) -> WatchStream[T]:
+        """Open a watch with these options."""
 
 
 class AsyncListerWatcher(Protocol[T]):
-    async def list(self, **options: Any) -> Any: ...
+    """What an async reflector lists and watches: a resource client, for asyncio."""
 
-    async def open_watch(self, **options: Any) -> AsyncWatchStream[T]: ...
+    async def list(self, **options: Any) -> Any:
+        """One list (page) with these options."""
+
+    async def open_watch(self, **options: Any) -> AsyncWatchStream[T]:
+        """Open a watch with these options."""

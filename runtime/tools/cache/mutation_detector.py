@@ -22,10 +22,11 @@ from typing import Any
 import msgspec
 
 log = logging.getLogger("kgen.runtime.tools.cache.mutation_detector")
+"""The logger of mutations found."""
 
 
 class CacheMutationError(RuntimeError):
-    pass
+    """An object in an informer cache was mutated (the default ``on_mutation`` raises it)."""
 
 
 def _fingerprint(obj: Any) -> bytes:
@@ -34,6 +35,9 @@ def _fingerprint(obj: Any) -> bytes:
 
 
 class CacheMutationDetector:
+    """Fingerprints each object added to a cache and, every ``period`` seconds once started, calls
+    ``on_mutation`` with each one that changed."""
+
     def __init__(self, period: float = 10.0, on_mutation: Callable[[Any], None] | None = None) -> None:
         self.period = period
         self.on_mutation = on_mutation or self._fail
@@ -44,6 +48,7 @@ class CacheMutationDetector:
 
     @classmethod
     def from_env(cls) -> "CacheMutationDetector | None":
+        """A detector if ``KGEN_CACHE_MUTATION_DETECTOR`` is "1" or "true", else None."""
         return cls() if os.environ.get("KGEN_CACHE_MUTATION_DETECTOR", "").lower() in ("1", "true") else None
 
     @staticmethod
@@ -52,10 +57,12 @@ class CacheMutationDetector:
         raise CacheMutationError("an object in an informer cache was mutated: copy before modifying")
 
     def add_object(self, obj: Any) -> None:
+        """Fingerprint ``obj``, to check later."""
         with self._lock:
             self._cached.append((obj, _fingerprint(obj)))
 
     def compare_objects(self) -> None:
+        """Check every fingerprinted object now; ``on_mutation`` for each that changed."""
         with self._lock:
             cached = list(self._cached)
         for obj, fingerprint in cached:
@@ -63,6 +70,7 @@ class CacheMutationDetector:
                 self.on_mutation(obj)
 
     def start(self) -> None:
+        """Check every ``period`` seconds on a daemon thread, until ``stop``."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, daemon=True, name="cache-mutation-detector")
             self._thread.start()
@@ -75,4 +83,5 @@ class CacheMutationDetector:
                 pass  # already logged; keep checking
 
     def stop(self) -> None:
+        """Stop the periodic checks."""
         self._stop.set()

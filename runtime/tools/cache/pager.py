@@ -14,6 +14,7 @@ from kgen.runtime.apimachinery.meta import list_meta
 from kgen.runtime.gentype import DEFAULT_PAGE_SIZE
 
 PAGE_SIZE = DEFAULT_PAGE_SIZE
+"""The page size of a paginated list (client-go's defaultPageSize, 500)."""
 
 
 class ListPager:
@@ -39,6 +40,7 @@ class ListPager:
         return {"resource_version": resource_version or None, "limit": limit or None, "continue_": token or None}
 
     def first(self) -> dict[str, Any]:
+        """The options of the first page."""
         return self._options(self.resource_version, self.limit, "")
 
     def received(self, page: Any) -> dict[str, Any] | None:

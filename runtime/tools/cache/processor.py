@@ -58,33 +58,43 @@ class ResourceEventHandlerFuncs:
 
 @dataclass(frozen=True, slots=True)
 class AddNotification:
+    """An object was added."""
+
     obj: Any
     is_in_initial_list: bool
 
     def deliver(self, handler: ResourceEventHandlerFuncs) -> Any:
+        """Call the handler's ``on_add``, if it has one."""
         return handler.on_add(self.obj) if handler.on_add else None
 
 
 @dataclass(frozen=True, slots=True)
 class UpdateNotification:
+    """An object was updated (or resynced: old and new are the same object)."""
+
     old: Any
     new: Any
     is_in_initial_list = False
 
     def deliver(self, handler: ResourceEventHandlerFuncs) -> Any:
+        """Call the handler's ``on_update``, if it has one."""
         return handler.on_update(self.old, self.new) if handler.on_update else None
 
 
 @dataclass(frozen=True, slots=True)
 class DeleteNotification:
+    """An object was deleted."""
+
     obj: Any  # the object, or a DeletedFinalStateUnknown
     is_in_initial_list = False
 
     def deliver(self, handler: ResourceEventHandlerFuncs) -> Any:
+        """Call the handler's ``on_delete``, if it has one."""
         return handler.on_delete(self.obj) if handler.on_delete else None
 
 
 Notification = AddNotification | UpdateNotification | DeleteNotification
+"""What a listener is handed."""
 
 
 class _End:
@@ -95,6 +105,7 @@ class _End:
 
 
 END = _End()
+"""What ``ProcessorCore.next`` answers once a listener's worker must end."""
 
 
 def determine_resync_period(desired: float, check: float) -> float:
@@ -139,18 +150,22 @@ class ProcessorListener:
         return self.upstream_has_synced() and self.initial_pending == 0
 
     def add(self, note: Notification) -> None:
+        """Buffer ``note``."""
         self.pending.append(note)
         if note.is_in_initial_list:
             self.initial_pending += 1
 
     def handled(self, note: Notification) -> None:
+        """Count ``note`` handled (toward ``has_synced`` if it is of the initial list)."""
         if note.is_in_initial_list:
             self.initial_pending -= 1
 
     def should_resync(self, now: float) -> bool:
+        """Whether the listener's resync is due at ``now``."""
         return self.resync_period > 0 and now >= self.next_resync
 
     def determine_next_resync(self, now: float) -> None:
+        """Schedule the next resync ``resync_period`` after ``now``."""
         self.next_resync = now + self.resync_period
 
 
@@ -206,15 +221,18 @@ class ProcessorCore:
         return bool(self.syncing)
 
     def resync_check_period_changed(self, check: float) -> None:
+        """Recompute each listener's resync period for the informer's new check period."""
         for listener in self.listeners:
             listener.resync_period = determine_resync_period(listener.requested_resync_period, check)
 
     def run(self) -> None:
+        """Mark the processor running: every listener's worker is owed a start."""
         self.started = True
         if not self.stopped:
             self._to_start.extend(self.listeners)
 
     def stop(self) -> None:
+        """Mark the processor stopped: every listener's worker is woken, to end."""
         self.stopped = True
         self._to_wake.update(dict.fromkeys(self.listeners))
 
@@ -238,12 +256,15 @@ class ProcessorCore:
         return notes
 
     def ended(self, listener: ProcessorListener) -> bool:
+        """Whether the listener's worker must end (removed, or the processor stopped)."""
         return listener.removed or self.stopped
 
     def done(self, listener: ProcessorListener, note: Notification) -> None:
+        """Record that the listener handled ``note``."""
         listener.handled(note)
 
     def done_many(self, listener: ProcessorListener, notes: Iterable[Notification]) -> None:
+        """Record that the listener handled ``notes``."""
         for note in notes:
             listener.handled(note)
 

@@ -125,15 +125,20 @@ class Reflector(ReflectorCore):
             watch.stop()
 
     def run(self) -> None:
+        """List and watch (with backoff between failures) until ``stop()``."""
         self._drive(self.run_steps(), self._stop)
 
     def list_and_watch(self, stop: threading.Event | None = None) -> None:
+        """One list and then watches until a watch fails in a way that needs a relist, or ``stop`` is
+        set."""
         self._drive(self.list_and_watch_steps(), stop or self._stop)
 
     def list(self, stop: threading.Event | None = None) -> None:
+        """List into the store once (paged when the rules say so)."""
         self._drive(self.list_steps(), stop or self._stop)
 
     def watch(self, stop: threading.Event | None = None) -> None:
+        """Watch from the last synced resourceVersion until the watch ends."""
         self._drive(self.watch_steps(), stop or self._stop)
 
     def _drive(self, steps: Steps, stop: threading.Event) -> None:
@@ -225,18 +230,24 @@ class AsyncReflector(ReflectorCore):
         self._stop = asyncio.Event()
 
     def stop(self) -> None:
+        """Ask ``run`` to end."""
         self._stop.set()
 
     async def run(self) -> None:
+        """List and watch (with backoff between failures) until ``stop()`` or cancellation."""
         await self._drive(self.run_steps(), self._stop)
 
     async def list_and_watch(self, stop: asyncio.Event | None = None) -> None:
+        """One list and then watches until a watch fails in a way that needs a relist, or ``stop`` is
+        set."""
         await self._drive(self.list_and_watch_steps(), stop or self._stop)
 
     async def list(self, stop: asyncio.Event | None = None) -> None:
+        """List into the store once (paged when the rules say so)."""
         await self._drive(self.list_steps(), stop or self._stop)
 
     async def watch(self, stop: asyncio.Event | None = None) -> None:
+        """Watch from the last synced resourceVersion until the watch ends."""
         await self._drive(self.watch_steps(), stop or self._stop)
 
     async def _drive(self, steps: Steps, stop: asyncio.Event) -> None:

@@ -113,6 +113,7 @@ class ReflectorCore:
 
     @property
     def last_sync_resource_version(self) -> str:
+        """The resourceVersion of the last list or watch event the store has."""
         return self.state.last_sync_resource_version
 
     def _report(self, error: BaseException) -> None:
@@ -154,6 +155,8 @@ class ReflectorCore:
             yield Wait(self.backoff.next_delay())
 
     def resync_steps(self) -> Steps:
+        """The resync loop: every ``resync_period``, the store's ``resync`` when ``should_resync`` says
+        so."""
         while True:
             yield Wait(self.resync_period)
             if self.should_resync():

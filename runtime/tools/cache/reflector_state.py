@@ -29,29 +29,43 @@ __all__ = [
 
 log = logging.getLogger("kgen.runtime.tools.cache.reflector")
 
-MIN_WATCH_TIMEOUT = 300.0  # defaultMinWatchTimeout: watches last [min, 2*min)
-VERY_SHORT_WATCH = 1.0  # a watch ending sooner than this without an event is an error
+MIN_WATCH_TIMEOUT = 300.0
+"""client-go's defaultMinWatchTimeout: each watch asks for a timeout in [min, 2*min) seconds."""
+VERY_SHORT_WATCH = 1.0
+"""A watch ending sooner than this (seconds) without an event is an error."""
 
-#: What a watch's end leads to (RETRY: a watch-list is opened again at once).
-REWATCH, BACKOFF, RELIST, RETRY = "rewatch", "backoff", "relist", "retry"
-#: The annotation of the bookmark that ends a watch-list's initial events (metav1.InitialEventsAnnotationKey).
-#: client-go's switch for WatchList in reflectors: the WatchListClient feature gate, read from
-#: the environment as client-go reads it (on by default since client-go 1.35).
+REWATCH = "rewatch"
+"""What a watch's end leads to: open a watch again from the last resourceVersion."""
+BACKOFF = "backoff"
+"""What a watch's end leads to: wait the backoff, then open the watch again."""
+RELIST = "relist"
+"""What a watch's end leads to: list again (the watch failed, or ended at once with no event)."""
+RETRY = "retry"
+"""What a failed watch-list leads to: open it again at once, from resourceVersion ""."""
 WATCH_LIST_CLIENT_ENV = "KUBE_FEATURE_WatchListClient"
+"""client-go's switch for WatchList in reflectors: the WatchListClient feature gate, read from
+the environment as client-go reads it (on by default since client-go 1.35)."""
 _TRUE, _FALSE = {"1", "t", "T", "TRUE", "true", "True"}, {"0", "f", "F", "FALSE", "false", "False"}
 
 ListOptions = Callable[[dict[str, Any]], dict[str, Any]]
+"""Changes the options of each list and watch."""
 WatchErrorHandler = Callable[[BaseException], None]
+"""Called with each list or watch failure."""
 
 
 class ReflectorStore(Protocol):
     """What a reflector writes to: a DeltaFIFO, or a plain Store."""
 
-    def add(self, obj: Any) -> None: ...
-    def update(self, obj: Any) -> None: ...
-    def delete(self, obj: Any) -> None: ...
-    def replace(self, objects: list[Any], resource_version: str) -> None: ...
-    def resync(self) -> None: ...
+    def add(self, obj: Any) -> None:
+        """Add ``obj`` (a watch's ADDED event)."""
+    def update(self, obj: Any) -> None:
+        """Update ``obj`` (a watch's MODIFIED event)."""
+    def delete(self, obj: Any) -> None:
+        """Delete ``obj`` (a watch's DELETED event)."""
+    def replace(self, objects: list[Any], resource_version: str) -> None:
+        """Replace the contents with a list's objects, at ``resource_version``."""
+    def resync(self) -> None:
+        """Resync: hand the known objects out again."""
 
 
 class VeryShortWatchError(Exception):
@@ -76,6 +90,7 @@ def is_too_large_resource_version(error: BaseException) -> bool:
 
 
 def is_connection_refused(error: BaseException) -> bool:
+    """Whether ``error`` (or an error it was raised from) is a refused connection."""
     seen: BaseException | None = error
     while seen is not None:
         if isinstance(seen, ConnectionRefusedError) or getattr(seen, "errno", None) == errno.ECONNREFUSED:
@@ -96,8 +111,8 @@ def default_watch_error_handler(name: str, error: BaseException) -> None:
         log.warning("%s: failed to list or watch: %s", name, error)
 
 
-#: The reflector's backoff between attempts (client-go's backoffManager).
 ReflectorBackoff = DelayWithReset
+"""The reflector's backoff between attempts (client-go's backoffManager)."""
 
 
 def reflector_backoff(
@@ -130,17 +145,17 @@ class WatchSession:
     annotated ``k8s.io/initial-events-end``, leaving the stream open for the watch that follows."""
 
     store: ReflectorStore
-    #: Record every event's resourceVersion as the reflector's. False when the watch started at
-    #: "" or "0": its synthetic ADDED events come in no resourceVersion order, so only an event
-    #: after them (anything but ADDED) tells where the watch is.
     propagate_resource_version: bool = True
+    """Record every event's resourceVersion as the reflector's. False when the watch started at
+    "" or "0": its synthetic ADDED events come in no resourceVersion order, so only an event
+    after them (anything but ADDED) tells where the watch is."""
     watch_list: bool = False
     events: int = 0
-    #: An event other than ADDED came: the synthetic initial events are over.
     past_initial_adds: bool = False
+    """An event other than ADDED came: the synthetic initial events are over."""
     initial_events_end: bool = False
-    #: A watch-list's resourceVersion: the last one seen past the initial ADDED events.
     resource_version: str = ""
+    """A watch-list's resourceVersion: the last one seen past the initial ADDED events."""
 
     @property
     def keeps_stream(self) -> bool:
@@ -153,21 +168,25 @@ class ReflectorState:
     """What to ask the server next, and what each answer means (client-go's rules)."""
 
     last_sync_resource_version: str = ""
-    #: The last list or watch said the resourceVersion is gone (410) or not there yet (too large).
     resource_version_unavailable: bool = False
-    #: The first list (resourceVersion "0") came back in pages: there is no watch cache to spare.
+    """The last list or watch said the resourceVersion is gone (410) or not there yet (too large)."""
     paginated_result: bool = False
-    #: client-go's WatchListPageSize: a page size to use for every list; 0 leaves it to the rules.
+    """The first list (resourceVersion "0") came back in pages: there is no watch cache to spare."""
     page_size: int = 0
+    """client-go's WatchListPageSize: a page size to use for every list; 0 leaves it to the rules."""
     min_watch_timeout: float = MIN_WATCH_TIMEOUT
     rng: random.Random = field(default_factory=random.Random)
 
     def list_resource_version(self) -> str:
+        """The resourceVersion of the next list: "" (a consistent read) after an unavailable one, else
+        the last synced one, or "0" (from the watch cache) at first."""
         if self.resource_version_unavailable:
             return ""  # a consistent read re-establishes where the server is
         return self.last_sync_resource_version or "0"
 
     def page_limit(self, resource_version: str) -> int:
+        """The page size of a list at ``resource_version``: ``page_size`` if set, else the default size
+        when the list is paged (results came paged, or a "" or "0" read), else 0 (unpaged)."""
         if self.page_size:
             return self.page_size
         if self.paginated_result or resource_version in ("", "0"):
@@ -182,6 +201,7 @@ class ReflectorState:
         return False
 
     def listed(self, requested: str, pager: ListPager) -> None:
+        """Record a finished list: its resourceVersion, and whether a "0" list came back in pages."""
         if requested == "0" and pager.paginated:
             self.paginated_result = True
         self.resource_version_unavailable = False
@@ -196,6 +216,8 @@ class ReflectorState:
         return int(self.min_watch_timeout * (1 + self.rng.random()))
 
     def watch_options(self) -> dict[str, Any]:
+        """The options of a watch from the last synced resourceVersion, with bookmarks and a random
+        timeout."""
         return {
             "resource_version": self.last_sync_resource_version,
             "allow_watch_bookmarks": True,
@@ -224,6 +246,7 @@ class ReflectorState:
         return None
 
     def watch_listed(self, resource_version: str) -> None:
+        """Record a finished watch-list at ``resource_version``."""
         self.resource_version_unavailable = False
         self.last_sync_resource_version = resource_version
 

@@ -57,7 +57,9 @@ class StopResync:
 
 
 Step = ListPage | OpenWatch | Consume | Wait | StartResync | StopResync
+"""One thing the reflector's steps ask a driver to do."""
 Steps = Generator[Step, Any, None]
+"""A generator of steps; each reply is sent back into it."""
 
 
 class _NoStore:
@@ -86,6 +88,7 @@ class Stepper:
         self._error: BaseException | None = None
 
     def next(self) -> Step | None:
+        """The next step (the generator given the last reply or error), or None when it ended."""
         try:
             if self._error is not None:
                 error, self._error = self._error, None
@@ -96,10 +99,13 @@ class Stepper:
             return None
 
     def done(self, reply: Any) -> None:
+        """The step's reply, sent with the next ``next``."""
         self._reply = reply
 
     def failed(self, error: BaseException) -> None:
+        """The step's failure, thrown into the generator at the next ``next``."""
         self._error = error
 
     def close(self) -> None:
+        """Close the generator."""
         self._steps.close()

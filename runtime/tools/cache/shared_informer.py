@@ -68,19 +68,21 @@ from kgen.runtime.tools.cache.transform import Transform, default_transform
 
 log = logging.getLogger("kgen.runtime.tools.cache.shared_informer")
 
-MINIMUM_RESYNC_PERIOD = 1.0  # client-go's minimumResyncPeriod
+MINIMUM_RESYNC_PERIOD = 1.0
+"""client-go's minimumResyncPeriod: a handler's resync period shorter than this (but not 0) is raised to
+it."""
 SYNCED_POLL_PERIOD = 0.1  # client-go's syncedPollPeriod
-#: How many keys the process loop takes from the DeltaFIFO at once: RealFIFO's defaultBatchSize
-#: (client-go pops in batches under InOrderInformersBatchProcess, on since 1.35).
 POP_BATCH = 1000
+"""How many keys the process loop takes from the DeltaFIFO at once: RealFIFO's defaultBatchSize
+(client-go pops in batches under InOrderInformersBatchProcess, on since 1.35)."""
 
 
-#: The informer's object type: the model of a typed informer (``SharedIndexInformer[ConfigMap]``).
 T = TypeVar("T")
+"""The informer's object type: the model of a typed informer (``SharedIndexInformer[ConfigMap]``)."""
 
 
 class InformerStoppedError(RuntimeError):
-    pass
+    """The informer was stopped: it takes no more handlers and cannot run again."""
 
 
 class HandlerRegistration:
@@ -91,9 +93,11 @@ class HandlerRegistration:
         self._listener = listener
 
     def has_synced(self) -> bool:
+        """Whether the handler has been handed every object of the informer's first list."""
         return self._listener.has_synced()
 
     def remove(self) -> None:
+        """Remove the handler from the informer."""
         self._informer.remove_event_handler(self)
 
 
@@ -371,6 +375,7 @@ class SharedIndexInformer(_SharedInformerBase[T]):
         self._group.wait(timeout)
 
     def wait_for_cache_sync(self, timeout: float | None = None) -> bool:
+        """Wait until the informer has synced (or ``timeout`` seconds pass); True if it did."""
         return wait_for_cache_sync(self.has_synced, timeout=timeout)
 
 
@@ -404,6 +409,7 @@ class AsyncSharedIndexInformer(_SharedInformerBase[T]):
         await self._group.wait(timeout)
 
     async def wait_for_cache_sync(self, timeout: float | None = None) -> bool:
+        """Wait until the informer has synced (or ``timeout`` seconds pass); True if it did."""
         return await async_wait_for_cache_sync(self.has_synced, timeout=timeout)
 
 

@@ -20,12 +20,15 @@ from typing import Any, Generic, TypeVar
 from kgen.runtime.apimachinery.meta import namespace_and_name
 
 KeyFunc = Callable[[Any], str]
+"""An object's key in a store (``namespace/name``, or ``name``)."""
 IndexFunc = Callable[[Any], list[str]]
+"""An object's values in an index."""
 
 NAMESPACE_INDEX = "namespace"
+"""The name of the by-namespace index (client-go's NamespaceIndex)."""
 
-#: The type of the cached objects (a generated model, or a dict behind the dynamic client).
 T = TypeVar("T")
+"""The type of the cached objects (a generated model, or a dict behind the dynamic client)."""
 
 
 def meta_namespace_key(obj: Any) -> str:
@@ -58,6 +61,7 @@ def deletion_handling_key(obj: Any) -> str:
 
 
 def split_key(key: str) -> tuple[str, str]:
+    """A ``namespace/name`` (or ``name``) key as (namespace, name)."""
     namespace, _, name = key.rpartition("/")
     return namespace, name
 
@@ -76,15 +80,17 @@ class Store(Generic[T]):
 
     def __init__(self, key_func: KeyFunc = meta_namespace_key, transform: Callable[[Any], Any] | None = None) -> None:
         self.key_func = key_func
-        #: client-go's WithTransformer: applied to every object added, updated or replaced.
         self.transform = transform
+        """client-go's WithTransformer: applied to every object added, updated or replaced."""
         self._items: dict[str, T] = {}
         self._lock = threading.RLock()
 
     def add(self, obj: T) -> None:
+        """Store ``obj`` under its key."""
         self.update(obj)
 
     def update(self, obj: T) -> None:
+        """Store ``obj`` under its key."""
         self.swap(obj)
 
     def swap(self, obj: T) -> T | None:
@@ -100,6 +106,7 @@ class Store(Generic[T]):
         return old
 
     def delete(self, obj: Any) -> None:
+        """Remove the object with ``obj``'s key."""
         key = self.key_func(obj)
         with self._lock:
             old = self._items.pop(key, None)
@@ -111,14 +118,17 @@ class Store(Generic[T]):
         return self.get_by_key(self.key_func(obj))
 
     def get_by_key(self, key: str) -> T | None:
+        """The object stored under ``key``, or None."""
         with self._lock:
             return self._items.get(key)
 
     def list(self) -> list[T]:
+        """Every stored object."""
         with self._lock:
             return list(self._items.values())
 
     def list_keys(self) -> builtins.list[str]:
+        """Every key."""
         with self._lock:
             return list(self._items)
 
@@ -167,6 +177,7 @@ class Indexer(Store[T]):
                     self._index_one(name, key, obj)
 
     def get_indexers(self) -> dict[str, IndexFunc]:
+        """The index functions by index name."""
         with self._lock:
             return dict(self._indexers)
 
@@ -179,16 +190,20 @@ class Indexer(Store[T]):
             return [self._items[k] for k in sorted(keys)]
 
     def index_keys(self, name: str, value: str) -> list[str]:
+        """The sorted keys of the objects whose index ``name`` holds ``value`` (KeyError for an unknown
+        index)."""
         with self._lock:
             self._func(name)
             return sorted(self._indices[name].get(value, set()))
 
     def list_index_func_values(self, name: str) -> list[str]:
+        """The values of index ``name`` that some object has, sorted."""
         with self._lock:
             self._func(name)
             return sorted(v for v, keys in self._indices[name].items() if keys)
 
     def by_index(self, name: str, value: str) -> builtins.list[T]:
+        """The objects whose index ``name`` holds ``value``, by key (KeyError for an unknown index)."""
         with self._lock:
             self._func(name)
             return [self._items[k] for k in sorted(self._indices[name].get(value, set()))]

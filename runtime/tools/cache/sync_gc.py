@@ -99,15 +99,18 @@ class SyncGCHold:
 
     @property
     def held(self) -> bool:
+        """Whether this hold is open."""
         return self._held
 
     def open(self) -> None:
+        """Open the hold (if enabled and not open)."""
         with self._lock:
             if self.enabled and not self._held:
                 _acquire()
                 self._held = True
 
     def close(self) -> None:
+        """Close the hold, if open."""
         with self._lock:
             if self._held:
                 self._held = False

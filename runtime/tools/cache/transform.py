@@ -43,6 +43,7 @@ __all__ = [
 ]
 
 Transform = Callable[[Any], Any]
+"""Changes each object before it is stored (returns the object to store)."""
 O = TypeVar("O")
 
 _intern = sys.intern
@@ -109,9 +110,9 @@ def intern_strings(obj: O) -> O:
 
 
 _SCALARS = (type(None), bool, int, float)
-#: type -> whether it is a Struct: ``isinstance`` against Struct's metaclass costs more than
-#: the rest of a field's visit.
 _IS_STRUCT: dict[type, bool] = {}
+"""type -> whether it is a Struct: ``isinstance`` against Struct's metaclass costs more than
+the rest of a field's visit."""
 
 
 def _visit(value: Any) -> Any:

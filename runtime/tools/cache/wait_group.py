@@ -22,6 +22,7 @@ class WaitGroup:
         self._lock = threading.Lock()
 
     def start(self, fn: Callable[..., Any], *args: Any, name: str) -> None:
+        """Run ``fn(*args)`` on a new daemon thread named ``name``."""
         thread = threading.Thread(target=fn, args=args, daemon=True, name=name)
         with self._lock:
             self._threads = [t for t in self._threads if t.is_alive()]
@@ -58,6 +59,7 @@ class AsyncWaitGroup:
         return self.loop
 
     def start(self, fn: Callable[..., Coroutine[Any, Any, Any]], *args: Any, name: str) -> None:
+        """Run ``fn(*args)`` as a task named ``name`` on the group's loop (from any thread)."""
         loop = self.bind()
         if _running_loop() is loop:
             self._create_task(fn, args, name)
@@ -94,7 +96,10 @@ class AsyncWaitGroup:
 
 
 class Group(Protocol):
-    def start(self, fn: Callable[..., Any], *args: Any, name: str) -> None: ...
+    """What an informer starts its workers with: a ``WaitGroup`` or an ``AsyncWaitGroup``."""
+
+    def start(self, fn: Callable[..., Any], *args: Any, name: str) -> None:
+        """Run ``fn(*args)`` in the background as ``name``."""
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -51,8 +51,8 @@ __all__ = ["AsyncLeaderElector", "LeaderElector", "STOP_POLL"]
 
 log = logging.getLogger("kgen.runtime.tools.leaderelection")
 
-#: How soon the thread flavour notices ``stop`` while a request is in flight.
 STOP_POLL = 0.1
+"""How soon the thread flavour notices ``stop`` while a request is in flight."""
 
 
 class _Stopped(Exception):

@@ -71,10 +71,10 @@ __all__ = [
 
 log = logging.getLogger("kgen.runtime.tools.leaderelection")
 
-#: client-go's JitterFactor: acquire attempts are retry_period apart, stretched by up to 120 %.
 JITTER_FACTOR = 1.2
-#: How long before the others could take the lock a leader stops at the latest (see above).
+"""client-go's JitterFactor: acquire attempts are retry_period apart, stretched by up to 120 %."""
 DEFAULT_CLOCK_SKEW_MARGIN = 1.0
+"""How long before the others could take the lock a leader stops at the latest (see above)."""
 
 T = TypeVar("T")
 
@@ -168,6 +168,7 @@ class LeaderElectionCore:
         return self.observed_record.holder_identity
 
     def is_leader(self) -> bool:
+        """Whether the record last seen names this candidate the holder."""
         return self.observed_record.holder_identity == self.identity
 
     @property

@@ -26,12 +26,14 @@ from kgen.runtime.rest.client import Request
 __all__ = ["EventRecorder", "LEASES", "LeaderElectionRecord", "LeaseLock"]
 
 LEASES = ResourceInfo("coordination.k8s.io", "v1", "leases", True, "Lease")
+"""The coordination.k8s.io/v1 leases resource."""
 
 
 class EventRecorder(Protocol):
     """What the lock needs of an event recorder (``kgen.runtime.tools.record.EventRecorder``)."""
 
-    def eventf(self, obj: Any, type_: str, reason: str, fmt: str, *args: Any) -> None: ...
+    def eventf(self, obj: Any, type_: str, reason: str, fmt: str, *args: Any) -> None:
+        """Record an event of type ``type_`` and ``reason`` about ``obj``, its message ``fmt % args``."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class LeaderElectionRecord:
 
     @classmethod
     def from_lease_spec(cls, spec: dict[str, Any]) -> "LeaderElectionRecord":
+        """The record a Lease's spec holds."""
         return cls(
             holder_identity=str(spec.get("holderIdentity") or ""),
             lease_duration_seconds=int(spec.get("leaseDurationSeconds") or 0),
@@ -95,6 +98,7 @@ class LeaseLock:
         self.lease: dict[str, Any] | None = None  # the last Lease read or written
 
     def describe(self) -> str:
+        """The lock as ``namespace/name``."""
         return f"{self.namespace}/{self.name}"
 
     def _path(self, with_name: bool = True) -> str:
@@ -106,9 +110,11 @@ class LeaseLock:
     # -- requests -----------------------------------------------------------------------------
 
     def get_request(self) -> Request:
+        """The request that reads the Lease."""
         return Request("GET", self._path())
 
     def create_request(self, record: LeaderElectionRecord) -> Request:
+        """The request that creates the Lease with ``record`` (and the lock's labels)."""
         metadata: dict[str, Any] = {"name": self.name, "namespace": self.namespace}
         if self.labels is not None:
             metadata["labels"] = dict(self.labels)

@@ -55,13 +55,20 @@ from kgen.runtime.tools.record.events_cache import (
 from kgen.runtime.tools.record.util import generate_event_name, is_key_not_found_error, validate_event_type
 
 log = logging.getLogger("kgen.runtime.tools.record.event")
+"""The logger of events dropped or failing to be written."""
 
 EVENTS = ResourceInfo("", "v1", "events", True, "Event")
+"""The core/v1 events resource."""
 MAX_QUEUED_EVENTS = 1000
+"""How many events a recorder queues before dropping new ones (client-go's maxQueuedEvents)."""
 MAX_TRIES_PER_EVENT = 12
+"""How many times an event's write is tried (client-go's maxTriesPerEvent)."""
 DEFAULT_SLEEP_DURATION = 10.0
+"""Seconds between tries of an event's write (client-go's defaultSleepDuration)."""
 NAMESPACE_DEFAULT = "default"
+"""The namespace of events about cluster-scoped objects."""
 NAMESPACE_TERMINATING_CAUSE = "NamespaceTerminating"
+"""The cause of a Forbidden answer for a terminating namespace: the event is dropped, not retried."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,7 @@ class ObjectRef:
 
     @classmethod
     def of(cls, obj: Any) -> "ObjectRef":
+        """The reference of ``obj`` (``obj`` itself if it is one)."""
         if isinstance(obj, ObjectRef):
             return obj
         api_version, kind = type_meta(obj)
@@ -85,6 +93,7 @@ class ObjectRef:
         return cls(api_version, kind, namespace, name, uid_of(obj), resource_version_of(obj))
 
     def to_dict(self) -> dict[str, str]:
+        """The reference as core/v1 ObjectReference fields, empty ones left out."""
         fields = {"kind": self.kind, "namespace": self.namespace, "name": self.name, "uid": self.uid,
                   "apiVersion": self.api_version, "resourceVersion": self.resource_version,
                   "fieldPath": self.field_path}
@@ -130,12 +139,16 @@ def make_event(
 
 @dataclass(frozen=True)
 class PatchEvent:
+    """Step: patch the earlier Event (a repeat) with ``patch``."""
+
     event: Event
     patch: dict[str, Any]
 
 
 @dataclass(frozen=True)
 class CreateEvent:
+    """Step: create the Event."""
+
     event: Event
 
 
@@ -147,8 +160,9 @@ class Sleep:
 
 
 Step = PatchEvent | CreateEvent | Sleep
-#: A write step is answered with the server's Event or the exception the write raised.
+"""One thing an event's write asks its driver to do."""
 RecordSteps = Generator[Step, Any, None]
+"""A write step is answered with the server's Event or the exception the write raised."""
 
 
 def record_to_sink(

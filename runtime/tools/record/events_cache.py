@@ -39,15 +39,25 @@ from typing import Any, Generic, TypeVar
 from kgen.runtime.apimachinery.types import format_time
 
 Event = dict[str, Any]
+"""An Event as a dict."""
 Clock = Callable[[], int]
+"""The time in nanoseconds."""
 K = TypeVar("K")
+"""The key type of the LRU cache."""
 V = TypeVar("V")
+"""The value type of the LRU cache."""
 
 MAX_LRU_CACHE_ENTRIES = 4096
+"""How many keys each cache of the correlator keeps (client-go's maxLruCacheEntries)."""
 DEFAULT_AGGREGATE_MAX_EVENTS = 10
+"""How many similar events in the interval start aggregation (client-go's defaultAggregateMaxEvents)."""
 DEFAULT_AGGREGATE_INTERVAL_IN_SECONDS = 600
+"""The aggregation interval in seconds (client-go's defaultAggregateIntervalInSeconds)."""
 DEFAULT_SPAM_BURST = 25
+"""The spam filter's burst per source and object (client-go's defaultSpamBurst)."""
 DEFAULT_SPAM_QPS = 1.0 / 300.0
+"""The spam filter's refill rate per source and object: one event per 5 minutes (client-go's
+defaultSpamQPS)."""
 
 _SECOND = 1_000_000_000
 _MAX_DURATION = 2**63 - 1  # what Go's time.Time.Sub saturates at
@@ -87,10 +97,12 @@ def event_aggregator_by_reason(event: Mapping[str, Any]) -> tuple[str, str]:
 
 
 def event_aggregator_by_reason_message(event: Mapping[str, Any]) -> str:
+    """The aggregate event's message: "(combined from similar events): " and the event's message."""
     return "(combined from similar events): " + _str(event.get("message"))
 
 
 def forget_oldest(local_keys: Collection[str]) -> str:
+    """The local key to forget when an aggregate record is full: the oldest."""
     return next(iter(local_keys))
 
 
@@ -117,8 +129,8 @@ class CorrelatorOptions:
     max_interval_in_seconds: int = DEFAULT_AGGREGATE_INTERVAL_IN_SECONDS
     clock: Clock = time.time_ns
     spam_key_func: Callable[[Mapping[str, Any]], str] = get_spam_key
-    #: Which message a full aggregate group forgets (insertion-ordered; client-go: any).
     forget_local_key: Callable[[Collection[str]], str] = forget_oldest
+    """Which message a full aggregate group forgets (insertion-ordered; client-go: any)."""
 
 
 class _LRU(Generic[K, V]):
@@ -183,6 +195,9 @@ class _PassiveTokenBucket:
 
 
 class EventSourceObjectSpamFilter:
+    """client-go's EventSourceObjectSpamFilter: a token bucket per source and involved object drops
+    events beyond its burst."""
+
     def __init__(self, options: CorrelatorOptions) -> None:
         self._cache: _LRU[str, _PassiveTokenBucket] = _LRU(options.lru_cache_size)
         self._limit, self._burst = _float32(options.qps), options.burst_size
@@ -204,6 +219,9 @@ class _AggregateRecord:
 
 
 class EventAggregator:
+    """client-go's EventAggregator: similar events (same source, object, type and reason) past
+    ``max_events`` in the interval become one aggregate event."""
+
     def __init__(self, options: CorrelatorOptions) -> None:
         self._cache: _LRU[str, _AggregateRecord] = _LRU(options.lru_cache_size)
         self._key_func, self._message_func = options.key_func, options.message_func
@@ -303,9 +321,12 @@ def _two_way_patch(event: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class EventCorrelateResult:
+    """What the correlator makes of an event: the event to write (with ``patch`` when it repeats an
+    earlier one), or ``skip``."""
+
     event: Event | None = None
-    #: The strategic merge patch that updates the earlier Event (when ``event["count"] > 1``).
     patch: dict[str, Any] | None = None
+    """The strategic merge patch that updates the earlier Event (when ``event["count"] > 1``)."""
     skip: bool = False
 
 
@@ -319,6 +340,7 @@ class EventCorrelator:
         self._logger = _EventLogger(self.options)
 
     def event_correlate(self, new_event: Event) -> EventCorrelateResult:
+        """Aggregate, count and spam-filter ``new_event``: what to write."""
         aggregate_event, key = self.aggregator.event_aggregate(new_event)
         observed, patch = self._logger.event_observe(aggregate_event, key)
         if self._spam_filter.filter(observed):

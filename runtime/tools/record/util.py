@@ -8,17 +8,21 @@ import uuid
 from kgen.runtime.apimachinery.errors import ApiError
 
 EVENT_TYPE_NORMAL = "Normal"
+"""The type of an event about normal operation."""
 EVENT_TYPE_WARNING = "Warning"
+"""The type of an event about something that may need attention."""
 
 _DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 _DNS1123_SUBDOMAIN_MAX_LENGTH = 253
 
 
 def validate_event_type(event_type: str) -> bool:
+    """Whether ``event_type`` is Normal or Warning."""
     return event_type in (EVENT_TYPE_NORMAL, EVENT_TYPE_WARNING)
 
 
 def is_key_not_found_error(error: object) -> bool:
+    """Whether ``error`` is a 404 from the server."""
     return isinstance(error, ApiError) and error.code == 404
 
 

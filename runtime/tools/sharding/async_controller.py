@@ -39,6 +39,7 @@ class AsyncShardedController:
 
     @property
     def replica(self) -> Any:
+        """The replica that runs this member's reconciles."""
         return self.sync.replica
 
     def _on_worker(self, key: str, obj: Any) -> None:

@@ -91,6 +91,7 @@ class ShardedController(Generic[T]):
                                  moves_per_second=moves_per_second, concurrency=labeller_concurrency, **common)
 
     def refresh_members(self) -> None:
+        """Refresh the members from the Leases in the informer's cache."""
         self.members.refresh(self._leases.get_indexer().list())
 
     def run(self, stop: threading.Event) -> None:

@@ -52,6 +52,9 @@ def epoch_annotation(controller: str) -> str:
 
 
 class Decision(enum.Enum):
+    """The gate's verdict on a key: start a reconcile, skip it (not ours now: an event brings it back if
+    it becomes ours), or hold it (ours, waiting for the previous owner's acknowledgement)."""
+
     START = "start"
     SKIP = "skip"  # not ours (now): forget it, an event brings it back if it becomes ours
     HOLD = "hold"  # ours, waiting for the previous owner's acknowledgement
@@ -135,6 +138,7 @@ class ShardGate:
             return Decision.START
 
     def end(self, key: str) -> None:
+        """The reconcile of ``key`` ended: it is no longer in flight."""
         with self._changed:
             self._in_flight.pop(key, None)
             self._changed.notify_all()
@@ -168,9 +172,11 @@ class ShardGate:
             self._changed.notify_all()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no reconcile is in flight (or ``timeout`` seconds pass); True if none is."""
         with self._changed:
             return self._changed.wait_for(lambda: not self._in_flight, timeout)
 
     def in_flight(self) -> list[str]:
+        """The keys being reconciled, sorted."""
         with self._changed:
             return sorted(self._in_flight)

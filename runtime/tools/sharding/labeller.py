@@ -57,6 +57,9 @@ log = logging.getLogger("kgen.runtime.tools.sharding")
 
 @dataclass(frozen=True)
 class Move:
+    """A label move the leader writes: object, its resourceVersion, the member it goes ``to``, and the
+    member it moves from (``handoff_from``; None for an unlabelled object)."""
+
     namespace: str
     name: str
     resource_version: str
@@ -146,6 +149,8 @@ class Labeller:
         return ResourceClient(self.rest, resource, namespace or None, DictCodec(resource.api_version, resource.kind))
 
     def run(self, leading: threading.Event) -> None:
+        """Label objects until ``leading`` is set (leadership ended): an informer over the objects'
+        metadata wakes the loop on each change."""
         informer: SharedIndexInformer[dict[str, Any]] = SharedIndexInformer(self._client(self.namespace))
         informer.set_transform(_metadata_only)
         poke: Callable[..., None] = lambda *args: self._dirty.set()

@@ -34,12 +34,17 @@ __all__ = [
 ]
 
 CONTROLLER_LABEL = "shard.kgen.io/controller"
+"""The label on each member and leader Lease naming the controller sharded."""
 ROLE_LABEL = "shard.kgen.io/role"
-MEMBER_ROLE, LEADER_ROLE = "member", "leader"
-#: On the leader's Lease: the latest handoff epoch whose label moves are all written.
+"""The label on each shard Lease naming its role (``MEMBER_ROLE`` or ``LEADER_ROLE``)."""
+MEMBER_ROLE = "member"
+"""The role label's value on a member's Lease."""
+LEADER_ROLE = "leader"
+"""The role label's value on the leader's Lease."""
 EPOCH_ANNOTATION = "shard.kgen.io/epoch"
-#: On a member's Lease: the latest epoch after which it reconciles none of the keys moved away.
+"""On the leader's Lease: the latest handoff epoch whose label moves are all written."""
 RELEASED_ANNOTATION = "shard.kgen.io/released-epoch"
+"""On a member's Lease: the latest epoch after which it reconciles none of the keys moved away."""
 
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$")
 
@@ -58,10 +63,12 @@ def shard_label(controller: str) -> str:
 
 
 def member_lease_name(controller: str, identity: str) -> str:
+    """The name of the member Lease of ``identity``."""
     return f"{controller}-shard-{identity}"
 
 
 def leader_lease_name(controller: str) -> str:
+    """The name of the shard leader's Lease."""
     return f"{controller}-shard-leader"
 
 
@@ -99,6 +106,8 @@ class Members:
         self._started = clock()
 
     def refresh(self, leases: Iterable[dict[str, Any]]) -> None:
+        """Take in the controller's member and leader Leases among ``leases``: the view is theirs from
+        now."""
         now = self.clock()
         with self._lock:
             current: dict[str, dict[str, Any]] = {}
@@ -142,11 +151,13 @@ class Members:
         return now >= since + lease_duration
 
     def live(self) -> list[str]:
+        """The identities of the live members, sorted."""
         now = self.clock()
         with self._lock:
             return sorted(i for i in self._leases if self._is_live(i, now))
 
     def is_live(self, identity: str) -> bool:
+        """Whether member ``identity`` is live."""
         with self._lock:
             return self._is_live(identity, self.clock())
 
@@ -156,6 +167,7 @@ class Members:
             return self._is_dead(identity, self.clock(), lease_duration)
 
     def released_epoch(self, identity: str) -> int:
+        """The released epoch on ``identity``'s Lease (0 if none)."""
         with self._lock:
             lease = self._leases.get(identity)
             return _int_annotation(lease, RELEASED_ANNOTATION) if lease is not None else 0
@@ -166,5 +178,6 @@ class Members:
             return _int_annotation(self._leader, EPOCH_ANNOTATION) if self._leader is not None else 0
 
     def max_released_epoch(self) -> int:
+        """The highest released epoch on any member's Lease."""
         with self._lock:
             return max((_int_annotation(lease, RELEASED_ANNOTATION) for lease in self._leases.values()), default=0)

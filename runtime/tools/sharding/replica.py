@@ -49,6 +49,7 @@ log = logging.getLogger("kgen.runtime.tools.sharding")
 
 T = TypeVar("T")
 Reconcile = Callable[[str, Any], object]
+"""Reconciles the object of a key: called with the key and the object (None if it is gone)."""
 
 
 class ShardReplica(Generic[T]):
@@ -81,8 +82,8 @@ class ShardReplica(Generic[T]):
         self.informer: SharedIndexInformer[T] | None = None
         self.gate: ShardGate | None = None
         self.acknowledged = 0
-        #: The membership elector's fence (``LeaderElectionCore.fence``), set by the controller.
         self.membership_fence: Callable[[], float] = lambda: float("inf")
+        """The membership elector's fence (``LeaderElectionCore.fence``), set by the controller."""
 
     def cache_keys(self) -> list[str]:
         """The keys this replica's shard informer holds now (empty when not running)."""
@@ -92,6 +93,8 @@ class ShardReplica(Generic[T]):
     # -- the run ------------------------------------------------------------------------------
 
     def run(self, leading: threading.Event) -> None:
+        """Reconcile this member's objects (those labelled with its identity) until ``leading`` is set
+        (the member Lease was lost); returns once the reconciles in flight have ended."""
         selector = f"{self.label}={self.identity}"
         client = ResourceClient(self.rest, self.resource, self.namespace, self.codec)
         informer: SharedIndexInformer[T] = SharedIndexInformer(
