@@ -35,7 +35,9 @@ from kgen.runtime.rest.content_encoding import decode_every_gzip_member
 from kgen.runtime.rest.watch import Bookmark, WatchDecoder, WatchEvent
 
 T = TypeVar("T")
+"""The type of the resource's objects."""
 L = TypeVar("L")
+"""The type of the resource's lists."""
 
 
 def _handed_on(event: WatchEvent[Any] | Bookmark, bookmarks: bool) -> bool:
@@ -92,8 +94,8 @@ def _check(
         raise error_from_status(refusal(body, errors), 0, req.describe())
 
 
-#: The errors about one scalar value, which an apply's merge keeps wherever the value lands.
 _SCALAR_ERRORS = frozenset({"FieldValueInvalid", "FieldValueNotSupported", "FieldValueTypeInvalid", "FieldValueTooLong"})
+"""The errors about one scalar value, which an apply's merge keeps wherever the value lands."""
 
 
 def _scalar_paths(value: Any, path: str) -> Iterator[str]:
@@ -132,6 +134,8 @@ class ResourceClient(_Timeout, Generic[T, L]):
 
 
     def get(self, name: str, *, resource_version: str | None = None) -> T:
+        """The object ``name`` (``NotFound`` if it is not there); ``resource_version`` "0" allows the
+        watch cache's."""
         return self._codec.decode(self._rest.send(self._req.get(name, resource_version)).content)
 
     def list(self, **options: Any) -> L:
@@ -206,24 +210,32 @@ class ResourceClient(_Timeout, Generic[T, L]):
         return self._codec.decode(self._rest.send(req).content)
 
     def update(self, obj: T, *, validate: bool = False, **options: Any) -> T:
+        """Replace the object (a ``Conflict`` if its resourceVersion is stale): dry_run, field_manager,
+        field_validation; ``validate=True`` refuses locally what the apiserver would refuse, sending
+        nothing."""
         req = self._req.write("PUT", obj, None, None, **options)
         if validate:
             _check(req, obj, self._codec, options)
         return self._codec.decode(self._rest.send(req).content)
 
     def update_status(self, obj: T, *, validate: bool = False, **options: Any) -> T:
+        """Replace the object's status subresource; the options and ``validate`` as ``update``'s."""
         req = self._req.write("PUT", obj, "status", None, **options)
         if validate:
             _check(req, obj, self._codec, options, status=True)
         return self._codec.decode(self._rest.send(req).content)
 
     def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
+        """Patch the object ``name`` (or its ``subresource``) with ``patch`` (a dict/list encoded as
+        JSON, or bytes), sent as exactly ``patch_type``."""
         return self._codec.decode(self._rest.send(self._req.patch(name, patch, patch_type, subresource, **options)).content)
 
     def apply(
         self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False,
         subresource: str | None = None, validate: bool = False, **options: Any,
     ) -> T:
+        """Server-side apply: ``field_manager`` comes to own exactly the fields ``obj`` sets; ``force``
+        takes fields other managers own. ``validate`` as ``create``'s."""
         req = self._req.apply(obj, field_manager, force, subresource, **options)
         if validate:
             _check(req, obj, self._codec, options, apply=True, status=subresource == "status")
@@ -233,6 +245,7 @@ class ResourceClient(_Timeout, Generic[T, L]):
         self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, validate: bool = False,
         **options: Any,
     ) -> T:
+        """``apply`` on the status subresource."""
         return self.apply(obj, field_manager=field_manager, force=force, subresource="status", validate=validate, **options)
 
     def delete(
@@ -247,17 +260,23 @@ class ResourceClient(_Timeout, Generic[T, L]):
         self, *, propagation_policy: PropagationPolicy | str | None = None, grace_period_seconds: int | None = None,
         dry_run: bool = False, **list_options: Any,
     ) -> None:
+        """Delete every object matching ``list_options`` (selectors), in the namespace or cluster-wide."""
         self._rest.send(self._req.delete(None, propagation_policy, grace_period_seconds, None, dry_run, **list_options))
 
     def get_subresource(self, name: str, subresource: str, decode: Callable[[bytes], Any] | None = None) -> Any:
+        """GET subresource ``subresource`` of ``name``, decoded by ``decode`` (JSON by default)."""
         data = self._rest.send(self._req.get(name, None, subresource)).content
         return (decode or msgspec.json.decode)(data)
 
     def update_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None, **options: Any) -> Any:
+        """PUT ``body`` to subresource ``subresource`` of ``name``; the answer decoded by ``decode``
+        (JSON by default)."""
         req = self._req.subresource("PUT", name, subresource, body, **options)
         return (decode or msgspec.json.decode)(self._rest.send(req).content)
 
     def create_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None, **options: Any) -> Any:
+        """POST ``body`` to subresource ``subresource`` of ``name`` (pods/eviction); the answer decoded
+        by ``decode`` (JSON by default)."""
         req = self._req.subresource("POST", name, subresource, body, **options)
         return (decode or msgspec.json.decode)(self._rest.send(req).content)
 
@@ -279,12 +298,18 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
 
 
     async def get(self, name: str, *, resource_version: str | None = None) -> T:
+        """The object ``name`` (``NotFound`` if it is not there); ``resource_version`` "0" allows the
+        watch cache's."""
         return self._codec.decode((await self._rest.send(self._req.get(name, resource_version))).content)
 
     async def list(self, **options: Any) -> L:
+        """One page: label_selector, field_selector, limit, continue_, resource_version,
+        resource_version_match, timeout_seconds."""
         return self._codec.decode_list((await self._rest.send(self._req.list(**options))).content)
 
     async def list_all(self, *, page_size: int = DEFAULT_PAGE_SIZE, **options: Any) -> L:
+        """Every item, fetched in pages; if the snapshot expires midway, one unpaged list (client-go's
+        pager)."""
         pages: list[L] = []
         token: str | None = None
         try:
@@ -302,6 +327,9 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         return self._codec.list_with_items(pages[-1], items)
 
     async def iter(self, *, page_size: int = DEFAULT_PAGE_SIZE, allow_inconsistent: bool = False, **options: Any) -> AsyncIterator[T]:
+        """Items page by page. An expired continue token raises ``Expired`` unless
+        ``allow_inconsistent``, which continues with the token the server offers (from a newer
+        snapshot)."""
         token: str | None = None
         while True:
             try:
@@ -320,41 +348,55 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
     async def watch(
         self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, bookmarks: bool = False, **options: Any
     ) -> AsyncIterator[WatchEvent[T] | Bookmark]:
+        """Events from resource_version on (timeout_seconds, selectors...); ``Bookmark`` events too with
+        ``bookmarks=True``."""
         async with await self.open_watch(idle_timeout=idle_timeout, **_watch_options(options)) as stream:
             async for event in stream:
                 if _handed_on(event, bookmarks):
                     yield event
 
     async def open_watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> AsyncWatchStream[T]:
+        """The same watch as an ``AsyncWatchStream``, which another task can ``stop()``."""
         req = self._req.watch(idle_timeout, **options)
         req.stream = True
         return AsyncWatchStream(await self._rest.send(req), WatchDecoder(self._codec.decode, req.describe()))
 
     def is_watch_list_semantics_unsupported(self) -> bool:
+        """client-go's IsWatchListSemanticsUnSupported: True behind a fake clientset, whose reflectors
+        then list and watch."""
         return self._rest.watch_list_semantics_unsupported
 
     async def create(
         self, obj: T, *, subresource_of: str | None = None, subresource: str | None = None, validate: bool = False,
         **options: Any,
     ) -> T:
+        """Create ``obj`` (or, with ``subresource_of``, POST it to that object's ``subresource``):
+        dry_run, field_manager, field_validation; ``validate=True`` refuses locally what the apiserver
+        would refuse."""
         req = self._req.write("POST", obj, subresource, subresource_of, **options)
         if validate:
             _check(req, obj, self._codec, options)
         return self._codec.decode((await self._rest.send(req)).content)
 
     async def update(self, obj: T, *, validate: bool = False, **options: Any) -> T:
+        """Replace the object (a ``Conflict`` if its resourceVersion is stale): dry_run, field_manager,
+        field_validation; ``validate=True`` refuses locally what the apiserver would refuse, sending
+        nothing."""
         req = self._req.write("PUT", obj, None, None, **options)
         if validate:
             _check(req, obj, self._codec, options)
         return self._codec.decode((await self._rest.send(req)).content)
 
     async def update_status(self, obj: T, *, validate: bool = False, **options: Any) -> T:
+        """Replace the object's status subresource; the options and ``validate`` as ``update``'s."""
         req = self._req.write("PUT", obj, "status", None, **options)
         if validate:
             _check(req, obj, self._codec, options, status=True)
         return self._codec.decode((await self._rest.send(req)).content)
 
     async def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
+        """Patch the object ``name`` (or its ``subresource``) with ``patch`` (a dict/list encoded as
+        JSON, or bytes), sent as exactly ``patch_type``."""
         req = self._req.patch(name, patch, patch_type, subresource, **options)
         return self._codec.decode((await self._rest.send(req)).content)
 
@@ -362,6 +404,8 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False,
         subresource: str | None = None, validate: bool = False, **options: Any,
     ) -> T:
+        """Server-side apply: ``field_manager`` comes to own exactly the fields ``obj`` sets; ``force``
+        takes fields other managers own."""
         req = self._req.apply(obj, field_manager, force, subresource, **options)
         if validate:
             _check(req, obj, self._codec, options, apply=True, status=subresource == "status")
@@ -371,6 +415,7 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, validate: bool = False,
         **options: Any,
     ) -> T:
+        """``apply`` on the status subresource."""
         return await self.apply(
             obj, field_manager=field_manager, force=force, subresource="status", validate=validate, **options
         )
@@ -379,6 +424,8 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         self, name: str, *, propagation_policy: PropagationPolicy | str | None = None,
         grace_period_seconds: int | None = None, preconditions: Mapping[str, str] | None = None, dry_run: bool = False,
     ) -> T | None:
+        """The object while finalizers or grace keep it, else None. preconditions: {"uid": ...,
+        "resourceVersion": ...}."""
         req = self._req.delete(name, propagation_policy, grace_period_seconds, preconditions, dry_run)
         return _decoded_or_none(self._codec, self._req.resource.kind, (await self._rest.send(req)).content)
 
@@ -386,21 +433,28 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         self, *, propagation_policy: PropagationPolicy | str | None = None, grace_period_seconds: int | None = None,
         dry_run: bool = False, **list_options: Any,
     ) -> None:
+        """Delete every object matching ``list_options`` (selectors), in the namespace or cluster-wide."""
         await self._rest.send(self._req.delete(None, propagation_policy, grace_period_seconds, None, dry_run, **list_options))
 
     async def get_subresource(self, name: str, subresource: str, decode: Callable[[bytes], Any] | None = None) -> Any:
+        """GET subresource ``subresource`` of ``name``, decoded by ``decode`` (JSON by default)."""
         data = (await self._rest.send(self._req.get(name, None, subresource))).content
         return (decode or msgspec.json.decode)(data)
 
     async def update_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None, **options: Any) -> Any:
+        """PUT ``body`` to subresource ``subresource`` of ``name``; the answer decoded by ``decode``
+        (JSON by default)."""
         req = self._req.subresource("PUT", name, subresource, body, **options)
         return (decode or msgspec.json.decode)((await self._rest.send(req)).content)
 
     async def create_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None, **options: Any) -> Any:
+        """POST ``body`` to subresource ``subresource`` of ``name``; the answer decoded by ``decode``
+        (JSON by default)."""
         req = self._req.subresource("POST", name, subresource, body, **options)
         return (decode or msgspec.json.decode)((await self._rest.send(req)).content)
 
     async def stream_lines(self, name: str, subresource: str, **options: Any) -> AsyncIterator[str]:
+        """A streaming subresource (pods/log with follow=True) line by line, as text."""
         req = self._req.stream(name, subresource, **options)
         async with self._rest.stream(req) as response:
             decode_every_gzip_member(response)

@@ -22,13 +22,15 @@ from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.rest.client import CONNECT_TIMEOUT, Request
 
 T = TypeVar("T")
+"""The type of the decoded objects."""
 L = TypeVar("L")
+"""The type of the decoded lists."""
 
-#: client-go's tools/pager default page size (pager.defaultPageSize).
 DEFAULT_PAGE_SIZE = 500
-#: kgen's default read timeout of a watch: events (or bookmarks) arrive at least this often on a
-#: live connection; silence any longer means a dead one, which must not hang the watcher.
+"""client-go's tools/pager default page size (pager.defaultPageSize)."""
 WATCH_IDLE_TIMEOUT = 330.0
+"""kgen's default read timeout of a watch: events (or bookmarks) arrive at least this often on a
+live connection; silence any longer means a dead one, which must not hang the watcher."""
 
 
 class PatchType(str, enum.Enum):
@@ -41,6 +43,9 @@ class PatchType(str, enum.Enum):
 
 
 class PropagationPolicy(str, enum.Enum):
+    """How a delete treats the object's dependents: orphan them, or delete them in the background or
+    before the owner (foreground)."""
+
     ORPHAN = "Orphan"
     BACKGROUND = "Background"
     FOREGROUND = "Foreground"
@@ -48,6 +53,9 @@ class PropagationPolicy(str, enum.Enum):
 
 @dataclass(frozen=True)
 class ResourceInfo:
+    """Where a resource is served: its group, version, plural name, whether it is namespaced, and its
+    kind."""
+
     group: str
     version: str
     plural: str
@@ -56,9 +64,12 @@ class ResourceInfo:
 
     @property
     def api_version(self) -> str:
+        """``group/version``, or ``version`` for the core group."""
         return f"{self.group}/{self.version}" if self.group else self.version
 
     def path(self, namespace: str | None = None, name: str | None = None, subresource: str | None = None) -> str:
+        """The URL path of the collection, or of object ``name`` (and its ``subresource``), in
+        ``namespace`` when the resource is namespaced."""
         base = f"/apis/{self.group}/{self.version}" if self.group else f"/api/{self.version}"
         if self.namespaced and namespace:
             base += f"/namespaces/{namespace}"
@@ -73,13 +84,23 @@ class ResourceInfo:
 
 
 class Codec(Protocol[T, L]):
-    def decode(self, data: bytes) -> T: ...
-    def decode_list(self, data: bytes) -> L: ...
-    def encode(self, obj: T) -> bytes: ...
-    def name(self, obj: T) -> str: ...
-    def list_items(self, lst: L) -> list[T]: ...
-    def list_continue(self, lst: L) -> str | None: ...
-    def list_with_items(self, lst: L, items: list[T]) -> L: ...
+    """How a client turns bytes into objects and lists, and back: a typed model's codec or
+    ``DictCodec``."""
+
+    def decode(self, data: bytes) -> T:
+        """An object from JSON."""
+    def decode_list(self, data: bytes) -> L:
+        """A list from JSON."""
+    def encode(self, obj: T) -> bytes:
+        """An object as JSON."""
+    def name(self, obj: T) -> str:
+        """The object's metadata.name."""
+    def list_items(self, lst: L) -> list[T]:
+        """A list's items."""
+    def list_continue(self, lst: L) -> str | None:
+        """A list's continue token, None on its last page."""
+    def list_with_items(self, lst: L, items: list[T]) -> L:
+        """The list with ``items`` instead of its own and no continue token (pages joined into one)."""
 
 
 class DictCodec:
@@ -89,26 +110,32 @@ class DictCodec:
         self._api_version, self._kind = api_version, kind
 
     def decode(self, data: bytes) -> dict[str, Any]:
+        """The JSON as a dict."""
         result: dict[str, Any] = msgspec.json.decode(data)
         return result
 
     decode_list = decode
 
     def encode(self, obj: Mapping[str, Any]) -> bytes:
+        """The object as JSON, apiVersion and kind added when it has no kind."""
         if self._kind and "kind" not in obj:
             obj = {"apiVersion": self._api_version, "kind": self._kind, **obj}
         return msgspec.json.encode(obj)
 
     def name(self, obj: Mapping[str, Any]) -> str:
+        """metadata.name ("" without one)."""
         return str((obj.get("metadata") or {}).get("name") or "")
 
     def list_items(self, lst: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The list's items."""
         return list(lst.get("items") or [])
 
     def list_continue(self, lst: Mapping[str, Any]) -> str | None:
+        """The list's continue token, None on its last page."""
         return (lst.get("metadata") or {}).get("continue") or None
 
     def list_with_items(self, lst: dict[str, Any], items: list[dict[str, Any]]) -> dict[str, Any]:
+        """The list with ``items`` instead of its own and no continue token."""
         return {**lst, "items": items, "metadata": {**(lst.get("metadata") or {}), "continue": None}}
 
 
@@ -143,9 +170,9 @@ class _Requests(Generic[T, L]):
         self.resource = resource
         self.namespace = namespace
         self.codec = codec
-        #: seconds that bound each wait of every request but a watch (whose bound is its idle
-        #: timeout); None: the client's (``Config.timeout``, else the transport's defaults).
         self.timeout: float | None = None
+        """seconds that bound each wait of every request but a watch (whose bound is its idle
+        timeout); None: the client's (``Config.timeout``, else the transport's defaults)."""
 
     def with_timeout(self, timeout: float | None) -> _Requests[T, L]:
         other = copy.copy(self)

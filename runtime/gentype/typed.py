@@ -19,10 +19,15 @@ from kgen.runtime.gentype.resource import DEFAULT_PAGE_SIZE, WATCH_IDLE_TIMEOUT,
 from kgen.runtime.rest.watch import Bookmark, WatchEvent
 
 T = TypeVar("T", bound=Model)
+"""The kind's model."""
 L = TypeVar("L", bound=Model)
+"""The kind's list model."""
 A = TypeVar("A", bound=ApplyConfiguration[Any])
+"""The kind's apply configuration."""
 Selector = str | LabelSelector | None
+"""A label selector: a string (``app=web,tier!=db``), a ``LabelSelector``, or None for all."""
 Fields = str | FieldSelector | None
+"""A field selector: a string (``metadata.name=web``), a ``FieldSelector``, or None for all."""
 
 
 class _Timeout:
@@ -40,6 +45,9 @@ class _Timeout:
 
 
 class TypedClient(_Timeout, Generic[T, L]):
+    """The base of a typed client's verb mixins: a ``ResourceClient`` of the kind, in a namespace or
+    cluster-wide."""
+
     _client: ResourceClient[T, L]
 
     def __init__(self, client: ResourceClient[T, L]) -> None:
@@ -47,16 +55,24 @@ class TypedClient(_Timeout, Generic[T, L]):
 
 
 class Get(TypedClient[T, L]):
+    """The ``get`` verb of a typed client."""
+
     def get(self, name: str, *, resource_version: str | None = None) -> T:
+        """The object ``name`` (``NotFound`` if it is not there); ``resource_version`` "0" allows the
+        watch cache's."""
         return self._client.get(name, resource_version=resource_version)
 
 
 class List(TypedClient[T, L]):
+    """The ``list``, ``list_all`` and ``iter`` verbs of a typed client."""
+
     def list(
         self, *, label_selector: Selector = None, field_selector: Fields = None, limit: int | None = None,
         continue_: str | None = None, resource_version: str | None = None, resource_version_match: str | None = None,
         timeout_seconds: int | None = None,
     ) -> L:
+        """One page of objects matching the selectors: ``limit`` and ``continue_`` page through a
+        snapshot."""
         return self._client.list(
             label_selector=label_selector, field_selector=field_selector, limit=limit, continue_=continue_,
             resource_version=resource_version, resource_version_match=resource_version_match,
@@ -64,12 +80,15 @@ class List(TypedClient[T, L]):
         )
 
     def list_all(self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = DEFAULT_PAGE_SIZE) -> L:
+        """Every object matching the selectors, fetched in pages of ``page_size``; one list."""
         return self._client.list_all(page_size=page_size, label_selector=label_selector, field_selector=field_selector)
 
     def iter(
         self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = DEFAULT_PAGE_SIZE,
         allow_inconsistent: bool = False,
     ) -> Iterator[T]:
+        """The objects matching the selectors, page by page. An expired continue token raises
+        ``Expired`` unless ``allow_inconsistent`` (which continues in a newer snapshot)."""
         return self._client.iter(
             page_size=page_size, allow_inconsistent=allow_inconsistent, label_selector=label_selector,
             field_selector=field_selector,
@@ -105,6 +124,9 @@ class Watch(TypedClient[T, L]):
         bookmarks: bool = False, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
         send_initial_events: bool | None = None, resource_version_match: str | None = None,
     ) -> Iterator[WatchEvent[T]] | Iterator[WatchEvent[T] | Bookmark]:
+        """Events from ``resource_version`` on; with ``bookmarks=True``, ``Bookmark`` events too. The
+        iteration ends with the server's ``timeout_seconds``, or raises after ``idle_timeout`` of
+        silence."""
         return self._client.watch(
             idle_timeout=idle_timeout, resource_version=resource_version, label_selector=label_selector,
             field_selector=field_selector, bookmarks=bookmarks,
@@ -114,36 +136,49 @@ class Watch(TypedClient[T, L]):
 
 
 class Create(TypedClient[T, L]):
+    """The ``create`` verb of a typed client."""
+
     def create(
         self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
         validate: bool = False,
     ) -> T:
+        """Create ``obj``; returns what the server stored. ``validate=True`` refuses locally what the
+        apiserver would refuse, sending nothing."""
         return self._client.create(
             obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation, validate=validate
         )
 
 
 class Update(TypedClient[T, L]):
+    """The ``update`` verb of a typed client."""
+
     def update(
         self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
         validate: bool = False,
     ) -> T:
+        """Replace ``obj`` (a ``Conflict`` if its resourceVersion is stale); returns what the server
+        stored. ``validate=True`` refuses locally what the apiserver would refuse."""
         return self._client.update(
             obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation, validate=validate
         )
 
 
 class UpdateStatus(TypedClient[T, L]):
+    """The ``update_status`` verb of a typed client."""
+
     def update_status(
         self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
         validate: bool = False,
     ) -> T:
+        """Replace ``obj``'s status (the status subresource); returns what the server stored."""
         return self._client.update_status(
             obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation, validate=validate
         )
 
 
 class Patch(TypedClient[T, L]):
+    """The ``patch`` verb of a typed client."""
+
     def patch(
         self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None,
         dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
@@ -171,6 +206,8 @@ class Apply(TypedClient[T, L], Generic[T, L, A]):
 
 
 class ApplyStatus(TypedClient[T, L], Generic[T, L, A]):
+    """The ``apply_status`` verb of a typed client."""
+
     def apply_status(
         self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False,
         validate: bool = False,
@@ -180,10 +217,14 @@ class ApplyStatus(TypedClient[T, L], Generic[T, L, A]):
 
 
 class Delete(TypedClient[T, L]):
+    """The ``delete`` verb of a typed client."""
+
     def delete(
         self, name: str, *, propagation_policy: PropagationPolicy | str | None = None,
         grace_period_seconds: int | None = None, preconditions: Mapping[str, str] | None = None, dry_run: bool = False,
     ) -> T | None:
+        """Delete object ``name``: the object while finalizers or grace keep it, else None.
+        preconditions: {"uid": ..., "resourceVersion": ...}."""
         return self._client.delete(
             name, propagation_policy=propagation_policy, grace_period_seconds=grace_period_seconds,
             preconditions=preconditions, dry_run=dry_run,
@@ -191,11 +232,14 @@ class Delete(TypedClient[T, L]):
 
 
 class DeleteCollection(TypedClient[T, L]):
+    """The ``delete_collection`` verb of a typed client."""
+
     def delete_collection(
         self, *, label_selector: Selector = None, field_selector: Fields = None,
         propagation_policy: PropagationPolicy | str | None = None, grace_period_seconds: int | None = None,
         dry_run: bool = False,
     ) -> None:
+        """Delete every object matching the selectors."""
         self._client.delete_collection(
             propagation_policy=propagation_policy, grace_period_seconds=grace_period_seconds, dry_run=dry_run,
             label_selector=label_selector, field_selector=field_selector,
@@ -206,6 +250,8 @@ class DeleteCollection(TypedClient[T, L]):
 
 
 class AsyncTypedClient(_Timeout, Generic[T, L]):
+    """``TypedClient`` on asyncio: an ``AsyncResourceClient`` of the kind."""
+
     _client: AsyncResourceClient[T, L]
 
     def __init__(self, client: AsyncResourceClient[T, L]) -> None:
@@ -213,16 +259,24 @@ class AsyncTypedClient(_Timeout, Generic[T, L]):
 
 
 class AsyncGet(AsyncTypedClient[T, L]):
+    """The ``get`` verb of an async typed client."""
+
     async def get(self, name: str, *, resource_version: str | None = None) -> T:
+        """The object ``name`` (``NotFound`` if it is not there); ``resource_version`` "0" allows the
+        watch cache's."""
         return await self._client.get(name, resource_version=resource_version)
 
 
 class AsyncList(AsyncTypedClient[T, L]):
+    """The ``list``, ``list_all`` and ``iter`` verbs of an async typed client."""
+
     async def list(
         self, *, label_selector: Selector = None, field_selector: Fields = None, limit: int | None = None,
         continue_: str | None = None, resource_version: str | None = None, resource_version_match: str | None = None,
         timeout_seconds: int | None = None,
     ) -> L:
+        """One page of objects matching the selectors: ``limit`` and ``continue_`` page through a
+        snapshot."""
         return await self._client.list(
             label_selector=label_selector, field_selector=field_selector, limit=limit, continue_=continue_,
             resource_version=resource_version, resource_version_match=resource_version_match,
@@ -230,12 +284,15 @@ class AsyncList(AsyncTypedClient[T, L]):
         )
 
     async def list_all(self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = DEFAULT_PAGE_SIZE) -> L:
+        """Every object matching the selectors, fetched in pages of ``page_size``; one list."""
         return await self._client.list_all(page_size=page_size, label_selector=label_selector, field_selector=field_selector)
 
     def iter(
         self, *, label_selector: Selector = None, field_selector: Fields = None, page_size: int = DEFAULT_PAGE_SIZE,
         allow_inconsistent: bool = False,
     ) -> AsyncIterator[T]:
+        """The objects matching the selectors, page by page (``async for``). An expired continue token
+        raises ``Expired`` unless ``allow_inconsistent``."""
         return self._client.iter(
             page_size=page_size, allow_inconsistent=allow_inconsistent, label_selector=label_selector,
             field_selector=field_selector,
@@ -265,6 +322,8 @@ class AsyncWatch(AsyncTypedClient[T, L]):
         bookmarks: bool = False, timeout_seconds: int | None = None, idle_timeout: float = WATCH_IDLE_TIMEOUT,
         send_initial_events: bool | None = None, resource_version_match: str | None = None,
     ) -> AsyncIterator[WatchEvent[T]] | AsyncIterator[WatchEvent[T] | Bookmark]:
+        """Events from ``resource_version`` on (``async for``); with ``bookmarks=True``, ``Bookmark``
+        events too."""
         return self._client.watch(
             idle_timeout=idle_timeout, resource_version=resource_version, label_selector=label_selector,
             field_selector=field_selector, bookmarks=bookmarks,
@@ -274,40 +333,54 @@ class AsyncWatch(AsyncTypedClient[T, L]):
 
 
 class AsyncCreate(AsyncTypedClient[T, L]):
+    """The ``create`` verb of an async typed client."""
+
     async def create(
         self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
         validate: bool = False,
     ) -> T:
+        """Create ``obj``; returns what the server stored. ``validate=True`` refuses locally what the
+        apiserver would refuse, sending nothing."""
         return await self._client.create(
             obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation, validate=validate
         )
 
 
 class AsyncUpdate(AsyncTypedClient[T, L]):
+    """The ``update`` verb of an async typed client."""
+
     async def update(
         self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
         validate: bool = False,
     ) -> T:
+        """Replace ``obj`` (a ``Conflict`` if its resourceVersion is stale); returns what the server
+        stored."""
         return await self._client.update(
             obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation, validate=validate
         )
 
 
 class AsyncUpdateStatus(AsyncTypedClient[T, L]):
+    """The ``update_status`` verb of an async typed client."""
+
     async def update_status(
         self, obj: T, *, dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
         validate: bool = False,
     ) -> T:
+        """Replace ``obj``'s status (the status subresource); returns what the server stored."""
         return await self._client.update_status(
             obj, dry_run=dry_run, field_manager=field_manager, field_validation=field_validation, validate=validate
         )
 
 
 class AsyncPatch(AsyncTypedClient[T, L]):
+    """The ``patch`` verb of an async typed client."""
+
     async def patch(
         self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None,
         dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None,
     ) -> T:
+        """``patch`` is a dict/list (encoded as JSON) or bytes; sent as exactly ``patch_type``."""
         return await self._client.patch(
             name, patch, patch_type, subresource=subresource, dry_run=dry_run, field_manager=field_manager,
             field_validation=field_validation,
@@ -321,22 +394,29 @@ class AsyncApply(AsyncTypedClient[T, L], Generic[T, L, A]):
         self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False,
         validate: bool = False,
     ) -> T:
+        """Server-side apply: ``field_manager`` comes to own exactly the fields ``obj`` sets."""
         return await self._client.apply(obj, field_manager=field_manager, force=force, dry_run=dry_run, validate=validate)
 
 
 class AsyncApplyStatus(AsyncTypedClient[T, L], Generic[T, L, A]):
+    """The ``apply_status`` verb of an async typed client."""
+
     async def apply_status(
         self, obj: A | Mapping[str, Any], *, field_manager: str, force: bool = False, dry_run: bool = False,
         validate: bool = False,
     ) -> T:
+        """``apply`` on the status subresource (client-go's ``ApplyStatus``)."""
         return await self._client.apply_status(obj, field_manager=field_manager, force=force, dry_run=dry_run, validate=validate)
 
 
 class AsyncDelete(AsyncTypedClient[T, L]):
+    """The ``delete`` verb of an async typed client."""
+
     async def delete(
         self, name: str, *, propagation_policy: PropagationPolicy | str | None = None,
         grace_period_seconds: int | None = None, preconditions: Mapping[str, str] | None = None, dry_run: bool = False,
     ) -> T | None:
+        """Delete object ``name``: the object while finalizers or grace keep it, else None."""
         return await self._client.delete(
             name, propagation_policy=propagation_policy, grace_period_seconds=grace_period_seconds,
             preconditions=preconditions, dry_run=dry_run,
@@ -344,11 +424,14 @@ class AsyncDelete(AsyncTypedClient[T, L]):
 
 
 class AsyncDeleteCollection(AsyncTypedClient[T, L]):
+    """The ``delete_collection`` verb of an async typed client."""
+
     async def delete_collection(
         self, *, label_selector: Selector = None, field_selector: Fields = None,
         propagation_policy: PropagationPolicy | str | None = None, grace_period_seconds: int | None = None,
         dry_run: bool = False,
     ) -> None:
+        """Delete every object matching the selectors."""
         await self._client.delete_collection(
             propagation_policy=propagation_policy, grace_period_seconds=grace_period_seconds, dry_run=dry_run,
             label_selector=label_selector, field_selector=field_selector,

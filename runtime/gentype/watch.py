@@ -17,6 +17,7 @@ from kgen.runtime.rest.content_encoding import decode_every_gzip_member
 from kgen.runtime.rest.watch import Bookmark, WatchDecoder, WatchEvent
 
 T = TypeVar("T")
+"""The type of the watched objects."""
 
 
 class WatchStream(Generic[T]):
@@ -70,6 +71,7 @@ class WatchStream(Generic[T]):
                 pass
 
     def close(self) -> None:
+        """Close the response."""
         self._response.close()
 
     def __enter__(self) -> "WatchStream[T]":
@@ -110,9 +112,11 @@ class AsyncWatchStream(Generic[T]):
                 raise
 
     def stop(self) -> None:
+        """End the iteration after the event being read."""
         self._stopped = True
 
     async def aclose(self) -> None:
+        """Close the response."""
         await self._response.aclose()
 
     async def __aenter__(self) -> "AsyncWatchStream[T]":
