@@ -22,11 +22,15 @@ from kgen.runtime.apimachinery.errors import ApiError
 from kgen.runtime.rest.client import Request, RESTClient
 
 AGGREGATED_ACCEPT = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"
-DEFAULT_TTL = 6 * 3600.0  # kubectl's discovery cache lifetime
+"""The Accept of aggregated discovery (apidiscovery.k8s.io/v2), legacy JSON as fallback."""
+DEFAULT_TTL = 6 * 3600.0
+"""How long a discovery result is used, in memory and on disk, in seconds (kubectl's 6 hours)."""
 
 
 @dataclass(frozen=True)
 class APIResource:
+    """One resource the server serves at one group/version: its names, scope, verbs and subresources."""
+
     group: str
     version: str
     plural: str
@@ -40,21 +44,27 @@ class APIResource:
 
     @property
     def group_version(self) -> str:
+        """``group/version``, or ``version`` for the core group."""
         return f"{self.group}/{self.version}" if self.group else self.version
 
 
 @dataclass(frozen=True)
 class APIGroup:
+    """An API group and its versions, the preferred one first."""
+
     name: str
     versions: tuple[str, ...]  # preferred first
 
     @property
     def preferred_version(self) -> str:
+        """The server's preferred version of the group."""
         return self.versions[0]
 
 
 @dataclass
 class Discovered:
+    """What discovery found: the groups, the resources, and the group/versions that failed (with why)."""
+
     groups: list[APIGroup] = field(default_factory=list)
     resources: list[APIResource] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)  # group/version -> why
@@ -143,15 +153,19 @@ class DiscoveryClient:
         self._memory: tuple[float, Discovered] | None = None
 
     def server_version(self) -> dict[str, Any]:
+        """The server's /version answer (gitVersion, major, minor, ...)."""
         result: dict[str, Any] = json.loads(self._rest.send(Request("GET", "/version")).content)
         return result
 
     def invalidate(self) -> None:
+        """Forget the discovery result, in memory and on disk: the next ``discover`` asks the server."""
         self._memory = None
         if self._cache is not None:
             (self._cache / "discovery.json").unlink(missing_ok=True)
 
     def discover(self) -> Discovered:
+        """The server's groups and resources: from memory or the disk cache while younger than the TTL,
+        else fetched (and cached)."""
         now = time.time()
         if self._memory and now - self._memory[0] < self._ttl:
             return self._memory[1]
@@ -163,9 +177,11 @@ class DiscoveryClient:
         return found
 
     def resources(self) -> list[APIResource]:
+        """Every resource of every group/version (``discover().resources``)."""
         return self.discover().resources
 
     def groups(self) -> list[APIGroup]:
+        """Every group (``discover().groups``)."""
         return self.discover().groups
 
     # -- fetching ------------------------------------------------------------------------

@@ -13,14 +13,16 @@ from kgen.runtime.discovery.discovery_client import APIGroup, APIResource, Disco
 
 
 class NoMatch(LookupError):
-    pass
+    """No resource matches the name or kind."""
 
 
 class Ambiguous(LookupError):
-    pass
+    """A kind is served by several groups and none was named."""
 
 
 class RESTMapper:
+    """client-go's RESTMapper over discovery: names and kinds to resources, preferred versions first."""
+
     def __init__(self, groups: Iterable[APIGroup], resources: Iterable[APIResource]) -> None:
         self._rank: dict[tuple[str, str], int] = {}
         for g in groups:
@@ -30,6 +32,7 @@ class RESTMapper:
 
     @classmethod
     def from_discovery(cls, discovery: DiscoveryClient) -> "RESTMapper":
+        """A mapper over what ``discovery`` finds."""
         found = discovery.discover()
         return cls(found.groups, found.resources)
 
@@ -62,6 +65,7 @@ class RESTMapper:
         return best[0]
 
     def kind_for(self, text: str) -> str:
+        """The kind of the resource ``text`` names (as ``resource_for``)."""
         return self.resource_for(text).kind
 
     def rest_mapping(self, kind: str, group: str | None = None, version: str | None = None) -> APIResource:

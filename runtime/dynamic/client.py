@@ -17,6 +17,7 @@ from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.discovery.restmapper import RESTMapper
 
 Unstructured = dict[str, Any]
+"""An object as the server sent it: a plain dict."""
 
 
 def _info(resource: APIResource) -> ResourceInfo:
@@ -24,6 +25,9 @@ def _info(resource: APIResource) -> ResourceInfo:
 
 
 class DynamicClient:
+    """client-go's dynamic client: plain-dict clients of any resource, named by group/version/plural, by
+    kubectl's short names, or by kind (through discovery and a ``RESTMapper``)."""
+
     def __init__(self, rest: RESTClient, discovery: DiscoveryClient | None = None) -> None:
         self.rest = rest
         self._discovery = discovery
@@ -32,6 +36,7 @@ class DynamicClient:
 
     @property
     def discovery(self) -> DiscoveryClient:
+        """The discovery client (made from ``rest`` unless one was given)."""
         if self._discovery is None:
             self._discovery = DiscoveryClient(self.rest)
         return self._discovery
@@ -64,6 +69,8 @@ class DynamicClient:
         return ResourceClient(self.rest, info, namespace if resource.namespaced else None, DictCodec(info.api_version, info.kind))
 
     def for_kind(self, kind: str, group: str | None = None, namespace: str | None = None) -> ResourceClient[Unstructured, Unstructured]:
+        """A client of ``kind`` (in ``group`` if given) at its preferred version; ``NoMatch`` or
+        ``Ambiguous`` from the mapper otherwise."""
         resource = self.mapper.rest_mapping(kind, group)
         info = _info(resource)
         return ResourceClient(self.rest, info, namespace if resource.namespaced else None, DictCodec(info.api_version, info.kind))
@@ -78,5 +85,6 @@ class AsyncDynamicClient:
     def resource(
         self, group: str, version: str, plural: str, namespace: str | None = None, *, namespaced: bool = True, kind: str = ""
     ) -> AsyncResourceClient[Unstructured, Unstructured]:
+        """A client for group/version/plural; ``namespaced`` and ``kind`` as given (no discovery)."""
         info = ResourceInfo(group, version, plural, namespaced, kind)
         return AsyncResourceClient(self.rest, info, namespace, DictCodec(info.api_version, kind))

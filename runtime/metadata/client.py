@@ -32,7 +32,9 @@ from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.rest.watch import Bookmark, WatchDecoder, WatchEvent
 
 T = TypeVar("T", bound=Model)
+"""The partial object model (PartialObjectMetadata)."""
 L = TypeVar("L", bound=Model)
+"""The partial object list model (PartialObjectMetadataList)."""
 
 
 def resource_info(gvr: GroupVersionResource) -> ResourceInfo:
@@ -84,6 +86,7 @@ class MetadataResourceClient(Generic[T, L]):
         self._req = self._client._req  # the reflector names its resource from it
 
     def namespace(self, namespace: str) -> MetadataResourceClient[T, L]:
+        """The same resource in ``namespace`` ("" for all namespaces)."""
         return MetadataResourceClient(self._rest, self.gvr, namespace or None, self._codec)
 
     def with_timeout(self, seconds: float | None) -> Self:
@@ -94,6 +97,7 @@ class MetadataResourceClient(Generic[T, L]):
         return other
 
     def get(self, name: str, *, resource_version: str | None = None) -> T:
+        """The object's metadata (``NotFound`` if it is not there)."""
         return self._client.get(name, resource_version=resource_version)
 
     def list(self, **options: Any) -> L:
@@ -101,20 +105,27 @@ class MetadataResourceClient(Generic[T, L]):
         return self._client.list(**options)
 
     def list_all(self, *, page_size: int = DEFAULT_PAGE_SIZE, **options: Any) -> L:
+        """Every item's metadata, fetched in pages; if the snapshot expires midway, one unpaged list."""
         return self._client.list_all(page_size=page_size, **options)
 
     def iter(self, *, page_size: int = DEFAULT_PAGE_SIZE, allow_inconsistent: bool = False, **options: Any) -> Iterator[T]:
+        """Items' metadata page by page; an expired continue token raises ``Expired`` unless
+        ``allow_inconsistent``."""
         return self._client.iter(page_size=page_size, allow_inconsistent=allow_inconsistent, **options)
 
     def watch(
         self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, bookmarks: bool = False, **options: Any
     ) -> Iterator[WatchEvent[T] | Bookmark]:
+        """Events of partial objects from resource_version on; ``Bookmark`` events too with
+        ``bookmarks=True``."""
         return self._client.watch(idle_timeout=idle_timeout, bookmarks=bookmarks, **options)
 
     def open_watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> WatchStream[T]:
+        """The same watch as a ``WatchStream``, which another thread can ``stop()``."""
         return self._client.open_watch(idle_timeout=idle_timeout, **options)
 
     def is_watch_list_semantics_unsupported(self) -> bool:
+        """client-go's IsWatchListSemanticsUnSupported: True behind a fake clientset."""
         return self._client.is_watch_list_semantics_unsupported()
 
     def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
@@ -125,12 +136,15 @@ class MetadataResourceClient(Generic[T, L]):
         self, name: str, *, propagation_policy: PropagationPolicy | str | None = None,
         grace_period_seconds: int | None = None, preconditions: Mapping[str, str] | None = None, dry_run: bool = False,
     ) -> None:
+        """Delete object ``name``; the answer is not decoded (client-go's metadata client returns only
+        the error)."""
         self._client.delete_only(name, propagation_policy, grace_period_seconds, preconditions, dry_run)
 
     def delete_collection(
         self, *, propagation_policy: PropagationPolicy | str | None = None, grace_period_seconds: int | None = None,
         dry_run: bool = False, **list_options: Any,
     ) -> None:
+        """Delete every object matching ``list_options`` (selectors)."""
         self._client.delete_only(None, propagation_policy, grace_period_seconds, None, dry_run, **list_options)
 
 
@@ -143,50 +157,66 @@ class AsyncMetadataResourceClient(Generic[T, L]):
         self._req = self._client._req
 
     def namespace(self, namespace: str) -> AsyncMetadataResourceClient[T, L]:
+        """The same resource in ``namespace`` ("" for all namespaces)."""
         return AsyncMetadataResourceClient(self._rest, self.gvr, namespace or None, self._codec)
 
     def with_timeout(self, seconds: float | None) -> Self:
+        """Every request but a watch bounded by ``seconds`` (as the typed clients' ``with_timeout``)."""
         other = type(self)(self._rest, self.gvr, self._req.namespace, self._codec)
         other._client = self._client.with_timeout(seconds)
         other._req = other._client._req
         return other
 
     async def get(self, name: str, *, resource_version: str | None = None) -> T:
+        """The object's metadata (``NotFound`` if it is not there)."""
         return await self._client.get(name, resource_version=resource_version)
 
     async def list(self, **options: Any) -> L:
+        """One page: label_selector, field_selector, limit, continue_, resource_version,
+        resource_version_match, timeout_seconds."""
         return await self._client.list(**options)
 
     async def list_all(self, *, page_size: int = DEFAULT_PAGE_SIZE, **options: Any) -> L:
+        """Every item's metadata, fetched in pages; if the snapshot expires midway, one unpaged list."""
         return await self._client.list_all(page_size=page_size, **options)
 
     def iter(self, *, page_size: int = DEFAULT_PAGE_SIZE, allow_inconsistent: bool = False, **options: Any) -> AsyncIterator[T]:
+        """Items' metadata page by page (``async for``); an expired continue token raises ``Expired``
+        unless ``allow_inconsistent``."""
         return self._client.iter(page_size=page_size, allow_inconsistent=allow_inconsistent, **options)
 
     def watch(
         self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, bookmarks: bool = False, **options: Any
     ) -> AsyncIterator[WatchEvent[T] | Bookmark]:
+        """Events of partial objects from resource_version on (``async for``); ``Bookmark`` events too
+        with ``bookmarks=True``."""
         return self._client.watch(idle_timeout=idle_timeout, bookmarks=bookmarks, **options)
 
     async def open_watch(self, *, idle_timeout: float = WATCH_IDLE_TIMEOUT, **options: Any) -> AsyncWatchStream[T]:
+        """The same watch as an ``AsyncWatchStream``, which another task can ``stop()``."""
         return await self._client.open_watch(idle_timeout=idle_timeout, **options)
 
     def is_watch_list_semantics_unsupported(self) -> bool:
+        """client-go's IsWatchListSemanticsUnSupported: True behind a fake clientset."""
         return self._client.is_watch_list_semantics_unsupported()
 
     async def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
+        """Patch object ``name`` (or its ``subresource``); returns its metadata."""
         return await self._client.patch(name, patch, patch_type, subresource=subresource, **options)
 
     async def delete(
         self, name: str, *, propagation_policy: PropagationPolicy | str | None = None,
         grace_period_seconds: int | None = None, preconditions: Mapping[str, str] | None = None, dry_run: bool = False,
     ) -> None:
+        """Delete object ``name``; the answer is not decoded (client-go's metadata client returns only
+        the error)."""
         await self._client.delete_only(name, propagation_policy, grace_period_seconds, preconditions, dry_run)
 
     async def delete_collection(
         self, *, propagation_policy: PropagationPolicy | str | None = None, grace_period_seconds: int | None = None,
         dry_run: bool = False, **list_options: Any,
     ) -> None:
+        """Delete every object matching ``list_options`` (selectors)."""
         await self._client.delete_only(None, propagation_policy, grace_period_seconds, None, dry_run, **list_options)
 
 
@@ -198,9 +228,11 @@ class MetadataClient(Generic[T, L]):
         self.codec = codec
 
     def resource(self, gvr: GroupVersionResource) -> MetadataResourceClient[T, L]:
+        """A client of resource ``gvr``, in all namespaces (``.namespace(ns)`` narrows it)."""
         return MetadataResourceClient(self.rest, gvr, None, self.codec)
 
     def close(self) -> None:
+        """Close the REST client's connections."""
         self.rest.close()
 
     def __enter__(self) -> Self:
@@ -218,9 +250,11 @@ class AsyncMetadataClient(Generic[T, L]):
         self.codec = codec
 
     def resource(self, gvr: GroupVersionResource) -> AsyncMetadataResourceClient[T, L]:
+        """A client of resource ``gvr``, in all namespaces (``.namespace(ns)`` narrows it)."""
         return AsyncMetadataResourceClient(self.rest, gvr, None, self.codec)
 
     async def close(self) -> None:
+        """Close the REST client's connections."""
         await self.rest.close()
 
     async def __aenter__(self) -> Self:

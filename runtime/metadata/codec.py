@@ -26,19 +26,23 @@ from kgen.runtime.apimachinery.codec import ModelCodec
 from kgen.runtime.apimachinery.model import Model
 
 T = TypeVar("T", bound=Model)
+"""The partial object model."""
 L = TypeVar("L", bound=Model)
+"""The partial object list model."""
 
 OBJECT_KIND = "PartialObjectMetadata"
+"""The kind the server answers a metadata get with."""
 LIST_KIND = "PartialObjectMetadataList"
+"""The kind the server answers a metadata list with."""
 
-#: Kinds the meta.k8s.io scheme of client-go's metadata client decodes (metav1's
-#: AddToGroupVersion, the unversioned discovery kinds, Table): an answer of one of these where a
-#: partial object was asked for is the wrong answer, never an old server's full object.
 _SCHEME_KINDS = frozenset({
     OBJECT_KIND, LIST_KIND, "Table", "Status", "WatchEvent", "ListOptions", "GetOptions", "DeleteOptions",
     "CreateOptions", "UpdateOptions", "PatchOptions", "TableOptions", "APIVersions", "APIGroupList", "APIGroup",
     "APIResourceList",
 })
+"""Kinds the meta.k8s.io scheme of client-go's metadata client decodes (metav1's
+AddToGroupVersion, the unversioned discovery kinds, Table): an answer of one of these where a
+partial object was asked for is the wrong answer, never an old server's full object."""
 
 
 class UnexpectedObjectError(ValueError):
@@ -81,6 +85,8 @@ class MetadataCodec(ModelCodec[T, L]):
         return obj  # type: ignore[no-any-return]
 
     def decode_list(self, data: bytes) -> L:
+        """A ``PartialObjectMetadataList``; a full list (an old server's) is cut down to its items'
+        metadata, and a list of another meta.k8s.io kind is an error."""
         lst: Any = self.list_cls.from_json(data)
         if lst.kind == LIST_KIND:
             return lst  # type: ignore[no-any-return]
@@ -90,4 +96,5 @@ class MetadataCodec(ModelCodec[T, L]):
         return self.list_cls(metadata=lst.metadata, items=items)
 
     def encode(self, obj: T) -> bytes:
+        """The partial object as JSON."""
         return msgspec.json.encode(obj.to_dict())

@@ -37,7 +37,9 @@ from kgen.runtime.tools.cache.listers import Lister
 from kgen.runtime.tools.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 
 T = TypeVar("T", bound=Model)
+"""The partial object model."""
 L = TypeVar("L", bound=Model)
+"""The partial object list model."""
 
 
 def _gvr(resource: ResourceInfo) -> GroupVersionResource:
@@ -89,6 +91,7 @@ class MetadataInformer(_Lister[T]):
         self._informer, self.gvr = informer, gvr
 
     def informer(self) -> SharedIndexInformer[T]:
+        """The shared informer."""
         return self._informer
 
 
@@ -99,6 +102,7 @@ class AsyncMetadataInformer(_Lister[T]):
         self._informer, self.gvr = informer, gvr
 
     def informer(self) -> AsyncSharedIndexInformer[T]:
+        """The shared informer."""
         return self._informer
 
 
@@ -116,9 +120,11 @@ class MetadataSharedInformerFactory(Generic[T, L]):
         )
 
     def for_resource(self, gvr: GroupVersionResource) -> MetadataInformer[T]:
+        """The informer of resource ``gvr`` (made on first request, shared after)."""
         return MetadataInformer(self._core.for_resource(resource_info(gvr), self.client.codec), gvr)
 
     def start(self) -> None:
+        """Run every informer requested so far (and those requested later)."""
         self._core.start()
 
     def wait_for_cache_sync(self, timeout: float | None = None) -> dict[GroupVersionResource, bool]:
@@ -127,6 +133,7 @@ class MetadataSharedInformerFactory(Generic[T, L]):
         return {GroupVersionResource(*key): ok for key, ok in synced.items()}
 
     def shutdown(self) -> None:
+        """Stop every informer."""
         self._core.shutdown()
 
 
@@ -144,15 +151,19 @@ class AsyncMetadataSharedInformerFactory(Generic[T, L]):
         )
 
     def for_resource(self, gvr: GroupVersionResource) -> AsyncMetadataInformer[T]:
+        """The informer of resource ``gvr`` (made on first request, shared after)."""
         return AsyncMetadataInformer(self._core.for_resource(resource_info(gvr), self.client.codec), gvr)
 
     def start(self) -> None:
+        """Run every informer requested so far (and those requested later), on the running loop."""
         self._core.start()
 
     async def wait_for_cache_sync(self, timeout: float | None = None) -> dict[GroupVersionResource, bool]:
+        """Waits for every started informer; returns each one's sync state by resource."""
         synced = await self._core.wait_for_cache_sync(timeout)
         return {GroupVersionResource(*key): ok for key, ok in synced.items()}
 
     async def shutdown(self) -> None:
+        """Stop every informer."""
         await self._core.shutdown()
 
