@@ -36,9 +36,10 @@ import httpx
 from kgen.runtime.rest.config import SERVICE_ACCOUNT_DIR
 
 log = logging.getLogger("kgen.runtime.rest.auth")
+"""The logger of token rotations, renewals and failures (never with a token)."""
 
-#: client-go re-reads a token file at most this often (transport/token_source.go).
 TOKEN_FILE_REFRESH_SECONDS = 60.0
+"""client-go re-reads a token file at most this often (transport/token_source.go)."""
 _REDACTED = "<redacted>"
 
 
@@ -64,17 +65,21 @@ class Credentials(Protocol):
 
 
 class StaticToken:
+    """A token given once (the kubeconfig's ``token``): never renewed."""
+
     def __init__(self, token: str) -> None:
         self._token = token
 
     def token(self) -> str:
+        """The token."""
         return self._token
 
     def cached_token(self) -> str:
+        """The token (no I/O needed)."""
         return self._token
 
     def invalidate(self) -> None:
-        pass  # nothing to renew: the next request fails the same way, as in client-go
+        """Nothing to renew: the next request fails the same way, as in client-go."""
 
     def __repr__(self) -> str:
         return f"StaticToken({_REDACTED})"
@@ -105,6 +110,8 @@ class TokenFile:
         self._lock = threading.Lock()
 
     def token(self) -> str:
+        """The file's token, re-read when older than ``refresh_seconds`` (or invalidated); the fallback
+        while the file cannot be read."""
         with self._lock:
             if self._token is None or self._stale():
                 self._reread()
@@ -112,10 +119,12 @@ class TokenFile:
             return self._token
 
     def cached_token(self) -> str | None:
+        """The token if it is fresh, else None (a re-read is due)."""
         with self._lock:
             return None if self._token is None or self._stale() else self._token
 
     def invalidate(self) -> None:
+        """Re-read the file at the next ``token`` call."""
         with self._lock:
             self._read_at = -math.inf
 
@@ -182,6 +191,8 @@ class BearerTokenAuth(httpx.Auth):
         return f"BearerTokenAuth({self.credentials!r})"
 
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        """httpx's auth flow: send with the bearer token; on a 401, invalidate and retry once if the
+        token changed."""
         if "Authorization" in request.headers:
             yield request
             return
@@ -195,6 +206,7 @@ class BearerTokenAuth(httpx.Auth):
     async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
         # The same flow as auth_flow; only getting a token differs: it may run a plugin or read
         # a file, so it happens in a worker thread rather than on the event loop.
+        """``auth_flow`` for httpx.AsyncClient: getting a token that needs I/O runs in a worker thread."""
         await request.aread()
         if "Authorization" in request.headers:
             yield request

@@ -41,12 +41,12 @@ from kgen.runtime.util.flowcontrol import TokenBucket
 
 log = logging.getLogger("kgen.runtime.rest.client")
 
-#: client-go reads this much of an answer it retries, so that its connection can be reused.
 MAX_BODY_SLURP = 2 << 10
-#: client-go logs throttling waits longer than this (rest/request.go longThrottleLatency).
+"""client-go reads this much of an answer it retries, so that its connection can be reused."""
 LONG_THROTTLE_SECONDS = 0.05
-#: Query parameters whose values are masked in logs: they may carry a credential.
+"""client-go logs throttling waits longer than this (rest/request.go longThrottleLatency)."""
 SENSITIVE_PARAMS = frozenset({"access_token", "token", "id_token", "refresh_token", "password", "client_secret"})
+"""Query parameters whose values are masked in logs: they may carry a credential."""
 _WARNING = re.compile(r'^\s*299\s+\S+\s+"((?:[^"\\]|\\.)*)"')
 _ESCAPED = re.compile(r"\\(.)")  # a warning's text is a quoted-string: \" and \\ stand for " and \
 
@@ -69,10 +69,13 @@ class Request:
     headers: dict[str, str] = field(default_factory=dict)
 
     def describe(self) -> str:
+        """The request as ``METHOD path``, for messages (no query: it may carry a credential)."""
         return f"{self.method} {self.path}"
 
     @property
     def kind(self) -> RequestKind:
+        """What the request is for the retry and timeout rules: a whole-body request, a watch, or
+        another stream."""
         if not self.stream:
             return RequestKind.REQUEST
         watch = any(key == "watch" and value in ("true", "1") for key, value in self.params)
@@ -86,6 +89,7 @@ def _log_warnings(response: httpx.Response) -> None:
 
 
 def redacted_query(params: Sequence[tuple[str, str]]) -> str:
+    """The query string with the values of credential-bearing parameters masked, for logs."""
     return "&".join(
         f"{quote(key, safe='')}={'<masked>' if key.lower() in SENSITIVE_PARAMS else quote(value, safe='')}"
         for key, value in params
@@ -95,9 +99,9 @@ def redacted_query(params: Sequence[tuple[str, str]]) -> str:
 class _Pipeline:
     """What both flavours share: the client's settings and building each attempt."""
 
-    #: client-go's IsWatchListSemanticsUnSupported: kgen's fake clientsets set it, and their
-    #: reflectors then list and watch instead of streaming the list, as client-go's fakes do.
     watch_list_semantics_unsupported: bool = False
+    """client-go's IsWatchListSemanticsUnSupported: kgen's fake clientsets set it, and their
+    reflectors then list and watch instead of streaming the list, as client-go's fakes do."""
 
     def __init__(
         self,
@@ -263,6 +267,7 @@ class RESTClient(_Pipeline):
 
     @contextmanager
     def stream(self, req: Request) -> Iterator[httpx.Response]:
+        """Send ``req`` as a stream: the response, its body unread, closed on leaving the block."""
         req.stream = True
         response = self.send(req)
         try:
@@ -271,6 +276,7 @@ class RESTClient(_Pipeline):
             response.close()
 
     def close(self) -> None:
+        """Close the connection pool."""
         self.http.close()
 
     def __enter__(self) -> "RESTClient":
@@ -288,6 +294,8 @@ class AsyncRESTClient(_Pipeline):
         self.http = httpx.AsyncClient(**client_kwargs(config, transport, asynchronous=True))
 
     async def send(self, req: Request) -> httpx.Response:
+        """Send ``req`` through the rate limiter, backoff and retries; returns the response (its body
+        read unless ``req.stream``) or raises the ``ApiError`` of a failed answer."""
         call = self.call(req)
         try:
             while True:
@@ -325,6 +333,7 @@ class AsyncRESTClient(_Pipeline):
 
     @asynccontextmanager
     async def stream(self, req: Request) -> AsyncIterator[httpx.Response]:
+        """Send ``req`` as a stream: the response, its body unread, closed on leaving the block."""
         req.stream = True
         response = await self.send(req)
         try:
@@ -333,6 +342,7 @@ class AsyncRESTClient(_Pipeline):
             await response.aclose()
 
     async def close(self) -> None:
+        """Close the connection pool."""
         await self.http.aclose()
 
     async def __aenter__(self) -> "AsyncRESTClient":

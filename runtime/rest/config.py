@@ -34,15 +34,18 @@ if TYPE_CHECKING:
     from kgen.runtime.rest.auth import Credentials
 
 log = logging.getLogger("kgen.runtime.rest.config")
+"""The logger of in-cluster config problems (a CA that cannot be read)."""
 
 PathLike = Union[str, "os.PathLike[str]"]
+"""A path, as a string or a path-like object."""
 
-#: client-go's rest.DefaultQPS and rest.DefaultBurst (rest/config.go): the client-side rate limit
-#: a REST client gets from a Config that leaves ``qps``/``burst`` at 0, their zero value.
 DEFAULT_QPS = 5.0
+"""client-go's rest.DefaultQPS and rest.DefaultBurst (rest/config.go): the client-side rate limit
+a REST client gets from a Config that leaves ``qps``/``burst`` at 0, their zero value."""
 DEFAULT_BURST = 10
-#: Where kubelet mounts a pod's service-account token, CA and namespace.
+"""client-go's rest.DefaultBurst: the burst a REST client gets from a Config that leaves ``burst`` at 0."""
 SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount"
+"""Where kubelet mounts a pod's service-account token, CA and namespace."""
 
 
 class ConfigError(ValueError):
@@ -76,26 +79,26 @@ class Config:
     namespace: str = "default"
     ca_data: bytes | None = None
     insecure_skip_tls_verify: bool = False
-    #: The name to verify the server's certificate against (and send as SNI) instead of the
-    #: host's; the REST client passes it per request as httpx's ``sni_hostname`` extension.
     tls_server_name: str | None = None
+    """The name to verify the server's certificate against (and send as SNI) instead of the
+    host's; the REST client passes it per request as httpx's ``sni_hostname`` extension."""
     cert_data: bytes | None = field(default=None, repr=False)
     key_data: bytes | None = field(default=None, repr=False)
-    #: The cluster's proxy-url. Without one, httpx honours HTTPS_PROXY/NO_PROXY (trust_env).
     proxy_url: str | None = None
+    """The cluster's proxy-url. Without one, httpx honours HTTPS_PROXY/NO_PROXY (trust_env)."""
     credentials: Credentials | None = None
     username: str | None = field(default=None, repr=False)
     password: str | None = field(default=None, repr=False)
-    #: rest.Config's QPS and Burst, zero values included: 0 is "not set", which the REST client
-    #: turns into DEFAULT_QPS / DEFAULT_BURST (token_bucket) and controller-runtime's config
-    #: getters, as kgen's Manager, into "no client-side limit"; < 0 disables the limiter.
     qps: float = 0.0
+    """rest.Config's QPS and Burst, zero values included: 0 is "not set", which the REST client
+    turns into DEFAULT_QPS / DEFAULT_BURST (token_bucket) and controller-runtime's config
+    getters, as kgen's Manager, into "no client-side limit"; < 0 disables the limiter."""
     burst: int = 0
-    #: client-go's Config.Timeout, in seconds: how long any wait of a request (dialing, sending,
-    #: each read of the answer) may last before it fails with httpx.TimeoutException. None keeps
-    #: kgen's bounds (kgen.runtime.rest.transport): 30 s to dial, 75 s of silence for a request
-    #: whose answer is read whole, a watch's idle timeout; a Request's own ``timeout`` wins.
     timeout: float | None = None
+    """client-go's Config.Timeout, in seconds: how long any wait of a request (dialing, sending,
+    each read of the answer) may last before it fails with httpx.TimeoutException. None keeps
+    kgen's bounds (kgen.runtime.rest.transport): 30 s to dial, 75 s of silence for a request
+    whose answer is read whole, a watch's idle timeout; a Request's own ``timeout`` wins."""
     user_agent: str = field(default_factory=default_user_agent)
 
     def __repr__(self) -> str:

@@ -44,6 +44,7 @@ class MultiMemberGzipDecoder:
         self._member_started = False  # bytes of the current member were fed
 
     def decode(self, data: bytes) -> bytes:
+        """Decompress ``data``: the bytes it completes, across member boundaries."""
         out: list[bytes] = []
         while data:
             self._member_started = True
@@ -60,6 +61,7 @@ class MultiMemberGzipDecoder:
         return b"".join(out)
 
     def flush(self) -> bytes:
+        """Check the end: a body that stops inside a member is an ``httpx.DecodingError``."""
         if self._member_started and not self._member.eof:
             raise httpx.DecodingError("gzip body: the stream ended inside a member")
         return b""

@@ -26,13 +26,16 @@ from typing import IO, Any
 from kgen.runtime.rest.auth import _REDACTED, CredentialError, _utcnow
 
 log = logging.getLogger("kgen.runtime.rest.exec_plugin")
+"""The logger of plugin runs."""
 
 EXEC_API_VERSIONS = ("client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1")
+"""The ExecCredential versions a plugin may speak."""
 INTERACTIVE_MODES = ("Never", "IfAvailable", "Always")
+"""The kubeconfig's ``interactiveMode`` values."""
 _STDERR_TAIL = 4000
-#: Tokens a plugin may echo to stderr that kgen never saw: JWTs (service-account and OIDC
-#: tokens) and EKS's presigned ``k8s-aws-v1.`` tokens.
 _TOKEN_LIKE = re.compile(r"\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*|\bk8s-aws-v1\.[\w-]+")
+"""Tokens a plugin may echo to stderr that kgen never saw: JWTs (service-account and OIDC
+tokens) and EKS's presigned ``k8s-aws-v1.`` tokens."""
 
 
 @dataclass(frozen=True)
@@ -102,9 +105,11 @@ class ExecCredential:
         self._lock = threading.Lock()
 
     def token(self) -> str | None:
+        """The plugin's token, running the plugin when there is none or it expired."""
         return self._current().token
 
     def cached_token(self) -> str | None:
+        """The token the plugin last gave, if it has not expired; None otherwise (no I/O)."""
         with self._lock:
             cached = self._cached
             return cached.token if cached is not None and not self._expired(cached) else None
@@ -115,6 +120,7 @@ class ExecCredential:
         return (result.cert, result.key) if result.cert and result.key else None
 
     def invalidate(self) -> None:
+        """Forget the plugin's answer: the next ``token`` runs it again."""
         with self._lock:
             self._cached = None
 

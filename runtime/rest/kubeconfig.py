@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from kgen.runtime.rest.auth import Credentials
 
 log = logging.getLogger("kgen.runtime.rest.kubeconfig")
+"""The logger of kubeconfig loading."""
 
 _PROXY_SCHEMES = ("http", "https", "socks5")
 

@@ -31,26 +31,40 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-#: component-base's series (metrics/prometheus/restclient) and their buckets.
 REQUEST_DURATION = "rest_client_request_duration_seconds"
+"""The series name of the histogram of request latency. The series are component-base's
+(metrics/prometheus/restclient)."""
 RATE_LIMITER_DURATION = "rest_client_rate_limiter_duration_seconds"
+"""The series name of the histogram of client-side rate limiter waits."""
 REQUESTS_TOTAL = "rest_client_requests_total"
+"""The series name of the counter of answers by code, method and host."""
 REQUEST_RETRIES_TOTAL = "rest_client_request_retries_total"
+"""The series name of the counter of retries by code, method and host."""
 LATENCY_BUCKETS = (0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0)
-#: client-go's code label of an attempt that got no answer (rest/request.go sanitize).
+"""The histogram buckets (seconds) of both duration series."""
 ERROR_CODE = "<error>"
+"""client-go's code label of an attempt that got no answer (rest/request.go sanitize)."""
 
 
 class LatencyMetric(Protocol):
-    def observe(self, verb: str, url: str, latency: float) -> None: ...
+    """A histogram of request (or rate limiter) latency by verb and URL template."""
+
+    def observe(self, verb: str, url: str, latency: float) -> None:
+        """Record one latency in seconds."""
 
 
 class ResultMetric(Protocol):
-    def increment(self, code: str, method: str, host: str) -> None: ...
+    """A counter of answers by code, method and host."""
+
+    def increment(self, code: str, method: str, host: str) -> None:
+        """Count one answer."""
 
 
 class RetryMetric(Protocol):
-    def increment_retry(self, code: str, method: str, host: str) -> None: ...
+    """A counter of retries by code, method and host."""
+
+    def increment_retry(self, code: str, method: str, host: str) -> None:
+        """Count one retry."""
 
 
 class _Noop:
@@ -156,6 +170,7 @@ class InMemoryRESTMetrics:
     request_retry: _InMemoryCounter = field(default_factory=_InMemoryCounter)
 
     def metrics(self) -> RESTMetrics:
+        """These recorders as the ``RESTMetrics`` a REST client takes."""
         return RESTMetrics(self.request_latency, self.rate_limiter_latency, self.request_result, self.request_retry)
 
 
@@ -250,4 +265,5 @@ def register(metrics: RESTMetrics | None) -> None:
 
 
 def registered() -> RESTMetrics:
+    """The metrics of REST clients built without ``metrics=`` (see ``register``)."""
     return _registered

@@ -15,8 +15,8 @@ from datetime import datetime, timedelta, timezone
 
 from kgen.runtime.rest.auth import _REDACTED, CredentialError, _utcnow
 
-#: client-go's oidc provider treats an id-token as expired this long before its ``exp``.
 OIDC_EXPIRY_LEEWAY = timedelta(seconds=10)
+"""client-go's oidc provider treats an id-token as expired this long before its ``exp``."""
 
 
 class OIDCIdToken:
@@ -28,6 +28,7 @@ class OIDCIdToken:
         self._expires = _jwt_expiry(id_token)
 
     def token(self) -> str:
+        """The id-token; a ``CredentialError`` once it has expired (kgen does not run the refresh flow)."""
         if self._expired():
             raise CredentialError(
                 "the oidc auth-provider's id-token has expired and kgen does not run the refresh "
@@ -36,10 +37,11 @@ class OIDCIdToken:
         return self._token
 
     def cached_token(self) -> str | None:
+        """The id-token unless it has expired, else None."""
         return None if self._expired() else self._token
 
     def invalidate(self) -> None:
-        pass  # no refresh flow: the id-token in the kubeconfig is all there is
+        """Nothing to renew: there is no refresh flow, the id-token in the kubeconfig is all there is."""
 
     def _expired(self) -> bool:
         return self._expires is not None and self._clock() + OIDC_EXPIRY_LEEWAY >= self._expires

@@ -43,18 +43,21 @@ import httpx
 
 from kgen.runtime.rest.config import Config
 
-#: client-go's dial timeout (transport/cache.go); in httpx it also bounds the TLS handshake.
 CONNECT_TIMEOUT = 30.0
-#: client-go's dialer KeepAlive: idle seconds before the first probe; Go then probes every 15 s
-#: and gives up after 9 unanswered probes (net.Dialer's defaults).
+"""client-go's dial timeout (transport/cache.go); in httpx it also bounds the TLS handshake."""
 TCP_KEEPALIVE_IDLE = 30
+"""client-go's dialer KeepAlive: idle seconds before the first probe; Go then probes every 15 s
+and gives up after 9 unanswered probes (net.Dialer's defaults)."""
 TCP_KEEPALIVE_INTERVAL = 15
+"""Seconds between keepalive probes once they started (Go's default)."""
 TCP_KEEPALIVE_COUNT = 9
-#: The longest silence of a request whose answer is read whole (see the module docstring).
+"""Unanswered keepalive probes before the connection is dropped (Go's default)."""
 DEFAULT_READ_TIMEOUT = 75.0
-#: client-go's MaxIdleConnsPerHost and Go's IdleConnTimeout.
+"""The longest silence of a request whose answer is read whole (see the module docstring)."""
 MAX_IDLE_CONNECTIONS = 25
+"""Idle connections kept in the pool (client-go's MaxIdleConnsPerHost)."""
 IDLE_CONNECTION_TIMEOUT = 90.0
+"""Seconds an idle pooled connection is kept (Go's IdleConnTimeout)."""
 
 
 def socket_options() -> list[tuple[int, int, int]]:
@@ -72,6 +75,8 @@ def socket_options() -> list[tuple[int, int, int]]:
 
 
 def limits() -> httpx.Limits:
+    """httpx's pool limits: connections unbounded, ``MAX_IDLE_CONNECTIONS`` kept for
+    ``IDLE_CONNECTION_TIMEOUT`` seconds."""
     return httpx.Limits(
         max_connections=None, max_keepalive_connections=MAX_IDLE_CONNECTIONS, keepalive_expiry=IDLE_CONNECTION_TIMEOUT
     )

@@ -20,26 +20,33 @@ from kgen.runtime.rest.with_retry import atoi
 from kgen.runtime.util.flowcontrol import Backoff
 
 ENV_BACKOFF_BASE = "KUBE_CLIENT_BACKOFF_BASE"
+"""The environment variable of the per-host backoff's initial delay in seconds (client-go's)."""
 ENV_BACKOFF_DURATION = "KUBE_CLIENT_BACKOFF_DURATION"
-#: Answers that grow the backoff (client-go: any code above 499, and 429).
+"""The environment variable of the per-host backoff's longest delay in seconds (client-go's)."""
 _MAX_RESPONSE_CODE = 499
+"""Answers that grow the backoff (client-go: any code above 499, and 429)."""
 _SERVER_IS_OVERLOADED = frozenset({429})
 
 
 class BackoffManager(Protocol):
     """``rest.BackoffManager``; the sleeping is the caller's (threads or asyncio)."""
 
-    def calculate_backoff(self, url: str) -> float: ...
+    def calculate_backoff(self, url: str) -> float:
+        """Seconds to wait before a request to ``url``."""
 
-    def update_backoff(self, url: str, error: BaseException | None, code: int) -> None: ...
+    def update_backoff(self, url: str, error: BaseException | None, code: int) -> None:
+        """Record the outcome of a request to ``url`` (its status ``code``, or the ``error``)."""
 
 
 class NoBackoff:
+    """No backoff: client-go's default when the environment sets none."""
+
     def calculate_backoff(self, url: str) -> float:
+        """Always 0."""
         return 0.0
 
     def update_backoff(self, url: str, error: BaseException | None, code: int) -> None:
-        pass
+        """Nothing to record."""
 
 
 class URLBackoff:
@@ -49,9 +56,11 @@ class URLBackoff:
         self.backoff = backoff
 
     def calculate_backoff(self, url: str) -> float:
+        """The current backoff of ``url``'s host."""
         return self.backoff.get(urlsplit(url).netloc)
 
     def update_backoff(self, url: str, error: BaseException | None, code: int) -> None:
+        """Grow the host's backoff on a 5xx or 429; reset it on any other outcome."""
         key = urlsplit(url).netloc
         if code > _MAX_RESPONSE_CODE or code in _SERVER_IS_OVERLOADED:
             self.backoff.next(key)

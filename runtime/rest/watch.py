@@ -25,18 +25,24 @@ import msgspec
 from kgen.runtime.apimachinery.errors import error_from_status
 
 T = TypeVar("T")
+"""The type of the watched objects."""
 
 ADDED: Final = "ADDED"
+"""A watch event's type: the object was added."""
 MODIFIED: Final = "MODIFIED"
+"""A watch event's type: the object was modified."""
 DELETED: Final = "DELETED"
+"""A watch event's type: the object was deleted (its last state)."""
 BOOKMARK: Final = "BOOKMARK"
+"""A watch event's type: a bookmark (only the resourceVersion is meaningful)."""
 ERROR: Final = "ERROR"
+"""A watch event's type: the watch failed (the object is a Status)."""
 
-#: The types of an event that carries an object.
 EventType = Literal["ADDED", "MODIFIED", "DELETED"]
+"""The types of an event that carries an object."""
 
-#: The annotation of the bookmark that ends a watch-list's initial events (metav1.InitialEventsAnnotationKey).
 INITIAL_EVENTS_END = "k8s.io/initial-events-end"
+"""The annotation of the bookmark that ends a watch-list's initial events (metav1.InitialEventsAnnotationKey)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +89,11 @@ _bookmark_decoder = msgspec.json.Decoder(_BookmarkObject)
 _OBJECT_EVENTS: frozenset[str] = frozenset((ADDED, MODIFIED, DELETED))
 
 
-#: How the apiserver's encoder starts an event that carries an object: its object's bytes are
-#: the rest of the line but its closing brace.
 _OBJECT_EVENT_PREFIXES: tuple[tuple[bytes, EventType], ...] = tuple(
     (b'{"type":"%s","object":' % t.encode(), t) for t in (ADDED, MODIFIED, DELETED)
 )
+"""How the apiserver's encoder starts an event that carries an object: its object's bytes are
+the rest of the line but its closing brace."""
 
 
 class WatchDecodeError(ValueError):
@@ -95,6 +101,9 @@ class WatchDecodeError(ValueError):
 
 
 class WatchDecoder(Generic[T]):
+    """Decodes a watch stream's newline-delimited JSON events, fed in chunks cut anywhere:
+    ``WatchEvent``s, ``Bookmark``s, and an ``ERROR`` event raised as its ``ApiError``."""
+
     def __init__(self, decode_object: Callable[[bytes], T], request: str = "") -> None:
         self._decode_object = decode_object
         self._buffer = bytearray()

@@ -33,12 +33,15 @@ from dataclasses import dataclass
 
 import httpx
 
-#: client-go rest.Request's default maxRetries.
 MAX_RETRIES = 10
+"""client-go rest.Request's default maxRetries."""
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
 class RequestKind(enum.Enum):
+    """What a request is for the retry and timeout rules: a whole-body request (Do/DoRaw), a watch, or
+    another streamed answer (pods/log, ...)."""
+
     REQUEST = "request"  # Do / DoRaw: the body is read whole
     WATCH = "watch"  # a watch=true GET
     STREAM = "stream"  # any other streamed answer (pods/log, ...)
