@@ -31,6 +31,9 @@ from kgen.runtime.fake.writes import (
 
 
 def apply(store: Store, route: Route, call: Call) -> Reply:
+    """Server-side apply (an apply patch) of the route's object, as the apiserver does: fieldManager
+    required, a 409 on conflicts with other managers unless forced; creates the object if it does not
+    exist (not through a subresource)."""
     info = route.info
     if not call.params.get("fieldManager"):
         raise Failure(

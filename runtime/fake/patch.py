@@ -50,12 +50,14 @@ _PATCHERS: dict[str, Callable[..., Any]] = {
     PatchType.JSON.value: json_patch, PatchType.MERGE.value: merge_patch,
     PatchType.STRATEGIC.value: strategicpatch.strategic_merge_patch,  # with the route's schema: _strategic
 }
-#: JSON patch and merge patch decode the body strictly first unless fieldValidation is Ignore.
 _VALIDATING = {PatchType.JSON.value, PatchType.MERGE.value}
+"""JSON patch and merge patch decode the body strictly first unless fieldValidation is Ignore."""
 _REJECTED = "the server rejected our request due to an error in our request"
 
 
 def patch(store: Store, route: Route, call: Call) -> Reply:
+    """Patch the route's object with the request's patch type (JSON, merge, strategic merge for built-in
+    kinds, or apply), as the apiserver does."""
     if call.content_type == PatchType.APPLY.value:
         return apply(store, route, call)
     if call.content_type == PatchType.STRATEGIC.value and not builtin(route.info.group):

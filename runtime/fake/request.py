@@ -19,6 +19,7 @@ from kgen.runtime.fake.store import Key, Obj
 from kgen.runtime.gentype.resource import ResourceInfo
 
 DEFAULT_MANAGER = "kgen-fake"
+"""The field manager of a write whose request names none and has no user agent."""
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Call:
 
     @classmethod
     def of(cls, request: httpx.Request, body: bytes) -> "Call":
+        """The call of an httpx request whose body was read."""
         timeout = request.extensions.get("timeout") or {}
         read = timeout.get("read") if isinstance(timeout, Mapping) else None
         return cls(
@@ -45,6 +47,7 @@ class Call:
 
     @property
     def dry_run(self) -> bool:
+        """Whether the request asks for a dry run."""
         return bool(self.params.get("dryRun"))
 
     @property
@@ -53,6 +56,7 @@ class Call:
         return self.params.get("fieldManager") or self.user_agent.split("/")[0].strip() or DEFAULT_MANAGER
 
     def json(self) -> Any:
+        """The body decoded as JSON (None for an empty body); a 400 if it is not JSON."""
         try:
             return msgspec.json.decode(self.body) if self.body else None
         except msgspec.DecodeError as e:
@@ -61,6 +65,9 @@ class Call:
 
 @dataclass(frozen=True)
 class Route:
+    """What a request's path names: the resource, namespace, object name and subresource ("" where
+    absent)."""
+
     info: ResourceInfo
     namespace: str
     name: str
@@ -68,15 +75,18 @@ class Route:
 
     @property
     def key(self) -> Key:
+        """The object's store key: (namespace, name), namespace "" for a cluster-scoped resource."""
         return (self.namespace if self.info.namespaced else "", self.name)
 
 
 @dataclass
 class Reply:
+    """The tracker's answer: the status code, the JSON body, and warnings."""
+
     code: int
     body: Obj | None = None
-    #: ``Warning`` header values, in order (fieldValidation=Warn's unknown fields).
     warnings: list[str] = field(default_factory=list)
+    """``Warning`` header values, in order (fieldValidation=Warn's unknown fields)."""
 
 
 def parse_rv(value: str) -> int:

@@ -36,10 +36,12 @@ def scale_of(route: Route, obj: Obj) -> Obj:
 
 
 def get_scale(store: Store, route: Route) -> Reply:
+    """The scale subresource of the route's object."""
     return Reply(200, scale_of(route, store.get(route.info, route.key)))
 
 
 def update_scale(store: Store, route: Route, call: Call) -> Reply:
+    """Write the scale subresource of the route's object from the request's Scale."""
     body = call.json()
     if not isinstance(body, dict):
         raise bad_request("the body of the request must be a Scale")

@@ -140,8 +140,8 @@ def model_for(api_version: str, kind: str) -> type[Model] | None:
     return None  # not cached: the model may be imported later
 
 
-#: Models found so far, and each Struct's fields by wire name.
 _MODELS: dict[tuple[str, str], type[Model]] = {}
+"""Models found so far, and each Struct's fields by wire name."""
 _FIELDS: dict[type, dict[str, inspect.Field]] = {}
 
 

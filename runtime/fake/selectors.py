@@ -18,6 +18,7 @@ from kgen.runtime.apimachinery.meta import labels_of
 from kgen.runtime.fake.errors import bad_request
 
 Predicate = Callable[[Mapping[str, Any]], bool]
+"""Whether an object matches (a label or field selector)."""
 
 
 def selector(params: httpx.QueryParams) -> Predicate:

@@ -26,11 +26,13 @@ from kgen.runtime.fake.errors import already_exists, expired, not_found
 from kgen.runtime.gentype.resource import ResourceInfo
 
 Obj = dict[str, Any]
-Key = tuple[str, str]  # (namespace, name); namespace is "" for cluster-scoped objects
+"""A stored object: JSON as a dict."""
+Key = tuple[str, str]
+"""An object's key: (namespace, name); namespace is "" for cluster-scoped objects."""
 
 ADDED, MODIFIED, DELETED = "ADDED", "MODIFIED", "DELETED"
-#: The apiserver's alphabet for generated names: no vowels, no look-alike digits.
 _NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+"""The apiserver's alphabet for generated names: no vowels, no look-alike digits."""
 _MAX_GENERATED_PREFIX = 63 - 5
 
 
@@ -40,15 +42,18 @@ def copy(value: Any) -> Any:
 
 
 def now() -> str:
+    """Now, as an RFC 3339 timestamp in seconds (the apiserver's metav1.Time)."""
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def as_dict(value: Any) -> Obj:
+    """``value`` if it is a dict, else an empty one."""
     return value if isinstance(value, dict) else {}
 
 
 def meta(obj: Mapping[str, Any]) -> Obj:
     # The metadata dict itself, to write to; apimachinery.meta reads fields but never hands it out.
+    """The object's metadata dict itself, to write to (empty if it has none)."""
     return as_dict(obj.get("metadata"))
 
 
@@ -59,6 +64,9 @@ def builtin(group: str) -> bool:
 
 @dataclass(frozen=True)
 class Event:
+    """One change in the store's history: its resourceVersion, type, resource, key, the object after it
+    (for DELETED, its last state) and before it (None for ADDED)."""
+
     rv: int
     type: str
     info: ResourceInfo
@@ -87,11 +95,12 @@ class Store:
         self._history: collections.deque[Event] = collections.deque()
         self._history_size = history
         self.bookmark_interval = bookmark_interval
-        #: What a custom resource's stored JSON holds beyond its answer: the empty or null
-        #: metadata collections a server-side apply left (``kgen.runtime.fake.writes.stored_extras``).
         self.extras: dict[tuple[ResourceInfo, Key], Obj] = {}
+        """What a custom resource's stored JSON holds beyond its answer: the empty or null
+        metadata collections a server-side apply left (``kgen.runtime.fake.writes.stored_extras``)."""
 
     def register(self, info: ResourceInfo, *, status: bool) -> None:
+        """Serve resource ``info``; ``status``: whether it has a status subresource."""
         with self.lock:
             self.resources[(info.group, info.version, info.plural)] = info
             if status:
@@ -130,6 +139,7 @@ class Store:
         self.wake()
 
     def compact(self) -> None:
+        """Drop the history: watches from a resourceVersion before now get 410 Gone."""
         with self.lock:
             self._history.clear()
             self.floor = self.rv
@@ -151,6 +161,7 @@ class Store:
         return objects
 
     def events_after(self, rv: int) -> list[Event]:
+        """The events after resourceVersion ``rv``, oldest first."""
         events: list[Event] = []
         for event in reversed(self._history):
             if event.rv <= rv:
@@ -170,17 +181,21 @@ class Store:
     # -- change notification: what watches wait on -------------------------------------------
 
     def wake(self) -> None:
+        """Wake every watch waiting for a change."""
         self.seq += 1
         self._changed.notify_all()
         for wake in list(self._wakers):
             wake()
 
     def wait(self, seen: int, timeout: float | None) -> None:
+        """Wait up to ``timeout`` seconds for a change after ``seen`` (the change count a watch last
+        saw)."""
         with self._changed:
             if self.seq == seen:
                 self._changed.wait(timeout)
 
     async def wait_async(self, seen: int, timeout: float | None) -> None:
+        """``wait`` on asyncio."""
         loop = asyncio.get_running_loop()
         woken = asyncio.Event()
 

@@ -37,8 +37,8 @@ from typing import Any
 
 from kgen.runtime.apimachinery.mergeschema import FieldType, TypeSchema, schema_for
 
-#: Fields a custom resource's root always keeps (``metadata`` is ObjectMeta's to prune).
 _ROOT_KEPT = frozenset({"apiVersion", "kind", "metadata"})
+"""Fields a custom resource's root always keeps (``metadata`` is ObjectMeta's to prune)."""
 
 
 def crd_schema(api_version: str, kind: str, package: str | None) -> TypeSchema | None:
@@ -49,8 +49,8 @@ def crd_schema(api_version: str, kind: str, package: str | None) -> TypeSchema |
     return None if ts is None or ts.preserve_unknown_fields else ts
 
 
-#: ObjectMeta's coercion of an embedded resource's ``metadata`` at a path: (kept, unknown paths).
 MetaCoercion = Callable[[dict[str, Any], str], tuple[dict[str, Any], list[str]]]
+"""ObjectMeta's coercion of an embedded resource's ``metadata`` at a path: (kept, unknown paths)."""
 _EMBEDDED_KEPT = frozenset({"apiVersion", "kind"})
 
 

@@ -43,6 +43,7 @@ class ObjectTracker:
 
     @property
     def bookmark_interval(self) -> float:
+        """Seconds between the bookmarks of a watch that asked for them."""
         return self._store.bookmark_interval
 
     @bookmark_interval.setter
@@ -55,6 +56,7 @@ class ObjectTracker:
 
     @property
     def resource_version(self) -> str:
+        """The store's current resourceVersion."""
         with self._store.lock:
             return str(self._store.rv)
 
@@ -90,7 +92,9 @@ class ObjectTracker:
         self._store.compact()
 
     def transport(self) -> httpx.BaseTransport:
+        """An httpx transport answering from this tracker (give it to a RESTClient)."""
         return Transport(self._store)
 
     def async_transport(self) -> httpx.AsyncBaseTransport:
+        """An httpx async transport answering from this tracker (give it to an AsyncRESTClient)."""
         return AsyncTransport(self._store)

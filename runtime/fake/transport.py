@@ -25,10 +25,13 @@ _SUBRESOURCES = frozenset({"status", "scale"})
 
 
 class Transport(httpx.BaseTransport):
+    """An httpx transport that answers every request from the tracker's store, as the apiserver would."""
+
     def __init__(self, store: Store) -> None:
         self._store = store
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        """The store's answer to ``request`` (a watch: a streamed response)."""
         reply = serve(self._store, Call.of(request, request.read()))
         if isinstance(reply, Watch):
             return httpx.Response(200, headers={"Content-Type": "application/json"}, stream=WatchStream(reply))
@@ -36,10 +39,13 @@ class Transport(httpx.BaseTransport):
 
 
 class AsyncTransport(httpx.AsyncBaseTransport):
+    """``Transport`` for httpx.AsyncClient."""
+
     def __init__(self, store: Store) -> None:
         self._store = store
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        """The store's answer to ``request`` (a watch: a streamed response)."""
         reply = serve(self._store, Call.of(request, await request.aread()))
         if isinstance(reply, Watch):
             return httpx.Response(200, headers={"Content-Type": "application/json"}, stream=AsyncWatchStream(reply))

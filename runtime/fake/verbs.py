@@ -50,10 +50,13 @@ _EXPIRED_CONTINUE = (
 
 
 def get(store: Store, route: Route) -> Reply:
+    """The route's object (404 if it is not there)."""
     return Reply(200, store.get(route.info, route.key))
 
 
 def create(store: Store, route: Route, call: Call) -> Reply:
+    """Create the request's object as the apiserver does (defaults, generated names, validation, managed
+    fields); 409 if it exists."""
     body = check_identity(route, call.json())
     check_strict_body(route, call, body)
     warnings = unknown_field_warnings(route, call, body, ordered=True)
@@ -107,6 +110,8 @@ def _create(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
 
 
 def update(store: Store, route: Route, call: Call) -> Reply:
+    """Replace the route's object as the apiserver does: 404 if it is not there, 409 on a stale
+    resourceVersion, then validation and managed fields."""
     body = check_identity(route, call.json())
     check_strict_body(route, call, body)
     warnings = unknown_field_warnings(route, call, body, ordered=True)
@@ -129,6 +134,8 @@ def _update(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
 
 
 def delete(store: Store, route: Route, call: Call) -> Reply:
+    """Delete the route's object with the request's DeleteOptions (preconditions, dry run, finalizers
+    keep it with a deletionTimestamp)."""
     options = call.json() or {}
     if not isinstance(options, dict):
         raise bad_request("the body of the request must be DeleteOptions")
@@ -153,6 +160,7 @@ def delete(store: Store, route: Route, call: Call) -> Reply:
 
 
 def delete_collection(store: Store, route: Route, call: Call) -> Reply:
+    """Delete every object the request's selectors match, with its DeleteOptions."""
     options = call.json() or {}
     if not isinstance(options, dict):
         raise bad_request("the body of the request must be DeleteOptions")
@@ -192,6 +200,7 @@ def _delete_one(store: Store, route: Route, stored: Obj, options: Mapping[str, A
 
 
 def list_(store: Store, route: Route, call: Call) -> Reply:
+    """List the route's objects: selectors, limit/continue paging, resourceVersion semantics."""
     params = call.params
     selected = selector(params)
     try:

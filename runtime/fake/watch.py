@@ -30,6 +30,7 @@ from kgen.runtime.fake.store import ADDED, DELETED, MODIFIED, Event, Obj, Store,
 
 BOOKMARK, ERROR = "BOOKMARK", "ERROR"
 INITIAL_EVENTS_END = "k8s.io/initial-events-end"
+"""The annotation of the bookmark that ends a watch-list's initial events."""
 
 
 def start(store: Store, route: Route, call: Call) -> Watch:
@@ -97,6 +98,7 @@ class Watch:
         self.next_bookmark = self.started + self.store.bookmark_interval
 
     def bookmark(self, annotations: Mapping[str, str] | None = None) -> bytes:
+        """A BOOKMARK event line at the store's resourceVersion, with ``annotations``."""
         meta: Obj = {"resourceVersion": str(self.store.rv)}
         if annotations:
             meta["annotations"] = dict(annotations)
@@ -104,10 +106,12 @@ class Watch:
         return _line(BOOKMARK, {"kind": info.kind, "apiVersion": info.api_version, "metadata": meta})
 
     def expire(self, message: str) -> None:
+        """End the watch with a 410 Expired ERROR event carrying ``message``."""
         self.pending.append(_line(ERROR, expired(message).status))
         self.closed = True
 
     def close(self) -> None:
+        """Close the watch and wake it."""
         with self.store.lock:
             self.closed = True
             self.store.wake()
@@ -160,6 +164,8 @@ class Watch:
 
 
 class WatchStream(httpx.SyncByteStream):
+    """A watch's response body for httpx: event lines as they come."""
+
     def __init__(self, watch: Watch) -> None:
         self._watch = watch
 
@@ -174,10 +180,13 @@ class WatchStream(httpx.SyncByteStream):
                 self._watch.store.wait(seen, wait)
 
     def close(self) -> None:
+        """Close the watch."""
         self._watch.close()
 
 
 class AsyncWatchStream(httpx.AsyncByteStream):
+    """A watch's response body for httpx.AsyncClient: event lines as they come."""
+
     def __init__(self, watch: Watch) -> None:
         self._watch = watch
 
@@ -192,4 +201,5 @@ class AsyncWatchStream(httpx.AsyncByteStream):
                 await self._watch.store.wait_async(seen, wait)
 
     async def aclose(self) -> None:
+        """Close the watch."""
         self._watch.close()

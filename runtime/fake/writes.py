@@ -38,13 +38,13 @@ from kgen.runtime.fake.schema import decoded
 from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
 from kgen.runtime.gentype.resource import ResourceInfo
 
-#: Built-in resources that have a spec but no metadata.generation.
 _NO_GENERATION = frozenset({
     ("", "services"), ("", "namespaces"), ("", "nodes"), ("", "persistentvolumes"),
     ("", "persistentvolumeclaims"), ("", "resourcequotas"), ("", "limitranges"), ("coordination.k8s.io", "leases"),
 })
-#: Built-in resources whose annotations count for the generation (apps' deployment strategy).
+"""Built-in resources that have a spec but no metadata.generation."""
 _ANNOTATIONS_IN_GENERATION = frozenset({("apps", "deployments")})
+"""Built-in resources whose annotations count for the generation (apps' deployment strategy)."""
 _SERVER_OWNED = (
     "name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
     "deletionGracePeriodSeconds", "generation", "resourceVersion", "managedFields",
@@ -77,6 +77,8 @@ def typed(info: ResourceInfo, obj: Obj) -> Obj:
 
 
 def tracks_generation(info: ResourceInfo, obj: Mapping[str, Any]) -> bool:
+    """Whether objects of the resource get a metadata.generation (custom resources always; built-in
+    kinds with a spec, except the few the apiserver does not track)."""
     if not builtin(info.group):
         return True  # custom resources always carry a generation
     return "spec" in obj and (info.group, info.plural) not in _NO_GENERATION
@@ -136,8 +138,8 @@ def check_update_version(route: Route, incoming: Mapping[str, Any]) -> None:
     )
 
 
-#: Built-in resources whose etcd key is not /registry/<resource> (the apiserver's storage config).
 _ETCD_PREFIXES = {("", "nodes"): "minions", ("", "services"): "services/specs"}
+"""Built-in resources whose etcd key is not /registry/<resource> (the apiserver's storage config)."""
 
 
 def check_uid(route: Route, stored: Obj, incoming: Mapping[str, Any]) -> None:
@@ -166,9 +168,9 @@ def check_version(route: Route, stored: Obj, incoming: Mapping[str, Any]) -> Non
         raise conflict(route.info, route.name)
 
 
-#: ObjectMeta collections a custom resource's stored JSON may hold empty or null (Go's omitempty
-#: drops them from every answer, as the apiextensions apiserver reads metadata through ObjectMeta).
 _OMITTED_META = ("labels", "annotations", "finalizers", "ownerReferences")
+"""ObjectMeta collections a custom resource's stored JSON may hold empty or null (Go's omitempty
+drops them from every answer, as the apiextensions apiserver reads metadata through ObjectMeta)."""
 
 
 def stored_extras(route: Route, applied: Mapping[str, Any]) -> Obj:

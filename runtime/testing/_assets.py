@@ -18,7 +18,7 @@ BINARIES = ("etcd", "kube-apiserver")
 
 
 class AssetsNotFound(RuntimeError):
-    pass
+    """No kube-apiserver and etcd binaries were found (or building them failed)."""
 
 
 def _complete(folder: Path) -> bool:
@@ -32,6 +32,9 @@ def _build_script() -> Path | None:
 
 
 def find_assets() -> Path:
+    """The folder of the kube-apiserver and etcd binaries: ``$KUBEBUILDER_ASSETS``; else what the
+    checkout's hack/envtest/build.sh builds; else the newest complete build in kgen's cache.
+    ``AssetsNotFound`` otherwise."""
     explicit = os.environ.get("KUBEBUILDER_ASSETS")
     if explicit:
         folder = Path(explicit)

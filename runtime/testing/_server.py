@@ -38,12 +38,13 @@ _TMP_PREFIX = "kgen-envtest-"
 ADMIN_USER = "kgen-admin"
 RESTRICTED_USER = "kgen-restricted"
 RESTRICTED_NAMESPACE = "kgen-restricted"
-#: Users that authenticate with a static bearer token (all in system:masters), for auth tests.
+"""The namespace the restricted user may read ConfigMaps in (``restricted_kubeconfig``)."""
 TOKEN_USERS = ("kgen-token-1", "kgen-token-2", "kgen-token-3")
+"""Users that authenticate with a static bearer token (all in system:masters), for auth tests."""
 
 
 class StartupError(RuntimeError):
-    pass
+    """kube-apiserver or etcd failed to start or to become ready."""
 
 
 def _free_port() -> int:
@@ -142,8 +143,8 @@ class KubeAPIServer:
         self.kubeconfig = ""
         self.restricted_kubeconfig = ""
         self.startup_seconds = 0.0
-        #: user -> bearer token the server accepts (see TOKEN_USERS); never printed by repr.
         self.tokens: dict[str, str] = {}
+        """user -> bearer token the server accepts (see TOKEN_USERS); never printed by repr."""
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -154,6 +155,8 @@ class KubeAPIServer:
         self.stop()
 
     def start(self) -> "KubeAPIServer":
+        """Start etcd and kube-apiserver in a fresh temporary folder and wait until the apiserver is
+        ready; writes the kubeconfigs and the restricted identity. Returns the server."""
         started = time.monotonic()
         assets = self._assets or find_assets()
         _sweep_stale_dirs()
@@ -174,6 +177,7 @@ class KubeAPIServer:
         return self
 
     def stop(self) -> None:
+        """Stop kube-apiserver and etcd and remove the folder; safe to call again."""
         with self._lock:
             procs, self._procs = self._procs, []
             for proc in reversed(procs):  # apiserver first, then etcd
@@ -199,6 +203,7 @@ class KubeAPIServer:
 
     @property
     def running(self) -> bool:
+        """Whether both processes are running."""
         return bool(self._procs) and all(p.poll() is None for p in self._procs)
 
     @property

@@ -25,6 +25,8 @@ def _sigterm_as_interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    """pytest hook: on the main thread, a SIGTERM stops the run as Ctrl-C does, so teardown stops the
+    apiserver."""
     if threading.current_thread() is threading.main_thread():
         if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
             signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
@@ -54,5 +56,6 @@ def kube_apiserver_without_watch_cache() -> Iterator["KubeAPIServer"]:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """pytest hook: reports how long each kube-apiserver + etcd start took."""
     for seconds in _startups:
         terminalreporter.write_line(f"kgen envtest: kube-apiserver + etcd ready in {seconds:.1f}s")
