@@ -38,6 +38,7 @@ import msgspec
 from kgen.runtime.apimachinery.model import Model
 
 M = TypeVar("M", bound=Model)
+"""The model an apply configuration is extracted for."""
 
 
 class ApplyConfiguration(Model, Generic[M], kw_only=True):
@@ -49,9 +50,9 @@ class ApplyConfiguration(Model, Generic[M], kw_only=True):
     newer server sends that this code does not know survive ``extract`` and the apply after it.
     """
 
-    #: ``x-kubernetes-map-type: atomic`` on the type (``LabelSelector``) or on fields of it
-    #: (``nodeSelector``, by wire name): server-side apply owns them whole, and so does extract.
     ATOMIC: ClassVar[bool] = False
+    """``x-kubernetes-map-type: atomic`` on the type (``LabelSelector``) or on fields of it
+    (``nodeSelector``, by wire name): server-side apply owns them whole, and so does extract."""
     ATOMIC_FIELDS: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self) -> None:

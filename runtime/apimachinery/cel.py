@@ -75,9 +75,9 @@ class Violation:
     type: str
     field: str
     message: str
-    #: whether an update that leaves the node unchanged drops it (validation ratcheting): a
-    #: failure of a rule without ``oldSelf``; never an evaluation error or a transition rule's
     ratchets: bool = dataclasses.field(default=False, compare=False)
+    """whether an update that leaves the node unchanged drops it (validation ratcheting): a
+    failure of a rule without ``oldSelf``; never an evaluation error or a transition rule's"""
 
     def __str__(self) -> str:
         return f"{self.field}: {self.message}"
@@ -203,7 +203,6 @@ def _wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-#: cel-cpp's runtime error texts -> cel-go's (what the apiserver prints), measured in the probe.
 _GO_ERRORS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^divide by zero$"), "division by zero"),
     (re.compile(r"^modulus by zero$"), "modulus by zero"),
@@ -215,6 +214,7 @@ _GO_ERRORS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"^String to (Duration|Timestamp) conversion failed$"),
      r"type conversion error from 'string' to 'google.protobuf.\1'"),
 ]
+"""cel-cpp's runtime error texts -> cel-go's (what the apiserver prints), measured in the probe."""
 _STATUS_PREFIX_RE = re.compile(r"^[A-Z_]+: ")
 
 
@@ -424,10 +424,10 @@ def check_rules(value: Any, schema: Schema, path: str, *, old_self: Any = MISSIN
     return _compiled_for(rules, schema).evaluate(value, old_self=old_self, path=path)
 
 
-#: compile_rules by the identity of the rules list and the schema node, which a walker meets again
-#: at every object: serialising a large node to JSON for the content-keyed cache costs more than
-#: evaluating most rules. The entries hold both objects, so their ids cannot be reused meanwhile.
 _BY_IDENTITY: dict[tuple[int, int], tuple[list[dict[str, Any]], Schema, CompiledRules]] = {}
+"""compile_rules by the identity of the rules list and the schema node, which a walker meets again
+at every object: serialising a large node to JSON for the content-keyed cache costs more than
+evaluating most rules. The entries hold both objects, so their ids cannot be reused meanwhile."""
 
 
 def _compiled_for(rules: list[dict[str, Any]], schema: Schema) -> CompiledRules:

@@ -20,6 +20,7 @@ from typing import Any, Final
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 Schema = dict[str, Any]
+"""A JSON schema node (OpenAPI v3, as a dict)."""
 
 # -- the Kubernetes CEL library, in plain Python --------------------------------------------------
 # k8s.io/apiserver/pkg/cel/library (v0.37) and cel-go's ext.Sets / ext.Lists; errors in the
@@ -180,6 +181,7 @@ def _escaped_path(u: dict[str, str]) -> str:
 
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+"""An IP address of either family."""
 
 
 def _address(s: str) -> Address:
@@ -296,14 +298,11 @@ def _contains_all(a: list[Any], b: list[Any]) -> bool:
     return all(any(x == y for y in a) for x in b)
 
 
-# Parameter-type shorthands for the signature table below, resolved against the library's
-# cel.Type at the first compile: S string, I int, L list(dyn), M map(string, dyn) (an opaque
-# Kubernetes value), B bool, D double.
 Sig = tuple[str, tuple[str, ...], Callable[..., Any]]
+"""One overload of a library function: (return type, parameter types with the receiver first,
+implementation). Type shorthands, resolved against cel.Type at the first compile: S string, I int, L
+list(dyn), M map(string, dyn) (an opaque Kubernetes value), B bool, D double."""
 
-#: name -> overloads (return type, parameter types with the receiver first, implementation).
-#: Member functions are called ``x.f(a)``; the names in GLOBALS are called ``f(x, a)``.
-#: (Quantity's ``sign`` is global in k8s.io/apiserver, though its doc writes ``q.sign()``.)
 LIBRARY: dict[str, list[Sig]] = {
     # quantity
     "quantity": [("M", ("S",), lambda s: _quantity_of(_parse_quantity(s)))],
@@ -365,11 +364,15 @@ LIBRARY: dict[str, list[Sig]] = {
     "slice": [("L", ("L", "I", "I"), _slice)],
     "flatten": [("L", ("L",), lambda xs: [y for x in xs for y in (x if isinstance(x, list) else [x])])],
 }
+"""name -> overloads (return type, parameter types with the receiver first, implementation).
+Member functions are called ``x.f(a)``; the names in GLOBALS are called ``f(x, a)``.
+(Quantity's ``sign`` is global in k8s.io/apiserver, though its doc writes ``q.sign()``.)"""
 
 GLOBALS: Final = frozenset({
     "quantity", "isQuantity", "sign", "url", "isURL", "isIP", "ip.isCanonical", "cidr", "isCIDR",
     "semver", "isSemver", "sets.contains", "sets.equivalent", "sets.intersects",
 })
+"""The library functions called as globals, ``f(x, a)``, rather than as members, ``x.f(a)``."""
 
 
 # -- binding values as the apiserver does ----------------------------------------------------------
@@ -407,6 +410,8 @@ def _parse_duration(s: str) -> timedelta:
 
 
 def is_dyn(schema: Schema) -> bool:
+    """Whether values at ``schema`` are CEL's dyn: int-or-string, typeless, or an object that keeps
+    unknown fields with no properties of its own."""
     return (schema.get("x-kubernetes-int-or-string") is True or "type" not in schema
             or (schema.get("type") == "object" and schema.get("x-kubernetes-preserve-unknown-fields") is True
                 and "properties" not in schema and "additionalProperties" not in schema))

@@ -23,6 +23,8 @@ import msgspec
 
 @dataclass(frozen=True)
 class StatusCause:
+    """One cause of a Status: the field, the reason, and the message."""
+
     field: str
     reason: str
     message: str
@@ -43,6 +45,7 @@ class ApiError(Exception):
 
     @property
     def causes(self) -> list[StatusCause]:
+        """The Status's details.causes (a 422's field errors)."""
         return [
             StatusCause(str(c.get("field", "")), str(c.get("reason", "")), str(c.get("message", "")))
             for c in self.details.get("causes") or []
@@ -50,35 +53,36 @@ class ApiError(Exception):
 
 
 class BadRequest(ApiError):
-    pass
+    """400 Bad Request."""
 
 
 class Unauthorized(ApiError):
-    pass
+    """401 Unauthorized: no credentials, or the server did not accept them."""
 
 
 class Forbidden(ApiError):
-    pass
+    """403 Forbidden: the user may not do this (RBAC), or admission refused it."""
 
 
 class NotFound(ApiError):
-    pass
+    """404 Not Found: no such object (or resource)."""
 
 
 class MethodNotAllowed(ApiError):
-    pass
+    """405 Method Not Allowed: the resource does not serve this verb."""
 
 
 class Conflict(ApiError):
-    pass
+    """409 Conflict: the object changed since it was read (a stale resourceVersion); read it again and
+    retry."""
 
 
 class AlreadyExists(Conflict):
-    pass
+    """409 AlreadyExists: an object of that name exists."""
 
 
 class Gone(ApiError):
-    pass
+    """410 Gone: the resourceVersion asked for is no longer available (``Expired`` for a too old one)."""
 
 
 class Expired(Gone):
@@ -92,23 +96,23 @@ class Expired(Gone):
 
 
 class Invalid(ApiError):
-    pass
+    """422 Invalid: the object fails validation; ``causes`` names the fields."""
 
 
 class TooManyRequests(ApiError):
-    pass
+    """429 Too Many Requests: the server (API priority and fairness) asks the client to back off."""
 
 
 class InternalError(ApiError):
-    pass
+    """500 Internal Server Error."""
 
 
 class ServiceUnavailable(ApiError):
-    pass
+    """503 Service Unavailable."""
 
 
 class ServerTimeout(ApiError):
-    pass
+    """504, or reason Timeout/ServerTimeout: the server did not answer in time."""
 
 
 _BY_CODE: dict[int, type[ApiError]] = {
@@ -124,6 +128,8 @@ _BY_REASON: dict[str, type[ApiError]] = {
 
 
 def error_from_status(status: dict[str, Any], code: int = 0, request: str = "") -> ApiError:
+    """An ``ApiError`` from a Status, of the class its reason names, else its code's (``code`` when
+    the Status has none); a 410 of another reason than Gone is ``Expired``."""
     code = int(status.get("code") or code)
     reason = str(status.get("reason") or "")
     cls = _BY_REASON.get(reason) or _BY_CODE.get(code) or ApiError

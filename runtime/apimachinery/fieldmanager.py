@@ -54,7 +54,6 @@ _CURRENT_OPERATION = "current-operation"
 _BEFORE_FIRST_APPLY = "before-first-apply"
 _ANCIENT_CHANGES = "ancient-changes"
 
-#: stripMetaManager's set: what no manager owns.
 _STRIPPED = Set([
     (PathElement.field("apiVersion"),), (PathElement.field("kind"),), (PathElement.field("metadata"),),
     *((PathElement.field("metadata"), PathElement.field(f)) for f in (
@@ -62,6 +61,7 @@ _STRIPPED = Set([
         "resourceVersion",
     )),
 ])
+"""stripMetaManager's set: what no manager owns."""
 
 
 class FieldManagerError(ValueError):

@@ -92,6 +92,7 @@ class PathElement:
 
     @staticmethod
     def field(name: str) -> PathElement:
+        """A struct field's step."""
         return PathElement(_FIELD, name, (_FIELD, name.encode()))
 
     @staticmethod
@@ -104,18 +105,22 @@ class PathElement:
 
     @staticmethod
     def value(v: Any) -> PathElement:
+        """A set item's step (a list with set semantics)."""
         return PathElement(_VALUE, v, (_VALUE, value_key(v)))
 
     @staticmethod
     def index(i: int) -> PathElement:
+        """An atomic list's item's step, by index."""
         return PathElement(_INDEX, i, (_INDEX, i))
 
     @property
     def field_name(self) -> str | None:
+        """The field name, for a field step; else None."""
         return self.payload if self.kind == _FIELD else None
 
     @property
     def key_fields(self) -> tuple[tuple[str, Any], ...] | None:
+        """The key's ``(name, value)`` pairs, for an associative list item's step; else None."""
         return self.payload if self.kind == _KEY else None
 
     def __lt__(self, other: PathElement) -> bool:
@@ -169,6 +174,7 @@ def _scalar_key(typed_pairs: tuple[tuple[str, type, Any], ...]) -> PathElement:
 
 
 Path = tuple[PathElement, ...]
+"""A field path: the steps from the object's root."""
 
 
 def path_string(path: Path) -> str:
@@ -191,6 +197,7 @@ class Set:
             self.insert(p)
 
     def insert(self, path: Path) -> None:
+        """Add ``path`` (and so every path it ends below)."""
         if not path:
             return
         node = self
@@ -202,24 +209,29 @@ class Set:
         node.members.add(path[-1])
 
     def copy(self) -> Set:
+        """A deep copy."""
         out = Set()
         out.members = set(self.members)
         out.children = {pe: c.copy() for pe, c in self.children.items()}
         return out
 
     def empty(self) -> bool:
+        """Whether the set holds no path."""
         return not self.members and all(c.empty() for c in self.children.values())
 
     def has(self, path: Path) -> bool:
+        """Whether ``path`` is a member."""
         node: Set | None = self
         for pe in path[:-1]:
             node = node.children.get(pe) if node is not None else None
         return bool(path) and node is not None and path[-1] in node.members
 
     def with_prefix(self, pe: PathElement) -> Set:
+        """The paths below step ``pe``, relative to it (an empty set if none)."""
         return self.children.get(pe) or Set()
 
     def union(self, other: Set) -> Set:
+        """The paths in either set."""
         out = Set()
         out.members = self.members | other.members
         out.children = dict(self.children)
@@ -229,6 +241,7 @@ class Set:
         return out
 
     def intersection(self, other: Set) -> Set:
+        """The paths in both sets."""
         out = Set()
         out.members = self.members & other.members
         for pe, c in self.children.items():
@@ -240,6 +253,7 @@ class Set:
         return out
 
     def difference(self, other: Set) -> Set:
+        """The paths in this set and not in ``other``."""
         out = Set()
         out.members = self.members - other.members
         for pe, c in self.children.items():
@@ -269,6 +283,7 @@ class Set:
         return out
 
     def equals(self, other: Set) -> bool:
+        """Whether both sets hold the same paths."""
         return sorted(self) == sorted(other)
 
     def __iter__(self) -> Iterator[Path]:

@@ -81,6 +81,7 @@ def go_json(v: Any) -> str:
 # -- values as field errors print them -------------------------------------------------------
 
 INT64 = 2**63
+"""2**63: integers in [-INT64, INT64) are Go int64s; beyond, JSON decodes them as float64s."""
 
 
 def go_value(v: Any) -> str:
@@ -132,6 +133,8 @@ def _shortest_digits(f: float) -> tuple[str, int]:
 
 
 def json_type(v: Any) -> str:
+    """The JSON type of a decoded value: "null", "boolean", "integer", "number", "string", "array" or
+    "object"."""
     if v is None:
         return "null"
     if isinstance(v, bool):
@@ -147,6 +150,7 @@ def json_type(v: Any) -> str:
 
 GO_TYPES = {"boolean": "bool", "integer": "int64", "number": "float64", "string": "string",
              "array": "[]interface {}", "object": "map[string]interface {}", "null": "<nil>"}
+"""The Go type of each JSON type, as Go's field errors name it."""
 
 
 def is_json_integer(v: Any) -> bool:

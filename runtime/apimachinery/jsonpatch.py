@@ -50,7 +50,8 @@ from kgen.runtime.apimachinery.jsonpatch_v4 import MAX_COPY_BYTES, GoError, GoPa
 __all__ = ["MAX_COPY_BYTES", "MAX_OPERATIONS", "PatchBadRequest", "PatchError", "PatchInternal", "PatchPanic",
            "PatchTooLarge", "json_equal", "json_patch", "json_patch_strict_errors"]
 
-MAX_OPERATIONS = 10000  # apiserver handlers/patch.go maxJSONPatchOperations
+MAX_OPERATIONS = 10000
+"""The most operations a JSON patch may hold (the apiserver's maxJSONPatchOperations)."""
 
 
 class PatchError(ValueError):

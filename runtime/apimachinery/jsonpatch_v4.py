@@ -18,7 +18,9 @@ import msgspec
 
 __all__ = ["MAX_COPY_BYTES", "GoError", "GoPanic", "apply", "go_quote", "json_kind"]
 
-MAX_COPY_BYTES = 3 * 1024 * 1024  # apiserver server/config.go JSONPatchMaxCopyBytes default
+MAX_COPY_BYTES = 3 * 1024 * 1024
+"""The most bytes a JSON patch's copy operations may copy (the apiserver's JSONPatchMaxCopyBytes
+default)."""
 
 
 # -- json-patch.v4's lazy nodes --------------------------------------------------------------
@@ -260,6 +262,8 @@ class _Op:
 
 
 def json_kind(value: Any) -> str:
+    """The kind of a JSON value as json-patch's errors name it: "bool", "number", "string", "array",
+    "object"."""
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, (int, float)):

@@ -23,11 +23,15 @@ _VALUE = re.compile(_VALUE_CHARS)
 
 @dataclass(frozen=True)
 class Requirement:
+    """One requirement of a label selector: ``key``, the operator ``op`` ("=", "!=", "in", "notin",
+    "exists", "!", "gt", "lt") and its ``values``."""
+
     key: str
     op: str  # "=", "!=", "in", "notin", "exists", "!", "gt", "lt"
     values: frozenset[str] = frozenset()
 
     def matches(self, labels: Mapping[str, str]) -> bool:
+        """Whether ``labels`` satisfy the requirement."""
         present = self.key in labels
         if self.op == "exists":
             return present
@@ -47,7 +51,7 @@ class Requirement:
 
 
 class SelectorError(ValueError):
-    pass
+    """A label selector that does not parse (the apiserver's 400 message)."""
 
 
 def _terms(text: str) -> list[str]:

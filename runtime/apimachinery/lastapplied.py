@@ -37,6 +37,7 @@ from kgen.runtime.apimachinery.typedvalue import compare, to_field_set, validate
 __all__ = ["ANNOTATION", "LastApplied"]
 
 ANNOTATION = "kubectl.kubernetes.io/last-applied-configuration"
+"""The annotation ``kubectl apply`` keeps the last applied configuration in."""
 _TOTAL_ANNOTATION_SIZE_LIMIT = 256 * (1 << 10)
 
 
@@ -69,6 +70,10 @@ def _annotations_size(annotations: Mapping[str, str]) -> int:
 
 
 class LastApplied:
+    """The apiserver's lastAppliedManager: an apply's conflicts with fields the object's
+    last-applied-configuration annotation set are not conflicts (kubectl's client-side apply moving to
+    server-side apply)."""
+
     def __init__(self, ref: TypeRef, api_version: str) -> None:
         self._ref = ref
         self._api_version = api_version

@@ -35,12 +35,12 @@ from typing import Any
 
 from msgspec import inspect as _inspect
 
-#: The wire name of every model's hidden bookkeeping field.
 UNKNOWN_FIELDS_KEY = "$kgen:unknown-fields"
-#: Inside the bookkeeping: required fields that were absent, with the zero value they got.
+"""The wire name of every model's hidden bookkeeping field."""
 ABSENT_KEY = "$kgen:absent"
-#: Inside the bookkeeping: required fields that were null, with the zero value they got.
+"""Inside the bookkeeping: required fields that were absent, with the zero value they got."""
 NULL_KEY = "$kgen:null"
+"""Inside the bookkeeping: required fields that were null, with the zero value they got."""
 
 
 class UnknownFields(MutableMapping[str, Any]):
@@ -82,6 +82,7 @@ class UnknownFields(MutableMapping[str, Any]):
 
 @functools.cache
 def type_info(cls: type) -> _inspect.Type:
+    """msgspec's type information of model ``cls`` (cached)."""
     return _inspect.type_info(cls)
 
 
@@ -126,10 +127,10 @@ def keeps_nulls(cls: type) -> bool:
     return walk(type_info(cls))
 
 
-#: Where the bookkeeping of a fitted value goes, as a tree that holds only the paths leading to
-#: some: object field wire names, list indexes and map keys lead down, and ``UNKNOWN_FIELDS_KEY``
-#: holds the ``UnknownFields`` of the object at that place.
 Books = dict[Any, Any]
+"""Where the bookkeeping of a fitted value goes, as a tree that holds only the paths leading to
+some: object field wire names, list indexes and map keys lead down, and ``UNKNOWN_FIELDS_KEY``
+holds the ``UnknownFields`` of the object at that place."""
 
 
 def fit(value: Any, cls: type) -> tuple[Any, Books]:
@@ -186,9 +187,9 @@ def _record(books: Books, path: _Path, book: UnknownFields) -> None:
     node[UNKNOWN_FIELDS_KEY] = book
 
 
-#: Where a value sits, built only as tuples on the way down: (parent, object field name) or
-#: (parent, list index or map key, None); rendered as a JSON path only for an error message.
 _Path = tuple[Any, ...] | None
+"""Where a value sits, built only as tuples on the way down: (parent, object field name) or
+(parent, list index or map key, None); rendered as a JSON path only for an error message."""
 
 
 def _render(path: _Path) -> str:

@@ -25,10 +25,13 @@ from kgen.runtime.apimachinery.smdmerge import Conflicts, Managers, VersionedSet
 __all__ = ["APPLY", "UPDATE", "ApplyConflict", "Times", "build_manager_identifier", "decode_managed_fields",
            "encode_managed_fields", "print_manager", "seconds"]
 
-APPLY, UPDATE = "Apply", "Update"
+APPLY = "Apply"
+"""A managed fields entry's operation when a field manager applied (server-side apply)."""
+UPDATE = "Update"
+"""A managed fields entry's operation when a field manager wrote by create, update or patch."""
 
-#: manager identifier -> the entry's time (RFC3339), None when the entry has none
 Times = dict[str, "str | None"]
+"""manager identifier -> the entry's time (RFC3339), None when the entry has none"""
 
 
 def build_manager_identifier(manager: str, operation: str, api_version: str, subresource: str = "") -> str:
@@ -80,6 +83,7 @@ class ApplyConflict(Exception):
         return f"Apply failed with {len(self.conflicts)} conflicts: " + "\n".join(lines)
 
     def causes(self) -> list[dict[str, str]]:
+        """The conflicts as a 409 Status's causes, in the apiserver's words."""
         return [
             {"reason": "FieldManagerConflict", "message": f"conflict with {print_manager(c.manager)}",
              "field": path_string(c.path)}

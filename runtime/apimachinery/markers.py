@@ -44,9 +44,10 @@ __all__ = [
     "constraints", "resource", "RESOURCE_ATTRIBUTE", "CONSTRAINTS_ATTRIBUTE", "RBACRule", "rbac", "RBAC_ATTRIBUTE",
 ]
 
-#: Where ``@resource`` and ``@constraints`` keep what they were given, on the class itself.
 RESOURCE_ATTRIBUTE = "__kgen_resource__"
+"""Where ``@resource`` and ``@constraints`` keep what they were given, on the class itself."""
 CONSTRAINTS_ATTRIBUTE = "__kgen_constraints__"
+"""Where ``@constraints`` keeps the constraints it was given, on the class itself."""
 
 T = TypeVar("T", bound=type)
 
@@ -82,11 +83,15 @@ class MultipleOf:
 
 @dataclass(frozen=True, slots=True)
 class MinLength:
+    """+kubebuilder:validation:MinLength: the fewest characters a string may have."""
+
     value: int
 
 
 @dataclass(frozen=True, slots=True)
 class MaxLength:
+    """+kubebuilder:validation:MaxLength: the most characters a string may have."""
+
     value: int
 
 
@@ -109,11 +114,15 @@ class Format:
 
 @dataclass(frozen=True, slots=True)
 class MinItems:
+    """+kubebuilder:validation:MinItems: the fewest items a list may have."""
+
     value: int
 
 
 @dataclass(frozen=True, slots=True)
 class MaxItems:
+    """+kubebuilder:validation:MaxItems: the most items a list may have."""
+
     value: int
 
 
@@ -140,11 +149,15 @@ class ListType:
 
 @dataclass(frozen=True, slots=True)
 class MinProperties:
+    """+kubebuilder:validation:MinProperties: the fewest entries a map may have."""
+
     value: int
 
 
 @dataclass(frozen=True, slots=True)
 class MaxProperties:
+    """+kubebuilder:validation:MaxProperties: the most entries a map may have."""
+
     value: int
 
 
@@ -314,6 +327,7 @@ def constraints(*markers: object) -> Callable[[T], T]:
 # -- RBAC (+kubebuilder:rbac): what a controller reads and writes ------------------------------
 
 RBAC_ATTRIBUTE = "__kgen_rbac__"
+"""Where ``@rbac`` keeps the rules a controller declared, on the class itself."""
 F = TypeVar("F")
 
 

@@ -28,9 +28,10 @@ from types import ModuleType
 from typing import Any, Literal
 
 TypeKind = Literal["scalar", "int-or-string", "untyped", "struct", "list", "map"]
+"""What a type is, for merging."""
 
-#: Bits of a field's flags, as the generator writes them (generator/mergeschema.py FLAGS).
 _REQUIRED, _NULLABLE, _PRESERVE, _EMBEDDED = 1, 2, 4, 8
+"""Bits of a field's flags, as the generator writes them (generator/mergeschema.py FLAGS)."""
 _LEAVES: dict[str, TypeKind] = {"scalar": "scalar", "int-or-string": "int-or-string", "untyped": "untyped"}
 
 
@@ -53,6 +54,9 @@ class FieldType:
 
 @dataclass(frozen=True)
 class FieldSchema:
+    """One field of a struct: its wire name, type, whether it is required or nullable, and its merge
+    markers (patch strategy and merge key, list type, preserve-unknown-fields, embedded resource)."""
+
     name: str  # the wire name
     type: FieldType
     required: bool = False

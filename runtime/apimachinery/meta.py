@@ -37,10 +37,12 @@ def _mapping(value: Any) -> Mapping[str, str]:
 
 
 def name_of(obj: Any) -> str:
+    """The object's metadata.name ("" without one), of a model or a dict."""
     return _str(_get(obj, "name", "name"))
 
 
 def namespace_of(obj: Any) -> str:
+    """The object's metadata.namespace ("" without one), of a model or a dict."""
     return _str(_get(obj, "namespace", "namespace"))
 
 
@@ -58,20 +60,24 @@ def namespace_and_name(obj: Any) -> tuple[str, str]:
 
 
 def resource_version_of(obj: Any) -> str:
+    """The object's metadata.resourceVersion ("" without one), of a model or a dict."""
     return _str(_get(obj, "resourceVersion", "resource_version"))
 
 
 def uid_of(obj: Any) -> str:
+    """The object's metadata.uid ("" without one), of a model or a dict."""
     return _str(_get(obj, "uid", "uid"))
 
 
 def labels_of(obj: Any) -> Mapping[str, str]:
+    """The object's metadata.labels (empty without them), of a model or a dict."""
     return _mapping(_get(obj, "labels", "labels"))
 
 
 def annotations_of(obj: Any) -> Mapping[str, str]:
     # Generated models call the field ``annotations``; packages generated before kgen kept
     # builtin-like names call it ``annotations_``.
+    """The object's metadata.annotations (empty without them), of a model or a dict."""
     value = _get(obj, "annotations", "annotations")
     return _mapping(value if value is not None or isinstance(obj, dict) else _get(obj, "annotations", "annotations_"))
 

@@ -78,10 +78,10 @@ def _unwrap(value: Any) -> Any:
     raise NotImplementedError(f"Encoding objects of type {type(value).__name__} is unsupported")
 
 
-#: The fast pass: stops at the first ``UnknownFields`` (see the module docstring).
 _encoder = msgspec.json.Encoder(enc_hook=_stop)
-#: The slow pass: writes the bookkeeping out as JSON under its wire name, for ``fold``.
+"""The fast pass: stops at the first ``UnknownFields`` (see the module docstring)."""
 _bookkeeping_encoder = msgspec.json.Encoder(enc_hook=_unwrap)
+"""The slow pass: writes the bookkeeping out as JSON under its wire name, for ``fold``."""
 
 
 class ModelError(ValueError):
@@ -98,17 +98,17 @@ class Model(
 ):
     """A Kubernetes object or part of one. See the module docstring for the wire contract."""
 
-    #: Set on top-level resources: their ``apiVersion`` and ``kind``.
     API_VERSION: ClassVar[str | None] = None
+    """Set on top-level resources: their ``apiVersion`` and ``kind``."""
     KIND: ClassVar[str | None] = None
-    #: The schema's defaults (applied by the server, never by this client), by Python name.
     DEFAULTS: ClassVar[dict[str, Any]] = {}
-    #: Fields holding credentials (Secret data, tokens): repr shows that they are set, not what.
+    """The schema's defaults (applied by the server, never by this client), by Python name."""
     REDACTED: ClassVar[tuple[str, ...]] = ()
-    #: Wire names of the optional ``nullable: true`` fields, whose explicit null is kept.
+    """Fields holding credentials (Secret data, tokens): repr shows that they are set, not what."""
     NULLABLE: ClassVar[tuple[str, ...]] = ()
-    #: Set on the subclass that carries bookkeeping (``_with_bookkeeping``): the class it extends.
+    """Wire names of the optional ``nullable: true`` fields, whose explicit null is kept."""
     _BOOKKEEPING_OF: ClassVar[type[Model] | None] = None
+    """Set on the subclass that carries bookkeeping (``_with_bookkeeping``): the class it extends."""
 
     @property
     def unknown_fields_(self) -> UnknownFields | None:
@@ -143,6 +143,8 @@ class Model(
 
     @classmethod
     def from_json(cls: type[M], data: bytes | str) -> M:
+        """The model from JSON, as Go's decoder reads it (see the module docstring); ``ModelError`` for
+        JSON that is not valid."""
         if not keeps_nulls(cls) or not _has_null(data):
             try:
                 decoded: M = _decoder(cls).decode(data)
@@ -159,6 +161,7 @@ class Model(
 
     @classmethod
     def from_dict(cls: type[M], data: Any) -> M:
+        """The model from decoded JSON (dicts and lists), read as ``from_json`` reads it."""
         if not keeps_nulls(cls):
             try:
                 return msgspec.convert(data, cls)
@@ -167,12 +170,14 @@ class Model(
         return _convert(data, cls)
 
     def to_json(self) -> bytes:
+        """The object as JSON, absent fields left out."""
         try:
             return _encoder.encode(self)
         except _HoldsBookkeeping:
             return _encoder.encode(self._folded())
 
     def to_dict(self) -> dict[str, Any]:
+        """The object as decoded JSON (dicts and lists), absent fields left out."""
         try:
             result: dict[str, Any] = msgspec.json.decode(_encoder.encode(self))
             return result

@@ -29,8 +29,8 @@ from typing import Any, Final
 from kgen.runtime.apimachinery.structural import list_type_errors
 
 Schema = dict[str, Any]
-#: A schema node with its ``$ref`` merged in (the walker's ``_node``).
 Resolve = Callable[[Schema], Schema]
+"""A schema node with its ``$ref`` merged in (the walker's ``_node``)."""
 
 
 class _Missing:
@@ -38,8 +38,8 @@ class _Missing:
         return "MISSING"
 
 
-#: No partner: a create, a field the update adds, an item of a set or an atomic list.
 MISSING: Final[Any] = _Missing()
+"""No partner: a create, a field the update adds, an item of a set or an atomic list."""
 
 
 def same(a: Any, b: Any) -> bool:
@@ -105,6 +105,7 @@ class Partners:
                     self._by_key.setdefault(key, item)  # the first of duplicates
 
     def get(self, item: Any) -> Any:
+        """The old item with ``item``'s map keys, or ``MISSING``."""
         if not self._by_key:
             return MISSING
         key = _item_key(item, self._keys)

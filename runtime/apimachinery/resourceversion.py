@@ -13,6 +13,8 @@ __all__ = ["InvalidResourceVersion", "compare_resource_version"]
 
 
 class InvalidResourceVersion(ValueError):
+    """A resourceVersion that is not a well-formed one (not a non-negative integer)."""
+
     def __init__(self, rv: str) -> None:
         super().__init__(f"resource version is not well formed: {rv}")
         self.rv = rv

@@ -25,6 +25,7 @@ from kgen.runtime.apimachinery.smdmerge import Managers, VersionedSet
 __all__ = ["SCALE_API_VERSION", "to_parent", "to_subresource"]
 
 SCALE_API_VERSION = "autoscaling/v1"
+"""The apiVersion of the scale subresource's Scale."""
 _REPLICAS_IN_SCALE: Path = (PathElement.field("spec"), PathElement.field("replicas"))
 
 

@@ -28,30 +28,39 @@ def _value_set(key: str, values: Iterable[str]) -> str:
 
 
 class LabelSelector:
+    """A label selector built term by term: ``LabelSelector().eq("app", "web").exists("tier")``; its
+    ``str()`` is what the server is sent. Values are checked as label values."""
+
     def __init__(self) -> None:
         self._terms: list[str] = []
 
     def eq(self, key: str, value: str) -> "LabelSelector":
+        """Add ``key=value``; returns the selector."""
         self._terms.append(f"{key}={_check_value(value)}")
         return self
 
     def ne(self, key: str, value: str) -> "LabelSelector":
+        """Add ``key!=value``; returns the selector."""
         self._terms.append(f"{key}!={_check_value(value)}")
         return self
 
     def in_(self, key: str, values: Iterable[str]) -> "LabelSelector":
+        """Add ``key in (values)`` (at least one value); returns the selector."""
         self._terms.append(f"{key} in ({_value_set(key, values)})")
         return self
 
     def not_in(self, key: str, values: Iterable[str]) -> "LabelSelector":
+        """Add ``key notin (values)`` (at least one value); returns the selector."""
         self._terms.append(f"{key} notin ({_value_set(key, values)})")
         return self
 
     def exists(self, key: str) -> "LabelSelector":
+        """Add ``key`` (the label is present); returns the selector."""
         self._terms.append(key)
         return self
 
     def does_not_exist(self, key: str) -> "LabelSelector":
+        """Add ``!key`` (the label is absent); returns the selector."""
         self._terms.append(f"!{key}")
         return self
 
@@ -63,6 +72,9 @@ class LabelSelector:
 
 
 class FieldSelector:
+    """A field selector built term by term: ``FieldSelector().eq("metadata.name", "web")``; its
+    ``str()`` is what the server is sent, values escaped."""
+
     def __init__(self) -> None:
         self._terms: list[str] = []
 
@@ -72,10 +84,12 @@ class FieldSelector:
         return value.replace("\\", "\\\\").replace(",", "\\,").replace("=", "\\=")
 
     def eq(self, field: str, value: str) -> "FieldSelector":
+        """Add ``field=value``; returns the selector."""
         self._terms.append(f"{field}={self._escape(value)}")
         return self
 
     def ne(self, field: str, value: str) -> "FieldSelector":
+        """Add ``field!=value``; returns the selector."""
         self._terms.append(f"{field}!={self._escape(value)}")
         return self
 
@@ -87,6 +101,7 @@ class FieldSelector:
 
 
 def labels(**equal: str) -> LabelSelector:
+    """A label selector of equalities: ``labels(app="web")``."""
     selector = LabelSelector()
     for key, value in equal.items():
         selector.eq(key, value)
@@ -94,6 +109,7 @@ def labels(**equal: str) -> LabelSelector:
 
 
 def fields(**equal: str) -> FieldSelector:
+    """A field selector of equalities (names with dots need ``FieldSelector().eq``)."""
     selector = FieldSelector()
     for key, value in equal.items():
         selector.eq(key, value)

@@ -38,16 +38,21 @@ __all__ = ["Conflict", "Conflicts", "Managers", "Updater", "VersionedSet"]
 
 @dataclass(frozen=True)
 class VersionedSet:
+    """The fields one manager owns, at the apiVersion it wrote them, and whether by apply."""
+
     set: Set
     api_version: str
     applied: bool
 
 
 Managers = dict[str, VersionedSet]
+"""Each manager's fields, by manager identifier."""
 
 
 @dataclass(frozen=True)
 class Conflict:
+    """One conflict: a field ``path`` an apply would change that ``manager`` owns."""
+
     manager: str
     path: Path
 

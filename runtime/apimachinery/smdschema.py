@@ -38,7 +38,6 @@ from kgen.runtime.apimachinery.mergeschema import FieldSchema, FieldType, TypeSc
 
 __all__ = ["Atom", "DEDUCED", "KEY_DEFAULTS", "ListType", "MapType", "SCHEMALESS", "TypeRef", "atom_for"]
 
-#: (merge-schema class reference, key field) -> the OpenAPI default of that key field.
 KEY_DEFAULTS: dict[tuple[str, str], Any] = {
     **{(f"admissionregistration.v1.{c}", "name"): "" for c in ("MatchCondition", "MutatingWebhook", "ValidatingWebhook", "Variable")},
     **{(f"apps.v1.{c}Condition", "type"): "" for c in ("DaemonSet", "Deployment", "ReplicaSet", "StatefulSet")},
@@ -79,6 +78,7 @@ KEY_DEFAULTS: dict[tuple[str, str], Any] = {
     ("meta.v1.OwnerReference", "uid"): "",
     ("apiregistration.v1.APIServiceCondition", "type"): "",
 }
+"""(merge-schema class reference, key field) -> the OpenAPI default of that key field."""
 
 
 class TypeRef:
@@ -91,6 +91,7 @@ class TypeRef:
         self._atom: Atom | None = None
 
     def resolve(self) -> Atom:
+        """The type the reference stands for (built on first use, so types may refer to themselves)."""
         if self._atom is None:
             self._atom = self._build()
         return self._atom
@@ -98,15 +99,20 @@ class TypeRef:
 
 @dataclass(eq=False)
 class ListType:
+    """A list type: its element type, whether it is associative (a set or a map by ``keys``), and the
+    defaults of its key fields."""
+
     element: TypeRef
     associative: bool
     keys: tuple[str, ...] = ()
-    #: key field -> default, for the element type's key fields that have one
     key_defaults: dict[str, Any] = field(default_factory=dict)
+    """key field -> default, for the element type's key fields that have one"""
 
 
 @dataclass(eq=False)
 class MapType:
+    """A map (or struct) type: its fields' types, its element type, and whether it is atomic."""
+
     fields: dict[str, TypeRef]
     element: TypeRef | None
     atomic: bool
@@ -128,6 +134,8 @@ _UNTYPED_ATOMIC_REF = TypeRef(lambda: UNTYPED_ATOMIC)
 UNTYPED_ATOMIC: Atom = Atom(True, ListType(_UNTYPED_ATOMIC_REF, False), MapType({}, _UNTYPED_ATOMIC_REF, True))
 _DEDUCED_REF = TypeRef(lambda: DEDUCED)
 DEDUCED: Atom = Atom(True, ListType(_UNTYPED_ATOMIC_REF, False), MapType({}, _DEDUCED_REF, False))
+"""The deduced type: scalars, atomic lists and granular maps, as structured-merge-diff deduces a value
+of no schema."""
 
 
 @dataclass(frozen=True)
@@ -271,6 +279,6 @@ def _schemaless() -> Atom:
     return Atom(map=MapType(fields, _DEDUCED_REF, False))
 
 
-#: A kind without a schema, read as the usual CRD that declares ``spec`` and ``status`` and
-#: preserves unknown fields in them: its ``metadata`` an ObjectMeta, every other value deduced.
 SCHEMALESS = TypeRef(_schemaless)
+"""A kind without a schema, read as the usual CRD that declares ``spec`` and ``status`` and
+preserves unknown fields in them: its ``metadata`` an ObjectMeta, every other value deduced."""

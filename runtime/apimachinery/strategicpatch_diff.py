@@ -46,8 +46,8 @@ __all__ = [
     "strategic_merge_patch",
 ]
 
-#: mergepatch.PreconditionFunc: given the computed patch, whether it is acceptable.
 PreconditionFunc = Callable[[Any], bool]
+"""mergepatch.PreconditionFunc: given the computed patch, whether it is acceptable."""
 
 
 class BadJSONDocument(SMPError):

@@ -18,6 +18,7 @@ from kgen.runtime.apimachinery.gofmt import go_type as _go_type
 from kgen.runtime.apimachinery.gosort import slice_stable
 
 DIRECTIVE = "$patch"
+"""The strategic merge patch directive key."""
 
 
 class SMPError(Exception):
@@ -27,25 +28,37 @@ class SMPError(Exception):
 
 
 class SMPBadRequest(SMPError):
+    """A patch the apiserver answers with 400 Bad Request."""
+
     status = 400
 
 
 class SMPInvalid(SMPError):
+    """A patch the apiserver answers with 422 Invalid."""
+
     status = 422
 
 
 class SMPInternal(SMPError):
+    """Any other failure: 500 Internal Server Error."""
+
     status = 500
 
 
 class SMPPanic(SMPError):
+    """Where Go's code panics (status 0: the real apiserver's answer depends on its recovery)."""
+
     status = 0
 
 
 BAD_RETAIN_KEYS = "invalid patch format of retainKeys"
+"""apimachinery's message for a malformed ``$retainKeys`` directive."""
 BAD_PRIMITIVE_LIST = "invalid patch format of primitive list"
+"""apimachinery's message for a malformed primitive list (``$deleteFromPrimitiveList``)."""
 BAD_ORDER_LIST = "invalid patch format of setElementOrder list"
+"""apimachinery's message for a malformed ``$setElementOrder`` list."""
 NO_LIST_OF_LISTS = "lists of lists are not supported"
+"""apimachinery's message for a patch of a list of lists."""
 
 
 def _no_merge_key(m: dict[str, Any], key: str) -> SMPError:

@@ -31,7 +31,9 @@ _DURATION_UNITS = frozenset({
 })
 _GO_DURATION = re.compile(r"^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$|^[-+]?0$")
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+"""An RFC 1123 DNS label: lower-case alphanumerics and '-', starting and ending alphanumeric."""
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+"""An RFC 1123 DNS subdomain: DNS labels joined by dots."""
 _EMAIL_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _EMAIL_ADDR = rf"({_EMAIL_ATOM}(\.{_EMAIL_ATOM})*|\"[^\"]*\")@{_EMAIL_ATOM}(\.{_EMAIL_ATOM})*"
 _EMAIL = re.compile(rf"^({_EMAIL_ADDR}|[^<>@]*<{_EMAIL_ADDR}>)$")
@@ -154,8 +156,6 @@ def _is_creditcard(s: str) -> bool:
     return total % 10 == 0
 
 
-#: format -> check, for the formats the apiextensions-apiserver validates; any other format
-#: is a plain string.
 FORMATS: dict[str, Callable[[str], bool]] = {
     "bsonobjectid": lambda s: bool(re.fullmatch(f"{_HEX}{{24}}", s)),
     "uri": _is_uri,
@@ -185,3 +185,5 @@ FORMATS: dict[str, Callable[[str], bool]] = {
     "k8s-short-name": lambda s: len(s) <= 63 and bool(DNS_LABEL.match(s)),
     "k8s-long-name": lambda s: len(s) <= 253 and bool(DNS_SUBDOMAIN.match(s)),
 }
+"""format -> check, for the formats the apiextensions-apiserver validates; any other format
+is a plain string."""

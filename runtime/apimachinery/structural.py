@@ -18,6 +18,7 @@ from kgen.runtime.apimachinery.gofmt import GO_TYPES, INT64, go_value, is_json_i
 from kgen.runtime.apimachinery.strfmt import DNS_LABEL, DNS_SUBDOMAIN, FORMATS
 
 Schema = dict[str, Any]
+"""A JSON schema node (OpenAPI v3, as a dict)."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,6 @@ def child(path: str, key: str | int) -> str:
 
 # -- metadata: decoded into Go structs, then (embedded resources) generic ObjectMeta rules -----
 
-#: ObjectMeta's fields and the JSON types its Go decoder accepts for them.
 OBJECT_META: dict[str, tuple[str, str]] = {
     "name": ("string", "string"), "generateName": ("string", "string"), "namespace": ("string", "string"),
     "selfLink": ("string", "string"), "uid": ("string", "types.UID"), "resourceVersion": ("string", "string"),
@@ -53,13 +53,15 @@ OBJECT_META: dict[str, tuple[str, str]] = {
     "ownerReferences": ("array", "[]v1.OwnerReference"), "finalizers": ("array", "[]string"),
     "managedFields": ("array", "[]v1.ManagedFieldsEntry"),
 }
-#: ListMeta's, the metadata of a list kind (``ConfigMapList``, ``Status``).
+"""ObjectMeta's fields and the JSON types its Go decoder accepts for them."""
 LIST_META: dict[str, tuple[str, str]] = {
     "selfLink": ("string", "string"), "resourceVersion": ("string", "string"), "continue": ("string", "string"),
     "remainingItemCount": ("integer", "int64"), "shardInfo": ("object", "*v1.ShardInfo"),
 }
+"""ListMeta's, the metadata of a list kind (``ConfigMapList``, ``Status``)."""
 GO_JSON_KINDS = {"boolean": "bool", "integer": "number", "number": "number", "string": "string",
                   "array": "array", "object": "object"}
+"""The kind of each JSON type as Go's JSON decoder names it in an unmarshal error."""
 _LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 _NAME_PART_MSG = ("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
                   "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
@@ -181,13 +183,15 @@ def enum_equal(a: Any, b: Any) -> bool:
 
 # -- one node ---------------------------------------------------------------------------------
 
-#: Keywords that check a value whatever its type (a typeless node with one is validated).
 VALUE_CHECKS = ("enum", "format", "pattern", "minLength", "maxLength", "minimum", "maximum", "multipleOf",
                  "minItems", "maxItems", "minProperties", "maxProperties", "required", "properties", "items",
                  "allOf", "anyOf", "oneOf", "not")
+"""Keywords that check a value whatever its type (a typeless node with one is validated)."""
 
 
 def is_type_union(s: Schema) -> bool:
+    """Whether the node is a typeless union of type-only branches (``oneOf``/``anyOf``; built-ins'
+    Quantity)."""
     branches = s.get("oneOf") or s.get("anyOf")
     return isinstance(branches, list) and all(isinstance(b, dict) and set(b) == {"type"} for b in branches)
 
@@ -210,6 +214,8 @@ def type_union(v: Any, s: Schema, path: str, errors: list[FieldError]) -> bool |
 
 
 def check_type(v: Any, typ: str, fmt: str | None, path: str, errors: list[FieldError]) -> bool:
+    """Whether ``v`` has type ``typ`` (with ``fmt``, for strings), as kube-openapi checks; the error is
+    added to ``errors`` otherwise."""
     got = json_type(v)
     if typ == "string":
         if isinstance(v, str):
@@ -252,6 +258,8 @@ def too_many(count: int, most: int) -> str:
 
 
 def type_error(path: str, want: str | None, got: str) -> FieldError:
+    """A FieldValueTypeInvalid error at ``path``: ``want`` expected, ``got`` found, in the apiserver's
+    words."""
     shown = json.dumps(got)
     return FieldError("FieldValueTypeInvalid", path, f"Invalid value: {shown}: {path} in body must be of type {want}: {shown}")
 
@@ -263,6 +271,7 @@ def checked_integer(path: str, detail: str) -> FieldError:
 
 def check_string(v: str, s: Schema, path: str, errors: list[FieldError]) -> None:
     # kube-openapi's string validator stops at its first failure: length, then pattern
+    """Check a string's length and pattern, as kube-openapi does (the first failure only)."""
     if "minLength" in s and len(v) < s["minLength"]:
         errors.append(FieldError("FieldValueInvalid", path,
                                  f"Invalid value: {go_value(v)}: {path} in body should be at least {s['minLength']} chars long"))
@@ -279,6 +288,7 @@ def check_string(v: str, s: Schema, path: str, errors: list[FieldError]) -> None
 
 
 def check_number(v: float, s: Schema, path: str, errors: list[FieldError]) -> None:
+    """Check a number's bounds and multipleOf, as kube-openapi does."""
     def invalid(shown: str, detail: str) -> None:
         errors.append(FieldError("FieldValueInvalid", path, f"Invalid value: {shown}: {detail}"))
 

@@ -40,6 +40,7 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
+"""The absent value (no field there), distinct from None (a null)."""
 
 
 class ValidationError(ValueError):
@@ -175,6 +176,8 @@ def _to_set(v: Any, ref: TypeRef, path: Path, out: Set) -> None:
 
 @dataclass
 class Comparison:
+    """``typed.Comparison``: the paths removed, modified and added from one value to another."""
+
     removed: Set = field(default_factory=Set)
     modified: Set = field(default_factory=Set)
     added: Set = field(default_factory=Set)

@@ -12,14 +12,14 @@ import re
 from decimal import Decimal
 from typing import TypeAlias
 
-#: An int-or-string (``x-kubernetes-int-or-string``): the JSON type is preserved both ways.
 IntOrString: TypeAlias = int | str
-#: A resource.Quantity in its canonical or user form: ``"100m"``, ``"1.5Gi"``, ``"2e3"``.
+"""An int-or-string (``x-kubernetes-int-or-string``): the JSON type is preserved both ways."""
 Quantity: TypeAlias = str
-#: A meta/v1 Time: RFC 3339 with whole seconds in UTC, ``"2024-01-02T03:04:05Z"``.
+"""A resource.Quantity in its canonical or user form: ``"100m"``, ``"1.5Gi"``, ``"2e3"``."""
 Time: TypeAlias = str
-#: A meta/v1 MicroTime: RFC 3339 with exactly six fractional digits, ``"...05.000001Z"``.
+"""A meta/v1 Time: RFC 3339 with whole seconds in UTC, ``"2024-01-02T03:04:05Z"``."""
 MicroTime: TypeAlias = str
+"""A meta/v1 MicroTime: RFC 3339 with exactly six fractional digits, ``"...05.000001Z"``."""
 
 _BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
 _DECIMAL = {"n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": Decimal(1),

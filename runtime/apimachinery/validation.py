@@ -73,12 +73,13 @@ from kgen.runtime.apimachinery.validationschema import validation_schemas
 __all__ = ["FieldError", "FieldValidation", "Resolve", "RuleCheck", "refusal", "validate", "validate_against"]
 Schema = dict[str, Any]
 FieldValidation = Literal["Warn", "Strict", "Ignore"]
+"""A write's fieldValidation: how unknown and duplicate fields are answered (warning, 400, nothing)."""
 
 
-#: The rule hook: (value, schema node, field path) -> the node's x-kubernetes-validations errors.
 RuleCheck = Callable[[Any, Schema, str], list[FieldError]]
-#: A $ref's target by definition name (``io.k8s.api.core.v1.PodSpec``).
+"""The rule hook: (value, schema node, field path) -> the node's x-kubernetes-validations errors."""
 Resolve = Callable[[str], Schema]
+"""A $ref's target by definition name (``io.k8s.api.core.v1.PodSpec``)."""
 
 
 def validate(
@@ -116,10 +117,10 @@ def validate(
     return walker.validate(schemas.definition(name), obj, field_validation, None if builtin else old)
 
 
-#: Definition names of the kinds Kubernetes itself serves (decoded into Go structs, validated by
-#: Go code). Not ``io.k8s.`` alone: a CRD of a ``*.k8s.io`` group (gateway-api's
-#: ``gateway.networking.k8s.io``) is named ``io.k8s.networking.gateway.v1.HTTPRoute``.
 _BUILTIN_PREFIXES = ("io.k8s.api.", "io.k8s.apimachinery.", "io.k8s.apiextensions-apiserver.", "io.k8s.kube-aggregator.")
+"""Definition names of the kinds Kubernetes itself serves (decoded into Go structs, validated by
+Go code). Not ``io.k8s.`` alone: a CRD of a ``*.k8s.io`` group (gateway-api's
+``gateway.networking.k8s.io``) is named ``io.k8s.networking.gateway.v1.HTTPRoute``."""
 
 
 def validate_against(
@@ -152,18 +153,17 @@ def blocks_rules(error: FieldError) -> bool:
 
 # -- the walker ---------------------------------------------------------------------------------
 
-#: Error types after which the apiserver evaluates no rule (apiextensions-apiserver's
-#: hasBlockingErr): the value may not have the type the rules were compiled for.
 _BLOCKING = frozenset({"FieldValueNotSupported", "FieldValueRequired", "FieldValueTooLong", "FieldValueTooMany",
                        "FieldValueTypeInvalid"})
+"""Error types after which the apiserver evaluates no rule (apiextensions-apiserver's
+hasBlockingErr): the value may not have the type the rules were compiled for."""
 _RULES_NOT_CHECKED = FieldError(
     "FieldValueInvalid", "<nil>", "Invalid value: null: some validation rules were not checked because the object "
     "was invalid; correct the existing errors to complete validation")
 
 
-#: _Walker._has_rules of a package's kinds, by the identity of the kind's schema (held, so the id
-#: stays its own; a package's schemas are loaded once)
 _HAS_RULES: dict[int, tuple[Schema, bool]] = {}
+"""_Walker._has_rules of a package's kinds, by the id of the kind's schema (held: the id stays its own)."""
 
 
 class _Walker:
@@ -175,14 +175,14 @@ class _Walker:
         self._package_schema = package_schema  # a generated package's: never changes
         self._builtin = builtin
         self._rules = rules
-        #: kgen's CEL evaluation (``cel`` and no ``rules`` hook): the nodes with rules the walk
-        #: met, each with its old value and whether it ratchets, evaluated after it (``_cel``)
         self._deferred: list[tuple[Any, Schema, str, Any, bool]] | None = [] if rules is None and cel else None
-        #: inside a junction branch: no rules, no list types, no embedded metadata (the apiserver
-        #: checks those along the structural schema's properties and items only)
+        """kgen's CEL evaluation (``cel`` and no ``rules`` hook): the nodes with rules the walk
+        met, each with its old value and whether it ratchets, evaluated after it (``_cel``)"""
         self._in_branch = False
-        #: errors no update ratchets: duplicates in list types, embedded resources' type and metadata
+        """inside a junction branch: no rules, no list types, no embedded metadata (the apiserver
+        checks those along the structural schema's properties and items only)"""
         self._kept: list[FieldError] = []
+        """errors no update ratchets: duplicates in list types, embedded resources' type and metadata"""
         self._check_lists = True  # False: the old object has duplicates, so none is checked
         # id(node) -> (node, node with $refs merged): the node is held so its id stays its own
         self._resolved: dict[int, tuple[Schema, Schema]] = {}
