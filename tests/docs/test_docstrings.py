@@ -85,6 +85,7 @@ def missing_docstrings() -> tuple[int, list[str]]:
     """How many public modules and names were checked, and those without a docstring (or that
     griffe cannot find), each as ``kind dotted.name (file:line)``."""
     root = griffe.load(PACKAGE)
+    assert isinstance(root, griffe.Module)
     missing: list[str] = []
     seen: set[str] = set()
 
