@@ -70,7 +70,7 @@ class AddNotification:
 
 @dataclass(frozen=True, slots=True)
 class UpdateNotification:
-    """An object was updated (or resynced: old and new are the same object)."""
+    """An object was updated (or resynced: old and new then have the same resourceVersion)."""
 
     old: Any
     new: Any
