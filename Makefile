@@ -14,7 +14,7 @@ BENCH_PEERS := kubernetes lightkube lightkube-models datamodel-code-generator
 $(STAMP): pyproject.toml packaging/kgen-runtime/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e './packaging/kgen-runtime[validation]' -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e './packaging/kgen-runtime[validation,metrics]' -e '.[test]'
 	touch $(STAMP)
 
 # The main job: the stock client, generated from the embedded snapshot into generated/kubernetes.

@@ -16,6 +16,7 @@ import httpx
 
 from kgen.runtime.fake.store import Obj, Store, copy, now
 from kgen.runtime.fake.transport import AsyncTransport, Transport
+from kgen.runtime.fake.writes import tracks_generation
 from kgen.runtime.gentype.resource import ResourceInfo
 
 __all__ = ["ObjectTracker"]
@@ -62,6 +63,8 @@ class ObjectTracker:
 
     def add(self, obj: Mapping[str, Any]) -> Obj:
         """Stores ``obj`` as it is (status included), creating or replacing it: test fixtures.
+        What the server sets on a create and the object lacks is filled in: uid,
+        creationTimestamp, generation (1, where the kind has one).
 
         The resource comes from ``apiVersion`` and ``kind``; a namespaced object without a
         namespace goes to ``default``. Returns the stored object."""
@@ -79,6 +82,8 @@ class ObjectTracker:
             raise ValueError("the object needs metadata.name or metadata.generateName")
         meta.setdefault("uid", str(uuid.uuid4()))
         meta.setdefault("creationTimestamp", now())
+        if tracks_generation(info, new):
+            meta.setdefault("generation", 1)  # as a create would have set it
         with store.lock:
             if not meta.get("name"):
                 meta["name"] = store.generate_name(info, meta.get("namespace") or "", str(meta["generateName"]))

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from kgen.runtime.apimachinery.errors import Conflict
+from kgen.runtime.apimachinery.errors import AlreadyExists, Conflict
 from kgen.runtime.util.wait import Backoff
 
 __all__ = ["Backoff", "DEFAULT_BACKOFF", "DEFAULT_RETRY", "on_error", "retry_on_conflict"]
@@ -40,7 +40,13 @@ def on_error(backoff: Backoff, retriable: Callable[[Exception], bool], fn: Calla
 
 def retry_on_conflict(fn: Callable[[], T], backoff: Backoff = DEFAULT_RETRY,
                       sleep: Callable[[float], None] = time.sleep) -> T:
-    """Call ``fn`` again while it raises ``Conflict``, up to ``backoff.steps`` tries with ``backoff``'s
+    """Call ``fn`` again while it raises ``Conflict`` (not ``AlreadyExists``), up to ``backoff.steps`` tries with ``backoff``'s
     delays between them; returns its result, or raises its other error or last ``Conflict``. ``fn`` must
     read the object afresh each time."""
-    return on_error(backoff, lambda e: isinstance(e, Conflict), fn, sleep)
+    return on_error(backoff, _is_conflict, fn, sleep)
+
+
+def _is_conflict(e: Exception) -> bool:
+    """client-go's ``errors.IsConflict``: reason Conflict, or a 409 of a reason it does not know;
+    never ``AlreadyExists`` (also a 409), which no retry of a create can fix."""
+    return isinstance(e, Conflict) and not isinstance(e, AlreadyExists)

@@ -36,6 +36,28 @@ def test_seed_objects_keep_their_status_and_default_to_the_default_namespace() -
         cs.tracker.add({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}})
 
 
+def test_seed_objects_get_the_generation_a_create_would_give() -> None:
+    """A seeded Deployment has generation 1 (as created by the server) and a spec update moves it
+    to 2; a seed's own generation stays; a ConfigMap (no spec) has none."""
+    spec = {"selector": {"matchLabels": {"a": "b"}},
+            "template": {"metadata": {"labels": {"a": "b"}}, "spec": {"containers": [{"name": "c", "image": "i"}]}}}
+    cs = FakeClientset(
+        {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}, "spec": spec},
+        {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "e", "generation": 7}, "spec": spec},
+        cm("c", namespace="default"),
+    )
+    deployments = cs.apps_v1.deployments("default")
+    d = deployments.get("d")
+    assert d.metadata and d.metadata.generation == 1
+    d.spec.replicas = 3
+    updated = deployments.update(d)
+    assert updated.metadata and updated.metadata.generation == 2
+    e = deployments.get("e")
+    assert e.metadata and e.metadata.generation == 7
+    c = cs.core_v1.config_maps("default").get("c")
+    assert c.metadata and c.metadata.generation is None
+
+
 def test_watch_from_before_compacted_history_is_expired() -> None:
     cs = FakeClientset()
     cms = cs.core_v1.config_maps("ns")
