@@ -40,9 +40,9 @@ def on_error(backoff: Backoff, retriable: Callable[[Exception], bool], fn: Calla
 
 def retry_on_conflict(fn: Callable[[], T], backoff: Backoff = DEFAULT_RETRY,
                       sleep: Callable[[float], None] = time.sleep) -> T:
-    """Call ``fn`` again while it raises ``Conflict`` (not ``AlreadyExists``), up to ``backoff.steps`` tries with ``backoff``'s
-    delays between them; returns its result, or raises its other error or last ``Conflict``. ``fn`` must
-    read the object afresh each time."""
+    """Call ``fn`` again while it raises ``Conflict`` (not ``AlreadyExists``), up to
+    ``backoff.steps`` tries with ``backoff``'s delays between them; returns its result, or raises
+    its other error or last ``Conflict``. ``fn`` must read the object afresh each time."""
     return on_error(backoff, _is_conflict, fn, sleep)
 
 

@@ -81,35 +81,53 @@ def _class_members(cls: griffe.Class) -> Iterator[griffe.Object]:
             yield obj
 
 
-def missing_docstrings() -> tuple[int, list[str]]:
-    """How many public modules and names were checked, and those without a docstring (or that
-    griffe cannot find), each as ``kind dotted.name (file:line)``."""
+def _walk() -> Iterator[tuple[str, griffe.Object | None]]:
+    """(dotted name as the reference shows it, griffe object or None when griffe cannot see it)
+    for every public module and name, each definition once (under the first name met)."""
     root = griffe.load(PACKAGE)
     assert isinstance(root, griffe.Module)
-    missing: list[str] = []
     seen: set[str] = set()
 
-    def check(label: str, obj: griffe.Object) -> None:
+    def visit(label: str, obj: griffe.Object) -> Iterator[tuple[str, griffe.Object | None]]:
         if obj.path in seen:
             return
         seen.add(obj.path)
-        if not _documented(obj):
-            where = f"{obj.relative_package_filepath}:{obj.lineno}"
-            missing.append(f"{obj.kind.value} {label} ({where})")
+        yield label, obj
         if isinstance(obj, griffe.Class):
             for member in _class_members(obj):
-                check(f"{label}.{member.name}", member)
+                yield from visit(f"{label}.{member.name}", member)
 
     for name in public_modules():
         module = _member(root, name) if name != PACKAGE else root
         assert isinstance(module, griffe.Module), name
-        check(name, module)
+        yield from visit(name, module)
         for label, obj in _public_names(root, name):
             if obj is None:
-                missing.append(f"unseen {label} (in __all__, but griffe finds no definition)")
+                yield label, None
             else:
-                check(label, obj)
-    return len(seen), missing
+                yield from visit(label, obj)
+
+
+def missing_docstrings() -> tuple[int, list[str]]:
+    """How many public modules and names were checked, and those without a docstring (or that
+    griffe cannot find), each as ``kind dotted.name (file:line)``."""
+    missing: list[str] = []
+    checked = 0
+    for label, obj in _walk():
+        if obj is None:
+            missing.append(f"unseen {label} (in __all__, but griffe finds no definition)")
+            continue
+        checked += 1
+        if not _documented(obj):
+            missing.append(f"{obj.kind.value} {label} ({obj.relative_package_filepath}:{obj.lineno})")
+    return checked, missing
+
+
+def public_names() -> list[tuple[str, str]]:
+    """(dotted name as the API reference shows it, docstring) of every documented public module
+    and name (tests/docs/test_site.py finds each in the built reference)."""
+    return [(label, obj.docstring.value) for label, obj in _walk()
+            if obj is not None and obj.docstring is not None]
 
 
 def test_every_public_name_of_the_runtime_has_a_docstring() -> None:
