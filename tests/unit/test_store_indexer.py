@@ -197,6 +197,8 @@ def test_meta_namespace_key_functions() -> None:
     assert deletion_handling_key(DeletedFinalStateUnknown("ns/a", None)) == "ns/a"
     assert split_key("ns/a") == ("ns", "a")
     assert split_key("node-1") == ("", "node-1")
+    with pytest.raises(ValueError, match="unexpected key format"):
+        split_key("a/b/c")  # client-go's SplitMetaNamespaceKey refuses it too
     with pytest.raises(ValueError, match="metadata.name"):
         meta_namespace_key({"metadata": {}})
 

@@ -38,6 +38,7 @@ from kgen.runtime.tools.cache.store import (
     deletion_handling_key,
     meta_namespace_index,
     meta_namespace_key,
+    split_key,
 )
 from kgen.runtime.tools.cache.transform import (
     chain,
@@ -52,6 +53,6 @@ __all__ = [
     "AsyncSharedIndexInformer", "AsyncSharedInformerFactory", "Delta", "DeletedFinalStateUnknown", "DeltaFIFO",
     "HandlerRegistration", "Indexer", "InformerStoppedError", "Lister", "NamespaceLister", "Reflector",
     "SharedIndexInformer", "SharedInformerFactory", "Store", "async_wait_for_cache_sync", "deletion_handling_key", "listers",
-    "meta_namespace_index", "meta_namespace_key", "wait_for_cache_sync",
+    "meta_namespace_index", "meta_namespace_key", "split_key", "wait_for_cache_sync",
     "chain", "default_transform", "intern_strings", "keep_objects", "strip_managed_fields",
 ]

@@ -61,9 +61,12 @@ def deletion_handling_key(obj: Any) -> str:
 
 
 def split_key(key: str) -> tuple[str, str]:
-    """A ``namespace/name`` (or ``name``) key as (namespace, name)."""
-    namespace, _, name = key.rpartition("/")
-    return namespace, name
+    """A ``namespace/name`` (or ``name``) key as (namespace, name): client-go's
+    ``SplitMetaNamespaceKey``; ValueError for a key with more than one ``/``."""
+    parts = key.split("/")
+    if len(parts) > 2:
+        raise ValueError(f"unexpected key format: {key!r}")
+    return (parts[0], parts[1]) if len(parts) == 2 else ("", parts[0])
 
 
 def meta_namespace_index(obj: Any) -> list[str]:
