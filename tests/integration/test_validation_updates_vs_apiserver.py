@@ -29,7 +29,6 @@ import json
 import random
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +40,9 @@ from kgen.runtime.apimachinery.validation import validate, validate_against
 from kgen.runtime.testing import KubeAPIServer
 from kgen.runtime.webhook.admission import SchemaValidator, with_validator
 from tests.support.corpus import crds, load_documents, module_dir
-from tests.support.validation_oracle import Answer, Update, confusion, dry_run, mutated, updates
+from tests.support.validation_oracle import (
+    Answer, Served, Update, confusion, dry_run, mutated, served_kinds, updates,
+)
 from tests.unit.helpers import Generated, generate, imported
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "validation"
@@ -58,12 +59,6 @@ _STRICT_ONLY = frozenset({
 })
 
 
-@dataclass(frozen=True)
-class Served:
-    plural: str
-    namespaced: bool
-    status: bool  # has the status subresource: an update keeps the stored status
-    schema: dict[str, Any]
 
 
 def _renamed(crd: dict[str, Any]) -> dict[str, Any]:
@@ -91,16 +86,6 @@ def _laxed(crd: dict[str, Any]) -> dict[str, Any]:
     return crd
 
 
-def _served(crd_docs: list[dict[str, Any]]) -> dict[tuple[str, str], Served]:
-    served = {}
-    for crd in crd_docs:
-        spec = crd["spec"]
-        for version in spec["versions"]:
-            if version.get("served"):
-                served[(f"{spec['group']}/{version['name']}", spec["names"]["kind"])] = Served(
-                    spec["names"]["plural"], spec["scope"] == "Namespaced", "status" in (version.get("subresources") or {}),
-                    version["schema"]["openAPIV3Schema"])
-    return served
 
 
 def _collection(obj: dict[str, Any], served: dict[tuple[str, str], Served]) -> str:
@@ -168,7 +153,7 @@ def setting(kube_apiserver: KubeAPIServer, tmp_path_factory: pytest.TempPathFact
         files.append(folder / f"{crd['metadata']['name']}.yaml")
         files[-1].write_text(yaml.safe_dump(crd), encoding="utf-8")
     gen = generate(folder / "out", *[a for f in files for a in ("--crd", str(f))])
-    served = _served(strict)
+    served = served_kinds(strict)
     originals = _originals(served)
     rng = random.Random(SEED)
     with kube_apiserver.admin_client(timeout=30.0) as admin:

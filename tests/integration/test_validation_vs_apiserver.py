@@ -17,7 +17,6 @@ import json
 import random
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ import yaml
 from kgen.runtime.apimachinery.validation import validate
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.corpus import crd_files, crds, load_documents, module_dir
-from tests.support.validation_oracle import Answer, Sample, confusion, dry_run, mutated
+from tests.support.validation_oracle import Answer, Sample, Served, confusion, dry_run, mutated, served_kinds
 from tests.unit.helpers import Generated, generate, imported
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "validation"
@@ -37,22 +36,8 @@ SEED = 15
 PER_OBJECT = 25  # mutations of each original: 92 gateway-api + 1 probe originals -> 2,418 objects
 
 
-@dataclass(frozen=True)
-class Served:
-    plural: str
-    namespaced: bool
-    schema: dict[str, Any]
 
 
-def _served(crd_docs: list[dict[str, Any]]) -> dict[tuple[str, str], Served]:
-    served = {}
-    for crd in crd_docs:
-        spec = crd["spec"]
-        for version in spec["versions"]:
-            if version.get("served"):
-                served[(f"{spec['group']}/{version['name']}", spec["names"]["kind"])] = Served(
-                    spec["names"]["plural"], spec["scope"] == "Namespaced", version["schema"]["openAPIV3Schema"])
-    return served
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +45,7 @@ def setting(kube_apiserver: KubeAPIServer, tmp_path_factory: pytest.TempPathFact
         tuple[httpx.Client, Generated, dict[tuple[str, str], Served], list[Sample]]]:
     probe_crd = yaml.safe_load((FIXTURES / "probe_crd.yaml").read_text(encoding="utf-8"))
     crd_docs = [*crds("gateway-api"), probe_crd]
-    served = _served(crd_docs)
+    served = served_kinds(crd_docs)
     gen = generate(tmp_path_factory.mktemp("validation"), *[a for f in crd_files("gateway-api") for a in ("--crd", str(f))],
                    "--crd", str(FIXTURES / "probe_crd.yaml"))
     examples = module_dir("sigs.k8s.io/gateway-api", "v1.6.3") / "examples" / "standard"

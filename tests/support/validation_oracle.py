@@ -253,6 +253,29 @@ def mutated(originals: list[dict[str, Any]], schema_of: Callable[[dict[str, Any]
     return samples
 
 
+@dataclass(frozen=True)
+class Served:
+    """How the apiserver serves one kind of a CRD version."""
+
+    plural: str
+    namespaced: bool
+    status: bool  # has the status subresource: an update keeps the stored status
+    schema: Schema
+
+
+def served_kinds(crd_docs: list[dict[str, Any]]) -> dict[tuple[str, str], Served]:
+    """(apiVersion, kind) -> how it is served, for every served version of the CRDs."""
+    served = {}
+    for crd in crd_docs:
+        spec = crd["spec"]
+        for version in spec["versions"]:
+            if version.get("served"):
+                served[(f"{spec['group']}/{version['name']}", spec["names"]["kind"])] = Served(
+                    spec["names"]["plural"], spec["scope"] == "Namespaced",
+                    "status" in (version.get("subresources") or {}), version["schema"]["openAPIV3Schema"])
+    return served
+
+
 def confusion(pairs: list[tuple[bool, bool]]) -> str:
     """The verdict confusion matrix of (apiserver accepted, kgen accepted) pairs, printed."""
     both_reject = sum(1 for server, kgen in pairs if not server and not kgen)
