@@ -12,7 +12,7 @@ from .scale_report import LABELS, Measure, ScaleResult
 SYNC_CHART = "sync_time.png"
 MEMORY_CHART = "memory_per_object.png"
 #: Clients whose figure is a list, not an informer: dashed, so a line lying on another shows.
-LISTS = frozenset({"kgen-list", "official", "lightkube", "wire-json"})
+LISTS = frozenset({"kgen-list", "official", "lightkube", "wire-json", "wire-protobuf", "kgen-protobuf"})
 
 
 def write_charts(result: ScaleResult, folder: Path) -> list[Path]:

@@ -20,6 +20,13 @@ reads the same line the same way, after runtime.GC and debug.FreeOSMemory. Clien
   client asks for it), its body read and inflated until the initial-events-end bookmark, nothing
   decoded: how long the server takes to send the objects as JSON, the floor of any JSON client.
   No memory figure (it keeps nothing);
+- ``wire-protobuf``: the same watch-list asking for protobuf, as client-go's typed informers
+  do, read to its end bookmark, nothing decoded: the server's floor for protobuf;
+- ``kgen-protobuf``: that protobuf watch-list with every object decoded: upb parses it (C), a
+  Python walk turns each message into the dict its JSON would be (bench/protobuf_wire.py) and
+  ``Pod.from_dict`` into kgen's typed Pod, held in a dict keyed by namespace/name. No informer
+  around it: the floor of a protobuf-reading kgen informer. After the clock stops, every object
+  is checked equal to the JSON list's;
 - ``official`` and ``lightkube``: neither has an informer, so their list-then-watch
   equivalent is measured: a paginated list (pages of 500) held in a dict keyed by
   namespace/name, which is the cache a user of them builds.
@@ -34,14 +41,15 @@ import json
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 PAGE_SIZE = 500
 TIMEOUT = 1800.0
 
 #: Python clients, in the order the bench runs them.
-CLIENTS = ("kgen-full", "kgen-metadata", "kgen-list", "wire-json", "official", "lightkube")
+CLIENTS = ("kgen-full", "kgen-metadata", "kgen-list", "wire-json", "wire-protobuf", "kgen-protobuf", "official",
+           "lightkube")
 
 
 def resident_bytes() -> int:
@@ -154,33 +162,92 @@ def kgen_list(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
     return _held(fill, objects)
 
 
-def wire_json(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
+def _watch_list(kubeconfig: str, namespace: str, accept: str, read: Callable[[Iterator[bytes]], None]) -> float:
+    """Seconds to open the informer's own watch-list request (the reflector's options, gzip as
+    every client asks for it) asking for ``accept``, and have ``read`` take its inflated body
+    up to the initial-events-end bookmark."""
     from kgen.kubernetes import Clientset
     from kgen.runtime.rest.content_encoding import decode_every_gzip_member
     from kgen.runtime.tools.cache.reflector_state import ReflectorState
 
     pods = Clientset(_kgen_config(kubeconfig)).core_v1.pods(namespace)
     pods.list(limit=1)
-    marker = b"k8s.io/initial-events-end"
     started = time.perf_counter()
     resource = pods._client  # the ResourceClient a reflector drives
     req = resource._req.watch(60.0, **ReflectorState().watch_list_options())
-    req.stream = True
+    req.stream, req.accept = True, accept
     response = resource._rest.send(req)
     decode_every_gzip_member(response)
-    size, tail = 0, b""
     try:
-        for chunk in response.iter_bytes():
-            size += len(chunk)
-            if marker in tail + chunk:
-                break
-            tail = chunk[-len(marker):]
-        else:
-            raise RuntimeError("the watch-list ended before its initial-events-end bookmark")
+        read(response.iter_bytes())
     finally:
         response.close()
-    elapsed = time.perf_counter() - started
-    return {"seconds": elapsed, "rssBefore": 0, "rssAfter": 0, "noMemory": True, "bodyBytes": size}
+    return time.perf_counter() - started
+
+
+def _read_to_marker(chunks: Iterator[bytes]) -> None:
+    marker, tail = b"k8s.io/initial-events-end", b""
+    for chunk in chunks:
+        if marker in tail + chunk:
+            return
+        tail = chunk[-len(marker):]
+    raise RuntimeError("the watch-list ended before its initial-events-end bookmark")
+
+
+def _wire(accept: str) -> Callable[[str, str, int], dict[str, Any]]:
+    def run(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
+        elapsed = _watch_list(kubeconfig, namespace, accept, _read_to_marker)
+        return {"seconds": elapsed, "rssBefore": 0, "rssAfter": 0, "noMemory": True}
+    return run
+
+
+def kgen_protobuf(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
+    from kgen.kubernetes import Clientset
+    from kgen.kubernetes.models.core.v1 import Pod
+
+    from . import protobuf_wire
+
+    protobuf_wire.decode(_pod_envelope(kubeconfig, namespace))  # tables loaded before the clock
+    cache: dict[str, Any] = {}
+
+    def read(chunks: Iterator[bytes]) -> None:
+        frames = protobuf_wire.WatchFrames()
+        for chunk in chunks:
+            for event_type, raw in frames.feed(chunk):
+                if event_type == "BOOKMARK":
+                    return
+                pod = Pod.from_dict(protobuf_wire.decode(raw, "v1", "Pod"))
+                cache[_key(pod)] = pod
+        raise RuntimeError("the watch-list ended before its initial-events-end bookmark")
+
+    gc.disable()  # as kgen's informers hold the collector during a sync (sync_gc.py)
+    before = resident_bytes()
+    elapsed = _watch_list(kubeconfig, namespace, protobuf_wire.CONTENT_TYPE, read)
+    after = resident_bytes()
+    gc.enable()
+    if len(cache) != objects:
+        raise RuntimeError(f"the protobuf watch-list gave {len(cache)} objects, not {objects}")
+    listed = Clientset(_kgen_config(kubeconfig)).core_v1.pods(namespace).list_all(page_size=PAGE_SIZE)
+    def body(pod: Any) -> dict[str, Any]:  # a list's items carry no kind/apiVersion, a watch's objects do
+        return {k: v for k, v in pod.to_dict().items() if k not in ("kind", "apiVersion")}
+
+    differ = [_key(p) for p in listed.items or [] if _key(p) not in cache or body(cache[_key(p)]) != body(p)]
+    if differ:
+        raise RuntimeError(f"{len(differ)} pods read from protobuf differ from their JSON, {differ[0]} first")
+    return {"seconds": elapsed, "rssBefore": before, "rssAfter": after}
+
+
+def _pod_envelope(kubeconfig: str, namespace: str) -> bytes:
+    """One Pod of the namespace as protobuf: a first decode loads the tables off the clock."""
+    from kgen.kubernetes import Clientset
+
+    from . import protobuf_wire
+
+    resource = Clientset(_kgen_config(kubeconfig)).core_v1.pods(namespace)._client
+    req = resource._req.list(limit=1)
+    req.accept = protobuf_wire.CONTENT_TYPE
+    body: bytes = resource._rest.send(req).content
+    return body
 
 
 def official(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
@@ -218,7 +285,8 @@ def lightkube(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
 
 
 _RUNNERS: dict[str, Callable[[str, str, int], dict[str, Any]]] = {
-    "kgen-full": kgen_full, "kgen-metadata": kgen_metadata, "kgen-list": kgen_list, "wire-json": wire_json,
+    "kgen-full": kgen_full, "kgen-metadata": kgen_metadata, "kgen-list": kgen_list, "wire-json": _wire("application/json"),
+    "wire-protobuf": _wire("application/vnd.kubernetes.protobuf"), "kgen-protobuf": kgen_protobuf,
     "official": official, "lightkube": lightkube,
 }
 

@@ -21,6 +21,8 @@ LABELS = {
     "client-go-lean": "client-go, managedFields dropped (SetTransform)",
     "kgen-list": "kgen bare paginated list",
     "wire-json": "JSON watch-list read, nothing decoded (the server's floor for JSON)",
+    "wire-protobuf": "protobuf watch-list read, nothing decoded (the server's floor for protobuf)",
+    "kgen-protobuf": "kgen models read from a protobuf watch-list (upb parse, Python walk; no informer)",
     "official": "official client (paginated list into a dict)",
     "lightkube": "lightkube (paginated list into a dict)",
 }
@@ -88,6 +90,9 @@ BARS = (
     Bar("initial sync, kgen full ÷ the JSON wire floor", "kgen-full", "wire-json", "sync", None),
     Bar("initial sync, the JSON wire floor ÷ client-go (protobuf)", "wire-json", "client-go", "sync", None),
     Bar("sync, kgen metadata-only ÷ kgen full", "kgen-metadata", "kgen-full", "sync", None),
+    Bar("initial sync, the protobuf wire floor ÷ client-go (protobuf)", "wire-protobuf", "client-go", "sync", None),
+    Bar("decode, kgen models from protobuf ÷ client-go (protobuf)", "kgen-protobuf", "client-go", "sync", None),
+    Bar("decode, kgen models from protobuf ÷ kgen full (JSON)", "kgen-protobuf", "kgen-full", "sync", None),
 )
 
 
@@ -151,7 +156,10 @@ def notes(result: ScaleResult) -> list[str]:
         "- scale: client-go's typed clients ask for protobuf for built-in kinds (rest.Request.UseProtobufAsDefault), "
         "the format users of its Pod informer get; its JSON row sets ContentType, as the custom resources' clients "
         "must. The JSON wire floor is the informer's own watch-list request read to its end bookmark, nothing "
-        "decoded: how long the server takes to send the objects as JSON",
+        "decoded: how long the server takes to send the objects as JSON (the protobuf wire floor: the same, "
+        "asking for protobuf). kgen reading protobuf is that protobuf watch-list turned into kgen's typed Pods: "
+        "the protobuf package parses it in C (upb), a Python walk makes each message the dict its JSON would be "
+        "(Go facts for omitempty and nils, bench/protobuf_wire.py), checked equal to the JSON list's objects",
         "- scale: memory is VmRSS from /proc/self/status in every process, after gc.collect() (Python) or "
         "runtime.GC + debug.FreeOSMemory (Go), minus the same reading just before the informer or list started",
         *(f"- scale: {fact}" for fact in result.facts),

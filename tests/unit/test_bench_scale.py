@@ -48,6 +48,9 @@ def test_bars_at_their_limits_are_met() -> None:
         "initial sync, kgen full ÷ client-go speaking JSON": None,
         "initial sync, kgen full ÷ the JSON wire floor": None,
         "initial sync, the JSON wire floor ÷ client-go (protobuf)": None,
+        "initial sync, the protobuf wire floor ÷ client-go (protobuf)": None,
+        "decode, kgen models from protobuf ÷ client-go (protobuf)": None,
+        "decode, kgen models from protobuf ÷ kgen full (JSON)": None,
     }
 
 
@@ -87,7 +90,7 @@ def test_rows_repeat_per_object_count() -> None:
     figure = Figure(1.0, 10 * KIB)
     result = ScaleResult((1000, 10_000), 1, {"kgen-full": {1000: figure, 10_000: figure}})
     metrics = [row.metric for row in ratio_table(result).rows]
-    assert sum(m.startswith("1,000 pods:") for m in metrics) == sum(m.startswith("10,000 pods:") for m in metrics) == 10
+    assert sum(m.startswith("1,000 pods:") for m in metrics) == sum(m.startswith("10,000 pods:") for m in metrics) == 13
     assert figures_table(result, "memory").peers == ("1,000 pods", "10,000 pods")
 
 
