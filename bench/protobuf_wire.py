@@ -331,7 +331,7 @@ def _field_plan(fd: Any, json_name: str, flags: str) -> tuple[str, int, bool, An
 def _absent_default(fd: Any, json_name: str, flags: str) -> Any:
     """What json.Marshal writes for a Go field the protobuf left out: nothing (omitempty on a
     nil-able or zero value), ``null`` (a nil without omitempty), or the zero value."""
-    from google.protobuf.descriptor import FieldDescriptor  # type: ignore[import-untyped]
+    from google.protobuf.descriptor import FieldDescriptor
 
     if "n" in flags or fd.is_repeated:
         return _NO_DEFAULT if "o" in flags else None
