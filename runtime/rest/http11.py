@@ -154,6 +154,8 @@ class HTTP11Transport(httpx.BaseTransport):
         self._closed = False
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        """Sends ``request`` on a pooled (or new) connection; the response's body is read as
+        it is iterated (httpx's ``Client.send`` calls this)."""
         url = request.url
         if url.scheme not in ("http", "https"):
             raise httpx.UnsupportedProtocol(f"Request URL has an unsupported protocol '{url.scheme}://'.")
@@ -244,6 +246,7 @@ class HTTP11Transport(httpx.BaseTransport):
         conn.close()
 
     def close(self) -> None:
+        """Closes the idle connections; those in use close when their responses do."""
         with self._lock:
             self._closed = True
             idle, self._idle = self._idle, []

@@ -27,6 +27,9 @@ def test_cpu_rows_show_the_operators_capacity_and_how_busy_the_machine_was() -> 
     assert rows["churn: kube-apiserver + etcd CPU per update"].values == ("2.00 ms", "2.00 ms")
     busy = rows["churn: the machine's CPU in use (operator, apiserver, etcd, driver ÷ 2 CPUs)"]
     assert busy.values == ("42%", "48%")  # (1.5 + 4 + 2 + 1) / (10 × 2); (12 + 7) / (20 × 2)
+    ceiling = rows["churn: CPU per update, all four processes (kgen: without its operator)"]
+    # kgen without its operator: (4 + 2 + 1) / 3,000 updates; kopf, all four: (12 + 7) / 3,000
+    assert ceiling.values == ("2.33 ms", "6.33 ms") and ceiling.ratio == "2.71×" and ceiling.met is None
 
 
 def test_goals_missed_below_five_times_or_above_half_the_memory() -> None:
