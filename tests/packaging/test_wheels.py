@@ -55,6 +55,7 @@ def test_runtime_wheel_holds_the_runtime_and_the_stock_client_only(wheels: Wheel
         # the short names of kgen.runtime.controller and kgen.runtime.webhook (re-exports), typed
         "kgen/controller/__init__.py",
         "kgen/controller/py.typed",
+        "kgen/controller/metrics/__init__.py",  # controller-runtime's pkg/metrics
         "kgen/webhook/__init__.py",
         "kgen/webhook/py.typed",
         "kgen/webhook/admission/__init__.py",
@@ -124,7 +125,9 @@ def test_wheels_install_with_console_script_and_import_names(wheels: Wheels, tmp
     # The short names from the wheel: the runtime's own classes, and typed for a user's mypy.
     same = (
         "import kgen.controller, kgen.runtime.controller, kgen.webhook.admission, kgen.runtime.webhook.admission; "
+        "import kgen.controller.metrics, kgen.runtime.controller.metrics; "
         "assert kgen.controller.Manager is kgen.runtime.controller.Manager; "
+        "assert kgen.controller.metrics.Registry is kgen.runtime.controller.metrics.Registry; "
         "assert kgen.webhook.admission.Validator is kgen.runtime.webhook.admission.Validator; "
         "print(kgen.controller.__file__)"
     )
