@@ -42,11 +42,14 @@ if TYPE_CHECKING:
 class Clientset:
     """Typed clients for every group-version; each group's module loads on first use."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, *, rest: RESTClient | None = None) -> None:
+        """Clients for ``config``'s cluster over one REST client: ``rest`` if given (one of your
+        own, with its ``metrics``, rate limiter or transport: client-go's
+        ``NewForConfigAndClient``), else one made from ``config``."""
         from kgen.runtime.rest import RESTClient
 
         self.config = config
-        self.rest: RESTClient = RESTClient(config)
+        self.rest: RESTClient = RESTClient(config) if rest is None else rest
 
     @classmethod
     def from_kubeconfig(cls, path: str | None = None, context: str | None = None) -> Clientset:
@@ -211,11 +214,12 @@ class Clientset:
 class AsyncClientset:
     """``Clientset`` on asyncio: the same accessors, awaited verbs."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, *, rest: AsyncRESTClient | None = None) -> None:
+        """``Clientset``'s: over ``rest`` if given, else an ``AsyncRESTClient`` made from ``config``."""
         from kgen.runtime.rest import AsyncRESTClient
 
         self.config = config
-        self.rest: AsyncRESTClient = AsyncRESTClient(config)
+        self.rest: AsyncRESTClient = AsyncRESTClient(config) if rest is None else rest
 
     @classmethod
     def from_kubeconfig(cls, path: str | None = None, context: str | None = None) -> AsyncClientset:
