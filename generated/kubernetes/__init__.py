@@ -7,7 +7,7 @@ Start from a Clientset: ``Clientset.from_kubeconfig()``, ``Clientset.in_cluster(
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     # Imported when used, so that importing models stays cheap (no ssl, no httpx).
@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from .typed.storage import v1 as _storage_v1
     from .typed.storagemigration import v1 as _storagemigration_v1
 
+_Sync = TypeVar("_Sync", bound="Clientset")
+_Async = TypeVar("_Async", bound="AsyncClientset")
+
 
 class Clientset:
     """Typed clients for every group-version; each group's module loads on first use."""
@@ -66,7 +69,7 @@ class Clientset:
     def close(self) -> None:
         self.rest.close()
 
-    def __enter__(self) -> Clientset:
+    def __enter__(self: _Sync) -> _Sync:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -236,7 +239,7 @@ class AsyncClientset:
     async def close(self) -> None:
         await self.rest.close()
 
-    async def __aenter__(self) -> AsyncClientset:
+    async def __aenter__(self: _Async) -> _Async:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

@@ -81,7 +81,8 @@ class RESTMapper:
             raise NoMatch(f"no resource for kind {kind!r}{where}")
         groups = {r.group for r in matches}
         if len(groups) > 1 and group is None:
-            raise Ambiguous(f"kind {kind!r} is served by several groups: {', '.join(sorted(groups))}")
+            served = ", ".join(f"{g!r}" + (" (core)" if not g else "") for g in sorted(groups))
+            raise Ambiguous(f"kind {kind!r} is served by several groups: {served}; name one")
         return matches[0]
 
     def category(self, name: str) -> list[APIResource]:

@@ -34,6 +34,8 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
 - a custom resource stored as server-side apply merged it: an apply leaving an empty or null
   ``labels`` (say) is always a write, and so is the next write storing none (``writes.stored_extras``);
 - ``dryRun=All`` everywhere;
+- every call recorded as client-go's ``Fake.Actions()`` records it, and reactors answering calls
+  in place of the store (``PrependReactor``): ``kgen.runtime.fake.actions``;
 - validation of every create, update, patch and apply (not scale) by
   ``kgen.runtime.apimachinery.validation``, refused with the apiserver's 422 (or 400): a custom
   resource's whole schema and CEL rules, a built-in kind's OpenAPI types, formats and enums;
@@ -49,7 +51,7 @@ field order).
 The tracker is thread-safe: informers may watch it from their own threads.
 
 The modules, in request order: ``tracker`` (the public ``ObjectTracker``), ``transport`` (httpx
-transports, routing), ``verbs``, ``patch``, ``apply``, ``scale`` and ``watch`` (the answers),
+transports, routing), ``actions`` (the record and the reactors), ``verbs``, ``patch``, ``apply``, ``scale`` and ``watch`` (the answers),
 ``writes`` (what every write shares), ``validation`` (the 422s), ``schema`` (pruning and
 omitempty), ``field_validation`` (unknown fields: warnings, strict refusals), ``selectors``,
 ``errors`` (``Status`` bodies), ``request`` and ``store`` (objects, resourceVersions, history). Where the fake sits among the

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 
+from kgen.runtime.fake.actions import Action, Reaction, Reactions
 from kgen.runtime.fake.store import Obj, Store, copy, now
 from kgen.runtime.fake.transport import AsyncTransport, Transport
 from kgen.runtime.fake.writes import tracks_generation
@@ -38,6 +39,7 @@ class ObjectTracker:
         history: int = 10_000, bookmark_interval: float = 1.0,
     ) -> None:
         self._store = Store(history, bookmark_interval)
+        self._reactions = Reactions()
         with_status = None if status_subresources is None else set(status_subresources)
         for info in resources:
             self.register(info, status=with_status is None or info in with_status)
@@ -96,10 +98,26 @@ class ObjectTracker:
         """Forgets the event history: older watches and continue tokens now get 410 Expired."""
         self._store.compact()
 
+    def actions(self) -> list[Action]:
+        """The requests served so far on known resources, in order (client-go's ``Fake.Actions()``;
+        ``kgen.runtime.fake.actions``)."""
+        return self._reactions.actions()
+
+    def clear_actions(self) -> None:
+        """Forgets the recorded actions (client-go's ``ClearActions``)."""
+        self._reactions.clear()
+
+    def prepend_reactor(self, verb: str, resource: str, reaction: Reaction) -> None:
+        """Asks ``reaction`` first about the actions of ``verb`` on ``resource`` (``"*"`` for any;
+        ``"pods/status"`` for a subresource): client-go's ``PrependReactor``. It returns None to
+        pass, an object to answer with, or raises the failure to answer
+        (``raise action.conflict()``); see ``kgen.runtime.fake.actions``."""
+        self._reactions.prepend(verb, resource, reaction)
+
     def transport(self) -> httpx.BaseTransport:
         """An httpx transport answering from this tracker (give it to a RESTClient)."""
-        return Transport(self._store)
+        return Transport(self._store, self._reactions)
 
     def async_transport(self) -> httpx.AsyncBaseTransport:
         """An httpx async transport answering from this tracker (give it to an AsyncRESTClient)."""
-        return AsyncTransport(self._store)
+        return AsyncTransport(self._store, self._reactions)

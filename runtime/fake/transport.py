@@ -14,6 +14,7 @@ import httpx
 import msgspec
 
 from kgen.runtime.fake import verbs
+from kgen.runtime.fake.actions import Reactions
 from kgen.runtime.fake.errors import Failure, method_not_allowed, no_route
 from kgen.runtime.fake.patch import patch
 from kgen.runtime.fake.request import Call, Reply, Route
@@ -27,12 +28,13 @@ _SUBRESOURCES = frozenset({"status", "scale"})
 class Transport(httpx.BaseTransport):
     """An httpx transport that answers every request from the tracker's store, as the apiserver would."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, reactions: Reactions | None = None) -> None:
         self._store = store
+        self._reactions = reactions
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         """The store's answer to ``request`` (a watch: a streamed response)."""
-        reply = serve(self._store, Call.of(request, request.read()))
+        reply = serve(self._store, Call.of(request, request.read()), self._reactions)
         if isinstance(reply, Watch):
             return httpx.Response(200, headers={"Content-Type": "application/json"}, stream=WatchStream(reply))
         return _json_response(reply)
@@ -41,12 +43,13 @@ class Transport(httpx.BaseTransport):
 class AsyncTransport(httpx.AsyncBaseTransport):
     """``Transport`` for httpx.AsyncClient."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, reactions: Reactions | None = None) -> None:
         self._store = store
+        self._reactions = reactions
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """The store's answer to ``request`` (a watch: a streamed response)."""
-        reply = serve(self._store, Call.of(request, await request.aread()))
+        reply = serve(self._store, Call.of(request, await request.aread()), self._reactions)
         if isinstance(reply, Watch):
             return httpx.Response(200, headers={"Content-Type": "application/json"}, stream=AsyncWatchStream(reply))
         return _json_response(reply)
@@ -57,17 +60,23 @@ def _json_response(reply: Reply) -> httpx.Response:
     return httpx.Response(reply.code, headers=headers, content=msgspec.json.encode(reply.body))
 
 
-def serve(store: Store, call: Call) -> Reply | Watch:
-    """The answer to one request: a reply, or a watch to stream."""
+def serve(store: Store, call: Call, reactions: Reactions | None = None) -> Reply | Watch:
+    """The answer to one request: a reply, or a watch to stream. With ``reactions``, the request
+    is recorded as an action and the reactors may answer it first (outside the store's lock)."""
     try:
         with store.lock:
-            return _dispatch(store, call)
+            route = _route(store, call.path)
+        if reactions is not None:
+            answer = reactions.react(reactions.record(call, route))
+            if answer is not None:
+                return answer
+        with store.lock:
+            return _dispatch(store, call, route)
     except Failure as failure:
         return Reply(failure.code, failure.status, failure.warnings)
 
 
-def _dispatch(store: Store, call: Call) -> Reply | Watch:
-    route = _route(store, call.path)
+def _dispatch(store: Store, call: Call, route: Route) -> Reply | Watch:
     method, named, sub = call.method, bool(route.name), route.subresource
     if method == "GET" and named:
         return get_scale(store, route) if sub == "scale" else verbs.get(store, route)

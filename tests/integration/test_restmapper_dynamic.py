@@ -76,7 +76,7 @@ def test_kind_to_resource(mapper: RESTMapper) -> None:
     assert (hpa.plural, hpa.version) == ("horizontalpodautoscalers", "v2")
     assert mapper.rest_mapping("HorizontalPodAutoscaler", "autoscaling", "v1").version == "v1"
     assert mapper.kind_for("deploy") == "Deployment"
-    with pytest.raises(Ambiguous):
+    with pytest.raises(Ambiguous, match=r"^kind 'Event' is served by several groups: '' \(core\), 'events.k8s.io'; name one$"):
         mapper.rest_mapping("Event")  # core/v1 and events.k8s.io/v1
 
 

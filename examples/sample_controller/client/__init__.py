@@ -7,7 +7,7 @@ Start from a Clientset: ``Clientset.from_kubeconfig()``, ``Clientset.in_cluster(
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     # Imported when used, so that importing models stays cheap (no ssl, no httpx).
@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
     from .typed.samplecontroller_kgen_dev import v1alpha1 as _samplecontroller_kgen_dev_v1alpha1
+
+_Sync = TypeVar("_Sync", bound="Clientset")
+_Async = TypeVar("_Async", bound="AsyncClientset")
 
 
 class Clientset:
@@ -44,7 +47,7 @@ class Clientset:
     def close(self) -> None:
         self.rest.close()
 
-    def __enter__(self) -> Clientset:
+    def __enter__(self: _Sync) -> _Sync:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -84,7 +87,7 @@ class AsyncClientset:
     async def close(self) -> None:
         await self.rest.close()
 
-    async def __aenter__(self) -> AsyncClientset:
+    async def __aenter__(self: _Async) -> _Async:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

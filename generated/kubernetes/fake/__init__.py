@@ -7,6 +7,7 @@ from typing import Any
 
 from kgen.runtime.apimachinery import Model
 from kgen.runtime.fake import ObjectTracker
+from kgen.runtime.fake.actions import Action, Reaction
 from kgen.runtime.gentype import ResourceInfo
 from kgen.runtime.rest import AsyncRESTClient, Config, RESTClient
 
@@ -165,13 +166,39 @@ def _tracker(
     return tracker
 
 
-class FakeClientset(Clientset):
+class _Recorded:
+    """client-go's ``testing.Fake`` methods, on the tracker's recorder (kgen.runtime.fake.actions)."""
+
+    tracker: ObjectTracker
+
+    def actions(self) -> list[Action]:
+        """The requests served so far, in order (client-go's ``Actions()``)."""
+        return self.tracker.actions()
+
+    def clear_actions(self) -> None:
+        """Forgets the recorded actions (client-go's ``ClearActions()``)."""
+        self.tracker.clear_actions()
+
+    def prepend_reactor(self, verb: str, resource: str, reaction: Reaction) -> None:
+        """Asks ``reaction`` first about ``verb`` on ``resource`` (client-go's ``PrependReactor``):
+        it returns None to pass, an object to answer with, or raises the failure to answer."""
+        self.tracker.prepend_reactor(verb, resource, reaction)
+
+
+class FakeClientset(_Recorded, Clientset):
     """The typed Clientset over an in-memory object tracker, for unit tests.
 
         cs = FakeClientset(ConfigMap(metadata=ObjectMeta(name="a", namespace="ns")))
         cs.core_v1.config_maps("ns").get("a")
+        assert [a.verb for a in cs.actions()] == ["get"]
 
     ``tracker`` shares one tracker between clientsets (``AsyncFakeClientset(tracker=cs.tracker)``).
+    ``prepend_reactor`` answers requests in place of the tracker's store, as client-go's does::
+
+        def stale(action: Action) -> None:
+            raise action.conflict()
+
+        cs.prepend_reactor("update", "configmaps", stale)  # every update now gets a 409 Conflict
     """
 
     def __init__(
@@ -184,7 +211,7 @@ class FakeClientset(Clientset):
         self.rest.watch_list_semantics_unsupported = True
 
 
-class AsyncFakeClientset(AsyncClientset):
+class AsyncFakeClientset(_Recorded, AsyncClientset):
     """``FakeClientset`` for asyncio code."""
 
     def __init__(
