@@ -45,8 +45,9 @@ class AsyncManager(ManagerCore):
     cache: AsyncCache
     _controllers: list[AsyncController]
 
-    def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float) -> None:
-        self.rest = AsyncRESTClient(config, metrics=rest_client_metrics(self.registry))
+    def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float,
+                      transport: Any) -> None:
+        self.rest = AsyncRESTClient(config, transport=transport, metrics=rest_client_metrics(self.registry))
         self.cache = AsyncCache(self.rest, namespace=namespace, resync=sync_period, sync_timeout=cache_sync_timeout)
         self.client = AsyncClient(self.rest, self.cache)
         self._stop_requested = threading.Event()  # stop() before start(), or from another thread

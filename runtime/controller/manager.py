@@ -30,6 +30,11 @@ Leader election is client-go's, on a coordination.k8s.io Lease named ``leader_el
 ``leader_election_namespace`` (default: the config's namespace), with client-go's defaults (15 s
 lease, 10 s renew deadline, 2 s retry), identity ``<hostname>_<uuid>`` as controller-runtime's.
 
+``transport`` is the httpx transport of the manager's REST client (``AsyncManager``: an async
+one). A fake clientset's (``Manager(fake.config, transport=fake.tracker.transport())``) runs the
+whole manager, cache, controllers and leader election included, on the in-memory apiserver of
+``kgen.runtime.fake``: a controller's unit test without a cluster.
+
 Client-side throttling is off unless asked for: controller-runtime's config getters
 (pkg/client/config, since v0.21, PR #3119) set ``QPS = -1`` when the config leaves it 0, relying
 on the apiserver's priority and fairness as SIG API Machinery recommends. kgen's ``Config`` has
@@ -124,12 +129,13 @@ class ManagerCore:
         webhook_cert_dir: str | Path | None = None,
         webhook_cert_name: str = "tls.crt",
         webhook_key_name: str = "tls.key",
+        transport: Any = None,
     ) -> None:
         if leader_election and not leader_election_id:
             raise ValueError("leader_election needs a leader_election_id: the name of the Lease replicas compete for")
         self.registry = Registry()
         config = manager_config(config)
-        self._make_clients(config, namespace, sync_period, cache_sync_timeout)
+        self._make_clients(config, namespace, sync_period, cache_sync_timeout, transport)
         self.probes = Probes()
         self.graceful_shutdown_timeout = graceful_shutdown_timeout
         self.identity = identity or f"{socket.gethostname()}_{uuid.uuid4()}"
@@ -172,7 +178,8 @@ class ManagerCore:
             self._stop_servers()
             raise
 
-    def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float) -> None:
+    def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float,
+                      transport: Any) -> None:
         raise NotImplementedError
 
     def _start_servers(self) -> None:
@@ -264,8 +271,9 @@ class Manager(ManagerCore):
     cache: Cache
     _controllers: list[Controller]
 
-    def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float) -> None:
-        self.rest = RESTClient(config, metrics=rest_client_metrics(self.registry))
+    def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float,
+                      transport: Any) -> None:
+        self.rest = RESTClient(config, transport=transport, metrics=rest_client_metrics(self.registry))
         self.cache = Cache(self.rest, namespace=namespace, resync=sync_period, sync_timeout=cache_sync_timeout)
         self.client = Client(self.rest, self.cache)
         self._recorders: list[EventRecorder] = []

@@ -28,6 +28,9 @@ _SUBRESOURCES = frozenset({"status", "scale"})
 class Transport(httpx.BaseTransport):
     """An httpx transport that answers every request from the tracker's store, as the apiserver would."""
 
+    watch_list_semantics_unsupported = True
+    """Read by the REST client: reflectors on it list and watch (client-go's fakes stream no list)."""
+
     def __init__(self, store: Store, reactions: Reactions | None = None) -> None:
         self._store = store
         self._reactions = reactions
@@ -42,6 +45,9 @@ class Transport(httpx.BaseTransport):
 
 class AsyncTransport(httpx.AsyncBaseTransport):
     """``Transport`` for httpx.AsyncClient."""
+
+    watch_list_semantics_unsupported = True
+    """As ``Transport``'s."""
 
     def __init__(self, store: Store, reactions: Reactions | None = None) -> None:
         self._store = store

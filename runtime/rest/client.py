@@ -100,8 +100,9 @@ class _Pipeline:
     """What both flavours share: the client's settings and building each attempt."""
 
     watch_list_semantics_unsupported: bool = False
-    """client-go's IsWatchListSemanticsUnSupported: kgen's fake clientsets set it, and their
-    reflectors then list and watch instead of streaming the list, as client-go's fakes do."""
+    """client-go's IsWatchListSemanticsUnSupported: set when the transport says so (the fake's
+    transports do), and reflectors then list and watch instead of streaming the list, as on
+    client-go's fakes."""
 
     def __init__(
         self,
@@ -250,6 +251,7 @@ class RESTClient(_Pipeline):
         super().__init__(config, **kwargs)
         self.http = httpx.Client(**client_kwargs(config, transport, asynchronous=False))
         _keep_no_cookies(self.http)
+        self.watch_list_semantics_unsupported = bool(getattr(transport, "watch_list_semantics_unsupported", False))
 
     def send(self, req: Request) -> httpx.Response:
         """Sends ``req``; the response body is read unless ``req.stream`` (then close it)."""
@@ -316,6 +318,7 @@ class AsyncRESTClient(_Pipeline):
         super().__init__(config, **kwargs)
         self.http = httpx.AsyncClient(**client_kwargs(config, transport, asynchronous=True))
         _keep_no_cookies(self.http)
+        self.watch_list_semantics_unsupported = bool(getattr(transport, "watch_list_semantics_unsupported", False))
 
     async def send(self, req: Request) -> httpx.Response:
         """Send ``req`` through the rate limiter, backoff and retries; returns the response (its body

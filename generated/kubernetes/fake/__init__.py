@@ -207,8 +207,6 @@ class FakeClientset(_Recorded, Clientset):
         self.tracker = _tracker(objects, tracker)
         self.config = Config(host="https://fake.kgen.invalid", qps=-1)
         self.rest = RESTClient(self.config, transport=self.tracker.transport())
-        # As client-go's fake clientsets: informers on it list and watch, never stream the list.
-        self.rest.watch_list_semantics_unsupported = True
 
 
 class AsyncFakeClientset(_Recorded, AsyncClientset):
@@ -220,8 +218,6 @@ class AsyncFakeClientset(_Recorded, AsyncClientset):
         self.tracker = _tracker(objects, tracker)
         self.config = Config(host="https://fake.kgen.invalid", qps=-1)
         self.rest = AsyncRESTClient(self.config, transport=self.tracker.async_transport())
-        # As client-go's fake clientsets: informers on it list and watch, never stream the list.
-        self.rest.watch_list_semantics_unsupported = True
 
 
 __all__ = ["AsyncFakeClientset", "FakeClientset", "RESOURCES"]
