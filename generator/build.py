@@ -116,9 +116,10 @@ def build(sources: SourceSet, package: str, groups: Iterable[str] | None = None)
     return Package(name=package, modules=sorted(chosen, key=lambda m: m.key))
 
 
-#: Subresources whose typed-client methods use a model of another group: scale (autoscaling/v1
-#: Scale) and a Pod's eviction (policy/v1 Eviction); see render.py.
-_SUBRESOURCE_MODELS = {"scale": ("autoscaling", "v1"), "eviction": ("policy", "v1")}
+#: Subresources whose typed-client methods use a model of another API group (group, version): scale (autoscaling/v1
+#: Scale), a Pod's eviction (policy/v1 Eviction) and a ServiceAccount's token
+#: (authentication/v1 TokenRequest); see render.py.
+_SUBRESOURCE_MODELS = {"scale": ("autoscaling", "v1"), "eviction": ("policy", "v1"), "token": ("authentication.k8s.io", "v1")}
 
 
 def _with_dependencies(modules: list[Module], wanted: list[tuple[str, str]]) -> list[Module]:

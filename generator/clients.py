@@ -61,6 +61,7 @@ def _typed(module: Module, resource: Resource, models: dict[str, str], taken: se
         scale="scale" in resource.subresources and "get" in resource.subresources["scale"],
         log="log" in resource.subresources and resource.kind == "Pod",
         eviction="eviction" in resource.subresources and resource.kind == "Pod",
+        token="token" in resource.subresources and resource.kind == "ServiceAccount",
         informer={"list", "watch", "get"} <= verbs,
         short_names=list(resource.short_names),
     )

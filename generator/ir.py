@@ -109,6 +109,7 @@ class TypedResource:
     scale: bool = False
     log: bool = False
     eviction: bool = False
+    token: bool = False
     informer: bool = False  # list + watch: listers and informers are generated
     short_names: list[str] = field(default_factory=list)
 

@@ -236,6 +236,7 @@ class ResourceView:
     scale: bool
     log: bool
     eviction: bool
+    token: bool
     doc: Code
     accessor_doc: Code
     lister_class: Code
@@ -274,6 +275,7 @@ def _resource_view(module: Module, r: TypedResource, has: set[tuple[str, str]]) 
         scale=r.scale and ("autoscaling", "v1") in has,
         log=r.log,
         eviction=r.eviction and ("policy", "v1") in has,
+        token=r.token and ("authentication", "v1") in has,
         doc=docstring(f"{r.plural} ({where}, {scope}{short}): {', '.join(naming.snake_case(m) for m in r.mixins)}."),
         accessor_doc=docstring(f'{r.plural} in ``namespace`` ("" for all namespaces).'),
         lister_class=identifier(r.model + "Lister"),
@@ -300,6 +302,8 @@ def render_clients(package: Package, clients: list[ClientModule]) -> dict[str, s
             imports.append(ImportView(identifier("autoscaling"), identifier("v1"), identifier("autoscalingv1")))
         if any(r.eviction for r in resources):
             imports.append(ImportView(identifier("policy"), identifier("v1"), identifier("policyv1")))
+        if any(r.token for r in resources):
+            imports.append(ImportView(identifier("authentication"), identifier("v1"), identifier("authenticationv1")))
         where = f"{m.group or 'core'}/{m.version}"
         common = dict(header=Code(HEADER), group_module=identifier(m.group_module), version_module=identifier(m.version_module))
         for folder in ("typed", "listers", "informers"):

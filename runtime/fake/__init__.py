@@ -58,6 +58,7 @@ omitempty), ``field_validation`` (unknown fields: warnings, strict refusals), ``
 runtime's layers: docs/architecture.md.
 """
 
+from kgen.runtime.fake.actions import Action, Reaction
 from kgen.runtime.fake.tracker import ObjectTracker
 
-__all__ = ["ObjectTracker"]
+__all__ = ["Action", "ObjectTracker", "Reaction"]

@@ -15,7 +15,7 @@ from kgen.kubernetes.fake import AsyncFakeClientset, FakeClientset
 from kgen.kubernetes.models.core.v1 import ConfigMap
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.errors import Conflict, InternalError, NotFound, TooManyRequests
-from kgen.runtime.fake.actions import Action
+from kgen.runtime.fake import Action
 
 
 DEPLOYMENT = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "namespace": "ns"},

@@ -366,6 +366,11 @@ def _check_client_module(tree: ast.Module, where: str) -> None:
                 # metadata.py's one codec, of the two fixed meta/v1 models (no schema text).
                 assert [ast.unparse(a) for a in value.args] == ["PartialObjectMetadata", "PartialObjectMetadataList"], where
                 assert not value.keywords, where
+            elif isinstance(value, ast.Call) and ast.unparse(value.func) == "TypeVar":
+                # __init__'s Self types for __enter__ (fixed names, no schema text).
+                assert [ast.unparse(a) for a in value.args] in (["'_Sync'"], ["'_Async'"]), where
+                assert [(k.arg, ast.unparse(k.value)) for k in value.keywords] in (
+                    [("bound", "'Clientset'")], [("bound", "'AsyncClientset'")]), where
             elif isinstance(value, ast.Call):
                 assert ast.unparse(value.func) == "ResourceInfo", where
                 assert all(isinstance(a, ast.Constant) for a in value.args), where

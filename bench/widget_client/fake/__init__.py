@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.runtime.apimachinery import Model
-from kgen.runtime.fake import ObjectTracker
-from kgen.runtime.fake.actions import Action, Reaction
+from kgen.runtime.fake import Action, ObjectTracker, Reaction
 from kgen.runtime.gentype import ResourceInfo
 from kgen.runtime.rest import AsyncRESTClient, Config, RESTClient
 

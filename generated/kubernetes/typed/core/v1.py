@@ -13,6 +13,7 @@ from kgen.runtime.rest import AsyncRESTClient, RESTClient
 from ...models.core import v1 as models
 from ...models.autoscaling import v1 as autoscalingv1
 from ...models.policy import v1 as policyv1
+from ...models.authentication import v1 as authenticationv1
 
 if TYPE_CHECKING:
     from ...applyconfigurations.core import v1 as applyconfigurations
@@ -662,6 +663,16 @@ class ServiceAccountsClient(
 ):
     """serviceaccounts (core/v1, namespaced; short names: sa): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
+    def create_token(
+        self, name: str, token_request: authenticationv1.TokenRequest
+    ) -> authenticationv1.TokenRequest:
+        """A token for the service account (client-go's ``CreateToken``): the TokenRequest as the
+        server answers it, ``status.token`` set. Its ``spec`` asks for audiences, a lifetime
+        (``expiration_seconds``) and an object the token is bound to."""
+        return self._client.create_subresource(  # type: ignore[no-any-return]
+            name, "token", token_request.to_json(), authenticationv1.TokenRequest.from_json
+        )
+
 
 class AsyncServiceAccountsClient(
     typed.AsyncCreate[models.ServiceAccount, models.ServiceAccountList],
@@ -679,6 +690,14 @@ class AsyncServiceAccountsClient(
     ],
 ):
     """serviceaccounts (core/v1, namespaced; short names: sa): create, update, delete, delete_collection, get, list, watch, patch, apply."""
+
+    async def create_token(
+        self, name: str, token_request: authenticationv1.TokenRequest
+    ) -> authenticationv1.TokenRequest:
+        """``create_token`` awaited."""
+        return await self._client.create_subresource(  # type: ignore[no-any-return]
+            name, "token", token_request.to_json(), authenticationv1.TokenRequest.from_json
+        )
 
 
 SERVICES = ResourceInfo("", "v1", "services", True, "Service")
