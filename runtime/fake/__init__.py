@@ -58,7 +58,7 @@ omitempty), ``field_validation`` (unknown fields: warnings, strict refusals), ``
 runtime's layers: docs/architecture.md.
 """
 
-from kgen.runtime.fake.actions import Action, Reaction
+from kgen.runtime.fake.actions import Action, Reaction, RecordedActions
 from kgen.runtime.fake.tracker import ObjectTracker
 
-__all__ = ["Action", "ObjectTracker", "Reaction"]
+__all__ = ["Action", "ObjectTracker", "Reaction", "RecordedActions"]

@@ -36,7 +36,7 @@ from kgen.runtime.apimachinery.errors import ApiError
 from kgen.runtime.fake.errors import Failure, already_exists, conflict, not_found
 from kgen.runtime.fake.request import Call, Reply, Route
 
-__all__ = ["Action", "Reaction"]
+__all__ = ["Action", "Reaction", "RecordedActions"]
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,27 @@ class Action:
 
 Reaction = Callable[[Action], Any]
 """``reaction(action)``: None (not handled), the object to answer with, or raises the failure."""
+
+
+class RecordedActions:
+    """client-go's ``testing.Fake`` methods for a fake clientset holding a ``tracker`` (an
+    ``ObjectTracker``): the generated ``FakeClientset`` and ``AsyncFakeClientset`` have them."""
+
+    tracker: Any
+
+    def actions(self) -> list[Action]:
+        """The requests served so far, in order (client-go's ``Actions()``)."""
+        actions: list[Action] = self.tracker.actions()
+        return actions
+
+    def clear_actions(self) -> None:
+        """Forgets the recorded actions (client-go's ``ClearActions()``)."""
+        self.tracker.clear_actions()
+
+    def prepend_reactor(self, verb: str, resource: str, reaction: Reaction) -> None:
+        """Asks ``reaction`` first about ``verb`` on ``resource`` (client-go's ``PrependReactor``):
+        it returns None to pass, an object to answer with, or raises the failure to answer."""
+        self.tracker.prepend_reactor(verb, resource, reaction)
 
 _VERBS = {("GET", True): "get", ("GET", False): "list", ("POST", False): "create", ("PUT", True): "update",
           ("PATCH", True): "patch", ("DELETE", True): "delete", ("DELETE", False): "delete-collection"}

@@ -9,8 +9,8 @@ from __future__ import annotations
 import httpx
 
 from kgen.runtime.apimachinery.errors import NotFound, error_from_status
-from kgen.runtime.tools.events.core import (FINISH_TIME, MAX_TRIES_PER_EVENT, Create, Patch, SeriesCache, Sleep,
-                                            make_event, record_steps)
+from kgen.runtime.tools.events.core import (FINISH_TIME, MAX_TRIES_PER_EVENT, CreateEvent, PatchEvent, SeriesCache,
+                                            Sleep, make_event, record_steps)
 
 T0 = 1_764_900_000_123_456_789  # 2025-12-05T02:00:00.123456Z
 SECOND = 1_000_000_000
@@ -70,11 +70,11 @@ def test_a_series_is_patched_and_created_again_when_gone() -> None:
     assert second is not None
     steps = record_steps(second)
     step = next(steps)
-    assert isinstance(step, Patch) and step.patch == {"series": second["series"]}
+    assert isinstance(step, PatchEvent) and step.patch == {"series": second["series"]}
     gone = error_from_status({"kind": "Status", "code": 404, "reason": "NotFound", "message": "gone"}, 404)
     assert isinstance(gone, NotFound)
     step = steps.send(gone)
-    assert isinstance(step, Create) and step.event["series"]["count"] == 2
+    assert isinstance(step, CreateEvent) and step.event["series"]["count"] == 2
     try:
         steps.send({"metadata": {"name": "x"}})
     except StopIteration as done:
@@ -85,7 +85,7 @@ def test_a_series_is_patched_and_created_again_when_gone() -> None:
 
 def test_an_error_answer_abandons_and_a_connection_error_retries_up_to_twelve_tries() -> None:
     steps = record_steps(_event(), rand=lambda: 0.5)
-    assert isinstance(next(steps), Create)
+    assert isinstance(next(steps), CreateEvent)
     refused = error_from_status({"kind": "Status", "code": 422, "reason": "Invalid", "message": "bad"}, 422)
     try:
         steps.send(refused)
@@ -96,7 +96,7 @@ def test_an_error_answer_abandons_and_a_connection_error_retries_up_to_twelve_tr
     sleeps = []
     for _ in range(MAX_TRIES_PER_EVENT * 2):
         try:
-            step = steps.send(httpx.ConnectError("refused") if isinstance(step, Create) else False)
+            step = steps.send(httpx.ConnectError("refused") if isinstance(step, CreateEvent) else False)
         except StopIteration:
             break
         if isinstance(step, Sleep):

@@ -26,13 +26,12 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
-from kgen.runtime.gentype.resource import DictCodec, PatchType, ResourceInfo
+from kgen.runtime.gentype.resource import ResourceInfo
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
-from kgen.runtime.tools.events.core import (DEFAULT_SLEEP_DURATION, FINISH_TIME, REFRESH_TIME, Create, Event,
-                                            Patch, SeriesCache, Sleep, Step, Steps, describe, log, make_event,
-                                            record_steps)
-from kgen.runtime.tools.record.event import MAX_QUEUED_EVENTS, ObjectRef
+from kgen.runtime.tools.events.core import (FINISH_TIME, REFRESH_TIME, Event, SeriesCache, Steps, describe, log,
+                                            make_event, record_steps)
+from kgen.runtime.tools.record.event import (DEFAULT_SLEEP_DURATION, MAX_QUEUED_EVENTS, ObjectRef, adrive, aperform,
+                                             drive, perform, stop_async_worker)
 from kgen.runtime.tools.record.util import validate_event_type
 
 __all__ = ["AsyncEventBroadcaster", "EventBroadcaster", "EventRecorder", "EVENTS"]
@@ -93,11 +92,22 @@ class _Broadcast:
             yield from (record_steps(e, self.sleep_duration, retry=False) for e in self.cache.series_to_refresh())
 
 
-def _instance(controller: str, instance: str | None) -> str:
-    return instance if instance is not None else f"{controller}-{socket.gethostname()}"
+class _Recorders:
+    """The recorders' side, the same in both flavours."""
+
+    _core: _Broadcast
+
+    def new_recorder(self, reporting_controller: str, reporting_instance: str | None = None) -> EventRecorder:
+        """A recorder reporting as ``reporting_controller`` (instance: ``<controller>-<hostname>``,
+        as client-go's ``NewRecorder`` names it)."""
+        instance = reporting_instance if reporting_instance is not None else f"{reporting_controller}-{socket.gethostname()}"
+        return EventRecorder(self._offer, reporting_controller, instance, self._core.clock)
+
+    def _offer(self, event: Event, made: int) -> None:
+        raise NotImplementedError
 
 
-class EventBroadcaster:
+class EventBroadcaster(_Recorders):
     """Writes the Events of its recorders from a background thread (client-go's
     ``NewBroadcaster`` started with ``StartRecordingToSink``)."""
 
@@ -109,11 +119,6 @@ class EventBroadcaster:
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="events-broadcaster")
         self._thread.start()
-
-    def new_recorder(self, reporting_controller: str, reporting_instance: str | None = None) -> EventRecorder:
-        """A recorder reporting as ``reporting_controller`` (instance: ``<controller>-<hostname>``)."""
-        return EventRecorder(self._offer, reporting_controller, _instance(reporting_controller, reporting_instance),
-                             self._core.clock)
 
     def shutdown(self, timeout: float = 30.0) -> None:
         """Writes what is queued (each Event tried once), then stops."""
@@ -139,30 +144,12 @@ class EventBroadcaster:
                 self._drive(steps)
 
     def _drive(self, steps: Steps) -> None:
-        try:
-            step = next(steps)
-            while True:
-                step = steps.send(self._perform(step))
-        except StopIteration as done:
-            if done.value is not None:
-                self._core.cache.recorded(done.value)
-        except Exception:  # noqa: BLE001 - one bad event must not stop the broadcaster
-            log.exception("recording an event")
-
-    def _perform(self, step: Step) -> Any:
-        if isinstance(step, Sleep):
-            return self._stopping.wait(step.seconds)
-        events = ResourceClient(self._rest, EVENTS, step.event["metadata"]["namespace"], DictCodec(EVENTS.api_version, EVENTS.kind))
-        try:
-            if isinstance(step, Patch):
-                return events.patch(step.event["metadata"]["name"], step.patch, PatchType.STRATEGIC)
-            assert isinstance(step, Create)
-            return events.create(step.event)
-        except Exception as e:  # noqa: BLE001 - the core decides: abandon or retry
-            return e
+        written = drive(steps, lambda step: perform(self._rest, EVENTS, step, self._stopping))
+        if written is not None:
+            self._core.cache.recorded(written)
 
 
-class AsyncEventBroadcaster:
+class AsyncEventBroadcaster(_Recorders):
     """``EventBroadcaster`` on asyncio: made inside a running loop, writes from a task there;
     its recorders' ``eventf`` must be called on that loop."""
 
@@ -174,19 +161,9 @@ class AsyncEventBroadcaster:
         self._stopping = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run(), name="events-broadcaster")
 
-    def new_recorder(self, reporting_controller: str, reporting_instance: str | None = None) -> EventRecorder:
-        """A recorder reporting as ``reporting_controller`` (instance: ``<controller>-<hostname>``)."""
-        return EventRecorder(self._offer, reporting_controller, _instance(reporting_controller, reporting_instance),
-                             self._core.clock)
-
     async def shutdown(self, timeout: float = 30.0) -> None:
         """Writes what is queued (each Event tried once), then stops."""
-        self._stopping.set()
-        await self._queue.put(None)
-        try:
-            await asyncio.wait_for(asyncio.shield(self._task), timeout)
-        except asyncio.TimeoutError:
-            pass  # as a thread's join(timeout): the writes go on in the background
+        await stop_async_worker(self._stopping, self._queue, self._task, timeout)
 
     def _offer(self, event: Event, made: int) -> None:
         try:
@@ -206,29 +183,6 @@ class AsyncEventBroadcaster:
                 await self._drive(steps)
 
     async def _drive(self, steps: Steps) -> None:
-        try:
-            step = next(steps)
-            while True:
-                step = steps.send(await self._perform(step))
-        except StopIteration as done:
-            if done.value is not None:
-                self._core.cache.recorded(done.value)
-        except Exception:  # noqa: BLE001 - one bad event must not stop the broadcaster
-            log.exception("recording an event")
-
-    async def _perform(self, step: Step) -> Any:
-        if isinstance(step, Sleep):
-            try:
-                await asyncio.wait_for(self._stopping.wait(), step.seconds)
-            except asyncio.TimeoutError:
-                pass
-            return self._stopping.is_set()
-        events = AsyncResourceClient(self._rest, EVENTS, step.event["metadata"]["namespace"],
-                                     DictCodec(EVENTS.api_version, EVENTS.kind))
-        try:
-            if isinstance(step, Patch):
-                return await events.patch(step.event["metadata"]["name"], step.patch, PatchType.STRATEGIC)
-            assert isinstance(step, Create)
-            return await events.create(step.event)
-        except Exception as e:  # noqa: BLE001 - the core decides: abandon or retry
-            return e
+        written = await adrive(steps, lambda step: aperform(self._rest, EVENTS, step, self._stopping))
+        if written is not None:
+            self._core.cache.recorded(written)

@@ -15,7 +15,8 @@ the cache that turns repeats into a series, and one Event's way to the server.
 - ``record_steps``: ``recordEvent`` with ``attemptRecording``'s retries: a series is a strategic
   merge patch of ``series`` (a create if that Event is gone), anything else a create; an error
   answer abandons the event, a connection error is retried up to 12 times, 10 s apart (the first
-  wait a random part of that).
+  wait a random part of that). The steps, the retry loop and what ends a write are tools/record's
+  (``kgen.runtime.tools.record.event``), as client-go's two packages write alike.
 
 Times are integer nanoseconds since the epoch.
 """
@@ -30,22 +31,20 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-
-from kgen.runtime.apimachinery.errors import ApiError
 from kgen.runtime.apimachinery.types import format_micro_time
+from kgen.runtime.tools.record.event import (DEFAULT_SLEEP_DURATION, MAX_TRIES_PER_EVENT, CreateEvent, PatchEvent,
+                                             Sleep, Step, settled, write_with_retries)
 from kgen.runtime.tools.record.util import generate_event_name, is_key_not_found_error
 
+__all__ = ["FINISH_TIME", "REFRESH_TIME", "MAX_TRIES_PER_EVENT", "CreateEvent", "Event", "PatchEvent", "SeriesCache",
+           "Sleep", "Steps", "describe", "make_event", "micro_time", "record_steps"]
+
 log = logging.getLogger("kgen.runtime.tools.events")
-"""The logger of events dropped or failing to be written."""
+"""The logger of events dropped by a full queue."""
 
 Event = dict[str, Any]
 """An events.k8s.io/v1 Event as JSON."""
 
-MAX_TRIES_PER_EVENT = 12
-"""client-go's maxTriesPerEvent."""
-DEFAULT_SLEEP_DURATION = 10.0
-"""Seconds between tries of a write (client-go's defaultSleepDuration)."""
 FINISH_TIME = 6 * 60 * 1_000_000_000
 """Nanoseconds after which a quiet series is finished (client-go's finishTime, 6 minutes)."""
 REFRESH_TIME = 30 * 60 * 1_000_000_000
@@ -145,74 +144,35 @@ class SeriesCache:
         return len(self._entries)
 
 
-@dataclass(frozen=True)
-class Patch:
-    """Step: patch the Event's ``series`` (a strategic merge patch)."""
-
-    event: Event
-    patch: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Create:
-    """Step: create the Event."""
-
-    event: Event
-
-
-@dataclass(frozen=True)
-class Sleep:
-    """Step: wait; the driver answers True if the broadcaster is shutting down."""
-
-    seconds: float
-
-
-Step = Patch | Create | Sleep
-"""What an Event's write asks its driver to do."""
 Steps = Generator[Step, Any, "Event | None"]
-"""A write step is answered with the server's Event or the exception the write raised; the
-generator returns the server's copy of what it wrote, or None."""
+"""An Event's write (tools/record's steps: ``PatchEvent``, ``CreateEvent``, ``Sleep``), each
+write step answered with the server's Event or what the write raised; returns the server's copy
+of what it wrote, or None."""
 
 
 def record_steps(event: Event, sleep_duration: float = DEFAULT_SLEEP_DURATION,
                  rand: Callable[[], float] = random.random, retry: bool = True) -> Steps:
-    """attemptRecording (``retry``) or one recordEvent (the series writes of the timers)."""
-    tries = 0
-    while True:
-        done, written = yield from _record_event(event)
-        if done or not retry:
-            return written
-        tries += 1
-        if tries >= MAX_TRIES_PER_EVENT:
-            log.error("Unable to write event %s (retry limit exceeded!)", describe(event))
-            return None
-        delay = sleep_duration * rand() if tries == 1 else sleep_duration
-        if (yield Sleep(delay)):
-            log.error("Unable to write event %s (the broadcaster is shut down)", describe(event))
-            return None
+    """attemptRecording (``retry``: up to 12 tries) or one recordEvent (the timers' series writes)."""
+    if not retry:
+        _, written = yield from _record_event(event)
+        return written
+    result: Event | None = yield from write_with_retries(lambda: _record_event(event), describe(event),
+                                                         sleep_duration, rand)
+    return result
 
 
 def _record_event(event: Event) -> Generator[Step, Any, tuple[bool, Event | None]]:
-    """recordEvent: (True, the server's Event or None) when written or abandoned, (False, None) to retry."""
+    """recordEvent: a series is a patch of ``series`` (a create if that Event is gone), anything
+    else a create; (done, the server's Event or None)."""
     series = event.get("series")
     outcome: Any = None
     if series is not None:
-        outcome = yield Patch(event, {"series": dict(series)})
+        outcome = yield PatchEvent(event, {"series": dict(series)})
     if series is None or is_key_not_found_error(outcome):
         event["metadata"].pop("resourceVersion", None)
-        outcome = yield Create(event)
-    if not isinstance(outcome, BaseException):
-        return True, outcome
-    if isinstance(outcome, ApiError):
-        quiet = outcome.code == 409 and outcome.reason == "AlreadyExists"
-        log.log(logging.DEBUG if quiet else logging.ERROR, "Server rejected event %s (will not retry!): %s",
-                describe(event), outcome)
-        return True, None
-    if not isinstance(outcome, (httpx.TransportError, OSError)):
-        log.error("Unable to construct event %s (will not retry!): %r", describe(event), outcome)
-        return True, None
-    log.error("Unable to write event %s (may retry after sleeping): %s", describe(event), outcome)
-    return False, None
+        outcome = yield CreateEvent(event)
+    done = settled(outcome, describe(event))
+    return done, (None if isinstance(outcome, BaseException) else outcome)
 
 
 def describe(event: Event) -> str:

@@ -34,7 +34,7 @@ import logging
 import queue
 import random
 import threading
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -175,24 +175,37 @@ def record_to_sink(
     result = correlator.event_correlate(event)
     if result.skip:
         return
+    yield from write_with_retries(lambda: _record_event(result, correlator), _describe(event), sleep_duration, rand)
+
+
+def write_with_retries(
+    attempt: Callable[[], Generator[Step, Any, tuple[bool, Any]]],
+    what: str,
+    sleep_duration: float = DEFAULT_SLEEP_DURATION,
+    rand: Callable[[], float] = random.random,
+) -> Generator[Step, Any, Any]:
+    """Runs ``attempt`` (one write: ``(done, result)``, done when written or abandoned) until
+    done, up to ``MAX_TRIES_PER_EVENT`` times, ``sleep_duration`` apart (the first wait a random
+    part of it, so that clients do not all retry together when the apiserver comes back), and
+    returns its result (None when it gave up). client-go's retry loop, in tools/record and
+    tools/events alike."""
     tries = 0
     while True:
-        if (yield from _record_event(result, correlator)):
-            return
+        done, result = yield from attempt()
+        if done:
+            return result
         tries += 1
         if tries >= MAX_TRIES_PER_EVENT:
-            log.error("Unable to write event %s (retry limit exceeded!)", _describe(event))
-            return
-        # The first wait is a random part of the interval, so that clients do not all retry
-        # together when the apiserver comes back.
+            log.error("Unable to write event %s (retry limit exceeded!)", what)
+            return None
         delay = sleep_duration * rand() if tries == 1 else sleep_duration
         if (yield Sleep(delay)):
-            log.error("Unable to write event %s (the recorder is shut down)", _describe(event))
-            return
+            log.error("Unable to write event %s (the recorder is shut down)", what)
+            return None
 
 
-def _record_event(result: EventCorrelateResult, correlator: EventCorrelator) -> Generator[Step, Any, bool]:
-    """client-go's recordEvent: True when the event is written or abandoned, False to retry."""
+def _record_event(result: EventCorrelateResult, correlator: EventCorrelator) -> Generator[Step, Any, tuple[bool, Any]]:
+    """client-go's recordEvent: (True, _) when the event is written or abandoned, (False, _) to retry."""
     event = result.event
     assert event is not None
     update = int(event.get("count") or 0) > 1
@@ -203,20 +216,28 @@ def _record_event(result: EventCorrelateResult, correlator: EventCorrelator) -> 
     if not update or is_key_not_found_error(outcome):
         event["metadata"].pop("resourceVersion", None)
         outcome = yield CreateEvent(event)
-    if not isinstance(outcome, BaseException):
+    written = settled(outcome, _describe(event))
+    if written and not isinstance(outcome, BaseException):
         correlator.update_state(outcome)
+    return written, None
+
+
+def settled(outcome: Any, what: str) -> bool:
+    """Whether a write's ``outcome`` (the server's Event, or what the write raised) ends it:
+    written, or abandoned on an error answer or a request that cannot be made (logged); False
+    for a connection error, to retry (client-go's recordEvent, tools/record and tools/events)."""
+    if not isinstance(outcome, BaseException):
         return True
     if isinstance(outcome, ApiError):
         quiet = outcome.code == 409 and outcome.reason == "AlreadyExists" or any(
             cause.reason == NAMESPACE_TERMINATING_CAUSE for cause in outcome.causes)
-        log.log(logging.DEBUG if quiet else logging.ERROR,
-                "Server rejected event %s (will not retry!): %s", _describe(event), outcome)
+        log.log(logging.DEBUG if quiet else logging.ERROR, "Server rejected event %s (will not retry!): %s", what, outcome)
         return True
     if not isinstance(outcome, (httpx.TransportError, OSError)):
         # client-go's RequestConstructionError: the same request would fail again.
-        log.error("Unable to construct event %s (will not retry!): %r", _describe(event), outcome)
+        log.error("Unable to construct event %s (will not retry!): %r", what, outcome)
         return True
-    log.error("Unable to write event %s (may retry after sleeping): %s", _describe(event), outcome)
+    log.error("Unable to write event %s (may retry after sleeping): %s", what, outcome)
     return False
 
 
@@ -299,27 +320,7 @@ class EventRecorder(_Recorder):
 
     def _run(self) -> None:
         while (event := self._queue.get()) is not None:
-            steps = self._steps(event)
-            try:
-                step = next(steps)
-                while True:
-                    step = steps.send(self._perform(step))
-            except StopIteration:
-                pass
-            except Exception:  # noqa: BLE001 - one bad event must not stop the recorder
-                log.exception("recording event %s", _describe(event))
-
-    def _perform(self, step: Step) -> Any:
-        if isinstance(step, Sleep):
-            return self._stopping.wait(step.seconds)
-        metadata = step.event["metadata"]
-        events = ResourceClient(self._rest, EVENTS, metadata["namespace"], DictCodec(EVENTS.api_version, EVENTS.kind))
-        try:
-            if isinstance(step, PatchEvent):
-                return events.patch(metadata["name"], step.patch, PatchType.STRATEGIC)
-            return events.create(step.event)
-        except Exception as e:  # noqa: BLE001 - the core decides: abandon or retry
-            return e
+            drive(self._steps(event), lambda step: perform(self._rest, EVENTS, step, self._stopping))
 
 
 class AsyncEventRecorder(_Recorder):
@@ -343,12 +344,7 @@ class AsyncEventRecorder(_Recorder):
 
     async def shutdown(self, timeout: float = 30.0) -> None:
         """Writes what is queued (each event tried once), then stops."""
-        self._stopping.set()
-        await self._queue.put(None)
-        try:
-            await asyncio.wait_for(asyncio.shield(self._task), timeout)
-        except asyncio.TimeoutError:
-            pass  # as a thread's join(timeout): the writes go on in the background
+        await stop_async_worker(self._stopping, self._queue, self._task, timeout)
 
     def _offer(self, event: Event) -> bool:
         try:
@@ -359,29 +355,79 @@ class AsyncEventRecorder(_Recorder):
 
     async def _run(self) -> None:
         while (event := await self._queue.get()) is not None:
-            steps = self._steps(event)
-            try:
-                step = next(steps)
-                while True:
-                    step = steps.send(await self._perform(step))
-            except StopIteration:
-                pass
-            except Exception:  # noqa: BLE001 - one bad event must not stop the recorder
-                log.exception("recording event %s", _describe(event))
+            await adrive(self._steps(event), lambda step: aperform(self._rest, EVENTS, step, self._stopping))
 
-    async def _perform(self, step: Step) -> Any:
-        if isinstance(step, Sleep):
-            try:
-                await asyncio.wait_for(self._stopping.wait(), step.seconds)
-            except asyncio.TimeoutError:
-                pass
-            return self._stopping.is_set()
-        metadata = step.event["metadata"]
-        events = AsyncResourceClient(self._rest, EVENTS, metadata["namespace"],
-                                     DictCodec(EVENTS.api_version, EVENTS.kind))
+
+# -- performing the steps, for both recorders (and tools/events) ----------------------------------
+
+
+def drive(steps: Generator[Step, Any, Any], perform: Callable[[Step], Any]) -> Any:
+    """Runs an event's steps, each answered by ``perform``; returns what the steps return."""
+    try:
+        step = next(steps)
+        while True:
+            step = steps.send(perform(step))
+    except StopIteration as done:
+        return done.value
+    except Exception:  # noqa: BLE001 - one bad event must not stop the recorder
+        log.exception("recording an event")
+    return None
+
+
+async def adrive(steps: Generator[Step, Any, Any], perform: Callable[[Step], Awaitable[Any]]) -> Any:
+    """``drive`` on asyncio."""
+    try:
+        step = next(steps)
+        while True:
+            step = steps.send(await perform(step))
+    except StopIteration as done:
+        return done.value
+    except Exception:  # noqa: BLE001 - one bad event must not stop the recorder
+        log.exception("recording an event")
+    return None
+
+
+async def stop_async_worker(stopping: asyncio.Event, queue: asyncio.Queue[Any], task: asyncio.Task[None],
+                            timeout: float) -> None:
+    """Ends an asyncio worker: ``stopping`` set, the end marker (None) queued after what is
+    waiting, then ``task`` awaited at most ``timeout`` seconds (after that its writes go on in
+    the background, as a thread's ``join(timeout)`` leaves them)."""
+    stopping.set()
+    await queue.put(None)
+    try:
+        await asyncio.wait_for(asyncio.shield(task), timeout)
+    except asyncio.TimeoutError:
+        pass
+
+
+def perform(rest: RESTClient, info: ResourceInfo, step: Step, stopping: threading.Event) -> Any:
+    """One step against ``info``'s events: a sleep (True if ``stopping`` was set meanwhile), or
+    the write's answer, or what it raised."""
+    if isinstance(step, Sleep):
+        return stopping.wait(step.seconds)
+    metadata = step.event["metadata"]
+    events = ResourceClient(rest, info, metadata["namespace"], DictCodec(info.api_version, info.kind))
+    try:
+        if isinstance(step, PatchEvent):
+            return events.patch(metadata["name"], step.patch, PatchType.STRATEGIC)
+        return events.create(step.event)
+    except Exception as e:  # noqa: BLE001 - the core decides: abandon or retry
+        return e
+
+
+async def aperform(rest: AsyncRESTClient, info: ResourceInfo, step: Step, stopping: asyncio.Event) -> Any:
+    """``perform`` on asyncio."""
+    if isinstance(step, Sleep):
         try:
-            if isinstance(step, PatchEvent):
-                return await events.patch(metadata["name"], step.patch, PatchType.STRATEGIC)
-            return await events.create(step.event)
-        except Exception as e:  # noqa: BLE001 - the core decides: abandon or retry
-            return e
+            await asyncio.wait_for(stopping.wait(), step.seconds)
+        except asyncio.TimeoutError:
+            pass
+        return stopping.is_set()
+    metadata = step.event["metadata"]
+    events = AsyncResourceClient(rest, info, metadata["namespace"], DictCodec(info.api_version, info.kind))
+    try:
+        if isinstance(step, PatchEvent):
+            return await events.patch(metadata["name"], step.patch, PatchType.STRATEGIC)
+        return await events.create(step.event)
+    except Exception as e:  # noqa: BLE001 - the core decides: abandon or retry
+        return e

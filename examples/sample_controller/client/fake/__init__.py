@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.runtime.apimachinery import Model
-from kgen.runtime.fake import Action, ObjectTracker, Reaction
+from kgen.runtime.fake import ObjectTracker, RecordedActions
 from kgen.runtime.gentype import ResourceInfo
 from kgen.runtime.rest import AsyncRESTClient, Config, RESTClient
 
@@ -42,26 +42,7 @@ def _tracker(
     return tracker
 
 
-class _Recorded:
-    """client-go's ``testing.Fake`` methods, on the tracker's recorder (kgen.runtime.fake.actions)."""
-
-    tracker: ObjectTracker
-
-    def actions(self) -> list[Action]:
-        """The requests served so far, in order (client-go's ``Actions()``)."""
-        return self.tracker.actions()
-
-    def clear_actions(self) -> None:
-        """Forgets the recorded actions (client-go's ``ClearActions()``)."""
-        self.tracker.clear_actions()
-
-    def prepend_reactor(self, verb: str, resource: str, reaction: Reaction) -> None:
-        """Asks ``reaction`` first about ``verb`` on ``resource`` (client-go's ``PrependReactor``):
-        it returns None to pass, an object to answer with, or raises the failure to answer."""
-        self.tracker.prepend_reactor(verb, resource, reaction)
-
-
-class FakeClientset(_Recorded, Clientset):
+class FakeClientset(RecordedActions, Clientset):
     """The typed Clientset over an in-memory object tracker, for unit tests.
 
         cs = FakeClientset(ConfigMap(metadata=ObjectMeta(name="a", namespace="ns")))
@@ -85,7 +66,7 @@ class FakeClientset(_Recorded, Clientset):
         self.rest = RESTClient(self.config, transport=self.tracker.transport())
 
 
-class AsyncFakeClientset(_Recorded, AsyncClientset):
+class AsyncFakeClientset(RecordedActions, AsyncClientset):
     """``FakeClientset`` for asyncio code."""
 
     def __init__(
