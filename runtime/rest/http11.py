@@ -85,10 +85,15 @@ class _Connection(http.client.HTTPConnection):
         self.sock = sock
 
     def closed_by_peer(self) -> bool:
-        """An idle connection the server closed (or wrote to: no answer is due) is unusable."""
+        """An idle connection the server closed (or wrote to: no answer is due) is unusable.
+        poll, where the platform has it: select cannot watch a descriptor above 1023."""
         if self.sock is None:
             return True
         try:
+            if hasattr(select, "poll"):
+                poller = select.poll()
+                poller.register(self.sock, select.POLLIN)
+                return bool(poller.poll(0))
             readable, _, _ = select.select([self.sock], [], [], 0)
         except (OSError, ValueError):
             return True

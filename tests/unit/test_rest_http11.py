@@ -208,3 +208,26 @@ def test_a_streamed_body_arrives_chunk_by_chunk_and_stops_when_its_socket_is_shu
             next(chunks)
         assert time.monotonic() - started < 2
     server.close()
+
+
+def test_a_connection_on_a_descriptor_above_1023_is_still_reused(keep_alive: Server) -> None:
+    """select() cannot watch such a descriptor; the stale-connection check must not drop it."""
+    import os
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1100:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(2048, hard), hard))
+    fillers = []
+    try:
+        while (fd := os.open(os.devnull, os.O_RDONLY)) <= 1030:
+            fillers.append(fd)
+        fillers.append(fd)
+        with _client(keep_alive.port) as client:
+            for _ in range(3):
+                assert client.get("/api").status_code == 200
+    finally:
+        for fd in fillers:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert keep_alive.accepted == 1
