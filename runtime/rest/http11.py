@@ -134,7 +134,9 @@ class _Body(httpx.SyncByteStream):
 def _read_error(error: BaseException) -> httpx.TransportError:
     if isinstance(error, TimeoutError):
         return httpx.ReadTimeout(str(error) or "timed out")
-    if isinstance(error, (http.client.IncompleteRead, http.client.RemoteDisconnected)):
+    if isinstance(error, http.client.RemoteDisconnected):  # before any byte of an answer: httpcore's words
+        return httpx.RemoteProtocolError("Server disconnected without sending a response.")
+    if isinstance(error, http.client.IncompleteRead):
         return httpx.RemoteProtocolError("peer closed connection without sending complete message body")
     if isinstance(error, http.client.HTTPException):
         return httpx.RemoteProtocolError(f"{type(error).__name__}: {error}")

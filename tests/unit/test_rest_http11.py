@@ -141,6 +141,26 @@ def test_a_write_is_not_sent_again_on_a_new_connection() -> None:
             client.post("/second", content=b"{}")
     assert is_probable_eof(raised.value)  # what with_retry reads: the server dropped the connection
     assert server.accepted == 1
+
+
+def test_a_server_that_drops_a_request_unanswered_is_httpcores_remote_protocol_error() -> None:
+    """The apiserver drops the connection when a handler panics (tests/contract/test_patch_errors):
+    the error is worded as httpcore words it, on a new connection and on a reused one."""
+    def serve(conn: socket.socket, _: int) -> None:
+        with conn:
+            for head in _requests(conn):
+                if b"/panic" in head.split(b"\r\n")[0]:
+                    return  # closed with nothing sent
+                conn.sendall(OK)
+
+    server = Server(serve)
+    with _client(server.port) as client:
+        for _ in range(2):  # the first on a new connection, the second on the GET's, reused
+            with pytest.raises(httpx.RemoteProtocolError, match="^Server disconnected without sending a response.$"):
+                client.patch("/panic", content=b"[]")
+            assert client.get("/ok").status_code == 200
+    assert server.accepted == 3  # the GET's connection served the second PATCH
+    server.close()
     server.close()
 
 
