@@ -10,7 +10,10 @@ versions (``versions.env``) build from the checked-in Go modules; other versions
 build.sh writes the same way (k8s.io/kubernetes's staging modules replaced by their
 v0.<minor>.<patch> releases, read from its go.mod, as the DESIGN notes).
 
-The folder is ``<cache>/envtest/k8s-<kubernetes>-etcd-<etcd>`` (cache: ``--cache-dir``, else
+The versions: the flags, else ``$KGEN_ENVTEST_KUBERNETES_VERSION`` / ``$KGEN_ENVTEST_ETCD_VERSION``,
+else the pinned ones, resolved by the test harness's own rule (``kgen.runtime.testing``'s
+``requested_versions``), so both name the same folder. The folder is
+``<cache>/envtest/k8s-<kubernetes>-etcd-<etcd>`` (cache: ``--cache-dir``, else
 ``$KGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/kgen``, else ``~/.cache/kgen``): the same folder the
 repository's ``make test`` builds into, so one build serves both. A complete folder is reused; a
 build goes to a temporary folder that is renamed into place, so an interrupted build leaves none.
@@ -32,10 +35,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from kgen.runtime.testing._assets import requested_versions
 from kgen.runtime.util.paths import cache_root
 
 BINARIES = ("etcd", "kube-apiserver")
-_VERSION = re.compile(r"\d+\.\d+\.\d+")
 _GO_VERSION = re.compile(r"go(\d+)\.(\d+)")
 
 
@@ -112,10 +115,14 @@ def ensure(kubernetes: str | None, etcd: str | None, root: Path, *, build: bool)
 
     Raises EnvtestError (exit 2) or BuildFailed (exit 1)."""
     pinned = recipe()
-    kubernetes, etcd = kubernetes or pinned.kubernetes, etcd or pinned.etcd
-    for flag, value in (("--kubernetes-version", kubernetes), ("--etcd-version", etcd)):
-        if not _VERSION.fullmatch(value):
-            raise EnvtestError(f"{flag}: expected a version like 1.37.2, got {value!r}")
+    # The same resolution as the test harness's find_assets (kgen.runtime.testing): the flags,
+    # else $KGEN_ENVTEST_KUBERNETES_VERSION / $KGEN_ENVTEST_ETCD_VERSION, else the pinned versions,
+    # so the folder printed here is the one the harness runs.
+    try:
+        versions = requested_versions(kubernetes, etcd, names=("--kubernetes-version", "--etcd-version"))
+    except ValueError as e:
+        raise EnvtestError(str(e)) from None
+    kubernetes, etcd = versions.kubernetes, versions.etcd
     folder = assets_folder(root, kubernetes, etcd)
     if complete(folder):
         return folder
@@ -159,8 +166,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "other versions resolve theirs through the proxy). The first build takes several minutes; "
         "later runs reuse it.",
     )
-    parser.add_argument("--kubernetes-version", metavar="X.Y.Z", help=f"kube-apiserver version (default: {kubernetes})")
-    parser.add_argument("--etcd-version", metavar="X.Y.Z", help=f"etcd version (default: {etcd})")
+    parser.add_argument("--kubernetes-version", metavar="X.Y.Z",
+                        help=f"kube-apiserver version (default: $KGEN_ENVTEST_KUBERNETES_VERSION, else {kubernetes})")
+    parser.add_argument("--etcd-version", metavar="X.Y.Z",
+                        help=f"etcd version (default: $KGEN_ENVTEST_ETCD_VERSION, else {etcd})")
     parser.add_argument("--cache-dir", type=Path, metavar="DIR",
                         help="cache root; the binaries go to DIR/envtest/k8s-<version>-etcd-<version> "
                         "(default: $KGEN_CACHE_DIR, else ~/.cache/kgen)")

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from kgen.runtime.util.extras import missing_extra
+
 REQUEST_DURATION = "rest_client_request_duration_seconds"
 """The series name of the histogram of request latency. The series are component-base's
 (metrics/prometheus/restclient)."""
@@ -208,11 +210,10 @@ def prometheus_rest_metrics(registry: Any = None) -> RESTMetrics:
     default REGISTRY when None); several calls on one registry share the series."""
     try:
         prometheus = importlib.import_module("prometheus_client")
-    except ImportError as err:
-        raise ImportError(
-            "prometheus_rest_metrics needs the optional 'prometheus_client' package, which is not "
-            "installed: pip install prometheus-client (or use InMemoryRESTMetrics)"
-        ) from err
+    except ModuleNotFoundError:
+        raise missing_extra(
+            "prometheus_client", extra="metrics", needed_by="prometheus_rest_metrics", alternative="or use InMemoryRESTMetrics"
+        ) from None
     registry = prometheus.REGISTRY if registry is None else registry
     with _prometheus_lock:
         known = _prometheus_vectors.get(id(registry))

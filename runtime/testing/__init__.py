@@ -7,17 +7,36 @@
 
 With pytest, the session-scoped fixture ``kube_apiserver`` yields a started server (the plugin
 is registered when kgen-runtime is installed). Needs the ``testing`` extra:
-``pip install 'kgen-runtime[testing]'``; ``kgen envtest`` builds the binaries (see find_assets).
+``pip install 'kgen-runtime[testing]'``; ``kgen envtest`` builds the binaries of the pinned
+Kubernetes version (``PINNED``), the one the harness runs unless asked for another (see
+find_assets).
 
 See docs/architecture.md for the layers and where this package sits in them.
 """
 
-from kgen.runtime.testing._assets import AssetsNotFound, find_assets
-from kgen.runtime.testing._server import RESTRICTED_NAMESPACE, TOKEN_USERS, KubeAPIServer, StartupError
+from typing import TYPE_CHECKING
+
+from kgen.runtime._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from kgen.runtime.testing._assets import PINNED, AssetsNotFound, EnvtestVersions, find_assets
+    from kgen.runtime.testing._server import RESTRICTED_NAMESPACE, TOKEN_USERS, KubeAPIServer, StartupError
+
+# Names load on first use: finding the binaries (and `kgen envtest`, which shares the pinned
+# versions) needs neither the `testing` extra's cryptography and PyYAML nor httpx.
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "_assets": ["AssetsNotFound", "EnvtestVersions", "PINNED", "find_assets"],
+        "_server": ["RESTRICTED_NAMESPACE", "TOKEN_USERS", "KubeAPIServer", "StartupError"],
+    },
+)
 
 __all__ = [
     "AssetsNotFound",
+    "EnvtestVersions",
     "KubeAPIServer",
+    "PINNED",
     "RESTRICTED_NAMESPACE",
     "StartupError",
     "TOKEN_USERS",

@@ -1,24 +1,97 @@
-"""Finds the kube-apiserver and etcd binaries the test harness runs.
+"""Finds the kube-apiserver and etcd binaries the test harness runs, for one named version.
 
 Order: ``KUBEBUILDER_ASSETS`` (setup-envtest's layout: a folder holding ``etcd`` and
-``kube-apiserver``); in a source checkout of kgen, ``hack/envtest/build.sh`` (which builds them
-from the Go module proxy once and prints the cache folder); otherwise the newest folder in
-kgen's envtest cache.
+``kube-apiserver``, taken as it is); otherwise the versions asked for (``find_assets``'s
+arguments, else ``$KGEN_ENVTEST_KUBERNETES_VERSION`` / ``$KGEN_ENVTEST_ETCD_VERSION``, else the
+pinned ``PINNED``): in a source checkout of kgen ``hack/envtest/build.sh`` builds them once from
+the Go module proxy; outside one they are looked up in kgen's envtest cache under
+``envtest/k8s-<kubernetes>-etcd-<etcd>``, the folder ``kgen envtest`` builds with the same
+rules. Never "whatever build the cache holds": a server of another Kubernetes version than the
+one named would pass or fail tests for the wrong reasons.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from kgen.runtime.util.paths import cache_root
 
 BINARIES = ("etcd", "kube-apiserver")
+KUBERNETES_VERSION_ENV = "KGEN_ENVTEST_KUBERNETES_VERSION"
+"""The environment variable naming the Kubernetes version the harness runs (also read by
+``kgen envtest`` and hack/envtest/build.sh)."""
+ETCD_VERSION_ENV = "KGEN_ENVTEST_ETCD_VERSION"
+"""The environment variable naming the etcd version the harness runs."""
+
+_VERSION = re.compile(r"\d+\.\d+\.\d+")
+_MINOR = re.compile(r"\d+\.\d+")
 
 
 class AssetsNotFound(RuntimeError):
     """No kube-apiserver and etcd binaries were found (or building them failed)."""
+
+
+@dataclass(frozen=True)
+class EnvtestVersions:
+    """A Kubernetes version and the etcd version it runs with."""
+
+    kubernetes: str
+    etcd: str
+
+    @property
+    def folder_name(self) -> str:
+        """The cache folder's name: ``k8s-<kubernetes>-etcd-<etcd>``."""
+        return f"k8s-{self.kubernetes}-etcd-{self.etcd}"
+
+
+SUPPORTED: tuple[EnvtestVersions, ...] = (EnvtestVersions(kubernetes="1.37.2", etcd="3.7.3"),)
+"""The versions kgen pins, oldest first: hack/envtest/versions.env's, which a test checks these
+equal (kgen-runtime ships without that file). A Kubernetes minor asked for ("1.37") means its
+entry here, and a Kubernetes version asked for without an etcd version runs with its minor's etcd."""
+PINNED = SUPPORTED[-1]
+"""What the harness and ``kgen envtest`` run when no version is asked for."""
+
+
+def requested_versions(
+    kubernetes: str | None = None,
+    etcd: str | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    names: tuple[str, str] = ("kubernetes_version", "etcd_version"),
+) -> EnvtestVersions:
+    """The versions to run: those given, else ``$KGEN_ENVTEST_KUBERNETES_VERSION`` /
+    ``$KGEN_ENVTEST_ETCD_VERSION``, else ``PINNED``. ``kubernetes`` may be a minor ("1.37"), meaning
+    its pinned release. ValueError for a malformed version or an unknown minor, naming where it
+    came from (``names``: how the caller calls the two arguments)."""
+    env = os.environ if environ is None else environ
+    kubernetes_from, etcd_from = names
+    if not kubernetes and env.get(KUBERNETES_VERSION_ENV):
+        kubernetes, kubernetes_from = env[KUBERNETES_VERSION_ENV], f"${KUBERNETES_VERSION_ENV}"
+    if not etcd and env.get(ETCD_VERSION_ENV):
+        etcd, etcd_from = env[ETCD_VERSION_ENV], f"${ETCD_VERSION_ENV}"
+    kubernetes = kubernetes or PINNED.kubernetes
+    if _MINOR.fullmatch(kubernetes):
+        pinned = [v for v in SUPPORTED if _minor(v.kubernetes) == kubernetes]
+        if not pinned:
+            minors = ", ".join(_minor(v.kubernetes) for v in SUPPORTED)
+            raise ValueError(f"{kubernetes_from}: Kubernetes {kubernetes} is not pinned by kgen (pinned: {minors}); give X.Y.Z")
+        kubernetes = pinned[0].kubernetes
+    if not _VERSION.fullmatch(kubernetes):
+        raise ValueError(f"{kubernetes_from}: expected a version like {PINNED.kubernetes}, got {kubernetes!r}")
+    if not etcd:
+        etcd = next((v.etcd for v in SUPPORTED if _minor(v.kubernetes) == _minor(kubernetes)), PINNED.etcd)
+    if not _VERSION.fullmatch(etcd):
+        raise ValueError(f"{etcd_from}: expected a version like {PINNED.etcd}, got {etcd!r}")
+    return EnvtestVersions(kubernetes, etcd)
+
+
+def _minor(version: str) -> str:
+    return version.rsplit(".", 1)[0]
 
 
 def _complete(folder: Path) -> bool:
@@ -31,10 +104,19 @@ def _build_script() -> Path | None:
     return script if script.is_file() else None
 
 
-def find_assets() -> Path:
-    """The folder of the kube-apiserver and etcd binaries: ``$KUBEBUILDER_ASSETS``; else what the
-    checkout's hack/envtest/build.sh builds; else the newest complete build in kgen's cache.
-    ``AssetsNotFound`` otherwise."""
+def build_command(versions: EnvtestVersions) -> str:
+    """The ``kgen envtest`` command line that builds these versions into the cache the harness reads."""
+    flags = ""
+    if versions.kubernetes != PINNED.kubernetes or versions.etcd != PINNED.etcd:
+        flags = f" --kubernetes-version {versions.kubernetes} --etcd-version {versions.etcd}"
+    return f"kgen envtest{flags}"
+
+
+def find_assets(kubernetes_version: str | None = None, etcd_version: str | None = None) -> Path:
+    """The folder of the kube-apiserver and etcd binaries: ``$KUBEBUILDER_ASSETS``; else, for the
+    versions asked for (see ``requested_versions``; default ``PINNED``), what the checkout's
+    hack/envtest/build.sh builds, or outside a checkout the cache folder ``kgen envtest`` builds.
+    ``AssetsNotFound`` otherwise, saying the command that builds them."""
     explicit = os.environ.get("KUBEBUILDER_ASSETS")
     if explicit:
         folder = Path(explicit)
@@ -43,20 +125,25 @@ def find_assets() -> Path:
                 f"KUBEBUILDER_ASSETS={explicit}: expected executable files {', '.join(BINARIES)} in it"
             )
         return folder
+    try:
+        versions = requested_versions(kubernetes_version, etcd_version)
+    except ValueError as e:
+        raise AssetsNotFound(str(e)) from None
     script = _build_script()
     if script is not None:
-        result = subprocess.run([str(script)], stdout=subprocess.PIPE, text=True, check=False)
+        env = dict(os.environ, **{KUBERNETES_VERSION_ENV: versions.kubernetes, ETCD_VERSION_ENV: versions.etcd})
+        result = subprocess.run([str(script)], stdout=subprocess.PIPE, text=True, check=False, env=env)
         if result.returncode != 0:
             raise AssetsNotFound(f"{script} failed with exit code {result.returncode} (its errors are above)")
         return Path(result.stdout.strip().splitlines()[-1])
-    entries = sorted(
-        (p for p in (cache_root() / "envtest").glob("k8s-*") if _complete(p)),
-        key=lambda p: p.stat().st_mtime,
-    )
-    if entries:
-        return entries[-1]
+    cache = cache_root() / "envtest"
+    folder = cache / versions.folder_name
+    if _complete(folder):
+        return folder
+    others = sorted(p.name for p in cache.glob("k8s-*") if _complete(p)) if cache.is_dir() else []
+    held = f" (it holds {', '.join(others)})" if others else ""
     raise AssetsNotFound(
-        "no kube-apiserver/etcd binaries found: set KUBEBUILDER_ASSETS to a folder holding "
-        "'etcd' and 'kube-apiserver' (e.g. from setup-envtest), or run `kgen envtest` "
-        f"(pip install kgen; needs Go) to build them into {cache_root() / 'envtest'}"
+        f"no kube-apiserver/etcd for Kubernetes {versions.kubernetes} / etcd {versions.etcd} in {folder}{held}: "
+        f"build them with `{build_command(versions)}` (pip install kgen-k8s; needs Go), or set "
+        "KUBEBUILDER_ASSETS to a folder holding 'etcd' and 'kube-apiserver' (e.g. from setup-envtest)"
     )

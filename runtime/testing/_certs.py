@@ -10,10 +10,15 @@ import datetime as _dt
 import ipaddress
 from dataclasses import dataclass
 
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from kgen.runtime.util.extras import missing_extra
+
+try:
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+except ModuleNotFoundError:
+    raise missing_extra("cryptography", extra="testing", needed_by="kgen.runtime.testing") from None
 
 _VALIDITY = _dt.timedelta(days=1)
 

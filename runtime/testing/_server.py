@@ -28,7 +28,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import yaml
+
+from kgen.runtime.util.extras import missing_extra
+
+try:
+    import yaml
+except ModuleNotFoundError:
+    raise missing_extra("yaml", extra="testing", needed_by="kgen.runtime.testing") from None
 
 from kgen.runtime.testing._assets import find_assets
 from kgen.runtime.testing._certs import CertificateAuthority, KeyPair, signing_key
@@ -108,7 +114,9 @@ class KubeAPIServer:
             server.restricted_kubeconfig  # get/list/watch configmaps in RESTRICTED_NAMESPACE only
             server.url, server.version
 
-    ``assets`` is a folder with ``etcd`` and ``kube-apiserver`` (default: see ``find_assets``).
+    ``assets`` is a folder with ``etcd`` and ``kube-apiserver`` (default: ``find_assets`` for
+    ``kubernetes_version``/``etcd_version``, which default to ``$KGEN_ENVTEST_KUBERNETES_VERSION``
+    / ``$KGEN_ENVTEST_ETCD_VERSION``, else the pinned versions ``PINNED``).
     ``apiserver_flags`` are appended to (and so override) the defaults. ``run_log`` is the file
     its processes and temp folder are recorded in (default: ``$KGEN_ENVTEST_RUN_LOG``, if set).
 
@@ -124,12 +132,15 @@ class KubeAPIServer:
         self,
         assets: str | os.PathLike[str] | None = None,
         *,
+        kubernetes_version: str | None = None,
+        etcd_version: str | None = None,
         apiserver_flags: tuple[str, ...] = (),
         watch_cache: bool = True,
         startup_timeout: float = 90.0,
         run_log: str | os.PathLike[str] | None = None,
     ) -> None:
         self._assets = Path(assets) if assets is not None else None
+        self._versions = (kubernetes_version, etcd_version)
         self._run_log = Path(run_log) if run_log is not None else run_log_from_env()
         self._apiserver_flags = (f"--watch-cache={str(watch_cache).lower()}", *apiserver_flags)
         self._startup_timeout = startup_timeout
@@ -158,7 +169,7 @@ class KubeAPIServer:
         """Start etcd and kube-apiserver in a fresh temporary folder and wait until the apiserver is
         ready; writes the kubeconfigs and the restricted identity. Returns the server."""
         started = time.monotonic()
-        assets = self._assets or find_assets()
+        assets = self._assets or find_assets(*self._versions)
         _sweep_stale_dirs()
         self._dir = Path(tempfile.mkdtemp(prefix=f"{_TMP_PREFIX}{os.getpid()}-"))
         atexit.register(self.stop)
@@ -197,7 +208,7 @@ class KubeAPIServer:
             if len(self._procs) != 2:
                 raise RuntimeError("restart_apiserver: the server is not running")
             _terminate(self._procs.pop())  # started last: the apiserver
-        self._start_apiserver(self._assets or find_assets())
+        self._start_apiserver(self._assets or find_assets(*self._versions))
         self._wait_ready(time.monotonic())
         self._write_kubeconfigs()
 

@@ -1,6 +1,8 @@
 """`kgen envtest`: prints the cached kube-apiserver/etcd folder, builds a missing one with the
 shipped recipe (hack/envtest/build.sh) into a temporary folder renamed into place, and says in one
-line what to do when it cannot (no Go, an old Go, a version the recipe does not pin).
+line what to do when it cannot (no Go, an old Go, a version the recipe does not pin). The test
+harness's find_assets names the same folder: the pinned version, or the one asked for, never the
+newest build in the cache.
 
 Builds here use a stand-in `go` that writes small scripts where `go build -o` points, so the
 recipe's steps (copy the Go modules out of the possibly read-only recipe folder, build both,
@@ -23,7 +25,9 @@ import pytest
 
 from kgen.generator.cli import main as kgen
 from kgen.generator.envtest import recipe
-from kgen.runtime.testing import find_assets
+from kgen.runtime.testing import AssetsNotFound, find_assets
+from kgen.runtime.testing import PINNED as TESTING_PINNED
+from kgen.runtime.testing import _assets as assets_module
 
 PINNED = "k8s-1.37.2-etcd-3.7.3"
 
@@ -142,7 +146,7 @@ def test_old_go_exits_2_naming_the_version_needed(
     ("args", "message"),
     [
         (["--kubernetes-version", "v1.37.2"], "--kubernetes-version: expected a version like 1.37.2, got 'v1.37.2'"),
-        (["--etcd-version", "3.7"], "--etcd-version: expected a version like 1.37.2, got '3.7'"),
+        (["--etcd-version", "3.7"], "--etcd-version: expected a version like 3.7.3, got '3.7'"),
     ],
 )
 def test_malformed_versions_exit_2(
@@ -317,3 +321,134 @@ def test_an_interrupted_build_exits_130_and_leaves_no_folder(fake_go: Path, tmp_
     assert proc.returncode == 130, err
     assert out == "" and err.splitlines()[-1] == "kgen envtest: interrupted", err
     assert _entries(cache) == []
+
+
+# -- the harness (kgen.runtime.testing.find_assets) and `kgen envtest` name the same build ----------
+
+
+def _fake_build(cache: Path, name: str) -> Path:
+    folder = cache / "envtest" / name
+    folder.mkdir(parents=True)
+    for binary in ("etcd", "kube-apiserver"):
+        (folder / binary).write_text(f"#!/bin/sh\necho {name}\n")
+        (folder / binary).chmod(0o755)
+    return folder
+
+
+@pytest.fixture
+def outside_a_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """find_assets as installed from a wheel (no hack/envtest/build.sh beside it), on a temporary
+    cache holding the pinned build and a newer-looking one built later; no version asked for."""
+    monkeypatch.setattr(assets_module, "_build_script", lambda: None)
+    for name in ("KUBEBUILDER_ASSETS", "KGEN_ENVTEST_KUBERNETES_VERSION", "KGEN_ENVTEST_ETCD_VERSION"):
+        monkeypatch.delenv(name, raising=False)
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(cache))
+    _fake_build(cache, PINNED)
+    newer = _fake_build(cache, "k8s-1.99.0-etcd-3.9.9")
+    os.utime(newer, (time.time() + 3600, time.time() + 3600))  # the newest folder in the cache
+    return cache
+
+
+def test_the_runtime_pins_the_versions_of_versions_env() -> None:
+    """kgen-runtime ships without hack/envtest/: its constant must say what versions.env says."""
+    env = dict(
+        line.split("=", 1) for line in (recipe().folder / "versions.env").read_text().splitlines()
+        if "=" in line and not line.startswith("#")
+    )
+    assert (TESTING_PINNED.kubernetes, TESTING_PINNED.etcd) == (env["KUBERNETES_VERSION"], env["ETCD_VERSION"])
+    assert (TESTING_PINNED.kubernetes, TESTING_PINNED.etcd) == (recipe().kubernetes, recipe().etcd)
+    assert TESTING_PINNED.folder_name == PINNED
+
+
+def test_the_harness_and_kgen_envtest_agree_on_the_pinned_build_not_the_newest(
+    outside_a_checkout: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pinned = outside_a_checkout / "envtest" / PINNED
+    assert find_assets() == pinned
+    assert kgen(["envtest", "--no-build"]) == 0
+    assert capsys.readouterr().out == f"{pinned}\n"
+
+
+def test_the_harness_and_kgen_envtest_agree_on_the_version_asked_for(
+    outside_a_checkout: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = outside_a_checkout / "envtest" / "k8s-1.99.0-etcd-3.9.9"
+    assert find_assets("1.99.0", "3.9.9") == other
+    assert kgen(["envtest", "--no-build", "--kubernetes-version", "1.99.0", "--etcd-version", "3.9.9"]) == 0
+    assert capsys.readouterr().out == f"{other}\n"
+    monkeypatch.setenv("KGEN_ENVTEST_KUBERNETES_VERSION", "1.99.0")
+    monkeypatch.setenv("KGEN_ENVTEST_ETCD_VERSION", "3.9.9")
+    assert find_assets() == other
+    assert kgen(["envtest", "--no-build"]) == 0
+    assert capsys.readouterr().out == f"{other}\n"
+    # A pinned minor means its pinned release, for both.
+    monkeypatch.delenv("KGEN_ENVTEST_ETCD_VERSION")
+    monkeypatch.setenv("KGEN_ENVTEST_KUBERNETES_VERSION", "1.37")
+    assert find_assets() == outside_a_checkout / "envtest" / PINNED
+    assert kgen(["envtest", "--no-build"]) == 0
+    assert capsys.readouterr().out == f"{outside_a_checkout / 'envtest' / PINNED}\n"
+
+
+def test_a_version_not_built_names_the_command_that_builds_it(
+    outside_a_checkout: Path, fake_go: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(AssetsNotFound) as caught:
+        find_assets("1.36.1")
+    folder = outside_a_checkout / "envtest" / "k8s-1.36.1-etcd-3.7.3"
+    assert str(caught.value) == (
+        f"no kube-apiserver/etcd for Kubernetes 1.36.1 / etcd 3.7.3 in {folder} (it holds "
+        f"{PINNED}, k8s-1.99.0-etcd-3.9.9): build them with "
+        "`kgen envtest --kubernetes-version 1.36.1 --etcd-version 3.7.3` (pip install kgen-k8s; needs Go), "
+        "or set KUBEBUILDER_ASSETS to a folder holding 'etcd' and 'kube-apiserver' (e.g. from setup-envtest)"
+    )
+    # The command it names builds the folder it then finds.
+    (tmp_path / "kubernetes.mod").write_text(KUBERNETES_GOMOD)
+    monkeypatch.setenv("FAKE_KUBERNETES_GOMOD", str(tmp_path / "kubernetes.mod"))
+    command = str(caught.value).split("`")[1].split()
+    assert kgen(command[1:]) == 0
+    assert capsys.readouterr().out == f"{folder}\n"
+    assert find_assets("1.36.1") == folder
+
+
+def test_the_pinned_build_missing_says_kgen_envtest(outside_a_checkout: Path) -> None:
+    import shutil
+
+    shutil.rmtree(outside_a_checkout / "envtest" / PINNED)
+    with pytest.raises(AssetsNotFound, match=r"build them with `kgen envtest` \(pip install kgen-k8s; needs Go\)"):
+        find_assets()
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"KGEN_ENVTEST_KUBERNETES_VERSION": "v1.37.2"},
+         "$KGEN_ENVTEST_KUBERNETES_VERSION: expected a version like 1.37.2, got 'v1.37.2'"),
+        ({"KGEN_ENVTEST_KUBERNETES_VERSION": "1.12"},
+         "$KGEN_ENVTEST_KUBERNETES_VERSION: Kubernetes 1.12 is not pinned by kgen (pinned: 1.37); give X.Y.Z"),
+    ],
+)
+def test_a_malformed_version_in_the_environment_is_one_error_for_both(
+    environ: dict[str, str], message: str, outside_a_checkout: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for key, value in environ.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(AssetsNotFound) as caught:
+        find_assets()
+    assert str(caught.value) == message
+    assert kgen(["envtest", "--no-build"]) == 2
+    assert capsys.readouterr().err == f"kgen envtest: {message}\n"
+
+
+def test_in_a_checkout_the_version_asked_for_is_what_build_sh_builds(
+    fake_go: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert assets_module._build_script() is not None  # this test runs in the checkout
+    monkeypatch.delenv("KUBEBUILDER_ASSETS", raising=False)
+    monkeypatch.setenv("KGEN_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "kubernetes.mod").write_text(KUBERNETES_GOMOD)
+    monkeypatch.setenv("FAKE_KUBERNETES_GOMOD", str(tmp_path / "kubernetes.mod"))
+    assert find_assets("1.30.4", "3.5.21") == tmp_path / "cache" / "envtest" / "k8s-1.30.4-etcd-3.5.21"
+    assert "get -tool k8s.io/kubernetes/cmd/kube-apiserver@v1.30.4" in fake_go.read_text()

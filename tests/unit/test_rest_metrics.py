@@ -15,6 +15,7 @@ import pytest
 from kgen.runtime.rest import Config
 from kgen.runtime.rest import metrics as rest_metrics
 from kgen.runtime.rest.client import RESTClient
+from kgen.runtime.util.extras import MissingExtraError
 from kgen.runtime.rest.metrics import InMemoryRESTMetrics, RESTMetrics, final_url_template, prometheus_rest_metrics
 
 BASE = "https://127.0.0.1:6443"
@@ -118,8 +119,13 @@ def test_prometheus_metrics_publish_component_base_series(monkeypatch: pytest.Mo
 
 def test_prometheus_metrics_without_prometheus_client_say_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "prometheus_client", None)
-    with pytest.raises(ImportError, match="pip install prometheus-client"):
+    with pytest.raises(MissingExtraError) as caught:
         prometheus_rest_metrics()
+    assert str(caught.value) == (
+        "prometheus_rest_metrics needs the 'prometheus_client' module, which is not installed: "
+        "pip install 'kgen-runtime[metrics]' (or use InMemoryRESTMetrics)"
+    )
+    assert isinstance(caught.value, ImportError) and caught.value.extra == "metrics"
 
 
 def test_importing_the_rest_client_does_not_import_prometheus_client() -> None:

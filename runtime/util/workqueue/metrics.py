@@ -23,6 +23,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from kgen.runtime.util.extras import missing_extra
+
 DEPTH = "workqueue_depth"
 """The series name of the gauge of keys waiting. The names are those of
 k8s.io/component-base/metrics/prometheus/workqueue (subsystem "workqueue")."""
@@ -306,11 +308,11 @@ _prometheus_vectors: dict[int, tuple[Any, dict[str, Any]]] = {}
 def _import_prometheus_client() -> Any:
     try:
         return importlib.import_module("prometheus_client")
-    except ImportError as err:
-        raise ImportError(
-            "PrometheusMetricsProvider needs the optional 'prometheus_client' package, which is "
-            "not installed: pip install prometheus-client (or use InMemoryMetricsProvider)"
-        ) from err
+    except ModuleNotFoundError:
+        raise missing_extra(
+            "prometheus_client", extra="metrics", needed_by="PrometheusMetricsProvider",
+            alternative="or use InMemoryMetricsProvider",
+        ) from None
 
 
 class PrometheusMetricsProvider:
