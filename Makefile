@@ -1,6 +1,6 @@
-# Every target sets up what it needs (idempotently): a venv in .venv with kgen installed
-# editable, and for tests the envtest binaries built from the Go module proxy into
-# ~/.cache/kgen/envtest (see hack/envtest/build.sh).
+# Every target sets up what it needs (idempotently): a venv in .venv with kgen-k8s and
+# kgen-runtime installed editable, and for tests the envtest binaries built from the Go module
+# proxy into ~/.cache/kgen/envtest (see hack/envtest/build.sh).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -11,9 +11,17 @@ BENCH_PEERS := kubernetes lightkube lightkube-models datamodel-code-generator
 
 .PHONY: generate test bench bench-docs docs snapshot envtest clean
 
+# The generator's distribution was called `kgen` before it became `kgen-k8s` (PyPI's `kgen` is
+# another project): a venv made before the rename still holds that editable `kgen`, which would
+# answer `importlib.metadata.version("kgen")` and own bin/kgen too. It is removed before the
+# install, so the install's bin/kgen is the one left, and so is its metadata folder, which the
+# editable install wrote beside the link farm (on sys.path through the .pth file). In a new venv
+# and a fresh checkout there is nothing to remove.
 $(STAMP): pyproject.toml packaging/kgen-runtime/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	! $(BIN)/python -m pip show --quiet kgen >/dev/null 2>&1 || $(BIN)/python -m pip uninstall --quiet --yes kgen
+	rm -rf packaging/kgen/kgen.egg-info
 	$(BIN)/python -m pip install --quiet -e './packaging/kgen-runtime[validation,metrics]' -e '.[test]'
 	touch $(STAMP)
 

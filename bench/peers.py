@@ -92,7 +92,7 @@ def kgen_peer() -> Peer:
 
     return Peer(
         name="kgen",
-        version=version("kgen"),
+        version=version("kgen-k8s"),
         decode=PodList.from_json,
         encodable=lambda pods: pods,
         encode=lambda pods: pods.to_json(),

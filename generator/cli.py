@@ -15,8 +15,10 @@ from .manifests import cli as manifests
 
 
 def _version() -> str:
+    # The distribution's name, not the import name: PyPI's `kgen` is another project, whose
+    # version `version("kgen")` answers when it is installed beside this one.
     try:
-        return version("kgen")
+        return version("kgen-k8s")
     except PackageNotFoundError:
         return "unknown"
 

@@ -40,7 +40,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _tool_version() -> str:
     try:
-        return version("kgen")
+        return version("kgen-k8s")
     except PackageNotFoundError:
         return "unknown"
 
