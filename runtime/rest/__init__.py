@@ -24,7 +24,9 @@ if TYPE_CHECKING:
         service_account_token,
     )
     from kgen.runtime.rest.client import MAX_RETRIES, AsyncRESTClient, Request, RESTClient, retry_after
-    from kgen.runtime.rest.config import DEFAULT_BURST, DEFAULT_QPS, Config, ConfigError, in_cluster_config
+    from kgen.runtime.rest.config import (
+        DEFAULT_BURST, DEFAULT_QPS, Config, ConfigError, NoConfigurationError, in_cluster_config,
+    )
     from kgen.runtime.rest.exec_plugin import ExecCredential
     from kgen.runtime.rest.kubeconfig import kubeconfig_paths, load_config, load_kubeconfig
     from kgen.runtime.rest.metrics import InMemoryRESTMetrics, RESTMetrics, prometheus_rest_metrics
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "auth": ["BearerTokenAuth", "CredentialError", "Credentials", "StaticToken", "TokenFile", "service_account_token"],
     "client": ["MAX_RETRIES", "AsyncRESTClient", "RESTClient", "Request", "retry_after"],
-    "config": ["DEFAULT_BURST", "DEFAULT_QPS", "Config", "ConfigError", "in_cluster_config"],
+    "config": ["DEFAULT_BURST", "DEFAULT_QPS", "Config", "ConfigError", "NoConfigurationError", "in_cluster_config"],
     "exec_plugin": ["ExecCredential"],
     "kubeconfig": ["kubeconfig_paths", "load_config", "load_kubeconfig"],
     "metrics": ["InMemoryRESTMetrics", "RESTMetrics", "prometheus_rest_metrics"],
@@ -50,7 +52,7 @@ __getattr__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
     "ADDED", "BOOKMARK", "DEFAULT_BURST", "DEFAULT_QPS", "DELETED", "ERROR", "MODIFIED", "MAX_RETRIES",
     "AsyncRESTClient", "BearerTokenAuth", "Bookmark", "Config", "ConfigError", "CredentialError", "Credentials",
-    "EventType", "ExecCredential", "InMemoryRESTMetrics", "OIDCIdToken", "RESTClient", "RESTMetrics", "Request", "StaticToken", "TokenFile", "WatchDecodeError", "WatchDecoder",
+    "EventType", "ExecCredential", "InMemoryRESTMetrics", "NoConfigurationError", "OIDCIdToken", "RESTClient", "RESTMetrics", "Request", "StaticToken", "TokenFile", "WatchDecodeError", "WatchDecoder",
     "WatchEvent", "in_cluster_config", "kubeconfig_paths", "load_config", "load_kubeconfig", "prometheus_rest_metrics", "retry_after",
     "service_account_token",
 ]

@@ -52,8 +52,17 @@ class ConfigError(ValueError):
     """A configuration that cannot be used: says which file and which entry, never a secret."""
 
 
-class _NoConfiguration(ConfigError):
-    """Nothing was configured at all (no kubeconfig file, no context): in-cluster may apply."""
+class NoConfigurationError(ConfigError):
+    """Nothing was configured at all (no kubeconfig file, no context, not in a pod): client-go's
+    clientcmd.ErrEmptyConfig and rest.ErrNotInCluster. The message lists the places looked and the
+    ways to give a configuration."""
+
+
+GIVE_A_CONFIGURATION = (
+    "give one with $KUBECONFIG=<file>, a path (Clientset.from_kubeconfig(path=...), load_kubeconfig(path=...)), "
+    "or, inside a pod, Clientset.in_cluster()"
+)
+"""The ways to give a configuration, ending every NoConfigurationError."""
 
 
 @lru_cache(maxsize=1)
@@ -227,8 +236,9 @@ def in_cluster_config(
     env = os.environ if environ is None else environ
     host, port = env.get("KUBERNETES_SERVICE_HOST", ""), env.get("KUBERNETES_SERVICE_PORT", "")
     if not host or not port:
-        raise _NoConfiguration(
-            "unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined"
+        raise NoConfigurationError(
+            "unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be "
+            "defined (they are inside a pod); outside one, read a kubeconfig: Clientset.from_kubeconfig()"
         )
     folder = Path(service_account_dir)
     credentials = service_account_token(folder)

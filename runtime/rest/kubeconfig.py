@@ -41,7 +41,8 @@ from kgen.runtime.rest.config import (
     ConfigError,
     PathLike,
     _check_tls,
-    _NoConfiguration,
+    GIVE_A_CONFIGURATION,
+    NoConfigurationError,
     in_cluster_config,
 )
 
@@ -164,6 +165,16 @@ def _load_files(paths: Sequence[Path], *, explicit: bool) -> _Kubeconfig:
     return merged
 
 
+def _looked_for(paths: Sequence[Path], *, from_env: bool) -> str:
+    """Where a kubeconfig was looked for, in the user's words ($KUBECONFIG's entries, ~/.kube/config)."""
+    files = ", ".join(map(str, paths))
+    if not from_env:
+        return files
+    if os.environ.get("KUBECONFIG", ""):
+        return f"$KUBECONFIG's files ({files})"
+    return f"~/.kube/config ({files}; $KUBECONFIG is unset)"
+
+
 def load_kubeconfig(
     path: PathLike | Sequence[PathLike] | None = None,
     context: str | None = None,
@@ -188,7 +199,7 @@ def load_kubeconfig(
         paths, explicit = [Path(p) for p in path], False
     kubeconfig = _load_files(paths, explicit=explicit)
     if not kubeconfig.files:
-        raise _NoConfiguration(f"no kubeconfig found (looked for {', '.join(map(str, paths))})")
+        raise NoConfigurationError(f"no kubeconfig found: looked for {_looked_for(paths, from_env=path is None)}; {GIVE_A_CONFIGURATION}")
     return _config_from(kubeconfig, context=context, cluster=cluster, user=user, namespace=namespace)
 
 
@@ -207,7 +218,10 @@ def _config_from(
     cluster_name = cluster or _string(ctx, "cluster", f"{kc.where}: context {context_name!r}")
     if not cluster_name:
         if not context_name:
-            raise _NoConfiguration(f"{kc.where}: no current-context set and no context given")
+            raise NoConfigurationError(
+                f"{kc.where}: no current-context set and no context given: pass context= "
+                "(Clientset.from_kubeconfig(context=...)) or set one (kubectl config use-context NAME)"
+            )
         raise ConfigError(f"{kc.where}: context {context_name!r} names no cluster")
     cluster_entry = kc.clusters.get(cluster_name)
     if cluster_entry is None:
@@ -465,11 +479,13 @@ def load_config(
     in-cluster configuration. ``namespace`` applies to either."""
     try:
         return load_kubeconfig(path, context, cluster=cluster, user=user, namespace=namespace)
-    except _NoConfiguration as e:
+    except NoConfigurationError as e:
         if path is not None or context or cluster or user:
             raise
         if _in_cluster_possible(Path(service_account_dir), os.environ):
             return in_cluster_config(namespace=namespace, service_account_dir=service_account_dir)
-        raise _NoConfiguration(
-            f"{e}; and not running in a cluster (KUBERNETES_SERVICE_HOST/PORT unset or no service-account token)"
+        looked = str(e).removesuffix(f"; {GIVE_A_CONFIGURATION}")
+        raise NoConfigurationError(
+            f"{looked}; and not running in a cluster (KUBERNETES_SERVICE_HOST/PORT unset or no service-account "
+            f"token in {service_account_dir}); {GIVE_A_CONFIGURATION}"
         ) from None

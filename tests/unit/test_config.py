@@ -32,6 +32,7 @@ from kgen.runtime.rest import (
     ConfigError,
     CredentialError,
     ExecCredential,
+    NoConfigurationError,
     OIDCIdToken,
     StaticToken,
     TokenFile,
@@ -278,6 +279,48 @@ def test_no_kubeconfig_file_at_all_is_an_error_listing_where_it_looked(tmp_path:
     with pytest.raises(ConfigError, match="no kubeconfig found") as e:
         load_kubeconfig([tmp_path / "a", tmp_path / "b"])
     assert str(tmp_path / "a") in str(e.value)
+
+
+GIVE_ONE = (
+    "give one with $KUBECONFIG=<file>, a path (Clientset.from_kubeconfig(path=...), load_kubeconfig(path=...)), "
+    "or, inside a pod, Clientset.in_cluster()"
+)
+
+
+def test_no_kubeconfig_lists_the_places_looked_and_the_ways_to_give_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home" / ".kube" / "config"
+    with pytest.raises(NoConfigurationError) as e:
+        load_kubeconfig()
+    assert str(e.value) == f"no kubeconfig found: looked for ~/.kube/config ({home}; $KUBECONFIG is unset); {GIVE_ONE}"
+    monkeypatch.setenv("KUBECONFIG", f"{tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'}")
+    with pytest.raises(NoConfigurationError) as e:
+        load_kubeconfig()
+    assert str(e.value) == f"no kubeconfig found: looked for $KUBECONFIG's files ({tmp_path / 'a'}, {tmp_path / 'b'}); {GIVE_ONE}"
+    with pytest.raises(NoConfigurationError) as e:
+        load_config(service_account_dir=tmp_path / "sa")
+    assert str(e.value) == (
+        f"no kubeconfig found: looked for $KUBECONFIG's files ({tmp_path / 'a'}, {tmp_path / 'b'}); and not running "
+        f"in a cluster (KUBERNETES_SERVICE_HOST/PORT unset or no service-account token in {tmp_path / 'sa'}); {GIVE_ONE}"
+    )
+    with pytest.raises(NoConfigurationError, match=r"must be defined \(they are inside a pod\); outside one, read a "
+                       r"kubeconfig: Clientset.from_kubeconfig\(\)"):
+        in_cluster_config()
+
+
+def test_no_kubeconfig_reaches_the_user_under_a_public_class_name(tmp_path: Path) -> None:
+    """What a user's terminal shows: the last line of the traceback, no private class."""
+    code = "from kgen.kubernetes import Clientset; Clientset.from_kubeconfig()"
+    env = {k: v for k, v in os.environ.items() if k != "KUBECONFIG"} | {"HOME": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    last = run.stderr.splitlines()[-1]
+    assert last == (
+        "kgen.runtime.rest.config.NoConfigurationError: no kubeconfig found: looked for ~/.kube/config "
+        f"({tmp_path / '.kube' / 'config'}; $KUBECONFIG is unset); {GIVE_ONE}"
+    ), run.stderr
+    assert "._" not in run.stderr.split("Error:")[0].split("\n")[-1]
+    assert issubclass(NoConfigurationError, ConfigError)
 
 
 def test_relative_paths_resolve_against_the_file_that_names_them(
@@ -702,7 +745,7 @@ def test_load_config_prefers_a_kubeconfig_and_falls_back_to_in_cluster(
 
 
 def test_load_config_with_nothing_configured_says_what_it_tried(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="no kubeconfig found .*not running in a cluster"):
+    with pytest.raises(ConfigError, match="no kubeconfig found: .*not running in a cluster"):
         load_config(service_account_dir=tmp_path / "nowhere")
 
 
