@@ -68,6 +68,7 @@ class ApplyModuleView:
     imports: list[ImportView]
     classes: list[ApplyClassView]
     shared: list[tuple[Code, Code]]  # (class, module alias): re-exported as the models module does
+    kind_aliases: list[tuple[Code, Code]]  # (``IssuerSpecApplyConfiguration``, its class), as the models'
 
 
 def class_name(model: str) -> str:
@@ -162,7 +163,18 @@ def _module_view(module: Module, classes: dict[str, set[str]]) -> ApplyModuleVie
         ] + stock_imports(module, "applyconfigurations"),
         classes=views,
         shared=[(identifier(class_name(name)), identifier(alias)) for name, alias in sorted(shared.items())],
+        kind_aliases=[
+            (identifier(class_name(name)), annotation(class_name(target)))
+            for name, target in sorted(module.kind_aliases.items())
+            if _configured(target, own, imported)
+        ],
     )
+
+
+def _configured(target: str, own: set[str], imported: dict[str, set[str]]) -> bool:
+    """Whether the class ``target`` (``Name`` or ``alias.Name``) has an apply configuration here."""
+    alias, _, name = target.rpartition(".")
+    return name in (imported.get(alias, set()) if alias else own)
 
 
 def render_apply_configurations(package: Package) -> dict[str, str]:

@@ -82,6 +82,11 @@ class Module:
     #: Modules of the stock package (``kgen.kubernetes``) this one imports, for the stock types
     #: its CRDs embed (generator/stock.py): alias -> "group_module.version_module" there.
     stock_imports: dict[str, str] = field(default_factory=dict)
+    #: The names a user would guess for a kind's types where its class is named otherwise (a
+    #: class shared between kinds: cert-manager's ``Issuer.spec`` is ``ClusterIssuerSpec``):
+    #: ``IssuerSpec`` -> ``ClusterIssuerSpec`` (a class this module defines or re-exports, or
+    #: ``alias.Name``), written as ``IssuerSpec = ClusterIssuerSpec``. See naming.py.
+    kind_aliases: dict[str, str] = field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, str]:

@@ -35,6 +35,8 @@ _ALIASES = {
 }
 _TYPE_AND_OBJECT_META = {"apiVersion", "kind", "metadata"}
 _SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+#: An annotation that is one class: ``Name`` or ``alias.Name``.
+_CLASS_ANNOTATION = re.compile(r"^(?:(\w+)\.)?([A-Z]\w*)$")
 
 #: Fields holding credentials: their values never appear in a model's repr (or a log line
 #: that prints one). Keyed by the definition's last two name segments.
@@ -205,6 +207,26 @@ class ModelBuilder:
                         module.shared[nested.name] = self.import_alias(module, owner)
         for module in self.modules.values():
             module.models.sort(key=lambda m: m.name)
+            self._kind_aliases(module)
+
+    def _kind_aliases(self, module: Module) -> None:
+        """``<Kind>Spec`` and ``<Kind>Status`` in every kind's own module, whatever the class of
+        its ``spec``/``status`` is called (naming.py: "Names a user would guess")."""
+        taken = self._taken.setdefault(module.key, set())
+        for model in module.models:
+            if not model.kind:
+                continue
+            for f in model.fields:
+                if f.wire_name not in naming.KIND_PARTS:
+                    continue
+                match = _CLASS_ANNOTATION.match(f.annotation)
+                wanted = model.name + naming.class_name(f.wire_name)
+                if match is None or match.group(2) == wanted or wanted in taken:
+                    continue  # not a class (a map, Any), already so named, or the name is another class's
+                alias, cls = match.groups()
+                target = cls if alias is None or module.shared.get(cls) == alias else f"{alias}.{cls}"
+                module.kind_aliases[wanted] = target
+                taken.add(wanted)
 
     def _model(self, module: Module, cls: str, schema: dict[str, Any], source: str, ptr: str, origin: str) -> Model:
         props = schema.get("properties") or {}

@@ -6,10 +6,13 @@ Rules (documented in the README, stable across runs):
   ``hostIPC`` -> ``host_ipc``); characters that cannot be in an identifier become ``_``
   (``x-foo`` -> ``x_foo``, ``$ref`` -> ``ref``); a leading digit gets ``n_`` (``3d`` -> ``n_3d``).
 - The one escape: a trailing ``_`` for Python keywords (``continue_``, ``from_``, ``not_``)
-  and names the model's own API or its module already uses (``to_dict_``, ``from_json_``,
-  ``unknown_fields_``, ``field_``, ``builtins_``, module aliases such as ``corev1_``). Every other
-  name is a legal attribute and stays as users expect it: ``type``, ``id``, ``format``,
-  ``object``, ``list``, ``property``, ``match``. A class whose field shadows a builtin type its
+  and names the generated classes or their modules already use (``reserved_field_names``,
+  derived, never listed by hand: every member of the model base, of the apply-configuration
+  base and of msgspec's ``Struct`` under them, so ``to_dict_``, ``extract_``, ``from_model_``,
+  ``with_unknown_fields_``; every name a models or apply-configurations template imports for its
+  class bodies, so ``field_``, ``builtins_``; and module aliases such as ``corev1_``). The wire
+  name stays. Every other name is a legal attribute and stays as users expect it: ``type``,
+  ``id``, ``format``, ``object``, ``list``, ``property``, ``match``. A class whose field shadows a builtin type its
   annotations use (``list``, ``dict``, ``str``, ...) spells that type ``builtins.list`` there.
 - Collisions after conversion (``natOutgoing`` and ``nat-outgoing``; names differing in case)
   are resolved in wire-name order: the first keeps the name, the next get ``_2``, ``_3``...
@@ -35,6 +38,11 @@ Rules (documented in the README, stable across runs):
   (ties: the one nearest a root, then alphabetical), the first such use in sorted (module,
   path) order; its name is unique in every module that defines or re-exports it. The result
   depends only on the set of schemas, never on the order of input files or keys.
+- Names a user would guess: a kind's ``spec`` and ``status`` classes are also importable from
+  the kind's own module as ``<Kind>Spec`` and ``<Kind>Status`` (``IssuerSpec = ClusterIssuerSpec``
+  where cert-manager's Issuer and ClusterIssuer share one class), and their apply configurations
+  as ``<Kind>SpecApplyConfiguration``, unless a different class already has that name there.
+  ``<Kind>List`` is the list kind's own class, in the same module.
 - Version modules: the version lower-cased, other characters as ``_``; a leading digit gets
   ``v_`` (``1`` -> ``v_1``).
 """
@@ -42,21 +50,21 @@ Rules (documented in the README, stable across runs):
 from __future__ import annotations
 
 import builtins
+import functools
 import keyword
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from importlib import resources
 from typing import TypeVar
 
 _BUILTINS = {name for name in dir(builtins) if not name.startswith("_")}
 
-#: Attributes of generated models (their API) and names a models module's class bodies use at
-#: run time (``field(...)`` in a default, ``builtins.list`` in an annotation).
-MODEL_RESERVED = {
-    "from_dict", "to_dict", "from_json", "to_json", "unknown_fields_",
-    "API_VERSION", "KIND", "DEFAULTS", "REDACTED", "NULLABLE",
-    "field", "builtins",
-}
+#: The templates of the modules that define generated classes (models and their apply
+#: configurations): the names they import are names their class bodies may use.
+CLASS_TEMPLATES = ("models.py.jinja", "applyconfigurations.py.jinja")
+_IMPORT = re.compile(r"^(?:from\s+([\w.]+)\s+)?import\s+(.+)$")
+_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}")
 #: Builtin types that generated annotations name: a field called so shadows the type in its class.
 BUILTIN_TYPES = {"list", "dict", "str", "int", "float", "bool"}
 #: Class names a models module cannot define because it imports them.
@@ -64,6 +72,9 @@ CLASS_RESERVED = {
     "Model", "Any", "ClassVar", "Literal", "Quantity", "Time", "MicroTime",
     "IntOrString", "annotations",
 }
+
+#: A kind's fields whose class is also importable as ``<Kind><Field>`` (``IssuerSpec``).
+KIND_PARTS = ("spec", "status")
 
 K = TypeVar("K")
 S = TypeVar("S")
@@ -82,8 +93,51 @@ def snake_case(wire: str) -> str:
     return name
 
 
+@functools.cache
+def reserved_field_names() -> frozenset[str]:
+    """Names a generated field may not take, read from what the generated classes are built on.
+
+    - every member (``dir``: public, private and dunder) of the model base and of the
+      apply-configuration base, and of every class under them (msgspec's ``Struct``): a field
+      of that name would replace the method or attribute in its class (``extract`` on an apply
+      configuration, ``with_unknown_fields`` on a model), for mypy and at run time alike;
+    - every name the models and apply-configurations templates import at module level (not
+      ``from __future__``, not under ``if TYPE_CHECKING:``), the names their class bodies call
+      or resolve at run time: ``field(...)`` in a default, ``builtins.list`` in an annotation.
+      Module aliases (``corev1``) depend on the package: ``ModelBuilder`` passes them.
+
+    Imported here, on first use, so importing the generator does not load the runtime.
+    """
+    from kgen.runtime.apimachinery.apply import ApplyConfiguration
+    from kgen.runtime.apimachinery.model import Model
+
+    names: set[str] = set()
+    for base in (Model, ApplyConfiguration):
+        for cls in base.__mro__:
+            if cls is not object:
+                names.update(dir(cls))
+    return frozenset(names | _template_imports())
+
+
+def _template_imports() -> set[str]:
+    """Names bound by the unindented import lines of ``CLASS_TEMPLATES``, Jinja tags dropped
+    (``from x import Model{% if ... %}, field{% endif %}``: ``Model`` and ``field``)."""
+    names: set[str] = set()
+    templates = resources.files("kgen.templates")
+    for template in CLASS_TEMPLATES:
+        for line in templates.joinpath(template).read_text().splitlines():
+            match = _IMPORT.match(_JINJA.sub("", line).rstrip())
+            if match is None or match.group(1) == "__future__":
+                continue
+            for item in match.group(2).split(","):
+                words = item.split()
+                if words:
+                    names.add(words[-1].split(".")[0])  # ``x as y``: y; ``import a.b``: a
+    return {n for n in names if n.isidentifier() and not keyword.iskeyword(n)}
+
+
 def needs_escape(name: str, reserved: Iterable[str] = ()) -> bool:
-    return keyword.iskeyword(name) or name in MODEL_RESERVED or name in set(reserved)
+    return keyword.iskeyword(name) or name in reserved_field_names() or name in set(reserved)
 
 
 def escape(name: str, reserved: Iterable[str] = ()) -> str:

@@ -69,9 +69,15 @@ def _check_apply_module(tree: ast.Module, where: str) -> None:
             assert (only.module or "").startswith("models.") and only.names[0].asname == "models", where
         elif isinstance(stmt, ast.Assign):
             [target] = stmt.targets
-            assert isinstance(target, ast.Name) and isinstance(stmt.value, ast.Attribute), where
-            assert isinstance(stmt.value.value, ast.Name) and stmt.value.value.id in aliases, where
-            assert stmt.value.attr == target.id and target.id.endswith("ApplyConfiguration"), where
+            assert isinstance(target, ast.Name) and target.id.endswith("ApplyConfiguration"), where
+            value = stmt.value
+            if isinstance(value, ast.Attribute):  # a shared class's re-export, or a kind's spec/status
+                assert isinstance(value.value, ast.Name) and value.value.id in aliases, where
+                reexport = value.attr == target.id
+            else:  # a kind's spec/status under the name a user would guess (IssuerSpecApplyConfiguration)
+                assert isinstance(value, ast.Name) and value.id in classes, where
+                reexport = False
+            assert reexport or target.id.endswith(("SpecApplyConfiguration", "StatusApplyConfiguration")), where
             classes.add(target.id)
         elif not isinstance(stmt, ast.ClassDef):
             raise AssertionError(f"{where}: unexpected statement {ast.dump(stmt)[:200]}")

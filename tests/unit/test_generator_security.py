@@ -312,6 +312,25 @@ def _check_field(stmt: ast.AnnAssign, names: set[str], aliases: set[str], where:
     assert isinstance(name, ast.Constant) and isinstance(name.value, str), where
 
 
+def _check_class_alias(
+    stmt: ast.Assign, classes: set[str], aliases: set[str], kind_suffixes: tuple[str, ...], where: str
+) -> None:
+    """A module-level name for a class: a shared class's re-export (``Name = alias.Name``), or a
+    kind's spec/status under the name a user would guess (``IssuerSpec = ClusterIssuerSpec`` or
+    ``= alias.Name``, naming.py). Adds the name to ``classes``."""
+    [target] = stmt.targets
+    value = stmt.value
+    assert isinstance(target, ast.Name), f"{where}: {ast.dump(stmt)[:200]}"
+    if isinstance(value, ast.Attribute):
+        assert isinstance(value.value, ast.Name) and value.value.id in aliases, f"{where}: {ast.dump(stmt)[:200]}"
+        reexport = value.attr == target.id
+    else:
+        assert isinstance(value, ast.Name) and value.id in classes, f"{where}: {ast.dump(stmt)[:200]}"
+        reexport = False
+    assert reexport or target.id.endswith(kind_suffixes), f"{where}: {ast.dump(stmt)[:200]}"
+    classes.add(target.id)
+
+
 def _check_module(tree: ast.Module, where: str) -> None:
     assert tree.body and _is_docstring(tree.body[0]), f"{where}: no module docstring"
     aliases: set[str] = set()
@@ -330,6 +349,8 @@ def _check_module(tree: ast.Module, where: str) -> None:
                 aliases.add(stmt.names[0].asname)
         elif isinstance(stmt, ast.ClassDef):
             continue
+        elif isinstance(stmt, ast.Assign):
+            _check_class_alias(stmt, classes, aliases, ("Spec", "Status"), where)
         else:
             raise AssertionError(f"{where}: unexpected statement {ast.dump(stmt)[:200]}")
     for stmt in tree.body:

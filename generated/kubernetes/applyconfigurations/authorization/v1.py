@@ -193,3 +193,10 @@ class SubjectRulesReviewStatusApplyConfiguration(
     )
     incomplete: bool | None = None
     evaluation_error: str | None = field(default=None, name="evaluationError")
+
+
+# Each kind's spec and status apply configurations under the names a user would guess (models: the same).
+LocalSubjectAccessReviewSpecApplyConfiguration = SubjectAccessReviewSpecApplyConfiguration
+LocalSubjectAccessReviewStatusApplyConfiguration = SubjectAccessReviewStatusApplyConfiguration
+SelfSubjectAccessReviewStatusApplyConfiguration = SubjectAccessReviewStatusApplyConfiguration
+SelfSubjectRulesReviewStatusApplyConfiguration = SubjectRulesReviewStatusApplyConfiguration

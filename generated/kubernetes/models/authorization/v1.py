@@ -263,3 +263,11 @@ class SubjectRulesReviewStatus(Model, kw_only=True):
     Default: false (applied by the server, not by this client)."""
     evaluation_error: str | None = field(default=None, name="evaluationError")
     """evaluationError can appear in combination with Rules. It indicates an error occurred during rule evaluation, such as an authorizer that doesn't support rule evaluation, and that ResourceRules and/or NonResourceRules may be incomplete."""
+
+
+# Each kind's spec and status classes under the names a user would guess, where the class (shared
+# with another kind) is named otherwise.
+LocalSubjectAccessReviewSpec = SubjectAccessReviewSpec
+LocalSubjectAccessReviewStatus = SubjectAccessReviewStatus
+SelfSubjectAccessReviewStatus = SubjectAccessReviewStatus
+SelfSubjectRulesReviewStatus = SubjectRulesReviewStatus
