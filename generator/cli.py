@@ -74,7 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     val.add_argument("files", nargs="+", type=Path, metavar="FILE", help="manifest files (YAML or JSON)")
     val.add_argument("--crd", dest="crds", action="append", type=Path, default=[], metavar="PATH",
-                     help="CRD file or folder whose kinds the manifests may use; repeatable")
+                     help="CRD file or folder whose kinds the manifests may use; repeatable (a file holding "
+                          "no CRD is skipped with a note)")
     val.add_argument("--field-validation", choices=["Strict", "Warn", "Ignore"], default="Strict",
                      help="unknown fields: Strict (kubectl's default) rejects them, Warn warns on stderr, "
                           "Ignore drops them (default: Strict)")
@@ -172,7 +173,12 @@ def _validate(args: argparse.Namespace) -> int:
 
     stock = validation_schemas("kgen.kubernetes")
     custom: dict[tuple[str, str], dict[str, Any]] = {}  # (apiVersion, kind) -> the CRD version's schema
-    definitions = crd.load(args.crds).definitions if args.crds else {}
+    # A --crd file that holds no CRD is skipped with a note, not refused: `--crd dir/*.yaml` also
+    # matches the kustomization.yaml or the admission policy shipped beside a project's CRDs.
+    def skipped(e: InputError) -> None:
+        print(f"kgen validate: note: --crd {e.source} {e.problem}: skipped", file=sys.stderr)
+
+    definitions = crd.load(args.crds, on_no_crd=skipped).definitions if args.crds else {}
     for d in definitions.values():
         for gvk in d.schema.get("x-kubernetes-group-version-kind") or []:
             group, version = gvk["group"], gvk["version"]

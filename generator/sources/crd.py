@@ -8,6 +8,7 @@ Every served version of a CRD becomes a definition named as the apiserver publis
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +51,12 @@ def _documents(path: Path) -> list[tuple[str, Any]]:
     return out
 
 
-def load(paths: list[Path]) -> SourceSet:
+def load(paths: list[Path], *, on_no_crd: Callable[[InputError], None] | None = None) -> SourceSet:
     """The CRDs of every file (and folder) in ``paths``. Documents of other kinds are skipped, so
     a bundle of manifests works, and so are CRDs that serve no version (the apiserver serves
-    nothing for them); but each path must give at least one served CRD version."""
+    nothing for them); but each path must give at least one served CRD version. A path holding
+    documents but no CRD at all (a kustomization.yaml a glob matched) is an error, unless
+    ``on_no_crd`` is given: then it is handed that error and the path is skipped."""
     out = SourceSet()
     for path in paths:
         found, unserved, others = 0, [], []
@@ -73,7 +76,10 @@ def load(paths: list[Path]) -> SourceSet:
             continue
         if unserved and not others:
             raise InputError(unserved[0], "/spec/versions", "at least one version with served: true", problem="no version is served")
-        raise _nothing_found(path, others + [f"a CustomResourceDefinition that serves no version ({u})" for u in unserved])
+        nothing = _nothing_found(path, others + [f"a CustomResourceDefinition that serves no version ({u})" for u in unserved])
+        if on_no_crd is None or unserved:
+            raise nothing
+        on_no_crd(nothing)
     return out
 
 
