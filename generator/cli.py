@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import envtest
+from .foreign_kgen import foreign_kgen_warning
 from .manifests import cli as manifests
 
 
@@ -241,6 +242,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .errors import InputError
     from .snapshot import SnapshotError
 
+    foreign = foreign_kgen_warning()
+    if foreign:
+        print(f"kgen: warning: {foreign}", file=sys.stderr)
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:

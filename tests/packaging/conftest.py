@@ -1,4 +1,4 @@
-"""The two wheels this repository builds (kgen-runtime and kgen), built once per session."""
+"""The two wheels this repository builds (kgen-runtime and kgen-k8s), built once per session."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ RUNTIME_PROJECT = REPO / "packaging" / "kgen-runtime"
 @dataclass(frozen=True)
 class Wheels:
     runtime: Path  # kgen_runtime-*.whl
-    generator: Path  # kgen-*.whl
+    generator: Path  # kgen_k8s-*.whl
 
 
 def build_wheel(project: Path, dist: Path) -> Path:

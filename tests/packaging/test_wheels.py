@@ -1,5 +1,7 @@
-"""kgen-runtime and kgen install from built wheels: each carries its own part of the `kgen`
-namespace, the runtime needs only httpx and msgspec, and `kgen generate` works from the install."""
+"""kgen-runtime and kgen-k8s install from built wheels: each carries its own part of the `kgen`
+namespace, the runtime needs only httpx and msgspec, and `kgen generate` works from the install.
+Their distribution names are this project's own: PyPI's `kgen` is another project (seawater
+chemistry), a regular package `kgen` whose files pip puts in the same folder as this project's."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import subprocess
 import sys
 import tarfile
 import zipfile
+from dataclasses import dataclass
 from email.parser import Parser
 from pathlib import Path
 
@@ -35,12 +38,18 @@ def _names(wheel: Path) -> set[str]:
     return set(zipfile.ZipFile(wheel).namelist())
 
 
-def _metadata(wheel: Path) -> tuple[list[str], list[str]]:
-    """(Requires-Dist, Provides-Extra) of a wheel."""
+@dataclass(frozen=True)
+class Metadata:
+    name: str
+    requires: list[str]  # Requires-Dist
+    extras: list[str]  # Provides-Extra
+
+
+def _metadata(wheel: Path) -> Metadata:
     with zipfile.ZipFile(wheel) as z:
         (meta,) = [n for n in z.namelist() if n.endswith(".dist-info/METADATA")]
         msg = Parser().parsestr(z.read(meta).decode())
-    return msg.get_all("Requires-Dist") or [], msg.get_all("Provides-Extra") or []
+    return Metadata(msg["Name"], msg.get_all("Requires-Dist") or [], msg.get_all("Provides-Extra") or [])
 
 
 def test_runtime_wheel_holds_the_runtime_and_the_stock_client_only(wheels: Wheels) -> None:
@@ -65,10 +74,11 @@ def test_runtime_wheel_holds_the_runtime_and_the_stock_client_only(wheels: Wheel
     assert not any(n.startswith(("kgen/generator/", "kgen/templates/", "kgen/openapi/", "kgen/envtest/")) for n in names)
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
     assert "kgen/__init__.py" not in names  # kgen stays a namespace both distributions share
-    requires, extras = _metadata(wheels.runtime)
-    unconditional = sorted(r.split(">=")[0] for r in requires if "extra ==" not in r)
-    assert unconditional == ["httpx", "msgspec"], requires
-    assert sorted(extras) == ["kubeconfig", "metrics", "testing", "validation"]  # validation: the CEL library
+    meta = _metadata(wheels.runtime)
+    assert meta.name == "kgen-runtime" and wheels.runtime.name == "kgen_runtime-0.1.0-py3-none-any.whl"
+    unconditional = sorted(r.split(">=")[0] for r in meta.requires if "extra ==" not in r)
+    assert unconditional == ["httpx", "msgspec"], meta.requires
+    assert sorted(meta.extras) == ["kubeconfig", "metrics", "testing", "validation"]  # validation: the CEL library
 
 
 def test_generator_wheel_holds_the_generator_and_depends_on_the_same_runtime(wheels: Wheels) -> None:
@@ -92,10 +102,13 @@ def test_generator_wheel_holds_the_generator_and_depends_on_the_same_runtime(whe
     assert not any(n.startswith(("kgen/runtime/", "kgen/kubernetes/")) for n in names)
     assert not any(n.startswith(("tests/", "hack/", "openapi/", "examples/", "packaging/")) for n in names)
     assert "kgen/__init__.py" not in names
-    requires, _ = _metadata(wheels.generator)
-    assert "kgen-runtime==0.1.0" in requires
+    meta = _metadata(wheels.generator)
+    # Not `kgen`: that name on PyPI is the seawater-chemistry package.
+    assert meta.name == "kgen-k8s" and wheels.generator.name == "kgen_k8s-0.1.0-py3-none-any.whl"
+    assert "kgen-runtime==0.1.0" in meta.requires
+    assert 'kgen-runtime[testing]==0.1.0; extra == "testing"' in meta.requires
     for dep in ("jinja2", "pyyaml", "jsonschema", "black"):
-        assert any(r.startswith(dep) for r in requires), (dep, requires)
+        assert any(r.startswith(dep) for r in meta.requires), (dep, meta.requires)
 
 
 def test_wheels_install_with_console_script_and_import_names(wheels: Wheels, tmp_path: Path) -> None:
@@ -105,6 +118,11 @@ def test_wheels_install_with_console_script_and_import_names(wheels: Wheels, tmp
 
     version = subprocess.run([kgen, "--version"], capture_output=True, text=True, cwd=tmp_path)
     assert version.returncode == 0 and version.stdout.strip() == "kgen 0.1.0", version.stderr
+    assert version.stderr == ""  # no foreign `kgen/__init__.py` to warn about
+    # pip knows the two by their distribution names, and names this project.
+    assert _pip_show(python, "kgen-k8s")["Summary"].startswith("client-go's code generator and runtime, for Python")
+    assert _pip_show(python, "kgen-runtime")["Summary"].startswith("The runtime of kgen's generated Kubernetes clients")
+    assert _pip_show(python, "kgen-k8s")["Requires"].split(", ") == ["black", "jinja2", "jsonschema", "kgen-runtime", "pyyaml"]
     helptext = subprocess.run([kgen, "--help"], capture_output=True, text=True, cwd=tmp_path)
     assert helptext.returncode == 0 and "snapshot" in helptext.stdout and "envtest" in helptext.stdout
     # The main job from the installed wheels: the embedded snapshot travels with them.
@@ -176,7 +194,7 @@ def test_sdists_carry_the_linked_folders_and_build_the_same_wheels(
              str(sdists)],
             cwd=project, check=True, capture_output=True,
         )
-    for sdist, built in (("kgen_runtime-0.1.0.tar.gz", wheels.runtime), ("kgen-0.1.0.tar.gz", wheels.generator)):
+    for sdist, built in (("kgen_runtime-0.1.0.tar.gz", wheels.runtime), ("kgen_k8s-0.1.0.tar.gz", wheels.generator)):
         with tarfile.open(sdists / sdist) as tar:
             assert not any(member.issym() or member.islnk() for member in tar.getmembers()), sdist
         (tmp_path / sdist.split("-0")[0]).mkdir()
@@ -186,3 +204,78 @@ def test_sdists_carry_the_linked_folders_and_build_the_same_wheels(
 
 def _package_files(wheel: Path) -> set[str]:
     return {n for n in _names(wheel) if ".dist-info/" not in n}
+
+
+def _pip_show(python: Path, name: str) -> dict[str, str]:
+    """`pip show NAME`'s fields; {} when NAME is not installed."""
+    shown = subprocess.run([str(python), "-m", "pip", "show", name], capture_output=True, text=True)
+    lines = shown.stdout.splitlines() if shown.returncode == 0 else []
+    return {k: v.strip() for k, _, v in (line.partition(":") for line in lines) if v}
+
+
+#: What PyPI's `kgen` 1.1.0 (seawater chemistry) puts in site-packages, in short: a regular package
+#: `kgen` (its own `__init__.py`) beside this project's namespace. Its real `__init__` imports
+#: numpy, pandas, scipy and scikit-learn; this stand-in imports nothing, so the test needs none.
+SEAWATER_INIT = 'VERSION = "1.1.0"\n__version__ = VERSION\n'
+SEAWATER_SUMMARY = "Python functions for calculating stoichiometric speciation constants for seawater."
+
+
+def seawater_kgen_wheel(dist: Path) -> Path:
+    """A wheel laid out as PyPI's `kgen` 1.1.0: distribution `Kgen`, files kgen/__init__.py and
+    kgen/coefs.py. Built by hand (a wheel is a zip with its RECORD), so the test needs no index."""
+    files = {
+        "kgen/__init__.py": SEAWATER_INIT,
+        "kgen/coefs.py": "K_coefs = {}\n",
+        "kgen-1.1.0.dist-info/METADATA": f"Metadata-Version: 2.1\nName: Kgen\nVersion: 1.1.0\nSummary: {SEAWATER_SUMMARY}\n",
+        "kgen-1.1.0.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        "kgen-1.1.0.dist-info/top_level.txt": "kgen\n",
+    }
+    record = "".join(f"{name},,\n" for name in files) + "kgen-1.1.0.dist-info/RECORD,,\n"
+    wheel = dist / "kgen-1.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        for name, text in {**files, "kgen-1.1.0.dist-info/RECORD": record}.items():
+            z.writestr(name, text)
+    return wheel
+
+
+def test_the_seawater_kgen_beside_the_wheels_is_named_and_either_uninstalls_cleanly(
+    wheels: Wheels, tmp_path: Path
+) -> None:
+    """Both in one venv: pip merges the two `kgen` folders, the other project's `__init__` makes
+    `kgen` its package, this project still imports, and the `kgen` command names the other
+    project and how to remove it. Uninstalling either leaves the other whole."""
+    python = fresh_venv(tmp_path / "venv")
+    seawater = seawater_kgen_wheel(tmp_path)
+    pip_install(python, str(wheels.runtime), str(wheels.generator))
+    pip_install(python, "--no-deps", str(seawater))
+    kgen = str(python.parent / "kgen")
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    probe = "import kgen.runtime, kgen.kubernetes, kgen; print(getattr(kgen, '__file__', None))"
+
+    both = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert both.returncode == 0 and both.stdout.strip() == str(site / "kgen" / "__init__.py"), both.stderr
+    version = subprocess.run([kgen, "--version"], capture_output=True, text=True, cwd=tmp_path)
+    assert version.stdout == "kgen 0.1.0\n", version  # kgen-k8s's version, not Kgen's 1.1.0
+    assert version.stderr == (
+        f"kgen: warning: {site / 'kgen' / '__init__.py'} belongs to Kgen 1.1.0 (\"{SEAWATER_SUMMARY}\"), another "
+        "project than kgen-k8s: it makes `kgen` its package, so every `import kgen...` runs it first. "
+        "Uninstall it (pip uninstall Kgen) or keep the two in separate virtualenvs\n"
+    )
+    assert _pip_show(python, "kgen")["Summary"] == SEAWATER_SUMMARY  # `pip show kgen` is the other project
+    assert _pip_show(python, "kgen-k8s")["Summary"].startswith("client-go's code generator")
+
+    # The advice taken: this project's namespace is whole again, and the command says nothing more.
+    subprocess.run([str(python), "-m", "pip", "uninstall", "--yes", "--quiet", "Kgen"], check=True)
+    alone = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert (alone.returncode, alone.stdout) == (0, "None\n"), alone.stderr  # a namespace package again
+    helptext = subprocess.run([kgen, "--help"], capture_output=True, text=True, cwd=tmp_path)
+    assert helptext.returncode == 0 and helptext.stderr == "" and "generate" in helptext.stdout
+
+    # The other way round: removing kgen-k8s leaves the other project's files and kgen-runtime's.
+    pip_install(python, "--no-deps", str(seawater))
+    subprocess.run([str(python), "-m", "pip", "uninstall", "--yes", "--quiet", "kgen-k8s"], check=True)
+    left = subprocess.run([str(python), "-c", probe + "; import kgen.coefs"], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert left.returncode == 0 and left.stdout.strip() == str(site / "kgen" / "__init__.py"), left.stderr
+    assert not (python.parent / "kgen").exists() and not (site / "kgen" / "generator").exists()
