@@ -3,8 +3,12 @@ v1 and v1beta1.
 
 ``ExecCredential`` runs the kubeconfig's ``exec`` command the way client-go does, caches its
 answer (a token, or a client certificate and key) until its ``expirationTimestamp``, and runs
-it again after a 401. The plugin's stdout, where the credential is, is never quoted; its
-stderr is, with anything that looks like a token redacted.
+it again after a 401. The plugin's stdout, where the credential is, is never quoted. Its stderr
+is never captured either: as client-go does (``cmd.Stderr = os.Stderr``), it goes straight to
+this process's standard error (file descriptor 2), the user's terminal, and a failure's error
+names only the plugin and its exit code (wrapCmdRunErrorLocked). A plugin's stderr may carry
+anything (a refresh token in a failed refresh's message): exception texts end up in logs,
+while the terminal already shows what the plugin chose to print.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import IO, Any
 
-from kgen.runtime.rest.auth import _REDACTED, CredentialError, _utcnow
+from kgen.runtime.rest.auth import CredentialError, _utcnow
 
 log = logging.getLogger("kgen.runtime.rest.exec_plugin")
 """The logger of plugin runs."""
@@ -32,10 +36,6 @@ EXEC_API_VERSIONS = ("client.authentication.k8s.io/v1", "client.authentication.k
 """The ExecCredential versions a plugin may speak."""
 INTERACTIVE_MODES = ("Never", "IfAvailable", "Always")
 """The kubeconfig's ``interactiveMode`` values."""
-_STDERR_TAIL = 4000
-_TOKEN_LIKE = re.compile(r"\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*|\bk8s-aws-v1\.[\w-]+")
-"""Tokens a plugin may echo to stderr that kgen never saw: JWTs (service-account and OIDC
-tokens) and EKS's presigned ``k8s-aws-v1.`` tokens."""
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,10 @@ class ExecCredential:
       on the PATH in ``env``).
     - The answer (``status.token``, or ``status.clientCertificateData``/``clientKeyData``) is
       cached until ``status.expirationTimestamp`` (forever without one) or ``invalidate()``.
-    - A failure names the command and exit code and quotes the tail of the plugin's stderr;
-      stdout (where the credential would be) is never quoted.
+    - The plugin's stderr is this process's stderr (file descriptor 2), as client-go's is
+      ``os.Stderr``: its messages (and, with a terminal, its prompts) reach the user directly.
+    - A failure names the command and exit code only, as client-go's does; neither the plugin's
+      stdout (where the credential would be) nor its stderr is quoted.
     """
 
     def __init__(
@@ -101,7 +103,6 @@ class ExecCredential:
         self._stdin = stdin
         self._clock = clock or _utcnow
         self._cached: _ExecResult | None = None
-        self._secrets: set[str] = set()  # everything the plugin ever returned, for redaction
         self._lock = threading.Lock()
 
     def token(self) -> str | None:
@@ -168,30 +169,19 @@ class ExecCredential:
                 [executable, *self._args],
                 stdin=stdin if stdin is not None else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                stderr=None,  # inherited: fd 2, as client-go's cmd.Stderr = os.Stderr
                 env=env,
                 shell=False,
             )
         except OSError as e:
             raise CredentialError(f"{self._what()}: cannot run it: {e.strerror}") from None
-        stdout, stderr = _communicate(proc, echo_stderr=stdin is not None)
+        stdout, _ = proc.communicate()
         log.debug("%s exited %s after %.2fs", self._what(), proc.returncode, time.monotonic() - started)
         if proc.returncode != 0:
-            raise CredentialError(f"{self._what()} failed with exit code {proc.returncode}{self._stderr_tail(stderr)}")
-        result = self._decode(stdout)
-        self._secrets.update(s for s in (result.token, result.key and result.key.decode()) if s)
-        return result
-
-    def _stderr_tail(self, stderr: bytes) -> str:
-        text = stderr.decode(errors="replace").strip()
-        if not text:
-            return ""
-        for secret in self._secrets:
-            text = text.replace(secret, _REDACTED)
-        text = _TOKEN_LIKE.sub(_REDACTED, text)
-        if len(text) > _STDERR_TAIL:
-            text = "…" + text[-_STDERR_TAIL:]
-        return f"; its stderr:\n{text}"
+            raise CredentialError(
+                f"{self._what()} failed with exit code {proc.returncode} (its messages, if any, are on standard error)"
+            )
+        return self._decode(stdout)
 
     def _decode(self, stdout: bytes) -> _ExecResult:
         what = self._what()
@@ -240,28 +230,6 @@ def _is_terminal(stream: Any) -> bool:
         return bool(stream is not None and os.isatty(stream.fileno()))
     except (AttributeError, OSError, ValueError):
         return False  # pytest's captured stdin, closed streams, StringIO, …
-
-
-def _communicate(proc: subprocess.Popen[bytes], *, echo_stderr: bool) -> tuple[bytes, bytes]:
-    """Runs the plugin to completion. An interactive plugin talks to the user on stderr, so its
-    stderr is shown as it comes (and kept for the error message) rather than held back."""
-    if not echo_stderr:
-        return proc.communicate()
-    assert proc.stdout is not None and proc.stderr is not None
-    chunks: list[bytes] = []
-
-    def pump(stream: IO[bytes]) -> None:
-        for chunk in iter(lambda: stream.read1(4096), b""):  # type: ignore[attr-defined]
-            chunks.append(chunk)
-            sys.stderr.write(chunk.decode(errors="replace"))
-            sys.stderr.flush()
-
-    reader = threading.Thread(target=pump, args=(proc.stderr,), daemon=True)
-    reader.start()
-    stdout = proc.stdout.read()
-    proc.wait()
-    reader.join()
-    return stdout, b"".join(chunks)
 
 
 _RFC3339 = re.compile(r"^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")

@@ -912,17 +912,30 @@ def test_exec_provide_cluster_info_from_kubeconfig(tmp_path: Path, pki: tuple[by
     }
 
 
-def test_failing_exec_plugin_error_quotes_its_stderr_and_exit_code(tmp_path: Path) -> None:
+def test_failing_exec_plugin_error_names_the_plugin_and_exit_code_and_its_stderr_reaches_fd_2(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """client-go's wrapCmdRunErrorLocked: "exec: executable X failed with exit code N"; the
+    plugin's stderr is os.Stderr (cmd.Stderr), never the error's text."""
+    caplog.set_level(logging.DEBUG)
+    secret = "ghp_" + "R3fr3shT0k3n" * 3
     plugin = make_plugin(
         tmp_path,
-        "print('partial-secret-output'); sys.stderr.write('login required: run aws sso login\\n'); sys.exit(3)",
+        f"print('partial-secret-output'); sys.stderr.write('refresh failed for refresh_token={secret}\\n'); sys.exit(1)",
     )
+    credentials = ExecCredential(str(plugin), interactive_mode="Never", user="jane")
     with pytest.raises(CredentialError) as e:
-        ExecCredential(str(plugin), interactive_mode="Never", user="jane").token()
-    message = str(e.value)
-    assert f"exec plugin {plugin} (user 'jane') failed with exit code 3" in message
-    assert "login required: run aws sso login" in message
-    assert "partial-secret-output" not in message  # stdout is never quoted
+        credentials.token()
+    assert str(e.value) == (
+        f"exec plugin {plugin} (user 'jane') failed with exit code 1 (its messages, if any, are on standard error)"
+    )
+    out, err = capfd.readouterr()
+    assert err == f"refresh failed for refresh_token={secret}\n"  # the process's own stderr, fd 2
+    assert "partial-secret-output" not in out + str(e.value)  # stdout is never shown
+    shown = [str(e.value), repr(e.value), repr(credentials), str(credentials), caplog.text,
+             *(r.getMessage() for r in caplog.records), *(str(r.args) for r in caplog.records)]
+    for text in shown:
+        assert "R3fr3sh" not in text and "ghp_" not in text
 
 
 def test_exec_plugin_not_found_shows_the_install_hint(tmp_path: Path) -> None:
@@ -1191,7 +1204,7 @@ def test_secrets_never_appear_in_repr_str_logs_or_errors(
     with pytest.raises(CredentialError) as failed:
         exec_config.credentials.token()
     shown.append(str(failed.value))
-    assert "previous token was <redacted>, now failing; <redacted>" in str(failed.value)
+    assert "previous token" not in str(failed.value)  # its stderr went to fd 2, not into the error
 
     # A 401 retry flow logs at DEBUG.
     with httpx.Client(
@@ -1249,3 +1262,36 @@ def test_secrets_never_appear_in_repr_str_logs_or_errors(
         assert secret not in everything, f"a secret leaked: {secret[:4]}…"
     assert "<redacted>" in everything
     assert any("401 Unauthorized: renewing" in r.getMessage() for r in caplog.records)
+
+
+def test_a_request_whose_exec_plugin_fails_shows_no_plugin_stderr_in_its_error(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The same through the REST client: the request fails with the plugin's exit code, its
+    stderr reaches fd 2, and no error text, repr or log record (DEBUG) holds the secret."""
+    caplog.set_level(logging.DEBUG)
+    secret = "ghp_" + "S3cr3tR3fr3sh" * 3
+    plugin = make_plugin(tmp_path, f"sys.stderr.write('refresh failed for refresh_token={secret}\\n'); sys.exit(1)")
+    doc = kubeconfig(
+        {"c": {"server": "https://c.example"}},
+        {"u": {"exec": {"apiVersion": V1, "command": str(plugin), "interactiveMode": "Never"}}},
+        {"x": {"cluster": "c", "user": "u"}},
+        "x",
+    )
+    config = load_kubeconfig(write(tmp_path / "config", doc))
+    sent: list[httpx.Request] = []
+    with pytest.raises(CredentialError) as e:  # building the client asks for a client certificate already
+        with RESTClient(config, transport=httpx.MockTransport(lambda r: sent.append(r) or httpx.Response(200))) as client:
+            client.get("/api/v1/namespaces")
+    assert sent == []  # nothing went out without credentials
+    assert f"exec plugin {plugin} (user 'u') failed with exit code 1" in str(e.value)
+    assert capfd.readouterr().err == f"refresh failed for refresh_token={secret}\n"
+    chain: list[BaseException] = []
+    error: BaseException | None = e.value
+    while error is not None:
+        chain.append(error)
+        error = error.__cause__ or error.__context__
+    shown = [*(str(x) for x in chain), *(repr(x) for x in chain), repr(config), caplog.text,
+             *(r.getMessage() for r in caplog.records)]
+    for text in shown:
+        assert "S3cr3t" not in text and "ghp_" not in text
