@@ -97,7 +97,10 @@ the rest of the line but its closing brace."""
 
 
 class WatchDecodeError(ValueError):
-    """A line of the stream that is no watch event (client-go: "unable to decode an event")."""
+    """A line of the stream that is no watch event (client-go's StreamWatcher: "unable to decode
+    an event from the watch stream"): not JSON, not an event's shape, or an object its type does
+    not decode. The message names the request (method and path, never the query or a
+    credential) and where the line failed, never the line itself (it may hold a Secret's data)."""
 
 
 class WatchDecoder(Generic[T]):
@@ -139,6 +142,16 @@ class WatchDecoder(Generic[T]):
         return self._complete_lines()
 
     def _event(self, line: bytes) -> WatchEvent[T] | Bookmark:
+        try:
+            return self._decode_event(line)
+        except msgspec.MsgspecError as e:
+            # msgspec says where (a byte offset, a JSON path) and what was expected, not the text.
+            where = f"{self._request}: " if self._request else ""
+            raise WatchDecodeError(
+                f"{where}unable to decode an event from the watch stream ({len(line)} bytes): {e}"
+            ) from e
+
+    def _decode_event(self, line: bytes) -> WatchEvent[T] | Bookmark:
         fast = self._object_event(line)
         if fast is not None:
             return fast
@@ -150,7 +163,8 @@ class WatchDecoder(Generic[T]):
             meta = _bookmark_decoder.decode(raw.object).metadata or _BookmarkMeta()
             return Bookmark(meta.resourceVersion, meta.annotations or {})
         if raw.type not in _OBJECT_EVENTS:
-            raise WatchDecodeError(f"{self._request}: got invalid watch event type: {raw.type!r}")
+            where = f"{self._request}: " if self._request else ""
+            raise WatchDecodeError(f"{where}got invalid watch event type: {raw.type!r}")
         event_type: EventType = raw.type  # type: ignore[assignment]  # checked just above
         return WatchEvent(event_type, self._decode_object(bytes(raw.object)))
 

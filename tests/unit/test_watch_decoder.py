@@ -16,7 +16,7 @@ from kgen.kubernetes.models.core.v1 import ConfigMap, ConfigMapList
 from kgen.runtime.apimachinery.codec import ModelCodec
 from kgen.runtime.apimachinery.errors import ApiError, Expired, Gone, InternalError
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo
-from kgen.runtime.rest import Config
+from kgen.runtime.rest import Config, StaticToken
 from kgen.runtime.rest.client import AsyncRESTClient, Request, RESTClient
 from kgen.runtime.rest.content_encoding import (
     MultiMemberGzipDecoder,
@@ -169,11 +169,27 @@ def test_trailing_error_without_newline_raises_from_finish() -> None:
         list(decoder.finish())
 
 
-def test_garbage_line_is_a_decode_error_not_an_event() -> None:
-    import msgspec
-
-    with pytest.raises(msgspec.DecodeError):
-        list(_decoder().feed(b"not json\n"))
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        (b"refresh_token=ghp_notjson\n", "(25 bytes): JSON is malformed: invalid character (byte 0)"),
+        (b"[1, 2]\n", "(6 bytes): Expected `object`, got `array`"),
+        (b'{"type": 7}\n', "(11 bytes): Expected `str`, got `int` - at `$.type`"),
+        (b'{"type":"ADDED","object":{"data":{"k":"s3cr3t"},}\n', "(49 bytes): JSON is malformed: trailing comma in object (byte 48)"),
+        (b'{"type":"BOOKMARK","object":[]}\n', "(31 bytes): Expected `object`, got `array`"),
+        (b'{"type":"ERROR","object":{"code":}}\n', "(35 bytes): JSON is malformed: invalid character (byte 33)"),
+    ],
+)
+def test_a_line_that_is_no_event_raises_watch_decode_error_naming_the_request(line: bytes, problem: str) -> None:
+    """client-go's StreamWatcher: "unable to decode an event from the watch stream". The line
+    itself (which may hold a Secret's data) is not quoted."""
+    decoder = _decoder()
+    events = decoder.feed(_line("ADDED", _cm("a", "1")) + line)
+    assert next(events).type == "ADDED"  # the events before it reach the caller first
+    with pytest.raises(WatchDecodeError) as e:
+        next(events)
+    assert str(e.value) == f"GET /api/v1/configmaps: unable to decode an event from the watch stream {problem}"
+    assert b"ghp_" not in str(e.value).encode() and "s3cr3t" not in str(e.value)
 
 
 def test_objects_go_through_the_given_decoder() -> None:
@@ -263,6 +279,47 @@ def _gzip_server(request: httpx.Request) -> httpx.Response:
 
 
 CONFIGMAPS = ResourceInfo("", "v1", "configmaps", True, "ConfigMap")
+
+NOT_JSON_STREAM = [_line("ADDED", _cm("a", "1"))[:20], _line("ADDED", _cm("a", "1"))[20:] + b"<html>502 Bad Gateway", b"</html>\n"]
+NOT_JSON_ERROR = (
+    "GET /api/v1/namespaces/ns/configmaps: unable to decode an event from the watch stream (28 bytes): "
+    "JSON is malformed: invalid character (byte 0)"
+)
+
+
+def _not_json_server(request: httpx.Request) -> httpx.Response:
+    return httpx.Response(200, headers={"Content-Type": "application/json"}, stream=_Chunks(NOT_JSON_STREAM))
+
+
+def test_a_watch_through_the_rest_client_raises_watch_decode_error_on_a_non_json_line() -> None:
+    config = Config(host="https://watch.kgen.invalid", qps=-1, credentials=StaticToken("tok-123"))
+    with RESTClient(config, transport=httpx.MockTransport(_not_json_server)) as rest:
+        cms = ResourceClient(rest, CONFIGMAPS, "ns", ModelCodec(ConfigMap, ConfigMapList))
+        events: list[Any] = []
+        with pytest.raises(WatchDecodeError) as e:
+            for event in cms.watch(resource_version="1"):
+                events.append(event)
+    assert _summary(events) == [("ADDED", "a", {})]
+    assert str(e.value) == NOT_JSON_ERROR  # the method and path, no query (resourceVersion), no token
+
+
+def test_an_async_watch_through_the_rest_client_raises_watch_decode_error_on_a_non_json_line() -> None:
+    config = Config(host="https://watch.kgen.invalid", qps=-1, credentials=StaticToken("tok-123"))
+
+    async def scenario() -> tuple[list[Any], WatchDecodeError]:
+        events: list[Any] = []
+        async with AsyncRESTClient(config, transport=httpx.MockTransport(_not_json_server)) as rest:
+            cms = AsyncResourceClient(rest, CONFIGMAPS, "ns", ModelCodec(ConfigMap, ConfigMapList))
+            try:
+                async for event in cms.watch(resource_version="1"):
+                    events.append(event)
+            except WatchDecodeError as e:
+                return events, e
+        raise AssertionError("no WatchDecodeError")
+
+    events, error = asyncio.run(scenario())
+    assert _summary(events) == [("ADDED", "a", {})]
+    assert str(error) == NOT_JSON_ERROR
 
 
 def test_the_rest_client_reads_every_member_for_streams_watches_and_plain_reads() -> None:
