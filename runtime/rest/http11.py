@@ -11,8 +11,10 @@ httpx's: the client, requests, responses, auth, content decoding, errors.
 The behaviour is client-go's transport as ``kgen.runtime.rest.transport`` describes it, kept
 here one for one:
 
-- the dial (and the TLS handshake) is bounded by the request's ``connect`` timeout, every read
-  by its ``read`` timeout (None: no bound); sockets get the keepalive options;
+- the dial is bounded by the request's ``connect`` timeout, the TLS handshake after it by
+  ``tls_handshake_timeout`` (client-go's TLSHandshakeTimeout, 10 s; the connect timeout when
+  shorter), every read by the request's ``read`` timeout (None: no bound); sockets get the
+  keepalive options;
 - TLS with the client's ``ssl.SSLContext``; the request's ``sni_hostname`` extension (a
   kubeconfig's ``tls-server-name``) is the name sent and verified;
 - idle connections are kept (``max_idle``, the most recent first) for ``idle_timeout`` seconds;
@@ -43,6 +45,8 @@ from typing import Any
 
 import httpx
 
+from kgen.runtime.rest.transport import TLS_HANDSHAKE_TIMEOUT
+
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"})
 """The methods Go's transport sends again after a reused connection failed (net/http)."""
 
@@ -62,12 +66,15 @@ class _Connection(http.client.HTTPConnection):
     """One connection: the dial, keepalive options and (for https) the TLS handshake."""
 
     def __init__(self, key: tuple[str, str, int, str | None], ssl_context: ssl.SSLContext | None,
-                 socket_options: list[tuple[int, int, int]], connect_timeout: float | None) -> None:
+                 socket_options: list[tuple[int, int, int]], connect_timeout: float | None,
+                 tls_handshake_timeout: float | None = None) -> None:
         scheme, host, port, self.sni = key
         super().__init__(host, port, timeout=connect_timeout)
         self.key = key
         self._tls = ssl_context if scheme == "https" else None
         self._socket_options = socket_options
+        bounds = [t for t in (connect_timeout, tls_handshake_timeout) if t is not None]
+        self._handshake_timeout = min(bounds) if bounds else None
         self.idle_since = 0.0
         self.reused = False
 
@@ -78,7 +85,11 @@ class _Connection(http.client.HTTPConnection):
                 sock.setsockopt(level, option, value)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             if self._tls is not None:
-                sock = self._tls.wrap_socket(sock, server_hostname=self.sni or self.host)
+                sock.settimeout(self._handshake_timeout)
+                try:
+                    sock = self._tls.wrap_socket(sock, server_hostname=self.sni or self.host)
+                except TimeoutError as e:
+                    raise TimeoutError("TLS handshake timeout") from e  # Go: "net/http: TLS handshake timeout"
         except BaseException:
             sock.close()
             raise
@@ -151,8 +162,9 @@ class HTTP11Transport(httpx.BaseTransport):
     """HTTP/1.1 on ``http.client`` (see the module docstring); thread-safe."""
 
     def __init__(self, ssl_context: ssl.SSLContext, socket_options: list[tuple[int, int, int]],
-                 max_idle: int = 25, idle_timeout: float = 90.0) -> None:
+                 max_idle: int = 25, idle_timeout: float = 90.0, *, tls_handshake_timeout: float | None = TLS_HANDSHAKE_TIMEOUT) -> None:
         self._ssl_context = ssl_context
+        self._tls_handshake_timeout = tls_handshake_timeout
         self._socket_options = socket_options
         self._max_idle = max_idle
         self._idle_timeout = idle_timeout
@@ -203,7 +215,7 @@ class HTTP11Transport(httpx.BaseTransport):
                     conn.reused = True
                     return conn
                 conn.close()
-        conn = _Connection(key, self._ssl_context, self._socket_options, connect_timeout)
+        conn = _Connection(key, self._ssl_context, self._socket_options, connect_timeout, self._tls_handshake_timeout)
         try:
             conn.connect()
         except TimeoutError as e:

@@ -4,9 +4,12 @@ bounds that keep a request from waiting forever on a dead connection.
 client-go dials with a 30 s timeout and 30 s TCP keepalive (Go then probes every 15 s, 9
 times), waits 10 s at most for the TLS handshake, keeps 25 idle connections per host for 90 s,
 and speaks HTTP/2 with a health check: a connection silent for 30 s is pinged and dropped when
-no answer comes within 15 s. kgen keeps the dial timeout (which in httpx also covers the TLS
-handshake), the keepalive, the idle pool and no cap on open connections (httpx's default of
-100 would make the 101st watch wait), but speaks HTTP/1.1, one connection per watch. The sync
+no answer comes within 15 s. kgen keeps the dial timeout, the TLS handshake's own 10 s bound
+(httpx would bound the handshake by the dial timeout: an endpoint that accepts connections but
+never answers the handshake then held each attempt 30 s, and a watch's retries took 340 s to
+fail where client-go's take 120 s), the keepalive, the idle pool and no cap on open connections
+(httpx's default of 100 would make the 101st watch wait), but speaks HTTP/1.1, one connection
+per watch. The sync
 client's connections are ``kgen.runtime.rest.http11``'s (http.client under httpx's API: a
 third less CPU a request than httpcore); the async client's and any proxied ones are httpx's.
 
@@ -39,14 +42,20 @@ every request that sets no bound of its own (watches set their idle timeout);
 from __future__ import annotations
 
 import socket
+import ssl
+import typing
 from typing import Any
 
+import httpcore
 import httpx
 
 from kgen.runtime.rest.config import Config
 
 CONNECT_TIMEOUT = 30.0
-"""client-go's dial timeout (transport/cache.go); in httpx it also bounds the TLS handshake."""
+"""client-go's dial timeout (transport/cache.go): the TCP connection's."""
+TLS_HANDSHAKE_TIMEOUT = 10.0
+"""client-go's TLSHandshakeTimeout (transport/cache.go, utilnet.SetTransportDefaults): the TLS
+handshake's own bound, after the dial (and never longer than the request's connect bound)."""
 TCP_KEEPALIVE_IDLE = 30
 """client-go's dialer KeepAlive: idle seconds before the first probe; Go then probes every 15 s
 and gives up after 9 unanswered probes (net.Dialer's defaults)."""
@@ -124,8 +133,11 @@ def client_kwargs(config: Config, transport: Any, asynchronous: bool) -> dict[st
         if proxy is None and not asynchronous:
             from kgen.runtime.rest.http11 import HTTP11Transport
 
-            return HTTP11Transport(ssl_context, socket_options(), MAX_IDLE_CONNECTIONS, IDLE_CONNECTION_TIMEOUT)
-        return make(verify=ssl_context, limits=limits(), socket_options=socket_options(), proxy=proxy)
+            return HTTP11Transport(ssl_context, socket_options(), MAX_IDLE_CONNECTIONS, IDLE_CONNECTION_TIMEOUT,
+                                   tls_handshake_timeout=TLS_HANDSHAKE_TIMEOUT)
+        made = make(verify=ssl_context, limits=limits(), socket_options=socket_options(), proxy=proxy)
+        bound_tls_handshake(made, TLS_HANDSHAKE_TIMEOUT)
+        return made
 
     kwargs["transport"] = new(config.proxy_url or None)
     if not config.proxy_url:
@@ -136,3 +148,119 @@ def client_kwargs(config: Config, transport: Any, asynchronous: bool) -> dict[st
             pattern: None if url is None else new(url) for pattern, url in get_environment_proxies().items()
         }
     return kwargs
+
+
+# -- the TLS handshake's own bound on httpx's transports -----------------------------------------
+#
+# httpcore hands the request's connect timeout to start_tls. Its network backend is where a
+# connection's streams come from, so a backend whose streams cap that timeout bounds every
+# handshake, a proxy's and the one through it to the apiserver alike.
+
+def bound_tls_handshake(transport: httpx.HTTPTransport | httpx.AsyncHTTPTransport, seconds: float) -> None:
+    """Bounds each TLS handshake of ``transport`` by ``seconds`` (and by the request's connect
+    timeout, when shorter)."""
+    if isinstance(transport, httpx.AsyncHTTPTransport):
+        async_pool = transport._pool
+        async_pool._network_backend = _AsyncBackend(async_pool._network_backend, seconds)
+    else:
+        pool = transport._pool
+        pool._network_backend = _SyncBackend(pool._network_backend, seconds)
+
+
+def _handshake_bound(timeout: float | None, seconds: float) -> float:
+    return seconds if timeout is None else min(timeout, seconds)
+
+
+_HANDSHAKE_TIMEOUT_MESSAGE = "TLS handshake timeout"  # Go's net/http: "net/http: TLS handshake timeout"
+
+
+class _SyncStream(httpcore.NetworkStream):
+    def __init__(self, stream: httpcore.NetworkStream, seconds: float) -> None:
+        self._stream, self._seconds = stream, seconds
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._stream.read(max_bytes, timeout)
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._stream.write(buffer, timeout)
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        try:
+            tls = self._stream.start_tls(ssl_context, server_hostname, _handshake_bound(timeout, self._seconds))
+        except httpcore.ConnectTimeout as e:
+            raise httpcore.ConnectTimeout(_HANDSHAKE_TIMEOUT_MESSAGE) from e
+        return _SyncStream(tls, self._seconds)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _SyncBackend(httpcore.NetworkBackend):
+    def __init__(self, backend: httpcore.NetworkBackend, seconds: float) -> None:
+        self._backend, self._seconds = backend, seconds
+
+    def connect_tcp(
+        self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+        socket_options: typing.Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        stream = self._backend.connect_tcp(host, port, timeout, local_address, socket_options)
+        return _SyncStream(stream, self._seconds)
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: typing.Iterable[Any] | None = None
+    ) -> httpcore.NetworkStream:
+        return _SyncStream(self._backend.connect_unix_socket(path, timeout, socket_options), self._seconds)
+
+    def sleep(self, seconds: float) -> None:
+        self._backend.sleep(seconds)
+
+
+class _AsyncStream(httpcore.AsyncNetworkStream):
+    def __init__(self, stream: httpcore.AsyncNetworkStream, seconds: float) -> None:
+        self._stream, self._seconds = stream, seconds
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return await self._stream.read(max_bytes, timeout)
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        await self._stream.write(buffer, timeout)
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+    async def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.AsyncNetworkStream:
+        try:
+            tls = await self._stream.start_tls(ssl_context, server_hostname, _handshake_bound(timeout, self._seconds))
+        except httpcore.ConnectTimeout as e:
+            raise httpcore.ConnectTimeout(_HANDSHAKE_TIMEOUT_MESSAGE) from e
+        return _AsyncStream(tls, self._seconds)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _AsyncBackend(httpcore.AsyncNetworkBackend):
+    def __init__(self, backend: httpcore.AsyncNetworkBackend, seconds: float) -> None:
+        self._backend, self._seconds = backend, seconds
+
+    async def connect_tcp(
+        self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+        socket_options: typing.Iterable[Any] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        stream = await self._backend.connect_tcp(host, port, timeout, local_address, socket_options)
+        return _AsyncStream(stream, self._seconds)
+
+    async def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: typing.Iterable[Any] | None = None
+    ) -> httpcore.AsyncNetworkStream:
+        return _AsyncStream(await self._backend.connect_unix_socket(path, timeout, socket_options), self._seconds)
+
+    async def sleep(self, seconds: float) -> None:
+        await self._backend.sleep(seconds)
