@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 import json
 import logging
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -236,7 +238,15 @@ def _config_from(
     config, server = _cluster_config(cluster_name, cluster_entry)
     if user_entry is not None:
         _apply_client_certificate(config, user_name, user_entry)
-    config.host = _server_url(server, tls=bool(config.ca_data or config.cert_data or config.insecure_skip_tls_verify))
+    where = f"{cluster_entry.source}: cluster {cluster_name!r}" + (
+        f" (of context {context_name!r})" if context_name and not cluster else ""
+    )
+    tls = bool(config.ca_data or config.cert_data or config.insecure_skip_tls_verify)
+    try:
+        config.host = _server_url(server, tls=tls)
+    except ValueError as e:  # urlsplit's: an unclosed IPv6 bracket
+        raise ConfigError(f"{where}: server {_shown(server)!r}: {e} (expected a URL like https://host:6443)") from None
+    _check_server_url(server, config.host, where)
     if user_entry is not None:
         _apply_credentials(config, user_name, user_entry, cluster_entry)
     config.namespace = namespace or _string(ctx, "namespace", f"{kc.where}: context {context_name!r}") or "default"
@@ -288,6 +298,51 @@ def _server_url(server: str, *, tls: bool) -> str:
     if not parts.scheme or not parts.netloc:
         parts = urlsplit(("https://" if tls else "http://") + server)
     return f"{parts.scheme}://{parts.netloc}{parts.path}".rstrip("/")
+
+
+_HOST_NAME = re.compile(r"[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_.])?")
+"""A DNS name as resolvers take it (letters, digits, '-', '_' and dots); an IP literal is checked apart."""
+
+
+def _check_server_url(server: str, url: str, where: str) -> None:
+    """A server URL that can never be reached is refused at load, naming the kubeconfig and the
+    cluster, rather than at the first request ("Name or service not known", naming neither):
+    the scheme must be http or https, and the URL must name a host and, if any, a valid port."""
+    problem = ""
+    scheme, sep, _ = server.partition("://")
+    parts = urlsplit(url)
+    if sep and scheme.lower() not in ("http", "https"):
+        problem = f"scheme {scheme!r} is not http or https"
+    elif sep and not urlsplit(server).netloc:
+        problem = "no host"
+    elif parts.scheme not in ("http", "https"):
+        problem = f"scheme {parts.scheme!r} is not http or https"
+    else:
+        host = parts.hostname or ""
+        try:
+            port = parts.port
+        except ValueError:
+            port, problem = None, f"port {parts.netloc.rpartition(':')[2]!r} is not a number from 1 to 65535"
+        if not problem and port == 0:
+            problem = "port 0 is not a number from 1 to 65535"
+        if not problem and not host:
+            problem = "no host"
+        elif not problem and not _valid_host(host):
+            problem = f"host {host!r} is neither a host name nor an IP address"
+    if problem:
+        raise ConfigError(f"{where}: server {_shown(server)!r}: {problem} (expected a URL like https://host:6443)")
+
+
+def _shown(server: str) -> str:
+    return re.sub(r"//[^/@]*@", "//<redacted>@", server)  # a user:password@ never reaches a message
+
+
+def _valid_host(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return bool(_HOST_NAME.fullmatch(host)) and ".." not in host
 
 
 def _apply_client_certificate(config: Config, name: str, entry: _Entry) -> None:

@@ -1295,3 +1295,52 @@ def test_a_request_whose_exec_plugin_fails_shows_no_plugin_stderr_in_its_error(
              *(r.getMessage() for r in caplog.records)]
     for text in shown:
         assert "S3cr3t" not in text and "ghp_" not in text
+
+
+# -- the server URL, checked at load ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("server", "problem"),
+    [
+        ("ht!tp://::::", "scheme 'ht!tp' is not http or https"),
+        ("ftp://h.example", "scheme 'ftp' is not http or https"),
+        ("https://", "no host"),
+        ("https://h.example:99999", "port '99999' is not a number from 1 to 65535"),
+        ("https://h.example:http", "port 'http' is not a number from 1 to 65535"),
+        ("https://h.example:0", "port 0 is not a number from 1 to 65535"),
+        ("https://::::", "port '' is not a number from 1 to 65535"),
+        ("https://h!.example:6443", "host 'h!.example' is neither a host name nor an IP address"),
+        ("https://[::1:6443", "Invalid IPv6 URL"),
+        ("https://admin:hunter2@h.example:0", "port 0 is not a number from 1 to 65535"),
+    ],
+)
+def test_a_server_url_that_can_never_be_reached_is_refused_at_load_naming_file_and_context(
+    tmp_path: Path, server: str, problem: str
+) -> None:
+    path = write(tmp_path / "config", kubeconfig({"prod": {"server": server}}, None, {"admin@prod": {"cluster": "prod"}}, "admin@prod"))
+    with pytest.raises(ConfigError) as e:
+        load_kubeconfig(path)
+    shown = server.replace("admin:hunter2@", "<redacted>@")
+    assert str(e.value) == (
+        f"{path}: cluster 'prod' (of context 'admin@prod'): server {shown!r}: {problem} (expected a URL like https://host:6443)"
+    )
+    assert "hunter2" not in str(e.value)
+    with pytest.raises(ConfigError, match=r": cluster 'prod': server "):  # a cluster named directly: no context to name
+        load_kubeconfig(path, cluster="prod")
+
+
+@pytest.mark.parametrize(
+    ("server", "host"),
+    [
+        ("h.example:6443", "http://h.example:6443"),  # client-go's DefaultServerURL: http without TLS
+        ("https://10.0.0.1", "https://10.0.0.1"),
+        ("https://[fd00::1]:6443", "https://[fd00::1]:6443"),
+        ("https://api_internal.example.com:443/prefix/", "https://api_internal.example.com:443/prefix"),
+        ("HTTPS://H.EXAMPLE:6443", "https://H.EXAMPLE:6443"),  # the scheme lowered, as Go's url.Parse does
+        ("http://localhost:8080", "http://localhost:8080"),
+    ],
+)
+def test_server_urls_that_can_be_reached_load(tmp_path: Path, server: str, host: str) -> None:
+    path = write(tmp_path / "config", kubeconfig({"c": {"server": server}}, None, {"x": {"cluster": "c"}}, "x"))
+    assert load_kubeconfig(path).host == host
