@@ -1,8 +1,8 @@
 """client-go's rest for Python: configuration, credentials and the request pipeline.
 
 ``config`` (rest.Config, in-cluster, client-go's defaults), ``kubeconfig`` (clientcmd: loading
-and merging kubeconfig files), ``auth`` (the credentials protocol, static and file tokens, the
-bearer-token httpx auth), ``exec_plugin`` and ``oidc`` (the two credential plugins), ``client``
+and merging kubeconfig files), ``url_utils`` (a kubeconfig's server URL, checked at load),
+``auth`` (the credentials protocol, static and file tokens, the bearer-token httpx auth), ``exec_plugin`` and ``oidc`` (the two credential plugins), ``client``
 (RESTClient / AsyncRESTClient over httpx: rate limiting, retries, errors, request logging),
 ``with_retry`` and ``urlbackoff`` (client-go's retry rules and backoff manager), ``transport``
 (connection defaults and time bounds), ``metrics`` (client-go's tools/metrics) and ``watch``

@@ -26,11 +26,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import ipaddress
 import json
 import logging
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,15 +36,16 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from kgen.runtime.rest.config import (
+    GIVE_A_CONFIGURATION,
     SERVICE_ACCOUNT_DIR,
     Config,
     ConfigError,
+    NoConfigurationError,
     PathLike,
     _check_tls,
-    GIVE_A_CONFIGURATION,
-    NoConfigurationError,
     in_cluster_config,
 )
+from kgen.runtime.rest.url_utils import server_url
 
 if TYPE_CHECKING:
     from kgen.runtime.rest.auth import Credentials
@@ -242,11 +241,7 @@ def _config_from(
         f" (of context {context_name!r})" if context_name and not cluster else ""
     )
     tls = bool(config.ca_data or config.cert_data or config.insecure_skip_tls_verify)
-    try:
-        config.host = _server_url(server, tls=tls)
-    except ValueError as e:  # urlsplit's: an unclosed IPv6 bracket
-        raise ConfigError(f"{where}: server {_shown(server)!r}: {e} (expected a URL like https://host:6443)") from None
-    _check_server_url(server, config.host, where)
+    config.host = server_url(server, tls=tls, where=where)
     if user_entry is not None:
         _apply_credentials(config, user_name, user_entry, cluster_entry)
     config.namespace = namespace or _string(ctx, "namespace", f"{kc.where}: context {context_name!r}") or "default"
@@ -289,60 +284,6 @@ def _cluster_config(name: str, entry: _Entry) -> tuple[Config, str]:
         proxy_url=proxy_url,
     )
     return config, server
-
-
-def _server_url(server: str, *, tls: bool) -> str:
-    """client-go's DefaultServerURL: a server without a scheme gets https when TLS is
-    configured, else http; a query or fragment is dropped; no trailing slash."""
-    parts = urlsplit(server)
-    if not parts.scheme or not parts.netloc:
-        parts = urlsplit(("https://" if tls else "http://") + server)
-    return f"{parts.scheme}://{parts.netloc}{parts.path}".rstrip("/")
-
-
-_HOST_NAME = re.compile(r"[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_.])?")
-"""A DNS name as resolvers take it (letters, digits, '-', '_' and dots); an IP literal is checked apart."""
-
-
-def _check_server_url(server: str, url: str, where: str) -> None:
-    """A server URL that can never be reached is refused at load, naming the kubeconfig and the
-    cluster, rather than at the first request ("Name or service not known", naming neither):
-    the scheme must be http or https, and the URL must name a host and, if any, a valid port."""
-    problem = ""
-    scheme, sep, _ = server.partition("://")
-    parts = urlsplit(url)
-    if sep and scheme.lower() not in ("http", "https"):
-        problem = f"scheme {scheme!r} is not http or https"
-    elif sep and not urlsplit(server).netloc:
-        problem = "no host"
-    elif parts.scheme not in ("http", "https"):
-        problem = f"scheme {parts.scheme!r} is not http or https"
-    else:
-        host = parts.hostname or ""
-        try:
-            port = parts.port
-        except ValueError:
-            port, problem = None, f"port {parts.netloc.rpartition(':')[2]!r} is not a number from 1 to 65535"
-        if not problem and port == 0:
-            problem = "port 0 is not a number from 1 to 65535"
-        if not problem and not host:
-            problem = "no host"
-        elif not problem and not _valid_host(host):
-            problem = f"host {host!r} is neither a host name nor an IP address"
-    if problem:
-        raise ConfigError(f"{where}: server {_shown(server)!r}: {problem} (expected a URL like https://host:6443)")
-
-
-def _shown(server: str) -> str:
-    return re.sub(r"//[^/@]*@", "//<redacted>@", server)  # a user:password@ never reaches a message
-
-
-def _valid_host(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host)
-        return True
-    except ValueError:
-        return bool(_HOST_NAME.fullmatch(host)) and ".." not in host
 
 
 def _apply_client_certificate(config: Config, name: str, entry: _Entry) -> None:
@@ -489,7 +430,6 @@ def _data_or_file(body: Mapping[str, Any], data_key: str, file_key: str, source:
         except OSError as e:
             raise ConfigError(f"{where}: cannot read {file_key} {path}: {e.strerror}") from None
     return None
-
 
 
 def _resolve(path: str, source: Path) -> Path:
