@@ -1,5 +1,5 @@
-"""The docs test runner (issue 16): every code block of a tutorial runs, in order, as a reader
-would run them, so the docs cannot rot.
+"""The docs test runner (issue 16): every code block of a tutorial, of getting started and of the
+README (issue 31) runs, in order, as a reader would run them, so the docs cannot rot.
 
 A page's fenced code blocks, by their info string (mkdocs-material's syntax):
 
@@ -8,6 +8,9 @@ A page's fenced code blocks, by their info string (mkdocs-material's syntax):
 - ``sh`` / ``bash`` / ``shell``: run by ``bash -euo pipefail`` in the page's folder;
 - any block with ``title="path"`` (``yaml title="crd.yaml"``, ``python title="controller.py"``):
   written to that path in the page's folder, not executed (a later block uses it);
+- a block with the word ``no-run`` after its language (``sh no-run``): shown, not run. For the
+  README's commands that belong to a checkout of this repository (``make test``): GitHub still
+  highlights the block as its language. mkdocs does not render that form; docs pages use ``text``;
 - anything else (``text``, ``console``, ``json`` without a title): shown, not run.
 
 Each page runs in a fresh folder, with ``KUBECONFIG`` naming a real kube-apiserver's admin
@@ -28,7 +31,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+REPO = Path(__file__).resolve().parents[2]
+DOCS = REPO / "docs"
+README = REPO / "README.md"
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^`\n]*)$")
 _TITLE = re.compile(r"""title=(?:"([^"]*)"|'([^']*)')""")
@@ -41,12 +46,15 @@ class Block:
     language: str
     title: str | None  # written to this path instead of run
     code: str
+    shown_only: bool = False  # ``no-run`` in the info string
 
     @property
     def action(self) -> str:
         """``write``, ``python``, ``sh`` or ``show``."""
         if self.title:
             return "write"
+        if self.shown_only:
+            return "show"
         return RUN.get(self.language, "show")
 
 
@@ -70,7 +78,8 @@ def blocks(markdown: str) -> list[Block]:
         while i < len(lines) and not (lines[i].strip().startswith(fence) and lines[i].strip().strip(fence[0]) == ""):
             body.append(lines[i][len(indent):] if lines[i].startswith(indent) else lines[i].lstrip())
             i += 1
-        found.append(Block(start, language, (title[1] or title[2]) if title else None, "\n".join(body) + "\n"))
+        found.append(Block(start, language, (title[1] or title[2]) if title else None, "\n".join(body) + "\n",
+                           shown_only="no-run" in info.split()[1:]))
         i += 1
     return found
 
@@ -104,7 +113,7 @@ def run_page(page: Path, folder: Path, kubeconfig: str, timeout: float = 300.0) 
     steps = [{"line": b.line, "action": b.action, "title": b.title, "code": b.code}
              for b in blocks(page.read_text(encoding="utf-8")) if b.action != "show"]
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "_steps.json").write_text(json.dumps([str(page.relative_to(DOCS.parent)), steps]))
+    (folder / "_steps.json").write_text(json.dumps([str(page.relative_to(REPO)), steps]))
     (folder / "_driver.py").write_text(_DRIVER)
     bin_dir = str(Path(sys.executable).parent)
     env = {**os.environ, "KUBECONFIG": kubeconfig, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -114,9 +123,9 @@ def run_page(page: Path, folder: Path, kubeconfig: str, timeout: float = 300.0) 
 
 
 def pages() -> list[Path]:
-    """The pages whose code runs: getting started, the tutorials, troubleshooting."""
+    """The pages whose code runs: the README, getting started, the tutorials, troubleshooting."""
     tutorials = sorted(p for p in (DOCS / "tutorials").glob("*.md") if p.name != "index.md")
-    found = [DOCS / "getting-started.md", *tutorials, DOCS / "troubleshooting.md"]
+    found = [README, DOCS / "getting-started.md", *tutorials, DOCS / "troubleshooting.md"]
     return [p for p in found if p.exists()]
 
 

@@ -1,30 +1,29 @@
 """Every ```python block of README.md passes ``mypy --strict``, as a user who copies it would run it.
 
 The blocks continue each other (the watch uses the ``deployments`` of the first, the informer its
-``cs``), so they are checked as one module, in README order, verbatim. The only code added is a
-prelude declaring the two placeholders the README's prose leaves to the reader: the bytes of a
-server response (``response_bytes``) and an object as a dict (``obj``). Errors are reported at
-their README line. The same run checks a copy with a planted mistake, so a run that sees
-nothing cannot pass.
+``cs``), so they are checked as one module, in README order, verbatim, with nothing added: the
+README defines every name it uses (tests/docs/test_tutorials.py runs the same blocks). The
+package the README generates from its CRD (``mycrds``) is generated the same way first: the
+README's files written and its shell blocks run (``kgen generate --crd ...``) in a folder on
+mypy's path. Errors are reported at their README line. The same run checks a copy with a
+planted mistake, so a run that sees nothing cannot pass.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.typing.mypy_run import REPO, MypyRun, mypy_strict
+from tests.docs import runner
+from tests.typing.mypy_run import REPO, MypyRun, link_farm, mypy_strict
 
 README = REPO / "README.md"
-PRELUDE = '''\
-from typing import Any
-
-response_bytes: bytes = b"{}"  # README: "a server response"
-obj: dict[str, Any] = {}  # README: "an object the server sends", as a dict
-'''
 PLANTED = 'replicas: int = "three"  # a planted mistake\n'
 _FENCE = re.compile(r"^```python\n(.*?)^```$", re.S | re.M)
 
@@ -41,7 +40,8 @@ def python_blocks(markdown: str) -> list[Block]:
 
 def module_of(blocks: list[Block]) -> tuple[str, dict[int, int]]:
     """The module checked, and the README line of each of its lines that came from the README."""
-    lines, where = PRELUDE.splitlines(), {}
+    lines: list[str] = []
+    where: dict[int, int] = {}
     for block in blocks:
         lines.append("")
         for offset, text in enumerate(block.code.splitlines()):
@@ -50,9 +50,24 @@ def module_of(blocks: list[Block]) -> tuple[str, dict[int, int]]:
     return "\n".join(lines) + "\n", where
 
 
+def generate_the_readmes_packages(folder: Path) -> None:
+    """The README's files (``title=`` blocks) written and its shell blocks run in ``folder``, as
+    tests/docs/runner.py does: what ``kgen generate`` writes there is what the README imports."""
+    bin_dir = str(Path(sys.executable).parent)  # the venv's `kgen`
+    for block in runner.blocks(README.read_text(encoding="utf-8")):
+        if block.action == "write" and block.title:
+            (folder / block.title).parent.mkdir(parents=True, exist_ok=True)
+            (folder / block.title).write_text(block.code)
+        elif block.action == "sh":
+            done = subprocess.run(["bash", "-euo", "pipefail", "-c", block.code], cwd=folder, capture_output=True,
+                                  text=True, env={**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"})
+            assert done.returncode == 0, f"README.md:{block.line}: {done.stdout}{done.stderr}"
+
+
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[MypyRun, Path, Path, dict[int, int]]:
     folder = tmp_path_factory.mktemp("readme")
+    generate_the_readmes_packages(link_farm(folder / "mypy"))
     source, where = module_of(python_blocks(README.read_text()))
     readme, planted = folder / "readme_snippets.py", folder / "readme_planted.py"
     readme.write_text(source)
@@ -68,9 +83,7 @@ def test_the_readme_has_python_blocks_and_all_are_checked_verbatim(
     assert len(blocks) >= 5
     source = readme.read_text()
     assert all(b.code in source for b in blocks)
-    assert source.startswith(PRELUDE) and source.count("\n") == PRELUDE.count("\n") + sum(
-        1 + b.code.count("\n") for b in blocks
-    )
+    assert source.count("\n") == sum(1 + b.code.count("\n") for b in blocks)  # nothing but the blocks
 
 
 def test_readme_snippets_pass_mypy_strict(checked: tuple[MypyRun, Path, Path, dict[int, int]]) -> None:
