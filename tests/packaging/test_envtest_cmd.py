@@ -452,3 +452,10 @@ def test_in_a_checkout_the_version_asked_for_is_what_build_sh_builds(
     monkeypatch.setenv("FAKE_KUBERNETES_GOMOD", str(tmp_path / "kubernetes.mod"))
     assert find_assets("1.30.4", "3.5.21") == tmp_path / "cache" / "envtest" / "k8s-1.30.4-etcd-3.5.21"
     assert "get -tool k8s.io/kubernetes/cmd/kube-apiserver@v1.30.4" in fake_go.read_text()
+
+
+def test_the_test_apiserver_asks_find_assets_for_its_version(outside_a_checkout: Path) -> None:
+    from kgen.runtime.testing import KubeAPIServer
+
+    with pytest.raises(AssetsNotFound, match=r"build them with `kgen envtest --kubernetes-version 1.36.1 --etcd-version 3.7.3`"):
+        KubeAPIServer(kubernetes_version="1.36.1").start()
