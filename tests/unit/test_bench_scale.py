@@ -1,6 +1,7 @@
 """The scale bench's pure parts: issue 13's bars judged from the figures of one run, missing
 clients shown as not available (never as met), the charts written as real PNGs, the markdown
-report linking them, the pods it creates, and its command-line checks."""
+report linking them, the pods it creates, and its command-line checks. The charts' text is
+readable where the docs show them (issue 31), and they redraw from a report's scale.json."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ from pathlib import Path
 import pytest
 
 from bench import run, scale, scale_clients
-from bench.scale_charts import MEMORY_CHART, SYNC_CHART, write_charts
+from bench.scale_charts import MEMORY_CHART, SYNC_CHART, chart, load_result, main, save, write_charts
 from bench.scale_fill import pod_bodies, served_sizes
-from bench.scale_report import (NOT_AVAILABLE, Figure, ScaleResult, figures_table, markdown, median_figure,
-                                ratio_table)
+from bench.scale_report import (NOT_AVAILABLE, Figure, Measure, ScaleResult, figures_table, markdown,
+                                median_figure, ratio_table)
 
 KIB = 1024.0
+DOCS_BENCH = Path(__file__).resolve().parents[2] / "docs" / "bench"
 
 
 def _result(full: Figure, go: Figure, metadata: Figure | None, bare: Figure,
@@ -121,13 +123,13 @@ def test_charts_are_written_as_valid_pngs(tmp_path: Path) -> None:
     folder = tmp_path / "out" / "bench"  # created when missing
     paths = write_charts(result, folder)
     assert [p.name for p in paths] == [SYNC_CHART, MEMORY_CHART]
+    import matplotlib.image
+
     for path in paths:
         width, height = _is_png(path)
         assert width > 100 and height > 100 and path.stat().st_size > 1000
-
-    import matplotlib.image
-
-    assert matplotlib.image.imread(paths[0]).shape[:2] == (height, width)
+        # Each chart is cropped to what it draws, so the two need not be the same size.
+        assert matplotlib.image.imread(path).shape[:2] == (height, width)
 
 
 def test_report_links_the_charts_next_to_the_ratio_table(tmp_path: Path) -> None:
@@ -229,3 +231,61 @@ def test_a_client_predicted_past_the_memory_left_is_not_run_at_that_count() -> N
     assert scale.too_big("lightkube", 100_000, runs, 1 * gib) is None  # nothing measured yet
     assert scale.too_big("official", 10_000, runs, 1 * gib) is None  # only smaller counts predict
     assert scale.available_bytes() > 0
+
+
+#: The docs' content column at a 1280 px window (983 px, docs/stylesheets/extra.css; the width
+#: tests/docs/test_site.py measures code blocks in), a little less for safety: the theme scales an
+#: image wider than the column down to it, and its text with it.
+DOCS_COLUMN_PX = 960
+#: The smallest text a chart may show there, in CSS pixels (the docs' own body text is 16 px).
+READABLE_PX = 12.0
+
+
+@pytest.mark.parametrize("measure", ["sync", "memory"])
+def test_chart_text_is_readable_at_the_docs_column_width(measure: Measure, tmp_path: Path) -> None:
+    """Drawn from the committed figures (docs/bench/scale.json), every legend entry, axis label and
+    tick label is at least 12 px once the PNG is scaled to the docs' column; the legend names
+    every line drawn and lies outside the plot and its axis label (it hides no line)."""
+    from matplotlib.text import Text
+
+    fig = chart(load_result(DOCS_BENCH / "scale.json"), measure)
+    [ax] = fig.axes
+    legend = ax.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == [str(line.get_label()) for line in ax.get_lines()]
+    assert len(ax.get_lines()) >= (11 if measure == "sync" else 9)  # the memory chart has no wire floors
+    texts: list[Text] = [*legend.get_texts(), ax.xaxis.label, ax.yaxis.label, ax.title,
+                         *ax.get_xticklabels(), *ax.get_yticklabels()]
+    fig.draw_without_rendering()
+    plot = ax.get_window_extent()
+    box = legend.get_window_extent()
+    assert box.y1 < plot.y0 and box.y1 < ax.xaxis.label.get_window_extent().y0, (box, plot)
+    dpi = fig.dpi
+    width, _ = _is_png(save(fig, tmp_path / "chart.png"))
+    shown = min(1.0, DOCS_COLUMN_PX / width)  # the PNG's pixels per CSS pixel once in the column
+    on_screen = {t.get_text(): t.get_fontproperties().get_size_in_points() * dpi / 72 * shown for t in texts}
+    small = {text: round(px, 1) for text, px in on_screen.items() if text and px < READABLE_PX}
+    assert not small, f"text under {READABLE_PX} px in a {DOCS_COLUMN_PX} px column ({width} px PNG): {small}"
+
+
+def test_charts_redraw_from_a_reports_scale_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m bench.scale_charts FOLDER`` reads back what ``scale.write`` wrote, measures
+    nothing, and writes both charts; a folder without scale.json is a usage error."""
+    counts = (1000, 10_000)
+    figures = {"kgen-full": {c: Figure(c / 4000, 23 * KIB) for c in counts},
+               "client-go": {c: Figure(c / 8000, 25 * KIB) for c in counts},
+               "wire-json": {c: Figure(c / 5000, None) for c in counts}}
+    result = ScaleResult(counts, 3, figures, {"lightkube": "not installed"})
+    scale.write(result, tmp_path, "machine: test")
+    loaded = load_result(tmp_path / "scale.json")
+    assert (loaded.counts, loaded.repeats, loaded.figures, loaded.missing) == (
+        counts, 3, figures, {"lightkube": "not installed"})
+    for name in (SYNC_CHART, MEMORY_CHART):
+        (tmp_path / name).unlink()
+    assert main([str(tmp_path)]) == 0
+    assert capsys.readouterr().out.split() == [str(tmp_path / SYNC_CHART), str(tmp_path / MEMORY_CHART)]
+    for name in (SYNC_CHART, MEMORY_CHART):
+        width, height = _is_png(tmp_path / name)
+        assert width > 100 and height > 100
+    assert main([str(tmp_path / "nothing-here")]) == 2
+    assert "scale.json: no such file" in capsys.readouterr().err
