@@ -51,7 +51,8 @@ def chart(result: ScaleResult, measure: Measure) -> PlotFigure:
     if measure == "sync":
         ylabel, title = "initial sync (s)", "Initial sync time (list-only clients: list complete)"
     else:
-        ylabel, title = "resident memory per cached object (KiB)", "Resident memory per cached Pod (after sync and a full GC)"
+        ylabel = "resident memory per cached object (KiB)"
+        title = "Resident memory per cached Pod (after sync and a full GC)"
     # A Figure of its own, not pyplot's global state: nothing leaks between charts or into tests.
     fig = PlotFigure(figsize=(9.5, 6.0), dpi=DPI)
     ax = fig.add_subplot()
