@@ -3,6 +3,9 @@
 PyYAML follows YAML 1.1, where a bare ``=`` is the "value" tag and ``y``/``n``/``on``/``off``
 are booleans; Kubernetes (sigs.k8s.io/yaml, YAML 1.2-like) reads ``=`` as a string. Real CRDs
 carry ``=`` (prometheus-operator's enum of match operators), so the loader reads it as one.
+A plain scalar that YAML 1.1 reads as a timestamp (``lastTransitionTime: 2024-01-01T00:00:00Z``)
+stays the string it is written as: go-yaml, under sigs.k8s.io/yaml, keeps a timestamp decoded
+into ``interface{}`` as its text, so kubectl sends it as a JSON string.
 Map keys that YAML reads as numbers or booleans (a property named ``8080:``) become the strings
 ``YAMLToJSON`` makes of them, which is what kubectl sends to the apiserver for that file.
 
@@ -29,6 +32,7 @@ def _value_as_string(loader: yaml.SafeLoader, node: yaml.Node) -> str:
 
 
 _Loader.add_constructor("tag:yaml.org,2002:value", _value_as_string)
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _value_as_string)
 
 
 def documents(text: str, source: object = "<text>") -> list[tuple[int, Any]]:

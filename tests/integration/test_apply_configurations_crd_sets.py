@@ -1,18 +1,17 @@
-"""Real CRD sets (gateway-api, cert-manager, prometheus-operator): every version's model classes,
+"""Real CRD sets (the eight projects of tests/support/corpus.py): every version's model classes,
 shared nested classes included, have apply configurations with the same wire names, and every
 example object the projects ship reads into its kind's apply configuration and back unchanged."""
 
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
 
 import msgspec
 import pytest
 
-from tests.integration.test_crd_packages import _as_read, _example_objects
-from tests.support.corpus import CRD_SOURCES, crd_files
-from tests.support.packages import generate
+from tests.integration.test_crd_packages import _as_read, _example_objects, _typed_examples
+from tests.support.corpus import CRD_SOURCES
+from tests.support.packages import crd_package
 
 
 def _wire_names(cls: type) -> set[str]:
@@ -23,13 +22,13 @@ def _wire_names(cls: type) -> set[str]:
 
 @pytest.mark.parametrize("project", sorted(CRD_SOURCES))
 def test_crd_set_apply_configurations_mirror_the_models_and_read_the_examples(
-    project: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    project: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    package = "ac_" + project.replace("-", "_")
-    folder = generate(tmp_path / "out", package, *[a for p in crd_files(project) for a in ("--crd", str(p))])
+    root, package = crd_package(project)  # generated once, shared with test_crd_packages.py
+    folder = root / package
     import sys
 
-    sys.path.insert(0, str(tmp_path / "out"))
+    sys.path.insert(0, str(root))
     twins: dict[tuple[str, str], type] = {}
     checked = shared = 0
     try:
@@ -51,13 +50,12 @@ def test_crd_set_apply_configurations_mirror_the_models_and_read_the_examples(
                 if cls.KIND and cls.__module__ == models.__name__:
                     twins[(cls.API_VERSION, cls.KIND)] = twin
                 checked += 1
-        examples = _example_objects(project, set(twins))
+        examples, _ = _typed_examples(_example_objects(project, set(twins)), package)
         for where, doc in examples:
-            assert twins[(doc["apiVersion"], doc["kind"])].from_dict(doc).to_dict() == _as_read(doc), where
+            twin = twins[(doc["apiVersion"], doc["kind"])]
+            assert twin.from_dict(doc).to_dict() == _as_read(doc, twin), where
     finally:
-        sys.path.remove(str(tmp_path / "out"))
-        for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
-            del sys.modules[name]
+        sys.path.remove(str(root))
     with capsys.disabled():
         print(f"\n{project}: {checked} apply configurations ({shared} re-exported shared), {len(examples)} examples read")
     assert twins and examples

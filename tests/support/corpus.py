@@ -2,8 +2,11 @@
 
 - ``api_fixtures()``: ``k8s.io/api@<the envtest release>/testdata/HEAD/*.json`` — one object per
   kind with every field populated (the round-trip corpus).
-- ``crd_files(project)``: the CustomResourceDefinition YAMLs that gateway-api, cert-manager and
-  prometheus-operator ship, at pinned versions.
+- ``crd_files(project)``: the CustomResourceDefinition YAMLs that eight real projects ship, at
+  pinned versions (``CRD_SOURCES``): gateway-api, cert-manager, prometheus-operator,
+  external-secrets, KEDA, Velero, Kueue and Flux's source-controller. (Cluster API is not among
+  them: its module zip leaves config/crd out. KEDA and source-controller are pinned below their
+  newest releases, which need a newer Go than the one here to download.)
 
 Modules are fetched with ``go mod download -json`` into kgen's cache (a module cache of its own),
 once; later calls only read the cache.
@@ -53,6 +56,12 @@ CRD_SOURCES = {
     "prometheus-operator": CRDSource(
         "github.com/prometheus-operator/prometheus-operator", "v0.85.0", "example/prometheus-operator-crd"
     ),
+    # config/crds/bases also holds a kustomization.yaml: crd_files keeps only CRD files.
+    "external-secrets": CRDSource("github.com/external-secrets/external-secrets", "v1.3.2", "config/crds/bases"),
+    "keda": CRDSource("github.com/kedacore/keda/v2", "v2.20.2", "config/crd/bases"),
+    "velero": CRDSource("github.com/vmware-tanzu/velero", "v1.18.3", "config/crd/v1/bases"),
+    "kueue": CRDSource("sigs.k8s.io/kueue", "v0.17.0", "config/components/crd/bases"),
+    "flux-source-controller": CRDSource("github.com/fluxcd/source-controller", "v1.9.6", "config/crd/bases"),
 }
 
 

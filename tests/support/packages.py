@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
 import importlib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -60,3 +64,22 @@ def mypy_strict(tmp: Path, *targets: Path | str) -> subprocess.CompletedProcess[
          *map(str, targets)],
         capture_output=True, text=True, env=env, cwd=tmp,
     )
+
+
+@functools.cache
+def _session_folder() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="kgen-crd-packages-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
+@functools.cache
+def crd_package(project: str) -> tuple[Path, str]:
+    """(folder on sys.path, package name): ``project``'s CRDs (tests/support/corpus.py) generated
+    once per test session, shared by the tests that read the same packages."""
+    from tests.support.corpus import crd_files
+
+    folder = _session_folder()
+    package = project.replace("-", "_")
+    generate(folder, package, *[a for path in crd_files(project) for a in ("--crd", str(path))])
+    return folder, package

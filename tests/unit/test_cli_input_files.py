@@ -291,3 +291,13 @@ def test_a_crd_whose_yaml_has_a_map_key_json_cannot_hold(capsys: pytest.CaptureF
     assert line == (f"kgen generate: {source}:1:1: YAML cannot be read as JSON: "
                     "$.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties: "
                     "expected map keys to be strings, numbers or booleans, got NoneType None")
+
+
+def test_yaml_timestamps_stay_the_strings_kubectl_sends() -> None:
+    """go-yaml (under sigs.k8s.io/yaml) keeps a timestamp-looking plain scalar decoded into
+    ``interface{}`` as its text; PyYAML would make a datetime, which no model field accepts
+    (external-secrets' snapshots: ``lastTransitionTime: 2019-08-12T12:00:00Z``)."""
+    from kgen.generator.yamlfile import load_all
+
+    text = "t: 2019-08-12T12:00:00Z\nd: 2001-12-14\nq: '2001-12-14'\nkeys:\n  2001-12-14: x\n"
+    assert load_all(text) == [{"t": "2019-08-12T12:00:00Z", "d": "2001-12-14", "q": "2001-12-14", "keys": {"2001-12-14": "x"}}]
