@@ -15,7 +15,9 @@ Rules (documented in the README, stable across runs):
   ``id``, ``format``, ``object``, ``list``, ``property``, ``match``. A class whose field shadows a builtin type its
   annotations use (``list``, ``dict``, ``str``, ...) spells that type ``builtins.list`` there.
 - Collisions after conversion (``natOutgoing`` and ``nat-outgoing``; names differing in case)
-  are resolved in wire-name order: the first keeps the name, the next get ``_2``, ``_3``...
+  are resolved in wire-name order: the first keeps the name, the next get ``_2``, ``_3``...;
+  except that ``apiVersion``, ``kind`` and ``metadata`` always keep theirs (the runtime reads
+  ``api_version``, ``kind`` and ``metadata``): a CRD's ``API_VERSION`` is ``api_version_2``.
 - Group modules: ``core`` for the legacy group; ``<label>`` for ``<label>.k8s.io`` (and
   ``<label>.apiserver.k8s.io``-style groups: the first label); any other group is the whole
   name with every run of non-alphanumerics as ``_`` (``cert-manager.io`` -> ``cert_manager_io``).
@@ -73,6 +75,8 @@ CLASS_RESERVED = {
     "IntOrString", "annotations",
 }
 
+#: A kind's fields the runtime reads by these Python names: they win a collision.
+TYPE_AND_OBJECT_META = ("apiVersion", "kind", "metadata")
 #: A kind's fields whose class is also importable as ``<Kind><Field>`` (``IssuerSpec``).
 KIND_PARTS = ("spec", "status")
 
@@ -152,7 +156,7 @@ def field_names(wire_names: Iterable[str], reserved: Iterable[str] = ()) -> dict
     reserved = set(reserved)
     taken: set[str] = set()
     result: dict[str, str] = {}
-    for wire in sorted(wire_names):
+    for wire in sorted(wire_names, key=lambda w: (w not in TYPE_AND_OBJECT_META, w)):
         base = escape(snake_case(wire), reserved)
         name, n = base, 1
         while name in taken or name.lower() in {t.lower() for t in taken}:
