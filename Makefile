@@ -9,7 +9,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # The bench's peers, at their latest releases when the stamp is (re)made: pyproject's `bench` extra.
 BENCH_PEERS := kubernetes lightkube lightkube-models datamodel-code-generator
 
-.PHONY: generate test bench bench-docs docs snapshot envtest clean
+.PHONY: generate test test-cluster bench bench-docs docs snapshot envtest cluster clean
 
 # The generator's distribution was called `kgen` before it became `kgen-k8s` (PyPI's `kgen` is
 # another project): a venv made before the rename still holds that editable `kgen`, which would
@@ -46,6 +46,11 @@ bench: $(BENCH_STAMP)
 envtest:
 	hack/envtest/build.sh
 
+# A whole cluster's binaries (kube-controller-manager, kube-scheduler, kubectl, kwok) beside the
+# envtest ones, into ~/.cache/kgen/cluster and ~/.cache/kgen/kwok (see hack/envtest/cluster.sh).
+cluster:
+	hack/envtest/cluster.sh
+
 # The documentation site (mkdocs.yml) into build/site, with --strict: a warning fails it.
 # Chromium and its driver (Debian packages) are what tests/docs/test_site.py opens the site with.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -64,7 +69,14 @@ bench-docs: $(BENCH_STAMP)
 # The run log lists what this run's envtest servers start; check-leftovers looks at those only.
 test: $(STAMP) docs
 	run_log="$$(mktemp -t kgen-test-run.XXXXXX)"; \
-	KGEN_ENVTEST_RUN_LOG="$$run_log" KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" $(BIN)/python -m pytest $(PYTEST_ARGS); \
+	KGEN_ENVTEST_RUN_LOG="$$run_log" KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" $(BIN)/python -m pytest --ignore=tests/cluster $(PYTEST_ARGS); \
+	tests=$$?; hack/check-leftovers.sh "$$run_log"; left=$$?; rm -f "$$run_log"; exit $$(( tests ? tests : left ))
+
+# The tests on a whole cluster (tests/cluster/, marker `cluster`): not in `make test` yet (they
+# need the cluster's binaries, a first build of several minutes).
+test-cluster: $(STAMP)
+	run_log="$$(mktemp -t kgen-test-run.XXXXXX)"; \
+	KGEN_ENVTEST_RUN_LOG="$$run_log" KGEN_CLUSTER_ASSETS="$$(hack/envtest/cluster.sh)" $(BIN)/python -m pytest tests/cluster $(PYTEST_ARGS); \
 	tests=$$?; hack/check-leftovers.sh "$$run_log"; left=$$?; rm -f "$$run_log"; exit $$(( tests ? tests : left ))
 
 # Refreshes the embedded snapshot from a freshly started real apiserver.

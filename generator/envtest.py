@@ -18,6 +18,13 @@ else the pinned ones, resolved by the test harness's own rule (``kgen.runtime.te
 repository's ``make test`` builds into, so one build serves both. A complete folder is reused; a
 build goes to a temporary folder that is renamed into place, so an interrupted build leaves none.
 
+``--cluster``: a whole test cluster's binaries instead (``kgen.runtime.testing.Cluster``): the
+same two, plus kube-controller-manager, kube-scheduler and kubectl of the same Kubernetes version
+and kwok (simulated nodes, built with the recipe's kwok-exec.patch) with its Stages and CRDs, by
+the recipe's ``cluster.sh``; the folder printed is
+``<cache>/cluster/k8s-<kubernetes>-etcd-<etcd>-kwok-<kwok>-<patch digest>``, for
+``$KGEN_CLUSTER_ASSETS``.
+
 Exit codes: 0 the folder is printed; 1 the build failed, or ``--no-build`` and it is missing;
 2 the request cannot be met here (a malformed version, no Go toolchain or one older than the
 recipe's go.mod needs) — one line on stderr saying what to do.
@@ -26,6 +33,7 @@ recipe's go.mod needs) — one line on stderr saying what to do.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import os
 import re
@@ -39,6 +47,7 @@ from kgen.runtime.testing._assets import requested_versions
 from kgen.runtime.util.paths import cache_root
 
 BINARIES = ("etcd", "kube-apiserver")
+CLUSTER_BINARIES = (*BINARIES, "kube-controller-manager", "kube-scheduler", "kubectl", "kwok")
 _GO_VERSION = re.compile(r"go(\d+)\.(\d+)")
 
 
@@ -58,10 +67,20 @@ class Recipe:
     kubernetes: str
     etcd: str
     go: tuple[int, int]  # the newest `go` directive of its go.mod files
+    kwok: str = ""
 
     @property
     def script(self) -> Path:
         return self.folder / "build.sh"
+
+    @property
+    def cluster_script(self) -> Path:
+        return self.folder / "cluster.sh"
+
+    @property
+    def kwok_patch_id(self) -> str:
+        """What cluster.sh keys kwok's build by: the first 12 hex digits of the patch's SHA-256."""
+        return hashlib.sha256((self.folder / "kwok-exec.patch").read_bytes()).hexdigest()[:12]
 
 
 def recipe() -> Recipe:
@@ -71,7 +90,7 @@ def recipe() -> Recipe:
         if (location / "build.sh").is_file() and (location / "versions.env").is_file():
             pins = _read_env(location / "versions.env")
             go = max(_go_directive(location / module / "go.mod") for module in BINARIES)
-            return Recipe(location, pins["KUBERNETES_VERSION"], pins["ETCD_VERSION"], go)
+            return Recipe(location, pins["KUBERNETES_VERSION"], pins["ETCD_VERSION"], go, pins.get("KWOK_VERSION", ""))
     raise EnvtestError("kgen's envtest recipe (kgen/envtest/build.sh) is missing from this installation")
 
 
@@ -91,8 +110,12 @@ def assets_folder(root: Path, kubernetes: str, etcd: str) -> Path:
     return root / "envtest" / f"k8s-{kubernetes}-etcd-{etcd}"
 
 
-def complete(folder: Path) -> bool:
-    return all(os.access(folder / name, os.X_OK) for name in BINARIES)
+def cluster_folder(root: Path, kubernetes: str, etcd: str, pinned: Recipe) -> Path:
+    return root / "cluster" / f"k8s-{kubernetes}-etcd-{etcd}-kwok-{pinned.kwok}-{pinned.kwok_patch_id}"
+
+
+def complete(folder: Path, binaries: tuple[str, ...] = BINARIES) -> bool:
+    return all(os.access(folder / name, os.X_OK) for name in binaries)
 
 
 def _check_go(needed: tuple[int, int], missing: str) -> None:
@@ -110,8 +133,9 @@ def _check_go(needed: tuple[int, int], missing: str) -> None:
         )
 
 
-def ensure(kubernetes: str | None, etcd: str | None, root: Path, *, build: bool) -> Path:
-    """The folder holding both binaries for these versions, built if missing and ``build``.
+def ensure(kubernetes: str | None, etcd: str | None, root: Path, *, build: bool, cluster: bool = False) -> Path:
+    """The folder holding both binaries for these versions (``cluster``: a whole cluster's), built
+    if missing and ``build``.
 
     Raises EnvtestError (exit 2) or BuildFailed (exit 1)."""
     pinned = recipe()
@@ -123,17 +147,23 @@ def ensure(kubernetes: str | None, etcd: str | None, root: Path, *, build: bool)
     except ValueError as e:
         raise EnvtestError(str(e)) from None
     kubernetes, etcd = versions.kubernetes, versions.etcd
-    folder = assets_folder(root, kubernetes, etcd)
-    if complete(folder):
+    binaries: tuple[str, ...]
+    if cluster:
+        folder, binaries, script = cluster_folder(root, kubernetes, etcd, pinned), CLUSTER_BINARIES, pinned.cluster_script
+        what = "the cluster's binaries (" + ", ".join(CLUSTER_BINARIES) + ")"
+    else:
+        folder, binaries, script = assets_folder(root, kubernetes, etcd), BINARIES, pinned.script
+        what = "kube-apiserver and etcd"
+    if complete(folder, binaries):
         return folder
-    missing = f"kube-apiserver and etcd for Kubernetes {kubernetes} / etcd {etcd} are not in {folder}"
+    missing = f"{what} for Kubernetes {kubernetes} / etcd {etcd} are not in {folder}"
     if not build:
         raise BuildFailed(f"{missing} (--no-build)")
     _check_go(pinned.go, missing)
     env = dict(os.environ, KGEN_CACHE_DIR=str(root), KGEN_ENVTEST_KUBERNETES_VERSION=kubernetes,
                KGEN_ENVTEST_ETCD_VERSION=etcd)
     # build.sh reports its progress on stderr and prints the folder last on stdout.
-    with subprocess.Popen(["bash", str(pinned.script)], stdout=subprocess.PIPE, text=True, env=env) as proc:
+    with subprocess.Popen(["bash", str(script)], stdout=subprocess.PIPE, text=True, env=env) as proc:
         try:
             stdout, _ = proc.communicate()
         except KeyboardInterrupt:
@@ -145,8 +175,8 @@ def ensure(kubernetes: str | None, etcd: str | None, root: Path, *, build: bool)
                 proc.terminate()
             raise
     built = Path(stdout.strip().splitlines()[-1]) if stdout.strip() else None
-    if proc.returncode != 0 or built != folder or not complete(folder):
-        raise BuildFailed(f"building kube-apiserver and etcd failed (exit code {proc.returncode}; its errors are above)")
+    if proc.returncode != 0 or built != folder or not complete(folder, binaries):
+        raise BuildFailed(f"building {what} failed (exit code {proc.returncode}; its errors are above)")
     return folder
 
 
@@ -166,7 +196,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "other versions resolve theirs through the proxy). The first build takes several minutes; "
         "later runs reuse it.",
     )
-    parser.add_argument("--kubernetes-version", metavar="X.Y.Z",
+    parser.add_argument("--kubernetes-version", "--kubernetes", metavar="X.Y.Z",
                         help=f"kube-apiserver version (default: $KGEN_ENVTEST_KUBERNETES_VERSION, else {kubernetes})")
     parser.add_argument("--etcd-version", metavar="X.Y.Z",
                         help=f"etcd version (default: $KGEN_ENVTEST_ETCD_VERSION, else {etcd})")
@@ -174,13 +204,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         help="cache root; the binaries go to DIR/envtest/k8s-<version>-etcd-<version> "
                         "(default: $KGEN_CACHE_DIR, else ~/.cache/kgen)")
     parser.add_argument("--no-build", action="store_true", help="only look in the cache; exit 1 if they are missing")
+    parser.add_argument("--cluster", action="store_true",
+                        help="a whole test cluster instead: also kube-controller-manager, kube-scheduler and kubectl "
+                        "of the same version, and kwok's simulated nodes (kgen.runtime.testing.Cluster; "
+                        "for KGEN_CLUSTER_ASSETS)")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         # Absolute: the folder printed is meant for KUBEBUILDER_ASSETS, read from anywhere.
         root = (args.cache_dir or cache_root()).absolute()
-        folder = ensure(args.kubernetes_version, args.etcd_version, root, build=not args.no_build)
+        folder = ensure(args.kubernetes_version, args.etcd_version, root, build=not args.no_build, cluster=args.cluster)
     except EnvtestError as e:
         print(f"kgen envtest: {e}", file=sys.stderr)
         return 2

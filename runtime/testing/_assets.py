@@ -147,3 +147,64 @@ def find_assets(kubernetes_version: str | None = None, etcd_version: str | None 
         f"build them with `{build_command(versions)}` (pip install kgen-k8s; needs Go), or set "
         "KUBEBUILDER_ASSETS to a folder holding 'etcd' and 'kube-apiserver' (e.g. from setup-envtest)"
     )
+
+
+# -- the whole cluster (Cluster): the envtest binaries plus controllers, scheduler, kubectl, kwok --
+
+CLUSTER_BINARIES = (*BINARIES, "kube-controller-manager", "kube-scheduler", "kubectl", "kwok")
+CLUSTER_ASSETS_ENV = "KGEN_CLUSTER_ASSETS"
+"""The environment variable naming a ready cluster folder (as ``kgen envtest --cluster`` prints)."""
+KWOK_VERSION = "0.8.0"
+"""The kwok release the cluster's simulated nodes run (hack/envtest/versions.env's KWOK_VERSION)."""
+
+
+def _cluster_complete(folder: Path) -> bool:
+    return _complete_names(folder, CLUSTER_BINARIES) and (folder / "kwok-stages").is_dir() and (
+        folder / "kwok-crds"
+    ).is_dir()
+
+
+def _complete_names(folder: Path, names: tuple[str, ...]) -> bool:
+    return all(os.access(folder / name, os.X_OK) for name in names)
+
+
+def find_cluster_assets(kubernetes_version: str | None = None, etcd_version: str | None = None) -> Path:
+    """The folder of a whole cluster's binaries (``CLUSTER_BINARIES``, kwok's Stages and CRDs):
+    ``$KGEN_CLUSTER_ASSETS``; else, for the versions asked for (as ``find_assets``), what the
+    checkout's hack/envtest/cluster.sh builds, or outside a checkout the folder
+    ``kgen envtest --cluster`` builds. ``$KUBEBUILDER_ASSETS`` is not read: it names an
+    apiserver-only folder. ``AssetsNotFound`` otherwise, saying the command that builds them."""
+    explicit = os.environ.get(CLUSTER_ASSETS_ENV)
+    if explicit:
+        folder = Path(explicit)
+        if not _cluster_complete(folder):
+            raise AssetsNotFound(
+                f"{CLUSTER_ASSETS_ENV}={explicit}: expected executable files {', '.join(CLUSTER_BINARIES)} "
+                "and the folders kwok-stages, kwok-crds in it"
+            )
+        return folder
+    try:
+        versions = requested_versions(kubernetes_version, etcd_version)
+    except ValueError as e:
+        raise AssetsNotFound(str(e)) from None
+    script = _build_script()
+    if script is not None:
+        env = dict(os.environ, **{KUBERNETES_VERSION_ENV: versions.kubernetes, ETCD_VERSION_ENV: versions.etcd})
+        cluster_script = script.with_name("cluster.sh")
+        result = subprocess.run([str(cluster_script)], stdout=subprocess.PIPE, text=True, check=False, env=env)
+        if result.returncode != 0:
+            raise AssetsNotFound(f"{cluster_script} failed with exit code {result.returncode} (its errors are above)")
+        return Path(result.stdout.strip().splitlines()[-1])
+    cache = cache_root() / "cluster"
+    # The folder name ends with the kwok patch's digest, which only the recipe knows: any build of
+    # this kwok release for these versions serves, the newest first.
+    pattern = f"{versions.folder_name}-kwok-{KWOK_VERSION}-*"
+    found = sorted((p for p in cache.glob(pattern) if _cluster_complete(p)), key=lambda p: p.stat().st_mtime)
+    if found:
+        return found[-1]
+    flags = f" --kubernetes-version {versions.kubernetes} --etcd-version {versions.etcd}"
+    raise AssetsNotFound(
+        f"no cluster binaries for Kubernetes {versions.kubernetes} / etcd {versions.etcd} / kwok {KWOK_VERSION} "
+        f"in {cache}: build them with `kgen envtest --cluster{flags}` (pip install kgen-k8s; needs Go), or set "
+        f"{CLUSTER_ASSETS_ENV} to a folder it printed"
+    )

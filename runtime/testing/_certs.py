@@ -75,6 +75,8 @@ class CertificateAuthority:
             .sign(self._key, hashes.SHA256())
         )
         self.cert_pem = self._cert.public_bytes(serialization.Encoding.PEM)
+        # kube-controller-manager signs CertificateSigningRequests with the cluster's CA.
+        self.key_pem = _key_pem(self._key)
 
     def _issue(self, subject: x509.Name, usage: x509.ObjectIdentifier, sans: list[x509.GeneralName]) -> KeyPair:
         key = _new_key()

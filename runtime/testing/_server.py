@@ -261,11 +261,12 @@ class KubeAPIServer:
             writer.writerow([token, user, user, "system:masters"])
         self._write("tokens.csv", rows.getvalue().encode())
 
-    def _spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
+    def _spawn(self, name: str, args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
         log = open(self._path(f"{name}.log"), "wb")
         try:
             proc = subprocess.Popen(
                 args,
+                env=None if env is None else {**os.environ, **env},
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -302,7 +303,13 @@ class KubeAPIServer:
     def _start_apiserver(self, assets: Path) -> None:
         port = _free_port()
         self.url = f"https://127.0.0.1:{port}"
-        flags = [
+        flags = self._default_apiserver_flags(port)
+        self._spawn("kube-apiserver", [str(assets / "kube-apiserver"), *flags, *self._apiserver_flags])
+
+    def _default_apiserver_flags(self, port: int) -> list[str]:
+        # A method so that the whole-cluster harness (_cluster.py) can start the same apiserver
+        # with a cluster's admission and authorization instead of these envtest ones.
+        return [
             f"--etcd-servers={self.etcd_url}",
             "--bind-address=127.0.0.1",
             "--advertise-address=127.0.0.1",
@@ -324,7 +331,6 @@ class KubeAPIServer:
             "--endpoint-reconciler-type=none",
             "--profiling=false",
         ]
-        self._spawn("kube-apiserver", [str(assets / "kube-apiserver"), *flags, *self._apiserver_flags])
 
     @property
     def ca_pem(self) -> bytes:

@@ -1,4 +1,4 @@
-"""pytest plugin: the session-scoped ``kube_apiserver`` fixture.
+"""pytest plugin: the session-scoped ``kube_apiserver`` and ``kube_cluster`` fixtures.
 
 Registered through the ``pytest11`` entry point, so it loads in every pytest run where kgen is
 installed; it imports nothing heavy until a test asks for the fixture.
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from kgen.runtime.testing import KubeAPIServer
+    from kgen.runtime.testing import Cluster, KubeAPIServer
 
 
 def _sigterm_as_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -55,7 +55,25 @@ def kube_apiserver_without_watch_cache() -> Iterator["KubeAPIServer"]:
         yield server
 
 
+_cluster_startups: list[float] = []
+
+
+@pytest.fixture(scope="session")
+def kube_cluster() -> Iterator["Cluster"]:
+    """A whole cluster, started once for the test session: kube-apiserver + etcd,
+    kube-controller-manager, kube-scheduler and kwok with 3 simulated Nodes (see
+    ``kgen.runtime.testing.Cluster``). Slower to start than ``kube_apiserver`` (~10 s) and
+    heavier (~600 MB): for tests that need controllers, scheduling or a kubelet's endpoints."""
+    from kgen.runtime.testing import Cluster
+
+    with Cluster(nodes=3) as cluster:
+        _cluster_startups.append(cluster.cluster_startup_seconds)
+        yield cluster
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """pytest hook: reports how long each kube-apiserver + etcd start took."""
+    """pytest hook: reports how long each kube-apiserver + etcd (and whole cluster) start took."""
     for seconds in _startups:
         terminalreporter.write_line(f"kgen envtest: kube-apiserver + etcd ready in {seconds:.1f}s")
+    for seconds in _cluster_startups:
+        terminalreporter.write_line(f"kgen envtest: cluster (apiserver, controllers, scheduler, kwok nodes) ready in {seconds:.1f}s")

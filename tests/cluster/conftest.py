@@ -1,0 +1,72 @@
+"""Fixtures for the whole-cluster tests: kgen's typed clientset on the session's ``kube_cluster``
+(kgen's pytest plugin) and a namespace per test that the namespace controller really deletes.
+
+These tests need the cluster's binaries (hack/envtest/cluster.sh builds them on first use) and
+are not part of ``make test``: ``make test-cluster`` runs them.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+import pytest
+
+from kgen.kubernetes import Clientset
+from kgen.kubernetes.models.core.v1 import Namespace
+from kgen.kubernetes.models.meta.v1 import ObjectMeta
+from kgen.runtime.apimachinery import NotFound
+from kgen.runtime.rest import load_kubeconfig
+from kgen.runtime.testing import Cluster
+
+T = TypeVar("T")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder carries the ``cluster`` marker (``-m cluster`` selects them)."""
+    for item in items:
+        if "tests/cluster/" in item.nodeid:
+            item.add_marker(pytest.mark.cluster)
+
+
+@pytest.fixture(scope="session")
+def cs(kube_cluster: Cluster) -> Iterator[Clientset]:
+    """kgen's typed clientset as the admin; unthrottled, as the tests poll."""
+    config = load_kubeconfig(kube_cluster.kubeconfig)
+    config.qps = -1
+    with Clientset(config) as clientset:
+        yield clientset
+
+
+@pytest.fixture
+def ns(cs: Clientset) -> Iterator[str]:
+    """A fresh namespace; deleted afterwards (the namespace controller empties and removes it)."""
+    name = f"c-{uuid.uuid4().hex[:10]}"
+    cs.core_v1.namespaces().create(Namespace(metadata=ObjectMeta(name=name)))
+    yield name
+    try:
+        cs.core_v1.namespaces().delete(name)
+    except NotFound:
+        pass
+
+
+def some(value: T | None) -> T:
+    """``value``, which the server always sets here (the models type most fields optional)."""
+    assert value is not None
+    return value
+
+
+def wait_for(what: str, check: Callable[[], T | None], timeout: float = 60.0, interval: float = 0.25) -> T:
+    """Polls ``check`` until it returns something other than None/False; fails naming ``what``
+    and the last value seen."""
+    deadline = time.monotonic() + timeout
+    last: object = None
+    while True:
+        last = check()
+        if last is not None and last is not False:
+            return last
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:.0f}s waiting for {what} (last: {last!r})")
+        time.sleep(interval)

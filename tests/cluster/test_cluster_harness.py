@@ -1,0 +1,59 @@
+"""The whole-cluster harness itself: the versions its binaries report, ``kgen envtest --cluster``,
+and a cluster's stop (every process gone, in an order that lets the apiserver stop at once)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kgen.runtime.testing import Cluster
+
+pytestmark = pytest.mark.timeout(240)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_kubectl_and_the_components_report_the_clusters_version(kube_cluster: Cluster) -> None:
+    shown = kube_cluster.kubectl("version", "-o", "json")
+    assert shown.returncode == 0, shown
+    versions = json.loads(shown.stdout)
+    # A plain `go build` of kubectl says v0.0.0-master (and `kubectl version` fails on it):
+    # cluster.sh sets component-base's version variables.
+    assert versions["clientVersion"]["gitVersion"] == kube_cluster.version
+    assert versions["serverVersion"]["gitVersion"] == kube_cluster.version
+    for binary in ("kube-controller-manager", "kube-scheduler"):
+        out = subprocess.run([str(kube_cluster.assets / binary), "--version"], capture_output=True, text=True, check=True)
+        assert out.stdout.strip() == f"Kubernetes {kube_cluster.version}"
+
+
+def test_kgen_envtest_cluster_prints_the_folder_the_harness_runs(kube_cluster: Cluster) -> None:
+    kgen = Path(sys.executable).with_name("kgen")
+    printed = subprocess.run([str(kgen), "envtest", "--cluster", "--no-build"], capture_output=True, text=True)
+    assert printed.returncode == 0, printed.stderr
+    folder = Path(printed.stdout.strip())
+    assert folder == kube_cluster.assets
+    for name in ("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl", "kwok"):
+        assert (folder / name).is_file()
+    assert {p.name for p in (folder / "kwok-stages").iterdir()} >= {"node-initialize.yaml", "pod-ready.yaml"}
+    assert (folder / "kwok-crds" / "kwok.x-k8s.io_clusterexecs.yaml").is_file()
+
+
+def test_a_stopped_cluster_leaves_no_process_or_folder_and_stops_at_once(tmp_path: Path) -> None:
+    run_log = tmp_path / "run.log"
+    cluster = Cluster(nodes=1, run_log=run_log).start()
+    pids = cluster.pids
+    assert set(pids) == {"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"}
+    started = time.monotonic()
+    cluster.stop()
+    # Stopped before its clients, the apiserver lingers ~60 s after SIGTERM (the harness would
+    # then SIGKILL it after 10 s); stopped last, it ends at once.
+    assert time.monotonic() - started < 8
+    assert not cluster.running
+    check = subprocess.run([str(ROOT / "hack" / "check-leftovers.sh"), str(run_log)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    assert "(5 envtest processes, 1 temp folders)" in check.stdout
