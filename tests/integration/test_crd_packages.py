@@ -15,6 +15,7 @@ Each project's package is generated once (``tests.support.packages.crd_package``
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import re
@@ -34,6 +35,12 @@ from tests.support.packages import REPO, crd_package, import_all, mypy_strict, r
 
 def _example_objects(project: str, kinds: set[tuple[str, str]]) -> list[tuple[Path, dict]]:
     """Objects of the generated kinds found in the project's own YAML (examples, fixtures)."""
+    return [(path, doc) for path, doc in _objects(project) if (doc["apiVersion"], doc["kind"]) in kinds]
+
+
+@functools.cache
+def _objects(project: str) -> tuple[tuple[Path, dict], ...]:
+    """Every object (a map with a string apiVersion and kind) in the project's YAML files, read once."""
     source = CRD_SOURCES[project]
     root = module_dir(source.module, source.version)
     found = []
@@ -45,12 +52,9 @@ def _example_objects(project: str, kinds: set[tuple[str, str]]) -> list[tuple[Pa
         except Exception:
             continue  # templated or otherwise not plain YAML
         for doc in docs:
-            if not isinstance(doc, dict):
-                continue
-            api_version, kind = doc.get("apiVersion"), doc.get("kind")
-            if isinstance(api_version, str) and isinstance(kind, str) and (api_version, kind) in kinds:
+            if isinstance(doc, dict) and isinstance(doc.get("apiVersion"), str) and isinstance(doc.get("kind"), str):
                 found.append((path, doc))
-    return found
+    return tuple(found)
 
 
 #: The apiserver's complaint about a value of the wrong JSON type (not a format: ``ipv4``).
@@ -106,6 +110,7 @@ def _pruned(value: Any, t: msgspec.inspect.Type) -> Any:
     return value
 
 
+@functools.cache
 def _kinds(project: str) -> dict[tuple[str, str], type]:
     """The kinds of the project's CRDs, every served version (the generator leaves the others
     out, as the apiserver does): (apiVersion, kind) -> model class."""

@@ -1,4 +1,4 @@
-"""Real CRDs (gateway-api, cert-manager, prometheus-operator): the merge schema a generated
+"""Real CRDs (the eight projects of tests/support/corpus.py): the merge schema a generated
 package carries agrees with the structural schemas, every property of every served version.
 
 The CRD files are the oracle: each schema is walked in lock-step with the data read through
@@ -11,7 +11,6 @@ int-or-string must be what the file says, and no CRD field may carry strategic m
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ import pytest
 from kgen.generator.yamlfile import load_all
 from kgen.runtime.apimachinery.mergeschema import FieldType, MergeSchema, TypeSchema
 from tests.support.corpus import CRD_SOURCES, crd_files
-from tests.support.packages import generate, import_all
+from tests.support.packages import crd_package, import_all
 
 _LEVEL = {
     "x-kubernetes-list-type": "list_type",
@@ -103,11 +102,10 @@ def _check_element(schema: dict[str, Any], element: FieldType, at: str, counts: 
 
 
 @pytest.mark.parametrize("project", sorted(CRD_SOURCES))
-def test_crd_set_merge_schema_agrees_with_the_structural_schemas(project: str, tmp_path: Path, capsys) -> None:
-    package = project.replace("-", "_") + "_ms"
+def test_crd_set_merge_schema_agrees_with_the_structural_schemas(project: str, capsys) -> None:
     files = crd_files(project)
-    generate(tmp_path / "out", package, *[a for path in files for a in ("--crd", str(path))])
-    list(import_all(tmp_path / "out", package))  # puts the package on sys.path
+    root, package = crd_package(project)  # generated once, shared with test_crd_packages.py
+    list(import_all(root, package))  # puts the package on sys.path
     schemas = MergeSchema(package)
     counts: Counter[str] = Counter()
     versions = 0
@@ -130,4 +128,7 @@ def test_crd_set_merge_schema_agrees_with_the_structural_schemas(project: str, t
     assert not schemas.is_crd("v1")
     with capsys.disabled():
         print(f"\n{project}: {versions} served CRD versions, {dict(sorted(counts.items()))}")
-    assert versions and counts["fields"] > 100 and counts["x-kubernetes-list-type"] > 0
+    assert versions and counts["fields"] > 100
+    # Flux's source-controller marks no list type at all; the others do, and they were all seen.
+    if any("x-kubernetes-list-type" in path.read_text() for path in files):
+        assert counts["x-kubernetes-list-type"] > 0

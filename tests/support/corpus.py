@@ -101,9 +101,14 @@ def api_fixtures() -> list[Path]:
 
 def crd_files(project: str) -> list[Path]:
     """The YAML files of ``project`` (a key of CRD_SOURCES) that hold CustomResourceDefinitions."""
+    return list(_crd_files(project))
+
+
+@functools.cache
+def _crd_files(project: str) -> tuple[Path, ...]:
     source = CRD_SOURCES[project]
     folder = module_dir(source.module, source.version) / source.folder
-    return [p for p in sorted(folder.glob("*.yaml")) if any(_is_crd(d) for d in load_documents(p))]
+    return tuple(p for p in sorted(folder.glob("*.yaml")) if any(_is_crd(d) for d in load_documents(p)))
 
 
 def load_documents(path: Path) -> list[dict]:
