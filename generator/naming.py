@@ -12,8 +12,9 @@ Rules (documented in the README, stable across runs):
   ``with_unknown_fields_``; every name a models or apply-configurations template imports for its
   class bodies, so ``field_``, ``builtins_``; and module aliases such as ``corev1_``). The wire
   name stays. Every other name is a legal attribute and stays as users expect it: ``type``,
-  ``id``, ``format``, ``object``, ``list``, ``property``, ``match``. A class whose field shadows a builtin type its
-  annotations use (``list``, ``dict``, ``str``, ...) spells that type ``builtins.list`` there.
+  ``id``, ``format``, ``object``, ``list``, ``property``, ``match``. A class whose field
+  shadows a builtin type its annotations use (``list``, ``dict``, ``str``, ...) spells that
+  type ``builtins.list`` there.
 - Collisions after conversion (``natOutgoing`` and ``nat-outgoing``; names differing in case)
   are resolved in wire-name order: the first keeps the name, the next get ``_2``, ``_3``...;
   except that ``apiVersion``, ``kind`` and ``metadata`` always keep theirs (the runtime reads
