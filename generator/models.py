@@ -220,11 +220,13 @@ class ModelBuilder:
                 if f.wire_name not in naming.KIND_PARTS:
                     continue
                 match = _CLASS_ANNOTATION.match(f.annotation)
-                wanted = model.name + naming.class_name(f.wire_name)
-                if match is None or match.group(2) == wanted or wanted in taken:
-                    continue  # not a class (a map, Any), already so named, or the name is another class's
+                if match is None:
+                    continue  # not a class: a map, Any
                 alias, cls = match.groups()
                 target = cls if alias is None or module.shared.get(cls) == alias else f"{alias}.{cls}"
+                wanted = model.name + naming.class_name(f.wire_name)
+                if target == wanted or wanted in taken:
+                    continue  # already so named here, or the name is another class's
                 module.kind_aliases[wanted] = target
                 taken.add(wanted)
 

@@ -16,7 +16,7 @@ import pytest
 
 from kgen.generator.naming import nested_class_names
 from kgen.generator.nested import NestedClasses, identity
-from tests.unit.helpers import crd, generate, imported, write_yaml
+from tests.unit.helpers import crd, generate, imported, widget_document, write_yaml
 
 Load = Callable[..., ModuleType]
 
@@ -199,3 +199,39 @@ def test_groups_selecting_a_version_keeps_the_module_that_defines_its_shared_cla
     with imported(gen) as modules:
         v2 = modules.models("widgets_example_io", "v2")
         assert v2.Widget.from_dict({"spec": {"probe": {"periodSeconds": 2}}}).spec.probe == v2.Probe(period_seconds=2)
+
+
+def test_each_kind_offers_its_spec_and_status_under_its_own_name_when_they_share_a_class(load: Load) -> None:
+    """Issue 31: cert-manager's Issuer.spec is ClusterIssuer's class; ``IssuerSpec`` still imports."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "spec": {"type": "object", "properties": {"probe": PROBE, "replicas": {"type": "integer"}}},
+            "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}},
+        },
+    }
+    module = load(crds=[crd(schema), crd(copy.deepcopy(schema), kind="ClusterWidget", plural="clusterwidgets")])
+    applies = importlib.import_module(module.__name__.replace(".models.", ".applyconfigurations."))
+    shared = type(module.Widget.from_dict({"spec": {}}).spec)
+    assert shared.__name__ == "ClusterWidgetSpec"  # the class is named from one of its uses
+    assert module.WidgetSpec is module.ClusterWidgetSpec is shared
+    assert module.WidgetStatus is module.ClusterWidgetStatus
+    assert module.WidgetList.KIND == "WidgetList" and module.ClusterWidgetList.KIND == "ClusterWidgetList"
+    assert applies.WidgetSpecApplyConfiguration is applies.ClusterWidgetSpecApplyConfiguration
+    assert applies.WidgetStatusApplyConfiguration is applies.ClusterWidgetStatusApplyConfiguration
+    # The group's docstring says where a kind's types live.
+    group = importlib.import_module(module.__name__.rsplit(".", 1)[0])
+    assert "ClusterWidget, Widget" in (group.__doc__ or "") and "``from .v1 import ClusterWidgetSpec``" in (group.__doc__ or "")
+
+
+def test_a_kinds_spec_defined_in_another_module_is_offered_by_the_kinds_module(load: Load) -> None:
+    """A kind whose spec is a definition of another group-version (the same name there)."""
+    other = "io.example.other.v1"
+    document = widget_document(
+        {"type": "object", "properties": {"spec": {"$ref": f"#/components/schemas/{other}.WidgetSpec"}}},
+        **{f"{other}.WidgetSpec": {"type": "object", "properties": {"size": {"type": "integer"}}}},
+    )
+    module = load(document)
+    spec = type(module.Widget.from_dict({"spec": {"size": 1}}).spec)
+    assert spec.__module__ != module.__name__ and spec.__name__ == "WidgetSpec"
+    assert module.WidgetSpec is spec
