@@ -4,6 +4,7 @@ and a cluster's stop (every process gone, in an order that lets the apiserver st
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -41,6 +42,17 @@ def test_kgen_envtest_cluster_prints_the_folder_the_harness_runs(kube_cluster: C
         assert (folder / name).is_file()
     assert {p.name for p in (folder / "kwok-stages").iterdir()} >= {"node-initialize.yaml", "pod-ready.yaml"}
     assert (folder / "kwok-crds" / "kwok.x-k8s.io_clusterexecs.yaml").is_file()
+
+
+def test_a_built_cluster_is_reused_as_it_is_without_go(kube_cluster: Cluster) -> None:
+    # Nothing is built again once the cache is complete: no Go on PATH, done in moments.
+    path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if not (Path(p) / "go").exists())
+    env = {**os.environ, "PATH": path, "KGEN_ENVTEST_KUBERNETES_VERSION": kube_cluster.version.lstrip("v")}
+    started = time.monotonic()
+    done = subprocess.run([str(ROOT / "hack" / "envtest" / "cluster.sh")], capture_output=True, text=True, env=env)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert Path(done.stdout.strip()) == kube_cluster.assets.absolute()
+    assert time.monotonic() - started < 5
 
 
 def test_a_stopped_cluster_leaves_no_process_or_folder_and_stops_at_once(tmp_path: Path) -> None:
