@@ -55,7 +55,7 @@ def kube_apiserver_without_watch_cache() -> Iterator["KubeAPIServer"]:
         yield server
 
 
-_cluster_startups: list[float] = []
+_cluster_startups: list[tuple[str, float]] = []
 
 
 @pytest.fixture(scope="session")
@@ -67,7 +67,7 @@ def kube_cluster() -> Iterator["Cluster"]:
     from kgen.runtime.testing import Cluster
 
     with Cluster(nodes=3) as cluster:
-        _cluster_startups.append(cluster.cluster_startup_seconds)
+        _cluster_startups.append((cluster.version, cluster.cluster_startup_seconds))
         yield cluster
 
 
@@ -75,5 +75,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """pytest hook: reports how long each kube-apiserver + etcd (and whole cluster) start took."""
     for seconds in _startups:
         terminalreporter.write_line(f"kgen envtest: kube-apiserver + etcd ready in {seconds:.1f}s")
-    for seconds in _cluster_startups:
-        terminalreporter.write_line(f"kgen envtest: cluster (apiserver, controllers, scheduler, kwok nodes) ready in {seconds:.1f}s")
+    for version, seconds in _cluster_startups:
+        terminalreporter.write_line(
+            f"kgen envtest: cluster {version} (apiserver, controllers, scheduler, kwok nodes) ready in {seconds:.1f}s"
+        )

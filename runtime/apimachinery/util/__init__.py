@@ -1,0 +1,1 @@
+"""apimachinery's ``pkg/util``: strategic merge patch, managed fields (server-side apply) and resourceVersion comparison."""

@@ -1,0 +1,1 @@
+"""apimachinery's ``pkg/util/managedfields`` (and its ``internal``): the field manager of server-side apply."""
