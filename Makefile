@@ -111,7 +111,7 @@ fuzz-smp-diff: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_strategicpatch_diff_oracle.py tests/unit/test_gosort_oracle.py
 .PHONY: fuzz-smp-diff
 
-# A long differential run of server-side apply (kgen.runtime.apimachinery.fieldmanager) against
+# A long differential run of server-side apply (kgen.runtime.apimachinery.util.managedfields.fieldmanager) against
 # apimachinery's field manager (hack/oracle/fieldmanager): FUZZ_SSA_OPS operations in sequences.
 FUZZ_SSA_OPS ?= 100000
 FUZZ_SSA_SEED ?= 20261203

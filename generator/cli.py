@@ -167,7 +167,7 @@ def _validate(args: argparse.Namespace) -> int:
     """``kgen validate``: every document is read (and its kind found) before any is validated,
     so bad input exits 2 with nothing printed but the reason."""
     from kgen.runtime.apimachinery.validation import FieldError, FieldValidation, validate, validate_against
-    from kgen.runtime.apimachinery.validationschema import validation_schemas
+    from kgen.runtime.apimachinery.validation.schemas import validation_schemas
 
     from .errors import InputError
     from .sources import crd, files

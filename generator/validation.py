@@ -1,6 +1,6 @@
 """Sources -> validation schema data: what the apiserver validates an object against, per kind.
 
-``kgen.runtime.apimachinery.validationschema`` reads this data and client-side validation (issue
+``kgen.runtime.apimachinery.validation.schemas`` reads this data and client-side validation (issue
 15) walks it. It is the schemas as the sources state them, not the IR's classes: the model
 builder shares one class between subschemas of one shape whatever their patterns, bounds or CEL
 rules (generator/nested.py), and types a CRD's embedded stock type as the stock class
@@ -134,7 +134,7 @@ def render_validation(package: Package, sources: SourceSet) -> dict[str, str]:
         f"validation/{modules[namespace]}.py": data.render(
             header=Code(HEADER),
             doc=docstring(f"Validation schemas of the {namespace} definitions: read by "
-                          "kgen.runtime.apimachinery.validationschema."),
+                          "kgen.runtime.apimachinery.validation.schemas."),
             schemas=[(literal(short), literal(text)) for short, text in definitions.items()],
         )
         for namespace, definitions in by_namespace.items()
@@ -142,7 +142,7 @@ def render_validation(package: Package, sources: SourceSet) -> dict[str, str]:
     files["validation/__init__.py"] = env.get_template("validation_index.py.jinja").render(
         header=Code(HEADER),
         doc=docstring(
-            "Validation schemas of every kind (kgen.runtime.apimachinery.validationschema reads them).\n\n"
+            "Validation schemas of every kind (kgen.runtime.apimachinery.validation.schemas reads them).\n\n"
             "KINDS: apiVersion -> kind -> definition name; MODULES: definition namespace -> data module."
         ),
         kinds=literal({gv: dict(sorted(k.items())) for gv, k in sorted(index.items())}),

@@ -6,7 +6,7 @@ compares what it says with what the apiserver said. Each library runs in two mod
 - ``stock``: the library as installed, with only the extensions it ships that the apiserver also
   enables (cel-expr-python's ExtStrings and ExtOptional; common-expression-language's opt-in
   ``cel.stdlib`` is *not* stock);
-- ``kgen``: for cel-expr-python, kgen's runtime itself (``kgen.runtime.apimachinery.cel``: its
+- ``kgen``: for cel-expr-python, kgen's runtime itself (``kgen.runtime.apimachinery.validation.cel.validation``: its
   declarations of the Kubernetes library, its types, its error wording); for the others, what
   kgen would supply as custom functions: ``k8s_functions.KUBERNETES`` (the Kubernetes library:
   the runtime's quantity, url, ip/cidr, semver, lists, plus format) and, where the library lacks
@@ -24,8 +24,8 @@ from typing import Any, Callable
 
 from hack.validation_probe import k8s_functions as k8s
 from hack.validation_probe.k8s_functions import Opt
-from kgen.runtime.apimachinery import cel as runtime_cel
-from kgen.runtime.apimachinery.cel_library import LIBRARY, CelError
+from kgen.runtime.apimachinery.validation.cel import validation as runtime_cel
+from kgen.runtime.apimachinery.validation.cel.library import LIBRARY, CelError
 
 MISSING = object()
 
@@ -209,7 +209,7 @@ class CommonExpressionLanguage(Adapter):
 
 class CelExprPython(Adapter):
     """stock: the library with the extensions the apiserver enables; kgen: the runtime's boundary
-    (``kgen.runtime.apimachinery.cel``), as kgen's validation evaluates rules."""
+    (``kgen.runtime.apimachinery.validation.cel.validation``), as kgen's validation evaluates rules."""
 
     name = "cel-expr-python"
     module = "cel_expr_python"

@@ -28,7 +28,7 @@ from typing import Any
 from hack.validation_probe.candidates import ADAPTERS, MISSING, Adapter, CompileError
 from hack.validation_probe.corpus import CASES, Case
 from hack.validation_probe.k8s_functions import Opt
-from kgen.runtime.apimachinery.cel_library import to_cel
+from kgen.runtime.apimachinery.validation.cel.library import to_cel
 
 HERE = Path(__file__).parent
 Outcome = tuple[frozenset[tuple[str, str]], tuple[str, ...]]

@@ -1,7 +1,7 @@
 """What kgen's runtime library does not host, for the CEL libraries that lack it: the
 Kubernetes format library, list ``indexOf``/``lastIndexOf`` and cel-go's ext.Strings v2, in plain
 Python. The rest of the Kubernetes CEL library (quantity, url, ip/cidr, semver, lists, ext.Sets,
-ext.Lists) is the runtime's (``kgen.runtime.apimachinery.cel_library.LIBRARY``): ``KUBERNETES``
+ext.Lists) is the runtime's (``kgen.runtime.apimachinery.validation.cel.library.LIBRARY``): ``KUBERNETES``
 and ``EXTENSIONS`` below join the two for the cel-python and common-expression-language adapters.
 
 Every function takes and returns plain Python values (str, int, float, list, dict, bool) plus
@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from kgen.runtime.apimachinery.cel_library import LIBRARY, CelError
+from kgen.runtime.apimachinery.validation.cel.library import LIBRARY, CelError
 
 
 class Opt:

@@ -37,12 +37,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kgen.runtime.apimachinery.gofmt import INT64, is_json_integer
-from kgen.runtime.apimachinery.strfmt import FORMATS
-from kgen.runtime.apimachinery.structural import (
+from kgen.runtime.apimachinery.golang.gofmt import INT64, is_json_integer
+from kgen.runtime.apimachinery.validation.strfmt import FORMATS
+from kgen.runtime.apimachinery.validation.structural import (
     OBJECT_META, FieldError, check_number, child, enum_equal, list_type_errors, meta_errors,
 )
-from kgen.runtime.apimachinery.validation import _Walker, validate_against
+from kgen.runtime.apimachinery.validation.validation import _Walker, validate_against
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "validation"

@@ -59,7 +59,7 @@ if TYPE_CHECKING:
         fields,
         labels,
     )
-    from kgen.runtime.apimachinery.strategicpatch_diff import (
+    from kgen.runtime.apimachinery.util.strategicpatch.diff import (
         MergingConflict,
         PreconditionFailed,
         create_three_way_merge_patch,
@@ -73,7 +73,7 @@ if TYPE_CHECKING:
         Quantity,
         Time,
     )
-    from kgen.runtime.apimachinery.validation import (
+    from kgen.runtime.apimachinery.validation.validation import (
         FieldError,
         validate,
         validate_against,
@@ -86,10 +86,10 @@ _EXPORTS = {
     "model": ["UNKNOWN_FIELDS_KEY", "Model", "ModelError", "UnknownFields", "field"],
     "patch": ["PatchError", "json_patch", "merge_patch", "strategic_merge_patch"],
     "selectors": ["FieldSelector", "LabelSelector", "fields", "labels"],
-    "strategicpatch_diff": ["MergingConflict", "PreconditionFailed", "create_three_way_merge_patch",
+    "util.strategicpatch.diff": ["MergingConflict", "PreconditionFailed", "create_three_way_merge_patch",
                             "create_two_way_merge_patch", "require_key_unchanged", "require_metadata_key_unchanged"],
     "types": ["IntOrString", "MicroTime", "Quantity", "Time"],
-    "validation": ["FieldError", "validate", "validate_against"],
+    "validation.validation": ["FieldError", "validate", "validate_against"],
 }
 __getattr__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [

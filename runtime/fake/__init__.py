@@ -26,7 +26,7 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
 - watches replaying history after a resourceVersion (``""``/``"0"``: the current objects as
   ADDED first), BOOKMARKs, ``timeoutSeconds``, and 410 Expired once history was dropped;
 - JSON patch, JSON merge patch, strategic merge patch (``kgen.runtime.apimachinery.patch``) and server-side
-  apply with field ownership and conflicts (``kgen.runtime.apimachinery.managedfields``);
+  apply with field ownership and conflicts (``kgen.runtime.apimachinery.util.managedfields.managedfields``);
 - ``fieldValidation``: unknown fields of built-in kinds as ``Warning`` headers (Warn, the default)
   or the apiserver's refusals (Strict), ``kgen.runtime.fake.field_validation``;
 - deletion with preconditions, finalizers (the object stays, with ``deletionTimestamp``, until

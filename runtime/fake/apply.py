@@ -1,7 +1,7 @@
 """Server-side apply (``PATCH`` with ``application/apply-patch+yaml``), as the apiserver does it.
 
 The applied configuration is merged by the route's field manager
-(``kgen.runtime.apimachinery.fieldmanager``, structured-merge-diff's semantics over the kind's
+(``kgen.runtime.apimachinery.util.managedfields.fieldmanager``, structured-merge-diff's semantics over the kind's
 schema; see ``kgen.runtime.fake.fieldmanagers``): a field another manager owns that the apply
 would change is a 409 Conflict listing the owners, unless ``force=true`` takes it over; fields
 the manager stops applying are removed unless someone else owns them. Apply needs a
@@ -17,7 +17,7 @@ import uuid
 
 from typing import Any
 
-from kgen.runtime.apimachinery.fieldmanager import ApplyConflict, FieldManagerError
+from kgen.runtime.apimachinery.util.managedfields.fieldmanager import ApplyConflict, FieldManagerError
 from kgen.runtime.apimachinery.meta import name_of
 from kgen.runtime.fake.errors import Failure, bad_request, not_found
 from kgen.runtime.fake.fieldmanagers import field_manager

@@ -1,7 +1,7 @@
 """The field manager of a route: which kind, schema and reset fields the apiserver's has.
 
 The apiserver builds one ``FieldManager`` per resource and subresource
-(``kgen.runtime.apimachinery.fieldmanager``), over the kind's schema and with the strategy's
+(``kgen.runtime.apimachinery.util.managedfields.fieldmanager``), over the kind's schema and with the strategy's
 ``GetResetFields``: a resource with a status subresource resets ``status`` on its main
 resource, and its status subresource resets ``metadata`` and ``spec`` (the custom resource
 strategies' sets; the built-in status strategies reset those or parts of them, and the fake's
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.runtime.apimachinery.fieldmanager import FieldManager
-from kgen.runtime.apimachinery.fieldpath import Path, PathElement
+from kgen.runtime.apimachinery.util.managedfields.fieldmanager import FieldManager
+from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Path, PathElement
 from kgen.runtime.apimachinery.mergeschema import schema_for
-from kgen.runtime.apimachinery.scalehandler import SCALE_API_VERSION, to_parent, to_subresource
+from kgen.runtime.apimachinery.util.managedfields.scalehandler import SCALE_API_VERSION, to_parent, to_subresource
 from kgen.runtime.fake.schema import model_for
 from kgen.runtime.fake.store import Store, builtin
 from kgen.runtime.gentype.resource import ResourceInfo

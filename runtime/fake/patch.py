@@ -5,7 +5,7 @@ The patch is applied to the stored object (or its Scale, on ``/scale``) with
 resourceVersion precondition, status isolation and managedFields. Strategic merge patch is for
 built-in resources only (415 on custom resources, in the apiserver's words for each); an apply
 patch goes to ``apply``. A strategic merge patch is applied by
-``kgen.runtime.apimachinery.strategicpatch`` with the merge schema of the route's kind (a Scale's
+``kgen.runtime.apimachinery.util.strategicpatch.patch`` with the merge schema of the route's kind (a Scale's
 on ``/scale``), its errors answered as handlers/patch.go's interpretStrategicMergePatchError
 answers them (400 with apimachinery's words, 422 generic, any other a plain 500 with apimachinery's words,
 a panic a dropped connection). Under ``fieldValidation=Strict`` a patch whose result has fields
@@ -30,8 +30,8 @@ from typing import Any
 
 import httpx
 
-from kgen.runtime.apimachinery import strategicpatch
-from kgen.runtime.apimachinery.jsonpatch import (
+from kgen.runtime.apimachinery.util.strategicpatch import patch as strategicpatch
+from kgen.runtime.apimachinery.patch.jsonpatch import (
     PatchBadRequest, PatchInternal, PatchPanic, PatchTooLarge, json_patch_strict_errors,
 )
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for

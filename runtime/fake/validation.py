@@ -3,7 +3,7 @@
 Every create, update, patch, apply and scale result is checked by
 ``kgen.runtime.apimachinery.validation.validate`` against the schemas of the generated package its
 kind's model comes from (a kind with no loaded model or no schema is not checked), and refused
-with the ``Status`` the apiserver sends (``kgen.runtime.apimachinery.refusal``), as the typed clients' own
+with the ``Status`` the apiserver sends (``kgen.runtime.apimachinery.validation.refusal``), as the typed clients' own
 ``validate=True`` refuses it. What that predicts: for a custom resource everything (structural
 schema and CEL rules, measured against the real apiserver); for a built-in kind only what its
 OpenAPI says (types, integer ranges, formats, enums), not Go validation.
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.runtime.apimachinery.refusal import refusal
+from kgen.runtime.apimachinery.validation.refusal import refusal
 from kgen.runtime.apimachinery.validation import FieldError, validate
 from kgen.runtime.fake.errors import Failure
 from kgen.runtime.fake.request import Route

@@ -21,7 +21,7 @@ The apiserver's registry strategy, reduced to what clients can observe:
 - a write that changes nothing (managedFields timestamps aside) is no write: no new
   resourceVersion, no watch event; a custom resource whose stored JSON holds (or held) the empty
   or null metadata collections a server-side apply left is written anyway (``stored_extras``);
-- managedFields record who wrote which fields (``kgen.runtime.apimachinery.fieldmanager``).
+- managedFields record who wrote which fields (``kgen.runtime.apimachinery.util.managedfields.fieldmanager``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kgen.runtime.apimachinery.jsonpatch import json_equal
+from kgen.runtime.apimachinery.patch.jsonpatch import json_equal
 from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.fake.errors import Failure, bad_request, conflict, details, qualified
 from kgen.runtime.fake.fieldmanagers import field_manager, record_scale_update

@@ -17,8 +17,8 @@ import msgspec
 from kgen.runtime.apimachinery.apply import ApplyConfiguration
 from kgen.runtime.apimachinery.errors import Expired, error_from_status
 from kgen.runtime.apimachinery.model import Model
-from kgen.runtime.apimachinery.refusal import refusal
-from kgen.runtime.apimachinery.validation import errors_under, validate
+from kgen.runtime.apimachinery.validation.refusal import refusal
+from kgen.runtime.apimachinery.validation.validation import errors_under, validate
 from kgen.runtime.gentype.resource import (
     DEFAULT_PAGE_SIZE,
     WATCH_IDLE_TIMEOUT,
@@ -63,7 +63,7 @@ def _check(
     under the request's ``field_validation`` (``Strict`` when none is given, as kubectl sends it)
     against the schemas of the package the model comes from; its errors raise the exception the
     apiserver's answer would (``Invalid``, a 422 with its causes, or ``BadRequest``), built from
-    the ``Status`` it would send (``kgen.runtime.apimachinery.refusal``). A kind without a schema in that package
+    the ``Status`` it would send (``kgen.runtime.apimachinery.validation.refusal``). A kind without a schema in that package
     raises LookupError: asked to validate, the client does not send unchecked.
 
     Server-side apply validates the object *merged* with what the server holds, which the client

@@ -12,7 +12,7 @@ element after it, where a longest-common-subsequence diff would write one ``add`
 
 Only ``add``, ``remove`` and ``replace`` are emitted, each writing a whole value, so the patch
 never writes into a value it wrote itself; the apiserver applies it with evanphx/json-patch v4
-(``kgen.runtime.apimachinery.jsonpatch`` reproduces that library, and the tests apply every
+(``kgen.runtime.apimachinery.patch.jsonpatch`` reproduces that library, and the tests apply every
 diff back with it). Object keys are escaped as JSON pointers require (``~`` → ``~0``, ``/`` → ``~1``).
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.runtime.apimachinery.jsonpatch import json_equal
+from kgen.runtime.apimachinery.patch.jsonpatch import json_equal
 
 __all__ = ["create_patch", "escape_pointer_token"]
 

@@ -2,7 +2,7 @@
 of a corpus of stored objects, valid and invalid ones (tests/support/validation_oracle.py): the
 verdict on every update, the field paths and the messages on every rejected one.
 
-What an update adds to a create (kgen.runtime.apimachinery.ratchet): transition rules
+What an update adds to a create (kgen.runtime.apimachinery.validation.ratcheting): transition rules
 (``oldSelf``, ``optionalOldSelf``) evaluated against the old value paired with each node, and
 validation ratcheting, which lets an update keep what was already invalid where it changes
 nothing. To store invalid objects, the CRDs are first installed *lax* (every value check and rule

@@ -4,7 +4,7 @@
 - ``GoFieldManager``: hack/oracle/fieldmanager as a running subprocess, apimachinery's field
   manager answering one apply or update at a time (a sequence feeds each answer into the next
   case, so the cases cannot be sent in one batch);
-- ``kgen_engine``: ``kgen.runtime.apimachinery.fieldmanager.FieldManager``, with the custom
+- ``kgen_engine``: ``kgen.runtime.apimachinery.util.managedfields.fieldmanager.FieldManager``, with the custom
   resources' schemas from packages generated from their CRDs (``generate_crd_schemas``).
 
 ``RESET_FIELDS`` mirrors the oracle's table of the registry strategies' GetResetFields, in the
@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.apimachinery.fieldmanager import ApplyConflict, FieldManager
+from kgen.runtime.apimachinery.util.managedfields.fieldmanager import ApplyConflict, FieldManager
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
 from tests.support.oracle import oracle_binary
 from tests.support.packages import generate

@@ -1,6 +1,6 @@
 """`kgen validate FILE... [--crd PATH]...`: manifests checked as the kube-apiserver would, offline.
 
-The verdicts themselves are runtime/apimachinery/validation.py's (tests/unit/
+The verdicts themselves are runtime/apimachinery/validation/validation.py's (tests/unit/
 test_validation_structural.py holds them to the apiserver's answers); these pin the command:
 its output lines, exit codes and errors for bad input.
 """

@@ -1,4 +1,4 @@
-"""The field manager (kgen.runtime.apimachinery.fieldmanager) against structured-merge-diff's and
+"""The field manager (kgen.runtime.apimachinery.util.managedfields.fieldmanager) against structured-merge-diff's and
 apimachinery's rules, each case's expectation taken from the Go code or its tests (named per
 test) or from what kube-apiserver 1.37.2 wrote for the same requests (envtest, checked by hand
 once; tests/contract and tests/unit/test_ssa_oracle.py compare with the server and Go directly).
@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.apimachinery.fieldmanager import ApplyConflict, FieldManager, FieldManagerError
-from kgen.runtime.apimachinery.fieldpath import PathElement, Set
+from kgen.runtime.apimachinery.util.managedfields.fieldmanager import ApplyConflict, FieldManager, FieldManagerError
+from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import PathElement, Set
 from kgen.runtime.apimachinery.mergeschema import schema_for
-from kgen.runtime.apimachinery.smdschema import KEY_DEFAULTS
+from kgen.runtime.apimachinery.structured_merge_diff.schema import KEY_DEFAULTS
 
 T0, T1, T2 = "2026-12-03T10:00:00Z", "2026-12-03T10:01:00Z", "2026-12-03T10:02:00Z"
 ROOT = Path(__file__).resolve().parents[2]
@@ -411,12 +411,12 @@ def test_key_defaults_are_the_snapshot_openapi_defaults_of_list_map_keys() -> No
 
 
 def test_the_zero_objects_table_is_what_the_go_types_say() -> None:
-    """runtime/apimachinery/zero_objects.json is hack/oracle/zeroobjects' output (regenerate:
-    ``$(hack/oracle/build.sh zeroobjects) > runtime/apimachinery/zero_objects.json``)."""
+    """runtime/apimachinery/util/managedfields/zero_objects.json is hack/oracle/zeroobjects' output (regenerate:
+    ``$(hack/oracle/build.sh zeroobjects) > runtime/apimachinery/util/managedfields/zero_objects.json``)."""
     from tests.support.oracle import oracle_binary
 
     fresh = json.loads(subprocess.run([str(oracle_binary("zeroobjects"))], check=True, capture_output=True, text=True).stdout)
-    committed = json.loads((ROOT / "runtime" / "apimachinery" / "zero_objects.json").read_text())
+    committed = json.loads((ROOT / "runtime" / "apimachinery" / "util" / "managedfields" / "zero_objects.json").read_text())
     assert committed == fresh
     assert committed["apps/v1/Deployment"]["spec"]["template"] == {"metadata": {}, "spec": {"containers": None}}
 

@@ -1,5 +1,5 @@
 """The validation schemas a package carries (generator/validation.py, read by
-kgen.runtime.apimachinery.validationschema): a CRD kind's own schema as its manifest states it,
+kgen.runtime.apimachinery.validation.schemas): a CRD kind's own schema as its manifest states it,
 embedded stock types and all, with only what validation reads; every ``$ref`` of every kind of
 kgen.kubernetes resolves; ``--groups`` narrows them; hostile schema text stays data."""
 
@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from kgen.generator.validation import KEPT, pruned
-from kgen.runtime.apimachinery.validationschema import ValidationSchemas, validation_schemas
+from kgen.runtime.apimachinery.validation.schemas import ValidationSchemas, validation_schemas
 from tests.unit.helpers import GROUP, crd, generate, imported, write_yaml
 
 REPO = Path(__file__).resolve().parents[2]

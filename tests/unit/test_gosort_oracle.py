@@ -1,4 +1,4 @@
-"""``kgen.runtime.apimachinery.gosort`` against Go's own sort package (hack/oracle/gosort).
+"""``kgen.runtime.apimachinery.golang.gosort`` against Go's own sort package (hack/oracle/gosort).
 
 strategicpatch sorts with ``sort.Sort`` (pdqsort, unstable) and ``sort.SliceStable``, and its
 ``less`` for scalars and merge keys is ``<=`` on ``%v`` strings, not a strict order; equal keys
@@ -16,7 +16,7 @@ import subprocess
 from collections import Counter
 from collections.abc import Callable
 
-from kgen.runtime.apimachinery.gosort import slice_stable, sort_unstable
+from kgen.runtime.apimachinery.golang.gosort import slice_stable, sort_unstable
 from tests.support.oracle import oracle_binary
 
 CASES = 3000

@@ -1,5 +1,5 @@
 """JSON patch and JSON merge patch against the apiserver's own library: seeded random documents
-and patches, applied by kgen (``kgen.runtime.apimachinery.jsonpatch``/``mergepatch``) and by
+and patches, applied by kgen (``kgen.runtime.apimachinery.patch.jsonpatch``/``mergepatch``) and by
 hack/oracle/jsonpatch (gopkg.in/evanphx/json-patch.v4 v4.13.0, called as k8s.io/apiserver
 v0.37.2 calls it). Results must agree exactly: the patched document with JSON's types (``1``,
 ``1.0`` and ``true`` differ), or the same error class (the apiserver's status) and message.
@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from kgen.runtime.apimachinery.jsonpatch import (
+from kgen.runtime.apimachinery.patch.jsonpatch import (
     PatchBadRequest,
     PatchError,
     PatchInternal,
@@ -27,7 +27,7 @@ from kgen.runtime.apimachinery.jsonpatch import (
     json_patch,
     json_patch_strict_errors,
 )
-from kgen.runtime.apimachinery.mergepatch import merge_patch
+from kgen.runtime.apimachinery.patch.mergepatch import merge_patch
 from tests.support.oracle import oracle_binary
 
 CASES = int(os.environ.get("KGEN_FUZZ_PATCH_CASES", "6000"))

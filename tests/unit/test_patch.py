@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch, strategic_merge_patch
-from kgen.runtime.apimachinery.strategicpatch import SMPBadRequest
+from kgen.runtime.apimachinery.util.strategicpatch.patch import SMPBadRequest
 
 
 @pytest.mark.parametrize(

@@ -1,11 +1,11 @@
-"""compare_resource_version (kgen.runtime.apimachinery.resourceversion), which the shard gate uses,
+"""compare_resource_version (kgen.runtime.apimachinery.util.resourceversion), which the shard gate uses,
 against apimachinery's own table (pkg/util/resourceversion/resourceversion_test.go, v0.37.2)."""
 
 from __future__ import annotations
 
 import pytest
 
-from kgen.runtime.apimachinery.resourceversion import InvalidResourceVersion, compare_resource_version
+from kgen.runtime.apimachinery.util.resourceversion import InvalidResourceVersion, compare_resource_version
 
 BIG_LOW = "9" * 50
 BIG_HIGH = "1" + "0" * 50

@@ -1,5 +1,5 @@
 """Server-side apply as apimachinery's field manager does it: kgen's engine
-(``kgen.runtime.apimachinery.fieldmanager.FieldManager``) against hack/oracle/fieldmanager
+(``kgen.runtime.apimachinery.util.managedfields.fieldmanager.FieldManager``) against hack/oracle/fieldmanager
 (k8s.io/apimachinery v0.37.2 ``managedfields.NewDefaultFieldManager`` over the snapshot's OpenAPI,
 and for the CRDs the models apiextensions-apiserver builds).
 

@@ -24,8 +24,8 @@ from kgen.runtime.apimachinery import (
     require_metadata_key_unchanged,
 )
 from kgen.runtime.apimachinery.mergeschema import schema_for
-from kgen.runtime.apimachinery.strategicpatch import strategic_merge_patch
-from kgen.runtime.apimachinery.strategicpatch_diff import BadJSONDocument
+from kgen.runtime.apimachinery.util.strategicpatch.patch import strategic_merge_patch
+from kgen.runtime.apimachinery.util.strategicpatch.diff import BadJSONDocument
 from tests.support.oracle import oracle_binary
 
 ORIGINAL = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "labels": {"app": "web"}},

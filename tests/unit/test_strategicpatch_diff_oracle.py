@@ -5,7 +5,7 @@ v0.37.2 ``CreateTwoWayMergePatch`` with the client-go scheme's Go types, and
 On seeded random (original, modified[, current]) documents of Pods, Deployments, Services and
 ConfigMaps (tests/support/smp_cases.py: objects, and variants of them with fields dropped, nulled,
 changed, retyped, added; merge-list items dropped, edited, added, reordered; scalar lists alike),
-``kgen.runtime.apimachinery.strategicpatch_diff`` must give the same patch, or the same error text
+``kgen.runtime.apimachinery.util.strategicpatch.diff`` must give the same patch, or the same error text
 (Go panics by class only). Go walks maps in random order, so where a case has several right
 answers (an error found first in one field or another) the oracle is re-run and kgen's must be one
 of them. The round trip is proved on the same cases: the two-way patch, applied with
@@ -25,9 +25,11 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from kgen.runtime.apimachinery import strategicpatch, strategicpatch_diff
+from kgen.runtime.apimachinery.util.strategicpatch import patch as strategicpatch
+
+from kgen.runtime.apimachinery.util.strategicpatch import diff as strategicpatch_diff
 from kgen.runtime.apimachinery.mergeschema import schema_for
-from kgen.runtime.apimachinery.strategicpatch_order import SMPError, SMPPanic
+from kgen.runtime.apimachinery.util.strategicpatch.order import SMPError, SMPPanic
 from tests.support.oracle import oracle_binary
 from tests.support.smp_cases import KINDS, CaseMaker
 

@@ -4,7 +4,7 @@ handlers/patch.go calls it, errors classed by its interpretStrategicMergePatchEr
 
 The pinned tests fix what the oracle answers for each strategic-merge-patch divergence issue 12
 lists, and that the public ``kgen.runtime.apimachinery.strategic_merge_patch`` gives those answers. The differential test runs the schema-driven engine
-(``kgen.runtime.apimachinery.strategicpatch``) and the oracle on seeded random cases
+(``kgen.runtime.apimachinery.util.strategicpatch.patch``) and the oracle on seeded random cases
 (tests/support/smp_cases.py: Pods, Deployments, Services, ConfigMaps, every directive in valid and
 invalid forms): the same result, or the same error class and message (Go panics by class only).
 Where Go's random map order gives a case several answers (the oracle is re-run 12 times on every
@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.apimachinery import strategicpatch
+from kgen.runtime.apimachinery.util.strategicpatch import patch as strategicpatch
 from kgen.runtime.apimachinery.mergeschema import schema_for
 from kgen.runtime.apimachinery.patch import strategic_merge_patch
 from tests.support.oracle import oracle_binary

@@ -1,4 +1,4 @@
-"""kgen.runtime.apimachinery.cel against the kube-apiserver's recorded answers.
+"""kgen.runtime.apimachinery.validation.cel.validation against the kube-apiserver's recorded answers.
 
 hack/validation_probe/oracle.json holds what kube-apiserver v1.37.2 answered for the 174 rules
 of hack/validation_probe/corpus.py on their 386 samples (docs/design/validation.md, "CEL"). For
@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from hack.validation_probe.corpus import CASES, Case
-from kgen.runtime.apimachinery import cel
-from kgen.runtime.apimachinery.cel import MISSING, Violation, check_rules, compile_rules
+from kgen.runtime.apimachinery.validation.cel import validation as cel
+from kgen.runtime.apimachinery.validation.cel.validation import MISSING, Violation, check_rules, compile_rules
 
 ORACLE = json.loads((Path(__file__).parents[2] / "hack/validation_probe/oracle.json").read_text())
 

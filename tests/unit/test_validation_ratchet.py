@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kgen.runtime.apimachinery.ratchet import MISSING, Partners, same, unchanged
+from kgen.runtime.apimachinery.validation.ratcheting import MISSING, Partners, same, unchanged
 from kgen.runtime.apimachinery.validation import validate_against
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
-from kgen.runtime.apimachinery import validation
+from kgen.runtime.apimachinery.validation import validation
 from kgen.runtime.apimachinery.validation import FieldError, FieldValidation, validate, validate_against
 
 from tests.support.corpus import api_fixtures

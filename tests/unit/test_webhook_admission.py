@@ -23,7 +23,7 @@ import pytest
 
 from kgen.kubernetes.models.core.v1 import ConfigMap, Secret
 from kgen.runtime.apimachinery import Invalid
-from kgen.runtime.apimachinery.jsonpatch import json_patch
+from kgen.runtime.apimachinery.patch.jsonpatch import json_patch
 from kgen.runtime.webhook.admission import (
     AdmissionRequest,
     AdmissionResponse,

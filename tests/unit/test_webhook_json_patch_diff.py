@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from kgen.runtime.apimachinery.jsonpatch import json_equal, json_patch
+from kgen.runtime.apimachinery.patch.jsonpatch import json_equal, json_patch
 from kgen.runtime.webhook import json_patch_diff
 from kgen.runtime.webhook.json_patch_diff import create_patch, escape_pointer_token
 

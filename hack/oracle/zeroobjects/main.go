@@ -7,7 +7,7 @@
 // The apiserver compares a create's object with that empty value (FieldManager.UpdateNoErrors
 // with New() as the live object), so which struct fields exist in it decides which fields a
 // creator's managedFields entry marks with ".": kgen's field manager reads this table
-// (runtime/apimachinery/zero_objects.json, this program's output; tests/unit/test_fieldmanager.py
+// (runtime/apimachinery/util/managedfields/zero_objects.json, this program's output; tests/unit/test_fieldmanager.py
 // checks it for drift).
 //
 // Output (JSON): {"<apiVersion>/<Kind>": {...}}, sorted, List kinds and internal versions left out.

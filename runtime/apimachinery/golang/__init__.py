@@ -1,1 +1,3 @@
-"""Go's behaviour where the apiserver's answers depend on it: ``fmt`` (``gofmt``), ``sort`` (``gosort``) and sigs.k8s.io/yaml (``goyaml``)."""
+"""Go's behaviour where the apiserver's answers depend on it: ``fmt`` (``gofmt``), ``sort``
+(``gosort``) and sigs.k8s.io/yaml (``goyaml``).
+"""

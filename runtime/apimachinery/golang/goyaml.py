@@ -22,8 +22,8 @@ import json
 import re
 from typing import Any
 
-from kgen.runtime.apimachinery.gofmt import go_v
-from kgen.runtime.apimachinery.gosort import sort_unstable
+from kgen.runtime.apimachinery.golang.gofmt import go_v
+from kgen.runtime.apimachinery.golang.gosort import sort_unstable
 
 __all__ = ["go_yaml"]
 

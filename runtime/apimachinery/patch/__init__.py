@@ -12,8 +12,8 @@ Inputs are never modified: every function returns a new value.
 
 from __future__ import annotations
 
-from kgen.runtime.apimachinery.jsonpatch import PatchError, json_patch
-from kgen.runtime.apimachinery.mergepatch import merge_patch
-from kgen.runtime.apimachinery.strategicpatch_diff import strategic_merge_patch
+from kgen.runtime.apimachinery.patch.jsonpatch import PatchError, json_patch
+from kgen.runtime.apimachinery.patch.mergepatch import merge_patch
+from kgen.runtime.apimachinery.util.strategicpatch.diff import strategic_merge_patch
 
 __all__ = ["PatchError", "json_patch", "merge_patch", "strategic_merge_patch"]

@@ -45,7 +45,7 @@ from typing import Any
 
 import msgspec
 
-from kgen.runtime.apimachinery.jsonpatch_v4 import MAX_COPY_BYTES, GoError, GoPanic, apply, go_quote, json_kind
+from kgen.runtime.apimachinery.patch.jsonpatch_v4 import MAX_COPY_BYTES, GoError, GoPanic, apply, go_quote, json_kind
 
 __all__ = ["MAX_COPY_BYTES", "MAX_OPERATIONS", "PatchBadRequest", "PatchError", "PatchInternal", "PatchPanic",
            "PatchTooLarge", "json_equal", "json_patch", "json_patch_strict_errors"]

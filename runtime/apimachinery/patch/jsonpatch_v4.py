@@ -1,5 +1,5 @@
 """``Patch.Apply`` of gopkg.in/evanphx/json-patch.v4 v4.13.0, state for state: the JSON patch
-engine of k8s.io/apiserver v0.37.2. ``kgen.runtime.apimachinery.jsonpatch`` is the entry point
+engine of k8s.io/apiserver v0.37.2. ``kgen.runtime.apimachinery.patch.jsonpatch`` is the entry point
 (decoding, limits, the apiserver's answers) and lists what this engine does that RFC 6902 does not.
 
 The library keeps each value as raw JSON until an operation looks inside it (``lazyNode``), and

@@ -23,8 +23,8 @@ from typing import Any
 
 import msgspec
 
-from kgen.runtime.apimachinery.jsonpatch import PatchBadRequest, PatchInternal
-from kgen.runtime.apimachinery.jsonpatch_v4 import json_kind
+from kgen.runtime.apimachinery.patch.jsonpatch import PatchBadRequest, PatchInternal
+from kgen.runtime.apimachinery.patch.jsonpatch_v4 import json_kind
 
 __all__ = ["merge_patch"]
 

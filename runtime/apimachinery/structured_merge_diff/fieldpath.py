@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgen.runtime.apimachinery.gofmt import go_json, go_v
+from kgen.runtime.apimachinery.golang.gofmt import go_json, go_v
 
 __all__ = ["PathElement", "Path", "Set", "path_string", "value_equal", "value_key"]
 

@@ -1,7 +1,7 @@
 """structured-merge-diff's ``merge.Updater``: who owns what after an update or an apply.
 
 A port of structured-merge-diff v6.4.2 ``merge/update.go`` and ``merge/conflict.go`` over the
-walkers of ``kgen.runtime.apimachinery.typedvalue``. ``Managers`` maps a manager identifier
+walkers of ``kgen.runtime.apimachinery.structured_merge_diff.typed.value``. ``Managers`` maps a manager identifier
 (apimachinery's JSON ``BuildManagerIdentifier``) to its ``VersionedSet``.
 
 - ``Updater.update`` (``Update``): the manager gains every field it added or modified and keeps
@@ -26,12 +26,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kgen.runtime.apimachinery.fieldpath import Path, Set, value_equal
-from kgen.runtime.apimachinery.smdschema import TypeRef
-from kgen.runtime.apimachinery.typedvalue import (
+from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Path, Set, value_equal
+from kgen.runtime.apimachinery.structured_merge_diff.schema import TypeRef
+from kgen.runtime.apimachinery.structured_merge_diff.typed.value import (
     MISSING, Comparison, compare, ensure_named_fields_are_members, remove_items, to_field_set,
 )
-from kgen.runtime.apimachinery.typedmerge import merge
+from kgen.runtime.apimachinery.structured_merge_diff.typed.merge import merge
 
 __all__ = ["Conflict", "Conflicts", "Managers", "Updater", "VersionedSet"]
 

@@ -1,1 +1,3 @@
-"""apimachinery's ``pkg/util``: strategic merge patch, managed fields (server-side apply) and resourceVersion comparison."""
+"""apimachinery's ``pkg/util``: strategic merge patch, managed fields (server-side apply) and
+resourceVersion comparison.
+"""

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from kgen.runtime.apimachinery.structural import list_type_errors
+from kgen.runtime.apimachinery.validation.structural import list_type_errors
 
 Schema = dict[str, Any]
 Resolve = Callable[[Schema], Schema]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from kgen.runtime.apimachinery.structural import FieldError
+from kgen.runtime.apimachinery.validation.structural import FieldError
 
 
 def refusal(obj: dict[str, Any], errors: list[FieldError]) -> dict[str, Any]:

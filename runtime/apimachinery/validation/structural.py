@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from kgen.runtime.apimachinery.gofmt import GO_TYPES, INT64, go_value, is_json_integer, json_type
-from kgen.runtime.apimachinery.strfmt import DNS_LABEL, DNS_SUBDOMAIN, FORMATS
+from kgen.runtime.apimachinery.golang.gofmt import GO_TYPES, INT64, go_value, is_json_integer, json_type
+from kgen.runtime.apimachinery.validation.strfmt import DNS_LABEL, DNS_SUBDOMAIN, FORMATS
 
 Schema = dict[str, Any]
 """A JSON schema node (OpenAPI v3, as a dict)."""

@@ -39,14 +39,14 @@ documentation (Go defaulting runs instead): neither is applied. tests/unit/
 test_validation_structural.py lists each known disagreement with its reason.
 
 **CEL** (``x-kubernetes-validations``) of custom resources is evaluated by
-``kgen.runtime.apimachinery.cel`` (the ``validation`` extra; without it each rule is *not
+``kgen.runtime.apimachinery.validation.cel.validation`` (the ``validation`` extra; without it each rule is *not
 checked*, never guessed), in the apiserver's order (apiextensions-apiserver's strategy): the
 schema and list-type errors first; then, when the schema has rules anywhere, either one cause
 ``<nil>: Invalid value: null: some validation rules were not checked because the object was
 invalid...`` if any error is *blocking* (unsupported value, required, too long, too many, wrong
 type: ``hasBlockingErr``), or every rule of every node present. ``cel=False`` leaves rules out.
 An update of a custom resource (``old=``, the stored object) is judged as the apiserver judges it
-(``kgen.runtime.apimachinery.ratchet``): validation ratcheting, transition rules (``oldSelf``).
+(``kgen.runtime.apimachinery.validation.ratcheting``): validation ratcheting, transition rules (``oldSelf``).
 The hook ``rules`` replaces kgen's evaluation: a callable given each value whose schema node
 carries ``x-kubernetes-validations``, after that node's structural checks passed (the value has
 the node's type), with the pruned and defaulted value, the node and the path; it returns the
@@ -60,15 +60,15 @@ import json
 from collections.abc import Callable
 from typing import Any, Literal
 
-from kgen.runtime.apimachinery.gofmt import go_value, is_json_integer, json_type
-from kgen.runtime.apimachinery.ratchet import MISSING, Partners, list_types_valid, partner, unchanged
-from kgen.runtime.apimachinery.refusal import refusal
-from kgen.runtime.apimachinery.strfmt import FORMATS
-from kgen.runtime.apimachinery.structural import (
+from kgen.runtime.apimachinery.golang.gofmt import go_value, is_json_integer, json_type
+from kgen.runtime.apimachinery.validation.ratcheting import MISSING, Partners, list_types_valid, partner, unchanged
+from kgen.runtime.apimachinery.validation.refusal import refusal
+from kgen.runtime.apimachinery.validation.strfmt import FORMATS
+from kgen.runtime.apimachinery.validation.structural import (
     VALUE_CHECKS, FieldError, check_number, check_string, check_type, checked_integer, child, decode_meta, enum_equal,
     is_type_union, list_type_errors, meta_errors, too_many, type_error, type_union,
 )
-from kgen.runtime.apimachinery.validationschema import validation_schemas
+from kgen.runtime.apimachinery.validation.schemas import validation_schemas
 
 __all__ = ["FieldError", "FieldValidation", "Resolve", "RuleCheck", "refusal", "validate", "validate_against"]
 Schema = dict[str, Any]
@@ -91,7 +91,7 @@ def validate(
 
     ``obj`` is a generated model instance (validated against its own package's schemas) or a
     plain dict (against ``package``'s, ``kgen.kubernetes`` by default). An update of a custom
-    resource is judged as the apiserver judges it (``kgen.runtime.apimachinery.ratchet``):
+    resource is judged as the apiserver judges it (``kgen.runtime.apimachinery.validation.ratcheting``):
     errors at what the update left unchanged are not reported, transition rules (``oldSelf``)
     run. LookupError: the package has no schema for the object's apiVersion and kind. Errors are
     sorted by field, then message (the apiserver's own order varies from request to request).
@@ -214,7 +214,7 @@ class _Walker:
     def _cel(self, errors: list[FieldError]) -> list[FieldError]:
         if any(e.type in _BLOCKING for e in errors):
             return [_RULES_NOT_CHECKED]
-        from kgen.runtime.apimachinery.cel import check_rules
+        from kgen.runtime.apimachinery.validation.cel.validation import check_rules
 
         return [FieldError(v.type, v.field, v.message)
                 for value, node, path, old, ratchets in self._deferred or ()

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgen.runtime.apimachinery.meta import annotations_of, labels_of, resource_version_of
-from kgen.runtime.apimachinery.resourceversion import compare_resource_version
+from kgen.runtime.apimachinery.util.resourceversion import compare_resource_version
 from kgen.runtime.tools.sharding.membership import Members
 
 __all__ = ["Decision", "ListedObject", "ShardGate", "from_annotation", "epoch_annotation"]

@@ -31,7 +31,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from kgen.runtime.apimachinery.resourceversion import compare_resource_version
+from kgen.runtime.apimachinery.util.resourceversion import compare_resource_version
 from kgen.runtime.apimachinery.meta import annotations_of, labels_of, list_meta, resource_version_of
 from kgen.runtime.gentype.client import ResourceClient
 from kgen.runtime.gentype.resource import Codec, DictCodec, PatchType, ResourceInfo

@@ -20,7 +20,7 @@ from typing import Generic, TypeVar
 
 from kgen.runtime.apimachinery import Model
 from kgen.runtime.apimachinery.errors import error_from_status
-from kgen.runtime.apimachinery.refusal import refusal
+from kgen.runtime.apimachinery.validation.refusal import refusal
 from kgen.runtime.apimachinery.validation import FieldValidation, validate
 from kgen.runtime.webhook.admission.validator import Validator
 

@@ -9,7 +9,7 @@ function and keeping its quirks, since managedFields and apply results depend on
 - ``compare`` (compare.go): the paths ``rhs`` added, removed or modified from ``lhs``; everything
   under an added or removed node is added or removed too (that is where the ``.`` markers of
   Update entries come from), an atomic or empty list or map is one leaf.
-- ``merge`` (merge.go): in ``kgen.runtime.apimachinery.typedmerge``.
+- ``merge`` (merge.go): in ``kgen.runtime.apimachinery.structured_merge_diff.typed.merge``.
 - ``remove_items`` (remove.go): a value without the paths of a set; a map or list left with no
   item becomes null, as Go's walker leaves it. ``extract=True`` is ``ExtractItems``.
 - ``ensure_named_fields_are_members`` (fieldpath/set.go): a set whose struct fields with
@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgen.runtime.apimachinery.fieldpath import Path, PathElement, Set, value_equal
-from kgen.runtime.apimachinery.gofmt import go_type, go_v
-from kgen.runtime.apimachinery.smdschema import Atom, ListType, MapType, TypeRef
+from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Path, PathElement, Set, value_equal
+from kgen.runtime.apimachinery.golang.gofmt import go_type, go_v
+from kgen.runtime.apimachinery.structured_merge_diff.schema import Atom, ListType, MapType, TypeRef
 
 __all__ = ["Comparison", "MISSING", "ValidationError", "compare", "ensure_named_fields_are_members",
            "list_item_element", "remove_items", "to_field_set", "validate"]

@@ -1,1 +1,3 @@
-"""apimachinery's ``pkg/util/managedfields`` (and its ``internal``): the field manager of server-side apply."""
+"""apimachinery's ``pkg/util/managedfields`` (and its ``internal``): the field manager of
+server-side apply.
+"""

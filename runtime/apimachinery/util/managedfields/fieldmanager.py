@@ -20,7 +20,7 @@ one another (``internal/fieldmanager.go``), outermost first:
   update) or the object (an apply);
 - ``stripMetaManager``: apiVersion, kind and the server's metadata are nobody's;
 - ``structuredMergeManager``: structured-merge-diff's ``Updater``
-  (``kgen.runtime.apimachinery.smdmerge``) over the kind's schema.
+  (``kgen.runtime.apimachinery.structured_merge_diff.merge``) over the kind's schema.
 
 A create compares against the kind's empty Go value, as the apiserver does (``New()``): for a
 built-in kind that holds its struct-valued fields (``zero_objects.json``, from
@@ -37,15 +37,15 @@ from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
-from kgen.runtime.apimachinery.fieldpath import PathElement, Set
-from kgen.runtime.apimachinery.lastapplied import LastApplied
-from kgen.runtime.apimachinery.managedfields import (
+from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import PathElement, Set
+from kgen.runtime.apimachinery.util.managedfields.lastapplied import LastApplied
+from kgen.runtime.apimachinery.util.managedfields.managedfields import (
     APPLY, UPDATE, ApplyConflict, Times, build_manager_identifier, seconds, decode_managed_fields, encode_managed_fields,
 )
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
-from kgen.runtime.apimachinery.smdmerge import Conflicts, Managers, Updater, VersionedSet
-from kgen.runtime.apimachinery.smdschema import SCHEMALESS, atom_for
-from kgen.runtime.apimachinery.typedvalue import MISSING, ValidationError, validate
+from kgen.runtime.apimachinery.structured_merge_diff.merge import Conflicts, Managers, Updater, VersionedSet
+from kgen.runtime.apimachinery.structured_merge_diff.schema import SCHEMALESS, atom_for
+from kgen.runtime.apimachinery.structured_merge_diff.typed.value import MISSING, ValidationError, validate
 
 __all__ = ["ApplyConflict", "FieldManager", "FieldManagerError"]
 

@@ -1,1 +1,3 @@
-"""apimachinery's ``pkg/util/strategicpatch``: strategic merge patch, applied and computed (two-way and three-way)."""
+"""apimachinery's ``pkg/util/strategicpatch``: strategic merge patch, applied and computed (two-way
+and three-way).
+"""

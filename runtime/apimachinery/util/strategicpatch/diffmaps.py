@@ -24,11 +24,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from kgen.runtime.apimachinery.gofmt import go_equal, go_v
-from kgen.runtime.apimachinery.gofmt import go_type as _go_type
-from kgen.runtime.apimachinery.gosort import sort_unstable
+from kgen.runtime.apimachinery.golang.gofmt import go_equal, go_v
+from kgen.runtime.apimachinery.golang.gofmt import go_type as _go_type
+from kgen.runtime.apimachinery.golang.gosort import sort_unstable
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
-from kgen.runtime.apimachinery.strategicpatch import (
+from kgen.runtime.apimachinery.util.strategicpatch.patch import (
     DELETE_PREFIX,
     DIRECTIVE,
     ORDER_PREFIX,
@@ -39,7 +39,7 @@ from kgen.runtime.apimachinery.strategicpatch import (
     _lookup_slice,
     _lookup_struct,
 )
-from kgen.runtime.apimachinery.strategicpatch_order import (
+from kgen.runtime.apimachinery.util.strategicpatch.order import (
     SMPInternal,
     _bad_arg_type,
     _no_merge_key,

@@ -1,5 +1,5 @@
 """strategicpatch's errors and its list ordering (the second half of
-``kgen.runtime.apimachinery.strategicpatch``, split off to keep each module short).
+``kgen.runtime.apimachinery.util.strategicpatch.patch``, split off to keep each module short).
 
 The order of a merged list is apimachinery's normalizeElementOrder: items the patch names sorted
 as the patch (or its ``$setElementOrder``) orders them, the server's other items as the original
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.runtime.apimachinery.gofmt import go_equal, go_key, go_v
-from kgen.runtime.apimachinery.gofmt import go_type as _go_type
-from kgen.runtime.apimachinery.gosort import slice_stable
+from kgen.runtime.apimachinery.golang.gofmt import go_equal, go_key, go_v
+from kgen.runtime.apimachinery.golang.gofmt import go_type as _go_type
+from kgen.runtime.apimachinery.golang.gosort import slice_stable
 
 DIRECTIVE = "$patch"
 """The strategic merge patch directive key."""

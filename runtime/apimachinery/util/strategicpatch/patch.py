@@ -27,10 +27,10 @@ import copy
 from contextvars import ContextVar
 from typing import Any
 
-from kgen.runtime.apimachinery.gofmt import GoPanic, go_equal, go_key, go_v
-from kgen.runtime.apimachinery.gofmt import go_type as _go_type
+from kgen.runtime.apimachinery.golang.gofmt import GoPanic, go_equal, go_key, go_v
+from kgen.runtime.apimachinery.golang.gofmt import go_type as _go_type
 from kgen.runtime.apimachinery.mergeschema import FieldType, TypeSchema
-from kgen.runtime.apimachinery.strategicpatch_order import (
+from kgen.runtime.apimachinery.util.strategicpatch.order import (
     BAD_ORDER_LIST,
     BAD_PRIMITIVE_LIST,
     BAD_RETAIN_KEYS,

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.runtime.apimachinery.gofmt import go_equal, go_v
-from kgen.runtime.apimachinery.gofmt import go_type as _go_type
-from kgen.runtime.apimachinery.strategicpatch import (
+from kgen.runtime.apimachinery.golang.gofmt import go_equal, go_v
+from kgen.runtime.apimachinery.golang.gofmt import go_type as _go_type
+from kgen.runtime.apimachinery.util.strategicpatch.patch import (
     DELETE_PREFIX,
     DIRECTIVE,
     ORDER_PREFIX,
@@ -35,8 +35,8 @@ from kgen.runtime.apimachinery.strategicpatch import (
     _special_elements,
     _validate_order,
 )
-from kgen.runtime.apimachinery.strategicpatch_diffmaps import go_deep_equal, retain_keys_strategy, sort_scalars
-from kgen.runtime.apimachinery.strategicpatch_order import (
+from kgen.runtime.apimachinery.util.strategicpatch.diffmaps import go_deep_equal, retain_keys_strategy, sort_scalars
+from kgen.runtime.apimachinery.util.strategicpatch.order import (
     BAD_ORDER_LIST,
     SMPBadRequest,
     SMPInternal,

@@ -1,7 +1,7 @@
 """The Kubernetes CEL library in plain Python, and values bound as the apiserver binds them.
 
 k8s.io/apiserver/pkg/cel/library (v0.37: quantity, URL, IP/CIDR, semver, lists) and cel-go's
-ext.Sets / ext.Lists, for ``kgen.runtime.apimachinery.cel`` to declare to cel-expr-python with
+ext.Sets / ext.Lists, for ``kgen.runtime.apimachinery.validation.cel.validation`` to declare to cel-expr-python with
 concrete parameter types (see that module's docstring for why); Kubernetes' opaque values travel
 as tagged maps ``{"__k8s__": kind, "v": canonical}``. ``to_cel`` binds a decoded JSON value as
 the apiserver types it from its schema node (durations and timestamps of ``format`` fields,
@@ -461,7 +461,7 @@ def value_text(value: Any) -> str | None:
     """The value as field.Invalid prints it, or None where it omits it (objects and lists)."""
     if isinstance(value, (dict, list)):
         return None
-    from kgen.runtime.apimachinery.gofmt import go_value
+    from kgen.runtime.apimachinery.golang.gofmt import go_value
 
     return go_value(value)
 

@@ -55,8 +55,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from kgen.runtime.apimachinery.ratchet import MISSING  # ``evaluate(old_self=MISSING)``: no old value
-from kgen.runtime.apimachinery.cel_library import (
+from kgen.runtime.apimachinery.validation.ratcheting import MISSING  # ``evaluate(old_self=MISSING)``: no old value
+from kgen.runtime.apimachinery.validation.cel.library import (
     GLOBALS, LIBRARY, CelError, Sig, escape_property, is_dyn, to_cel, value_text,
 )
 
