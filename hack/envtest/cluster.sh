@@ -66,8 +66,9 @@ swap_in() { chmod 755 "$1"; rm -rf "$2"; mv "$1" "$2"; }
 seconds() { echo $(( $(date +%s) - $1 )); }
 
 # 1. etcd + kube-apiserver: build.sh's own cache entry (it prints its folder last).
+# (Through bash: installed from kgen's wheel, the scripts lose their executable bit.)
 built_envtest="$(KGEN_CACHE_DIR="$cache_root" KGEN_ENVTEST_KUBERNETES_VERSION="$KUBERNETES_VERSION" \
-  KGEN_ENVTEST_ETCD_VERSION="$ETCD_VERSION" "$here/build.sh" | tail -n 1)"
+  KGEN_ENVTEST_ETCD_VERSION="$ETCD_VERSION" bash "$here/build.sh" | tail -n 1)"
 [[ "$built_envtest" == "$envtest_dir" ]] || { echo "cluster.sh: build.sh printed $built_envtest, expected $envtest_dir" >&2; exit 1; }
 
 # 2. kube-controller-manager, kube-scheduler, kubectl: same module, versions and flags as the
@@ -81,7 +82,7 @@ if ! complete "$k8s_dir" "${k8s_binaries[@]}"; then
     cp -R "$here/kube-apiserver" "$src/"
   else
     KGEN_ENVTEST_KUBERNETES_VERSION="$KUBERNETES_VERSION" KGEN_ENVTEST_ETCD_VERSION="$ETCD_VERSION" \
-      "$here/build.sh" --write-modules "$src"
+      bash "$here/build.sh" --write-modules "$src"
   fi
   minor="${KUBERNETES_VERSION#*.}"; minor="${minor%%.*}"
   ver_pkg=k8s.io/component-base/version
@@ -105,6 +106,7 @@ fi
 # the default Stages and the CRDs from its module's kustomize folder.
 if ! complete "$kwok_dir" kwok || [[ ! -d "$kwok_dir/kwok-stages" || ! -d "$kwok_dir/kwok-crds" ]]; then
   need_go "kwok"
+  command -v patch >/dev/null || { echo "cluster.sh: the patch tool is needed to apply kwok-exec.patch to kwok's source" >&2; exit 1; }
   mkdir -p "$cache_root/kwok"
   tempdir work "$cache_root/kwok"
   tempdir src "$cache_root/kwok"

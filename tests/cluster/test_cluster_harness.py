@@ -55,6 +55,34 @@ def test_a_built_cluster_is_reused_as_it_is_without_go(kube_cluster: Cluster) ->
     assert time.monotonic() - started < 5
 
 
+def test_the_recipe_runs_as_installed_from_the_wheel_without_executable_bits(kube_cluster: Cluster, tmp_path: Path) -> None:
+    """kgen's wheel ships hack/envtest/ as kgen/envtest/, where files lose their mode: cluster.sh
+    must run build.sh through bash. A cache whose parts are the built ones (linked) needs no build."""
+    recipe = tmp_path / "envtest"
+    for source in (ROOT / "hack" / "envtest").rglob("*"):
+        if source.is_file():
+            target = recipe / source.relative_to(ROOT / "hack" / "envtest")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(source.read_bytes())  # mode 0644
+    built = kube_cluster.assets.resolve()
+    cache = tmp_path / "cache"
+    parts = {  # the three cache entries the folder's links point into
+        "envtest": (built / "kube-apiserver").resolve().parent,
+        "cluster": (built / "kubectl").resolve().parent,
+        "kwok": (built / "kwok").resolve().parent,
+    }
+    for kind, part in parts.items():
+        (cache / kind).mkdir(parents=True)
+        (cache / kind / part.name).symlink_to(part)
+    env = {**os.environ, "KGEN_CACHE_DIR": str(cache), "KGEN_ENVTEST_KUBERNETES_VERSION": kube_cluster.version.lstrip("v")}
+    done = subprocess.run(["bash", str(recipe / "cluster.sh")], capture_output=True, text=True, env=env)
+    assert (done.returncode, done.stderr) == (0, "")
+    folder = Path(done.stdout.strip())
+    assert folder.parent == cache / "cluster" and folder.name == kube_cluster.assets.name
+    version = subprocess.run([str(folder / "kubectl"), "version", "--client", "-o", "json"], capture_output=True, text=True)
+    assert json.loads(version.stdout)["clientVersion"]["gitVersion"] == kube_cluster.version
+
+
 def test_a_stopped_cluster_leaves_no_process_or_folder_and_stops_at_once(tmp_path: Path) -> None:
     run_log = tmp_path / "run.log"
     cluster = Cluster(nodes=1, run_log=run_log).start()

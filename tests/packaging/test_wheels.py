@@ -92,6 +92,9 @@ def test_generator_wheel_holds_the_generator_and_depends_on_the_same_runtime(whe
         # the recipe `kgen envtest` builds kube-apiserver and etcd from (hack/envtest/)
         "kgen/envtest/build.sh",
         "kgen/envtest/versions.env",
+        # ... and the whole test cluster's (`kgen envtest --cluster`): kcm, scheduler, kubectl, patched kwok
+        "kgen/envtest/cluster.sh",
+        "kgen/envtest/kwok-exec.patch",
         "kgen/envtest/etcd/go.mod",
         "kgen/envtest/etcd/go.sum",
         "kgen/envtest/etcd/main.go",
