@@ -83,7 +83,8 @@ def test_a_node_whose_heartbeat_stops_goes_not_ready_and_is_tainted(cs: Clientse
     kube_cluster.add_node(name)
     try:
         kube_cluster.wait_for_node_ready([name])
-        assert _taints(cs.core_v1.nodes().get(name)) == set()
+        # A new Node carries the not-ready taint until the lifecycle controller sees it Ready.
+        wait_for("the new node untainted", lambda: _taints(cs.core_v1.nodes().get(name)) == set())
         kube_cluster.stop_node_heartbeat(name)
 
         # After the grace period without a Lease renewal the node lifecycle controller sets the
