@@ -12,7 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from kgen.kubernetes import Clientset
+from kgen.kubernetes.models.apps.v1 import Deployment
+from kgen.kubernetes.models.batch.v1 import Job
+from kgen.runtime.rest import load_kubeconfig
 from kgen.runtime.testing import Cluster
+from tests.cluster.conftest import some, wait_for
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -97,3 +102,34 @@ def test_a_stopped_cluster_leaves_no_process_or_folder_and_stops_at_once(tmp_pat
     check = subprocess.run([str(ROOT / "hack" / "check-leftovers.sh"), str(run_log)], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
     assert "(5 envtest processes, 1 temp folders)" in check.stdout
+
+
+def test_a_cluster_runs_only_the_controllers_and_the_scheduler_asked_for(tmp_path: Path) -> None:
+    template = {"spec": {"containers": [{"name": "app", "image": "example.com/app:1"}]}}
+    with Cluster(nodes=1, controllers=("*", "-deployment-controller"), scheduler=False, run_log=tmp_path / "run.log") as cluster:
+        assert set(cluster.pids) == {"etcd", "kube-apiserver", "kube-controller-manager", "kwok"}
+        config = load_kubeconfig(cluster.kubeconfig)
+        config.qps = -1
+        with Clientset(config) as cs:
+            cs.apps_v1.deployments("default").create(
+                Deployment.from_dict(
+                    {
+                        "metadata": {"name": "web"},
+                        "spec": {"selector": {"matchLabels": {"app": "web"}},
+                                 "template": {"metadata": {"labels": {"app": "web"}}, **template}},
+                    }
+                )
+            )
+            cs.batch_v1.jobs("default").create(
+                Job.from_dict({"metadata": {"name": "work"}, "spec": {"template": {**template, "spec": {
+                    **template["spec"], "restartPolicy": "Never"}}}})
+            )
+            # The Job controller runs: its pod is made; no scheduler binds it to the node.
+            (pod,) = wait_for("the Job's pod", lambda: cs.core_v1.pods("default").list(label_selector="job-name=work").items)
+            time.sleep(3)
+            pod = cs.core_v1.pods("default").get(some(pod.metadata).name or "")
+            assert some(pod.spec).node_name is None and some(pod.status).phase == "Pending"
+            # The Deployment controller does not run: no ReplicaSet, though the controllers have
+            # been at work for seconds.
+            assert cs.apps_v1.replica_sets("default").list().items == []
+            assert some(cs.apps_v1.deployments("default").get("web").status).observed_generation is None
