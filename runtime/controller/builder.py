@@ -38,13 +38,13 @@ from kgen.runtime.controller.handler import (
 )
 from kgen.runtime.controller.predicate import Predicate
 from kgen.runtime.controller.reconcile import AsyncReconciler, AsyncReconcilerFunc, Reconciler, Request
-from kgen.runtime.controller.scheme import resource_for
+from kgen.runtime.controller.cluster.scheme import resource_for
 from kgen.runtime.controller.source import Channel, Informer, Kind, Source
 from kgen.runtime.util.workqueue import RateLimiter
 
 if TYPE_CHECKING:
-    from kgen.runtime.controller.async_manager import AsyncManager
-    from kgen.runtime.controller.manager import Manager
+    from kgen.runtime.controller.manager.async_manager import AsyncManager
+    from kgen.runtime.controller.manager.manager import Manager
 
 __all__ = ["AsyncBuilder", "Builder", "async_controller_managed_by", "controller_managed_by"]
 

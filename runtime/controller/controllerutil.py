@@ -35,8 +35,8 @@ from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.util.retry import DEFAULT_RETRY, retry_on_conflict
 
 if TYPE_CHECKING:
-    from kgen.runtime.controller.async_client import AsyncClient
-    from kgen.runtime.controller.client import Client
+    from kgen.runtime.controller.cluster.async_client import AsyncClient
+    from kgen.runtime.controller.cluster.client import Client
 
 __all__ = [
     "AlreadyOwnedError", "add_finalizer", "async_add_finalizer_and_update", "async_remove_finalizer_and_update", "add_finalizer_and_update", "contains_finalizer", "get_controller_of",

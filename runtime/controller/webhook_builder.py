@@ -31,7 +31,7 @@ from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.webhook.admission import Defaulter, Validator, with_defaulter, with_validator
 
 if TYPE_CHECKING:
-    from kgen.runtime.controller.manager import ManagerCore
+    from kgen.runtime.controller.manager.manager import ManagerCore
 
 __all__ = ["WebhookBuilder", "WebhookBuilderFor", "mutate_path", "validate_path", "webhook_managed_by"]
 

@@ -28,7 +28,7 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
 - JSON patch, JSON merge patch, strategic merge patch (``kgen.runtime.apimachinery.patch``) and server-side
   apply with field ownership and conflicts (``kgen.runtime.apimachinery.util.managedfields.managedfields``);
 - ``fieldValidation``: unknown fields of built-in kinds as ``Warning`` headers (Warn, the default)
-  or the apiserver's refusals (Strict), ``kgen.runtime.fake.field_validation``;
+  or the apiserver's refusals (Strict), ``kgen.runtime.fake.schema.field_validation``;
 - deletion with preconditions, finalizers (the object stays, with ``deletionTimestamp``, until
   an update removes the last one) and the ``foregroundDeletion``/``orphan`` finalizers;
 - a custom resource stored as server-side apply merged it: an apply leaving an empty or null
@@ -39,7 +39,7 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
 - validation of every create, update, patch and apply (not scale) by
   ``kgen.runtime.apimachinery.validation``, refused with the apiserver's 422 (or 400): a custom
   resource's whole schema and CEL rules, a built-in kind's OpenAPI types, formats and enums;
-  updates ratcheted as the apiserver's (``kgen.runtime.fake.validation``).
+  updates ratcheted as the apiserver's (``kgen.runtime.fake.schema.validation``).
 
 What it does not do: defaulting, Go validation of built-in kinds and the warnings it gives (a
 pod template's duplicate env names, say), CEL transition rules (``oldSelf``), admission, conversion between versions (each version is its own

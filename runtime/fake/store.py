@@ -97,7 +97,7 @@ class Store:
         self.bookmark_interval = bookmark_interval
         self.extras: dict[tuple[ResourceInfo, Key], Obj] = {}
         """What a custom resource's stored JSON holds beyond its answer: the empty or null
-        metadata collections a server-side apply left (``kgen.runtime.fake.writes.stored_extras``)."""
+        metadata collections a server-side apply left (``kgen.runtime.fake.handlers.writes.stored_extras``)."""
 
     def register(self, info: ResourceInfo, *, status: bool) -> None:
         """Serve resource ``info``; ``status``: whether it has a status subresource."""

@@ -32,7 +32,7 @@ from kgen.kubernetes.models.core.v1 import ConfigMap, Secret
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.errors import NotFound
 from kgen.runtime.controller import Manager, Request
-from kgen.runtime.controller.probes import ping
+from kgen.runtime.controller.manager.probes import ping
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import unthrottled_config, wait_for
 from tests.support.controller.secret_mirror import FINALIZER, LABEL, SLOW, SecretMirror, mirror_controller, mirror_name

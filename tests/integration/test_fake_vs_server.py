@@ -665,11 +665,11 @@ def test_the_harness_reports_planted_names_and_ownership(figure: Figure) -> None
 
 @pytest.mark.integration
 def test_the_zero_fields_table_is_what_the_go_types_say() -> None:
-    """runtime/fake/zero_fields.json is hack/oracle/zerofields' output on k8s.io/api at the envtest
-    version (regenerate: ``$(hack/oracle/build.sh zerofields) > runtime/fake/zero_fields.json``)."""
+    """runtime/fake/schema/zero_fields.json is hack/oracle/zerofields' output on k8s.io/api at the envtest
+    version (regenerate: ``$(hack/oracle/build.sh zerofields) > runtime/fake/schema/zero_fields.json``)."""
     binary = subprocess.run([str(REPO / "hack/oracle/build.sh"), "zerofields"], check=True, capture_output=True, text=True)
     fresh = json.loads(subprocess.run([binary.stdout.strip()], check=True, capture_output=True, text=True).stdout)
-    committed = json.loads((REPO / "runtime/fake/zero_fields.json").read_text())
+    committed = json.loads((REPO / "runtime/fake/schema/zero_fields.json").read_text())
     assert fresh == committed
     assert committed["types"]["apps/v1.DeploymentStatus"]["replicas"] == "0"  # a value int32
     assert "replicas" not in committed["types"]["apps/v1.DeploymentSpec"]  # a *int32

@@ -93,4 +93,4 @@ def test_user_project_type_checks_against_editable_kgen(tmp_path: Path) -> None:
     assert "-> kgen.runtime.rest.config.Config" in revealed.stdout, revealed.stdout
     assert "userclient.models.apps.v1.Deployment" in revealed.stdout, revealed.stdout
     # kgen.controller, the short name packaging/kgen-runtime/kgen/controller/ re-exports, is the runtime's Manager.
-    assert 'Revealed type is "def (self: kgen.runtime.controller.manager.Manager)' in revealed.stdout, revealed.stdout
+    assert 'Revealed type is "def (self: kgen.runtime.controller.manager.manager.Manager)' in revealed.stdout, revealed.stdout

@@ -58,7 +58,8 @@ def test_runtime_wheel_holds_the_runtime_and_the_stock_client_only(wheels: Wheel
         "kgen/runtime/py.typed",
         "kgen/runtime/rest/client.py",
         "kgen/runtime/testing/pytest_plugin.py",
-        "kgen/runtime/fake/zero_fields.json",  # package data the fake reads
+        "kgen/runtime/fake/schema/zero_fields.json",  # package data the fake reads
+        "kgen/runtime/apimachinery/util/managedfields/zero_objects.json",  # ... and the field manager
         "kgen/kubernetes/py.typed",
         "kgen/kubernetes/__init__.py",
         # the short names of kgen.runtime.controller and kgen.runtime.webhook (re-exports), typed
@@ -160,7 +161,7 @@ def test_wheels_install_with_console_script_and_import_names(wheels: Wheels, tmp
          "--cache-dir", str(tmp_path / ".mypy_cache"), "short.py"],
         capture_output=True, text=True, cwd=tmp_path,
     )
-    assert 'Revealed type is "kgen.runtime.controller.manager.Manager"' in typed.stdout, typed.stdout
+    assert 'Revealed type is "kgen.runtime.controller.manager.manager.Manager"' in typed.stdout, typed.stdout
     assert 'short.py:9: error: Module "kgen.webhook" has no attribute "Nope"' in typed.stdout, typed.stdout
     assert "import-not-found" not in typed.stdout and "Found 1 error" in typed.stdout, typed.stdout
 

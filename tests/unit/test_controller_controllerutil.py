@@ -29,7 +29,7 @@ from kgen.runtime.controller import (
     set_controller_reference,
     set_owner_reference,
 )
-from kgen.runtime.controller.client import Client
+from kgen.runtime.controller.cluster.client import Client
 
 
 def foo(name: str = "foo", uid: str = "uid-foo", namespace: str = "ns") -> Foo:

@@ -13,8 +13,8 @@ import pytest
 
 from kgen.runtime.controller import AsyncManager, Manager
 from kgen.runtime.controller.metrics import Registry
-from kgen.runtime.controller.probes import Probes, ping
-from kgen.runtime.controller.server import parse_address
+from kgen.runtime.controller.manager.probes import Probes, ping
+from kgen.runtime.controller.manager.server import parse_address
 from kgen.runtime.rest import Config
 
 

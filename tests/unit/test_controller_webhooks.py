@@ -27,7 +27,7 @@ from kgen.kubernetes.models.apps.v1 import Deployment
 from kgen.kubernetes.models.core.v1 import ConfigMap
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery import Model
-from kgen.runtime.controller import manager as manager_module
+from kgen.runtime.controller.manager import manager as manager_module
 from kgen.runtime.controller.webhook_builder import mutate_path, validate_path
 from kgen.runtime.rest import Config
 from kgen.webhook import CertificateLoadError

@@ -364,7 +364,7 @@ def test_the_fake_writes_a_custom_resources_fields_v1_sorted(gizmo_manager: Fiel
 def test_a_write_through_scale_sorts_a_custom_resources_fields_v1(gizmo_manager: FieldManager) -> None:
     # apiextensions-apiserver customresource/etcd.go: cr.SetManagedFields(ToParent(...)) on the
     # unstructured object; a built-in parent (typed) keeps structured-merge-diff's order.
-    from kgen.runtime.fake.fieldmanagers import record_scale_update
+    from kgen.runtime.fake.schema.fieldmanagers import record_scale_update
 
     live = created(gizmo_manager, {"apiVersion": gizmo_manager.api_version, "kind": "Gizmo", "metadata": {"name": "g"},
                                    "spec": {"endpoints": PORTS, "replicas": 1}})
@@ -424,7 +424,7 @@ def test_the_zero_objects_table_is_what_the_go_types_say() -> None:
 def test_a_write_through_scale_is_owned_on_the_parent_without_a_time() -> None:
     # scalehandler.go ToParent: the Scale manager's entry takes the parent's time for its
     # identifier, which a new manager has none of (kube-apiserver 1.37.2 writes it so, first).
-    from kgen.runtime.fake.fieldmanagers import record_scale_update
+    from kgen.runtime.fake.schema.fieldmanagers import record_scale_update
 
     fm = FieldManager("apps/v1", "Deployment")
     live = created(fm, deployment(replicas=2, selector={"matchLabels": {"app": "web"}}, template=TEMPLATE))

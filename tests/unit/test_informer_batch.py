@@ -22,7 +22,7 @@ from kgen.runtime.tools.cache.processor import (
     SharedProcessor,
 )
 from kgen.runtime.tools.cache.shared_informer import HandlerRegistration
-from kgen.runtime.tools.cache.wait_group import WaitGroup
+from kgen.runtime.util.wait_group import WaitGroup
 from tests.support.fake_source import FakeControllerSource, pod
 from tests.support.flavours import Flavour
 from tests.unit.test_shared_informer_unit import informer_for, notes

@@ -44,13 +44,13 @@ def test_short_names_hold_the_classes_users_name() -> None:
     assert kgen.controller.AsyncManager is kgen.runtime.controller.AsyncManager
     assert kgen.controller.webhook_managed_by is kgen.runtime.controller.webhook_managed_by
     assert kgen.webhook.WebhookServer is kgen.runtime.webhook.WebhookServer
-    assert kgen.controller.Manager.__module__ == "kgen.runtime.controller.manager"
+    assert kgen.controller.Manager.__module__ == "kgen.runtime.controller.manager.manager"
 
 
 def test_importing_every_short_name_loads_no_second_copy_of_a_module() -> None:
     """In a fresh interpreter: after importing the short names, each class is defined once (every
     loaded kgen.controller*/kgen.webhook* module is one of the four re-exports), and a module path
-    under a short name does not exist (no `kgen.controller.manager` beside `kgen.runtime.controller.manager`)."""
+    under a short name does not exist (no `kgen.controller.manager` beside `kgen.runtime.controller.manager.manager`)."""
     code = (
         "import sys, importlib\n"
         f"for name in {sorted(SHORT_NAMES)!r}: importlib.import_module(name)\n"

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from kgen.runtime.rest.watch import ADDED, Bookmark, WatchEvent
-from kgen.runtime.tools.cache.pager import PAGE_SIZE, ListPager
+from kgen.runtime.tools.pager import PAGE_SIZE, ListPager
 from kgen.runtime.tools.cache.reflector import Consume, ListPage, OpenWatch, ReflectorCore, Stepper, Wait
 from kgen.runtime.tools.cache.store import Store
 from kgen.runtime.tools.cache.reflector_state import (

@@ -2,7 +2,7 @@
 // encoding/json drops a zero scalar: a non-pointer string, bool or number field tagged
 // omitempty or omitzero (DeploymentStatus.replicas is; DeploymentSpec.replicas, a *int32, is not). The
 // OpenAPI schema cannot tell a pointer from a value, so kgen's fake reads this table
-// (runtime/fake/zero_fields.json, this program's output, checked for drift by
+// (runtime/fake/schema/zero_fields.json, this program's output, checked for drift by
 // tests/integration/test_fake_vs_server.py) to store objects as the apiserver's Go types make them.
 //
 // Output (JSON): {"kinds": {"apps/v1/Deployment": "<type>"}, "types": {"<type>": {"<json

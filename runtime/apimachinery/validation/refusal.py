@@ -1,6 +1,6 @@
 """The ``Status`` the apiserver refuses an object with, from the errors ``validate`` predicts.
 
-Shared by the typed clients' ``validate=True`` and the fake (``kgen.runtime.fake.validation``),
+Shared by the typed clients' ``validate=True`` and the fake (``kgen.runtime.fake.schema.validation``),
 so a local refusal raises the exception, with the message, details and causes, the apiserver's
 answer would (checked against it by tests/unit/test_client_validate_option.py and
 test_fake_validation.py).

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from kgen.runtime.apimachinery.model import Model
-from kgen.runtime.controller.cache import DEFAULT_CACHE_SYNC_TIMEOUT, CacheCore, get_from, list_from
+from kgen.runtime.controller.cluster.cache import DEFAULT_CACHE_SYNC_TIMEOUT, CacheCore, get_from, list_from
 from kgen.runtime.rest.client import AsyncRESTClient
 from kgen.runtime.tools.cache.informer_factory import AsyncSharedInformerFactory
 from kgen.runtime.tools.cache.listers import Lister

@@ -7,9 +7,9 @@ from typing import Any, TypeVar
 
 from kgen.runtime.apimachinery.meta import namespace_of
 from kgen.runtime.apimachinery.model import Model
-from kgen.runtime.controller.async_cache import AsyncCache
-from kgen.runtime.controller.client import scoped
-from kgen.runtime.controller.scheme import resource_for
+from kgen.runtime.controller.cluster.async_cache import AsyncCache
+from kgen.runtime.controller.cluster.client import scoped
+from kgen.runtime.controller.cluster.scheme import resource_for
 from kgen.runtime.gentype.client import AsyncResourceClient
 from kgen.runtime.gentype.resource import PatchType, PropagationPolicy
 from kgen.runtime.rest.client import AsyncRESTClient

@@ -22,7 +22,7 @@ from kgen.runtime.tools.cache.informer_factory import SharedInformerFactory, _Fa
 from kgen.runtime.tools.cache.listers import Lister
 from kgen.runtime.tools.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
 
-from kgen.runtime.controller.scheme import resource_for
+from kgen.runtime.controller.cluster.scheme import resource_for
 
 __all__ = ["Cache", "CacheSyncTimeout"]
 

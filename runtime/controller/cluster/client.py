@@ -18,8 +18,8 @@ from kgen.runtime.gentype.client import ResourceClient
 from kgen.runtime.gentype.resource import PatchType, PropagationPolicy
 from kgen.runtime.rest.client import RESTClient
 
-from kgen.runtime.controller.cache import Cache
-from kgen.runtime.controller.scheme import Resource, resource_for
+from kgen.runtime.controller.cluster.cache import Cache
+from kgen.runtime.controller.cluster.scheme import Resource, resource_for
 
 __all__ = ["APIReader", "Client"]
 

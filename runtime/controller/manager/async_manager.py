@@ -23,11 +23,11 @@ import threading
 import time
 from typing import Any
 
-from kgen.runtime.controller.async_cache import AsyncCache
-from kgen.runtime.controller.async_client import AsyncClient
+from kgen.runtime.controller.cluster.async_cache import AsyncCache
+from kgen.runtime.controller.cluster.async_client import AsyncClient
 from kgen.runtime.controller.async_controller import AsyncController
-from kgen.runtime.controller.cache import CacheSyncTimeout
-from kgen.runtime.controller.manager import ManagerCore
+from kgen.runtime.controller.cluster.cache import CacheSyncTimeout
+from kgen.runtime.controller.manager.manager import ManagerCore
 from kgen.runtime.controller.metrics import rest_client_metrics
 from kgen.runtime.rest.client import AsyncRESTClient
 from kgen.runtime.rest.config import Config
@@ -35,7 +35,7 @@ from kgen.runtime.tools.leaderelection import AsyncLeaderElector
 
 __all__ = ["AsyncManager"]
 
-log = logging.getLogger("kgen.runtime.controller.manager")
+log = logging.getLogger("kgen.runtime.controller.manager.manager")
 
 
 class AsyncManager(ManagerCore):

@@ -58,13 +58,13 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from kgen.runtime.controller.async_cache import AsyncCache
-from kgen.runtime.controller.cache import DEFAULT_CACHE_SYNC_TIMEOUT, Cache, CacheSyncTimeout
-from kgen.runtime.controller.client import Client
+from kgen.runtime.controller.cluster.async_cache import AsyncCache
+from kgen.runtime.controller.cluster.cache import DEFAULT_CACHE_SYNC_TIMEOUT, Cache, CacheSyncTimeout
+from kgen.runtime.controller.cluster.client import Client
 from kgen.runtime.controller.controller import Controller
 from kgen.runtime.controller.metrics import Registry, rest_client_metrics
-from kgen.runtime.controller.probes import Checker, Probes
-from kgen.runtime.controller.server import Endpoint, Route, parse_address
+from kgen.runtime.controller.manager.probes import Checker, Probes
+from kgen.runtime.controller.manager.server import Endpoint, Route, parse_address
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.rest.config import Config
 from kgen.runtime.tools.leaderelection import LeaderElector
@@ -75,7 +75,7 @@ from kgen.runtime.webhook.conversion import ConversionWebhook
 
 __all__ = ["LeaderElectionLost", "Manager", "ManagerCore"]
 
-log = logging.getLogger("kgen.runtime.controller.manager")
+log = logging.getLogger("kgen.runtime.controller.manager.manager")
 
 DEFAULT_SYNC_PERIOD = 10 * 3600.0
 """controller-runtime's default SyncPeriod: every cached object is handed to the handlers again

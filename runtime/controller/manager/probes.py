@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 __all__ = ["Checker", "Probes", "ping"]
 
-log = logging.getLogger("kgen.runtime.controller.probes")
+log = logging.getLogger("kgen.runtime.controller.manager.probes")
 
 Checker = Callable[[], None]
 """A check: returns to pass, raises to fail."""

@@ -2,7 +2,7 @@
 
 The applied configuration is merged by the route's field manager
 (``kgen.runtime.apimachinery.util.managedfields.fieldmanager``, structured-merge-diff's semantics over the kind's
-schema; see ``kgen.runtime.fake.fieldmanagers``): a field another manager owns that the apply
+schema; see ``kgen.runtime.fake.schema.fieldmanagers``): a field another manager owns that the apply
 would change is a 409 Conflict listing the owners, unless ``force=true`` takes it over; fields
 the manager stops applying are removed unless someone else owns them. Apply needs a
 ``fieldManager`` (422 without one), a body naming the resource's apiVersion and kind and a
@@ -20,12 +20,12 @@ from typing import Any
 from kgen.runtime.apimachinery.util.managedfields.fieldmanager import ApplyConflict, FieldManagerError
 from kgen.runtime.apimachinery.meta import name_of
 from kgen.runtime.fake.errors import Failure, bad_request, not_found
-from kgen.runtime.fake.fieldmanagers import field_manager
+from kgen.runtime.fake.schema.fieldmanagers import field_manager
 from kgen.runtime.fake.request import Call, Reply, Route
-from kgen.runtime.fake.schema import decoded
+from kgen.runtime.fake.schema.decode import decoded
 from kgen.runtime.fake.store import Store, now
-from kgen.runtime.fake.validation import check_valid
-from kgen.runtime.fake.writes import (
+from kgen.runtime.fake.schema.validation import check_valid
+from kgen.runtime.fake.handlers.writes import (
     check_identity, check_version, next_version, save, stored_extras, tracks_generation, typed,
 )
 

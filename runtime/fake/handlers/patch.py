@@ -11,7 +11,7 @@ answers them (400 with apimachinery's words, 422 generic, any other a plain 500 
 a panic a dropped connection). Under ``fieldValidation=Strict`` a patch whose result has fields
 the Go type lacks (or a JSON patch with unknown members) is a 422 quoting the strategic merge
 patch, or the patched object for the other types, and under Warn (the default) every
-patch type's unknown fields are ``Warning`` headers (``kgen.runtime.fake.field_validation``).
+patch type's unknown fields are ``Warning`` headers (``kgen.runtime.fake.schema.field_validation``).
 
 Refusals are the apiserver's (k8s.io/apiserver v0.37.2 ``handlers/patch.go``): a body that does
 not decode is a 400 with the decoder's words; more than 10000 JSON patch operations a 413
@@ -36,14 +36,14 @@ from kgen.runtime.apimachinery.patch.jsonpatch import (
 )
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
 from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch
-from kgen.runtime.fake.apply import apply
+from kgen.runtime.fake.handlers.apply import apply
 from kgen.runtime.fake.errors import Failure, bad_request, unsupported_patch
 from kgen.runtime.fake.request import Call, Reply, Route
-from kgen.runtime.fake.scale import scale_of, write_scale
-from kgen.runtime.fake.field_validation import check_strict, check_strict_json, unknown_field_warnings
+from kgen.runtime.fake.handlers.scale import scale_of, write_scale
+from kgen.runtime.fake.schema.field_validation import check_strict, check_strict_json, unknown_field_warnings
 from kgen.runtime.fake.store import Store, builtin
-from kgen.runtime.fake.validation import check_valid
-from kgen.runtime.fake.writes import check_version, next_version, record_update, save
+from kgen.runtime.fake.schema.validation import check_valid
+from kgen.runtime.fake.handlers.writes import check_version, next_version, record_update, save
 from kgen.runtime.gentype.resource import PatchType
 
 _PATCHERS: dict[str, Callable[..., Any]] = {

@@ -16,7 +16,7 @@
   ``deletionTimestamp``, until an update removes the last one; deletecollection answers the
   list as it was before the deletions (the registry's DeleteCollection returns what it listed);
 - create and update: fields the Go type lacks are ``Warning`` headers, or a 400 under
-  ``fieldValidation=Strict`` (``kgen.runtime.fake.field_validation``);
+  ``fieldValidation=Strict`` (``kgen.runtime.fake.schema.field_validation``);
 - ``dryRun=All`` answers as if written and writes nothing.
 """
 
@@ -30,13 +30,13 @@ from typing import Any
 import msgspec
 
 from kgen.runtime.fake.errors import Failure, already_exists, bad_request, details, expired, invalid, no_route
-from kgen.runtime.fake.field_validation import check_strict_body, unknown_field_warnings
+from kgen.runtime.fake.schema.field_validation import check_strict_body, unknown_field_warnings
 from kgen.runtime.fake.request import Call, Reply, Route, parse_rv
 from kgen.runtime.fake.selectors import selector
 from kgen.runtime.fake.store import Key, Obj, Store, builtin, copy, meta, now
-from kgen.runtime.fake.schema import decoded
-from kgen.runtime.fake.validation import check_valid
-from kgen.runtime.fake.writes import (
+from kgen.runtime.fake.schema.decode import decoded
+from kgen.runtime.fake.schema.validation import check_valid
+from kgen.runtime.fake.handlers.writes import (
     check_identity, check_uid, check_update_version, check_version, next_version, record_update, save, tracks_generation, typed,
 )
 from kgen.runtime.gentype.resource import ResourceInfo

@@ -15,7 +15,7 @@ The apiserver's registry strategy, reduced to what clients can observe:
   they are copied to its ReplicaSets), and a custom resource without a status subresource
   counts its status (apiextensions' customResourceStrategy compares all but metadata);
 - what is stored is what the Go types make of the body: unknown fields pruned, empty
-  ``omitempty`` maps and slices dropped (``kgen.runtime.fake.schema``);
+  ``omitempty`` maps and slices dropped (``kgen.runtime.fake.schema.decode``);
 - a custom resource's update must carry a resourceVersion (its strategy's
   ``AllowUnconditionalUpdate`` is false): 422 without one;
 - a write that changes nothing (managedFields timestamps aside) is no write: no new
@@ -32,9 +32,9 @@ from typing import Any
 from kgen.runtime.apimachinery.patch.jsonpatch import json_equal
 from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.fake.errors import Failure, bad_request, conflict, details, qualified
-from kgen.runtime.fake.fieldmanagers import field_manager, record_scale_update
+from kgen.runtime.fake.schema.fieldmanagers import field_manager, record_scale_update
 from kgen.runtime.fake.request import Call, Route
-from kgen.runtime.fake.schema import decoded
+from kgen.runtime.fake.schema.decode import decoded
 from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
 from kgen.runtime.gentype.resource import ResourceInfo
 

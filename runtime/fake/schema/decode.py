@@ -24,7 +24,7 @@ by tests/integration/test_fake_vs_server.py):
 
 Custom resources are not decoded into Go types: their ``metadata`` is coerced to ``ObjectMeta``
 like any other's (its unknown fields dropped and reported first), then the rest is pruned by the
-CRD's structural schema (``kgen.runtime.fake.structural``), taken from the generated package the
+CRD's structural schema (``kgen.runtime.fake.schema.pruning``), taken from the generated package the
 kind's model comes from. A kind with no generated model (registered on the tracker without one,
 as the field manager reads it too: schemaless) keeps everything outside ``metadata``.
 
@@ -46,7 +46,7 @@ import sys
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.fake.store import Obj, builtin
-from kgen.runtime.fake.structural import crd_schema, prune
+from kgen.runtime.fake.schema.pruning import crd_schema, prune
 from kgen.runtime.gentype.resource import ResourceInfo
 
 _TOP_LEVEL_STRUCTS = ("spec", "status")

@@ -1,6 +1,6 @@
 """``fieldValidation``: what the apiserver says about fields a kind's Go type or CRD lacks.
 
-Decoding a built-in object drops them (``kgen.runtime.fake.schema``); what the client hears
+Decoding a built-in object drops them (``kgen.runtime.fake.schema.decode``); what the client hears
 depends on the request's ``fieldValidation``: ``Ignore`` nothing, ``Warn`` (the default) one
 ``Warning: 299 - "unknown field \"<path>\""`` header per field, ``Strict`` a refusal:
 
@@ -14,7 +14,7 @@ depends on the request's ``fieldValidation``: ``Ignore`` nothing, ``Warn`` (the 
 - a strategic merge patch's are the patched object's, sorted; under Strict see below.
 
 A custom resource's unknown fields are its ``metadata``'s, then those its CRD's structural schema
-prunes (``kgen.runtime.fake.structural``), each list sorted, then an embedded resource's
+prunes (``kgen.runtime.fake.schema.pruning``), each list sorted, then an embedded resource's
 ``metadata``'s, for creates, updates and patches alike; the same 400 and 422 texts (the 422 quotes the patched object with every key sorted,
 exactly the server's: it holds a custom resource as unstructured JSON). An apply with fields the
 schema lacks is the field manager's 500 before any of this.
@@ -45,7 +45,7 @@ from kgen.runtime.apimachinery.patch.jsonpatch_v4 import go_quote
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
 from kgen.runtime.fake.errors import Failure, bad_request
 from kgen.runtime.fake.request import Call, Route
-from kgen.runtime.fake.schema import unknown_fields
+from kgen.runtime.fake.schema.decode import unknown_fields
 
 _SET_ELEMENT_ORDER = "$setElementOrder/"
 

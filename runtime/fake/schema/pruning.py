@@ -8,7 +8,7 @@ path segment after a dot, not an index) alike. ``x-kubernetes-preserve-unknown-f
 keeps the unknown fields of the object it is on, but the fields that object *does* declare are
 still pruned below it (``spec.free.k.x`` goes when ``free`` preserves and ``k`` declares only
 ``z``). At the root ``apiVersion``, ``kind`` and ``metadata`` are always kept; ``metadata`` is
-coerced to ``ObjectMeta`` separately (``kgen.runtime.fake.schema``).
+coerced to ``ObjectMeta`` separately (``kgen.runtime.fake.schema.decode``).
 
 The pruned paths are what ``fieldValidation`` reports, after ``metadata``'s own: the CRD handler's
 ``unstructuredSchemaCoercer.apply`` lists the ObjectMeta unknowns first, then the pruned paths,
@@ -26,7 +26,7 @@ schema does not say whether ``additionalProperties`` is nullable: its nulls alwa
 the pruned paths, in the order the walk meets them.
 
 The schema is the merge schema of the generated package the kind's model comes from (the
-same one its field manager uses, ``kgen.runtime.fake.fieldmanagers``). A ``null`` list item is the
+same one its field manager uses, ``kgen.runtime.fake.schema.fieldmanagers``). A ``null`` list item is the
 server's validation error (422), which the fake, doing no validation, does not give.
 """
 

@@ -26,7 +26,7 @@ from kgen.runtime.apimachinery.validation.refusal import refusal
 from kgen.runtime.apimachinery.validation import FieldError, validate
 from kgen.runtime.fake.errors import Failure
 from kgen.runtime.fake.request import Route
-from kgen.runtime.fake.schema import model_for
+from kgen.runtime.fake.schema.decode import model_for
 
 
 def check_valid(route: Route, new: dict[str, Any], stored: dict[str, Any] | None = None) -> None:

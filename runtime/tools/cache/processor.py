@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from kgen.runtime.tools.cache.wait_group import AsyncWaitGroup, Group, WaitGroup
+from kgen.runtime.util.wait_group import AsyncWaitGroup, Group, WaitGroup
 
 # The informer's logger: handler failures and resync warnings are logged where they always were.
 log = logging.getLogger("kgen.runtime.tools.cache.shared_informer")

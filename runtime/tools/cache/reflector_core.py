@@ -12,7 +12,7 @@ from typing import Any
 from kgen.runtime.apimachinery.errors import ApiError
 from kgen.runtime.apimachinery.meta import type_meta
 from kgen.runtime.rest.watch import Bookmark, WatchEvent
-from kgen.runtime.tools.cache.pager import ListPager
+from kgen.runtime.tools.pager import ListPager
 from kgen.runtime.tools.cache.reflector_state import (
     BACKOFF,
     MIN_WATCH_TIMEOUT,

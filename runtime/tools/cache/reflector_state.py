@@ -17,7 +17,7 @@ import httpx
 from kgen.runtime.apimachinery.errors import ApiError, Gone, ServerTimeout, TooManyRequests
 from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.rest.watch import ADDED, DELETED, INITIAL_EVENTS_END, MODIFIED, Bookmark, WatchEvent
-from kgen.runtime.tools.cache.pager import PAGE_SIZE, ListPager
+from kgen.runtime.tools.pager import PAGE_SIZE, ListPager
 from kgen.runtime.util.wait import Backoff, DelayWithReset
 
 __all__ = [

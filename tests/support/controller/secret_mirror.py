@@ -37,7 +37,7 @@ from kgen.runtime.controller import (
     remove_finalizer_and_update,
     set_controller_reference,
 )
-from kgen.runtime.controller.probes import ping
+from kgen.runtime.controller.manager.probes import ping
 from kgen.runtime.rest import load_config
 
 LABEL = "kgen.dev/mirror"
