@@ -104,7 +104,7 @@ class _Driver:
     async def converged_after(self, started: float, deadline: float, operator: subprocess.Popen[bytes]) -> float:
         from kgen.kubernetes import AsyncClientset
 
-        from .widget_client import AsyncClientset as WidgetClientset
+        from widget_client import AsyncClientset as WidgetClientset
 
         async with AsyncClientset(self.config) as core, WidgetClientset(self.config) as bench:
             while time.monotonic() < deadline:
@@ -122,9 +122,9 @@ class _Driver:
         raise RuntimeError(f"the operator did not converge within {deadline - started:.0f} s")
 
     async def write(self, names: list[str], create: bool, rng: random.Random) -> None:
-        from .widget_client import AsyncClientset as WidgetClientset
-        from .widget_client.models.bench_kgen_dev.v1 import Widget, WidgetSpec
-        from .widget_client.models.meta.v1 import ObjectMeta
+        from widget_client import AsyncClientset as WidgetClientset
+        from widget_client.models.bench_kgen_dev.v1 import Widget, WidgetSpec
+        from widget_client.models.meta.v1 import ObjectMeta
 
         datas = {name: {"a": str(rng.randrange(10**9)), "b": str(rng.randrange(10**9))} for name in names}
         gate = asyncio.Semaphore(CONCURRENCY)
@@ -193,7 +193,11 @@ def measure(objects: int, rounds: int, seed: int, workers: int,
 
     from .env import subprocess_env
 
+    from .widget import importable
+
+    client = importable()  # widget_client, generated at bench time (bench/widget.py)
     with KubeAPIServer() as server, subprocess_env() as env:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(client), env.get("PYTHONPATH", "")]))
         install_crd(server.kubeconfig)
         kgen = run_one("kgen", server.kubeconfig, server.pids, objects, rounds, seed, workers, env, progress)
         kopf = run_one("kopf", server.kubeconfig, server.pids, objects, rounds, seed, workers, env, progress)

@@ -5,10 +5,10 @@ each operator into a ConfigMap of the Widget's name (owned by it), and ``status.
 the ``metadata.generation`` that copy was made from, so the bench driver sees from the Widget
 alone when an operator has caught up.
 
-Regenerate the CRD and the client (from the repository root)::
+Regenerate the CRD (from the repository root); the client is generated from it at bench time
+(bench/widget.py)::
 
     kgen manifests --module bench.widget_api --out bench/widget_crd
-    kgen generate --crd bench/widget_crd --out bench --package widget_client
 """
 
 from __future__ import annotations
