@@ -146,3 +146,19 @@ def test_no_runtime_module_is_over_500_lines() -> None:
         if lines > MAX_MODULE_LINES and name not in GENERATED_TABLES:
             long[name] = lines
     assert not long, f"runtime modules over {MAX_MODULE_LINES} lines (split them by concept): {long}"
+
+
+MAX_MODULES_PER_FOLDER = 15
+
+
+def test_no_runtime_folder_holds_more_than_15_modules() -> None:
+    """A folder is a Go package's counterpart (docs/architecture.md): past 15 modules side by side
+    it holds more than one concept, and a reader cannot find one by folder."""
+    crowded = {}
+    for folder in sorted([ROOTS["runtime"], *ROOTS["runtime"].rglob("*/")]):
+        if folder.name == "__pycache__" or not folder.is_dir():
+            continue
+        modules = len(list(folder.glob("*.py")))
+        if modules > MAX_MODULES_PER_FOLDER:
+            crowded[folder.relative_to(ROOTS["runtime"]).as_posix() or "."] = modules
+    assert not crowded, f"runtime folders over {MAX_MODULES_PER_FOLDER} modules (split them by concept): {crowded}"
