@@ -86,7 +86,7 @@ def main(argv: list[str]) -> int:
         print("the two clients encode different JSON; the breakdown would compare different work")
         return 1
     kgen_paths, lightkube_paths = _by_path(kgen.items), _by_path(items)
-    cases = {"whole PodList": (kgen, lightkube)}
+    cases: dict[str, tuple[Any, Any]] = {"whole PodList": (kgen, lightkube)}
     for path, objs in kgen_paths.items():
         if len(objs) >= pods and len(lightkube_paths.get(path, ())) == len(objs):
             cases[path] = (objs, lightkube_paths[path])
@@ -96,7 +96,8 @@ def main(argv: list[str]) -> int:
     for path, (k, lk) in sorted(timings.items(), key=lambda item: item[1][0] - item[1][1]):
         print(f"{path[:64]:<64} {k:8.2f} {lk:10.2f} {k / lk:6.3f}×")
 
-    running = [c.state.running for p in kgen.items for c in p.status.container_statuses if c.state.running]
+    pods_read: list[Any] = kgen.items  # the bench's pods all have a status
+    running = [c.state.running for p in pods_read for c in p.status.container_statuses if c.state.running]
     where_decoded = [r.started_at for r in running]
     copied = [(s + ".")[:-1] for s in where_decoded]
     datetimes = [c.state.running.startedAt for p in items for c in p.status.containerStatuses if c.state.running]

@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from .generation import REPO
 from .report import Row, Table, seconds, times
@@ -232,7 +232,7 @@ def measure(objects: int, repeats: int, seed: int, progress: Callable[[str], Non
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
         binary, missing = "", str(e)
     with KubeAPIServer() if kubeconfig is None else nullcontext() as server:
-        target = kubeconfig or server.kubeconfig
+        target = kubeconfig or cast(KubeAPIServer, server).kubeconfig
         if kubeconfig is None or not _filled(target):
             progress(f"informer sync: creating {objects} ConfigMaps")
             asyncio.run(_fill(target, objects, seed))

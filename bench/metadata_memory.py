@@ -1,7 +1,8 @@
 """Retained bytes per cached object: the metadata-only informer's objects vs the typed Pod's.
 
 The same realistic pods (bench/pods.py; no managedFields there: a server's pods carry them in
-both forms, which adds the same bytes to both figures) decoded as the typed informer holds them (``Pod``) and as the metadata informer holds them
+both forms, which adds the same bytes to both figures) decoded as the typed informer holds them
+(``Pod``) and as the metadata informer holds them
 (``PartialObjectMetadata``: the apiserver's metadata projection of each pod, i.e. TypeMeta
 ``meta.k8s.io/v1 PartialObjectMetadata`` plus the pod's whole ``metadata``), measured with
 bench/memory.py's ``retained_bytes``. A figure for helper C's scale bench to check against its

@@ -30,7 +30,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from .generation import REPO
 from .operator_report import OperatorRun, file_lines
@@ -102,9 +101,9 @@ class _Driver:
         self.expected: dict[str, dict[str, str]] = {}
 
     async def converged_after(self, started: float, deadline: float, operator: subprocess.Popen[bytes]) -> float:
-        from kgen.kubernetes import AsyncClientset
-
         from widget_client import AsyncClientset as WidgetClientset
+
+        from kgen.kubernetes import AsyncClientset
 
         async with AsyncClientset(self.config) as core, WidgetClientset(self.config) as bench:
             while time.monotonic() < deadline:
@@ -192,7 +191,6 @@ def measure(objects: int, rounds: int, seed: int, workers: int,
     from kgen.runtime.testing import KubeAPIServer
 
     from .env import subprocess_env
-
     from .widget import importable
 
     client = importable()  # widget_client, generated at bench time (bench/widget.py)

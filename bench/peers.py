@@ -161,10 +161,10 @@ def official_peer() -> Peer:
     types = {"200": "V1PodList"}
 
     def decode(data: bytes) -> Any:
-        return client.response_deserialize(_Response(data), types).data  # type: ignore[arg-type]
+        return client.response_deserialize(_Response(data), types).data  # type: ignore[arg-type, unused-ignore]
 
     def encode(pods: Any) -> bytes:
-        sanitized: Any = client.sanitize_for_serialization(pods)  # type: ignore[no-untyped-call]
+        sanitized: Any = client.sanitize_for_serialization(pods)  # type: ignore[no-untyped-call, unused-ignore]
         return json.dumps(sanitized).encode()
 
     def spot(pods: Any) -> Spot:

@@ -30,16 +30,15 @@ from __future__ import annotations
 import base64
 import functools
 import json
-import time
-from collections.abc import Callable, Iterator
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import msgspec
-
 
 CONTENT_TYPE = "application/vnd.kubernetes.protobuf"
 """The media type of Kubernetes' protobuf (runtime.ContentTypeProtobuf)."""
@@ -61,7 +60,7 @@ class _Tables:
     """The descriptors (one upb pool) and the Go facts, loaded once, on first use."""
 
     def __init__(self) -> None:
-        from google.protobuf import descriptor_pb2, descriptor_pool, message_factory  # type: ignore[import-untyped]
+        from google.protobuf import descriptor_pb2, descriptor_pool, message_factory  # type: ignore[import-untyped, unused-ignore]
 
         folder = build_tables()
         files = descriptor_pb2.FileDescriptorSet.FromString((folder / "k8s.desc").read_bytes())
@@ -304,7 +303,7 @@ _NO_DEFAULT = object()
 
 
 def _field_plan(fd: Any, json_name: str, flags: str) -> tuple[str, int, bool, Any]:
-    from google.protobuf.descriptor import FieldDescriptor  # type: ignore[import-untyped]
+    from google.protobuf.descriptor import FieldDescriptor  # type: ignore[import-untyped, unused-ignore]
 
     is_bytes = fd.type == FieldDescriptor.TYPE_BYTES
     message = fd.message_type

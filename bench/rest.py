@@ -61,7 +61,7 @@ def measure(requests: int) -> Throughput:
         from kubernetes import client as k8s_client
         from kubernetes import config as k8s_config
 
-        api = k8s_client.CoreV1Api(k8s_config.new_client_from_config(config_file=server.kubeconfig))  # type: ignore[no-untyped-call]
+        api = k8s_client.CoreV1Api(k8s_config.new_client_from_config(config_file=server.kubeconfig))  # type: ignore[no-untyped-call, unused-ignore]
         official_rate = _rate(lambda: api.read_namespaced_config_map(NAME, NAMESPACE), requests)
     return Throughput(unthrottled, default_qps, lightkube_rate, official_rate)
 

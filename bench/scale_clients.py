@@ -253,7 +253,7 @@ def _pod_envelope(kubeconfig: str, namespace: str) -> bytes:
 def official(kubeconfig: str, namespace: str, objects: int) -> dict[str, Any]:
     from kubernetes import client, config
 
-    api = client.CoreV1Api(config.new_client_from_config(config_file=kubeconfig))  # type: ignore[no-untyped-call]
+    api = client.CoreV1Api(config.new_client_from_config(config_file=kubeconfig))  # type: ignore[no-untyped-call, unused-ignore]
     api.list_namespaced_pod(namespace, limit=1)
 
     def fill() -> dict[str, Any]:

@@ -318,7 +318,7 @@ def _cached_peer() -> Callable[[dict[str, Any]], bool]:
     """kubernetes-validate's validation (its schema files, its registry, Draft 2020-12), with the
     validator built once per apiVersion and kind; returns whether it rejects the object."""
     import jsonschema  # type: ignore[import-untyped]
-    from kubernetes_validate import utils  # type: ignore[import-untyped]
+    from kubernetes_validate import utils  # type: ignore[import-untyped, unused-ignore]
     from referencing import Registry, Resource
 
     wanted = utils.major_minor(KUBERNETES_VERSION)

@@ -34,7 +34,8 @@ def embedded_snapshot() -> Path:
 
     found = sorted((p for p in root.glob("kubernetes-*") if p.is_dir()), key=version)
     if not found:
-        raise InputError(root, "", "a folder kubernetes-<version>/ shipped with kgen", problem="holds no embedded snapshot (is kgen installed whole?)")
+        raise InputError(root, "", "a folder kubernetes-<version>/ shipped with kgen",
+                         problem="holds no embedded snapshot (is kgen installed whole?)")
     return found[-1]
 
 

@@ -56,7 +56,6 @@ import builtins
 import functools
 import keyword
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from typing import TypeVar

@@ -37,7 +37,8 @@ def from_aggregated(doc: dict[str, Any], source: str) -> dict[tuple[str, str], l
         raise _malformed(source, "an APIGroupDiscoveryList as the apiserver serves it", e) from None
     for r in found:
         if not (isinstance(r.plural, str) and r.plural and isinstance(r.kind, str)):
-            raise InputError(source, "", "resources with a name and a kind", problem=f"a malformed resource in {r.group or 'core'}/{r.version}")
+            raise InputError(source, "", "resources with a name and a kind",
+                             problem=f"a malformed resource in {r.group or 'core'}/{r.version}")
         out.setdefault((r.group, r.version), []).append(_resource(r))
     return {gv: sorted(resources, key=lambda r: r.plural) for gv, resources in out.items()}
 

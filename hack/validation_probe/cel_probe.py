@@ -25,10 +25,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from kgen.runtime.apimachinery.validation.cel.library import to_cel
+
 from hack.validation_probe.candidates import ADAPTERS, MISSING, Adapter, CompileError
 from hack.validation_probe.corpus import CASES, Case
 from hack.validation_probe.k8s_functions import Opt
-from kgen.runtime.apimachinery.validation.cel.library import to_cel
 
 HERE = Path(__file__).parent
 Outcome = tuple[frozenset[tuple[str, str]], tuple[str, ...]]
@@ -167,7 +168,8 @@ def run_library(adapter: Adapter, oracle: dict[str, Any], passes: int) -> dict[s
             if str(i) not in oracle["compile_error"]:
                 accepted[v] += 1
             if v != "agree":
-                details.append({"case": i, "sample": j, "rule": case.rule, "verdict": v, "apiserver": sorted(expected[0]), "library": sorted(got[0]), "notes": notes})
+                details.append({"case": i, "sample": j, "rule": case.rule, "verdict": v, "apiserver": sorted(expected[0]),
+                                "library": sorted(got[0]), "notes": notes})
     # Speed: evaluate every compiled rule on every sample, `passes` times.
     work = []
     for i, case in enumerate(CASES):
@@ -229,7 +231,8 @@ def table(oracle: dict[str, Any], results: list[dict[str, Any]]) -> str:
             totals[n].update(c)
             row.append(f"{c['agree']}/{c['disagree']}/{c['error']}")
         rows.append(row)
-    rows.append(["total", str(len(CASES) - rules["cost"]), str(sum(samples.values()) - samples["cost"])] + [f"{t['agree']}/{t['disagree']}/{t['error']}" for t in totals])
+    rows.append(["total", str(len(CASES) - rules["cost"]),
+                 str(sum(samples.values()) - samples["cost"])] + [f"{t['agree']}/{t['disagree']}/{t['error']}" for t in totals])
     rejected = {int(i) for i in oracle["compile_error"]}
     n_accepted = sum(len(c.samples) for i, c in enumerate(CASES) if i not in rejected and c.group != "cost")
     rows.append(["accepted rules", str(sum(1 for i, c in enumerate(CASES) if i not in rejected and c.group != "cost")), str(n_accepted)]
@@ -280,7 +283,8 @@ def main(argv: list[str] | None = None) -> int:
         for r in results:
             print(f"\n== {r['label']}: {len(r['details'])} samples not agreeing")
             for d in r["details"]:
-                print(f"  [{d['verdict']}] c{d['case']}/{d['sample']} {d['rule']}: apiserver {d['apiserver']} library {d['library']} {d['notes'][:1]}")
+                print(f"  [{d['verdict']}] c{d['case']}/{d['sample']} {d['rule']}: "
+                      f"apiserver {d['apiserver']} library {d['library']} {d['notes'][:1]}")
     if args.results:
         args.results.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     return 0

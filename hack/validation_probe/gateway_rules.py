@@ -67,7 +67,8 @@ def collect(folder: Path) -> list[tuple[dict[str, Any], dict[str, Any]]]:
 def main(argv: list[str]) -> int:
     found = collect(Path(argv[0]))
     print(f"{len(found)} distinct rules (rule, schema type) in {argv[0]}")
-    usage = Counter(name for v, _ in found for name, rx in FEATURES.items() if re.search(rx, v["rule"] + " " + v.get("messageExpression", "")))
+    usage = Counter(name for v, _ in found for name, rx in FEATURES.items() if re.search(rx, v["rule"] + " " + v.get("messageExpression",
+                                                                                                                     "")))
     print("features: " + ", ".join(f"{n} {c}" for n, c in usage.most_common()))
     print(f"with messageExpression: {sum(1 for v, _ in found if 'messageExpression' in v)}, "
           f"with fieldPath: {sum(1 for v, _ in found if 'fieldPath' in v)}, with reason: {sum(1 for v, _ in found if 'reason' in v)}, "

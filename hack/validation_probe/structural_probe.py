@@ -40,7 +40,13 @@ from typing import Any
 from kgen.runtime.apimachinery.golang.gofmt import INT64, is_json_integer
 from kgen.runtime.apimachinery.validation.strfmt import FORMATS
 from kgen.runtime.apimachinery.validation.structural import (
-    OBJECT_META, FieldError, check_number, child, enum_equal, list_type_errors, meta_errors,
+    OBJECT_META,
+    FieldError,
+    check_number,
+    child,
+    enum_equal,
+    list_type_errors,
+    meta_errors,
 )
 from kgen.runtime.apimachinery.validation.validation import _Walker, validate_against
 
@@ -862,7 +868,7 @@ class JsonschemaRs:
         self.schema = schema
         # the glue is the runtime's: its string formats, its prune/default pass and list-type checks
         self.runtime = _Walker(None, builtin=False, rules=None)
-        formats = {f: (lambda fn: lambda v: fn(v))(fn) for f, fn in FORMATS.items()} if glue else None
+        formats = {f: (lambda fn: lambda v: fn(v))(fn) for f, fn in FORMATS.items()} if glue else None  # noqa: B023 - bound
         self.validators = {
             strict: jsonschema_rs.Draft7Validator(
                 to_json_schema(schema, strict, list_keywords=not glue), validate_formats=True,
@@ -880,9 +886,9 @@ class JsonschemaRs:
             path = _path_of(e.instance_path)
             kind = type(e.kind).__name__
             if kind == "Required":
-                path = child(path, e.kind.property)  # type: ignore[attr-defined]
+                path = child(path, e.kind.property)  # type: ignore[attr-defined, unused-ignore]
             elif kind == "AdditionalProperties":
-                for extra in e.kind.unexpected:  # type: ignore[attr-defined]
+                for extra in e.kind.unexpected:  # type: ignore[attr-defined, unused-ignore]
                     out.append({"reason": kind, "field": child(path, extra), "message": e.message})
                 continue
             out.append({"reason": kind, "field": path, "message": e.message})

@@ -59,6 +59,12 @@ if TYPE_CHECKING:
         fields,
         labels,
     )
+    from kgen.runtime.apimachinery.types import (
+        IntOrString,
+        MicroTime,
+        Quantity,
+        Time,
+    )
     from kgen.runtime.apimachinery.util.strategicpatch.diff import (
         MergingConflict,
         PreconditionFailed,
@@ -66,12 +72,6 @@ if TYPE_CHECKING:
         create_two_way_merge_patch,
         require_key_unchanged,
         require_metadata_key_unchanged,
-    )
-    from kgen.runtime.apimachinery.types import (
-        IntOrString,
-        MicroTime,
-        Quantity,
-        Time,
     )
     from kgen.runtime.apimachinery.validation.validation import (
         FieldError,
@@ -82,7 +82,9 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "apply": ["ApplyConfiguration", "extract", "extract_fields"],
     "codec": ["ModelCodec"],
-    "errors": ["AlreadyExists", "ApiError", "BadRequest", "Conflict", "Expired", "Forbidden", "Gone", "InternalError", "Invalid", "MethodNotAllowed", "NotFound", "ServerTimeout", "ServiceUnavailable", "StatusCause", "TooManyRequests", "Unauthorized", "error_from_response", "error_from_status"],
+    "errors": ["AlreadyExists", "ApiError", "BadRequest", "Conflict", "Expired", "Forbidden", "Gone", "InternalError", "Invalid",
+               "MethodNotAllowed", "NotFound", "ServerTimeout", "ServiceUnavailable", "StatusCause", "TooManyRequests",
+               "Unauthorized", "error_from_response", "error_from_status"],
     "model": ["UNKNOWN_FIELDS_KEY", "Model", "ModelError", "UnknownFields", "field"],
     "patch": ["PatchError", "json_patch", "merge_patch", "strategic_merge_patch"],
     "selectors": ["FieldSelector", "LabelSelector", "fields", "labels"],

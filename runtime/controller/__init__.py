@@ -27,13 +27,13 @@ manager, controller-runtime's paths). The asyncio flavour has the same names wit
 ``outcome``, ``ManagerCore``, ``_BuilderCore``, and the I/O-free modules).
 """
 
+from kgen.runtime.controller.async_controller import AsyncController
+from kgen.runtime.controller.builder import AsyncBuilder, Builder, async_controller_managed_by, controller_managed_by
 from kgen.runtime.controller.cluster.async_cache import AsyncCache
 from kgen.runtime.controller.cluster.async_client import AsyncAPIReader, AsyncClient
-from kgen.runtime.controller.async_controller import AsyncController
-from kgen.runtime.controller.manager.async_manager import AsyncManager
-from kgen.runtime.controller.builder import AsyncBuilder, Builder, async_controller_managed_by, controller_managed_by
 from kgen.runtime.controller.cluster.cache import Cache, CacheSyncTimeout
 from kgen.runtime.controller.cluster.client import APIReader, Client
+from kgen.runtime.controller.cluster.scheme import NotAResourceError, Resource, resource_for
 from kgen.runtime.controller.conditions import (
     find_status_condition,
     is_status_condition_false,
@@ -65,6 +65,7 @@ from kgen.runtime.controller.handler import (
     EnqueueRequestsFromMapFunc,
     EventHandler,
 )
+from kgen.runtime.controller.manager.async_manager import AsyncManager
 from kgen.runtime.controller.manager.manager import LeaderElectionLost, Manager
 from kgen.runtime.controller.predicate import (
     AnnotationChangedPredicate,
@@ -79,14 +80,14 @@ from kgen.runtime.controller.predicate import (
     or_,
 )
 from kgen.runtime.controller.reconcile import AsyncReconciler, Reconciler, Request, Result, TerminalError
-from kgen.runtime.controller.cluster.scheme import NotAResourceError, Resource, resource_for
 from kgen.runtime.controller.source import Channel, Kind
 from kgen.runtime.controller.webhook_builder import WebhookBuilder, webhook_managed_by
 
 __all__ = [
     "APIReader", "AlreadyOwnedError", "AsyncAPIReader", "AsyncBuilder", "AsyncCache", "AsyncClient",
     "AsyncController", "AsyncManager", "AsyncReconciler", "async_add_finalizer_and_update",
-    "async_controller_managed_by", "async_remove_finalizer_and_update", "AnnotationChangedPredicate", "Builder", "Cache", "CacheSyncTimeout", "Channel",
+    "async_controller_managed_by", "async_remove_finalizer_and_update", "AnnotationChangedPredicate", "Builder", "Cache",
+    "CacheSyncTimeout", "Channel",
     "Client", "Controller", "CreateEvent", "DeleteEvent", "EnqueueRequestForObject", "EnqueueRequestForOwner",
     "EnqueueRequestsFromMapFunc", "EventHandler", "Funcs", "GenerationChangedPredicate", "GenericEvent", "Kind",
     "LabelChangedPredicate", "LeaderElectionLost", "Manager", "NotAResourceError", "Predicate", "Reconciler",

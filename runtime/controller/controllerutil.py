@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     from kgen.runtime.controller.cluster.client import Client
 
 __all__ = [
-    "AlreadyOwnedError", "add_finalizer", "async_add_finalizer_and_update", "async_remove_finalizer_and_update", "add_finalizer_and_update", "contains_finalizer", "get_controller_of",
+    "AlreadyOwnedError", "add_finalizer", "async_add_finalizer_and_update", "async_remove_finalizer_and_update",
+    "add_finalizer_and_update", "contains_finalizer", "get_controller_of",
     "has_controller_reference", "is_controlled_by", "remove_finalizer", "remove_finalizer_and_update",
     "remove_owner_reference", "set_controller_reference", "set_owner_reference",
 ]

@@ -42,7 +42,8 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
   updates ratcheted as the apiserver's (``kgen.runtime.fake.schema.validation``).
 
 What it does not do: defaulting, Go validation of built-in kinds and the warnings it gives (a
-pod template's duplicate env names, say), CEL transition rules (``oldSelf``), admission, conversion between versions (each version is its own
+pod template's duplicate env names, say), CEL transition rules (``oldSelf``), admission, conversion
+between versions (each version is its own
 store), garbage collection, namespace lifecycle (objects may live in namespaces that do not
 exist), graceful pod deletion, pruning a custom resource by its structural schema, and the 422 a
 JSON or merge patch gets under ``fieldValidation=Strict`` (it quotes the patched object in Go's

@@ -268,13 +268,15 @@ class ResourceClient(_Timeout, Generic[T, L]):
         data = self._rest.send(self._req.get(name, None, subresource)).content
         return (decode or msgspec.json.decode)(data)
 
-    def update_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None, **options: Any) -> Any:
+    def update_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None,
+                           **options: Any) -> Any:
         """PUT ``body`` to subresource ``subresource`` of ``name``; the answer decoded by ``decode``
         (JSON by default)."""
         req = self._req.subresource("PUT", name, subresource, body, **options)
         return (decode or msgspec.json.decode)(self._rest.send(req).content)
 
-    def create_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None, **options: Any) -> Any:
+    def create_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None,
+                           **options: Any) -> Any:
         """POST ``body`` to subresource ``subresource`` of ``name`` (pods/eviction); the answer decoded
         by ``decode`` (JSON by default)."""
         req = self._req.subresource("POST", name, subresource, body, **options)
@@ -394,7 +396,8 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
             _check(req, obj, self._codec, options, status=True)
         return self._codec.decode((await self._rest.send(req)).content)
 
-    async def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
+    async def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None,
+                    **options: Any) -> T:
         """Patch the object ``name`` (or its ``subresource``) with ``patch`` (a dict/list encoded as
         JSON, or bytes), sent as exactly ``patch_type``."""
         req = self._req.patch(name, patch, patch_type, subresource, **options)
@@ -441,13 +444,15 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         data = (await self._rest.send(self._req.get(name, None, subresource))).content
         return (decode or msgspec.json.decode)(data)
 
-    async def update_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None, **options: Any) -> Any:
+    async def update_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None,
+                                 **options: Any) -> Any:
         """PUT ``body`` to subresource ``subresource`` of ``name``; the answer decoded by ``decode``
         (JSON by default)."""
         req = self._req.subresource("PUT", name, subresource, body, **options)
         return (decode or msgspec.json.decode)((await self._rest.send(req)).content)
 
-    async def create_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None, **options: Any) -> Any:
+    async def create_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None,
+                                 **options: Any) -> Any:
         """POST ``body`` to subresource ``subresource`` of ``name``; the answer decoded by ``decode``
         (JSON by default)."""
         req = self._req.subresource("POST", name, subresource, body, **options)

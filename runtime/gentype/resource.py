@@ -218,7 +218,8 @@ class _Requests(Generic[T, L]):
         body = patch if isinstance(patch, bytes) else msgspec.json.encode(patch)
         return self._request("PATCH", self._path(name, subresource), _query(**options), body, PatchType(patch_type).value)
 
-    def apply(self, obj: T | Model | Mapping[str, Any], field_manager: str, force: bool, subresource: str | None, **options: Any) -> Request:
+    def apply(self, obj: T | Model | Mapping[str, Any], field_manager: str, force: bool, subresource: str | None,
+              **options: Any) -> Request:
         if not field_manager:
             raise ValueError("server-side apply needs a field_manager")
         # An apply configuration (or any model) is sent as it is: TypeMeta is its own.

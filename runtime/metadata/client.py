@@ -200,7 +200,8 @@ class AsyncMetadataResourceClient(Generic[T, L]):
         """client-go's IsWatchListSemanticsUnSupported: True behind a fake clientset."""
         return self._client.is_watch_list_semantics_unsupported()
 
-    async def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
+    async def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None,
+                    **options: Any) -> T:
         """Patch object ``name`` (or its ``subresource``); returns its metadata."""
         return await self._client.patch(name, patch, patch_type, subresource=subresource, **options)
 

@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kgen.generator.yamlfile import load_all
 from kgen.runtime.util.paths import cache_root
@@ -111,15 +112,15 @@ def _crd_files(project: str) -> tuple[Path, ...]:
     return tuple(p for p in sorted(folder.glob("*.yaml")) if any(_is_crd(d) for d in load_documents(p)))
 
 
-def load_documents(path: Path) -> list[dict]:
+def load_documents(path: Path) -> list[dict[str, Any]]:
     return [d for d in load_all(path.read_text()) if isinstance(d, dict)]
 
 
-def _is_crd(doc: dict) -> bool:
+def _is_crd(doc: dict[str, Any]) -> bool:
     return doc.get("kind") == "CustomResourceDefinition" and str(doc.get("apiVersion", "")).startswith(
         "apiextensions.k8s.io/"
     )
 
 
-def crds(project: str) -> list[dict]:
+def crds(project: str) -> list[dict[str, Any]]:
     return [d for p in crd_files(project) for d in load_documents(p) if _is_crd(d)]

@@ -43,7 +43,6 @@ from kgen.runtime.tools.leaderelection.leaderelection import (
     Step,
     Steps,
     T,
-    Wait,
 )
 from kgen.runtime.tools.leaderelection.resourcelock import EventRecorder, LeaseLock
 

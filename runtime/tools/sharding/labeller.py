@@ -32,8 +32,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,10 +44,10 @@ from kgen.runtime.gentype.resource import DictCodec, PatchType, ResourceInfo
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.tools.cache.shared_informer import SharedIndexInformer
 from kgen.runtime.tools.cache.store import meta_namespace_key
+from kgen.runtime.tools.leaderelection.resourcelock import LEASES
 from kgen.runtime.tools.sharding.assignment import owner
 from kgen.runtime.tools.sharding.gate import epoch_annotation, from_annotation
 from kgen.runtime.tools.sharding.membership import EPOCH_ANNOTATION, Members, leader_lease_name
-from kgen.runtime.tools.leaderelection.resourcelock import LEASES
 from kgen.runtime.util.flowcontrol import TokenBucket
 
 __all__ = ["Labeller", "Move", "plan_moves"]
@@ -153,7 +153,9 @@ class Labeller:
         metadata wakes the loop on each change."""
         informer: SharedIndexInformer[dict[str, Any]] = SharedIndexInformer(self._client(self.namespace))
         informer.set_transform(_metadata_only)
-        poke: Callable[..., None] = lambda *args: self._dirty.set()
+        def poke(*args: Any) -> None:
+            self._dirty.set()
+
         informer.add_event_handler(on_add=poke, on_update=poke, on_delete=poke)
         informer.run()
         try:

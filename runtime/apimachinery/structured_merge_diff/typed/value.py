@@ -26,8 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Path, PathElement, Set, value_equal
 from kgen.runtime.apimachinery.golang.gofmt import go_type, go_v
+from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Path, PathElement, Set, value_equal
 from kgen.runtime.apimachinery.structured_merge_diff.schema import Atom, ListType, MapType, TypeRef
 
 __all__ = ["Comparison", "MISSING", "ValidationError", "compare", "ensure_named_fields_are_members",
@@ -255,7 +255,8 @@ def zip_keys(lm: Mapping[str, Any] | None, rm: Mapping[str, Any] | None) -> list
     return keys
 
 
-def _group(t: ListType, items: list[Any], order: list[PathElement], known: dict[PathElement, list[Any]] | None) -> dict[PathElement, list[Any]]:
+def _group(t: ListType, items: list[Any], order: list[PathElement], known: dict[PathElement, list[Any]] | None) -> dict[PathElement,
+                                                                                                                        list[Any]]:
     groups: dict[PathElement, list[Any]] = {}
     for item in items:
         pe = _item_pe(t, item)
