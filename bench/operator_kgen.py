@@ -31,13 +31,13 @@ import itertools
 import json
 
 import msgspec
-from widget_client.models.bench_kgen_dev.v1 import Widget, WidgetStatus  # bench/widget.py generates it
 
 from kgen.kubernetes.models.core.v1 import ConfigMap
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.errors import AlreadyExists, NotFound
 from kgen.runtime.controller import Client, Manager, Request, Result, controller_managed_by, set_controller_reference
 from kgen.runtime.rest import load_config
+from widget_client.models.bench_kgen_dev.v1 import Widget, WidgetStatus  # bench/widget.py generates it
 
 
 class WidgetReconciler:

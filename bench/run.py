@@ -19,7 +19,8 @@ from pathlib import Path
 
 from . import codec_table, imports, informer_sync, rest, scale, scale_report
 from .env import subprocess_env
-from .generation import DMCG_FORMATTERS, DMCG_MODEL_TYPE, DmcgGeneration, KgenGeneration, time_dmcg, time_kgen
+from .generation import (DMCG_FORMATTERS, DMCG_MODEL_TYPE, DmcgGeneration, KgenGeneration, time_dmcg,
+                         time_kgen)
 from .peers import SPOT_INDEX
 from .pods import pod_list_json
 from .report import Row, Table, seconds, times

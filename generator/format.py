@@ -31,6 +31,7 @@ def _mode_key() -> str:
 
 def _format_one(source: str) -> str:
     import black
+
     from black.mode import TargetVersion
 
     mode = black.Mode(line_length=LINE_LENGTH, target_versions={TargetVersion.PY310})

@@ -22,11 +22,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from kgen.runtime.apimachinery.validation.cel import validation as runtime_cel
-from kgen.runtime.apimachinery.validation.cel.library import LIBRARY, CelError
-
 from hack.validation_probe import k8s_functions as k8s
 from hack.validation_probe.k8s_functions import Opt
+from kgen.runtime.apimachinery.validation.cel import validation as runtime_cel
+from kgen.runtime.apimachinery.validation.cel.library import LIBRARY, CelError
 
 MISSING = object()
 

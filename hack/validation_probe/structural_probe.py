@@ -40,13 +40,7 @@ from typing import Any
 from kgen.runtime.apimachinery.golang.gofmt import INT64, is_json_integer
 from kgen.runtime.apimachinery.validation.strfmt import FORMATS
 from kgen.runtime.apimachinery.validation.structural import (
-    OBJECT_META,
-    FieldError,
-    check_number,
-    child,
-    enum_equal,
-    list_type_errors,
-    meta_errors,
+    OBJECT_META, FieldError, check_number, child, enum_equal, list_type_errors, meta_errors,
 )
 from kgen.runtime.apimachinery.validation.validation import _Walker, validate_against
 

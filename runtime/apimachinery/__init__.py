@@ -59,12 +59,6 @@ if TYPE_CHECKING:
         fields,
         labels,
     )
-    from kgen.runtime.apimachinery.types import (
-        IntOrString,
-        MicroTime,
-        Quantity,
-        Time,
-    )
     from kgen.runtime.apimachinery.util.strategicpatch.diff import (
         MergingConflict,
         PreconditionFailed,
@@ -72,6 +66,12 @@ if TYPE_CHECKING:
         create_two_way_merge_patch,
         require_key_unchanged,
         require_metadata_key_unchanged,
+    )
+    from kgen.runtime.apimachinery.types import (
+        IntOrString,
+        MicroTime,
+        Quantity,
+        Time,
     )
     from kgen.runtime.apimachinery.validation.validation import (
         FieldError,

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.controller.async_controller import AsyncController
-from kgen.runtime.controller.cluster.scheme import resource_for
 from kgen.runtime.controller.controller import Controller, ReconcileFn
 from kgen.runtime.controller.handler import (
     EnqueueRequestForObject,
@@ -39,6 +38,7 @@ from kgen.runtime.controller.handler import (
 )
 from kgen.runtime.controller.predicate import Predicate
 from kgen.runtime.controller.reconcile import AsyncReconciler, AsyncReconcilerFunc, Reconciler, Request
+from kgen.runtime.controller.cluster.scheme import resource_for
 from kgen.runtime.controller.source import Channel, Informer, Kind, Source
 from kgen.runtime.util.workqueue import RateLimiter
 

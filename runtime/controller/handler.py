@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
 from kgen.runtime.apimachinery.meta import name_of, namespace_of
-from kgen.runtime.controller.cluster.scheme import resource_for
 from kgen.runtime.controller.event import CreateEvent, DeleteEvent, GenericEvent, UpdateEvent
 from kgen.runtime.controller.reconcile import Request
+from kgen.runtime.controller.cluster.scheme import resource_for
 
 __all__ = [
     "EnqueueRequestForObject", "EnqueueRequestForOwner", "EnqueueRequestsFromMapFunc", "EventHandler", "Queue",

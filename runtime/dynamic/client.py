@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.runtime.discovery.discovery_client import APIResource, Discovered, DiscoveryClient
-from kgen.runtime.discovery.restmapper import RESTMapper
 from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
 from kgen.runtime.gentype.resource import DictCodec, ResourceInfo
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
+from kgen.runtime.discovery.restmapper import RESTMapper
 
 Unstructured = dict[str, Any]
 """An object as the server sent it: a plain dict."""

@@ -15,9 +15,9 @@ from typing import Any
 import httpx
 
 from kgen.runtime.fake.actions import Action, Reaction, Reactions
-from kgen.runtime.fake.handlers.writes import tracks_generation
 from kgen.runtime.fake.store import Obj, Store, copy, now
 from kgen.runtime.fake.transport import AsyncTransport, Transport
+from kgen.runtime.fake.handlers.writes import tracks_generation
 from kgen.runtime.gentype.resource import ResourceInfo
 
 __all__ = ["ObjectTracker"]

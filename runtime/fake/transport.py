@@ -13,14 +13,14 @@ from __future__ import annotations
 import httpx
 import msgspec
 
+from kgen.runtime.fake.handlers import verbs
 from kgen.runtime.fake.actions import Reactions
 from kgen.runtime.fake.errors import Failure, method_not_allowed, no_route
-from kgen.runtime.fake.handlers import verbs
 from kgen.runtime.fake.handlers.patch import patch
-from kgen.runtime.fake.handlers.scale import get_scale, update_scale
-from kgen.runtime.fake.handlers.watch import AsyncWatchStream, Watch, WatchStream, start
 from kgen.runtime.fake.request import Call, Reply, Route
+from kgen.runtime.fake.handlers.scale import get_scale, update_scale
 from kgen.runtime.fake.store import Store
+from kgen.runtime.fake.handlers.watch import AsyncWatchStream, Watch, WatchStream, start
 
 _SUBRESOURCES = frozenset({"status", "scale"})
 

@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.apimachinery.schema import GroupVersionResource
 from kgen.runtime.gentype.resource import Codec, ResourceInfo
+from kgen.runtime.metadata.codec import MetadataCodec
 from kgen.runtime.metadata.client import (
     AsyncMetadataClient,
     AsyncMetadataResourceClient,
@@ -31,7 +32,6 @@ from kgen.runtime.metadata.client import (
     MetadataResourceClient,
     resource_info,
 )
-from kgen.runtime.metadata.codec import MetadataCodec
 from kgen.runtime.tools.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory, TweakListOptions
 from kgen.runtime.tools.cache.listers import Lister
 from kgen.runtime.tools.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer

@@ -26,28 +26,14 @@ if TYPE_CHECKING:
     )
     from kgen.runtime.rest.client import MAX_RETRIES, AsyncRESTClient, Request, RESTClient, retry_after
     from kgen.runtime.rest.config import (
-        DEFAULT_BURST,
-        DEFAULT_QPS,
-        Config,
-        ConfigError,
-        NoConfigurationError,
-        in_cluster_config,
+        DEFAULT_BURST, DEFAULT_QPS, Config, ConfigError, NoConfigurationError, in_cluster_config,
     )
     from kgen.runtime.rest.exec_plugin import ExecCredential
     from kgen.runtime.rest.kubeconfig import kubeconfig_paths, load_config, load_kubeconfig
     from kgen.runtime.rest.metrics import InMemoryRESTMetrics, RESTMetrics, prometheus_rest_metrics
     from kgen.runtime.rest.oidc import OIDCIdToken
     from kgen.runtime.rest.watch import (
-        ADDED,
-        BOOKMARK,
-        DELETED,
-        ERROR,
-        MODIFIED,
-        Bookmark,
-        EventType,
-        WatchDecodeError,
-        WatchDecoder,
-        WatchEvent,
+        ADDED, BOOKMARK, DELETED, ERROR, MODIFIED, Bookmark, EventType, WatchDecodeError, WatchDecoder, WatchEvent,
     )
 
 _EXPORTS = {

@@ -30,9 +30,9 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 

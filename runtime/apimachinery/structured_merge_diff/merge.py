@@ -28,15 +28,10 @@ from typing import Any
 
 from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Path, Set, value_equal
 from kgen.runtime.apimachinery.structured_merge_diff.schema import TypeRef
-from kgen.runtime.apimachinery.structured_merge_diff.typed.merge import merge
 from kgen.runtime.apimachinery.structured_merge_diff.typed.value import (
-    MISSING,
-    Comparison,
-    compare,
-    ensure_named_fields_are_members,
-    remove_items,
-    to_field_set,
+    MISSING, Comparison, compare, ensure_named_fields_are_members, remove_items, to_field_set,
 )
+from kgen.runtime.apimachinery.structured_merge_diff.typed.merge import merge
 
 __all__ = ["Conflict", "Conflicts", "Managers", "Updater", "VersionedSet"]
 

@@ -63,25 +63,12 @@ from typing import Any, Literal
 from kgen.runtime.apimachinery.golang.gofmt import go_value, is_json_integer, json_type
 from kgen.runtime.apimachinery.validation.ratcheting import MISSING, Partners, list_types_valid, partner, unchanged
 from kgen.runtime.apimachinery.validation.refusal import refusal
-from kgen.runtime.apimachinery.validation.schemas import validation_schemas
 from kgen.runtime.apimachinery.validation.strfmt import FORMATS
 from kgen.runtime.apimachinery.validation.structural import (
-    VALUE_CHECKS,
-    FieldError,
-    check_number,
-    check_string,
-    check_type,
-    checked_integer,
-    child,
-    decode_meta,
-    enum_equal,
-    is_type_union,
-    list_type_errors,
-    meta_errors,
-    too_many,
-    type_error,
-    type_union,
+    VALUE_CHECKS, FieldError, check_number, check_string, check_type, checked_integer, child, decode_meta, enum_equal,
+    is_type_union, list_type_errors, meta_errors, too_many, type_error, type_union,
 )
+from kgen.runtime.apimachinery.validation.schemas import validation_schemas
 
 __all__ = ["FieldError", "FieldValidation", "Resolve", "RuleCheck", "refusal", "validate", "validate_against"]
 Schema = dict[str, Any]

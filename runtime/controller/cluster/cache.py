@@ -17,11 +17,12 @@ import threading
 from typing import Any, Generic, TypeVar
 
 from kgen.runtime.apimachinery.model import Model
-from kgen.runtime.controller.cluster.scheme import resource_for
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.tools.cache.informer_factory import SharedInformerFactory, _FactoryCore
 from kgen.runtime.tools.cache.listers import Lister
 from kgen.runtime.tools.cache.shared_informer import AsyncSharedIndexInformer, SharedIndexInformer
+
+from kgen.runtime.controller.cluster.scheme import resource_for
 
 __all__ = ["Cache", "CacheSyncTimeout"]
 

@@ -14,11 +14,12 @@ from typing import Any, TypeVar
 
 from kgen.runtime.apimachinery.meta import namespace_of
 from kgen.runtime.apimachinery.model import Model
-from kgen.runtime.controller.cluster.cache import Cache
-from kgen.runtime.controller.cluster.scheme import Resource, resource_for
 from kgen.runtime.gentype.client import ResourceClient
 from kgen.runtime.gentype.resource import PatchType, PropagationPolicy
 from kgen.runtime.rest.client import RESTClient
+
+from kgen.runtime.controller.cluster.cache import Cache
+from kgen.runtime.controller.cluster.scheme import Resource, resource_for
 
 __all__ = ["APIReader", "Client"]
 

@@ -23,9 +23,9 @@ import threading
 import time
 from typing import Any
 
-from kgen.runtime.controller.async_controller import AsyncController
 from kgen.runtime.controller.cluster.async_cache import AsyncCache
 from kgen.runtime.controller.cluster.async_client import AsyncClient
+from kgen.runtime.controller.async_controller import AsyncController
 from kgen.runtime.controller.cluster.cache import CacheSyncTimeout
 from kgen.runtime.controller.manager.manager import ManagerCore
 from kgen.runtime.controller.metrics import rest_client_metrics

@@ -62,9 +62,9 @@ from kgen.runtime.controller.cluster.async_cache import AsyncCache
 from kgen.runtime.controller.cluster.cache import DEFAULT_CACHE_SYNC_TIMEOUT, Cache, CacheSyncTimeout
 from kgen.runtime.controller.cluster.client import Client
 from kgen.runtime.controller.controller import Controller
+from kgen.runtime.controller.metrics import Registry, rest_client_metrics
 from kgen.runtime.controller.manager.probes import Checker, Probes
 from kgen.runtime.controller.manager.server import Endpoint, Route, parse_address
-from kgen.runtime.controller.metrics import Registry, rest_client_metrics
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.rest.config import Config
 from kgen.runtime.tools.leaderelection import LeaderElector

@@ -14,25 +14,20 @@ field manager raises are answered as the apiserver answers them: 400 for a bad r
 from __future__ import annotations
 
 import uuid
+
 from typing import Any
 
-from kgen.runtime.apimachinery.meta import name_of
 from kgen.runtime.apimachinery.util.managedfields.fieldmanager import ApplyConflict, FieldManagerError
+from kgen.runtime.apimachinery.meta import name_of
 from kgen.runtime.fake.errors import Failure, bad_request, not_found
-from kgen.runtime.fake.handlers.writes import (
-    check_identity,
-    check_version,
-    next_version,
-    save,
-    stored_extras,
-    tracks_generation,
-    typed,
-)
+from kgen.runtime.fake.schema.fieldmanagers import field_manager
 from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.schema.decode import decoded
-from kgen.runtime.fake.schema.fieldmanagers import field_manager
-from kgen.runtime.fake.schema.validation import check_valid
 from kgen.runtime.fake.store import Store, now
+from kgen.runtime.fake.schema.validation import check_valid
+from kgen.runtime.fake.handlers.writes import (
+    check_identity, check_version, next_version, save, stored_extras, tracks_generation, typed,
+)
 
 
 def apply(store: Store, route: Route, call: Call) -> Reply:

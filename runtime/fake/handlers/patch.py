@@ -30,24 +30,20 @@ from typing import Any
 
 import httpx
 
+from kgen.runtime.apimachinery.util.strategicpatch import patch as strategicpatch
+from kgen.runtime.apimachinery.patch.jsonpatch import (
+    PatchBadRequest, PatchInternal, PatchPanic, PatchTooLarge, json_patch_strict_errors,
+)
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
 from kgen.runtime.apimachinery.patch import PatchError, json_patch, merge_patch
-from kgen.runtime.apimachinery.patch.jsonpatch import (
-    PatchBadRequest,
-    PatchInternal,
-    PatchPanic,
-    PatchTooLarge,
-    json_patch_strict_errors,
-)
-from kgen.runtime.apimachinery.util.strategicpatch import patch as strategicpatch
-from kgen.runtime.fake.errors import Failure, bad_request, unsupported_patch
 from kgen.runtime.fake.handlers.apply import apply
-from kgen.runtime.fake.handlers.scale import scale_of, write_scale
-from kgen.runtime.fake.handlers.writes import check_version, next_version, record_update, save
+from kgen.runtime.fake.errors import Failure, bad_request, unsupported_patch
 from kgen.runtime.fake.request import Call, Reply, Route
+from kgen.runtime.fake.handlers.scale import scale_of, write_scale
 from kgen.runtime.fake.schema.field_validation import check_strict, check_strict_json, unknown_field_warnings
-from kgen.runtime.fake.schema.validation import check_valid
 from kgen.runtime.fake.store import Store, builtin
+from kgen.runtime.fake.schema.validation import check_valid
+from kgen.runtime.fake.handlers.writes import check_version, next_version, record_update, save
 from kgen.runtime.gentype.resource import PatchType
 
 _PATCHERS: dict[str, Callable[..., Any]] = {

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from kgen.runtime.fake.errors import bad_request, invalid, no_route
-from kgen.runtime.fake.handlers.writes import check_version, record_update, save
 from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.store import Obj, Store, as_dict, builtin, copy, meta
+from kgen.runtime.fake.handlers.writes import check_version, record_update, save
 
 _SCALABLE_KINDS = frozenset({"Deployment", "ReplicaSet", "StatefulSet", "ReplicationController"})
 

@@ -30,23 +30,15 @@ from typing import Any
 import msgspec
 
 from kgen.runtime.fake.errors import Failure, already_exists, bad_request, details, expired, invalid, no_route
-from kgen.runtime.fake.handlers.writes import (
-    check_identity,
-    check_uid,
-    check_update_version,
-    check_version,
-    next_version,
-    record_update,
-    save,
-    tracks_generation,
-    typed,
-)
-from kgen.runtime.fake.request import Call, Reply, Route, parse_rv
-from kgen.runtime.fake.schema.decode import decoded
 from kgen.runtime.fake.schema.field_validation import check_strict_body, unknown_field_warnings
-from kgen.runtime.fake.schema.validation import check_valid
+from kgen.runtime.fake.request import Call, Reply, Route, parse_rv
 from kgen.runtime.fake.selectors import selector
 from kgen.runtime.fake.store import Key, Obj, Store, builtin, copy, meta, now
+from kgen.runtime.fake.schema.decode import decoded
+from kgen.runtime.fake.schema.validation import check_valid
+from kgen.runtime.fake.handlers.writes import (
+    check_identity, check_uid, check_update_version, check_version, next_version, record_update, save, tracks_generation, typed,
+)
 from kgen.runtime.gentype.resource import ResourceInfo
 
 _EXPIRED_CONTINUE = (

@@ -29,12 +29,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.apimachinery.patch.jsonpatch import json_equal
+from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.fake.errors import Failure, bad_request, conflict, details, qualified
+from kgen.runtime.fake.schema.fieldmanagers import field_manager, record_scale_update
 from kgen.runtime.fake.request import Call, Route
 from kgen.runtime.fake.schema.decode import decoded
-from kgen.runtime.fake.schema.fieldmanagers import field_manager, record_scale_update
 from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
 from kgen.runtime.gentype.resource import ResourceInfo
 

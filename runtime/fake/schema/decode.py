@@ -37,16 +37,16 @@ from __future__ import annotations
 
 import functools
 import json
-import sys
 from importlib import resources
 from typing import Any
 
 from msgspec import inspect
+import sys
 
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
 from kgen.runtime.apimachinery.model import Model
-from kgen.runtime.fake.schema.pruning import crd_schema, prune
 from kgen.runtime.fake.store import Obj, builtin
+from kgen.runtime.fake.schema.pruning import crd_schema, prune
 from kgen.runtime.gentype.resource import ResourceInfo
 
 _TOP_LEVEL_STRUCTS = ("spec", "status")

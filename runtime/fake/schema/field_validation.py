@@ -39,9 +39,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from kgen.runtime.apimachinery.golang.gofmt import go_json, go_v
-from kgen.runtime.apimachinery.mergeschema import TypeSchema
+from kgen.runtime.apimachinery.golang.gofmt import go_json
+from kgen.runtime.apimachinery.golang.gofmt import go_v
 from kgen.runtime.apimachinery.patch.jsonpatch_v4 import go_quote
+from kgen.runtime.apimachinery.mergeschema import TypeSchema
 from kgen.runtime.fake.errors import Failure, bad_request
 from kgen.runtime.fake.request import Call, Route
 from kgen.runtime.fake.schema.decode import unknown_fields

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.runtime.apimachinery.mergeschema import schema_for
-from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Path, PathElement
 from kgen.runtime.apimachinery.util.managedfields.fieldmanager import FieldManager
+from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Path, PathElement
+from kgen.runtime.apimachinery.mergeschema import schema_for
 from kgen.runtime.apimachinery.util.managedfields.scalehandler import SCALE_API_VERSION, to_parent, to_subresource
 from kgen.runtime.fake.schema.decode import model_for
 from kgen.runtime.fake.store import Store, builtin

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.runtime.apimachinery.validation import FieldError, validate
 from kgen.runtime.apimachinery.validation.refusal import refusal
+from kgen.runtime.apimachinery.validation import FieldError, validate
 from kgen.runtime.fake.errors import Failure
 from kgen.runtime.fake.request import Route
 from kgen.runtime.fake.schema.decode import model_for

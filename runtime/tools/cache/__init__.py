@@ -9,7 +9,6 @@ same I/O-free cores. The data path of a watch event through them is drawn in
 docs/architecture.md.
 """
 
-from kgen.runtime.tools.cache import listers
 from kgen.runtime.tools.cache.delta_fifo import (
     ADDED,
     DELETED,
@@ -17,10 +16,11 @@ from kgen.runtime.tools.cache.delta_fifo import (
     SYNC,
     UPDATED,
     AsyncDeltaFIFO,
-    DeletedFinalStateUnknown,
     Delta,
+    DeletedFinalStateUnknown,
     DeltaFIFO,
 )
+from kgen.runtime.tools.cache import listers
 from kgen.runtime.tools.cache.informer_factory import AsyncSharedInformerFactory, SharedInformerFactory
 from kgen.runtime.tools.cache.listers import Lister, NamespaceLister
 from kgen.runtime.tools.cache.reflector import AsyncReflector, Reflector

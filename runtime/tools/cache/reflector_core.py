@@ -12,6 +12,7 @@ from typing import Any
 from kgen.runtime.apimachinery.errors import ApiError
 from kgen.runtime.apimachinery.meta import type_meta
 from kgen.runtime.rest.watch import Bookmark, WatchEvent
+from kgen.runtime.tools.pager import ListPager
 from kgen.runtime.tools.cache.reflector_state import (
     BACKOFF,
     MIN_WATCH_TIMEOUT,
@@ -39,7 +40,6 @@ from kgen.runtime.tools.cache.reflector_steps import (
 )
 from kgen.runtime.tools.cache.store import Store, deletion_handling_key
 from kgen.runtime.tools.cache.sync_gc import SyncGCHold
-from kgen.runtime.tools.pager import ListPager
 
 __all__ = ["ReflectorCore"]
 

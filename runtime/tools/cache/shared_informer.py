@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 from kgen.runtime.apimachinery.meta import resource_version_of
+from kgen.runtime.tools.cache.listwatch import AsyncListerWatcher, ListerWatcher
 from kgen.runtime.tools.cache.delta_fifo import (
     DELETED,
     AsyncDeltaFIFO,
@@ -45,7 +46,6 @@ from kgen.runtime.tools.cache.delta_fifo import (
     Deltas,
     FIFOClosed,
 )
-from kgen.runtime.tools.cache.listwatch import AsyncListerWatcher, ListerWatcher
 from kgen.runtime.tools.cache.mutation_detector import CacheMutationDetector
 from kgen.runtime.tools.cache.processor import (
     AddNotification,

@@ -28,17 +28,10 @@ from typing import Any
 
 from kgen.runtime.gentype.resource import ResourceInfo
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
-from kgen.runtime.tools.events.core import FINISH_TIME, REFRESH_TIME, Event, SeriesCache, Steps, describe, log, make_event, record_steps
-from kgen.runtime.tools.record.event import (
-    DEFAULT_SLEEP_DURATION,
-    MAX_QUEUED_EVENTS,
-    ObjectRef,
-    adrive,
-    aperform,
-    drive,
-    perform,
-    stop_async_worker,
-)
+from kgen.runtime.tools.events.core import (FINISH_TIME, REFRESH_TIME, Event, SeriesCache, Steps, describe, log,
+                                            make_event, record_steps)
+from kgen.runtime.tools.record.event import (DEFAULT_SLEEP_DURATION, MAX_QUEUED_EVENTS, ObjectRef, adrive, aperform,
+                                             drive, perform, stop_async_worker)
 from kgen.runtime.tools.record.util import validate_event_type
 
 __all__ = ["AsyncEventBroadcaster", "EventBroadcaster", "EventRecorder", "EVENTS"]

@@ -32,16 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgen.runtime.apimachinery.types import format_micro_time
-from kgen.runtime.tools.record.event import (
-    DEFAULT_SLEEP_DURATION,
-    MAX_TRIES_PER_EVENT,
-    CreateEvent,
-    PatchEvent,
-    Sleep,
-    Step,
-    settled,
-    write_with_retries,
-)
+from kgen.runtime.tools.record.event import (DEFAULT_SLEEP_DURATION, MAX_TRIES_PER_EVENT, CreateEvent, PatchEvent,
+                                             Sleep, Step, settled, write_with_retries)
 from kgen.runtime.tools.record.util import generate_event_name, is_key_not_found_error
 
 __all__ = ["FINISH_TIME", "REFRESH_TIME", "MAX_TRIES_PER_EVENT", "CreateEvent", "Event", "PatchEvent", "SeriesCache",

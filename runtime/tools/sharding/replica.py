@@ -31,8 +31,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from kgen.runtime.apimachinery.meta import annotations_of, labels_of, list_meta, resource_version_of
 from kgen.runtime.apimachinery.util.resourceversion import compare_resource_version
+from kgen.runtime.apimachinery.meta import annotations_of, labels_of, list_meta, resource_version_of
 from kgen.runtime.gentype.client import ResourceClient
 from kgen.runtime.gentype.resource import Codec, DictCodec, PatchType, ResourceInfo
 from kgen.runtime.rest.client import RESTClient

@@ -20,8 +20,8 @@ from typing import Generic, TypeVar
 
 from kgen.runtime.apimachinery import Model
 from kgen.runtime.apimachinery.errors import error_from_status
-from kgen.runtime.apimachinery.validation import FieldValidation, validate
 from kgen.runtime.apimachinery.validation.refusal import refusal
+from kgen.runtime.apimachinery.validation import FieldValidation, validate
 from kgen.runtime.webhook.admission.validator import Validator
 
 __all__ = ["SchemaValidator"]

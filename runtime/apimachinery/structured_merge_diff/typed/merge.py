@@ -16,15 +16,7 @@ from typing import Any
 from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import PathElement
 from kgen.runtime.apimachinery.structured_merge_diff.schema import Atom, ListType, TypeRef
 from kgen.runtime.apimachinery.structured_merge_diff.typed.value import (
-    MISSING,
-    ValidationError,
-    as_list,
-    as_map,
-    deduce,
-    field_type,
-    list_item_element,
-    same_atom,
-    zip_keys,
+    MISSING, ValidationError, as_list, as_map, deduce, field_type, list_item_element, same_atom, zip_keys,
 )
 
 __all__ = ["merge"]

@@ -37,22 +37,15 @@ from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
-from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
 from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import PathElement, Set
+from kgen.runtime.apimachinery.util.managedfields.lastapplied import LastApplied
+from kgen.runtime.apimachinery.util.managedfields.managedfields import (
+    APPLY, UPDATE, ApplyConflict, Times, build_manager_identifier, seconds, decode_managed_fields, encode_managed_fields,
+)
+from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
 from kgen.runtime.apimachinery.structured_merge_diff.merge import Conflicts, Managers, Updater, VersionedSet
 from kgen.runtime.apimachinery.structured_merge_diff.schema import SCHEMALESS, atom_for
 from kgen.runtime.apimachinery.structured_merge_diff.typed.value import MISSING, ValidationError, validate
-from kgen.runtime.apimachinery.util.managedfields.lastapplied import LastApplied
-from kgen.runtime.apimachinery.util.managedfields.managedfields import (
-    APPLY,
-    UPDATE,
-    ApplyConflict,
-    Times,
-    build_manager_identifier,
-    decode_managed_fields,
-    encode_managed_fields,
-    seconds,
-)
 
 __all__ = ["ApplyConflict", "FieldManager", "FieldManagerError"]
 

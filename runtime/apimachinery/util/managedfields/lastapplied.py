@@ -28,8 +28,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from kgen.runtime.apimachinery.golang.gofmt import go_json
 from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Set
+from kgen.runtime.apimachinery.golang.gofmt import go_json
 from kgen.runtime.apimachinery.structured_merge_diff.merge import Conflicts
 from kgen.runtime.apimachinery.structured_merge_diff.schema import TypeRef
 from kgen.runtime.apimachinery.structured_merge_diff.typed.value import compare, to_field_set, validate

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from kgen.runtime.apimachinery.golang.gofmt import go_json
 from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Set, path_string
+from kgen.runtime.apimachinery.golang.gofmt import go_json
 from kgen.runtime.apimachinery.structured_merge_diff.merge import Conflicts, Managers, VersionedSet
 
 __all__ = ["APPLY", "UPDATE", "ApplyConflict", "Times", "build_manager_identifier", "decode_managed_fields",

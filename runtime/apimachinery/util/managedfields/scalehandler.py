@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Path, PathElement, Set
-from kgen.runtime.apimachinery.structured_merge_diff.merge import Managers, VersionedSet
 from kgen.runtime.apimachinery.util.managedfields.managedfields import Times, decode_managed_fields, encode_managed_fields
+from kgen.runtime.apimachinery.structured_merge_diff.merge import Managers, VersionedSet
 
 __all__ = ["SCALE_API_VERSION", "to_parent", "to_subresource"]
 

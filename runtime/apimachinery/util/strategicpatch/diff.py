@@ -28,10 +28,10 @@ from kgen.runtime.apimachinery.golang.gofmt import GoPanic, go_v
 from kgen.runtime.apimachinery.golang.goyaml import go_yaml
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, merge_schema, schema_for
 from kgen.runtime.apimachinery.model import Model
-from kgen.runtime.apimachinery.util.strategicpatch.diffmaps import DiffOptions, diff_maps
-from kgen.runtime.apimachinery.util.strategicpatch.order import SMPError, SMPPanic
 from kgen.runtime.apimachinery.util.strategicpatch.patch import _root
 from kgen.runtime.apimachinery.util.strategicpatch.patch import strategic_merge_patch as _patch_with_schema
+from kgen.runtime.apimachinery.util.strategicpatch.diffmaps import DiffOptions, diff_maps
+from kgen.runtime.apimachinery.util.strategicpatch.order import SMPError, SMPPanic
 from kgen.runtime.apimachinery.util.strategicpatch.threeway import maps_have_conflicts, merge_patches
 
 __all__ = [

@@ -28,12 +28,6 @@ from kgen.runtime.apimachinery.golang.gofmt import go_equal, go_v
 from kgen.runtime.apimachinery.golang.gofmt import go_type as _go_type
 from kgen.runtime.apimachinery.golang.gosort import sort_unstable
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
-from kgen.runtime.apimachinery.util.strategicpatch.order import (
-    SMPInternal,
-    _bad_arg_type,
-    _no_merge_key,
-    _normalize_slice_order,
-)
 from kgen.runtime.apimachinery.util.strategicpatch.patch import (
     DELETE_PREFIX,
     DIRECTIVE,
@@ -44,6 +38,12 @@ from kgen.runtime.apimachinery.util.strategicpatch.patch import (
     _element_kind,
     _lookup_slice,
     _lookup_struct,
+)
+from kgen.runtime.apimachinery.util.strategicpatch.order import (
+    SMPInternal,
+    _bad_arg_type,
+    _no_merge_key,
+    _normalize_slice_order,
 )
 
 __all__ = ["DiffOptions", "diff_maps", "go_deep_equal", "retain_keys_strategy", "sort_scalars"]

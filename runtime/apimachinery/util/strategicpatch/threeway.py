@@ -17,18 +17,6 @@ from typing import Any
 
 from kgen.runtime.apimachinery.golang.gofmt import go_equal, go_v
 from kgen.runtime.apimachinery.golang.gofmt import go_type as _go_type
-from kgen.runtime.apimachinery.util.strategicpatch.diffmaps import go_deep_equal, retain_keys_strategy, sort_scalars
-from kgen.runtime.apimachinery.util.strategicpatch.order import (
-    BAD_ORDER_LIST,
-    SMPBadRequest,
-    SMPInternal,
-    _bad_arg_type,
-    _find_by_key,
-    _no_merge_key,
-    _normalize_element_order,
-    _partition_maps,
-    _partition_primitives,
-)
 from kgen.runtime.apimachinery.util.strategicpatch.patch import (
     DELETE_PREFIX,
     DIRECTIVE,
@@ -46,6 +34,18 @@ from kgen.runtime.apimachinery.util.strategicpatch.patch import (
     _remove_directives,
     _special_elements,
     _validate_order,
+)
+from kgen.runtime.apimachinery.util.strategicpatch.diffmaps import go_deep_equal, retain_keys_strategy, sort_scalars
+from kgen.runtime.apimachinery.util.strategicpatch.order import (
+    BAD_ORDER_LIST,
+    SMPBadRequest,
+    SMPInternal,
+    _bad_arg_type,
+    _find_by_key,
+    _no_merge_key,
+    _normalize_element_order,
+    _partition_maps,
+    _partition_primitives,
 )
 
 __all__ = ["maps_have_conflicts", "merge_patches"]

@@ -55,17 +55,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from kgen.runtime.apimachinery.validation.cel.library import (
-    GLOBALS,
-    LIBRARY,
-    CelError,
-    Sig,
-    escape_property,
-    is_dyn,
-    to_cel,
-    value_text,
-)
 from kgen.runtime.apimachinery.validation.ratcheting import MISSING  # ``evaluate(old_self=MISSING)``: no old value
+from kgen.runtime.apimachinery.validation.cel.library import (
+    GLOBALS, LIBRARY, CelError, Sig, escape_property, is_dyn, to_cel, value_text,
+)
 
 Schema = dict[str, Any]
 
