@@ -29,9 +29,8 @@ import httpx
 import yaml
 
 from kgen.runtime.testing._assets import find_cluster_assets
-from kgen.runtime.testing._kwok import KWOK_API_VERSION, KWOK_CRDS, KWOK_GROUP, NODE_LABEL, PLURALS, condition_true, rule_selector
+from kgen.runtime.testing._kwok import PLURALS, KWOK_API_VERSION, KWOK_CRDS, KWOK_GROUP, NODE_LABEL, condition_true, rule_selector
 from kgen.runtime.testing._server import KubeAPIServer, StartupError, _free_port, _tail
-
 
 class Cluster(KubeAPIServer):
     """etcd + kube-apiserver + kube-controller-manager + kube-scheduler + kwok with ``nodes``

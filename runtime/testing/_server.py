@@ -14,8 +14,8 @@ import base64
 import csv
 import ctypes
 import io
-import os
 import secrets
+import os
 import shutil
 import signal
 import socket
