@@ -59,13 +59,13 @@ def some(value: T | None) -> T:
 
 
 def wait_for(what: str, check: Callable[[], T | None], timeout: float = 60.0, interval: float = 0.25) -> T:
-    """Polls ``check`` until it returns something other than None/False; fails naming ``what``
-    and the last value seen."""
+    """Polls ``check`` until it returns something true (not None, False or an empty list: a
+    list that has no items yet is not there yet); fails naming ``what`` and the last value seen."""
     deadline = time.monotonic() + timeout
     last: object = None
     while True:
         last = check()
-        if last is not None and last is not False:
+        if last:
             return last
         if time.monotonic() > deadline:
             pytest.fail(f"timed out after {timeout:.0f}s waiting for {what} (last: {last!r})")
