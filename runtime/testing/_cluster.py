@@ -89,6 +89,9 @@ class Cluster(KubeAPIServer):
     # -- lifecycle -------------------------------------------------------------------------
 
     def start(self) -> "Cluster":
+        """Starts etcd, the apiserver, then the chosen controllers, the scheduler and kwok's nodes;
+        returns once every Node is Ready and a new namespace gets its ``default`` ServiceAccount
+        (the controller-manager answers /healthz seconds before its controllers run)."""
         started = time.monotonic()
         if self._assets is None:
             self._assets = find_cluster_assets(*self._versions)
@@ -113,6 +116,7 @@ class Cluster(KubeAPIServer):
         return self.start()
 
     def restart_apiserver(self) -> None:
+        """Refused on a Cluster: its controllers, scheduler and kwok hold the apiserver's URL."""
         raise RuntimeError("restart_apiserver: not supported on a Cluster (its controllers would hold the old URL)")
 
     @property
@@ -123,6 +127,7 @@ class Cluster(KubeAPIServer):
 
     @property
     def pids(self) -> dict[str, int]:
+        """The process id of each process the cluster started, by name (``kube-scheduler``, ...)."""
         names = ("etcd", "kube-apiserver", *self._started_names)
         return dict(zip(names, (p.pid for p in self._procs)))
 
@@ -164,6 +169,7 @@ class Cluster(KubeAPIServer):
         self._started_names = (*self._started_names, name)
 
     def stop(self) -> None:
+        """Stops every process, the apiserver after its clients (else it lingers ~60 s)."""
         super().stop()  # kwok, scheduler, controller-manager, apiserver, etcd: the reverse of their start
         self._started_names = ()
 
@@ -324,6 +330,7 @@ class Cluster(KubeAPIServer):
             response.raise_for_status()
 
     def wait_for_node_ready(self, names: Iterable[str], timeout: float = 60.0) -> None:
+        """Waits until each Node of ``names`` reports Ready (``StartupError`` after ``timeout``)."""
         names = list(names)
         with self.admin_client(timeout=10.0) as client:
             self._poll(
@@ -404,6 +411,8 @@ class Cluster(KubeAPIServer):
                 raise RuntimeError(f"applying {kind} {name}: HTTP {response.status_code}: {response.text}")
 
     def delete_kwok_rule(self, kind: str, name: str) -> None:
+        """Deletes a kwok rule (``ClusterLogs``, ``ClusterExec``, ...) set by the ``set_cluster_*``
+        helpers; one already gone is no error."""
         with self.admin_client(timeout=30.0) as client:
             response = client.delete(f"/apis/{KWOK_GROUP}/v1alpha1/{PLURALS[kind]}/{name}")
             if response.status_code not in (200, 202, 404):
