@@ -35,9 +35,12 @@ def _parser() -> argparse.ArgumentParser:
     gen = sub.add_parser(
         "generate",
         help="generate a typed client package",
-        description="Generate a typed client package from the embedded snapshot (the default), "
+        description="Generate a typed client package from the embedded snapshot (the default; --kubernetes picks its release), "
         "snapshot folders or OpenAPI files (--from), a live cluster (--cluster) and CRDs (--crd).",
     )
+    gen.add_argument("--kubernetes", metavar="VERSION",
+                     help="generate for this Kubernetes release from its embedded snapshot, offline: "
+                          "a minor (1.34) or a version (1.34.4) (default: the newest embedded)")
     gen.add_argument("--from", dest="sources", action="append", type=Path, default=[], metavar="DIR|FILE",
                      help="a snapshot folder (as `kgen snapshot` writes) or one OpenAPI v2/v3 file, JSON or YAML")
     gen.add_argument("--cluster", action="store_true", help="read OpenAPI and discovery from a live cluster")
@@ -124,6 +127,9 @@ def _generate(args: argparse.Namespace) -> int:
 
     if (args.kubeconfig or args.context) and not args.cluster:
         raise _UsageError("--kubeconfig and --context need --cluster")
+    if args.kubernetes is not None and (args.sources or args.cluster):
+        # --from and --cluster bring their own version; --kubernetes picks an embedded snapshot.
+        raise _UsageError("--kubernetes selects an embedded snapshot: not with --from or --cluster")
     opts = Options(
         sources=args.sources,
         crds=args.crds,
@@ -135,6 +141,7 @@ def _generate(args: argparse.Namespace) -> int:
         groups=[g for g in args.groups.split(",") if g.strip()] if args.groups is not None else None,
         check=args.check,
         stock_types=args.stock_types,
+        kubernetes=args.kubernetes,
     )
     tty = sys.stderr.isatty()
 

@@ -25,18 +25,44 @@ _VERSION = re.compile(r"^v\d+(?:(?:alpha|beta)\d+)?$")
 _GROUPS_EXPECTED = "GROUP/VERSION[,...] such as apps/v1,core/v1; v1 or core/v1 names the core group"
 
 
-def embedded_snapshot() -> Path:
-    """The newest openapi/kubernetes-<version>/ shipped with kgen."""
-    root = Path(__file__).resolve().parent.parent / "openapi"
+def embedded_versions() -> list[str]:
+    """The Kubernetes versions of the snapshots shipped with kgen (openapi/kubernetes-<version>/),
+    oldest first: each captured from that release's kube-apiserver (`make snapshot`)."""
+    return [p.name.removeprefix("kubernetes-") for p in _embedded_folders()]
 
+
+def _embedded_folders() -> list[Path]:
     def version(p: Path) -> tuple[int, ...]:
         return tuple(int(x) for x in re.findall(r"\d+", p.name))
 
-    found = sorted((p for p in root.glob("kubernetes-*") if p.is_dir()), key=version)
+    return sorted((p for p in _OPENAPI.glob("kubernetes-*") if p.is_dir()), key=version)
+
+
+_OPENAPI = Path(__file__).resolve().parent.parent / "openapi"
+
+
+def embedded_snapshot(kubernetes: str | None = None) -> Path:
+    """The openapi/kubernetes-<version>/ shipped with kgen for ``kubernetes`` (--kubernetes): a
+    full version ("1.34.4") or a minor ("1.34", its one embedded patch release); by default the
+    newest, which the stock ``kgen.kubernetes`` is generated from."""
+    found = _embedded_folders()
     if not found:
-        raise InputError(root, "", "a folder kubernetes-<version>/ shipped with kgen",
+        raise InputError(_OPENAPI, "", "a folder kubernetes-<version>/ shipped with kgen",
                          problem="holds no embedded snapshot (is kgen installed whole?)")
-    return found[-1]
+    if kubernetes is None:
+        return found[-1]
+    wanted = kubernetes.removeprefix("v")
+    # A minor matches its patch release: one snapshot per minor is embedded (the newest patch
+    # the Go module proxy served when it was captured), and users think in minors.
+    versions = [p.name.removeprefix("kubernetes-") for p in found]
+    matches = [p for p, v in zip(found, versions)
+               if v == wanted or (wanted.count(".") == 1 and v.startswith(wanted + "."))]
+    if not matches:
+        raise InputError(f"--kubernetes {kubernetes}", "",
+                         "one of the embedded versions: " + ", ".join(versions) + " (a minor such as "
+                         + ".".join(versions[-1].split(".")[:2]) + " names its release)",
+                         problem=f"kgen embeds no snapshot of Kubernetes {kubernetes}")
+    return matches[-1]
 
 
 @dataclass
@@ -51,6 +77,7 @@ class Options:
     groups: list[str] | None = None
     check: bool = False
     stock_types: bool = True  # --no-stock-types turns it off: CRDs' embedded stock types as copies
+    kubernetes: str | None = None  # --kubernetes: which embedded snapshot (default: the newest)
 
 
 def load_sources(opts: Options) -> SourceSet:
@@ -69,13 +96,13 @@ def load_sources(opts: Options) -> SourceSet:
         crds = crd.load(opts.crds)
         if not (opts.sources or opts.cluster):
             # CRDs alone: their package still needs apimachinery's meta/v1 (ObjectMeta, ListMeta).
-            embedded = snapshot_dir.load(embedded_snapshot())
+            embedded = snapshot_dir.load(embedded_snapshot(opts.kubernetes))
             for name, d in embedded.definitions.items():
                 if name.startswith(APIMACHINERY_PREFIX):
                     sources.add_definition(d)
         sources.merge(crds)
     if not (opts.sources or opts.cluster or opts.crds):
-        sources.merge(snapshot_dir.load(embedded_snapshot()))
+        sources.merge(snapshot_dir.load(embedded_snapshot(opts.kubernetes)))
     add_partial_object_metadata(sources)  # meta/v1 kinds the apiserver serves but never publishes
     if opts.stock_types and sources.crd_group_versions:
         sources.validation_schemas = {name: d.schema for name, d in sources.definitions.items()}
@@ -92,6 +119,8 @@ def reuse_stock_types(opts: Options, sources: SourceSet) -> dict[str, StockClass
             name: d for name, d in sources.definitions.items() if not stock.is_crd(d, sources)
         }
         return stock.reuse(sources, stock.StockTypes(own, {}))
+    # The newest snapshot whatever --kubernetes says: kgen.kubernetes, whose classes are imported,
+    # is generated from it, and the match must be with the classes actually imported.
     embedded = snapshot_dir.load(embedded_snapshot())
     return stock.reuse(sources, stock.StockTypes(embedded.definitions, build.stock_classes(embedded)))
 

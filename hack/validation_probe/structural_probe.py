@@ -1052,7 +1052,8 @@ def throughput(candidate: Any, objects: list[Any], repeat: int = 3) -> float:
 def published_schema(kind: str) -> dict[str, Any]:
     """The kind's schema from the embedded snapshot, $refs inlined (allOf-wrapped refs merged)."""
     doc_name, name = BUILTIN_SCHEMAS[kind]
-    version = next(SNAPSHOT.glob("kubernetes-*"))
+    # The newest release's: the probe's figures are for the pinned apiserver (several are embedded).
+    version = max(SNAPSHOT.glob("kubernetes-*"), key=lambda p: tuple(int(x) for x in re.findall(r"\d+", p.name)))
     doc_path = version / "openapi" / "v3" / ("apis/apps/v1.json" if doc_name.startswith("apis__apps") else "api/v1.json")
     schemas = json.loads(doc_path.read_text())["components"]["schemas"]
 

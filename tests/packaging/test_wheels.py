@@ -90,6 +90,11 @@ def test_generator_wheel_holds_the_generator_and_depends_on_the_same_runtime(whe
         "kgen/templates/models.py.jinja",
         "kgen/openapi/kubernetes-1.37.2/openapi/v3/apis/apps/v1.json",
         "kgen/openapi/kubernetes-1.37.2/discovery/aggregated/apis.json",
+        # the older supported releases' snapshots (`kgen generate --kubernetes 1.34`) and the
+        # table of built-in models' field order they share
+        "kgen/openapi/kubernetes-1.34.4/openapi/v3/api/v1.json",
+        "kgen/openapi/kubernetes-1.34.4/version.json",
+        "kgen/openapi/field_order.json",
         # the recipe `kgen envtest` builds kube-apiserver and etcd from (hack/envtest/)
         "kgen/envtest/build.sh",
         "kgen/envtest/versions.env",
