@@ -113,7 +113,7 @@ def build(sources: SourceSet, package: str, groups: Iterable[str] | None = None)
     chosen = [m for m in modules.values() if m.models]
     if groups is not None:
         chosen = _with_dependencies(chosen, [_wanted(g) for g in groups])
-    return Package(name=package, modules=sorted(chosen, key=lambda m: m.key))
+    return Package(name=package, modules=sorted(chosen, key=lambda m: m.key), kubernetes_version=sources.kubernetes_version)
 
 
 #: Subresources whose typed-client methods use a model of another API group (group, version): scale (autoscaling/v1

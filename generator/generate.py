@@ -100,6 +100,9 @@ def load_sources(opts: Options) -> SourceSet:
             for name, d in embedded.definitions.items():
                 if name.startswith(APIMACHINERY_PREFIX):
                     sources.add_definition(d)
+            # Its meta/v1 and the stock classes it imports are the snapshot's: that is the
+            # Kubernetes version the package is written against.
+            sources.kubernetes_version = embedded.kubernetes_version
         sources.merge(crds)
     if not (opts.sources or opts.cluster or opts.crds):
         sources.merge(snapshot_dir.load(embedded_snapshot(opts.kubernetes)))

@@ -97,6 +97,7 @@ class Module:
 class Package:
     name: str
     modules: list[Module]
+    kubernetes_version: str = ""  # the sources' Kubernetes version ("1.37.2"), "" when unknown
 
 
 @dataclass

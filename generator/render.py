@@ -387,5 +387,6 @@ def render_clients(package: Package, clients: list[ClientModule]) -> dict[str, s
             "``Clientset(config)``; group-versions are attributes (``cs.apps_v1``), loaded on first use."
         ),
         clients=views,
+        kubernetes_version=literal(package.kubernetes_version),
     )
     return files

@@ -38,6 +38,11 @@ if TYPE_CHECKING:
     from .typed.storage import v1 as _storage_v1
     from .typed.storagemigration import v1 as _storagemigration_v1
 
+KUBERNETES_VERSION = "1.37.2"
+"""The Kubernetes version this package was generated from ("" if its sources did not say): typed
+clients name it when the server lacks a group-version, and warn once when the server's minor
+version is more than one away from it."""
+
 _Sync = TypeVar("_Sync", bound="Clientset")
 _Async = TypeVar("_Async", bound="AsyncClientset")
 
@@ -386,4 +391,4 @@ class AsyncClientset:
         return v1.AsyncStoragemigrationV1Client(self.rest)
 
 
-__all__ = ["AsyncClientset", "Clientset"]
+__all__ = ["KUBERNETES_VERSION", "AsyncClientset", "Clientset"]

@@ -34,6 +34,10 @@ class SourceSet:
     #: rewrites (the stock types stage turns CRD subschemas into ``$ref``s): what the apiserver
     #: validates against (generator/validation.py).
     validation_schemas: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: The Kubernetes version the sources were captured from (``1.37.2``: a snapshot's
+    #: /version, an OpenAPI v2 document's ``info.version``), "" when they do not say. The
+    #: generated package records it, for the runtime's version-skew error and warning.
+    kubernetes_version: str = ""
 
     def add_definition(self, d: RawDefinition) -> None:
         # The same definition appears in every group-version document that uses it; shared
@@ -52,3 +56,4 @@ class SourceSet:
         for gv, resources in other.resources.items():
             self.resources.setdefault(gv, resources)
         self.crd_group_versions |= other.crd_group_versions
+        self.kubernetes_version = self.kubernetes_version or other.kubernetes_version

@@ -57,7 +57,22 @@ def from_document(doc: dict[str, Any], source: str) -> SourceSet:
 
 
 def load_file(path: Path) -> SourceSet:
-    return from_document(read_document(path), str(path))
+    document = read_document(path)
+    out = from_document(document, str(path))
+    out.kubernetes_version = document_kubernetes_version(document)
+    return out
+
+
+_GIT_VERSION = re.compile(r"^v?(\d+\.\d+\.\d+\S*)$")
+
+
+def document_kubernetes_version(document: Any) -> str:
+    """The apiserver's version an OpenAPI document names: v2's ``info.version`` is the server's
+    gitVersion (``v1.37.2``); v3 documents say ``unversioned``, which gives ""."""
+    info = document.get("info") if isinstance(document, dict) else None
+    version = info.get("version") if isinstance(info, dict) else None
+    match = _GIT_VERSION.match(version) if isinstance(version, str) else None
+    return match.group(1) if match else ""
 
 
 _RESOURCE_PATH = re.compile(

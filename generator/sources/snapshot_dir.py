@@ -41,7 +41,18 @@ def load(folder: Path) -> SourceSet:
     discovered = _discovery(folder)
     if discovered:
         out.resources = discovered  # discovery wins over x-kubernetes-action
+    out.kubernetes_version = _kubernetes_version(folder)
     return out
+
+
+def _kubernetes_version(folder: Path) -> str:
+    """The server's ``gitVersion`` from the snapshot's version.json, without its ``v``; "" when the
+    snapshot has none (older snapshots, hand-made folders)."""
+    path = folder / "version.json"
+    if not path.is_file():
+        return ""
+    version = _json_object(path).get("gitVersion")
+    return version.removeprefix("v") if isinstance(version, str) else ""
 
 
 def _discovery(folder: Path) -> dict[tuple[str, str], list[Resource]]:

@@ -5,6 +5,7 @@
     ├── Unauthorized (401)          ├── Invalid (422; .causes lists the fields)
     ├── Forbidden (403)             ├── TooManyRequests (429)
     ├── NotFound (404)              ├── InternalError (500)
+    │   └── VersionSkewError (404: the server does not serve the client's group-version)
     ├── MethodNotAllowed (405)      ├── ServiceUnavailable (503)
     ├── Conflict (409)              └── ServerTimeout (504, or reason Timeout/ServerTimeout)
     │   └── AlreadyExists (409, reason AlreadyExists)
@@ -66,6 +67,33 @@ class Forbidden(ApiError):
 
 class NotFound(ApiError):
     """404 Not Found: no such object (or resource)."""
+
+
+class VersionSkewError(NotFound):
+    """The server does not serve the group-version (or the resource in it) a generated client was
+    written for: the package was generated from another Kubernetes version than the server runs.
+
+    Raised instead of the bare ``404 page not found`` the apiserver answers for a path no handler
+    serves; ``group_version``, ``resource``, ``generated_from`` (the package's Kubernetes version,
+    "" if unknown) and ``server_version`` (the server's /version ``gitVersion``, "" if it could not
+    be read) say which. A ``NotFound``, so ``except NotFound`` still catches it."""
+
+    def __init__(
+        self, group_version: str, resource: str, generated_from: str, server_version: str, *,
+        group_version_served: bool, request: str = "",
+    ) -> None:
+        self.group_version = group_version
+        self.resource = resource
+        self.generated_from = generated_from
+        self.server_version = server_version
+        self.group_version_served = group_version_served
+        server = f"Kubernetes {server_version}" if server_version else "a server of unknown version"
+        client = f"Kubernetes {generated_from}" if generated_from else "an unknown Kubernetes version"
+        what = (f"{group_version} on this server ({server}) does not serve {resource}" if group_version_served
+                else f"{group_version} is not served by this server ({server})")
+        message = (f"{what}; the client was generated from {client}. Generate the package for the "
+                   "server's version, or use a group-version it serves (kubectl api-versions lists them)")
+        super().__init__({"kind": "Status", "code": 404, "reason": "NotFound", "message": message}, 404, request)
 
 
 class MethodNotAllowed(ApiError):

@@ -12,10 +12,11 @@ import copy
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Any, Generic, Self, TypeVar
 
+import httpx
 import msgspec
 
 from kgen.runtime.apimachinery.apply import ApplyConfiguration
-from kgen.runtime.apimachinery.errors import Expired, error_from_status
+from kgen.runtime.apimachinery.errors import Expired, NotFound, error_from_status
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.apimachinery.validation.refusal import refusal
 from kgen.runtime.apimachinery.validation.validation import errors_under, validate
@@ -29,6 +30,7 @@ from kgen.runtime.gentype.resource import (
     _decoded_or_none,
     _Requests,
 )
+from kgen.runtime.gentype.skew import answered_by_no_handler, async_version_skew, version_skew
 from kgen.runtime.gentype.watch import AsyncWatchStream, WatchStream
 from kgen.runtime.rest.client import AsyncRESTClient, Request, RESTClient
 from kgen.runtime.rest.content_encoding import decode_every_gzip_member
@@ -132,15 +134,27 @@ class ResourceClient(_Timeout, Generic[T, L]):
         self._req = _Requests(resource, namespace, codec)
         self._codec = codec
 
+    def _send(self, req: Request) -> httpx.Response:
+        """``rest.send``, with a 404 of no handler turned into the ``VersionSkewError`` it stands
+        for (``kgen.runtime.gentype.skew``)."""
+        try:
+            return self._rest.send(req)
+        except NotFound as e:
+            if not answered_by_no_handler(e):
+                raise
+            skew = version_skew(self._rest, self._req.resource, e)
+            if skew is None:
+                raise
+            raise skew from None  # the bare "404 page not found" adds nothing to it
 
     def get(self, name: str, *, resource_version: str | None = None) -> T:
         """The object ``name`` (``NotFound`` if it is not there); ``resource_version`` "0" allows the
         watch cache's."""
-        return self._codec.decode(self._rest.send(self._req.get(name, resource_version)).content)
+        return self._codec.decode(self._send(self._req.get(name, resource_version)).content)
 
     def list(self, **options: Any) -> L:
         """One page: label_selector, field_selector, limit, continue_, resource_version, resource_version_match, timeout_seconds."""
-        return self._codec.decode_list(self._rest.send(self._req.list(**options)).content)
+        return self._codec.decode_list(self._send(self._req.list(**options)).content)
 
     def list_all(self, *, page_size: int = DEFAULT_PAGE_SIZE, **options: Any) -> L:
         """Every item, fetched in pages; if the snapshot expires midway, one unpaged list (client-go's pager)."""
@@ -191,7 +205,7 @@ class ResourceClient(_Timeout, Generic[T, L]):
         """The same watch as a ``WatchStream``, which another thread can ``stop()``."""
         req = self._req.watch(idle_timeout, **options)
         req.stream = True
-        return WatchStream(self._rest.send(req), WatchDecoder(self._codec.decode, req.describe()))
+        return WatchStream(self._send(req), WatchDecoder(self._codec.decode, req.describe()))
 
     def is_watch_list_semantics_unsupported(self) -> bool:
         """client-go's IsWatchListSemanticsUnSupported: True behind a fake clientset, whose
@@ -207,7 +221,7 @@ class ResourceClient(_Timeout, Generic[T, L]):
         req = self._req.write("POST", obj, subresource, subresource_of, **options)
         if validate:
             _check(req, obj, self._codec, options)
-        return self._codec.decode(self._rest.send(req).content)
+        return self._codec.decode(self._send(req).content)
 
     def update(self, obj: T, *, validate: bool = False, **options: Any) -> T:
         """Replace the object (a ``Conflict`` if its resourceVersion is stale): dry_run, field_manager,
@@ -216,19 +230,19 @@ class ResourceClient(_Timeout, Generic[T, L]):
         req = self._req.write("PUT", obj, None, None, **options)
         if validate:
             _check(req, obj, self._codec, options)
-        return self._codec.decode(self._rest.send(req).content)
+        return self._codec.decode(self._send(req).content)
 
     def update_status(self, obj: T, *, validate: bool = False, **options: Any) -> T:
         """Replace the object's status subresource; the options and ``validate`` as ``update``'s."""
         req = self._req.write("PUT", obj, "status", None, **options)
         if validate:
             _check(req, obj, self._codec, options, status=True)
-        return self._codec.decode(self._rest.send(req).content)
+        return self._codec.decode(self._send(req).content)
 
     def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
         """Patch the object ``name`` (or its ``subresource``) with ``patch`` (a dict/list encoded as
         JSON, or bytes), sent as exactly ``patch_type``."""
-        return self._codec.decode(self._rest.send(self._req.patch(name, patch, patch_type, subresource, **options)).content)
+        return self._codec.decode(self._send(self._req.patch(name, patch, patch_type, subresource, **options)).content)
 
     def apply(
         self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False,
@@ -239,7 +253,7 @@ class ResourceClient(_Timeout, Generic[T, L]):
         req = self._req.apply(obj, field_manager, force, subresource, **options)
         if validate:
             _check(req, obj, self._codec, options, apply=True, status=subresource == "status")
-        return self._codec.decode(self._rest.send(req).content)
+        return self._codec.decode(self._send(req).content)
 
     def apply_status(
         self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, validate: bool = False,
@@ -254,18 +268,18 @@ class ResourceClient(_Timeout, Generic[T, L]):
     ) -> T | None:
         """The object while finalizers or grace keep it, else None. preconditions: {"uid": ..., "resourceVersion": ...}."""
         req = self._req.delete(name, propagation_policy, grace_period_seconds, preconditions, dry_run)
-        return _decoded_or_none(self._codec, self._req.resource.kind, self._rest.send(req).content)
+        return _decoded_or_none(self._codec, self._req.resource.kind, self._send(req).content)
 
     def delete_collection(
         self, *, propagation_policy: PropagationPolicy | str | None = None, grace_period_seconds: int | None = None,
         dry_run: bool = False, **list_options: Any,
     ) -> None:
         """Delete every object matching ``list_options`` (selectors), in the namespace or cluster-wide."""
-        self._rest.send(self._req.delete(None, propagation_policy, grace_period_seconds, None, dry_run, **list_options))
+        self._send(self._req.delete(None, propagation_policy, grace_period_seconds, None, dry_run, **list_options))
 
     def get_subresource(self, name: str, subresource: str, decode: Callable[[bytes], Any] | None = None) -> Any:
         """GET subresource ``subresource`` of ``name``, decoded by ``decode`` (JSON by default)."""
-        data = self._rest.send(self._req.get(name, None, subresource)).content
+        data = self._send(self._req.get(name, None, subresource)).content
         return (decode or msgspec.json.decode)(data)
 
     def update_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None,
@@ -273,14 +287,14 @@ class ResourceClient(_Timeout, Generic[T, L]):
         """PUT ``body`` to subresource ``subresource`` of ``name``; the answer decoded by ``decode``
         (JSON by default)."""
         req = self._req.subresource("PUT", name, subresource, body, **options)
-        return (decode or msgspec.json.decode)(self._rest.send(req).content)
+        return (decode or msgspec.json.decode)(self._send(req).content)
 
     def create_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None,
                            **options: Any) -> Any:
         """POST ``body`` to subresource ``subresource`` of ``name`` (pods/eviction); the answer decoded
         by ``decode`` (JSON by default)."""
         req = self._req.subresource("POST", name, subresource, body, **options)
-        return (decode or msgspec.json.decode)(self._rest.send(req).content)
+        return (decode or msgspec.json.decode)(self._send(req).content)
 
     def stream_lines(self, name: str, subresource: str, **options: Any) -> Iterator[str]:
         """A streaming subresource (pods/log with follow=True) line by line, as text."""
@@ -298,16 +312,27 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         self._req = _Requests(resource, namespace, codec)
         self._codec = codec
 
+    async def _send(self, req: Request) -> httpx.Response:
+        """``ResourceClient._send``, awaited."""
+        try:
+            return await self._rest.send(req)
+        except NotFound as e:
+            if not answered_by_no_handler(e):
+                raise
+            skew = await async_version_skew(self._rest, self._req.resource, e)
+            if skew is None:
+                raise
+            raise skew from None
 
     async def get(self, name: str, *, resource_version: str | None = None) -> T:
         """The object ``name`` (``NotFound`` if it is not there); ``resource_version`` "0" allows the
         watch cache's."""
-        return self._codec.decode((await self._rest.send(self._req.get(name, resource_version))).content)
+        return self._codec.decode((await self._send(self._req.get(name, resource_version))).content)
 
     async def list(self, **options: Any) -> L:
         """One page: label_selector, field_selector, limit, continue_, resource_version,
         resource_version_match, timeout_seconds."""
-        return self._codec.decode_list((await self._rest.send(self._req.list(**options))).content)
+        return self._codec.decode_list((await self._send(self._req.list(**options))).content)
 
     async def list_all(self, *, page_size: int = DEFAULT_PAGE_SIZE, **options: Any) -> L:
         """Every item, fetched in pages; if the snapshot expires midway, one unpaged list (client-go's
@@ -361,7 +386,7 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         """The same watch as an ``AsyncWatchStream``, which another task can ``stop()``."""
         req = self._req.watch(idle_timeout, **options)
         req.stream = True
-        return AsyncWatchStream(await self._rest.send(req), WatchDecoder(self._codec.decode, req.describe()))
+        return AsyncWatchStream(await self._send(req), WatchDecoder(self._codec.decode, req.describe()))
 
     def is_watch_list_semantics_unsupported(self) -> bool:
         """client-go's IsWatchListSemanticsUnSupported: True behind a fake clientset, whose reflectors
@@ -378,7 +403,7 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         req = self._req.write("POST", obj, subresource, subresource_of, **options)
         if validate:
             _check(req, obj, self._codec, options)
-        return self._codec.decode((await self._rest.send(req)).content)
+        return self._codec.decode((await self._send(req)).content)
 
     async def update(self, obj: T, *, validate: bool = False, **options: Any) -> T:
         """Replace the object (a ``Conflict`` if its resourceVersion is stale): dry_run, field_manager,
@@ -387,21 +412,21 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         req = self._req.write("PUT", obj, None, None, **options)
         if validate:
             _check(req, obj, self._codec, options)
-        return self._codec.decode((await self._rest.send(req)).content)
+        return self._codec.decode((await self._send(req)).content)
 
     async def update_status(self, obj: T, *, validate: bool = False, **options: Any) -> T:
         """Replace the object's status subresource; the options and ``validate`` as ``update``'s."""
         req = self._req.write("PUT", obj, "status", None, **options)
         if validate:
             _check(req, obj, self._codec, options, status=True)
-        return self._codec.decode((await self._rest.send(req)).content)
+        return self._codec.decode((await self._send(req)).content)
 
     async def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None,
                     **options: Any) -> T:
         """Patch the object ``name`` (or its ``subresource``) with ``patch`` (a dict/list encoded as
         JSON, or bytes), sent as exactly ``patch_type``."""
         req = self._req.patch(name, patch, patch_type, subresource, **options)
-        return self._codec.decode((await self._rest.send(req)).content)
+        return self._codec.decode((await self._send(req)).content)
 
     async def apply(
         self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False,
@@ -412,7 +437,7 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         req = self._req.apply(obj, field_manager, force, subresource, **options)
         if validate:
             _check(req, obj, self._codec, options, apply=True, status=subresource == "status")
-        return self._codec.decode((await self._rest.send(req)).content)
+        return self._codec.decode((await self._send(req)).content)
 
     async def apply_status(
         self, obj: T | Model | Mapping[str, Any], *, field_manager: str, force: bool = False, validate: bool = False,
@@ -430,18 +455,18 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         """The object while finalizers or grace keep it, else None. preconditions: {"uid": ...,
         "resourceVersion": ...}."""
         req = self._req.delete(name, propagation_policy, grace_period_seconds, preconditions, dry_run)
-        return _decoded_or_none(self._codec, self._req.resource.kind, (await self._rest.send(req)).content)
+        return _decoded_or_none(self._codec, self._req.resource.kind, (await self._send(req)).content)
 
     async def delete_collection(
         self, *, propagation_policy: PropagationPolicy | str | None = None, grace_period_seconds: int | None = None,
         dry_run: bool = False, **list_options: Any,
     ) -> None:
         """Delete every object matching ``list_options`` (selectors), in the namespace or cluster-wide."""
-        await self._rest.send(self._req.delete(None, propagation_policy, grace_period_seconds, None, dry_run, **list_options))
+        await self._send(self._req.delete(None, propagation_policy, grace_period_seconds, None, dry_run, **list_options))
 
     async def get_subresource(self, name: str, subresource: str, decode: Callable[[bytes], Any] | None = None) -> Any:
         """GET subresource ``subresource`` of ``name``, decoded by ``decode`` (JSON by default)."""
-        data = (await self._rest.send(self._req.get(name, None, subresource))).content
+        data = (await self._send(self._req.get(name, None, subresource))).content
         return (decode or msgspec.json.decode)(data)
 
     async def update_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None,
@@ -449,14 +474,14 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         """PUT ``body`` to subresource ``subresource`` of ``name``; the answer decoded by ``decode``
         (JSON by default)."""
         req = self._req.subresource("PUT", name, subresource, body, **options)
-        return (decode or msgspec.json.decode)((await self._rest.send(req)).content)
+        return (decode or msgspec.json.decode)((await self._send(req)).content)
 
     async def create_subresource(self, name: str, subresource: str, body: bytes, decode: Callable[[bytes], Any] | None = None,
                                  **options: Any) -> Any:
         """POST ``body`` to subresource ``subresource`` of ``name``; the answer decoded by ``decode``
         (JSON by default)."""
         req = self._req.subresource("POST", name, subresource, body, **options)
-        return (decode or msgspec.json.decode)((await self._rest.send(req)).content)
+        return (decode or msgspec.json.decode)((await self._send(req)).content)
 
     async def stream_lines(self, name: str, subresource: str, **options: Any) -> AsyncIterator[str]:
         """A streaming subresource (pods/log with follow=True) line by line, as text."""

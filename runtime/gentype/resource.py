@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 import httpx
@@ -61,6 +61,10 @@ class ResourceInfo:
     plural: str
     namespaced: bool
     kind: str = ""
+    #: The Kubernetes version the generated package describing the resource was generated from
+    #: ("1.37.2"; "" for the dynamic client's): named by ``VersionSkewError``. Not part of the
+    #: resource's identity.
+    generated_from: str = field(default="", compare=False)
 
     @property
     def api_version(self) -> str:

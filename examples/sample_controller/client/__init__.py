@@ -16,6 +16,11 @@ if TYPE_CHECKING:
 
     from .typed.samplecontroller_kgen_dev import v1alpha1 as _samplecontroller_kgen_dev_v1alpha1
 
+KUBERNETES_VERSION = "1.37.2"
+"""The Kubernetes version this package was generated from ("" if its sources did not say): typed
+clients name it when the server lacks a group-version, and warn once when the server's minor
+version is more than one away from it."""
+
 _Sync = TypeVar("_Sync", bound="Clientset")
 _Async = TypeVar("_Async", bound="AsyncClientset")
 
@@ -102,4 +107,4 @@ class AsyncClientset:
         return v1alpha1.AsyncSamplecontrollerKgenDevV1alpha1Client(self.rest)
 
 
-__all__ = ["AsyncClientset", "Clientset"]
+__all__ = ["KUBERNETES_VERSION", "AsyncClientset", "Clientset"]

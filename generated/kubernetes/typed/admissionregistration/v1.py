@@ -10,6 +10,7 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.admissionregistration import v1 as models
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ MUTATING_ADMISSION_POLICIES = ResourceInfo(
     "mutatingadmissionpolicies",
     False,
     "MutatingAdmissionPolicy",
+    KUBERNETES_VERSION,
 )
 
 
@@ -66,6 +68,7 @@ MUTATING_ADMISSION_POLICY_BINDINGS = ResourceInfo(
     "mutatingadmissionpolicybindings",
     False,
     "MutatingAdmissionPolicyBinding",
+    KUBERNETES_VERSION,
 )
 
 
@@ -129,6 +132,7 @@ MUTATING_WEBHOOK_CONFIGURATIONS = ResourceInfo(
     "mutatingwebhookconfigurations",
     False,
     "MutatingWebhookConfiguration",
+    KUBERNETES_VERSION,
 )
 
 
@@ -178,6 +182,7 @@ VALIDATING_ADMISSION_POLICIES = ResourceInfo(
     "validatingadmissionpolicies",
     False,
     "ValidatingAdmissionPolicy",
+    KUBERNETES_VERSION,
 )
 
 
@@ -237,6 +242,7 @@ VALIDATING_ADMISSION_POLICY_BINDINGS = ResourceInfo(
     "validatingadmissionpolicybindings",
     False,
     "ValidatingAdmissionPolicyBinding",
+    KUBERNETES_VERSION,
 )
 
 
@@ -312,6 +318,7 @@ VALIDATING_WEBHOOK_CONFIGURATIONS = ResourceInfo(
     "validatingwebhookconfigurations",
     False,
     "ValidatingWebhookConfiguration",
+    KUBERNETES_VERSION,
 )
 
 

@@ -10,13 +10,19 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.apiextensions import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.apiextensions import v1 as applyconfigurations
 
 CUSTOM_RESOURCE_DEFINITIONS = ResourceInfo(
-    "apiextensions.k8s.io", "v1", "customresourcedefinitions", False, "CustomResourceDefinition"
+    "apiextensions.k8s.io",
+    "v1",
+    "customresourcedefinitions",
+    False,
+    "CustomResourceDefinition",
+    KUBERNETES_VERSION,
 )
 
 

@@ -10,12 +10,15 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.apiregistration import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.apiregistration import v1 as applyconfigurations
 
-API_SERVICES = ResourceInfo("apiregistration.k8s.io", "v1", "apiservices", False, "APIService")
+API_SERVICES = ResourceInfo(
+    "apiregistration.k8s.io", "v1", "apiservices", False, "APIService", KUBERNETES_VERSION
+)
 
 
 class ApiServicesClient(

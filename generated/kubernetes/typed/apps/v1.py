@@ -10,13 +10,16 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.apps import v1 as models
 from ...models.autoscaling import v1 as autoscalingv1
 
 if TYPE_CHECKING:
     from ...applyconfigurations.apps import v1 as applyconfigurations
 
-CONTROLLER_REVISIONS = ResourceInfo("apps", "v1", "controllerrevisions", True, "ControllerRevision")
+CONTROLLER_REVISIONS = ResourceInfo(
+    "apps", "v1", "controllerrevisions", True, "ControllerRevision", KUBERNETES_VERSION
+)
 
 
 class ControllerRevisionsClient(
@@ -55,7 +58,7 @@ class AsyncControllerRevisionsClient(
     """controllerrevisions (apps/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-DAEMON_SETS = ResourceInfo("apps", "v1", "daemonsets", True, "DaemonSet")
+DAEMON_SETS = ResourceInfo("apps", "v1", "daemonsets", True, "DaemonSet", KUBERNETES_VERSION)
 
 
 class DaemonSetsClient(
@@ -98,7 +101,7 @@ class AsyncDaemonSetsClient(
     """daemonsets (apps/v1, namespaced; short names: ds): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
 
-DEPLOYMENTS = ResourceInfo("apps", "v1", "deployments", True, "Deployment")
+DEPLOYMENTS = ResourceInfo("apps", "v1", "deployments", True, "Deployment", KUBERNETES_VERSION)
 
 
 class DeploymentsClient(
@@ -153,7 +156,7 @@ class AsyncDeploymentsClient(
         return await self._client.update_subresource(name, "scale", scale.to_json(), autoscalingv1.Scale.from_json)  # type: ignore[no-any-return]
 
 
-REPLICA_SETS = ResourceInfo("apps", "v1", "replicasets", True, "ReplicaSet")
+REPLICA_SETS = ResourceInfo("apps", "v1", "replicasets", True, "ReplicaSet", KUBERNETES_VERSION)
 
 
 class ReplicaSetsClient(
@@ -208,7 +211,7 @@ class AsyncReplicaSetsClient(
         return await self._client.update_subresource(name, "scale", scale.to_json(), autoscalingv1.Scale.from_json)  # type: ignore[no-any-return]
 
 
-STATEFUL_SETS = ResourceInfo("apps", "v1", "statefulsets", True, "StatefulSet")
+STATEFUL_SETS = ResourceInfo("apps", "v1", "statefulsets", True, "StatefulSet", KUBERNETES_VERSION)
 
 
 class StatefulSetsClient(

@@ -9,10 +9,16 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.authentication import v1 as models
 
 SELF_SUBJECT_REVIEWS = ResourceInfo(
-    "authentication.k8s.io", "v1", "selfsubjectreviews", False, "SelfSubjectReview"
+    "authentication.k8s.io",
+    "v1",
+    "selfsubjectreviews",
+    False,
+    "SelfSubjectReview",
+    KUBERNETES_VERSION,
 )
 
 
@@ -28,7 +34,9 @@ class AsyncSelfSubjectReviewsClient(
     """selfsubjectreviews (authentication.k8s.io/v1, cluster-scoped): create."""
 
 
-TOKEN_REVIEWS = ResourceInfo("authentication.k8s.io", "v1", "tokenreviews", False, "TokenReview")
+TOKEN_REVIEWS = ResourceInfo(
+    "authentication.k8s.io", "v1", "tokenreviews", False, "TokenReview", KUBERNETES_VERSION
+)
 
 
 class TokenReviewsClient(

@@ -9,10 +9,16 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.authorization import v1 as models
 
 LOCAL_SUBJECT_ACCESS_REVIEWS = ResourceInfo(
-    "authorization.k8s.io", "v1", "localsubjectaccessreviews", True, "LocalSubjectAccessReview"
+    "authorization.k8s.io",
+    "v1",
+    "localsubjectaccessreviews",
+    True,
+    "LocalSubjectAccessReview",
+    KUBERNETES_VERSION,
 )
 
 
@@ -29,7 +35,12 @@ class AsyncLocalSubjectAccessReviewsClient(
 
 
 SELF_SUBJECT_ACCESS_REVIEWS = ResourceInfo(
-    "authorization.k8s.io", "v1", "selfsubjectaccessreviews", False, "SelfSubjectAccessReview"
+    "authorization.k8s.io",
+    "v1",
+    "selfsubjectaccessreviews",
+    False,
+    "SelfSubjectAccessReview",
+    KUBERNETES_VERSION,
 )
 
 
@@ -46,7 +57,12 @@ class AsyncSelfSubjectAccessReviewsClient(
 
 
 SELF_SUBJECT_RULES_REVIEWS = ResourceInfo(
-    "authorization.k8s.io", "v1", "selfsubjectrulesreviews", False, "SelfSubjectRulesReview"
+    "authorization.k8s.io",
+    "v1",
+    "selfsubjectrulesreviews",
+    False,
+    "SelfSubjectRulesReview",
+    KUBERNETES_VERSION,
 )
 
 
@@ -63,7 +79,12 @@ class AsyncSelfSubjectRulesReviewsClient(
 
 
 SUBJECT_ACCESS_REVIEWS = ResourceInfo(
-    "authorization.k8s.io", "v1", "subjectaccessreviews", False, "SubjectAccessReview"
+    "authorization.k8s.io",
+    "v1",
+    "subjectaccessreviews",
+    False,
+    "SubjectAccessReview",
+    KUBERNETES_VERSION,
 )
 
 

@@ -10,13 +10,19 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.autoscaling import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.autoscaling import v1 as applyconfigurations
 
 HORIZONTAL_POD_AUTOSCALERS = ResourceInfo(
-    "autoscaling", "v1", "horizontalpodautoscalers", True, "HorizontalPodAutoscaler"
+    "autoscaling",
+    "v1",
+    "horizontalpodautoscalers",
+    True,
+    "HorizontalPodAutoscaler",
+    KUBERNETES_VERSION,
 )
 
 

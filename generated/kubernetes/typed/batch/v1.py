@@ -10,12 +10,13 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.batch import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.batch import v1 as applyconfigurations
 
-CRON_JOBS = ResourceInfo("batch", "v1", "cronjobs", True, "CronJob")
+CRON_JOBS = ResourceInfo("batch", "v1", "cronjobs", True, "CronJob", KUBERNETES_VERSION)
 
 
 class CronJobsClient(
@@ -58,7 +59,7 @@ class AsyncCronJobsClient(
     """cronjobs (batch/v1, namespaced; short names: cj): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
 
-JOBS = ResourceInfo("batch", "v1", "jobs", True, "Job")
+JOBS = ResourceInfo("batch", "v1", "jobs", True, "Job", KUBERNETES_VERSION)
 
 
 class JobsClient(

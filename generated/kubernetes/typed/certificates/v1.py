@@ -10,13 +10,19 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.certificates import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.certificates import v1 as applyconfigurations
 
 CERTIFICATE_SIGNING_REQUESTS = ResourceInfo(
-    "certificates.k8s.io", "v1", "certificatesigningrequests", False, "CertificateSigningRequest"
+    "certificates.k8s.io",
+    "v1",
+    "certificatesigningrequests",
+    False,
+    "CertificateSigningRequest",
+    KUBERNETES_VERSION,
 )
 
 
@@ -71,7 +77,12 @@ class AsyncCertificateSigningRequestsClient(
 
 
 CLUSTER_TRUST_BUNDLES = ResourceInfo(
-    "certificates.k8s.io", "v1", "clustertrustbundles", False, "ClusterTrustBundle"
+    "certificates.k8s.io",
+    "v1",
+    "clustertrustbundles",
+    False,
+    "ClusterTrustBundle",
+    KUBERNETES_VERSION,
 )
 
 
@@ -112,7 +123,12 @@ class AsyncClusterTrustBundlesClient(
 
 
 POD_CERTIFICATE_REQUESTS = ResourceInfo(
-    "certificates.k8s.io", "v1", "podcertificaterequests", True, "PodCertificateRequest"
+    "certificates.k8s.io",
+    "v1",
+    "podcertificaterequests",
+    True,
+    "PodCertificateRequest",
+    KUBERNETES_VERSION,
 )
 
 

@@ -10,12 +10,13 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.coordination import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.coordination import v1 as applyconfigurations
 
-LEASES = ResourceInfo("coordination.k8s.io", "v1", "leases", True, "Lease")
+LEASES = ResourceInfo("coordination.k8s.io", "v1", "leases", True, "Lease", KUBERNETES_VERSION)
 
 
 class LeasesClient(

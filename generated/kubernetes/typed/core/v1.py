@@ -10,6 +10,7 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.core import v1 as models
 from ...models.autoscaling import v1 as autoscalingv1
 from ...models.policy import v1 as policyv1
@@ -18,7 +19,7 @@ from ...models.authentication import v1 as authenticationv1
 if TYPE_CHECKING:
     from ...applyconfigurations.core import v1 as applyconfigurations
 
-BINDINGS = ResourceInfo("", "v1", "bindings", True, "Binding")
+BINDINGS = ResourceInfo("", "v1", "bindings", True, "Binding", KUBERNETES_VERSION)
 
 
 class BindingsClient(
@@ -33,7 +34,9 @@ class AsyncBindingsClient(
     """bindings (core/v1, namespaced): create."""
 
 
-COMPONENT_STATUSES = ResourceInfo("", "v1", "componentstatuses", False, "ComponentStatus")
+COMPONENT_STATUSES = ResourceInfo(
+    "", "v1", "componentstatuses", False, "ComponentStatus", KUBERNETES_VERSION
+)
 
 
 class ComponentStatusesClient(
@@ -50,7 +53,7 @@ class AsyncComponentStatusesClient(
     """componentstatuses (core/v1, cluster-scoped; short names: cs): get, list."""
 
 
-CONFIG_MAPS = ResourceInfo("", "v1", "configmaps", True, "ConfigMap")
+CONFIG_MAPS = ResourceInfo("", "v1", "configmaps", True, "ConfigMap", KUBERNETES_VERSION)
 
 
 class ConfigMapsClient(
@@ -85,7 +88,7 @@ class AsyncConfigMapsClient(
     """configmaps (core/v1, namespaced; short names: cm): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-ENDPOINTS = ResourceInfo("", "v1", "endpoints", True, "Endpoints")
+ENDPOINTS = ResourceInfo("", "v1", "endpoints", True, "Endpoints", KUBERNETES_VERSION)
 
 
 class EndpointsClient(
@@ -120,7 +123,7 @@ class AsyncEndpointsClient(
     """endpoints (core/v1, namespaced; short names: ep): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-EVENTS = ResourceInfo("", "v1", "events", True, "Event")
+EVENTS = ResourceInfo("", "v1", "events", True, "Event", KUBERNETES_VERSION)
 
 
 class EventsClient(
@@ -151,7 +154,7 @@ class AsyncEventsClient(
     """events (core/v1, namespaced; short names: ev): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-LIMIT_RANGES = ResourceInfo("", "v1", "limitranges", True, "LimitRange")
+LIMIT_RANGES = ResourceInfo("", "v1", "limitranges", True, "LimitRange", KUBERNETES_VERSION)
 
 
 class LimitRangesClient(
@@ -186,7 +189,7 @@ class AsyncLimitRangesClient(
     """limitranges (core/v1, namespaced; short names: limits): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-NAMESPACES = ResourceInfo("", "v1", "namespaces", False, "Namespace")
+NAMESPACES = ResourceInfo("", "v1", "namespaces", False, "Namespace", KUBERNETES_VERSION)
 
 
 class NamespacesClient(
@@ -227,7 +230,7 @@ class AsyncNamespacesClient(
     """namespaces (core/v1, cluster-scoped; short names: ns): create, update, update_status, delete, get, list, watch, patch, apply, apply_status."""
 
 
-NODES = ResourceInfo("", "v1", "nodes", False, "Node")
+NODES = ResourceInfo("", "v1", "nodes", False, "Node", KUBERNETES_VERSION)
 
 
 class NodesClient(
@@ -265,7 +268,7 @@ class AsyncNodesClient(
 
 
 PERSISTENT_VOLUME_CLAIMS = ResourceInfo(
-    "", "v1", "persistentvolumeclaims", True, "PersistentVolumeClaim"
+    "", "v1", "persistentvolumeclaims", True, "PersistentVolumeClaim", KUBERNETES_VERSION
 )
 
 
@@ -317,7 +320,9 @@ class AsyncPersistentVolumeClaimsClient(
     """persistentvolumeclaims (core/v1, namespaced; short names: pvc): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
 
-PERSISTENT_VOLUMES = ResourceInfo("", "v1", "persistentvolumes", False, "PersistentVolume")
+PERSISTENT_VOLUMES = ResourceInfo(
+    "", "v1", "persistentvolumes", False, "PersistentVolume", KUBERNETES_VERSION
+)
 
 
 class PersistentVolumesClient(
@@ -368,7 +373,7 @@ class AsyncPersistentVolumesClient(
     """persistentvolumes (core/v1, cluster-scoped; short names: pv): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
 
-PODS = ResourceInfo("", "v1", "pods", True, "Pod")
+PODS = ResourceInfo("", "v1", "pods", True, "Pod", KUBERNETES_VERSION)
 
 
 class PodsClient(
@@ -455,7 +460,7 @@ class AsyncPodsClient(
         await self._client.create_subresource(name, "eviction", eviction.to_json())
 
 
-POD_TEMPLATES = ResourceInfo("", "v1", "podtemplates", True, "PodTemplate")
+POD_TEMPLATES = ResourceInfo("", "v1", "podtemplates", True, "PodTemplate", KUBERNETES_VERSION)
 
 
 class PodTemplatesClient(
@@ -495,7 +500,7 @@ class AsyncPodTemplatesClient(
 
 
 REPLICATION_CONTROLLERS = ResourceInfo(
-    "", "v1", "replicationcontrollers", True, "ReplicationController"
+    "", "v1", "replicationcontrollers", True, "ReplicationController", KUBERNETES_VERSION
 )
 
 
@@ -559,7 +564,9 @@ class AsyncReplicationControllersClient(
         return await self._client.update_subresource(name, "scale", scale.to_json(), autoscalingv1.Scale.from_json)  # type: ignore[no-any-return]
 
 
-RESOURCE_QUOTAS = ResourceInfo("", "v1", "resourcequotas", True, "ResourceQuota")
+RESOURCE_QUOTAS = ResourceInfo(
+    "", "v1", "resourcequotas", True, "ResourceQuota", KUBERNETES_VERSION
+)
 
 
 class ResourceQuotasClient(
@@ -610,7 +617,7 @@ class AsyncResourceQuotasClient(
     """resourcequotas (core/v1, namespaced; short names: quota): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
 
-SECRETS = ResourceInfo("", "v1", "secrets", True, "Secret")
+SECRETS = ResourceInfo("", "v1", "secrets", True, "Secret", KUBERNETES_VERSION)
 
 
 class SecretsClient(
@@ -643,7 +650,9 @@ class AsyncSecretsClient(
     """secrets (core/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-SERVICE_ACCOUNTS = ResourceInfo("", "v1", "serviceaccounts", True, "ServiceAccount")
+SERVICE_ACCOUNTS = ResourceInfo(
+    "", "v1", "serviceaccounts", True, "ServiceAccount", KUBERNETES_VERSION
+)
 
 
 class ServiceAccountsClient(
@@ -700,7 +709,7 @@ class AsyncServiceAccountsClient(
         )
 
 
-SERVICES = ResourceInfo("", "v1", "services", True, "Service")
+SERVICES = ResourceInfo("", "v1", "services", True, "Service", KUBERNETES_VERSION)
 
 
 class ServicesClient(

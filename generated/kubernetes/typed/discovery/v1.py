@@ -10,12 +10,15 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.discovery import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.discovery import v1 as applyconfigurations
 
-ENDPOINT_SLICES = ResourceInfo("discovery.k8s.io", "v1", "endpointslices", True, "EndpointSlice")
+ENDPOINT_SLICES = ResourceInfo(
+    "discovery.k8s.io", "v1", "endpointslices", True, "EndpointSlice", KUBERNETES_VERSION
+)
 
 
 class EndpointSlicesClient(

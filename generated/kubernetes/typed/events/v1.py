@@ -10,12 +10,13 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.events import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.events import v1 as applyconfigurations
 
-EVENTS = ResourceInfo("events.k8s.io", "v1", "events", True, "Event")
+EVENTS = ResourceInfo("events.k8s.io", "v1", "events", True, "Event", KUBERNETES_VERSION)
 
 
 class EventsClient(

@@ -10,13 +10,14 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.flowcontrol import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.flowcontrol import v1 as applyconfigurations
 
 FLOW_SCHEMAS = ResourceInfo(
-    "flowcontrol.apiserver.k8s.io", "v1", "flowschemas", False, "FlowSchema"
+    "flowcontrol.apiserver.k8s.io", "v1", "flowschemas", False, "FlowSchema", KUBERNETES_VERSION
 )
 
 
@@ -66,6 +67,7 @@ PRIORITY_LEVEL_CONFIGURATIONS = ResourceInfo(
     "prioritylevelconfigurations",
     False,
     "PriorityLevelConfiguration",
+    KUBERNETES_VERSION,
 )
 
 

@@ -10,12 +10,15 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.networking import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.networking import v1 as applyconfigurations
 
-INGRESS_CLASSES = ResourceInfo("networking.k8s.io", "v1", "ingressclasses", False, "IngressClass")
+INGRESS_CLASSES = ResourceInfo(
+    "networking.k8s.io", "v1", "ingressclasses", False, "IngressClass", KUBERNETES_VERSION
+)
 
 
 class IngressClassesClient(
@@ -54,7 +57,9 @@ class AsyncIngressClassesClient(
     """ingressclasses (networking.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-INGRESSES = ResourceInfo("networking.k8s.io", "v1", "ingresses", True, "Ingress")
+INGRESSES = ResourceInfo(
+    "networking.k8s.io", "v1", "ingresses", True, "Ingress", KUBERNETES_VERSION
+)
 
 
 class IngressesClient(
@@ -97,7 +102,9 @@ class AsyncIngressesClient(
     """ingresses (networking.k8s.io/v1, namespaced; short names: ing): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
 
-IP_ADDRESSES = ResourceInfo("networking.k8s.io", "v1", "ipaddresses", False, "IPAddress")
+IP_ADDRESSES = ResourceInfo(
+    "networking.k8s.io", "v1", "ipaddresses", False, "IPAddress", KUBERNETES_VERSION
+)
 
 
 class IpAddressesClient(
@@ -132,7 +139,9 @@ class AsyncIpAddressesClient(
     """ipaddresses (networking.k8s.io/v1, cluster-scoped; short names: ip): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-NETWORK_POLICIES = ResourceInfo("networking.k8s.io", "v1", "networkpolicies", True, "NetworkPolicy")
+NETWORK_POLICIES = ResourceInfo(
+    "networking.k8s.io", "v1", "networkpolicies", True, "NetworkPolicy", KUBERNETES_VERSION
+)
 
 
 class NetworkPoliciesClient(
@@ -171,7 +180,9 @@ class AsyncNetworkPoliciesClient(
     """networkpolicies (networking.k8s.io/v1, namespaced; short names: netpol): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-SERVICE_CIDRS = ResourceInfo("networking.k8s.io", "v1", "servicecidrs", False, "ServiceCIDR")
+SERVICE_CIDRS = ResourceInfo(
+    "networking.k8s.io", "v1", "servicecidrs", False, "ServiceCIDR", KUBERNETES_VERSION
+)
 
 
 class ServiceCidrsClient(

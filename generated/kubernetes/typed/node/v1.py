@@ -10,12 +10,15 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.node import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.node import v1 as applyconfigurations
 
-RUNTIME_CLASSES = ResourceInfo("node.k8s.io", "v1", "runtimeclasses", False, "RuntimeClass")
+RUNTIME_CLASSES = ResourceInfo(
+    "node.k8s.io", "v1", "runtimeclasses", False, "RuntimeClass", KUBERNETES_VERSION
+)
 
 
 class RuntimeClassesClient(

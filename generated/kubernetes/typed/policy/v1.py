@@ -10,13 +10,14 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.policy import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.policy import v1 as applyconfigurations
 
 POD_DISRUPTION_BUDGETS = ResourceInfo(
-    "policy", "v1", "poddisruptionbudgets", True, "PodDisruptionBudget"
+    "policy", "v1", "poddisruptionbudgets", True, "PodDisruptionBudget", KUBERNETES_VERSION
 )
 
 

@@ -10,13 +10,19 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.rbac import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.rbac import v1 as applyconfigurations
 
 CLUSTER_ROLE_BINDINGS = ResourceInfo(
-    "rbac.authorization.k8s.io", "v1", "clusterrolebindings", False, "ClusterRoleBinding"
+    "rbac.authorization.k8s.io",
+    "v1",
+    "clusterrolebindings",
+    False,
+    "ClusterRoleBinding",
+    KUBERNETES_VERSION,
 )
 
 
@@ -57,7 +63,7 @@ class AsyncClusterRoleBindingsClient(
 
 
 CLUSTER_ROLES = ResourceInfo(
-    "rbac.authorization.k8s.io", "v1", "clusterroles", False, "ClusterRole"
+    "rbac.authorization.k8s.io", "v1", "clusterroles", False, "ClusterRole", KUBERNETES_VERSION
 )
 
 
@@ -97,7 +103,9 @@ class AsyncClusterRolesClient(
     """clusterroles (rbac.authorization.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-ROLE_BINDINGS = ResourceInfo("rbac.authorization.k8s.io", "v1", "rolebindings", True, "RoleBinding")
+ROLE_BINDINGS = ResourceInfo(
+    "rbac.authorization.k8s.io", "v1", "rolebindings", True, "RoleBinding", KUBERNETES_VERSION
+)
 
 
 class RoleBindingsClient(
@@ -136,7 +144,7 @@ class AsyncRoleBindingsClient(
     """rolebindings (rbac.authorization.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-ROLES = ResourceInfo("rbac.authorization.k8s.io", "v1", "roles", True, "Role")
+ROLES = ResourceInfo("rbac.authorization.k8s.io", "v1", "roles", True, "Role", KUBERNETES_VERSION)
 
 
 class RolesClient(

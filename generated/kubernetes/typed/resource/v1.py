@@ -10,12 +10,15 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.resource import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.resource import v1 as applyconfigurations
 
-DEVICE_CLASSES = ResourceInfo("resource.k8s.io", "v1", "deviceclasses", False, "DeviceClass")
+DEVICE_CLASSES = ResourceInfo(
+    "resource.k8s.io", "v1", "deviceclasses", False, "DeviceClass", KUBERNETES_VERSION
+)
 
 
 class DeviceClassesClient(
@@ -55,7 +58,7 @@ class AsyncDeviceClassesClient(
 
 
 DEVICE_TAINT_RULES = ResourceInfo(
-    "resource.k8s.io", "v1", "devicetaintrules", False, "DeviceTaintRule"
+    "resource.k8s.io", "v1", "devicetaintrules", False, "DeviceTaintRule", KUBERNETES_VERSION
 )
 
 
@@ -107,7 +110,9 @@ class AsyncDeviceTaintRulesClient(
     """devicetaintrules (resource.k8s.io/v1, cluster-scoped): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
 
 
-RESOURCE_CLAIMS = ResourceInfo("resource.k8s.io", "v1", "resourceclaims", True, "ResourceClaim")
+RESOURCE_CLAIMS = ResourceInfo(
+    "resource.k8s.io", "v1", "resourceclaims", True, "ResourceClaim", KUBERNETES_VERSION
+)
 
 
 class ResourceClaimsClient(
@@ -159,7 +164,12 @@ class AsyncResourceClaimsClient(
 
 
 RESOURCE_CLAIM_TEMPLATES = ResourceInfo(
-    "resource.k8s.io", "v1", "resourceclaimtemplates", True, "ResourceClaimTemplate"
+    "resource.k8s.io",
+    "v1",
+    "resourceclaimtemplates",
+    True,
+    "ResourceClaimTemplate",
+    KUBERNETES_VERSION,
 )
 
 
@@ -199,7 +209,9 @@ class AsyncResourceClaimTemplatesClient(
     """resourceclaimtemplates (resource.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-RESOURCE_SLICES = ResourceInfo("resource.k8s.io", "v1", "resourceslices", False, "ResourceSlice")
+RESOURCE_SLICES = ResourceInfo(
+    "resource.k8s.io", "v1", "resourceslices", False, "ResourceSlice", KUBERNETES_VERSION
+)
 
 
 class ResourceSlicesClient(

@@ -10,13 +10,14 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.scheduling import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.scheduling import v1 as applyconfigurations
 
 PRIORITY_CLASSES = ResourceInfo(
-    "scheduling.k8s.io", "v1", "priorityclasses", False, "PriorityClass"
+    "scheduling.k8s.io", "v1", "priorityclasses", False, "PriorityClass", KUBERNETES_VERSION
 )
 
 

@@ -10,12 +10,15 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.storage import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.storage import v1 as applyconfigurations
 
-CSI_DRIVERS = ResourceInfo("storage.k8s.io", "v1", "csidrivers", False, "CSIDriver")
+CSI_DRIVERS = ResourceInfo(
+    "storage.k8s.io", "v1", "csidrivers", False, "CSIDriver", KUBERNETES_VERSION
+)
 
 
 class CsiDriversClient(
@@ -50,7 +53,7 @@ class AsyncCsiDriversClient(
     """csidrivers (storage.k8s.io/v1, cluster-scoped): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-CSI_NODES = ResourceInfo("storage.k8s.io", "v1", "csinodes", False, "CSINode")
+CSI_NODES = ResourceInfo("storage.k8s.io", "v1", "csinodes", False, "CSINode", KUBERNETES_VERSION)
 
 
 class CsiNodesClient(
@@ -94,7 +97,7 @@ class AsyncCsiNodesClient(
 
 
 CSI_STORAGE_CAPACITIES = ResourceInfo(
-    "storage.k8s.io", "v1", "csistoragecapacities", True, "CSIStorageCapacity"
+    "storage.k8s.io", "v1", "csistoragecapacities", True, "CSIStorageCapacity", KUBERNETES_VERSION
 )
 
 
@@ -134,7 +137,9 @@ class AsyncCsiStorageCapacitiesClient(
     """csistoragecapacities (storage.k8s.io/v1, namespaced): create, update, delete, delete_collection, get, list, watch, patch, apply."""
 
 
-STORAGE_CLASSES = ResourceInfo("storage.k8s.io", "v1", "storageclasses", False, "StorageClass")
+STORAGE_CLASSES = ResourceInfo(
+    "storage.k8s.io", "v1", "storageclasses", False, "StorageClass", KUBERNETES_VERSION
+)
 
 
 class StorageClassesClient(
@@ -174,7 +179,7 @@ class AsyncStorageClassesClient(
 
 
 VOLUME_ATTACHMENTS = ResourceInfo(
-    "storage.k8s.io", "v1", "volumeattachments", False, "VolumeAttachment"
+    "storage.k8s.io", "v1", "volumeattachments", False, "VolumeAttachment", KUBERNETES_VERSION
 )
 
 
@@ -227,7 +232,12 @@ class AsyncVolumeAttachmentsClient(
 
 
 VOLUME_ATTRIBUTES_CLASSES = ResourceInfo(
-    "storage.k8s.io", "v1", "volumeattributesclasses", False, "VolumeAttributesClass"
+    "storage.k8s.io",
+    "v1",
+    "volumeattributesclasses",
+    False,
+    "VolumeAttributesClass",
+    KUBERNETES_VERSION,
 )
 
 

@@ -10,13 +10,19 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.storagemigration import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.storagemigration import v1 as applyconfigurations
 
 STORAGE_VERSION_MIGRATIONS = ResourceInfo(
-    "storagemigration.k8s.io", "v1", "storageversionmigrations", False, "StorageVersionMigration"
+    "storagemigration.k8s.io",
+    "v1",
+    "storageversionmigrations",
+    False,
+    "StorageVersionMigration",
+    KUBERNETES_VERSION,
 )
 
 

@@ -10,12 +10,15 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.batch_tutorial_kgen_dev import v1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.batch_tutorial_kgen_dev import v1 as applyconfigurations
 
-CRON_JOBS = ResourceInfo("batch.tutorial.kgen.dev", "v1", "cronjobs", True, "CronJob")
+CRON_JOBS = ResourceInfo(
+    "batch.tutorial.kgen.dev", "v1", "cronjobs", True, "CronJob", KUBERNETES_VERSION
+)
 
 
 class CronJobsClient(

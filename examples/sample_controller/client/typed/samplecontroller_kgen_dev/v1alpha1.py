@@ -10,12 +10,15 @@ from kgen.runtime.apimachinery import ModelCodec
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
+from ... import KUBERNETES_VERSION
 from ...models.samplecontroller_kgen_dev import v1alpha1 as models
 
 if TYPE_CHECKING:
     from ...applyconfigurations.samplecontroller_kgen_dev import v1alpha1 as applyconfigurations
 
-FOOS = ResourceInfo("samplecontroller.kgen.dev", "v1alpha1", "foos", True, "Foo")
+FOOS = ResourceInfo(
+    "samplecontroller.kgen.dev", "v1alpha1", "foos", True, "Foo", KUBERNETES_VERSION
+)
 
 
 class FoosClient(
