@@ -18,8 +18,9 @@ Declaring fields in that order has two effects users see:
 One table serves every embedded snapshot (`kgen generate --kubernetes`): it is read from the
 newest release's Go types, and an older release's are a subset of them, their fields in the
 same relative order (Kubernetes adds fields to its API types and never moves one), so
-``wire_order`` restricted to an older release's fields is that release's order.
-tests/unit/test_field_order.py checks the subset for each embedded snapshot.
+``wire_order`` restricted to an older release's fields is that release's order. An alpha field
+dropped since (1.35's PodSpec.workloadRef) falls back to the end, sorted, which tests/unit/
+test_field_order.py checks is that release's Go order, as it checks the subset for each snapshot.
 
 A definition the table does not know (a CRD: the apiserver writes custom resources with their
 keys sorted, as Go marshals a map; aggregated APIs; a newer server's types) keeps the sorted

@@ -41,12 +41,24 @@ def test_the_table_lists_exactly_the_properties_of_every_definition_it_shares_wi
     assert {name: set(table[name]) for name in shared} == {name: schemas[name] for name in shared}
 
 
+# What an older release has and the newest no longer does (alpha fields dropped since), where the
+# fallback order (after the listed fields, sorted) is that release's Go order: read from its Go
+# types (k8s.io/api v0.35.4, core/v1/types.go: WorkloadRef is PodSpec's last field).
+GO_ORDER_IS_THE_FALLBACK = {
+    "1.35.4": {"io.k8s.api.core.v1.PodSpec": {"workloadRef"},
+               "io.k8s.api.core.v1.WorkloadReference": {"name", "podGroup", "podGroupReplicaKey"}},
+}
+
+
 @pytest.mark.parametrize("version", embedded_versions()[:-1])
 def test_an_older_embedded_release_has_no_definition_or_field_the_table_does_not_order(version: str) -> None:
     """`kgen generate --kubernetes <older>` orders fields with the newest release's table: right
     only while the older release's API types are a subset of the newest's."""
     table = json.loads(TABLE.read_text())
     schemas = _snapshot_schemas(embedded_snapshot(version))
+    for name, fields in GO_ORDER_IS_THE_FALLBACK.get(version, {}).items():
+        assert fields <= schemas[name], name  # still there: the exception is not stale
+        table[name] = table.get(name, []) + sorted(fields)
     # Definitions no Go kind reaches (version.Info) are outside the table in the newest too.
     unordered_in_newest = set(_snapshot_schemas(embedded_snapshot())) - set(table)
     assert sorted(set(schemas) - set(table) - unordered_in_newest) == []
