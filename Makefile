@@ -83,7 +83,7 @@ test-cluster: $(STAMP)
 # MATRIX_VERSIONS, one pytest run per release on its apiserver (built first if missing: minutes
 # each, cold): `kgen generate --kubernetes <release>` against `--cluster` on it, its typed clients
 # on it. Not in `make test` yet: CI would have to build 1.34's apiserver cold.
-MATRIX_VERSIONS ?= 1.34.4 1.35.4
+MATRIX_VERSIONS ?= 1.34.4 1.35.4 1.36.3
 test-matrix: $(STAMP)
 	run_log="$$(mktemp -t kgen-test-run.XXXXXX)"; tests=0; \
 	for version in $(MATRIX_VERSIONS); do \

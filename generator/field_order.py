@@ -18,9 +18,12 @@ Declaring fields in that order has two effects users see:
 One table serves every embedded snapshot (`kgen generate --kubernetes`): it is read from the
 newest release's Go types, and an older release's are a subset of them, their fields in the
 same relative order (Kubernetes adds fields to its API types and never moves one), so
-``wire_order`` restricted to an older release's fields is that release's order. An alpha field
-dropped since (1.35's PodSpec.workloadRef) falls back to the end, sorted, which tests/unit/
-test_field_order.py checks is that release's Go order, as it checks the subset for each snapshot.
+``wire_order`` restricted to an older release's fields is that release's order. What an older
+release has and the newest dropped (alpha fields and their types: 1.35's PodSpec.workloadRef,
+1.36's NodeAllocatableResourceMapping) is in openapi/field_order_dropped.json, read from that
+release's Go types (k8s.io/api v0.35.4, v0.36.3): a dropped field after the newest's fields (each
+was its struct's last), a dropped type whole. tests/unit/test_field_order.py checks that the
+two tables together order every definition and field of each embedded snapshot.
 
 A definition the table does not know (a CRD: the apiserver writes custom resources with their
 keys sorted, as Go marshals a map; aggregated APIs; a newer server's types) keeps the sorted
@@ -35,11 +38,16 @@ from collections.abc import Iterable
 from pathlib import Path
 
 TABLE = Path(__file__).resolve().parent.parent / "openapi" / "field_order.json"
+DROPPED = TABLE.with_name("field_order_dropped.json")
 
 
 @functools.cache
 def _table() -> dict[str, tuple[str, ...]]:
-    return {name: tuple(fields) for name, fields in json.loads(TABLE.read_text()).items()}
+    table = {name: tuple(fields) for name, fields in json.loads(TABLE.read_text()).items()}
+    for name, fields in json.loads(DROPPED.read_text()).items():
+        known = table.get(name, ())
+        table[name] = known + tuple(f for f in fields if f not in known)
+    return table
 
 
 def wire_order(definition: str, wire_names: Iterable[str]) -> list[str]:

@@ -95,6 +95,7 @@ def test_generator_wheel_holds_the_generator_and_depends_on_the_same_runtime(whe
         "kgen/openapi/kubernetes-1.34.4/openapi/v3/api/v1.json",
         "kgen/openapi/kubernetes-1.34.4/version.json",
         "kgen/openapi/field_order.json",
+        "kgen/openapi/field_order_dropped.json",
         # the recipe `kgen envtest` builds kube-apiserver and etcd from (hack/envtest/)
         "kgen/envtest/build.sh",
         "kgen/envtest/versions.env",

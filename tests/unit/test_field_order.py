@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kgen.generator.field_order import TABLE, wire_order
+from kgen.generator.field_order import DROPPED, TABLE, _table, wire_order
 from kgen.generator.generate import embedded_snapshot, embedded_versions
 
 def test_the_field_order_table_is_what_the_go_types_say() -> None:
@@ -41,36 +41,38 @@ def test_the_table_lists_exactly_the_properties_of_every_definition_it_shares_wi
     assert {name: set(table[name]) for name in shared} == {name: schemas[name] for name in shared}
 
 
-# What an older release has and the newest no longer does (alpha fields dropped since), where the
-# fallback order (after the listed fields, sorted) is that release's Go order: read from its Go
-# types (k8s.io/api v0.35.4, core/v1/types.go: WorkloadRef is PodSpec's last field).
-GO_ORDER_IS_THE_FALLBACK = {
-    "1.35.4": {"io.k8s.api.core.v1.PodSpec": {"workloadRef"},
-               "io.k8s.api.core.v1.WorkloadReference": {"name", "podGroup", "podGroupReplicaKey"}},
-}
-
-
 @pytest.mark.parametrize("version", embedded_versions()[:-1])
-def test_an_older_embedded_release_has_no_definition_or_field_the_table_does_not_order(version: str) -> None:
-    """`kgen generate --kubernetes <older>` orders fields with the newest release's table: right
-    only while the older release's API types are a subset of the newest's."""
-    table = json.loads(TABLE.read_text())
+def test_an_older_embedded_release_has_no_definition_or_field_the_tables_do_not_order(version: str) -> None:
+    """`kgen generate --kubernetes <older>` orders fields with the newest release's table plus
+    openapi/field_order_dropped.json (what older releases have and the newest dropped)."""
+    table = {name: set(fields) for name, fields in _table().items()}
     schemas = _snapshot_schemas(embedded_snapshot(version))
-    for name, fields in GO_ORDER_IS_THE_FALLBACK.get(version, {}).items():
-        assert fields <= schemas[name], name  # still there: the exception is not stale
-        table[name] = table.get(name, []) + sorted(fields)
     # Definitions no Go kind reaches (version.Info) are outside the table in the newest too.
     unordered_in_newest = set(_snapshot_schemas(embedded_snapshot())) - set(table)
     assert sorted(set(schemas) - set(table) - unordered_in_newest) == []
     shared = set(schemas) & set(table)
     assert len(shared) > 500
-    assert {name: sorted(schemas[name] - set(table[name])) for name in shared if schemas[name] - set(table[name])} == {}
+    assert {name: sorted(schemas[name] - table[name]) for name in shared if schemas[name] - table[name]} == {}
+
+
+def test_the_dropped_table_lists_only_what_an_older_release_has_and_the_newest_does_not() -> None:
+    newest = _snapshot_schemas(embedded_snapshot())
+    older = [_snapshot_schemas(embedded_snapshot(v)) for v in embedded_versions()[:-1]]
+    for name, fields in json.loads(DROPPED.read_text()).items():
+        assert not set(fields) & newest.get(name, set()), name
+        having = [schemas[name] for schemas in older if name in schemas and set(fields) <= schemas[name]]
+        assert having, f"{name}: {fields} in no older embedded release"
+        if name not in newest:  # a whole dropped type: every field, in Go's order
+            assert set(fields) == having[0], name
 
 
 def test_unknown_definitions_and_fields_are_sorted_after_the_known_ones() -> None:
     assert wire_order("io.k8s.api.core.v1.Pod", ["status", "spec", "zNew", "aNew", "kind"]) == [
         "kind", "spec", "status", "aNew", "zNew"]
     assert wire_order("com.example.v1.Widget", ["spec", "apiVersion", "kind"]) == ["apiVersion", "kind", "spec"]
+    # 1.36's NodeAllocatableResourceMapping, dropped by 1.37: its Go order, not sorted.
+    assert wire_order("io.k8s.api.resource.v1.NodeAllocatableResourceMapping", ["allocationMultiplier", "capacityKey"]) == [
+        "capacityKey", "allocationMultiplier"]
 
 
 def test_a_decoded_pod_is_written_back_with_the_servers_key_order() -> None:
