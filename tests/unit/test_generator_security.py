@@ -394,10 +394,19 @@ def _check_client_module(tree: ast.Module, where: str) -> None:
                     [("bound", "'Clientset'")], [("bound", "'AsyncClientset'")]), where
             elif isinstance(value, ast.Call):
                 assert ast.unparse(value.func) == "ResourceInfo", where
-                assert all(isinstance(a, ast.Constant) for a in value.args), where
+                # constants, and the package's source release by name (imported from __init__)
+                assert all(isinstance(a, ast.Constant) or ast.unparse(a) == "KUBERNETES_VERSION"
+                           for a in value.args), where
+                assert not value.keywords, where
+            elif isinstance(stmt, ast.Assign) and [ast.unparse(t) for t in stmt.targets] == ["KUBERNETES_VERSION"]:
+                # __init__'s source release (a snapshot's version.json: schema-side text): one str constant.
+                assert isinstance(value, ast.Constant) and isinstance(value.value, str), where
             else:
                 assert isinstance(value, ast.List), where
                 assert all(isinstance(e, (ast.Attribute, ast.Constant)) for e in value.elts), where
+        elif isinstance(stmt, ast.Expr):
+            # an attribute's docstring (KUBERNETES_VERSION's): inert text
+            assert isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str), where
         else:
             assert isinstance(stmt, (ast.ClassDef, ast.FunctionDef)), f"{where}: unexpected {ast.dump(stmt)[:200]}"
     # Whatever a hostile schema said, it never became a name, a call or an attribute.
