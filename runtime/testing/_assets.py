@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,30 +112,46 @@ def build_command(versions: EnvtestVersions) -> str:
     return f"kgen envtest{flags}"
 
 
+def _explicit_folder(variable: str, complete: Callable[[Path], bool], expected: str) -> Path | None:
+    """The folder ``$variable`` names (``None`` when unset), refused unless ``complete``."""
+    explicit = os.environ.get(variable)
+    if not explicit:
+        return None
+    folder = Path(explicit)
+    if not complete(folder):
+        raise AssetsNotFound(f"{variable}={explicit}: expected {expected} in it")
+    return folder
+
+
+def _versions(kubernetes_version: str | None, etcd_version: str | None) -> EnvtestVersions:
+    try:
+        return requested_versions(kubernetes_version, etcd_version)
+    except ValueError as e:
+        raise AssetsNotFound(str(e)) from None
+
+
+def _run_recipe(script: Path, versions: EnvtestVersions) -> Path:
+    """Runs a checkout's build recipe (build.sh, cluster.sh) for ``versions``: it builds once, then
+    prints the cached folder as its last line."""
+    env = dict(os.environ, **{KUBERNETES_VERSION_ENV: versions.kubernetes, ETCD_VERSION_ENV: versions.etcd})
+    result = subprocess.run([str(script)], stdout=subprocess.PIPE, text=True, check=False, env=env)
+    if result.returncode != 0:
+        raise AssetsNotFound(f"{script} failed with exit code {result.returncode} (its errors are above)")
+    return Path(result.stdout.strip().splitlines()[-1])
+
+
 def find_assets(kubernetes_version: str | None = None, etcd_version: str | None = None) -> Path:
     """The folder of the kube-apiserver and etcd binaries: ``$KUBEBUILDER_ASSETS``; else, for the
     versions asked for (see ``requested_versions``; default ``PINNED``), what the checkout's
     hack/envtest/build.sh builds, or outside a checkout the cache folder ``kgen envtest`` builds.
     ``AssetsNotFound`` otherwise, saying the command that builds them."""
-    explicit = os.environ.get("KUBEBUILDER_ASSETS")
-    if explicit:
-        folder = Path(explicit)
-        if not _complete(folder):
-            raise AssetsNotFound(
-                f"KUBEBUILDER_ASSETS={explicit}: expected executable files {', '.join(BINARIES)} in it"
-            )
-        return folder
-    try:
-        versions = requested_versions(kubernetes_version, etcd_version)
-    except ValueError as e:
-        raise AssetsNotFound(str(e)) from None
+    explicit = _explicit_folder("KUBEBUILDER_ASSETS", _complete, f"executable files {', '.join(BINARIES)}")
+    if explicit is not None:
+        return explicit
+    versions = _versions(kubernetes_version, etcd_version)
     script = _build_script()
     if script is not None:
-        env = dict(os.environ, **{KUBERNETES_VERSION_ENV: versions.kubernetes, ETCD_VERSION_ENV: versions.etcd})
-        result = subprocess.run([str(script)], stdout=subprocess.PIPE, text=True, check=False, env=env)
-        if result.returncode != 0:
-            raise AssetsNotFound(f"{script} failed with exit code {result.returncode} (its errors are above)")
-        return Path(result.stdout.strip().splitlines()[-1])
+        return _run_recipe(script, versions)
     cache = cache_root() / "envtest"
     folder = cache / versions.folder_name
     if _complete(folder):
@@ -174,27 +190,16 @@ def find_cluster_assets(kubernetes_version: str | None = None, etcd_version: str
     checkout's hack/envtest/cluster.sh builds, or outside a checkout the folder
     ``kgen envtest --cluster`` builds. ``$KUBEBUILDER_ASSETS`` is not read: it names an
     apiserver-only folder. ``AssetsNotFound`` otherwise, saying the command that builds them."""
-    explicit = os.environ.get(CLUSTER_ASSETS_ENV)
-    if explicit:
-        folder = Path(explicit)
-        if not _cluster_complete(folder):
-            raise AssetsNotFound(
-                f"{CLUSTER_ASSETS_ENV}={explicit}: expected executable files {', '.join(CLUSTER_BINARIES)} "
-                "and the folders kwok-stages, kwok-crds in it"
-            )
-        return folder
-    try:
-        versions = requested_versions(kubernetes_version, etcd_version)
-    except ValueError as e:
-        raise AssetsNotFound(str(e)) from None
+    explicit = _explicit_folder(
+        CLUSTER_ASSETS_ENV, _cluster_complete,
+        f"executable files {', '.join(CLUSTER_BINARIES)} and the folders kwok-stages, kwok-crds",
+    )
+    if explicit is not None:
+        return explicit
+    versions = _versions(kubernetes_version, etcd_version)
     script = _build_script()
     if script is not None:
-        env = dict(os.environ, **{KUBERNETES_VERSION_ENV: versions.kubernetes, ETCD_VERSION_ENV: versions.etcd})
-        cluster_script = script.with_name("cluster.sh")
-        result = subprocess.run([str(cluster_script)], stdout=subprocess.PIPE, text=True, check=False, env=env)
-        if result.returncode != 0:
-            raise AssetsNotFound(f"{cluster_script} failed with exit code {result.returncode} (its errors are above)")
-        return Path(result.stdout.strip().splitlines()[-1])
+        return _run_recipe(script.with_name("cluster.sh"), versions)
     cache = cache_root() / "cluster"
     # The folder name ends with the kwok patch's digest, which only the recipe knows: any build of
     # this kwok release for these versions serves, the newest first.
