@@ -1,0 +1,53 @@
+"""What the supported Kubernetes releases do differently, as the compatibility suite found it.
+
+Each entry is a behaviour of the apiserver (not of kgen) that changed between two supported
+releases, and that a test of the compatibility suite meets: the test asks ``behaves_older(server,
+key)`` and expects that release's behaviour, so a release that stops (or starts) behaving so
+fails the test instead of passing by accident. docs/compatibility.md states each of them, in
+its table "Behaviour that differs between releases", one row per key (tests/compat checks both
+ways).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Difference:
+    """An apiserver behaviour of releases up to and including ``last_minor``, changed after it."""
+
+    last_minor: tuple[int, int]
+    summary: str
+
+
+DIFFERENCES: dict[str, Difference] = {
+    "cr-status-writes-metadata": Difference(
+        (1, 35),
+        "a custom resource's /status update or apply also writes labels, annotations and finalizers, "
+        "and its field manager owns them; from 1.36 the status strategy resets all of metadata",
+    ),
+    "cel-message-shows-type": Difference(
+        (1, 34),
+        "a CEL rule that evaluates to false shows the schema type of the node the rule sits on (`self`'s, "
+        "whatever its fieldPath) as the value: `Invalid value: \"object\": <message>` (<message> from message, "
+        "messageExpression or `failed rule: <rule>`, alike; no reason, or "
+        "FieldValueInvalid; \"array\", \"string\", \"integer\"..., \"\" when untyped) and "
+        "`Duplicate value: \"object\"` (FieldValueDuplicate); from 1.35 it shows the value, omitted for an "
+        "object or array (`Invalid value: <message>`, `Duplicate value`) and printed for a scalar "
+        "(`Invalid value: \"abc\": <message>`), as kgen's `validate` writes. FieldValueForbidden and "
+        "FieldValueRequired show no value, and a rule's evaluation error (`Invalid value: \"object\": "
+        "... evaluating rule: ...`) shows the type, in every release",
+    ),
+}
+
+
+def minor_of(version: str) -> tuple[int, int]:
+    """(1, 34) for "v1.34.4", "1.34.4" or "1.34"."""
+    major, minor = version.removeprefix("v").split(".")[:2]
+    return int(major), int(minor)
+
+
+def behaves_older(server_version: str, key: str) -> bool:
+    """Whether a server of ``server_version`` still has the older behaviour ``key`` names."""
+    return minor_of(server_version) <= DIFFERENCES[key].last_minor
