@@ -66,29 +66,40 @@ docs: $(STAMP) $(CHROMIUM)
 bench-docs: $(BENCH_STAMP)
 	KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" $(BIN)/python -m bench --only scale --scale-out docs/bench
 
-# The run log lists what this run's envtest servers start; check-leftovers looks at those only.
-test: $(STAMP) docs
-	run_log="$$(mktemp -t kgen-test-run.XXXXXX)"; \
-	KGEN_ENVTEST_RUN_LOG="$$run_log" KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" $(BIN)/python -m pytest --ignore=tests/cluster --ignore=tests/compat $(PYTEST_ARGS); \
-	tests=$$?; hack/check-leftovers.sh "$$run_log"; left=$$?; rm -f "$$run_log"; exit $$(( tests ? tests : left ))
+# The releases kgen supports, oldest first (hack/envtest/versions.env): make test runs the
+# compatibility suite on the oldest beside the whole suite on the newest; make test-matrix on each.
+SUPPORTED_VERSIONS := $(shell . hack/envtest/versions.env && echo $$SUPPORTED_KUBERNETES_VERSIONS)
+MATRIX_VERSIONS ?= $(SUPPORTED_VERSIONS)
+COMPAT_VERSION ?= $(firstword $(SUPPORTED_VERSIONS))
 
-# The tests on a whole cluster (tests/cluster/, marker `cluster`): not in `make test` yet (they
-# need the cluster's binaries, a first build of several minutes).
+# $(call compat_suite,RELEASE): the compatibility suite (marker `compat`, tests/conftest.py) on
+# RELEASE's apiserver and whole cluster, whose binaries cluster.sh builds first if missing (cold:
+# minutes). Every server of the run goes on the run log.
+compat_suite = KGEN_ENVTEST_KUBERNETES_VERSION=$(1) KGEN_CLUSTER_ASSETS="$$(KGEN_ENVTEST_KUBERNETES_VERSION=$(1) hack/envtest/cluster.sh)" \
+	$(BIN)/python -m pytest -m compat tests/integration tests/compat tests/cluster $(PYTEST_ARGS)
+
+# The run log lists what this run's envtest servers and clusters start; check-leftovers looks at
+# those only. First the whole suite on the pinned release (apiserver-only tests, and tests/cluster
+# on a whole cluster), then the compatibility suite on the oldest supported release.
+test: $(STAMP) docs
+	run_log="$$(mktemp -t kgen-test-run.XXXXXX)"; export KGEN_ENVTEST_RUN_LOG="$$run_log"; \
+	KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" KGEN_CLUSTER_ASSETS="$$(hack/envtest/cluster.sh)" \
+	  $(BIN)/python -m pytest $(PYTEST_ARGS); tests=$$?; \
+	$(call compat_suite,$(COMPAT_VERSION)) || tests=1; \
+	hack/check-leftovers.sh "$$run_log"; left=$$?; rm -f "$$run_log"; exit $$(( tests ? tests : left ))
+
+# The tests on a whole cluster alone (tests/cluster/, marker `cluster`), on the pinned release.
 test-cluster: $(STAMP)
 	run_log="$$(mktemp -t kgen-test-run.XXXXXX)"; \
 	KGEN_ENVTEST_RUN_LOG="$$run_log" KGEN_CLUSTER_ASSETS="$$(hack/envtest/cluster.sh)" $(BIN)/python -m pytest tests/cluster $(PYTEST_ARGS); \
 	tests=$$?; hack/check-leftovers.sh "$$run_log"; left=$$?; rm -f "$$run_log"; exit $$(( tests ? tests : left ))
 
-# The compatibility tests (tests/compat/, marker `compat`) on each older supported release in
-# MATRIX_VERSIONS, one pytest run per release on its apiserver (built first if missing: minutes
-# each, cold): `kgen generate --kubernetes <release>` against `--cluster` on it, its typed clients
-# on it. Not in `make test` yet: CI would have to build 1.34's apiserver cold.
-MATRIX_VERSIONS ?= 1.34.4 1.35.4 1.36.3
+# The compatibility suite on every supported release (MATRIX_VERSIONS), one pytest run each.
 test-matrix: $(STAMP)
-	run_log="$$(mktemp -t kgen-test-run.XXXXXX)"; tests=0; \
+	run_log="$$(mktemp -t kgen-test-run.XXXXXX)"; export KGEN_ENVTEST_RUN_LOG="$$run_log"; tests=0; \
 	for version in $(MATRIX_VERSIONS); do \
-	  KGEN_ENVTEST_KUBERNETES_VERSION=$$version hack/envtest/build.sh >/dev/null || { tests=1; break; }; \
-	  KGEN_ENVTEST_RUN_LOG="$$run_log" KGEN_ENVTEST_KUBERNETES_VERSION=$$version $(BIN)/python -m pytest tests/compat $(PYTEST_ARGS) || tests=1; \
+	  echo "== the compatibility suite on Kubernetes $$version"; \
+	  $(call compat_suite,$$version) || tests=1; \
 	done; \
 	hack/check-leftovers.sh "$$run_log"; left=$$?; rm -f "$$run_log"; exit $$(( tests ? tests : left ))
 

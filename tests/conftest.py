@@ -1,4 +1,10 @@
-"""Shared fixtures. ``kube_apiserver`` comes from kgen's pytest plugin (kgen.runtime.testing)."""
+"""Shared fixtures. ``kube_apiserver`` comes from kgen's pytest plugin (kgen.runtime.testing).
+
+The compatibility suite (marker ``compat``) is defined here: the tests that must pass on every
+supported Kubernetes release, run on the one ``$KGEN_ENVTEST_KUBERNETES_VERSION`` names (the
+session's ``kube_apiserver`` and ``kube_cluster`` are of that release). ``make test`` runs it on
+1.37 with everything else and again on 1.34; ``make test-matrix`` on each supported release.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +19,43 @@ from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import unthrottled_config
 from tests.support.flavours import FLAVOURS, Flavour, flavour_of
+
+
+# The compatibility suite: whole folders, and modules of tests/integration with the tests of them
+# left out (each for a reason: it is no compatibility check, or it is long and proves nothing
+# version-specific).
+COMPATIBILITY_FOLDERS = ("tests/compat/", "tests/cluster/")
+COMPATIBILITY_SUITE: dict[str, frozenset[str]] = {
+    # `kgen generate --cluster`: tests/compat/test_generate_kubernetes_version.py (its own release).
+    # Typed CRUD, the three patch types, server-side apply (and its oracle), unknown fields.
+    "tests/integration/test_rest_verbs.py": frozenset(),
+    "tests/integration/test_apiserver_basics.py": frozenset(),
+    "tests/integration/test_ssa_oracle_vs_server.py": frozenset(),
+    "tests/integration/test_unknown_fields.py": frozenset(),
+    # Watch with default options, bookmarks, watch-list and its fallback.
+    "tests/integration/test_watch.py": frozenset(),
+    "tests/integration/test_watch_list.py": frozenset(),
+    # Informers, the metadata informer, leader election.
+    "tests/integration/test_informer.py": frozenset(),
+    "tests/integration/test_metadata_informer.py": frozenset(),
+    # (two minutes of random faults through proxies: the elector's logic, not the server's)
+    "tests/integration/test_leaderelection.py": frozenset({"test_three_candidates_through_faulty_proxies_never_lead_at_once"}),
+    # CRD validation with CEL rules against the release's dry-run.
+    "tests/integration/test_validation_vs_apiserver.py": frozenset(),
+    # The CronJob example on the manager; the fake against the real server (fixed seeds).
+    "tests/integration/test_example_cronjob.py": frozenset(),
+    "tests/integration/test_fake_vs_server.py": frozenset(),
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """pytest hook: marks the compatibility suite ``compat`` (``-m compat`` selects it)."""
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        left_out = COMPATIBILITY_SUITE.get(path)
+        name = getattr(item, "originalname", item.name)
+        if path.startswith(COMPATIBILITY_FOLDERS) or (left_out is not None and name not in left_out):
+            item.add_marker(pytest.mark.compat)
 
 
 @pytest.fixture(scope="session")

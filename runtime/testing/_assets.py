@@ -49,10 +49,13 @@ class EnvtestVersions:
         return f"k8s-{self.kubernetes}-etcd-{self.etcd}"
 
 
-SUPPORTED: tuple[EnvtestVersions, ...] = (EnvtestVersions(kubernetes="1.37.2", etcd="3.7.3"),)
-"""The versions kgen pins, oldest first: hack/envtest/versions.env's, which a test checks these
-equal (kgen-runtime ships without that file). A Kubernetes minor asked for ("1.37") means its
-entry here, and a Kubernetes version asked for without an etcd version runs with its minor's etcd."""
+SUPPORTED: tuple[EnvtestVersions, ...] = tuple(
+    EnvtestVersions(kubernetes=release, etcd="3.7.3") for release in ("1.34.4", "1.35.4", "1.36.3", "1.37.2")
+)
+"""The releases kgen supports, one per minor, oldest first; the last is pinned. They are
+hack/envtest/versions.env's, which a test checks (kgen-runtime ships without that file). A
+Kubernetes minor asked for ("1.35") means its entry here, and a Kubernetes version asked for
+without an etcd version runs with its minor's etcd."""
 PINNED = SUPPORTED[-1]
 """What the harness and ``kgen envtest`` run when no version is asked for."""
 
@@ -79,7 +82,7 @@ def requested_versions(
         pinned = [v for v in SUPPORTED if _minor(v.kubernetes) == kubernetes]
         if not pinned:
             minors = ", ".join(_minor(v.kubernetes) for v in SUPPORTED)
-            raise ValueError(f"{kubernetes_from}: Kubernetes {kubernetes} is not pinned by kgen (pinned: {minors}); give X.Y.Z")
+            raise ValueError(f"{kubernetes_from}: Kubernetes {kubernetes} is not supported by kgen (supported: {minors}); give X.Y.Z")
         kubernetes = pinned[0].kubernetes
     if not _VERSION.fullmatch(kubernetes):
         raise ValueError(f"{kubernetes_from}: expected a version like {PINNED.kubernetes}, got {kubernetes!r}")

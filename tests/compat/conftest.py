@@ -1,36 +1,35 @@
-"""The compatibility tests: kgen against a kube-apiserver of an older supported release.
-
-Every test in this folder carries the ``compat`` marker. They run on the release named by
-``$KGEN_ENVTEST_KUBERNETES_VERSION``, else the oldest embedded snapshot's (1.34.4), whose
-apiserver hack/envtest/build.sh builds on first use (minutes, cold): so they are not part of
-``make test``, and ``make test-matrix`` runs them.
-"""
+"""The compatibility tests of this folder run on the session's cluster (``kube_cluster``) or
+apiserver (``kube_apiserver``), of the release ``$KGEN_ENVTEST_KUBERNETES_VERSION`` names, else
+the pinned 1.37 (``make test`` runs them on 1.37 and on 1.34, ``make test-matrix`` on every
+supported release). Every test here belongs to the compatibility suite (tests/conftest.py marks
+them ``compat``)."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import pytest
 
-from kgen.generator.generate import embedded_versions
-from kgen.runtime.testing import KubeAPIServer
+from kgen.runtime.testing import Cluster, KubeAPIServer
+from kgen.runtime.testing._assets import requested_versions
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test in this folder carries the ``compat`` marker (``-m compat`` selects them)."""
-    for item in items:
-        if "tests/compat/" in item.nodeid:
-            item.add_marker(pytest.mark.compat)
+def _of_the_release_asked_for(server: KubeAPIServer) -> None:
+    # $KUBEBUILDER_ASSETS or $KGEN_CLUSTER_ASSETS of another release would pass for it unnoticed.
+    asked = requested_versions().kubernetes
+    if server.version.removeprefix("v") != asked:
+        pytest.fail(f"asked for Kubernetes {asked}, the server runs {server.version} "
+                    "(is $KUBEBUILDER_ASSETS or $KGEN_CLUSTER_ASSETS of another release set?)")
 
 
 @pytest.fixture(scope="session")
-def compat_apiserver() -> Iterator[KubeAPIServer]:
-    """A kube-apiserver of the release under test (not the session's pinned ``kube_apiserver``)."""
-    version = os.environ.get("KGEN_ENVTEST_KUBERNETES_VERSION") or embedded_versions()[0]
-    with KubeAPIServer(kubernetes_version=version) as server:
-        # $KUBEBUILDER_ASSETS (make test sets it) would start its binaries whatever is asked.
-        release = server.version.removeprefix("v")
-        if release != version and not release.startswith(version + "."):
-            pytest.fail(f"asked for kube-apiserver {version}, got {server.version} (is $KUBEBUILDER_ASSETS set?)")
-        yield server
+def compat_cluster(kube_cluster: Cluster) -> Cluster:
+    """The session's whole cluster, checked to be of the release asked for."""
+    _of_the_release_asked_for(kube_cluster)
+    return kube_cluster
+
+
+@pytest.fixture(scope="session")
+def compat_apiserver(kube_apiserver: KubeAPIServer) -> KubeAPIServer:
+    """The session's apiserver (nothing installed beside what tests create: no kwok CRDs), checked
+    to be of the release asked for."""
+    _of_the_release_asked_for(kube_apiserver)
+    return kube_apiserver

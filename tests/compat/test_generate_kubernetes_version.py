@@ -1,5 +1,5 @@
 """`kgen generate --kubernetes <release>` generates, offline, what that release's apiserver serves:
-the embedded snapshot of the release against `kgen generate --cluster` on a real server of it."""
+the embedded snapshot of the release against `kgen generate --cluster` on a real apiserver of it (no CRDs installed beside)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import uuid
 from pathlib import Path
 
 from kgen.generator.generate import embedded_versions
-from kgen.runtime.testing import KubeAPIServer
+from kgen.runtime.testing import Cluster, KubeAPIServer
 from tests.support.packages import generate
 
 
@@ -16,8 +16,8 @@ def _release(server: KubeAPIServer) -> str:
     return server.version.removeprefix("v")
 
 
-def test_the_servers_release_is_an_embedded_snapshot(compat_apiserver: KubeAPIServer) -> None:
-    assert _release(compat_apiserver) in embedded_versions()
+def test_the_servers_release_is_an_embedded_snapshot(compat_cluster: Cluster) -> None:
+    assert _release(compat_cluster) in embedded_versions()
 
 
 def test_generate_for_the_release_matches_generate_from_its_cluster(compat_apiserver: KubeAPIServer, tmp_path: Path) -> None:
@@ -35,8 +35,8 @@ def test_generate_for_the_release_matches_generate_from_its_cluster(compat_apise
     assert [rel for rel in files if (offline / rel).read_text() != (live / rel).read_text()] == []
 
 
-def test_the_releases_typed_clients_list_and_create_on_its_server(compat_apiserver: KubeAPIServer, tmp_path: Path) -> None:
-    minor = ".".join(_release(compat_apiserver).split(".")[:2])
+def test_the_releases_typed_clients_list_and_create_on_its_server(compat_cluster: Cluster, tmp_path: Path) -> None:
+    minor = ".".join(_release(compat_cluster).split(".")[:2])
     package = f"k{minor.replace('.', '_')}_{uuid.uuid4().hex[:6]}"
     generate(tmp_path, package, "--kubernetes", minor, "--groups", "core/v1")
     sys.path.insert(0, str(tmp_path))
@@ -44,7 +44,7 @@ def test_the_releases_typed_clients_list_and_create_on_its_server(compat_apiserv
         root = __import__(package)
         core = __import__(f"{package}.models.core.v1", fromlist=["ConfigMap"])
         meta = __import__(f"{package}.models.meta.v1", fromlist=["ObjectMeta"])
-        with root.Clientset.from_kubeconfig(compat_apiserver.kubeconfig) as cs:
+        with root.Clientset.from_kubeconfig(compat_cluster.kubeconfig) as cs:
             config_maps = cs.core_v1.config_maps("default")
             name = f"compat-{uuid.uuid4().hex[:8]}"
             created = config_maps.create(core.ConfigMap(metadata=meta.ObjectMeta(name=name), data={"release": minor}))

@@ -115,6 +115,13 @@ def _as_1_34(violation: Violation, value: Any, node: dict[str, Any]) -> str:
     return f"Invalid value: {typed}: " + violation.message.removeprefix(newer)
 
 
+def _k8s_name_format(error: FieldError) -> bool:
+    """A value refused by the k8s-short-name or k8s-long-name format, which 1.34 does not check
+    (only the probe CRD uses them, and it has no CEL rule such an error would keep from running)."""
+    return error.type == "FieldValueTypeInvalid" and any(
+        f" in body must be of type {fmt}: " in error.message for fmt in ("k8s-short-name", "k8s-long-name"))
+
+
 def _server_messages(obj: dict[str, Any], package: str, field_validation: FieldValidation, errors: list[FieldError],
                      server_version: str) -> tuple[str, ...]:
     """The messages the apiserver of ``server_version`` writes for ``errors``, kgen's answer:
@@ -149,6 +156,8 @@ def test_validate_agrees_with_the_apiserver_on_every_object(
     for sample in corpus:
         answer: Answer = dry_run(admin, _path(sample.obj, served), sample.obj, strict=strict)
         errors = validate(sample.obj, package=gen.name, field_validation=field_validation)
+        if behaves_older(server_version, "format-k8s-names-unchecked"):
+            errors = [e for e in errors if not _k8s_name_format(e)]
         verdicts.append((answer.accepted, not errors))
         fields = frozenset(e.field for e in errors)
         if answer.accepted != (not errors):

@@ -28,6 +28,7 @@ from kgen.generator.envtest import recipe
 from kgen.runtime.testing import AssetsNotFound, find_assets
 from kgen.runtime.testing import PINNED as TESTING_PINNED
 from kgen.runtime.testing import _assets as assets_module
+from kgen.runtime.testing._assets import SUPPORTED, requested_versions
 
 PINNED = "k8s-1.37.2-etcd-3.7.3"
 
@@ -359,6 +360,10 @@ def test_the_runtime_pins_the_versions_of_versions_env() -> None:
     assert (TESTING_PINNED.kubernetes, TESTING_PINNED.etcd) == (env["KUBERNETES_VERSION"], env["ETCD_VERSION"])
     assert (TESTING_PINNED.kubernetes, TESTING_PINNED.etcd) == (recipe().kubernetes, recipe().etcd)
     assert TESTING_PINNED.folder_name == PINNED
+    assert [v.kubernetes for v in SUPPORTED] == env["SUPPORTED_KUBERNETES_VERSIONS"].strip('"').split()
+    assert SUPPORTED[-1] == TESTING_PINNED and {v.etcd for v in SUPPORTED} == {env["ETCD_VERSION"]}
+    # A bare minor means its supported release, for every supported minor.
+    assert [requested_versions(v.kubernetes.rsplit(".", 1)[0], environ={}) for v in SUPPORTED] == list(SUPPORTED)
 
 
 def test_the_harness_and_kgen_envtest_agree_on_the_pinned_build_not_the_newest(
@@ -426,7 +431,7 @@ def test_the_pinned_build_missing_says_kgen_envtest(outside_a_checkout: Path) ->
         ({"KGEN_ENVTEST_KUBERNETES_VERSION": "v1.37.2"},
          "$KGEN_ENVTEST_KUBERNETES_VERSION: expected a version like 1.37.2, got 'v1.37.2'"),
         ({"KGEN_ENVTEST_KUBERNETES_VERSION": "1.12"},
-         "$KGEN_ENVTEST_KUBERNETES_VERSION: Kubernetes 1.12 is not pinned by kgen (pinned: 1.37); give X.Y.Z"),
+         "$KGEN_ENVTEST_KUBERNETES_VERSION: Kubernetes 1.12 is not supported by kgen (supported: 1.34, 1.35, 1.36, 1.37); give X.Y.Z"),
     ],
 )
 def test_a_malformed_version_in_the_environment_is_one_error_for_both(

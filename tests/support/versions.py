@@ -24,8 +24,10 @@ class Difference:
 DIFFERENCES: dict[str, Difference] = {
     "cr-status-writes-metadata": Difference(
         (1, 35),
-        "a custom resource's /status update or apply also writes labels, annotations and finalizers, "
-        "and its field manager owns them; from 1.36 the status strategy resets all of metadata",
+        "a custom resource's /status update or apply makes its field manager own the metadata fields it "
+        "sends (labels, annotations, finalizers, owner references), though the status strategy stores the "
+        "old object's metadata (only status and managedFields change): up to 1.35 that strategy resets "
+        "spec only; from 1.36 it resets metadata too, and a status manager owns status only",
     ),
     "cel-message-shows-type": Difference(
         (1, 34),
@@ -38,6 +40,12 @@ DIFFERENCES: dict[str, Difference] = {
         "(`Invalid value: \"abc\": <message>`), as kgen's `validate` writes. FieldValueForbidden and "
         "FieldValueRequired show no value, and a rule's evaluation error (`Invalid value: \"object\": "
         "... evaluating rule: ...`) shows the type, in every release",
+    ),
+    "format-k8s-names-unchecked": Difference(
+        (1, 34),
+        "the formats k8s-short-name and k8s-long-name are not checked (apiextensions-apiserver's "
+        "formats.go introduces them in 1.34, and a 1.34 server validates at its compatibility "
+        "version, 1.33); from 1.35 a value they refuse is a 422, as kgen's `validate` answers",
     ),
 }
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import mypy.api
 
 REPO = Path(__file__).resolve().parents[2]
+_MARK = re.compile(r"#\s*E(?:<=(?P<release>\d+\.\d+))?:\s*(?P<code>[a-z-]+)\s*$")
 _ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): error: (?P<message>.*?)(?:  \[(?P<code>[a-z-]+)\])?$")
 
 
@@ -39,6 +40,22 @@ class MypyRun:
         """The errors reported in ``path``."""
         resolved = path.resolve()
         return [e for e in self.errors if e.file == resolved]
+
+
+def marked_errors(paths: Iterable[Path], release: str | None = None) -> set[tuple[str, int, str]]:
+    """(file name, line, code) of every line marked to get an error: ``# E: <code>`` always, and
+    ``# E<=1.36: <code>`` in a package of Kubernetes ``release`` 1.36 or older (a field the newer
+    releases' OpenAPI makes required, optional before); ``release=None``: the stock package's."""
+    def minor(version: str) -> tuple[int, ...]:
+        return tuple(int(part) for part in version.split(".")[:2])
+
+    marks = set()
+    for path in paths:
+        for number, text in enumerate(path.read_text().splitlines(), 1):
+            m = _MARK.search(text)
+            if m and (not m["release"] or (release is not None and minor(release) <= minor(m["release"]))):
+                marks.add((path.name, number, m["code"]))
+    return marks
 
 
 def link_farm(folder: Path) -> Path:

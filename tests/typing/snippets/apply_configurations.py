@@ -52,7 +52,7 @@ def scale(cs: Clientset, namespace: str, replicas: int) -> int | None:
     deployments.apply({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}}, field_manager="x")
     copy = DeploymentApplyConfiguration.from_model(again)
     assert copy.kind == "Deployment"
-    return again.spec.replicas
+    return again.spec.replicas  # E<=1.36: union-attr
 
 
 async def scale_async(cs: AsyncClientset, namespace: str) -> str | None:

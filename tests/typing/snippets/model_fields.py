@@ -16,18 +16,18 @@ def name_of(d: Deployment) -> str | None:
 
 
 def replicas_and_images(d: Deployment) -> tuple[int, list[str]]:
-    replicas = d.spec.replicas if d.spec.replicas is not None else 1  # spec is required
-    pod = d.spec.template.spec
+    replicas = d.spec.replicas if d.spec.replicas is not None else 1  # spec is required from 1.37  # E<=1.36: union-attr
+    pod = d.spec.template.spec  # E<=1.36: union-attr
     return replicas, [c.image or "" for c in pod.containers] if pod is not None else []
 
 
 def container_ports(d: Deployment) -> int:
-    pod = d.spec.template.spec
+    pod = d.spec.template.spec  # E<=1.36: union-attr
     return sum(p.container_port for c in (pod.containers if pod else []) for p in c.ports or [])
 
 
 def scale(d: Deployment, replicas: int) -> None:
-    d.spec.replicas = replicas
+    d.spec.replicas = replicas  # E<=1.36: union-attr
 
 
 def names(cms: ConfigMapList) -> list[str]:

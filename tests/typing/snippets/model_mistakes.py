@@ -11,6 +11,7 @@ def mistakes(d: Deployment, cms: ConfigMapList, c: Container, cond: PodCondition
     print(d.spec.template.spec.containers)  # E: union-attr
     print(Container(image="nginx"))  # E: call-arg
     c.name = None  # E: assignment
-    d.spec.replicas = "3"  # E: assignment
+    if d.spec is not None:  # (spec is optional up to 1.36: tests/compat)
+        d.spec.replicas = "3"  # E: assignment
     print(cond.type_)  # E: attr-defined
     print(len(cms.items[0].data))  # E: arg-type
