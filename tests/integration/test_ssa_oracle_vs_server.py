@@ -17,6 +17,15 @@ field manager has accepted it, or in decoding (400 "cannot be handled as"), befo
 and leaves the live object as it was. A Service's updates are counted and not compared: its
 registry allocates node ports and drops type-dependent fields after the field manager ran, so
 the stored object is not what the field manager saw (its applies are compared).
+
+Every supported release is compared (the module is in the compatibility suite): where the
+server's release still has an older behaviour the comparison meets (tests/support/versions.py),
+both sides model it (``older``: the oracle's ``-older KEY``, kgen's engine its reset fields).
+Up to 1.35, "cr-status-writes-metadata": a custom resource's status strategy resets spec only, so
+a /status write's manager owns the metadata fields it sent, though the strategy's PrepareForUpdate
+stores the old object's metadata (the oracle models that too, and those writes' stored labels,
+annotations, finalizers and owner references are compared as well); an update's field manager
+saw the request's metadata, not the stored one, and the oracle is given that.
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ import json
 import random
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,10 +44,14 @@ import httpx
 import pytest
 
 from kgen.generator.yamlfile import load_all
+from kgen.runtime.testing import KubeAPIServer
 from tests.conftest import Figure
 from tests.support.apiserver import CRDS, install_crd
 from tests.support.ssa_cases import SequenceMaker
-from tests.support.ssa_oracle import FOO_CRD, SSA_CRD, Engine, GoFieldManager, generate_crd_schemas, kgen_engine
+from tests.support.ssa_oracle import (
+    FOO_CRD, OLDER_RESET_FIELDS, SSA_CRD, Engine, GoFieldManager, generate_crd_schemas, kgen_engine,
+)
+from tests.support.versions import behaves_older
 
 SEQUENCES = 200
 SEED = 20261203
@@ -52,6 +65,10 @@ SEEDS: dict[str, dict[str, Any]] = {
     "v1 Service": {"spec": {"ports": [{"port": 80, "protocol": "TCP", "name": "web"}]}},
     "samplecontroller.kgen.dev/v1alpha1 Foo": {"spec": {"deploymentName": "d", "replicas": 1}},
 }
+#: up to 1.35 a custom resource's /status write owns the metadata it sent (tests/support/versions.py)
+CR_STATUS = "cr-status-writes-metadata"
+#: what the status strategy's PrepareForUpdate keeps from the old object, compared where it matters
+WRITTEN_METADATA = ("labels", "annotations", "finalizers", "ownerReferences")
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +82,14 @@ def gizmos(admin: httpx.Client) -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def oracle() -> Iterator[GoFieldManager]:
-    with GoFieldManager() as go:
+def older(kube_apiserver: KubeAPIServer) -> frozenset[str]:
+    """The older behaviours (of those both sides model) that the server's release still has."""
+    return frozenset(key for key in OLDER_RESET_FIELDS if behaves_older(kube_apiserver.version, key))
+
+
+@pytest.fixture(scope="module")
+def oracle(older: frozenset[str]) -> Iterator[GoFieldManager]:
+    with GoFieldManager(older=older) as go:
         yield go
 
 
@@ -102,15 +125,27 @@ def _status(response: httpx.Response) -> dict[str, Any]:
     return {"code": body.get("code", response.status_code), "reason": body.get("reason", ""), "message": body.get("message", "")}
 
 
+def written_metadata(obj: dict[str, Any]) -> dict[str, Any]:
+    """The metadata fields a custom resource's /status write sends and its strategy drops."""
+    md = obj.get("metadata") or {}
+    return {k: md.get(k) for k in WRITTEN_METADATA}
+
+
 def run_step(admin: httpx.Client, ask: Engine, case: dict[str, Any], namespace: str, name: str,
-             category: str, tally: Tally) -> dict[str, Any] | None:
-    """Sends ``case`` to the server and to ``ask`` (the oracle, or kgen's engine); records the
-    comparison in ``tally``. Returns the server's new object (None when it refused the request)."""
+             category: str, tally: Tally, older: Collection[str] = (), strategy: bool = False) -> dict[str, Any] | None:
+    """Sends ``case`` to the server and to ``ask`` (the oracle, or kgen's engine, modelling the
+    ``older`` behaviours the server has); records the comparison in ``tally``. Returns the
+    server's new object (None when it refused the request). ``strategy``: ``ask`` models the
+    status strategy's PrepareForUpdate where an older behaviour needs it (the oracle does, kgen's
+    field manager does not), so a custom resource's /status write's stored metadata is compared too."""
     case = copy.deepcopy(case)
     obj, live = case["obj"], case["live"]
     md = obj.setdefault("metadata", {})
     md["name"], md["namespace"] = name, namespace
     api_version, kind = case["apiVersion"], case["kind"]
+    custom = "." in api_version.split("/")[0]
+    # up to 1.35: the status strategy resets spec only, its PrepareForUpdate the rest (metadata too)
+    status_writes_metadata = custom and case["subresource"] == "status" and CR_STATUS in older
     path = _path(api_version, kind, namespace, name) + (f"/{case['subresource']}" if case["subresource"] else "")
     params: dict[str, str] = {"fieldManager": case["manager"]}
     if case["op"] == "apply":
@@ -135,9 +170,13 @@ def run_step(admin: httpx.Client, ask: Engine, case: dict[str, Any], namespace: 
     if response.is_success and case["op"] == "update":
         # the object the server's field manager saw: the stored one, with the request's managedFields
         stored = copy.deepcopy(response.json())
+        if status_writes_metadata:
+            # the field manager saw the request's metadata (what the decoder's ObjectMeta round
+            # trip keeps: no empty or null fields); PrepareForUpdate then stored the old object's
+            stored["metadata"] = {k: v for k, v in md.items() if v not in (None, {}, [])}
         # a custom resource's decoder (schemaCoercingDecoder's ObjectMeta round trip) drops an
         # empty list before the field manager sees it; a built-in kind's keeps it (a reset)
-        if md.get("managedFields") or ("managedFields" in md and "." not in api_version.split("/")[0]):
+        if md.get("managedFields") or ("managedFields" in md and not custom):
             stored["metadata"]["managedFields"] = md["managedFields"]
         else:
             stored["metadata"].pop("managedFields", None)
@@ -149,6 +188,8 @@ def run_step(admin: httpx.Client, ask: Engine, case: dict[str, Any], namespace: 
         server = {"error": _status(response)}
     want = {"ownership": ownership(go["object"]), "order": key_order(go["object"])} if "object" in go \
         else {"error": go["error"]}
+    if strategy and status_writes_metadata and response.is_success and "object" in go:
+        server["metadata"], want["metadata"] = written_metadata(response.json()), written_metadata(go["object"])
     outcome = "ok" if response.is_success else str(response.status_code)
     tally.counts[f"{category} -> {outcome}"] += 1
     if json.dumps(server, sort_keys=True) != json.dumps(want, sort_keys=True):
@@ -203,7 +244,7 @@ def _merge_into(live: dict[str, Any] | None, body: dict[str, Any]) -> dict[str, 
 
 @pytest.mark.parametrize("name", sorted(HAND))
 def test_the_oracle_writes_the_servers_managed_fields(
-    admin: httpx.Client, oracle: GoFieldManager, gizmos: None, namespace: str, name: str,
+    admin: httpx.Client, oracle: GoFieldManager, gizmos: None, namespace: str, name: str, older: frozenset[str],
 ) -> None:
     kind, steps = HAND[name]
     tally = Tally()
@@ -213,7 +254,7 @@ def test_the_oracle_writes_the_servers_managed_fields(
         obj = _merge_into(live, body) if op == "update" else body
         case = _case(op, kind, live, obj, manager, subresource, force)
         before = sum(tally.counts.values())
-        result = run_step(admin, oracle.ask, case, namespace, "hand", f"{op}/{manager}", tally)
+        result = run_step(admin, oracle.ask, case, namespace, "hand", f"{op}/{manager}", tally, older, strategy=True)
         assert sum(tally.counts.values()) == before + 1
         outcomes.append(next(iter(k.split(" -> ")[1] for k in tally.counts if k.startswith(f"{op}/{manager} -> "))))
         tally.counts.clear()
@@ -222,8 +263,10 @@ def test_the_oracle_writes_the_servers_managed_fields(
     assert outcomes == [expected for *_, expected in steps]
 
 
-def random_run(admin: httpx.Client, ask: Engine, namespace: str, sequences: int, seed: int) -> Tally:
-    """``sequences`` random sequences on every kind, each step sent to the server and to ``ask``."""
+def random_run(admin: httpx.Client, ask: Engine, namespace: str, sequences: int, seed: int,
+               older: Collection[str] = (), strategy: bool = False) -> Tally:
+    """``sequences`` random sequences on every kind, each step sent to the server and to ``ask``
+    (which models the ``older`` behaviours the server has; ``strategy`` as ``run_step``'s)."""
     rng = random.Random(seed)
     tally = Tally()
     kinds = ("apps/v1 Deployment", "v1 ConfigMap", "v1 Service", "ssa.kgen.dev/v1 Gizmo",
@@ -235,17 +278,17 @@ def random_run(admin: httpx.Client, ask: Engine, namespace: str, sequences: int,
         live: dict[str, Any] | None = None
         if kind in SEEDS:
             live = run_step(admin, ask, _case("apply", kind, None, SEEDS[kind], "creator"), namespace, name,
-                            "apply/seed", tally)
+                            "apply/seed", tally, older, strategy)
             assert live is not None, tally.mismatches
         for _ in range(rng.randint(6, 14)):
             step = maker.next(live)
-            result = run_step(admin, ask, step.case, namespace, name, step.category, tally)
+            result = run_step(admin, ask, step.case, namespace, name, step.category, tally, older, strategy)
             if result is not None:
                 live = result
     return tally
 
 
-def report(tally: Tally, figure: Figure, what: str, sequences: int) -> int:
+def report(tally: Tally, figure: Figure, what: str, sequences: int, server: str, older: Collection[str]) -> int:
     """Prints the run's figures; returns how many operations were compared."""
     compared = sum(n for k, n in tally.counts.items() if "not compared" not in k)
     refused = sum(n for k, n in tally.counts.items() if "not compared" in k)
@@ -254,7 +297,8 @@ def report(tally: Tally, figure: Figure, what: str, sequences: int) -> int:
     for k, v in tally.counts.items():
         outcomes[k.split(" -> ")[1]] += v
         families["/".join(k.split(" -> ")[0].split("/")[:2])] += v
-    figure(f"{what} vs the real apiserver: {sequences} sequences, {compared} operations compared, "
+    figure(f"{what} vs the real apiserver {server} (older behaviours modelled: {', '.join(sorted(older)) or 'none'}): "
+           f"{sequences} sequences, {compared} operations compared, "
            f"{len(tally.mismatches)} mismatches; {refused} not compared (refused by the server's decoding or "
            "validation, or a Service update)")
     figure("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
@@ -266,27 +310,30 @@ def report(tally: Tally, figure: Figure, what: str, sequences: int) -> int:
 
 def test_the_oracle_is_the_servers_field_manager_on_random_sequences(
     admin: httpx.Client, oracle: GoFieldManager, gizmos: None, namespace: str, figure: Figure,
+    kube_apiserver: KubeAPIServer, older: frozenset[str],
 ) -> None:
-    tally = random_run(admin, oracle.ask, namespace, SEQUENCES, SEED)
-    compared = report(tally, figure, "SSA oracle", SEQUENCES)
+    tally = random_run(admin, oracle.ask, namespace, SEQUENCES, SEED, older, strategy=True)
+    compared = report(tally, figure, "SSA oracle", SEQUENCES, kube_apiserver.version, older)
     assert compared >= 1000
     assert not tally.mismatches, f"{len(tally.mismatches)} mismatches, first:\n" + "\n".join(tally.mismatches[:5])
 
 
 def test_kgen_field_manager_is_the_servers_on_random_sequences(
     admin: httpx.Client, gizmos: None, namespace: str, figure: Figure, tmp_path: Path,
+    kube_apiserver: KubeAPIServer, older: frozenset[str],
 ) -> None:
     """kgen's engine straight against the server, on other seeds: what the fake writes is what a
-    server writes, and objects a server wrote can be handed to it."""
-    engine = kgen_engine(generate_crd_schemas(tmp_path))
-    tally = random_run(admin, engine, namespace, SEQUENCES // 2, SEED + 1)
-    compared = report(tally, figure, "kgen's field manager", SEQUENCES // 2)
+    server writes, and objects a server wrote can be handed to it. On an older release the engine
+    takes that release's reset fields (its field manager's part of the behaviour)."""
+    engine = kgen_engine(generate_crd_schemas(tmp_path), older)
+    tally = random_run(admin, engine, namespace, SEQUENCES // 2, SEED + 1, older)
+    compared = report(tally, figure, "kgen's field manager", SEQUENCES // 2, kube_apiserver.version, older)
     assert compared >= 500
     assert not tally.mismatches, f"{len(tally.mismatches)} mismatches, first:\n" + "\n".join(tally.mismatches[:5])
 
 
 def test_fieldsv1_keys_are_ordered_by_value_for_built_ins_and_as_strings_for_custom_resources(
-    admin: httpx.Client, oracle: GoFieldManager, gizmos: None, namespace: str,
+    admin: httpx.Client, oracle: GoFieldManager, gizmos: None, namespace: str, older: frozenset[str],
 ) -> None:
     """The server writes a typed object's FieldsV1 in structured-merge-diff's order (list-map keys
     by value: port 9, 80, 443, 1080) and a custom resource's with its keys sorted as strings
@@ -300,9 +347,55 @@ def test_fieldsv1_keys_are_ordered_by_value_for_built_ins_and_as_strings_for_cus
     }
     for kind, (body, order) in cases.items():
         tally = Tally()
-        server = run_step(admin, oracle.ask, _case("apply", kind, None, body, "m"), namespace, "order", "apply", tally)
+        server = run_step(admin, oracle.ask, _case("apply", kind, None, body, "m"), namespace, "order", "apply", tally,
+                          older, strategy=True)
         assert server is not None and not tally.mismatches, tally.mismatches
         (entry,) = server["metadata"]["managedFields"]
         lists = entry["fieldsV1"]["f:spec"]
         keys = list(lists["f:ports" if "f:ports" in lists else "f:endpoints"])
         assert [json.loads(k[2:])["port"] for k in keys] == [int(p) for p in order], keys
+
+
+def test_a_custom_resource_status_write_owns_the_metadata_it_sent_up_to_1_35(
+    admin: httpx.Client, oracle: GoFieldManager, gizmos: None, namespace: str, older: frozenset[str],
+) -> None:
+    """tests/support/versions.py "cr-status-writes-metadata", step by step on a Gizmo: a /status
+    apply and a /status update that also send labels, an annotation and a finalizer. On every
+    release the stored metadata stays the old object's (the status strategy's PrepareForUpdate).
+    Up to 1.35 the status managers own those fields all the same (the strategy resets spec only),
+    so another manager's apply of the same label conflicts with one of them; from 1.36 they own
+    status only (metadata is reset too) and that apply succeeds. The oracle answers as the
+    server at each step."""
+    kind = "ssa.kgen.dev/v1 Gizmo"
+    tally = Tally()
+    outcomes: list[str] = []
+
+    def step(case: dict[str, Any], category: str) -> dict[str, Any] | None:
+        result = run_step(admin, oracle.ask, case, namespace, "meta", category, tally, older, strategy=True)
+        outcomes.append(next(k.split(" -> ")[1] for k in tally.counts if k.startswith(f"{category} -> ")))
+        return result
+
+    live = step(_case("apply", kind, None, {"metadata": {"labels": {"app": "a"}}, "spec": {"mode": "x"}}, "main"), "create")
+    live = step(_case("apply", kind, live, {"metadata": {"labels": {"team": "s"}, "annotations": {"note": "s"},
+                                                         "finalizers": ["f.kgen.dev/a"]}, "status": {"phase": "P"}},
+                      "status-apply", "status"), "status-apply")
+    assert live is not None
+    body = copy.deepcopy(live)
+    body["metadata"]["labels"]["tier"] = "u"
+    body["status"]["ready"] = 1
+    live = step(_case("update", kind, live, body, "status-update", "status"), "status-update")
+    assert live is not None
+    conflict = step(_case("apply", kind, live, {"metadata": {"labels": {"team": "o"}}}, "other"), "other-apply")
+    assert not tally.mismatches, "\n".join(tally.mismatches)
+
+    was_older = CR_STATUS in older
+    assert outcomes == ["ok", "ok", "ok", "409" if was_older else "ok"]
+    assert written_metadata(live) == {"labels": {"app": "a"}, "annotations": None, "finalizers": None,
+                                      "ownerReferences": None}
+    owned = {e["manager"]: e["fieldsV1"] for e in live["metadata"]["managedFields"]}
+    assert owned["status-apply"] == ({"f:metadata": {"f:annotations": {"f:note": {}}, "f:finalizers": {
+        'v:"f.kgen.dev/a"': {}}, "f:labels": {"f:team": {}}}, "f:status": {"f:phase": {}}} if was_older
+        else {"f:status": {"f:phase": {}}})
+    assert owned["status-update"] == ({"f:metadata": {"f:labels": {"f:tier": {}}}, "f:status": {"f:ready": {}}}
+                                      if was_older else {"f:status": {"f:ready": {}}})
+    assert (conflict is None) == was_older

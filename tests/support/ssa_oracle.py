@@ -8,7 +8,9 @@
   resources' schemas from packages generated from their CRDs (``generate_crd_schemas``).
 
 ``RESET_FIELDS`` mirrors the oracle's table of the registry strategies' GetResetFields, in the
-form ``FieldManager`` takes them.
+form ``FieldManager`` takes them; ``OLDER_RESET_FIELDS`` its entries for an older release's
+behaviour (a key of tests/support/versions.py's ``DIFFERENCES``), which both sides take as
+``older``: the oracle as ``-older KEY``, kgen's engine as those reset fields.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import json
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -49,14 +51,34 @@ RESET_FIELDS: dict[str, list[tuple[str, ...]]] = {
     "samplecontroller.kgen.dev/v1alpha1 Foo ": [("status",)],
     "samplecontroller.kgen.dev/v1alpha1 Foo status": [("metadata",), ("spec",)],
 }
+#: older behaviour -> the RESET_FIELDS entries it replaces (hack/oracle/fieldmanager olderResetFields):
+#: up to 1.35 a custom resource's status strategy resets spec only (apiextensions-apiserver v0.35)
+OLDER_RESET_FIELDS: dict[str, dict[str, list[tuple[str, ...]]]] = {
+    "cr-status-writes-metadata": {
+        "ssa.kgen.dev/v1 Gizmo status": [("spec",)],
+        "samplecontroller.kgen.dev/v1alpha1 Foo status": [("spec",)],
+    },
+}
+
+
+def reset_fields(older: Collection[str] = ()) -> dict[str, list[tuple[str, ...]]]:
+    """RESET_FIELDS with the entries of the ``older`` behaviours (keys of OLDER_RESET_FIELDS)."""
+    fields = dict(RESET_FIELDS)
+    for key in older:
+        fields.update(OLDER_RESET_FIELDS[key])
+    return fields
 
 
 class GoFieldManager:
-    """The oracle program, started once; ``ask(case)`` writes one JSON line and reads the answer."""
+    """The oracle program, started once; ``ask(case)`` writes one JSON line and reads the answer.
+    ``older``: the older releases' behaviours it models (keys of OLDER_RESET_FIELDS)."""
 
-    def __init__(self, *crds: Path) -> None:
+    def __init__(self, *crds: Path, older: Collection[str] = ()) -> None:
+        unknown = set(older) - set(OLDER_RESET_FIELDS)
+        assert not unknown, f"the fieldmanager oracle does not model {sorted(unknown)}"
         self.command = [str(oracle_binary("fieldmanager")), "-openapi", str(OPENAPI_V3),
-                        *(arg for crd in (crds or (SSA_CRD, FOO_CRD)) for arg in ("-crd", str(crd)))]
+                        *(arg for crd in (crds or (SSA_CRD, FOO_CRD)) for arg in ("-crd", str(crd))),
+                        *(arg for key in sorted(older) for arg in ("-older", key))]
         self._stderr = tempfile.TemporaryFile()
         self._process: subprocess.Popen[str] | None = None
 
@@ -113,15 +135,17 @@ def generate_crd_schemas(out: Path) -> dict[str, TypeSchema]:
     return schemas
 
 
-def kgen_engine(crds: dict[str, TypeSchema]) -> Engine:
-    """kgen's field manager answering a case as the oracle does (its time is ``NOW``)."""
+def kgen_engine(crds: dict[str, TypeSchema], older: Collection[str] = ()) -> Engine:
+    """kgen's field manager answering a case as the oracle does (its time is ``NOW``), with the
+    reset fields of the ``older`` behaviours (the field manager's part of them)."""
     managers: dict[tuple[str, str, str], FieldManager] = {}
+    resets = reset_fields(older)
 
     def answer(case: dict[str, Any]) -> dict[str, Any]:
         key = (case["apiVersion"], case["kind"], case["subresource"])
         if key not in managers:
             managers[key] = FieldManager(*key, schema=crds.get(case["apiVersion"]),
-                                         reset_fields=RESET_FIELDS.get(" ".join(key), []))
+                                         reset_fields=resets.get(" ".join(key), []))
         fm = managers[key]
         live, obj = copy.deepcopy(case["live"]), copy.deepcopy(case["obj"])
         try:

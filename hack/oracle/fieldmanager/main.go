@@ -12,6 +12,15 @@
 //     crd.Spec.PreserveUnknownFields), and NewDefaultCRDFieldManager.
 //   - Reset fields: the registry strategies' GetResetFields (resetFields below), passed through
 //     fieldpath.NewExcludeFilterSetMap as the apiserver's installer and crd handler do.
+//   - Older releases (-older KEY, repeatable; KEY as in tests/support/versions.py's DIFFERENCES):
+//     "cr-status-writes-metadata" models apiextensions-apiserver up to v0.35 (Kubernetes 1.34,
+//     1.35), whose custom resource status strategy resets only spec (v0.36 added metadata): a
+//     /status apply or update records the metadata fields it sends (labels, annotations,
+//     finalizers, ownerReferences) as its manager's, and the strategy's PrepareForUpdate then
+//     stores the old object with only the new status and managedFields, so those values are
+//     never written. In that mode a custom resource's /status answer is the object as that
+//     PrepareForUpdate leaves it (statusPrepareForUpdate); otherwise, as before, the field
+//     manager's result.
 //
 // Objects stay unstructured (the CRD path's form): no conversion, no defaulting, no typed round
 // trip. Those are the registry's and the codec's work, not the field manager's; the fake does them
@@ -75,6 +84,15 @@ var resetFields = map[string][]fieldpath.Path{
 	"* CR status": {fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec")},
 }
 
+// crStatusWritesMetadata is the older behaviour -older names (tests/support/versions.py's key).
+const crStatusWritesMetadata = "cr-status-writes-metadata"
+
+// olderResetFields replace resetFields' entries under -older KEY: apiextensions-apiserver
+// v0.34.4 and v0.35.4 status_strategy.go GetResetFields reset "spec" only.
+var olderResetFields = map[string]map[string][]fieldpath.Path{
+	crStatusWritesMetadata: {"* CR status": {fieldpath.MakePathOrDie("spec")}},
+}
+
 type input struct {
 	Op          string          `json:"op"`
 	APIVersion  string          `json:"apiVersion"`
@@ -109,6 +127,7 @@ type oracle struct {
 	builtin managedfields.TypeConverter
 	crds    map[string]crd // "<apiVersion> <Kind>"
 	cache   map[string]*managedfields.FieldManager
+	older   map[string]bool // the -older keys
 }
 
 // The apiserver converts and defaults typed objects; the oracle's objects are unstructured and
@@ -195,7 +214,7 @@ func crdConverter(static map[string]*spec.Schema, c *apiextensionsv1.CustomResou
 	return managedfields.NewTypeConverter(merged.Components.Schemas, c.Spec.PreserveUnknownFields)
 }
 
-func newOracle(openapiDir string, crdFiles []string) (*oracle, error) {
+func newOracle(openapiDir string, crdFiles []string, older []string) (*oracle, error) {
 	models, err := builtinModels(openapiDir)
 	if err != nil {
 		return nil, err
@@ -204,7 +223,14 @@ func newOracle(openapiDir string, crdFiles []string) (*oracle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("built-in type converter: %v", err)
 	}
-	o := &oracle{builtin: builtin, crds: map[string]crd{}, cache: map[string]*managedfields.FieldManager{}}
+	o := &oracle{builtin: builtin, crds: map[string]crd{}, cache: map[string]*managedfields.FieldManager{},
+		older: map[string]bool{}}
+	for _, key := range older {
+		if _, ok := olderResetFields[key]; !ok {
+			return nil, fmt.Errorf("-older %q: not a behaviour this oracle models (%s)", key, crStatusWritesMetadata)
+		}
+		o.older[key] = true
+	}
 	for _, file := range crdFiles {
 		raw, err := os.ReadFile(file)
 		if err != nil {
@@ -259,7 +285,13 @@ func (o *oracle) fieldManager(apiVersion, kind, subresource string) (*managedfie
 		return nil, fmt.Errorf("unknown kind %s: %v", key, err)
 	}
 	reset := map[fieldpath.APIVersion]*fieldpath.Set{}
-	if paths, ok := resetFields[resetKey]; ok {
+	paths, ok := resetFields[resetKey]
+	for key := range o.older {
+		if older, found := olderResetFields[key][resetKey]; found {
+			paths, ok = older, true
+		}
+	}
+	if ok {
 		reset[fieldpath.APIVersion(apiVersion)] = fieldpath.NewSet(paths...)
 	}
 	filters := fieldpath.NewExcludeFilterSetMap(reset)
@@ -349,6 +381,28 @@ func encode(obj runtime.Object, typed bool) (json.RawMessage, error) {
 	return json.Marshal(top)
 }
 
+// statusPrepareForUpdate is apiextensions-apiserver's statusStrategy.PrepareForUpdate
+// (pkg/registry/customresource/status_strategy.go, the same from v0.34.4 to v0.37.2), which the
+// registry runs after the field manager: the old object, with the new object's status (none if
+// it has none) and managedFields. Whatever else a /status write sends (spec, metadata) is dropped.
+func statusPrepareForUpdate(obj, old runtime.Object) (runtime.Object, error) {
+	newObj, ok := obj.(*unstructured.Unstructured)
+	oldObj, ok2 := old.(*unstructured.Unstructured)
+	if !ok || !ok2 {
+		return nil, fmt.Errorf("status strategy: %T and %T, not unstructured", obj, old)
+	}
+	status, hasStatus := newObj.Object["status"]
+	managedFields := newObj.GetManagedFields()
+	out := oldObj.DeepCopy()
+	out.SetManagedFields(managedFields)
+	if hasStatus {
+		out.Object["status"] = status
+	} else {
+		delete(out.Object, "status")
+	}
+	return out, nil
+}
+
 func statusOf(err error) *statusOut {
 	if s, ok := err.(apierrors.APIStatus); ok {
 		st := s.Status()
@@ -396,6 +450,13 @@ func (o *oracle) run(c input) (out output) {
 	default:
 		return output{Usage: "unknown op " + c.Op}
 	}
+	if c.Subresource == "status" && o.older[crStatusWritesMetadata] {
+		if cr, isCRD := o.crds[c.APIVersion+" "+c.Kind]; isCRD && cr.status {
+			if result, err = statusPrepareForUpdate(result, live); err != nil {
+				return output{Usage: err.Error()}
+			}
+		}
+	}
 	encoded, err := encode(result, !o.creater(c.APIVersion, c.Kind).crd)
 	if err != nil {
 		return output{Usage: err.Error()}
@@ -403,21 +464,23 @@ func (o *oracle) run(c input) (out output) {
 	return output{Object: encoded}
 }
 
-type crdFlags []string
+type listFlag []string
 
-func (f *crdFlags) String() string     { return strings.Join(*f, ",") }
-func (f *crdFlags) Set(v string) error { *f = append(*f, v); return nil }
+func (f *listFlag) String() string     { return strings.Join(*f, ",") }
+func (f *listFlag) Set(v string) error { *f = append(*f, v); return nil }
 
 func main() {
-	var crds crdFlags
+	var crds, older listFlag
 	openapiDir := flag.String("openapi", "", "the snapshot's OpenAPI v3 folder (openapi/kubernetes-<version>/openapi/v3)")
 	flag.Var(&crds, "crd", "a CRD file (YAML or JSON); repeatable")
+	flag.Var(&older, "older", "an older release's behaviour to model, by its key in tests/support/versions.py "+
+		"(\""+crStatusWritesMetadata+"\": apiextensions-apiserver up to v0.35's custom resource status strategy); repeatable")
 	flag.Parse()
 	if *openapiDir == "" {
 		fmt.Fprintln(os.Stderr, "fieldmanager: -openapi DIR is required")
 		os.Exit(2)
 	}
-	o, err := newOracle(*openapiDir, crds)
+	o, err := newOracle(*openapiDir, crds, older)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fieldmanager:", err)
 		os.Exit(2)
