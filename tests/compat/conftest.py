@@ -1,10 +1,12 @@
-"""The compatibility tests of this folder run on the session's cluster (``kube_cluster``) or
-apiserver (``kube_apiserver``), of the release ``$KGEN_ENVTEST_KUBERNETES_VERSION`` names, else
+"""The compatibility tests of this folder run on the session's cluster (``kube_cluster``) or an
+apiserver of their own, of the release ``$KGEN_ENVTEST_KUBERNETES_VERSION`` names, else
 the pinned 1.37 (``make test`` runs them on 1.37 and on 1.34, ``make test-matrix`` on every
 supported release). Every test here belongs to the compatibility suite (tests/conftest.py marks
 them ``compat``)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import pytest
 
@@ -28,8 +30,9 @@ def compat_cluster(kube_cluster: Cluster) -> Cluster:
 
 
 @pytest.fixture(scope="session")
-def compat_apiserver(kube_apiserver: KubeAPIServer) -> KubeAPIServer:
-    """The session's apiserver (nothing installed beside what tests create: no kwok CRDs), checked
-    to be of the release asked for."""
-    _of_the_release_asked_for(kube_apiserver)
-    return kube_apiserver
+def compat_apiserver() -> Iterator[KubeAPIServer]:
+    """An apiserver of the release asked for with nothing installed in it: the session's
+    ``kube_apiserver`` holds the CRDs other tests create, the cluster kwok's."""
+    with KubeAPIServer() as server:
+        _of_the_release_asked_for(server)
+        yield server
