@@ -30,7 +30,9 @@ from kgen.runtime.gentype.resource import (
     _decoded_or_none,
     _Requests,
 )
-from kgen.runtime.gentype.skew import answered_by_no_handler, async_version_skew, version_skew
+from kgen.runtime.gentype.skew import (
+    answered_by_no_handler, async_check_server_version, async_version_skew, check_server_version, version_skew,
+)
 from kgen.runtime.gentype.watch import AsyncWatchStream, WatchStream
 from kgen.runtime.rest.client import AsyncRESTClient, Request, RESTClient
 from kgen.runtime.rest.content_encoding import decode_every_gzip_member
@@ -135,8 +137,9 @@ class ResourceClient(_Timeout, Generic[T, L]):
         self._codec = codec
 
     def _send(self, req: Request) -> httpx.Response:
-        """``rest.send``, with a 404 of no handler turned into the ``VersionSkewError`` it stands
-        for (``kgen.runtime.gentype.skew``)."""
+        """``rest.send``, the server's version checked on the first call through ``rest``, and a 404 of
+        no handler turned into the ``VersionSkewError`` it stands for (``kgen.runtime.gentype.skew``)."""
+        check_server_version(self._rest, self._req.resource, self._req.timeout)
         try:
             return self._rest.send(req)
         except NotFound as e:
@@ -299,6 +302,7 @@ class ResourceClient(_Timeout, Generic[T, L]):
     def stream_lines(self, name: str, subresource: str, **options: Any) -> Iterator[str]:
         """A streaming subresource (pods/log with follow=True) line by line, as text."""
         req = self._req.stream(name, subresource, **options)
+        check_server_version(self._rest, self._req.resource, self._req.timeout)
         with self._rest.stream(req) as response:
             decode_every_gzip_member(response)
             yield from response.iter_lines()
@@ -314,6 +318,7 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
 
     async def _send(self, req: Request) -> httpx.Response:
         """``ResourceClient._send``, awaited."""
+        await async_check_server_version(self._rest, self._req.resource, self._req.timeout)
         try:
             return await self._rest.send(req)
         except NotFound as e:
@@ -486,6 +491,7 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
     async def stream_lines(self, name: str, subresource: str, **options: Any) -> AsyncIterator[str]:
         """A streaming subresource (pods/log with follow=True) line by line, as text."""
         req = self._req.stream(name, subresource, **options)
+        await async_check_server_version(self._rest, self._req.resource, self._req.timeout)
         async with self._rest.stream(req) as response:
             decode_every_gzip_member(response)
             async for line in response.aiter_lines():

@@ -275,7 +275,7 @@ def test_an_informer_whose_watch_list_is_refused_lists_and_watches(populated: Po
         try:
             for name in ("a", "b"):
                 admin.post(f"/api/v1/namespaces/{namespace}/configmaps", json={"metadata": {"name": name}})
-            proxy.script.append(Scripted(400))  # the informer's first request: its watch-list
+            proxy.script.append(Scripted(400, path="/configmaps"))  # the informer's first request: its watch-list
             config = proxy.config()
             if asynchronous:
                 sent, synced, followed = asyncio.run(_async_informer(config, namespace))

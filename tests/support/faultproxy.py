@@ -50,6 +50,9 @@ ACCEPT_CLOSE = "close"  # accepted, then closed (EOF during the TLS handshake)
 class Scripted:
     status: int  # an HTTP status, or CUT, RESET, BLACKHOLE
     retry_after: str | None = "0"
+    #: Only for a request whose path (query included) contains this; until one comes, the others
+    #: are forwarded and the script waits (a typed client's first /version, say). None: the next.
+    path: str | None = None
 
 
 @dataclass
@@ -181,7 +184,8 @@ class FaultProxy:
                 body = self.rfile.read(length) if length else None
                 proxy.requests.append(f"{self.command} {self.path}")
                 with proxy._lock:
-                    scripted = proxy.script.popleft() if proxy.script else None
+                    due = bool(proxy.script) and (proxy.script[0].path is None or proxy.script[0].path in self.path)
+                    scripted = proxy.script.popleft() if due else None
                 chaos = proxy.chaos
                 if scripted is not None and scripted.status == CUT:
                     proxy._count("scripted cut")
