@@ -120,6 +120,7 @@ def direct(kube_apiserver: KubeAPIServer) -> Iterator[RESTClient]:
         yield rest
 
 
+@pytest.mark.long
 def test_informer_converges_after_minutes_of_random_faults(
     kube_apiserver: KubeAPIServer, direct: RESTClient, namespace: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

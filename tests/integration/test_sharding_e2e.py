@@ -150,6 +150,7 @@ def _steady(replicas: Replicas, admin: httpx.Client, namespace: str, live: list[
     return wait_for(check, timeout=90, interval=0.5)
 
 
+@pytest.mark.long
 def test_three_replicas_share_3000_config_maps_and_survive_a_sigkill(
     kube_apiserver: KubeAPIServer, admin: httpx.Client, namespace: str, replicas: Replicas, figure: Figure
 ) -> None:
