@@ -2,7 +2,8 @@
 (kgen's pytest plugin) and a namespace per test that the namespace controller really deletes.
 
 These tests need the cluster's binaries (hack/envtest/cluster.sh builds them on first use) and
-are not part of ``make test``: ``make test-cluster`` runs them.
+belong to the compatibility suite: ``make test`` runs them on the 1.37 cluster and on the
+1.34 one, ``make test-matrix`` on every supported release, ``make test-cluster`` alone.
 """
 
 from __future__ import annotations
