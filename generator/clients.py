@@ -60,6 +60,8 @@ def _typed(module: Module, resource: Resource, models: dict[str, str], taken: se
         mixins=mixins,
         scale="scale" in resource.subresources and "get" in resource.subresources["scale"],
         log="log" in resource.subresources and resource.kind == "Pod",
+        exec={"exec", "attach"} <= set(resource.subresources) and resource.kind == "Pod",
+        port_forward="portforward" in resource.subresources and resource.kind == "Pod",
         eviction="eviction" in resource.subresources and resource.kind == "Pod",
         token="token" in resource.subresources and resource.kind == "ServiceAccount",
         informer={"list", "watch", "get"} <= verbs,

@@ -114,6 +114,8 @@ class TypedResource:
     mixins: list[str]  # kgen.runtime.gentype.typed verb mixins, in client-go's verb order
     scale: bool = False
     log: bool = False
+    exec: bool = False  # pods/exec and pods/attach: kgen.runtime.tools.remotecommand's mixins
+    port_forward: bool = False  # pods/portforward: kgen.runtime.tools.portforward's mixins
     eviction: bool = False
     token: bool = False
     informer: bool = False  # list + watch: listers and informers are generated

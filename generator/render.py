@@ -270,6 +270,8 @@ class ResourceView:
     apply_configuration: Code  # a string only type checkers resolve: typed/ never imports them
     scale: bool
     log: bool
+    exec: bool
+    port_forward: bool
     eviction: bool
     token: bool
     doc: Code
@@ -309,6 +311,8 @@ def _resource_view(module: Module, r: TypedResource, has: set[tuple[str, str]]) 
         apply_configuration=literal(f"applyconfigurations.{r.model}ApplyConfiguration"),
         scale=r.scale and ("autoscaling", "v1") in has,
         log=r.log,
+        exec=r.exec,
+        port_forward=r.port_forward,
         eviction=r.eviction and ("policy", "v1") in has,
         token=r.token and ("authentication", "v1") in has,
         doc=docstring(f"{r.plural} ({where}, {scope}{short}): {', '.join(naming.snake_case(m) for m in r.mixins)}."),

@@ -62,7 +62,7 @@ def test_user_project_type_checks_against_editable_kgen(tmp_path: Path) -> None:
     # The kgen distributions editable (no deps: their deps are PyPI's business), and what the
     # runtime's types refer to.
     pip_install(python, "--no-deps", "-e", str(RUNTIME_PROJECT), "-e", str(REPO))
-    pip_install(python, "httpx", "msgspec")
+    pip_install(python, "httpx", "msgspec", "websockets")
     pth = sorted(p.read_text().strip() for p in (tmp_path / "venv").glob("lib/python*/site-packages/__editable__*.pth"))
     assert pth == [str(REPO / "packaging" / "kgen"), str(REPO / "packaging" / "kgen-runtime")], pth
 

@@ -3,11 +3,19 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING
 
 from kgen.runtime.apimachinery import ModelCodec
-from kgen.runtime.gentype import AsyncResourceClient, ResourceClient, ResourceInfo, typed
+from kgen.runtime.gentype import (
+    AsyncPodLogs,
+    AsyncResourceClient,
+    PodLogs,
+    ResourceClient,
+    ResourceInfo,
+    typed,
+)
+from kgen.runtime.tools.portforward import AsyncPodPortForward, PodPortForward
+from kgen.runtime.tools.remotecommand import AsyncPodCommands, PodCommands
 from kgen.runtime.rest import AsyncRESTClient, RESTClient
 
 from ... import KUBERNETES_VERSION
@@ -388,31 +396,11 @@ class PodsClient(
     typed.Patch[models.Pod, models.PodList],
     typed.Apply[models.Pod, models.PodList, "applyconfigurations.PodApplyConfiguration"],
     typed.ApplyStatus[models.Pod, models.PodList, "applyconfigurations.PodApplyConfiguration"],
+    PodLogs,
+    PodCommands,
+    PodPortForward,
 ):
     """pods (core/v1, namespaced; short names: po): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
-
-    def log(
-        self,
-        name: str,
-        *,
-        container: str | None = None,
-        follow: bool = False,
-        previous: bool = False,
-        since_seconds: int | None = None,
-        tail_lines: int | None = None,
-        timestamps: bool = False,
-    ) -> Iterator[str]:
-        """The pod's log, line by line (streaming while ``follow``)."""
-        return self._client.stream_lines(
-            name,
-            "log",
-            container=container,
-            follow=follow,
-            previous=previous,
-            since_seconds=since_seconds,
-            tail_lines=tail_lines,
-            timestamps=timestamps,
-        )
 
     def evict(self, name: str, eviction: policyv1.Eviction) -> None:
         """Creates an Eviction for the pod (PodDisruptionBudgets are honoured by the server)."""
@@ -431,30 +419,11 @@ class AsyncPodsClient(
     typed.AsyncPatch[models.Pod, models.PodList],
     typed.AsyncApply[models.Pod, models.PodList, "applyconfigurations.PodApplyConfiguration"],
     typed.AsyncApplyStatus[models.Pod, models.PodList, "applyconfigurations.PodApplyConfiguration"],
+    AsyncPodLogs,
+    AsyncPodCommands,
+    AsyncPodPortForward,
 ):
     """pods (core/v1, namespaced; short names: po): create, update, update_status, delete, delete_collection, get, list, watch, patch, apply, apply_status."""
-
-    def log(
-        self,
-        name: str,
-        *,
-        container: str | None = None,
-        follow: bool = False,
-        previous: bool = False,
-        since_seconds: int | None = None,
-        tail_lines: int | None = None,
-        timestamps: bool = False,
-    ) -> AsyncIterator[str]:
-        return self._client.stream_lines(
-            name,
-            "log",
-            container=container,
-            follow=follow,
-            previous=previous,
-            since_seconds=since_seconds,
-            tail_lines=tail_lines,
-            timestamps=timestamps,
-        )
 
     async def evict(self, name: str, eviction: policyv1.Eviction) -> None:
         await self._client.create_subresource(name, "eviction", eviction.to_json())
