@@ -107,9 +107,11 @@ for step in steps:
 '''
 
 
-def run_page(page: Path, folder: Path, kubeconfig: str, timeout: float = 300.0) -> subprocess.CompletedProcess[str]:
-    """Runs ``page``'s blocks in ``folder``; the completed process (its output holds each
-    block's start line, ``--- page.md:12 (python)``, then what the block printed)."""
+def run_page(page: Path, folder: Path, kubeconfig: str, timeout: float = 300.0,
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Runs ``page``'s blocks in ``folder``, ``env`` added to the environment; the completed
+    process (its output holds each block's start line, ``--- page.md:12 (python)``, then what
+    the block printed)."""
     steps = [{"line": b.line, "action": b.action, "title": b.title, "code": b.code}
              for b in blocks(page.read_text(encoding="utf-8")) if b.action != "show"]
     folder.mkdir(parents=True, exist_ok=True)
@@ -117,7 +119,7 @@ def run_page(page: Path, folder: Path, kubeconfig: str, timeout: float = 300.0) 
     (folder / "_driver.py").write_text(_DRIVER)
     bin_dir = str(Path(sys.executable).parent)
     env = {**os.environ, "KUBECONFIG": kubeconfig, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-           "PYTHONPATH": str(folder), "PYTHONUNBUFFERED": "1"}
+           "PYTHONPATH": str(folder), "PYTHONUNBUFFERED": "1", **(env or {})}
     return subprocess.run([sys.executable, "_driver.py", "_steps.json"], cwd=folder, env=env, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
 
@@ -127,6 +129,12 @@ def pages() -> list[Path]:
     tutorials = sorted(p for p in (DOCS / "tutorials").glob("*.md") if p.name != "index.md")
     found = [README, DOCS / "getting-started.md", *tutorials, DOCS / "troubleshooting.md"]
     return [p for p in found if p.exists()]
+
+
+def workflow_pages() -> list[Path]:
+    """docs/workflows/: the everyday workflows (exec, logs, port-forward, cp, wait, rollout, apply,
+    drain), which need a whole cluster: tests/cluster/test_workflow_pages.py runs them."""
+    return sorted(p for p in (DOCS / "workflows").glob("*.md") if p.name != "index.md")
 
 
 def main() -> int:
