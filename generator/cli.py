@@ -10,7 +10,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from . import envtest
+from . import apply_cli, envtest
 from .foreign_kgen import foreign_kgen_warning
 from .manifests import cli as manifests
 
@@ -85,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
                           "Ignore drops them (default: Strict)")
     envtest.add_parser(sub)
     manifests.add_parser(sub)
+    apply_cli.add_parsers(sub)
     return parser
 
 
@@ -261,6 +262,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return envtest.run(args)
     if args.command == "manifests":
         return manifests.run(args)
+    if args.command in ("apply", "delete"):
+        return apply_cli.run(args)
     try:
         if args.command == "validate":
             return _validate(args)

@@ -2,3 +2,8 @@
 polymorphichelpers' rollout status and rollback, cli-runtime's resource builder (manifests and
 apply in kubectl's order), ``kubectl wait`` and ``kubectl cp``. Each stands on the typed and
 dynamic clients and on client-go's tools (tools/watch, tools/remotecommand) below it."""
+
+from kgen.runtime.kubectl.apply import ApplyResult as ApplyResult, apply as apply, async_apply as async_apply  # noqa: E402
+from kgen.runtime.kubectl.apply import async_delete as async_delete, delete as delete  # noqa: E402
+from kgen.runtime.kubectl.manifests import Manifest as Manifest, ManifestError as ManifestError  # noqa: E402
+from kgen.runtime.kubectl.manifests import dump_all_yaml as dump_all_yaml, load_all_yaml as load_all_yaml  # noqa: E402

@@ -1,0 +1,229 @@
+"""``apply`` / ``delete`` of a folder of manifests against ``kubectl apply --server-side`` (the oracle).
+
+kgen applies to one fresh apiserver, kubectl (the cluster's, same release) to another, the same
+folder, so cluster-scoped names (the CRD, the namespace) do not collide and both start empty.
+The folder sorts the Deployment before its namespace and the custom resources before their CRD:
+kubectl, which sends objects in file order, needs a second run (after the CRD is Established);
+kgen's one call orders them itself. Then the stored objects and their managedFields must be the
+same on both servers (uid, resourceVersion, timestamps aside), a re-apply must change nothing on
+either, ``--dry-run`` must print kubectl's lines and store nothing, and ``kgen apply``/``delete``
+from the command line must print what kubectl prints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kgen.runtime.apimachinery import NotFound
+from kgen.runtime.dynamic import DynamicClient
+from kgen.runtime.kubectl import ApplyResult, apply, async_apply, delete, load_all_yaml
+from kgen.runtime.rest import RESTClient, load_kubeconfig
+from kgen.runtime.testing import Cluster, KubeAPIServer
+
+KGEN = str(Path(sys.executable).parent / "kgen")
+
+
+def _manifests(folder: Path, suffix: str, replicas: int = 1, extra: str = "") -> dict[str, str]:
+    group, namespace = f"g{suffix}.example.com", f"demo-{suffix}"
+    files = {
+        "app.yaml": f"""\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: {namespace}
+  labels: {{app: web}}
+spec:
+  replicas: {replicas}
+  selector: {{matchLabels: {{app: web}}}}
+  template:
+    metadata: {{labels: {{app: web}}}}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+        ports: [{{containerPort: 80}}]
+""" + extra,
+        "crd.yaml": f"""\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.{group}
+spec:
+  group: {group}
+  scope: Namespaced
+  names: {{plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {{type: integer}}
+              color: {{type: string, default: blue}}
+""",
+        "namespace.yaml": f"""\
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: {namespace}
+  labels: {{team: a}}
+""",
+        "widgets.yaml": f"""\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: {group}/v1
+  kind: Widget
+  metadata: {{name: small, namespace: {namespace}}}
+  spec: {{size: {replicas}}}
+- apiVersion: {group}/v1
+  kind: Widget
+  metadata: {{name: large, namespace: {namespace}}}
+  spec: {{size: 10, color: red}}
+---
+""",
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return files
+
+
+def _kubectl(cluster: Cluster, server: KubeAPIServer, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(cluster.assets / "kubectl"), f"--kubeconfig={server.kubeconfig}", *args],
+        capture_output=True, text=True, timeout=120, input=input, stdin=None if input is not None else subprocess.DEVNULL,
+    )
+
+
+def _kgen(server: KubeAPIServer, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([KGEN, *args, f"--kubeconfig={server.kubeconfig}"], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+
+
+def _normalized(obj: dict[str, Any]) -> dict[str, Any]:
+    """What must be equal on two servers: all but uid, resourceVersion and the times."""
+    obj = json.loads(json.dumps(obj))
+    meta = obj["metadata"]
+    for key in ("uid", "resourceVersion", "creationTimestamp"):
+        meta.pop(key, None)
+    for entry in meta.get("managedFields") or []:
+        entry.pop("time", None)
+    for condition in (obj.get("status") or {}).get("conditions") or []:
+        condition.pop("lastTransitionTime", None)
+    return obj
+
+
+def _stored(rest: RESTClient, objects: list[Any]) -> dict[str, dict[str, Any] | None]:
+    """Each object of ``objects`` as the server holds it now (None: not there), by kind/namespace/name."""
+    dyn, out = DynamicClient(rest), dict[str, dict[str, Any] | None]()
+    for obj in objects:
+        wire = obj if isinstance(obj, dict) else obj.to_dict()
+        meta = wire["metadata"]
+        group, _, version = wire["apiVersion"].rpartition("/")
+        client = dyn.for_kind(wire["kind"], group, namespace=meta.get("namespace"))
+        key = f"{wire['kind']}/{meta.get('namespace') or ''}/{meta['name']}"
+        try:
+            out[key] = client.get(meta["name"])
+        except NotFound:
+            out[key] = None
+    return out
+
+
+def _versions(state: dict[str, dict[str, Any] | None]) -> dict[str, str | None]:
+    return {k: (v["metadata"]["resourceVersion"] if v else None) for k, v in state.items()}
+
+
+@pytest.fixture(scope="module")
+def servers(kube_cluster: Cluster) -> Iterator[tuple[KubeAPIServer, KubeAPIServer]]:
+    """Two empty apiservers of the cluster's release: kgen's and kubectl's."""
+    with KubeAPIServer(kube_cluster.assets) as mine, KubeAPIServer(kube_cluster.assets) as theirs:
+        yield mine, theirs
+
+
+def test_folder_applies_in_one_call_as_kubectl_stores_it(
+    kube_cluster: Cluster, servers: tuple[KubeAPIServer, KubeAPIServer], tmp_path: Path
+) -> None:
+    mine, theirs = servers
+    suffix = uuid.uuid4().hex[:8]
+    _manifests(tmp_path / "m", suffix)
+    objects = load_all_yaml(tmp_path / "m", "kgen.kubernetes")
+    assert [type(o).__name__ for o in objects] == ["Deployment", "CustomResourceDefinition", "Namespace", "dict", "dict"]
+
+    # kgen: one call on an empty server; kubectl's field manager, so managedFields can be compared.
+    results = apply(load_kubeconfig(mine.kubeconfig), objects, field_manager="kubectl")
+    assert [r.error for r in results] == [None] * 5
+    assert all(r.action == "serverside-applied" and r.stored for r in results)
+
+    # kubectl: file order, so the Deployment (namespace not yet there) and the widgets (no CRD yet) fail first.
+    first = _kubectl(kube_cluster, theirs, "apply", "--server-side", "-f", str(tmp_path / "m"))
+    assert first.returncode != 0 and "Widget" in first.stderr, first
+    waited = _kubectl(kube_cluster, theirs, "wait", "--for=condition=Established", f"crd/widgets.g{suffix}.example.com")
+    assert waited.returncode == 0, waited.stderr
+    second = _kubectl(kube_cluster, theirs, "apply", "--server-side", "-f", str(tmp_path / "m"))
+    assert second.returncode == 0, second.stderr
+    assert sorted(second.stdout.splitlines()) == sorted(r.line for r in results)
+
+    with RESTClient(load_kubeconfig(mine.kubeconfig)) as a, RESTClient(load_kubeconfig(theirs.kubeconfig)) as b:
+        ours, kubectls = _stored(a, objects), _stored(b, objects)
+        assert all(ours.values()) and all(kubectls.values())
+        assert {k: _normalized(v) for k, v in ours.items() if v} == {k: _normalized(v) for k, v in kubectls.items() if v}
+
+        # Re-applying is a no-op, as kubectl's re-apply is: no resourceVersion moves (async flavour here).
+        again = asyncio.run(async_apply(load_kubeconfig(mine.kubeconfig), objects, field_manager="kubectl"))
+        assert [r.error for r in again] == [None] * 5
+        assert {k: v["metadata"]["resourceVersion"] for k, v in zip(ours, (r.stored for r in again), strict=True) if v} == _versions(ours)
+        assert _versions(_stored(a, objects)) == _versions(ours)
+        third = _kubectl(kube_cluster, theirs, "apply", "--server-side", "-f", str(tmp_path / "m"))
+        assert third.returncode == 0 and _versions(_stored(b, objects)) == _versions(kubectls)
+
+        # Dry run from the command line: kubectl's lines, nothing stored.
+        _manifests(tmp_path / "m2", suffix, replicas=3, extra=f"---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
+                   f"  namespace: demo-{suffix}\ndata: {{mode: fast}}\n")
+        changed = load_all_yaml(tmp_path / "m2")
+        dry = _kgen(mine, "apply", "-f", str(tmp_path / "m2"), "--field-manager=kubectl", "--dry-run")
+        kubectl_dry = _kubectl(kube_cluster, theirs, "apply", "--server-side", "--dry-run=server", "-f", str(tmp_path / "m2"))
+        assert dry.returncode == 0 == kubectl_dry.returncode, (dry.stderr, kubectl_dry.stderr)
+        assert sorted(dry.stdout.splitlines()) == sorted(kubectl_dry.stdout.splitlines())
+        assert _versions(_stored(a, changed)) == {**_versions(ours), f"ConfigMap/demo-{suffix}/settings": None}
+
+        # For real, from the command line: the same lines and the same stored objects as kubectl's.
+        real = _kgen(mine, "apply", "-f", str(tmp_path / "m2"), "--field-manager=kubectl")
+        kubectl_real = _kubectl(kube_cluster, theirs, "apply", "--server-side", "-f", str(tmp_path / "m2"))
+        assert real.returncode == 0 == kubectl_real.returncode, (real.stderr, kubectl_real.stderr)
+        assert sorted(real.stdout.splitlines()) == sorted(kubectl_real.stdout.splitlines())
+        now_ours, now_kubectls = _stored(a, changed), _stored(b, changed)
+        assert now_ours[f"Deployment/demo-{suffix}/web"]["spec"]["replicas"] == 3  # type: ignore[index]
+        assert {k: _normalized(v) for k, v in now_ours.items() if v} == {k: _normalized(v) for k, v in now_kubectls.items() if v}
+        assert all(now_ours.values())
+
+        # Delete: reverse order (widgets, ..., CRD, namespace last); kubectl given that order prints the same lines.
+        gone: list[ApplyResult] = delete(load_kubeconfig(mine.kubeconfig), changed)
+        assert [r.error for r in gone] == [None] * 6
+        sent = list(reversed(sorted(range(6), key=lambda i: _rank(changed[i]))))
+        by_kubectl = _kubectl(kube_cluster, theirs, "delete", "--wait=false", "-f", "-",
+                              input="---\n".join(json.dumps(changed[i]) + "\n" for i in sent))
+        assert by_kubectl.returncode == 0, by_kubectl.stderr
+        assert by_kubectl.stdout.splitlines() == [gone[i].line for i in sent]
+        assert [k for k, v in _stored(a, changed).items() if v and "deletionTimestamp" not in v["metadata"]] == []
+
+
+def _rank(obj: dict[str, Any]) -> int:
+    from kgen.runtime.kubectl.apply import apply_rank
+
+    return apply_rank(obj["kind"])
