@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from kgen.runtime.rest.watch import WatchEvent
@@ -70,14 +70,14 @@ class RetryWatcher(_Watcher[T]):
     ``with`` stops it on leaving. Errors no retry cures (403, 404, ...) are raised."""
 
     def __init__(
-        self, client: Watchable[T], resource_version: str = "", *, known: Iterable[T] = (),
+        self, client: Watchable[T], resource_version: str | None = "", *, known: Iterable[T] = (),
         label_selector: str | None = None, field_selector: str | None = None,
     ) -> None:
         self._client = lister_watcher(client)
         self._core = RetryWatcherCore(resource_version, known, options=_selectors(label_selector, field_selector))
         self._stopped = threading.Event()
         self._stream: Any = None
-        self._events: Iterator[WatchEvent[T]] | None = None
+        self._events: Generator[WatchEvent[T], None, None] | None = None
 
     def __iter__(self) -> Iterator[WatchEvent[T]]:
         """The events; iterating again goes on where the last iteration left off."""
@@ -97,8 +97,10 @@ class RetryWatcher(_Watcher[T]):
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+        if self._events is not None:
+            self._events.close()  # release the stream now
 
-    def _run(self) -> Iterator[WatchEvent[T]]:
+    def _run(self) -> Generator[WatchEvent[T], None, None]:
         steps = self._core.steps()
         reply: Any = None
         error: BaseException | None = None
@@ -140,7 +142,7 @@ class AsyncRetryWatcher(_Watcher[T]):
     thread) ends it after the event being read or the sleep under way."""
 
     def __init__(
-        self, client: AsyncWatchable[T], resource_version: str = "", *, known: Iterable[T] = (),
+        self, client: AsyncWatchable[T], resource_version: str | None = "", *, known: Iterable[T] = (),
         label_selector: str | None = None, field_selector: str | None = None,
     ) -> None:
         self._client = async_lister_watcher(client)
@@ -148,7 +150,7 @@ class AsyncRetryWatcher(_Watcher[T]):
         self._stopped = False
         self._wake: asyncio.Event | None = None
         self._stream: Any = None
-        self._events: AsyncIterator[WatchEvent[T]] | None = None
+        self._events: AsyncGenerator[WatchEvent[T], None] | None = None
 
     def __aiter__(self) -> AsyncIterator[WatchEvent[T]]:
         """The events; iterating again goes on where the last iteration left off."""
@@ -169,6 +171,8 @@ class AsyncRetryWatcher(_Watcher[T]):
 
     async def __aexit__(self, *exc: object) -> None:
         self.stop()
+        if self._events is not None:
+            await self._events.aclose()  # release the stream now
 
     async def _sleep(self, seconds: float) -> None:
         if self._wake is None:
@@ -178,7 +182,7 @@ class AsyncRetryWatcher(_Watcher[T]):
         except asyncio.TimeoutError:
             pass
 
-    async def _run(self) -> AsyncIterator[WatchEvent[T]]:
+    async def _run(self) -> AsyncGenerator[WatchEvent[T], None]:
         steps = self._core.steps()
         reply: Any = None
         error: BaseException | None = None

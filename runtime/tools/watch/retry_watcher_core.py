@@ -115,16 +115,16 @@ def _retriable(error: BaseException) -> bool:
 
 class RetryWatcherCore(Generic[T]):
     """The state of an endless watch — the last resourceVersion and the objects known — and its
-    loop as ``steps()``. ``resource_version`` "" (or "0") starts with a list whose objects are the
+    loop as ``steps()``. ``resource_version`` "" (or "0", or None) starts with a list whose objects are the
     state known (not handed on); any other starts the watch there with ``known`` as the state at it.
     ``options`` are the selectors (``label_selector``, ``field_selector``) for both list and watch.
     ``clock`` times a watch, for the short-watch backoff."""
 
     def __init__(
-        self, resource_version: str = "", known: Iterable[T] = (), *, options: dict[str, Any] | None = None,
+        self, resource_version: str | None = "", known: Iterable[T] = (), *, options: dict[str, Any] | None = None,
         clock: Callable[[], float] = time.monotonic, rng: random.Random | None = None,
     ) -> None:
-        self.resource_version = "" if resource_version == "0" else resource_version
+        self.resource_version = "" if resource_version in (None, "0") else resource_version
         self.known: dict[str, T] = {object_key(obj): obj for obj in known}
         self.options = {k: v for k, v in (options or {}).items() if v is not None}
         self.clock = clock

@@ -151,7 +151,7 @@ def _watch_sync(core: _UntilCore[T], watcher: RetryWatcher[T]) -> WatchEvent[T]:
 
 
 def until(
-    client: Watchable[T], resource_version: str, condition: Condition[T], *, name: str | None = None,
+    client: Watchable[T], resource_version: str | None, condition: Condition[T], *, name: str | None = None,
     label_selector: str | None = None, field_selector: str | None = None, timeout: float | None = None,
     waiting_for: str = "",
 ) -> WatchEvent[T]:
@@ -216,7 +216,7 @@ async def _watch_async(core: _UntilCore[T], watcher: AsyncRetryWatcher[T]) -> Wa
 
 
 async def async_until(
-    client: AsyncWatchable[T], resource_version: str, condition: Condition[T], *, name: str | None = None,
+    client: AsyncWatchable[T], resource_version: str | None, condition: Condition[T], *, name: str | None = None,
     label_selector: str | None = None, field_selector: str | None = None, timeout: float | None = None,
     waiting_for: str = "",
 ) -> WatchEvent[T]:
