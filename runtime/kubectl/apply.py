@@ -19,16 +19,16 @@ the mapper still does not know makes discovery be read once more (client-go's
 DeferredDiscoveryRESTMapper resets on a miss). ``delete`` goes the opposite way: custom
 resources before their CRDs, namespaces last.
 
-The loop lives once, as a generator of I/O steps (``_apply_steps``, ``_delete_steps``); ``apply``
+The loop lives once, as a generator of I/O steps (``apply_steps``, ``delete_steps``); ``apply``
 and ``async_apply`` (``delete``, ``async_delete``) only perform the steps.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Awaitable, Callable, Generator, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -43,261 +43,35 @@ from kgen.runtime.discovery.discovery_client import (
     parse_aggregated,
     parse_legacy_resources,
 )
-from kgen.runtime.discovery.restmapper import NoMatch, RESTMapper
+from kgen.runtime.discovery.restmapper import RESTMapper
 from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
 from kgen.runtime.gentype.resource import DictCodec, ResourceInfo
-from kgen.runtime.kubectl.manifests import Manifest, wire
+from kgen.runtime.kubectl._apply_core import (
+    APPLY_ORDER_FIRST,
+    APPLY_ORDER_LAST,
+    DEFAULT_ESTABLISHED_TIMEOUT,
+    ApplyResult,
+    ApplyStep,
+    AwaitEstablished,
+    Discover,
+    ManifestProblem,
+    Options,
+    Step,
+    apply_rank,
+    apply_steps,
+    delete_steps,
+    established,
+    items_of,
+)
+from kgen.runtime.kubectl.manifests import Manifest
 from kgen.runtime.rest.client import AsyncRESTClient, Request, RESTClient
 from kgen.runtime.rest.config import Config
 from kgen.runtime.rest.watch import WatchEvent
 
-APPLY_ORDER_FIRST = (
-    "Namespace", "ResourceQuota", "StorageClass", "CustomResourceDefinition", "MutatingWebhookConfiguration",
-    "ServiceAccount", "PodSecurityPolicy", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding", "ConfigMap",
-    "Secret", "Endpoints", "Service", "LimitRange", "PriorityClass", "PersistentVolume", "PersistentVolumeClaim",
-    "Deployment", "StatefulSet", "CronJob", "PodDisruptionBudget",
-)
-"""kustomize's legacy order (``kubectl apply -k``): these kinds first, in this order."""
-APPLY_ORDER_LAST = ("ValidatingWebhookConfiguration",)
-"""... and these last; every other kind in between."""
-_CRD_RANK = APPLY_ORDER_FIRST.index("CustomResourceDefinition")
-_CRD = ("apiextensions.k8s.io", "CustomResourceDefinition")
-
-DEFAULT_ESTABLISHED_TIMEOUT = 60.0
-"""How long ``apply`` waits for a CRD it applied to be Established, in seconds."""
-
-
-def apply_rank(kind: str) -> int:
-    """An object's place in the apply order: smaller first (``APPLY_ORDER_FIRST``, others, ``APPLY_ORDER_LAST``)."""
-    if kind in APPLY_ORDER_FIRST:
-        return APPLY_ORDER_FIRST.index(kind)
-    if kind in APPLY_ORDER_LAST:
-        return len(APPLY_ORDER_FIRST) + 1 + APPLY_ORDER_LAST.index(kind)
-    return len(APPLY_ORDER_FIRST)
-
-
-@dataclass
-class ApplyResult:
-    """What became of one object: ``action`` as kubectl prints it (``serverside-applied``,
-    ``deleted``) or None when it failed, then ``error`` says why; ``stored`` the object the server
-    answered (for a delete: while finalizers keep it, else None)."""
-
-    object: Manifest
-    """The object as given."""
-    kind: str
-    group: str
-    name: str
-    namespace: str | None
-    """The namespace it went to (None: cluster-scoped, or not known when the kind was not found)."""
-    action: str | None = None
-    stored: dict[str, Any] | None = None
-    error: Exception | None = None
-    dry_run: bool = False
-
-    @property
-    def ok(self) -> bool:
-        """True when the server took the object."""
-        return self.error is None
-
-    @property
-    def resource(self) -> str:
-        """kubectl's name of the kind: ``deployment.apps``, ``namespace``, ``widget.example.com``."""
-        return f"{self.kind.lower()}.{self.group}" if self.group else self.kind.lower()
-
-    @property
-    def line(self) -> str:
-        """kubectl's line for the result: ``deployment.apps/web serverside-applied``,
-        ``deployment.apps "web" deleted from demo namespace``, with `` (server dry run)`` on a dry run;
-        the error otherwise."""
-        if self.error is not None:
-            return f"error: {self.resource}/{self.name}: {self.error}"
-        suffix = " (server dry run)" if self.dry_run else ""
-        if self.action == "deleted":
-            where = f" from {self.namespace} namespace" if self.namespace else ""
-            return f'{self.resource} "{self.name}" deleted{where}{suffix}'
-        return f"{self.resource}/{self.name} {self.action}{suffix}"
-
-
-class ManifestProblem(ValueError):
-    """An object that cannot be sent as it is (no name, a generateName, a namespace against ``namespace``)."""
-
-
-# -- the steps the core asks for ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Discover:
-    refresh: bool  # forget what discovery found: a CRD was applied since
-
-
-@dataclass(frozen=True)
-class _Apply:
-    resource: APIResource
-    namespace: str | None
-    body: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class _Delete:
-    resource: APIResource
-    namespace: str | None
-    name: str
-
-
-@dataclass(frozen=True)
-class _AwaitEstablished:
-    crd: dict[str, Any]  # the apply's answer: its resourceVersion starts the watch
-    timeout: float
-
-
-_Step = _Discover | _Apply | _Delete | _AwaitEstablished
-
-
-@dataclass
-class _Options:
-    field_manager: str = "kgen"
-    force: bool = False
-    dry_run: bool = False
-    namespace: str | None = None  # given: every namespaced object must be in it (kubectl's -n)
-    default_namespace: str = "default"
-    established_timeout: float = DEFAULT_ESTABLISHED_TIMEOUT
-    propagation_policy: str = "Background"
-
-
-@dataclass
-class _Item:
-    result: ApplyResult
-    body: dict[str, Any]
-    rank: int = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.rank = apply_rank(self.result.kind)
-
-
-def _items(objects: Iterable[Manifest], dry_run: bool) -> list[_Item]:
-    items = []
-    for obj in objects:
-        body = dict(wire(obj))
-        found = body.get("metadata")
-        meta: dict[str, Any] = found if isinstance(found, dict) else {}
-        api_version, kind = str(body.get("apiVersion") or ""), str(body.get("kind") or "")
-        group = api_version.rpartition("/")[0]
-        result = ApplyResult(obj, kind, group, str(meta.get("name") or ""), meta.get("namespace"), dry_run=dry_run)
-        if not api_version or not kind:
-            result.error = ManifestProblem("apiVersion and kind must be set (expected a Kubernetes object)")
-        elif not result.name:
-            generate = meta.get("generateName")
-            result.error = ManifestProblem(
-                f"from {generate}: cannot use generate name with apply" if generate else "metadata.name must be set"
-            )
-        items.append(_Item(result, body))
-    return items
-
-
-def established(crd: dict[str, Any]) -> bool:
-    """True when a CRD's ``Established`` condition is True (its resources are served)."""
-    conditions = (crd.get("status") or {}).get("conditions") or []
-    return any(c.get("type") == "Established" and c.get("status") == "True" for c in conditions)
-
-
-def _lookup(mapper: RESTMapper, result: ApplyResult, api_version: str) -> APIResource:
-    version = api_version.rpartition("/")[2]
-    resource = mapper.rest_mapping(result.kind, result.group, version)
-    return resource
-
-
-def _no_match(result: ApplyResult, api_version: str, waited: dict[str, bool]) -> NoMatch:
-    message = f'no matches for kind "{result.kind}" in version "{api_version}": ensure CRDs are installed first'
-    late = [name for name, ok in waited.items() if not ok and name.partition(".")[2] == result.group]
-    if late:
-        message += f" (CustomResourceDefinition {late[0]} was not Established in time)"
-    return NoMatch(message)
-
-
-def _place(item: _Item, resource: APIResource, options: _Options) -> None:
-    """cli-runtime's namespace rules: a namespaced object without one gets the default (``-n`` or the
-    kubeconfig's); with ``-n`` given, an object in another namespace is refused; cluster-scoped
-    objects have none."""
-    result, meta = item.result, item.body.setdefault("metadata", {})
-    if not resource.namespaced:
-        result.namespace = None
-        return
-    wanted = options.namespace or options.default_namespace
-    if result.namespace and options.namespace and result.namespace != options.namespace:
-        raise ManifestProblem(
-            f'the namespace from the provided object "{result.namespace}" does not match the namespace '
-            f'"{options.namespace}". You must pass \'--namespace={result.namespace}\' to perform this operation.'
-        )
-    result.namespace = result.namespace or wanted
-    item.body["metadata"] = {**meta, "namespace": result.namespace}
-
-
-def _apply_steps(items: list[_Item], options: _Options) -> Generator[_Step, Any, list[ApplyResult]]:
-    """The apply loop, I/O-free: sorted by ``apply_rank``, CRDs awaited before what follows them."""
-    mapper: RESTMapper = yield _Discover(False)
-    applied_crds: list[dict[str, Any]] = []
-    waited: dict[str, bool] = {}
-    refreshed = False
-    for item in sorted(items, key=lambda i: i.rank):
-        result = item.result
-        if result.error is not None:
-            continue
-        if item.rank > _CRD_RANK and applied_crds:
-            for crd in applied_crds:
-                waited[crd["metadata"]["name"]] = yield _AwaitEstablished(crd, options.established_timeout)
-            applied_crds = []
-            mapper, refreshed = (yield _Discover(True)), True
-        api_version = item.body["apiVersion"]
-        try:
-            try:
-                resource = _lookup(mapper, result, api_version)
-            except NoMatch:
-                if refreshed:
-                    raise
-                mapper, refreshed = (yield _Discover(True)), True
-                resource = _lookup(mapper, result, api_version)
-            _place(item, resource, options)
-        except NoMatch:
-            result.error = _no_match(result, api_version, waited)
-            continue
-        except ManifestProblem as e:
-            result.error = e
-            continue
-        answer = yield _Apply(resource, result.namespace, item.body)
-        if isinstance(answer, Exception):
-            result.error = answer
-            continue
-        result.action, result.stored = "serverside-applied", answer
-        if (result.group, result.kind) == _CRD and not options.dry_run:
-            applied_crds.append(answer)
-            refreshed = False
-    return [i.result for i in items]
-
-
-def _delete_steps(items: list[_Item], options: _Options) -> Generator[_Step, Any, list[ApplyResult]]:
-    """The delete loop, I/O-free: the apply order reversed."""
-    mapper: RESTMapper = yield _Discover(False)
-    ordered = list(reversed(sorted(items, key=lambda i: i.rank)))
-    for item in ordered:
-        result = item.result
-        if result.error is not None:
-            continue
-        api_version = item.body["apiVersion"]
-        try:
-            resource = _lookup(mapper, result, api_version)
-            _place(item, resource, options)
-        except NoMatch:
-            result.error = NoMatch(f'the server doesn\'t have a resource type "{result.kind}" in version "{api_version}"')
-            continue
-        except ManifestProblem as e:
-            result.error = e
-            continue
-        answer = yield _Delete(resource, result.namespace, result.name)
-        if isinstance(answer, Exception):
-            result.error = answer
-            continue
-        result.action, result.stored = "deleted", answer
-    return [i.result for i in items]
+__all__ = [
+    "APPLY_ORDER_FIRST", "APPLY_ORDER_LAST", "DEFAULT_ESTABLISHED_TIMEOUT", "ApplyResult", "ManifestProblem", "apply",
+    "apply_rank", "async_apply", "async_delete", "delete", "established",
+]
 
 
 # -- performing the steps ------------------------------------------------------------------------
@@ -324,28 +98,28 @@ _CRDS = APIResource("apiextensions.k8s.io", "v1", "customresourcedefinitions", "
 
 
 class _SyncPerformer:
-    def __init__(self, rest: RESTClient, options: _Options) -> None:
+    def __init__(self, rest: RESTClient, options: Options) -> None:
         self.rest, self.options = rest, options
         self.discovery = DiscoveryClient(rest, cache_dir=None)
 
-    def __call__(self, step: _Step) -> Any:
-        if isinstance(step, _Discover):
+    def __call__(self, step: Step) -> Any:
+        if isinstance(step, Discover):
             if step.refresh:
                 self.discovery.invalidate()
             found = self.discovery.discover()
             return RESTMapper(found.groups, found.resources)
-        if isinstance(step, _AwaitEstablished):
+        if isinstance(step, AwaitEstablished):
             return self.await_established(step)
         try:
             client = _client(self.rest, step.resource, step.namespace)
-            if isinstance(step, _Apply):
+            if isinstance(step, ApplyStep):
                 return client.apply(step.body, field_manager=self.options.field_manager, force=self.options.force,
                                     dry_run=self.options.dry_run or None)
             return client.delete(step.name, propagation_policy=self.options.propagation_policy, dry_run=self.options.dry_run)
         except (ApiError, ValueError, httpx.HTTPError) as e:
             return e
 
-    def await_established(self, step: _AwaitEstablished) -> bool:
+    def await_established(self, step: AwaitEstablished) -> bool:
         crds, name = _client(self.rest, _CRDS, None), step.crd["metadata"]["name"]
         deadline = time.monotonic() + step.timeout
         crd = step.crd
@@ -369,18 +143,18 @@ class _SyncPerformer:
 
 
 class _AsyncPerformer:
-    def __init__(self, rest: AsyncRESTClient, options: _Options) -> None:
+    def __init__(self, rest: AsyncRESTClient, options: Options) -> None:
         self.rest, self.options = rest, options
 
-    async def __call__(self, step: _Step) -> Any:
-        if isinstance(step, _Discover):
+    async def __call__(self, step: Step) -> Any:
+        if isinstance(step, Discover):
             found = await _async_discover(self.rest)
             return RESTMapper(found.groups, found.resources)
-        if isinstance(step, _AwaitEstablished):
+        if isinstance(step, AwaitEstablished):
             return await self.await_established(step)
         try:
             client = _async_client(self.rest, step.resource, step.namespace)
-            if isinstance(step, _Apply):
+            if isinstance(step, ApplyStep):
                 return await client.apply(step.body, field_manager=self.options.field_manager, force=self.options.force,
                                           dry_run=self.options.dry_run or None)
             return await client.delete(step.name, propagation_policy=self.options.propagation_policy,
@@ -388,7 +162,7 @@ class _AsyncPerformer:
         except (ApiError, ValueError, httpx.HTTPError) as e:
             return e
 
-    async def await_established(self, step: _AwaitEstablished) -> bool:
+    async def await_established(self, step: AwaitEstablished) -> bool:
         crds, name = _async_client(self.rest, _CRDS, None), step.crd["metadata"]["name"]
         deadline = time.monotonic() + step.timeout
         crd = step.crd
@@ -413,8 +187,6 @@ class _AsyncPerformer:
 
 async def _async_discover(rest: AsyncRESTClient) -> Discovered:
     """Discovery on asyncio, never cached: aggregated (two requests), legacy when the server has none."""
-    import json
-
     async def get(path: str, accept: str = "application/json") -> dict[str, Any]:
         doc: dict[str, Any] = json.loads((await rest.send(Request("GET", path, accept=accept))).content)
         return doc
@@ -442,7 +214,7 @@ async def _async_discover(rest: AsyncRESTClient) -> Discovered:
     return out
 
 
-def _drive(steps: Generator[_Step, Any, list[ApplyResult]], perform: Callable[[_Step], Any]) -> list[ApplyResult]:
+def _drive(steps: Generator[Step, Any, list[ApplyResult]], perform: Callable[[Step], Any]) -> list[ApplyResult]:
     try:
         step = next(steps)
         while True:
@@ -452,7 +224,7 @@ def _drive(steps: Generator[_Step, Any, list[ApplyResult]], perform: Callable[[_
         return results
 
 
-async def _adrive(steps: Generator[_Step, Any, list[ApplyResult]], perform: Callable[[_Step], Awaitable[Any]]) -> list[ApplyResult]:
+async def _adrive(steps: Generator[Step, Any, list[ApplyResult]], perform: Callable[[Step], Awaitable[Any]]) -> list[ApplyResult]:
     try:
         step = next(steps)
         while True:
@@ -463,10 +235,10 @@ async def _adrive(steps: Generator[_Step, Any, list[ApplyResult]], perform: Call
 
 
 def _options(config: Config, field_manager: str, force: bool, dry_run: bool, namespace: str | None,
-             timeout: float) -> _Options:
+             timeout: float) -> Options:
     if not field_manager:
         raise ValueError("apply needs a field_manager (kubectl's is \"kubectl\"; kgen's default \"kgen\")")
-    return _Options(field_manager, force, dry_run, namespace or None, config.namespace or "default", timeout)
+    return Options(field_manager, force, dry_run, namespace or None, config.namespace or "default", timeout)
 
 
 # -- the API -------------------------------------------------------------------------------------------
@@ -489,7 +261,7 @@ def apply(
     rest = RESTClient(target) if isinstance(target, Config) else target
     try:
         options = _options(rest.config, field_manager, force, dry_run, namespace, wait_established_timeout)
-        return _drive(_apply_steps(_items(objects, dry_run), options), _SyncPerformer(rest, options))
+        return _drive(apply_steps(items_of(objects, dry_run), options), _SyncPerformer(rest, options))
     finally:
         if rest is not target:
             rest.close()
@@ -503,7 +275,7 @@ async def async_apply(
     rest = AsyncRESTClient(target) if isinstance(target, Config) else target
     try:
         options = _options(rest.config, field_manager, force, dry_run, namespace, wait_established_timeout)
-        return await _adrive(_apply_steps(_items(objects, dry_run), options), _AsyncPerformer(rest, options))
+        return await _adrive(apply_steps(items_of(objects, dry_run), options), _AsyncPerformer(rest, options))
     finally:
         if rest is not target:
             await rest.close()
@@ -521,7 +293,7 @@ def delete(
     try:
         options = _options(rest.config, "kgen", False, dry_run, namespace, 0)
         options.propagation_policy = propagation_policy
-        return _drive(_delete_steps(_items(objects, dry_run), options), _SyncPerformer(rest, options))
+        return _drive(delete_steps(items_of(objects, dry_run), options), _SyncPerformer(rest, options))
     finally:
         if rest is not target:
             rest.close()
@@ -536,7 +308,7 @@ async def async_delete(
     try:
         options = _options(rest.config, "kgen", False, dry_run, namespace, 0)
         options.propagation_policy = propagation_policy
-        return await _adrive(_delete_steps(_items(objects, dry_run), options), _AsyncPerformer(rest, options))
+        return await _adrive(delete_steps(items_of(objects, dry_run), options), _AsyncPerformer(rest, options))
     finally:
         if rest is not target:
             await rest.close()
