@@ -9,8 +9,8 @@ tools/pager, and ``open_watch`` returns a ``WatchStream`` (``kgen.runtime.gentyp
 from __future__ import annotations
 
 import copy
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Any, Generic, Self, TypeVar
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterator, Mapping
+from typing import Any, Generic, Literal, Self, TypeVar, overload
 
 import httpx
 import msgspec
@@ -30,6 +30,7 @@ from kgen.runtime.gentype.resource import (
     _decoded_or_none,
     _Requests,
 )
+from kgen.runtime.gentype.lines import LineBuffer, decode_line
 from kgen.runtime.gentype.skew import (
     answered_by_no_handler, async_check_server_version, async_version_skew, check_server_version, version_skew,
 )
@@ -299,13 +300,33 @@ class ResourceClient(_Timeout, Generic[T, L]):
         req = self._req.subresource("POST", name, subresource, body, **options)
         return (decode or msgspec.json.decode)(self._send(req).content)
 
-    def stream_lines(self, name: str, subresource: str, **options: Any) -> Iterator[str]:
-        """A streaming subresource (pods/log with follow=True) line by line, as text."""
+    @overload
+    def stream_lines(
+        self, name: str, subresource: str, *, raw: Literal[False] = False, **options: Any
+    ) -> Generator[str, None, None]: ...
+
+    @overload
+    def stream_lines(
+        self, name: str, subresource: str, *, raw: Literal[True], **options: Any
+    ) -> Generator[bytes, None, None]: ...
+
+    def stream_lines(
+        self, name: str, subresource: str, *, raw: bool = False, **options: Any
+    ) -> Generator[str | bytes, None, None]:
+        """A streaming subresource (pods/log with follow=True) line by line: text without the
+        ``\\n``, or with ``raw`` the bytes as sent, ``\\n`` included. Lines end at ``\\n`` only, and
+        an unterminated last piece is a line (``LineBuffer``); the iterator ends when the server
+        ends the body."""
         req = self._req.stream(name, subresource, **options)
         check_server_version(self._rest, self._req.resource, self._req.timeout)
+        lines = LineBuffer()
         with self._rest.stream(req) as response:
             decode_every_gzip_member(response)
-            yield from response.iter_lines()
+            for chunk in response.iter_bytes():
+                for line in lines.feed(chunk):
+                    yield line if raw else decode_line(line)
+            if (rest := lines.flush()) is not None:
+                yield rest if raw else decode_line(rest)
 
 
 class AsyncResourceClient(_Timeout, Generic[T, L]):
@@ -488,11 +509,27 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         req = self._req.subresource("POST", name, subresource, body, **options)
         return (decode or msgspec.json.decode)((await self._send(req)).content)
 
-    async def stream_lines(self, name: str, subresource: str, **options: Any) -> AsyncIterator[str]:
-        """A streaming subresource (pods/log with follow=True) line by line, as text."""
+    @overload
+    def stream_lines(
+        self, name: str, subresource: str, *, raw: Literal[False] = False, **options: Any
+    ) -> AsyncGenerator[str, None]: ...
+
+    @overload
+    def stream_lines(
+        self, name: str, subresource: str, *, raw: Literal[True], **options: Any
+    ) -> AsyncGenerator[bytes, None]: ...
+
+    async def stream_lines(
+        self, name: str, subresource: str, *, raw: bool = False, **options: Any
+    ) -> AsyncGenerator[str | bytes, None]:
+        """``ResourceClient.stream_lines``, asynchronously iterated."""
         req = self._req.stream(name, subresource, **options)
         await async_check_server_version(self._rest, self._req.resource, self._req.timeout)
+        lines = LineBuffer()
         async with self._rest.stream(req) as response:
             decode_every_gzip_member(response)
-            async for line in response.aiter_lines():
-                yield line
+            async for chunk in response.aiter_bytes():
+                for line in lines.feed(chunk):
+                    yield line if raw else decode_line(line)
+            if (rest := lines.flush()) is not None:
+                yield rest if raw else decode_line(rest)
