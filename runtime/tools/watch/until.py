@@ -77,7 +77,7 @@ class WaitTimeout(TimeoutError):
             seen = f"{describe_object(last.object)}, deleted"
         else:
             seen = describe_object(last.object)
-        super().__init__(f"timed out after {timeout:g}s waiting for {waiting_for}; last seen: {seen}")
+        super().__init__(f"timed out after {round(timeout, 1):g}s waiting for {waiting_for}; last seen: {seen}")
 
 
 class _UntilCore(Generic[T]):
