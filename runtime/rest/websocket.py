@@ -144,7 +144,9 @@ def _refused(error: Exception, req: Request) -> Exception:
         response = error.response
         return error_from_response(response.status_code, bytes(response.body or b""), req.describe())
     if isinstance(error, (InvalidHandshake, InvalidURI)):
-        return WebSocketHandshakeError(f"{req.describe()}: WebSocket upgrade failed: {type(error).__name__}: {error}")
+        cause = error.__cause__
+        why = f" ({type(cause).__name__}: {cause})" if cause is not None else ""
+        return WebSocketHandshakeError(f"{req.describe()}: WebSocket upgrade failed: {type(error).__name__}: {error}{why}")
     return error
 
 
