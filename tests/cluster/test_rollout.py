@@ -1,0 +1,357 @@
+"""Rollouts on the whole cluster, side by side with kubectl of the same release as the oracle:
+``rollout_status`` (sync and async) against ``kubectl rollout status -w`` started at the same
+moment, ``restart`` against ``kubectl rollout restart``, ``undo`` against ``kubectl rollout undo``
+on a twin Deployment, ``scale`` against ``kubectl scale``.
+
+The status sequences are compared as sequences of distinct consecutive messages (kubectl prints a
+line per watch event, the same line again when an event leaves the status as it was; both watch
+the same events, so the repeats match too, but which events arrive between two status changes is
+the controllers' business, not what is compared). Where the test can hold the object in a steady
+not-done state while both watchers start (a paused Deployment), it does, and the sequences must be
+equal from the first line; where it cannot (a StatefulSet), each lists at its own moment, so one
+may begin later in the same sequence: that, and nothing else, is accepted, and said in the
+failure message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+import pytest
+
+from kgen.kubernetes import AsyncClientset, Clientset
+from kgen.kubernetes.models.apps.v1 import Deployment, StatefulSet
+from kgen.kubernetes.models.core.v1 import Namespace
+from kgen.kubernetes.models.meta.v1 import ObjectMeta
+from kgen.runtime.apimachinery import NotFound
+from kgen.runtime.gentype import PatchType
+from kgen.runtime.kubectl import (
+    RollbackError,
+    RolloutError,
+    RolloutStatusError,
+    ScalePreconditionError,
+    restart,
+    restart_patch,
+    rollout_status,
+    scale,
+    undo,
+)
+from kgen.runtime.rest import load_kubeconfig
+from kgen.runtime.testing import Cluster
+from tests.cluster.conftest import some, wait_for
+
+pytestmark = pytest.mark.timeout(180)
+
+NEVER_SCHEDULED = {"kgen.test/no-such-node": "true"}
+"""A nodeSelector no node matches: the pods stay Pending, never Ready (kwok's pod-ready stage makes
+every pod scheduled on its nodes Ready, readiness gates included, so only an unscheduled pod is
+never Ready)."""
+
+
+def _template(app: str, image: str, node_selector: dict[str, str] | None = None) -> dict[str, Any]:
+    spec: dict[str, Any] = {"containers": [{"name": "app", "image": image}]}
+    if node_selector:
+        spec["nodeSelector"] = node_selector
+    return {"metadata": {"labels": {"app": app}}, "spec": spec}
+
+
+def _deployment(name: str, image: str, replicas: int, **spec: Any) -> Deployment:
+    return Deployment.from_dict({
+        "metadata": {"name": name},
+        "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": name}}, "template": _template(name, image), **spec},
+    })
+
+
+def _observed(cs: Clientset, ns: str, name: str) -> Deployment | None:
+    d = cs.apps_v1.deployments(ns).get(name)
+    return d if d.status and d.status.observed_generation == some(d.metadata).generation else None
+
+
+def _replica_sets(cs: Clientset, ns: str, count: int) -> bool:
+    return len(cs.apps_v1.replica_sets(ns).list().items) == count
+
+
+def _rolled_out(cs: Clientset, ns: str, name: str) -> None:
+    """Waits for the Deployment's rollout with kgen's own rollout_status (checked against kubectl below)."""
+    for _ in rollout_status(cs.apps_v1.deployments(ns), name, timeout=60):
+        pass
+
+
+def _distinct(lines: list[str]) -> list[str]:
+    """The lines without consecutive repeats."""
+    return [line for i, line in enumerate(lines) if i == 0 or line != lines[i - 1]]
+
+
+class _Watchers:
+    """``kubectl rollout status -w`` and kgen's sync and async iterators on one object, started
+    together; ``started()`` waits until each has printed its first line (it has listed)."""
+
+    def __init__(self, cluster: Cluster, ns: str, resource: str, name: str, timeout: int = 60) -> None:
+        self._proc = subprocess.Popen(
+            [str(cluster.assets / "kubectl"), f"--kubeconfig={cluster.kubeconfig}", "-n", ns, "rollout", "status", "-w",
+             f"{resource}/{name}", f"--timeout={timeout}s"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+        )
+        self.kubectl: list[str] = []
+        self.sync: list[str] = []
+        self.asyncio: list[str] = []
+        self.errors: dict[str, BaseException | None] = {"sync": None, "asyncio": None}
+        self._threads = [
+            threading.Thread(target=self._read_kubectl, daemon=True),
+            threading.Thread(target=self._sync, args=(cluster, ns, resource, name, timeout), daemon=True),
+            threading.Thread(target=self._async, args=(cluster, ns, resource, name, timeout), daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    @staticmethod
+    def _client(cs: Any, ns: str, resource: str) -> Any:
+        return {"deployment": cs.apps_v1.deployments, "statefulset": cs.apps_v1.stateful_sets}[resource](ns)
+
+    def _read_kubectl(self) -> None:
+        assert self._proc.stdout is not None
+        for line in self._proc.stdout:
+            self.kubectl.append(line.rstrip("\n"))
+
+    def _sync(self, cluster: Cluster, ns: str, resource: str, name: str, timeout: int) -> None:
+        try:
+            with Clientset(load_kubeconfig(cluster.kubeconfig)) as cs:
+                for message in rollout_status(self._client(cs, ns, resource), name, timeout=timeout):
+                    self.sync.append(message)
+        except Exception as e:  # compared with kubectl's error below
+            self.errors["sync"] = e
+
+    def _async(self, cluster: Cluster, ns: str, resource: str, name: str, timeout: int) -> None:
+        async def main() -> None:
+            async with AsyncClientset(load_kubeconfig(cluster.kubeconfig)) as acs:
+                async for message in rollout_status(self._client(acs, ns, resource), name, timeout=timeout):
+                    self.asyncio.append(message)
+        try:
+            asyncio.run(main())
+        except Exception as e:
+            self.errors["asyncio"] = e
+
+    def started(self) -> None:
+        wait_for("each watcher's first status line", lambda: self.kubectl and self.sync and self.asyncio, timeout=30,
+                 interval=0.05)
+
+    def finish(self) -> tuple[int, str]:
+        """kubectl's exit code and stderr, once all three ended."""
+        _, stderr = self._proc.communicate(timeout=90)
+        for thread in self._threads:
+            thread.join(timeout=30)
+            assert not thread.is_alive()
+        return self._proc.returncode, stderr
+
+
+def _is_subsequence(short: list[str], long: list[str]) -> bool:
+    rest = iter(long)
+    return all(any(item == other for other in rest) for item in short)
+
+
+def _same_sequence(kubectl: list[str], kgen: list[str], *, steady_start: bool) -> None:
+    """kgen's distinct status messages are kubectl's. Two timing-only differences are accepted, and
+    printed: without a steady start, one watcher may list later and so begin further on in the same
+    sequence; and one may not see every intermediate status the other saw (kubectl was seen to go
+    from "0 out of 3" straight to "2 out of 3 new replicas" in the same run where kgen's sync and
+    async iterators each saw "1 out of 3" in between), so the shorter must be a subsequence of the
+    longer with the same last message (and the same first, from a steady start). The cause of
+    kubectl's skips was not pinned down: its informer (client-go v0.37's RealFIFO, watch-list)
+    delivers deltas in order, so the likeliest is a watch the apiserver ended and a relist, which
+    shows only the state of the moment."""
+    expected, actual = _distinct(kubectl), _distinct(kgen)
+    if expected == actual:
+        return
+    shorter, longer = sorted((expected, actual), key=len)
+    assert shorter and shorter[-1] == longer[-1], f"kgen {actual} != kubectl {expected}"
+    if steady_start:
+        assert shorter[0] == longer[0], f"kgen {actual} != kubectl {expected}"
+    assert _is_subsequence(shorter, longer), f"kgen {actual} != kubectl {expected}"
+    print(f"timing only: {'kgen' if shorter is actual else 'kubectl'} saw fewer statuses; kgen {actual}, kubectl {expected}")
+
+
+def test_rollout_of_a_new_image_is_reported_as_kubectl_reports_it(kube_cluster: Cluster, cs: Clientset, ns: str) -> None:
+    deployments = cs.apps_v1.deployments(ns)
+    deployments.create(_deployment("web", "app:v1", 3))
+    _rolled_out(cs, ns, "web")
+    # Held paused with the new image: steady, not done (0 of 3 new replicas), while the watchers start.
+    deployments.patch("web", {"spec": {"paused": True, "template": {"spec": {"containers": [{"name": "app", "image": "app:v2"}]}}}})
+    wait_for("the paused Deployment observed", lambda: _observed(cs, ns, "web"))
+    watchers = _Watchers(kube_cluster, ns, "deployment", "web")
+    watchers.started()
+    deployments.patch("web", {"spec": {"paused": False}})
+    code, stderr = watchers.finish()
+    assert (code, stderr) == (0, "")
+    assert watchers.errors == {"sync": None, "asyncio": None}
+    _same_sequence(watchers.kubectl, watchers.sync, steady_start=True)
+    _same_sequence(watchers.kubectl, watchers.asyncio, steady_start=True)
+    assert len(_distinct(watchers.kubectl)) >= 3, watchers.kubectl  # a real rollout: several steps were seen
+
+
+def test_stuck_rollout_fails_on_the_progress_deadline_as_kubectl_does(kube_cluster: Cluster, cs: Clientset, ns: str) -> None:
+    deployments = cs.apps_v1.deployments(ns)
+    deployments.create(_deployment("stuck", "app:v1", 3, progressDeadlineSeconds=3))
+    _rolled_out(cs, ns, "stuck")
+    # The new template's pods are never scheduled, so never Ready: the rollout makes no progress.
+    deployments.patch("stuck", {"spec": {"paused": True, "template": {"spec": {"nodeSelector": NEVER_SCHEDULED}}}})
+    wait_for("the paused Deployment observed", lambda: _observed(cs, ns, "stuck"))
+    watchers = _Watchers(kube_cluster, ns, "deployment", "stuck")
+    watchers.started()
+    deployments.patch("stuck", {"spec": {"paused": False}})
+    code, stderr = watchers.finish()
+    assert code == 1
+    for flavour in ("sync", "asyncio"):
+        error = watchers.errors[flavour]
+        assert isinstance(error, RolloutStatusError), (flavour, error)
+        assert stderr == f"error: {error}\n"
+    _same_sequence(watchers.kubectl, watchers.sync, steady_start=True)
+    _same_sequence(watchers.kubectl, watchers.asyncio, steady_start=True)
+
+
+def test_stateful_set_partition_is_reported_as_kubectl_reports_it(kube_cluster: Cluster, cs: Clientset, ns: str) -> None:
+    sets = cs.apps_v1.stateful_sets(ns)
+    sets.create(StatefulSet.from_dict({
+        "metadata": {"name": "db"},
+        "spec": {
+            "replicas": 3, "serviceName": "db", "selector": {"matchLabels": {"app": "db"}},
+            "podManagementPolicy": "Parallel", "template": _template("db", "db:v1"),
+            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 2}},
+        },
+    }))
+    for _ in rollout_status(sets, "db", timeout=60):
+        pass
+    sets.patch("db", {"spec": {"template": {"spec": {"containers": [{"name": "app", "image": "db:v2"}]}}}})
+    watchers = _Watchers(kube_cluster, ns, "statefulset", "db")
+    code, stderr = watchers.finish()
+    assert (code, stderr) == (0, "")
+    assert watchers.errors == {"sync": None, "asyncio": None}
+    _same_sequence(watchers.kubectl, watchers.sync, steady_start=False)
+    _same_sequence(watchers.kubectl, watchers.asyncio, steady_start=False)
+    assert watchers.kubectl[-1] == watchers.sync[-1] == watchers.asyncio[-1]
+    updated = some(sets.get("db").status).updated_replicas
+    assert updated == 1  # the partition held: only the pod above it was updated
+
+
+def _patch_request(verbose_output: str) -> tuple[str, str, bytes]:
+    """The query, content type and body of kubectl's PATCH, from its -v=8 log: the body is logged
+    (Go-quoted) just before the request line, the headers just after it."""
+    found = re.search(r'"Request Body" body=("(?:[^"\\]|\\.)+")\n[^\n]*"Request" verb="PATCH" url="[^"?]*\?([^"]*)" headers=<\n'
+                      r'(.*?)\n >', verbose_output, re.S)
+    assert found, verbose_output[-3000:]
+    content_type = re.search(r"Content-Type: (\S+)", found.group(3))
+    assert content_type, found.group(3)
+    return found.group(2), content_type.group(1), json.loads(found.group(1)).encode()
+
+
+@pytest.fixture
+def twin_ns(cs: Clientset) -> Iterator[str]:
+    """A second namespace, for a twin of an object under the same name."""
+    name = f"c-{uuid.uuid4().hex[:10]}"
+    cs.core_v1.namespaces().create(Namespace(metadata=ObjectMeta(name=name)))
+    yield name
+    try:
+        cs.core_v1.namespaces().delete(name)
+    except NotFound:
+        pass
+
+
+def test_restart_patches_the_template_as_kubectl_rollout_restart(kube_cluster: Cluster, cs: Clientset, ns: str,
+                                                                   twin_ns: str) -> None:
+    for namespace in (ns, twin_ns):
+        cs.apps_v1.deployments(namespace).create(_deployment("web", "app:v1", 1))
+        wait_for("the first ReplicaSet", partial(_replica_sets, cs, namespace, 1))
+    before = time.time()
+    ours = restart(cs.apps_v1.deployments(ns), "web", field_manager="kubectl-rollout")
+    run = kube_cluster.kubectl("-n", twin_ns, "rollout", "restart", "deployment/web", "-v=8")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "deployment.apps/web restarted\n"
+    theirs = cs.apps_v1.deployments(twin_ns).get("web")
+    ours_annotations = some(some(ours.spec.template.metadata).annotations)
+    theirs_annotations = some(some(theirs.spec.template.metadata).annotations)
+    assert ours_annotations.keys() == theirs_annotations.keys() == {"kubectl.kubernetes.io/restartedAt"}
+    ours_at, theirs_at = ours_annotations["kubectl.kubernetes.io/restartedAt"], theirs_annotations["kubectl.kubernetes.io/restartedAt"]
+    shape = re.compile(r"\d")
+    assert shape.sub("0", ours_at) == shape.sub("0", theirs_at), (ours_at, theirs_at)  # the same format
+    assert before - 1 <= datetime.fromisoformat(ours_at).timestamp() <= time.time()
+    # The same patch: kubectl's request body with its stamp, and its patch type.
+    query, content_type, body = _patch_request(run.stderr)
+    assert (query, content_type) == ("fieldManager=kubectl-rollout", PatchType.STRATEGIC.value)
+    theirs_before = theirs.to_dict()
+    del theirs_before["spec"]["template"]["metadata"]["annotations"]
+    assert restart_patch(Deployment.from_dict(theirs_before), now=datetime.fromisoformat(theirs_at)) == body
+    # A new ReplicaSet rolls the pods, as after kubectl's.
+    for namespace in (ns, twin_ns):
+        wait_for("a second ReplicaSet", partial(_replica_sets, cs, namespace, 2))
+    # kubectl's refusal of a paused Deployment, with its message.
+    cs.apps_v1.deployments(ns).patch("web", {"spec": {"paused": True}})
+    cs.apps_v1.deployments(twin_ns).patch("web", {"spec": {"paused": True}})
+    refused = kube_cluster.kubectl("-n", twin_ns, "rollout", "restart", "deployment/web")
+    with pytest.raises(RolloutError) as caught:
+        restart(cs.apps_v1.deployments(ns), "web")
+    assert refused.returncode == 1 and str(caught.value) in refused.stderr, (refused.stderr, caught.value)
+
+
+def _set_image(cs: Clientset, ns: str, name: str, image: str) -> None:
+    cs.apps_v1.deployments(ns).patch(name, {"spec": {"template": {"spec": {"containers": [{"name": "app", "image": image}]}}}})
+    wait_for(f"{image} observed", lambda: _observed(cs, ns, name))
+
+
+def test_undo_to_revision_1_leaves_the_spec_kubectl_rollout_undo_leaves(kube_cluster: Cluster, cs: Clientset, ns: str,
+                                                                          twin_ns: str) -> None:
+    for namespace in (ns, twin_ns):
+        cs.apps_v1.deployments(namespace).create(
+            _deployment("web", "app:v1", 1, template=_template("web", "app:v1") | {
+                "metadata": {"labels": {"app": "web"}, "annotations": {"note": "first"}}}))
+        wait_for("revision 1 observed", partial(_observed, cs, namespace, "web"))
+        _set_image(cs, namespace, "web", "app:v2")
+        _set_image(cs, namespace, "web", "app:v3")
+    assert undo(cs.apps_v1.deployments(ns), "web", 1) == "rolled back"
+    run = kube_cluster.kubectl("-n", twin_ns, "rollout", "undo", "deployment/web", "--to-revision=1")
+    assert run.stdout == "deployment.apps/web rolled back\n", run.stderr
+    ours = wait_for("undo observed", lambda: _observed(cs, ns, "web"))
+    theirs = wait_for("undo observed", lambda: _observed(cs, twin_ns, "web"))
+    assert ours.spec.to_dict() == theirs.spec.to_dict()
+    assert some(ours.metadata).annotations == some(theirs.metadata).annotations
+    # The same refusals and skips, with kubectl's messages.
+    skipped = kube_cluster.kubectl("-n", twin_ns, "rollout", "undo", "deployment/web", "--to-revision=4")
+    assert skipped.stdout == f"deployment.apps/web {undo(cs.apps_v1.deployments(ns), 'web', 4)}\n", skipped.stderr
+    missing = kube_cluster.kubectl("-n", twin_ns, "rollout", "undo", "deployment/web", "--to-revision=99")
+    with pytest.raises(RollbackError) as caught:
+        undo(cs.apps_v1.deployments(ns), "web", 99)
+    assert (missing.returncode, missing.stderr) == (1, f"error: {caught.value}\n")
+
+
+def test_scale_goes_through_the_subresource_with_kubectls_preconditions(kube_cluster: Cluster, cs: Clientset, ns: str) -> None:
+    deployments = cs.apps_v1.deployments(ns)
+    deployments.create(_deployment("web", "app:v1", 1))
+    stored = scale(deployments, "web", 2)
+    assert some(stored.spec).replicas == 2 and some(deployments.get("web").spec).replicas == 2
+    assert some(scale(deployments, "web", 3, current_replicas=2).spec).replicas == 3
+    checks: list[tuple[dict[str, Any], list[str]]] = [
+        ({"current_replicas": 5}, ["--current-replicas=5"]),
+        ({"resource_version": "1"}, ["--resource-version=1"]),
+    ]
+    for kwargs, flags in checks:
+        refused = kube_cluster.kubectl("-n", ns, "scale", "deployment/web", "--replicas=1", *flags)
+        with pytest.raises(ScalePreconditionError) as caught:
+            scale(deployments, "web", 1, **kwargs)
+        assert (refused.returncode, refused.stderr) == (1, f"error: {caught.value}\n")
+    assert some(deployments.get("web").spec).replicas == 3  # neither changed it
+
+    async def from_asyncio() -> None:
+        async with AsyncClientset(load_kubeconfig(kube_cluster.kubeconfig)) as acs:
+            await scale(acs.apps_v1.deployments(ns), "web", 0, current_replicas=3)
+    asyncio.run(from_asyncio())
+    assert some(deployments.get("web").spec).replicas == 0
+
+
