@@ -15,3 +15,6 @@ from kgen.runtime.kubectl.rollout_status import RolloutStatusError as RolloutSta
 from kgen.runtime.kubectl.scale import ScalePreconditionError as ScalePreconditionError, scale as scale  # noqa: E402
 from kgen.runtime.kubectl.wait import async_wait_for as async_wait_for, async_wait_for_all as async_wait_for_all  # noqa: E402
 from kgen.runtime.kubectl.wait import wait_for as wait_for, wait_for_all as wait_for_all  # noqa: E402
+from kgen.runtime.kubectl.drain import DrainError as DrainError, DrainOutcome as DrainOutcome, DrainResult as DrainResult  # noqa: E402
+from kgen.runtime.kubectl.drain import PodDrainResult as PodDrainResult, cordon as cordon, drain as drain  # noqa: E402
+from kgen.runtime.kubectl.drain import uncordon as uncordon  # noqa: E402
