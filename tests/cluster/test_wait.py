@@ -60,15 +60,34 @@ class Timed:
         return self
 
 
-def kubectl_wait(cluster: Cluster, ns: str, *args: str) -> Timed:
-    """``kubectl wait -n ns ARGS`` started now; its result is the CompletedProcess-like triple."""
-    proc = subprocess.Popen([str(cluster.assets / "kubectl"), f"--kubeconfig={cluster.kubeconfig}", "wait", "-n", ns, *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+def kubectl_wait(cluster: Cluster, ns: str, *args: str, verbose: bool = False) -> Timed:
+    """``kubectl wait -n ns ARGS`` started now; its result is (exit code, stdout, stderr). With
+    ``verbose``, kubectl logs its requests (-v=6) and ``.asked`` is set once it has watched or
+    been told the object is not there yet: from then on it cannot miss the change."""
+    command = [str(cluster.assets / "kubectl"), f"--kubeconfig={cluster.kubeconfig}", "wait", "-n", ns, *args]
+    proc = subprocess.Popen([*command, *(["-v=6"] if verbose else [])], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    asked = threading.Event()
+    stderr: list[str] = []
+
+    def read_stderr() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            stderr.append(line)
+            if "watch=true" in line and "200 OK" in line or "404 Not Found" in line:
+                asked.set()
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
 
     def finish() -> tuple[int, str, str]:
-        out, err = proc.communicate(timeout=120)
-        return proc.returncode, out, err
-    return Timed(finish)
+        assert proc.stdout is not None
+        out = proc.stdout.read()
+        proc.wait(timeout=120)
+        reader.join(10)
+        return proc.returncode, out, "".join(stderr)
+    timed = Timed(finish)
+    timed.asked = asked  # type: ignore[attr-defined]
+    return timed
 
 
 @pytest.fixture
@@ -76,10 +95,10 @@ def acs(kube_cluster: Cluster) -> Iterator[AsyncClientset]:
     yield AsyncClientset(load_kubeconfig(kube_cluster.kubeconfig))
 
 
-def deployment(name: str, replicas: int) -> Deployment:
+def deployment(name: str, replicas: int, paused: bool = False) -> Deployment:
     return Deployment.from_dict({
         "metadata": {"name": name},
-        "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": name}},
+        "spec": {"replicas": replicas, "paused": paused, "selector": {"matchLabels": {"app": name}},
                  "template": {"metadata": {"labels": {"app": name}},
                               "spec": {"containers": [{"name": "app", "image": "example.com/web:1"}]}}},
     })
@@ -93,25 +112,31 @@ def available(d: Deployment) -> bool:
 def test_wait_for_available_returns_when_kubectl_wait_does(
     kube_cluster: Cluster, cs: Clientset, acs: AsyncClientset, ns: str
 ) -> None:
-    created = cs.apps_v1.deployments(ns).create(deployment("web", 3))
-    assert not available(created)
-    started = time.monotonic()
-    theirs = kubectl_wait(kube_cluster, ns, "--for=condition=Available", "deployment/web", "--timeout=90s")
+    # Paused, the Deployment gets no ReplicaSet: Available=False until it is resumed, so every wait
+    # below is under way (kubectl's watch established) before the rollout starts.
+    deployments = cs.apps_v1.deployments(ns)
+    deployments.create(deployment("web", 3, paused=True))
     ours = Timed(lambda: wait_for(cs.apps_v1.deployments(ns), "web", condition="Available", timeout=90))
 
     async def async_wait() -> Deployment:
         async with acs:
             return await async_wait_for(acs.apps_v1.deployments(ns), "web", condition="available", status="true", timeout=90)
     ours_async = Timed(lambda: asyncio.run(async_wait()))
-    code, out, err = theirs.join().result
+    theirs = kubectl_wait(kube_cluster, ns, "--for=condition=Available", "deployment/web", "--timeout=90s", verbose=True)
+    assert theirs.asked.wait(30), "kubectl wait never watched"  # type: ignore[attr-defined]
+    assert ours.thread.is_alive() and ours_async.thread.is_alive() and theirs.thread.is_alive()
+    assert not available(deployments.get("web"))
+    started = time.monotonic()
+    deployments.patch("web", {"spec": {"paused": False}}, PatchType.MERGE)  # the rollout
+    code, out, _ = theirs.join().result
     ours.join(), ours_async.join()
-    assert (code, out.strip(), err) == (0, "deployment.apps/web condition met", "")
+    assert (code, out.strip()) == (0, "deployment.apps/web condition met")
     assert ours.error is None and ours_async.error is None
     assert available(ours.result) and available(ours_async.result)
     assert ours.result.status.ready_replicas == 3
     took = {"kubectl": theirs.returned_at - started, "kgen": ours.returned_at - started,
             "kgen async": ours_async.returned_at - started}
-    print(f"condition=Available returned after {', '.join(f'{k} {v:.2f}s' for k, v in took.items())}")
+    print(f"condition=Available after the rollout began: {', '.join(f'{k} {v:.2f}s' for k, v in took.items())}")
     assert abs(took["kgen"] - took["kubectl"]) <= 1.0, took
     assert abs(took["kgen async"] - took["kubectl"]) <= 1.0, took
 
@@ -120,17 +145,18 @@ def test_wait_for_delete_returns_when_the_finalizer_is_removed(kube_cluster: Clu
     cms = cs.core_v1.config_maps(ns)
     cms.create(ConfigMap(metadata=ObjectMeta(name="held", finalizers=["example.com/hold"])))
     cms.delete("held")
-    theirs = kubectl_wait(kube_cluster, ns, "--for=delete", "configmap/held", "--timeout=60s")
     ours = Timed(lambda: wait_for(cms, "held", delete=True, timeout=60))
     dynamic = Timed(lambda: wait_for(DynamicClient(cs.rest).resource("", "v1", "configmaps", ns), "held", delete=True))
+    theirs = kubectl_wait(kube_cluster, ns, "--for=delete", "configmap/held", "--timeout=60s", verbose=True)
+    assert theirs.asked.wait(30), "kubectl wait never watched"  # type: ignore[attr-defined]
     time.sleep(2.0)  # the delay the finalizer is held for: nothing to await, it is the point
     assert theirs.thread.is_alive() and ours.thread.is_alive() and dynamic.thread.is_alive(), "returned before the finalizer went"
     assert cms.get("held").metadata.deletion_timestamp is not None  # type: ignore[union-attr]
     removed_at = time.monotonic()
     cms.patch("held", [{"op": "remove", "path": "/metadata/finalizers"}], PatchType.JSON)
-    code, out, err = theirs.join().result
+    code, out, _ = theirs.join().result
     ours.join(), dynamic.join()
-    assert (code, out.strip(), err) == (0, "configmap/held condition met", "")
+    assert (code, out.strip()) == (0, "configmap/held condition met")
     assert ours.error is None and ours.result is None and dynamic.error is None
     assert removed_at <= ours.returned_at and removed_at <= dynamic.returned_at
     assert abs(ours.returned_at - theirs.returned_at) <= 1.0
@@ -143,14 +169,15 @@ def test_wait_for_delete_returns_when_the_finalizer_is_removed(kube_cluster: Clu
 
 def test_create_and_jsonpath_forms_agree_with_kubectl_wait(kube_cluster: Cluster, cs: Clientset, ns: str) -> None:
     pods = cs.core_v1.pods(ns)
-    theirs = kubectl_wait(kube_cluster, ns, "--for=create", "pod/late", "--timeout=60s")
     ours = Timed(lambda: wait_for(pods, "late", create=True, timeout=60))
     ours_running = Timed(lambda: wait_for(pods, "late", create=True, jsonpath="{.status.phase}", value="Running", timeout=60))
+    theirs = kubectl_wait(kube_cluster, ns, "--for=create", "pod/late", "--timeout=60s", verbose=True)
+    assert theirs.asked.wait(30), "kubectl wait never looked"  # type: ignore[attr-defined]
     assert ours.thread.is_alive() and ours_running.thread.is_alive()
     pods.create(Pod.from_dict({"metadata": {"name": "late", "labels": {"app": "late"}},
                                "spec": {"containers": [{"name": "app", "image": "example.com/late:1"}]}}))
-    code, out, err = theirs.join().result
-    assert (code, out.strip(), err) == (0, "pod/late condition met", "")
+    code, out, _ = theirs.join().result
+    assert (code, out.strip()) == (0, "pod/late condition met")
     assert ours.join().error is None and ours.result.metadata.name == "late"
     assert abs(ours.returned_at - theirs.returned_at) <= 1.0  # kubectl polls every 0.5 s
     forms = [
@@ -161,13 +188,13 @@ def test_create_and_jsonpath_forms_agree_with_kubectl_wait(kube_cluster: Cluster
         ("--for=jsonpath={.status.podIP}", {"jsonpath": "{.status.podIP}"}),
         ("--for=condition=Ready", {"condition": "Ready"}),
     ]
+    wait_for(pods, "late", condition="Ready", timeout=60)  # all met now: the same answer, not timing, is checked
     waits = [(kubectl_wait(kube_cluster, ns, flag, "pod/late", "--timeout=60s"),
               Timed(lambda kw=kw: wait_for(pods, "late", timeout=60, **kw))) for flag, kw in forms]  # type: ignore[misc]
     for (flag, _), (kubectl, kgen) in zip(forms, waits, strict=True):
         code, out, err = kubectl.join().result
         assert (code, out.strip(), err) == (0, "pod/late condition met", ""), flag
-        assert kgen.join().error is None, flag
-        assert abs(kgen.returned_at - kubectl.returned_at) <= 1.0, flag
+        assert kgen.join().error is None and kgen.result.metadata.name == "late", flag
     assert ours_running.join().error is None and ours_running.result.status.phase == "Running"
     by_label = wait_for_all(pods, label_selector="app=late", jsonpath="{.status.phase}", value="Running", timeout=10)
     assert [p.metadata.name for p in by_label] == ["late"]  # type: ignore[union-attr]
