@@ -11,10 +11,13 @@ from kgen.runtime.kubectl.rollback import RollbackError as RollbackError  # noqa
 from kgen.runtime.kubectl.rollout import RolloutError as RolloutError, RolloutTimeout as RolloutTimeout  # noqa: E402
 from kgen.runtime.kubectl.rollout import restart as restart, restart_patch as restart_patch, rollout_status as rollout_status  # noqa: E402
 from kgen.runtime.kubectl.rollout import undo as undo  # noqa: E402
-from kgen.runtime.kubectl.rollout_status import RolloutStatusError as RolloutStatusError, status as rollout_status_of  # noqa: E402
-from kgen.runtime.kubectl.scale import ScalePreconditionError as ScalePreconditionError, scale as scale  # noqa: E402
+from kgen.runtime.kubectl.status_viewer import RolloutStatusError as RolloutStatusError, rollout_status_of as rollout_status_of  # noqa: E402
+from kgen.runtime.kubectl.scaler import ScalePreconditionError as ScalePreconditionError, scale as scale  # noqa: E402
 from kgen.runtime.kubectl.wait import async_wait_for as async_wait_for, async_wait_for_all as async_wait_for_all  # noqa: E402
 from kgen.runtime.kubectl.wait import wait_for as wait_for, wait_for_all as wait_for_all  # noqa: E402
 from kgen.runtime.kubectl.drain import DrainError as DrainError, DrainOutcome as DrainOutcome, DrainResult as DrainResult  # noqa: E402
 from kgen.runtime.kubectl.drain import PodDrainResult as PodDrainResult, cordon as cordon, drain as drain  # noqa: E402
 from kgen.runtime.kubectl.drain import uncordon as uncordon  # noqa: E402
+from kgen.runtime.kubectl.cp import CopyError as CopyError, CopyResult as CopyResult, copy_from_pod as copy_from_pod  # noqa: E402
+from kgen.runtime.kubectl.cp import async_copy_from_pod as async_copy_from_pod, async_copy_to_pod as async_copy_to_pod  # noqa: E402
+from kgen.runtime.kubectl.cp import copy_to_pod as copy_to_pod  # noqa: E402

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kgen.runtime.apimachinery.selectors import LabelSelector
-from kgen.runtime.kubectl.rollout_status import revision
+from kgen.runtime.kubectl.status_viewer import revision_of
 
 DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY = "pod-template-hash"
 """The label the deployment controller adds to each ReplicaSet's template (never the Deployment's)."""
@@ -118,7 +118,7 @@ def replica_set_for_revision(
     previous_revision = -1
     for rs in replica_sets:
         try:
-            v = revision(rs)
+            v = revision_of(rs)
         except ValueError:
             continue
         if to_revision == 0:

@@ -1,5 +1,5 @@
 """``kubectl rollout status``, ``rollout restart`` and ``rollout undo`` on the typed clients, sync
-and async under the same names (``kubectl scale`` is in ``kgen.runtime.kubectl.scale``).
+and async under the same names (``kubectl scale`` is in ``kgen.runtime.kubectl.scaler``).
 
 Each verb is one I/O-free generator of steps (``kgen.runtime.kubectl._steps``), performed by the
 driver of the client's flavour: ``rollout_status(cs.apps_v1.deployments("ns"), "web")`` is an
@@ -12,7 +12,7 @@ What each does is kubectl's (k8s.io/kubectl pkg/cmd/rollout, pkg/polymorphichelp
   ``metadata.name`` field selector and watches it from the list's resourceVersion through
   ``kgen.runtime.tools.watch.RetryWatcher`` (watchtools.UntilWithSync's list+watch: resumed
   across server timeouts and dropped connections, a 410 bridged by a relist), yielding the status
-  viewer's message (``kgen.runtime.kubectl.rollout_status``) after every event that carries the
+  viewer's message (``kgen.runtime.kubectl.status_viewer``) after every event that carries the
   object, until the viewer says done. Deletion ends it with kubectl's "object has been deleted";
   ``timeout`` bounds the whole wait and raises ``RolloutTimeout``.
 * ``restart`` sends kubectl's strategic merge patch, the pod template's
@@ -36,7 +36,7 @@ from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
 from kgen.runtime.gentype.resource import DictCodec, PatchType, ResourceInfo
 from kgen.runtime.kubectl import rollback
 from kgen.runtime.kubectl._steps import END, Call, Emit, Next, Steps, Watch, aiterate, arun, is_async, iterate, run
-from kgen.runtime.kubectl.rollout_status import RolloutStatusError, as_json, group_kind, status_viewer_for
+from kgen.runtime.kubectl.status_viewer import RolloutStatusError, as_json, group_kind, status_viewer_for
 from kgen.runtime.tools.watch import AsyncWatchable, Watchable, lister_watcher
 
 T = TypeVar("T")
@@ -145,8 +145,9 @@ def rollout_status(client: Any, name: str, *, revision: int = 0, watch: bool = T
 
 
 def rfc3339_now(now: datetime.datetime | None = None) -> str:
-    """Go's ``time.Now().Format(time.RFC3339)``: local time to the second, ``Z`` for a zero offset."""
-    local = (now or datetime.datetime.now()).astimezone()
+    """Go's ``time.Now().Format(time.RFC3339)``: the time to the second with its offset, ``Z`` for a
+    zero one; ``now`` (default: the current time) in the local zone unless it carries its own."""
+    local = now if now is not None and now.tzinfo is not None else (now or datetime.datetime.now()).astimezone()
     offset = local.utcoffset() or datetime.timedelta(0)
     if offset == datetime.timedelta(0):
         return local.strftime("%Y-%m-%dT%H:%M:%SZ")

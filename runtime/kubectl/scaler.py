@@ -19,7 +19,7 @@ from typing import Any, Protocol, TypeVar, overload
 from kgen.runtime.apimachinery.errors import Conflict
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.kubectl._steps import Call, Sleep, Steps, arun, is_async, run
-from kgen.runtime.kubectl.rollout_status import as_json
+from kgen.runtime.kubectl.status_viewer import as_json
 
 S = TypeVar("S", bound=Model)
 """The Scale model."""

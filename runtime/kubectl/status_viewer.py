@@ -95,7 +95,7 @@ def get_deployment_condition(status: Mapping[str, Any] | None, cond_type: str) -
     return None
 
 
-def revision(obj: Model | Mapping[str, Any]) -> int:
+def revision_of(obj: Model | Mapping[str, Any]) -> int:
     """The ``deployment.kubernetes.io/revision`` annotation as an integer, 0 when absent
     (deploymentutil.Revision); ``ValueError`` with strconv.ParseInt's message when it is not one."""
     value = _get(as_json(obj), "metadata", "annotations", REVISION_ANNOTATION)
@@ -110,18 +110,18 @@ def revision(obj: Model | Mapping[str, Any]) -> int:
     return number
 
 
-def deployment_status(obj: Model | Mapping[str, Any], revision_: int = 0) -> tuple[str, bool]:
-    """kubectl's DeploymentStatusViewer: ``revision_`` > 0 asks for that revision to be the running
+def deployment_status(obj: Model | Mapping[str, Any], revision: int = 0) -> tuple[str, bool]:
+    """kubectl's DeploymentStatusViewer: ``revision`` > 0 asks for that revision to be the running
     one."""
     d = as_json(obj)
     name = _str(d, "metadata", "name")
-    if revision_ > 0:
+    if revision > 0:
         try:
-            running = revision(d)
+            running = revision_of(d)
         except ValueError as e:
             raise RolloutStatusError(f"cannot get the revision of deployment {_quote(name)}: {e}") from None
-        if revision_ != running:
-            raise RolloutStatusError(f"desired revision ({revision_}) is different from the running revision ({running})")
+        if revision != running:
+            raise RolloutStatusError(f"desired revision ({revision}) is different from the running revision ({running})")
     if _int(d, "metadata", "generation") <= _int(d, "status", "observedGeneration"):
         cond = get_deployment_condition(_get(d, "status"), "Progressing")
         if cond is not None and cond.get("reason") == TIMED_OUT_REASON:
@@ -143,8 +143,8 @@ def deployment_status(obj: Model | Mapping[str, Any], revision_: int = 0) -> tup
     return ("Waiting for deployment spec update to be observed...", False)
 
 
-def daemon_set_status(obj: Model | Mapping[str, Any], revision_: int = 0) -> tuple[str, bool]:
-    """kubectl's DaemonSetStatusViewer (``revision_`` is ignored, as kubectl ignores it)."""
+def daemon_set_status(obj: Model | Mapping[str, Any], revision: int = 0) -> tuple[str, bool]:
+    """kubectl's DaemonSetStatusViewer (``revision`` is ignored, as kubectl ignores it)."""
     ds = as_json(obj)
     name = _str(ds, "metadata", "name")
     if _str(ds, "spec", "updateStrategy", "type") != "RollingUpdate":
@@ -163,9 +163,9 @@ def daemon_set_status(obj: Model | Mapping[str, Any], revision_: int = 0) -> tup
     return ("Waiting for daemon set spec update to be observed...", False)
 
 
-def stateful_set_status(obj: Model | Mapping[str, Any], revision_: int = 0) -> tuple[str, bool]:
+def stateful_set_status(obj: Model | Mapping[str, Any], revision: int = 0) -> tuple[str, bool]:
     """kubectl's StatefulSetStatusViewer: the partition rule of a RollingUpdate with a
-    ``rollingUpdate`` block, else the update and current revisions (``revision_`` is ignored)."""
+    ``rollingUpdate`` block, else the update and current revisions (``revision`` is ignored)."""
     sts = as_json(obj)
     if _str(sts, "spec", "updateStrategy", "type") != "RollingUpdate":
         raise RolloutStatusError("rollout status is only available for RollingUpdate strategy type", done=True)
@@ -211,6 +211,6 @@ def status_viewer_for(group: str, kind: str) -> StatusViewer:
     return viewer
 
 
-def status(obj: Model | Mapping[str, Any], revision_: int = 0) -> tuple[str, bool]:
+def rollout_status_of(obj: Model | Mapping[str, Any], revision: int = 0) -> tuple[str, bool]:
     """``(message, done)`` of a Deployment, DaemonSet or StatefulSet, by the viewer of its kind."""
-    return status_viewer_for(*group_kind(obj))(obj, revision_)
+    return status_viewer_for(*group_kind(obj))(obj, revision)
