@@ -98,6 +98,8 @@ class _Spec:
         chosen = [k for k, v in (("condition", condition), ("jsonpath", jsonpath), ("predicate", predicate)) if v is not None]
         if delete:
             chosen.append("delete")
+        if value is not None and jsonpath is None:
+            raise ValueError("value= goes with jsonpath=: the value the path must select")
         if len(chosen) > 1:
             raise ValueError(f"wait for one of condition=, jsonpath=, predicate= or delete=True, not {' and '.join(chosen)}")
         if not chosen and not create:
@@ -106,8 +108,6 @@ class _Spec:
             raise ValueError("delete=True cannot be combined with create=True")
         if condition == "":
             raise ValueError("condition must name a condition type, such as 'Available'")
-        if value is not None and jsonpath is None:
-            raise ValueError("value= goes with jsonpath=: the value the path must select")
         if value is not None and not value.strip():
             raise ValueError("value must not be empty: leave it out to wait for the path to select anything")
         parsed, expression = None, ""

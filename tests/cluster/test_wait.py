@@ -218,6 +218,64 @@ def test_create_and_jsonpath_forms_agree_with_kubectl_wait(kube_cluster: Cluster
     assert code == 1 and str(several.value) in err
 
 
+GADGETS = """
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.wait.kgen.example.com
+spec:
+  group: wait.kgen.example.com
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget, listKind: GadgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+"""
+
+STATUSES = [  # (status written, status= waited for)
+    ({"conditions": [{"type": "Ready", "status": "True", "observedGeneration": 1}]}, "True"),
+    ({"conditions": [{"type": "Ready", "status": "True", "observedGeneration": 2}]}, "True"),
+    ({"conditions": [{"type": "ready", "status": "TRUE", "observedGeneration": 2}]}, "true"),
+    ({"observedGeneration": 1, "conditions": [{"type": "Ready", "status": "True"}]}, "True"),
+    ({"observedGeneration": 2, "conditions": [{"type": "Ready", "status": "True"}]}, "True"),
+    ({"observedGeneration": 1, "conditions": [{"type": "Ready", "status": "True", "observedGeneration": 2}]}, "True"),
+    ({"conditions": [{"type": "Ready", "status": "False"}]}, "True"),
+    ({"conditions": [{"type": "Ready", "status": "False"}]}, "False"),
+    ({"conditions": [{"type": "Ready"}, {"type": "Ready", "status": "True"}]}, "True"),
+    ({"conditions": [{"type": "Other", "status": "True"}]}, "True"),
+    ({"phase": "Running"}, "True"),
+]
+
+
+def test_conditions_are_judged_as_kubectl_judges_them(kube_cluster: Cluster, cs: Clientset, ns: str) -> None:
+    """Case folding and the observedGeneration rule, on a custom resource whose status the test
+    writes (generation 2): each status checked once (--timeout=0) by kubectl and by kgen."""
+    kube_cluster.kubectl("apply", "-f", "-", input=GADGETS, check=True)
+    try:
+        kube_cluster.kubectl("wait", "--for=condition=Established", "crd/gadgets.wait.kgen.example.com", check=True)
+        gadgets = DynamicClient(cs.rest).resource("wait.kgen.example.com", "v1", "gadgets", ns, namespaced=True, kind="Gadget")
+        gadgets.create({"apiVersion": "wait.kgen.example.com/v1", "kind": "Gadget", "metadata": {"name": "g"}, "spec": {"size": 1}})
+        assert gadgets.patch("g", {"spec": {"size": 2}})["metadata"]["generation"] == 2
+        outcomes = []
+        for status, target in STATUSES:
+            gadgets.patch("g", [{"op": "add", "path": "/status", "value": status}], PatchType.JSON, subresource="status")
+            theirs = kube_cluster.kubectl("wait", "-n", ns, f"--for=condition=Ready={target}", "gadget/g", "--timeout=0")
+            try:
+                wait_for(gadgets, "g", condition="Ready", status=target, timeout=0)
+                ours = True
+            except WaitTimeout:
+                ours = False
+            outcomes.append((status, target, theirs.returncode == 0, ours))
+        assert [o for o in outcomes if o[2] != o[3]] == []
+        assert {o[2] for o in outcomes} == {True, False}  # both verdicts occur
+    finally:
+        kube_cluster.kubectl("delete", "crd/gadgets.wait.kgen.example.com", "--wait=false")
+
+
 JSONPATHS = [
     "{.metadata.name}", "{.spec.containers[0].image}", "{.spec.containers[*].name}", "{.spec.containers[-1:].name}",
     '{.status.conditions[?(@.type=="Ready")].status}', '{.status.conditions[?(@.status!="True")].type}',
