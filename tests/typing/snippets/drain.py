@@ -1,0 +1,46 @@
+"""kubectl drain and cordon, typed: with a Clientset the functions return their results, with an
+AsyncClientset coroutines of the same results (same names, awaited); the per-pod account and
+the error's are typed; mistakes in the keywords, and forgetting the await, are caught."""
+
+from __future__ import annotations
+
+from typing import assert_type
+
+from kgen.kubernetes import AsyncClientset, Clientset
+from kgen.runtime.kubectl import DrainError, DrainOutcome, DrainResult, PodDrainResult, cordon, drain, uncordon
+
+
+def maintenance(cs: Clientset, node: str) -> list[str]:
+    assert_type(cordon(cs, node), bool)
+    try:
+        result = drain(cs, node, ignore_daemonsets=True, delete_emptydir_data=True, grace_period=30, timeout=300,
+                       pod_selector="tier!=critical", on_output=print)
+    except DrainError as error:
+        assert_type(error.result, DrainResult)
+        assert_type(error.errors, list[str])
+        return [f"{p.key}: {p.reason}" for p in error.result.with_outcome(DrainOutcome.REFUSED)]
+    assert_type(result, DrainResult)
+    for pod in result.pods:
+        assert_type(pod, PodDrainResult)
+        assert_type(pod.outcome, DrainOutcome)
+        assert_type(pod.messages, list[str])
+        assert_type(pod.evictions, int)
+    evicted = [p.key for p in result.with_outcome("evicted")]
+    assert_type(uncordon(cs, node), bool)
+    return evicted + result.warnings
+
+
+async def on_asyncio(acs: AsyncClientset, node: str) -> int:
+    assert_type(await cordon(acs, node), bool)
+    result = await drain(acs, node, force=True, disable_eviction=True, skip_wait_for_delete_timeout=60)
+    assert_type(result, DrainResult)
+    await uncordon(acs, node)
+    return len(result.with_outcome(DrainOutcome.DELETED))
+
+
+def mistakes(cs: Clientset, acs: AsyncClientset, node: str) -> None:
+    drain(cs, node, ignore_daemonset=True)  # E: call-overload
+    drain(cs, node, timeout="5m")  # E: call-overload
+    drain(cs, node, True)  # E: call-overload
+    result: DrainResult = drain(acs, node)  # E: assignment
+    print(result.pods[0].outcome == "evicted", result.node)
