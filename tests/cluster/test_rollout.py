@@ -30,7 +30,7 @@ from typing import Any
 import pytest
 
 from kgen.kubernetes import AsyncClientset, Clientset
-from kgen.kubernetes.models.apps.v1 import Deployment, StatefulSet
+from kgen.kubernetes.models.apps.v1 import DaemonSet, Deployment, StatefulSet
 from kgen.kubernetes.models.core.v1 import Namespace
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery import NotFound
@@ -116,7 +116,8 @@ class _Watchers:
 
     @staticmethod
     def _client(cs: Any, ns: str, resource: str) -> Any:
-        return {"deployment": cs.apps_v1.deployments, "statefulset": cs.apps_v1.stateful_sets}[resource](ns)
+        return {"deployment": cs.apps_v1.deployments, "statefulset": cs.apps_v1.stateful_sets,
+                "daemonset": cs.apps_v1.daemon_sets}[resource](ns)
 
     def _read_kubectl(self) -> None:
         assert self._proc.stdout is not None
@@ -240,6 +241,47 @@ def test_stateful_set_partition_is_reported_as_kubectl_reports_it(kube_cluster: 
     assert watchers.kubectl[-1] == watchers.sync[-1] == watchers.asyncio[-1]
     updated = some(sets.get("db").status).updated_replicas
     assert updated == 1  # the partition held: only the pod above it was updated
+
+
+def _daemons_placed(cs: Clientset, ns: str, name: str) -> bool:
+    ds = cs.apps_v1.daemon_sets(ns).get(name)
+    s = ds.status
+    return bool(s and s.observed_generation == some(ds.metadata).generation and s.desired_number_scheduled
+                and s.updated_number_scheduled == s.desired_number_scheduled and not s.number_available)
+
+
+def test_daemon_set_and_kubectls_refusals(kube_cluster: Cluster, cs: Clientset, ns: str) -> None:
+    daemons = cs.apps_v1.daemon_sets(ns)
+    daemons.create(DaemonSet.from_dict({
+        "metadata": {"name": "agent"},
+        # Its pods are Ready at once but available only after minReadySeconds: a steady "0 of N
+        # available" while the watchers start.
+        "spec": {"selector": {"matchLabels": {"app": "agent"}}, "template": _template("agent", "agent:v1"),
+                 "minReadySeconds": 5},
+    }))
+    wait_for("every daemon pod scheduled and updated, none available yet", lambda: _daemons_placed(cs, ns, "agent"),
+             interval=0.05)
+    watchers = _Watchers(kube_cluster, ns, "daemonset", "agent")
+    watchers.started()
+    code, stderr = watchers.finish()
+    assert (code, stderr) == (0, "")
+    assert watchers.errors == {"sync": None, "asyncio": None}
+    _same_sequence(watchers.kubectl, watchers.sync, steady_start=True)
+    _same_sequence(watchers.kubectl, watchers.asyncio, steady_start=True)
+    assert len(_distinct(watchers.kubectl)) >= 2, watchers.kubectl
+    # An OnDelete strategy, and a revision that is not the running one: kubectl's errors, word for word.
+    daemons.patch("agent", {"spec": {"updateStrategy": {"type": "OnDelete", "rollingUpdate": None}}})
+    cs.apps_v1.deployments(ns).create(_deployment("web", "app:v1", 1))
+    _rolled_out(cs, ns, "web")
+    refusals: list[tuple[Any, str, list[str], dict[str, Any]]] = [
+        (daemons, "daemonset/agent", [], {}),
+        (cs.apps_v1.deployments(ns), "deployment/web", ["--revision=5"], {"revision": 5}),
+    ]
+    for client, target, flags, options in refusals:
+        refused = kube_cluster.kubectl("-n", ns, "rollout", "status", target, *flags)
+        with pytest.raises(RolloutStatusError) as caught:
+            list(rollout_status(client, target.split("/")[1], **options))
+        assert (refused.returncode, refused.stdout, refused.stderr) == (1, "", f"error: {caught.value}\n")
 
 
 def _patch_request(verbose_output: str) -> tuple[str, str, bytes]:
