@@ -180,6 +180,15 @@ def test_only_the_nodes_pods_matching_the_selector_are_drained(flavour: str) -> 
     assert cluster.pods() == ["other", "web-1"]
 
 
+def test_the_pods_are_listed_in_pages_of_chunk_size(flavour: str) -> None:
+    cluster = _Cluster(NODE_OBJ, *(pod(f"web-{i}") for i in range(3)))
+    result = _Clients(flavour, cluster).drain(chunk_size=2)
+    assert _outcomes(result) == {f"web-{i}": "evicted" for i in range(3)}
+    lists = [a.params for a in cluster.fake.actions() if a.verb == "list"]
+    assert [(p["limit"], "continue" in p, p["fieldSelector"]) for p in lists] == [
+        ("2", False, f"spec.nodeName={NODE}"), ("2", True, f"spec.nodeName={NODE}")]
+
+
 def test_a_refused_drain_evicts_nothing_and_aggregates_kubectls_errors(flavour: str) -> None:
     cluster = _Cluster(NODE_OBJ, DAEMON_SET, pod("bare", owner=None), pod("ds-1", owner="DaemonSet"), pod("web-1"),
                        pod("web-2", empty_dir=True))
