@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
             print(result.line)
         else:
             failed += 1
-            print(f"{name}: {_one_line(result.line)}", file=sys.stderr)
+            print(_one_line(result.line), file=sys.stderr)
     return 1 if failed else 0
 
 

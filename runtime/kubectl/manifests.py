@@ -15,8 +15,10 @@ group module is the generator's naming rule (``core`` for the legacy group, the 
 form or a number), so the candidates are tried in that order and the class is taken only when
 its ``API_VERSION`` and ``KIND`` are the document's.
 
-PyYAML is imported only here, when a manifest is read or written: it is kgen-runtime's
-``kubeconfig`` extra, not a hard dependency.
+Plain scalars are read as kubectl reads them (go-yaml under sigs.k8s.io/yaml), not as YAML 1.1
+has them: ``y`` is true, ``1:20`` a string, a timestamp its text (_goyaml.py lists the rules), so
+what is applied is what ``kubectl apply`` would send. PyYAML is imported only here, when a
+manifest is read or written: it is kgen-runtime's ``kubeconfig`` extra, not a hard dependency.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from types import ModuleType
 from typing import IO, Any, TypeAlias, overload
 
 from kgen.runtime.apimachinery.model import Model
+from kgen.runtime.kubectl import _goyaml
 
 Manifest: TypeAlias = Model | dict[str, Any]
 """One object of a manifest: a generated package's typed model, or unstructured (a plain dict)."""
@@ -104,12 +107,15 @@ def _texts(source: Source) -> Iterator[tuple[str, str]]:
 
 def _documents(where: str, text: str) -> Iterator[tuple[str, Any]]:
     yaml = _yaml()
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader, _ = _goyaml.classes(yaml)
     number = 0
     try:
         for number, doc in enumerate(yaml.load_all(text, Loader=loader), start=1):  # noqa: B007
             if doc is not None:
-                yield f"{where}: document {number}", doc
+                try:
+                    yield f"{where}: document {number}", _goyaml.to_json(doc)
+                except ValueError as e:
+                    raise ManifestError(f"{where}: document {number}", str(e)) from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         at = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
@@ -234,7 +240,7 @@ def dump_all_yaml(objects: Iterable[Manifest]) -> str:
     """Objects as multi-document YAML in their wire form (``---`` between documents), the inverse of
     ``load_all_yaml``: keys in the order the object holds them, strings never re-typed on reading."""
     yaml = _yaml()
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    _, dumper = _goyaml.classes(yaml)
     text: str = yaml.dump_all(
         (wire(o) for o in objects), Dumper=dumper, sort_keys=False, default_flow_style=False, allow_unicode=True,
         explicit_start=False,

@@ -8,6 +8,11 @@ kgen's one call orders them itself. Then the stored objects and their managedFie
 same on both servers (uid, resourceVersion, timestamps aside), a re-apply must change nothing on
 either, ``--dry-run`` must print kubectl's lines and store nothing, and ``kgen apply``/``delete``
 from the command line must print what kubectl prints.
+
+On the cluster itself: a field-manager conflict fails that object only (exit 1), as kubectl's
+apply does, and ``--force-conflicts`` takes the field. And kubectl's reading of a YAML file
+(``kubectl label --local -o json``, offline) is the oracle for how every plain scalar is read
+(``y`` is true, ``1:20`` a string, ...) and for ``dump_all_yaml``'s quoting.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import pytest
 
 from kgen.runtime.apimachinery import NotFound
 from kgen.runtime.dynamic import DynamicClient
-from kgen.runtime.kubectl import ApplyResult, apply, async_apply, delete, load_all_yaml
+from kgen.runtime.kubectl import ApplyResult, apply, async_apply, delete, dump_all_yaml, load_all_yaml
 from kgen.runtime.rest import RESTClient, load_kubeconfig
 from kgen.runtime.testing import Cluster, KubeAPIServer
 
@@ -227,3 +232,70 @@ def _rank(obj: dict[str, Any]) -> int:
     from kgen.runtime.kubectl.apply import apply_rank
 
     return apply_rank(obj["kind"])
+
+
+def test_a_conflict_fails_its_object_only_and_force_conflicts_takes_the_field(
+    kube_cluster: Cluster, ns: str, tmp_path: Path
+) -> None:
+    cm = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s}\ndata: {mode: %s}\n"
+    (tmp_path / "a.yaml").write_text(cm % ("settings", "fast") + "---\n" + cm % ("other", "x"))
+    assert kube_cluster.kubectl("apply", "--server-side", "-n", ns, "-f", str(tmp_path / "a.yaml")).returncode == 0
+    (tmp_path / "b.yaml").write_text(cm % ("settings", "slow") + "---\n" + cm % ("other", "x") + "---\n" + cm % ("third", "new"))
+
+    # kubectl, as the same manager and without storing, meets the same conflict on the same object.
+    theirs = kube_cluster.kubectl("apply", "--server-side", "--field-manager=kgen", "--dry-run=server", "-n", ns,
+                                  "-f", str(tmp_path / "b.yaml"))
+    ours = _run_kgen(kube_cluster, "apply", "-n", ns, "-f", str(tmp_path / "b.yaml"))
+    assert ours.returncode == 1 and theirs.returncode == 1, (ours, theirs)
+    conflict = 'Apply failed with 1 conflict: conflict with "kubectl"'
+    assert conflict in theirs.stderr and ".data.mode" in theirs.stderr
+    assert len(ours.stderr.splitlines()) == 1 and ours.stderr.startswith("error: configmap/settings: ")
+    assert conflict in ours.stderr and ".data.mode" in ours.stderr
+    assert ours.stdout.splitlines() == [line.replace(" (server dry run)", "") for line in theirs.stdout.splitlines()]
+
+    forced = _run_kgen(kube_cluster, "apply", "--force-conflicts", "-n", ns, "-f", str(tmp_path / "b.yaml"))
+    assert forced.returncode == 0, forced.stderr
+    stored = json.loads(kube_cluster.kubectl("get", "configmap", "settings", "-n", ns, "-o", "json", "--show-managed-fields",
+                                           check=True).stdout)
+    assert stored["data"] == {"mode": "slow"}
+    owners = {e["manager"]: e.get("fieldsV1", {}) for e in stored["metadata"]["managedFields"]}
+    assert "f:mode" in owners["kgen"]["f:data"] and "f:data" not in owners.get("kubectl", {})  # taken whole
+
+
+def _run_kgen(cluster: Cluster, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([KGEN, *args, f"--kubeconfig={cluster.kubeconfig}"], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+
+
+QUIRKS = """\
+apiVersion: example.com/v1
+kind: Widget
+metadata: {name: quirks}
+spec:
+  values:
+    bools: [y, Y, n, N, yes, No, on, OFF, true, False]
+    not-base-60: [1:20, -1:20:30, 1:2.5]
+    ints: [0o17, 017, 08, 0x1F, 0b101, 1_000, +12, -0, 0]
+    floats: [1e3, 1.5e+3, 1., .5, 1.0, -2.50, 1e-3, 12e, 1.5e, 1_0.5]
+    texts: [2024-01-01, 2024-01-01T10:00:00Z, =, ~, null, "", "y", "0o17", "1e3", "1:20", '2024-01-01', "=", "true"]
+    8080: numeric key
+    true: boolean key
+    1.5: float key
+"""
+
+
+def test_scalars_are_read_as_kubectl_reads_them_and_dumped_so_it_reads_them_back(kube_cluster: Cluster, tmp_path: Path) -> None:
+    """kubectl's own reading of a file, offline (``label --local``), is the oracle for every plain scalar."""
+    def kubectl_reads(path: Path) -> dict[str, Any]:
+        done = subprocess.run([str(kube_cluster.assets / "kubectl"), "--kubeconfig=/dev/null", "label", "--local", "-f", str(path),
+                               "oracle=yes", "-o", "json"], capture_output=True, text=True, timeout=60, check=True)
+        obj: dict[str, Any] = json.loads(done.stdout)
+        del obj["metadata"]["labels"]
+        return obj
+
+    (tmp_path / "quirks.yaml").write_text(QUIRKS)
+    (ours,) = load_all_yaml(tmp_path / "quirks.yaml")
+    assert ours == kubectl_reads(tmp_path / "quirks.yaml")
+    assert ours["spec"]["values"]["texts"][6:9] == ["y", "0o17", "1e3"]  # the quoted ones stay strings
+    (tmp_path / "dumped.yaml").write_text(dump_all_yaml([ours]))
+    assert kubectl_reads(tmp_path / "dumped.yaml") == ours == load_all_yaml(tmp_path / "dumped.yaml")[0]

@@ -89,6 +89,7 @@ def test_dump_is_the_inverse_of_load(tmp_path: Path) -> None:
         (CM % ("a", 1) + "---\nmetadata: {name: [\n", "<string>: document 2", "not valid YAML"),
         ("apiVersion: v1\nkind: List\nitems:\n- {kind: ConfigMap}\n", "<string>: document 1: items[0]", "apiVersion"),
         ("apiVersion: v1\nkind: List\nitems: 3\n", "<string>: document 1", "items: expected a list of objects"),
+        (CM % ("a", 1) + "---\n" + CM % ("b", 1) + "x: [1, -.inf]\n", "<string>: document 2", "x[1]: -inf cannot be sent as JSON"),
     ],
 )
 def test_bad_documents_are_named(text: str, where: str, problem: str) -> None:
