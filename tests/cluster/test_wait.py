@@ -285,6 +285,11 @@ JSONPATHS = [
     "{.status.containerStatuses[0].ready}", "{.spec.containers[0].ports[?(@.containerPort>79)].name}",
     "{.spec.containers[0].ports[?(@.containerPort<=80)].containerPort}", "{.spec.tolerations[1:3:1].key}",
     "{.spec.containers[5].name}", "{.spec.containers[?(@.name==3)].name}", "{.metadata.name.x}", "{.spec.containers[0]}",
+    "{.status.conditions[?(@.type=='Ready')].status}", "{.spec.containers[?(@.ports)].name}", "{.spec.containers[0].ports[*]}",
+    "{.spec.containers[0].ports[?(@.name=='http')].containerPort}", "{.spec.containers[0].ports[1:].name}",
+    '{.metadata.labels.app} and "{.metadata.name}"', "{.status.conditions[0:2].type}", "{.spec.containers[0].ports[::0]}",
+    "{range .spec.containers[*]}{.name}{end}", "{range .spec.containers[0].ports[*]}{.name}={.containerPort};{end}",
+    "{range .status.conditions[*]}[{.type}:{range .nope[*]}x{end}{.status}] {end}!", "{.metadata.name}{end}",
 ]
 
 
