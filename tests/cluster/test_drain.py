@@ -16,6 +16,7 @@ once; their outputs are compared with the pod names mapped to their roles (``web
    --delete-emptydir-data``, with a third node the replacements may go to: the same pods
    evicted, the DaemonSet pod skipped with the same warning, each pod's lines in kubectl's
    order, and on both sides a watch never sees fewer than 2 of the Deployment's pods Ready;
+   then ``--disable-eviction``: a pod bound by ``spec.nodeName`` after the drain is deleted;
 5. uncordon and cordon: the same patch bytes as kubectl's (its -v=8 request body), the same
    stored spec.
 
@@ -308,6 +309,27 @@ def test_drain_refuses_evicts_and_skips_as_kubectl_drain(
         wait_for(f"web-{side} back to 3 Ready", functools.partial(lambda w: sum(w.ready.values()) == 3, watch))
         watch.stop()
         assert watch.fewest == 2, (side, watch.fewest)
+
+    # 4b. --disable-eviction: a pod bound to the cordoned node by spec.nodeName (the scheduler's
+    # cordon does not stop that) is deleted, not evicted, and waited for.
+    for side in SIDES:
+        cs.core_v1.pods(ns).create(Pod.from_dict({"metadata": {"name": f"late-{side}"}, "spec": {
+            "nodeName": nodes[side], "terminationGracePeriodSeconds": 1, "containers": [{"name": "app", "image": "example.com/app:1"}]}}))
+    wait_for("the late pods Ready", lambda: all(_ready(cs.core_v1.pods(ns).get(f"late-{side}")) for side in SIDES))
+    ours, theirs = both(["--force", "--ignore-daemonsets", "--disable-eviction"], force=True, ignore_daemonsets=True,
+                        disable_eviction=True)
+    assert isinstance(ours, DrainResult) and theirs.returncode == 0, (ours, theirs)
+    late = {side: re.compile(rf"\blate-{side}\b") for side in SIDES}
+    assert [late["kgen"].sub("late", canon["kgen"](line)) for line in ours.output if not line.startswith("Warning: ")] == [
+        late["kubectl"].sub("late", canon["kubectl"](line)) for line in theirs.stdout.splitlines()] == [
+        "node/NODE already cordoned", "pod/late deleted", "node/NODE drained"]
+    assert {p.name: p.outcome for p in ours.pods if p.outcome != DrainOutcome.SKIPPED} == {"late-kgen": DrainOutcome.DELETED}
+    kubectl_warning = next(line for line in theirs.stderr.splitlines() if line.startswith("Warning: "))
+    assert sorted(late["kgen"].sub("late", canon["kgen"](w)) for w in ours.warnings) == sorted(
+        late["kubectl"].sub("late", canon["kubectl"](kubectl_warning.removeprefix("Warning: "))).split("; "))
+    for side in SIDES:
+        with pytest.raises(NotFound):
+            cs.core_v1.pods(ns).get(f"late-{side}")
 
     # 5. uncordon and cordon: kubectl's patch bytes (its -v=8 log), the same stored spec.
     sent: list[httpx.Request] = []
