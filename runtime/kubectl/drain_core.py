@@ -271,9 +271,9 @@ def drain_steps(
         run.say("Warning: " + "; ".join(run.result.warnings))
     evicting = [(pod, result) for (pod, status), result in zip(statuses, run.result.pods, strict=True) if status.delete]
     if evicting:
-        run.deadline = clock() + run.timeout
         version = None if options.disable_eviction else (yield from _eviction_version(run))
         if version is not None:
+            run.deadline = clock() + run.timeout  # kubectl's context, made as the evictions start
             yield from _concurrently([_evict(run, pod, result, version) for pod, result in evicting], clock)
         else:
             yield from _delete(run, evicting)
@@ -424,7 +424,7 @@ def _delete(run: _Run, pods: list[tuple[Mapping[str, Any], PodDrainResult]]) -> 
         reply = yield Send(Request("DELETE", _pod_path(result.namespace, result.name), body=body, content_type="application/json"))
         if isinstance(reply, Exception) and not isinstance(reply, NotFound):
             return _fail(run, result, _text(reply))
-    deadline = run.deadline
+    deadline = run.clock() + run.timeout  # the wait's own timeout, from the last deletion on
     waiting = [(str(_meta(pod).get("uid", "")), result) for pod, result in pods]
     while True:
         for uid, result in waiting:

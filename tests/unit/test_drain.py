@@ -296,6 +296,16 @@ def test_without_eviction_pods_are_deleted_and_waited_for(flavour: str, disable_
     assert [a.name for a in deletes] == ["web-1", "web-2"]
 
 
+@pytest.mark.parametrize("disable_eviction", [False, True])
+def test_a_pod_that_outlives_the_timeout_fails_with_kubectls_wait_error(flavour: str, disable_eviction: bool) -> None:
+    cluster = _Cluster(NODE_OBJ, pod("held", finalizers=["hold"]))
+    error = _Clients(flavour, cluster).refused(timeout=0.3, disable_eviction=disable_eviction)
+    expected = "context deadline exceeded" if disable_eviction else \
+        'error when waiting for pod "held" in namespace "ns" to terminate: context deadline exceeded'
+    assert error.errors == [expected] and error.result.pods[0].outcome == DrainOutcome.FAILED
+    assert cluster.fake.core_v1.pods("ns").get("held").metadata.deletion_timestamp  # type: ignore[union-attr]
+
+
 def test_a_pod_deleted_long_ago_is_skipped_and_one_that_becomes_so_is_not_waited_for(flavour: str) -> None:
     old = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(seconds=60)).strftime("%Y-%m-%dT%H:%M:%SZ")
     cluster = _Cluster(NODE_OBJ, pod("stuck", deletionTimestamp=old, finalizers=["hold"]), pod("held", finalizers=["hold"]))
