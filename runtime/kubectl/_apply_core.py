@@ -37,11 +37,12 @@ def apply_rank(kind: str) -> int:
     return len(APPLY_ORDER_FIRST)
 
 
-@dataclass
+@dataclass(repr=False)
 class ApplyResult:
     """What became of one object: ``action`` as kubectl prints it (``serverside-applied``,
     ``deleted``) or None when it failed, then ``error`` says why; ``stored`` the object the server
-    answered (for a delete: while finalizers keep it, else None)."""
+    answered (for a delete: while finalizers keep it, else None). Its repr names the object and
+    the outcome only: a Secret's data stays out of logs."""
 
     object: Manifest
     """The object as given."""
@@ -54,6 +55,10 @@ class ApplyResult:
     stored: dict[str, Any] | None = None
     error: Exception | None = None
     dry_run: bool = False
+
+    def __repr__(self) -> str:
+        where = f" in {self.namespace}" if self.namespace else ""
+        return f"ApplyResult({self.resource}/{self.name}{where}: {self.action or 'failed'})"
 
     @property
     def ok(self) -> bool:

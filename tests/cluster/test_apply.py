@@ -261,6 +261,14 @@ def test_a_conflict_fails_its_object_only_and_force_conflicts_takes_the_field(
     owners = {e["manager"]: e.get("fieldsV1", {}) for e in stored["metadata"]["managedFields"]}
     assert "f:mode" in owners["kgen"]["f:data"] and "f:data" not in owners.get("kubectl", {})  # taken whole
 
+    # kgen delete prints kubectl delete's lines (kubectl's first, as a server dry run, so both see the objects).
+    theirs = kube_cluster.kubectl("delete", "--dry-run=server", "-n", ns, "-f", str(tmp_path / "b.yaml"))
+    ours = _run_kgen(kube_cluster, "delete", "-n", ns, "-f", str(tmp_path / "b.yaml"))
+    assert ours.returncode == 0 == theirs.returncode, (ours.stderr, theirs.stderr)
+    assert sorted(ours.stdout.splitlines()) == sorted(line.replace(" (server dry run)", "") for line in theirs.stdout.splitlines())
+    left = json.loads(kube_cluster.kubectl("get", "configmaps", "-n", ns, "-o", "json", check=True).stdout)["items"]
+    assert {cm["metadata"]["name"] for cm in left} & {"settings", "other", "third"} == set()
+
 
 def _run_kgen(cluster: Cluster, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([KGEN, *args, f"--kubeconfig={cluster.kubeconfig}"], capture_output=True, text=True, timeout=120,

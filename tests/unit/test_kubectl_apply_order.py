@@ -144,6 +144,8 @@ def test_a_refused_object_leaves_the_others_be(flavour: str) -> None:
     results = run(flavour, apply_steps(items_of(FOLDER, False), Options()), server)
     assert [r.ok for r in results] == [True, True, False, True, True, True, True]
     assert results[2].action is None and results[2].line == "error: deployment.apps/web: 422 Invalid: refused"
+    assert repr(results[2]) == "ApplyResult(deployment.apps/web in demo: failed)"
+    assert repr(results[3]) == "ApplyResult(configmap/settings in default: serverside-applied)"
 
 
 @FLAVOURS
