@@ -22,21 +22,29 @@ class JSONPathError(ValueError):
 
 @dataclass
 class ListNode:
+    """A sequence of nodes: the template, or one ``{...}`` action, evaluated in turn."""
+
     nodes: list[Any] = field(default_factory=list)
 
 
 @dataclass
 class TextNode:
+    """Text printed as it is (outside an action), or a quoted string literal inside one."""
+
     text: str
 
 
 @dataclass
 class FieldNode:
+    """``.name``: the value of a map key."""
+
     name: str
 
 
 @dataclass
 class ParamsEntry:
+    """One of a slice's start, end and step: its value, whether it was given, whether derived from start."""
+
     value: int = 0
     known: bool = False
     derived: bool = False
@@ -44,11 +52,15 @@ class ParamsEntry:
 
 @dataclass
 class ArrayNode:
+    """``[i]``, ``[start:end:step]``, ``[*]``: elements of a list."""
+
     params: list[ParamsEntry]
 
 
 @dataclass
 class FilterNode:
+    """``[?(left op right)]`` (or ``[?(@.x)]``, operator "exists"): the list elements for which it holds."""
+
     left: ListNode
     right: ListNode
     operator: str
@@ -56,26 +68,36 @@ class FilterNode:
 
 @dataclass
 class LiteralNode:
+    """A number (int, else float) or a boolean."""
+
     value: Any  # an int, a float or a bool
 
 
 @dataclass
 class WildcardNode:
+    """``.*``: every value of a map, element of a list (byte of a string)."""
+
     pass
 
 
 @dataclass
 class RecursiveNode:
+    """``..``: the value and everything beneath it."""
+
     pass
 
 
 @dataclass
 class UnionNode:
+    """``[a,b]``: the values of each alternative, in turn."""
+
     nodes: list[ListNode]
 
 
 @dataclass
 class IdentifierNode:
+    """A bare word: ``range`` and ``end`` loop; any other is an error when evaluated."""
+
     name: str
 
 
