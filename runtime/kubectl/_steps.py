@@ -193,3 +193,13 @@ async def arun(steps: Steps) -> Any:
 def is_async(client: Any) -> bool:
     """Whether ``client`` is of the asyncio flavour (an async typed client or resource client)."""
     return isinstance(client, (AsyncTypedClient, AsyncResourceClient))
+
+
+def check_arguments(client: Any, name: Any, methods: tuple[str, ...], expected: str) -> None:
+    """A clear ``TypeError``/``ValueError`` for a client without ``methods`` or a name that is not one,
+    before any request (kubectl's flags parser refuses them the same way, by what it expected)."""
+    missing = [m for m in methods if not callable(getattr(client, m, None))]
+    if missing:
+        raise TypeError(f"expected {expected}, not {type(client).__name__} (it has no {', '.join(missing)})")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name: expected an object's name, got {name!r}")

@@ -35,7 +35,7 @@ from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
 from kgen.runtime.gentype.resource import DictCodec, PatchType, ResourceInfo
 from kgen.runtime.kubectl import rollback
-from kgen.runtime.kubectl._steps import END, Call, Emit, Next, Steps, Watch, aiterate, arun, is_async, iterate, run
+from kgen.runtime.kubectl._steps import END, Call, Emit, Next, Steps, Watch, aiterate, arun, check_arguments, is_async, iterate, run
 from kgen.runtime.kubectl.status_viewer import RolloutStatusError, as_json, group_kind, status_viewer_for
 from kgen.runtime.tools.watch import AsyncWatchable, Watchable, lister_watcher
 
@@ -48,6 +48,7 @@ RESTARTED_AT = "kubectl.kubernetes.io/restartedAt"
 """The pod template annotation ``kubectl rollout restart`` sets."""
 WAIT_TIMEOUT_MESSAGE = "timed out waiting for the condition"
 """wait.ErrWaitTimeout's message, which ``kubectl rollout status --timeout`` prints."""
+_CLIENTS = "a typed client of Deployments, StatefulSets or DaemonSets such as cs.apps_v1.deployments(ns)"
 _RESTARTABLE = frozenset({("apps", "Deployment"), ("extensions", "Deployment"), ("apps", "DaemonSet"),
                           ("extensions", "DaemonSet"), ("apps", "StatefulSet")})
 
@@ -90,8 +91,6 @@ class AsyncPatchableClient(Protocol[T_co]):
 def _status_steps(client: Any, name: str, revision: int, watch: bool, timeout: float | None,
                   clock: Callable[[], float]) -> Steps:
     """kubectl rollout status's loop (RolloutStatusOptions.Run: get, then UntilWithSync) as steps."""
-    if timeout is not None and timeout < 0:
-        raise ValueError(f"timeout: expected None or seconds >= 0, got {timeout}")
     deadline = None if not timeout else clock() + timeout  # kubectl: 0 means no timeout
     resources = lister_watcher(client)
     obj = yield Call(resources, "get", (name,))  # kubectl's builder gets it first: NotFound as kubectl's
@@ -137,6 +136,12 @@ def rollout_status(client: Any, name: str, *, revision: int = 0, watch: bool = T
     yields the current status and stops; ``timeout`` (seconds, None or 0: none) raises
     ``RolloutTimeout``. A failed rollout (a progress deadline exceeded), an OnDelete strategy and
     the object's deletion raise ``RolloutStatusError`` with kubectl's message."""
+    lister_watcher(client)  # a TypeError naming what it expected, before any request
+    check_arguments(client, name, (), "")
+    if timeout is not None and timeout < 0:
+        raise ValueError(f"timeout: expected None or seconds >= 0, got {timeout}")
+    if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
+        raise ValueError(f"revision: expected an integer >= 0, got {revision!r}")
     steps = _status_steps(client, name, revision, watch, timeout, time.monotonic)
     return aiterate(steps) if is_async(client) else iterate(steps)
 
@@ -194,6 +199,7 @@ def restart(client: Any, name: str, *, field_manager: str | None = None, dry_run
     ``name`` with the restartedAt annotation, so its controller rolls every pod; returns the
     patched object (awaitable on an async client). kubectl's field manager is
     ``kubectl-rollout``; pass it as ``field_manager`` to appear as kubectl does."""
+    check_arguments(client, name, ("get", "patch"), _CLIENTS)
     steps = _restart_steps(client, name, field_manager, dry_run)
     return arun(steps) if is_async(client) else run(steps)
 
@@ -249,6 +255,7 @@ def undo(client: Any, name: str, to_revision: int = 0, *, dry_run: bool = False)
     ``"skipped rollback (current template already matches revision N)"`` (awaitable on an async
     client); ``RollbackError`` with kubectl's message for a revision not in the history, a paused
     Deployment or no history."""
+    check_arguments(client, name, ("get", "patch"), "a typed Deployments client such as cs.apps_v1.deployments(ns)")
     steps = _undo_steps(client, name, to_revision, dry_run)
     return arun(steps) if is_async(client) else run(steps)
 

@@ -18,7 +18,7 @@ from typing import Any, Protocol, TypeVar, overload
 
 from kgen.runtime.apimachinery.errors import Conflict
 from kgen.runtime.apimachinery.model import Model
-from kgen.runtime.kubectl._steps import Call, Sleep, Steps, arun, is_async, run
+from kgen.runtime.kubectl._steps import Call, Sleep, Steps, arun, check_arguments, is_async, run
 from kgen.runtime.kubectl.status_viewer import as_json
 
 S = TypeVar("S", bound=Model)
@@ -95,6 +95,8 @@ def scale(client: Any, name: str, replicas: int, *, current_replicas: int | None
     the Scale the server stored (awaitable on an async client). ``current_replicas`` and
     ``resource_version`` are kubectl's ``--current-replicas`` and ``--resource-version``
     preconditions (``ScalePreconditionError``)."""
+    check_arguments(client, name, ("scale", "update_scale"),
+                    "a typed client with the scale subresource such as cs.apps_v1.deployments(ns)")
     steps = _scale_steps(client, name, replicas, current_replicas, resource_version, time.monotonic)
     return arun(steps) if is_async(client) else run(steps)
 

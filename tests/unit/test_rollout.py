@@ -16,8 +16,7 @@ import pytest
 
 from kgen.kubernetes.fake import AsyncFakeClientset, FakeClientset
 from kgen.kubernetes.models.apps.v1 import Deployment
-from kgen.kubernetes.models.autoscaling.v1 import Scale
-from kgen.runtime.apimachinery import Conflict, NotFound
+from kgen.runtime.apimachinery import NotFound
 from kgen.runtime.kubectl import (
     RollbackError,
     RolloutError,
@@ -218,36 +217,42 @@ def test_undo_on_the_fake_clientset(flavour: Flavour) -> None:
 # -- scale -----------------------------------------------------------------------------------
 
 
-class ScriptedScales:
-    """A scale subresource whose first ``conflicts`` updates answer 409."""
-
-    def __init__(self, replicas: int, conflicts: int) -> None:
-        self.stored = Scale.from_dict({"metadata": {"name": "web", "resourceVersion": "5"}, "spec": {"replicas": replicas}})
-        self.conflicts = conflicts
-        self.updates = 0
-
-    def scale(self, name: str) -> Scale:
-        return self.stored
-
-    def update_scale(self, name: str, new: Scale) -> Scale:
-        self.updates += 1
-        if self.conflicts:
-            self.conflicts -= 1
-            raise Conflict({"reason": "Conflict", "message": "the object has been modified"}, 409)
-        self.stored = new
-        return new
-
-
-def test_scale_retries_a_conflict_and_checks_preconditions(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_scale_retries_a_conflict_and_checks_preconditions(flavour: Flavour, monkeypatch: pytest.MonkeyPatch) -> None:
     import kgen.runtime.kubectl.scaler as module
 
     monkeypatch.setattr(module, "SCALE_RETRY_INTERVAL", 0.01)
-    scales = ScriptedScales(3, conflicts=1)
-    assert scale(scales, "web", 5, current_replicas=3).spec and scales.stored.spec and scales.stored.spec.replicas == 5
-    assert scales.updates == 2
+    cs, client = clients(flavour, deployment(DONE, replicas=3))
+    conflicts = [1]
+
+    def conflict_once(action: Any) -> None:
+        if conflicts[0]:
+            conflicts[0] -= 1
+            raise action.conflict()
+
+    cs.prepend_reactor("update", "deployments/scale", conflict_once)
+    stored = flavour.call(lambda: scale(client, "web", 5, current_replicas=3))
+    assert stored.spec.replicas == 5 and cs.apps_v1.deployments("ns").get("web").spec.replicas == 5
+    assert conflicts == [0] and [a.verb for a in cs.actions() if a.subresource == "scale"] == ["get", "update"] * 2
+    meta = cs.apps_v1.deployments("ns").scale("web").metadata
+    resource_version = meta.resource_version if meta else None
     with pytest.raises(ScalePreconditionError, match="^Expected replicas to be 1, was 5$"):
-        scale(scales, "web", 2, current_replicas=1)
-    with pytest.raises(ScalePreconditionError, match="^Expected resource version to be 9, was 5$"):
-        scale(scales, "web", 2, resource_version="9")
+        flavour.call(lambda: scale(client, "web", 2, current_replicas=1))
+    with pytest.raises(ScalePreconditionError, match=f"^Expected resource version to be 9, was {resource_version}$"):
+        flavour.call(lambda: scale(client, "web", 2, resource_version="9"))
     with pytest.raises(ValueError, match="replicas"):
-        scale(scales, "web", -1)
+        flavour.call(lambda: scale(client, "web", -1))
+    assert cs.apps_v1.deployments("ns").get("web").spec.replicas == 5
+
+
+def test_bad_arguments_are_refused_naming_what_was_expected() -> None:
+    cs = FakeClientset()
+    with pytest.raises(TypeError, match="expected a typed client with the scale subresource.*PodsClient.*scale, update_scale"):
+        scale(cs.core_v1.pods("ns"), "web", 1)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="expected a resource client to watch"):
+        rollout_status(object(), "web")  # type: ignore[call-overload]
+    with pytest.raises(ValueError, match="name: expected an object's name, got ''"):
+        undo(cs.apps_v1.deployments("ns"), "")
+    with pytest.raises(ValueError, match="revision: expected an integer >= 0"):
+        rollout_status(cs.apps_v1.deployments("ns"), "web", revision=-1)
+    with pytest.raises(ValueError, match="timeout: expected None or seconds >= 0"):
+        rollout_status(cs.apps_v1.deployments("ns"), "web", timeout=-1)
