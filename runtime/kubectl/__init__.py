@@ -18,3 +18,6 @@ from kgen.runtime.kubectl.wait import wait_for as wait_for, wait_for_all as wait
 from kgen.runtime.kubectl.drain import DrainError as DrainError, DrainOutcome as DrainOutcome, DrainResult as DrainResult  # noqa: E402
 from kgen.runtime.kubectl.drain import PodDrainResult as PodDrainResult, cordon as cordon, drain as drain  # noqa: E402
 from kgen.runtime.kubectl.drain import uncordon as uncordon  # noqa: E402
+from kgen.runtime.kubectl.cp import CopyError as CopyError, CopyResult as CopyResult, copy_from_pod as copy_from_pod  # noqa: E402
+from kgen.runtime.kubectl.cp import async_copy_from_pod as async_copy_from_pod, async_copy_to_pod as async_copy_to_pod  # noqa: E402
+from kgen.runtime.kubectl.cp import copy_to_pod as copy_to_pod  # noqa: E402
