@@ -290,6 +290,7 @@ JSONPATHS = [
     '{.metadata.labels.app} and "{.metadata.name}"', "{.status.conditions[0:2].type}", "{.spec.containers[0].ports[::0]}",
     "{range .spec.containers[*]}{.name}{end}", "{range .spec.containers[0].ports[*]}{.name}={.containerPort};{end}",
     "{range .status.conditions[*]}[{.type}:{range .nope[*]}x{end}{.status}] {end}!", "{.metadata.name}{end}",
+    r'{.status.conditions[?(@.type=="Re\x61dy")].status}', r"{.status.conditions[?(@.type=='Re\u0061dy')].status}",
 ]
 
 

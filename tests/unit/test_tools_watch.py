@@ -332,3 +332,17 @@ def test_bad_arguments_are_refused_with_what_was_expected() -> None:
         until_with_sync(FakeClientset().core_v1.config_maps("ns"), lambda e: True, timeout=-1)
     with pytest.raises(ValueError, match="name must be an object's name"):
         asyncio.run(async_until_with_sync(AsyncFakeClientset().core_v1.config_maps("ns"), lambda e: True, name=""))
+
+
+def test_until_with_sync_on_the_dynamic_clients_resource_clients(flavour: Flavour) -> None:
+    from kgen.runtime.dynamic import AsyncDynamicClient, DynamicClient
+
+    cs = FakeClientset(cm("a"))
+    if flavour.is_async:
+        client: Any = AsyncDynamicClient(AsyncFakeClientset(tracker=cs.tracker).rest).resource(
+            "", "v1", "configmaps", "ns", namespaced=True, kind="ConfigMap")
+    else:
+        client = DynamicClient(cs.rest).resource("", "v1", "configmaps", "ns", namespaced=True, kind="ConfigMap")
+    flavour.later(0.2, lambda: cs.core_v1.config_maps("ns").update(cm("a", "ready")))
+    event = run_until_with_sync(flavour, client, lambda e: e.object["data"].get("v") == "ready", name="a", timeout=10)
+    assert event.type == "MODIFIED" and isinstance(event.object, dict) and event.object["metadata"]["name"] == "a"

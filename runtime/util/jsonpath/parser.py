@@ -5,7 +5,6 @@ booleans) is client-go's; the error messages are its too."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -329,14 +328,25 @@ class _Parser:
         cur.nodes.append(WildcardNode() if value == "*" else FieldNode(value.replace("\\", "")))
 
 
+_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"'}
+_ESCAPE = re.compile(r"\\(?:([abfnrtv\\'\"])|x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|([0-7]{3})|(.|$))")
+
+
 def _unquote(value: str) -> str:
-    """client-go's UnquoteExtend: Go's strconv.Unquote, single-quoted strings of any length too."""
-    body = value[1:-1]
-    try:
-        decoded: str = json.loads('"' + body.replace('"', '\\"').replace("\\'", "'").replace('\\\\"', '\\"') + '"')
-        return decoded
-    except ValueError:
-        raise JSONPathError(f"unquote string {value} error invalid syntax") from None
+    """client-go's UnquoteExtend: Go's strconv.Unquote escapes, in double- or single-quoted strings
+    of any length."""
+    body, quote = value[1:-1], value[0]
+
+    def escape(match: re.Match[str]) -> str:
+        simple, hex2, hex4, hex8, octal, bad = match.groups()
+        if simple is not None:
+            if simple in "'\"" and simple != quote:
+                raise JSONPathError(f"unquote string {value} error invalid syntax")
+            return _ESCAPES[simple]
+        if bad is not None:
+            raise JSONPathError(f"unquote string {value} error invalid syntax")
+        return chr(int(hex2 or hex4 or hex8 or octal, 8 if octal else 16))
+    return _ESCAPE.sub(escape, body)
 
 
 def _parse_action(text: str) -> ListNode:
