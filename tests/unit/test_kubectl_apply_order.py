@@ -59,8 +59,10 @@ FOLDER = [
 class FakeServer:
     """Answers the core's steps; Widgets are served once the CRD was applied and discovery refreshed."""
 
-    def __init__(self, refuse: str = "", widgets_served: bool = False, dry_run: bool = False) -> None:
+    def __init__(self, refuse: str = "", widgets_served: bool = False, dry_run: bool = False,
+                 established: bool = True) -> None:
         self.dry_run = dry_run
+        self.established = established
         self.crd_applied = widgets_served
         self.widgets_served = widgets_served
         self.refuse = refuse
@@ -74,7 +76,8 @@ class FakeServer:
             return RESTMapper(groups, served)
         if isinstance(step, AwaitEstablished):
             self.log.append(f"await {step.crd['metadata']['name']}")
-            return True
+            self.crd_applied = self.established
+            return self.established
         if isinstance(step, ApplyStep):
             name = step.body["metadata"]["name"]
             self.log.append(f"apply {step.body['kind']}/{step.namespace or ''}/{name}")
@@ -136,6 +139,17 @@ def test_dry_run_awaits_no_crd_and_its_resources_are_not_found(flavour: str) -> 
     assert [r.ok for r in results] == [False, True, True, True, True, True, False]
     assert str(results[0].error) == 'no matches for kind "Widget" in version "example.com/v1": ensure CRDs are installed first'
     assert results[5].line == "namespace/demo serverside-applied (server dry run)"
+
+
+@FLAVOURS
+def test_a_crd_not_established_in_time_fails_its_resources_only(flavour: str) -> None:
+    server = FakeServer(established=False)
+    results = run(flavour, apply_steps(items_of(FOLDER, False), Options(established_timeout=5)), server)
+    assert [r.ok for r in results] == [False, True, True, True, True, True, False]
+    assert str(results[6].error) == (
+        'no matches for kind "Widget" in version "example.com/v1": ensure CRDs are installed first '
+        "(CustomResourceDefinition widgets.example.com was not Established in time)")
+    assert server.log.count("discover refresh: 5") == 1  # refreshed once after the wait, not again on the miss
 
 
 @FLAVOURS
