@@ -132,3 +132,16 @@ def test_kgen_apply_bad_input_exits_2_with_one_line(tmp_path: Path, capsys: pyte
     assert err.startswith("kgen delete: cannot reach the server: ") and err.count("\n") == 1 and "s3cr3t" not in err
     assert main(["apply", "-f", str(tmp_path / "empty.yaml")]) == 2
     assert "no such file or folder" in capsys.readouterr().err
+
+
+def test_a_users_crd_package_types_its_kinds() -> None:
+    """A package generated from a CRD (the bench's widget_client, group bench.kgen.dev): its
+    Widget is typed, found under the generator's group module (models.bench_kgen_dev.v1)."""
+    from bench.widget import importable
+
+    importable()
+    text = "apiVersion: bench.kgen.dev/v1\nkind: Widget\nmetadata: {name: w}\nspec: {}\n---\n" + CM % ("a", 1)
+    widget, cm = load_all_yaml(text, "widget_client")
+    assert type(widget).__module__ == "widget_client.models.bench_kgen_dev.v1" and type(widget).__name__ == "Widget"
+    assert type(cm) is dict  # the package has no core/v1
+    assert dump_all_yaml([widget]) == dump_all_yaml(load_all_yaml(text)[:1])
