@@ -59,6 +59,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import httpx
 
+    from kgen.runtime.apimachinery.errors import ApiError
     from kgen.runtime.kubectl.apply import apply, apply_rank, delete
     from kgen.runtime.kubectl.manifests import Manifest, ManifestError, load_all_yaml
     from kgen.runtime.rest import ConfigError, CredentialError, load_kubeconfig
@@ -82,6 +83,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except httpx.HTTPError as e:
         print(f"{name}: cannot reach the server: {_one_line(e)}", file=sys.stderr)
+        return 2
+    except ApiError as e:  # discovery refused (a 401 or 403 on /api, /apis): no object was sent
+        print(f"{name}: cannot read the server's resources: {_one_line(e)}", file=sys.stderr)
         return 2
     # The order the objects were sent: apply's, or its reverse for delete (a stable sort of both).
     order = sorted(results, key=lambda r: apply_rank(r.kind))

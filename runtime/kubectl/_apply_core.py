@@ -167,9 +167,7 @@ def established(crd: dict[str, Any]) -> bool:
 
 
 def _lookup(mapper: RESTMapper, result: ApplyResult, api_version: str) -> APIResource:
-    version = api_version.rpartition("/")[2]
-    resource = mapper.rest_mapping(result.kind, result.group, version)
-    return resource
+    return mapper.rest_mapping(result.kind, result.group, api_version.rpartition("/")[2])
 
 
 def _no_match(result: ApplyResult, api_version: str, waited: dict[str, bool]) -> NoMatch:
