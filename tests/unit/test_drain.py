@@ -26,10 +26,10 @@ import httpx
 import pytest
 
 from kgen.kubernetes.fake import FakeClientset
-from kgen.runtime.kubectl import drain_filters
+from kgen.runtime.kubectl.drain import filters as drain_filters
 from kgen.runtime.kubectl.drain import DrainError, DrainOutcome, DrainResult, cordon, drain, uncordon
-from kgen.runtime.kubectl.drain_core import DrainOptions, aggregate, drain_steps, go_duration
-from kgen.runtime.kubectl.drain_steps import arun, run
+from kgen.runtime.kubectl.drain.core import DrainOptions, aggregate, drain_steps, go_duration
+from kgen.runtime.kubectl.drain.steps import arun, run
 from kgen.runtime.rest import AsyncRESTClient, Config, RESTClient
 
 NODE = "n1"

@@ -33,11 +33,18 @@ __all__ = [
 ]
 
 DAEMON_SET_FATAL = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)"
+"""Refuses a DaemonSet's pod without ``ignore_daemonsets``: its controller would put it back."""
 DAEMON_SET_WARNING = "ignoring DaemonSet-managed Pods"
+"""Skips a DaemonSet's pod with ``ignore_daemonsets``."""
 LOCAL_STORAGE_FATAL = "Pods with local storage (use --delete-emptydir-data to override)"
+"""Refuses a pod with an emptyDir volume (its data dies with it) without ``delete_emptydir_data``."""
 LOCAL_STORAGE_WARNING = "deleting Pods with local storage"
+"""A pod with an emptyDir volume goes, with ``delete_emptydir_data`` (a later filter drops it)."""
 UNMANAGED_FATAL = "Pods that declare no controller (use --force to override)"
+"""Refuses a pod no controller would recreate, without ``force``. kubectl v0.34 and v0.35 began
+it with "cannot delete " too, so their message read "cannot delete cannot delete ..."."""
 UNMANAGED_WARNING = "deleting Pods that declare no controller"
+"""A pod no controller would recreate goes, with ``force``."""
 MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror"
 """A static pod's mirror in the API carries this annotation (core/v1 MirrorPodAnnotationKey)."""
 

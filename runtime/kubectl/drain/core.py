@@ -1,10 +1,10 @@
 """The drain itself, free of I/O (k8s.io/kubectl/pkg/drain, drain.go and default.go).
 
-``drain_steps`` is kubectl drain's sequence as ``Send``/``Sleep`` steps (``drain_steps.py``):
+``drain_steps`` is kubectl drain's sequence as ``Send``/``Sleep`` steps (steps.py):
 
 1. cordon the node (cordon.py), as ``kubectl drain`` does first;
 2. list the pods bound to it (field selector ``spec.nodeName``, the ``pod_selector``, pages of
-   ``chunk_size``) and pass each through kubectl's filters (drain_filters.py), looking up the
+   ``chunk_size``) and pass each through kubectl's filters (filters.py), looking up the
    DaemonSet of each DaemonSet-managed pod; any pod refused refuses the whole drain with kubectl's
    aggregated ``cannot delete ...`` error, before anything is evicted;
 3. ask discovery whether ``pods/eviction`` is served (and in which policy version), then evict
@@ -43,9 +43,9 @@ from urllib.parse import quote
 
 from kgen.runtime.apimachinery.errors import ApiError, Forbidden, NotFound, TooManyRequests
 from kgen.runtime.apimachinery.labels import SelectorError, parse
-from kgen.runtime.kubectl import drain_filters as filters
-from kgen.runtime.kubectl.drain_steps import Send, Sleep, Steps
-from kgen.runtime.kubectl.cordon import cordon_steps
+from kgen.runtime.kubectl.drain import filters
+from kgen.runtime.kubectl.drain.steps import Send, Sleep, Steps
+from kgen.runtime.kubectl.drain.cordon import cordon_steps
 from kgen.runtime.rest.client import Request
 
 __all__ = ["DrainError", "DrainOptions", "DrainResult", "DrainOutcome", "PodDrainResult", "aggregate", "drain_steps", "go_duration"]

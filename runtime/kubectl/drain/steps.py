@@ -32,14 +32,16 @@ class ClientsetLike(Protocol):
     """A typed clientset of any generated package (or its fake): what the workflows need of it."""
 
     @property
-    def rest(self) -> RESTClient: ...
+    def rest(self) -> RESTClient:
+        """The REST client the clientset sends with."""
 
 
 class AsyncClientsetLike(Protocol):
     """An asyncio typed clientset of any generated package (or its fake)."""
 
     @property
-    def rest(self) -> AsyncRESTClient: ...
+    def rest(self) -> AsyncRESTClient:
+        """The asyncio REST client the clientset sends with."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class Sleep:
 
 
 Step = Send | Sleep
+"""What a workflow yields."""
 Reply = dict[str, Any] | ApiError | httpx.TransportError
 """What a ``Send`` gets back: the answer's JSON object, or the error of the call."""
 Steps = Generator[Step, Any, T]

@@ -20,7 +20,7 @@ from collections.abc import Coroutine
 from typing import Any, overload
 
 from kgen.runtime.rest.client import AsyncRESTClient, Request
-from kgen.runtime.kubectl.drain_steps import AsyncClientsetLike, ClientsetLike, Send, Steps, arun, run
+from kgen.runtime.kubectl.drain.steps import AsyncClientsetLike, ClientsetLike, Send, Steps, arun, run
 
 __all__ = ["cordon", "cordon_patch", "cordon_steps", "uncordon"]
 
