@@ -6,11 +6,11 @@ on a twin Deployment, ``scale`` against ``kubectl scale``.
 The status sequences are compared as sequences of distinct consecutive messages (kubectl prints a
 line per watch event, the same line again when an event leaves the status as it was; both watch
 the same events, so the repeats match too, but which events arrive between two status changes is
-the controllers' business, not what is compared). Where the test can hold the object in a steady
-not-done state while both watchers start (a paused Deployment), it does, and the sequences must be
-equal from the first line; where it cannot (a StatefulSet), each lists at its own moment, so one
-may begin later in the same sequence: that, and nothing else, is accepted, and said in the
-failure message.
+the controllers' business, not what is compared). Each test holds the object in a steady, not-done
+state while the three watchers start (a paused Deployment, a DaemonSet inside minReadySeconds, a
+StatefulSet pod kept terminating by a finalizer), then lets it go, so all three list the same state
+and the sequences must agree from the first line (see ``_same_sequence`` for the one timing-only
+difference accepted).
 """
 
 from __future__ import annotations
@@ -148,11 +148,12 @@ class _Watchers:
 
     def finish(self) -> tuple[int, str]:
         """kubectl's exit code and stderr, once all three ended."""
-        _, stderr = self._proc.communicate(timeout=90)
-        for thread in self._threads:
+        self._proc.wait(timeout=90)
+        for thread in self._threads:  # the reader thread has all of kubectl's stdout once it ends
             thread.join(timeout=30)
             assert not thread.is_alive()
-        return self._proc.returncode, stderr
+        assert self._proc.stderr is not None
+        return self._proc.returncode, self._proc.stderr.read()
 
 
 def _is_subsequence(short: list[str], long: list[str]) -> bool:
@@ -219,6 +220,14 @@ def test_stuck_rollout_fails_on_the_progress_deadline_as_kubectl_does(kube_clust
     _same_sequence(watchers.kubectl, watchers.asyncio, steady_start=True)
 
 
+def _held(cs: Clientset, ns: str) -> bool:
+    sts = cs.apps_v1.stateful_sets(ns).get("db")
+    status = sts.status
+    pod = cs.core_v1.pods(ns).get("db-2")
+    return bool(status and status.observed_generation == some(sts.metadata).generation
+                and status.update_revision != status.current_revision and some(pod.metadata).deletion_timestamp)
+
+
 def test_stateful_set_partition_is_reported_as_kubectl_reports_it(kube_cluster: Cluster, cs: Clientset, ns: str) -> None:
     sets = cs.apps_v1.stateful_sets(ns)
     sets.create(StatefulSet.from_dict({
@@ -231,13 +240,21 @@ def test_stateful_set_partition_is_reported_as_kubectl_reports_it(kube_cluster: 
     }))
     for _ in rollout_status(sets, "db", timeout=60):
         pass
+    # A finalizer holds db-2, the pod above the partition, terminating once the new image makes the
+    # controller replace it: a steady, not-done state while the watchers start.
+    pods = cs.core_v1.pods(ns)
+    pods.patch("db-2", {"metadata": {"finalizers": ["kgen.test/hold"]}})
     sets.patch("db", {"spec": {"template": {"spec": {"containers": [{"name": "app", "image": "db:v2"}]}}}})
+    wait_for("db-2 terminating under the new revision", lambda: _held(cs, ns), interval=0.05)
     watchers = _Watchers(kube_cluster, ns, "statefulset", "db")
+    watchers.started()
+    pods.patch("db-2", {"metadata": {"finalizers": None}})
     code, stderr = watchers.finish()
     assert (code, stderr) == (0, "")
     assert watchers.errors == {"sync": None, "asyncio": None}
-    _same_sequence(watchers.kubectl, watchers.sync, steady_start=False)
-    _same_sequence(watchers.kubectl, watchers.asyncio, steady_start=False)
+    _same_sequence(watchers.kubectl, watchers.sync, steady_start=True)
+    _same_sequence(watchers.kubectl, watchers.asyncio, steady_start=True)
+    assert len(_distinct(watchers.kubectl)) >= 2, watchers.kubectl
     assert watchers.kubectl[-1] == watchers.sync[-1] == watchers.asyncio[-1]
     updated = some(sets.get("db").status).updated_replicas
     assert updated == 1  # the partition held: only the pod above it was updated
