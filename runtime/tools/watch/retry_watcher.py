@@ -13,6 +13,7 @@ their async twins: lister_watcher.py), reading the stream, sleeping, and stoppin
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
@@ -32,8 +33,18 @@ from kgen.runtime.tools.watch.retry_watcher_core import (
 
 __all__ = ["AsyncRetryWatcher", "RetryWatcher"]
 
+log = logging.getLogger("kgen.runtime.tools.watch")
+
 T = TypeVar("T")
 """The type of the watched objects."""
+
+
+def _closed(close: Any) -> None:
+    """Close a stream the watcher is done with; a failure to close it changes nothing."""
+    try:
+        close()
+    except Exception as e:  # noqa: BLE001 - the watch is over either way
+        log.debug("closing a watch stream: %s", e)
 
 
 def _selectors(label_selector: str | None, field_selector: str | None) -> dict[str, Any]:
@@ -122,7 +133,7 @@ class RetryWatcher(_Watcher[T]):
                             reply.stop()
                     elif isinstance(step, Close):
                         self._stream = None
-                        step.stream.close()
+                        _closed(step.stream.close)
                     elif isinstance(step, ListAll):
                         reply = self._client.list(**step.options)
                     elif isinstance(step, Sleep):
@@ -202,7 +213,10 @@ class AsyncRetryWatcher(_Watcher[T]):
                         reply = self._stream = await self._client.open_watch(**step.options)
                     elif isinstance(step, Close):
                         self._stream = None
-                        await step.stream.aclose()
+                        try:
+                            await step.stream.aclose()
+                        except Exception as e:  # noqa: BLE001 - the watch is over either way
+                            log.debug("closing a watch stream: %s", e)
                     elif isinstance(step, ListAll):
                         reply = await self._client.list(**step.options)
                     elif isinstance(step, Sleep):

@@ -24,6 +24,7 @@ The rules, client-go's unless marked:
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable, Generator, Iterable
@@ -44,6 +45,8 @@ __all__ = [
 
 T = TypeVar("T")
 """The type of the watched objects."""
+
+log = logging.getLogger("kgen.runtime.tools.watch")
 
 END: Final = object()
 """What a driver replies to ``Next`` when the stream has ended."""
@@ -191,12 +194,14 @@ class RetryWatcherCore(Generic[T]):
             started, events = self.clock(), 0
             try:
                 stream = yield OpenWatch(self.watch_options())
-            except Gone:
+            except Gone as e:
+                log.debug("watch from resourceVersion %s: %s; listing again", self.resource_version, e)
                 yield from self._relist()
                 continue
             except Exception as e:
                 if not _retriable(e):
                     raise
+                log.debug("watch from resourceVersion %s failed to start (%s); backing off", self.resource_version, e)
                 yield Sleep(self.backoff.next_delay())
                 continue
             error: BaseException | None = None
@@ -214,10 +219,13 @@ class RetryWatcherCore(Generic[T]):
             # Not in a ``finally``: a closed generator must not yield; its driver closes the stream.
             yield Close(stream)
             if isinstance(error, Gone):
+                log.debug("watch at resourceVersion %s: %s; listing again", self.resource_version, error)
                 yield from self._relist()
             elif error is not None and not _retriable(error):
                 raise error
             elif error is not None or (events == 0 and self.clock() - started < SHORT_WATCH):
+                log.debug("watch at resourceVersion %s ended (%s); backing off", self.resource_version,
+                          error or "at once, without an event")
                 yield Sleep(self.backoff.next_delay())
 
     def _relist(self) -> WatcherSteps:
