@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
+from kgen.runtime.apimachinery import ApiError
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient
 from kgen.runtime.rest.websocket import async_connect, connect
 from kgen.runtime.tools.portforward.ports import ForwardedPort, Ports, parse_ports
@@ -49,10 +50,11 @@ BUFFER_SIZE = 64 * 1024
 
 DIAL_TIMEOUTS = (5.0, 10.0, 20.0)
 """How long each attempt to open a connection's WebSocket waits for the upgrade's answer. An
-upgrade that got no answer is dialled again: nothing was forwarded on it yet, so a second GET
-is safe. The apiserver answers in milliseconds, but an upgrade can go unanswered for good (kwok
-v0.8.0's server, behind the apiserver, leaves about one upgrade in 200 without an answer), and
-a connection waiting on it would wait out the whole bound (35 s in all)."""
+attempt that failed for a reason other than the server's refusal (no answer in time, the
+connection closed or reset during the handshake) is made again: nothing was forwarded on it
+yet, so a second GET is safe. The apiserver answers in milliseconds, but an upgrade can go
+unanswered for good or be dropped (kwok v0.8.0's server, behind the apiserver, does so with
+about one upgrade in 100), and a connection waiting on it would wait out the whole bound."""
 
 __all__ = ["AsyncPortForwarder", "PortForwardError", "PortForwarder"]
 
@@ -110,12 +112,11 @@ class _Forwarding:
         raise KeyError(f"port {remote} of pod {self.name} is not forwarded (forwarded: {[p.remote for p in self.ports]})")
 
     def dial_again(self, port: ForwardedPort, attempt: int, error: BaseException) -> bool:
-        """Whether to dial again after ``attempt`` (0-based) failed with ``error``: only an
-        upgrade that got no answer in time, while attempts remain."""
-        if not isinstance(error, TimeoutError) or attempt + 1 >= len(DIAL_TIMEOUTS) or self.closed:
+        """Whether to dial again after ``attempt`` (0-based) failed with ``error``: not when the
+        server refused (an ``ApiError``: the pod is gone, forbidden), nor once attempts are spent."""
+        if isinstance(error, ApiError) or attempt + 1 >= len(DIAL_TIMEOUTS) or self.closed:
             return False
-        log.warning("forwarding %d -> %d: no answer to the upgrade in %.0f s; dialling again",
-                    port.local, port.remote, DIAL_TIMEOUTS[attempt])
+        log.warning("forwarding %d -> %d: the upgrade failed (%s); dialling again", port.local, port.remote, error)
         return True
 
     def dial_failed(self, port: ForwardedPort, error: BaseException) -> None:
