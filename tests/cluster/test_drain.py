@@ -6,6 +6,7 @@ Deployment's pods. kgen drains one node, kubectl drains its twin with the same f
 once; their outputs are compared with the pod names mapped to their roles (``web-*``, ``ds-*``,
 ``bare``, ``NODE``):
 
+0. ``--dry-run=server`` on the bare pod: the same lines, nothing cordoned or evicted;
 1. no flags: both refuse with the same ``cannot delete ...`` errors (DaemonSet, local storage,
    no controller), nothing evicted, the node cordoned;
 2. ``--force --ignore-daemonsets``: both refuse the emptyDir pods only;
@@ -76,7 +77,8 @@ def _workload(cs: Clientset, ns: str, tag: str) -> None:
             "spec": {"replicas": 3, "selector": {"matchLabels": {"app": f"web-{side}"}},
                      "template": {"metadata": {"labels": {"app": f"web-{side}"}}, "spec": spec}},
         }))
-        cs.core_v1.pods(ns).create(Pod.from_dict({"metadata": {"name": f"bare-{side}"}, "spec": _pod_spec(on_node)}))
+        cs.core_v1.pods(ns).create(Pod.from_dict({"metadata": {"name": f"bare-{side}", "labels": {"app": f"bare-{side}"}},
+                                                  "spec": _pod_spec(on_node)}))
         cs.policy_v1.pod_disruption_budgets(ns).create(PodDisruptionBudget.from_dict({
             "metadata": {"name": f"web-{side}"},
             "spec": {"minAvailable": 3, "selector": {"matchLabels": {"app": f"web-{side}"}}},
@@ -214,6 +216,19 @@ def test_drain_refuses_evicts_and_skips_as_kubectl_drain(
         except DrainError as e:
             ours = e
         return ours, theirs.result()
+
+    # 0. --dry-run=server on the bare pods: kubectl's lines with "(server dry run)"; nothing changes.
+    ours, theirs = both(["--dry-run=server", "--force", "--pod-selector=app=bare-kubectl"], dry_run=True, force=True,
+                        pod_selector="app=bare-kgen")
+    assert isinstance(ours, DrainResult) and theirs.returncode == 0, (ours, theirs)
+    assert [canon["kgen"](line) for line in ours.output] == [
+        canon["kubectl"](line) for line in theirs.stdout.splitlines()[:1] + theirs.stderr.splitlines() + theirs.stdout.splitlines()[1:]
+    ] == ["node/NODE cordoned (server dry run)", "Warning: deleting Pods that declare no controller: NS/bare",
+          "evicting pod NS/bare (server dry run)", "node/NODE drained (server dry run)"]
+    assert [(p.name, p.outcome) for p in ours.pods] == [("bare-kgen", DrainOutcome.EVICTED)] and ours.dry_run
+    for side in SIDES:
+        assert not some(cs.core_v1.nodes().get(nodes[side]).spec).unschedulable
+        assert _ready(cs.core_v1.pods(ns).get(f"bare-{side}"))
 
     # 1. No flags: refused for the DaemonSet pod, the emptyDir pods and the bare pod; cordoned.
     ours, theirs = both([])

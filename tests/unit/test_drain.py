@@ -80,7 +80,10 @@ class _Cluster:
         if match is None or request.method != "POST":
             return None
         name = match.group(2)
-        self.evictions.append((name, json.loads(request.content)))
+        body = json.loads(request.content)
+        self.evictions.append((name, body))
+        if (body.get("deleteOptions") or {}).get("dryRun") == ["All"]:
+            return httpx.Response(201, json={"kind": "Status", "apiVersion": "v1", "status": "Success"})
         script = self.scripted.get(name)
         if script:
             scripted: httpx.Response | None = script.pop(0)()
@@ -317,6 +320,23 @@ def test_a_pod_deleted_long_ago_is_skipped_and_one_that_becomes_so_is_not_waited
     held = next(p for p in result.pods if p.name == "held")
     assert held.messages[-1] == 'pod "held" has DeletionTimestamp older than 30 seconds, skipping' and held.evictions == 1
     assert [name for name, _ in cluster.evictions] == ["held"]
+
+
+@pytest.mark.parametrize("disable_eviction", [False, True])
+def test_a_server_dry_run_changes_nothing_and_waits_for_nothing(flavour: str, disable_eviction: bool) -> None:
+    cluster = _Cluster(NODE_OBJ, pod("web-1"), pod("bare", owner=None))
+    result = _Clients(flavour, cluster).drain(dry_run=True, force=True, disable_eviction=disable_eviction)
+    verb = "deleted" if disable_eviction else "evicted"
+    assert _outcomes(result) == {"bare": verb, "web-1": verb} and result.dry_run
+    evicting = [] if disable_eviction else ["evicting pod ns/bare (server dry run)", "evicting pod ns/web-1 (server dry run)"]
+    assert result.output == [f"node/{NODE} cordoned (server dry run)",
+                             "Warning: deleting Pods that declare no controller: ns/bare", *evicting,
+                             f"node/{NODE} drained (server dry run)"]
+    assert cluster.pods() == ["bare", "web-1"] and not cluster.fake.core_v1.nodes().get(NODE).to_dict().get("spec")
+    writes = [(a.verb, a.params.get("dryRun")) for a in cluster.fake.actions() if a.verb in ("patch", "delete")]
+    assert writes == [("patch", "All")] + ([("delete", None)] * 2 if disable_eviction else [])
+    if not disable_eviction:
+        assert {b["deleteOptions"]["dryRun"][0] for _, b in cluster.evictions} == {"All"}
 
 
 def test_cordon_and_uncordon_send_kubectls_patch_only_when_needed(flavour: str) -> None:

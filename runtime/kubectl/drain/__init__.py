@@ -24,7 +24,9 @@ deletes them instead, bypassing the budgets. ``grace_period`` (seconds, -1: each
 with every eviction or deletion; ``timeout`` (seconds; None or 0: none) bounds the evictions and
 the waits; ``pod_selector`` limits the drain to the pods it matches;
 ``skip_wait_for_delete_timeout`` leaves pods deleted longer ago than that many seconds alone
-(a node that is gone never confirms their deletion).
+(a node that is gone never confirms their deletion). ``dry_run`` is ``kubectl drain --dry-run=server``: the
+cordon, evictions and deletions are the server's dry runs (admission and budgets answer, nothing
+is stored or waited for), and kubectl's lines end in ``(server dry run)``.
 
 The result has a ``PodDrainResult`` per pod (evicted, deleted, gone, skipped, refused, failed or
 pending, with the reason, kubectl's warning and the lines kubectl prints about it) and the

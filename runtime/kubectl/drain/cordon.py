@@ -39,40 +39,42 @@ def cordon_patch(desired: bool) -> bytes:
     return b'{"spec":{"unschedulable":true}}' if desired else b'{"spec":{"unschedulable":null}}'
 
 
-def cordon_steps(node: str, desired: bool) -> Steps[bool]:
+def cordon_steps(node: str, desired: bool, *, dry_run: bool = False) -> Steps[bool]:
     """Reads Node ``node`` and patches it only if ``spec.unschedulable`` is not ``desired``
-    already; returns whether it changed (kubectl's ``cordoned`` versus ``already cordoned``)."""
+    already; returns whether it changed (kubectl's ``cordoned`` versus ``already cordoned``).
+    ``dry_run``: the patch is the server's dry run (``--dry-run=server``), stored nowhere."""
     path = _node_path(node)
     current = yield Send(Request("GET", path))
     if isinstance(current, Exception):
         raise current
     if bool((current.get("spec") or {}).get("unschedulable")) == desired:
         return False
-    patched = yield Send(Request("PATCH", path, body=cordon_patch(desired), content_type=STRATEGIC_MERGE_PATCH))
+    params = [("dryRun", "All")] if dry_run else []
+    patched = yield Send(Request("PATCH", path, params, body=cordon_patch(desired), content_type=STRATEGIC_MERGE_PATCH))
     if isinstance(patched, Exception):
         raise patched
     return True
 
 
 @overload
-def cordon(cs: ClientsetLike, node: str) -> bool: ...
+def cordon(cs: ClientsetLike, node: str, *, dry_run: bool = False) -> bool: ...
 @overload
-def cordon(cs: AsyncClientsetLike, node: str) -> Coroutine[Any, Any, bool]: ...
-def cordon(cs: ClientsetLike | AsyncClientsetLike, node: str) -> bool | Coroutine[Any, Any, bool]:
+def cordon(cs: AsyncClientsetLike, node: str, *, dry_run: bool = False) -> Coroutine[Any, Any, bool]: ...
+def cordon(cs: ClientsetLike | AsyncClientsetLike, node: str, *, dry_run: bool = False) -> bool | Coroutine[Any, Any, bool]:
     """Marks Node ``node`` unschedulable, as ``kubectl cordon``; True if it was not already.
-    With an asyncio clientset, a coroutine to await."""
+    ``dry_run``: the server's dry run only. With an asyncio clientset, a coroutine to await."""
     _node_path(node)
-    steps = cordon_steps(node, True)
+    steps = cordon_steps(node, True, dry_run=dry_run)
     return arun(cs.rest, steps) if isinstance(cs.rest, AsyncRESTClient) else run(cs.rest, steps)
 
 
 @overload
-def uncordon(cs: ClientsetLike, node: str) -> bool: ...
+def uncordon(cs: ClientsetLike, node: str, *, dry_run: bool = False) -> bool: ...
 @overload
-def uncordon(cs: AsyncClientsetLike, node: str) -> Coroutine[Any, Any, bool]: ...
-def uncordon(cs: ClientsetLike | AsyncClientsetLike, node: str) -> bool | Coroutine[Any, Any, bool]:
+def uncordon(cs: AsyncClientsetLike, node: str, *, dry_run: bool = False) -> Coroutine[Any, Any, bool]: ...
+def uncordon(cs: ClientsetLike | AsyncClientsetLike, node: str, *, dry_run: bool = False) -> bool | Coroutine[Any, Any, bool]:
     """Marks Node ``node`` schedulable again, as ``kubectl uncordon``; True if it was cordoned.
-    With an asyncio clientset, a coroutine to await."""
+    ``dry_run``: the server's dry run only. With an asyncio clientset, a coroutine to await."""
     _node_path(node)
-    steps = cordon_steps(node, False)
+    steps = cordon_steps(node, False, dry_run=dry_run)
     return arun(cs.rest, steps) if isinstance(cs.rest, AsyncRESTClient) else run(cs.rest, steps)

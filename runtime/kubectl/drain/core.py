@@ -101,12 +101,15 @@ class PodDrainResult:
 
 @dataclass
 class DrainResult:
-    """A drain's account: whether this call ``cordoned`` the node (False: it already was), each
-    pod's ``PodDrainResult`` in list order, kubectl's ``warnings`` (one per message), the ``errors``
-    that failed it (empty on success) and ``output``, the lines kubectl drain prints, in order."""
+    """A drain's account: whether this call ``cordoned`` the node (False: it already was), whether
+    it was the server's ``dry_run`` (then nothing changed: an outcome says what the server
+    accepted, and nothing was waited for), each pod's ``PodDrainResult`` in list order, kubectl's
+    ``warnings`` (one per message), the ``errors`` that failed it (empty on success) and
+    ``output``, the lines kubectl drain prints, in order."""
 
     node: str
     cordoned: bool = False
+    dry_run: bool = False
     pods: list[PodDrainResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -142,9 +145,10 @@ class DrainOptions:
     skip_wait_for_delete_timeout: int = 0
     evict_error_retry_delay: float = 5.0
     chunk_size: int = 500
+    dry_run: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("force", "ignore_daemonsets", "delete_emptydir_data", "disable_eviction"):
+        for name in ("force", "ignore_daemonsets", "delete_emptydir_data", "disable_eviction", "dry_run"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name}: expected True or False, got {getattr(self, name)!r}")
         for name in ("grace_period", "skip_wait_for_delete_timeout", "chunk_size"):
@@ -222,7 +226,8 @@ class _Run:
         on_output: Callable[[str], None] | None,
     ) -> None:
         self.node, self.options, self.clock, self.wall, self.on_output = node, options, clock, wall, on_output
-        self.result = DrainResult(node)
+        self.result = DrainResult(node, dry_run=options.dry_run)
+        self.suffix = " (server dry run)" if options.dry_run else ""  # kubectl's printer's, in dry runs
         timeout = options.timeout or 0
         self.timeout_text = go_duration(timeout) if timeout else go_duration(MAX_DURATION_NS / 1e9)
         self.timeout = float(timeout) if timeout else float("inf")
@@ -238,7 +243,11 @@ class _Run:
             self.on_output(line)
 
     def delete_options(self) -> dict[str, Any]:
-        return {"gracePeriodSeconds": self.options.grace_period} if self.options.grace_period >= 0 else {}
+        """kubectl's makeDeleteOptions: the grace period when >= 0, dryRun All for a dry run."""
+        options: dict[str, Any] = {"gracePeriodSeconds": self.options.grace_period} if self.options.grace_period >= 0 else {}
+        if self.options.dry_run:
+            options["dryRun"] = ["All"]
+        return options
 
 
 def drain_steps(
@@ -248,8 +257,8 @@ def drain_steps(
     """kubectl drain of one node as steps: cordon, list and filter, evict (or delete) and wait.
     ``clock`` is monotonic seconds, ``wall`` the current UTC time (deletionTimestamps)."""
     run = _Run(node, options, clock, wall, on_output)
-    run.result.cordoned = yield from cordon_steps(node, True)
-    run.say(f"node/{node} {'cordoned' if run.result.cordoned else 'already cordoned'}")
+    run.result.cordoned = yield from cordon_steps(node, True, dry_run=options.dry_run)
+    run.say(f"node/{node} {'cordoned' if run.result.cordoned else 'already cordoned'}{run.suffix}")
     pods: list[Mapping[str, Any]] = list((yield from _list_pods(run)))
     statuses: list[tuple[Mapping[str, Any], filters.PodDeleteStatus]] = []
     for pod in pods:
@@ -279,7 +288,7 @@ def drain_steps(
             yield from _delete(run, evicting)
     if run.result.errors:
         raise DrainError(run.result.errors, run.result)
-    run.say(f"node/{node} drained")
+    run.say(f"node/{node} drained{run.suffix}")
     return run.result
 
 
@@ -340,7 +349,7 @@ def _evict(run: _Run, pod: Mapping[str, Any], result: PodDrainResult, version: s
     active: Mapping[str, Any] = pod
     delay = run.options.evict_error_retry_delay
     while True:
-        run.say(f"evicting pod {namespace}/{name}", result)
+        run.say(f"evicting pod {namespace}/{name}{run.suffix}", result)
         if run.clock() >= deadline:
             return _fail(run, result, f"error when evicting pods/{_q(name)} -n {_q(namespace)}: global timeout reached: {run.timeout_text}")
         body = {
@@ -376,6 +385,9 @@ def _evict(run: _Run, pod: Mapping[str, Any], result: PodDrainResult, version: s
         fresh = yield Send(Request("GET", _pod_path(namespace, name)))
         if not isinstance(fresh, Exception):
             active = fresh
+    if run.options.dry_run:  # accepted; nothing to wait for
+        result.outcome = DrainOutcome.EVICTED
+        return None
     uid = str(_meta(active).get("uid", ""))
     while True:
         error = yield from _poll_once(run, result, uid, evicted=True)
@@ -424,6 +436,10 @@ def _delete(run: _Run, pods: list[tuple[Mapping[str, Any], PodDrainResult]]) -> 
         reply = yield Send(Request("DELETE", _pod_path(result.namespace, result.name), body=body, content_type="application/json"))
         if isinstance(reply, Exception) and not isinstance(reply, NotFound):
             return _fail(run, result, _text(reply))
+        if run.options.dry_run:
+            result.outcome = DrainOutcome.DELETED
+    if run.options.dry_run:  # accepted; nothing to wait for
+        return None
     deadline = run.clock() + run.timeout  # the wait's own timeout, from the last deletion on
     waiting = [(str(_meta(pod).get("uid", "")), result) for pod, result in pods]
     while True:
