@@ -12,6 +12,8 @@ from kgen.runtime.kubectl import DrainError, DrainOutcome, DrainResult, PodDrain
 
 def maintenance(cs: Clientset, node: str) -> list[str]:
     assert_type(cordon(cs, node), bool)
+    preview = drain(cs, node, dry_run=True, force=True)
+    assert_type(preview.dry_run, bool)
     try:
         result = drain(cs, node, ignore_daemonsets=True, delete_emptydir_data=True, grace_period=30, timeout=300,
                        pod_selector="tier!=critical", on_output=print)
@@ -31,7 +33,7 @@ def maintenance(cs: Clientset, node: str) -> list[str]:
 
 
 async def on_asyncio(acs: AsyncClientset, node: str) -> int:
-    assert_type(await cordon(acs, node), bool)
+    assert_type(await cordon(acs, node, dry_run=True), bool)
     result = await drain(acs, node, force=True, disable_eviction=True, skip_wait_for_delete_timeout=60)
     assert_type(result, DrainResult)
     await uncordon(acs, node)
