@@ -277,7 +277,7 @@ def untar_all(reader: Readable, prefix: str, destination: str, result: CopyResul
     truncated) with 0666 less the umask; a hard link or a device becomes an empty file, as
     kubectl's ``os.Create`` and a copy of no bytes make it."""
     try:
-        archive = tarfile.open(fileobj=_RawReader(reader), mode="r|", encoding="utf-8", errors="surrogateescape")
+        archive = tarfile.open(fileobj=_RawReader(reader), mode="r|", bufsize=CHUNK, encoding="utf-8", errors="surrogateescape")
     except tarfile.ReadError as e:
         if str(e) == "empty file":
             return  # no entries at all: as tar.Reader's immediate io.EOF

@@ -43,7 +43,7 @@ from kgen.runtime.kubectl._cp_tar import (
     tar_chunks,
     untar_all,
 )
-from kgen.runtime.tools.remotecommand import AsyncPodCommands, PodCommands
+from kgen.runtime.tools.remotecommand import AsyncPodCommands, PodCommands, RemoteCommandError
 
 __all__ = ["CopyError", "CopyResult", "async_copy_from_pod", "async_copy_to_pod", "copy_from_pod", "copy_to_pod"]
 
@@ -96,8 +96,11 @@ def copy_to_pod(
     does not exist; ``CopyError`` when the pod's tar fails (its exit code and stderr)."""
     source, destination = _paths(local, remote, local_first=True)
     _check_source(source)
-    checked = pods.exec(pod, ["test", "-d", destination], container=container, timeout=CHECK_DIR_TIMEOUT)
-    if checked.exit_code == 0:
+    try:  # kubectl: any failure of the test but its timeout means "not a directory"
+        into = pods.exec(pod, ["test", "-d", destination], container=container, timeout=CHECK_DIR_TIMEOUT).exit_code == 0
+    except RemoteCommandError:
+        into = False
+    if into:
         destination = go_join(destination, go_base(source))
     command = _extract_command(destination, no_preserve)
     with pods.exec_stream(pod, command, container=container, stdin=True) as session:
@@ -187,8 +190,11 @@ async def async_copy_to_pod(
     """``copy_to_pod`` on the asyncio pods client, awaited."""
     source, destination = _paths(local, remote, local_first=True)
     _check_source(source)
-    checked = await pods.exec(pod, ["test", "-d", destination], container=container, timeout=CHECK_DIR_TIMEOUT)
-    if checked.exit_code == 0:
+    try:
+        into = (await pods.exec(pod, ["test", "-d", destination], container=container, timeout=CHECK_DIR_TIMEOUT)).exit_code == 0
+    except RemoteCommandError:
+        into = False
+    if into:
         destination = go_join(destination, go_base(source))
     command = _extract_command(destination, no_preserve)
     chunks: Iterator[bytes] = tar_chunks(source, go_base(go_clean(destination)))
