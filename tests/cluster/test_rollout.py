@@ -3,14 +3,12 @@
 moment, ``restart`` against ``kubectl rollout restart``, ``undo`` against ``kubectl rollout undo``
 on a twin Deployment, ``scale`` against ``kubectl scale``.
 
-The status sequences are compared as sequences of distinct consecutive messages (kubectl prints a
-line per watch event, the same line again when an event leaves the status as it was; both watch
-the same events, so the repeats match too, but which events arrive between two status changes is
-the controllers' business, not what is compared). Each test holds the object in a steady, not-done
-state while the three watchers start (a paused Deployment, a DaemonSet inside minReadySeconds, a
-StatefulSet pod kept terminating by a finalizer), then lets it go, so all three list the same state
-and the sequences must agree from the first line (see ``_same_sequence`` for the one timing-only
-difference accepted).
+The status sequences are compared line for line: kubectl prints a line per watch event, the same
+line again when an event leaves the status as it was, and so does ``rollout_status``. Each test
+holds the object in a steady, not-done state while the three watchers start (a paused Deployment,
+a DaemonSet inside minReadySeconds, a StatefulSet pod kept terminating by a finalizer), then lets
+it go, so all three list the same state and then see the same events: there is no timing
+difference left to explain, and none is accepted.
 """
 
 from __future__ import annotations
@@ -156,30 +154,12 @@ class _Watchers:
         return self._proc.returncode, self._proc.stderr.read()
 
 
-def _is_subsequence(short: list[str], long: list[str]) -> bool:
-    rest = iter(long)
-    return all(any(item == other for other in rest) for item in short)
-
-
-def _same_sequence(kubectl: list[str], kgen: list[str], *, steady_start: bool) -> None:
-    """kgen's distinct status messages are kubectl's. Two timing-only differences are accepted, and
-    printed: without a steady start, one watcher may list later and so begin further on in the same
-    sequence; and one may not see every intermediate status the other saw (kubectl was seen to go
-    from "0 out of 3" straight to "2 out of 3 new replicas" in the same run where kgen's sync and
-    async iterators each saw "1 out of 3" in between), so the shorter must be a subsequence of the
-    longer with the same last message (and the same first, from a steady start). The cause of
-    kubectl's skips was not pinned down: its informer (client-go v0.37's RealFIFO, watch-list)
-    delivers deltas in order, so the likeliest is a watch the apiserver ended and a relist, which
-    shows only the state of the moment."""
-    expected, actual = _distinct(kubectl), _distinct(kgen)
-    if expected == actual:
-        return
-    shorter, longer = sorted((expected, actual), key=len)
-    assert shorter and shorter[-1] == longer[-1], f"kgen {actual} != kubectl {expected}"
-    if steady_start:
-        assert shorter[0] == longer[0], f"kgen {actual} != kubectl {expected}"
-    assert _is_subsequence(shorter, longer), f"kgen {actual} != kubectl {expected}"
-    print(f"timing only: {'kgen' if shorter is actual else 'kubectl'} saw fewer statuses; kgen {actual}, kubectl {expected}")
+def _same_sequence(kubectl: list[str], kgen: list[str]) -> None:
+    """kgen's messages are kubectl's, line for line: both started from the same steady state and
+    watched the same events, so even the repeats (one per event that left the status as it was)
+    agree; the distinct sequence is shown first when they do not."""
+    assert _distinct(kgen) == _distinct(kubectl), f"kgen {_distinct(kgen)} != kubectl {_distinct(kubectl)}"
+    assert kgen == kubectl
 
 
 def test_rollout_of_a_new_image_is_reported_as_kubectl_reports_it(kube_cluster: Cluster, cs: Clientset, ns: str) -> None:
@@ -195,8 +175,8 @@ def test_rollout_of_a_new_image_is_reported_as_kubectl_reports_it(kube_cluster: 
     code, stderr = watchers.finish()
     assert (code, stderr) == (0, "")
     assert watchers.errors == {"sync": None, "asyncio": None}
-    _same_sequence(watchers.kubectl, watchers.sync, steady_start=True)
-    _same_sequence(watchers.kubectl, watchers.asyncio, steady_start=True)
+    _same_sequence(watchers.kubectl, watchers.sync)
+    _same_sequence(watchers.kubectl, watchers.asyncio)
     assert len(_distinct(watchers.kubectl)) >= 3, watchers.kubectl  # a real rollout: several steps were seen
 
 
@@ -216,8 +196,8 @@ def test_stuck_rollout_fails_on_the_progress_deadline_as_kubectl_does(kube_clust
         error = watchers.errors[flavour]
         assert isinstance(error, RolloutStatusError), (flavour, error)
         assert stderr == f"error: {error}\n"
-    _same_sequence(watchers.kubectl, watchers.sync, steady_start=True)
-    _same_sequence(watchers.kubectl, watchers.asyncio, steady_start=True)
+    _same_sequence(watchers.kubectl, watchers.sync)
+    _same_sequence(watchers.kubectl, watchers.asyncio)
 
 
 def _held(cs: Clientset, ns: str) -> bool:
@@ -252,8 +232,8 @@ def test_stateful_set_partition_is_reported_as_kubectl_reports_it(kube_cluster: 
     code, stderr = watchers.finish()
     assert (code, stderr) == (0, "")
     assert watchers.errors == {"sync": None, "asyncio": None}
-    _same_sequence(watchers.kubectl, watchers.sync, steady_start=True)
-    _same_sequence(watchers.kubectl, watchers.asyncio, steady_start=True)
+    _same_sequence(watchers.kubectl, watchers.sync)
+    _same_sequence(watchers.kubectl, watchers.asyncio)
     assert len(_distinct(watchers.kubectl)) >= 2, watchers.kubectl
     assert watchers.kubectl[-1] == watchers.sync[-1] == watchers.asyncio[-1]
     updated = some(sets.get("db").status).updated_replicas
@@ -283,8 +263,8 @@ def test_daemon_set_and_kubectls_refusals(kube_cluster: Cluster, cs: Clientset, 
     code, stderr = watchers.finish()
     assert (code, stderr) == (0, "")
     assert watchers.errors == {"sync": None, "asyncio": None}
-    _same_sequence(watchers.kubectl, watchers.sync, steady_start=True)
-    _same_sequence(watchers.kubectl, watchers.asyncio, steady_start=True)
+    _same_sequence(watchers.kubectl, watchers.sync)
+    _same_sequence(watchers.kubectl, watchers.asyncio)
     assert len(_distinct(watchers.kubectl)) >= 2, watchers.kubectl
     # An OnDelete strategy, and a revision that is not the running one: kubectl's errors, word for word.
     daemons.patch("agent", {"spec": {"updateStrategy": {"type": "OnDelete", "rollingUpdate": None}}})
