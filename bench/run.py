@@ -82,7 +82,7 @@ def _version(name: str) -> str:
 
 
 #: The tables ``--only`` can pick, in the order they are printed.
-TABLES = ("codec", "imports", "generation", "rest", "informer", "scale", "operator", "validation")
+TABLES = ("codec", "imports", "generation", "rest", "informer", "scale", "operator", "validation", "portforward")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -120,6 +120,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="timed passes over them, kgen (default: 5); kubernetes-validate: --validation-peer-repeats")
     parser.add_argument("--validation-peer-repeats", type=int, default=3,
                         help="timed passes over them, kubernetes-validate's validate() (default: 3)")
+    parser.add_argument("--pf-megabytes", type=int, default=50,
+                        help="MB echoed through one connection, port-forward throughput (default: 50)")
+    parser.add_argument("--pf-connections", type=int, default=200,
+                        help="sequential connections, port-forward latency (default: 200)")
+    parser.add_argument("--pf-rounds", type=int, default=3, help="alternated rounds, kgen then kubectl (default: 3)")
     return parser
 
 
@@ -210,6 +215,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                                        args.validation_peer_repeats, _progress)
         tables.append(validation.table(validated))
         notes += validation.notes(validated)
+    if "portforward" in chosen:
+        from . import portforward
+
+        _progress(f"port-forward: kgen and kubectl, {args.pf_megabytes} MB and {args.pf_connections} connections each")
+        pf_kgen, pf_kubectl = portforward.measure(args.pf_megabytes, args.pf_connections, args.pf_rounds, _progress)
+        tables.append(portforward.table(pf_kgen, pf_kubectl, args.pf_megabytes, args.pf_connections))
+        notes += portforward.notes(args.pf_rounds)
     header = (f"kgen bench — Python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}; "
               f"1-min load average {load_before:.2f} at start, {os.getloadavg()[0]:.2f} at end")
     if "scale" in chosen:
