@@ -19,7 +19,7 @@ import datetime
 import json
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import httpx
@@ -27,7 +27,7 @@ import pytest
 
 from kgen.kubernetes.fake import FakeClientset
 from kgen.runtime.kubectl.drain import filters as drain_filters
-from kgen.runtime.kubectl.drain import DrainError, DrainOutcome, DrainResult, cordon, drain, uncordon
+from kgen.runtime.kubectl.drain import DrainError, DrainOutcome, DrainResult, PodDeleteStatus, cordon, drain, uncordon
 from kgen.runtime.kubectl.drain.core import DrainOptions, aggregate, drain_steps, go_duration
 from kgen.runtime.kubectl.drain.steps import arun, run
 from kgen.runtime.rest import AsyncRESTClient, Config, RESTClient
@@ -215,6 +215,32 @@ def test_an_orphaned_daemonset_pod_refuses_the_drain_unless_forced(flavour: str)
     # The DaemonSet filter's warning is overwritten by the next filters' Okay (kubectl keeps the
     # last filter's status), so kubectl prints none, as for a replicated pod with local storage.
     assert result.warnings == [] and _outcomes(result) == {"ds-1": "evicted"}
+
+
+def test_additional_filters_run_after_kubectls_and_can_refuse_skip_or_warn(flavour: str) -> None:
+    cluster = _Cluster(NODE_OBJ, DAEMON_SET, pod("ds-1", owner="DaemonSet"), pod("db-0", labels={"tier": "db"}),
+                       pod("cache-0", labels={"tier": "cache"}), pod("web-1"))
+    seen: list[str] = []
+
+    def by_tier(p: Mapping[str, Any]) -> PodDeleteStatus:
+        seen.append(p["metadata"]["name"])
+        tier = (p["metadata"].get("labels") or {}).get("tier")
+        if tier == "db":
+            return PodDeleteStatus.error("Pods of the db tier (drain them by hand)")
+        if tier == "cache":
+            return PodDeleteStatus.warning(False, "leaving cache Pods")
+        return PodDeleteStatus.okay()
+
+    error = _Clients(flavour, cluster).refused(ignore_daemonsets=True, additional_filters=[by_tier])
+    assert error.errors == ["cannot delete Pods of the db tier (drain them by hand): ns/db-0"]
+    assert seen == ["cache-0", "db-0", "web-1"]  # not the DaemonSet's pod: kubectl's filter stopped at it
+    result = _Clients(flavour, cluster).drain(
+        ignore_daemonsets=True, additional_filters=[lambda p: PodDeleteStatus.skip("db") if p["metadata"]["name"] == "db-0"
+                                                    else PodDeleteStatus.okay(), by_tier])
+    assert _outcomes(result) == {"cache-0": "skipped", "db-0": "skipped", "ds-1": "skipped", "web-1": "evicted"}
+    assert result.warnings == ["leaving cache Pods: ns/cache-0", "ignoring DaemonSet-managed Pods: ns/ds-1"]  # list order
+    with pytest.raises(TypeError, match="additional_filters: .* returned None, expected a PodDeleteStatus"):
+        _Clients(flavour, cluster).drain(additional_filters=[lambda p: None])
 
 
 def test_a_finished_pod_goes_whatever_the_filters(flavour: str) -> None:

@@ -23,10 +23,13 @@ and waited for until gone or replaced (core.py has the sequence). ``disable_evic
 deletes them instead, bypassing the budgets. ``grace_period`` (seconds, -1: each pod's own) goes
 with every eviction or deletion; ``timeout`` (seconds; None or 0: none) bounds the evictions and
 the waits; ``pod_selector`` limits the drain to the pods it matches;
-``skip_wait_for_delete_timeout`` leaves pods deleted longer ago than that many seconds alone
-(a node that is gone never confirms their deletion). ``dry_run`` is ``kubectl drain --dry-run=server``: the
-cordon, evictions and deletions are the server's dry runs (admission and budgets answer, nothing
-is stored or waited for), and kubectl's lines end in ``(server dry run)``.
+``skip_wait_for_delete_timeout`` leaves pods deleted longer ago than that many seconds alone (a
+node that is gone never confirms their deletion). ``additional_filters`` (pkg/drain's
+AdditionalFilters) run after kubectl's, each a function of the pod's JSON returning a
+``PodDeleteStatus`` (``.okay()``, ``.skip()``, ``.warning(delete, message)``,
+``.error(message)``). ``dry_run`` is ``kubectl drain --dry-run=server``: the cordon, evictions
+and deletions are the server's dry runs (admission and budgets answer, nothing is stored or
+waited for), and kubectl's lines end in ``(server dry run)``.
 
 The result has a ``PodDrainResult`` per pod (evicted, deleted, gone, skipped, refused, failed or
 pending, with the reason, kubectl's warning and the lines kubectl prints about it) and the
@@ -46,5 +49,9 @@ RunNodeDrain: ``drain``), and ``steps.py``, the two drivers that run the steps.
 from kgen.runtime.kubectl.drain.cordon import cordon, uncordon
 from kgen.runtime.kubectl.drain.core import DrainError, DrainOptions, DrainOutcome, DrainResult, PodDrainResult
 from kgen.runtime.kubectl.drain.default import drain
+from kgen.runtime.kubectl.drain.filters import PodDeleteStatus, PodFilter
 
-__all__ = ["DrainError", "DrainOptions", "DrainOutcome", "DrainResult", "PodDrainResult", "cordon", "drain", "uncordon"]
+__all__ = [
+    "DrainError", "DrainOptions", "DrainOutcome", "DrainResult", "PodDeleteStatus", "PodDrainResult", "PodFilter", "cordon",
+    "drain", "uncordon",
+]

@@ -146,6 +146,7 @@ class DrainOptions:
     evict_error_retry_delay: float = 5.0
     chunk_size: int = 500
     dry_run: bool = False
+    additional_filters: tuple[filters.PodFilter, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("force", "ignore_daemonsets", "delete_emptydir_data", "disable_eviction", "dry_run"):
@@ -159,6 +160,8 @@ class DrainOptions:
             raise ValueError(f"timeout: expected seconds >= 0 (None or 0: no timeout), got {self.timeout!r}")
         if not isinstance(self.evict_error_retry_delay, int | float) or self.evict_error_retry_delay < 0:
             raise ValueError(f"evict_error_retry_delay: expected seconds >= 0, got {self.evict_error_retry_delay!r}")
+        if not all(callable(f) for f in self.additional_filters):
+            raise TypeError(f"additional_filters: expected functions of a pod, got {self.additional_filters!r}")
         if self.chunk_size < 0:
             raise ValueError(f"chunk_size: expected a page size >= 0 (0: one page), got {self.chunk_size}")
         if self.pod_selector is not None:
@@ -326,7 +329,7 @@ def _filter(run: _Run, pod: Mapping[str, Any]) -> Steps[filters.PodDeleteStatus]
         found = yield Send(Request("GET", f"/apis/apps/v1/namespaces/{namespace}/daemonsets/{quote(daemon_set, safe='')}"))
         if isinstance(found, Exception):
             missing = (isinstance(found, NotFound), _text(found))
-    return filters.filter_pod(pod, options, now=now, daemon_set_error=missing)
+    return filters.filter_pod(pod, options, now=now, daemon_set_error=missing, additional=run.options.additional_filters)
 
 
 def _eviction_version(run: _Run) -> Steps[str | None]:

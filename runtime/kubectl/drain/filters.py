@@ -22,14 +22,15 @@ functions stay free of I/O.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Mapping
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
     "DAEMON_SET_FATAL", "DAEMON_SET_WARNING", "FilterOptions", "LOCAL_STORAGE_FATAL", "LOCAL_STORAGE_WARNING",
-    "MIRROR_POD_ANNOTATION", "PodDeleteStatus", "UNMANAGED_FATAL", "UNMANAGED_WARNING", "controller_of", "daemon_set_controller",
-    "errors", "filter_pod", "should_skip_pod", "warnings",
+    "MIRROR_POD_ANNOTATION", "PodDeleteStatus", "PodFilter", "UNMANAGED_FATAL", "UNMANAGED_WARNING", "controller_of",
+    "daemon_set_controller", "errors", "filter_pod", "should_skip_pod", "warnings",
 ]
 
 DAEMON_SET_FATAL = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)"
@@ -59,6 +60,31 @@ class PodDeleteStatus:
     delete: bool
     reason: str
     message: str = ""
+
+    @classmethod
+    def okay(cls) -> PodDeleteStatus:
+        """Let the pod go (kubectl's MakePodDeleteStatusOkay)."""
+        return cls(True, OKAY)
+
+    @classmethod
+    def skip(cls, explanation: str = "") -> PodDeleteStatus:
+        """Leave the pod, silently (MakePodDeleteStatusSkip); ``explanation`` for the result only."""
+        return cls(False, SKIP, explanation)
+
+    @classmethod
+    def warning(cls, delete: bool, message: str) -> PodDeleteStatus:
+        """Let it go or leave it, listed under ``message`` in the drain's warning
+        (MakePodDeleteStatusWithWarning)."""
+        return cls(delete, WARNING, message)
+
+    @classmethod
+    def error(cls, message: str) -> PodDeleteStatus:
+        """Refuse the whole drain: ``cannot delete <message>: ns/pod`` (MakePodDeleteStatusWithError)."""
+        return cls(False, ERROR, message)
+
+
+PodFilter = Callable[[Mapping[str, Any]], PodDeleteStatus]
+"""A filter of one's own (kubectl's ``PodFilter``): the pod as the apiserver's JSON, its status."""
 
 
 @dataclass(frozen=True)
@@ -156,22 +182,31 @@ def _unreplicated(pod: Mapping[str, Any], options: FilterOptions) -> PodDeleteSt
 
 def filter_pod(
     pod: Mapping[str, Any], options: FilterOptions, *, now: datetime.datetime,
-    daemon_set_error: tuple[bool, str] | None = None,
+    daemon_set_error: tuple[bool, str] | None = None, additional: Sequence[PodFilter] = (),
 ) -> PodDeleteStatus:
-    """kubectl's filterPods for one pod: the filters in kubectl's order, stopping at the first
-    that keeps the pod; the last status computed is the pod's."""
-    steps: tuple[Callable[[], PodDeleteStatus], ...] = (
+    """kubectl's filterPods for one pod: the filters in kubectl's order, then the ``additional``
+    ones (Helper.AdditionalFilters), stopping at the first that keeps the pod; the last status
+    computed is the pod's."""
+    steps: list[Callable[[], PodDeleteStatus]] = [
         lambda: _skip_deleted(pod, options, now),
         lambda: _daemon_set(pod, options, daemon_set_error),
         lambda: _mirror(pod),
         lambda: _local_storage(pod, options),
         lambda: _unreplicated(pod, options),
-    )
+    ]
+    steps += [functools.partial(_own, f, pod) for f in additional]
     status = _OKAY
     for step in steps:
         status = step()
         if not status.delete:
             break
+    return status
+
+
+def _own(pod_filter: PodFilter, pod: Mapping[str, Any]) -> PodDeleteStatus:
+    status = pod_filter(pod)
+    if not isinstance(status, PodDeleteStatus):
+        raise TypeError(f"additional_filters: {pod_filter!r} returned {status!r}, expected a PodDeleteStatus")
     return status
 
 

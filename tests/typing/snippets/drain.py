@@ -4,15 +4,27 @@ the error's are typed; mistakes in the keywords, and forgetting the await, are c
 
 from __future__ import annotations
 
-from typing import assert_type
+from collections.abc import Mapping
+from typing import Any, assert_type
 
 from kgen.kubernetes import AsyncClientset, Clientset
 from kgen.runtime.kubectl import DrainError, DrainOutcome, DrainResult, PodDrainResult, cordon, drain, uncordon
+from kgen.runtime.kubectl.drain import PodDeleteStatus
+
+
+def is_database(pod: Mapping[str, Any]) -> bool:
+    return (pod["metadata"].get("labels") or {}).get("tier") == "db"
+
+
+def keep_databases(pod: Mapping[str, Any]) -> PodDeleteStatus:
+    if (pod["metadata"].get("labels") or {}).get("tier") == "db":
+        return PodDeleteStatus.error("Pods of the db tier")
+    return PodDeleteStatus.okay()
 
 
 def maintenance(cs: Clientset, node: str) -> list[str]:
     assert_type(cordon(cs, node), bool)
-    preview = drain(cs, node, dry_run=True, force=True)
+    preview = drain(cs, node, dry_run=True, force=True, additional_filters=[keep_databases])
     assert_type(preview.dry_run, bool)
     try:
         result = drain(cs, node, ignore_daemonsets=True, delete_emptydir_data=True, grace_period=30, timeout=300,
@@ -44,5 +56,6 @@ def mistakes(cs: Clientset, acs: AsyncClientset, node: str) -> None:
     drain(cs, node, ignore_daemonset=True)  # E: call-overload
     drain(cs, node, timeout="5m")  # E: call-overload
     drain(cs, node, True)  # E: call-overload
+    drain(cs, node, additional_filters=[is_database])  # E: list-item
     result: DrainResult = drain(acs, node)  # E: assignment
     print(result.pods[0].outcome == "evicted", result.node)
