@@ -140,6 +140,19 @@ def test_copies_into_the_pod_equal_kubectl_cps(
     asyncio.run(copy_async())
     assert _snapshot(work / "async") == expected
 
+    # the pod's tar fails (no such parent): kubectl exits with its code after its messages
+    failed = _kubectl_cp(kube_cluster, "tree", f"{ns}/{pod}:no/such/parent", cwd=local)
+    assert failed.returncode == 2 and "command terminated with exit code 2" in failed.stderr, failed
+
+    async def fail_async() -> CopyError:
+        async with AsyncClientset(load_kubeconfig(kube_cluster.kubeconfig)) as acs:
+            with pytest.raises(CopyError) as e:
+                await async_copy_to_pod(acs.core_v1.pods(ns), pod, str(local / "tree"), "no/such/parent")
+            return e.value
+
+    error = asyncio.run(fail_async())
+    assert error.exit_code == failed.returncode and error.stderr and error.stderr in failed.stdout + failed.stderr
+
     missing = _kubectl_cp(kube_cluster, "nowhere", f"{ns}/{pod}:x", cwd=local)
     with pytest.raises(FileNotFoundError) as e:
         copy_to_pod(pods, pod, "nowhere", "x")
