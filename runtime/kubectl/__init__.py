@@ -7,12 +7,11 @@ from kgen.runtime.kubectl.apply import ApplyResult as ApplyResult, apply as appl
 from kgen.runtime.kubectl.apply import async_delete as async_delete, delete as delete  # noqa: E402
 from kgen.runtime.kubectl.manifests import Manifest as Manifest, ManifestError as ManifestError  # noqa: E402
 from kgen.runtime.kubectl.manifests import dump_all_yaml as dump_all_yaml, load_all_yaml as load_all_yaml  # noqa: E402
-from kgen.runtime.kubectl.rollback import RollbackError as RollbackError  # noqa: E402
-from kgen.runtime.kubectl.rollout import RolloutError as RolloutError, RolloutTimeout as RolloutTimeout  # noqa: E402
-from kgen.runtime.kubectl.rollout import restart as restart, restart_patch as restart_patch, rollout_status as rollout_status  # noqa: E402
-from kgen.runtime.kubectl.rollout import undo as undo  # noqa: E402
-from kgen.runtime.kubectl.status_viewer import RolloutStatusError as RolloutStatusError, rollout_status_of as rollout_status_of  # noqa: E402
-from kgen.runtime.kubectl.scaler import ScalePreconditionError as ScalePreconditionError, scale as scale  # noqa: E402
+from kgen.runtime.kubectl.rollout import RollbackError as RollbackError, RolloutError as RolloutError  # noqa: E402
+from kgen.runtime.kubectl.rollout import RolloutStatusError as RolloutStatusError, RolloutTimeout as RolloutTimeout  # noqa: E402
+from kgen.runtime.kubectl.rollout import ScalePreconditionError as ScalePreconditionError, restart as restart  # noqa: E402
+from kgen.runtime.kubectl.rollout import restart_patch as restart_patch, rollout_status as rollout_status  # noqa: E402
+from kgen.runtime.kubectl.rollout import rollout_status_of as rollout_status_of, scale as scale, undo as undo  # noqa: E402
 from kgen.runtime.kubectl.wait import async_wait_for as async_wait_for, async_wait_for_all as async_wait_for_all  # noqa: E402
 from kgen.runtime.kubectl.wait import wait_for as wait_for, wait_for_all as wait_for_all  # noqa: E402
 from kgen.runtime.kubectl.drain import DrainError as DrainError, DrainOutcome as DrainOutcome, DrainResult as DrainResult  # noqa: E402

@@ -29,9 +29,9 @@ from kgen.runtime.kubectl import (
     scale,
     undo,
 )
-from kgen.runtime.kubectl import rollback
 from kgen.runtime.kubectl.rollout import rfc3339_now
-from kgen.runtime.kubectl.status_viewer import revision_of
+from kgen.runtime.kubectl.rollout import rollback
+from kgen.runtime.kubectl.rollout.status_viewer import revision_of
 from tests.support.flavours import Flavour
 
 
@@ -218,7 +218,7 @@ def test_undo_on_the_fake_clientset(flavour: Flavour) -> None:
 
 
 def test_scale_retries_a_conflict_and_checks_preconditions(flavour: Flavour, monkeypatch: pytest.MonkeyPatch) -> None:
-    import kgen.runtime.kubectl.scaler as module
+    import kgen.runtime.kubectl.rollout.scaler as module
 
     monkeypatch.setattr(module, "SCALE_RETRY_INTERVAL", 0.01)
     cs, client = clients(flavour, deployment(DONE, replicas=3))

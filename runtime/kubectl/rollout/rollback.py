@@ -7,7 +7,7 @@ ReplicaSet of the revision asked for (0: the one before the newest), and replace
 Deployment's template with it by a JSON patch that also sets the Deployment's annotations to the
 ReplicaSet's, but for those that belong to the Deployment itself (its revision, the
 last-applied configuration, ...), which are kept. The I/O (get, list, patch) is in
-``kgen.runtime.kubectl.rollout``; what is here decides, so it is tested without a server.
+``commands``; what is here decides, so it is tested without a server.
 """
 
 from __future__ import annotations
@@ -17,12 +17,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kgen.runtime.apimachinery.selectors import LabelSelector
-from kgen.runtime.kubectl.status_viewer import revision_of
+from kgen.runtime.kubectl.rollout.status_viewer import revision_of
 
 DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY = "pod-template-hash"
 """The label the deployment controller adds to each ReplicaSet's template (never the Deployment's)."""
 ROLLBACK_SUCCESS = "rolled back"
+"""What a rollback that patched the Deployment returns (kubectl prints it after the object's name)."""
 ROLLBACK_SKIPPED = "skipped rollback"
+"""The start of what a rollback that had nothing to change returns (``skipped_message``)."""
 
 ANNOTATIONS_TO_SKIP = frozenset({
     "kubectl.kubernetes.io/last-applied-configuration",

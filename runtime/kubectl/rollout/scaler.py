@@ -18,8 +18,8 @@ from typing import Any, Protocol, TypeVar, overload
 
 from kgen.runtime.apimachinery.errors import Conflict
 from kgen.runtime.apimachinery.model import Model
-from kgen.runtime.kubectl._steps import Call, Sleep, Steps, arun, check_arguments, is_async, run
-from kgen.runtime.kubectl.status_viewer import as_json
+from kgen.runtime.kubectl.rollout._steps import Call, Sleep, Steps, arun, check_arguments, is_async, run
+from kgen.runtime.kubectl.rollout.status_viewer import as_json
 
 S = TypeVar("S", bound=Model)
 """The Scale model."""
@@ -41,15 +41,25 @@ class ScalePreconditionError(Exception):
 class ScalableClient(Protocol[S]):
     """A typed client with the scale subresource (Deployments, StatefulSets, ReplicaSets)."""
 
-    def scale(self, name: str) -> S: ...
-    def update_scale(self, name: str, scale: S) -> S: ...
+    def scale(self, name: str) -> S:
+        """The Scale of ``name`` (GET .../scale)."""
+        ...
+
+    def update_scale(self, name: str, scale: S) -> S:
+        """Replace the Scale of ``name`` (PUT .../scale); the Scale the server stored."""
+        ...
 
 
 class AsyncScalableClient(Protocol[S]):
     """``ScalableClient`` on asyncio."""
 
-    async def scale(self, name: str) -> S: ...
-    async def update_scale(self, name: str, scale: S) -> S: ...
+    async def scale(self, name: str) -> S:
+        """The Scale of ``name`` (GET .../scale)."""
+        ...
+
+    async def update_scale(self, name: str, scale: S) -> S:
+        """Replace the Scale of ``name`` (PUT .../scale); the Scale the server stored."""
+        ...
 
 
 def check_scale_preconditions(scale_: Model | Mapping[str, Any], current_replicas: int | None,

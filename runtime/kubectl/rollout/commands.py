@@ -1,7 +1,7 @@
 """``kubectl rollout status``, ``rollout restart`` and ``rollout undo`` on the typed clients, sync
-and async under the same names (``kubectl scale`` is in ``kgen.runtime.kubectl.scaler``).
+and async under the same names (``kubectl scale`` is in ``scaler``).
 
-Each verb is one I/O-free generator of steps (``kgen.runtime.kubectl._steps``), performed by the
+Each verb is one I/O-free generator of steps (``_steps``), performed by the
 driver of the client's flavour: ``rollout_status(cs.apps_v1.deployments("ns"), "web")`` is an
 iterator, the same call with an async clientset's client an async iterator; ``restart`` and
 ``undo`` return their result, or an awaitable of it.
@@ -12,14 +12,14 @@ What each does is kubectl's (k8s.io/kubectl pkg/cmd/rollout, pkg/polymorphichelp
   ``metadata.name`` field selector and watches it from the list's resourceVersion through
   ``kgen.runtime.tools.watch.RetryWatcher`` (watchtools.UntilWithSync's list+watch: resumed
   across server timeouts and dropped connections, a 410 bridged by a relist), yielding the status
-  viewer's message (``kgen.runtime.kubectl.status_viewer``) after every event that carries the
+  viewer's message (``status_viewer``) after every event that carries the
   object, until the viewer says done. Deletion ends it with kubectl's "object has been deleted";
   ``timeout`` bounds the whole wait and raises ``RolloutTimeout``.
 * ``restart`` sends kubectl's strategic merge patch, the pod template's
   ``kubectl.kubernetes.io/restartedAt`` annotation set to the local time in RFC 3339 (Go's
   ``time.RFC3339``, which writes ``Z`` for UTC), and refuses a paused Deployment.
-* ``undo`` is DeploymentRollbacker: the ReplicaSet of the revision (``kgen.runtime.kubectl.
-  rollback``), skipped when the template already matches, else kubectl's JSON patch.
+* ``undo`` is DeploymentRollbacker: the ReplicaSet of the revision (``rollback``), skipped when
+  the template already matches, else kubectl's JSON patch.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from kgen.runtime.apimachinery.meta import list_meta
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
 from kgen.runtime.gentype.resource import DictCodec, PatchType, ResourceInfo
-from kgen.runtime.kubectl import rollback
-from kgen.runtime.kubectl._steps import END, Call, Emit, Next, Steps, Watch, aiterate, arun, check_arguments, is_async, iterate, run
-from kgen.runtime.kubectl.status_viewer import RolloutStatusError, as_json, group_kind, status_viewer_for
+from kgen.runtime.kubectl.rollout import rollback
+from kgen.runtime.kubectl.rollout._steps import END, Call, Emit, Next, Steps, Watch, aiterate, arun, check_arguments, is_async, iterate, run
+from kgen.runtime.kubectl.rollout.status_viewer import RolloutStatusError, as_json, group_kind, status_viewer_for
 from kgen.runtime.tools.watch import AsyncWatchable, Watchable, lister_watcher
 
 T = TypeVar("T")
@@ -72,17 +72,27 @@ class RolloutTimeout(TimeoutError):
 class PatchableClient(Protocol[T_co]):
     """A typed client that gets and patches its kind."""
 
-    def get(self, name: str, *, resource_version: str | None = None) -> T_co: ...
+    def get(self, name: str, *, resource_version: str | None = None) -> T_co:
+        """The object ``name``."""
+        ...
+
     def patch(self, name: str, patch: Any, patch_type: PatchType = ..., *, subresource: str | None = None,
-              dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None) -> T_co: ...
+              dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None) -> T_co:
+        """``patch`` sent as ``patch_type``; the object the server stored."""
+        ...
 
 
 class AsyncPatchableClient(Protocol[T_co]):
     """``PatchableClient`` on asyncio."""
 
-    async def get(self, name: str, *, resource_version: str | None = None) -> T_co: ...
+    async def get(self, name: str, *, resource_version: str | None = None) -> T_co:
+        """The object ``name``."""
+        ...
+
     async def patch(self, name: str, patch: Any, patch_type: PatchType = ..., *, subresource: str | None = None,
-                    dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None) -> T_co: ...
+                    dry_run: bool = False, field_manager: str | None = None, field_validation: str | None = None) -> T_co:
+        """``patch`` sent as ``patch_type``; the object the server stored."""
+        ...
 
 
 # -- rollout status ------------------------------------------------------------------------
