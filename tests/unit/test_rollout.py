@@ -194,8 +194,9 @@ def test_rollback_keeps_the_deployments_own_annotations_and_drops_the_hash_label
         == "app=web,tier in (a,b)"
 
 
-def test_undo_on_the_fake_clientset(flavour: Flavour) -> None:
-    live = deployment(DONE, uid="uid-web", annotations={"deployment.kubernetes.io/revision": "2"}).to_dict()
+def test_undo_on_the_fake_clientset(flavour: Flavour, caplog: pytest.LogCaptureFixture) -> None:
+    live = deployment(DONE, uid="uid-web", annotations={"deployment.kubernetes.io/revision": "2",
+                                                        "kubectl.kubernetes.io/last-applied-configuration": "{}"}).to_dict()
     live["spec"]["template"]["spec"]["containers"][0]["image"] = "a:2"
     old, new = replica_set("1", "a:1"), replica_set("2", "a:2")
     for rs in (old, new):
@@ -210,6 +211,8 @@ def test_undo_on_the_fake_clientset(flavour: Flavour) -> None:
     stored = cs.apps_v1.deployments("ns").get("web").to_dict()
     assert stored["spec"]["template"]["spec"]["containers"][0]["image"] == "a:1"
     assert "pod-template-hash" not in stored["spec"]["template"]["metadata"]["labels"]
+    assert stored["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"] == "{}"  # kept
+    assert "previously managed with 'kubectl apply'" in caplog.text  # and warned about, as kubectl warns
     with pytest.raises(RollbackError, match="revision -1"):
         flavour.call(lambda: undo(client, "web", -1))
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping
 from typing import Any, Protocol, TypeVar, overload
@@ -38,6 +39,8 @@ from kgen.runtime.kubectl.rollout import rollback
 from kgen.runtime.kubectl.rollout._steps import END, Call, Emit, Next, Steps, Watch, aiterate, arun, check_arguments, is_async, iterate, run
 from kgen.runtime.kubectl.rollout.status_viewer import RolloutStatusError, as_json, group_kind, status_viewer_for
 from kgen.runtime.tools.watch import AsyncWatchable, Watchable, lister_watcher
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 """The kind's model (Deployment, StatefulSet, DaemonSet)."""
@@ -236,6 +239,11 @@ def _undo_steps(client: Any, name: str, to_revision: int, dry_run: bool) -> Step
     if kind != "Deployment":
         raise rollback.RollbackError(f'no rollbacker has been implemented for "{kind}.{group}"')
     deployment = as_json(obj)
+    if rollback.LAST_APPLIED in ((deployment.get("metadata") or {}).get("annotations") or {}):
+        log.warning("resource deployment.apps/%s was previously managed with 'kubectl apply'. Rolling back will not "
+                    "update the %s annotation, which may cause unexpected behavior on future 'kubectl apply' "
+                    "operations. Consider using 'kubectl apply' with your previous configuration file instead.",
+                    name, rollback.LAST_APPLIED)
     selector = rollback.selector_string((deployment.get("spec") or {}).get("selector"))
     listed = yield Call(_replica_sets_beside(client), "list_all", (), {"label_selector": selector})
     owned = rollback.owned_replica_sets(deployment, listed.get("items") or [])

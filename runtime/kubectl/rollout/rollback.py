@@ -26,8 +26,10 @@ ROLLBACK_SUCCESS = "rolled back"
 ROLLBACK_SKIPPED = "skipped rollback"
 """The start of what a rollback that had nothing to change returns (``skipped_message``)."""
 
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+"""kubectl apply's annotation (corev1.LastAppliedConfigAnnotation): undo keeps it, and warns."""
 ANNOTATIONS_TO_SKIP = frozenset({
-    "kubectl.kubernetes.io/last-applied-configuration",
+    LAST_APPLIED,
     "deployment.kubernetes.io/revision",
     "deployment.kubernetes.io/revision-history",
     "deployment.kubernetes.io/desired-replicas",
