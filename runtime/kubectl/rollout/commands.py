@@ -223,11 +223,15 @@ _REPLICA_SETS = ResourceInfo("apps", "v1", "replicasets", True, "ReplicaSet")
 
 
 def _replica_sets_beside(client: Any) -> Any:
-    """A dict client of the ReplicaSets in the namespace of the typed Deployments ``client``, on the
-    same REST client (the typed clients keep their ``ResourceClient`` in ``_client``)."""
-    inner = client._client
-    cls = AsyncResourceClient if isinstance(inner, AsyncResourceClient) else ResourceClient
-    return cls(inner._rest, _REPLICA_SETS, inner._req.namespace, DictCodec("apps/v1", "ReplicaSet"))
+    """A dict client of the ReplicaSets in the namespace of the Deployments ``client`` (a typed client,
+    which keeps its ``ResourceClient`` in ``_client``, or a resource client), on its REST client."""
+    inner = client if isinstance(client, (ResourceClient, AsyncResourceClient)) else getattr(client, "_client", None)
+    if not isinstance(inner, (ResourceClient, AsyncResourceClient)):
+        raise TypeError(f"expected a Deployments client such as cs.apps_v1.deployments(ns), not {type(client).__name__}")
+    codec = DictCodec("apps/v1", "ReplicaSet")
+    if isinstance(inner, AsyncResourceClient):
+        return AsyncResourceClient(inner._rest, _REPLICA_SETS, inner._req.namespace, codec)
+    return ResourceClient(inner._rest, _REPLICA_SETS, inner._req.namespace, codec)
 
 
 def _undo_steps(client: Any, name: str, to_revision: int, dry_run: bool) -> Steps:
