@@ -19,7 +19,9 @@ An upgrade the apiserver refuses answers with a Status (pod not found, container
 forbidden): that becomes the typed ``ApiError`` the REST client raises for the same answer
 (``NotFound``, ``BadRequest``, ``Forbidden``...). Other handshake failures raise
 ``WebSocketHandshakeError``; a connection that cannot be made raises ``OSError`` /
-``TimeoutError``. No exception of the ``websockets`` library escapes the dial.
+``TimeoutError``. No exception of the ``websockets`` library escapes the dial. An upgrade
+dropped before any answer ran nothing and is dialed again (``DIAL_RETRIES``), as the REST client
+retries a GET whose connection was closed; the whole dial stays within its one time bound.
 
 Credentials never reach a log line or exception: the library's own debug logging (which
 prints every header of the handshake) is kept off, and messages name only the method and path.
@@ -27,10 +29,12 @@ prints every header of the handshake) is kept off, and messages name only the me
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import logging
 import ssl
+import time
 import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -39,7 +43,7 @@ import httpx
 
 from kgen.runtime.apimachinery.errors import error_from_response
 from kgen.runtime.rest.client import AsyncRESTClient, Request, RESTClient, _Pipeline
-from kgen.runtime.rest.transport import CONNECT_TIMEOUT
+from kgen.runtime.rest.transport import CONNECT_TIMEOUT, DEFAULT_READ_TIMEOUT
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection as AsyncClientConnection
@@ -54,6 +58,15 @@ load balancers from closing a quiet stream."""
 PING_TIMEOUT = 61.0
 """client-go's pingReadDeadline (12 ping periods + 1 s): silence after a ping this long drops
 the connection."""
+OPEN_TIMEOUT = CONNECT_TIMEOUT + DEFAULT_READ_TIMEOUT
+"""The default bound of a dial and its upgrade: the REST client's for a connection and for the
+answer of a request read whole (kgen.runtime.rest.transport). ``Config.timeout`` replaces it,
+as it does the REST client's. (client-go's dialer has no bound of its own but the request's
+context.)"""
+DIAL_RETRIES = 3
+"""How many times an upgrade dropped before any answer is made again (see ``_Attempts``)."""
+RETRY_WAIT = 1.0
+"""Seconds before such a retry (client-go's Retry-After for a retryable error)."""
 CLOSE_TIMEOUT = 10.0
 """How long closing waits for the server's close frame before dropping the connection."""
 
@@ -64,8 +77,8 @@ _OWN_HEADERS = frozenset({
 })
 
 __all__ = [
-    "CLOSE_TIMEOUT", "PING_PERIOD", "PING_TIMEOUT", "WebSocketHandshakeError", "async_connect", "connect",
-    "websocket_url",
+    "CLOSE_TIMEOUT", "DIAL_RETRIES", "OPEN_TIMEOUT", "PING_PERIOD", "PING_TIMEOUT", "RETRY_WAIT",
+    "WebSocketHandshakeError", "async_connect", "connect", "websocket_url",
 ]
 
 
@@ -111,7 +124,7 @@ def _prepare(rest: _Pipeline, http: httpx.Client | httpx.AsyncClient, path: str,
 
 
 def _connect_kwargs(rest: _Pipeline, request: httpx.Request, subprotocols: Sequence[str],
-                    timeout: float | None) -> dict[str, Any]:
+                    timeout: float) -> dict[str, Any]:
     from websockets.typing import Subprotocol
 
     headers = [(name, value) for name, value in request.headers.multi_items() if name.lower() not in _OWN_HEADERS]
@@ -121,7 +134,7 @@ def _connect_kwargs(rest: _Pipeline, request: httpx.Request, subprotocols: Seque
         "user_agent_header": rest.config.user_agent,
         "compression": None,
         "max_size": None,
-        "open_timeout": CONNECT_TIMEOUT if timeout is None else timeout,
+        "open_timeout": timeout,
         "ping_interval": PING_PERIOD,
         "ping_timeout": PING_TIMEOUT,
         "close_timeout": CLOSE_TIMEOUT,
@@ -148,6 +161,41 @@ def _refused(error: Exception, req: Request) -> Exception:
         why = f" ({type(cause).__name__}: {cause})" if cause is not None else ""
         return WebSocketHandshakeError(f"{req.describe()}: WebSocket upgrade failed: {type(error).__name__}: {error}{why}")
     return error
+
+
+class _Attempts:
+    """The dial's time bound, and its retries of an upgrade the server dropped unanswered.
+
+    A connection closed or reset before any answer ran nothing on the server, so the upgrade
+    (a GET) is made again after a second, as the REST client retries a GET whose connection was
+    reset or closed (kgen.runtime.rest.with_retry; client-go's "retryable error", Retry-After
+    1 s), at most ``DIAL_RETRIES`` times and within the one time bound. Seen on a loaded test
+    machine: an apiserver that stalled ~30 s dropped the upgrade at its 32 s ReadHeaderTimeout."""
+
+    def __init__(self, rest: _Pipeline, timeout: float | None) -> None:
+        bound = timeout if timeout is not None else rest.config.timeout or OPEN_TIMEOUT
+        self.deadline = time.monotonic() + bound
+        self.retries = 0
+
+    def remaining(self) -> float:
+        return max(0.001, self.deadline - time.monotonic())
+
+    def retry(self, error: Exception, req: Request) -> float | None:
+        """Seconds to wait before dialing again, or None to fail with ``error``."""
+        if not _dropped(error) or self.retries >= DIAL_RETRIES or self.deadline - time.monotonic() <= RETRY_WAIT:
+            return None
+        self.retries += 1
+        log.debug("WebSocket %s %s: dropped before any answer (%s); retry %d after %ss", req.method, req.path,
+                  type(error.__cause__ or error).__name__, self.retries, RETRY_WAIT)
+        return RETRY_WAIT
+
+
+def _dropped(error: Exception) -> bool:
+    from websockets.exceptions import InvalidMessage
+
+    if isinstance(error, InvalidMessage):  # no status line: the connection ended first
+        return isinstance(error.__cause__, (EOFError, ConnectionResetError, BrokenPipeError))
+    return isinstance(error, (ConnectionResetError, BrokenPipeError))
 
 
 def _status(error: Exception) -> int:
@@ -178,8 +226,8 @@ def _unauthorized(request: httpx.Request) -> httpx.Response:
 def connect(rest: RESTClient, path: str, params: Sequence[tuple[str, str]] = (), *,
             subprotocols: Sequence[str], timeout: float | None = None) -> ClientConnection:
     """Opens a WebSocket to ``path`` (with the query ``params``) on the apiserver of ``rest``,
-    offering ``subprotocols`` in order; ``timeout`` bounds the dial and handshake (30 s by
-    default). Returns the open ``websockets.sync.client.ClientConnection``; the caller closes it.
+    offering ``subprotocols`` in order; ``timeout`` bounds the dial and handshake (``OPEN_TIMEOUT``
+    by default). Returns the open ``websockets.sync.client.ClientConnection``; the caller closes it.
 
     Raises the ``ApiError`` of a refused upgrade, ``WebSocketHandshakeError``, ``OSError`` or
     ``TimeoutError``."""
@@ -192,9 +240,10 @@ def connect(rest: RESTClient, path: str, params: Sequence[tuple[str, str]] = (),
     if flow is not None:
         request = next(flow)
     log.debug("WebSocket %s %s", req.method, req.path)
+    attempts = _Attempts(rest, timeout)
     while True:
         try:
-            kwargs = _connect_kwargs(rest, request, subprotocols, timeout)
+            kwargs = _connect_kwargs(rest, request, subprotocols, attempts.remaining())
             kwargs.update(_sync_direct(ws_connect))
             connection: ClientConnection = ws_connect(url, **kwargs)
         except Exception as e:
@@ -204,6 +253,9 @@ def connect(rest: RESTClient, path: str, params: Sequence[tuple[str, str]] = (),
                     continue
                 except StopIteration:
                     pass
+            elif (wait := attempts.retry(e, req)) is not None:
+                time.sleep(wait)
+                continue
             raised = _refused(e, req)
             if raised is e:
                 raise
@@ -226,9 +278,11 @@ async def async_connect(rest: AsyncRESTClient, path: str, params: Sequence[tuple
     if flow is not None:
         request = await flow.__anext__()
     log.debug("WebSocket %s %s", req.method, req.path)
+    attempts = _Attempts(rest, timeout)
     while True:
         try:
-            connection: AsyncClientConnection = await ws_connect(url, **_connect_kwargs(rest, request, subprotocols, timeout))
+            kwargs = _connect_kwargs(rest, request, subprotocols, attempts.remaining())
+            connection: AsyncClientConnection = await ws_connect(url, **kwargs)
         except Exception as e:
             if _status(e) == 401 and flow is not None:
                 try:
@@ -236,6 +290,9 @@ async def async_connect(rest: AsyncRESTClient, path: str, params: Sequence[tuple
                     continue
                 except StopAsyncIteration:
                     pass
+            elif (wait := attempts.retry(e, req)) is not None:
+                await asyncio.sleep(wait)
+                continue
             raised = _refused(e, req)
             if raised is e:
                 raise

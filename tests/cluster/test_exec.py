@@ -163,9 +163,9 @@ def test_a_timeout_ends_the_call_naming_the_pod_and_command(
     kube_cluster: Cluster, cs: Clientset, shell: Shell, flavour: str
 ) -> None:
     started = time.monotonic()
-    with pytest.raises(TimeoutError, match=rf"exec 'sleep 30' in pod {shell.namespace}/shell: did not finish within 1.5 s"):
-        kgen_exec(cs, kube_cluster, flavour, shell, ["sleep", "30"], timeout=1.5)
-    assert time.monotonic() - started < 5
+    with pytest.raises(TimeoutError, match=rf"^exec 'sleep 30' in pod {shell.namespace}/shell: did not finish within 2 s"):
+        kgen_exec(cs, kube_cluster, flavour, shell, ["sleep", "30"], timeout=2)
+    assert time.monotonic() - started < 10  # 2 s and the time to drop the connection, on a loaded machine
 
 
 def test_exec_stream_streams_10_mb_through_cat(cs: Clientset, shell: Shell) -> None:
@@ -207,9 +207,12 @@ def test_async_exec_stream_reads_lines_and_the_exit_code(kube_cluster: Cluster, 
 
 # Waits for the terminal's first size (a new pty is 0x0 until the client sends one), prints it,
 # waits for it to change, prints the new one: "rows columns" each time. The command awaits the
-# resizes itself, so neither client races the other's size against the command.
+# resizes itself, so neither client races its resize against the command. It then waits for a
+# line before it exits: kwok's TTY exec can lose a process's last output when the process exits
+# right after writing it (seen with kubectl -t and kgen alike: the second size missing, the
+# session ended with Success).
 SIZES = ["sh", "-c", 'while [ "$(stty size)" = "0 0" ]; do sleep 0.02; done; s=$(stty size); echo "$s"; '
-                     'while [ "$(stty size)" = "$s" ]; do sleep 0.02; done; stty size']
+                     'while [ "$(stty size)" = "$s" ]; do sleep 0.02; done; stty size; read done']
 
 
 def _sizes(output: bytes) -> list[str]:
@@ -232,13 +235,17 @@ def _kubectl_tty_sizes(kube_cluster: Cluster, shell: Shell) -> list[str]:
         while len(_sizes(output)) < count:
             assert time.monotonic() < deadline, f"kubectl -t printed {output!r}"
             if select.select([master], [], [], 1)[0]:
-                output += os.read(master, 4096)
+                try:
+                    output += os.read(master, 4096)
+                except OSError as e:  # EIO: kubectl has exited
+                    raise AssertionError(f"kubectl -t ended early ({e}) after {output!r}") from None
 
     try:
         fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
         until(1)
         fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         until(2)
+        os.write(master, b"\r")  # the command's last read: it exits
         return _sizes(output)
     finally:
         try:
@@ -258,9 +265,10 @@ def test_a_tty_resized_mid_run_sees_the_new_size_as_under_kubectl(
         first = session.stdout.readline()
         session.resize(120, 40)
         second = session.stdout.readline()
+        session.stdin.write(b"\r")
         assert session.wait(timeout=30) == 0
         assert session.stderr.read() == b""  # a terminal has one output stream
-    assert _sizes(first + second) == expected == ["30 100", "40 120"]
+    assert _sizes(first + second) == expected == ["30 100", "40 120"], (first, second, expected)
 
 
 def test_resize_needs_a_tty(cs: Clientset, shell: Shell) -> None:
@@ -325,3 +333,21 @@ def test_attach_reads_what_the_container_writes_as_kubectl_attach(
         kubectl_attach.terminate()
         kubectl_attach.wait(timeout=10)
     assert kgen == expected == [[b"to stdout\n", "\x01binary \xff\n".encode(), b"end\n"], [b"to stderr\n", b"end\n"]]
+
+
+@FLAVOURS
+def test_attach_to_a_process_that_keeps_running_ends_at_the_timeout(
+    kube_cluster: Cluster, cs: Clientset, shell: Shell, flavour: str
+) -> None:
+    def attach() -> ExecResult:
+        if flavour == "sync":
+            return cs.core_v1.pods(shell.namespace).attach(shell.pod, timeout=2)
+
+        async def main() -> ExecResult:
+            async with AsyncClientset(load_kubeconfig(kube_cluster.kubeconfig)) as acs:
+                return await acs.core_v1.pods(shell.namespace).attach(shell.pod, timeout=2)
+
+        return asyncio.run(main())
+
+    with pytest.raises(TimeoutError, match=rf"^attach to pod {shell.namespace}/shell: did not finish within 2 s"):
+        attach()

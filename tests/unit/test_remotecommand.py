@@ -414,3 +414,20 @@ def test_the_async_session_reads_lines_by_iteration(server: str) -> None:
                 return lines
 
     assert asyncio.run(main()) == [b"a\n", b"b\n"]
+
+
+def test_v4_is_the_fallback_and_the_close_signal_is_sent_on_it_as_client_go_sends_it() -> None:
+    v4_only: Server = serve(serve_exec, "127.0.0.1", 0, subprotocols=[Subprotocol("v4.channel.k8s.io")])
+    thread = threading.Thread(target=v4_only.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with RESTClient(Config(host=f"http://127.0.0.1:{v4_only.socket.getsockname()[1]}")) as rest:
+            with open_session(rest, "/cat", [], what="exec cat", stdin=True, stdout=True, stderr=True,
+                              tty=False) as session:
+                assert session.protocol == "v4.channel.k8s.io"
+                session.stdin.write(b"on v4\n")
+                session.stdin.close()  # sent whatever the protocol; this test server ends on it
+                assert session.stdout.read() == b"on v4\n" and session.wait() == 0
+    finally:
+        v4_only.shutdown()
+        thread.join()

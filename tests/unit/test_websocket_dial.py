@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +26,7 @@ from kgen.runtime.apimachinery.errors import BadRequest, Forbidden, NotFound, Un
 from kgen.runtime.rest.auth import StaticToken
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.rest.config import Config
+from kgen.runtime.rest import websocket
 from kgen.runtime.rest.websocket import WebSocketHandshakeError, async_connect, connect
 from kgen.runtime.testing._certs import CertificateAuthority
 
@@ -38,6 +41,8 @@ class Apiserver:
     ca: bytes
     seen: list[WSRequest] = field(default_factory=list)
     refuse: Callable[[WSRequest], WSResponse | None] = lambda request: None
+    drop: int = 0
+    """How many upgrades to drop unanswered (the connection shut down after the request)."""
 
 
 def _status(code: int, reason: str, message: str) -> WSResponse:
@@ -64,6 +69,9 @@ def apiserver() -> Iterator[Apiserver]:
 
     def process_request(connection: ServerConnection, request: WSRequest) -> WSResponse | None:
         state.seen.append(request)
+        if state.drop:
+            state.drop -= 1
+            connection.socket.shutdown(socket.SHUT_RDWR)
         return state.refuse(request)
 
     def echo(connection: ServerConnection) -> None:
@@ -92,6 +100,7 @@ def apiserver() -> Iterator[Apiserver]:
 def _fresh(apiserver: Apiserver, monkeypatch: pytest.MonkeyPatch) -> None:
     apiserver.seen.clear()
     apiserver.refuse = lambda request: None
+    apiserver.drop = 0
     for name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
         monkeypatch.delenv(name, raising=False)
 
@@ -219,3 +228,24 @@ def test_a_server_certificate_outside_the_ca_is_refused(apiserver: Apiserver, fl
 def test_insecure_skips_verification(apiserver: Apiserver, flavour: str) -> None:
     config = Config(host=apiserver.url, insecure_skip_tls_verify=True, credentials=StaticToken(TOKEN))
     assert dial(flavour, config, ["v5.channel.k8s.io"], message=b"ok")[1] == b"ok"
+
+
+@FLAVOURS
+def test_an_upgrade_dropped_unanswered_is_dialed_again(apiserver: Apiserver, flavour: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(websocket, "RETRY_WAIT", 0.05)
+    apiserver.drop = 2
+    assert dial(flavour, _config(apiserver), ["v5.channel.k8s.io"], message=b"third time")[1] == b"third time"
+    assert len(apiserver.seen) == 3
+
+
+@FLAVOURS
+def test_retries_of_dropped_upgrades_are_bounded(apiserver: Apiserver, flavour: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(websocket, "RETRY_WAIT", 0.05)
+    apiserver.drop = 100
+    started = time.monotonic()
+    with pytest.raises(WebSocketHandshakeError, match="did not receive a valid HTTP response"):
+        dial(flavour, _config(apiserver), ["v5.channel.k8s.io"])
+    assert len(apiserver.seen) == 1 + websocket.DIAL_RETRIES
+    assert time.monotonic() - started < 5

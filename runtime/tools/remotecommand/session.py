@@ -274,7 +274,7 @@ def run(rest: RESTClient, path: str, params: list[tuple[str, str]], *, what: str
         session = open_session(rest, path, params, what=what, stdin=stdin is not None, stdout=True, stderr=True,
                                tty=tty, buffer_limit=None, timeout=timeout)
     except TimeoutError:
-        raise TimeoutError(f"{what}: no connection within {timeout} s") from None
+        raise TimeoutError(f"{what}: did not finish within {timeout} s (no connection yet)") from None
     timer = None if deadline is None else threading.Timer(max(0.0, deadline - time.monotonic()), session._abort)
     try:
         if timer is not None:
