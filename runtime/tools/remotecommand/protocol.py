@@ -38,8 +38,16 @@ STREAM_PROTOCOL_V4 = "v4.channel.k8s.io"
 PROTOCOLS = (STREAM_PROTOCOL_V5, STREAM_PROTOCOL_V4)
 """The subprotocols offered, preferred first."""
 
-STDIN, STDOUT, STDERR, ERROR, RESIZE = 0, 1, 2, 3, 4
-"""The channel numbers (client-go's remotecommand.StreamStdIn ... StreamResize)."""
+STDIN = 0
+"""The channel of the command's stdin (client-go's remotecommand.StreamStdIn)."""
+STDOUT = 1
+"""The channel of the command's stdout (StreamStdOut)."""
+STDERR = 2
+"""The channel of the command's stderr (StreamStdErr); none with a TTY."""
+ERROR = 3
+"""The status channel (StreamErr): a metav1.Status once the command has ended."""
+RESIZE = 4
+"""The channel of terminal resizes (StreamResize)."""
 CLOSE = 255
 """v5's close signal: ``[CLOSE, channel]`` ends the client's stream ``channel``."""
 
