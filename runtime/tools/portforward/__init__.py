@@ -4,7 +4,7 @@ on 127.0.0.1, as mixins of the generated pods client (``PodPortForward``,
 
 ``tunnel`` holds the protocol (the kubelet's WebSocket channels, one WebSocket per forwarded
 connection, and why not client-go's SPDY), ``ports`` kubectl's port forms, ``portforward`` the
-forwarders on threads and on asyncio."""
+forwarders (for threaded code, on an event loop of their own; and on asyncio)."""
 
 from __future__ import annotations
 

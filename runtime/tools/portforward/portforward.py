@@ -1,10 +1,10 @@
 """client-go's ``PortForwarder`` (tools/portforward) for Python: local listeners whose every
 connection is forwarded to a port of a pod through the apiserver's ``pods/portforward``.
 
-``PortForwarder`` runs on threads, ``AsyncPortForwarder`` on asyncio; both are context
-managers that have bound every local port when entered (a local port 0 becomes a free one:
-read ``ports`` or ``local_port(remote)``), and stop listening and end every forwarded
-connection when left (or ``close()``-d).
+``PortForwarder`` (for threaded code) and ``AsyncPortForwarder`` (asyncio) are context managers
+that have bound every local port when entered (a local port 0 becomes a free one: read ``ports``
+or ``local_port(remote)``), and stop listening and end every forwarded connection when left (or
+``close()``-d).
 
 Each accepted connection gets its own WebSocket to the apiserver (the channel protocol of
 ``kgen.runtime.tools.portforward.tunnel``, which says why it is not client-go's SPDY), so many
@@ -16,6 +16,14 @@ shared connection on such an error, which ends ``kubectl port-forward``.
 
 As ``kubectl port-forward`` does before it forwards anything, entering checks that the pod
 exists (``NotFound`` otherwise) and is Running (``PortForwardError`` otherwise).
+
+Both flavours run the same asyncio forwarding (``_Engine``); ``PortForwarder`` runs it on an
+event loop of its own, in one thread, and its methods block until the loop has done what they
+ask. Not one thread per connection over the ``websockets`` sync client: that client reads its
+TLS socket on one thread while the caller writes it on another, and over TLS 1.3 about one
+upgrade in 100 then got no answer (8 of 800 straight to kwok's server; 0 of 800 with the
+asyncio client, and 0 of 800 with the sync client held to TLS 1.2), most likely the session
+tickets TLS 1.3 sends after the handshake racing the request's write on one ``SSLSocket``.
 """
 
 from __future__ import annotations
@@ -23,27 +31,25 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import selectors
 import socket
 import threading
-from concurrent.futures import Future
-from concurrent.futures import TimeoutError as FutureTimeout
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from kgen.runtime.apimachinery import ApiError
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient
-from kgen.runtime.rest.websocket import async_connect, connect
+from kgen.runtime.rest.client import AsyncRESTClient
+from kgen.runtime.rest.websocket import async_connect
 from kgen.runtime.tools.portforward.ports import ForwardedPort, Ports, parse_ports
 from kgen.runtime.tools.portforward.tunnel import SUBPROTOCOLS, ProtocolError, Tunnel, portforward_params
 
 if TYPE_CHECKING:
-    from websockets.asyncio.client import ClientConnection as AsyncClientConnection
-    from websockets.sync.client import ClientConnection
+    from websockets.asyncio.client import ClientConnection
 
 log = logging.getLogger("kgen.runtime.tools.portforward")
-"""Each forwarded connection (DEBUG), and each one that failed (ERROR, with the server's message)."""
+"""Each forwarded connection (DEBUG), each dial made again (WARNING), and each connection that
+failed (ERROR, with the server's message)."""
 
 BUFFER_SIZE = 64 * 1024
 """The most bytes read from a local connection at once (one WebSocket frame)."""
@@ -52,9 +58,10 @@ DIAL_TIMEOUTS = (5.0, 10.0, 20.0)
 """How long each attempt to open a connection's WebSocket waits for the upgrade's answer. An
 attempt that failed for a reason other than the server's refusal (no answer in time, the
 connection closed or reset during the handshake) is made again: nothing was forwarded on it
-yet, so a second GET is safe. The apiserver answers in milliseconds, but an upgrade can go
-unanswered for good or be dropped (kwok v0.8.0's server, behind the apiserver, does so with
-about one upgrade in 100), and a connection waiting on it would wait out the whole bound."""
+yet, so a second GET is safe, and a connection waiting on a lost upgrade would otherwise wait
+out the whole bound. The apiserver answers in milliseconds."""
+
+T = TypeVar("T")
 
 __all__ = ["AsyncPortForwarder", "PortForwardError", "PortForwarder"]
 
@@ -152,228 +159,17 @@ def _client_path(client: ResourceClient[Any, Any] | AsyncResourceClient[Any, Any
     return req.namespace, req.resource.path(req.namespace, name, "portforward")
 
 
-class PortForwarder:
-    """Forwards local ports to a pod's ports, on threads: ``with pods.port_forward(name, {8080: 80}) as pf``.
+class _Engine:
+    """The listeners and the forwarded connections, on one asyncio loop: what both flavours run."""
 
-    One thread accepts on every listener; each connection runs on a thread that reads the pod's
-    side and one that reads the local side."""
-
-    def __init__(self, pods: ResourceClient[Any, Any], name: str, ports: Ports, *, address: str = "127.0.0.1") -> None:
-        namespace, path = _client_path(pods, name)
-        self._pods = pods
-        self._f = _Forwarding(name, ports, address, namespace, path)
-        self._listeners: list[socket.socket] = []
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._lock = threading.Lock()
-        self._open: dict[socket.socket, ClientConnection | None] = {}
-        self._threads: set[threading.Thread] = set()
-        self._acceptor: threading.Thread | None = None
-
-    @property
-    def ports(self) -> list[ForwardedPort]:
-        """The forwarded ports as (local, remote): the local ports bound once started."""
-        return list(self._f.ports)
-
-    def local_port(self, remote: int) -> int:
-        """The local port that forwards to the pod's port ``remote`` (``KeyError`` if none)."""
-        return self._f.local_port(remote)
-
-    def start(self) -> Self:
-        """Checks the pod is running, binds every local port and starts accepting."""
-        if self._acceptor is not None or self._f.closed:
-            raise PortForwardError("a PortForwarder starts once")
-        self._f.check_running(self._pods.get(self._f.name))
-        try:
-            for port in self._f.ports:
-                self._listeners.append(self._f.listen(port))
-        except BaseException:
-            self.close()
-            raise
-        self._f.bound(self._listeners)
-        self._acceptor = threading.Thread(target=self._accept, name=f"port-forward {self._f.name}", daemon=True)
-        self._acceptor.start()
-        return self
-
-    def close(self) -> None:
-        """Stops listening and ends every forwarded connection; waits for their threads."""
-        with self._lock:
-            if self._f.closed:
-                return
-            self._f.closed = True
-            open_now = list(self._open.items())
-        self._wake_w.send(b"x")
-        if self._acceptor is not None:
-            self._acceptor.join()
-        for listener in self._listeners:
-            listener.close()
-        for conn, ws in open_now:
-            _shutdown(conn)
-            if ws is not None:
-                ws.close()
-        for thread in list(self._threads):
-            thread.join()
-        self._wake_r.close()
-        self._wake_w.close()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return self._f.describe("PortForwarder")
-
-    def _accept(self) -> None:
-        with selectors.DefaultSelector() as selector:
-            selector.register(self._wake_r, selectors.EVENT_READ)
-            for listener, port in zip(self._listeners, self._f.ports, strict=True):
-                selector.register(listener, selectors.EVENT_READ, port)
-            while True:
-                for key, _ in selector.select():
-                    if key.data is None:
-                        return
-                    try:
-                        conn, _ = key.fileobj.accept()  # type: ignore[union-attr]
-                    except (BlockingIOError, InterruptedError):
-                        continue
-                    conn.setblocking(True)
-                    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                    self._spawn(self._serve, conn, key.data)
-
-    def _spawn(self, target: Any, *args: Any) -> threading.Thread:
-        thread = threading.Thread(target=self._run, args=(target, *args), daemon=True)
-        with self._lock:
-            self._threads.add(thread)
-        thread.start()
-        return thread
-
-    def _run(self, target: Any, *args: Any) -> None:
-        try:
-            target(*args)
-        finally:
-            with self._lock:
-                self._threads.discard(threading.current_thread())
-
-    def _serve(self, conn: socket.socket, port: ForwardedPort) -> None:
-        log.debug("Handling connection for %d", port.local)
-        with self._lock:
-            if self._f.closed:
-                conn.close()
-                return
-            self._open[conn] = None
-        try:
-            ws = self._dial(port)
-            if ws is None:
-                return
-            with self._lock:
-                self._open[conn] = ws
-                closed = self._f.closed
-            if closed:
-                ws.close()
-                return
-            self._forward(conn, ws, Tunnel(port))
-        finally:
-            with self._lock:
-                self._open.pop(conn, None)
-            _shutdown(conn)
-            conn.close()
-
-    def _dial(self, port: ForwardedPort) -> ClientConnection | None:
-        for attempt, timeout in enumerate(DIAL_TIMEOUTS):
-            # Each attempt dials on a thread of its own, waited for ``timeout``: the websockets
-            # sync client, given no answer, can stay blocked in a TLS read well past its own
-            # timeout before it gives up. An attempt left behind closes what it opens.
-            attempt_done: Future[ClientConnection] = Future()
-            threading.Thread(target=self._dial_once, args=(port, timeout, attempt_done), daemon=True).start()
-            try:
-                return attempt_done.result(timeout=timeout)
-            except Exception as e:
-                error: Exception = TimeoutError(f"no answer to the upgrade in {timeout:.0f} s") if isinstance(
-                    e, FutureTimeout) else e
-                attempt_done.add_done_callback(_close_late)
-                if not self._f.dial_again(port, attempt, error):
-                    self._f.dial_failed(port, error)
-                    return None
-        return None
-
-    def _dial_once(self, port: ForwardedPort, timeout: float, done: Future[ClientConnection]) -> None:
-        try:
-            done.set_result(connect(self._pods._rest, self._f.path, portforward_params(port.remote),
-                                    subprotocols=SUBPROTOCOLS, timeout=timeout))
-        except BaseException as e:
-            done.set_exception(e)
-
-    def _forward(self, conn: socket.socket, ws: ClientConnection, tunnel: Tunnel) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        upstream = self._spawn(self._upstream, conn, ws, tunnel)
-        error: BaseException | None = None
-        try:
-            for message in ws:
-                data = tunnel.incoming(message)
-                if data:
-                    conn.sendall(data)
-        except (ProtocolError, ConnectionClosed, OSError) as e:
-            error = e
-        finally:
-            _shutdown(conn)
-            ws.close()
-            upstream.join()
-        self._f.ended(tunnel, error)
-
-    @staticmethod
-    def _upstream(conn: socket.socket, ws: ClientConnection, tunnel: Tunnel) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        try:
-            while chunk := conn.recv(BUFFER_SIZE):
-                ws.send(tunnel.outgoing(chunk))
-        except (ConnectionClosed, OSError):
-            pass
-        finally:
-            ws.close()  # the channel protocol has no half-close: done writing is done
-
-
-def _close_late(attempt: Future[ClientConnection]) -> None:
-    """Closes the WebSocket of a dial attempt that answered after it was given up."""
-    if attempt.exception() is None:
-        attempt.result().close()
-
-
-def _shutdown(conn: socket.socket) -> None:
-    try:
-        conn.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
-
-
-class AsyncPortForwarder:
-    """``PortForwarder`` on asyncio: ``async with pods.port_forward(name, {8080: 80}) as pf``."""
-
-    def __init__(self, pods: AsyncResourceClient[Any, Any], name: str, ports: Ports, *, address: str = "127.0.0.1") -> None:
-        namespace, path = _client_path(pods, name)
-        self._pods = pods
-        self._f = _Forwarding(name, ports, address, namespace, path)
+    def __init__(self, rest: AsyncRESTClient, f: _Forwarding) -> None:
+        self._rest = rest
+        self._f = f
         self._servers: list[asyncio.Server] = []
         self._tasks: set[asyncio.Task[None]] = set()
-        self._started = False
 
-    @property
-    def ports(self) -> list[ForwardedPort]:
-        """The forwarded ports as (local, remote): the local ports bound once started."""
-        return list(self._f.ports)
-
-    def local_port(self, remote: int) -> int:
-        """The local port that forwards to the pod's port ``remote`` (``KeyError`` if none)."""
-        return self._f.local_port(remote)
-
-    async def start(self) -> Self:
-        """Checks the pod is running, binds every local port and starts accepting."""
-        if self._started or self._f.closed:
-            raise PortForwardError("an AsyncPortForwarder starts once")
-        self._started = True
-        self._f.check_running(await self._pods.get(self._f.name))
+    async def listen(self) -> None:
+        """Binds every local port and starts accepting (``PortForwardError`` if one cannot be bound)."""
         sockets: list[socket.socket] = []
         try:
             for port in self._f.ports:
@@ -387,12 +183,9 @@ class AsyncPortForwarder:
             await self.close()
             raise
         self._f.bound(sockets)
-        return self
 
     async def close(self) -> None:
         """Stops listening and ends every forwarded connection."""
-        if self._f.closed:
-            return
         self._f.closed = True
         for server in self._servers:
             server.close()
@@ -402,15 +195,6 @@ class AsyncPortForwarder:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         for server in self._servers:
             await server.wait_closed()
-
-    async def __aenter__(self) -> Self:
-        return await self.start()
-
-    async def __aexit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
-        await self.close()
-
-    def __repr__(self) -> str:
-        return self._f.describe("AsyncPortForwarder")
 
     def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, remote: int) -> None:
         if self._f.closed:
@@ -436,10 +220,10 @@ class AsyncPortForwarder:
             except (OSError, asyncio.CancelledError):
                 pass
 
-    async def _dial(self, port: ForwardedPort) -> AsyncClientConnection | None:
+    async def _dial(self, port: ForwardedPort) -> ClientConnection | None:
         for attempt, timeout in enumerate(DIAL_TIMEOUTS):
             try:
-                return await async_connect(self._pods._rest, self._f.path, portforward_params(port.remote),
+                return await async_connect(self._rest, self._f.path, portforward_params(port.remote),
                                            subprotocols=SUBPROTOCOLS, timeout=timeout)
             except Exception as e:
                 if not self._f.dial_again(port, attempt, e):
@@ -448,7 +232,7 @@ class AsyncPortForwarder:
         return None
 
     async def _forward(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                       ws: AsyncClientConnection, tunnel: Tunnel) -> None:
+                       ws: ClientConnection, tunnel: Tunnel) -> None:
         from websockets.exceptions import ConnectionClosed
 
         upstream = asyncio.get_running_loop().create_task(self._upstream(reader, ws, tunnel))
@@ -468,7 +252,7 @@ class AsyncPortForwarder:
         self._f.ended(tunnel, error)
 
     @staticmethod
-    async def _upstream(reader: asyncio.StreamReader, ws: AsyncClientConnection, tunnel: Tunnel) -> None:
+    async def _upstream(reader: asyncio.StreamReader, ws: ClientConnection, tunnel: Tunnel) -> None:
         from websockets.exceptions import ConnectionClosed
 
         try:
@@ -477,3 +261,120 @@ class AsyncPortForwarder:
         except (ConnectionClosed, OSError):
             pass
         await ws.close()  # the channel protocol has no half-close: done writing is done
+
+
+class PortForwarder:
+    """Forwards local ports to a pod's ports, for threaded code: ``with pods.port_forward(name,
+    {8080: 80}) as pf``. The forwarding runs on an event loop in a thread of its own."""
+
+    def __init__(self, pods: ResourceClient[Any, Any], name: str, ports: Ports, *, address: str = "127.0.0.1") -> None:
+        namespace, path = _client_path(pods, name)
+        self._pods = pods
+        self._f = _Forwarding(name, ports, address, namespace, path)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._engine: _Engine | None = None
+        self._rest: AsyncRESTClient | None = None
+
+    @property
+    def ports(self) -> list[ForwardedPort]:
+        """The forwarded ports as (local, remote): the local ports bound once started."""
+        return list(self._f.ports)
+
+    def local_port(self, remote: int) -> int:
+        """The local port that forwards to the pod's port ``remote`` (``KeyError`` if none)."""
+        return self._f.local_port(remote)
+
+    def start(self) -> Self:
+        """Checks the pod is running, binds every local port and starts accepting."""
+        if self._loop is not None or self._f.closed:
+            raise PortForwardError("a PortForwarder starts once")
+        self._f.check_running(self._pods.get(self._f.name))
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name=f"port-forward {self._f.name}", daemon=True)
+        self._thread.start()
+        try:
+            # The same configuration as the pods client's (TLS, credentials, proxy); its own
+            # connections, on the forwarder's loop.
+            self._rest = AsyncRESTClient(self._pods._rest.config)
+            self._engine = _Engine(self._rest, self._f)
+            self._run(self._engine.listen())
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def close(self) -> None:
+        """Stops listening and ends every forwarded connection; returns once they are closed."""
+        loop, thread = self._loop, self._thread
+        if loop is None or thread is None or not thread.is_alive():
+            self._f.closed = True
+            return
+        try:
+            if self._engine is not None:
+                self._run(self._engine.close())
+            if self._rest is not None:
+                self._run(self._rest.close())
+        finally:
+            self._f.closed = True
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join()
+            loop.close()
+
+    def _run(self, work: Coroutine[Any, Any, T]) -> T:
+        assert self._loop is not None
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return self._f.describe("PortForwarder")
+
+
+class AsyncPortForwarder:
+    """``PortForwarder`` on asyncio: ``async with pods.port_forward(name, {8080: 80}) as pf``;
+    connections are served by tasks on the running loop."""
+
+    def __init__(self, pods: AsyncResourceClient[Any, Any], name: str, ports: Ports, *, address: str = "127.0.0.1") -> None:
+        namespace, path = _client_path(pods, name)
+        self._pods = pods
+        self._f = _Forwarding(name, ports, address, namespace, path)
+        self._engine = _Engine(pods._rest, self._f)
+        self._started = False
+
+    @property
+    def ports(self) -> list[ForwardedPort]:
+        """The forwarded ports as (local, remote): the local ports bound once started."""
+        return list(self._f.ports)
+
+    def local_port(self, remote: int) -> int:
+        """The local port that forwards to the pod's port ``remote`` (``KeyError`` if none)."""
+        return self._f.local_port(remote)
+
+    async def start(self) -> Self:
+        """Checks the pod is running, binds every local port and starts accepting."""
+        if self._started or self._f.closed:
+            raise PortForwardError("an AsyncPortForwarder starts once")
+        self._started = True
+        self._f.check_running(await self._pods.get(self._f.name))
+        await self._engine.listen()
+        return self
+
+    async def close(self) -> None:
+        """Stops listening and ends every forwarded connection."""
+        if not self._f.closed:
+            await self._engine.close()
+        self._f.closed = True
+
+    async def __aenter__(self) -> Self:
+        return await self.start()
+
+    async def __aexit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return self._f.describe("AsyncPortForwarder")
