@@ -219,8 +219,8 @@ def table(kgen: Figures, kubectl: Figures, megabytes: int, connections: int) -> 
 
 def notes(rounds: int) -> list[str]:
     return [
-        f"- port-forward: medians of {rounds} alternated rounds on one cluster; kgen's forwarder (PortForwarder: one event-loop thread) and kubectl "
-        "port-forward each in its own process, the echo server in a third; kgen opens one WebSocket "
+        f"- port-forward: medians of {rounds} alternated rounds on one cluster; kgen's forwarder (PortForwarder: "
+        "one event-loop thread) and kubectl port-forward each in its own process, the echo server in a third; kgen opens one WebSocket "
         "(v4.channel.k8s.io) per connection, kubectl one SPDY-over-WebSocket connection with a stream pair per "
         "connection, so kgen's connection latency includes a WebSocket upgrade through the apiserver",
     ]
