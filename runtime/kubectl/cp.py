@@ -38,8 +38,8 @@ from kgen.runtime.kubectl._cp_tar import (
     go_clean,
     go_dir,
     go_join,
-    local_path,
-    remote_path,
+    local_path as local_spec,
+    remote_path as remote_spec,
     tar_chunks,
     untar_all,
 )
@@ -59,8 +59,8 @@ def _paths(source: str | os.PathLike[str], destination: str | os.PathLike[str], 
     if not all(isinstance(p, str) and p for p in raw):
         raise ValueError(f"filepath can not be empty: got {raw[0]!r} and {raw[1]!r}")
     if local_first:
-        return local_path(raw[0]), remote_path(raw[1])
-    return remote_path(raw[0]), local_path(raw[1])
+        return local_spec(raw[0]), remote_spec(raw[1])
+    return remote_spec(raw[0]), local_spec(raw[1])
 
 
 def _check_source(source: str) -> None:
@@ -84,17 +84,18 @@ def _failed(code: int, stderr: bytes, what: str) -> CopyError:
 def copy_to_pod(
     pods: PodCommands,
     pod: str,
-    local: str | os.PathLike[str],
-    remote: str,
+    local_path: str | os.PathLike[str],
+    remote_path: str,
     *,
     container: str | None = None,
     no_preserve: bool = False,
 ) -> CopyResult:
-    """Copies the local file or directory ``local`` into pod ``pod`` as ``remote`` (``kubectl cp
-    LOCAL POD:REMOTE [-c CONTAINER] [--no-preserve]``): when ``remote`` is an existing directory
-    in the container, into it under the local base name. ``FileNotFoundError`` when ``local``
-    does not exist; ``CopyError`` when the pod's tar fails (its exit code and stderr)."""
-    source, destination = _paths(local, remote, local_first=True)
+    """Copies the local file or directory ``local_path`` into pod ``pod`` as ``remote_path``
+    (``kubectl cp LOCAL POD:REMOTE [-c CONTAINER] [--no-preserve]``): when ``remote_path`` is an
+    existing directory in the container, into it under the local base name.
+    ``FileNotFoundError`` when ``local_path`` does not exist; ``CopyError`` when the pod's tar
+    fails (its exit code and stderr)."""
+    source, destination = _paths(local_path, remote_path, local_first=True)
     _check_source(source)
     try:  # kubectl: any failure of the test but its timeout means "not a directory"
         into = pods.exec(pod, ["test", "-d", destination], container=container, timeout=CHECK_DIR_TIMEOUT).exit_code == 0
@@ -129,17 +130,17 @@ def _unpack(reader: Readable, prefix: str, destination: str, result: CopyResult)
 def copy_from_pod(
     pods: PodCommands,
     pod: str,
-    remote: str,
-    local: str | os.PathLike[str],
+    remote_path: str,
+    local_path: str | os.PathLike[str],
     *,
     container: str | None = None,
 ) -> CopyResult:
-    """Copies the file or directory ``remote`` of pod ``pod`` to ``local`` (``kubectl cp
+    """Copies the file or directory ``remote_path`` of pod ``pod`` to ``local_path`` (``kubectl cp
     POD:REMOTE LOCAL [-c CONTAINER]``), which becomes its copy (a directory's content lands in
-    ``local``). Entries escaping ``local`` and symlinks are skipped with kubectl's warnings
+    ``local_path``). Entries escaping ``local_path`` and symlinks are skipped with kubectl's warnings
     (``CopyResult.warnings``); ``CopyError`` when the pod's tar fails (a missing path: exit code
-    2 and tar's message) or its archive does not hold ``remote``."""
-    source, destination = _paths(remote, local, local_first=False)
+    2 and tar's message) or its archive does not hold ``remote_path``."""
+    source, destination = _paths(remote_path, local_path, local_first=False)
     result = CopyResult(destination=destination)
     what = f"copying {pod}:{source} to {destination}"
     with pods.exec_stream(pod, ["tar", "cf", "-", source], container=container) as session:
@@ -181,14 +182,14 @@ class _LoopReader:
 async def async_copy_to_pod(
     pods: AsyncPodCommands,
     pod: str,
-    local: str | os.PathLike[str],
-    remote: str,
+    local_path: str | os.PathLike[str],
+    remote_path: str,
     *,
     container: str | None = None,
     no_preserve: bool = False,
 ) -> CopyResult:
     """``copy_to_pod`` on the asyncio pods client, awaited."""
-    source, destination = _paths(local, remote, local_first=True)
+    source, destination = _paths(local_path, remote_path, local_first=True)
     _check_source(source)
     try:
         into = (await pods.exec(pod, ["test", "-d", destination], container=container, timeout=CHECK_DIR_TIMEOUT)).exit_code == 0
@@ -217,14 +218,14 @@ async def async_copy_to_pod(
 async def async_copy_from_pod(
     pods: AsyncPodCommands,
     pod: str,
-    remote: str,
-    local: str | os.PathLike[str],
+    remote_path: str,
+    local_path: str | os.PathLike[str],
     *,
     container: str | None = None,
 ) -> CopyResult:
     """``copy_from_pod`` on the asyncio pods client, awaited (the archive is unpacked on a worker
     thread that reads the pod's stdout through the event loop)."""
-    source, destination = _paths(remote, local, local_first=False)
+    source, destination = _paths(remote_path, local_path, local_first=False)
     result = CopyResult(destination=destination)
     what = f"copying {pod}:{source} to {destination}"
     async with pods.exec_stream(pod, ["tar", "cf", "-", source], container=container) as session:
