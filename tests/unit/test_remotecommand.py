@@ -28,6 +28,7 @@ from kgen.runtime.tools.remotecommand.protocol import (
     decode_status,
     describe,
     exec_query,
+    stdin_bytes,
 )
 from kgen.runtime.tools.remotecommand.session import ExecSession, open_session, run
 
@@ -104,6 +105,13 @@ def test_frames_of_stdin_close_and_resize() -> None:
     for width, height in ((-1, 3), (65536, 3), (80, 2.5), (True, 3)):
         with pytest.raises(ValueError, match="expected an integer from 0 to 65535"):
             Channels.resize_frame(width, height)  # type: ignore[arg-type]
+
+
+def test_stdin_takes_bytes_like_and_str_as_utf8() -> None:
+    assert [stdin_bytes(b"a"), stdin_bytes(bytearray(b"b")), stdin_bytes(memoryview(b"c")), stdin_bytes("é")] == [
+        b"a", b"b", b"c", "é".encode()]
+    with pytest.raises(TypeError, match="stdin: expected bytes or str, got int"):
+        stdin_bytes(3)
 
 
 def test_output_buffer_reads_lines_and_bytes_and_waits_when_it_must() -> None:

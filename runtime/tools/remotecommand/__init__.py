@@ -39,6 +39,7 @@ from kgen.runtime.tools.remotecommand.protocol import (
     attach_query,
     describe,
     exec_query,
+    stdin_bytes,
 )
 from kgen.runtime.tools.remotecommand.session import ExecSession, OutputStream, StdinStream, open_session, run
 
@@ -50,13 +51,7 @@ __all__ = [
 
 
 def _stdin_bytes(stdin: bytes | str | None) -> bytes | None:
-    if stdin is None or isinstance(stdin, bytes):
-        return stdin
-    if isinstance(stdin, str):
-        return stdin.encode()
-    if isinstance(stdin, (bytearray, memoryview)):
-        return bytes(stdin)
-    raise TypeError(f"stdin: expected bytes, str or None, got {type(stdin).__name__}")
+    return None if stdin is None else stdin_bytes(stdin)
 
 
 def _timeout(timeout: float | None) -> float | None:

@@ -17,6 +17,7 @@ from kgen.runtime.tools.remotecommand.protocol import (
     ExecResult,
     OutputBuffer,
     RemoteCommandError,
+    stdin_bytes,
 )
 
 if TYPE_CHECKING:
@@ -67,11 +68,7 @@ class AsyncStdinStream:
             raise ValueError("stdin was not requested: open the session with stdin=True")
         if self.closed:
             raise ValueError("write to closed stdin")
-        if isinstance(data, str):
-            data = data.encode()
-        elif not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(f"stdin: expected bytes or str, got {type(data).__name__}")
-        data = bytes(data)
+        data = stdin_bytes(data)
         for frame in self._session._channels.stdin_frames(data):
             await self._session._send(frame)
         return len(data)
@@ -122,9 +119,9 @@ class AsyncExecSession:
         return self._exit_code
 
     async def _receive(self) -> None:
-        from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
+        from websockets.exceptions import ConnectionClosed
 
-        abnormal: str | None = None
+        ended: BaseException | None = None
         try:
             while True:
                 routed = self._channels.route(await self._ws.recv())
@@ -137,21 +134,9 @@ class AsyncExecSession:
                         await self._cond.wait()
                     buffer.feed(data)
                     self._cond.notify_all()
-        except ConnectionClosedOK:
-            pass
-        except ConnectionClosed as e:
-            abnormal = f"connection closed: {e}"
-        except RemoteCommandError as e:
-            abnormal = e.message
-        except OSError as e:
-            abnormal = f"connection lost: {e}"
-        exit_code, error = None, None
-        try:
-            if self._closing and not self._channels.has_status():
-                raise RemoteCommandError("the session was closed before the command ended", what=self.what)
-            exit_code = self._channels.exit_code(abnormal)
-        except RemoteCommandError as e:
-            error = e
+        except (ConnectionClosed, RemoteCommandError, OSError) as e:
+            ended = e
+        exit_code, error = self._channels.outcome(ended, self._closing)
         async with self._cond:
             self._exit_code, self._error = exit_code, error
             for buffer in self._buffers.values():

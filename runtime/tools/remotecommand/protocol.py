@@ -63,8 +63,8 @@ EXIT_CODE_CAUSE = "ExitCode"
 __all__ = [
     "CLOSE", "DEFAULT_BUFFER_LIMIT", "ERROR", "EXIT_CODE_CAUSE", "Channels", "ExecResult", "ExitCodeError",
     "NON_ZERO_EXIT_CODE", "OutputBuffer", "PROTOCOLS", "RESIZE", "RemoteCommandError", "STDERR", "STDIN", "STDOUT",
-    "STREAM_PROTOCOL_V4", "STREAM_PROTOCOL_V5", "WRITE_CHUNK", "attach_query", "decode_status", "describe",
-    "exec_query",
+    "STREAM_PROTOCOL_V4", "STREAM_PROTOCOL_V5", "WRITE_CHUNK", "attach_query", "command_words", "decode_status",
+    "describe", "exec_query", "stdin_bytes",
 ]
 
 
@@ -177,6 +177,15 @@ def describe(verb: str, namespace: str | None, name: str, command: Sequence[str]
     return f"{verb} {shlex.join(command)!r} in {where}" if command is not None else f"{verb} to {where}"
 
 
+def stdin_bytes(data: object) -> bytes:
+    """What a stdin write sends: bytes-like as they are, a str as UTF-8; else a clear error."""
+    if isinstance(data, str):
+        return data.encode()
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(data)
+    raise TypeError(f"stdin: expected bytes or str, got {type(data).__name__}")
+
+
 # -- the channels ----------------------------------------------------------------------------
 
 
@@ -257,6 +266,31 @@ class Channels:
     def has_status(self) -> bool:
         """Whether the status channel has said anything yet (the command has ended)."""
         return bool(self._status)
+
+    @staticmethod
+    def end_reason(error: BaseException | None) -> str | None:
+        """Why the connection ended, from what ended the reader: None for a normal close (or
+        none at all), else the reason an error reading the error stream names."""
+        from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
+
+        if error is None or isinstance(error, ConnectionClosedOK):
+            return None
+        if isinstance(error, ConnectionClosed):
+            return f"connection closed: {error}"
+        if isinstance(error, RemoteCommandError):
+            return error.message
+        return f"connection lost: {error}"
+
+    def outcome(self, error: BaseException | None, closed_early: bool) -> tuple[int | None, RemoteCommandError | None]:
+        """The session's end, once the reader has stopped on ``error`` (None: a normal close):
+        ``(exit code, None)``, or ``(None, the error)``; ``closed_early`` when the user closed
+        the session, which then has no exit code unless the status had come."""
+        try:
+            if closed_early and not self._status:
+                raise RemoteCommandError("the session was closed before the command ended", what=self.what)
+            return self.exit_code(self.end_reason(error)), None
+        except RemoteCommandError as e:
+            return None, e
 
     def exit_code(self, closed_abnormally: str | None = None) -> int:
         """The exit code, once the connection has ended; ``closed_abnormally`` is the reason of a
