@@ -148,7 +148,7 @@ def _connect_kwargs(rest: _Pipeline, request: httpx.Request, subprotocols: Seque
     return kwargs
 
 
-def _refused(error: Exception, req: Request) -> Exception:
+def _refused(error: Exception, req: Request, rest: _Pipeline) -> Exception:
     """The exception to raise for a failed handshake: the Status answer as an ApiError, else a
     WebSocketHandshakeError; ``OSError``s and timeouts as they are."""
     from websockets.exceptions import InvalidHandshake, InvalidStatus, InvalidURI
@@ -156,6 +156,14 @@ def _refused(error: Exception, req: Request) -> Exception:
     if isinstance(error, InvalidStatus):
         response = error.response
         return error_from_response(response.status_code, bytes(response.body or b""), req.describe())
+    if isinstance(error, OSError) and rest.watch_list_semantics_unsupported:
+        # The REST client answers from a fake's transport (kgen.runtime.fake's, which set this
+        # flag): its host is no server, and no fake speaks WebSocket.
+        return WebSocketHandshakeError(
+            f"{req.describe()}: this client's requests are answered by a fake apiserver's transport, which "
+            "cannot carry a WebSocket: exec, attach and port-forward need a real apiserver "
+            "(kgen.runtime.testing.Cluster runs one with kwok's nodes)"
+        )
     if isinstance(error, (InvalidHandshake, InvalidURI)):
         cause = error.__cause__
         why = f" ({type(cause).__name__}: {cause})" if cause is not None else ""
@@ -256,7 +264,7 @@ def connect(rest: RESTClient, path: str, params: Sequence[tuple[str, str]] = (),
             elif (wait := attempts.retry(e, req)) is not None:
                 time.sleep(wait)
                 continue
-            raised = _refused(e, req)
+            raised = _refused(e, req, rest)
             if raised is e:
                 raise
             raise raised from None
@@ -293,7 +301,7 @@ async def async_connect(rest: AsyncRESTClient, path: str, params: Sequence[tuple
             elif (wait := attempts.retry(e, req)) is not None:
                 await asyncio.sleep(wait)
                 continue
-            raised = _refused(e, req)
+            raised = _refused(e, req, rest)
             if raised is e:
                 raise
             raise raised from None

@@ -439,3 +439,17 @@ def test_v4_is_the_fallback_and_the_close_signal_is_sent_on_it_as_client_go_send
     finally:
         v4_only.shutdown()
         thread.join()
+
+
+def test_a_fake_clientset_says_exec_needs_a_real_apiserver() -> None:
+    from kgen.kubernetes.fake import AsyncFakeClientset, FakeClientset
+    from kgen.runtime.rest.websocket import WebSocketHandshakeError
+
+    with pytest.raises(WebSocketHandshakeError, match="fake apiserver's transport, which cannot carry a WebSocket"):
+        FakeClientset().core_v1.pods("ns").exec("p", ["ls"], timeout=10)
+
+    async def main() -> None:
+        await AsyncFakeClientset().core_v1.pods("ns").exec("p", ["ls"], timeout=10)
+
+    with pytest.raises(WebSocketHandshakeError, match="need a real apiserver"):
+        asyncio.run(main())
