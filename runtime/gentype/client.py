@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterator, Mapping
-from typing import Any, Generic, Literal, Self, TypeVar, overload
+from contextlib import aclosing, closing
+from typing import Any, Generic, Self, TypeVar
 
 import httpx
 import msgspec
 
-from kgen.runtime.apimachinery.apply import ApplyConfiguration
-from kgen.runtime.apimachinery.errors import Expired, NotFound, error_from_status
+from kgen.runtime.apimachinery.errors import Expired, NotFound
 from kgen.runtime.apimachinery.model import Model
-from kgen.runtime.apimachinery.validation.refusal import refusal
-from kgen.runtime.apimachinery.validation.validation import errors_under, validate
 from kgen.runtime.gentype.resource import (
     DEFAULT_PAGE_SIZE,
     WATCH_IDLE_TIMEOUT,
@@ -30,10 +28,11 @@ from kgen.runtime.gentype.resource import (
     _decoded_or_none,
     _Requests,
 )
-from kgen.runtime.gentype.lines import LineBuffer, decode_line
+from kgen.runtime.gentype.lines import async_split_lines, decode_line, split_lines
 from kgen.runtime.gentype.skew import (
     answered_by_no_handler, async_check_server_version, async_version_skew, check_server_version, version_skew,
 )
+from kgen.runtime.gentype.validate import check_request
 from kgen.runtime.gentype.watch import AsyncWatchStream, WatchStream
 from kgen.runtime.rest.client import AsyncRESTClient, Request, RESTClient
 from kgen.runtime.rest.content_encoding import decode_every_gzip_member
@@ -56,63 +55,6 @@ def _watch_options(options: dict[str, Any]) -> dict[str, Any]:
     the apiserver sends one about every minute, which keeps a quiet watch within its idle
     timeout, and a watch-list (sendInitialEvents) is refused without them."""
     return {"allow_watch_bookmarks": True, **options}
-
-
-def _check(
-    req: Request, obj: Any, codec: Codec[Any, Any], options: Mapping[str, Any], *, apply: bool = False,
-    status: bool = False,
-) -> None:
-    """``validate=True``: refuse what the apiserver would refuse, as it would, sending nothing.
-
-    The body about to be sent is checked by ``kgen.runtime.apimachinery.validation.validate``
-    under the request's ``field_validation`` (``Strict`` when none is given, as kubectl sends it)
-    against the schemas of the package the model comes from; its errors raise the exception the
-    apiserver's answer would (``Invalid``, a 422 with its causes, or ``BadRequest``), built from
-    the ``Status`` it would send (``kgen.runtime.apimachinery.validation.refusal``). A kind without a schema in that package
-    raises LookupError: asked to validate, the client does not send unchecked.
-
-    Server-side apply validates the object *merged* with what the server holds, which the client
-    does not know. A full model of the kind is checked whole. An apply configuration or mapping is
-    partial: only what the merge cannot undo is checked, the errors at the scalar values it sets
-    (a wrong type, format, pattern, enum, bound or length), with its unknown fields ignored and no
-    CEL rule, required field, list size or duplicate judged (they depend on the merged object).
-    Those errors' list indexes are the configuration's; in a list-map the merged item may sit
-    at another index in the server's answer.
-
-    A write to ``status`` keeps the stored object but its status (and metadata): only the errors
-    there count (``status=True``); a rule on a node above ``status`` is not judged.
-    """
-    body = msgspec.json.decode(req.body or b"{}")
-    model = getattr(codec, "cls", None) or type(obj)
-    module = model.__module__
-    package = module.split(".models.")[0] if ".models." in module else None
-    partial = apply and not (isinstance(obj, Model) and not isinstance(obj, ApplyConfiguration))
-    if partial:
-        scalars = set(_scalar_paths(body, ""))
-        errors = [e for e in validate(body, package=package, field_validation="Ignore", cel=False)
-                  if e.type in _SCALAR_ERRORS and e.field in scalars]
-    else:
-        errors = validate(body, package=package, field_validation=options.get("field_validation") or "Strict")
-    if status:
-        errors = errors_under(errors, ("status", "metadata"))
-    if errors:
-        raise error_from_status(refusal(body, errors), 0, req.describe())
-
-
-_SCALAR_ERRORS = frozenset({"FieldValueInvalid", "FieldValueNotSupported", "FieldValueTypeInvalid", "FieldValueTooLong"})
-"""The errors about one scalar value, which an apply's merge keeps wherever the value lands."""
-
-
-def _scalar_paths(value: Any, path: str) -> Iterator[str]:
-    """The field paths (as the apiserver writes them) of every scalar ``value`` holds."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _scalar_paths(item, f"{path}.{key}" if path else str(key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _scalar_paths(item, f"{path}[{i}]")
-    else:
-        yield path
 
 
 class _Timeout:
@@ -221,10 +163,10 @@ class ResourceClient(_Timeout, Generic[T, L]):
         **options: Any,
     ) -> T:
         """dry_run, field_manager, field_validation ("Strict", "Warn", "Ignore"); ``validate=True``
-        refuses locally what the apiserver would refuse, sending nothing (``_check``)."""
+        refuses locally what the apiserver would refuse, sending nothing (``gentype.validate.check_request``)."""
         req = self._req.write("POST", obj, subresource, subresource_of, **options)
         if validate:
-            _check(req, obj, self._codec, options)
+            check_request(req, obj, self._codec, options)
         return self._codec.decode(self._send(req).content)
 
     def update(self, obj: T, *, validate: bool = False, **options: Any) -> T:
@@ -233,14 +175,14 @@ class ResourceClient(_Timeout, Generic[T, L]):
         nothing."""
         req = self._req.write("PUT", obj, None, None, **options)
         if validate:
-            _check(req, obj, self._codec, options)
+            check_request(req, obj, self._codec, options)
         return self._codec.decode(self._send(req).content)
 
     def update_status(self, obj: T, *, validate: bool = False, **options: Any) -> T:
         """Replace the object's status subresource; the options and ``validate`` as ``update``'s."""
         req = self._req.write("PUT", obj, "status", None, **options)
         if validate:
-            _check(req, obj, self._codec, options, status=True)
+            check_request(req, obj, self._codec, options, status=True)
         return self._codec.decode(self._send(req).content)
 
     def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None, **options: Any) -> T:
@@ -256,7 +198,7 @@ class ResourceClient(_Timeout, Generic[T, L]):
         takes fields other managers own. ``validate`` as ``create``'s."""
         req = self._req.apply(obj, field_manager, force, subresource, **options)
         if validate:
-            _check(req, obj, self._codec, options, apply=True, status=subresource == "status")
+            check_request(req, obj, self._codec, options, apply=True, status=subresource == "status")
         return self._codec.decode(self._send(req).content)
 
     def apply_status(
@@ -300,33 +242,22 @@ class ResourceClient(_Timeout, Generic[T, L]):
         req = self._req.subresource("POST", name, subresource, body, **options)
         return (decode or msgspec.json.decode)(self._send(req).content)
 
-    @overload
-    def stream_lines(
-        self, name: str, subresource: str, *, raw: Literal[False] = False, **options: Any
-    ) -> Generator[str, None, None]: ...
+    def stream_lines(self, name: str, subresource: str, **options: Any) -> Generator[str, None, None]:
+        """A streaming subresource (pods/log with follow=True) line by line, as text without the
+        ``\\n`` (``stream_raw_lines`` decoded); closing the iterator ends the request."""
+        with closing(self.stream_raw_lines(name, subresource, **options)) as lines:
+            for line in lines:
+                yield decode_line(line)
 
-    @overload
-    def stream_lines(
-        self, name: str, subresource: str, *, raw: Literal[True], **options: Any
-    ) -> Generator[bytes, None, None]: ...
-
-    def stream_lines(
-        self, name: str, subresource: str, *, raw: bool = False, **options: Any
-    ) -> Generator[str | bytes, None, None]:
-        """A streaming subresource (pods/log with follow=True) line by line: text without the
-        ``\\n``, or with ``raw`` the bytes as sent, ``\\n`` included. Lines end at ``\\n`` only, and
-        an unterminated last piece is a line (``LineBuffer``); the iterator ends when the server
-        ends the body."""
+    def stream_raw_lines(self, name: str, subresource: str, **options: Any) -> Generator[bytes, None, None]:
+        """A streaming subresource line by line, the bytes as sent, ``\\n`` included: lines end at
+        ``\\n`` only, and an unterminated last piece is a line (``split_lines``); the iterator ends
+        when the server ends the body."""
         req = self._req.stream(name, subresource, **options)
         check_server_version(self._rest, self._req.resource, self._req.timeout)
-        lines = LineBuffer()
         with self._rest.stream(req) as response:
             decode_every_gzip_member(response)
-            for chunk in response.iter_bytes():
-                for line in lines.feed(chunk):
-                    yield line if raw else decode_line(line)
-            if (rest := lines.flush()) is not None:
-                yield rest if raw else decode_line(rest)
+            yield from split_lines(response.iter_bytes())
 
 
 class AsyncResourceClient(_Timeout, Generic[T, L]):
@@ -428,7 +359,7 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         would refuse."""
         req = self._req.write("POST", obj, subresource, subresource_of, **options)
         if validate:
-            _check(req, obj, self._codec, options)
+            check_request(req, obj, self._codec, options)
         return self._codec.decode((await self._send(req)).content)
 
     async def update(self, obj: T, *, validate: bool = False, **options: Any) -> T:
@@ -437,14 +368,14 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         nothing."""
         req = self._req.write("PUT", obj, None, None, **options)
         if validate:
-            _check(req, obj, self._codec, options)
+            check_request(req, obj, self._codec, options)
         return self._codec.decode((await self._send(req)).content)
 
     async def update_status(self, obj: T, *, validate: bool = False, **options: Any) -> T:
         """Replace the object's status subresource; the options and ``validate`` as ``update``'s."""
         req = self._req.write("PUT", obj, "status", None, **options)
         if validate:
-            _check(req, obj, self._codec, options, status=True)
+            check_request(req, obj, self._codec, options, status=True)
         return self._codec.decode((await self._send(req)).content)
 
     async def patch(self, name: str, patch: Any, patch_type: PatchType = PatchType.MERGE, *, subresource: str | None = None,
@@ -462,7 +393,7 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         takes fields other managers own."""
         req = self._req.apply(obj, field_manager, force, subresource, **options)
         if validate:
-            _check(req, obj, self._codec, options, apply=True, status=subresource == "status")
+            check_request(req, obj, self._codec, options, apply=True, status=subresource == "status")
         return self._codec.decode((await self._send(req)).content)
 
     async def apply_status(
@@ -509,27 +440,17 @@ class AsyncResourceClient(_Timeout, Generic[T, L]):
         req = self._req.subresource("POST", name, subresource, body, **options)
         return (decode or msgspec.json.decode)((await self._send(req)).content)
 
-    @overload
-    def stream_lines(
-        self, name: str, subresource: str, *, raw: Literal[False] = False, **options: Any
-    ) -> AsyncGenerator[str, None]: ...
-
-    @overload
-    def stream_lines(
-        self, name: str, subresource: str, *, raw: Literal[True], **options: Any
-    ) -> AsyncGenerator[bytes, None]: ...
-
-    async def stream_lines(
-        self, name: str, subresource: str, *, raw: bool = False, **options: Any
-    ) -> AsyncGenerator[str | bytes, None]:
+    async def stream_lines(self, name: str, subresource: str, **options: Any) -> AsyncGenerator[str, None]:
         """``ResourceClient.stream_lines``, asynchronously iterated."""
+        async with aclosing(self.stream_raw_lines(name, subresource, **options)) as lines:
+            async for line in lines:
+                yield decode_line(line)
+
+    async def stream_raw_lines(self, name: str, subresource: str, **options: Any) -> AsyncGenerator[bytes, None]:
+        """``ResourceClient.stream_raw_lines``, asynchronously iterated."""
         req = self._req.stream(name, subresource, **options)
         await async_check_server_version(self._rest, self._req.resource, self._req.timeout)
-        lines = LineBuffer()
         async with self._rest.stream(req) as response:
             decode_every_gzip_member(response)
-            async for chunk in response.aiter_bytes():
-                for line in lines.feed(chunk):
-                    yield line if raw else decode_line(line)
-            if (rest := lines.flush()) is not None:
-                yield rest if raw else decode_line(rest)
+            async for line in async_split_lines(response.aiter_bytes()):
+                yield line

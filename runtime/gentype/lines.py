@@ -11,7 +11,9 @@ a UTF-8 sequence comes out whole.
 
 from __future__ import annotations
 
-__all__ = ["LineBuffer", "decode_line"]
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+
+__all__ = ["LineBuffer", "async_split_lines", "decode_line", "split_lines"]
 
 
 class LineBuffer:
@@ -45,3 +47,23 @@ def decode_line(line: bytes) -> str:
     """A line as text: UTF-8 (an invalid byte becomes U+FFFD rather than failing the stream, as a
     terminal shows it), without its ending ``\\n``."""
     return line.removesuffix(b"\n").decode("utf-8", errors="replace")
+
+
+def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines of a body read in ``chunks`` (``LineBuffer``'s rule), each with its ``\\n``
+    but the unterminated last one."""
+    buffer = LineBuffer()
+    for chunk in chunks:
+        yield from buffer.feed(chunk)
+    if (rest := buffer.flush()) is not None:
+        yield rest
+
+
+async def async_split_lines(chunks: AsyncIterable[bytes]) -> AsyncIterator[bytes]:
+    """``split_lines`` over chunks read asynchronously."""
+    buffer = LineBuffer()
+    async for chunk in chunks:
+        for line in buffer.feed(chunk):
+            yield line
+    if (rest := buffer.flush()) is not None:
+        yield rest

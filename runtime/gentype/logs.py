@@ -153,7 +153,7 @@ class PodLogs:
             tail_lines=tail_lines, timestamps=timestamps, limit_bytes=limit_bytes,
             insecure_skip_tls_verify_backend=insecure_skip_tls_verify_backend,
         )
-        return self._client.stream_lines(name, "log", raw=True, **options)
+        return self._client.stream_raw_lines(name, "log", **options)
 
 
 class AsyncPodLogs:
@@ -203,4 +203,4 @@ class AsyncPodLogs:
             tail_lines=tail_lines, timestamps=timestamps, limit_bytes=limit_bytes,
             insecure_skip_tls_verify_backend=insecure_skip_tls_verify_backend,
         )
-        return self._client.stream_lines(name, "log", raw=True, **options)
+        return self._client.stream_raw_lines(name, "log", **options)
