@@ -71,6 +71,6 @@ async def on_asyncio(acs: AsyncClientset, ns: str) -> bytes:
 
 def mistakes(cs: Clientset, ns: str) -> None:
     cs.core_v1.pods(ns).exec("shell", ["ls"], stdin=3)  # E: arg-type
-    cs.core_v1.pods(ns).exec("shell", ["ls"]).stdout.decode().missing  # E: attr-defined
+    print(cs.core_v1.pods(ns).exec("shell", ["ls"]).stdout.decode().missing)  # E: attr-defined
     cs.core_v1.pods(ns).exec_stream("shell", ["cat"]).stdout.write(b"x")  # E: attr-defined
     cs.core_v1.pods(ns).exec("shell", ["ls"], tty="yes")  # E: arg-type
