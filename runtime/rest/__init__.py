@@ -3,12 +3,13 @@
 ``config`` (rest.Config, in-cluster, client-go's defaults), ``kubeconfig`` (clientcmd: loading
 and merging kubeconfig files), ``url_utils`` (a kubeconfig's server URL, checked at load),
 ``auth`` (the credentials protocol, static and file tokens, the bearer-token httpx auth),
-``exec_plugin`` and ``oidc`` (the two credential plugins), ``client``
+``exec_plugin`` (exec credential plugins; ``auth`` holds the oidc provider), ``client``
 (RESTClient / AsyncRESTClient over httpx: rate limiting, retries, errors, request logging),
 ``with_retry`` and ``urlbackoff`` (client-go's retry rules and backoff manager), ``transport``
 (connection defaults and time bounds), ``metrics`` (client-go's tools/metrics) and ``watch``
-(the watch stream decoder). See docs/architecture.md for the request path. Names load on first use,
-so reading a kubeconfig does not import httpx.
+(the watch stream decoder), ``websocket`` (the upgrades exec, attach and port-forward use).
+See docs/architecture.md for the request path. Names load on first use, so reading a kubeconfig
+does not import httpx.
 """
 
 from typing import TYPE_CHECKING
@@ -31,19 +32,19 @@ if TYPE_CHECKING:
     from kgen.runtime.rest.exec_plugin import ExecCredential
     from kgen.runtime.rest.kubeconfig import kubeconfig_paths, load_config, load_kubeconfig
     from kgen.runtime.rest.metrics import InMemoryRESTMetrics, RESTMetrics, prometheus_rest_metrics
-    from kgen.runtime.rest.oidc import OIDCIdToken
     from kgen.runtime.rest.watch import (
         ADDED, BOOKMARK, DELETED, ERROR, MODIFIED, Bookmark, EventType, WatchDecodeError, WatchDecoder, WatchEvent,
     )
 
 _EXPORTS = {
-    "auth": ["BearerTokenAuth", "CredentialError", "Credentials", "StaticToken", "TokenFile", "service_account_token"],
+    "auth": [
+        "BearerTokenAuth", "CredentialError", "Credentials", "OIDCIdToken", "StaticToken", "TokenFile", "service_account_token",
+    ],
     "client": ["MAX_RETRIES", "AsyncRESTClient", "RESTClient", "Request", "retry_after"],
     "config": ["DEFAULT_BURST", "DEFAULT_QPS", "Config", "ConfigError", "NoConfigurationError", "in_cluster_config"],
     "exec_plugin": ["ExecCredential"],
     "kubeconfig": ["kubeconfig_paths", "load_config", "load_kubeconfig"],
     "metrics": ["InMemoryRESTMetrics", "RESTMetrics", "prometheus_rest_metrics"],
-    "oidc": ["OIDCIdToken"],
     "watch": [
         "ADDED", "BOOKMARK", "DELETED", "ERROR", "MODIFIED", "Bookmark", "EventType", "WatchDecodeError", "WatchDecoder",
         "WatchEvent",

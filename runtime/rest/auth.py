@@ -9,7 +9,10 @@ client-go's, one class each:
   transport/token_source.go), because kubelet rotates projected service-account tokens in
   place; a 401 forces a re-read.
 - ``ExecCredential`` (``kgen.runtime.rest.exec_plugin``): an exec credential plugin.
-- ``OIDCIdToken`` (``kgen.runtime.rest.oidc``): the ``oidc`` auth-provider's ``id-token``.
+- ``OIDCIdToken``: the ``oidc`` auth-provider's ``id-token`` (client-go's
+  plugin/pkg/client/auth/oidc), a bearer token until its ``exp``. kgen does not run the refresh
+  flow: an expired id-token is an error telling the user to log in again (or to switch to an
+  exec credential plugin).
 
 ``BearerTokenAuth`` is the ``httpx.Auth`` that sends the token and, on a 401, invalidates the
 credentials and retries the request once with a fresh token (client-go's bearer round tripper,
@@ -21,13 +24,16 @@ class here has a redacting ``__repr__``, and plugin output is only ever describe
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import logging
 import math
 import os
 import threading
 import time
 from collections.abc import AsyncGenerator, Callable, Generator
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -242,3 +248,56 @@ async def _in_worker_thread(fn: Callable[..., Any], *args: Any) -> Any:
     import anyio.to_thread  # httpx's own dependency; works under asyncio and trio alike
 
     return await anyio.to_thread.run_sync(fn, *args)
+
+
+OIDC_EXPIRY_LEEWAY = timedelta(seconds=10)
+"""client-go's oidc provider treats an id-token as expired this long before its ``exp``."""
+
+
+class OIDCIdToken:
+    """The ``oidc`` auth-provider's ``id-token``, used as a bearer token until its ``exp``."""
+
+    def __init__(self, id_token: str, *, clock: Callable[[], datetime] | None = None) -> None:
+        self._token = id_token
+        self._clock = clock or _utcnow
+        self._expires = _jwt_expiry(id_token)
+
+    def token(self) -> str:
+        """The id-token; a ``CredentialError`` once it has expired (kgen does not run the refresh flow)."""
+        if self._expired():
+            raise CredentialError(
+                "the oidc auth-provider's id-token has expired and kgen does not run the refresh "
+                "flow: log in again (or switch the user to an exec credential plugin)"
+            )
+        return self._token
+
+    def cached_token(self) -> str | None:
+        """The id-token unless it has expired, else None."""
+        return None if self._expired() else self._token
+
+    def invalidate(self) -> None:
+        """Nothing to renew: there is no refresh flow, the id-token in the kubeconfig is all there is."""
+
+    def _expired(self) -> bool:
+        return self._expires is not None and self._clock() + OIDC_EXPIRY_LEEWAY >= self._expires
+
+    def __repr__(self) -> str:
+        return f"OIDCIdToken({_REDACTED})"
+
+
+def _jwt_expiry(token: str) -> datetime | None:
+    """The ``exp`` claim of a JWT, or None when it has none. Errors never quote the token."""
+    parts = token.split(".")
+    if len(parts) != 3:
+        raise CredentialError("the oidc id-token is not a JWT (expected three dot-separated parts)")
+    try:
+        payload = base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4))
+        claims = json.loads(payload)
+    except (binascii.Error, ValueError):
+        raise CredentialError("the oidc id-token's payload is not base64url-encoded JSON") from None
+    exp = claims.get("exp") if isinstance(claims, dict) else None
+    if exp is None:
+        return None
+    if not isinstance(exp, (int, float)):
+        raise CredentialError("the oidc id-token's 'exp' claim is not a number")
+    return datetime.fromtimestamp(exp, tz=timezone.utc)

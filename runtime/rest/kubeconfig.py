@@ -390,7 +390,7 @@ def _exec_cluster_info(config: Config, cluster: _Entry) -> dict[str, Any]:
 
 
 def _auth_provider(provider: Any, where: str) -> Credentials:
-    from kgen.runtime.rest.oidc import OIDCIdToken
+    from kgen.runtime.rest.auth import OIDCIdToken
 
     if not isinstance(provider, dict):
         raise ConfigError(f"{where}: 'auth-provider' must be a mapping")
