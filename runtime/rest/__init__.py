@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         BearerTokenAuth,
         CredentialError,
         Credentials,
+        OIDCIdToken,
         StaticToken,
         TokenFile,
         service_account_token,

@@ -37,7 +37,9 @@ from kgen.runtime.tools.portforward.ports import ForwardedPort
 SUBPROTOCOLS = ("v4.channel.k8s.io",)
 """The WebSocket subprotocol offered: the kubelet's binary channel protocol, version 4."""
 DATA_CHANNEL = 0
+"""The channel of a forwarded port's bytes, both ways (the first of each port's pair)."""
 ERROR_CHANNEL = 1
+"""The channel on which the kubelet reports a failure to reach the pod's port, as text."""
 
 
 class ProtocolError(Exception):
