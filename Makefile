@@ -79,25 +79,28 @@ compat_suite = KGEN_ENVTEST_KUBERNETES_VERSION=$(1) KGEN_CLUSTER_ASSETS="$$(KGEN
 	$(BIN)/python -m pytest -m compat tests/integration tests/compat tests/cluster $(PYTEST_ARGS)
 
 # The run log lists what this run's envtest servers and clusters start; check-leftovers looks at
-# those only. The whole suite on the pinned release's apiserver but what needs a whole cluster,
-# with the tests marked `long` (minutes spent waiting on timers) in a second pytest beside it; then
-# tests/cluster and tests/compat on the pinned release's cluster, beside the compatibility suite
-# on the oldest supported release's. The clusters' binaries (cold: ~20 minutes of Go builds) are
-# built in the background, niced, during the first runs; a warm cache builds nothing. The output of
-# a pytest run beside another is shown when it ends.
+# those only. The whole suite on the pinned release's apiserver but what needs a whole cluster runs
+# in the foreground. Beside it: the tests marked `long` (minutes spent waiting on timers), and one
+# after the other tests/cluster + tests/compat on the pinned release's cluster, then the
+# compatibility suite on the oldest supported release's (each cluster's binaries built first,
+# niced; cold: ~20 minutes of Go builds, warm: nothing). The first run leaves a core mostly idle
+# (load ~1 on 2 cores), which the cluster runs use. The output of a run beside the foreground is
+# shown when it ends.
 test: $(STAMP) docs
 	run_log="$$(mktemp -t kgen-test-run.XXXXXX)"; export KGEN_ENVTEST_RUN_LOG="$$run_log"; \
 	assets="$$(hack/envtest/build.sh)" || exit 1; \
 	logs="$$(mktemp -d -t kgen-test-logs.XXXXXX)"; \
-	{ nice -n 19 hack/envtest/cluster.sh && KGEN_ENVTEST_KUBERNETES_VERSION=$(COMPAT_VERSION) nice -n 19 hack/envtest/cluster.sh; } >"$$logs/builds" 2>&1 & builder=$$!; \
 	KUBEBUILDER_ASSETS="$$assets" $(BIN)/python -m pytest -m long tests/integration $(PYTEST_ARGS) >"$$logs/long" 2>&1 & long=$$!; \
+	{ cluster=0; \
+	  nice -n 19 hack/envtest/cluster.sh >"$$logs/builds" 2>&1 || { echo "== make test: building the cluster failed"; cat "$$logs/builds"; exit 1; }; \
+	  KUBEBUILDER_ASSETS="$$assets" KGEN_CLUSTER_ASSETS="$$(hack/envtest/cluster.sh)" \
+	    $(BIN)/python -m pytest tests/cluster tests/compat $(PYTEST_ARGS) || cluster=1; \
+	  echo "== make test: the compatibility suite on Kubernetes $(COMPAT_VERSION)"; \
+	  KGEN_ENVTEST_KUBERNETES_VERSION=$(COMPAT_VERSION) nice -n 19 hack/envtest/cluster.sh >"$$logs/builds" 2>&1 || cluster=1; \
+	  $(call compat_suite,$(COMPAT_VERSION)) || cluster=1; exit $$cluster; } >"$$logs/cluster" 2>&1 & cluster=$$!; \
 	KUBEBUILDER_ASSETS="$$assets" $(BIN)/python -m pytest -m "not long" --ignore=tests/cluster --ignore=tests/compat $(PYTEST_ARGS); tests=$$?; \
 	wait $$long || tests=1; echo "== make test: the tests marked long, run beside the others"; cat "$$logs/long"; \
-	wait $$builder || { echo "== make test: building the clusters failed"; cat "$$logs/builds"; tests=1; }; \
-	{ $(call compat_suite,$(COMPAT_VERSION)); } >"$$logs/compat" 2>&1 & compat=$$!; \
-	KUBEBUILDER_ASSETS="$$assets" KGEN_CLUSTER_ASSETS="$$(hack/envtest/cluster.sh)" \
-	  $(BIN)/python -m pytest tests/cluster tests/compat $(PYTEST_ARGS) || tests=1; \
-	wait $$compat || tests=1; echo "== make test: the compatibility suite on Kubernetes $(COMPAT_VERSION)"; cat "$$logs/compat"; \
+	wait $$cluster || tests=1; echo "== make test: tests/cluster + tests/compat on the pinned release's cluster, run beside the others"; cat "$$logs/cluster"; \
 	rm -rf "$$logs"; hack/check-leftovers.sh "$$run_log"; left=$$?; rm -f "$$run_log"; exit $$(( tests ? tests : left ))
 
 # The tests on a whole cluster alone (tests/cluster/, marker `cluster`), on the pinned release.

@@ -25,6 +25,8 @@ from tests.support.flavours import FLAVOURS, Flavour, flavour_of
 # left out (each for a reason: it is no compatibility check, or it is long and proves nothing
 # version-specific).
 COMPATIBILITY_FOLDERS = ("tests/compat/", "tests/cluster/")
+# ... but the workflow pages: docs, whose every call the workflows' own tests check on each release.
+COMPATIBILITY_FOLDERS_LEFT_OUT = frozenset({"tests/cluster/test_workflow_pages.py"})
 COMPATIBILITY_SUITE: dict[str, frozenset[str]] = {
     # `kgen generate --cluster`: tests/compat/test_generate_kubernetes_version.py (its own release).
     # Typed CRUD, the three patch types, server-side apply (and its oracle), unknown fields.
@@ -54,7 +56,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         path = item.nodeid.split("::", 1)[0]
         left_out = COMPATIBILITY_SUITE.get(path)
         name = getattr(item, "originalname", item.name)
-        if path.startswith(COMPATIBILITY_FOLDERS) or (left_out is not None and name not in left_out):
+        in_folder = path.startswith(COMPATIBILITY_FOLDERS) and path not in COMPATIBILITY_FOLDERS_LEFT_OUT
+        if in_folder or (left_out is not None and name not in left_out):
             item.add_marker(pytest.mark.compat)
 
 
