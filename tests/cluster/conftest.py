@@ -8,6 +8,9 @@ belong to the compatibility suite: ``make test`` runs them on the 1.37 cluster a
 
 from __future__ import annotations
 
+import contextlib
+import http.server
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -41,16 +44,51 @@ def cs(kube_cluster: Cluster) -> Iterator[Clientset]:
         yield clientset
 
 
+@contextlib.contextmanager
+def fresh_namespace(cs: Clientset, prefix: str = "c") -> Iterator[str]:
+    """A new namespace named ``<prefix>-<random>``, deleted on leaving (the namespace controller
+    empties and removes it)."""
+    name = f"{prefix}-{uuid.uuid4().hex[:10]}"
+    cs.core_v1.namespaces().create(Namespace(metadata=ObjectMeta(name=name)))
+    try:
+        yield name
+    finally:
+        try:
+            cs.core_v1.namespaces().delete(name)
+        except NotFound:
+            pass
+
+
 @pytest.fixture
 def ns(cs: Clientset) -> Iterator[str]:
-    """A fresh namespace; deleted afterwards (the namespace controller empties and removes it)."""
-    name = f"c-{uuid.uuid4().hex[:10]}"
-    cs.core_v1.namespaces().create(Namespace(metadata=ObjectMeta(name=name)))
-    yield name
+    """A fresh namespace; deleted afterwards."""
+    with fresh_namespace(cs) as name:
+        yield name
+
+
+@contextlib.contextmanager
+def hello_server(body: Callable[[str], bytes]) -> Iterator[int]:
+    """A local HTTP server (its port) answering every GET 200 with ``body(path)``: what a pod's
+    port reaches through kwok's port-forward rule."""
+
+    class Hello(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            answer = body(self.path)
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(answer)))
+            self.end_headers()
+            self.wfile.write(answer)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hello)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        cs.core_v1.namespaces().delete(name)
-    except NotFound:
-        pass
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def some(value: T | None) -> T:

@@ -9,7 +9,6 @@ port-forward; the exit code and the end of stdin are what kwok-exec.patch fixes 
 
 from __future__ import annotations
 
-import http.server
 import queue
 import re
 import subprocess
@@ -25,7 +24,7 @@ from kgen.kubernetes.models.core.v1 import Pod
 from kgen.kubernetes.typed.core.v1 import PodsClient
 from kgen.runtime.apimachinery import ApiError
 from kgen.runtime.testing import Cluster, cri_log_line
-from tests.cluster.conftest import wait_for
+from tests.cluster.conftest import hello_server, wait_for
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -158,52 +157,40 @@ def test_kubectl_exec_stdin_reaches_eof(kube_cluster: Cluster, ns: str, pod: str
     assert (counted.returncode, counted.stdout.strip()) == (0, "3")
 
 
-class _Hello(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        body = f"hello from {self.path}".encode()
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
 def test_kubectl_port_forward_reaches_the_configured_local_port(kube_cluster: Cluster, ns: str, pod: str) -> None:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Hello)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    kube_cluster.set_cluster_port_forward(ns, {8080: server.server_address[1]}, namespaces=[ns])
-
-    def forward() -> str | None:
-        """One kubectl port-forward and one request through it; None if that failed (until kwok
-        has the rule, kwok refuses the stream and kubectl ends)."""
-        kubectl = subprocess.Popen(
-            [str(kube_cluster.assets / "kubectl"), f"--kubeconfig={kube_cluster.kubeconfig}", "port-forward",
-             f"pod/{pod}", "-n", ns, "--address=127.0.0.1", ":8080"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+    with hello_server(lambda path: f"hello from {path}".encode()) as port:
+        kube_cluster.set_cluster_port_forward(ns, {8080: port}, namespaces=[ns])
         try:
-            assert kubectl.stdout is not None
-            line = kubectl.stdout.readline()  # "Forwarding from 127.0.0.1:<local> -> 8080"
-            found = re.match(r"Forwarding from 127\.0\.0\.1:(\d+) -> 8080", line)
-            if found is None:  # kubectl ended early
-                return None
-            try:
-                response = httpx.get(f"http://127.0.0.1:{found[1]}/through-the-apiserver", timeout=5)
-            except httpx.HTTPError:
-                return None
-            return f"{response.status_code} {response.text}"
+            assert wait_for("a response through the port-forward", lambda: _forward(kube_cluster, ns, pod), timeout=30) == (
+                "200 hello from /through-the-apiserver"
+            )
         finally:
-            kubectl.terminate()
-            kubectl.wait(timeout=10)
+            kube_cluster.delete_kwok_rule("ClusterPortForward", ns)
 
+
+def _forward(kube_cluster: Cluster, ns: str, pod: str) -> str | None:
+    """One kubectl port-forward and one request through it; None if that failed (until kwok
+    has the rule, kwok refuses the stream and kubectl ends)."""
+    kubectl = subprocess.Popen(
+        [str(kube_cluster.assets / "kubectl"), f"--kubeconfig={kube_cluster.kubeconfig}", "port-forward",
+         f"pod/{pod}", "-n", ns, "--address=127.0.0.1", ":8080"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
-        assert wait_for("a response through the port-forward", forward, timeout=30) == "200 hello from /through-the-apiserver"
+        assert kubectl.stdout is not None
+        line = kubectl.stdout.readline()  # "Forwarding from 127.0.0.1:<local> -> 8080"
+        found = re.match(r"Forwarding from 127\.0\.0\.1:(\d+) -> 8080", line)
+        if found is None:  # kubectl ended early
+            return None
+        try:
+            response = httpx.get(f"http://127.0.0.1:{found[1]}/through-the-apiserver", timeout=5)
+        except httpx.HTTPError:
+            return None
+        return f"{response.status_code} {response.text}"
     finally:
-        server.shutdown()
-        server.server_close()
-        kube_cluster.delete_kwok_rule("ClusterPortForward", ns)
+        kubectl.terminate()
+        kubectl.wait(timeout=10)
+
