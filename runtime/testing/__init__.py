@@ -13,6 +13,9 @@ simulated nodes; ``kgen envtest --cluster`` builds it)::
     with Cluster(nodes=2) as cluster:
         ...  # what KubeAPIServer has, and cluster.kubectl(...), cluster.set_cluster_exec(...)
 
+kwok makes every pod scheduled on its nodes Running and Ready at once, except a pod with a
+container of the image ``NEVER_READY_IMAGE``: it stays Pending, never Ready (a stuck rollout).
+
 With pytest, the session-scoped fixture ``kube_apiserver`` yields a started server, and
 ``kube_cluster`` a started Cluster (the plugin
 is registered when kgen-runtime is installed). Needs the ``testing`` extra:
@@ -29,7 +32,7 @@ from kgen.runtime._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from kgen.runtime.testing._assets import PINNED, AssetsNotFound, EnvtestVersions, find_assets, find_cluster_assets
-    from kgen.runtime.testing._cluster import Cluster
+    from kgen.runtime.testing._cluster import NEVER_READY_IMAGE, Cluster
     from kgen.runtime.testing._kwok import cri_log_line
     from kgen.runtime.testing._server import RESTRICTED_NAMESPACE, TOKEN_USERS, KubeAPIServer, StartupError
 
@@ -39,7 +42,7 @@ __getattr__ = lazy_exports(
     __name__,
     {
         "_assets": ["AssetsNotFound", "EnvtestVersions", "PINNED", "find_assets", "find_cluster_assets"],
-        "_cluster": ["Cluster"],
+        "_cluster": ["Cluster", "NEVER_READY_IMAGE"],
         "_kwok": ["cri_log_line"],
         "_server": ["RESTRICTED_NAMESPACE", "TOKEN_USERS", "KubeAPIServer", "StartupError"],
     },
@@ -50,6 +53,7 @@ __all__ = [
     "Cluster",
     "EnvtestVersions",
     "KubeAPIServer",
+    "NEVER_READY_IMAGE",
     "PINNED",
     "RESTRICTED_NAMESPACE",
     "StartupError",

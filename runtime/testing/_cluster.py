@@ -32,6 +32,19 @@ from kgen.runtime.testing._assets import find_cluster_assets
 from kgen.runtime.testing._kwok import PLURALS, KWOK_API_VERSION, KWOK_CRDS, KWOK_GROUP, NODE_LABEL, condition_true, rule_selector
 from kgen.runtime.testing._server import KubeAPIServer, StartupError, _free_port, _tail
 
+NEVER_READY_IMAGE = "kgen.dev/never-ready"
+"""A container image kwok never makes Ready, for a stuck rollout: a pod with a container of this
+image (this exact string) is scheduled, then stays Pending, with no container statuses and no IP,
+until deleted. ``Cluster`` makes kwok's pod-ready Stage (which makes a pod Running and Ready) skip it."""
+
+
+class _StagesDumper(yaml.SafeDumper):
+    """Multi-line strings (the Stages' templates) as literal blocks, as in kwok's own files."""
+
+
+_StagesDumper.add_representer(str, lambda d, v: d.represent_scalar("tag:yaml.org,2002:str", v, style="|" if "\n" in v else None))
+
+
 class Cluster(KubeAPIServer):
     """etcd + kube-apiserver + kube-controller-manager + kube-scheduler + kwok with ``nodes``
     simulated Nodes, on 127.0.0.1, for one Kubernetes version.
@@ -129,7 +142,7 @@ class Cluster(KubeAPIServer):
     def pids(self) -> dict[str, int]:
         """The process id of each process the cluster started, by name (``kube-scheduler``, ...)."""
         names = ("etcd", "kube-apiserver", *self._started_names)
-        return dict(zip(names, (p.pid for p in self._procs)))
+        return dict(zip(names, (p.pid for p in self._procs), strict=False))
 
     # -- the apiserver as a cluster's -------------------------------------------------------
 
@@ -183,11 +196,18 @@ class Cluster(KubeAPIServer):
         self._kcm_kubeconfig = self._identity_kubeconfig("kube-controller-manager", "system:kube-controller-manager")
         self._scheduler_kubeconfig = self._identity_kubeconfig("kube-scheduler", "system:kube-scheduler")
         self._kwok_kubeconfig = self._identity_kubeconfig("kwok", "kgen-kwok", "system:masters")
-        stages = sorted((self.assets / "kwok-stages").glob("*.yaml"))
+        # kwok's Stages, the pod-ready one made to skip NEVER_READY_IMAGE's pods. A selector key is
+        # a jq query; NotIn matches when none of the values it yields is listed (kwok v0.8.0,
+        # pkg/utils/expression/selector.go): here, when no container has the image.
+        paths = sorted((self.assets / "kwok-stages").glob("*.yaml"))
+        stages = [stage for path in paths for stage in yaml.safe_load_all(path.read_text()) if stage]
+        ready = [s for s in stages if s.get("kind") == "Stage" and s.get("metadata", {}).get("name") == "pod-ready"]
+        if len(ready) != 1:
+            raise StartupError(f"{self.assets / 'kwok-stages'}: expected one Stage named pod-ready, found {len(ready)}")
+        ready[0]["spec"].setdefault("selector", {}).setdefault("matchExpressions", []).append(
+            {"key": ".spec.containers.[].image", "operator": "NotIn", "values": [NEVER_READY_IMAGE]})
         self._path("kwok").mkdir()
-        self._kwok_config = self._write(
-            "kwok/stages.yaml", b"\n---\n".join(path.read_bytes().strip() for path in stages) + b"\n"
-        )
+        self._kwok_config = self._write("kwok/stages.yaml", yaml.dump_all(stages, Dumper=_StagesDumper, sort_keys=False).encode())
 
     def _start_controller_manager(self) -> None:
         kubeconfig = self._kcm_kubeconfig
@@ -359,7 +379,7 @@ class Cluster(KubeAPIServer):
     def _poll(self, client: httpx.Client, ready: Any, what: str, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while True:
-            for proc, name in zip(self._procs, ("etcd", "kube-apiserver", *self._started_names)):
+            for proc, name in zip(self._procs, ("etcd", "kube-apiserver", *self._started_names), strict=False):
                 if proc.poll() is not None:
                     raise StartupError(
                         f"{name} exited with code {proc.returncode} while waiting for {what}; its log ends:\n"

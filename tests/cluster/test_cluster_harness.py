@@ -1,5 +1,6 @@
 """The whole-cluster harness itself: the versions its binaries report, ``kgen envtest --cluster``,
-and a cluster's stop (every process gone, in an order that lets the apiserver stop at once)."""
+a cluster's stop (every process gone, in an order that lets the apiserver stop at once), and the
+pods kwok never makes Ready (NEVER_READY_IMAGE)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ import pytest
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.apps.v1 import Deployment
 from kgen.kubernetes.models.batch.v1 import Job
+from kgen.kubernetes.models.core.v1 import Pod
+from kgen.runtime.apimachinery import NotFound
 from kgen.runtime.rest import load_kubeconfig
-from kgen.runtime.testing import Cluster
+from kgen.runtime.testing import NEVER_READY_IMAGE, Cluster
 from tests.cluster.conftest import some, wait_for
 
 pytestmark = pytest.mark.timeout(240)
@@ -133,3 +136,37 @@ def test_a_cluster_runs_only_the_controllers_and_the_scheduler_asked_for(tmp_pat
             # been at work for seconds.
             assert cs.apps_v1.replica_sets("default").list().items == []
             assert some(cs.apps_v1.deployments("default").get("web").status).observed_generation is None
+
+
+def _ready(pod: Pod) -> bool:
+    return any(c.type == "Ready" and c.status == "True" for c in some(pod.status).conditions or [])
+
+
+def test_a_pod_with_the_never_ready_image_is_scheduled_but_never_ready(kube_cluster: Cluster, cs: Clientset, ns: str) -> None:
+    pods = cs.core_v1.pods(ns)
+    # One container of the image is enough, whatever the others are.
+    containers = {"ready": [{"name": "app", "image": "example.com/app:1"}],
+                  "never": [{"name": "app", "image": "example.com/app:1"}, {"name": "stuck", "image": NEVER_READY_IMAGE}]}
+    for name, spec in containers.items():
+        pods.create(Pod.from_dict({"metadata": {"name": name}, "spec": {"containers": spec}}))
+    wait_for("the other pod Ready", lambda: _ready(pods.get("ready")))
+    wait_for("the never-ready pod scheduled", lambda: some(pods.get("never").spec).node_name)
+    time.sleep(2)  # kwok made the other pod Ready at once; give it time to do the same wrongly
+    never = pods.get("never")
+    assert not _ready(never)
+    # kwok's pod-ready Stage is also what makes a pod Running: skipped, it stays Pending, without
+    # container statuses or an IP.
+    status = some(never.status)
+    assert (status.phase, status.container_statuses, status.pod_ip) == ("Pending", None, None)
+    assert [(c.type, c.status) for c in status.conditions or []] == [("PodScheduled", "True")]
+    # kwok's pod-delete Stage still removes it.
+    pods.delete("never")
+    wait_for("the never-ready pod gone", lambda: _gone(cs, ns, "never"))
+
+
+def _gone(cs: Clientset, ns: str, name: str) -> bool:
+    try:
+        cs.core_v1.pods(ns).get(name)
+    except NotFound:
+        return True
+    return False

@@ -45,15 +45,21 @@ from kgen.runtime.kubectl import (
     undo,
 )
 from kgen.runtime.rest import load_kubeconfig
-from kgen.runtime.testing import Cluster
+from kgen.runtime.testing import NEVER_READY_IMAGE, Cluster
 from tests.cluster.conftest import some, wait_for
 
 pytestmark = pytest.mark.timeout(180)
 
 NEVER_SCHEDULED = {"kgen.test/no-such-node": "true"}
-"""A nodeSelector no node matches: the pods stay Pending, never Ready (kwok's pod-ready stage makes
-every pod scheduled on its nodes Ready, readiness gates included, so only an unscheduled pod is
-never Ready)."""
+"""A nodeSelector no node matches: the pods stay Pending, unscheduled, never Ready."""
+
+STUCK_TEMPLATES: dict[str, dict[str, Any]] = {
+    # Scheduled, but kwok's pod-ready stage skips the image: Pending on a node, never Ready.
+    "never-ready-image": {"containers": [{"name": "app", "image": NEVER_READY_IMAGE}]},
+    "unschedulable": {"nodeSelector": NEVER_SCHEDULED},
+}
+"""Two ways a new template's pods are never Ready: the image of issue 34's stuck rollout, and a
+nodeSelector no node matches (no pod of it ever reaches a node)."""
 
 
 def _template(app: str, image: str, node_selector: dict[str, str] | None = None) -> dict[str, Any]:
@@ -180,12 +186,14 @@ def test_rollout_of_a_new_image_is_reported_as_kubectl_reports_it(kube_cluster: 
     assert len(_distinct(watchers.kubectl)) >= 3, watchers.kubectl  # a real rollout: several steps were seen
 
 
-def test_stuck_rollout_fails_on_the_progress_deadline_as_kubectl_does(kube_cluster: Cluster, cs: Clientset, ns: str) -> None:
+@pytest.mark.parametrize("stuck", STUCK_TEMPLATES)
+def test_stuck_rollout_fails_on_the_progress_deadline_as_kubectl_does(kube_cluster: Cluster, cs: Clientset, ns: str,
+                                                                      stuck: str) -> None:
     deployments = cs.apps_v1.deployments(ns)
     deployments.create(_deployment("stuck", "app:v1", 3, progressDeadlineSeconds=3))
     _rolled_out(cs, ns, "stuck")
-    # The new template's pods are never scheduled, so never Ready: the rollout makes no progress.
-    deployments.patch("stuck", {"spec": {"paused": True, "template": {"spec": {"nodeSelector": NEVER_SCHEDULED}}}})
+    # The new template's pods are never Ready: the rollout makes no progress.
+    deployments.patch("stuck", {"spec": {"paused": True, "template": {"spec": STUCK_TEMPLATES[stuck]}}})
     wait_for("the paused Deployment observed", lambda: _observed(cs, ns, "stuck"))
     watchers = _Watchers(kube_cluster, ns, "deployment", "stuck")
     watchers.started()
@@ -198,6 +206,10 @@ def test_stuck_rollout_fails_on_the_progress_deadline_as_kubectl_does(kube_clust
         assert stderr == f"error: {error}\n"
     _same_sequence(watchers.kubectl, watchers.sync)
     _same_sequence(watchers.kubectl, watchers.asyncio)
+    if stuck == "never-ready-image":  # the image held it, not the scheduler: its pods are on a node, Pending
+        held = [p for p in cs.core_v1.pods(ns).list(label_selector="app=stuck").items
+                if some(p.spec).containers[0].image == NEVER_READY_IMAGE]
+        assert held and all(some(p.spec).node_name and some(p.status).phase == "Pending" for p in held), held
 
 
 def _held(cs: Clientset, ns: str) -> bool:
