@@ -1,4 +1,4 @@
-"""What the runtime-only distribution (kgen-runtime: httpx and msgspec) relies on, checked
+"""What the runtime-only distribution (kgen-runtime: httpx, msgspec, websockets) relies on, checked
 without building anything: the import contract that keeps the generator's dependencies out of the
 runtime catches a planted import, and kubeconfigs load without PyYAML when they are JSON."""
 
@@ -126,5 +126,5 @@ def test_kgen_pins_the_kgen_runtime_it_is_released_with() -> None:
     assert kgen["version"] == runtime["version"]
     assert f"kgen-runtime=={runtime['version']}" in kgen["dependencies"]
     assert f"kgen-runtime[testing]=={runtime['version']}" in kgen["optional-dependencies"]["testing"]
-    # The runtime's own dependencies are httpx and msgspec; everything else is an extra.
-    assert sorted(d.split(">=")[0] for d in runtime["dependencies"]) == ["httpx", "msgspec"]
+    # The runtime's own dependencies are httpx, msgspec and websockets (exec, attach, port-forward); everything else is an extra.
+    assert sorted(d.split(">=")[0] for d in runtime["dependencies"]) == ["httpx", "msgspec", "websockets"]
