@@ -1,16 +1,17 @@
 """kgen.runtime.tools.remotecommand without a cluster: the I/O-free core (channel routing and
 framing, client-go's status decoding, the output buffers, the requests' shapes) and both
 sessions, threads and asyncio, against a local WebSocket server playing the apiserver's part.
-Every session test runs on both flavours (the async session is driven through a loop thread
-so that one test body serves both)."""
+Every session test runs on both flavours (the async session is driven through a loop thread,
+kgen.runtime.util.loop_thread's, so that one test body serves both; the sync session runs the
+async one on such a thread of its own)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import threading
-from collections.abc import Coroutine, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from websockets.sync.server import Server, ServerConnection, serve
@@ -31,8 +32,7 @@ from kgen.runtime.tools.remotecommand.protocol import (
     stdin_bytes,
 )
 from kgen.runtime.tools.remotecommand.session import ExecSession, open_session, run
-
-T = TypeVar("T")
+from kgen.runtime.util.loop_thread import LoopClosed, LoopThread
 
 
 def status(exit_code: int | None = None, **failure: Any) -> bytes:
@@ -209,32 +209,15 @@ def server() -> Iterator[str]:
     thread.join()
 
 
-class LoopThread:
-    """An event loop in a thread, to drive the async session from a test's plain code."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-
-    def call(self, coro: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=30)
-
-    def stop(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join()
-        self.loop.close()
-
-
 class _Out:
     def __init__(self, lt: LoopThread, stream: Any) -> None:
         self.lt, self.stream = lt, stream
 
     def read(self, size: int = -1) -> bytes:
-        return self.lt.call(self.stream.read(size))  # type: ignore[no-any-return]
+        return self.lt.run(self.stream.read(size))  # type: ignore[no-any-return]
 
     def readline(self, size: int = -1) -> bytes:
-        return self.lt.call(self.stream.readline(size))  # type: ignore[no-any-return]
+        return self.lt.run(self.stream.readline(size))  # type: ignore[no-any-return]
 
 
 class _In:
@@ -242,10 +225,10 @@ class _In:
         self.lt, self.stream = lt, stream
 
     def write(self, data: bytes) -> int:
-        return self.lt.call(self.stream.write(data))  # type: ignore[no-any-return]
+        return self.lt.run(self.stream.write(data))  # type: ignore[no-any-return]
 
     def close(self) -> None:
-        self.lt.call(self.stream.close())
+        self.lt.run(self.stream.close())
 
 
 class SyncView:
@@ -256,13 +239,13 @@ class SyncView:
         self.stdin, self.stdout, self.stderr = _In(lt, session.stdin), _Out(lt, session.stdout), _Out(lt, session.stderr)
 
     def resize(self, width: int, height: int) -> None:
-        self.lt.call(self.session.resize(width, height))
+        self.lt.run(self.session.resize(width, height))
 
     def wait(self, timeout: float | None = None) -> int:
-        return self.lt.call(self.session.wait(timeout))
+        return self.lt.run(self.session.wait(timeout))
 
     def close(self) -> None:
-        self.lt.call(self.session.close())
+        self.lt.run(self.session.close())
 
     @property
     def exit_code(self) -> int | None:
@@ -273,7 +256,7 @@ class Flavour:
     def __init__(self, name: str, host: str) -> None:
         self.name = name
         self.config = Config(host=host)
-        self.lt = LoopThread() if name == "async" else None
+        self.lt = LoopThread("kgen-test async flavour") if name == "async" else None
         self.rest = RESTClient(self.config)
         self.arest: AsyncRESTClient | None = None
 
@@ -282,7 +265,7 @@ class Flavour:
         if self.arest is None:
             async def make() -> AsyncRESTClient:
                 return AsyncRESTClient(self.config)
-            self.arest = self.lt.call(make())
+            self.arest = self.lt.run(make())
         return self.arest
 
     def open(self, path: str, *, stdin: bool = False, tty: bool = False, buffer_limit: int | None = 1 << 20) -> Any:
@@ -290,20 +273,20 @@ class Flavour:
                                       buffer_limit=buffer_limit)
         if self.lt is None:
             return open_session(self.rest, path, [], **kwargs)
-        return SyncView(self.lt, self.lt.call(open_async_session(self._async_rest(), path, [], **kwargs)))
+        return SyncView(self.lt, self.lt.run(open_async_session(self._async_rest(), path, [], **kwargs)))
 
     def run(self, path: str, stdin: bytes | None = None, timeout: float | None = 10) -> ExecResult:
         if self.lt is None:
             return run(self.rest, path, [], what=f"exec {path}", stdin=stdin, tty=False, timeout=timeout)
-        return self.lt.call(run_async(self._async_rest(), path, [], what=f"exec {path}", stdin=stdin, tty=False,
+        return self.lt.run(run_async(self._async_rest(), path, [], what=f"exec {path}", stdin=stdin, tty=False,
                                       timeout=timeout))
 
     def close(self) -> None:
         self.rest.close()
         if self.lt is not None:
             if self.arest is not None:
-                self.lt.call(self.arest.close())
-            self.lt.stop()
+                self.lt.run(self.arest.close())
+            self.lt.close()
 
 
 @pytest.fixture(params=["sync", "async"])
@@ -407,6 +390,40 @@ def test_the_sync_session_reads_lines_by_iteration(server: str) -> None:
             s.stdin.close()
             assert list(s.stdout) == [b"a\n", b"b\n"]
             assert s.wait() == 0
+
+
+def _session_threads() -> list[str]:
+    return [t.name for t in threading.enumerate() if t.name.startswith("kgen-remotecommand")]
+
+
+def test_the_sync_session_runs_on_a_loop_of_its_own_and_a_closed_one_answers_from_its_end(server: str) -> None:
+    with RESTClient(Config(host=server)) as rest:
+        session = open_session(rest, "/flood", [], what="exec flood", stdin=False, stdout=True, stderr=True,
+                               tty=False, buffer_limit=65536)
+        assert _session_threads() == ["kgen-remotecommand exec flood"]
+        assert session.stdout.read(10) == bytes(range(10))
+        assert session.wait(timeout=10) == 3
+        session.close()
+        session.close()  # again: nothing
+        assert _session_threads() == []
+        assert len(session.stdout.read()) == (4 << 20) - 10 and session.stdout.read() == b""
+        assert session.stderr.readline() == b"e" * 100 and session.wait() == 3 and session.exit_code == 3
+        with pytest.raises(ValueError, match="stdin was not requested"):
+            session.stdin.write(b"x")
+        with pytest.raises(ValueError, match="tty=True"):
+            session.resize(80, 24)
+        assert run(rest, "/cat", [], what="exec cat", stdin=b"in", tty=False, timeout=10).stdout == b"in"
+        assert _session_threads() == []
+
+
+def test_a_loop_thread_refuses_work_once_closed() -> None:
+    loop = LoopThread("kgen-test")
+    assert loop.alive and loop.run(asyncio.sleep(0, "done")) == "done"
+    loop.close()
+    loop.close()
+    assert not loop.alive
+    with pytest.raises(LoopClosed, match="'kgen-test' is closed"):
+        loop.run(asyncio.sleep(0))
 
 
 def test_the_async_session_reads_lines_by_iteration(server: str) -> None:

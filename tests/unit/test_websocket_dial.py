@@ -1,7 +1,9 @@
 """kgen.runtime.rest.websocket against a local ``websockets`` server over TLS: the REST client's
 CA, bearer token and User-Agent reach the server, the subprotocol is negotiated, a refused
 upgrade becomes the typed API error of its Status, a 401 renews the token once, and the
-token never reaches a log or an exception. Each behaviour runs on the sync and async dials."""
+token never reaches a log or an exception. Each behaviour runs on both routes to the one dial,
+``async_connect``: from an ``AsyncRESTClient``, and as the sync flavours dial (``async_twin`` of a
+sync ``RESTClient``, on a ``LoopThread``)."""
 
 from __future__ import annotations
 
@@ -27,8 +29,9 @@ from kgen.runtime.rest.auth import StaticToken
 from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 from kgen.runtime.rest.config import Config
 from kgen.runtime.rest import websocket
-from kgen.runtime.rest.websocket import WebSocketHandshakeError, async_connect, connect
+from kgen.runtime.rest.websocket import WebSocketHandshakeError, async_connect, async_twin
 from kgen.runtime.testing._certs import CertificateAuthority
+from kgen.runtime.util.loop_thread import LoopThread
 
 TOKEN = "s3cr3t-t0ken-value"
 
@@ -114,21 +117,22 @@ def dial(flavour: str, config: Config, subprotocols: list[str], path: str = "/ap
          params: list[tuple[str, str]] | None = None, message: bytes = b"") -> tuple[str | None, bytes]:
     """Dials with ``flavour``, sends ``message`` and returns the subprotocol and the echo."""
     query = params if params is not None else [("command", "ls"), ("stdout", "true")]
-    if flavour == "sync":
-        with RESTClient(config) as rest:
-            with connect(rest, path, query, subprotocols=subprotocols, timeout=5) as ws:
-                ws.send(message)
-                echoed = ws.recv()
-                return ws.subprotocol, echoed if isinstance(echoed, bytes) else echoed.encode()
 
-    async def main() -> tuple[str | None, bytes]:
-        async with AsyncRESTClient(config) as rest:
+    async def main(rest: AsyncRESTClient) -> tuple[str | None, bytes]:
+        async with rest:
             async with await async_connect(rest, path, query, subprotocols=subprotocols, timeout=5) as ws:
                 await ws.send(message)
                 echoed = await ws.recv()
                 return ws.subprotocol, echoed if isinstance(echoed, bytes) else echoed.encode()
 
-    return asyncio.run(main())
+    if flavour == "sync":
+        loop = LoopThread("test dial")
+        try:
+            with RESTClient(config) as sync_rest:
+                return loop.run(main(async_twin(sync_rest)))
+        finally:
+            loop.close()
+    return asyncio.run(main(AsyncRESTClient(config)))
 
 
 FLAVOURS = pytest.mark.parametrize("flavour", ["sync", "async"])

@@ -18,10 +18,11 @@ As ``kubectl port-forward`` does before it forwards anything, entering checks th
 exists (``NotFound`` otherwise) and is Running (``PortForwardError`` otherwise).
 
 Both flavours run the same asyncio forwarding (``_Engine``); ``PortForwarder`` runs it on an
-event loop of its own, in one thread, and its methods block until the loop has done what they
-ask. Not one thread per connection over the ``websockets`` sync client: that client reads its
-TLS socket on one thread while the caller writes it on another, and over TLS 1.3 about one
-upgrade in 100 then got no answer (8 of 800 straight to kwok's server; 0 of 800 with the
+event loop of its own, in one thread (kgen.runtime.util.loop_thread's ``LoopThread``, as the
+sync exec session does), and its methods block until the loop has done what they ask. Not one
+thread per connection over the ``websockets`` sync client: that client reads its TLS socket on
+one thread while the caller writes it on another, and over TLS 1.3 about one upgrade in 100
+then got no answer (8 of 800 straight to kwok's server; 0 of 800 with the
 asyncio client, and 0 of 800 with the sync client held to TLS 1.2), most likely the session
 tickets TLS 1.3 sends after the handshake racing the request's write on one ``SSLSocket``.
 """
@@ -32,7 +33,6 @@ import asyncio
 import functools
 import logging
 import socket
-import threading
 from collections.abc import Coroutine, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
@@ -40,9 +40,10 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from kgen.runtime.apimachinery import ApiError
 from kgen.runtime.gentype import AsyncResourceClient, ResourceClient
 from kgen.runtime.rest.client import AsyncRESTClient
-from kgen.runtime.rest.websocket import async_connect
+from kgen.runtime.rest.websocket import async_connect, async_twin
 from kgen.runtime.tools.portforward.ports import ForwardedPort, Ports, parse_ports
 from kgen.runtime.tools.portforward.tunnel import SUBPROTOCOLS, ProtocolError, Tunnel, portforward_params
+from kgen.runtime.util.loop_thread import LoopThread
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
@@ -271,8 +272,7 @@ class PortForwarder:
         namespace, path = _client_path(pods, name)
         self._pods = pods
         self._f = _Forwarding(name, ports, address, namespace, path)
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
+        self._loop: LoopThread | None = None
         self._engine: _Engine | None = None
         self._rest: AsyncRESTClient | None = None
 
@@ -290,13 +290,11 @@ class PortForwarder:
         if self._loop is not None or self._f.closed:
             raise PortForwardError("a PortForwarder starts once")
         self._f.check_running(self._pods.get(self._f.name))
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name=f"port-forward {self._f.name}", daemon=True)
-        self._thread.start()
+        self._loop = LoopThread(f"port-forward {self._f.name}")
         try:
             # The same configuration as the pods client's (TLS, credentials, proxy); its own
             # connections, on the forwarder's loop.
-            self._rest = AsyncRESTClient(self._pods._rest.config)
+            self._rest = async_twin(self._pods._rest)
             self._engine = _Engine(self._rest, self._f)
             self._run(self._engine.listen())
         except BaseException:
@@ -306,8 +304,8 @@ class PortForwarder:
 
     def close(self) -> None:
         """Stops listening and ends every forwarded connection; returns once they are closed."""
-        loop, thread = self._loop, self._thread
-        if loop is None or thread is None or not thread.is_alive():
+        loop = self._loop
+        if loop is None or not loop.alive:
             self._f.closed = True
             return
         try:
@@ -317,13 +315,11 @@ class PortForwarder:
                 self._run(self._rest.close())
         finally:
             self._f.closed = True
-            loop.call_soon_threadsafe(loop.stop)
-            thread.join()
             loop.close()
 
     def _run(self, work: Coroutine[Any, Any, T]) -> T:
         assert self._loop is not None
-        return asyncio.run_coroutine_threadsafe(work, self._loop).result()
+        return self._loop.run(work)
 
     def __enter__(self) -> Self:
         return self.start()

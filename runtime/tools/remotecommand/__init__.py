@@ -12,7 +12,8 @@ are the same over ``pods/attach``, to the container's main process.
 
 Every SPDY-only server is older than the supported releases (WebSocket exec is on by default
 since 1.30), so kgen speaks WebSocket only. The protocol's rules live once, without I/O, in
-``protocol``; ``session`` (threads) and ``async_session`` (asyncio) do the I/O.
+``protocol``; ``async_session`` (asyncio) does the I/O, and ``session``'s ``ExecSession`` for
+threaded code runs it on an event loop of its own.
 """
 
 from __future__ import annotations

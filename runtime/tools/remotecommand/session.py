@@ -1,38 +1,35 @@
-"""A remote-command session on threads: ``ExecSession`` (client-go's wsStreamExecutor and
-streamProtocolV4 with the caller's own streams).
+"""A remote-command session for threaded code: ``ExecSession`` (client-go's wsStreamExecutor and
+streamProtocolV4 with the caller's own streams), a blocking facade over ``AsyncExecSession``.
 
-One reader thread receives the connection's messages and hands stdout and stderr bytes to
-their ``OutputBuffer``s (kgen.runtime.tools.remotecommand.protocol); past a buffer's
-high-water mark it waits for the user to read, so the server's output is pulled only as fast
-as it is consumed (the websockets library then stops reading the socket, and TCP slows the
-server down). ``wait()`` lifts the mark: waiting for the exit must not stall on output nobody
-has read yet. The caller's thread writes stdin and resizes. The exit code is decoded once the
-server has closed the connection, as client-go reads the error stream to its end.
+Each session runs the asyncio session (kgen.runtime.tools.remotecommand.async_session, dialed
+with ``async_connect`` and ``async_twin`` of the pods client's REST client) on an event loop of
+its own in one thread (kgen.runtime.util.loop_thread), as ``PortForwarder`` runs its forwarding;
+every call here blocks until the loop has done it. So the connection's TLS socket is read and
+written by that one thread only. The ``websockets`` sync client, used here before, reads the
+socket on a thread of its own while the caller's thread writes it; ``ssl.SSLSocket`` does not
+allow that, and over TLS 1.3 1 or 2 sessions in 100 stalled ~30 s or failed ("no close frame
+received or sent", "connection closed while reading HTTP status line", ``ssl.SSLError``).
+
+The semantics are the asyncio session's: output is pulled only as fast as it is read (each
+stream holds at most ``DEFAULT_BUFFER_LIMIT`` unread bytes, a bound ``wait()`` lifts), and the
+exit code is decoded once the server has closed the connection. ``close()`` ends the loop too;
+a closed session still answers from its final state (what was left unread, the exit code or
+the error) and a write to it raises ``BrokenPipeError``.
 """
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from kgen.runtime.tools.remotecommand.protocol import (
-    DEFAULT_BUFFER_LIMIT,
-    STDERR,
-    STDOUT,
-    Channels,
-    ExecResult,
-    OutputBuffer,
-    RemoteCommandError,
-    stdin_bytes,
-)
+from kgen.runtime.tools.remotecommand.async_session import AsyncExecSession, open_async_session, run_async
+from kgen.runtime.tools.remotecommand.protocol import DEFAULT_BUFFER_LIMIT, STDERR, STDOUT, ExecResult, OutputBuffer
+from kgen.runtime.util.loop_thread import LoopClosed, LoopThread
 
 if TYPE_CHECKING:
-    from websockets.sync.client import ClientConnection
+    from kgen.runtime.rest.client import AsyncRESTClient, RESTClient
 
-    from kgen.runtime.rest.client import RESTClient
+T = TypeVar("T")
 
 __all__ = ["ExecSession", "OutputStream", "StdinStream", "open_session", "run"]
 
@@ -66,163 +63,114 @@ class OutputStream:
 class StdinStream:
     """The command's stdin, written as a binary file; ``close()`` ends it (the command reads EOF)."""
 
-    def __init__(self, session: ExecSession, requested: bool) -> None:
+    def __init__(self, session: ExecSession) -> None:
         self._session = session
-        self._requested = requested
-        self.closed = False
+        self._stream = session._session.stdin
+
+    @property
+    def closed(self) -> bool:
+        """Whether ``close()`` has been called."""
+        return self._stream.closed
 
     def writable(self) -> bool:
         """Whether stdin was requested and is still open."""
-        return self._requested and not self.closed
+        return self._stream.writable()
 
     def write(self, data: bytes | bytearray | memoryview | str) -> int:
         """Sends ``data`` (a str as UTF-8); returns its length in bytes. ``BrokenPipeError`` once
         the command has ended."""
-        if not self._requested:
-            raise ValueError("stdin was not requested: open the session with stdin=True")
-        if self.closed:
-            raise ValueError("write to closed stdin")
-        data = stdin_bytes(data)
-        for frame in self._session._channels.stdin_frames(data):
-            self._session._send(frame)
-        return len(data)
+        frames = self._stream._frames(data)
+        self._session._send(*frames)
+        return sum(len(frame) - 1 for frame in frames)
 
     def flush(self) -> None:
         """Nothing to do: each write is sent at once."""
 
     def close(self) -> None:
         """Ends stdin (v5's close signal); closing again does nothing."""
-        if self._requested and not self.closed:
-            self.closed = True
-            self._session._send(self._session._channels.close_stdin_frame())
+        if self._stream.writable():
+            def ended() -> None:
+                self._stream.closed = True
+                self._session._ended()
+
+            self._session._call(self._stream.close, ended)
 
 
 class ExecSession:
     """A running ``exec`` or ``attach``: ``stdin``, ``stdout``, ``stderr``, ``resize()``, ``wait()``;
     a context manager that closes the connection on leaving."""
 
-    def __init__(self, ws: ClientConnection, channels: Channels, *, stdin: bool, stdout: bool, stderr: bool,
-                 tty: bool, buffer_limit: int | None = DEFAULT_BUFFER_LIMIT) -> None:
-        self._ws = ws
-        self._channels = channels
-        self.tty = tty
-        self._cond = threading.Condition()
-        self._buffers = {
-            STDOUT: OutputBuffer(buffer_limit, requested=stdout),
-            STDERR: OutputBuffer(buffer_limit, requested=stderr and not tty),
-        }
-        self.stdin = StdinStream(self, stdin)
+    def __init__(self, loop: LoopThread, rest: AsyncRESTClient, session: AsyncExecSession) -> None:
+        self._loop = loop
+        self._rest = rest
+        self._session = session
+        self.tty = session.tty
+        self.stdin = StdinStream(self)
         self.stdout = OutputStream(self, STDOUT)
         self.stderr = OutputStream(self, STDERR)
-        self._send_lock = threading.Lock()
-        self._done = False
-        self._closing = False
-        self._aborted = False
-        self._exit_code: int | None = None
-        self._error: RemoteCommandError | None = None
-        self._reader = threading.Thread(target=self._receive, name="kgen-remotecommand-reader", daemon=True)
-        self._reader.start()
 
     @property
     def what(self) -> str:
         """The session as errors name it: ``exec 'ls' in pod ns/name``."""
-        return self._channels.what
+        return self._session.what
 
     @property
     def protocol(self) -> str:
         """The negotiated subprotocol (``v5.channel.k8s.io``, or ``v4.channel.k8s.io``)."""
-        return self._channels.protocol
+        return self._session.protocol
 
     @property
     def exit_code(self) -> int | None:
         """The exit code once the command has ended, else None."""
-        with self._cond:
-            return self._exit_code
+        return self._session.exit_code
 
-    # -- the reader thread ------------------------------------------------------------------
-
-    def _receive(self) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        ended: BaseException | None = None
+    def _call(self, work: Callable[[], Coroutine[Any, Any, T]], closed: Callable[[], T]) -> T:
+        """``work()`` run on the session's loop; ``closed()`` once the session is closed."""
         try:
-            while True:
-                routed = self._channels.route(self._ws.recv())
-                if routed is None:
-                    continue
-                channel, data = routed
-                with self._cond:
-                    buffer = self._buffers[channel]
-                    while buffer.full() and not self._closing:
-                        self._cond.wait()
-                    buffer.feed(data)
-                    self._cond.notify_all()
-        except (ConnectionClosed, RemoteCommandError, OSError) as e:
-            ended = e
-        exit_code, error = self._channels.outcome(ended, self._closing)
-        with self._cond:
-            self._exit_code, self._error = exit_code, error
-            for buffer in self._buffers.values():
-                buffer.end()
-            self._done = True
-            self._cond.notify_all()
+            return self._loop.run(work())
+        except LoopClosed:
+            return closed()
 
-    # -- the caller's side ------------------------------------------------------------------
+    def _ended(self) -> Any:
+        raise BrokenPipeError(f"{self.what}: the session has ended")
 
     def _read(self, channel: int, take: Callable[[OutputBuffer], bytes | None]) -> bytes:
-        with self._cond:
-            buffer = self._buffers[channel]
-            while (data := take(buffer)) is None:
-                self._cond.wait()
-            self._cond.notify_all()  # room again for the reader
-            return data
+        def left() -> bytes:  # the reader has ended every buffer: no more waiting
+            return take(self._session._buffers[channel]) or b""
 
-    def _send(self, frame: bytes) -> None:
-        from websockets.exceptions import ConnectionClosed
+        return self._call(lambda: self._session._read(channel, take), left)
 
-        try:
-            with self._send_lock:
-                self._ws.send(frame)
-        except (ConnectionClosed, OSError):
-            raise BrokenPipeError(f"{self.what}: the session has ended") from None
+    def _send(self, *frames: bytes) -> None:
+        async def send() -> None:
+            for frame in frames:
+                await self._session._send(frame)
+
+        self._call(send, self._ended)
 
     def resize(self, width: int, height: int) -> None:
         """Tells the terminal its new size: ``width`` columns, ``height`` rows (a TTY session)."""
-        if not self.tty:
-            raise ValueError("resize needs a terminal: open the session with tty=True")
-        self._send(self._channels.resize_frame(width, height))
+        self._send(self._session._resize_frame(width, height))
 
     def wait(self, timeout: float | None = None) -> int:
         """Waits for the command to end and returns its exit code; ``RemoteCommandError`` when the
         remote side failed it, ``TimeoutError`` after ``timeout`` seconds. Output not read yet
         stays readable."""
-        with self._cond:
-            for buffer in self._buffers.values():
-                buffer.limit = None
-            self._cond.notify_all()
-            if not self._cond.wait_for(lambda: self._done, timeout):
-                raise TimeoutError(f"{self.what}: still running after {timeout} s")
-            if self._error is not None:
-                raise self._error
-            assert self._exit_code is not None
-            return self._exit_code
+        return self._call(lambda: self._session.wait(timeout), self._session._result)
 
     def close(self) -> None:
-        """Closes the connection (the server then ends the command's streams) and waits for the
-        reader thread."""
-        with self._cond:
-            self._closing = not self._done
-            self._cond.notify_all()
-        self._ws.close()
-        self._reader.join()
-
-    def _abort(self) -> None:
-        # For a timeout: drops the connection, even under a send that blocks.
-        self._aborted = True
+        """Closes the connection (the server then ends the command's streams) and the session's
+        event loop; closing again does nothing."""
         try:
-            self._ws.socket.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
+            self._loop.run(self._session.close())
+        except LoopClosed:
+            return
+        finally:
+            try:
+                self._loop.run(self._rest.close())
+            except LoopClosed:
+                pass
+            finally:
+                self._loop.close()
 
     def __enter__(self) -> ExecSession:
         return self
@@ -235,48 +183,45 @@ class ExecSession:
         return f"ExecSession({self.what!r}, {self.protocol}, {state})"
 
 
+def _bridge(rest: RESTClient, what: str) -> tuple[LoopThread, AsyncRESTClient]:
+    """A session's event loop, and the REST client it dials with (the same configuration)."""
+    from kgen.runtime.rest.websocket import async_twin
+
+    loop = LoopThread(f"kgen-remotecommand {what}")
+    try:
+        return loop, async_twin(rest)
+    except BaseException:
+        loop.close()
+        raise
+
+
+def _unbridge(loop: LoopThread, rest: AsyncRESTClient) -> None:
+    try:
+        loop.run(rest.close())
+    finally:
+        loop.close()
+
+
 def open_session(rest: RESTClient, path: str, params: list[tuple[str, str]], *, what: str, stdin: bool,
                  stdout: bool, stderr: bool, tty: bool, buffer_limit: int | None = DEFAULT_BUFFER_LIMIT,
                  timeout: float | None = None) -> ExecSession:
     """Opens the WebSocket (v5, else v4) and starts the session."""
-    from kgen.runtime.rest.websocket import connect
-    from kgen.runtime.tools.remotecommand.protocol import PROTOCOLS
-
-    ws = connect(rest, path, params, subprotocols=PROTOCOLS, timeout=timeout)
-    assert ws.subprotocol is not None  # connect checks it is one of PROTOCOLS
-    return ExecSession(ws, Channels(ws.subprotocol, what), stdin=stdin, stdout=stdout, stderr=stderr, tty=tty,
-                       buffer_limit=buffer_limit)
+    loop, arest = _bridge(rest, what)
+    try:
+        session = loop.run(open_async_session(arest, path, params, what=what, stdin=stdin, stdout=stdout,
+                                              stderr=stderr, tty=tty, buffer_limit=buffer_limit, timeout=timeout))
+    except BaseException:
+        _unbridge(loop, arest)
+        raise
+    return ExecSession(loop, arest, session)
 
 
 def run(rest: RESTClient, path: str, params: list[tuple[str, str]], *, what: str, stdin: bytes | None, tty: bool,
         timeout: float | None) -> ExecResult:
-    """A whole session: sends ``stdin`` and closes it, collects all output, returns the exit code."""
-    deadline = None if timeout is None else time.monotonic() + timeout
+    """A whole session: sends ``stdin`` and closes it, collects all output, returns the exit code
+    (``run_async`` on a loop of its own)."""
+    loop, arest = _bridge(rest, what)
     try:
-        session = open_session(rest, path, params, what=what, stdin=stdin is not None, stdout=True, stderr=True,
-                               tty=tty, buffer_limit=None, timeout=timeout)
-    except TimeoutError:
-        raise TimeoutError(f"{what}: did not finish within {timeout} s (no connection yet)") from None
-    timer = None if deadline is None else threading.Timer(max(0.0, deadline - time.monotonic()), session._abort)
-    try:
-        if timer is not None:
-            timer.daemon = True
-            timer.start()
-        if stdin is not None:
-            try:
-                session.stdin.write(stdin)
-                session.stdin.close()
-            except BrokenPipeError:
-                pass  # the command ended without reading it all; its exit tells
-        try:
-            code = session.wait(None if deadline is None else max(0.0, deadline - time.monotonic()) + 1.0)
-        except RemoteCommandError as e:
-            if session._aborted:
-                raise TimeoutError(f"{what}: did not finish within {timeout} s") from None
-            e.stdout, e.stderr = session.stdout.read(), session.stderr.read()
-            raise
-        return ExecResult(session.stdout.read(), session.stderr.read(), code)
+        return loop.run(run_async(arest, path, params, what=what, stdin=stdin, tty=tty, timeout=timeout))
     finally:
-        if timer is not None:
-            timer.cancel()
-        session.close()
+        _unbridge(loop, arest)
