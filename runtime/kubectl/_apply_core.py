@@ -116,7 +116,16 @@ class AwaitEstablished:
     timeout: float
 
 
-Step = Discover | ApplyStep | DeleteStep | AwaitEstablished
+@dataclass(frozen=True)
+class Pause:
+    seconds: float  # discovery does not serve an Established CRD's group-version yet: ask again after
+
+
+Step = Discover | ApplyStep | DeleteStep | AwaitEstablished | Pause
+
+DISCOVERY_RETRY = 0.25
+"""Seconds between two discoveries while an Established CRD's group-version is not listed yet: the
+apiserver's discovery documents follow a CRD's Established condition by a moment."""
 
 
 @dataclass
@@ -200,6 +209,7 @@ def apply_steps(items: list[Item], options: Options) -> Generator[Step, Any, lis
     """The apply loop, I/O-free: sorted by ``apply_rank``, CRDs awaited before what follows them."""
     mapper: RESTMapper = yield Discover(False)
     applied_crds: list[dict[str, Any]] = []
+    crd_versions: set[str] = set()  # the group-versions the CRDs applied here serve, once Established
     waited: dict[str, bool] = {}
     refreshed = False
     for item in sorted(items, key=lambda i: i.rank):
@@ -209,6 +219,8 @@ def apply_steps(items: list[Item], options: Options) -> Generator[Step, Any, lis
         if item.rank > _CRD_RANK and applied_crds:
             for crd in applied_crds:
                 waited[crd["metadata"]["name"]] = yield AwaitEstablished(crd, options.established_timeout)
+                if waited[crd["metadata"]["name"]]:
+                    crd_versions |= _served_versions(crd)
             applied_crds = []
             mapper, refreshed = (yield Discover(True)), True
         api_version = item.body["apiVersion"]
@@ -216,10 +228,11 @@ def apply_steps(items: list[Item], options: Options) -> Generator[Step, Any, lis
             try:
                 resource = _lookup(mapper, result, api_version)
             except NoMatch:
-                if refreshed:
+                served_here = api_version in crd_versions
+                if refreshed and not served_here:
                     raise
-                mapper, refreshed = (yield Discover(True)), True
-                resource = _lookup(mapper, result, api_version)
+                mapper, resource = yield from _rediscover(result, api_version, options.established_timeout if served_here else 0)
+                refreshed = True
             _place(item, resource, options)
         except NoMatch:
             result.error = _no_match(result, api_version, waited)
@@ -236,6 +249,27 @@ def apply_steps(items: list[Item], options: Options) -> Generator[Step, Any, lis
             applied_crds.append(answer)
             refreshed = False
     return [i.result for i in items]
+
+
+def _served_versions(crd: dict[str, Any]) -> set[str]:
+    """The ``group/version``s a CRD serves."""
+    spec = crd.get("spec") or {}
+    return {f"{spec.get('group')}/{v.get('name')}" for v in spec.get("versions") or [] if v.get("served", True)}
+
+
+def _rediscover(result: ApplyResult, api_version: str, patience: float) -> Generator[Step, Any, tuple[RESTMapper, APIResource]]:
+    """Discovery asked again, and again every ``DISCOVERY_RETRY`` seconds for ``patience`` seconds
+    while it does not list ``api_version`` (served by a CRD this call applied)."""
+    waited = 0.0
+    while True:
+        mapper: RESTMapper = yield Discover(True)
+        try:
+            return mapper, _lookup(mapper, result, api_version)
+        except NoMatch:
+            if waited >= patience:
+                raise
+        yield Pause(DISCOVERY_RETRY)
+        waited += DISCOVERY_RETRY
 
 
 def delete_steps(items: list[Item], options: Options) -> Generator[Step, Any, list[ApplyResult]]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import math
+import asyncio
 import time
 from collections.abc import Awaitable, Callable, Generator, Iterable
 from typing import Any
@@ -56,6 +57,7 @@ from kgen.runtime.kubectl._apply_core import (
     Discover,
     ManifestProblem,
     Options,
+    Pause,
     Step,
     apply_rank,
     apply_steps,
@@ -110,6 +112,8 @@ class _SyncPerformer:
             return RESTMapper(found.groups, found.resources)
         if isinstance(step, AwaitEstablished):
             return self.await_established(step)
+        if isinstance(step, Pause):
+            return time.sleep(step.seconds)
         try:
             client = _client(self.rest, step.resource, step.namespace)
             if isinstance(step, ApplyStep):
@@ -152,6 +156,8 @@ class _AsyncPerformer:
             return RESTMapper(found.groups, found.resources)
         if isinstance(step, AwaitEstablished):
             return await self.await_established(step)
+        if isinstance(step, Pause):
+            return await asyncio.sleep(step.seconds)
         try:
             client = _async_client(self.rest, step.resource, step.namespace)
             if isinstance(step, ApplyStep):

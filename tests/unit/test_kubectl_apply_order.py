@@ -18,6 +18,7 @@ from kgen.runtime.kubectl._apply_core import (
     AwaitEstablished,
     DeleteStep,
     Discover,
+    Pause,
     Options,
     Step,
     apply_steps,
@@ -50,7 +51,8 @@ FOLDER = [
     obj("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", "hook"),
     obj("apps/v1", "Deployment", "web", "demo"),
     obj("v1", "ConfigMap", "settings"),
-    obj("apiextensions.k8s.io/v1", "CustomResourceDefinition", "widgets.example.com"),
+    {**obj("apiextensions.k8s.io/v1", "CustomResourceDefinition", "widgets.example.com"),
+     "spec": {"group": "example.com", "versions": [{"name": "v1", "served": True}]}},
     obj("v1", "Namespace", "demo"),
     obj("example.com/v1", "Widget", "w2", "demo"),
 ]
@@ -60,7 +62,8 @@ class FakeServer:
     """Answers the core's steps; Widgets are served once the CRD was applied and discovery refreshed."""
 
     def __init__(self, refuse: str = "", widgets_served: bool = False, dry_run: bool = False,
-                 established: bool = True) -> None:
+                 established: bool = True, discovery_lag: int = 0) -> None:
+        self.discovery_lag = discovery_lag  # refreshes after Established that still miss the Widgets
         self.dry_run = dry_run
         self.established = established
         self.crd_applied = widgets_served
@@ -69,8 +72,13 @@ class FakeServer:
         self.log: list[str] = []
 
     def perform(self, step: Step) -> Any:
+        if isinstance(step, Pause):
+            self.log.append(f"pause {step.seconds}")
+            return None
         if isinstance(step, Discover):
-            served = BUILTIN + ([WIDGETS] if self.widgets_served or self.crd_applied and step.refresh else [])
+            lagging = self.crd_applied and step.refresh and self.discovery_lag > 0
+            self.discovery_lag -= lagging
+            served = BUILTIN + ([WIDGETS] if self.widgets_served or self.crd_applied and step.refresh and not lagging else [])
             self.log.append(f"discover{' refresh' if step.refresh else ''}: {len(served)}")
             groups = [APIGroup(g, ("v1",)) for g in sorted({r.group for r in served})]
             return RESTMapper(groups, served)
@@ -150,6 +158,21 @@ def test_a_crd_not_established_in_time_fails_its_resources_only(flavour: str) ->
         'no matches for kind "Widget" in version "example.com/v1": ensure CRDs are installed first '
         "(CustomResourceDefinition widgets.example.com was not Established in time)")
     assert server.log.count("discover refresh: 5") == 1  # refreshed once after the wait, not again on the miss
+
+
+@FLAVOURS
+def test_discovery_lagging_behind_an_established_crd_is_asked_again(flavour: str) -> None:
+    """The apiserver lists an Established CRD's group-version in discovery a moment later (seen on
+    a loaded 1.37.2): the custom resources wait for it rather than fail."""
+    server = FakeServer(discovery_lag=3)
+    results = run(flavour, apply_steps(items_of(FOLDER, False), Options()), server)
+    assert all(r.ok for r in results), [r.error for r in results]
+    start = server.log.index("await widgets.example.com") + 1
+    assert server.log[start:start + 9] == [
+        "discover refresh: 5", "apply ConfigMap/default/settings", "apply Deployment/demo/web",
+        "discover refresh: 5", "pause 0.25", "discover refresh: 5", "pause 0.25", "discover refresh: 6",
+        "apply Widget/demo/w1",
+    ]
 
 
 @FLAVOURS
