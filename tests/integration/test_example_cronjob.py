@@ -171,18 +171,23 @@ def run_tutorial(manager: Manager, config: Config, namespace: str) -> None:
         wait_for(lambda: jobs.list().items == [])
 
         # -- suspended: the next hour passes, no Job --
-        second = first + dt.timedelta(hours=1)
-        clock.set(second + dt.timedelta(minutes=1))
-        suspended = crons.patch(name, {"spec": {"suspend": True}})
-        assert suspended.metadata is not None
-        generation = suspended.metadata.generation
-
+        # suspended (and that seen by a reconcile) before the clock moves: a reconcile already
+        # queued (a retried 409, the pruned Job's delete event) must not find the hour due first
         def observed(gen: int | None) -> bool:
             cron = crons.get(name)
             return any(c.type == CONDITION and c.observed_generation == gen
                        for c in (cron.status.conditions or [] if cron.status else []))
 
-        wait_for(lambda: observed(generation))
+        suspended = crons.patch(name, {"spec": {"suspend": True}})
+        assert suspended.metadata is not None
+        wait_for(lambda: observed(suspended.metadata.generation if suspended.metadata else None))
+        second = first + dt.timedelta(hours=1)
+        clock.set(second + dt.timedelta(minutes=1))
+        # a spec change after the move (the history limit) bumps the generation: its reconcile saw the hour
+        moved = crons.patch(name, {"spec": {"failedJobsHistoryLimit": 2}})
+        assert moved.metadata is not None
+        wait_for(lambda: observed(moved.metadata.generation if moved.metadata else None))
+        wait_for(lambda: controller_idle(manager))
         assert jobs.list().items == [], "a suspended CronJob starts no Job"
 
         # -- resumed: the missed run starts --
@@ -202,6 +207,18 @@ def run_tutorial(manager: Manager, config: Config, namespace: str) -> None:
 
         wait_for(gone)
         assert jobs.list().items == []
+
+
+def controller_idle(manager: Manager) -> bool:
+    """No cronjob worker busy and nothing queued: the reconciles asked for so far have decided."""
+    series = {n: manager.registry.get(n) for n in (
+        "controller_runtime_active_workers", "workqueue_depth", "controller_runtime_max_concurrent_reconciles",
+        "workqueue_adds_total")}
+    active, depth, workers, adds = series.values()
+    assert active is not None and depth is not None and workers is not None and adds is not None, series
+    # An unknown series reads 0: these two say "cronjob" names the controller and its queue.
+    assert workers.value("cronjob") == 1 and adds.value("cronjob") > 0
+    return active.value("cronjob") == 0 and depth.value("cronjob") == 0
 
 
 # -- concurrencyPolicy and startingDeadlineSeconds against the apiserver ------------------------------
@@ -242,14 +259,7 @@ class Run:
         wait_for(self.idle, timeout=20)
 
     def idle(self) -> bool:
-        series = {n: self.manager.registry.get(n) for n in (
-            "controller_runtime_active_workers", "workqueue_depth", "controller_runtime_max_concurrent_reconciles",
-            "workqueue_adds_total")}
-        active, depth, workers, adds = series.values()
-        assert active is not None and depth is not None and workers is not None and adds is not None, series
-        # An unknown series reads 0: these two say "cronjob" names the controller and its queue.
-        assert workers.value("cronjob") == 1 and adds.value("cronjob") > 0
-        return active.value("cronjob") == 0 and depth.value("cronjob") == 0
+        return controller_idle(self.manager)
 
     def job_names(self) -> list[str]:
         return sorted(j.metadata.name or "" for j in self.jobs.list().items if j.metadata)
