@@ -27,16 +27,14 @@ float within ±2^53 and within a relative 1e-9 of its truncation is an integer, 
 ``int64`` are ranges; strings' formats are kube-openapi's (``strfmt``, Go semantics, not the RFCs).
 
 **Built-in kinds** (definitions named ``io.k8s.api.*``, ``io.k8s.apimachinery.*``... : Pod,
-Deployment, ConfigMap...) are decoded
-into Go structs and then validated by Go code (``pkg/apis/*/validation``), which their published
-OpenAPI does not describe. For them this module checks what the schema says, which predicts the
-decode errors (wrong types, int32/int64 overflow, bad ``date-time``, bad base64 ``byte``) and the
-enums the schema lists, and nothing of Go validation: ``replicas: -1``, port ranges, name and key
-rules, selector/label mismatch, required fields the schema does not mark, bad quantities,
-duplicate container names are accepted here and rejected there. Their published
-``x-kubernetes-list-map-keys`` are merge keys, not validation, and their ``default``s are
-documentation (Go defaulting runs instead): neither is applied. tests/unit/
-test_validation_structural.py lists each known disagreement with its reason.
+Deployment, ConfigMap...) are decoded into Go structs and then validated by Go code
+(``pkg/apis/*/validation``), which their published OpenAPI does not describe. For them this module
+checks what the schema says, which predicts the decode errors (wrong types, int32/int64 overflow,
+bad ``date-time``, bad base64 ``byte``) and the enums the schema lists; then the kind's Go
+validation, where ``kgen.runtime.apimachinery.validation.builtin`` carries it (``replicas: -1``,
+ports, names, selectors, quantities...). Their published ``x-kubernetes-list-map-keys`` are merge
+keys, not validation, and their ``default``s are documentation (Go defaulting runs instead):
+neither is applied. tests/unit/test_validation_structural.py lists each known disagreement.
 
 **CEL** (``x-kubernetes-validations``) of custom resources is evaluated by
 ``kgen.runtime.apimachinery.validation.cel.validation`` (the ``validation`` extra; without it each rule is *not
@@ -61,6 +59,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from kgen.runtime.apimachinery.golang.gofmt import go_value, is_json_integer, json_type
+from kgen.runtime.apimachinery.validation.builtin import builtin_errors
 from kgen.runtime.apimachinery.validation.ratcheting import MISSING, Partners, list_types_valid, partner, unchanged
 from kgen.runtime.apimachinery.validation.refusal import refusal
 from kgen.runtime.apimachinery.validation.strfmt import FORMATS
@@ -113,8 +112,9 @@ def validate(
         raise LookupError(f"{package} has no schema for apiVersion {api_version!r}, kind {kind!r}")
     builtin = name.startswith(_BUILTIN_PREFIXES)
     walker = _Walker(schemas.definition, builtin=builtin, rules=rules, cel=cel and not builtin, package_schema=True)
-    # a built-in's errors here are decode errors, which no update ratchets
-    return walker.validate(schemas.definition(name), obj, field_validation, None if builtin else old)
+    # a built-in's walk errors are decode and enum errors, which no update ratchets; then its Go validation
+    errors = walker.validate(schemas.definition(name), obj, field_validation, None if builtin else old)
+    return builtin_errors(obj, old, errors) if builtin else errors
 
 
 _BUILTIN_PREFIXES = ("io.k8s.api.", "io.k8s.apimachinery.", "io.k8s.apiextensions-apiserver.", "io.k8s.kube-aggregator.")

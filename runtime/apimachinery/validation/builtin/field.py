@@ -1,0 +1,61 @@
+"""apimachinery's ``field.Error`` constructors (``k8s.io/apimachinery/pkg/util/validation/field``):
+each returns a ``FieldError`` whose message is what ``ErrorBody`` prints, so Go validation
+carried here reads as the apiserver's causes do (``Invalid value: -1: must be greater than or
+equal to 0``, ``Required value``, ``Unsupported value: "x": supported values: "a", "b"``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from kgen.runtime.apimachinery.golang.gofmt import go_value
+from kgen.runtime.apimachinery.validation.structural import FieldError
+
+__all__ = ["duplicate", "forbidden", "invalid", "not_found", "not_supported", "required", "too_long", "too_many"]
+
+
+def _body(kind: str, detail: str) -> str:
+    return f"{kind}: {detail}" if detail else kind
+
+
+def invalid(path: str, value: Any, detail: str) -> FieldError:
+    """field.Invalid: the value as ``%v``/``%q`` prints it, then the detail."""
+    return FieldError("FieldValueInvalid", path, _body(f"Invalid value: {go_value(value)}", detail))
+
+
+def required(path: str, detail: str = "") -> FieldError:
+    """field.Required: ``Required value``, no value printed."""
+    return FieldError("FieldValueRequired", path, _body("Required value", detail))
+
+
+def forbidden(path: str, detail: str) -> FieldError:
+    """field.Forbidden: ``Forbidden: <detail>``."""
+    return FieldError("FieldValueForbidden", path, _body("Forbidden", detail))
+
+
+def duplicate(path: str, value: Any) -> FieldError:
+    """field.Duplicate: ``Duplicate value: <value>``."""
+    return FieldError("FieldValueDuplicate", path, f"Duplicate value: {go_value(value)}")
+
+
+def not_found(path: str, value: Any) -> FieldError:
+    """field.NotFound: ``Not found: <value>``."""
+    return FieldError("FieldValueNotFound", path, f"Not found: {go_value(value)}")
+
+
+def not_supported(path: str, value: Any, supported: Iterable[str]) -> FieldError:
+    """field.NotSupported: the supported values quoted, in the order given (Go sorts none here:
+    callers pass them as the Go code lists them)."""
+    values = ", ".join(go_value(v) for v in supported)
+    return FieldError("FieldValueNotSupported", path,
+                      f"Unsupported value: {go_value(value)}" + (f": supported values: {values}" if values else ""))
+
+
+def too_long(path: str, most: int) -> FieldError:
+    """field.TooLong (value omitted): ``Too long: may not be more than <most> bytes``."""
+    return FieldError("FieldValueTooLong", path, f"Too long: may not be more than {most} bytes")
+
+
+def too_many(path: str, actual: int, most: int) -> FieldError:
+    """field.TooMany: ``Too many: <actual>: must have at most <most> items``."""
+    return FieldError("FieldValueTooMany", path, f"Too many: {actual}: must have at most {most} items")
