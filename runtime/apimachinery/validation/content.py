@@ -1,0 +1,203 @@
+"""apimachinery's checks of one string or number (``pkg/util/validation`` and ``pkg/api/validate/content``).
+
+Each ``is_*`` returns the messages Go's function of the same name returns (an empty list: valid),
+word for word, so a validator wraps each in ``field.invalid(path, value, msg)`` as Go code does.
+Names: DNS-1123 labels and subdomains (wildcards too), DNS-1035 labels, qualified names (label
+keys) and label values, ConfigMap keys, ports and port names, IPs and CIDRs ("legacy" fields,
+which accept leading zeros and IPv4-mapped IPv6, as Go's net.ParseIP does), path segments.
+
+Two message families: ``pkg/util/validation`` says a name "must be no more than 63 characters",
+``content`` (label keys and values, since 1.34) "must be no more than 63 bytes"; each function
+uses its Go counterpart's.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+__all__ = [
+    "is_config_map_key", "is_dns1035_label", "is_dns1123_label", "is_dns1123_subdomain", "is_label_value",
+    "is_path_segment_name", "is_qualified_name", "is_valid_cidr_legacy", "is_valid_ip_legacy", "is_valid_port_name",
+    "is_valid_port_num", "is_wildcard_dns1123_subdomain", "regex_error",
+]
+
+_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
+_DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
+_WILDCARD_FMT = "\\*\\." + _DNS1123_SUBDOMAIN_FMT
+_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_VALUE_FMT = f"({_LABEL_KEY_FMT})?"
+_CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+"
+
+_DNS1123_LABEL = re.compile(f"^{_DNS1123_LABEL_FMT}$")
+_DNS1123_SUBDOMAIN = re.compile(f"^{_DNS1123_SUBDOMAIN_FMT}$")
+_DNS1035_LABEL = re.compile(f"^{_DNS1035_LABEL_FMT}$")
+_WILDCARD = re.compile(f"^{_WILDCARD_FMT}$")
+_LABEL_KEY = re.compile(f"^{_LABEL_KEY_FMT}$")
+_LABEL_VALUE = re.compile(f"^{_LABEL_VALUE_FMT}$")
+_CONFIG_MAP_KEY = re.compile(f"^{_CONFIG_MAP_KEY_FMT}$")
+_PORT_NAME_CHARSET = re.compile("^[-a-z0-9]+$")
+_LABEL_KEY_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+                  "alphanumeric character")
+
+
+def regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """validation.RegexError: the message, examples and the regex (two spaces before each ``or``, as Go writes)."""
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    shown = " or ".join(f"'{e}', " for e in examples)
+    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
+
+
+def _max_len(n: int, unit: str = "characters") -> str:
+    return f"must be no more than {n} {unit}"
+
+
+def is_dns1123_label(value: str, unit: str = "characters") -> list[str]:
+    """IsDNS1123Label: a lowercase RFC 1123 label (Service port names, namespaces)."""
+    errs = [_max_len(63, unit)] if len(value) > 63 else []
+    if not _DNS1123_LABEL.fullmatch(value):
+        errs.append("must not contain dots" if _DNS1123_SUBDOMAIN.fullmatch(value) else regex_error(
+            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and "
+            "end with an alphanumeric character", _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+    return errs
+
+
+def is_dns1123_subdomain(value: str, unit: str = "characters") -> list[str]:
+    """IsDNS1123Subdomain: a lowercase RFC 1123 subdomain (most object names, hosts, API groups)."""
+    errs = [_max_len(253, unit)] if len(value) > 253 else []
+    if not _DNS1123_SUBDOMAIN.fullmatch(value):
+        errs.append(regex_error(
+            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
+            "start and end with an alphanumeric character", _DNS1123_SUBDOMAIN_FMT, "example.com"))
+    return errs
+
+
+def is_dns1035_label(value: str) -> list[str]:
+    """IsDNS1035Label: a DNS-1035 label (starts with a letter)."""
+    errs = [_max_len(63)] if len(value) > 63 else []
+    if not _DNS1035_LABEL.fullmatch(value):
+        errs.append(regex_error(
+            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
+            "character, and end with an alphanumeric character", _DNS1035_LABEL_FMT, "my-name", "abc-123"))
+    return errs
+
+
+def is_wildcard_dns1123_subdomain(value: str) -> list[str]:
+    """IsWildcardDNS1123Subdomain: ``*.`` and a DNS-1123 subdomain (Ingress hosts)."""
+    errs = [_max_len(253)] if len(value) > 253 else []
+    if not _WILDCARD.fullmatch(value):
+        errs.append(regex_error(
+            "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist "
+            "of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character", _WILDCARD_FMT,
+            "*.example.com"))
+    return errs
+
+
+def is_qualified_name(value: str) -> list[str]:
+    """IsQualifiedName (content.IsLabelKey): an optional DNS subdomain prefix and ``/``, then a name part."""
+    errs: list[str] = []
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errs.append("prefix part must be non-empty")
+        else:
+            errs.extend(f"prefix part {m}" for m in is_dns1123_subdomain(prefix, "bytes"))
+    else:
+        return [f"a valid label key {regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')} "
+                "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
+    if not name:
+        errs.append("name part must be non-empty")
+    elif len(name) > 63:
+        errs.append(f"name part {_max_len(63, 'bytes')}")
+    if not _LABEL_KEY.fullmatch(name):
+        errs.append(f"name part {regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')}")
+    return errs
+
+
+def is_label_value(value: str) -> list[str]:
+    """IsValidLabelValue (content.IsLabelValue): empty, or at most 63 bytes of a label key's characters."""
+    errs = [_max_len(63, "bytes")] if len(value.encode()) > 63 else []
+    if not _LABEL_VALUE.fullmatch(value):
+        errs.append(regex_error(
+            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
+            "start and end with an alphanumeric character", _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
+    return errs
+
+
+def is_config_map_key(value: str) -> list[str]:
+    """IsConfigMapKey: a ConfigMap's or Secret's data key (a file name in a volume)."""
+    errs = [_max_len(253)] if len(value) > 253 else []
+    if not _CONFIG_MAP_KEY.fullmatch(value):
+        errs.append(regex_error("a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+                                _CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"))
+    if value == ".":
+        errs.append("must not be '.'")
+    elif value == "..":
+        errs.append("must not be '..'")
+    elif value.startswith(".."):
+        errs.append("must not start with '..'")
+    return errs
+
+
+def is_valid_port_num(port: int) -> list[str]:
+    """IsValidPortNum: 1 to 65535."""
+    return [] if 1 <= port <= 65535 else ["must be between 1 and 65535, inclusive"]
+
+
+def is_valid_port_name(port: str) -> list[str]:
+    """IsValidPortName: an IANA_SVC_NAME (at most 15 characters, a-z 0-9 and '-', a letter, no '--')."""
+    errs: list[str] = []
+    if len(port) > 15:
+        errs.append(_max_len(15))
+    if not _PORT_NAME_CHARSET.fullmatch(port):
+        errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if not re.search("[a-z]", port):
+        errs.append("must contain at least one letter (a-z)")
+    if "--" in port:
+        errs.append("must not contain consecutive hyphens")
+    if port and (port[0] == "-" or port[-1] == "-"):
+        errs.append("must not begin or end with a hyphen")
+    return errs
+
+
+def is_path_segment_name(name: str) -> list[str]:
+    """IsPathSegmentName: usable as one segment of a URL path (not ``.``/``..``, no ``/`` or ``%``)."""
+    if name in (".", ".."):
+        return [f"may not be '{name}'"]
+    return [f"may not contain '{c}'" for c in ("/", "%") if c in name]
+
+
+_IPV4_SLOPPY = re.compile(r"^([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})$")
+
+
+def _parse_ip_sloppy(value: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """Go's net.ParseIP (netutils.ParseIPSloppy): IPv4 octets may have leading zeros (read as decimal)."""
+    m = _IPV4_SLOPPY.fullmatch(value)
+    if m:
+        octets = [int(g) for g in m.groups()]
+        return ipaddress.IPv4Address(".".join(map(str, octets))) if all(o <= 255 for o in octets) else None
+    if ":" not in value or "%" in value:
+        return None
+    try:
+        return ipaddress.IPv6Address(value)
+    except ValueError:
+        return None
+
+
+def is_valid_ip_legacy(value: str) -> list[str]:
+    """IsValidIPForLegacyField (non-strict): a valid IPv4 or IPv6 address, Go's sloppy parsing."""
+    return [] if _parse_ip_sloppy(value) is not None else ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]
+
+
+def is_valid_cidr_legacy(value: str) -> list[str]:
+    """IsValidCIDRForLegacyField (non-strict): an IP and a prefix length within its family's bits."""
+    ip, sep, bits = value.partition("/")
+    addr = _parse_ip_sloppy(ip) if sep else None
+    if addr is None or not bits.isdigit() or len(bits) > 3 or int(bits) > addr.max_prefixlen:
+        return ["must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"]
+    return []
