@@ -1,0 +1,391 @@
+"""ObjectMeta validation, as apimachinery's ``pkg/api/validation`` does it for every kind.
+
+The apiserver validates an object's metadata the same way whatever its kind, built-in or custom:
+``ValidateObjectMetaAccessor`` on a create (name or generateName by the kind's name rule, the
+namespace, labels, annotations, owner references, finalizers) and
+``ValidateObjectMetaAccessorUpdate`` on an update (no new finalizers once the object is being
+deleted, a resourceVersion, immutable name, namespace, uid, creationTimestamp and deletion
+fields, then labels, annotations and owner references again, finalizer names not). Built-in
+kinds' strategies call it from ``pkg/apis/*/validation`` with their own name rule
+(``name_rule_for``); custom resources' from apiextensions-apiserver's validator, with the DNS
+subdomain rule.
+
+``validate_object_meta`` returns the errors in apimachinery's order, each as the 422's cause
+reads (``FieldError``), with apimachinery's wording (``k8s.io/apimachinery/pkg/util/validation``
+and ``pkg/api/validate/content``). ``finalizer_warnings`` gives the ``Warning`` headers
+apiextensions-apiserver adds for a custom resource's new finalizers that are not
+domain-qualified.
+
+One release difference (tests/support/versions.py, ``owner-reference-errors-unindexed``): up to
+1.36 an owner reference's missing fields are ``Invalid value: "": must not be empty`` (the
+apiVersion's ``version must not be empty``) at ``metadata.ownerReferences.<field>``; from 1.37 they
+are ``Required value: must not be empty`` at ``metadata.ownerReferences[i].<field>``, and an
+unparsable apiVersion is ``must be <group>/<version> or <version>``. This module writes 1.37's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from kgen.runtime.apimachinery.golang.gofmt import go_value
+from kgen.runtime.apimachinery.validation.structural import FieldError, child
+
+__all__ = [
+    "NameRule", "finalizer_warnings", "is_dns1123_label", "is_dns1123_subdomain", "is_qualified_name",
+    "is_label_value", "name_is_dns1035_label", "name_is_dns_label", "name_is_dns_subdomain", "name_is_path_segment",
+    "name_rule_for", "validate_object_meta",
+]
+
+NameRule = Callable[[str, bool], list[str]]
+"""apimachinery's ValidateNameFunc: (name, is a generateName prefix) -> the messages of its errors."""
+
+_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
+_DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
+_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_VALUE_FMT = f"({_LABEL_KEY_FMT})?"
+_DNS1123_LABEL = re.compile(_DNS1123_LABEL_FMT)
+_DNS1123_SUBDOMAIN = re.compile(_DNS1123_SUBDOMAIN_FMT)
+_DNS1035_LABEL = re.compile(_DNS1035_LABEL_FMT)
+_LABEL_KEY = re.compile(_LABEL_KEY_FMT)
+_LABEL_VALUE = re.compile(_LABEL_VALUE_FMT)
+_LABEL_KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+_LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
+                    "must start and end with an alphanumeric character")
+_DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+                      "start and end with an alphanumeric character")
+_DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+                          "and must start and end with an alphanumeric character")
+_DNS1035_LABEL_MSG = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+                      "alphabetic character, and end with an alphanumeric character")
+TOTAL_ANNOTATION_SIZE_LIMIT = 256 * (1 << 10)
+"""apimachinery's TotalAnnotationSizeLimitB: the annotations' keys and values, in bytes."""
+_FINALIZER_ORPHAN = "orphan"
+_FINALIZER_DELETE_DEPENDENTS = "foregroundDeletion"
+_STANDARD_FINALIZERS = frozenset({_FINALIZER_ORPHAN, _FINALIZER_DELETE_DEPENDENTS, "kubernetes"})
+
+
+def _regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """util/validation's RegexError (its examples joined by ``,  or ``, as Go writes them)."""
+    if not examples:
+        return f"{msg} (regex used for validation is '{fmt}')"
+    listed = " or ".join(f"'{e}', " for e in examples)
+    return f"{msg} (e.g. {listed}regex used for validation is '{fmt}')"
+
+
+def _size(value: str) -> int:
+    """Go's len(): bytes, not characters."""
+    return len(value.encode("utf-8", "surrogatepass"))
+
+
+def is_dns1123_label(value: str) -> list[str]:
+    """util/validation.IsDNS1123Label's messages (a namespace's name, a Service's)."""
+    errors = []
+    if _size(value) > 63:
+        errors.append("must be no more than 63 characters")
+    if not _DNS1123_LABEL.fullmatch(value):
+        if _DNS1123_SUBDOMAIN.fullmatch(value):
+            errors.append("must not contain dots")
+        else:
+            errors.append(_regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+    return errors
+
+
+def is_dns1123_subdomain(value: str, *, max_len_unit: str = "characters") -> list[str]:
+    """util/validation.IsDNS1123Subdomain's messages (most kinds' names); ``max_len_unit``
+    ``bytes`` as pkg/api/validate/content writes the too-long message (a label key's prefix)."""
+    errors = []
+    if _size(value) > 253:
+        errors.append(f"must be no more than 253 {max_len_unit}")
+    if not _DNS1123_SUBDOMAIN.fullmatch(value):
+        errors.append(_regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
+    return errors
+
+
+def is_dns1035_label(value: str) -> list[str]:
+    """util/validation.IsDNS1035Label's messages."""
+    errors = []
+    if _size(value) > 63:
+        errors.append("must be no more than 63 characters")
+    if not _DNS1035_LABEL.fullmatch(value):
+        errors.append(_regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL_FMT, "my-name", "abc-123"))
+    return errors
+
+
+def is_qualified_name(value: str) -> list[str]:
+    """IsQualifiedName (content.IsLabelKey): a label or annotation key, a finalizer name."""
+    errors: list[str] = []
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errors.append("prefix part must be non-empty")
+        else:
+            errors.extend("prefix part " + m for m in is_dns1123_subdomain(prefix, max_len_unit="bytes"))
+    else:
+        return [f"a valid label key {_regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')} "
+                "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
+    if not name:
+        errors.append("name part must be non-empty")
+    elif _size(name) > 63:
+        errors.append("name part must be no more than 63 bytes")
+    if not _LABEL_KEY.fullmatch(name):
+        errors.append("name part " + _regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
+    return errors
+
+
+def is_label_value(value: str) -> list[str]:
+    """IsValidLabelValue (content.IsLabelValue)."""
+    errors = []
+    if _size(value) > 63:
+        errors.append("must be no more than 63 bytes")
+    if not _LABEL_VALUE.fullmatch(value):
+        errors.append(_regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
+    return errors
+
+
+def _mask_trailing_dash(name: str) -> str:
+    """maskTrailingDash: a generateName prefix ending in ``-`` is checked with its last two
+    characters replaced by ``a`` (Go's own quirk: ``ab-`` is checked as ``aa``)."""
+    return name[:-2] + "a" if len(name) > 1 and name.endswith("-") else name
+
+
+def name_is_dns_subdomain(name: str, prefix: bool) -> list[str]:
+    """NameIsDNSSubdomain: most kinds' names, and every custom resource's."""
+    return is_dns1123_subdomain(_mask_trailing_dash(name) if prefix else name)
+
+
+def name_is_dns_label(name: str, prefix: bool) -> list[str]:
+    """NameIsDNSLabel: a Namespace's name (ValidateNamespaceName), a Service's from 1.36."""
+    return is_dns1123_label(_mask_trailing_dash(name) if prefix else name)
+
+
+def name_is_dns1035_label(name: str, prefix: bool) -> list[str]:
+    """NameIsDNS1035Label: a Service's name up to 1.35 (RelaxedServiceNameValidation off)."""
+    return is_dns1035_label(_mask_trailing_dash(name) if prefix else name)
+
+
+def name_is_path_segment(name: str, prefix: bool) -> list[str]:
+    """content.IsPathSegmentName: RBAC's Roles, ClusterRoles and their bindings (ValidateRBACName
+    ignores ``prefix``)."""
+    if name in (".", ".."):
+        return [f"may not be '{name}'"]
+    return [f"may not contain '{c}'" for c in ("/", "%") if c in name]
+
+
+_NAME_RULES: dict[tuple[str, str], NameRule] = {
+    ("", "namespaces"): name_is_dns_label,
+    ("", "services"): name_is_dns_label,
+    **{("rbac.authorization.k8s.io", r): name_is_path_segment
+       for r in ("roles", "clusterroles", "rolebindings", "clusterrolebindings")},
+}
+"""Built-in resources whose name rule is not NameIsDNSSubdomain (pkg/apis/*/validation at 1.37)."""
+
+
+def name_rule_for(group: str, resource: str) -> NameRule:
+    """The name rule the apiserver checks ``metadata.name`` and ``generateName`` of the resource
+    (``group``, plural ``resource``) with: NameIsDNSSubdomain unless ``_NAME_RULES`` says
+    otherwise; custom resources always NameIsDNSSubdomain."""
+    return _NAME_RULES.get((group, resource), name_is_dns_subdomain)
+
+
+def _invalid(path: str, value: Any, detail: str) -> FieldError:
+    return FieldError("FieldValueInvalid", path, f"Invalid value: {_shown(value)}: {detail}")
+
+
+def _shown(value: Any) -> str:
+    """A bad value as field.Error prints it: %q for strings, %v for numbers, JSON (Go's
+    json.Marshal, which escapes <, > and &) for the rest."""
+    if isinstance(value, (list, dict)):
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return go_value(value)
+
+
+def _go_string_slice(values: list[str]) -> str:
+    """``%#v`` of a []string, as ValidateNoNewFinalizers prints the new finalizers."""
+    return "[]string{" + ", ".join(json.dumps(v, ensure_ascii=False) for v in values) + "}"
+
+
+def _strings(value: Any) -> dict[str, str]:
+    return {str(k): v if isinstance(v, str) else "" for k, v in value.items()} if isinstance(value, Mapping) else {}
+
+
+def _labels(labels: Mapping[str, str], path: str) -> list[FieldError]:
+    """v1validation.ValidateLabels: each key, then its value, in the map's order."""
+    errors: list[FieldError] = []
+    for key, value in labels.items():
+        errors.extend(_invalid(path, key, m) for m in is_qualified_name(key))
+        errors.extend(_invalid(path, value, m) for m in is_label_value(value))
+    return errors
+
+
+def _annotations(annotations: Mapping[str, str], path: str) -> list[FieldError]:
+    """ValidateAnnotations: keys are qualified names in lower case; 256 KiB in all."""
+    errors = [_invalid(path, key, m) for key in annotations for m in is_qualified_name(key.lower())]
+    if sum(_size(k) + _size(v) for k, v in annotations.items()) > TOTAL_ANNOTATION_SIZE_LIMIT:
+        errors.append(FieldError("FieldValueTooLong", path, f"Too long: may not be more than {TOTAL_ANNOTATION_SIZE_LIMIT} bytes"))
+    return errors
+
+
+def _owner_reference(ref: Mapping[str, Any], path: str) -> list[FieldError]:
+    """validateOwnerReference (1.37): apiVersion, kind, name and uid required; no Event owns."""
+    errors = []
+    api_version = str(ref.get("apiVersion") or "")
+    group, slash, version = api_version.partition("/")
+    if not slash:
+        group, version = "", api_version
+    parses = api_version.count("/") <= 1 and bool(version)
+    if not api_version:
+        errors.append(FieldError("FieldValueRequired", child(path, "apiVersion"), "Required value: must not be empty"))
+    elif not parses:
+        errors.append(_invalid(child(path, "apiVersion"), api_version, "must be <group>/<version> or <version>"))
+    for key in ("kind", "name", "uid"):
+        if not ref.get(key):
+            errors.append(FieldError("FieldValueRequired", child(path, key), "Required value: must not be empty"))
+    if (group, version, ref.get("kind")) == ("", "v1", "Event"):
+        errors.append(_invalid(path, _owner_json(ref), "/v1, Kind=Event is disallowed from being an owner"))
+    return errors
+
+
+def _owner_json(ref: Mapping[str, Any]) -> dict[str, Any]:
+    """An OwnerReference as Go's json.Marshal writes it (its fields' order, omitempty pointers)."""
+    out: dict[str, Any] = {k: str(ref.get(k) or "") for k in ("apiVersion", "kind", "name", "uid")}
+    for key in ("controller", "blockOwnerDeletion"):
+        if isinstance(ref.get(key), bool):
+            out[key] = ref[key]
+    return out
+
+
+def _owner_references(refs: list[Any], path: str) -> list[FieldError]:
+    """ValidateOwnerReferences: each reference, and at most one controller."""
+    errors = []
+    first_controller = ""
+    for i, ref in enumerate(refs):
+        ref = ref if isinstance(ref, Mapping) else {}
+        errors.extend(_owner_reference(ref, child(path, i)))
+        if ref.get("controller") is True:
+            current = f"{ref.get('kind') or ''}/{ref.get('name') or ''}"
+            if first_controller:
+                errors.append(_invalid(path, [_owner_json(r if isinstance(r, Mapping) else {}) for r in refs],
+                                       f'Only one reference can have Controller set to true. Found "true" in '
+                                       f"references for {first_controller} and {current}"))
+            else:
+                first_controller = current
+    return errors
+
+
+def _finalizers(finalizers: list[str], path: str) -> list[FieldError]:
+    """ValidateFinalizers: each name a qualified name; not both orphan and foregroundDeletion."""
+    errors = [_invalid(path, f, m) for f in finalizers for m in is_qualified_name(f)]
+    if _FINALIZER_ORPHAN in finalizers and _FINALIZER_DELETE_DEPENDENTS in finalizers:
+        errors.append(_invalid(path, finalizers, f"finalizer {_FINALIZER_ORPHAN} and {_FINALIZER_DELETE_DEPENDENTS} "
+                               "cannot be both set"))
+    return errors
+
+
+def _string_list(value: Any) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _generation(meta: Mapping[str, Any], path: str) -> list[FieldError]:
+    generation = meta.get("generation")
+    if isinstance(generation, int) and not isinstance(generation, bool) and generation < 0:
+        return [_invalid(child(path, "generation"), generation, "must be greater than or equal to 0")]
+    return []
+
+
+def validate_object_meta(
+    meta: Mapping[str, Any], *, namespaced: bool, name_rule: NameRule = name_is_dns_subdomain,
+    old: Mapping[str, Any] | None = None, path: str = "metadata",
+) -> list[FieldError]:
+    """The errors apimachinery finds in an object's ``metadata`` (a JSON dict), in its order.
+
+    A create (``old`` None) is ``ValidateObjectMetaAccessor``: generateName and name by
+    ``name_rule`` (``name_rule_for`` the kind; the name is the one generated from generateName if
+    the server generated one), the namespace (required when ``namespaced``, forbidden
+    otherwise), generation, labels, annotations, owner references and finalizers. An update
+    (``old``: the stored object's metadata) is ``ValidateObjectMetaAccessorUpdate``: no new
+    finalizer while ``old`` has a deletionTimestamp, a resourceVersion, generation not
+    decremented, the immutable fields unchanged, then labels, annotations and owner references
+    (finalizer names are not checked on an update)."""
+    if old is not None:
+        return _update(meta, old, path)
+    errors: list[FieldError] = []
+    generate_name = meta.get("generateName")
+    if isinstance(generate_name, str) and generate_name:
+        errors.extend(_invalid(child(path, "generateName"), generate_name, m) for m in name_rule(generate_name, True))
+    name = meta.get("name")
+    if not (isinstance(name, str) and name):
+        errors.append(FieldError("FieldValueRequired", child(path, "name"), "Required value: name or generateName is required"))
+    else:
+        errors.extend(_invalid(child(path, "name"), name, m) for m in name_rule(name, False))
+    namespace = meta.get("namespace")
+    namespace = namespace if isinstance(namespace, str) else ""
+    if namespaced:
+        if not namespace:
+            errors.append(FieldError("FieldValueRequired", child(path, "namespace"), "Required value"))
+        else:
+            errors.extend(_invalid(child(path, "namespace"), namespace, m) for m in name_is_dns_label(namespace, False))
+    elif namespace:
+        errors.append(FieldError("FieldValueForbidden", child(path, "namespace"), "Forbidden: not allowed on this type"))
+    errors.extend(_generation(meta, path))
+    errors.extend(_labels(_strings(meta.get("labels")), child(path, "labels")))
+    errors.extend(_annotations(_strings(meta.get("annotations")), child(path, "annotations")))
+    errors.extend(_owner_references(meta.get("ownerReferences") or [], child(path, "ownerReferences")))
+    errors.extend(_finalizers(_string_list(meta.get("finalizers")), child(path, "finalizers")))
+    return errors
+
+
+_IMMUTABLE = ("name", "namespace", "uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds")
+
+
+def _update(meta: Mapping[str, Any], old: Mapping[str, Any], path: str) -> list[FieldError]:
+    errors: list[FieldError] = []
+    if old.get("deletionTimestamp"):
+        added = sorted(set(_string_list(meta.get("finalizers"))) - set(_string_list(old.get("finalizers"))))
+        if added:
+            errors.append(FieldError("FieldValueForbidden", child(path, "finalizers"), "Forbidden: no new finalizers can "
+                                     f"be added if the object is being deleted, found new finalizers {_go_string_slice(added)}"))
+    if not meta.get("resourceVersion"):
+        errors.append(_invalid(child(path, "resourceVersion"), "", "must be specified for an update"))
+    errors.extend(_generation(meta, path))
+    generation, old_generation = meta.get("generation"), old.get("generation")
+    if isinstance(generation, int) and isinstance(old_generation, int) and generation < old_generation:
+        errors.append(_invalid(child(path, "generation"), generation, "must not be decremented"))
+    elif old_generation and isinstance(old_generation, int) and not generation:
+        errors.append(_invalid(child(path, "generation"), 0, "must not be decremented"))
+    for key in _IMMUTABLE:
+        new_value, old_value = meta.get(key), old.get(key)
+        if (new_value or None) != (old_value or None):
+            shown = new_value if new_value is not None else ("" if key in ("name", "namespace", "uid") else None)
+            errors.append(_invalid(child(path, key), shown, "field is immutable"))
+    errors.extend(_labels(_strings(meta.get("labels")), child(path, "labels")))
+    errors.extend(_annotations(_strings(meta.get("annotations")), child(path, "annotations")))
+    errors.extend(_owner_references(meta.get("ownerReferences") or [], child(path, "ownerReferences")))
+    return errors
+
+
+def finalizer_warnings(meta: Mapping[str, Any], old: Mapping[str, Any] | None = None) -> list[str]:
+    """The ``Warning`` texts apiextensions-apiserver adds on a custom resource's create or update
+    (``old``: the stored metadata) for each finalizer the write adds (in the order of a Go
+    ``sets.String``'s ``List``: sorted) that is not a qualified name, or has no ``/`` path and
+    is not one of Kubernetes' own (``orphan``, ``foregroundDeletion``, ``kubernetes``)."""
+    added = set(_string_list(meta.get("finalizers")))
+    if old is not None:
+        added -= set(_string_list(old.get("finalizers")))
+    warnings: list[str] = []
+    for finalizer in sorted(added):
+        quoted = json.dumps(finalizer, ensure_ascii=False)
+        warnings.extend(f"metadata.finalizers: {quoted}: {m}" for m in is_qualified_name(finalizer))
+        if "/" not in finalizer and finalizer not in _STANDARD_FINALIZERS:
+            why = "prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with " \
+                "other finalizer writers" if "." in finalizer else \
+                "prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"
+            warnings.append(f"metadata.finalizers: {quoted}: {why}")
+    return warnings
