@@ -19,7 +19,7 @@ import re
 __all__ = [
     "is_config_map_key", "is_dns1035_label", "is_dns1123_label", "is_dns1123_subdomain", "is_label_value",
     "is_path_segment_name", "is_qualified_name", "is_valid_cidr_legacy", "is_valid_ip_legacy", "is_valid_port_name",
-    "is_valid_port_num", "is_wildcard_dns1123_subdomain", "regex_error",
+    "is_valid_port_num", "is_wildcard_dns1123_subdomain", "parse_ip_sloppy", "regex_error",
 ]
 
 _DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
@@ -175,8 +175,8 @@ def is_path_segment_name(name: str) -> list[str]:
 _IPV4_SLOPPY = re.compile(r"^([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})$")
 
 
-def _parse_ip_sloppy(value: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """Go's net.ParseIP (netutils.ParseIPSloppy): IPv4 octets may have leading zeros (read as decimal)."""
+def parse_ip_sloppy(value: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """netutils.ParseIPSloppy: Go's net.ParseIP of old, IPv4 octets may have leading zeros (decimal)."""
     m = _IPV4_SLOPPY.fullmatch(value)
     if m:
         octets = [int(g) for g in m.groups()]
@@ -189,15 +189,38 @@ def _parse_ip_sloppy(value: str) -> ipaddress.IPv4Address | ipaddress.IPv6Addres
         return None
 
 
-def is_valid_ip_legacy(value: str) -> list[str]:
-    """IsValidIPForLegacyField (non-strict): a valid IPv4 or IPv6 address, Go's sloppy parsing."""
-    return [] if _parse_ip_sloppy(value) is not None else ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]
+def _leading_zeros(ip: str) -> bool:
+    return "." in ip and any(len(o) > 1 and o.startswith("0") for o in ip.rsplit(":", 1)[-1].split("."))
 
 
-def is_valid_cidr_legacy(value: str) -> list[str]:
-    """IsValidCIDRForLegacyField (non-strict): an IP and a prefix length within its family's bits."""
+def is_valid_ip_legacy(value: str, strict: bool = True) -> list[str]:
+    """IsValidIPForLegacyField: a valid IPv4 or IPv6 address (Go's sloppy parsing); ``strict``
+    (the StrictIPCIDRValidation gate, on from 1.36) also refuses leading zeros and IPv4-mapped IPv6."""
+    addr = parse_ip_sloppy(value)
+    if addr is None:
+        return ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]
+    errs: list[str] = []
+    if strict:
+        if _leading_zeros(value):
+            errs.append("must not have leading 0s")
+        if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+            errs.append("must not be an IPv4-mapped IPv6 address")
+    return errs
+
+
+def is_valid_cidr_legacy(value: str, strict: bool = True) -> list[str]:
+    """IsValidCIDRForLegacyField: an IP and a prefix length within its family's bits; ``strict``
+    also refuses leading zeros, IPv4-mapped IPv6 and bits set beyond the prefix."""
     ip, sep, bits = value.partition("/")
-    addr = _parse_ip_sloppy(ip) if sep else None
-    if addr is None or not bits.isdigit() or len(bits) > 3 or int(bits) > addr.max_prefixlen:
+    addr = parse_ip_sloppy(ip) if sep else None
+    if addr is None or not bits.isascii() or not bits.isdigit() or int(bits) > addr.max_prefixlen:
         return ["must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"]
+    if not strict:
+        return []
+    if _leading_zeros(ip) or (len(bits) > 1 and bits.startswith("0")):
+        return ["must not have leading 0s in IP or prefix length"]
+    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        return ["must not have an IPv4-mapped IPv6 address"]
+    if int(addr) & ((1 << (addr.max_prefixlen - int(bits))) - 1):
+        return ["must not have bits set beyond the prefix length"]
     return []

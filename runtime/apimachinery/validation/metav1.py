@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kgen.runtime.apimachinery.validation import field
+from kgen.runtime.apimachinery.validation.builtin import field
 from kgen.runtime.apimachinery.validation.content import is_label_value, is_qualified_name
 from kgen.runtime.apimachinery.validation.structural import FieldError, child
 
