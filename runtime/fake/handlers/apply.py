@@ -4,7 +4,9 @@ The applied configuration is merged by the route's field manager
 (``kgen.runtime.apimachinery.util.managedfields.fieldmanager``, structured-merge-diff's semantics over the kind's
 schema; see ``kgen.runtime.fake.schema.fieldmanagers``): a field another manager owns that the apply
 would change is a 409 Conflict listing the owners, unless ``force=true`` takes it over; fields
-the manager stops applying are removed unless someone else owns them. Apply needs a
+the manager stops applying are removed unless someone else owns them. The configuration's
+resourceVersion is checked on what the merge made, as the registry checks it, so a conflict
+with another manager is reported before a stale version. Apply needs a
 ``fieldManager`` (422 without one), a body naming the resource's apiVersion and kind and a
 name, and creates the object when it does not exist yet (not through a subresource). Errors the
 field manager raises are answered as the apiserver answers them: 400 for a bad request, a plain
@@ -23,7 +25,7 @@ from kgen.runtime.fake.errors import Failure, bad_request, not_found
 from kgen.runtime.fake.schema.fieldmanagers import field_manager
 from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.schema.decode import decoded
-from kgen.runtime.fake.store import Store, now
+from kgen.runtime.fake.store import Store, meta, now
 from kgen.runtime.fake.schema.validation import check_valid
 from kgen.runtime.fake.handlers.writes import (
     check_identity, check_version, next_version, save, stored_extras, tracks_generation, typed,
@@ -58,8 +60,6 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
     stored = store.objects[info].get(route.key)
     if stored is None and route.subresource:
         raise not_found(info, route.name)
-    if stored is not None:
-        check_version(route, stored, applied)
     try:
         merged = field_manager(store, info, route.subresource).apply(
             stored, applied, call.manager, call.params.get("force") == "true", now=now(),
@@ -68,6 +68,10 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
         raise Failure(409, "Conflict", conflict.message, {"causes": conflict.causes()}) from None
     except FieldManagerError as error:
         raise _refusal(error) from None
+    if stored is not None and meta(applied).get("resourceVersion") is not None:
+        # After the merge: the registry checks the version of the object the apply made, so a
+        # conflict with another manager is reported first.
+        check_version(route, stored, applied)
     entries = merged.get("metadata", {}).pop("managedFields", None)
     if stored is None:
         merged.setdefault("metadata", {})["name"] = route.name

@@ -51,7 +51,8 @@ def update_scale(store: Store, route: Route, call: Call) -> Reply:
 def write_scale(store: Store, route: Route, call: Call, stored: Obj, scale: Obj) -> Reply:
     """Writes a Scale (a PUT's body or a patch's result) to ``stored``'s ``spec.replicas``."""
     scale_of(route, stored)  # 404 for resources without a scale subresource
-    check_version(route, stored, scale)
+    if meta(scale).get("resourceVersion"):  # none: the parent's own (the registries' scaleUpdatedObjectInfo)
+        check_version(route, stored, scale)
     replicas = (scale.get("spec") or {}).get("replicas")
     if not isinstance(replicas, int) or replicas < 0:
         raise invalid("Scale", route.name, "spec.replicas", "FieldValueInvalid", f"Invalid value: {replicas!r}")

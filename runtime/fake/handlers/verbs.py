@@ -37,7 +37,7 @@ from kgen.runtime.fake.store import Key, Obj, Store, builtin, copy, meta, now
 from kgen.runtime.fake.schema.decode import decoded
 from kgen.runtime.fake.schema.validation import check_valid
 from kgen.runtime.fake.handlers.writes import (
-    check_identity, check_uid, check_update_version, check_version, next_version, record_update, save, tracks_generation, typed,
+    check_identity, check_uid, check_version, next_version, record_update, save, tracks_generation, typed,
 )
 from kgen.runtime.gentype.resource import ResourceInfo
 
@@ -124,7 +124,6 @@ def update(store: Store, route: Route, call: Call) -> Reply:
 
 def _update(store: Store, route: Route, call: Call, body: Obj, warnings: list[str]) -> Reply:
     stored = store.get(route.info, route.key)
-    check_update_version(route, body)
     check_uid(route, stored, body)
     check_version(route, stored, body)
     new = next_version(store, route, stored, body)
@@ -148,7 +147,7 @@ def delete(store: Store, route: Route, call: Call) -> Reply:
     qualified_kind = f"{kind}.{route.info.group}" if route.info.group else kind
     for field_name, label, hint in (("uid", "UID", "deleted and then recreated"), ("resourceVersion", "ResourceVersion", "modified")):
         wanted = preconditions.get(field_name)
-        if wanted and wanted != stored_meta.get(field_name):
+        if wanted is not None and wanted != stored_meta.get(field_name):  # "" is a precondition too
             raise Failure(
                 409, "Conflict",
                 f'Operation cannot be fulfilled on {qualified_kind} "{route.name}": the {label} in the precondition '

@@ -4,8 +4,9 @@ The apiserver's registry strategy, reduced to what clients can observe:
 
 - the body must name the resource it is sent to (apiVersion, kind, namespace, name), else 400;
 - a ``metadata.resourceVersion`` in the body is a precondition: stale is 409 Conflict
-  (optimistic concurrency, which client-go's ``retry.RetryOnConflict`` exists for); so is an
-  update's ``metadata.uid`` (an object deleted and recreated since the body was read);
+  (optimistic concurrency, which client-go's ``retry.RetryOnConflict`` exists for), one that is
+  no unsigned integer a plain 500, ``"0"`` none at all (``check_version``); so is an update's
+  ``metadata.uid`` (an object deleted and recreated since the body was read);
 - the server owns uid, creationTimestamp, generation, resourceVersion, deletion fields and
   managedFields: a write cannot change them;
 - status isolation: with a ``status`` subresource, main-resource writes keep the stored status
@@ -17,7 +18,7 @@ The apiserver's registry strategy, reduced to what clients can observe:
 - what is stored is what the Go types make of the body: unknown fields pruned, empty
   ``omitempty`` maps and slices dropped (``kgen.runtime.fake.schema.decode``);
 - a custom resource's update must carry a resourceVersion (its strategy's
-  ``AllowUnconditionalUpdate`` is false): 422 without one;
+  ``AllowUnconditionalUpdate`` is false): 422 without one (or with ``"0"``);
 - a write that changes nothing (managedFields timestamps aside) is no write: no new
   resourceVersion, no watch event; a custom resource whose stored JSON holds (or held) the empty
   or null metadata collections a server-side apply left is written anyway (``stored_extras``);
@@ -26,6 +27,7 @@ The apiserver's registry strategy, reduced to what clients can observe:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -124,20 +126,6 @@ def next_version(store: Store, route: Route, stored: Obj, incoming: Obj) -> Obj:
     return new
 
 
-def check_update_version(route: Route, incoming: Mapping[str, Any]) -> None:
-    """422 for a custom resource's update without a resourceVersion (customResourceStrategy's
-    ``AllowUnconditionalUpdate`` is false; built-in strategies allow it)."""
-    if builtin(route.info.group) or meta(incoming).get("resourceVersion"):
-        return
-    message = "Invalid value: 0: must be specified for an update"
-    raise Failure(
-        422, "Invalid", f'{qualified(route.info)} "{route.name}" is invalid: metadata.resourceVersion: {message}',
-        {"name": route.name, "group": route.info.group, "kind": route.info.plural, "causes": [
-            {"reason": "FieldValueInvalid", "message": message, "field": "metadata.resourceVersion"},
-        ]},
-    )
-
-
 _ETCD_PREFIXES = {("", "nodes"): "minions", ("", "services"): "services/specs"}
 """Built-in resources whose etcd key is not /registry/<resource> (the apiserver's storage config)."""
 
@@ -162,10 +150,46 @@ def check_uid(route: Route, stored: Obj, incoming: Mapping[str, Any]) -> None:
 
 
 def check_version(route: Route, stored: Obj, incoming: Mapping[str, Any]) -> None:
-    """409 Conflict if ``incoming`` names a resourceVersion and it is not the stored one."""
-    wanted = meta(incoming).get("resourceVersion")  # raw: a non-string is a mismatch too
-    if wanted and wanted != resource_version_of(stored):
+    """The resourceVersion precondition of a write, as the registry's ``Store.Update`` checks the
+    object the update, patch or apply made: the version is parsed as etcd's revision (Go's
+    ``strconv.ParseUint``: ``"abc"``, ``"-1"`` or ``" 5"`` are a plain 500 in its words, ``"007"``
+    is 7); 0 (absent, ``""`` or ``"0"``) is an unconditional write where the strategy allows one
+    (built-in kinds) and a 422 for a custom resource (customResourceStrategy's
+    ``AllowUnconditionalUpdate`` is false); any other version not the stored one is 409 Conflict."""
+    wanted = meta(incoming).get("resourceVersion")
+    if not isinstance(wanted, str):
+        if wanted is not None and builtin(route.info.group):
+            raise conflict(route.info, route.name)  # a built-in's typed metadata would not take it
+        wanted = ""  # unstructured metadata reads a non-string as no version
+    version = parse_resource_version(wanted)
+    if version == 0:
+        if builtin(route.info.group):
+            return
+        message = "Invalid value: 0: must be specified for an update"
+        raise Failure(
+            422, "Invalid", f'{qualified(route.info)} "{route.name}" is invalid: metadata.resourceVersion: {message}',
+            {"name": route.name, "group": route.info.group, "kind": route.info.plural, "causes": [
+                {"reason": "FieldValueInvalid", "message": message, "field": "metadata.resourceVersion"},
+            ]},
+        )
+    if str(version) != resource_version_of(stored):
         raise conflict(route.info, route.name)
+
+
+def parse_resource_version(value: str) -> int:
+    """An object's resourceVersion as the storage's ``APIObjectVersioner.ObjectResourceVersion``
+    reads it: "" is 0, else ``strconv.ParseUint(value, 10, 64)``, whose error is answered as a
+    plain 500 (no reason, no details: the handler's answer to an error that is no API status)."""
+    if not value:
+        return 0
+    error = "invalid syntax"
+    if value.isascii() and value.isdigit():
+        if int(value) < 1 << 64:
+            return int(value)
+        error = "value out of range"
+    failure = Failure(500, "", f"strconv.ParseUint: parsing {json.dumps(value, ensure_ascii=False)}: {error}")
+    del failure.status["reason"]
+    raise failure
 
 
 _OMITTED_META = ("labels", "annotations", "finalizers", "ownerReferences")
