@@ -34,6 +34,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument("--role-name", default="manager-role", metavar="NAME",
                         help="name of the ClusterRole (and Roles) written to DIR/role.yaml from @rbac rules "
                         "(default: manager-role, kubebuilder's)")
+    parser.add_argument("--allow-dangerous-types", action="store_true",
+                        help="write float fields as type: number (controller-gen's crd:allowDangerousTypes=true); "
+                        "without it a float field is an error naming it")
+    parser.add_argument("--max-desc-len", type=int, default=None, metavar="N",
+                        help="cut every description in the CRDs' schemas to N characters, 0 dropping them "
+                        "(controller-gen's crd:maxDescLen=N)")
     parser.add_argument("--check", action="store_true",
                         help="compare with the files in DIR instead of writing; exit 1 if any differs or is missing")
 
@@ -47,7 +53,7 @@ def _tool_version() -> str:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: `kgen --help` and the other commands need none of this.
-    from .crd import build_crds
+    from .crd import Options, build_crds
     from .discover import find
     from .output import ROLE_FILE, file_name, render, render_all, write_all
     from .rbac import build_roles
@@ -56,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
         if args.out.exists() and not args.out.is_dir():
             raise ManifestError(f"--out {args.out}", "is a file", "a folder, or nothing there")
         declared = find(args.modules)
-        crds = build_crds(declared.roots, _tool_version())
+        if args.max_desc_len is not None and args.max_desc_len < 0:
+            raise ManifestError(f"--max-desc-len {args.max_desc_len}", "is negative", "0 or more characters")
+        options = Options(allow_dangerous_types=args.allow_dangerous_types, max_desc_len=args.max_desc_len)
+        crds = build_crds(declared.roots, _tool_version(), options)
         files = {file_name(group, plural): render(crd) for (group, plural), crd in crds.items()}
         if declared.rules:
             files[ROLE_FILE] = render_all(build_roles(declared.rules, args.role_name))

@@ -49,7 +49,17 @@ def plural_of(kind: str) -> str:
     return word + "s"
 
 
-def build_crds(roots: list[Root], tool_version: str) -> dict[tuple[str, str], dict[str, Any]]:
+@dataclass(frozen=True)
+class Options:
+    """The crd generator's options, controller-gen's ``crd:...`` ones."""
+
+    #: ``crd:allowDangerousTypes=true``: float fields are written as ``type: number`` (else refused).
+    allow_dangerous_types: bool = False
+    #: ``crd:maxDescLen=N``: descriptions cut to N characters (0: none written); None leaves them.
+    max_desc_len: int | None = None
+
+
+def build_crds(roots: list[Root], tool_version: str, options: Options = Options()) -> dict[tuple[str, str], dict[str, Any]]:
     """(group, plural) -> the CRD object, for every group-kind among ``roots``."""
     by_kind: dict[tuple[str, str], list[Root]] = {}
     for root in roots:
@@ -57,7 +67,7 @@ def build_crds(roots: list[Root], tool_version: str) -> dict[tuple[str, str], di
         by_kind.setdefault((root.facts.group, root.facts.kind), []).append(root)
     crds: dict[tuple[str, str], dict[str, Any]] = {}
     for (group, kind), versions in sorted(by_kind.items()):
-        crd = _crd(group, kind, sorted(versions, key=lambda r: r.facts.version), tool_version)
+        crd = _crd(group, kind, sorted(versions, key=lambda r: r.facts.version), tool_version, options)
         key = (group, crd["spec"]["names"]["plural"])
         if key in crds:
             raise ManifestError(versions[0].where, f"plural {key[1]!r} of {group} is also another kind's",
@@ -66,12 +76,12 @@ def build_crds(roots: list[Root], tool_version: str) -> dict[tuple[str, str], di
     return crds
 
 
-def _crd(group: str, kind: str, versions: list[Root], tool_version: str) -> dict[str, Any]:
+def _crd(group: str, kind: str, versions: list[Root], tool_version: str, options: Options) -> dict[str, Any]:
     first = versions[0]
     names_of = {r.where: _names(r) for r in versions}
     if len({(n["plural"], n.get("singular"), tuple(n.get("shortNames", ())), tuple(n.get("categories", ())))
             for n in names_of.values()}) > 1 or len({r.facts.scope for r in versions}) > 1:
-        listed = ", ".join(f"{where} ({n['plural']}, {r.facts.scope})" for (where, n), r in zip(names_of.items(), versions))
+        listed = ", ".join(f"{where} ({n['plural']}, {r.facts.scope})" for (where, n), r in zip(names_of.items(), versions, strict=True))
         raise ManifestError(f"{group}/{kind}", f"its versions disagree on names or scope: {listed}",
                             "the same plural, singular, short names, categories and scope on every version")
     seen: dict[str, Root] = {}
@@ -103,7 +113,7 @@ def _crd(group: str, kind: str, versions: list[Root], tool_version: str) -> dict
             "group": group,
             "names": names,
             "scope": first.facts.scope,
-            "versions": [_version(r, r is storage[0]) for r in versions],
+            "versions": [_version(r, r is storage[0], options) for r in versions],
         },
     }
 
@@ -152,11 +162,11 @@ def _check_names(root: Root) -> None:
             raise ManifestError(root.where, f"selectable field {path!r}", "a JSON path starting with '.', e.g. '.spec.size'")
 
 
-def _version(root: Root, storage: bool) -> dict[str, Any]:
+def _version(root: Root, storage: bool, options: Options) -> dict[str, Any]:
     facts = root.facts
     version: dict[str, Any] = {
         "name": facts.version,
-        "schema": {"openAPIV3Schema": SchemaBuilder().root(root.cls, facts)},
+        "schema": {"openAPIV3Schema": SchemaBuilder(allow_dangerous_types=options.allow_dangerous_types).root(root.cls, facts)},
         "served": facts.served,
         "storage": storage,
     }

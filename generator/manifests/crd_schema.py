@@ -7,7 +7,11 @@ types msgspec models are made of, and the markers of ``kgen.runtime.apimachinery
 ========================================  ===================================================
 Python                                    schema
 ========================================  ===================================================
-``str`` ``int`` ``float`` ``bool``        ``type: string|integer|number|boolean``
+``str`` ``bool``                          ``type: string|boolean``
+``int``                                   ``type: integer, format: int64`` (Go's int64)
+``Int32`` / ``Int64`` (markers)           ``type: integer, format: int32|int64``
+``float``                                 ``type: number``, only with ``allow_dangerous_types``
+                                          (controller-gen's ``crd:allowDangerousTypes``)
 ``Literal["A", "B"]``, a value ``Enum``   that type with ``enum: [A, B]``
 ``Literal["A", "B"] | str``               the same (a generated model's string enum)
 ``int | str`` (``IntOrString``)           ``anyOf: [integer, string]`` +
@@ -60,6 +64,7 @@ from kgen.runtime.apimachinery.model import Model
 
 from .descriptions import field_descriptions, type_description
 from .errors import ManifestError
+from .k8s_types import data_key, data_schema
 from .known_types import known_schema
 
 #: TypeMeta's field descriptions, as every controller-gen CRD carries them.
@@ -144,8 +149,10 @@ def is_root(cls: type) -> bool:
 class SchemaBuilder:
     """One CRD version's schema; remembers the classes on the way down to refuse cycles."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, allow_dangerous_types: bool = False) -> None:
         self._open: list[type] = []
+        #: controller-gen's ``crd:allowDangerousTypes``: float fields are refused unless it is set.
+        self._allow_floats = allow_dangerous_types
 
     def root(self, cls: type[Model], facts: m.ResourceMarkers) -> dict[str, Any]:
         """The ``openAPIV3Schema`` of a root type: TypeMeta's fields, ``metadata: {type:
@@ -182,7 +189,7 @@ class SchemaBuilder:
                 schema["description"] = description
             props: dict[str, Any] = {}
             required: list[str] = []
-            docs = _field_docs(cls)
+            docs = field_docs(cls)
             try:
                 hints = typing.get_type_hints(cls, include_extras=True)
             except Exception as e:  # a name the annotations use is not importable there
@@ -249,6 +256,16 @@ class SchemaBuilder:
             schema, kind = {"format": "date-time", "type": "string"}, "string"
         elif tp is Any:
             schema, kind = {"x-kubernetes-preserve-unknown-fields": True}, "any"
+        elif tp is float and not self._allow_floats:
+            raise ManifestError(
+                where, "a float field: support for floats varies across languages (controller-gen refuses them too)",
+                "an int, a str holding the number (or a Quantity), or --allow-dangerous-types "
+                "(controller-gen's crd:allowDangerousTypes=true) to write it as type: number",
+            )
+        elif tp is int:
+            # Python's int is Go's int64 here (what the apiserver stores a JSON integer as), and
+            # controller-gen writes int64 as format int64; Int32 (Annotated[int, Format("int32")]) says int32.
+            schema, kind = {"format": "int64", "type": "integer"}, "integer"
         elif tp in _SCALARS:
             kind = _SCALARS[tp]
             schema = {"type": kind}
@@ -279,7 +296,13 @@ class SchemaBuilder:
             kind = "object"
         elif isinstance(tp, type) and issubclass(tp, Model):
             known = known_schema(tp)
-            schema = copy.deepcopy(known) if known is not None else self._object(tp, where)
+            key = data_key(tp) if known is None else None
+            if known is not None:
+                schema = copy.deepcopy(known)
+            elif key is not None:
+                schema = data_schema(tp, key, field_docs(tp))
+            else:
+                schema = self._object(tp, where)
             kind = "object"
         else:
             raise ManifestError(
@@ -447,7 +470,8 @@ def _mro_models(cls: type) -> Iterator[type]:
             yield base
 
 
-def _field_docs(cls: type) -> dict[str, str]:
+def field_docs(cls: type) -> dict[str, str]:
+    """A model's field descriptions by Python name, its bases' included."""
     docs: dict[str, str] = {}
     for base in _mro_models(cls):
         docs.update(field_descriptions(base))

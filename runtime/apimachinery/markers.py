@@ -35,10 +35,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 __all__ = [
-    "Default", "Description", "EmbeddedResource", "Format", "ListType", "MapType", "Maximum", "MaxItems",
+    "Default", "Description", "EmbeddedResource", "Format", "Int32", "Int64", "ListType", "MapType", "Maximum", "MaxItems",
     "MaxLength", "MaxProperties", "Minimum", "MinItems", "MinLength", "MinProperties", "MultipleOf", "Nullable",
     "Pattern", "PreserveUnknownFields", "PrinterColumn", "ResourceMarkers", "Scale", "UniqueItems", "XValidation",
     "constraints", "resource", "RESOURCE_ATTRIBUTE", "CONSTRAINTS_ATTRIBUTE", "RBACRule", "rbac", "RBAC_ATTRIBUTE",
@@ -107,6 +107,14 @@ class Format:
     """``format``: ``date-time``, ``byte``, ``int32``, ``int64``, ``uri``, ``email``, ``uuid``..."""
 
     value: str
+
+
+Int32 = Annotated[int, Format("int32")]
+"""An int field Go would declare ``int32``: ``format: int32`` in the CRD (a plain ``int`` is Go's
+``int64``, ``format: int64``, as controller-gen writes them). Use it where a 64-bit value makes
+no sense to readers or other clients (counts, replicas, ports), as k8s.io/api does."""
+Int64 = Annotated[int, Format("int64")]
+"""An int field Go would declare ``int64``: ``format: int64`` (what a plain ``int`` gets too)."""
 
 
 # -- lists (+kubebuilder:validation:MinItems, MaxItems, UniqueItems, +listType, +listMapKey)

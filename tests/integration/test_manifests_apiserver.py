@@ -33,7 +33,8 @@ WIDGETS = f"/apis/{widgets.GROUP}/v1/namespaces/{{ns}}/widgets"
 def installed(admin: httpx.Client, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     """The CRDs `kgen manifests` writes for widgets.py and gadgets.py, installed (Established)."""
     out = tmp_path_factory.mktemp("crds")
-    assert kgen(["manifests", "--module", widgets.__name__, "--module", gadgets.__name__, "--out", str(out)]) == 0
+    assert kgen(["manifests", "--allow-dangerous-types", "--module", widgets.__name__, "--module", gadgets.__name__,
+                 "--out", str(out)]) == 0
     crds = {}
     for path in sorted(Path(out).iterdir()):
         crd = yaml.safe_load(path.read_text())

@@ -29,7 +29,7 @@ RBAC = "/apis/rbac.authorization.k8s.io/v1"
 def manifests(admin: httpx.Client, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     out = Path(tmp_path_factory.mktemp("config"))
     role_name = f"manifests-{uuid.uuid4().hex[:6]}"
-    args = ["manifests", "--module", controllers.__name__, "--module", widgets.__name__,
+    args = ["manifests", "--allow-dangerous-types", "--module", controllers.__name__, "--module", widgets.__name__,
             "--role-name", role_name, "--out", str(out)]
     assert kgen(args) == 0
     crd = yaml.safe_load((out / f"{widgets.GROUP}_widgets.yaml").read_text())

@@ -23,7 +23,7 @@ MODULES = ["--module", "tests.support.manifests.widgets", "--module", "tests.sup
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("crds")
-    assert kgen(["manifests", *MODULES, "--out", str(out)]) == 0
+    assert kgen(["manifests", "--allow-dangerous-types", *MODULES, "--out", str(out)]) == 0
     return out
 
 
@@ -78,7 +78,7 @@ def test_two_versions_sorted_one_storage_each_its_own_schema(written: Path) -> N
     spec1 = v1["schema"]["openAPIV3Schema"]["properties"]["spec"]
     spec2 = v2["schema"]["openAPIV3Schema"]["properties"]["spec"]
     assert spec1 == {"properties": {"color": {"type": "string"},
-                                    "count": {"default": 1, "minimum": 1, "type": "integer"}},
+                                    "count": {"default": 1, "format": "int64", "minimum": 1, "type": "integer"}},
                      "required": ["color"], "type": "object"}
     assert sorted(spec2["properties"]) == ["colour", "count", "shiny"]
     assert spec2["required"] == ["colour"]
@@ -95,7 +95,7 @@ def test_rerun_replaces_files_whole_and_leaves_no_temporary_file(written: Path, 
     out.mkdir()
     stale = out / "widgets.manifests.kgen.test_widgets.yaml"
     stale.write_text("stale")
-    assert kgen(["manifests", *MODULES, "--out", str(out)]) == 0
+    assert kgen(["manifests", "--allow-dangerous-types", *MODULES, "--out", str(out)]) == 0
     assert stale.read_text() == (written / stale.name).read_text()
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in written.iterdir())
     assert all(p.stat().st_mode & 0o777 == 0o644 for p in out.iterdir())
@@ -108,7 +108,7 @@ def test_default_plural_follows_english_rules(kind: str, plural: str) -> None:
 
 
 def test_version_flags_deprecation_and_unserved_versions() -> None:
-    from kgen.generator.manifests.crd import Root, build_crds
+    from kgen.generator.manifests.crd import Options, Root, build_crds
     from kgen.runtime.apimachinery.markers import ResourceMarkers
     from tests.support.manifests.gadgets import GadgetV1, GadgetV2
 
@@ -116,7 +116,7 @@ def test_version_flags_deprecation_and_unserved_versions() -> None:
     roots = [Root(GadgetV1, ResourceMarkers(group=g, version="v1", kind="Gadget", storage=True, served=False)),
              Root(GadgetV2, ResourceMarkers(group=g, version="v2", kind="Gadget", deprecated=True,
                                             deprecation_warning="use v3"))]
-    (crd,) = build_crds(roots, "test").values()
+    (crd,) = build_crds(roots, "test", Options(allow_dangerous_types=True)).values()
     v1, v2 = crd["spec"]["versions"]
     assert (v1["served"], v1["storage"], "deprecated" in v1) == (False, True, False)
     assert (v2["served"], v2["storage"], v2["deprecated"], v2["deprecationWarning"]) == (True, False, True, "use v3")
@@ -124,12 +124,12 @@ def test_version_flags_deprecation_and_unserved_versions() -> None:
 
 def test_check_reports_drift_without_writing(written: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "crds"
-    assert kgen(["manifests", *MODULES, "--out", str(out)]) == 0
-    assert kgen(["manifests", *MODULES, "--out", str(out), "--check"]) == 0
+    assert kgen(["manifests", "--allow-dangerous-types", *MODULES, "--out", str(out)]) == 0
+    assert kgen(["manifests", "--allow-dangerous-types", *MODULES, "--out", str(out), "--check"]) == 0
     assert capsys.readouterr().out.endswith(f"{out} is up to date\n")
     (out / "gadgets.manifests.kgen.test_gadgets.yaml").write_text("changed")
     (out / "widgets.manifests.kgen.test_widgets.yaml").unlink()
-    assert kgen(["manifests", *MODULES, "--out", str(out), "--check"]) == 1
+    assert kgen(["manifests", "--allow-dangerous-types", *MODULES, "--out", str(out), "--check"]) == 1
     assert capsys.readouterr().err == (
         f"kgen manifests --check: {out} is out of date (2 files):\n"
         "  differs: gadgets.manifests.kgen.test_gadgets.yaml\n"

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import pytest
 
 from kgen.generator.cli import main as kgen
-from kgen.generator.manifests.crd import Root, build_crds
+from kgen.generator.manifests.crd import Options, Root, build_crds
 from kgen.generator.manifests.errors import ManifestError
 from kgen.runtime.apimachinery import Model
 from kgen.runtime.apimachinery import markers as m
@@ -53,7 +53,7 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(
 ) -> None:
     out = tmp_path / "crds"
     # A good module first: its CRD must not be written either when another module is bad.
-    code = kgen(["manifests", "--module", f"{P}.gadgets", "--module", f"{P}.{module}", "--out", str(out)])
+    code = kgen(["manifests", "--allow-dangerous-types", "--module", f"{P}.gadgets", "--module", f"{P}.{module}", "--out", str(out)])
     captured = capsys.readouterr()
     assert code == 2
     assert captured.err == f"kgen manifests: {message}\n"
@@ -62,7 +62,7 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(
 
 
 def test_module_without_resources_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert kgen(["manifests", "--module", P, "--out", str(tmp_path / "o")]) == 2
+    assert kgen(["manifests", "--allow-dangerous-types", "--module", P, "--out", str(tmp_path / "o")]) == 2
     assert capsys.readouterr().err == (
         f"kgen manifests: --module {P}: has no class marked @resource and nothing marked @rbac "
         "(expected model classes decorated with kgen.runtime.apimachinery.markers.resource(...), "
@@ -73,14 +73,14 @@ def test_module_without_resources_is_bad_input(tmp_path: Path, capsys: pytest.Ca
 def test_out_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "file"
     target.write_text("x")
-    assert kgen(["manifests", "--module", f"{P}.gadgets", "--out", str(target)]) == 2
+    assert kgen(["manifests", "--allow-dangerous-types", "--module", f"{P}.gadgets", "--out", str(target)]) == 2
     assert capsys.readouterr().err == f"kgen manifests: --out {target}: is a file (expected a folder, or nothing there)\n"
     assert target.read_text() == "x"
 
 
 def test_module_is_required_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
-        kgen(["manifests", "--out", str(tmp_path)])
+        kgen(["manifests", "--allow-dangerous-types", "--out", str(tmp_path)])
     assert exit_.value.code == 2
     assert "the following arguments are required: --module" in capsys.readouterr().err
 
@@ -130,7 +130,7 @@ class Plain(Model, kw_only=True):
 
 def _fails(*roots: tuple[type[Model], m.ResourceMarkers]) -> str:
     with pytest.raises(ManifestError) as error:
-        build_crds([Root(cls, facts) for cls, facts in roots], "test")
+        build_crds([Root(cls, facts) for cls, facts in roots], "test", Options(allow_dangerous_types=True))
     return str(error.value)
 
 

@@ -28,7 +28,7 @@ CLUSTER_RULES = [
 
 def test_role_yaml_holds_the_cluster_role_and_a_role_per_namespace(tmp_path: Path) -> None:
     out = tmp_path / "config"
-    assert kgen(["manifests", "--module", controllers.__name__, "--out", str(out)]) == 0
+    assert kgen(["manifests", "--allow-dangerous-types", "--module", controllers.__name__, "--out", str(out)]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["role.yaml"]
     text = (out / "role.yaml").read_text()
     assert text.startswith("---\n")
@@ -42,7 +42,7 @@ def test_role_yaml_holds_the_cluster_role_and_a_role_per_namespace(tmp_path: Pat
 
 
 def test_role_name_option_and_crds_in_the_same_run(tmp_path: Path) -> None:
-    args = ["manifests", "--module", controllers.__name__, "--module", "tests.support.manifests.widgets",
+    args = ["manifests", "--allow-dangerous-types", "--module", controllers.__name__, "--module", "tests.support.manifests.widgets",
             "--role-name", "widget-controller", "--out", str(tmp_path)]
     assert kgen(args) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["role.yaml", f"{G}_widgets.yaml"]

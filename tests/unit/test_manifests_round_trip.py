@@ -45,7 +45,7 @@ def regenerated(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
     tmp = tmp_path_factory.mktemp("round_trip")
     crds = tmp / "crds"
     modules = [arg for m in (widgets, gadgets, shapes) for arg in ("--module", m.__name__)]
-    assert kgen(["manifests", *modules, "--out", str(crds)]) == 0
+    assert kgen(["manifests", "--allow-dangerous-types", *modules, "--out", str(crds)]) == 0
     generate(tmp / "out", package, "--crd", str(crds), *PACKAGES[package])
     list(import_all(tmp / "out", package))
     found: dict[tuple[str, str], type] = {}

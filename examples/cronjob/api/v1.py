@@ -14,7 +14,7 @@ from kgen.kubernetes.models.batch.v1 import JobTemplateSpec
 from kgen.kubernetes.models.core.v1 import ObjectReference
 from kgen.kubernetes.models.meta.v1 import Condition, ObjectMeta
 from kgen.runtime.apimachinery import Model, Time, field
-from kgen.runtime.apimachinery.markers import ListType, MinLength, Minimum, PrinterColumn, resource
+from kgen.runtime.apimachinery.markers import Int32, ListType, MinLength, Minimum, PrinterColumn, resource
 
 GROUP = "batch.tutorial.kgen.dev"
 
@@ -34,11 +34,11 @@ class CronJobSpec(Model, kw_only=True):
     """Tells the controller to suspend subsequent executions; running ones are left alone."""
     job_template: JobTemplateSpec = field(name="jobTemplate")
     """The Job created at each scheduled time."""
-    successful_jobs_history_limit: Annotated[int, Minimum(0)] | None = field(
+    successful_jobs_history_limit: Annotated[Int32, Minimum(0)] | None = field(
         default=None, name="successfulJobsHistoryLimit"
     )
     """How many finished successful Jobs to keep."""
-    failed_jobs_history_limit: Annotated[int, Minimum(0)] | None = field(default=None, name="failedJobsHistoryLimit")
+    failed_jobs_history_limit: Annotated[Int32, Minimum(0)] | None = field(default=None, name="failedJobsHistoryLimit")
     """How many finished failed Jobs to keep."""
 
 
