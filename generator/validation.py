@@ -30,6 +30,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from kgen.runtime.apimachinery.validation.subresources import SUBRESOURCES_KEY
+
 from .escape import Code, docstring, literal
 from .ir import Package
 from .render import HEADER, _environment
@@ -43,6 +45,7 @@ KEPT = frozenset({
     "allOf", "anyOf", "oneOf", "not", "$ref",
     "x-kubernetes-int-or-string", "x-kubernetes-preserve-unknown-fields", "x-kubernetes-embedded-resource",
     "x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type", "x-kubernetes-validations",
+    SUBRESOURCES_KEY,  # a CRD kind's root: its status and scale subresources (generator/sources/crd.py)
 })
 #: Keys whose value is a map of names to schemas, and keys whose value is a schema or a list of them.
 _SCHEMA_MAPS = ("properties",)

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kgen.runtime.apimachinery.validation.subresources import SUBRESOURCES_KEY
+
 from ..errors import InputError, pointer
 from ..ir import Resource
 from . import RawDefinition, SourceSet, files
@@ -169,6 +171,9 @@ def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> int:
             raise InputError(label, ptr + "/properties/metadata", "a schema, a mapping", problem=f"is {_noun(meta)}")
         props["metadata"] = {"$ref": META + "ObjectMeta", "description": meta.get("description", "")}
         root["x-kubernetes-group-version-kind"] = [{"group": group, "version": name, "kind": kind}]
+        subresources = version.get("subresources")
+        if isinstance(subresources, dict) and subresources:  # what validation needs of them (status dropped, scale's rules)
+            root[SUBRESOURCES_KEY] = copy.deepcopy(subresources)
         out.add_definition(RawDefinition(f"{prefix}.{kind}", root, label, ptr))
         list_kind = names.get("listKind") or f"{kind}List"
         out.add_definition(

@@ -51,7 +51,8 @@ def check_request(
         errors = [e for e in validate(body, package=package, field_validation="Ignore", cel=False)
                   if e.type in _SCALAR_ERRORS and e.field in scalars]
     else:
-        errors = validate(body, package=package, field_validation=options.get("field_validation") or "Strict")
+        errors = validate(body, package=package, field_validation=options.get("field_validation") or "Strict",
+                          subresource="status" if status else None)
     if status:
         errors = errors_under(errors, ("status", "metadata"))
     if errors:

@@ -14,6 +14,7 @@ import yaml
 
 from kgen.generator.validation import KEPT, pruned
 from kgen.runtime.apimachinery.validation.schemas import ValidationSchemas, validation_schemas
+from kgen.runtime.apimachinery.validation.subresources import SUBRESOURCES_KEY
 from tests.unit.helpers import GROUP, crd, generate, imported, write_yaml
 
 REPO = Path(__file__).resolve().parents[2]
@@ -30,10 +31,12 @@ def _refs(schema: Any) -> list[str]:
 
 
 def _keys(schema: Any) -> set[str]:
-    """Every schema keyword used, property names left out."""
+    """Every schema keyword used, property names and the data of rules and subresources left out."""
     if isinstance(schema, dict):
         keys = set(schema)
         for key, value in schema.items():
+            if key in ("x-kubernetes-validations", SUBRESOURCES_KEY):
+                continue  # rules ({rule, message}) and a CRD's subresources ({status, scale}) are data
             if key == "properties" and isinstance(value, dict):
                 keys |= {k for sub in value.values() for k in _keys(sub)}
             else:

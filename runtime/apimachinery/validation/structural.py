@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from kgen.runtime.apimachinery.golang.gofmt import GO_TYPES, INT64, go_value, is_json_integer, json_type
+from kgen.runtime.apimachinery.golang.gofmt import INT64, go_value, is_json_integer, json_type
 from kgen.runtime.apimachinery.validation.strfmt import DNS_LABEL, DNS_SUBDOMAIN, FORMATS
 
 Schema = dict[str, Any]
@@ -40,6 +40,18 @@ def child(path: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{path}[{key}]"
     return f"{path}.{key}" if path else key
+
+
+def emptied(value: Any, path: str, unknown: list[str]) -> Any:
+    """What structural pruning leaves of a value no schema describes (a list's items where its
+    node has no ``items``: ``d: [{"a": 1}]`` on a string with a format): every object emptied,
+    its fields recorded in ``unknown`` (``spec.d[0].a``), lists gone through, scalars kept."""
+    if isinstance(value, dict):
+        unknown.extend(child(path, key) for key in value)
+        return {}
+    if isinstance(value, list):
+        return [emptied(v, child(path, i), unknown) for i, v in enumerate(value)]
+    return value
 
 
 # -- metadata: decoded into Go structs, then (embedded resources) generic ObjectMeta rules -----
@@ -218,10 +230,12 @@ def check_type(v: Any, typ: str, fmt: str | None, path: str, errors: list[FieldE
     added to ``errors`` otherwise."""
     got = json_type(v)
     if typ == "string":
-        if isinstance(v, str):
+        if isinstance(v, str) or (isinstance(v, list) and fmt in FORMATS and fmt):
+            # kube-openapi's type check passes a slice on a non-numeric type with a format (its
+            # format check then only reads strings): ``d: ["x"]`` on a date-time is accepted
             return True
         # a format kube-openapi knows names the expected type, with the Go type of the value
-        errors.append(type_error(path, fmt, GO_TYPES[got]) if fmt in FORMATS and fmt
+        errors.append(type_error(path, fmt, {"integer": "int64", "number": "float64"}.get(got, "")) if fmt in FORMATS and fmt
                       else type_error(path, "string", got))
         return False
     if typ == "integer":

@@ -15,8 +15,8 @@ kube-apiserver (docs/design/validation.md, "Structural schema validation"):
    required one becomes ``Required value``), but never inside a list. ``apiVersion``, ``kind`` and
    ``metadata`` of the object and of every ``x-kubernetes-embedded-resource`` are decoded into Go
    structs: a wrong type there is a 400 too.
-2. **Default.** Every ``default`` of an absent property is applied, before validation: list-map
-   keys compare with their defaults.
+2. **Default.** Every ``default`` of an absent property (and each inside it) is applied before validation:
+   list-map keys compare with their defaults. A CRD's status and scale subresources: ``.subresources``.
 3. **Validate** (kube-openapi's schema validator and the structural list-type checks): every
    error, not the first, in the apiserver's wording. kube-openapi reports its ``Checked value``
    and ``anyOf`` errors at the field ``<nil>``, the path being in the message; kgen reports the
@@ -38,17 +38,16 @@ neither is applied. tests/unit/test_validation_structural.py lists each known di
 
 **CEL** (``x-kubernetes-validations``) of custom resources is evaluated by
 ``kgen.runtime.apimachinery.validation.cel.validation`` (the ``validation`` extra; without it each rule is *not
-checked*, never guessed), in the apiserver's order (apiextensions-apiserver's strategy): the
-schema and list-type errors first; then, when the schema has rules anywhere, either one cause
-``<nil>: Invalid value: null: some validation rules were not checked because the object was
-invalid...`` if any error is *blocking* (unsupported value, required, too long, too many, wrong
-type: ``hasBlockingErr``), or every rule of every node present. ``cel=False`` leaves rules out.
-An update of a custom resource (``old=``, the stored object) is judged as the apiserver judges it
-(``kgen.runtime.apimachinery.validation.ratcheting``): validation ratcheting, transition rules (``oldSelf``).
-The hook ``rules`` replaces kgen's evaluation: a callable given each value whose schema node
-carries ``x-kubernetes-validations``, after that node's structural checks passed (the value has
-the node's type), with the pruned and defaulted value, the node and the path; it returns the
-rules' errors, which join the others.
+checked*, never guessed), in the apiserver's order (apiextensions-apiserver's strategy): the schema and
+list-type errors first; then, when the schema has rules anywhere, either one cause ``<nil>: Invalid value: null:
+some validation rules were not checked because the object was invalid...`` if any error is *blocking*
+(unsupported value, required, too long, too many, wrong type: ``hasBlockingErr``), or every rule of every node
+present. ``cel=False`` leaves rules out. An update of a custom resource (``old=``, the stored object) is judged
+as the apiserver judges it (``kgen.runtime.apimachinery.validation.ratcheting``): validation ratcheting,
+transition rules (``oldSelf``). The hook ``rules`` replaces kgen's evaluation: a callable given each value whose
+schema node carries ``x-kubernetes-validations``, after that node's structural checks passed (the value has the
+node's type), with the pruned and defaulted value, the node and the path; it returns the rules' errors, which
+join the others.
 """
 
 from __future__ import annotations
@@ -64,10 +63,11 @@ from kgen.runtime.apimachinery.validation.ratcheting import MISSING, Partners, l
 from kgen.runtime.apimachinery.validation.refusal import refusal
 from kgen.runtime.apimachinery.validation.strfmt import FORMATS
 from kgen.runtime.apimachinery.validation.structural import (
-    VALUE_CHECKS, FieldError, check_number, check_string, check_type, checked_integer, child, decode_meta, enum_equal,
+    VALUE_CHECKS, FieldError, check_number, check_string, check_type, checked_integer, child, decode_meta, emptied, enum_equal,
     is_type_union, list_type_errors, meta_errors, too_many, type_error, type_union,
 )
 from kgen.runtime.apimachinery.validation.schemas import validation_schemas
+from kgen.runtime.apimachinery.validation.subresources import prepared, scale_errors
 
 __all__ = ["FieldError", "FieldValidation", "Resolve", "RuleCheck", "refusal", "validate", "validate_against"]
 Schema = dict[str, Any]
@@ -83,10 +83,10 @@ Resolve = Callable[[str], Schema]
 
 def validate(
     obj: Any, *, old: Any = None, package: str | None = None, field_validation: FieldValidation = "Warn",
-    rules: RuleCheck | None = None, cel: bool = True,
+    rules: RuleCheck | None = None, cel: bool = True, subresource: str | None = None,
 ) -> list[FieldError]:
     """The errors the apiserver would answer a create of ``obj`` with, or with ``old`` the update
-    of ``old`` (the stored object) to ``obj``; empty when it accepts it.
+    of ``old`` (the stored object) to ``obj`` (``subresource="status"``: a ``/status`` write); empty if it accepts it.
 
     ``obj`` is a generated model instance (validated against its own package's schemas) or a
     plain dict (against ``package``'s, ``kgen.kubernetes`` by default). An update of a custom
@@ -113,8 +113,8 @@ def validate(
     builtin = name.startswith(_BUILTIN_PREFIXES)
     walker = _Walker(schemas.definition, builtin=builtin, rules=rules, cel=cel and not builtin, package_schema=True)
     # a built-in's walk errors are decode and enum errors, which no update ratchets; then its Go validation
-    errors = walker.validate(schemas.definition(name), obj, field_validation, None if builtin else old)
-    return builtin_errors(obj, old, errors) if builtin else errors
+    errors = walker.validate(schemas.definition(name), obj, field_validation, None if builtin else old, subresource)
+    return builtin_errors(obj, old, errors, name, schemas.definition) if builtin else errors
 
 
 _BUILTIN_PREFIXES = ("io.k8s.api.", "io.k8s.apimachinery.", "io.k8s.apiextensions-apiserver.", "io.k8s.kube-aggregator.")
@@ -125,12 +125,12 @@ Go code). Not ``io.k8s.`` alone: a CRD of a ``*.k8s.io`` group (gateway-api's
 
 def validate_against(
     schema: Schema, obj: Any, *, old: Any = None, field_validation: FieldValidation = "Warn",
-    resolve: Resolve | None = None, rules: RuleCheck | None = None, cel: bool = True,
+    resolve: Resolve | None = None, rules: RuleCheck | None = None, cel: bool = True, subresource: str | None = None,
 ) -> list[FieldError]:
     """``validate`` for a raw structural schema, e.g. a CRD version's ``openAPIV3Schema``
     (custom-resource rules: defaults and list types apply). ``resolve`` looks up ``$ref``s."""
     obj, old = (v.to_dict() if hasattr(v, "to_dict") and not isinstance(v, dict) else v for v in (obj, old))
-    return _Walker(resolve, builtin=False, rules=rules, cel=cel).validate(schema, obj, field_validation, old)
+    return _Walker(resolve, builtin=False, rules=rules, cel=cel).validate(schema, obj, field_validation, old, subresource)
 
 
 def errors_under(errors: list[FieldError], fields: tuple[str, ...]) -> list[FieldError]:
@@ -138,7 +138,7 @@ def errors_under(errors: list[FieldError], fields: tuple[str, ...]) -> list[Fiel
     the apiserver keeps only those parts (a status update): the cause that rules were not checked
     stays if one of the errors kept still blocks them."""
     def under(field: str) -> bool:
-        return any(field == f or field.startswith((f"{f}.", f"{f}[")) for f in fields)
+        return any(field.removeprefix(".") == f or field.removeprefix(".").startswith((f"{f}.", f"{f}[")) for f in fields)
 
     kept = [e for e in errors if under(e.field)]
     if _RULES_NOT_CHECKED in errors and any(blocks_rules(e) for e in kept):
@@ -187,13 +187,13 @@ class _Walker:
         # id(node) -> (node, node with $refs merged): the node is held so its id stays its own
         self._resolved: dict[int, tuple[Schema, Schema]] = {}
 
-    def validate(self, schema: Schema, obj: Any, field_validation: FieldValidation, old: Any = None) -> list[FieldError]:
+    def validate(self, schema: Schema, obj: Any, field_validation: FieldValidation, old: Any, subresource: str | None) -> list[FieldError]:
         if field_validation not in ("Warn", "Strict", "Ignore"):
             raise ValueError(f"field_validation must be Warn, Strict or Ignore, not {field_validation!r}")
         unknown: list[str] = []
         decode: list[FieldError] = []
         root = self._node(schema)
-        pruned = self._prune(obj, root, "", unknown, decode, resource=True)
+        pruned = self._prune(prepared(root, obj, old, subresource), root, "", unknown, decode, resource=True)
         if field_validation == "Strict" and unknown:
             # a strict decoding error: the apiserver validates nothing else
             errors = [FieldError("BadRequest", p, f'unknown field "{p}"') for p in unknown]
@@ -206,7 +206,7 @@ class _Walker:
                 stored = self._prune(old, root, "", [], [], resource=True)
                 self._check_lists = list_types_valid(stored, root, self._node)
             self._walk(pruned, root, "", errors, resource=True, old=stored)
-            errors.extend(self._kept)
+            errors.extend(self._kept + scale_errors(root, pruned, subresource))  # scale's are never ratcheted
             if self._deferred is not None and self._has_rules(schema):
                 errors.extend(self._cel(errors))
         return sorted(errors, key=lambda e: (e.field, e.message))
@@ -288,17 +288,17 @@ class _Walker:
         unknown recorded), defaults applied; decode errors of resources' Go fields recorded."""
         if isinstance(value, list):
             items = s.get("items") if s else None
-            if not isinstance(items, dict):
-                return value
+            if not isinstance(items, dict):  # no items: structural pruning empties the objects in it
+                return value if self._builtin or (s or {}).get("x-kubernetes-preserve-unknown-fields") else emptied(value, path, unknown)
             node = self._node(items)
             return [self._prune(v, node, child(path, i), unknown, decode) for i, v in enumerate(value)]
         if not isinstance(value, dict):
             return value
         s = s or {}
         if "properties" not in s and not isinstance(s.get("additionalProperties"), dict) and (
-                self._builtin or "type" not in s):
+                self._builtin or ("type" not in s and not s.get("x-kubernetes-int-or-string"))):
             # nothing says which fields exist: a built-in's custom-decoded type (RawExtension,
-            # FieldsV1, JSONSchemaProps' unions), or a typeless node: the value stays whole
+            # FieldsV1, JSONSchemaProps' unions), or a typeless node but an int-or-string: the value stays whole
             return value
         resource = resource or bool(s.get("x-kubernetes-embedded-resource"))
         preserve = s.get("x-kubernetes-preserve-unknown-fields", False)
@@ -323,8 +323,8 @@ class _Walker:
             out[key] = self._prune(v, sub, child(path, key), unknown, decode)
         if not self._builtin:
             for key, sub in (s.get("properties") or {}).items():
-                if key not in out and "default" in sub:
-                    out[key] = copy.deepcopy(sub["default"])
+                if key not in out and "default" in sub:  # and the defaults inside it (structural defaulting recurses)
+                    out[key] = self._prune(copy.deepcopy(sub["default"]), self._node(sub), child(path, key), [], [])
         return out
 
     # -- 3: validate ----------------------------------------------------------------------------

@@ -47,6 +47,6 @@ def _errors(route: Route, obj: dict[str, Any], stored: dict[str, Any] | None) ->
     body = {**obj, "apiVersion": info.api_version, "kind": info.kind}
     try:
         old = None if stored is None else {**stored, "apiVersion": info.api_version, "kind": info.kind}
-        return validate(body, old=old, package=package, field_validation="Warn")
+        return validate(body, old=old, package=package, field_validation="Warn", subresource=route.subresource)
     except LookupError:  # the package has no schema for this kind
         return []

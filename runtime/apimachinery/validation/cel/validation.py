@@ -59,6 +59,7 @@ from kgen.runtime.apimachinery.validation.ratcheting import MISSING  # ``evaluat
 from kgen.runtime.apimachinery.validation.cel.library import (
     GLOBALS, LIBRARY, CelError, Sig, escape_property, is_dyn, to_cel, value_text,
 )
+from kgen.runtime.apimachinery.validation.cel.literal import bound, has_time_values
 
 Schema = dict[str, Any]
 
@@ -181,6 +182,15 @@ class _Cel:
             raise ValueError(str(e)) from None
         return program, str(program.return_type())
 
+    def evaluate_bound(self, expression: str, data: dict[str, Any]) -> Any:
+        """``evaluate`` where a timestamp or duration sits below a variable's top, which only a
+        literal can carry (``cel.literal``): ``expression`` compiled with the values bound in it."""
+        try:
+            program, _ = self.compile(bound(expression, data), {})
+        except ValueError as e:
+            raise CelError(f"kgen cannot bind the value: {e}") from None
+        return self.evaluate(program, {})
+
     def evaluate(self, program: Any, data: dict[str, Any]) -> Any:
         """The expression's value; CelError with cel-go's wording if it fails."""
         try:
@@ -252,6 +262,8 @@ class _Rule:
     field_path: str
     transition: bool
     optional_old_self: bool
+    source: str = ""  # the rule as compiled (``oldSelf`` bound), and the messageExpression: for ``evaluate_bound``
+    message_source: str | None = None
 
 
 @dataclass(frozen=True)
@@ -286,8 +298,9 @@ class CompiledRules:
             else:
                 run = data
             where = (path + r.field_path) if path else r.field_path.removeprefix(".")
+            literal = any(has_time_values(v) for v in run.values())
             try:
-                ok = cel.evaluate(r.program, run)
+                ok = cel.evaluate_bound(r.source, run) if literal else cel.evaluate(r.program, run)
             except CelError as e:
                 # the rule's message names it when it has one (the apiserver's ruleErrorString)
                 named = (r.message or "").strip() or r.rule.strip()
@@ -306,9 +319,10 @@ class CompiledRules:
     def _message(self, cel: _Cel, r: _Rule, data: dict[str, Any]) -> str:
         """messageExpression's text; ``message`` or ``failed rule: <rule>`` when it has none,
         evaluates to blank, or fails (the apiserver logs that and falls back)."""
-        if r.message_program is not None:
+        if r.message_program is not None and r.message_source is not None:
+            literal = any(has_time_values(v) for v in data.values())
             try:
-                text = cel.evaluate(r.message_program, data)
+                text = cel.evaluate_bound(r.message_source, data) if literal else cel.evaluate(r.message_program, data)
             except CelError:
                 text = None
             if isinstance(text, str) and text.strip() and "\n" not in text and len(text) <= 5000:
@@ -405,6 +419,8 @@ def _compile_cached(rules_json: str, schema_json: str) -> CompiledRules:
             rule=rule, program=program, message=spec.get("message") or None, message_program=message_program,
             reason=spec.get("reason") or None, field_path=_field_path(str(spec.get("fieldPath") or ""), schema),
             transition=transition, optional_old_self=optional_old_self,
+            source=_with_old_self(rule, optional_old_self),
+            message_source=_with_old_self(message_expression, optional_old_self) if message_expression else None,
         ))
     return CompiledRules(_schema_type(schema), tuple(compiled), not_checked, schema)
 
