@@ -25,7 +25,7 @@ __all__ = ["Validator", "builtin_errors", "register", "validator_for"]
 Validator = Callable[[dict[str, Any], "dict[str, Any] | None"], list[FieldError]]
 """(object, stored object on an update or None) -> the Go validation's errors."""
 
-_MODULES = ("apps", "batch")
+_MODULES = ("apps", "batch", "config", "networking", "service")
 """This package's modules that register validators, imported once on the first lookup."""
 _VALIDATORS: dict[tuple[str, str], Validator] = {}
 _loaded = False
