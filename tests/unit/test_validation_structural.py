@@ -148,8 +148,6 @@ BUILTIN_DISAGREEMENTS = {
     22: "containers[].image required: Go validation (the schema does not mark it)",
     23: "an empty containers list: Go validation",
     25: "quantity syntax: Quantity's Go decoder",
-    30: "ConfigMap key rules: Go validation",
-    32: "a key in both data and binaryData: Go validation",
     33: "metadata.name rules: Go validation",
 }
 
