@@ -135,9 +135,12 @@ class _Renamer:
         return self.names.setdefault(value, f"rv{len(self.names) + 1}")
 
     def note_generated(self, request_body: Json, answer: Json) -> None:
-        """Records the name a generateName create got, if it has the server's shape."""
+        """Records the name a generateName create got, if it has the server's shape (a refused
+        create's name is in its Status's details)."""
         prefix = ((request_body or {}).get("metadata") or {}).get("generateName") if isinstance(request_body, dict) else None
         name = ((answer or {}).get("metadata") or {}).get("name") if isinstance(answer, dict) else None
+        if isinstance(answer, dict) and answer.get("kind") == "Status":
+            name = (answer.get("details") or {}).get("name")
         if isinstance(prefix, str) and isinstance(name, str) and re.fullmatch(re.escape(prefix) + GENERATED_SUFFIX, name):
             self.generated.setdefault(name, f"{prefix}<gen{len(self.generated) + 1}>")
 

@@ -47,6 +47,28 @@ DIFFERENCES: dict[str, Difference] = {
         "formats.go introduces them in 1.34, and a 1.34 server validates at its compatibility "
         "version, 1.33); from 1.35 a value they refuse is a 422, as kgen's `validate` answers",
     ),
+    "owner-reference-errors-unindexed": Difference(
+        (1, 36),
+        "an owner reference's missing apiVersion, kind, name or uid is `Invalid value: \"\": must not be empty` "
+        "(the apiVersion's `version must not be empty`) at `metadata.ownerReferences.<field>`, without the "
+        "reference's index; from 1.37 it is `Required value: must not be empty` at "
+        "`metadata.ownerReferences[i].<field>` (an unparsable apiVersion `must be <group>/<version> or "
+        "<version>`), as the fake answers on every release",
+    ),
+    "label-key-wording": Difference(
+        (1, 34),
+        "a label or annotation key, or a finalizer name, that is not a qualified name reads `a qualified name must "
+        "consist of...` and a label key's or value's length `must be no more than 63 characters` (apimachinery's "
+        "util/validation); from 1.35 (pkg/api/validate/content) `a valid label key must consist of...` and "
+        "`... 63 bytes`, as the fake answers on every release",
+    ),
+    "builtin-meta-errors-repeated": Difference(
+        (1, 36),
+        "an update of a built-in kind reports a metadata mistake once per validation that finds it (the registry's "
+        "common ObjectMeta checks, then the kind's ValidateObjectMetaUpdate: a bad label up to three times); "
+        "1.37's strategies (rest.DeclarativeValidation) answer each distinct error once, as the fake does. "
+        "Custom resources repeat them on every release",
+    ),
 }
 
 

@@ -36,7 +36,7 @@ from kgen.runtime.apimachinery.validation.structural import FieldError, child
 __all__ = [
     "NameRule", "finalizer_warnings", "is_dns1123_label", "is_dns1123_subdomain", "is_qualified_name",
     "is_label_value", "name_is_dns1035_label", "name_is_dns_label", "name_is_dns_subdomain", "name_is_path_segment",
-    "name_rule_for", "validate_object_meta",
+    "kube_finalizers_for", "name_rule_for", "validate_object_meta",
 ]
 
 NameRule = Callable[[str, bool], list[str]]
@@ -194,6 +194,25 @@ def name_rule_for(group: str, resource: str) -> NameRule:
     return _NAME_RULES.get((group, resource), name_is_dns_subdomain)
 
 
+_APIMACHINERY_ONLY = frozenset({"admissionregistration.k8s.io", "coordination.k8s.io"})
+"""Built-in groups whose validation calls apimachinery's ValidateObjectMeta directly, not
+pkg/apis/core/validation's wrapper (which also checks finalizer names against Kubernetes' own)."""
+
+
+def kube_finalizers_for(group: str, builtin: bool = True) -> bool:
+    """Whether the resources of ``group`` (``builtin``: a Kubernetes kind, not a custom resource)
+    refuse a finalizer name without a ``/`` that is not one of Kubernetes' own, as
+    pkg/apis/core/validation's ValidateObjectMeta(Update) does (custom resources only warn:
+    ``finalizer_warnings``)."""
+    return builtin and group not in _APIMACHINERY_ONLY
+
+
+def _kube_finalizers(finalizers: list[str], path: str) -> list[FieldError]:
+    """core validation's validateKubeFinalizerName, at each finalizer's index."""
+    return [_invalid(child(path, i), f, "name is neither a standard finalizer name nor is it fully qualified")
+            for i, f in enumerate(finalizers) if "/" not in f and f not in _STANDARD_FINALIZERS]
+
+
 def _invalid(path: str, value: Any, detail: str) -> FieldError:
     return FieldError("FieldValueInvalid", path, f"Invalid value: {_shown(value)}: {detail}")
 
@@ -302,7 +321,7 @@ def _generation(meta: Mapping[str, Any], path: str) -> list[FieldError]:
 
 def validate_object_meta(
     meta: Mapping[str, Any], *, namespaced: bool, name_rule: NameRule = name_is_dns_subdomain,
-    old: Mapping[str, Any] | None = None, path: str = "metadata",
+    old: Mapping[str, Any] | None = None, path: str = "metadata", kube_finalizers: bool = False,
 ) -> list[FieldError]:
     """The errors apimachinery finds in an object's ``metadata`` (a JSON dict), in its order.
 
@@ -313,9 +332,12 @@ def validate_object_meta(
     (``old``: the stored object's metadata) is ``ValidateObjectMetaAccessorUpdate``: no new
     finalizer while ``old`` has a deletionTimestamp, a resourceVersion, generation not
     decremented, the immutable fields unchanged, then labels, annotations and owner references
-    (finalizer names are not checked on an update)."""
+    (finalizer names are not checked on an update). ``kube_finalizers`` (built-in kinds:
+    ``kube_finalizers_for``) adds core validation's check of each finalizer, on both.
+    """
+    kube = _kube_finalizers(_string_list(meta.get("finalizers")), child(path, "finalizers")) if kube_finalizers else []
     if old is not None:
-        return _update(meta, old, path)
+        return _update(meta, old, path) + kube
     errors: list[FieldError] = []
     generate_name = meta.get("generateName")
     if isinstance(generate_name, str) and generate_name:
@@ -339,7 +361,7 @@ def validate_object_meta(
     errors.extend(_annotations(_strings(meta.get("annotations")), child(path, "annotations")))
     errors.extend(_owner_references(meta.get("ownerReferences") or [], child(path, "ownerReferences")))
     errors.extend(_finalizers(_string_list(meta.get("finalizers")), child(path, "finalizers")))
-    return errors
+    return errors + kube
 
 
 _IMMUTABLE = ("name", "namespace", "uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds")

@@ -40,7 +40,8 @@ def refusal(obj: dict[str, Any], errors: list[FieldError]) -> dict[str, Any]:
     texts = list(dict.fromkeys(f"{c['field']}: {c['message']}" for c in causes))
     listed = texts[0] if len(texts) == 1 else f"[{', '.join(texts)}]"
     qualified = f"{kind}.{group}" if group else kind
-    details = {"name": name, **({"group": group} if group else {}), "kind": kind, "causes": causes}
+    # details.name is omitempty: a create with neither name nor generateName has none
+    details = {**({"name": name} if name else {}), **({"group": group} if group else {}), "kind": kind, "causes": causes}
     return {**base, "message": f'{qualified} "{name}" is invalid: {listed}', "reason": "Invalid",
             "details": details, "code": 422}
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import msgspec
 
-from kgen.runtime.fake.errors import Failure, already_exists, bad_request, details, expired, invalid, no_route
+from kgen.runtime.fake.errors import Failure, already_exists, bad_request, details, expired, no_route
 from kgen.runtime.fake.schema.field_validation import check_strict_body, unknown_field_warnings
 from kgen.runtime.fake.request import Call, Reply, Route, parse_rv
 from kgen.runtime.fake.selectors import selector
@@ -77,12 +77,11 @@ def _create(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
         new_meta["namespace"] = route.namespace
     else:
         new_meta.pop("namespace", None)
-    if not new_meta.get("name"):
-        if not new_meta.get("generateName"):
-            raise invalid(
-                info.kind, "", "metadata.name", "FieldValueRequired", "Required value: name or generateName is required"
-            )
+    if not new_meta.get("name") and new_meta.get("generateName"):
         new_meta["name"] = store.generate_name(info, route.namespace, str(new_meta["generateName"]))
+    # neither: check_valid refuses it (metadata.name: Required value), with the other errors
+    if (info.group, info.plural) == ("", "namespaces"):  # the strategy's PrepareForCreate, before validation
+        new_meta["labels"] = {**(new_meta.get("labels") or {}), "kubernetes.io/metadata.name": new_meta.get("name", "")}
     check_valid(route, new if info in store.without_status else {k: v for k, v in new.items() if k != "status"})
     key = (route.namespace if info.namespaced else "", str(new_meta["name"]))
     existing = store.objects[info].get(key)
@@ -99,7 +98,6 @@ def _create(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
         new.pop("status", None)  # the status subresource's: a create cannot set it
     if (info.group, info.plural) == ("", "namespaces"):
         new["status"] = {"phase": "Active"}
-        new_meta["labels"] = {**(new_meta.get("labels") or {}), "kubernetes.io/metadata.name": new_meta["name"]}
     if tracks_generation(info, new):
         new_meta["generation"] = 1
     new = decoded(info, new)

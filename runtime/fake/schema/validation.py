@@ -16,6 +16,12 @@ object as the apiserver judges it (``validate(new, old=stored)``): validation ra
 so an object seeded invalid (``ObjectTracker.add``) can still be updated elsewhere, and
 transition rules (``oldSelf``) run. Unknown fields are ``field_validation``'s business, not
 checked here.
+
+Every kind's metadata, built-in or custom, with or without a schema, is checked first, as the
+apiserver's strategies do (``kgen.runtime.apimachinery.validation.objectmeta``): names and
+generateName by the kind's name rule, labels, annotations, owner references, finalizer names;
+on an update, no new finalizer once the object is being deleted. Those errors come first, in
+apimachinery's order, then the schema's (sorted); a decode error (400) stands alone.
 """
 
 from __future__ import annotations
@@ -24,17 +30,51 @@ from typing import Any
 
 from kgen.runtime.apimachinery.validation.refusal import refusal
 from kgen.runtime.apimachinery.validation import FieldError, validate
+from kgen.runtime.apimachinery.validation.objectmeta import (
+    kube_finalizers_for, name_is_dns_subdomain, name_is_path_segment, name_rule_for, validate_object_meta,
+)
 from kgen.runtime.fake.errors import Failure
 from kgen.runtime.fake.request import Route
 from kgen.runtime.fake.schema.decode import model_for
+from kgen.runtime.fake.store import builtin, meta
 
 
 def check_valid(route: Route, new: dict[str, Any], stored: dict[str, Any] | None = None) -> None:
     """Raises the apiserver's refusal of ``new`` (``stored``: the object an update replaces)."""
-    errors = _errors(route, new, stored)
+    schema_errors = _errors(route, new, stored)
+    if any(e.type == "BadRequest" for e in schema_errors):
+        errors = schema_errors  # not decoded: nothing is validated
+    else:
+        meta_errors = _meta_errors(route, new, stored)
+        if builtin(route.info.group):  # Go code validates a built-in's metadata, not its published schema
+            schema_errors = [e for e in schema_errors if e.field != "metadata" and not e.field.startswith("metadata.")]
+        errors = meta_errors + [e for e in schema_errors if e not in meta_errors]
     if errors:
-        status = refusal(new, errors)
+        status = refusal({**new, "apiVersion": route.info.api_version, "kind": route.info.kind}, errors)
         raise Failure(int(status["code"]), str(status["reason"]), str(status["message"]), status.get("details"))
+
+
+def _meta_errors(route: Route, new: dict[str, Any], stored: dict[str, Any] | None) -> list[FieldError]:
+    """The metadata's errors as the apiserver's registry reports them. A create: the strategy's
+    (ValidateObjectMeta with the kind's name rule; built-in kinds' also check finalizers against
+    Kubernetes' own names). An update: the registry's common fields first (ValidateObjectMeta by
+    the path-segment rule, then ValidateObjectMetaUpdate), then the strategy's
+    ValidateObjectMetaUpdate again, so one mistake is reported up to three times on a custom
+    resource; a built-in kind's answer has each distinct error once (as measured on 1.37)."""
+    info = route.info
+    is_builtin = builtin(info.group)
+    kube = kube_finalizers_for(info.group, is_builtin)
+    new_meta = meta(new)
+    if stored is None:
+        rule = name_rule_for(info.group, info.plural) if is_builtin else name_is_dns_subdomain
+        return validate_object_meta(new_meta, namespaced=info.namespaced, name_rule=rule, kube_finalizers=kube)
+    old_meta = meta(stored)
+    errors = [
+        *validate_object_meta(new_meta, namespaced=info.namespaced, name_rule=name_is_path_segment),
+        *validate_object_meta(new_meta, namespaced=info.namespaced, old=old_meta),
+        *validate_object_meta(new_meta, namespaced=info.namespaced, old=old_meta, kube_finalizers=kube),
+    ]
+    return list(dict.fromkeys(errors)) if is_builtin else errors
 
 
 def _errors(route: Route, obj: dict[str, Any], stored: dict[str, Any] | None) -> list[FieldError]:
