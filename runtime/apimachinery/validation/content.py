@@ -183,6 +183,12 @@ def parse_ip_sloppy(value: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address
         return ipaddress.IPv4Address(".".join(map(str, octets))) if all(o <= 255 for o in octets) else None
     if ":" not in value or "%" in value:
         return None
+    head, _, tail = value.rpartition(":")
+    if "." in tail:  # an embedded IPv4 tail, leading zeros allowed as in IPv4
+        m = _IPV4_SLOPPY.fullmatch(tail)
+        if not m or any(int(g) > 255 for g in m.groups()):
+            return None
+        value = f"{head}:{'.'.join(str(int(g)) for g in m.groups())}"
     try:
         return ipaddress.IPv6Address(value)
     except ValueError:
@@ -201,9 +207,9 @@ def is_valid_ip_legacy(value: str, strict: bool = True) -> list[str]:
         return ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]
     errs: list[str] = []
     if strict:
-        if _leading_zeros(value):
+        if _leading_zeros(value):  # netip.ParseAddr fails: no address to look further at
             errs.append("must not have leading 0s")
-        if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+        elif isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
             errs.append("must not be an IPv4-mapped IPv6 address")
     return errs
 
