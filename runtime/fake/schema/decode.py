@@ -22,6 +22,9 @@ by tests/integration/test_fake_vs_server.py):
   hack/oracle/zerofields from k8s.io/api at the envtest version (a test checks it for drift).
   Kinds it does not list (newer than it) keep their zero scalars.
 
+A built-in object is then defaulted as the apiserver's decoding defaults it (SetObjectDefaults_*:
+``strategy``, ``imagePullPolicy``, ``dnsPolicy``, ...): ``kgen.runtime.fake.schema.defaulting``.
+
 Custom resources are not decoded into Go types: their ``metadata`` is coerced to ``ObjectMeta``
 like any other's (its unknown fields dropped and reported first), then the rest is pruned by the
 CRD's structural schema (``kgen.runtime.fake.schema.pruning``), taken from the generated package the
@@ -46,6 +49,7 @@ import sys
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.fake.store import Obj, builtin
+from kgen.runtime.fake.schema import defaulting
 from kgen.runtime.fake.schema.pruning import crd_schema, prune
 from kgen.runtime.gentype.resource import ResourceInfo
 
@@ -63,7 +67,7 @@ def decoded(info: ResourceInfo, obj: Obj) -> Obj:
             field = _fields(struct).get(name)
             if field is not None and _struct_of(field.type) is not None and not isinstance(out.get(name), dict):
                 out[name] = {}
-        return out
+        return defaulting.default(info.api_version, info.kind, out)
     object_meta = model_for("meta/v1", "ObjectMeta")
     if object_meta is not None and isinstance(obj.get("metadata"), dict):
         metadata = _walk(obj["metadata"], _struct(object_meta))

@@ -1,0 +1,169 @@
+"""The apiserver's defaulting of built-in kinds, applied by the fake to every object a client writes.
+
+kube-apiserver defaults an object when it decodes a request body (create, update, patch, apply,
+``/status`` writes alike): k8s.io/kubernetes' ``SetObjectDefaults_<Kind>`` runs the kind's
+``SetDefaults_*`` functions and the ``+default=`` tags of k8s.io/api, parent first, then every
+nested struct. A Deployment sent without ``strategy`` is stored with ``RollingUpdate`` and 25 %,
+its containers with ``terminationMessagePath``, its pod template with ``dnsPolicy`` and the rest;
+a controller unit-tested on the fake sees the objects a cluster would hold.
+
+Most of it is data: ``schema/defaults.json``, extracted from the Go code by the oracle program
+hack/oracle-k8s/defaults (hack/oracle-k8s/extract_defaults.py probes, for every kind and every
+struct type reachable from it, what an empty value of that type becomes). For each kind and Go
+type it lists the fields set when absent: a constant, or ``{}`` for a struct the Go type always
+holds (``resources: {}``, ``securityContext: {}``), itself defaulted by its own type's entry.
+The defaults that depend on other fields (``imagePullPolicy`` from the image's tag, a Service's
+``targetPort`` from its ``port``, a Job's ``completions`` by its ``parallelism``, a Deployment's
+``rollingUpdate`` by its strategy's type, requests from limits, ...) are the hand-written rules of
+``kgen.runtime.fake.schema.defaulting_rules``, each run before the data of its type, and the fields they
+decide are never set from the data. tests/unit/test_fake_defaulting_oracle.py compares the result
+with the Go program on a seeded random corpus, tests/integration/test_fake_vs_server_defaults.py
+with the real apiserver.
+
+The data is the pinned Kubernetes release's (``defaults.json``'s ``version``); the Go types are
+walked through the generated models (``kgen.runtime.fake.schema.decode.model_for``; ``decode``
+calls ``default`` on every built-in object it decodes, and imports this module), so a kind
+with no loaded model, or one the data does not list (a custom resource, a kind newer than the
+data), is left as sent.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from importlib import resources
+from typing import Any
+
+from msgspec import inspect
+
+from kgen.runtime.fake.schema import decode
+from kgen.runtime.fake.schema.defaulting_rules import OWNED, RULES, Context
+from kgen.runtime.fake.store import Obj
+
+Data = dict[str, dict[str, Any]]
+
+
+def default(api_version: str, kind: str, obj: Obj) -> Obj:
+    """``obj`` (a built-in kind's, as decoded) defaulted as the apiserver does; a new dict, ``obj``
+    itself untouched. Kinds without a model or without data come back as a copy."""
+    out = copy.deepcopy(obj)
+    model = decode.model_for(api_version, kind)
+    kinds = _data()["kinds"]
+    key = f"{api_version}/{kind}"
+    if model is None or key not in kinds:
+        return out
+    _walk(out, _struct(model), Context(api_version, kind, out, kinds[key], _data()["types"]))
+    return out
+
+
+def with_zeros(api_version: str, kind: str, obj: Obj) -> Obj:
+    """``obj`` (defaulted) as encoding/json writes its Go value: with the zero value of every
+    non-``omitempty`` field it lacks (a DaemonSet's ``status.numberReady: 0``, a container's
+    ``name: ""`` when it has none), from the data's ``zeros``. Validation must not see these (the
+    apiserver's Go validation treats a zero as absent, the fake's OpenAPI checks would not): they
+    are what a stored object's JSON holds."""
+    out = copy.deepcopy(obj)
+    model = decode.model_for(api_version, kind)
+    if model is not None and f"{api_version}/{kind}" in _data()["kinds"]:
+        _zeros(out, _struct(model))
+    return out
+
+
+def _zeros(value: Obj, struct: inspect.StructType) -> None:
+    fields = {f.encode_name: f for f in struct.fields}
+    for key, zero in (_data()["zeros"].get(type_name(struct.cls)) or {}).items():
+        if key not in value and key in fields:
+            value[key] = copy.deepcopy(zero)
+    for key, item in value.items():
+        field = fields.get(key)
+        if field is not None:
+            _each_struct(item, field.type, _zeros)
+
+
+def _each_struct(item: Any, t: inspect.Type, visit: Any) -> None:
+    t = _concrete(t)
+    if isinstance(t, inspect.StructType) and isinstance(item, dict):
+        visit(item, t)
+    elif isinstance(t, (inspect.ListType, inspect.SetType, inspect.FrozenSetType)) and isinstance(item, list):
+        for element in item:
+            _each_struct(element, t.item_type, visit)
+    elif isinstance(t, inspect.DictType) and isinstance(item, dict):
+        for element in item.values():
+            _each_struct(element, t.value_type, visit)
+
+
+def type_name(cls: type) -> str:
+    """The name the data file gives a generated model's Go type: ``core/v1.Container``."""
+    module = cls.__module__
+    return f"{module.split('.models.', 1)[1].replace('.', '/')}.{cls.__name__}" if ".models." in module else cls.__name__
+
+
+@functools.cache
+def _data() -> dict[str, Any]:
+    """The extracted defaults: ``{"version", "types": {type: fields}, "kinds": {key: {type: fields}}}``;
+    a kind's own entry for a type wins over the shared one (a Pod's ``PodSpec`` is not a template's)."""
+    text = resources.files("kgen.runtime.fake.schema").joinpath("defaults.json").read_text()
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def data_version() -> str:
+    """The Kubernetes release the defaults were extracted from."""
+    return str(_data()["version"])
+
+
+def _fields_for(ctx: Context, name: str) -> dict[str, Any] | None:
+    own = ctx.kind_data.get(name)
+    if own is not None:
+        return dict(own)
+    shared = _data()["types"].get(name)
+    return dict(shared) if shared is not None else None
+
+
+def _walk(value: Obj, struct: inspect.StructType, ctx: Context) -> None:
+    name = type_name(struct.cls)
+    rule = RULES.get(name)
+    if rule is not None:
+        rule(value, ctx)
+    fields = {f.encode_name: f for f in struct.fields}
+    defaults = _fields_for(ctx, name)
+    if defaults:
+        owned = OWNED.get(name, frozenset())
+        for key, const in defaults.items():
+            if key not in value and key not in owned and key in fields:
+                value[key] = copy.deepcopy(const)
+    for key, item in list(value.items()):
+        field = fields.get(key)
+        if field is not None:
+            _descend(item, field.type, ctx)
+
+
+def _descend(item: Any, t: inspect.Type, ctx: Context) -> None:
+    t = _concrete(t)
+    if isinstance(t, inspect.StructType) and isinstance(item, dict):
+        _walk(item, t, ctx)
+    elif isinstance(t, (inspect.ListType, inspect.SetType, inspect.FrozenSetType)) and isinstance(item, list):
+        for element in item:
+            _descend(element, t.item_type, ctx)
+    elif isinstance(t, inspect.DictType) and isinstance(item, dict):
+        for element in item.values():
+            _descend(element, t.value_type, ctx)
+
+
+def _concrete(t: inspect.Type) -> inspect.Type:
+    if isinstance(t, inspect.UnionType):
+        members = [m for m in t.types if not isinstance(m, inspect.NoneType)]
+        if len(members) == 1:
+            return members[0]
+    return t
+
+
+@functools.lru_cache(maxsize=None)
+def _struct(model: type) -> inspect.StructType:
+    info = inspect.type_info(model)
+    assert isinstance(info, inspect.StructType)
+    return info
+
+
+__all__ = ["data_version", "default", "type_name", "with_zeros"]

@@ -1,0 +1,129 @@
+"""The fake's defaulting of built-in kinds (``kgen.runtime.fake.schema.defaulting``) against the Go code
+itself: hack/oracle-k8s/defaults decodes each object through k8s.io/kubernetes' scheme as the
+apiserver does (SetObjectDefaults_*, conversion to the internal version and back) and writes it
+again. A seeded random corpus (tests/support/defaulting_corpus.py, 19+ kinds, every defaulted
+field and every field a default depends on present or absent at random) gives 0 differences;
+``KGEN_DEFAULTING_SEED`` and ``KGEN_DEFAULTING_PER_KIND`` (default 60) change the run. The data
+file is checked for drift against the oracle, and the harness is shown to see a planted
+difference.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import kgen.kubernetes.models
+from kgen.runtime.fake.schema.decode import decoded
+from kgen.runtime.fake.schema.defaulting import data_version, with_zeros
+from kgen.runtime.fake.schema.defaulting_rules import image_tag
+from kgen.runtime.gentype.resource import ResourceInfo
+from tests.support.defaulting_corpus import KINDS, corpus
+
+for _module in pkgutil.walk_packages(kgen.kubernetes.models.__path__, "kgen.kubernetes.models."):
+    importlib.import_module(_module.name)  # model_for finds the loaded models
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = int(os.environ.get("KGEN_DEFAULTING_SEED", "20261206"))
+PER_KIND = int(os.environ.get("KGEN_DEFAULTING_PER_KIND", "60"))
+
+
+@cache
+def _binary() -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("KGEN_CACHE_DIR", "KGEN_ENVTEST_KUBERNETES_VERSION")}
+    done = subprocess.run([str(ROOT / "hack/oracle-k8s/build.sh"), "defaults"], capture_output=True, text=True, env=env, timeout=1800)
+    assert done.returncode == 0, done.stderr[-4000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+def _oracle(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    done = subprocess.run([_binary()], input="".join(json.dumps(o) + "\n" for o in objects), capture_output=True,
+                          text=True, check=True, timeout=600)
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(out) == len(objects), done.stderr[-2000:]
+    return out
+
+
+def _kgen(obj: dict[str, Any]) -> dict[str, Any]:
+    """What the fake stores of ``obj``: decoded (pruned, omitempty, defaulted) with the zeros Go writes."""
+    api_version, kind = obj["apiVersion"], obj["kind"]
+    group, _, version = api_version.rpartition("/")
+    return with_zeros(api_version, kind, decoded(ResourceInfo(group, version, "-", True, kind), obj))
+
+
+def _differences(want: Any, got: Any, path: str = "") -> list[str]:
+    if isinstance(want, dict) and isinstance(got, dict):
+        out: list[str] = []
+        for key in sorted(want.keys() | got.keys()):
+            if key not in got:
+                out.append(f"{path}.{key}: missing (Go: {json.dumps(want[key])[:120]})")
+            elif key not in want:
+                out.append(f"{path}.{key}: extra {json.dumps(got[key])[:120]}")
+            else:
+                out.extend(_differences(want[key], got[key], f"{path}.{key}"))
+        return out
+    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+        return [d for i, (a, b) in enumerate(zip(want, got, strict=True)) for d in _differences(a, b, f"{path}[{i}]")]
+    return [] if want == got and type(want) is type(got) else [f"{path}: Go {json.dumps(want)[:120]} != kgen {json.dumps(got)[:120]}"]
+
+
+def test_random_corpus_matches_the_apiservers_defaulting() -> None:
+    objects = corpus(SEED, PER_KIND)
+    answers = _oracle(objects)
+    refused = [(o["metadata"]["name"], a["error"]) for o, a in zip(objects, answers, strict=True) if "error" in a]
+    assert not refused, refused[:5]
+    differences = []
+    for obj, want in zip(objects, answers, strict=True):
+        for difference in _differences(want, _kgen(obj)):
+            differences.append(f"{obj['kind']} {obj['metadata']['name']}{difference}")
+    print(f"defaulting: {len(objects)} objects of {len(KINDS)} kinds (seed {SEED}), {len(differences)} differences")
+    assert not differences, "\n".join(differences[:400])
+
+
+def test_harness_sees_a_planted_difference() -> None:
+    deployment = corpus(SEED, 1)[1]
+    assert deployment["kind"] == "Deployment"
+    want = _oracle([deployment])[0]
+    got = _kgen(deployment)
+    assert _differences(want, got) == []
+    planted = want["spec"]["progressDeadlineSeconds"] + 1
+    got["spec"]["progressDeadlineSeconds"] = planted
+    del got["spec"]["template"]["spec"]["dnsPolicy"]
+    assert _differences(want, got) == [
+        f".spec.progressDeadlineSeconds: Go {planted - 1} != kgen {planted}",
+        f".spec.template.spec.dnsPolicy: missing (Go: {json.dumps(want['spec']['template']['spec']['dnsPolicy'])})",
+    ]
+
+
+@pytest.mark.parametrize("image, tag", [
+    ("nginx", "latest"), ("nginx:1.27", "1.27"), ("busybox@sha256:" + "a" * 64, ""), ("Busybox:1", ""), ("", ""),
+    ("localhost:5000/app", "latest"), ("a" * 64, ""), ("bad image", ""),
+])
+def test_image_tag(image: str, tag: str) -> None:
+    """The tags the pull-policy default reads (pinned from ParseImageName's answers, which the
+    corpus test compares through the pull policy)."""
+    assert image_tag(image) == tag
+
+
+def test_data_file_matches_the_oracle() -> None:
+    """runtime/fake/schema/defaults.json is what hack/oracle-k8s/extract_defaults.py writes now."""
+    assert data_version() == _pinned_version()
+    done = subprocess.run([sys.executable, str(ROOT / "hack/oracle-k8s/extract_defaults.py"), "--check"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def _pinned_version() -> str:
+    for line in (ROOT / "hack/envtest/versions.env").read_text().splitlines():
+        if line.startswith("KUBERNETES_VERSION="):
+            return line.split("=", 1)[1]
+    raise AssertionError("no KUBERNETES_VERSION")
