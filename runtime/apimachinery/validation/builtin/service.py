@@ -142,11 +142,44 @@ def validate_service(obj: dict[str, Any], old: dict[str, Any] | None) -> list[Fi
             errors += _update_errors(spec, old_spec)
         else:
             old_spec = None
-    elif spec.get("clusterIP") and not spec.get("clusterIPs"):
-        spec["clusterIPs"] = [spec["clusterIP"]]
+    else:
+        if spec.get("clusterIP") and not spec.get("clusterIPs"):
+            spec["clusterIPs"] = [spec["clusterIP"]]
+        conflict = _node_port_conflict(spec)
+        if conflict is not None:
+            return [conflict]  # the allocator's error ends the request before validation
     annotations = (svc.get("metadata") or {}).get("annotations") or {}
     old_annotations = ((old or {}).get("metadata") or {}).get("annotations") if old_spec is not None else None
     return errors + _service_errors(spec, annotations, old_spec, old_annotations)
+
+
+def _node_port_conflict(spec: dict[str, Any]) -> FieldError | None:
+    """The node-port allocator of a create (initNodePorts, which runs before validation): the
+    node ports a NodePort or LoadBalancer service asks for are allocated one by one, once per
+    service port number; one asked for twice is "already allocated". (A port another Service
+    holds, or one outside the cluster's range, only the cluster knows.)"""
+    if spec.get("type") not in ("NodePort", "LoadBalancer"):
+        return None
+    ports = [p if isinstance(p, dict) else {} for p in spec.get("ports") or ()]
+    used: set[Any] = set()
+    by_number: dict[Any, Any] = {}
+    for i, port in enumerate(ports):
+        number, asked = port.get("port", 0), port.get("nodePort") or 0
+        allocated = by_number.get(number)
+        if allocated is None:
+            requested = next((q.get("nodePort") for q in ports if q.get("port", 0) == number and q.get("nodePort")), 0)
+            if not requested:
+                by_number[number] = ("next", i)  # AllocateNext: a port nobody asked for
+                continue
+            if requested in used:
+                return field.invalid(f"spec.ports[{i}].nodePort", requested, "provided port is already allocated")
+            used.add(requested)
+            by_number[number] = requested
+        elif asked and asked != allocated:
+            if asked in used:
+                return field.invalid(f"spec.ports[{i}].nodePort", asked, "provided port is already allocated")
+            used.add(asked)
+    return None
 
 
 def _update_errors(spec: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
