@@ -230,9 +230,59 @@ def apply_conflict_order_steps(ns: str, admin: httpx.Client) -> list[Step]:
     return steps
 
 
+#: (field of ``spec.free``, value) in turn: each differs from the last as JSON, not always as Python's ==.
+JSON_TYPE_CHANGES: tuple[tuple[str, Any], ...] = (
+    ("v", True), ("v", 1), ("v", 1.0), ("v", 1.0), ("v", 0), ("v", False), ("v", 0), ("v", 1.5), ("v", 1.5),
+    ("v", 1e3), ("l", [False]), ("l", [0]), ("l", [0.0]),
+)
+
+
+def _spec_change(label: str, field: str, value: Any) -> Callable[[Answers], Any]:
+    def body(answers: Answers) -> Any:
+        obj = answers[label]
+        return {**obj, "spec": {**obj["spec"], "free": {**obj["spec"]["free"], field: value}}}
+
+    return body
+
+
+def generation_json_types_steps(ns: str, admin: httpx.Client) -> list[Step]:
+    """Item 9: a custom resource's generation moves when a spec value changes between ``1`` and
+    ``true`` (``0`` and ``false``); the request's ``1.0`` is a float the stored ``1`` is not, so
+    an update sending ``1.0`` moves it every time (and is written), while the answer and what is
+    stored say ``1``; ``1.5`` twice is no change. Through /status (no generation) ``1.0`` after
+    ``1`` is no write at all; without a status subresource the status counts. Merge patches and
+    applies alike (an apply's YAML body makes ``3.0`` a ``3``)."""
+    counters = f"/apis/{GROUP}/v1/namespaces/{ns}/counters"
+    tallies = f"/apis/{GROUP}/v1/namespaces/{ns}/tallies"
+    steps = [Step("create", "POST", counters, _counter("c", spec={"n": 1, "free": {"v": 1, "l": [0]}}))]
+    previous = "create"
+    for i, (field, value) in enumerate(JSON_TYPE_CHANGES):
+        label = f"put{i}-{field}-{json.dumps(value)}"
+        steps.append(Step(label, "PUT", f"{counters}/c", _spec_change(previous, field, value)))
+        previous = label
+    applied = {**_counter("c"), "spec": {"free": {"w": 3.0}}}
+    steps += [
+        Step("typed-float", "PUT", f"{counters}/c", _edit(previous, spec={"n": 1.0, "free": {"v": 1000}})),
+        Step("merge-float", "PATCH", f"{counters}/c", {"spec": {"free": {"v": 2.0}}}, content_type=MERGE),
+        Step("merge-float-again", "PATCH", f"{counters}/c", {"spec": {"free": {"v": 2.0}}}, content_type=MERGE),
+        Step("status-1", "PATCH", f"{counters}/c/status", {"status": {"free": {"v": 1}}}, content_type=MERGE),
+        Step("status-1.0", "PATCH", f"{counters}/c/status", {"status": {"free": {"v": 1.0}}}, content_type=MERGE),
+        Step("status-true", "PATCH", f"{counters}/c/status", {"status": {"free": {"v": True}}}, content_type=MERGE),
+        Step("tally", "POST", tallies, {"apiVersion": f"{GROUP}/v1", "kind": "Tally", "metadata": {"name": "t"}, "spec": {},
+                                        "status": {"free": {"v": 1}}}),
+        Step("tally-true", "PATCH", f"{tallies}/t", {"status": {"free": {"v": True}}}, content_type=MERGE),
+        Step("tally-1.0", "PATCH", f"{tallies}/t", {"status": {"free": {"v": 1.0}}}, content_type=MERGE),
+        Step("tally-1", "PATCH", f"{tallies}/t", {"status": {"free": {"v": 1}}}, content_type=MERGE),
+        _apply("apply-3.0", f"{counters}/c", applied, "x"),
+        _apply("apply-3.0-again", f"{counters}/c", applied, "x"),
+    ]
+    return steps
+
+
 SCENARIOS: dict[str, Callable[[str, httpx.Client], list[Step]]] = {
     "resource-version": resource_version_steps,
     "apply-conflict-order": apply_conflict_order_steps,
+    "generation-json-types": generation_json_types_steps,
 }
 
 
@@ -242,3 +292,7 @@ def test_fake_writes_like_the_server(admin: httpx.Client, namespace: str, scenar
     with _sides(admin) as (server, fake):
         outcome = run(server, fake, SCENARIOS[scenario](namespace, admin), managed_fields=True)
     _report(outcome, figure, scenario)
+    if scenario == "generation-json-types":  # the scenario reached what it is about
+        labels = [f"put{i}-{f}-{json.dumps(v)}" for i, (f, v) in enumerate(JSON_TYPE_CHANGES)]
+        generations = [outcome.server[label]["metadata"]["generation"] for label in labels]
+        assert generations[:3] == [2, 3, 4] and generations[3] == 5 and generations[8] == generations[7]

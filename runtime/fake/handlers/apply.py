@@ -24,7 +24,7 @@ from kgen.runtime.apimachinery.meta import name_of
 from kgen.runtime.fake.errors import Failure, bad_request, not_found
 from kgen.runtime.fake.schema.fieldmanagers import field_manager
 from kgen.runtime.fake.request import Call, Reply, Route
-from kgen.runtime.fake.schema.decode import decoded
+from kgen.runtime.fake.schema.decode import decoded, go_numbers
 from kgen.runtime.fake.store import Store, meta, now
 from kgen.runtime.fake.schema.validation import check_valid
 from kgen.runtime.fake.handlers.writes import (
@@ -46,7 +46,7 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
                 "field": "fieldManager",
             }]},
         )
-    applied = call.json()
+    applied = go_numbers(call.json())  # the YAML body's 1.0 is 1 (sigs.k8s.io/yaml writes it so)
     if not isinstance(applied, dict) or applied.get("apiVersion") != info.api_version or (
         info.kind and applied.get("kind") != info.kind
     ):

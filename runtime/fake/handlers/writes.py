@@ -14,7 +14,9 @@ The apiserver's registry strategy, reduced to what clients can observe:
 - ``generation`` counts changes to anything but metadata and status (``PrepareForUpdate`` of
   the registry strategies); a Deployment's annotations count too (apps' deployment strategy:
   they are copied to its ReplicaSets), and a custom resource without a status subresource
-  counts its status (apiextensions' customResourceStrategy compares all but metadata);
+  counts its status (apiextensions' customResourceStrategy compares all but metadata); values
+  compare as JSON (``1``, ``1.0`` and ``true`` differ, as Go's int64, float64 and bool do), and a
+  custom resource's ``1.0`` is then written back as ``1`` (``decode.go_numbers``);
 - what is stored is what the Go types make of the body: unknown fields pruned, empty
   ``omitempty`` maps and slices dropped (``kgen.runtime.fake.schema.decode``);
 - a custom resource's update must carry a resourceVersion (its strategy's
@@ -36,7 +38,7 @@ from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.fake.errors import Failure, bad_request, conflict, details, qualified
 from kgen.runtime.fake.schema.fieldmanagers import field_manager, record_scale_update
 from kgen.runtime.fake.request import Call, Route
-from kgen.runtime.fake.schema.decode import decoded
+from kgen.runtime.fake.schema.decode import decoded, go_numbers
 from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
 from kgen.runtime.gentype.resource import ResourceInfo
 
@@ -120,10 +122,12 @@ def next_version(store: Store, route: Route, stored: Obj, incoming: Obj) -> Obj:
             new["status"] = copy(stored["status"])
         else:
             new.pop("status", None)
-    new = decoded(route.info, new)
-    if "generation" in old_meta and _spec_of(store, route.info, stored) != _spec_of(store, route.info, new):
+    # The generation compares the decoded request with the stored object as Go values: JSON's
+    # equality (1, 1.0 and true are three values), before Go writes 1.0 back as 1.
+    new = decoded(route.info, new, numbers=False)
+    if "generation" in old_meta and not json_equal(_spec_of(store, route.info, stored), _spec_of(store, route.info, new)):
         new["metadata"]["generation"] = int(old_meta["generation"]) + 1
-    return new
+    return go_numbers(new) if not builtin(route.info.group) else new
 
 
 _ETCD_PREFIXES = {("", "nodes"): "minions", ("", "services"): "services/specs"}

@@ -56,8 +56,9 @@ from kgen.runtime.gentype.resource import ResourceInfo
 _TOP_LEVEL_STRUCTS = ("spec", "status")
 
 
-def decoded(info: ResourceInfo, obj: Obj) -> Obj:
-    """``obj`` as the apiserver stores it after decoding: pruned, empty maps and slices omitted."""
+def decoded(info: ResourceInfo, obj: Obj, *, numbers: bool = True) -> Obj:
+    """``obj`` as the apiserver stores it after decoding: pruned, empty maps and slices omitted;
+    a custom resource's numbers as Go writes them (``go_numbers``) unless ``numbers`` is False."""
     model = model_for(info.api_version, info.kind) if builtin(info.group) else None
     if model is not None:
         struct = _struct(model)
@@ -74,7 +75,23 @@ def decoded(info: ResourceInfo, obj: Obj) -> Obj:
         _drop_zeros(metadata, _OBJECT_META)
         obj = {**obj, "metadata": metadata}
     root = _custom_resource_schema(info)
-    return prune(obj, root, _coerce_meta)[0] if root is not None else obj
+    pruned = prune(obj, root, _coerce_meta)[0] if root is not None else obj
+    return go_numbers(pruned) if numbers else pruned
+
+
+def go_numbers(value: Any) -> Any:
+    """A custom resource's JSON as the apiserver writes it back: an unstructured object holds a
+    float64 for ``1.0`` (which its generation compares as a change from a stored ``1``), but Go's
+    encoding/json writes an integral float64 as ``1``, which is read back as an int64. So every
+    answer and every stored value has ``1`` where the request had ``1.0`` (up to int64's range;
+    beyond it the number stays a float), and ``true`` stays ``true``."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() and -(1 << 63) <= value < (1 << 63) else value
+    if isinstance(value, dict):
+        return {k: go_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [go_numbers(v) for v in value]
+    return value
 
 
 def _custom_resource_schema(info: ResourceInfo) -> TypeSchema | None:
@@ -268,4 +285,4 @@ def _omitted(value: Any, t: inspect.Type) -> bool:
     return False
 
 
-__all__ = ["decoded", "model_for", "unknown_fields"]
+__all__ = ["decoded", "go_numbers", "model_for", "unknown_fields"]
