@@ -160,6 +160,7 @@ def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> int:
         schema = _require(doc, label, "spec", "versions", i, "schema", "openAPIV3Schema", kind=dict)
         prefix = definition_prefix(group, name)
         ptr = pointer("spec", "versions", i, "schema", "openAPIV3Schema")
+        _check_patterns(schema, label, (doc.get("metadata") or {}).get("name"), ("spec", "versions", i, "schema", "openAPIV3Schema"))
         root = copy.deepcopy(schema)
         props = root.setdefault("properties", {})
         if not isinstance(props, dict):
@@ -210,3 +211,31 @@ def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> int:
         existing[:] = sorted([r for r in existing if r.plural != plural] + [resource], key=lambda r: r.plural)
         out.crd_group_versions.add((group, name))
     return served
+
+
+_NOT_SCHEMAS = frozenset({"default", "enum", "example", "x-kubernetes-validations"})
+"""Keys of a schema node whose values are data, not schemas: a ``pattern`` key there is a value."""
+
+
+def _check_patterns(schema: Any, label: str, crd_name: Any, at: tuple[str | int, ...]) -> None:
+    """Every ``pattern`` of the schema must compile as Go's regexp compiles it (RE2 syntax), as
+    the apiserver requires of a CRD; one that does not is an InputError naming the CRD and the
+    pattern's JSON pointer, never a ``re.error`` later."""
+    from kgen.runtime.apimachinery.golang.regexp import PatternError, compile_pattern
+
+    if isinstance(schema, list):
+        for i, item in enumerate(schema):
+            _check_patterns(item, label, crd_name, (*at, i))
+        return
+    if not isinstance(schema, dict):
+        return
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        try:
+            compile_pattern(pattern)
+        except PatternError as e:
+            raise InputError(label, pointer(*at, "pattern"), "a Go (RE2) regular expression",
+                             problem=f"CRD {crd_name}: pattern {pattern!r} does not compile: {e.reason}") from None
+    for key, value in schema.items():
+        if key not in _NOT_SCHEMAS and key != "pattern":
+            _check_patterns(value, label, crd_name, (*at, key))

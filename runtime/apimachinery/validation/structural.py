@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kgen.runtime.apimachinery.golang.gofmt import INT64, go_value, is_json_integer, json_type
+from kgen.runtime.apimachinery.golang.regexp import compile_pattern
 from kgen.runtime.apimachinery.validation.strfmt import DNS_LABEL, DNS_SUBDOMAIN, FORMATS
 
 Schema = dict[str, Any]
@@ -291,7 +292,7 @@ def check_string(v: str, s: Schema, path: str, errors: list[FieldError]) -> None
                                  f"Invalid value: {go_value(v)}: {path} in body should be at least {s['minLength']} chars long"))
     elif "maxLength" in s and len(v) > s["maxLength"]:
         errors.append(FieldError("FieldValueTooLong", path, f"Too long: may not be more than {s['maxLength']} bytes"))
-    elif "pattern" in s and not re.search(s["pattern"], v):
+    elif "pattern" in s and not compile_pattern(s["pattern"]).search(v):  # Go's regexp (RE2), not re
         errors.append(FieldError("FieldValueInvalid", path,
                                  f"Invalid value: {go_value(v)}: {path} in body should match '{s['pattern']}'"))
     fmt = s.get("format")
