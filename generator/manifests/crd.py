@@ -78,12 +78,9 @@ def build_crds(roots: list[Root], tool_version: str, options: Options = Options(
 
 def _crd(group: str, kind: str, versions: list[Root], tool_version: str, options: Options) -> dict[str, Any]:
     first = versions[0]
-    names_of = {r.where: _names(r) for r in versions}
-    if len({(n["plural"], n.get("singular"), tuple(n.get("shortNames", ())), tuple(n.get("categories", ())))
-            for n in names_of.values()}) > 1 or len({r.facts.scope for r in versions}) > 1:
-        listed = ", ".join(f"{where} ({n['plural']}, {r.facts.scope})" for (where, n), r in zip(names_of.items(), versions, strict=True))
-        raise ManifestError(f"{group}/{kind}", f"its versions disagree on names or scope: {listed}",
-                            "the same plural, singular, short names, categories and scope on every version")
+    if len({r.facts.scope for r in versions}) > 1:
+        listed = ", ".join(f"{r.where} ({r.facts.scope})" for r in versions)
+        raise ManifestError(f"{group}/{kind}", f"its versions disagree on scope: {listed}", "the same scope on every version")
     seen: dict[str, Root] = {}
     for r in versions:
         if r.facts.version in seen:
@@ -101,7 +98,7 @@ def _crd(group: str, kind: str, versions: list[Root], tool_version: str, options
                             "exactly one version with @resource(storage=True)")
     if not storage[0].facts.served and not any(r.facts.served for r in versions):
         raise ManifestError(f"{group}/{kind}", "no version is served", "at least one version with served=True")
-    names = names_of[first.where]
+    names = _names(group, kind, versions)
     return {
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
@@ -118,21 +115,35 @@ def _crd(group: str, kind: str, versions: list[Root], tool_version: str, options
     }
 
 
-def _names(root: Root) -> dict[str, Any]:
-    facts = root.facts
+def _names(group: str, kind: str, versions: list[Root]) -> dict[str, Any]:
+    """The kind's names. Each may be given on one version only, as controller-gen applies the
+    ``+kubebuilder:resource`` marker of whichever version carries it (short names and categories
+    written once on a multi-version kind); versions that give one must give the same."""
+    given: dict[str, tuple[Any, Root]] = {}
+    for root in versions:
+        facts = root.facts
+        for key, value in (("plural", facts.plural), ("singular", facts.singular),
+                           ("shortNames", list(facts.short_names)), ("categories", list(facts.categories))):
+            if not value:
+                continue
+            if key in given and given[key][0] != value:
+                raise ManifestError(f"{group}/{kind}", f"its versions disagree on {key}: {given[key][1].where} gives "
+                                    f"{given[key][0]!r}, {root.where} {value!r}",
+                                    f"{key} given on one version, or the same on every version giving it")
+            given.setdefault(key, (value, root))
     names: dict[str, Any] = {
-        "kind": facts.kind,
-        "listKind": f"{facts.kind}List",
-        "plural": facts.plural or plural_of(facts.kind),
-        "singular": facts.singular or facts.kind.lower(),
+        "kind": kind,
+        "listKind": f"{kind}List",
+        "plural": given["plural"][0] if "plural" in given else plural_of(kind),
+        "singular": given["singular"][0] if "singular" in given else kind.lower(),
     }
-    if facts.short_names:
-        names["shortNames"] = list(facts.short_names)
-    if facts.categories:
-        names["categories"] = list(facts.categories)
+    for key in ("shortNames", "categories"):
+        if key in given:
+            names[key] = given[key][0]
     for key in ("plural", "singular"):
         if not _DNS_LABEL.match(names[key]):
-            raise ManifestError(root.where, f"{key} {names[key]!r} is not a lower-case DNS label",
+            where = given[key][1].where if key in given else versions[0].where
+            raise ManifestError(where, f"{key} {names[key]!r} is not a lower-case DNS label",
                                 "lower-case letters, digits and '-', e.g. 'cronjobs'")
     return names
 
@@ -170,6 +181,8 @@ def _version(root: Root, storage: bool, options: Options) -> dict[str, Any]:
         "served": facts.served,
         "storage": storage,
     }
+    if options.max_desc_len is not None:
+        truncate_descriptions(version["schema"]["openAPIV3Schema"], options.max_desc_len)
     if facts.deprecated or facts.deprecation_warning:
         version["deprecated"] = True
         if facts.deprecation_warning:
@@ -200,3 +213,43 @@ def _column(column: m.PrinterColumn) -> dict[str, Any]:
     if column.priority is not None:
         out["priority"] = column.priority
     return out
+
+
+# Unicode's Sentence_Terminal characters most text uses (Go's unicode.STerm holds ~150, all outside ASCII
+# but these); and White_Space's.
+_SENTENCE_END = ".!?\u0589\u061f\u06d4\u0964\u0965\u203c\u203d\u2047\u2048\u2049\u3002\ufe52\ufe56\ufe57\uff01\uff0e\uff1f\uff61"
+_WHITE_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+def truncate_descriptions(schema: dict[str, Any], max_len: int) -> None:
+    """controller-gen's ``crd:maxDescLen`` (pkg/crd/desc_visitor.go): every description in the
+    schema cut to ``max_len`` bytes of UTF-8 (0: none left), at the last sentence end within them,
+    else at the last white space with ``...``, else hard with ``...``."""
+    description = schema.get("description")
+    if isinstance(description, str):
+        if max_len == 0:
+            del schema["description"]
+        else:
+            schema["description"] = _truncate(description, max_len)
+    for sub in schema.get("properties", {}).values():
+        truncate_descriptions(sub, max_len)
+    for key in ("items", "additionalProperties", "not"):
+        if isinstance(schema.get(key), dict):
+            truncate_descriptions(schema[key], max_len)
+    for key in ("anyOf", "allOf", "oneOf"):
+        for sub in schema.get(key, []):
+            truncate_descriptions(sub, max_len)
+
+
+def _truncate(text: str, max_len: int) -> str:
+    raw = text.encode("utf-8")
+    if len(raw) <= max_len:
+        return text
+    head = raw[:max_len].decode("utf-8", errors="ignore")  # Go slices bytes; a rune cut in two is dropped here
+    end = max((head.rfind(c) for c in _SENTENCE_END), default=-1)
+    if end > 0:
+        return head[: end + 1]
+    space = max((head.rfind(c) for c in _WHITE_SPACE), default=-1)
+    if space > 0:
+        return head[:space] + "..."
+    return head + "..."

@@ -108,8 +108,19 @@ _APPLIES: dict[type, tuple[set[str], str]] = {
     m.MaxProperties: ({"object"}, "a dict or model field"),
     m.MapType: ({"object"}, "a dict or model field"),
     m.EmbeddedResource: ({"object"}, "a dict or model field"),
+    m.AtMostOneOf: ({"object"}, "a model (@constraints(...) on its class)"),
+    m.ExactlyOneOf: ({"object"}, "a model (@constraints(...) on its class)"),
+    m.AtLeastOneOf: ({"object"}, "a model (@constraints(...) on its class)"),
 }
-_ANYWHERE = (m.Default, m.Description, m.Nullable, m.PreserveUnknownFields, m.XValidation)
+_ANYWHERE = (m.Default, m.Description, m.Nullable, m.PreserveUnknownFields, m.XValidation, m.Title, m.Example)
+#: The order controller-gen applies the markers that add CEL rules in (their ApplyPriority), whatever
+#: order they are written in: XValidation, then AtMostOneOf, ExactlyOneOf, AtLeastOneOf.
+_RULE_ORDER: dict[type, int] = {m.XValidation: 1, m.AtMostOneOf: 2, m.ExactlyOneOf: 3, m.AtLeastOneOf: 4}
+_ONE_OF: dict[type, tuple[str, str]] = {  # rule's comparison (or None: any), message
+    m.AtMostOneOf: ("<= 1", "at most one of the fields in {} may be set"),
+    m.ExactlyOneOf: ("== 1", "exactly one of the fields in {} must be set"),
+    m.AtLeastOneOf: ("", "at least one of the fields in {} must be set"),
+}
 
 
 @dataclass
@@ -316,6 +327,7 @@ class SchemaBuilder:
     # -- markers ---------------------------------------------------------------------------
 
     def _apply(self, schema: dict[str, Any], kind: str, found: list[object], where: str, tp: Any) -> None:
+        found = sorted(found, key=lambda k: _RULE_ORDER.get(type(k), 0))  # stable: others keep their order
         for marker in found:
             if not isinstance(marker, (*_APPLIES, *_ANYWHERE)):
                 continue  # other libraries' annotations (msgspec.Meta...) are theirs
@@ -375,6 +387,12 @@ def _keywords(marker: object, schema: dict[str, Any], where: str, tp: Any) -> di
         return {"x-kubernetes-preserve-unknown-fields": True}
     if isinstance(marker, m.XValidation):
         return {"x-kubernetes-validations": [*schema.get("x-kubernetes-validations", []), _rule(marker)]}
+    if isinstance(marker, (m.AtMostOneOf, m.ExactlyOneOf, m.AtLeastOneOf)):
+        return {"x-kubernetes-validations": [*schema.get("x-kubernetes-validations", []), _one_of(marker, schema, where)]}
+    if isinstance(marker, m.Title):
+        return {"title": marker.value}
+    if isinstance(marker, m.Example):
+        return {"example": _json_default(marker.value, where)}
     raise AssertionError(marker)  # _apply passes only the markers above
 
 
@@ -399,6 +417,30 @@ def _list_type(marker: m.ListType, schema: dict[str, Any], where: str) -> dict[s
             raise ManifestError(where, f"ListType('map') key {key!r} is optional in the items",
                                 "map keys required or defaulted, as the apiserver demands")
     return {"x-kubernetes-list-map-keys": keys, "x-kubernetes-list-type": "map"}
+
+
+def _one_of(marker: m.AtMostOneOf | m.ExactlyOneOf | m.AtLeastOneOf, schema: dict[str, Any], where: str) -> dict[str, Any]:
+    """controller-gen's CEL rule for a one-of marker: ``(has(self.a)?1:0)+(has(self.b)?1:0) == 1``
+    (``<= 1``), or ``has(self.a)||has(self.b)`` for at-least-one; its message lists the fields as
+    Go prints a []string. The fields must be optional fields of the model (controller-gen refuses
+    required ones), named by wire name, not paths."""
+    name = type(marker).__name__
+    fields = list(marker.fields)
+    if not fields:
+        raise ManifestError(where, f"{name}() without fields", f"{name}('a', 'b'): the wire names of two or more fields")
+    props, required = schema.get("properties", {}), schema.get("required", [])
+    for f in fields:
+        if "." in f or f not in props:
+            raise ManifestError(where, f"{name} names {f!r}, not a field of the model", f"a wire name among {sorted(props)}")
+        if f in required:
+            raise ManifestError(where, f"{name} names {f!r}, a required field",
+                                "optional fields (T | None = None): a one-of constraint counts the fields set")
+    compare, message = _ONE_OF[type(marker)]
+    if compare:
+        rule = "+".join(f"(has(self.{f})?1:0)" for f in fields) + f" {compare}"
+    else:
+        rule = "||".join(f"has(self.{f})" for f in fields)
+    return {"message": message.format("[" + " ".join(fields) + "]"), "rule": rule}
 
 
 def _rule(v: m.XValidation) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
 __all__ = [
+    "AtLeastOneOf", "AtMostOneOf", "ExactlyOneOf", "Example", "Title",
     "Default", "Description", "EmbeddedResource", "Format", "Int32", "Int64", "ListType", "MapType", "Maximum", "MaxItems",
     "MaxLength", "MaxProperties", "Minimum", "MinItems", "MinLength", "MinProperties", "MultipleOf", "Nullable",
     "Pattern", "PreserveUnknownFields", "PrinterColumn", "ResourceMarkers", "Scale", "UniqueItems", "XValidation",
@@ -224,6 +225,62 @@ class XValidation:
     reason: Literal["FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate"] | None = None
     field_path: str | None = None
     optional_old_self: bool | None = None
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class AtMostOneOf:
+    """At most one of the named fields (wire names) may be set: a model-level marker
+    (``@constraints(AtMostOneOf("configMapRef", "secretRef"))``), written as controller-gen's
+    ``+kubebuilder:validation:AtMostOneOf`` writes it, a CEL rule counting the fields present.
+    The fields must be optional; the marker may be repeated."""
+
+    fields: tuple[str, ...]
+
+    def __init__(self, *fields: str) -> None:
+        object.__setattr__(self, "fields", tuple(fields))
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class ExactlyOneOf:
+    """Exactly one of the named fields (wire names) must be set (``+kubebuilder:validation:ExactlyOneOf``):
+    a model-level marker, as ``AtMostOneOf``."""
+
+    fields: tuple[str, ...]
+
+    def __init__(self, *fields: str) -> None:
+        object.__setattr__(self, "fields", tuple(fields))
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class AtLeastOneOf:
+    """At least one of the named fields (wire names) must be set (``+kubebuilder:validation:AtLeastOneOf``):
+    a model-level marker, as ``AtMostOneOf``."""
+
+    fields: tuple[str, ...]
+
+    def __init__(self, *fields: str) -> None:
+        object.__setattr__(self, "fields", tuple(fields))
+
+
+# -- documentation (+kubebuilder:title, +kubebuilder:example)
+
+
+@dataclass(frozen=True, slots=True)
+class Title:
+    """``title``: a short name for the field or model in the schema (``+kubebuilder:title``)."""
+
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """``example``: a JSON value showing what the field holds, for documentation (``+kubebuilder:example``)."""
+
+    value: Any
+
+    def __hash__(self) -> int:
+        # ``Annotated[...] | None`` hashes its markers; an example may be a dict or a list.
+        return hash(repr(self.value))
 
 
 # -- class-level facts: the CRD (+kubebuilder:resource, subresource, printcolumn, storageversion)

@@ -38,12 +38,24 @@ def controller_gen() -> Path:
     return Path(done.stdout.strip())
 
 
-def run_controller_gen(binary: Path, out: Path, *generators: str) -> None:
+def run_controller_gen(binary: Path, out: Path, *generators: str, twin: str = "cronjob",
+                       check: bool = True) -> subprocess.CompletedProcess[str]:
+    """controller-gen's ``generators`` on a Go twin (hack/controller-gen/<twin>), each writing to
+    ``out/<generator>``."""
     env = {**os.environ, "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local"}
-    """controller-gen's ``generators`` on the Go twin, each writing to ``out/<generator>``."""
     outputs = [f"output:{g.split(':')[0]}:dir={out / g.split(':')[0]}" for g in generators]
-    subprocess.run([str(binary), *generators, "paths=./cronjob/...", *outputs],
-                   cwd=HACK, check=True, env=env, capture_output=True, text=True)
+    return subprocess.run([str(binary), *generators, f"paths=./{twin}/...", *outputs],
+                          cwd=HACK, check=check, env=env, capture_output=True, text=True)
+
+
+def run_kgen(out: Path, *args: str) -> int:
+    """``kgen manifests ARGS --out OUT`` from the repository's root (where the modules import from)."""
+    old = Path.cwd()
+    os.chdir(REPO)
+    try:
+        return int(kgen(["manifests", *args, "--out", str(out)]))
+    finally:
+        os.chdir(old)
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -89,12 +101,7 @@ def crd_differences(oracle: dict[str, Any], ours: dict[str, Any]) -> list[str]:
 def both_crds(controller_gen: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any]]:
     go_out, py_out = tmp_path_factory.mktemp("controller-gen"), tmp_path_factory.mktemp("kgen")
     run_controller_gen(controller_gen, go_out, "crd")
-    old = Path.cwd()
-    os.chdir(REPO)
-    try:
-        assert kgen(["manifests", "--module", "examples.cronjob.api.v1", "--out", str(py_out)]) == 0
-    finally:
-        os.chdir(old)
+    assert run_kgen(py_out, "--module", "examples.cronjob.api.v1") == 0
     name = "batch.tutorial.kgen.dev_cronjobs.yaml"
     assert sorted(p.name for p in (go_out / "crd").iterdir()) == [name]
     return load(go_out / "crd" / name), load(py_out / name)
@@ -130,3 +137,87 @@ def test_k8s_schemas_data_is_what_the_script_extracts_now(tmp_path: Path) -> Non
     out = tmp_path / "k8s_schemas.py"
     subprocess.run([sys.executable, str(HACK / "k8s_schemas.py"), str(out)], cwd=REPO, check=True, capture_output=True)
     assert out.read_text(encoding="utf-8") == (REPO / "generator" / "manifests" / "k8s_schemas.py").read_text(encoding="utf-8")
+
+
+GEAR = "gears.kgen.dev_gears.yaml"
+
+
+def gear_crds(controller_gen: Path, tmp: Path, *crd_options: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The Gear CRD (tests/support/manifests/gears.py and its twin hack/controller-gen/gear) by both
+    tools, floats allowed, with controller-gen's ``crd:`` options and kgen's flags for them."""
+    flags = {"maxDescLen": "--max-desc-len"}
+    run_controller_gen(controller_gen, tmp / "go", "crd:" + ",".join(["allowDangerousTypes=true", *crd_options]), twin="gear")
+    args = [a for o in crd_options for a in (flags[o.split("=")[0]], o.split("=")[1])]
+    assert run_kgen(tmp / "py", "--allow-dangerous-types", *args, "--module", "tests.support.manifests.gears") == 0
+    assert sorted(p.name for p in (tmp / "go" / "crd").iterdir()) == [GEAR]
+    return load(tmp / "go" / "crd" / GEAR), load(tmp / "py" / GEAR)
+
+
+@pytest.fixture(scope="module")
+def gear(controller_gen: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any]]:
+    return gear_crds(controller_gen, tmp_path_factory.mktemp("gear"))
+
+
+def test_markers_equal_controller_gens(gear: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """ExactlyOneOf / AtMostOneOf / AtLeastOneOf (CEL rules, in controller-gen's order after an
+    XValidation written between them), title, example, Int32 and int formats, a float under
+    allowDangerousTypes, embedded core/v1 types, and short names and categories given on one version
+    of two: the same CRD."""
+    oracle, ours = gear
+    found = crd_differences(oracle, ours)
+    for line in found:
+        print(line)
+    print(f"kgen manifests vs controller-gen v0.23.0, Gear CRD (markers): {len(found)} structural differences")
+    assert found == []
+    spec = ours["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+    assert [r["rule"].split("(")[0] for r in spec["x-kubernetes-validations"]] == ["!has", "", "", "has"]
+    assert ours["spec"]["names"]["shortNames"] == ["gr", "grs"] and spec["title"] == "The gear's spec"
+
+
+def test_a_float_needs_allow_dangerous_types_in_both(controller_gen: Path, tmp_path: Path) -> None:
+    refused = run_controller_gen(controller_gen, tmp_path / "go", "crd", twin="gear", check=False)
+    assert refused.returncode != 0 and "found float" in refused.stderr, refused.stderr
+    assert run_kgen(tmp_path / "py", "--module", "tests.support.manifests.gears") == 2
+    assert not (tmp_path / "py").exists()
+
+
+def test_a_float_is_refused_with_a_message_naming_the_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_kgen(tmp_path / "py", "--module", "tests.support.manifests.gears") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kgen manifests: tests.support.manifests.gears.GearSpec.ratio: a float field"), err
+    assert "--allow-dangerous-types" in err and "Traceback" not in err
+
+
+def descriptions(node: Any, path: str = "") -> dict[str, str]:
+    """Every schema description by path."""
+    out: dict[str, str] = {}
+    if isinstance(node, dict):
+        if isinstance(node.get("description"), str):
+            out[path] = node["description"]
+        for key, value in node.items():
+            out.update(descriptions(value, f"{path}.{key}"))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            out.update(descriptions(value, f"{path}[{i}]"))
+    return out
+
+
+@pytest.mark.parametrize("max_len", [0, 12, 60])
+def test_max_desc_len_cuts_descriptions_as_controller_gen(controller_gen: Path, gear: tuple[dict[str, Any], dict[str, Any]],
+                                                          tmp_path: Path, max_len: int) -> None:
+    """``--max-desc-len N`` (crd:maxDescLen=N): 0 drops every description, so the CRDs are then
+    equal descriptions included; otherwise, wherever both tools start from the same text (the
+    user's own types; k8s.io/api's types are described from the OpenAPI snapshot, worded a little
+    differently), the cut texts are the same: at a sentence end, else a space with "...", else
+    hard with "..."."""
+    full_go, full_py = gear
+    oracle, ours = gear_crds(controller_gen, tmp_path / "cut", f"maxDescLen={max_len}")
+    assert crd_differences(oracle, ours) == []
+    same = {p for p, text in descriptions(full_go).items() if descriptions(full_py).get(p) == text}
+    assert len(same) >= 12 if max_len else True
+    cut_go, cut_py = descriptions(oracle), descriptions(ours)
+    if max_len == 0:
+        assert oracle == {**ours, "metadata": {**ours["metadata"], "annotations": oracle["metadata"]["annotations"]}}
+        assert cut_go == {} and cut_py == {}
+    assert {p: cut_go.get(p) for p in same} == {p: cut_py.get(p) for p in same}
+    assert set(cut_go) == set(cut_py)

@@ -165,9 +165,17 @@ def test_field_errors_name_the_field(cls: type[Model], message: str) -> None:
 
 def test_versions_must_agree_on_scope() -> None:
     assert _fails((Plain, _facts()), (NullableNotOptional, _facts(version="v2", scope="Cluster", storage=True))) == (
-        f"{G}/Thing: its versions disagree on names or scope: {HERE}.Plain (things, Namespaced), "
-        f"{HERE}.NullableNotOptional (things, Cluster) "
-        "(expected the same plural, singular, short names, categories and scope on every version)"
+        f"{G}/Thing: its versions disagree on scope: {HERE}.Plain (Namespaced), "
+        f"{HERE}.NullableNotOptional (Cluster) (expected the same scope on every version)"
+    )
+
+
+def test_versions_giving_names_must_agree() -> None:
+    """Short names may be given on one version only (below); two versions giving different ones fail."""
+    assert _fails((Plain, _facts(short_names=("th",))), (NullableNotOptional, _facts(version="v2", short_names=("tg",),
+                                                                                     storage=True))) == (
+        f"{G}/Thing: its versions disagree on shortNames: {HERE}.Plain gives ['th'], {HERE}.NullableNotOptional ['tg'] "
+        "(expected shortNames given on one version, or the same on every version giving it)"
     )
 
 
