@@ -36,7 +36,8 @@ from kgen.runtime.apimachinery.validation.structural import FieldError, child
 __all__ = [
     "NameRule", "finalizer_warnings", "is_dns1123_label", "is_dns1123_subdomain", "is_qualified_name",
     "is_label_value", "name_is_dns1035_label", "name_is_dns_label", "name_is_dns_subdomain", "name_is_path_segment",
-    "kube_finalizers_for", "name_rule_for", "validate_object_meta",
+    "kube_finalizers_for", "name_rule_for", "registry_meta_errors", "validate_object_meta",
+    "with_meta_errors",
 ]
 
 NameRule = Callable[[str, bool], list[str]]
@@ -391,6 +392,63 @@ def _update(meta: Mapping[str, Any], old: Mapping[str, Any], path: str) -> list[
     errors.extend(_annotations(_strings(meta.get("annotations")), child(path, "annotations")))
     errors.extend(_owner_references(meta.get("ownerReferences") or [], child(path, "ownerReferences")))
     return errors
+
+
+def registry_meta_errors(
+    meta: Mapping[str, Any], old: Mapping[str, Any] | None, *, group: str, resource: str, namespaced: bool,
+    builtin: bool,
+) -> list[FieldError]:
+    """The metadata errors of a write as the apiserver's registry answers them, for a resource
+    (``group``, plural ``resource``; ``builtin``: a Kubernetes kind, else a custom resource).
+
+    A create (``old`` None) is the strategy's ValidateObjectMeta with the kind's name rule (a
+    custom resource's: NameIsDNSSubdomain) and, for built-in kinds, core validation's finalizer
+    rule. An update runs the registry's common checks first (ValidateObjectMetaAccessor by the
+    path-segment rule, then ValidateObjectMetaAccessorUpdate), then the strategy's
+    ValidateObjectMetaUpdate: a custom resource's answer repeats a mistake up to three times; a
+    built-in kind's (1.37's declarative-validation strategies) has each distinct error once
+    (tests/support/versions.py ``builtin-meta-errors-repeated``)."""
+    kube = kube_finalizers_for(group, builtin)
+    if old is None:
+        rule = name_rule_for(group, resource) if builtin else name_is_dns_subdomain
+        return validate_object_meta(meta, namespaced=namespaced, name_rule=rule, kube_finalizers=kube)
+    errors = [
+        *validate_object_meta(meta, namespaced=namespaced, name_rule=name_is_path_segment),
+        *validate_object_meta(meta, namespaced=namespaced, old=old),
+        *validate_object_meta(meta, namespaced=namespaced, old=old, kube_finalizers=kube),
+    ]
+    return list(dict.fromkeys(errors)) if builtin else errors
+
+
+_KEPT_ON_UPDATE = ("namespace", "uid", "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds")
+"""What an update's metadata gets from the stored object when it has none (the request's
+namespace, BeforeUpdate's uid and grace period)..."""
+_ALWAYS_KEPT = frozenset({"generation", "creationTimestamp", "deletionTimestamp"})
+"""... or always (BeforeUpdate: requests cannot change them)."""
+
+
+def with_meta_errors(obj: Mapping[str, Any], old: Mapping[str, Any] | None, errors: list[FieldError],
+                     subresource: str | None = None) -> list[FieldError]:
+    """``errors`` (``validate``'s schema errors of a custom resource) with its metadata's errors
+    (``registry_meta_errors``), sorted as ``validate`` sorts. An object given to ``validate`` is
+    not yet what the apiserver validates, so what a request may set is not required: no namespace
+    (the URL's) and no name (an update's or apply's URL names it) are not errors, and a name to
+    come from ``generateName`` is not checked (only the prefix is, the server's random suffix being
+    unknown). A ``/status`` write keeps the stored metadata (``subresource="status"``)."""
+    if any(e.type == "BadRequest" for e in errors):
+        return errors  # not decoded: nothing is validated
+    meta = obj.get("metadata")
+    meta = meta if isinstance(meta, Mapping) else {}
+    old_meta = old.get("metadata") if isinstance(old, Mapping) else None
+    old_meta = old_meta if isinstance(old_meta, Mapping) or old is None else {}
+    if subresource == "status" and old_meta is not None:
+        meta = old_meta
+    if old_meta is not None:  # what rest.BeforeUpdate takes from the stored object before validating
+        meta = {**meta, **{k: old_meta[k] for k in _KEPT_ON_UPDATE if k in old_meta and (k in _ALWAYS_KEPT or not meta.get(k))}}
+    found = registry_meta_errors(meta, old_meta, group="", resource="", namespaced=bool(meta.get("namespace")), builtin=False)
+    if not meta.get("name"):
+        found = [e for e in found if e.field != "metadata.name"]
+    return sorted([*found, *errors], key=lambda e: (e.field, e.message))
 
 
 def finalizer_warnings(meta: Mapping[str, Any], old: Mapping[str, Any] | None = None) -> list[str]:

@@ -59,6 +59,7 @@ from typing import Any, Literal
 
 from kgen.runtime.apimachinery.golang.gofmt import go_value, is_json_integer, json_type
 from kgen.runtime.apimachinery.validation.builtin import builtin_errors
+from kgen.runtime.apimachinery.validation.objectmeta import with_meta_errors
 from kgen.runtime.apimachinery.validation.ratcheting import MISSING, Partners, list_types_valid, partner, unchanged
 from kgen.runtime.apimachinery.validation.refusal import refusal
 from kgen.runtime.apimachinery.validation.strfmt import FORMATS
@@ -88,13 +89,12 @@ def validate(
     """The errors the apiserver would answer a create of ``obj`` with, or with ``old`` the update
     of ``old`` (the stored object) to ``obj`` (``subresource="status"``: a ``/status`` write); empty if it accepts it.
 
-    ``obj`` is a generated model instance (validated against its own package's schemas) or a
-    plain dict (against ``package``'s, ``kgen.kubernetes`` by default). An update of a custom
-    resource is judged as the apiserver judges it (``kgen.runtime.apimachinery.validation.ratcheting``):
-    errors at what the update left unchanged are not reported, transition rules (``oldSelf``)
-    run. LookupError: the package has no schema for the object's apiVersion and kind. Errors are
-    sorted by field, then message (the apiserver's own order varies from request to request).
-    """
+    ``obj`` is a generated model instance (validated against its own package's schemas) or a plain dict (against
+    ``package``'s, ``kgen.kubernetes`` by default). An update of a custom resource is judged as the apiserver judges it
+    (``kgen.runtime.apimachinery.validation.ratcheting``): errors at what the update left unchanged are not reported,
+    transition rules (``oldSelf``) run; its metadata is checked as apimachinery's ObjectMeta validation (``objectmeta``).
+    LookupError: the package has no schema for the object's apiVersion and kind. Errors are sorted by field, then
+    message (the apiserver's own order varies from request to request)."""
     if hasattr(obj, "to_dict") and not isinstance(obj, dict):
         module = type(obj).__module__
         package = package or (module.split(".models.")[0] if ".models." in module else "kgen.kubernetes")
@@ -114,7 +114,7 @@ def validate(
     walker = _Walker(schemas.definition, builtin=builtin, rules=rules, cel=cel and not builtin, package_schema=True)
     # a built-in's walk errors are decode and enum errors, which no update ratchets; then its Go validation
     errors = walker.validate(schemas.definition(name), obj, field_validation, None if builtin else old, subresource)
-    return builtin_errors(obj, old, errors, name, schemas.definition) if builtin else errors
+    return builtin_errors(obj, old, errors, name, schemas.definition) if builtin else with_meta_errors(obj, old, errors, subresource)
 
 
 _BUILTIN_PREFIXES = ("io.k8s.api.", "io.k8s.apimachinery.", "io.k8s.apiextensions-apiserver.", "io.k8s.kube-aggregator.")
@@ -127,8 +127,8 @@ def validate_against(
     schema: Schema, obj: Any, *, old: Any = None, field_validation: FieldValidation = "Warn",
     resolve: Resolve | None = None, rules: RuleCheck | None = None, cel: bool = True, subresource: str | None = None,
 ) -> list[FieldError]:
-    """``validate`` for a raw structural schema, e.g. a CRD version's ``openAPIV3Schema``
-    (custom-resource rules: defaults and list types apply). ``resolve`` looks up ``$ref``s."""
+    """``validate`` for a raw structural schema, e.g. a CRD version's ``openAPIV3Schema`` (custom-resource rules: defaults
+    and list types apply). ``resolve`` looks up ``$ref``s. What is scanned of ``schema`` is kept: do not change it once used."""
     obj, old = (v.to_dict() if hasattr(v, "to_dict") and not isinstance(v, dict) else v for v in (obj, old))
     return _Walker(resolve, builtin=False, rules=rules, cel=cel).validate(schema, obj, field_validation, old, subresource)
 
@@ -162,8 +162,8 @@ _RULES_NOT_CHECKED = FieldError(
     "was invalid; correct the existing errors to complete validation")
 
 
-_HAS_RULES: dict[int, tuple[Schema, bool]] = {}
-"""_Walker._has_rules of a package's kinds, by the id of the kind's schema (held: the id stays its own)."""
+_HAS_RULES: dict[tuple[int, Resolve | None], tuple[Schema, bool]] = {}
+"""_Walker._has_rules by a schema's id (the schema held: the id stays its own) and its resolve; emptied past 4,096."""
 
 
 class _Walker:
@@ -232,12 +232,12 @@ class _Walker:
 
     def _has_rules(self, schema: Schema) -> bool:
         """Whether any node of the schema carries x-kubernetes-validations (the apiserver then has
-        a CEL validator for the kind, whatever the object holds); a package's answer is kept."""
-        if not self._package_schema:
-            return self._has_rules_uncached(schema, set())
-        found = _HAS_RULES.get(id(schema))
+        a CEL validator for the kind, whatever the object holds); kept: rescanning a 450 KiB schema cost 95 % of a call."""
+        found = _HAS_RULES.get((id(schema), self._resolve))  # a package's resolve is a bound method: equal, not same
         if found is None or found[0] is not schema:
-            found = _HAS_RULES[id(schema)] = (schema, self._has_rules_uncached(schema, set()))
+            if len(_HAS_RULES) >= 4096:
+                _HAS_RULES.clear()
+            found = _HAS_RULES[id(schema), self._resolve] = (schema, self._has_rules_uncached(schema, set()))
         return found[1]
 
     def _has_rules_uncached(self, s: Schema, seen: set[int]) -> bool:

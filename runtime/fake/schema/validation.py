@@ -26,13 +26,12 @@ apimachinery's order, then the schema's (sorted); a decode error (400) stands al
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kgen.runtime.apimachinery.validation.refusal import refusal
 from kgen.runtime.apimachinery.validation import FieldError, validate
-from kgen.runtime.apimachinery.validation.objectmeta import (
-    kube_finalizers_for, name_is_dns_subdomain, name_is_path_segment, name_rule_for, validate_object_meta,
-)
+from kgen.runtime.apimachinery.validation.objectmeta import registry_meta_errors
 from kgen.runtime.fake.errors import Failure
 from kgen.runtime.fake.request import Route
 from kgen.runtime.fake.schema.decode import model_for
@@ -45,36 +44,33 @@ def check_valid(route: Route, new: dict[str, Any], stored: dict[str, Any] | None
     if any(e.type == "BadRequest" for e in schema_errors):
         errors = schema_errors  # not decoded: nothing is validated
     else:
-        meta_errors = _meta_errors(route, new, stored)
-        if builtin(route.info.group):  # Go code validates a built-in's metadata, not its published schema
+        info = route.info
+        meta_errors = registry_meta_errors(meta(new), None if stored is None else meta(stored), group=info.group,
+                                           resource=info.plural, namespaced=info.namespaced, builtin=builtin(info.group))
+        if builtin(info.group):  # Go code validates a built-in's metadata, not its published schema
             schema_errors = [e for e in schema_errors if e.field != "metadata" and not e.field.startswith("metadata.")]
         errors = meta_errors + [e for e in schema_errors if e not in meta_errors]
+    if route.subresource == "status" and not builtin(route.info.group):
+        errors = [_status_relative(e) for e in errors]
     if errors:
         status = refusal({**new, "apiVersion": route.info.api_version, "kind": route.info.kind}, errors)
         raise Failure(int(status["code"]), str(status["reason"]), str(status["message"]), status.get("details"))
 
 
-def _meta_errors(route: Route, new: dict[str, Any], stored: dict[str, Any] | None) -> list[FieldError]:
-    """The metadata's errors as the apiserver's registry reports them. A create: the strategy's
-    (ValidateObjectMeta with the kind's name rule; built-in kinds' also check finalizers against
-    Kubernetes' own names). An update: the registry's common fields first (ValidateObjectMeta by
-    the path-segment rule, then ValidateObjectMetaUpdate), then the strategy's
-    ValidateObjectMetaUpdate again, so one mistake is reported up to three times on a custom
-    resource; a built-in kind's answer has each distinct error once (as measured on 1.37)."""
-    info = route.info
-    is_builtin = builtin(info.group)
-    kube = kube_finalizers_for(info.group, is_builtin)
-    new_meta = meta(new)
-    if stored is None:
-        rule = name_rule_for(info.group, info.plural) if is_builtin else name_is_dns_subdomain
-        return validate_object_meta(new_meta, namespaced=info.namespaced, name_rule=rule, kube_finalizers=kube)
-    old_meta = meta(stored)
-    errors = [
-        *validate_object_meta(new_meta, namespaced=info.namespaced, name_rule=name_is_path_segment),
-        *validate_object_meta(new_meta, namespaced=info.namespaced, old=old_meta),
-        *validate_object_meta(new_meta, namespaced=info.namespaced, old=old_meta, kube_finalizers=kube),
-    ]
-    return list(dict.fromkeys(errors)) if is_builtin else errors
+_IN_BODY = re.compile(r"(^|: )status((?:[.\[]\S*)?) in body ")
+
+
+def _status_relative(error: FieldError) -> FieldError:
+    """A custom resource's ``/status`` write validates the status alone, with the status schema's
+    own validator (apiextensions' ``ValidateStatusUpdate``), then puts ``status`` before the
+    field paths: the schema's messages name the path below ``status`` (``count in body must be
+    of type integer``, `` in body must be of type object`` for the status itself) while the
+    cause's field is the whole path (``status.count``). Other messages (CEL rules, list types,
+    metadata) are the whole object's and unchanged."""
+    if error.field != "status" and not error.field.startswith(("status.", "status[")):
+        return error
+    message = _IN_BODY.sub(lambda m: f"{m.group(1)}{m.group(2).removeprefix('.')} in body ", error.message, count=1)
+    return FieldError(error.type, error.field, message)
 
 
 def _errors(route: Route, obj: dict[str, Any], stored: dict[str, Any] | None) -> list[FieldError]:
