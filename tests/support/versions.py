@@ -47,6 +47,13 @@ DIFFERENCES: dict[str, Difference] = {
         "formats.go introduces them in 1.34, and a 1.34 server validates at its compatibility "
         "version, 1.33); from 1.35 a value they refuse is a 422, as kgen's `validate` answers",
     ),
+    "numeric-format-unchecked": Difference(
+        (1, 35),
+        "a fraction (or an integer past int64) in an integer field is only `must be of type integer`: kube-openapi "
+        "before 2026-03 gives its number validator no type or format; from 1.36 its range check adds `Checked value "
+        "must be of type integer (default format)`, as kgen's `validate` writes it (measured on 1.34 and 1.37, 1.35 "
+        "read from its kube-openapi)",
+    ),
     "owner-reference-errors-unindexed": Difference(
         (1, 36),
         "an owner reference's missing apiVersion, kind, name or uid is `Invalid value: \"\": must not be empty` "
