@@ -18,6 +18,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from kgen.runtime.apimachinery.validation.builtin.decode import first_decode_error
 from kgen.runtime.apimachinery.validation.structural import FieldError
 
 __all__ = ["Validator", "builtin_errors", "register", "validator_for"]
@@ -25,7 +26,7 @@ __all__ = ["Validator", "builtin_errors", "register", "validator_for"]
 Validator = Callable[[dict[str, Any], "dict[str, Any] | None"], list[FieldError]]
 """(object, stored object on an update or None) -> the Go validation's errors."""
 
-_MODULES = ("apps", "batch", "config", "networking", "service")
+_MODULES = ("apps", "batch", "pod", "config", "networking", "service", "storage")
 """This package's modules that register validators, imported once on the first lookup."""
 _VALIDATORS: dict[tuple[str, str], Validator] = {}
 _loaded = False
@@ -52,19 +53,34 @@ def validator_for(group: str, kind: str) -> Validator | None:
     return _VALIDATORS.get((group, kind))
 
 
-def builtin_errors(obj: dict[str, Any], old: Any, walked: list[FieldError]) -> list[FieldError]:
-    """The apiserver's answer for a built-in kind: ``walked`` (the schema walk's errors) when they
-    are decode errors (wrong types: the Go decoder fails, nothing is validated), else the kind's Go validation joined with
-    the walk's enum errors at fields the Go validation does not report itself (both check some
-    enums; Go's message, which may list fewer values, wins)."""
-    if any(e.type in ("BadRequest", "FieldValueTypeInvalid") for e in walked):
+def builtin_errors(obj: dict[str, Any], old: Any, walked: list[FieldError], definition: str,
+                   resolve: Callable[[str], dict[str, Any]]) -> list[FieldError]:
+    """The apiserver's answer for a built-in kind (``definition``, its schema's name; ``resolve``
+    looks definitions up): ``walked`` (the schema walk's errors) when they are decode errors
+    (all but enums and required fields: wrong types, int32 overflow, formats; the Go decoder
+    fails, nothing is validated); else the first quantity Go cannot
+    parse (a 400 too); else the kind's Go validation joined with the walk's enum errors at
+    fields where, and above which, the Go validation reports nothing (both check some enums: Go's
+    error, which may list fewer values or sit at the enclosing struct, wins). The walk's other
+    errors (``required`` lists) are the published schema's, not Go's: Go defaults or checks
+    those fields itself."""
+    if any(e.type not in ("FieldValueNotSupported", "FieldValueRequired") for e in walked):
         return walked
+    undecodable = first_decode_error(obj, definition, resolve)
+    if undecodable is not None:
+        return [undecodable]
     api_version = obj.get("apiVersion")
     group = api_version.rpartition("/")[0] if isinstance(api_version, str) else ""
     fn = validator_for(group, str(obj.get("kind")))
     if fn is None:
         return walked
     errors = fn(obj, old if isinstance(old, dict) else None)
-    seen = {e.field for e in errors}
-    errors.extend(e for e in walked if e.field not in seen)
+    # an enum Go reports at an enclosing field (a PVC's accessModes list, a Deployment's strategy
+    # struct) is not reported again below it; the walk's required-field errors are not Go's
+    errors.extend(e for e in walked if e.type == "FieldValueNotSupported" and not _covered(e.field, errors))
     return sorted(set(errors), key=lambda e: (e.field, e.message))
+
+
+def _covered(path: str, errors: list[FieldError]) -> bool:
+    """Whether one of ``errors`` is at ``path`` or at a field enclosing it."""
+    return any(path == e.field or path.startswith((e.field + ".", e.field + "[")) for e in errors)

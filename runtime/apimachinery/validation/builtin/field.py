@@ -8,10 +8,25 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from kgen.runtime.apimachinery.golang.gofmt import go_value
+from kgen.runtime.apimachinery.golang.gofmt import go_json, go_value
 from kgen.runtime.apimachinery.validation.structural import FieldError
 
-__all__ = ["duplicate", "forbidden", "invalid", "not_found", "not_supported", "required", "too_long", "too_many"]
+__all__ = ["Shown", "duplicate", "forbidden", "invalid", "not_found", "not_supported", "required", "too_long", "too_many"]
+
+
+class Shown(str):
+    """A bad value already printed as Go prints it (a Go struct's JSON, fields in declaration
+    order), used as is."""
+
+
+def _value(value: Any) -> str:
+    """The bad value as ErrorBody prints it: ``%v`` for numbers and booleans, ``%q`` for strings,
+    else its JSON (``encoding/json``: a map's keys sorted)."""
+    if isinstance(value, Shown):
+        return str(value)
+    if isinstance(value, (dict, list)):
+        return go_json(value)
+    return go_value(value)
 
 
 def _body(kind: str, detail: str) -> str:
@@ -20,7 +35,7 @@ def _body(kind: str, detail: str) -> str:
 
 def invalid(path: str, value: Any, detail: str) -> FieldError:
     """field.Invalid: the value as ``%v``/``%q`` prints it, then the detail."""
-    return FieldError("FieldValueInvalid", path, _body(f"Invalid value: {go_value(value)}", detail))
+    return FieldError("FieldValueInvalid", path, _body(f"Invalid value: {_value(value)}", detail))
 
 
 def required(path: str, detail: str = "") -> FieldError:
@@ -35,12 +50,12 @@ def forbidden(path: str, detail: str) -> FieldError:
 
 def duplicate(path: str, value: Any) -> FieldError:
     """field.Duplicate: ``Duplicate value: <value>``."""
-    return FieldError("FieldValueDuplicate", path, f"Duplicate value: {go_value(value)}")
+    return FieldError("FieldValueDuplicate", path, f"Duplicate value: {_value(value)}")
 
 
 def not_found(path: str, value: Any) -> FieldError:
     """field.NotFound: ``Not found: <value>``."""
-    return FieldError("FieldValueNotFound", path, f"Not found: {go_value(value)}")
+    return FieldError("FieldValueNotFound", path, f"Not found: {_value(value)}")
 
 
 def not_supported(path: str, value: Any, supported: Iterable[str]) -> FieldError:
@@ -48,7 +63,7 @@ def not_supported(path: str, value: Any, supported: Iterable[str]) -> FieldError
     callers pass them as the Go code lists them)."""
     values = ", ".join(go_value(v) for v in supported)
     return FieldError("FieldValueNotSupported", path,
-                      f"Unsupported value: {go_value(value)}" + (f": supported values: {values}" if values else ""))
+                      f"Unsupported value: {_value(value)}" + (f": supported values: {values}" if values else ""))
 
 
 def too_long(path: str, most: int) -> FieldError:

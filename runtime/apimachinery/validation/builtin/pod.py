@@ -1,0 +1,194 @@
+"""Pod templates and pod specs as ``k8s.io/kubernetes/pkg/apis/core/validation`` checks them
+(ValidatePodTemplateSpec, ValidatePodSpec, ValidateVolumes), with the containers in ``container``.
+
+What is carried: the template's labels and annotations (reported, as Go does, at
+``<template>.labels`` and ``<template>.annotations``, not under ``metadata``), volumes (names,
+exactly one source, the common sources' required fields, modes and paths), containers and init
+containers, the restart and DNS policies, node selector labels, the names a spec refers to
+(service account, node, priority class, hostname, subdomain), ``activeDeadlineSeconds``, readiness
+gates, ephemeral containers (forbidden in a template). Not carried yet: security contexts,
+affinity, tolerations, topology spread constraints, DNS config, host ports across containers,
+resource claims, OS-specific rules; an object wrong only there is accepted here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kgen.runtime.apimachinery.validation.builtin import field, register
+from kgen.runtime.apimachinery.validation.builtin.container import (
+    _dict, _int, _list, _str, dns1123_label, local_descending_path, validate_containers, validate_init_containers,
+)
+from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
+from kgen.runtime.apimachinery.validation.builtin.quantity import QuantityError, parse
+from kgen.runtime.apimachinery.validation.content import is_dns1123_subdomain, is_qualified_name
+from kgen.runtime.apimachinery.validation.metav1 import validate_labels
+from kgen.runtime.apimachinery.validation.structural import FieldError, child
+
+__all__ = ["validate_annotations", "validate_pod", "validate_pod_spec", "validate_pod_template_spec"]
+
+_SOURCES = ("emptyDir", "hostPath", "gitRepo", "gcePersistentDisk", "awsElasticBlockStore", "secret", "nfs", "iscsi",
+            "glusterfs", "flocker", "persistentVolumeClaim", "rbd", "cinder", "cephfs", "quobyte", "downwardAPI", "fc",
+            "flexVolume", "configMap", "azureFile", "vsphereVolume", "photonPersistentDisk", "portworxVolume", "azureDisk",
+            "storageOS", "projected", "scaleIO", "csi", "ephemeral", "image")
+"""VolumeSource's members in the order validateVolumeSource tries them (the first counts, each later is forbidden)."""
+_RESTART_POLICIES = ("Always", "OnFailure", "Never")
+_DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
+_FILE_MODE = "must be a number between 0 and 0777 (octal), both inclusive"
+_MAX_INT32 = 2**31 - 1
+_ANNOTATIONS_LIMIT = 256 * 1024
+
+
+def validate_annotations(annotations: Any, path: str) -> list[FieldError]:
+    """ValidateAnnotations: each key a qualified name (lower-cased), all together at most 256 KiB."""
+    errors: list[FieldError] = []
+    total = 0
+    for key, value in (annotations.items() if isinstance(annotations, dict) else ()):
+        errors.extend(field.invalid(path, key, m) for m in is_qualified_name(key.lower()))
+        total += len(key.encode()) + len(_str(value).encode())
+    if total > _ANNOTATIONS_LIMIT:
+        errors.append(field.too_long(path, _ANNOTATIONS_LIMIT))
+    return errors
+
+
+def validate_pod_template_spec(template: Any, path: str) -> list[FieldError]:
+    """ValidatePodTemplateSpec: the template's labels and annotations, its pod spec, and no
+    ephemeral containers."""
+    template = _dict(template)
+    meta, spec = _dict(template.get("metadata")), _dict(template.get("spec"))
+    errors = validate_labels(meta.get("labels"), child(path, "labels"))
+    errors.extend(validate_annotations(meta.get("annotations"), child(path, "annotations")))
+    errors.extend(validate_pod_spec(spec, child(path, "spec")))
+    if _list(spec.get("ephemeralContainers")):
+        errors.append(field.forbidden(child(child(path, "spec"), "ephemeralContainers"),
+                                      "ephemeral containers not allowed in pod template"))
+    return errors
+
+
+@register("", "Pod")
+def validate_pod(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
+    """ValidatePodCreate: ObjectMeta, then the pod spec (a pod's update rules, which allow little
+    but image and tolerations to change, are not carried: an update is judged as a create)."""
+    errors = object_meta(obj, old, "")
+    errors.extend(validate_pod_spec(_dict(obj.get("spec")), "spec"))
+    return errors
+
+
+def validate_pod_spec(spec: dict[str, Any], path: str) -> list[FieldError]:
+    """ValidatePodSpec (the parts listed in the module's docstring)."""
+    volumes, errors = validate_volumes(spec.get("volumes"), child(path, "volumes"))
+    errors.extend(validate_containers(spec.get("containers"), volumes, spec, child(path, "containers")))
+    errors.extend(validate_init_containers(spec.get("initContainers"), spec.get("containers"), volumes, spec,
+                                           child(path, "initContainers")))
+    restart = _str(spec.get("restartPolicy"))
+    if restart and restart not in _RESTART_POLICIES:
+        errors.append(field.not_supported(child(path, "restartPolicy"), restart, _RESTART_POLICIES))
+    dns = _str(spec.get("dnsPolicy"))
+    if dns and dns not in _DNS_POLICIES:
+        errors.append(field.not_supported(child(path, "dnsPolicy"), dns, _DNS_POLICIES))
+    errors.extend(validate_labels(spec.get("nodeSelector"), child(path, "nodeSelector")))
+    for key in ("serviceAccountName", "nodeName"):
+        value = _str(spec.get(key))
+        if value:
+            errors.extend(field.invalid(child(path, key), value, m) for m in is_dns1123_subdomain(value))
+    deadline = spec.get("activeDeadlineSeconds")
+    if isinstance(deadline, int) and not 1 <= deadline <= _MAX_INT32:
+        errors.append(field.invalid(child(path, "activeDeadlineSeconds"), deadline,
+                                    f"must be between 1 and {_MAX_INT32}, inclusive"))
+    for key in ("hostname", "subdomain"):
+        value = _str(spec.get(key))
+        if value:
+            errors.extend(dns1123_label(value, child(path, key)))
+    priority_class = _str(spec.get("priorityClassName"))
+    if priority_class:
+        errors.extend(field.invalid(child(path, "priorityClassName"), priority_class, m)
+                      for m in is_dns1123_subdomain(priority_class))
+    for i, gate in enumerate(_list(spec.get("readinessGates"))):
+        condition = _str(_dict(gate).get("conditionType"))
+        at = child(child(path, "readinessGates"), i)
+        errors.extend(field.invalid(child(at, "conditionType"), condition, m) for m in is_qualified_name(condition))
+    return errors
+
+
+def validate_volumes(volumes: Any, path: str) -> tuple[set[str], list[FieldError]]:
+    """ValidateVolumes: the names of the volumes without errors (the ones mounts may name) and the
+    errors."""
+    valid: set[str] = set()
+    errors: list[FieldError] = []
+    names: set[str] = set()
+    for i, volume in enumerate(_list(volumes)):
+        volume, at = _dict(volume), child(path, i)
+        name = _str(volume.get("name"))
+        found = _source(volume, at)
+        found.extend([field.required(child(at, "name"))] if not name else dns1123_label(name, child(at, "name")))
+        if name in names:
+            found.append(field.duplicate(child(at, "name"), name))
+        if not found:
+            names.add(name)
+            valid.add(name)
+        errors.extend(found)
+    return valid, errors
+
+
+def _source(volume: dict[str, Any], path: str) -> list[FieldError]:
+    """validateVolumeSource: at most one source, and what the common ones require."""
+    errors: list[FieldError] = []
+    count = 0
+    for kind in _SOURCES:
+        source = volume.get(kind)
+        if not isinstance(source, dict):
+            continue
+        at = child(path, kind)
+        if count:
+            errors.append(field.forbidden(at, "may not specify more than 1 volume type"))
+            continue
+        count += 1
+        errors.extend(_source_fields(kind, source, at))
+    # none: v1 defaulting (SetDefaults_Volume) makes it an emptyDir, so Go's "must specify a volume type" never shows
+    return errors
+
+
+def _source_fields(kind: str, source: dict[str, Any], path: str) -> list[FieldError]:
+    errors: list[FieldError] = []
+    if kind == "emptyDir" and source.get("sizeLimit") is not None:
+        try:
+            negative = parse(source["sizeLimit"])[0] < 0
+        except (QuantityError, TypeError):
+            negative = False
+        if negative:
+            errors.append(field.forbidden(child(path, "sizeLimit"), "SizeLimit field must be a valid resource quantity"))
+    elif kind == "hostPath":
+        host_path = _str(source.get("path"))
+        if not host_path:
+            return [field.required(child(path, "path"))]
+        if ".." in host_path.split("/"):
+            errors.append(field.invalid(child(path, "path"), host_path, "must not contain '..'"))
+    elif kind in ("secret", "configMap"):
+        name_key = "secretName" if kind == "secret" else "name"
+        if not _str(source.get(name_key)):
+            errors.append(field.required(child(path, name_key)))
+        mode = source.get("defaultMode")
+        if isinstance(mode, int) and not 0 <= mode <= 0o777:
+            errors.append(field.invalid(child(path, "defaultMode"), mode, _FILE_MODE))
+        for i, item in enumerate(_list(source.get("items"))):
+            errors.extend(_key_to_path(_dict(item), child(child(path, "items"), i)))
+    elif kind == "persistentVolumeClaim" and not _str(source.get("claimName")):
+        errors.append(field.required(child(path, "claimName")))
+    return errors
+
+
+def _key_to_path(item: dict[str, Any], path: str) -> list[FieldError]:
+    """validateKeyToPath."""
+    errors: list[FieldError] = []
+    if not _str(item.get("key")):
+        errors.append(field.required(child(path, "key")))
+    target = _str(item.get("path"))
+    if not target:
+        errors.append(field.required(child(path, "path")))
+    errors.extend(local_descending_path(target, child(path, "path")))
+    if target.startswith("..") and not target.startswith("../"):
+        errors.append(field.invalid(child(path, "path"), target, "must not start with '..'"))
+    mode = item.get("mode")
+    if isinstance(mode, int) and not 0 <= _int(mode) <= 0o777:
+        errors.append(field.invalid(child(path, "mode"), mode, _FILE_MODE))
+    return errors

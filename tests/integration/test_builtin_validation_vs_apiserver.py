@@ -1,0 +1,242 @@
+"""Issue 35 item 22's acceptance (part A: ObjectMeta, pod specs and the workload kinds): common
+mistakes in Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs and Pods, each sent
+to the real apiserver (a server-side dry-run create, or a dry-run update of a stored object) and
+through ``validate``. kgen must refuse what the apiserver refuses, with the same field paths (and
+the same messages where the apiserver's text holds nothing a client cannot know), and accept
+every valid object. The figure (mistakes, agreeing) is printed in the run's figures section.
+
+The rows are tests/support/builtin_validation.py's ``Mistake``s; part B's kinds (Service,
+Ingress, ConfigMap, Secret, PersistentVolumeClaim) keep theirs in their own module with the same
+helpers. Behaviours that differ between releases are pinned to the release that shows them
+(``PINNED``: the row runs only there)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from kgen.runtime.testing import KubeAPIServer
+from tests.conftest import Figure
+from tests.support.builtin_validation import (
+    Mistake, container, cron_job, daemon_set, deployment, differences, job, kgen_answer, pod, pod_template,
+    replica_set, server_answer, stateful_set, with_, without,
+)
+from tests.support.versions import minor_of
+
+C0 = "spec.template.spec.containers[0]"
+
+
+def _scaled(replicas: int) -> Any:
+    return lambda stored: with_(stored, "spec.replicas", replicas)
+
+
+def _set(path: str, value: Any) -> Any:
+    return lambda stored: with_(stored, path, value)
+
+
+VALID = [
+    Mistake("valid Deployment", deployment()),
+    Mistake("valid Deployment with probes, ports, env, resources and a mounted volume", deployment(template=pod_template(
+        volumes=[{"name": "data", "emptyDir": {"sizeLimit": "1Gi"}}, {"name": "cfg", "configMap": {"name": "cfg"}}],
+        containers=[container(
+            ports=[{"name": "http", "containerPort": 8080}],
+            env=[{"name": "MODE", "value": "prod"}, {"name": "POD", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}],
+            resources={"requests": {"cpu": "250m", "memory": "64Mi"}, "limits": {"cpu": "1", "memory": "128Mi"}},
+            livenessProbe={"httpGet": {"path": "/healthz", "port": "http"}}, readinessProbe={"tcpSocket": {"port": 8080}},
+            volumeMounts=[{"name": "data", "mountPath": "/data"}, {"name": "cfg", "mountPath": "/etc/cfg"}])]))),
+    Mistake("valid ReplicaSet", replica_set()),
+    Mistake("valid StatefulSet with a volume claim template mounted", stateful_set(
+        volumeClaimTemplates=[{"metadata": {"name": "state"}, "spec": {"accessModes": ["ReadWriteOnce"],
+                                                                      "resources": {"requests": {"storage": "1Gi"}}}}],
+        template=pod_template(containers=[container(volumeMounts=[{"name": "state", "mountPath": "/var/lib/db"}])]))),
+    Mistake("valid DaemonSet", daemon_set()),
+    Mistake("valid Job", job()),
+    Mistake("valid indexed Job", job(completionMode="Indexed", completions=3, parallelism=2)),
+    Mistake("valid CronJob", cron_job()),
+    Mistake("valid CronJob with a descriptor schedule and a time zone", cron_job(schedule="@daily", timeZone="Europe/Paris")),
+    Mistake("valid Pod", pod()),
+    Mistake("a volume without a source (defaulted to an emptyDir)", with_(deployment(), "spec.template.spec.volumes", [{"name": "v"}])),
+    Mistake("valid Deployment scaled (update)", deployment(), change=_scaled(5)),
+    Mistake("valid sidecar init container", pod(initContainers=[container("log", restartPolicy="Always",
+                                                                            readinessProbe={"exec": {"command": ["true"]}})])),
+]
+
+MISTAKES = [
+    # Deployments
+    Mistake("Deployment replicas -1", with_(deployment(), "spec.replicas", -1)),
+    Mistake("Deployment selector does not match the template's labels", with_(deployment(), "spec.selector.matchLabels.app", "api")),
+    Mistake("Deployment without a selector", without(deployment(), "spec.selector")),
+    Mistake("Deployment with an empty selector", with_(deployment(), "spec.selector", {})),
+    Mistake("Deployment selector with a bad operator", with_(deployment(), "spec.selector",
+                                                              {"matchExpressions": [{"key": "app", "operator": "Has"}]})),
+    Mistake("container without an image", without(deployment(), f"{C0}.image")),
+    Mistake("invalid container name", with_(deployment(), f"{C0}.name", "Web_Server")),
+    Mistake("invalid metadata name", with_(deployment(), "metadata.name", "Web_App")),
+    Mistake("bad label value in the template", with_(deployment(), "spec.template.metadata.labels.tier", "front end")),
+    Mistake("containerPort above 65535", with_(deployment(), f"{C0}.ports", [{"containerPort": 70000}])),
+    Mistake("hostPort above 65535", with_(deployment(), f"{C0}.ports", [{"containerPort": 80, "hostPort": 65536}])),
+    Mistake("invalid and duplicate port names", with_(deployment(), f"{C0}.ports", [
+        {"name": "http", "containerPort": 80}, {"name": "http", "containerPort": 81}, {"name": "Web_Port", "containerPort": 82}])),
+    Mistake("quantity 1GB", with_(deployment(), f"{C0}.resources", {"limits": {"memory": "1GB"}})),
+    Mistake("quantity with an unknown suffix", with_(deployment(), f"{C0}.resources", {"requests": {"cpu": "1mm"}})),
+    Mistake("cpu request above its limit", with_(deployment(), f"{C0}.resources",
+                                                  {"requests": {"cpu": "2"}, "limits": {"cpu": "500m"}})),
+    Mistake("memory request above its limit", with_(deployment(), f"{C0}.resources",
+                                                     {"requests": {"memory": "1.5Gi"}, "limits": {"memory": "1Gi"}})),
+    Mistake("negative quantity", with_(deployment(), f"{C0}.resources", {"requests": {"cpu": "-1"}})),
+    Mistake("unknown resource name", with_(deployment(), f"{C0}.resources", {"limits": {"gpu": "1"}})),
+    Mistake("duplicate container names", with_(deployment(), "spec.template.spec.containers",
+                                               [container("app"), container("app", "redis:7")])),
+    Mistake("empty containers", with_(deployment(), "spec.template.spec.containers", [])),
+    Mistake("volume mount of an undeclared volume", with_(deployment(), f"{C0}.volumeMounts",
+                                                          [{"name": "data", "mountPath": "/data"}])),
+    Mistake("volume with two sources", with_(deployment(), "spec.template.spec.volumes",
+                                             [{"name": "v", "emptyDir": {}, "configMap": {"name": "c"}}])),
+    Mistake("duplicate volume names", with_(deployment(), "spec.template.spec.volumes",
+                                            [{"name": "v", "emptyDir": {}}, {"name": "v", "emptyDir": {}}])),
+    Mistake("two mounts at one path", with_(with_(deployment(), "spec.template.spec.volumes", [{"name": "v", "emptyDir": {}}]),
+                                            f"{C0}.volumeMounts", [{"name": "v", "mountPath": "/d"}, {"name": "v", "mountPath": "/d"}])),
+    Mistake("absolute subPath", with_(with_(deployment(), "spec.template.spec.volumes", [{"name": "v", "emptyDir": {}}]),
+                                      f"{C0}.volumeMounts", [{"name": "v", "mountPath": "/d", "subPath": "/etc"}])),
+    Mistake("bad env names", with_(deployment(), f"{C0}.env", [{"name": "A=B", "value": "1"}, {"name": ""}])),
+    Mistake("env valueFrom with no source", with_(deployment(), f"{C0}.env", [{"name": "A", "valueFrom": {}}])),
+    Mistake("env secretKeyRef without a key", with_(deployment(), f"{C0}.env",
+                                                    [{"name": "A", "valueFrom": {"secretKeyRef": {"name": "s"}}}])),
+    Mistake("probe without a handler", with_(deployment(), f"{C0}.livenessProbe", {"periodSeconds": 5})),
+    Mistake("probe with two handlers", with_(deployment(), f"{C0}.readinessProbe",
+                                             {"exec": {"command": ["true"]}, "tcpSocket": {"port": 80}})),
+    Mistake("liveness successThreshold 3", with_(deployment(), f"{C0}.livenessProbe",
+                                                 {"tcpSocket": {"port": 80}, "successThreshold": 3})),
+    Mistake("probe port out of range and negative period", with_(deployment(), f"{C0}.readinessProbe",
+                                                                  {"httpGet": {"path": "/", "port": 0}, "periodSeconds": -1})),
+    Mistake("exec probe without a command", with_(deployment(), f"{C0}.startupProbe", {"exec": {}})),
+    Mistake("bad imagePullPolicy", with_(deployment(), f"{C0}.imagePullPolicy", "Sometimes")),
+    Mistake("Deployment restartPolicy Never", with_(deployment(), "spec.template.spec.restartPolicy", "Never")),
+    Mistake("Deployment activeDeadlineSeconds", with_(deployment(), "spec.template.spec.activeDeadlineSeconds", 60)),
+    Mistake("Deployment unknown strategy", with_(deployment(), "spec.strategy", {"type": "BlueGreen"})),
+    Mistake("Deployment maxUnavailable and maxSurge both 0", with_(deployment(), "spec.strategy",
+                                                                    {"rollingUpdate": {"maxUnavailable": 0, "maxSurge": 0}})),
+    Mistake("Deployment maxUnavailable 150%", with_(deployment(), "spec.strategy", {"rollingUpdate": {"maxUnavailable": "150%"}})),
+    Mistake("Deployment Recreate with rollingUpdate", with_(deployment(), "spec.strategy",
+                                                            {"type": "Recreate", "rollingUpdate": {"maxSurge": 1}})),
+    Mistake("Deployment minReadySeconds above progressDeadlineSeconds", with_(deployment(), "spec.minReadySeconds", 900)),
+    Mistake("bad nodeSelector label", with_(deployment(), "spec.template.spec.nodeSelector", {"disk": "ssd drive"})),
+    Mistake("bad serviceAccountName", with_(deployment(), "spec.template.spec.serviceAccountName", "Build_Bot")),
+    Mistake("init container with a liveness probe", with_(deployment(), "spec.template.spec.initContainers",
+                                                          [container("init", livenessProbe={"exec": {"command": ["true"]}})])),
+    Mistake("init container named like a container", with_(deployment(), "spec.template.spec.initContainers", [container("app")])),
+    Mistake("Deployment selector changed (update)", deployment(),
+            change=lambda s: with_(with_(s, "spec.selector.matchLabels.app", "api"), "spec.template.metadata.labels.app", "api")),
+    Mistake("Deployment replicas -3 (update)", deployment(), change=_scaled(-3)),
+    # ReplicaSets
+    Mistake("ReplicaSet with an empty selector", with_(replica_set(), "spec.selector", {})),
+    Mistake("ReplicaSet restartPolicy OnFailure", with_(replica_set(), "spec.template.spec.restartPolicy", "OnFailure")),
+    # StatefulSets
+    Mistake("StatefulSet serviceName not a DNS label", with_(stateful_set(), "spec.serviceName", "DB_Service")),
+    Mistake("StatefulSet podManagementPolicy", with_(stateful_set(), "spec.podManagementPolicy", "AllAtOnce")),
+    Mistake("StatefulSet name with a dot", with_(stateful_set(), "metadata.name", "db.primary")),
+    Mistake("StatefulSet OnDelete with rollingUpdate", with_(stateful_set(), "spec.updateStrategy",
+                                                             {"type": "OnDelete", "rollingUpdate": {"partition": 1}})),
+    Mistake("StatefulSet unknown updateStrategy", with_(stateful_set(), "spec.updateStrategy", {"type": "Canary"})),
+    Mistake("StatefulSet negative partition", with_(stateful_set(), "spec.updateStrategy", {"rollingUpdate": {"partition": -1}})),
+    Mistake("StatefulSet retention policy", with_(stateful_set(), "spec.persistentVolumeClaimRetentionPolicy", {"whenDeleted": "Keep"})),
+    Mistake("StatefulSet with an empty selector", with_(stateful_set(), "spec.selector", {})),
+    Mistake("StatefulSet serviceName changed (update)", stateful_set(), change=_set("spec.serviceName", "db2")),
+    # DaemonSets
+    Mistake("DaemonSet unknown updateStrategy", with_(daemon_set(), "spec.updateStrategy", {"type": "Surge"})),
+    Mistake("DaemonSet maxUnavailable 0 and maxSurge 0", with_(daemon_set(), "spec.updateStrategy",
+                                                               {"rollingUpdate": {"maxUnavailable": 0}})),
+    Mistake("DaemonSet maxUnavailable and maxSurge both set", with_(daemon_set(), "spec.updateStrategy",
+                                                                    {"rollingUpdate": {"maxUnavailable": 1, "maxSurge": 1}})),
+    Mistake("DaemonSet without a selector", without(daemon_set(), "spec.selector")),
+    Mistake("DaemonSet restartPolicy Never", with_(daemon_set(), "spec.template.spec.restartPolicy", "Never")),
+    Mistake("DaemonSet maxUnavailable not a percent", with_(daemon_set(), "spec.updateStrategy",
+                                                            {"rollingUpdate": {"maxUnavailable": "ten"}})),
+    # Jobs
+    Mistake("Job without a restartPolicy", without(job(), "spec.template.spec.restartPolicy")),
+    Mistake("Job restartPolicy Always", with_(job(), "spec.template.spec.restartPolicy", "Always")),
+    Mistake("Job completions -1", with_(job(), "spec.completions", -1)),
+    Mistake("Job parallelism -1 and backoffLimit -1", with_(with_(job(), "spec.parallelism", -1), "spec.backoffLimit", -1)),
+    Mistake("Job unknown completionMode", with_(job(), "spec.completionMode", "Ordered")),
+    Mistake("Job indexed without completions", with_(with_(job(), "spec.completionMode", "Indexed"), "spec.parallelism", 2)),
+    Mistake("Job backoffLimitPerIndex without indexed mode", with_(job(), "spec.backoffLimitPerIndex", 2)),
+    Mistake("Job with a hand-written selector", with_(job(), "spec.selector", {"matchLabels": {"app": "web"}}), messages=False),
+    Mistake("Job with manualSelector and no selector", with_(job(), "spec.manualSelector", True)),
+    Mistake("Job template changed (update)", job(), change=_set("spec.template.spec.containers[0].image", "busybox:1.37"), messages=False),
+    Mistake("Job completions changed (update)", job(), change=_set("spec.completions", 4)),
+    # CronJobs
+    Mistake("CronJob schedule of one field", with_(cron_job(), "spec.schedule", "hourly")),
+    Mistake("CronJob minute 61", with_(cron_job(), "spec.schedule", "61 * * * *")),
+    Mistake("CronJob schedule with a word", with_(cron_job(), "spec.schedule", "0 noon * * *")),
+    Mistake("CronJob unknown descriptor", with_(cron_job(), "spec.schedule", "@fortnightly")),
+    Mistake("CronJob without a schedule", without(cron_job(), "spec.schedule")),
+    Mistake("CronJob TZ in the schedule", with_(cron_job(), "spec.schedule", "CRON_TZ=UTC 0 3 * * *")),
+    Mistake("CronJob empty timeZone", with_(cron_job(), "spec.timeZone", "")),
+    Mistake("CronJob concurrencyPolicy", with_(cron_job(), "spec.concurrencyPolicy", "Queue")),
+    Mistake("CronJob name above 52 characters", with_(cron_job(), "metadata.name", "nightly-" + "x" * 50)),
+    Mistake("CronJob job template without restartPolicy", without(cron_job(), "spec.jobTemplate.spec.template.spec.restartPolicy")),
+    Mistake("CronJob job template with a selector", with_(cron_job(), "spec.jobTemplate.spec.selector", {"matchLabels": {"a": "b"}})),
+    Mistake("CronJob negative history limit", with_(cron_job(), "spec.successfulJobsHistoryLimit", -1)),
+    # Pods
+    Mistake("Pod without containers", with_(pod(), "spec.containers", [])),
+    Mistake("Pod bad restartPolicy", with_(pod(), "spec.restartPolicy", "Sometimes")),
+    Mistake("Pod bad dnsPolicy", with_(pod(), "spec.dnsPolicy", "Google")),
+    Mistake("Pod hostname not a DNS label", with_(pod(), "spec.hostname", "Web.Host")),
+    Mistake("Pod activeDeadlineSeconds 0", with_(pod(), "spec.activeDeadlineSeconds", 0)),
+    Mistake("Pod bad generateName", without(with_(pod(), "metadata.generateName", "Bad_Name-"), "metadata.name"),
+            messages=False),  # the message quotes the name the server generated
+    Mistake("Pod container with a bad port protocol", with_(pod(), "spec.containers[0].ports",
+                                                            [{"containerPort": 53, "protocol": "ICMP"}])),
+]
+
+PINNED: dict[str, tuple[int, int]] = {
+    # 1.37 reports each immutable field (ValidateImmutableField); up to 1.36 one Forbidden at ``spec``
+    "StatefulSet serviceName changed (update)": (1, 37),
+}
+"""Rows whose apiserver answer differs between releases: the row runs from that release on."""
+
+
+def _rows(version: str) -> list[Mistake]:
+    return [row for row in VALID + MISTAKES if row.label not in PINNED or minor_of(version) >= PINNED[row.label]]
+
+
+def test_the_table_covers_the_workload_kinds() -> None:
+    kinds = {row.obj["kind"] for row in MISTAKES}
+    assert kinds >= {"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob", "Pod"}
+    assert len(MISTAKES) >= 40
+
+
+def test_workload_mistakes_agree_with_the_apiserver(kube_apiserver: KubeAPIServer, admin: httpx.Client, namespace: str,
+                                                    figure: Figure) -> None:
+    found: list[str] = []
+    rows = _rows(kube_apiserver.version)
+    refused = agreeing = accepted = 0
+    for row in rows:
+        server, stored = server_answer(admin, namespace, row)
+        kgen = kgen_answer(row, stored)
+        diff = differences(row, server, kgen)
+        found.extend(diff)
+        if row in VALID:
+            found.extend([] if server.accepted else [f"{row.label} is not valid: {sorted(server.causes)}"])
+            accepted += int(not diff)
+        else:
+            found.extend([f"{row.label} is accepted by the apiserver: not a mistake"] if server.accepted else [])
+            refused += int(not server.accepted)
+            agreeing += int(not diff and not server.accepted)
+    figure(f"built-in kinds (workloads, pods) on {kube_apiserver.version}: {refused} mistakes, {agreeing} agreeing "
+           f"(verdict, field paths, messages where deterministic); {accepted}/{len(rows) - refused} valid objects accepted by both")
+    assert found == [], "\n".join(found)
+
+
+def test_the_comparison_sees_a_planted_difference(kube_apiserver: KubeAPIServer, admin: httpx.Client, namespace: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness self-test: with the workload validators unregistered, the rows must disagree."""
+    from kgen.runtime.apimachinery.validation import builtin
+
+    builtin.validator_for("apps", "Deployment")
+    monkeypatch.setitem(builtin._VALIDATORS, ("apps", "Deployment"), lambda obj, old: [])
+    row = MISTAKES[0]
+    server, stored = server_answer(admin, namespace, row)
+    assert differences(row, server, kgen_answer(row, stored)) != []
