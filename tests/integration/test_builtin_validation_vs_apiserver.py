@@ -194,6 +194,8 @@ MISTAKES = [
 PINNED: dict[str, tuple[int, int]] = {
     # 1.37 reports each immutable field (ValidateImmutableField); up to 1.36 one Forbidden at ``spec``
     "StatefulSet serviceName changed (update)": (1, 37),
+    # the message lists `fileKeyRef` once EnvFiles is on (beta, default on, from 1.35)
+    "env valueFrom with no source": (1, 35),
 }
 """Rows whose apiserver answer differs between releases: the row runs from that release on."""
 
