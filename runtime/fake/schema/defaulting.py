@@ -46,14 +46,20 @@ Data = dict[str, dict[str, Any]]
 
 def default(api_version: str, kind: str, obj: Obj) -> Obj:
     """``obj`` (a built-in kind's, as decoded) defaulted as the apiserver does; a new dict, ``obj``
-    itself untouched. Kinds without a model or without data come back as a copy."""
+    itself untouched. Kinds without a model or without data come back as a copy. Its ``status``
+    also gets the zeros Go writes (``with_zeros``): a new StatefulSet's ``status.replicas: 0``; the
+    rest of the object does not (validation reads it; ``with_zeros`` says why)."""
     out = copy.deepcopy(obj)
     model = decode.model_for(api_version, kind)
     kinds = _data()["kinds"]
     key = f"{api_version}/{kind}"
     if model is None or key not in kinds:
         return out
-    _walk(out, _struct(model), Context(api_version, kind, out, kinds[key], _data()["types"]))
+    struct = _struct(model)
+    _walk(out, struct, Context(api_version, kind, out, kinds[key], _data()["types"]))
+    status = {f.encode_name: f for f in struct.fields}.get("status")
+    if isinstance(out.get("status"), dict) and status is not None:
+        _each_struct(out["status"], status.type, _zeros)
     return out
 
 
