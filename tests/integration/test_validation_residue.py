@@ -58,6 +58,7 @@ CREATES: dict[str, dict[str, Any]] = {
     "scale-past-int64": {"spec": {"replicas": 10**20}},
     "scale-string": {"spec": {"replicas": "3"}},
     "scale-absent": {"spec": {}},
+    "scale-spec-not-an-object": {"spec": ["x"]},
     # 20 (and 13's status paths): a create's status is dropped before validation
     "status-in-create": {"spec": {"replicas": 1}, "status": {"replicas": -1, "selector": 5, "phase": "C"}},
     "status-in-create-typed": {"spec": {"replicas": 1}, "status": {"replicas": -1, "phase": "C"}},
