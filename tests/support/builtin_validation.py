@@ -44,8 +44,9 @@ RESOURCES: dict[tuple[str, str], str] = {
     ("v1", "Secret"): "/api/v1/namespaces/{ns}/secrets",
     ("v1", "PersistentVolumeClaim"): "/api/v1/namespaces/{ns}/persistentvolumeclaims",
     ("networking.k8s.io/v1", "Ingress"): "/apis/networking.k8s.io/v1/namespaces/{ns}/ingresses",
+    ("networking.k8s.io/v1", "IngressClass"): "/apis/networking.k8s.io/v1/ingressclasses",
 }
-"""The collection each kind of the table is created in (namespaced kinds only)."""
+"""The collection each kind of the table is created in (IngressClass is cluster-scoped)."""
 
 
 @dataclass(frozen=True)
