@@ -279,10 +279,44 @@ def generation_json_types_steps(ns: str, admin: httpx.Client) -> list[Step]:
     return steps
 
 
+#: One wrongly typed status value per request (with several, the server orders the errors by Go's
+#: map iteration, which varies): the status itself, a field, a nested one, a list and its items;
+#: the unknown fields pruning finds in them are warnings (the fake's ``schema.pruning``).
+WRONG_STATUSES: tuple[tuple[str, Any], ...] = (
+    ("root-string", "x"), ("root-int", 5), ("root-list", [1]), ("count", {"count": "x"}), ("flag", {"inner": {"flag": 1}}),
+    ("inner", {"inner": "s"}), ("items", {"items": {"a": 1}}), ("item", {"items": [{"n": True}]}), ("item-null", {"items": [None]}),
+    # pruned before validation: an object where a scalar or a list belongs keeps no field, a list's objects where an object belongs neither
+    ("count-object", {"count": {"a": 1}}), ("inner-list", {"inner": [{"flag": True}, [{"b": 1}], 2]}),
+)
+
+
+def custom_resource_status_types_steps(ns: str, admin: httpx.Client) -> list[Step]:
+    """Item 8: a custom resource's /status write validates the status alone (apiextensions'
+    ValidateStatusUpdate), so its messages name the path below ``status`` (``count in body``)
+    while the cause's field is ``status.count``; through the main resource of a kind without a
+    status subresource, and for a spec field, the message names the whole path."""
+    counters = f"/apis/{GROUP}/v1/namespaces/{ns}/counters"
+    tallies = f"/apis/{GROUP}/v1/namespaces/{ns}/tallies"
+    steps = [
+        Step("create", "POST", counters, _counter("c", spec={"n": 1})),
+        Step("tally", "POST", tallies, {"apiVersion": f"{GROUP}/v1", "kind": "Tally", "metadata": {"name": "t"}, "spec": {}}),
+        Step("spec", "PATCH", f"{counters}/c", {"spec": {"n": "x"}}, content_type=MERGE),
+        _apply("status-apply", f"{counters}/c/status", {**_counter("c"), "status": {"count": "x"}}, "m"),
+    ]
+    for label, status in WRONG_STATUSES:
+        steps += [
+            Step(f"merge-{label}", "PATCH", f"{counters}/c/status", {"status": status}, content_type=MERGE),
+            Step(f"put-{label}", "PUT", f"{counters}/c/status", _edit("create", status=status)),
+            Step(f"tally-merge-{label}", "PATCH", f"{tallies}/t", {"status": status}, content_type=MERGE),
+        ]
+    return steps
+
+
 SCENARIOS: dict[str, Callable[[str, httpx.Client], list[Step]]] = {
     "resource-version": resource_version_steps,
     "apply-conflict-order": apply_conflict_order_steps,
     "generation-json-types": generation_json_types_steps,
+    "custom-resource-status-types": custom_resource_status_types_steps,
 }
 
 

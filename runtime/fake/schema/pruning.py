@@ -80,6 +80,10 @@ class _Walk:
         preserve, embedded = preserve or t.preserve_unknown_fields, embedded or t.embedded_resource
         if not isinstance(value, (dict, list)):
             return value
+        if not preserve and isinstance(value, dict) and t.kind in ("scalar", "int-or-string", "list"):
+            return self.nothing(value, path)  # an object where a list or a scalar belongs: nothing declared
+        if not preserve and isinstance(value, list) and t.kind in ("scalar", "int-or-string", "struct", "map"):
+            return [self.nothing(item, f"{path}[{i}]") for i, item in enumerate(value)]  # a list: no item schema
         if t.kind == "list" and t.element is not None and isinstance(value, list):
             element = t.element
             return [self.value(item, owner, element, False, False, f"{path}[{i}]") for i, item in enumerate(value)]
@@ -94,6 +98,17 @@ class _Walk:
         if ts is None and t.element is not None and t.element.preserve_unknown_fields:
             preserve = True
         return self.object(value, ts, preserve, embedded, path)
+
+    def nothing(self, value: Any, path: str) -> Any:
+        """``value`` pruned by no schema (pruning's nil ``Structural``): an object where the schema
+        declares no properties (a list or a scalar type), or a list's item where it has no
+        ``items``, keeps none of its fields, at any depth."""
+        if isinstance(value, dict):
+            self.pruned.extend(f"{path}.{key}" for key in value)
+            return {}
+        if isinstance(value, list):
+            return [self.nothing(item, f"{path}[{i}]") for i, item in enumerate(value)]
+        return value
 
     def object(self, value: dict[str, Any], ts: TypeSchema | None, preserve: bool, embedded: bool, path: str) -> dict[str, Any]:
         """An object's fields: ``ts``'s (None: it declares none), the rest kept only under preserve."""
