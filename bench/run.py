@@ -215,6 +215,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                                        args.validation_peer_repeats, _progress)
         tables.append(validation.table(validated))
         notes += validation.notes(validated)
+        from . import validation_crd  # issue 35: kgen validate --crd vs the apiserver's dry-run, same objects
+
+        crd_run = validation_crd.measure(args.validation_objects, min(args.validation_repeats, 3), _progress)
+        tables.append(validation_crd.table(crd_run))
+        notes += validation_crd.notes(crd_run)
     if "portforward" in chosen:
         from . import portforward
 
