@@ -82,6 +82,8 @@ CREATES: dict[str, dict[str, Any]] = {
     "time-below-rule": {"spec": {"taints": [{"key": "spot", "timeAdded": "2024-01-02T03:04:05Z", "ttl": "1h"}]}},
     "time-below-rule-fails": {"spec": {"taints": [{"key": "spot", "timeAdded": "1990-01-02T03:04:05Z", "ttl": "48h"},
                                                   {"key": "", "ttl": "30h"}]}},
+    "time-in-object": {"spec": {"window": {"start": "2019-12-31T23:00:00Z", "length": "2h"}}},
+    "time-in-object-fails": {"spec": {"window": {"start": "2019-12-31T23:00:00Z", "length": "30m"}}},
     "time-map": {"spec": {"stamps": {"a": "2024-01-02T03:04:05Z"}}},
     "time-map-fails": {"spec": {"stamps": {"a": "2019-01-02T03:04:05Z"}}},
 }

@@ -18,7 +18,7 @@ import json
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-__all__ = ["bound", "cel_literal", "has_time_values"]
+__all__ = ["bound", "cel_literal", "has_time_values", "time_formats_below"]
 
 
 def cel_literal(value: Any) -> str:
@@ -58,6 +58,17 @@ def has_time_values(value: Any, top: bool = True) -> bool:
     if isinstance(value, dict):
         return any(has_time_values(v, False) for v in value.values())
     return False
+
+
+def time_formats_below(schema: Any, top: bool = True) -> bool:
+    """Whether a ``date-time`` or ``duration`` string field sits below the top of ``schema`` (a
+    rule's node): only then may a value need ``cel_literal`` (``has_time_values`` says whether it does)."""
+    if not isinstance(schema, dict):
+        return False
+    if not top and schema.get("type") == "string" and schema.get("format") in ("date-time", "duration"):
+        return True
+    subs = [*(schema.get("properties") or {}).values(), schema.get("items"), schema.get("additionalProperties")]
+    return any(time_formats_below(sub, False) for sub in subs)
 
 
 def bound(expression: str, data: dict[str, Any]) -> str:

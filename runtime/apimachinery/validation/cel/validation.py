@@ -59,7 +59,7 @@ from kgen.runtime.apimachinery.validation.ratcheting import MISSING  # ``evaluat
 from kgen.runtime.apimachinery.validation.cel.library import (
     GLOBALS, LIBRARY, CelError, Sig, escape_property, is_dyn, to_cel, value_text,
 )
-from kgen.runtime.apimachinery.validation.cel.literal import bound, has_time_values
+from kgen.runtime.apimachinery.validation.cel.literal import bound, has_time_values, time_formats_below
 
 Schema = dict[str, Any]
 
@@ -275,6 +275,8 @@ class CompiledRules:
     rules: tuple[_Rule, ...] = ()
     not_checked: list[str] = field(default_factory=list)
     schema: Schema = field(default_factory=dict, repr=False)
+    times_below: bool = False
+    """a date-time or duration field below the node (``cel.literal``): values may need binding as literals"""
 
     def evaluate(self, self_value: Any, *, old_self: Any = MISSING, path: str) -> list[Violation]:
         """The causes the apiserver would report for these rules on ``self_value`` (the node's
@@ -287,6 +289,7 @@ class CompiledRules:
         data: dict[str, Any] = {"self": to_cel(self_value, self.schema)}
         has_old = old_self is not MISSING
         old = to_cel(old_self, self.schema) if has_old else None
+        literal = self.times_below and (has_time_values(data["self"]) or (has_old and has_time_values(old)))
         violations = []
         for r in self.rules:
             if r.transition and r.optional_old_self:
@@ -298,7 +301,6 @@ class CompiledRules:
             else:
                 run = data
             where = (path + r.field_path) if path else r.field_path.removeprefix(".")
-            literal = any(has_time_values(v) for v in run.values())
             try:
                 ok = cel.evaluate_bound(r.source, run) if literal else cel.evaluate(r.program, run)
             except CelError as e:
@@ -313,14 +315,13 @@ class CompiledRules:
                 violations.append(Violation("FieldValueInvalid", where, f'Invalid value: "{self.schema_type}": '
                                             f"rule did not evaluate to a bool: {r.rule}", not r.transition))
                 continue
-            violations.append(_failure(r, self._message(cel, r, run), self_value, where))
+            violations.append(_failure(r, self._message(cel, r, run, literal), self_value, where))
         return violations
 
-    def _message(self, cel: _Cel, r: _Rule, data: dict[str, Any]) -> str:
+    def _message(self, cel: _Cel, r: _Rule, data: dict[str, Any], literal: bool) -> str:
         """messageExpression's text; ``message`` or ``failed rule: <rule>`` when it has none,
         evaluates to blank, or fails (the apiserver logs that and falls back)."""
         if r.message_program is not None and r.message_source is not None:
-            literal = any(has_time_values(v) for v in data.values())
             try:
                 text = cel.evaluate_bound(r.message_source, data) if literal else cel.evaluate(r.message_program, data)
             except CelError:
@@ -422,7 +423,7 @@ def _compile_cached(rules_json: str, schema_json: str) -> CompiledRules:
             source=_with_old_self(rule, optional_old_self),
             message_source=_with_old_self(message_expression, optional_old_self) if message_expression else None,
         ))
-    return CompiledRules(_schema_type(schema), tuple(compiled), not_checked, schema)
+    return CompiledRules(_schema_type(schema), tuple(compiled), not_checked, schema, time_formats_below(schema))
 
 
 def _with_old_self(expression: str, optional_old_self: bool) -> str:
