@@ -77,16 +77,21 @@ def _job_spec(spec: dict[str, Any], path: str) -> list[FieldError]:
 def _generated(obj: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The selector and template labels after the create strategy's generateSelector."""
     spec = _dict(obj.get("spec"))
-    name = _str(_dict(obj.get("metadata")).get("name"))
+    name, uid = _str(_dict(obj.get("metadata")).get("name")), _uid(obj)
     labels = dict(_dict(_dict(_dict(spec.get("template")).get("metadata")).get("labels")))
     for key in _NAME_LABELS:
         labels.setdefault(key, name)
     for key in _UID_LABELS:
-        labels.setdefault(key, _UID)
+        labels.setdefault(key, uid)
     selector = dict(_dict(spec.get("selector")))
     selector["matchLabels"] = {**_dict(selector.get("matchLabels"))}
-    selector["matchLabels"].setdefault(_UID_LABELS[1], _UID)
+    selector["matchLabels"].setdefault(_UID_LABELS[1], uid)
     return selector, labels
+
+
+def _uid(obj: dict[str, Any]) -> str:
+    """The Job's uid: the one the object carries (the fake's, a stored object's), else a stand-in."""
+    return _str(_dict(obj.get("metadata")).get("uid")) or _UID
 
 
 @register("batch", "Job")
@@ -98,7 +103,7 @@ def validate_job(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldE
     selector, labels = (spec.get("selector"), _dict(_dict(spec.get("template")).get("metadata")).get("labels")) \
         if manual else _generated(obj)
     if old is None and not manual and isinstance(spec.get("selector"), dict):
-        expected = {k: _UID for k in _UID_LABELS} | {k: _str(_dict(obj.get("metadata")).get("name")) for k in _NAME_LABELS}
+        expected = {k: _uid(obj) for k in _UID_LABELS} | {k: _str(_dict(obj.get("metadata")).get("name")) for k in _NAME_LABELS}
         if not selector_matches(selector, expected):
             errors.append(field.invalid(child(path, "selector"), selector_json(selector), "`selector` not auto-generated"))
     errors.extend(_job_spec(spec, path))

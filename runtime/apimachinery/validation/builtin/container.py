@@ -1,6 +1,7 @@
 """A pod's containers as ``k8s.io/kubernetes/pkg/apis/core/validation`` checks them
 (validateContainers, validateInitContainers, validateContainerCommon and what they call:
-ports, env, volume mounts, pull policy, resources, probes, lifecycle handlers).
+ports, env, volume mounts, pull policy, resources, probes, lifecycle handlers, the security
+context's user and group ids).
 
 The object is the one sent, not defaulted: fields the apiserver defaults before validating
 (``imagePullPolicy``, ``terminationMessagePolicy``, a port's ``protocol``, a probe's thresholds and
@@ -59,6 +60,13 @@ def _int(value: Any, default: int = 0) -> int:
 def nonnegative(value: Any, path: str) -> list[FieldError]:
     """ValidateNonnegativeField of an integer field (absent: 0)."""
     return [field.invalid(path, value, _NEGATIVE)] if _int(value) < 0 else []
+
+
+def id_range(value: Any, path: str) -> list[FieldError]:
+    """IsValidUserID / IsValidGroupID of an optional id: 0 to 2147483647."""
+    if not isinstance(value, int) or isinstance(value, bool) or 0 <= value <= 2**31 - 1:
+        return []
+    return [field.invalid(path, value, "must be between 0 and 2147483647, inclusive")]
 
 
 def dns1123_label(value: str, path: str) -> list[FieldError]:
@@ -143,6 +151,9 @@ def _common(c: dict[str, Any], volumes: set[str], path: str) -> list[FieldError]
     if pull and pull not in _PULL_POLICIES:
         errors.append(field.not_supported(child(path, "imagePullPolicy"), pull, _PULL_POLICIES))
     errors.extend(validate_resources(_dict(c.get("resources")), child(path, "resources")))
+    context = _dict(c.get("securityContext"))
+    for key in ("runAsUser", "runAsGroup"):
+        errors.extend(id_range(context.get(key), child(child(path, "securityContext"), key)))
     return errors
 
 

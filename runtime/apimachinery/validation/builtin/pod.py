@@ -6,9 +6,10 @@ What is carried: the template's labels and annotations (reported, as Go does, at
 exactly one source, the common sources' required fields, modes and paths), containers and init
 containers, the restart and DNS policies, node selector labels, the names a spec refers to
 (service account, node, priority class, hostname, subdomain), ``activeDeadlineSeconds``, readiness
-gates, ephemeral containers (forbidden in a template). Not carried yet: security contexts,
-affinity, tolerations, topology spread constraints, DNS config, host ports across containers,
-resource claims, OS-specific rules; an object wrong only there is accepted here.
+gates, tolerations, the user and group ids of security contexts, ephemeral containers (forbidden
+in a template). Not carried yet: the rest of security contexts (seccomp, AppArmor, capabilities,
+Windows options), affinity, topology spread constraints, DNS config, host ports across
+containers, resource claims, OS-specific rules; an object wrong only there is accepted here.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from typing import Any
 
 from kgen.runtime.apimachinery.validation.builtin import field, register
 from kgen.runtime.apimachinery.validation.builtin.container import (
-    _dict, _int, _list, _str, dns1123_label, local_descending_path, validate_containers, validate_init_containers,
+    _dict, _int, _list, _str, dns1123_label, id_range, local_descending_path, validate_containers, validate_init_containers,
 )
 from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
 from kgen.runtime.apimachinery.validation.builtin.quantity import QuantityError, parse
-from kgen.runtime.apimachinery.validation.content import is_dns1123_subdomain, is_qualified_name
+from kgen.runtime.apimachinery.validation.content import is_dns1123_subdomain, is_label_value, is_qualified_name
 from kgen.runtime.apimachinery.validation.metav1 import validate_labels
 from kgen.runtime.apimachinery.validation.structural import FieldError, child
 
@@ -103,6 +104,12 @@ def validate_pod_spec(spec: dict[str, Any], path: str) -> list[FieldError]:
     if priority_class:
         errors.extend(field.invalid(child(path, "priorityClassName"), priority_class, m)
                       for m in is_dns1123_subdomain(priority_class))
+    errors.extend(_tolerations(spec.get("tolerations"), child(path, "tolerations")))
+    context = _dict(spec.get("securityContext"))
+    for key in ("fsGroup", "runAsUser", "runAsGroup"):
+        errors.extend(id_range(context.get(key), child(child(path, "securityContext"), key)))
+    for i, group in enumerate(_list(context.get("supplementalGroups"))):
+        errors.extend(id_range(group, child(child(child(path, "securityContext"), "supplementalGroups"), i)))
     for i, gate in enumerate(_list(spec.get("readinessGates"))):
         condition = _str(_dict(gate).get("conditionType"))
         at = child(child(path, "readinessGates"), i)
@@ -191,4 +198,37 @@ def _key_to_path(item: dict[str, Any], path: str) -> list[FieldError]:
     mode = item.get("mode")
     if isinstance(mode, int) and not 0 <= _int(mode) <= 0o777:
         errors.append(field.invalid(child(path, "mode"), mode, _FILE_MODE))
+    return errors
+
+
+_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+
+
+def _tolerations(tolerations: Any, path: str) -> list[FieldError]:
+    """ValidateTolerations (numeric comparison operators off: TaintTolerationComparisonOperators is alpha)."""
+    errors: list[FieldError] = []
+    for i, toleration in enumerate(_list(tolerations)):
+        toleration, at = _dict(toleration), child(path, i)
+        key, operator, value = _str(toleration.get("key")), _str(toleration.get("operator")), _str(toleration.get("value"))
+        effect = _str(toleration.get("effect"))
+        if key:
+            errors.extend(field.invalid(child(at, "key"), key, m) for m in is_qualified_name(key))
+        if not key and operator != "Exists":
+            errors.append(field.invalid(child(at, "operator"), operator,
+                                        'operator must be Exists when `key` is empty, which means "match all values and all keys"'))
+        if toleration.get("tolerationSeconds") is not None and effect != "NoExecute":
+            errors.append(field.invalid(child(at, "effect"), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+        if operator in ("Equal", ""):
+            msgs = is_label_value(value)
+            if msgs:
+                errors.append(field.invalid(child(at, "operator"), value, ";".join(msgs)))
+        elif operator == "Exists":
+            if value:
+                errors.append(field.invalid(child(at, "operator"), value, "value must be empty when `operator` is 'Exists'"))
+        elif operator in ("Lt", "Gt"):
+            errors.append(field.not_supported(child(at, "operator"), operator, ["Equal", "Exists", "Lt", "Gt"]))
+        else:
+            errors.append(field.not_supported(child(at, "operator"), operator, ["Equal", "Exists"]))
+        if effect and effect not in _EFFECTS:
+            errors.append(field.not_supported(child(at, "effect"), effect, _EFFECTS))
     return errors
