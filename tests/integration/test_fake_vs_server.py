@@ -8,8 +8,8 @@ omitempty and pruning (``labels: {}``, ``data: {}``, a ConfigMap's ``status``), 
 (a Deployment's annotations, a deletion with finalizers, a custom resource's status without a
 status subresource), a custom resource update without a resourceVersion (422), and labelled
 paged lists (a continue token whenever objects remain after the page, matching or not). The
-fake does no defaulting (runtime/fake/__init__.py says so), so the Deployment is sent with the
-server's defaults already in it. ``strict`` pins fieldValidation (warnings, Strict refusals);
+Deployment is sent without defaults: the server's defaulting and the fake's are compared too.
+``strict`` pins fieldValidation (warnings, Strict refusals);
 ``strict-custom-resource`` pins a custom resource's structural pruning and its fieldValidation.
 
 The seeded random sequences (tests/support/fake_vs_server_ops.py) cover every operation of

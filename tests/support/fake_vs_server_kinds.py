@@ -1,10 +1,12 @@
 """The three kinds the fake-vs-server random sequences drive, and what each op sends for them.
 
 Every body here is one the real apiserver accepts or refuses for reasons the fake models too
-(preconditions, patch failures, strict decoding, conflicts): never one that only its validation or
-defaulting would refuse or change, as the fake does neither (runtime/fake/__init__.py). So a
-Deployment is always sent with the server's defaults in it, its ``containers`` never lose ``c``,
-a new container or port comes with its defaults, and nothing a default would refill is removed.
+(preconditions, patch failures, strict decoding, conflicts): never one that only its Go validation
+would refuse, as the fake does not do it (runtime/fake/__init__.py); so a Deployment's
+``containers`` never lose ``c``. Bodies carry no defaults: a Deployment is sent without its
+strategy, revisionHistoryLimit, progressDeadlineSeconds or the pod template's and containers'
+defaults, so every answer compares the fake's defaulting (kgen.runtime.fake.schema.defaulting)
+with the server's.
 
 Unknown fields go to every kind: a built-in's Go type drops them, a custom resource's structural
 schema prunes them (the Widget's, from the generated package's merge schema: nested, in list
@@ -38,28 +40,19 @@ class Kind:
 
 
 def container(name: str, image: str, **extra: Any) -> Json:
-    """A container with every default the server fills in."""
-    return {
-        "name": name, "image": image, "resources": {}, "terminationMessagePath": "/dev/termination-log",
-        "terminationMessagePolicy": "File", "imagePullPolicy": "IfNotPresent", **extra,
-    }
+    """A container without any of the defaults the server fills in."""
+    return {"name": name, "image": image, **extra}
 
 
 def deployment(name: str, app: str | None = None) -> dict[str, Any]:
-    """A Deployment as the server stores it after defaulting (the fake does not default);
+    """A Deployment without the defaults the server fills in (the fake fills in the same);
     ``app``: its selector's label (the name by default)."""
     labels = {"app": app or name}
     return {
         "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name},
         "spec": {
             "replicas": 0, "selector": {"matchLabels": labels},
-            "template": {"metadata": {"labels": labels}, "spec": {
-                "containers": [container("c", "registry.invalid/c:1")],
-                "restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "dnsPolicy": "ClusterFirst",
-                "securityContext": {}, "schedulerName": "default-scheduler",
-            }},
-            "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}},
-            "revisionHistoryLimit": 10, "progressDeadlineSeconds": 600,
+            "template": {"metadata": {"labels": labels}, "spec": {"containers": [container("c", "registry.invalid/c:1")]}},
             "paused": False, "minReadySeconds": 0,  # zero values the server drops (Go value fields)
         },
     }
@@ -172,7 +165,7 @@ def _deployment_merge(rng: Rng) -> Json:
 
 
 def _deployment_strategic(rng: Rng) -> Json:
-    port = {"containerPort": rng.choice([80, 81]), "protocol": "TCP"}
+    port = {"containerPort": rng.choice([80, 81])}
     env = {"name": rng.choice("EF"), "value": rng.choice("12")}
     c: Json = {"name": "c"}
     for key, value in (("image", f"registry.invalid/c:{rng.randint(1, 3)}"), ("env", [env]), ("ports", [port])):
