@@ -18,6 +18,11 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
   included, and when a deletion starts);
 - built-in objects stored as their Go types make them: unknown fields pruned (a ConfigMap's
   ``status``), empty ``omitempty`` maps and lists dropped (``labels: {}``), ``status: {}``;
+- built-in objects defaulted as the apiserver's decoding defaults them, on create, update, patch,
+  apply and ``/status`` writes (``SetObjectDefaults_*``: a Deployment's ``strategy``,
+  ``revisionHistoryLimit`` and ``progressDeadlineSeconds``, a container's ``imagePullPolicy``, a
+  pod's ``dnsPolicy``, a Service's ``targetPort``, ...), from data extracted from Kubernetes' Go
+  code plus hand-written conditional rules (``kgen.runtime.fake.schema.defaulting``);
 - status isolation: writes to the main resource keep the stored status, writes to ``/status``
   change only the status;
 - label selectors, and field selectors on any dotted path (the apiserver allows only a few);
@@ -41,8 +46,11 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
   resource's whole schema and CEL rules, a built-in kind's OpenAPI types, formats and enums;
   updates ratcheted as the apiserver's (``kgen.runtime.fake.schema.validation``).
 
-What it does not do: defaulting, Go validation of built-in kinds and the warnings it gives (a
-pod template's duplicate env names, say), CEL transition rules (``oldSelf``), admission, conversion
+What it does not do: Go validation of built-in kinds and the warnings it gives (a pod
+template's duplicate env names, say), CEL transition rules (``oldSelf``), admission (a pod's
+``priority`` and default ``tolerations``), the registry strategies' side effects beyond defaulting
+(a Service's cluster IP, a new pod's ``phase`` and ``qosClass``, a Job's generated selector, a
+DaemonSet's template generation), conversion
 between versions (each version is its own
 store), garbage collection, namespace lifecycle (objects may live in namespaces that do not
 exist), graceful pod deletion, pruning a custom resource by its structural schema, and the 422 a
@@ -53,8 +61,8 @@ The tracker is thread-safe: informers may watch it from their own threads.
 
 The modules, in request order: ``tracker`` (the public ``ObjectTracker``), ``transport`` (httpx
 transports, routing), ``actions`` (the record and the reactors), ``verbs``, ``patch``, ``apply``, ``scale`` and ``watch`` (the answers),
-``writes`` (what every write shares), ``validation`` (the 422s), ``schema`` (pruning and
-omitempty), ``field_validation`` (unknown fields: warnings, strict refusals), ``selectors``,
+``writes`` (what every write shares), ``validation`` (the 422s), ``schema`` (pruning,
+omitempty and defaulting), ``field_validation`` (unknown fields: warnings, strict refusals), ``selectors``,
 ``errors`` (``Status`` bodies), ``request`` and ``store`` (objects, resourceVersions, history). Where the fake sits among the
 runtime's layers: docs/architecture.md.
 """
