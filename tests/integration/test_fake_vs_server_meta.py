@@ -251,3 +251,48 @@ def test_validate_reports_a_custom_resources_metadata(sides: tuple[Newer, httpx.
     server.request("PATCH", f"{widgets}/v", content=b'{"metadata":{"finalizers":null}}',
                    headers={"Content-Type": "application/merge-patch+json"})
     figure(f"validate() on a custom resource's metadata: {compared} answers compared with the server's, 0 differences")
+
+
+def retain_keys_steps(ns: str) -> list[Step]:
+    """``$retainKeys`` where the schema has no retainKeys strategy (a map of labels), and beside it."""
+    base = f"/api/v1/namespaces/{ns}/configmaps"
+    deployments = f"/apis/apps/v1/namespaces/{ns}/deployments"
+    smp = "application/strategic-merge-patch+json"
+    steps = [Step("create", "POST", base, _configmap(name="r", labels={"a": "1"}))]
+    for label, patch in (
+        ("labels-empty", {"metadata": {"labels": {"$retainKeys": [], "x": "1"}}}),
+        ("labels-listed", {"metadata": {"labels": {"$retainKeys": ["x"], "x": "1"}}}),
+        ("labels-only", {"metadata": {"labels": {"$retainKeys": []}}}),
+        ("labels-not-a-list", {"metadata": {"labels": {"$retainKeys": "x", "x": "1"}}}),
+        ("metadata", {"metadata": {"$retainKeys": ["labels"], "labels": {"x": "1"}}}),
+        ("data", {"data": {"$retainKeys": ["k"], "k": "w"}}),
+        ("top", {"$retainKeys": ["data"], "data": {"k": "w"}}),
+    ):
+        steps.append(Step(f"configmap/{label}", "PATCH", f"{base}/r", patch, content_type=smp))
+    steps.append(Step("create-bare", "POST", base, _configmap(name="bare")))
+    for label, labels in (("retain-keys", {"$retainKeys": [], "x": "1"}), ("int", {"x": 1}), ("bool", {"x": True}),
+                          ("list", {"x": ["a"]}), ("float", {"x": 1.5})):
+        steps.append(Step(f"bare/labels-{label}", "PATCH", f"{base}/bare", {"metadata": {"labels": labels}}, content_type=smp))
+    steps.append(Step("bare/annotations-retain-keys", "PATCH", f"{base}/bare",
+                      {"metadata": {"annotations": {"$retainKeys": ["y"], "y": "1"}}}, content_type=smp))
+    others: list[tuple[str, Any, str]] = [
+        ("merge/name-null", {"metadata": {"name": None}}, "application/merge-patch+json"),
+        ("merge/name-other", {"metadata": {"name": "other"}}, "application/merge-patch+json"),
+        ("merge/namespace-other", {"metadata": {"namespace": "other"}}, "application/merge-patch+json"),
+        ("json/name-removed", [{"op": "remove", "path": "/metadata/name"}], "application/json-patch+json"),
+        ("json/name-replaced", [{"op": "replace", "path": "/metadata/name", "value": "other"}], "application/json-patch+json"),
+    ]
+    steps += [Step(label, "PATCH", f"{base}/r", body, content_type=content_type) for label, body, content_type in others]
+    steps.append(Step("get", "GET", f"{base}/r"))
+    steps.append(Step("deployment/strategy", "PATCH", f"{deployments}/missing",
+                      {"spec": {"strategy": {"$retainKeys": ["type"], "type": "Recreate"}}}, content_type=smp))
+    return steps
+
+
+def test_retain_keys(sides: tuple[Newer, httpx.Client], namespace: str, figure: Figure) -> None:
+    server, fake = sides
+    outcome = run(server, fake, retain_keys_steps(namespace))  # type: ignore[arg-type]
+    assert outcome.server["configmap/labels-empty"]["code"] == 400, outcome.server["configmap/labels-empty"]
+    assert outcome.server["configmap/metadata"]["code"] == 400, outcome.server["configmap/metadata"]
+    assert outcome.server["bare/labels-retain-keys"]["code"] == 422, outcome.server["bare/labels-retain-keys"]
+    _report(outcome, figure, "$retainKeys in strategic merge patches")

@@ -40,8 +40,10 @@ from kgen.runtime.fake.handlers.apply import apply
 from kgen.runtime.fake.errors import Failure, bad_request, unsupported_patch
 from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.handlers.scale import scale_of, write_scale
-from kgen.runtime.fake.schema.field_validation import check_strict, check_strict_json, unknown_field_warnings
-from kgen.runtime.fake.store import Store, builtin
+from kgen.runtime.apimachinery.golang.gofmt import go_v
+from kgen.runtime.apimachinery.patch.jsonpatch_v4 import go_quote
+from kgen.runtime.fake.schema.field_validation import check_strict, check_strict_json, consumed, unknown_field_warnings
+from kgen.runtime.fake.store import Store, builtin, meta
 from kgen.runtime.fake.schema.validation import check_valid
 from kgen.runtime.fake.handlers.writes import check_version, next_version, record_update, save
 from kgen.runtime.gentype.resource import PatchType
@@ -86,6 +88,7 @@ def _patch(store: Store, route: Route, call: Call, body: Any, patcher: Callable[
     try:
         if call.content_type == PatchType.STRATEGIC.value:
             patched = _strategic(route, target, body)
+            _check_converts(route, body, target, patched)
             check_strict(route, call, body, target, patched, _smp_schema(route))
         else:
             patched = patcher(target, body)
@@ -98,6 +101,7 @@ def _patch(store: Store, route: Route, call: Call, body: Any, patcher: Callable[
     own = json_patch_strict_errors(body) if call.content_type == PatchType.JSON.value else []
     if call.content_type in _VALIDATING:
         check_strict_json(route, call, own, patched)
+    _check_name(route, patched)
     if route.subresource == "scale":
         return write_scale(store, route, call, stored, patched)
     warnings += unknown_field_warnings(route, call, patched, first=tuple(own))
@@ -106,6 +110,49 @@ def _patch(store: Store, route: Route, call: Call, body: Any, patcher: Callable[
     check_valid(route, new, stored)
     record_update(store, route, call, stored, new)
     return Reply(200, save(store, route, stored, new, call.dry_run), list(warnings))
+
+
+_STRING_MAPS = ("labels", "annotations")
+"""ObjectMeta's map[string]string fields, the ones a strategic merge patch can leave holding a
+non-string (the patch's value is taken whole where the object has no such map)."""
+
+
+def _check_converts(route: Route, patch: Any, original: Any, patched: Any) -> None:
+    """The apiserver converts a strategic merge patch's result into the kind's Go type
+    (runtime.DefaultUnstructuredConverter): a value its field cannot hold is a 422 at ``patch``
+    quoting the patch as mergeMap left it (``%+v``) with the converter's error. Checked where a
+    patch meets it in practice: a label or annotation that is not a string (``$retainKeys`` in
+    labels the object does not have yet, issue 35's item 11). Into a Go string, an integer is
+    ``cannot convert int64 to string``; a list, map, bool or float ``unrecognized type: string``."""
+    if route.subresource == "scale" or not isinstance(patched, dict):
+        return
+    for field in _STRING_MAPS:
+        values = meta(patched).get(field)
+        for value in values.values() if isinstance(values, dict) else ():
+            if value is None or isinstance(value, str):
+                continue
+            is_int = isinstance(value, int) and not isinstance(value, bool)
+            why = "cannot convert int64 to string" if is_int else "unrecognized type: string"
+            message = f"Invalid value: {go_quote(go_v(consumed(patch, original, _smp_schema(route))))}: {why}"
+            raise Failure(422, "Invalid", f' "" is invalid: patch: {message}', {"causes": [
+                {"reason": "FieldValueInvalid", "message": message, "field": "patch"},
+            ]})
+
+
+def _check_name(route: Route, patched: dict[str, Any]) -> None:
+    """The patcher's last checks of the patched object (handlers/patch.go applyPatch): its
+    namespace, if any, the request's (EnsureObjectNamespaceMatchesRequestNamespace), and its name
+    the URL's (checkName): a patch that drops or changes them (``$retainKeys`` on metadata or at
+    the top, a merge patch's ``name: null``) is a 400."""
+    patched_meta = meta(patched)
+    namespace = patched_meta.get("namespace")
+    if route.info.namespaced and namespace and namespace != route.namespace:
+        raise bad_request("the namespace of the provided object does not match the namespace sent on the request")
+    name = patched_meta.get("name")
+    if not name:
+        raise bad_request(f"the name of the object ({route.name} based on URL) was undeterminable: name must be provided")
+    if name != route.name:
+        raise bad_request(f"the name of the object ({name}) does not match the name on the URL ({route.name})")
 
 
 def _refusal(error: PatchError) -> Exception:
