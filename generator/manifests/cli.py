@@ -1,9 +1,10 @@
-"""``kgen manifests --module PKG.MOD [--module ...] --out DIR``: one CRD YAML per group-kind, and the
-role the controllers declared.
+"""``kgen manifests --module PKG.MOD [--module ...] --out DIR``: one CRD YAML per group-kind, the
+role the controllers declared, and the webhook configurations the webhooks declared.
 
 controller-gen's ``crd rbac:roleName=manager-role paths=./... output:dir=...``, for Python: the
 modules hold the model classes and the controllers; the CRDs go to ``DIR/<group>_<plural>.yaml``
-and the ``@rbac`` rules to ``DIR/role.yaml``. Exit codes as
+the ``@rbac`` rules to ``DIR/role.yaml``, and the ``@webhook`` markers (kgen.runtime.webhook.markers)
+to ``DIR/manifests.yaml`` (controller-gen's ``webhook`` generator's file). Exit codes as
 ``kgen generate``'s: 0 written (or up to date with ``--check``), 1 ``--check`` found drift, 2 bad
 input or usage (one line on stderr saying where and what
 was expected; nothing written).
@@ -26,7 +27,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Import the given modules, find the model classes marked with "
         "kgen.runtime.apimachinery.markers.resource(...), and write one CRD per group-kind to "
         "DIR/<group>_<plural>.yaml, its schema from the classes' fields and their Annotated markers; "
-        "and the controllers' @rbac(...) rules as a ClusterRole (and Roles) in DIR/role.yaml.",
+        "the controllers' @rbac(...) rules as a ClusterRole (and Roles) in DIR/role.yaml, and the "
+        "@webhook(...) markers as Mutating/ValidatingWebhookConfigurations in DIR/manifests.yaml.",
     )
     parser.add_argument("--module", dest="modules", action="append", required=True, metavar="PKG.MOD",
                         help="a module holding root types (imported from the current folder); repeatable")
@@ -57,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from .discover import find
     from .output import ROLE_FILE, file_name, render, render_all, write_all
     from .rbac import build_roles
+    from .webhooks import WEBHOOK_FILE, build_webhook_configurations, conversions
 
     try:
         if args.out.exists() and not args.out.is_dir():
@@ -65,10 +68,13 @@ def run(args: argparse.Namespace) -> int:
         if args.max_desc_len is not None and args.max_desc_len < 0:
             raise ManifestError(f"--max-desc-len {args.max_desc_len}", "is negative", "0 or more characters")
         options = Options(allow_dangerous_types=args.allow_dangerous_types, max_desc_len=args.max_desc_len)
-        crds = build_crds(declared.roots, _tool_version(), options)
+        crds = build_crds(declared.roots, _tool_version(), options, conversions(declared.webhooks))
         files = {file_name(group, plural): render(crd) for (group, plural), crd in crds.items()}
         if declared.rules:
             files[ROLE_FILE] = render_all(build_roles(declared.rules, args.role_name))
+        configurations = build_webhook_configurations(declared.webhooks)
+        if configurations:
+            files[WEBHOOK_FILE] = render_all(configurations)
         if args.check:
             return _check(args.out, files)
         written = write_all(args.out, files)

@@ -59,8 +59,11 @@ class Options:
     max_desc_len: int | None = None
 
 
-def build_crds(roots: list[Root], tool_version: str, options: Options = Options()) -> dict[tuple[str, str], dict[str, Any]]:
-    """(group, plural) -> the CRD object, for every group-kind among ``roots``."""
+def build_crds(roots: list[Root], tool_version: str, options: Options = Options(),
+               conversions: dict[tuple[str, str], dict[str, Any]] | None = None) -> dict[tuple[str, str], dict[str, Any]]:
+    """(group, plural) -> the CRD object, for every group-kind among ``roots``; ``conversions``:
+    (group, kind) -> the ``spec.conversion`` of a kind converted by a webhook."""
+    conversions = dict(conversions or {})
     by_kind: dict[tuple[str, str], list[Root]] = {}
     for root in roots:
         _check_names(root)
@@ -72,7 +75,12 @@ def build_crds(roots: list[Root], tool_version: str, options: Options = Options(
         if key in crds:
             raise ManifestError(versions[0].where, f"plural {key[1]!r} of {group} is also another kind's",
                                 "one kind per plural in a group")
+        if (group, kind) in conversions:
+            crd["spec"]["conversion"] = conversions.pop((group, kind))
         crds[key] = crd
+    for group, kind in conversions:
+        raise ManifestError(f"{group}/{kind}", "a conversion webhook for a kind no module declares",
+                            "the kind's @resource classes among the --module modules")
     return crds
 
 

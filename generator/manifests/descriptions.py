@@ -57,7 +57,7 @@ def _module_docs(module_name: str) -> dict[str, dict[str, str]]:
 
 def _attribute_docs(body: list[ast.stmt]) -> dict[str, str]:
     docs: dict[str, str] = {}
-    for statement, following in zip(body, body[1:]):
+    for statement, following in zip(body, body[1:], strict=False):
         if (
             isinstance(statement, ast.AnnAssign)
             and isinstance(statement.target, ast.Name)

@@ -17,17 +17,20 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kgen.runtime.apimachinery.markers import RBAC_ATTRIBUTE, RBACRule
+from kgen.runtime.apimachinery.markers import RBAC_ATTRIBUTE, RESOURCE_ATTRIBUTE, RBACRule
+from kgen.runtime.webhook.markers import markers_of
 
 from .crd import Root
 from .crd_schema import is_root
 from .errors import ManifestError
+from .webhooks import Placed
 
 
 @dataclass
 class Declared:
     roots: list[Root] = field(default_factory=list)
     rules: list[tuple[str, RBACRule]] = field(default_factory=list)  # (where, rule)
+    webhooks: list[Placed] = field(default_factory=list)  # @webhook and @conversion_webhook markers
 
 
 def find(modules: Sequence[str]) -> Declared:
@@ -46,20 +49,22 @@ def find(modules: Sequence[str]) -> Declared:
         found = 0
         for obj in list(vars(module).values()):
             rules = _own_rules(obj)
-            if not is_root(obj) and not rules:
+            hooks = markers_of(obj)
+            if not is_root(obj) and not rules and not hooks:
                 continue
             found += 1
             if id(obj) in seen:
                 continue
             seen.add(id(obj))
             if is_root(obj):
-                declared.roots.append(Root(obj, getattr(obj, "__kgen_resource__")))
+                declared.roots.append(Root(obj, getattr(obj, RESOURCE_ATTRIBUTE)))
             where = f"{getattr(obj, '__module__', name)}.{getattr(obj, '__qualname__', '?')}"
             declared.rules.extend((where, rule) for rule in rules)
+            declared.webhooks.extend(Placed(where, hook) for hook in hooks)
         if not found:
-            raise ManifestError(f"--module {name}", "has no class marked @resource and nothing marked @rbac",
+            raise ManifestError(f"--module {name}", "has no class marked @resource and nothing marked @rbac or @webhook",
                                 "model classes decorated with kgen.runtime.apimachinery.markers.resource(...), "
-                                "or controllers with @rbac(...)")
+                                "controllers with @rbac(...), or webhooks with kgen.runtime.webhook.markers.webhook(...)")
     return declared
 
 

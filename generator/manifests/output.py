@@ -22,6 +22,8 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _string(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    if value == "":
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')  # sigs.k8s.io/yaml's ""
     if "\n" in value and not any(line != line.rstrip() for line in value.split("\n")):
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
     return dumper.represent_scalar("tag:yaml.org,2002:str", value)

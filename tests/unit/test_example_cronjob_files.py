@@ -32,6 +32,12 @@ def test_role_is_what_kgen_manifests_writes_from_the_rbac_markers() -> None:
     assert sorted(os.listdir(EXAMPLE / "config" / "rbac")) == ["role.yaml"]
 
 
+def test_webhook_configurations_are_what_kgen_manifests_writes_from_the_webhook_markers() -> None:
+    assert kgen(["manifests", "--module", "examples.cronjob.webhook", "--out", "examples/cronjob/config/webhook",
+                 "--check"]) == 0
+    assert sorted(os.listdir(EXAMPLE / "config" / "webhook")) == ["manifests.yaml"]
+
+
 def test_client_is_what_kgen_generate_makes_of_the_crd() -> None:
     assert kgen(["generate", "--crd", "examples/cronjob/config/crd", "--out", "examples/cronjob",
                  "--package", "client", "--check"]) == 0

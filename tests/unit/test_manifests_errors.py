@@ -64,9 +64,9 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(
 def test_module_without_resources_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert kgen(["manifests", "--allow-dangerous-types", "--module", P, "--out", str(tmp_path / "o")]) == 2
     assert capsys.readouterr().err == (
-        f"kgen manifests: --module {P}: has no class marked @resource and nothing marked @rbac "
+        f"kgen manifests: --module {P}: has no class marked @resource and nothing marked @rbac or @webhook "
         "(expected model classes decorated with kgen.runtime.apimachinery.markers.resource(...), "
-        "or controllers with @rbac(...))\n"
+        "controllers with @rbac(...), or webhooks with kgen.runtime.webhook.markers.webhook(...))\n"
     )
 
 

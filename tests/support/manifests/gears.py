@@ -4,19 +4,21 @@ Two versions of one kind, v1 stored and giving the short names and categories on
 none), a spec with one-of constraints (listed before the CEL rule: controller-gen orders them its
 own way), a title and examples, an ``Int32``, an ``int`` (Go's int64) and a float (written only
 with ``--allow-dangerous-types``), and embedded k8s.io/api types. The docstrings are the Go
-comments, so that descriptions compare too (``--max-desc-len``).
+comments, so that descriptions compare too (``--max-desc-len``). Admission webhooks with every
+option of ``+kubebuilder:webhook``, and a conversion webhook for the kind.
 """
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from kgen.kubernetes.models.core.v1 import Affinity, LocalObjectReference
+from kgen.kubernetes.models.core.v1 import Affinity, LocalObjectReference, Pod
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery import Model, field
 from kgen.runtime.apimachinery.markers import (
     AtLeastOneOf, AtMostOneOf, ExactlyOneOf, Example, Int32, Title, XValidation, constraints, resource,
 )
+from kgen.runtime.webhook.markers import conversion_webhook, webhook
 
 GROUP = "gears.kgen.dev"
 
@@ -89,3 +91,17 @@ class GearV2(Model, kw_only=True):
     kind: str | None = None
     metadata: ObjectMeta | None = None
     spec: GearSpecV2
+
+
+@webhook(GearV1, mutating=True, name="mgear.kgen.dev", failure_policy="Ignore", side_effects="NoneOnDryRun",
+         verbs=("CREATE", "update", "delete"), timeout_seconds=5, reinvocation_policy="ifneeded", match_policy="equivalent",
+         service_name="gears-webhook", service_namespace="gears", service_port=8443)
+@webhook(Pod, mutating=False, name="vpod.kgen.dev", groups=("core",), resources=("pods",), path="/validate-pods", verbs=("*",))
+@webhook(GearV1, mutating=False, name="agear.kgen.dev", url="https://gears.example.com/validate")
+class GearWebhooks:
+    """Admission webhooks with every option controller-gen's marker has (the Go twin's markers say the same)."""
+
+
+@conversion_webhook(GearV1)
+def convert_gears() -> None:
+    """Where a real project would register v1 <-> v2 conversions (with_conversion) on its manager."""
