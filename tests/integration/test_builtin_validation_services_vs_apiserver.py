@@ -12,7 +12,8 @@ where Go prints its spec diff). The figure is printed in the run's figures secti
 
 kgen follows the newest release's rules. Rows whose answer differs on older releases are pinned
 (``PINNED``: the row runs from that release on): from 1.36 Service and backend names are DNS labels
-(RelaxedServiceNameValidation) and IPs and CIDRs are parsed strictly (StrictIPCIDRValidation).
+(RelaxedServiceNameValidation) and IPs and CIDRs are parsed strictly (StrictIPCIDRValidation); from 1.35 a
+key with two slashes is "a valid label key" (apimachinery's content package).
 """
 
 from __future__ import annotations
@@ -100,6 +101,15 @@ VALID = [
 ]
 
 MISTAKES = [
+    # ObjectMeta, by each kind's name rule
+    Mistake("service: name with a dot", service({"ports": PORT}) | {"metadata": {"name": "web.svc"}}),
+    Mistake("service: name starting with a digit is fine, uppercase is not", service({"ports": PORT}) | {"metadata": {"name": "1Web"}}),
+    Mistake("config map: name not a DNS subdomain", config_map(data={"a": "1"}) | {"metadata": {"name": "Bad_Name"}}),
+    Mistake("secret: bad label value", secret(data={}) | {"metadata": {"name": "s", "labels": {"tier": "front end"}}}),
+    # (the name the server generates ends in five random characters)
+    Mistake("claim: bad generateName", claim(CLAIM) | {"metadata": {"generateName": "Data_"}}, messages=False),
+    Mistake("ingress class: bad name", ingress_class({"controller": "example.com/c"}) | {"metadata": {"name": "My_Class"}}),
+    Mistake("ingress: bad annotation key", ingress({"rules": [rule()]}, annotations={"a/b/c": "x"})),
     # Service ports
     Mistake("service: two ports, one unnamed", service({"ports": [{"name": "http", "port": 80}, {"port": 443}]})),
     Mistake("service: duplicate port names", service({"ports": [{"name": "a", "port": 80}, {"name": "a", "port": 81}]})),
@@ -265,6 +275,7 @@ UPDATES = [
     Mistake("update: claim storageClassName set once", claim(CLAIM), _set("spec.storageClassName", "fast")),
     Mistake("update: ingress class controller changed", ingress_class({"controller": "example.com/a"}),
            _set("spec.controller", "example.com/b")),
+    Mistake("update: config map labels changed", config_map(data={"a": "1"}), _set("metadata.labels", {"v": "2"})),
     Mistake("update: ingress host fixed", ingress({"rules": [rule("a.example.com")]}),
            _set("spec.rules", [rule("b.example.com")])),
 ]
@@ -276,6 +287,10 @@ PINNED: dict[str, tuple[int, int]] = {
     "service: external IP with leading zeros": (1, 36),
     # RelaxedServiceNameValidation (beta 1.36, GA 1.37): a DNS label, no longer a DNS-1035 label
     "ingress: backend service name not a DNS label": (1, 36),
+    "service: name with a dot": (1, 36),
+    "service: name starting with a digit is fine, uppercase is not": (1, 36),
+    # apimachinery 0.35's content.IsLabelKey: "a valid label key" (up to 1.34 "a qualified name")
+    "ingress: bad annotation key": (1, 35),
 }
 """Rows whose apiserver answer differs between releases: the row runs from that release on."""
 

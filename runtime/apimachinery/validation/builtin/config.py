@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from kgen.runtime.apimachinery.validation.builtin import field, register
+from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
 from kgen.runtime.apimachinery.validation.content import is_config_map_key
 from kgen.runtime.apimachinery.validation.structural import FieldError
 
@@ -49,8 +50,8 @@ def _key_errors(bag: dict[str, Any], name: str) -> list[FieldError]:
 
 @register("", "ConfigMap")
 def validate_config_map(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
-    """ValidateConfigMap, and with ``old`` ValidateConfigMapUpdate (ObjectMeta aside)."""
-    errors: list[FieldError] = []
+    """ValidateConfigMap, and with ``old`` ValidateConfigMapUpdate (the name a DNS subdomain)."""
+    errors = object_meta(obj, old, "")
     data, binary = _bag(obj, "data"), _bag(obj, "binaryData")
     if old is not None and old.get("immutable") is True:
         if obj.get("immutable") is not True:
@@ -123,8 +124,8 @@ def _type_errors(kind: str, data: dict[str, bytes], annotations: dict[str, Any])
 
 @register("", "Secret")
 def validate_secret(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
-    """ValidateSecret, and with ``old`` ValidateSecretUpdate (ObjectMeta aside)."""
-    errors: list[FieldError] = []
+    """ValidateSecret, and with ``old`` ValidateSecretUpdate (the name a DNS subdomain)."""
+    errors = object_meta(obj, old, "")
     data = _secret_data(obj)
     kind = obj.get("type") or "Opaque"
     if old is not None:

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from kgen.runtime.apimachinery.validation.builtin import field, register
+from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
 from kgen.runtime.apimachinery.validation.content import (
     is_dns1123_label, is_dns1123_subdomain, is_path_segment_name, is_valid_port_name, is_valid_port_num,
     is_wildcard_dns1123_subdomain, parse_ip_sloppy, regex_error,
@@ -154,10 +155,10 @@ def _spec_errors(spec: dict[str, Any], old_spec: dict[str, Any] | None) -> list[
 
 @register("networking.k8s.io", "Ingress")
 def validate_ingress(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
-    """ValidateIngressCreate, or with ``old`` ValidateIngressUpdate (ObjectMeta aside)."""
+    """ValidateIngressCreate, or with ``old`` ValidateIngressUpdate (the name a DNS subdomain)."""
     spec = _dict(obj.get("spec"))
     old_spec = _dict((old or {}).get("spec")) if old is not None else None
-    errors = _spec_errors(spec, old_spec)
+    errors = object_meta(obj, old, "networking.k8s.io") + _spec_errors(spec, old_spec)
     if old is None:
         annotation = _dict(_dict(obj.get("metadata")).get("annotations")).get("kubernetes.io/ingress.class")
         class_name = spec.get("ingressClassName")
@@ -210,9 +211,11 @@ def _parameters_errors(params: dict[str, Any], path: str) -> list[FieldError]:
 
 @register("networking.k8s.io", "IngressClass")
 def validate_ingress_class(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
-    """ValidateIngressClass, or with ``old`` ValidateIngressClassUpdate (ObjectMeta aside)."""
+    """ValidateIngressClass, or with ``old`` ValidateIngressClassUpdate (the name a DNS subdomain;
+    cluster-scoped: the apiserver clears a namespace sent with it before validating)."""
     spec = _dict(obj.get("spec"))
-    errors: list[FieldError] = []
+    cleared = {**obj, "metadata": {k: v for k, v in _dict(obj.get("metadata")).items() if k != "namespace"}}
+    errors = object_meta(cleared, old, "networking.k8s.io")
     controller = str(spec.get("controller") or "")
     if old is not None:
         before = str(_dict(old.get("spec")).get("controller") or "")

@@ -31,7 +31,9 @@ from kgen.runtime.apimachinery.validation.content import (
     is_dns1123_label, is_dns1123_subdomain, is_qualified_name, is_valid_cidr_legacy, is_valid_ip_legacy,
     is_valid_port_name, is_valid_port_num, parse_ip_sloppy,
 )
+from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
 from kgen.runtime.apimachinery.validation.metav1 import validate_labels
+from kgen.runtime.apimachinery.validation.objectmeta import name_is_dns_label
 from kgen.runtime.apimachinery.validation.structural import FieldError
 
 __all__ = ["default_service", "validate_service"]
@@ -128,13 +130,15 @@ def _registry_update(spec: dict[str, Any], old: dict[str, Any]) -> None:
 
 @register("", "Service")
 def validate_service(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
-    """ValidateServiceCreate (``old`` None) or ValidateServiceUpdate, ObjectMeta aside."""
+    """ValidateServiceCreate (``old`` None) or ValidateServiceUpdate; the name a DNS label
+    (RelaxedServiceNameValidation, GA in 1.37; a DNS-1035 label before 1.36)."""
     svc = default_service(obj)
     spec = svc["spec"]
+    meta_errors = object_meta(obj, old, "", name_is_dns_label)
     if not isinstance(spec, dict):
-        return []
+        return meta_errors
     old_spec: dict[str, Any] | None = None
-    errors: list[FieldError] = []
+    errors: list[FieldError] = list(meta_errors)
     if old is not None:
         old_spec = default_service(old).get("spec")
         if isinstance(old_spec, dict):
@@ -146,7 +150,7 @@ def validate_service(obj: dict[str, Any], old: dict[str, Any] | None) -> list[Fi
         if spec.get("clusterIP") and not spec.get("clusterIPs"):
             spec["clusterIPs"] = [spec["clusterIP"]]
         conflict = _node_port_conflict(spec)
-        if conflict is not None:
+        if conflict is not None:  # (ObjectMeta included: the allocator runs before all validation)
             return [conflict]  # the allocator's error ends the request before validation
     annotations = (svc.get("metadata") or {}).get("annotations") or {}
     old_annotations = ((old or {}).get("metadata") or {}).get("annotations") if old_spec is not None else None

@@ -18,6 +18,7 @@ import copy
 from typing import Any
 
 from kgen.runtime.apimachinery.validation.builtin import field, quantity, register
+from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
 from kgen.runtime.apimachinery.validation.content import is_dns1123_label, is_dns1123_subdomain
 from kgen.runtime.apimachinery.validation.metav1 import validate_label_selector
 from kgen.runtime.apimachinery.validation.structural import FieldError
@@ -146,11 +147,11 @@ def _storage_amount(spec: dict[str, Any]) -> Any:
 
 @register("", "PersistentVolumeClaim")
 def validate_persistent_volume_claim(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
-    """ValidatePersistentVolumeClaim, and with ``old`` ValidatePersistentVolumeClaimUpdate (ObjectMeta aside)."""
+    """ValidatePersistentVolumeClaim, and with ``old`` ValidatePersistentVolumeClaimUpdate (the name a DNS subdomain)."""
     old_spec = (old or {}).get("spec") if old is not None else None
     raw = obj.get("spec")
     spec = prepare_claim_spec(raw if isinstance(raw, dict) else {}, old_spec if isinstance(old_spec, dict) else None)
-    errors = validate_persistent_volume_claim_spec(spec, "spec")
+    errors = object_meta(obj, old, "") + validate_persistent_volume_claim_spec(spec, "spec")
     if not isinstance(old_spec, dict):
         return errors
     before = prepare_claim_spec(old_spec)
