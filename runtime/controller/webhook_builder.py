@@ -7,7 +7,7 @@ conversion webhooks, served by the manager's webhook server at controller-runtim
         .complete()
 
 The paths are controller-runtime's ``generateMutatePath``/``generateValidatePath``, so webhook
-configurations written for a kubebuilder project (controller-gen's; ``kgen manifests`` writes none yet) find them:
+configurations written for a kubebuilder project (controller-gen's, or ``kgen manifests``' from ``@webhook`` markers) find them:
 ``/mutate-<group, dots as dashes>-<version>-<lowercase kind>`` and ``/validate-...`` (the core
 group is empty: ``/validate--v1-configmap``, two dashes, as controller-runtime writes it).
 ``with_defaulter_custom_path``/``with_validator_custom_path`` replace one, checked against
