@@ -130,6 +130,8 @@ MISTAKES = [
     Mistake("service: ExternalName with a cluster IP", service({"type": "ExternalName", "externalName": "a.example.com",
                                                              "clusterIP": "10.0.0.10"})),
     Mistake("service: ExternalName not a DNS name", service({"type": "ExternalName", "externalName": "bad_name.com"})),
+    Mistake("service: ExternalName with IP families", service({"type": "ExternalName", "externalName": "a.example.com",
+                                                                "ipFamilies": ["IPv4"], "ipFamilyPolicy": "SingleStack"})),
     Mistake("service: headless LoadBalancer", service({"type": "LoadBalancer", "clusterIP": "None", "ports": PORT})),
     Mistake("service: headless NodePort", service({"type": "NodePort", "clusterIP": "None", "ports": PORT})),
     Mistake("service: clusterIP not an IP", service({"clusterIP": "10.0.0", "ports": PORT})),
@@ -194,6 +196,9 @@ MISTAKES = [
     Mistake("ingress: bad ingressClassName", ingress({"ingressClassName": "Nginx", "rules": [rule()]})),
     Mistake("ingress: class annotation disagrees", ingress({"ingressClassName": "nginx", "rules": [rule()]},
                                                         annotations={"kubernetes.io/ingress.class": "traefik"})),
+    Mistake("ingress: Prefix path ending in /.", ingress({"rules": [rule(path="/a/.")]})),
+    Mistake("ingress: path with %2F", ingress({"rules": [rule(path="/a%2Fb")]})),
+    Mistake("ingress class: controller of 251 characters", ingress_class({"controller": "example.com/" + "c" * 239})),
     Mistake("ingress class: controller without a domain", ingress_class({"controller": "controller"})),
     Mistake("ingress class: Namespace scope without a namespace", ingress_class({"controller": "example.com/c", "parameters": {
         "kind": "Params", "name": "p", "scope": "Namespace"}})),
@@ -202,6 +207,7 @@ MISTAKES = [
     # ConfigMap
     Mistake("config map: key with a slash", config_map(data={"conf/app": "x"})),
     Mistake("config map: key '..'", config_map(data={"..": "x"})),
+    Mistake("config map: key of 254 characters", config_map(data={"k" * 254: "x"})),
     Mistake("config map: key in both bags", config_map(data={"k": "x"}, binaryData={"k": _b64("y")})),
     Mistake("config map: bad binaryData key", config_map(binaryData={"a b": _b64("y")})),
     Mistake("config map: above 1 MiB", config_map(data={"a": "x" * (1024 * 1024), "b": "y"})),
@@ -215,6 +221,7 @@ MISTAKES = [
                                                      stringData={".dockerconfigjson": "auths: {}"})),
     Mistake("secret: dockerconfigjson an array", secret(type="kubernetes.io/dockerconfigjson",
                                                      stringData={".dockerconfigjson": "[]"})),
+    Mistake("secret: dockercfg truncated JSON", secret(type="kubernetes.io/dockercfg", stringData={".dockercfg": '{"a": '})),
     Mistake("secret: basic-auth without username and password", secret(type="kubernetes.io/basic-auth",
                                                                      stringData={"user": "a"})),
     Mistake("secret: ssh-auth without a key", secret(type="kubernetes.io/ssh-auth", data={})),
@@ -227,6 +234,8 @@ MISTAKES = [
     Mistake("claim: no storage request", claim({"accessModes": ["ReadWriteOnce"]})),
     Mistake("claim: zero storage", claim({**CLAIM, "resources": {"requests": {"storage": "0"}}})),
     Mistake("claim: negative storage", claim({**CLAIM, "resources": {"requests": {"storage": "-1Gi"}}})),
+    Mistake("claim: unknown volumeMode", claim({**CLAIM, "volumeMode": "Raw"})),
+    Mistake("claim: bad volumeAttributesClassName", claim({**CLAIM, "volumeAttributesClassName": "Gold Tier"})),
     Mistake("claim: bad storageClassName", claim({**CLAIM, "storageClassName": "Fast_SSD"})),
     Mistake("claim: bad selector", claim({**CLAIM, "selector": {"matchExpressions": [{"key": "tier", "operator": "In"}]}})),
     Mistake("claim: dataSource of another kind in the core group", claim({**CLAIM, "dataSourceRef": {
