@@ -253,7 +253,8 @@ def test_max_desc_len_cuts_descriptions_as_controller_gen(controller_gen: Path, 
     assert len(same) >= 12 if max_len else True
     cut_go, cut_py = descriptions(oracle), descriptions(ours)
     if max_len == 0:
-        assert oracle == {**ours, "metadata": {**ours["metadata"], "annotations": oracle["metadata"]["annotations"]}}
+        spec = {k: v for k, v in ours["spec"].items() if k != "conversion"}  # kubebuilder's patch, not controller-gen's
+        assert oracle == {**ours, "metadata": {**ours["metadata"], "annotations": oracle["metadata"]["annotations"]}, "spec": spec}
         assert cut_go == {} and cut_py == {}
     assert {p: cut_go.get(p) for p in same} == {p: cut_py.get(p) for p in same}
     assert set(cut_go) == set(cut_py)
