@@ -6,16 +6,20 @@ messages, so a difference here is a wrong 422 cause there.
 The corpus (seeded): edge cases by hand (empty, lengths at and past the limits, dots, slashes,
 wildcards, trailing newlines, non-ASCII), random strings over an alphabet of the characters the
 rules care about, and generated IPs and CIDRs (leading zeros, out-of-range octets, IPv4-mapped
-IPv6, zone suffixes, prefix lengths past the family's bits, bits beyond the prefix)."""
+IPv6, zone suffixes, prefix lengths past the family's bits, bits beyond the prefix). Also Go's
+encoding/json error for a JSON object (kgen.runtime.apimachinery.golang.gojson) on bad and cut
+JSON, the text the apiserver quotes for a Secret's malformed ``.dockerconfigjson``."""
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import subprocess
 from collections.abc import Callable
 from typing import Any
 
+from kgen.runtime.apimachinery.golang import gojson
 from kgen.runtime.apimachinery.validation import content
 from tests.support.oracle import oracle_binary
 
@@ -80,13 +84,33 @@ def _random_ips(rng: random.Random, n: int) -> list[str]:
     return out
 
 
+JSON_EDGES = [
+    b"", b" ", b"{}", b"{", b"}", b'{"a": 1}', b'{"a" 1}', b'{"a": 1,}', b'{"a": 1 "b": 2}', b"[]", b"[1,]", b"[1 2]",
+    b'"s"', b"1", b"-", b"-a", b"01", b"1.", b"1.e5", b"1e", b"1e+", b"tru", b"trux", b"nul", b"null", b"true", b"false",
+    b"{} x", b"{}}", rb'{"a\x": 1}', rb'{"a\u12g4": 1}', rb'{"\n\t\u00e9": 1}', b'{"a\x01": 1}', b"{'a': 1}",
+    b"\xc3\xa9", b"\x80", b"\x7f", b'{"auths": {}}', b"auths: {}", b'{"a": [1, {"b": null}], "c": -1.5e-3}', b"[[[",
+]
+
+
+def _random_json(rng: random.Random, n: int) -> list[bytes]:
+    pieces = ["{", "}", "[", "]", '"a"', '"', ":", ",", " ", "1", "-", ".", "e", "0", "true", "nul", "\\", "\\u", "x", "'"]
+    out = []
+    for _ in range(n):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        valid = json.dumps({"k": [1, {"v": text}]})
+        cut = rng.randint(0, len(valid))
+        out += [text.encode(), valid[:cut].encode(), (valid[:cut] + rng.choice(pieces) + valid[cut:]).encode()]
+    return out
+
+
 def _go_answers(cases: list[dict[str, Any]]) -> list[list[str]]:
     done = subprocess.run([str(oracle_binary("utilvalidation"))], input="".join(json.dumps(c) + "\n" for c in cases),
                           capture_output=True, text=True, timeout=120, check=True)
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
-def _differences(checks: dict[str, Callable[[str], list[str]]]) -> tuple[int, list[str]]:
+def _differences(checks: dict[str, Callable[[str], list[str]]],
+                 json_map: Callable[[bytes], str | None] = gojson.map_unmarshal_error) -> tuple[int, list[str]]:
     rng = random.Random(SEED)
     cases: list[dict[str, Any]] = []
     for name in sorted(checks):
@@ -95,9 +119,16 @@ def _differences(checks: dict[str, Callable[[str], list[str]]]) -> tuple[int, li
         cases += [{"fn": name, "s": s} for s in corpus]
     ports = [-1, 0, 1, 80, 65535, 65536, 70000]
     cases += [{"fn": "is_valid_port_num", "n": n} for n in ports]
+    cases += [{"fn": "json_map", "b": base64.b64encode(b).decode()} for b in JSON_EDGES + _random_json(rng, RANDOM_PER_FUNCTION)]
     differences = []
     for case, go in zip(cases, _go_answers(cases), strict=True):
-        ours = content.is_valid_port_num(case["n"]) if case["fn"] == "is_valid_port_num" else checks[case["fn"]](case["s"])
+        if case["fn"] == "json_map":
+            problem = json_map(base64.b64decode(case["b"]))
+            ours = [] if problem is None else [problem]
+        elif case["fn"] == "is_valid_port_num":
+            ours = content.is_valid_port_num(case["n"])
+        else:
+            ours = checks[case["fn"]](case["s"])
         if ours != go:
             differences.append(f"{case}: go {go}, kgen {ours}")
     return len(cases), differences
@@ -111,7 +142,17 @@ def test_content_checks_say_what_apimachinery_says() -> None:
 
 
 def test_the_comparison_sees_a_planted_difference() -> None:
-    """A label check that forgets the length limit must show up."""
+    """A label check that forgets the length limit, and Python's json words, must show up."""
     planted = dict(STRING_CHECKS, is_dns1123_label=lambda s: content.is_dns1123_label(s[:63]))
     _total, differences = _differences(planted)
     assert differences and all("is_dns1123_label" in d for d in differences)
+
+    def python_words(data: bytes) -> str | None:
+        try:
+            json.loads(data)
+        except ValueError as exc:
+            return str(exc)
+        return None
+
+    _total, differences = _differences(STRING_CHECKS, python_words)
+    assert differences and all("json_map" in d for d in differences)

@@ -1,6 +1,8 @@
 // Command utilvalidation is the oracle for kgen.runtime.apimachinery.validation.content:
 // apimachinery's string and number checks (pkg/util/validation and pkg/api/validate/content) at
-// the envtest version, whose messages the apiserver's Go validation quotes.
+// the envtest version, whose messages the apiserver's Go validation quotes; and for
+// kgen.runtime.apimachinery.golang.gojson: encoding/json's error for a bad JSON object (the text a
+// Secret's .dockerconfigjson check quotes).
 //
 // Reads JSON lines {"fn": NAME, "s": STRING, "n": INT} on stdin and writes one line per case: the
 // messages the function returns (for the IP and CIDR checks, each error's detail), [] when valid.
@@ -8,6 +10,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -19,6 +22,7 @@ import (
 
 type input struct {
 	Fn string `json:"fn"`
+	B  string `json:"b"` // base64 bytes, for json_map
 	S  string `json:"s"`
 	N  int    `json:"n"`
 }
@@ -62,6 +66,15 @@ func run(c input) []string {
 		return details(validation.IsValidCIDRForLegacyField(p, c.S, true, nil))
 	case "is_valid_cidr_legacy_sloppy":
 		return details(validation.IsValidCIDRForLegacyField(p, c.S, false, nil))
+	case "json_map":
+		raw, err := base64.StdEncoding.DecodeString(c.B)
+		if err != nil {
+			panic(err)
+		}
+		if err := json.Unmarshal(raw, &map[string]interface{}{}); err != nil {
+			return []string{err.Error()}
+		}
+		return []string{}
 	}
 	panic(fmt.Sprintf("unknown function %q", c.Fn))
 }

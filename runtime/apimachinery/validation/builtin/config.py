@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from typing import Any
 
+from kgen.runtime.apimachinery.golang.gojson import map_unmarshal_error
 from kgen.runtime.apimachinery.validation.builtin import field, register
 from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
 from kgen.runtime.apimachinery.validation.content import is_config_map_key
@@ -82,23 +82,6 @@ def _secret_data(obj: dict[str, Any]) -> dict[str, bytes]:
     return data
 
 
-def _go_json_error(raw: bytes) -> str | None:
-    """The error json.Unmarshal into ``map[string]interface{}`` gives, or None when it decodes."""
-    text = raw.decode("utf-8", "replace")
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        if exc.pos >= len(text.rstrip()):
-            return "unexpected end of JSON input"
-        char = text[exc.pos]
-        context = "beginning of value" if exc.msg.startswith("Expecting value") else "object key string"
-        return f"invalid character '{char}' looking for {context}"
-    if not isinstance(value, dict):
-        kind = {list: "array", str: "string", bool: "bool", int: "number", float: "number"}.get(type(value))
-        return None if value is None else f"json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
-    return None
-
-
 def _type_errors(kind: str, data: dict[str, bytes], annotations: dict[str, Any]) -> list[FieldError]:
     """What a Secret's type asks of its keys."""
     if kind == "kubernetes.io/service-account-token":
@@ -108,7 +91,7 @@ def _type_errors(kind: str, data: dict[str, bytes], annotations: dict[str, Any])
         key = ".dockercfg" if kind == "kubernetes.io/dockercfg" else ".dockerconfigjson"
         if key not in data:
             return [field.required(f"data[{key}]")]
-        problem = _go_json_error(data[key])
+        problem = map_unmarshal_error(data[key])
         if problem is not None:
             return [field.invalid(f"data[{key}]", _REDACTED, problem)]
     elif kind == "kubernetes.io/basic-auth":
