@@ -1,9 +1,10 @@
 """Label and field selectors on lists, watches and deletecollection, as the apiserver reads them.
 
 Label selectors use apimachinery's parser (``kgen.runtime.apimachinery.labels``), so a selector
-the apiserver refuses is a 400 here too. Field selectors are looser than the apiserver's, on
-purpose: any dotted path works (the apiserver allows only a few fields per resource), with the
-same syntax and escaping (``fields.EscapeValue``), so tests need not know each resource's list.
+the apiserver refuses is a 400 here too, in its words. Field selectors are parsed as
+apimachinery's fields.ParseSelector parses them (syntax, escaping, error messages) but are
+looser than the apiserver's on purpose: any dotted path works (the apiserver allows only a few
+fields per resource), so tests need not know each resource's list.
 """
 
 from __future__ import annotations
@@ -32,18 +33,62 @@ def selector(params: httpx.QueryParams) -> Predicate:
 
 
 def _field_selector(text: str | None) -> Predicate:
-    """A predicate from a field selector: ``a.b=v``, ``a.b==v``, ``a.b!=v``, comma-separated,
-    values escaped as fields.EscapeValue does (``\\,``, ``\\=``, ``\\\\``)."""
+    """A predicate from a field selector, parsed as apimachinery's fields.ParseSelector does:
+    comma-separated terms (``\\,`` escapes a comma), empty terms skipped, each split at its
+    first ``!=``, ``==`` or ``=``, the value unescaped (fields.EscapeValue's ``\\,``, ``\\=``,
+    ``\\\\``), with its error messages (tests/integration/test_fake_vs_server_meta.py)."""
+    selector = text or ""
     terms: list[tuple[str, bool, str]] = []
-    for term in _split_unescaped((text or "").strip(), ",") if (text or "").strip() else []:
-        for op in ("!=", "==", "="):
-            at = term.find(op)
-            if at > 0:
-                terms.append((term[:at].strip(), op != "!=", _unescape(term[at + len(op):])))
+    for term in sorted(_split_terms(selector)):
+        if not term:
+            continue
+        for at in range(len(term)):
+            op = next((op for op in ("!=", "==", "=") if term.startswith(op, at)), None)
+            if op is not None:
+                terms.append((term[:at], op != "!=", _unescape_value(term[at + len(op):])))
                 break
         else:
-            raise SelectorError(f"invalid selector: '{text}'; can't understand '{term}'")
+            raise SelectorError(f"invalid selector: '{selector}'; can't understand '{term}'")
     return lambda obj: all((_field_value(obj, path) == value) == equal for path, equal, value in terms)
+
+
+def _split_terms(selector: str) -> list[str]:
+    """fields' splitTerms: split at the commas no backslash escapes."""
+    if not selector:
+        return []
+    terms, start, in_slash = [], 0, False
+    for i, char in enumerate(selector):
+        if in_slash:
+            in_slash = False
+        elif char == "\\":
+            in_slash = True
+        elif char == ",":
+            terms.append(selector[start:i])
+            start = i + 1
+    terms.append(selector[start:])
+    return terms
+
+
+def _unescape_value(value: str) -> str:
+    """fields.UnescapeValue, with its errors."""
+    if not any(c in value for c in "\\,="):
+        return value
+    out, in_slash = "", False
+    for char in value:
+        if in_slash:
+            if char not in "\\,=":
+                raise SelectorError(f"invalid field selector: invalid escape sequence: \\{char}")
+            out += char
+            in_slash = False
+        elif char == "\\":
+            in_slash = True
+        elif char in ",=":
+            raise SelectorError(f"invalid field selector: unescaped character in value: {ord(char)}")
+        else:
+            out += char
+    if in_slash:
+        raise SelectorError("invalid field selector: invalid escape sequence: \\")
+    return out
 
 
 def _field_value(obj: Mapping[str, Any], path: str) -> str:
@@ -55,33 +100,3 @@ def _field_value(obj: Mapping[str, Any], path: str) -> str:
     if isinstance(node, bool):
         return "true" if node else "false"
     return str(node)
-
-
-def _split_unescaped(text: str, sep: str) -> list[str]:
-    parts, current, escaped = [], "", False
-    for char in text:
-        if escaped:
-            current += "\\" + char
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char == sep:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    parts.append(current + ("\\" if escaped else ""))
-    return parts
-
-
-def _unescape(value: str) -> str:
-    out, escaped = "", False
-    for char in value:
-        if escaped:
-            out += char
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        else:
-            out += char
-    return out

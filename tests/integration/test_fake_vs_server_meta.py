@@ -52,6 +52,8 @@ class Newer:
 
     def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         response = self.client.request(method, path, **kwargs)
+        if response.status_code == 400 and "label-key-wording" in self.older:
+            return self._selector_error(response)
         if response.status_code != 422 or not self.older:
             return response
         body = response.json()
@@ -66,6 +68,19 @@ class Newer:
         body = {**body, "details": {**body["details"], "causes": causes},
                 "message": f"{head} is invalid: " + (texts[0] if len(texts) == 1 else f"[{', '.join(texts)}]")}
         return httpx.Response(422, headers=response.headers, json=body, request=response.request)
+
+    def _selector_error(self, response: httpx.Response) -> httpx.Response:
+        """A label selector's key or value in the older words (``label-key-wording``)."""
+        body = response.json()
+        message = str(body.get("message"))
+        if not message.startswith("unable to parse requirement: "):
+            return response
+        newer = message.replace("a qualified name must consist", "a valid label key must consist")
+        newer = newer.replace("must be no more than 63 characters", "must be no more than 63 bytes")
+        if newer == message:
+            return response
+        self.used["label-key-wording"] += 1
+        return httpx.Response(400, headers=response.headers, json={**body, "message": newer}, request=response.request)
 
     def _cause(self, cause: dict[str, Any], details: dict[str, Any]) -> dict[str, Any]:
         field, message = cause["field"], cause["message"]
@@ -296,3 +311,31 @@ def test_retain_keys(sides: tuple[Newer, httpx.Client], namespace: str, figure: 
     assert outcome.server["configmap/metadata"]["code"] == 400, outcome.server["configmap/metadata"]
     assert outcome.server["bare/labels-retain-keys"]["code"] == 422, outcome.server["bare/labels-retain-keys"]
     _report(outcome, figure, "$retainKeys in strategic merge patches")
+
+
+#: Label selectors a list is sent with: malformed ones (each refused with apimachinery's parser
+#: message), and a few valid ones whose parse is as easy to get wrong.
+LABEL_SELECTORS = [
+    "a in (x", "a in x", "a notin (x,y", "a in (x y)", "a in (x,", "a==b==c", "=a", "a,", ",a", "a,,b", "!", "!a=b",
+    "a b", "a/b/c=x", "a=b c", "a>b", "a>1,b<x", "a=(b)", "a!b", "a=!b", "(a)", "a<", "a=b=c", "a>1.5", "Bad_Key!=x",
+    "k=" + "v" * 64, "a in (x,Bad Value)", "a=>1", "a||b", "x in ()", "a in (,)", "a in (x,,y)", "a=", "!a", "a>-1",
+    "a notin (in,notin)", "in=notin", "a>1,", "a>1 b", "a in (x))",
+]
+#: Field selectors on metadata.name (the field every kind supports).
+#: (Which fields a kind supports is left out: the fake takes any dotted path, on purpose.)
+FIELD_SELECTORS = ["metadata.name", "metadata.name=a,", "metadata.name==a==b", "metadata.name=a,,metadata.name=b",
+                   "metadata.name!=a", "metadata.name==x\\,y", ",", "metadata.name=a=b", "metadata.name=a\\x",
+                   "metadata.name=a\\", "metadata.name=s", "metadata.name!=s,metadata.name=s", "metadata.name"]
+
+
+def test_selector_errors(sides: tuple[Newer, httpx.Client], namespace: str, figure: Figure) -> None:
+    server, fake = sides
+    base = f"/api/v1/namespaces/{namespace}/configmaps"
+    steps = [Step("create", "POST", base, _configmap(name="s", labels={"a": "2", "in": "notin"}))]
+    steps += [Step(f"label {s!r}", "GET", base, params={"labelSelector": s}) for s in LABEL_SELECTORS]
+    steps += [Step(f"field {s!r}", "GET", base, params={"fieldSelector": s}) for s in FIELD_SELECTORS]
+    outcome = run(server, fake, steps)  # type: ignore[arg-type]
+    refused = [s for s in LABEL_SELECTORS if outcome.server[f"label {s!r}"].get("code") == 400]
+    assert len(refused) >= 15, refused
+    assert set(server.used) == server.older & {"label-key-wording"}, server.used
+    _report(outcome, figure, f"selectors ({len(refused)} label selectors refused)")

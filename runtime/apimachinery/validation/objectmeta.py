@@ -12,7 +12,8 @@ subdomain rule.
 
 ``validate_object_meta`` returns the errors in apimachinery's order, each as the 422's cause
 reads (``FieldError``), with apimachinery's wording (``k8s.io/apimachinery/pkg/util/validation``
-and ``pkg/api/validate/content``). ``finalizer_warnings`` gives the ``Warning`` headers
+and ``pkg/api/validate/content``, whose name, label key and label value checks live in
+``kgen.runtime.apimachinery.labels``, the layer below, and are re-exported here). ``finalizer_warnings`` gives the ``Warning`` headers
 apiextensions-apiserver adds for a custom resource's new finalizers that are not
 domain-qualified.
 
@@ -26,11 +27,13 @@ unparsable apiVersion is ``must be <group>/<version> or <version>``. This module
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from kgen.runtime.apimachinery.golang.gofmt import go_value
+from kgen.runtime.apimachinery.labels import (
+    is_dns1035_label, is_dns1123_label, is_dns1123_subdomain, is_label_value, is_qualified_name, size as _size,
+)
 from kgen.runtime.apimachinery.validation.structural import FieldError, child
 
 __all__ = [
@@ -43,111 +46,11 @@ __all__ = [
 NameRule = Callable[[str, bool], list[str]]
 """apimachinery's ValidateNameFunc: (name, is a generateName prefix) -> the messages of its errors."""
 
-_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
-_DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
-_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_LABEL_VALUE_FMT = f"({_LABEL_KEY_FMT})?"
-_DNS1123_LABEL = re.compile(_DNS1123_LABEL_FMT)
-_DNS1123_SUBDOMAIN = re.compile(_DNS1123_SUBDOMAIN_FMT)
-_DNS1035_LABEL = re.compile(_DNS1035_LABEL_FMT)
-_LABEL_KEY = re.compile(_LABEL_KEY_FMT)
-_LABEL_VALUE = re.compile(_LABEL_VALUE_FMT)
-_LABEL_KEY_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-_LABEL_VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
-                    "must start and end with an alphanumeric character")
-_DNS1123_LABEL_MSG = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
-                      "start and end with an alphanumeric character")
-_DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-                          "and must start and end with an alphanumeric character")
-_DNS1035_LABEL_MSG = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-                      "alphabetic character, and end with an alphanumeric character")
 TOTAL_ANNOTATION_SIZE_LIMIT = 256 * (1 << 10)
 """apimachinery's TotalAnnotationSizeLimitB: the annotations' keys and values, in bytes."""
 _FINALIZER_ORPHAN = "orphan"
 _FINALIZER_DELETE_DEPENDENTS = "foregroundDeletion"
 _STANDARD_FINALIZERS = frozenset({_FINALIZER_ORPHAN, _FINALIZER_DELETE_DEPENDENTS, "kubernetes"})
-
-
-def _regex_error(msg: str, fmt: str, *examples: str) -> str:
-    """util/validation's RegexError (its examples joined by ``,  or ``, as Go writes them)."""
-    if not examples:
-        return f"{msg} (regex used for validation is '{fmt}')"
-    listed = " or ".join(f"'{e}', " for e in examples)
-    return f"{msg} (e.g. {listed}regex used for validation is '{fmt}')"
-
-
-def _size(value: str) -> int:
-    """Go's len(): bytes, not characters."""
-    return len(value.encode("utf-8", "surrogatepass"))
-
-
-def is_dns1123_label(value: str) -> list[str]:
-    """util/validation.IsDNS1123Label's messages (a namespace's name, a Service's)."""
-    errors = []
-    if _size(value) > 63:
-        errors.append("must be no more than 63 characters")
-    if not _DNS1123_LABEL.fullmatch(value):
-        if _DNS1123_SUBDOMAIN.fullmatch(value):
-            errors.append("must not contain dots")
-        else:
-            errors.append(_regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
-    return errors
-
-
-def is_dns1123_subdomain(value: str, *, max_len_unit: str = "characters") -> list[str]:
-    """util/validation.IsDNS1123Subdomain's messages (most kinds' names); ``max_len_unit``
-    ``bytes`` as pkg/api/validate/content writes the too-long message (a label key's prefix)."""
-    errors = []
-    if _size(value) > 253:
-        errors.append(f"must be no more than 253 {max_len_unit}")
-    if not _DNS1123_SUBDOMAIN.fullmatch(value):
-        errors.append(_regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return errors
-
-
-def is_dns1035_label(value: str) -> list[str]:
-    """util/validation.IsDNS1035Label's messages."""
-    errors = []
-    if _size(value) > 63:
-        errors.append("must be no more than 63 characters")
-    if not _DNS1035_LABEL.fullmatch(value):
-        errors.append(_regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL_FMT, "my-name", "abc-123"))
-    return errors
-
-
-def is_qualified_name(value: str) -> list[str]:
-    """IsQualifiedName (content.IsLabelKey): a label or annotation key, a finalizer name."""
-    errors: list[str] = []
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            errors.append("prefix part must be non-empty")
-        else:
-            errors.extend("prefix part " + m for m in is_dns1123_subdomain(prefix, max_len_unit="bytes"))
-    else:
-        return [f"a valid label key {_regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')} "
-                "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
-    if not name:
-        errors.append("name part must be non-empty")
-    elif _size(name) > 63:
-        errors.append("name part must be no more than 63 bytes")
-    if not _LABEL_KEY.fullmatch(name):
-        errors.append("name part " + _regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
-    return errors
-
-
-def is_label_value(value: str) -> list[str]:
-    """IsValidLabelValue (content.IsLabelValue)."""
-    errors = []
-    if _size(value) > 63:
-        errors.append("must be no more than 63 bytes")
-    if not _LABEL_VALUE.fullmatch(value):
-        errors.append(_regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
-    return errors
 
 
 def _mask_trailing_dash(name: str) -> str:
