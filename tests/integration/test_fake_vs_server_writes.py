@@ -312,20 +312,135 @@ def custom_resource_status_types_steps(ns: str, admin: httpx.Client) -> list[Ste
     return steps
 
 
+def _containers() -> list[dict[str, Any]]:
+    return [{"name": "c", "image": "registry.invalid/c:1"}]
+
+
+def _template(app: str, restart: str = "Always") -> dict[str, Any]:
+    return {"metadata": {"labels": {"app": app}}, "spec": {"containers": _containers(), "restartPolicy": restart}}
+
+
+_OWNER = {"apiVersion": "v1", "kind": "ConfigMap", "name": "owner", "uid": "6a1b2c3d-0000-4000-8000-000000000001"}
+_CONDITION = {"type": "Ready", "status": "True", "reason": "Because", "message": "m"}
+
+#: (kind, collection path under the namespace or None if cluster-scoped, body, a valid status with
+#: conditions lacking their times, a status merge patch) for each built-in kind the fake serves
+#: with a status subresource.
+STATUS_KINDS: tuple[tuple[str, str, Callable[[str], dict[str, Any]], dict[str, Any], dict[str, Any]], ...] = (
+    ("Deployment", "/apis/apps/v1/namespaces/{ns}/deployments", lambda n: {
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": n}}, "template": _template(n)},
+    }, {"replicas": 1, "conditions": [{**_CONDITION, "type": "Available"}]}, {"status": {"observedGeneration": 1}}),
+    ("StatefulSet", "/apis/apps/v1/namespaces/{ns}/statefulsets", lambda n: {
+        # OnDelete: a RollingUpdate's maxUnavailable default is 1.37's (MaxUnavailableStatefulSet), not 1.34's
+        "spec": {"serviceName": n, "selector": {"matchLabels": {"app": n}}, "template": _template(n),
+                 "updateStrategy": {"type": "OnDelete"}},
+    }, {"replicas": 1, "conditions": [_CONDITION]}, {"status": {"currentRevision": "r1"}}),
+    ("DaemonSet", "/apis/apps/v1/namespaces/{ns}/daemonsets", lambda n: {
+        "spec": {"selector": {"matchLabels": {"app": n}}, "template": _template(n)},
+    }, {"currentNumberScheduled": 1, "numberMisscheduled": 0, "desiredNumberScheduled": 1, "numberReady": 0,
+        "conditions": [_CONDITION]}, {"status": {"numberUnavailable": 1}}),
+    ("ReplicaSet", "/apis/apps/v1/namespaces/{ns}/replicasets", lambda n: {
+        "spec": {"selector": {"matchLabels": {"app": n}}, "template": _template(n)},
+    }, {"replicas": 1, "conditions": [{**_CONDITION, "type": "ReplicaFailure"}]}, {"status": {"fullyLabeledReplicas": 1}}),
+    ("Job", "/apis/batch/v1/namespaces/{ns}/jobs", lambda n: {
+        "spec": {"manualSelector": True, "selector": {"matchLabels": {"app": n}}, "template": _template(n, "Never")},
+    }, {"active": 1, "startTime": "2026-01-02T03:04:05Z"}, {"status": {"ready": 0}}),
+    ("CronJob", "/apis/batch/v1/namespaces/{ns}/cronjobs", lambda n: {
+        "spec": {"schedule": "0 0 * * *", "jobTemplate": {"spec": {"template": _template(n, "Never")}}},
+    }, {"lastScheduleTime": "2026-01-02T03:04:05Z"}, {"status": {"lastSuccessfulTime": "2026-01-02T03:04:05Z"}}),
+    ("Pod", "/api/v1/namespaces/{ns}/pods", lambda n: {"spec": {"containers": _containers()}},
+     {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False"}]}, {"status": {"message": "m"}}),
+    ("Service", "/api/v1/namespaces/{ns}/services", lambda n: {"spec": {"clusterIP": "None", "ports": [{"port": 80}]}},
+     {"conditions": [{**_CONDITION, "lastTransitionTime": "2026-01-02T03:04:05Z"}]}, {"status": {"loadBalancer": {}}}),
+    ("Node", "/api/v1/nodes", lambda n: {"spec": {"podCIDR": "10.0.0.0/24"}},
+     {"conditions": [{"type": "Ready", "status": "True"}], "capacity": {"cpu": "1"}}, {"status": {"phase": "Running"}}),
+    ("Namespace", "/api/v1/namespaces", lambda n: {},
+     {"phase": "Active", "conditions": [{"type": "NamespaceDeletionDiscoveryFailure", "status": "False"}]},
+     {"status": {"phase": "Active"}}),
+    ("PersistentVolumeClaim", "/api/v1/namespaces/{ns}/persistentvolumeclaims", lambda n: {
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+    }, {"phase": "Pending", "conditions": [{"type": "Resizing", "status": "True"}]}, {"status": {"phase": "Bound"}}),
+)
+
+
+def _defaulted(admin: httpx.Client, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` as the server stores it after defaulting (a dry-run create), without what the
+    server sets on a create: what both sides are sent, so the defaulting is not what is compared."""
+    answer = admin.post(path, json=body, params={"dryRun": "All"})
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    metadata = {k: v for k, v in created["metadata"].items()
+                if k not in ("uid", "creationTimestamp", "resourceVersion", "managedFields", "generation")}
+    return {**{k: v for k, v in created.items() if k != "status"}, "metadata": metadata}
+
+
+def status_strategy_steps(ns: str, admin: httpx.Client) -> list[Step]:
+    """Items 6 and 7: a /status write of each built-in kind keeps the metadata it sends but what
+    its status strategy resets (``PrepareForUpdate``: the spec always, a Deployment's labels, a
+    Pod's ownerReferences) and its field manager owns them (``GetResetFields``); a condition's
+    absent ``metav1.Time`` fields come back ``null`` (a zero Time is a struct Go writes as null) and
+    are owned. Then a merge patch of /status, a main-resource update changing the labels, and a read."""
+    steps: list[Step] = []
+    for kind, collection, make, status, patch in STATUS_KINDS:
+        name = f"{ns}-{kind.lower()}" if "{ns}" not in collection else kind.lower()
+        base = collection.format(ns=ns)
+        api_version = "apps/v1" if "/apps/" in base else "batch/v1" if "/batch/" in base else "v1"
+        body = _defaulted(admin, base, {"apiVersion": api_version, "kind": kind, "metadata": {"name": name}, **make(name)})
+        path = f"{base}/{name}"
+        steps += [
+            Step(f"{kind}-create", "POST", base, body),
+            Step(f"{kind}-status", "PUT", f"{path}/status", _status_body(f"{kind}-create", status)),
+            Step(f"{kind}-status-patch", "PATCH", f"{path}/status",
+                 {**patch, "metadata": {"annotations": {"b": "2"}, "labels": {"p": "1"}}}, content_type=MERGE),
+            Step(f"{kind}-get", "GET", path),
+        ]
+    deployment = f"/apis/apps/v1/namespaces/{ns}/deployments/deployment"
+    steps += [  # the issue's case: a merge patch of conditions without their times
+        Step("Deployment-conditions", "PATCH", f"{deployment}/status", {"status": {"conditions": [
+            {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable", "message": "m"},
+        ]}}, content_type=MERGE),
+        Step("Deployment-relabel", "PUT", deployment, _edit("Deployment-conditions", metadata={"labels": {"m": "1"}})),
+    ]
+    return steps
+
+
+def _status_body(label: str, status: dict[str, Any]) -> Callable[[Answers], Any]:
+    """The object as created with a status, new labels, annotations, a finalizer and an owner, and
+    a changed spec (which no status strategy takes)."""
+
+    def body(answers: Answers) -> Any:
+        obj = answers[label]
+        metadata = {**obj["metadata"], "labels": {"l": "1"}, "annotations": {"a": "1"}, "finalizers": ["kgen.dev/f"],
+                    "ownerReferences": [_OWNER]}
+        return {**obj, "metadata": metadata, "spec": {**obj.get("spec", {}), "bogusChange": None}, "status": status}
+
+    return body
+
+
 SCENARIOS: dict[str, Callable[[str, httpx.Client], list[Step]]] = {
     "resource-version": resource_version_steps,
     "apply-conflict-order": apply_conflict_order_steps,
     "generation-json-types": generation_json_types_steps,
     "custom-resource-status-types": custom_resource_status_types_steps,
+    "status-strategies": status_strategy_steps,
 }
 
 
 @pytest.mark.integration
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
 def test_fake_writes_like_the_server(admin: httpx.Client, namespace: str, scenario: str, figure: Figure) -> None:
-    with _sides(admin) as (server, fake):
-        outcome = run(server, fake, SCENARIOS[scenario](namespace, admin), managed_fields=True)
+    try:
+        with _sides(admin) as (server, fake):
+            outcome = run(server, fake, SCENARIOS[scenario](namespace, admin), managed_fields=True)
+    finally:
+        for path in (f"/api/v1/nodes/{namespace}-node", f"/api/v1/namespaces/{namespace}-namespace"):  # cluster-scoped leftovers
+            admin.patch(path, json={"metadata": {"finalizers": None}}, headers={"Content-Type": MERGE})
+            admin.delete(path)
     _report(outcome, figure, scenario)
+    if scenario == "status-strategies":  # the scenario reached what it is about
+        conditions = outcome.server["Deployment-conditions"]["status"]["conditions"]
+        assert [(c["lastUpdateTime"], c["lastTransitionTime"]) for c in conditions] == [(None, None)]
+        assert outcome.server["Deployment-get"]["metadata"]["annotations"] == {"a": "1", "b": "2"}
     if scenario == "generation-json-types":  # the scenario reached what it is about
         labels = [f"put{i}-{f}-{json.dumps(v)}" for i, (f, v) in enumerate(JSON_TYPE_CHANGES)]
         generations = [outcome.server[label]["metadata"]["generation"] for label in labels]

@@ -27,6 +27,7 @@ from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.schema.decode import decoded, go_numbers
 from kgen.runtime.fake.store import Store, meta, now
 from kgen.runtime.fake.schema.validation import check_valid
+from kgen.runtime.fake.handlers import strategy
 from kgen.runtime.fake.handlers.writes import (
     check_identity, check_version, next_version, save, stored_extras, tracks_generation, typed,
 )
@@ -84,6 +85,7 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
         if tracks_generation(info, new):
             new_meta["generation"] = 1
         new = decoded(info, new)
+        strategy.prepare_for_create(info, new)
         check_valid(route, new)
         _set_entries(new, entries)
         if not call.dry_run:

@@ -36,6 +36,7 @@ from kgen.runtime.fake.selectors import selector
 from kgen.runtime.fake.store import Key, Obj, Store, builtin, copy, meta, now
 from kgen.runtime.fake.schema.decode import decoded
 from kgen.runtime.fake.schema.validation import check_valid
+from kgen.runtime.fake.handlers import strategy
 from kgen.runtime.fake.handlers.writes import (
     check_identity, check_uid, check_version, next_version, record_update, save, tracks_generation, typed,
 )
@@ -101,6 +102,7 @@ def _create(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
     if tracks_generation(info, new):
         new_meta["generation"] = 1
     new = decoded(info, new)
+    strategy.prepare_for_create(info, new)
     record_update(store, route, call, None, new)
     if not call.dry_run:
         store.commit(info, key, new, None)

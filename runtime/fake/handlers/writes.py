@@ -9,8 +9,10 @@ The apiserver's registry strategy, reduced to what clients can observe:
   ``metadata.uid`` (an object deleted and recreated since the body was read);
 - the server owns uid, creationTimestamp, generation, resourceVersion, deletion fields and
   managedFields: a write cannot change them;
-- status isolation: with a ``status`` subresource, main-resource writes keep the stored status
-  and ``/status`` writes change only the status;
+- status isolation: with a ``status`` subresource, main-resource writes keep the stored status;
+  a custom resource's ``/status`` writes change only the status, a built-in's everything but
+  what its status strategy resets (the spec, a Deployment's labels, a Pod's owner references:
+  ``fieldmanagers.status_reset_fields``), so annotations and finalizers go through;
 - ``generation`` counts changes to anything but metadata and status (``PrepareForUpdate`` of
   the registry strategies); a Deployment's annotations count too (apps' deployment strategy:
   they are copied to its ReplicaSets), and a custom resource without a status subresource
@@ -36,8 +38,9 @@ from typing import Any
 from kgen.runtime.apimachinery.patch.jsonpatch import json_equal
 from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.fake.errors import Failure, bad_request, conflict, details, qualified
-from kgen.runtime.fake.schema.fieldmanagers import field_manager, record_scale_update
+from kgen.runtime.fake.schema.fieldmanagers import field_manager, record_scale_update, status_reset_fields
 from kgen.runtime.fake.request import Call, Route
+from kgen.runtime.fake.handlers import strategy
 from kgen.runtime.fake.schema.decode import decoded, go_numbers
 from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
 from kgen.runtime.gentype.resource import ResourceInfo
@@ -102,7 +105,7 @@ def _spec_of(store: Store, info: ResourceInfo, obj: Mapping[str, Any]) -> Obj:
 def next_version(store: Store, route: Route, stored: Obj, incoming: Obj) -> Obj:
     """What an update (or a patch's result) makes of ``stored``: the server's own metadata
     kept, the status kept by main-resource writes, only the status taken by status writes."""
-    if route.subresource == "status":
+    if route.subresource == "status" and not builtin(route.info.group):
         new: Obj = copy(stored)
         if "status" in incoming:
             new["status"] = copy(incoming["status"])
@@ -117,6 +120,14 @@ def next_version(store: Store, route: Route, stored: Obj, incoming: Obj) -> Obj:
             new_meta[key] = old_meta[key]
         else:
             new_meta.pop(key, None)
+    if route.subresource == "status":  # a built-in's: what its status strategy resets is kept
+        for path in status_reset_fields(route.info):
+            source, target = (old_meta, new_meta) if path[0] == "metadata" else (stored, new)
+            if path[-1] in source:
+                target[path[-1]] = copy(source[path[-1]])
+            else:
+                target.pop(path[-1], None)
+        return decoded(route.info, new)
     if route.info not in store.without_status:
         if "status" in stored:
             new["status"] = copy(stored["status"])
@@ -222,6 +233,8 @@ def save(store: Store, route: Route, stored: Obj, new: Obj, dry_run: bool, extra
     ``extras`` are the new object's); finishes a deletion whose last finalizer is gone."""
     key = (route.info, route.key)
     extras = extras or {}
+    # The strategy's own changes come after the field manager saw the request's object.
+    strategy.prepare_for_update(route.info, route.subresource, stored, new)
     unchanged = json_equal(_without_times(new), _without_times(stored))  # JSON's equality: 1 is not true
     if unchanged and not extras and not store.extras.get(key):
         return stored

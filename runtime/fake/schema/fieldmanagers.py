@@ -3,9 +3,9 @@
 The apiserver builds one ``FieldManager`` per resource and subresource
 (``kgen.runtime.apimachinery.util.managedfields.fieldmanager``), over the kind's schema and with the strategy's
 ``GetResetFields``: a resource with a status subresource resets ``status`` on its main
-resource, and its status subresource resets ``metadata`` and ``spec`` (the custom resource
-strategies' sets; the built-in status strategies reset those or parts of them, and the fake's
-status writes take only the status anyway). A custom resource's schema is the merge schema of
+resource, and its status subresource resets what its status strategy does
+(``status_reset_fields``: a custom resource's ``metadata`` and ``spec``, a built-in kind's
+``spec`` and, for some kinds, parts of its metadata). A custom resource's schema is the merge schema of
 the generated package its model comes from; a kind with no generated model (registered on the
 tracker without one) is read as the common CRD that declares ``spec`` and ``status`` and
 preserves unknown fields inside them (``smdschema.SCHEMALESS``).
@@ -23,14 +23,14 @@ from kgen.runtime.fake.schema.decode import model_for
 from kgen.runtime.fake.store import Store, builtin
 from kgen.runtime.gentype.resource import ResourceInfo
 
-__all__ = ["field_manager", "record_scale_update"]
+__all__ = ["field_manager", "record_scale_update", "status_reset_fields"]
 
 
 def field_manager(store: Store, info: ResourceInfo, subresource: str) -> FieldManager:
     """The field manager of ``info``'s resource (``subresource`` "" for the main resource)."""
     with_status = info not in store.without_status
     if subresource == "status":
-        reset: tuple[tuple[str, ...], ...] = (("metadata",), ("spec",))
+        reset: tuple[tuple[str, ...], ...] = status_reset_fields(info)
     elif not subresource and with_status:
         reset = (("status",),)
     else:
@@ -44,6 +44,26 @@ def field_manager(store: Store, info: ResourceInfo, subresource: str) -> FieldMa
     if ts is None:
         return FieldManager(api_version, kind, subresource, schemaless=True, reset_fields=reset)
     return FieldManager(api_version, kind, subresource, schema=ts, reset_fields=reset)
+
+
+_STATUS_RESETS: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {
+    ("apps", "deployments"): (("spec",), ("metadata", "labels")),
+    ("", "pods"): (("spec",), ("metadata", "deletionTimestamp"), ("metadata", "ownerReferences")),
+}
+"""Built-in status strategies that reset more than the spec (pkg/registry/<group>/<kind>/strategy.go,
+the status strategy's ``PrepareForUpdate`` and ``GetResetFields``, the same on 1.34 and 1.37)."""
+
+
+def status_reset_fields(info: ResourceInfo) -> tuple[tuple[str, ...], ...]:
+    """What a ``/status`` write of the resource cannot change, the status strategy's reset fields:
+    a built-in kind's spec (StatefulSet, DaemonSet, ReplicaSet, Job, CronJob, Service, Node,
+    Namespace, PersistentVolumeClaim and the rest), a Deployment's labels too, a Pod's
+    deletionTimestamp and ownerReferences too; the rest of the metadata it sends is written and
+    owned. A custom resource's status write takes only the status (apiextensions' statusStrategy
+    copies the stored object and puts the status back): metadata and spec."""
+    if not builtin(info.group):
+        return (("metadata",), ("spec",))
+    return _STATUS_RESETS.get((info.group, info.plural), (("spec",),))
 
 
 _REPLICAS: Path = (PathElement.field("spec"), PathElement.field("replicas"))
