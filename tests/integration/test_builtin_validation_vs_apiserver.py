@@ -59,6 +59,12 @@ VALID = [
     Mistake("valid Pod", pod()),
     Mistake("a volume without a source (defaulted to an emptyDir)", with_(deployment(), "spec.template.spec.volumes", [{"name": "v"}])),
     Mistake("valid Deployment scaled (update)", deployment(), change=_scaled(5)),
+    Mistake("valid Deployment image changed (update)", deployment(), change=_set(f"{C0}.image", "nginx:1.28")),
+    Mistake("valid StatefulSet scaled (update)", stateful_set(), change=_scaled(3)),
+    Mistake("valid suspended Job's resources and node selector changed (update)", job(suspend=True),
+            change=lambda s: with_(with_(s, "spec.template.spec.containers[0].resources", {"requests": {"cpu": "2"}}),
+                                   "spec.template.spec.nodeSelector", {"pool": "big"})),
+    Mistake("valid CronJob suspended (update)", cron_job(), change=_set("spec.suspend", True)),
     Mistake("valid sidecar init container", pod(initContainers=[container("log", restartPolicy="Always",
                                                                             readinessProbe={"exec": {"command": ["true"]}})])),
 ]
@@ -130,7 +136,10 @@ MISTAKES = [
     Mistake("Deployment selector changed (update)", deployment(),
             change=lambda s: with_(with_(s, "spec.selector.matchLabels.app", "api"), "spec.template.metadata.labels.app", "api")),
     Mistake("Deployment replicas -3 (update)", deployment(), change=_scaled(-3)),
+    Mistake("Deployment template broken by an update", deployment(), change=_set(f"{C0}.image", "")),
     # ReplicaSets
+    Mistake("ReplicaSet selector changed (update)", replica_set(),
+            change=lambda s: with_(with_(s, "spec.selector.matchLabels.tier", "x"), "spec.template.metadata.labels.tier", "x")),
     Mistake("ReplicaSet with an empty selector", with_(replica_set(), "spec.selector", {})),
     Mistake("ReplicaSet restartPolicy OnFailure", with_(replica_set(), "spec.template.spec.restartPolicy", "OnFailure")),
     # StatefulSets
@@ -154,6 +163,9 @@ MISTAKES = [
     Mistake("DaemonSet restartPolicy Never", with_(daemon_set(), "spec.template.spec.restartPolicy", "Never")),
     Mistake("DaemonSet maxUnavailable not a percent", with_(daemon_set(), "spec.updateStrategy",
                                                             {"rollingUpdate": {"maxUnavailable": "ten"}})),
+    Mistake("DaemonSet selector changed (update)", daemon_set(),
+            change=lambda s: with_(with_(s, "spec.selector.matchLabels.tier", "x"), "spec.template.metadata.labels.tier", "x")),
+    Mistake("DaemonSet strategy broken by an update", daemon_set(), change=_set("spec.updateStrategy.type", "Replace")),
     # Jobs
     Mistake("Job without a restartPolicy", without(job(), "spec.template.spec.restartPolicy")),
     Mistake("Job restartPolicy Always", with_(job(), "spec.template.spec.restartPolicy", "Always")),
@@ -166,7 +178,11 @@ MISTAKES = [
     Mistake("Job with manualSelector and no selector", with_(job(), "spec.manualSelector", True)),
     Mistake("Job template changed (update)", job(), change=_set("spec.template.spec.containers[0].image", "busybox:1.37"), messages=False),
     Mistake("Job completions changed (update)", job(), change=_set("spec.completions", 4)),
+    Mistake("Job parallelism -1 (update)", job(), change=_set("spec.parallelism", -1)),
+    Mistake("suspended Job's image changed (update)", job(suspend=True),
+            change=_set("spec.template.spec.containers[0].image", "busybox:1.37"), messages=False),
     # CronJobs
+    Mistake("CronJob schedule broken by an update", cron_job(), change=_set("spec.schedule", "* * *")),
     Mistake("CronJob schedule of one field", with_(cron_job(), "spec.schedule", "hourly")),
     Mistake("CronJob minute 61", with_(cron_job(), "spec.schedule", "61 * * * *")),
     Mistake("CronJob schedule with a word", with_(cron_job(), "spec.schedule", "0 noon * * *")),
@@ -203,6 +219,9 @@ MISTAKES = [
 PINNED: dict[str, tuple[int, int]] = {
     # 1.37 reports each immutable field (ValidateImmutableField); up to 1.36 one Forbidden at ``spec``
     "StatefulSet serviceName changed (update)": (1, 37),
+    # MutablePodResourcesForSuspendedJobs: a suspended Job's pod spec is compared, resources aside
+    "valid suspended Job's resources and node selector changed (update)": (1, 37),
+    "suspended Job's image changed (update)": (1, 37),
     # the message lists `fileKeyRef` once EnvFiles is on (beta, default on, from 1.35)
     "env valueFrom with no source": (1, 35),
 }

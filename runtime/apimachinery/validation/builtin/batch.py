@@ -6,7 +6,8 @@ controller-uid labels to the template before validating, so a hand-written selec
 (``selector`` not auto-generated; the message quotes the server-made uid, which the client
 cannot know: it is written here as the nil UUID). A Job's template must say ``restartPolicy:
 OnFailure`` or ``Never`` (the pod default ``Always`` is refused). On an update the template,
-selector, completion mode and the other immutable fields may not change.
+selector, completion mode and the other immutable fields may not change (a suspended Job's
+scheduling directives and container resources may: 1.37's rule, MutablePodResourcesForSuspendedJobs).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from kgen.runtime.apimachinery.validation.builtin import field, register
-from kgen.runtime.apimachinery.validation.builtin.container import _dict, _str, nonnegative
+from kgen.runtime.apimachinery.validation.builtin.container import _dict, _list, _str, nonnegative
 from kgen.runtime.apimachinery.validation.builtin.cron import schedule_error
 from kgen.runtime.apimachinery.validation.builtin.meta import object_meta, selector_json, selector_matches
 from kgen.runtime.apimachinery.validation.builtin.pod import validate_pod_template_spec
@@ -131,12 +132,39 @@ def _job_update(spec: dict[str, Any], before: dict[str, Any], path: str) -> list
         errors.append(field.invalid(child(path, "completions"), spec.get("completions"), "field is immutable"))
     if spec.get("selector") != before.get("selector"):
         errors.append(field.invalid(child(path, "selector"), selector_json(spec.get("selector")), "field is immutable"))
-    if before.get("suspend") is not True and spec.get("template") != before.get("template"):
-        errors.append(field.invalid(child(path, "template"), field.Shown("<template>"), "field is immutable"))
+    if before.get("suspend") is not True:
+        if spec.get("template") != before.get("template"):
+            errors.append(field.invalid(child(path, "template"), field.Shown("<template>"), "field is immutable"))
+    elif _dict(spec.get("template")).get("spec") != _suspended_allowed(_dict(spec.get("template")).get("spec"),
+                                                                      _dict(before.get("template")).get("spec")):
+        errors.append(field.invalid(child(child(path, "template"), "spec"), field.Shown("<pod spec>"), "field is immutable"))
     for key in _IMMUTABLE:
         if spec.get(key) != before.get(key):
             errors.append(field.invalid(child(path, key), spec.get(key), "field is immutable"))
     return errors
+
+
+def _suspended_allowed(new: Any, old: Any) -> dict[str, Any]:
+    """The old pod spec with what a suspended Job's update may change taken from the new one
+    (MutablePodResourcesForSuspendedJobs, 1.37: validatePodResourceUpdatesOnly): the scheduling
+    directives and each container's resources (containers matched by position and name)."""
+    new, copied = _dict(new), dict(_dict(old))
+    for key in ("nodeSelector", "tolerations", "schedulingGates", "affinity"):
+        if key in new:
+            copied[key] = new[key]
+        else:
+            copied.pop(key, None)
+    for key in ("containers", "initContainers"):
+        mine, theirs = _list(new.get(key)), [dict(_dict(c)) for c in _list(copied.get(key))]
+        if key in copied and len(mine) == len(theirs):
+            for c, n in zip(theirs, mine, strict=True):
+                if c.get("name") == _dict(n).get("name"):
+                    if "resources" in _dict(n):
+                        c["resources"] = _dict(n)["resources"]
+                    else:
+                        c.pop("resources", None)
+            copied[key] = theirs
+    return copied
 
 
 @register("batch", "CronJob")
