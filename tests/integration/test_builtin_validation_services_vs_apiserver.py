@@ -19,6 +19,8 @@ key with two slashes is "a valid label key" (apimachinery's content package).
 from __future__ import annotations
 
 import base64
+import copy
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +29,7 @@ import pytest
 
 from kgen.runtime.testing import KubeAPIServer
 from tests.conftest import Figure
-from tests.support.builtin_validation import Mistake, differences, kgen_answer, server_answer, with_
+from tests.support.builtin_validation import Mistake, _answer, differences, kgen_answer, server_answer, with_
 from tests.support.versions import minor_of
 
 Obj = dict[str, Any]
@@ -341,6 +343,41 @@ def test_service_ingress_config_and_claim_mistakes_agree_with_the_apiserver(
            f"{len(rows)} rows, {refused} refused by the apiserver, {agreeing} of them agreeing (verdict, field paths, "
            f"messages where deterministic); {accepted}/{valid} valid objects accepted by both")
     assert found == [], "\n".join(found)
+
+
+BOUND = [
+    # (a resize validation lets through, the PersistentVolumeClaimResize admission plugin refuses
+    # for a claim no storage class provisioned: a 403 no client-side check can predict)
+    Mistake("bound claim: storage below the capacity", claim(CLAIM), _set("spec.resources.requests.storage", "500Mi")),
+    Mistake("bound claim: volumeAttributesClassName set", claim(CLAIM), _set("spec.volumeAttributesClassName", "gold")),
+    Mistake("bound claim: access modes changed", claim(CLAIM), _set("spec.accessModes", ["ReadOnlyMany"]), messages=False),
+]
+"""Updates of a claim the apiserver holds as Bound (its status written through /status first, with
+a 1Gi capacity): a bound claim's requests and volumeAttributesClassName are its only mutable spec,
+and the requests may not shrink to or below the capacity."""
+
+
+def test_bound_claims_agree_with_the_apiserver(admin: httpx.Client, namespace: str, figure: Figure) -> None:
+    found: list[str] = []
+    refused = 0
+    for row in BOUND:
+        obj = with_(row.obj, "metadata.name", f"bound-{uuid.uuid4().hex[:6]}")
+        url = f"/api/v1/namespaces/{namespace}/persistentvolumeclaims"
+        created = admin.post(url, json=obj)
+        assert created.status_code == 201, created.text
+        bound = with_(created.json(), "status", {"phase": "Bound", "accessModes": ["ReadWriteOnce"],
+                                                 "capacity": {"storage": "1Gi"}})
+        resp = admin.put(f"{url}/{obj['metadata']['name']}/status", json=bound)
+        assert resp.status_code == 200, resp.text
+        stored = resp.json()
+        assert stored["status"]["phase"] == "Bound"
+        changed = row.change(copy.deepcopy(stored)) if row.change else stored
+        server = _answer(admin.put(f"{url}/{obj['metadata']['name']}", params={"dryRun": "All"}, json=changed))
+        found.extend(differences(row, server, kgen_answer(row, stored)))
+        refused += int(not server.accepted)
+    figure(f"bound claims: {len(BOUND)} updates, {refused} refused by the apiserver, {len(BOUND) - len(found)} agreeing")
+    assert found == [], "\n".join(found)
+    assert refused == 2, "the rows must hold refused updates"
 
 
 def test_the_comparison_sees_a_planted_difference(admin: httpx.Client, namespace: str,
