@@ -4,10 +4,9 @@ controller-gen (``pkg/crd/spec.go``) gathers every version of a kind into one CR
 ``<plural>.<group>``; the names, scope and short names are the kind's (all versions must agree);
 each version carries its own schema, printer columns and subresources; versions are sorted by
 name; a kind with one version stores it, and a kind with several needs exactly one marked
-``storage``. Defaults follow controller-gen's: plural is the kind lower-cased and pluralized
-(flect's English rules, of which the common ones are kept here: ``-s/-x/-z/-ch/-sh`` take
-``-es``, a consonant then ``-y`` takes ``-ies``), singular the kind lower-cased, ``listKind``
-``<Kind>List``.
+``storage``. Defaults follow controller-gen's: plural is the kind pluralized by flect's English
+rules and lower-cased (plural.py: ``Gizmo`` -> ``gizmoes``, ``Policy`` -> ``policies``),
+singular the kind lower-cased, ``listKind`` ``<Kind>List``.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from kgen.runtime.apimachinery.model import Model
 
 from .crd_schema import SchemaBuilder
 from .errors import ManifestError
+from .plural import plural_of
 
 #: The annotation recording what wrote the CRD (controller-gen writes
 #: ``controller-gen.kubebuilder.io/version``).
@@ -38,15 +38,6 @@ class Root:
     @property
     def where(self) -> str:
         return f"{self.cls.__module__}.{self.cls.__qualname__}"
-
-
-def plural_of(kind: str) -> str:
-    word = kind.lower()
-    if word.endswith(("s", "x", "z", "ch", "sh")):
-        return word + "es"
-    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ def _model_facts(model: type, where: str) -> tuple[str, str, str, m.ResourceMark
 
 
 def _webhook(placed: Placed) -> dict[str, Any]:
-    from .crd import plural_of
+    from .plural import plural_of
 
     w = placed.marker
     assert isinstance(w, WebhookMarker)

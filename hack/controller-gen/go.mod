@@ -3,6 +3,7 @@ module kgen.dev/hack/controller-gen
 go 1.26.0
 
 require (
+	github.com/gobuffalo/flect v1.0.3
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 )
