@@ -2,7 +2,8 @@
 tests use: KubeRay, MetalLB, Karpenter, Kyverno, Knative Serving and ExternalDNS, at pinned
 versions, fetched from the Go module proxy as tests/support/corpus.py fetches its eight (and never
 committed). Their example objects are every YAML document in the module, outside the CRD folders,
-whose apiVersion and kind one of the project's CRDs serves; the apiserver decides which are valid.
+whose apiVersion and kind one of the project's CRDs serves (the list kept in kgen's cache once
+found); the apiserver decides which are valid.
 
 (Argo CD, Argo Workflows, Crossplane, CloudNativePG, Tekton, jobset, LeaderWorkerSet and the
 OpenTelemetry operator were tried: the proxy refuses the last six, and Argo CD's releases need a
@@ -13,12 +14,15 @@ the same reason.)
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from kgen.runtime.util.paths import cache_root
 from tests.support.corpus import load_documents, module_dir
 
 
@@ -67,6 +71,20 @@ def crds(project: str) -> list[dict[str, Any]]:
 def examples(project: str, served: set[tuple[str, str]]) -> list[tuple[str, dict[str, Any]]]:
     """(file, object) for every document of the module outside its CRD folders whose
     (apiVersion, kind) is in ``served``, in file order."""
+    source = PROJECTS[project]
+    key = hashlib.sha256(json.dumps(sorted(served)).encode()).hexdigest()[:12]
+    cached = cache_root() / "validation-projects" / f"{project}-{source.version}-{key}.json"
+    if cached.is_file():  # scanning a module's YAMLs (Kyverno's thousands) takes half a minute
+        return [(f, d) for f, d in json.loads(cached.read_text(encoding="utf-8"))]
+    out = _scan_examples(project, served)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(".tmp")
+    partial.write_text(json.dumps(out), encoding="utf-8")
+    partial.replace(cached)
+    return out
+
+
+def _scan_examples(project: str, served: set[tuple[str, str]]) -> list[tuple[str, dict[str, Any]]]:
     base = root(project)
     crd_folders = tuple(base / f for f in PROJECTS[project].crd_folders)
     out = []
