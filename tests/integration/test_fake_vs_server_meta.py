@@ -339,3 +339,34 @@ def test_selector_errors(sides: tuple[Newer, httpx.Client], namespace: str, figu
     assert len(refused) >= 15, refused
     assert set(server.used) == server.older & {"label-key-wording"}, server.used
     _report(outcome, figure, f"selectors ({len(refused)} label selectors refused)")
+
+
+def finalizer_warning_steps(ns: str) -> list[Step]:
+    """A custom resource's finalizers that are not domain-qualified: accepted with a ``Warning``
+    each (apiextensions-apiserver), on create, update, patch and apply, for the finalizers the
+    write adds only; a ConfigMap refuses them instead (core validation)."""
+    widgets = f"/apis/{GROUP}/v1/namespaces/{ns}/widgets"
+    finalizers = ["c", "a.b", "kgen.dev/x", "orphan", "kubernetes", "Bad_Name"]
+    return [
+        Step("create", "POST", widgets, _widget(name="fw", finalizers=finalizers)),
+        Step("update-same", "PUT", f"{widgets}/fw", _edit("create", metadata={"labels": {"l": "1"}})),
+        Step("update-added", "PUT", f"{widgets}/fw", _edit("update-same", metadata={"finalizers": [*finalizers, "d"]})),
+        Step("merge-added", "PATCH", f"{widgets}/fw", {"metadata": {"finalizers": [*finalizers, "d", "e.f"]}},
+             content_type="application/merge-patch+json"),
+        Step("apply-added", "PATCH", f"{widgets}/fw", {
+            "apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": "fw", "finalizers": ["g"]}},
+            params={"fieldManager": "m"}, content_type="application/apply-patch+yaml"),
+        Step("apply-create", "PATCH", f"{widgets}/fa", {
+            "apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": "fa", "finalizers": ["h"]}, "spec": {"a": "x"}},
+            params={"fieldManager": "m"}, content_type="application/apply-patch+yaml"),
+        Step("release", "PATCH", f"{widgets}/fw", {"metadata": {"finalizers": None}}, content_type="application/merge-patch+json"),
+        Step("release-applied", "PATCH", f"{widgets}/fa", {"metadata": {"finalizers": None}},
+             content_type="application/merge-patch+json"),
+    ]
+
+
+def test_finalizer_warnings(sides: tuple[Newer, httpx.Client], namespace: str, figure: Figure) -> None:
+    server, fake = sides
+    outcome = run(server, fake, finalizer_warning_steps(namespace))  # type: ignore[arg-type]
+    assert outcome.server["create"]["kind"] == "Widget", outcome.server["create"]
+    _report(outcome, figure, "custom resources' finalizer warnings")

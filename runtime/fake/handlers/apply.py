@@ -86,17 +86,17 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
             new_meta["generation"] = 1
         new = decoded(info, new)
         strategy.prepare_for_create(info, new)
-        check_valid(route, new)
+        warnings = check_valid(route, new)
         _set_entries(new, entries)
         if not call.dry_run:
             store.commit(info, route.key, new, None)
             if extras := stored_extras(route, merged):
                 store.extras[(info, route.key)] = extras
-        return Reply(201, new)
+        return Reply(201, new, warnings)
     new = next_version(store, route, stored, merged)
-    check_valid(route, new, stored)
+    warnings = check_valid(route, new, stored)
     _set_entries(new, entries)
-    return Reply(200, save(store, route, stored, new, call.dry_run, stored_extras(route, merged)))
+    return Reply(200, save(store, route, stored, new, call.dry_run, stored_extras(route, merged)), warnings)
 
 
 def _set_entries(obj: dict[str, Any], entries: Any) -> None:

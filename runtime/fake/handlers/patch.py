@@ -107,7 +107,7 @@ def _patch(store: Store, route: Route, call: Call, body: Any, patcher: Callable[
     warnings += unknown_field_warnings(route, call, patched, first=tuple(own))
     check_version(route, stored, patched)
     new = next_version(store, route, stored, patched)
-    check_valid(route, new, stored)
+    warnings += check_valid(route, new, stored)
     record_update(store, route, call, stored, new)
     return Reply(200, save(store, route, stored, new, call.dry_run), list(warnings))
 

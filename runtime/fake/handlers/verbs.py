@@ -83,7 +83,7 @@ def _create(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
     # neither: check_valid refuses it (metadata.name: Required value), with the other errors
     if (info.group, info.plural) == ("", "namespaces"):  # the strategy's PrepareForCreate, before validation
         new_meta["labels"] = {**(new_meta.get("labels") or {}), "kubernetes.io/metadata.name": new_meta.get("name", "")}
-    check_valid(route, new if info in store.without_status else {k: v for k, v in new.items() if k != "status"})
+    warnings += check_valid(route, new if info in store.without_status else {k: v for k, v in new.items() if k != "status"})
     key = (route.namespace if info.namespaced else "", str(new_meta["name"]))
     existing = store.objects[info].get(key)
     if existing is not None:
@@ -127,7 +127,7 @@ def _update(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
     check_uid(route, stored, body)
     check_version(route, stored, body)
     new = next_version(store, route, stored, body)
-    check_valid(route, new, stored)
+    warnings = warnings + check_valid(route, new, stored)
     record_update(store, route, call, stored, new)
     return Reply(200, save(store, route, stored, new, call.dry_run), warnings)
 

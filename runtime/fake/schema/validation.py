@@ -31,15 +31,18 @@ from typing import Any
 
 from kgen.runtime.apimachinery.validation.refusal import refusal
 from kgen.runtime.apimachinery.validation import FieldError, validate
-from kgen.runtime.apimachinery.validation.objectmeta import registry_meta_errors
+from kgen.runtime.apimachinery.validation.objectmeta import finalizer_warnings, registry_meta_errors
 from kgen.runtime.fake.errors import Failure
 from kgen.runtime.fake.request import Route
 from kgen.runtime.fake.schema.decode import model_for
+from kgen.runtime.fake.schema.field_validation import header
 from kgen.runtime.fake.store import builtin, meta
 
 
-def check_valid(route: Route, new: dict[str, Any], stored: dict[str, Any] | None = None) -> None:
-    """Raises the apiserver's refusal of ``new`` (``stored``: the object an update replaces)."""
+def check_valid(route: Route, new: dict[str, Any], stored: dict[str, Any] | None = None) -> list[str]:
+    """Raises the apiserver's refusal of ``new`` (``stored``: the object an update replaces); else
+    the ``Warning`` headers its strategy adds: a custom resource's main-resource write warns of
+    each finalizer it adds that is not domain-qualified (``objectmeta.finalizer_warnings``)."""
     schema_errors = _errors(route, new, stored)
     if any(e.type == "BadRequest" for e in schema_errors):
         errors = schema_errors  # not decoded: nothing is validated
@@ -55,6 +58,9 @@ def check_valid(route: Route, new: dict[str, Any], stored: dict[str, Any] | None
     if errors:
         status = refusal({**new, "apiVersion": route.info.api_version, "kind": route.info.kind}, errors)
         raise Failure(int(status["code"]), str(status["reason"]), str(status["message"]), status.get("details"))
+    if builtin(route.info.group) or route.subresource:
+        return []
+    return [header(w) for w in finalizer_warnings(meta(new), None if stored is None else meta(stored))]
 
 
 _IN_BODY = re.compile(r"(^|: )status((?:[.\[]\S*)?) in body ")
