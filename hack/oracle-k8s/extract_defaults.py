@@ -7,14 +7,15 @@ parents and one-element lists); what the empty value became is that type's defau
 kind. Fields holding a struct are kept as ``{}`` (the fake's walk defaults them by their own
 type), everything else as the constant the oracle wrote. A type whose places disagree within a
 kind (a default set by a parent's function for one place only) is reported, and the rules of
-runtime/fake/defaulting_rules.py must own the fields concerned.
+runtime/fake/schema/defaulting_rules.py must own the fields concerned.
 
 Types whose defaults are the same in every kind go to ``types``; a kind's different ones to
-``kinds[<apiVersion>/<Kind>]`` (every kind the oracle decodes is listed, possibly empty).
+``kinds[<apiVersion>/<Kind>]`` (every kind the oracle decodes is listed, possibly empty). That is
+the pinned release's (versions.env); every other supported release is extracted with its own
+oracle, and ``releases[<version>]`` holds the entries it has differently.
 
     .venv/bin/python hack/oracle-k8s/extract_defaults.py            # writes the file, prints a summary
     .venv/bin/python hack/oracle-k8s/extract_defaults.py --check    # exits 1 if the file is stale
-    KGEN_ENVTEST_KUBERNETES_VERSION=1.34.4 ... --out FILE           # another release's data
 """
 
 from __future__ import annotations
@@ -39,15 +40,17 @@ TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 Step = str  # a field name, "[]" (a list's element) or "{}" (a map's value)
 
 
-def oracle() -> str:
-    """The oracle binary's path (built if missing)."""
-    return subprocess.run([str(ROOT / "hack/oracle-k8s/build.sh"), "defaults"], check=True, capture_output=True, text=True).stdout.strip()
+def oracle(version: str) -> str:
+    """The oracle binary's path for a Kubernetes release (built if missing)."""
+    env = {**os.environ, "KGEN_ENVTEST_KUBERNETES_VERSION": version}
+    return subprocess.run([str(ROOT / "hack/oracle-k8s/build.sh"), "defaults"], check=True, capture_output=True, text=True,
+                          env=env).stdout.strip()
 
 
-def run_oracle(objects: list[dict[str, Any]], *flags: str) -> list[dict[str, Any]]:
+def run_oracle(version: str, objects: list[dict[str, Any]], *flags: str) -> list[dict[str, Any]]:
     """Each object defaulted by the oracle (``{"error": ...}`` where it refuses one)."""
     lines = "".join(json.dumps(o) + "\n" for o in objects)
-    out = subprocess.run([oracle(), *flags], input=lines, check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([oracle(version), *flags], input=lines, check=True, capture_output=True, text=True).stdout
     return [json.loads(line) for line in out.splitlines()]
 
 
@@ -137,33 +140,9 @@ def flatten(value: dict[str, Any], raw: dict[str, Any], t: inspect.StructType) -
     return defaults, zeros
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--check", action="store_true", help="exit 1 if --out differs from what would be written")
-    args = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
-    import kgen.kubernetes.models  # noqa: F401  (every group's models)
-    from kgen.runtime.apimachinery.model import Model
-    from kgen.runtime.fake.schema.defaulting import type_name
-    from kgen.runtime.fake.store import builtin
-
-    import importlib
-    import pkgutil
-
-    for mod in pkgutil.walk_packages(kgen.kubernetes.models.__path__, "kgen.kubernetes.models."):
-        importlib.import_module(mod.name)
-    kinds: dict[str, type] = {}
-    pending: list[type] = [Model]
-    while pending:
-        cls = pending.pop()
-        pending.extend(cls.__subclasses__())
-        if "KIND" in cls.__dict__ and "API_VERSION" in cls.__dict__ and cls.__module__.startswith("kgen.kubernetes.models."):
-            api_version, kind = str(cls.__dict__["API_VERSION"]), str(cls.__dict__["KIND"])
-            group = api_version.rpartition("/")[0]
-            if builtin(group) and not kind.endswith("List") and group != "apiextensions.k8s.io" and not group.startswith("meta"):
-                kinds[f"{api_version}/{kind}"] = cls
-
+def extract(version: str, kinds: dict[str, type], type_name: Any) -> dict[str, Any]:
+    """One release's data: the oracle of ``version`` defaults an empty value at every place of
+    every struct type of ``kinds`` (their generated models)."""
     probes: list[tuple[str, list[Step], inspect.StructType]] = []
     objects: list[dict[str, Any]] = []
     for key in sorted(kinds):
@@ -175,9 +154,9 @@ def main() -> int:
             obj = {**obj, "apiVersion": api_version, "kind": kind} if isinstance(obj, dict) else obj
             probes.append((key, path, t))
             objects.append(obj)
-    print(f"extract_defaults: {len(kinds)} kinds, {len(objects)} probes", file=sys.stderr)
-    answers = run_oracle(objects)
-    raws = run_oracle(objects, "-raw")
+    print(f"extract_defaults: {version}: {len(kinds)} kinds, {len(objects)} probes", file=sys.stderr)
+    answers = run_oracle(version, objects)
+    raws = run_oracle(version, objects, "-raw")
     assert len(answers) == len(objects) == len(raws)
 
     per_kind: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
@@ -215,33 +194,82 @@ def main() -> int:
     own = {
         key: {name: flat for name, flat in sorted(entries.items()) if flat != shared[name]} for key, entries in sorted(per_kind.items())
     }
-    version = os.environ.get("KGEN_ENVTEST_KUBERNETES_VERSION") or _pinned()
     data = {
         "version": version,
         "types": {n: f for n, f in shared.items() if f},
         "kinds": own,
         "zeros": {n: dict(sorted(z.items())) for n, z in sorted(zeros.items()) if z},
     }
-    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
     for key, name in sorted(disagree):
-        print(f"extract_defaults: {key}: {name} differs between its places (a rule must own the fields)", file=sys.stderr)
+        print(f"extract_defaults: {version}: {key}: {name} differs between its places (a rule must own the fields)", file=sys.stderr)
     if refused:
-        print(f"extract_defaults: the oracle refuses {len(refused)} kinds: {', '.join(sorted(refused))}", file=sys.stderr)
+        print(f"extract_defaults: {version}: the oracle refuses {len(refused)} kinds: {', '.join(sorted(refused))}", file=sys.stderr)
+    return data
+
+
+def delta(pinned: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """What an older release's data has differently: for each section, the entries (a type's, a
+    kind's) that differ, whole, ``null`` for one the release lacks."""
+    out: dict[str, Any] = {}
+    for section in ("types", "kinds", "zeros"):
+        a, b = pinned[section], other[section]
+        changed = {key: b.get(key) for key in sorted(a.keys() | b.keys()) if a.get(key) != b.get(key)}
+        if changed:
+            out[section] = changed
+    return out
+
+
+def releases() -> list[str]:
+    """The pinned release first, then the other supported ones (versions.env)."""
+    values = dict(
+        line.split("=", 1) for line in (ROOT / "hack/envtest/versions.env").read_text().splitlines()
+        if "=" in line and not line.startswith("#")
+    )
+    pinned = values["KUBERNETES_VERSION"].strip()
+    supported = values["SUPPORTED_KUBERNETES_VERSIONS"].strip().strip('"').split()
+    return [pinned, *(v for v in supported if v != pinned)]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--check", action="store_true", help="exit 1 if --out differs from what would be written")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    import kgen.kubernetes.models  # noqa: F401  (every group's models)
+    from kgen.runtime.apimachinery.model import Model
+    from kgen.runtime.fake.schema.defaulting import type_name
+    from kgen.runtime.fake.store import builtin
+
+    import importlib
+    import pkgutil
+
+    for mod in pkgutil.walk_packages(kgen.kubernetes.models.__path__, "kgen.kubernetes.models."):
+        importlib.import_module(mod.name)
+    kinds: dict[str, type] = {}
+    pending: list[type] = [Model]
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        if "KIND" in cls.__dict__ and "API_VERSION" in cls.__dict__ and cls.__module__.startswith("kgen.kubernetes.models."):
+            api_version, kind = str(cls.__dict__["API_VERSION"]), str(cls.__dict__["KIND"])
+            group = api_version.rpartition("/")[0]
+            if builtin(group) and not kind.endswith("List") and group != "apiextensions.k8s.io" and not group.startswith("meta"):
+                kinds[f"{api_version}/{kind}"] = cls
+
+    pinned, *older = releases()
+    data = extract(pinned, kinds, type_name)
+    data["releases"] = {version: delta(data, extract(version, kinds, type_name)) for version in older}
+    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
     if args.check:
         if not args.out.exists() or args.out.read_text() != text:
             print(f"extract_defaults: {args.out} is stale; run hack/oracle-k8s/extract_defaults.py", file=sys.stderr)
             return 1
         return 0
     args.out.write_text(text)
-    print(f"extract_defaults: wrote {args.out} ({len(data['types'])} types, {len(own)} kinds)", file=sys.stderr)
+    print(f"extract_defaults: wrote {args.out} ({len(data['types'])} types, {len(data['kinds'])} kinds, "
+          f"{len(data['releases'])} older releases)", file=sys.stderr)
     return 0
-
-
-def _pinned() -> str:
-    for line in (ROOT / "hack/envtest/versions.env").read_text().splitlines():
-        if line.startswith("KUBERNETES_VERSION="):
-            return line.split("=", 1)[1].strip()
-    raise SystemExit("extract_defaults: no KUBERNETES_VERSION in hack/envtest/versions.env")
 
 
 if __name__ == "__main__":

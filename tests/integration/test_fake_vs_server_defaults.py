@@ -11,9 +11,11 @@ write's object again, and a status write's).
 Creates are real (not dry-run), in the test's namespace: what is compared is what is stored.
 What the server adds that is no defaulting (``NOT_DEFAULTING``: a Service's allocated cluster IPs,
 the Priority and DefaultTolerationSeconds admission plugins' fields, a new pod's phase and QoS
-class, a Job's generated selector, a DaemonSet's template generation, the PVC protection
-finalizer) is taken out of the server's answers: the fake models no admission plugin, and those
-registry strategies are not modelled yet. The Jobs but one set their own selector
+class, a Job's generated selector, a DaemonSet's template generation; before 1.37 an HPA's
+generation: ``OLDER_NOT_DEFAULTING``) is taken out of both sides' answers: the fake models no admission plugin, and those
+registry strategies are not modelled yet. The fake serves the table's resources as a generated package of the server's release
+(``generated_from``), so it applies that release's defaults: the compatibility suite runs this
+on 1.34 too. The Jobs but one set their own selector
 (``manualSelector``), and the PVC carries the protection finalizer, so the undefaulted update
 is one the server accepts.
 """
@@ -28,6 +30,8 @@ import httpx
 import pytest
 
 from kgen.kubernetes.fake import FakeClientset
+from kgen.runtime.gentype.resource import ResourceInfo
+from kgen.runtime.testing import KubeAPIServer
 from tests.conftest import Figure
 from tests.support.fake_vs_server import Answers, Step, run
 
@@ -133,9 +137,22 @@ def _ids() -> list[str]:
     return [f"{obj['kind']}-{obj['metadata']['name']}" for _, obj in TABLE]
 
 
+#: Kinds the generated fake serves without a status subresource.
+NO_STATUS = {"ConfigMap", "Secret", "ServiceAccount", "RoleBinding"}
+
+
 @pytest.fixture
-def sides(admin: httpx.Client) -> Iterator[tuple[httpx.Client, httpx.Client]]:
+def sides(admin: httpx.Client, kube_apiserver: KubeAPIServer) -> Iterator[tuple[httpx.Client, httpx.Client]]:
+    """(server, fake); the fake serves the table's resources as a generated package of the
+    server's release would (``generated_from``): it applies that release's defaults (a
+    StatefulSet's ``maxUnavailable`` is a 1.37 default, say)."""
     tracker = FakeClientset().tracker
+    for path, obj in TABLE:
+        prefix, plural = path.rsplit("/", 1)
+        parts = prefix.split("/")
+        group, version = ("", parts[1]) if parts[0] == "api" else (parts[1], parts[2])
+        info = ResourceInfo(group, version, plural, True, obj["kind"], generated_from=kube_apiserver.version)
+        tracker.register(info, status=obj["kind"] not in NO_STATUS)
     with httpx.Client(base_url="https://fake.kgen.invalid", transport=tracker.transport()) as fake:
         yield admin, fake
 
@@ -161,10 +178,23 @@ NOT_DEFAULTING: list[tuple[str, tuple[str, ...], str]] = [
 ]
 
 
-def _strip(body: Any) -> bool:
-    """Takes NOT_DEFAULTING's paths out of an answer (and empty maps they leave); whether it changed."""
+#: Like NOT_DEFAULTING, on a server up to a release only: (kind, path, last minor, why).
+OLDER_NOT_DEFAULTING: list[tuple[str, tuple[str, ...], tuple[int, int], str]] = [
+    ("HorizontalPodAutoscaler", ("metadata", "generation"), (1, 36),
+     "an HPA has a metadata.generation from 1.37 only (its strategy), the fake's on every release: bookkeeping"),
+]
+
+
+def _not_defaulting(server_version: str) -> list[tuple[str, tuple[str, ...]]]:
+    minor = tuple(int(part) for part in server_version.removeprefix("v").split(".")[:2])
+    return [(kind, path) for kind, path, _ in NOT_DEFAULTING] + [
+        (kind, path) for kind, path, last, _ in OLDER_NOT_DEFAULTING if minor <= last]
+
+
+def _strip(body: Any, paths: list[tuple[str, tuple[str, ...]]]) -> bool:
+    """Takes ``paths`` out of an answer (and empty maps they leave); whether it changed."""
     changed = False
-    for kind, path, _ in NOT_DEFAULTING:
+    for kind, path in paths:
         if not isinstance(body, dict) or body.get("kind") != kind:
             continue
         parents = [body]
@@ -187,13 +217,14 @@ class _Stripping:
     DaemonSet annotation is the decoding's ``"0"``, the server's strategy makes it ``"1"``).
     ``run`` only calls ``request``."""
 
-    def __init__(self, client: httpx.Client) -> None:
+    def __init__(self, client: httpx.Client, paths: list[tuple[str, tuple[str, ...]]]) -> None:
         self.client = client
+        self.paths = paths
 
     def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
         response = self.client.request(method, url, **kwargs)
         body = response.json() if response.content else None
-        if not _strip(body):
+        if not _strip(body, self.paths):
             return response
         headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "content-encoding")}
         return httpx.Response(response.status_code, headers=headers, content=json.dumps(body).encode())
@@ -227,11 +258,12 @@ def _steps(path: str, obj: Obj, ns: str) -> list[Step]:
 
 @pytest.mark.parametrize("index", range(len(TABLE)), ids=_ids())
 def test_created_object_matches_the_servers(index: int, sides: tuple[httpx.Client, httpx.Client], namespace: str,
-                                            figure: Figure) -> None:
+                                            kube_apiserver: KubeAPIServer, figure: Figure) -> None:
     server, fake = sides
     path, obj = TABLE[index]
     steps = _steps(path, obj, namespace)
-    outcome = run(_Stripping(server), _Stripping(fake), steps, managed_fields=True)  # type: ignore[arg-type]
+    paths = _not_defaulting(kube_apiserver.version)
+    outcome = run(_Stripping(server, paths), _Stripping(fake, paths), steps, managed_fields=True)  # type: ignore[arg-type]
     figure(f"{obj['kind']} {obj['metadata']['name']}: {outcome.compared} operations, {len(outcome.divergences)} divergences")
     assert outcome.server.by_label["create"].get("kind") == obj["kind"], outcome.server.by_label["create"]
     assert not outcome.divergences, "\n".join(map(str, outcome.divergences))

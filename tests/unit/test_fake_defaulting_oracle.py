@@ -5,7 +5,8 @@ again. A seeded random corpus (tests/support/defaulting_corpus.py, 19+ kinds, ev
 field and every field a default depends on present or absent at random) gives 0 differences;
 ``KGEN_DEFAULTING_SEED`` and ``KGEN_DEFAULTING_PER_KIND`` (default 60) change the run. The data
 file is checked for drift against the oracle, and the harness is shown to see a planted
-difference.
+difference. Each supported release's oracle is compared with the fake applying that release's
+data (a generated package of that release).
 """
 
 from __future__ import annotations
@@ -37,27 +38,38 @@ SEED = int(os.environ.get("KGEN_DEFAULTING_SEED", "20261206"))
 PER_KIND = int(os.environ.get("KGEN_DEFAULTING_PER_KIND", "60"))
 
 
+def _releases() -> list[str]:
+    """The supported releases (versions.env), newest first."""
+    for line in (ROOT / "hack/envtest/versions.env").read_text().splitlines():
+        if line.startswith("SUPPORTED_KUBERNETES_VERSIONS="):
+            return list(reversed(line.split("=", 1)[1].strip().strip('"').split()))
+    raise AssertionError("no SUPPORTED_KUBERNETES_VERSIONS")
+
+
 @cache
-def _binary() -> str:
-    env = {k: v for k, v in os.environ.items() if k not in ("KGEN_CACHE_DIR", "KGEN_ENVTEST_KUBERNETES_VERSION")}
+def _binary(release: str) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "KGEN_CACHE_DIR"}
+    env["KGEN_ENVTEST_KUBERNETES_VERSION"] = release
     done = subprocess.run([str(ROOT / "hack/oracle-k8s/build.sh"), "defaults"], capture_output=True, text=True, env=env, timeout=1800)
     assert done.returncode == 0, done.stderr[-4000:]
     return done.stdout.strip().splitlines()[-1]
 
 
-def _oracle(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    done = subprocess.run([_binary()], input="".join(json.dumps(o) + "\n" for o in objects), capture_output=True,
+def _oracle(objects: list[dict[str, Any]], release: str) -> list[dict[str, Any]]:
+    done = subprocess.run([_binary(release)], input="".join(json.dumps(o) + "\n" for o in objects), capture_output=True,
                           text=True, check=True, timeout=600)
     out = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(out) == len(objects), done.stderr[-2000:]
     return out
 
 
-def _kgen(obj: dict[str, Any]) -> dict[str, Any]:
-    """What the fake stores of ``obj``: decoded (pruned, omitempty, defaulted) with the zeros Go writes."""
+def _kgen(obj: dict[str, Any], release: str) -> dict[str, Any]:
+    """What the fake stores of ``obj`` when its package is of ``release``: decoded (pruned,
+    omitempty, defaulted) with the zeros Go writes."""
     api_version, kind = obj["apiVersion"], obj["kind"]
     group, _, version = api_version.rpartition("/")
-    return with_zeros(api_version, kind, decoded(ResourceInfo(group, version, "-", True, kind), obj))
+    info = ResourceInfo(group, version, "-", True, kind, generated_from=release)
+    return with_zeros(api_version, kind, decoded(info, obj), release)
 
 
 def _differences(want: Any, got: Any, path: str = "") -> list[str]:
@@ -76,24 +88,27 @@ def _differences(want: Any, got: Any, path: str = "") -> list[str]:
     return [] if want == got and type(want) is type(got) else [f"{path}: Go {json.dumps(want)[:120]} != kgen {json.dumps(got)[:120]}"]
 
 
-def test_random_corpus_matches_the_apiservers_defaulting() -> None:
+@pytest.mark.parametrize("release", _releases())
+def test_random_corpus_matches_the_apiservers_defaulting(release: str) -> None:
+    """Every supported release's oracle against the fake with a package of that release."""
     objects = corpus(SEED, PER_KIND)
-    answers = _oracle(objects)
+    answers = _oracle(objects, release)
     refused = [(o["metadata"]["name"], a["error"]) for o, a in zip(objects, answers, strict=True) if "error" in a]
     assert not refused, refused[:5]
     differences = []
     for obj, want in zip(objects, answers, strict=True):
-        for difference in _differences(want, _kgen(obj)):
+        for difference in _differences(want, _kgen(obj, release)):
             differences.append(f"{obj['kind']} {obj['metadata']['name']}{difference}")
-    print(f"defaulting: {len(objects)} objects of {len(KINDS)} kinds (seed {SEED}), {len(differences)} differences")
+    print(f"defaulting {release}: {len(objects)} objects of {len(KINDS)} kinds (seed {SEED}), {len(differences)} differences")
     assert not differences, "\n".join(differences[:400])
 
 
 def test_harness_sees_a_planted_difference() -> None:
     deployment = corpus(SEED, 1)[1]
     assert deployment["kind"] == "Deployment"
-    want = _oracle([deployment])[0]
-    got = _kgen(deployment)
+    pinned = _releases()[0]
+    want = _oracle([deployment], pinned)[0]
+    got = _kgen(deployment, pinned)
     assert _differences(want, got) == []
     planted = want["spec"]["progressDeadlineSeconds"] + 1
     got["spec"]["progressDeadlineSeconds"] = planted

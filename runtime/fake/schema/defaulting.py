@@ -20,7 +20,10 @@ decide are never set from the data. tests/unit/test_fake_defaulting_oracle.py co
 with the Go program on a seeded random corpus, tests/integration/test_fake_vs_server_defaults.py
 with the real apiserver.
 
-The data is the pinned Kubernetes release's (``defaults.json``'s ``version``); the Go types are
+The data is the pinned Kubernetes release's (``defaults.json``'s ``version``), with what each other
+supported release defaults differently (``releases``: a StatefulSet's ``maxUnavailable`` before
+1.37, an image volume's pull policy in 1.34, ...); the fake applies its generated package's
+release's (``ResourceInfo.generated_from``). The Go types are
 walked through the generated models (``kgen.runtime.fake.schema.decode.model_for``; ``decode``
 calls ``default`` on every built-in object it decodes, and imports this module), so a kind
 with no loaded model, or one the data does not list (a custom resource, a kind newer than the
@@ -44,26 +47,28 @@ from kgen.runtime.fake.store import Obj
 Data = dict[str, dict[str, Any]]
 
 
-def default(api_version: str, kind: str, obj: Obj) -> Obj:
-    """``obj`` (a built-in kind's, as decoded) defaulted as the apiserver does; a new dict, ``obj``
-    itself untouched. Kinds without a model or without data come back as a copy. Its ``status``
-    also gets the zeros Go writes (``with_zeros``): a new StatefulSet's ``status.replicas: 0``; the
-    rest of the object does not (validation reads it; ``with_zeros`` says why)."""
+def default(api_version: str, kind: str, obj: Obj, release: str = "") -> Obj:
+    """``obj`` (a built-in kind's, as decoded) defaulted as the apiserver of ``release`` does
+    (``1.34.4``; the same minor's data, else the pinned release's: ``data_version()``); a new dict,
+    ``obj`` itself untouched. Kinds without a model or without data come back as a copy. Its
+    ``status`` also gets the zeros Go writes (``with_zeros``): a new StatefulSet's
+    ``status.replicas: 0``; the rest of the object does not (validation reads it; ``with_zeros``
+    says why)."""
     out = copy.deepcopy(obj)
     model = decode.model_for(api_version, kind)
-    kinds = _data()["kinds"]
+    data = _release_data(release)
     key = f"{api_version}/{kind}"
-    if model is None or key not in kinds:
+    if model is None or key not in data["kinds"]:
         return out
     struct = _struct(model)
-    _walk(out, struct, Context(api_version, kind, out, kinds[key], _data()["types"]))
+    _walk(out, struct, Context(api_version, kind, out, data["kinds"][key], data["types"]))
     status = {f.encode_name: f for f in struct.fields}.get("status")
     if isinstance(out.get("status"), dict) and status is not None:
-        _each_struct(out["status"], status.type, _zeros)
+        _each_struct(out["status"], status.type, functools.partial(_zeros, zeros=data["zeros"]))
     return out
 
 
-def with_zeros(api_version: str, kind: str, obj: Obj) -> Obj:
+def with_zeros(api_version: str, kind: str, obj: Obj, release: str = "") -> Obj:
     """``obj`` (defaulted) as encoding/json writes its Go value: with the zero value of every
     non-``omitempty`` field it lacks (a DaemonSet's ``status.numberReady: 0``, a container's
     ``name: ""`` when it has none), from the data's ``zeros``. Validation must not see these (the
@@ -71,20 +76,21 @@ def with_zeros(api_version: str, kind: str, obj: Obj) -> Obj:
     are what a stored object's JSON holds."""
     out = copy.deepcopy(obj)
     model = decode.model_for(api_version, kind)
-    if model is not None and f"{api_version}/{kind}" in _data()["kinds"]:
-        _zeros(out, _struct(model))
+    data = _release_data(release)
+    if model is not None and f"{api_version}/{kind}" in data["kinds"]:
+        _zeros(out, _struct(model), data["zeros"])
     return out
 
 
-def _zeros(value: Obj, struct: inspect.StructType) -> None:
+def _zeros(value: Obj, struct: inspect.StructType, zeros: Data) -> None:
     fields = {f.encode_name: f for f in struct.fields}
-    for key, zero in (_data()["zeros"].get(type_name(struct.cls)) or {}).items():
+    for key, zero in (zeros.get(type_name(struct.cls)) or {}).items():
         if key not in value and key in fields:
             value[key] = copy.deepcopy(zero)
     for key, item in value.items():
         field = fields.get(key)
         if field is not None:
-            _each_struct(item, field.type, _zeros)
+            _each_struct(item, field.type, functools.partial(_zeros, zeros=zeros))
 
 
 def _each_struct(item: Any, t: inspect.Type, visit: Any) -> None:
@@ -112,6 +118,27 @@ def _data() -> dict[str, Any]:
     text = resources.files("kgen.runtime.fake.schema").joinpath("defaults.json").read_text()
     loaded: dict[str, Any] = json.loads(text)
     return loaded
+
+
+@functools.lru_cache(maxsize=None)
+def _release_data(release: str) -> dict[str, Any]:
+    """The data of a release: the pinned one's with an older release's different entries
+    (``releases``: whole entries, ``null`` where the release lacks one), found by version or minor."""
+    data = _data()
+    releases: dict[str, Any] = data.get("releases", {})
+    release = release.removeprefix("v")
+    minor = ".".join(release.split(".")[:2])
+    found = releases.get(release) or next((d for v, d in releases.items() if minor and v.startswith(minor + ".")), None)
+    if found is None:
+        return data
+    merged = {**data, "types": dict(data["types"]), "kinds": dict(data["kinds"]), "zeros": dict(data["zeros"])}
+    for section, entries in found.items():
+        for key, entry in entries.items():
+            if entry is None:
+                merged[section].pop(key, None)
+            else:
+                merged[section][key] = entry
+    return merged
 
 
 def data_version() -> str:
