@@ -164,6 +164,10 @@ def meta_steps(ns: str) -> list[Step]:
     steps += [Step(f"namespace/{name}", "POST", "/api/v1/namespaces", {"metadata": {"name": name}})
               for name in ("a.b", "Bad", "-a", "a" * 64)]
     steps += [Step("namespace/generate-name", "POST", "/api/v1/namespaces", {"metadata": {"generateName": "Bad."}})]
+    roles = f"/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/roles"
+    steps += [Step(f"role/{name}", "POST", roles, {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+                                                     "metadata": {"name": name}, "rules": []})
+              for name in ("Bad_Name.", "a%b", "..", "ok")]  # RBAC's rule: a path segment
     for kind, base, body in (("configmap", configmaps, _configmap(name="u")), ("widget", widgets, _widget(name="u"))):
         steps += [
             Step(f"{kind}/update/create", "POST", base, body),
@@ -184,6 +188,8 @@ def test_object_meta_validation(sides: tuple[Newer, httpx.Client], namespace: st
     assert set(server.used) == server.older, server.used  # each older behaviour was met
     codes = [outcome.server[f"configmap/{label}"].get("code") for label, _ in META_CASES]
     assert codes.count(422) == len(META_CASES) - 2, codes  # the scenario reaches what it is about
+    roles = [outcome.server[f"role/{name}"].get("code", 201) for name in ("Bad_Name.", "a%b", "..", "ok")]
+    assert roles == [201, 422, 422, 201], roles
     assert "details" in outcome.server["configmap/no-name"] and "name" not in outcome.server["configmap/no-name"]["details"]
     _report(outcome, figure, "object meta validation")
 
