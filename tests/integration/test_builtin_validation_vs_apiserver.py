@@ -12,6 +12,8 @@ helpers. Behaviours that differ between releases are pinned to the release that 
 
 from __future__ import annotations
 
+import json
+import random
 from typing import Any
 
 import httpx
@@ -20,10 +22,11 @@ import pytest
 from kgen.runtime.testing import KubeAPIServer
 from tests.conftest import Figure
 from tests.support.builtin_validation import (
-    Mistake, container, cron_job, daemon_set, deployment, differences, job, kgen_answer, pod, pod_template,
+    Mistake, container, cron_job, daemon_set, deployment, differences, job, kgen_answer, mutated, pod, pod_template,
     replica_set, server_answer, stateful_set, with_, without,
 )
-from tests.support.versions import minor_of
+from tests.support.builtin_validation import Answer
+from tests.support.versions import behaves_older, minor_of
 
 C0 = "spec.template.spec.containers[0]"
 
@@ -228,6 +231,15 @@ PINNED: dict[str, tuple[int, int]] = {
 """Rows whose apiserver answer differs between releases: the row runs from that release on."""
 
 
+def _as_release(answer: Answer, version: str) -> Answer:
+    """kgen's answer (written as 1.37 words it) as ``version`` words it (tests/support/versions.py)."""
+    if not behaves_older(version, "label-key-wording"):
+        return answer
+    return Answer(answer.code, frozenset(
+        (f, m.replace("must be no more than 63 bytes", "must be no more than 63 characters")
+         .replace("a valid label key must consist", "a qualified name must consist")) for f, m in answer.causes))
+
+
 def _rows(version: str) -> list[Mistake]:
     return [row for row in VALID + MISTAKES if row.label not in PINNED or minor_of(version) >= PINNED[row.label]]
 
@@ -245,7 +257,7 @@ def test_workload_mistakes_agree_with_the_apiserver(kube_apiserver: KubeAPIServe
     refused = agreeing = accepted = 0
     for row in rows:
         server, stored = server_answer(admin, namespace, row)
-        kgen = kgen_answer(row, stored)
+        kgen = _as_release(kgen_answer(row, stored), kube_apiserver.version)
         diff = differences(row, server, kgen)
         found.extend(diff)
         if row in VALID:
@@ -257,6 +269,31 @@ def test_workload_mistakes_agree_with_the_apiserver(kube_apiserver: KubeAPIServe
             agreeing += int(not diff and not server.accepted)
     figure(f"built-in kinds (workloads, pods) on {kube_apiserver.version}: {refused} mistakes, {agreeing} agreeing "
            f"(verdict, field paths, messages where deterministic); {accepted}/{len(rows) - refused} valid objects accepted by both")
+    assert found == [], "\n".join(found)
+
+
+SEED = 35
+MUTANTS = 300
+
+
+def test_seeded_mutants_of_the_valid_objects_agree_with_the_apiserver(kube_apiserver: KubeAPIServer, admin: httpx.Client,
+                                                                      namespace: str, figure: Figure) -> None:
+    """A differential run beside the table: the valid objects with seeded mutations (a value of the
+    same JSON type, or none), whatever the apiserver says of them. Before 1.35 the objects with a
+    container restartPolicy or an env valueFrom are left out: kgen writes the container restart
+    rules and env sources of 1.35 and later (ContainerRestartRules, EnvFiles on by default)."""
+    bases = [row.obj for row in VALID if row.change is None]
+    if minor_of(kube_apiserver.version) < (1, 35):
+        bases = [b for b in bases if '"restartPolicy": "Always"' not in json.dumps(b) and "valueFrom" not in json.dumps(b)]
+    rows = mutated(bases, random.Random(SEED), MUTANTS)
+    found: list[str] = []
+    refused = 0
+    for row in rows:
+        server, _ = server_answer(admin, namespace, row)
+        refused += int(not server.accepted)
+        found.extend(differences(row, server, _as_release(kgen_answer(row, None), kube_apiserver.version)))
+    figure(f"built-in kinds, seeded mutants (seed {SEED}) on {kube_apiserver.version}: {len(rows)} objects, {refused} refused "
+           f"by the apiserver, {len(rows) - len(found)} agreeing")
     assert found == [], "\n".join(found)
 
 

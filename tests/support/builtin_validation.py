@@ -232,3 +232,41 @@ def pod(**spec: Any) -> Obj:
 def errors_of(obj: Obj) -> list[FieldError]:
     """``validate(obj)``, for the rows' self-checks."""
     return validate(copy.deepcopy(obj))
+
+
+# -- seeded mutations -----------------------------------------------------------------------------
+
+MUTANTS: tuple[Any, ...] = (-1, 0, 70000, "", "Bad_Name", "1GB", "-1", "x" * 70, "Bogus", "a.b", "100%", "200%",
+                            "/abs", "../up", True)
+"""What a mutation writes in place of a value (one of the same JSON type), or the value is removed."""
+
+
+def _leaves(obj: Any, path: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    if isinstance(obj, dict):
+        return [p for k, v in obj.items() for p in _leaves(v, (*path, k))]
+    if isinstance(obj, list):
+        return [p for i, v in enumerate(obj) for p in _leaves(v, (*path, i))]
+    return [path]
+
+
+def mutated(bases: list[Obj], rng: Any, count: int) -> list[Mistake]:
+    """``count`` objects, each a random base with one or two leaves (not apiVersion or kind)
+    replaced by a ``MUTANTS`` value of the same JSON type, or removed. The verdict is the
+    apiserver's: a mutant may be valid."""
+    rows: list[Mistake] = []
+    for i in range(count):
+        obj = copy.deepcopy(rng.choice(bases))
+        for _ in range(rng.choice((1, 1, 2))):
+            path = rng.choice([p for p in _leaves(obj) if p[0] not in ("apiVersion", "kind")])
+            node: Any = obj
+            for step in path[:-1]:
+                node = node[step]
+            current = node[path[-1]]
+            same = [v for v in MUTANTS if type(v) is type(current)]
+            choice = rng.choice([*same, None])
+            if choice is None:
+                del node[path[-1]]
+            else:
+                node[path[-1]] = choice
+        rows.append(Mistake(f"mutant #{i} of {obj['kind']}", obj))
+    return rows

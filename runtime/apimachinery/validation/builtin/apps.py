@@ -19,6 +19,7 @@ from kgen.runtime.apimachinery.validation.builtin.meta import (
     go_struct, object_meta, selector_empty, selector_errors, selector_json, selector_matches,
 )
 from kgen.runtime.apimachinery.validation.builtin.pod import validate_pod_template_spec
+from kgen.runtime.apimachinery.validation.builtin.storage import prepare_claim_spec, validate_persistent_volume_claim_spec
 from kgen.runtime.apimachinery.validation.content import regex_error
 from kgen.runtime.apimachinery.validation.metav1 import validate_label_selector
 from kgen.runtime.apimachinery.validation.objectmeta import name_is_dns_label
@@ -222,6 +223,9 @@ def validate_stateful_set(obj: dict[str, Any], old: dict[str, Any] | None) -> li
         value = _str(retention.get(key)) or "Retain"
         if value not in ("Retain", "Delete"):
             errors.append(field.not_supported(f"{path}.persistentVolumeClaimRetentionPolicy.{key}", value, ["Retain", "Delete"]))
+    for i, claim in enumerate(_list(spec.get("volumeClaimTemplates"))):
+        errors.extend(validate_persistent_volume_claim_spec(prepare_claim_spec(_dict(_dict(claim).get("spec"))),
+                                                            f"{path}.volumeClaimTemplates[{i}].spec"))
     errors.extend(nonnegative(spec.get("replicas"), child(path, "replicas")))
     errors.extend(nonnegative(spec.get("minReadySeconds"), child(path, "minReadySeconds")))
     if isinstance(spec.get("ordinals"), dict):

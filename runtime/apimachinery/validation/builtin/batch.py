@@ -12,6 +12,9 @@ scheduling directives and container resources may: 1.37's rule, MutablePodResour
 
 from __future__ import annotations
 
+import functools
+import re
+import zoneinfo
 from typing import Any
 
 from kgen.runtime.apimachinery.validation.builtin import field, register
@@ -107,7 +110,10 @@ def validate_job(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldE
         expected = {k: _uid(obj) for k in _UID_LABELS} | {k: _str(_dict(obj.get("metadata")).get("name")) for k in _NAME_LABELS}
         if not selector_matches(selector, expected):
             errors.append(field.invalid(child(path, "selector"), selector_json(selector), "`selector` not auto-generated"))
-    errors.extend(_job_spec(spec, path))
+    # the template is validated with the labels generateSelector gave it
+    template = _dict(spec.get("template"))
+    shown = spec if manual else {**spec, "template": {**template, "metadata": {**_dict(template.get("metadata")), "labels": labels}}}
+    errors.extend(_job_spec(shown, path))
     if not isinstance(selector, dict):
         errors.append(field.required(child(path, "selector")))
     else:
@@ -167,6 +173,30 @@ def _suspended_allowed(new: Any, old: Any) -> dict[str, Any]:
     return copied
 
 
+@functools.cache
+def _zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+_ZONE_PART = re.compile(r"^[A-Za-z.\-_0-9+]{1,14}$")
+
+
+def _time_zone(zone: str, path: str) -> list[FieldError]:
+    """validateTimeZone: non-empty, path parts of zone-name characters, not ``Local``, a zone Go's
+    time.LoadLocation knows (here: the IANA database Python's zoneinfo reads; without one, any
+    well-formed name is taken)."""
+    if not zone:
+        return [field.invalid(path, zone, "timeZone must be nil or non-empty string")]
+    for part in zone.split("/"):
+        if part in (".", "..") or part.startswith("-") or not _ZONE_PART.match(part):
+            return [field.invalid(path, zone, f"unknown time zone {zone}")]
+    if zone.lower() == "local":
+        return [field.invalid(path, zone, "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones")]
+    if zone != "UTC" and _zones() and zone not in _zones():
+        return [field.invalid(path, zone, f"unknown time zone {zone}")]
+    return []
+
+
 @register("batch", "CronJob")
 def validate_cron_job(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
     """ValidateCronJobCreate / ValidateCronJobUpdate."""
@@ -189,8 +219,8 @@ def validate_cron_job(obj: dict[str, Any], old: dict[str, Any] | None) -> list[F
     if spec.get("startingDeadlineSeconds") is not None:
         errors.extend(nonnegative(spec["startingDeadlineSeconds"], child(path, "startingDeadlineSeconds")))
     zone = spec.get("timeZone")
-    if isinstance(zone, str) and (before is None or before.get("timeZone") != zone) and not zone:
-        errors.append(field.invalid(child(path, "timeZone"), zone, "timeZone must be nil or non-empty string"))
+    if isinstance(zone, str) and (before is None or before.get("timeZone") != zone):
+        errors.extend(_time_zone(zone, child(path, "timeZone")))
     policy = _str(spec.get("concurrencyPolicy"))
     if policy and policy not in ("Allow", "Forbid", "Replace"):
         errors.append(field.not_supported(child(path, "concurrencyPolicy"), policy, ["Allow", "Forbid", "Replace"]))

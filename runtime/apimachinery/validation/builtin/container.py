@@ -100,7 +100,23 @@ def validate_containers(containers: Any, volumes: set[str], spec: dict[str, Any]
         if isinstance(c.get("lifecycle"), dict):
             errors.extend(_lifecycle(c["lifecycle"], grace, child(at, "lifecycle")))
         errors.extend(_probes(c, grace, at))
+        errors.extend(_restart_policy(c, at))
     return errors
+
+
+_CONTAINER_RESTART_POLICIES = ("Always", "Never", "OnFailure")
+
+
+def _restart_policy(c: dict[str, Any], path: str) -> list[FieldError]:
+    """validateContainerRestartPolicy (ContainerRestartRules: on by default from 1.35; up to 1.34 a
+    regular container's restartPolicy is forbidden and an init container's can only be Always)."""
+    policy = c.get("restartPolicy")
+    if policy is None:
+        return [field.required(child(path, "restartPolicy"), "must specify restartPolicy when restart rules are used")] \
+            if _list(c.get("restartPolicyRules")) else []
+    if policy not in _CONTAINER_RESTART_POLICIES:
+        return [field.not_supported(child(path, "restartPolicy"), policy, _CONTAINER_RESTART_POLICIES)]
+    return []
 
 
 def validate_init_containers(init: Any, containers: Any, volumes: set[str], spec: dict[str, Any],
@@ -114,8 +130,11 @@ def validate_init_containers(init: Any, containers: Any, volumes: set[str], spec
         c, at = _dict(c), child(path, i)
         errors.extend(_common(c, volumes, at))
         policy = c.get("restartPolicy")
-        if policy is not None and policy != "Always":
-            errors.append(field.not_supported(child(at, "restartPolicy"), policy, ["Always"]))
+        if policy != "Always":
+            errors.extend(_restart_policy(c, at))
+        elif _list(c.get("restartPolicyRules")):
+            errors.append(field.forbidden(child(at, "restartPolicyRules"), "restartPolicyRules are not allowed for init "
+                                          "containers with restart policy Always"))
         name = _str(c.get("name"))
         if name in names:
             errors.append(field.duplicate(child(at, "name"), name))
@@ -226,10 +245,14 @@ def _source(kind: str, ref: dict[str, Any], path: str) -> list[FieldError]:
             errors.extend(field.invalid(child(path, "key"), key, m) for m in is_config_map_key(key))
     elif kind == "fieldRef":
         field_path = _str(ref.get("fieldPath"))
+        version = _str(ref.get("apiVersion")) or "v1"  # defaulted
         if not field_path:
             errors.append(field.required(child(path, "fieldPath")))
-        elif "[" not in field_path and field_path not in _ENV_FIELD_PATHS:
-            errors.append(field.not_supported(child(path, "fieldPath"), field_path, _ENV_FIELD_PATHS))
+        elif version != "v1":
+            errors.append(field.invalid(child(path, "fieldPath"), field_path,
+                                        f"error converting fieldPath: unsupported pod version: {version}"))
+        else:
+            errors.extend(_downward_field(field_path, path))
     elif kind == "resourceFieldRef":
         resource = _str(ref.get("resource"))
         if not resource:
@@ -237,6 +260,28 @@ def _source(kind: str, ref: dict[str, Any], path: str) -> list[FieldError]:
         elif resource not in _RESOURCE_FIELD_PATHS and not resource.startswith(("limits.hugepages-", "requests.hugepages-")):
             errors.append(field.not_supported(child(path, "resource"), resource, _RESOURCE_FIELD_PATHS))
     return errors
+
+
+_POD_FIELD_LABELS = frozenset({"metadata.annotations", "metadata.labels", "metadata.name", "metadata.namespace",
+                               "metadata.uid", "spec.nodeName", "spec.restartPolicy", "spec.serviceAccountName",
+                               "spec.schedulerName", "status.phase", "status.hostIP", "status.hostIPs", "status.podIP",
+                               "status.podIPs"})
+"""The field labels ConvertDownwardAPIFieldLabel knows for a v1 pod."""
+_SUBSCRIPTED = re.compile(r"^(metadata\.(?:annotations|labels))\['(.*)'\]$")
+
+
+def _downward_field(field_path: str, path: str) -> list[FieldError]:
+    """validateObjectFieldSelector of an env var's fieldRef: the label converts, then is one env vars take."""
+    subscripted = _SUBSCRIPTED.match(field_path)
+    if subscripted is not None:
+        base, key = subscripted.groups()
+        return [field.invalid(path, key, m) for m in is_qualified_name(key.lower() if base.endswith("annotations") else key)]
+    if field_path not in _POD_FIELD_LABELS:
+        return [field.invalid(child(path, "fieldPath"), field_path,
+                              f"error converting fieldPath: field label not supported: {field_path}")]
+    if field_path not in _ENV_FIELD_PATHS:
+        return [field.not_supported(child(path, "fieldPath"), field_path, _ENV_FIELD_PATHS)]
+    return []
 
 
 def _env_from(sources: Any, path: str) -> list[FieldError]:
