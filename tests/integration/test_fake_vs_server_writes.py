@@ -14,6 +14,8 @@ entry compared (tests/support/fake_vs_server.py).
   ``metav1.Time`` values in conditions come back as ``null`` and are owned;
 - ``custom-resource-status-types``: a wrongly typed status field of a custom resource, through
   /status and through the main resource of a kind without a status subresource;
+- ``zero-values``: the same ``null`` for a zero ``metav1.Time`` outside status (an Event's
+  timestamps), with encoding/json's other non-omitempty zeros;
 - ``generation-json-types``: a custom resource's generation moves when a value changes between
   ``1`` and ``true``, ``0`` and ``false``, ``1`` and ``1.0``; so does the object (no no-op).
 
@@ -417,12 +419,53 @@ def _status_body(label: str, status: dict[str, Any]) -> Callable[[Answers], Any]
     return body
 
 
+def zero_values_steps(ns: str, admin: httpx.Client) -> list[Step]:
+    """Item 7's rule beyond status: a zero ``metav1.Time`` (or ``MicroTime``) a built-in object
+    lacks is written ``null`` wherever its Go field is a struct value (encoding/json's omitempty
+    never omits a struct), with the other non-omitempty zeros: a core Event's ``firstTimestamp``,
+    ``lastTimestamp``, ``eventTime`` and ``reportingComponent: ""``, an events.k8s.io Event's
+    deprecated timestamps; a PodDisruptionBudget's and an HPA's status conditions."""
+    core = f"/api/v1/namespaces/{ns}/events"
+    events = f"/apis/events.k8s.io/v1/namespaces/{ns}/events"
+    pdbs = f"/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets"
+    hpas = f"/apis/autoscaling/v2/namespaces/{ns}/horizontalpodautoscalers"
+    regarding = {"kind": "Pod", "namespace": ns, "name": "p", "apiVersion": "v1"}
+    event = {"metadata": {"name": "e1"}, "involvedObject": regarding, "reason": "R", "message": "m", "type": "Normal"}
+    steps = [
+        Step("core-event", "POST", core, event),
+        Step("core-event-update", "PUT", f"{core}/e1", _edit("core-event", message="n")),
+        Step("event", "POST", events, {
+            "apiVersion": "events.k8s.io/v1", "kind": "Event", "metadata": {"name": "e2"}, "regarding": regarding, "reason": "R",
+            "note": "m", "type": "Normal", "eventTime": "2026-01-02T03:04:05.000000Z", "reportingController": "a/b",
+            "reportingInstance": "i", "action": "A",
+        }),
+        Step("pdb", "POST", pdbs, {"metadata": {"name": "pdb"}, "spec": {"minAvailable": 1, "selector": {"matchLabels": {"a": "b"}}}}),
+        Step("pdb-status", "PATCH", f"{pdbs}/pdb/status", {"status": {"conditions": [
+            {"type": "DisruptionAllowed", "status": "False", "reason": "R", "message": "m", "lastTransitionTime": "2026-01-02T03:04:05Z"},
+        ], "disruptedPods": {"x": "2026-01-02T03:04:05Z"}}}, content_type=MERGE),
+    ]
+    if _server_minor(admin) >= 37:  # an HPA has a metadata.generation since 1.37 (HPAGeneration), as the fake serves it
+        steps += [
+            Step("hpa", "POST", hpas, {"metadata": {"name": "h"}, "spec": {
+                "scaleTargetRef": {"kind": "Deployment", "name": "d", "apiVersion": "apps/v1"}, "maxReplicas": 2}}),
+            Step("hpa-status", "PATCH", f"{hpas}/h/status", {"status": {
+                "conditions": [{"type": "AbleToScale", "status": "True"}], "desiredReplicas": 1, "currentReplicas": 1,
+            }}, content_type=MERGE),
+        ]
+    return steps
+
+
+def _server_minor(admin: httpx.Client) -> int:
+    return int(str(admin.get("/version").json()["minor"]).rstrip("+"))
+
+
 SCENARIOS: dict[str, Callable[[str, httpx.Client], list[Step]]] = {
     "resource-version": resource_version_steps,
     "apply-conflict-order": apply_conflict_order_steps,
     "generation-json-types": generation_json_types_steps,
     "custom-resource-status-types": custom_resource_status_types_steps,
     "status-strategies": status_strategy_steps,
+    "zero-values": zero_values_steps,
 }
 
 
@@ -441,6 +484,8 @@ def test_fake_writes_like_the_server(admin: httpx.Client, namespace: str, scenar
         conditions = outcome.server["Deployment-conditions"]["status"]["conditions"]
         assert [(c["lastUpdateTime"], c["lastTransitionTime"]) for c in conditions] == [(None, None)]
         assert outcome.server["Deployment-get"]["metadata"]["annotations"] == {"a": "1", "b": "2"}
+    if scenario == "zero-values":
+        assert [outcome.server["core-event"][k] for k in ("firstTimestamp", "lastTimestamp", "eventTime")] == [None] * 3
     if scenario == "generation-json-types":  # the scenario reached what it is about
         labels = [f"put{i}-{f}-{json.dumps(v)}" for i, (f, v) in enumerate(JSON_TYPE_CHANGES)]
         generations = [outcome.server[label]["metadata"]["generation"] for label in labels]

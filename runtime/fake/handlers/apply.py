@@ -29,7 +29,7 @@ from kgen.runtime.fake.store import Store, meta, now
 from kgen.runtime.fake.schema.validation import check_valid
 from kgen.runtime.fake.handlers import strategy
 from kgen.runtime.fake.handlers.writes import (
-    check_identity, check_version, next_version, save, stored_extras, tracks_generation, typed,
+    check_identity, check_version, next_version, save, stored_extras, stored_form, tracks_generation, typed,
 )
 
 
@@ -88,6 +88,7 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
         strategy.prepare_for_create(info, new)
         warnings = check_valid(route, new)
         _set_entries(new, entries)
+        new = stored_form(info, new)
         if not call.dry_run:
             store.commit(info, route.key, new, None)
             if extras := stored_extras(route, merged):

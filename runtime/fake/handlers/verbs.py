@@ -38,7 +38,7 @@ from kgen.runtime.fake.schema.decode import decoded
 from kgen.runtime.fake.schema.validation import check_valid
 from kgen.runtime.fake.handlers import strategy
 from kgen.runtime.fake.handlers.writes import (
-    check_identity, check_uid, check_version, next_version, record_update, save, tracks_generation, typed,
+    check_identity, check_uid, check_version, next_version, record_update, save, stored_form, tracks_generation, typed,
 )
 from kgen.runtime.gentype.resource import ResourceInfo
 
@@ -104,6 +104,7 @@ def _create(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
     new = decoded(info, new)
     strategy.prepare_for_create(info, new)
     record_update(store, route, call, None, new)
+    new = stored_form(info, new)
     if not call.dry_run:
         store.commit(info, key, new, None)
     return Reply(201, new, warnings)

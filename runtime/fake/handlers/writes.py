@@ -20,7 +20,9 @@ The apiserver's registry strategy, reduced to what clients can observe:
   compare as JSON (``1``, ``1.0`` and ``true`` differ, as Go's int64, float64 and bool do), and a
   custom resource's ``1.0`` is then written back as ``1`` (``decode.go_numbers``);
 - what is stored is what the Go types make of the body: unknown fields pruned, empty
-  ``omitempty`` maps and slices dropped (``kgen.runtime.fake.schema.decode``);
+  ``omitempty`` maps and slices dropped (``kgen.runtime.fake.schema.decode``), and once validated
+  the zeros encoding/json writes for what a built-in object lacks, ``null`` for a zero
+  ``metav1.Time`` (``stored_form``);
 - a custom resource's update must carry a resourceVersion (its strategy's
   ``AllowUnconditionalUpdate`` is false): 422 without one (or with ``"0"``);
 - a write that changes nothing (managedFields timestamps aside) is no write: no new
@@ -42,6 +44,7 @@ from kgen.runtime.fake.schema.fieldmanagers import field_manager, record_scale_u
 from kgen.runtime.fake.request import Call, Route
 from kgen.runtime.fake.handlers import strategy
 from kgen.runtime.fake.schema.decode import decoded, go_numbers
+from kgen.runtime.fake.schema.defaulting import with_zeros
 from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
 from kgen.runtime.gentype.resource import ResourceInfo
 
@@ -235,6 +238,7 @@ def save(store: Store, route: Route, stored: Obj, new: Obj, dry_run: bool, extra
     extras = extras or {}
     # The strategy's own changes come after the field manager saw the request's object.
     strategy.prepare_for_update(route.info, route.subresource, stored, new)
+    new = stored_form(route.info, new)
     unchanged = json_equal(_without_times(new), _without_times(stored))  # JSON's equality: 1 is not true
     if unchanged and not extras and not store.extras.get(key):
         return stored
@@ -251,6 +255,17 @@ def save(store: Store, route: Route, stored: Obj, new: Obj, dry_run: bool, extra
     if extras:
         store.extras[key] = extras
     return new
+
+
+def stored_form(info: ResourceInfo, obj: Obj) -> Obj:
+    """A built-in object as the apiserver stores and answers it once validated: with the zero
+    value encoding/json writes for every non-``omitempty`` field it lacks (``null`` for a zero
+    ``metav1.Time``, a struct Go writes as null: an Event's ``firstTimestamp``), beside the
+    status's, which decoding already added (``defaulting.with_zeros``). A custom resource is stored
+    as sent."""
+    if not builtin(info.group) or not info.kind:
+        return obj
+    return with_zeros(info.api_version, info.kind, obj)
 
 
 def record_update(store: Store, route: Route, call: Call, old: Obj | None, new: Obj) -> None:
