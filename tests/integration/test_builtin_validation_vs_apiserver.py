@@ -50,6 +50,20 @@ VALID = [
             livenessProbe={"httpGet": {"path": "/healthz", "port": "http"}}, readinessProbe={"tcpSocket": {"port": 8080}},
             volumeMounts=[{"name": "data", "mountPath": "/data"}, {"name": "cfg", "mountPath": "/etc/cfg"}])]))),
     Mistake("valid ReplicaSet", replica_set()),
+    Mistake("valid Deployment with scheduling constraints and a security context", deployment(template=pod_template(
+        affinity={"nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                {"matchExpressions": [{"key": "kubernetes.io/os", "operator": "In", "values": ["linux"]}]}]},
+            "preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 50, "preference": {"matchExpressions": [{"key": "zone", "operator": "Exists"}]}}]}},
+        topologySpreadConstraints=[{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+                                    "whenUnsatisfiable": "DoNotSchedule", "minDomains": 2,
+                                    "labelSelector": {"matchLabels": {"app": "web"}}}],
+        tolerations=[{"key": "dedicated", "operator": "Equal", "value": "web", "effect": "NoSchedule"},
+                     {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute",
+                      "tolerationSeconds": 60}],
+        securityContext={"runAsUser": 1000, "runAsGroup": 1000, "fsGroup": 2000, "supplementalGroups": [3000]},
+        containers=[container(securityContext={"runAsUser": 1001, "allowPrivilegeEscalation": False})]))),
     Mistake("valid StatefulSet with a volume claim template mounted", stateful_set(
         volumeClaimTemplates=[{"metadata": {"name": "state"}, "spec": {"accessModes": ["ReadWriteOnce"],
                                                                       "resources": {"requests": {"storage": "1Gi"}}}}],
@@ -206,6 +220,14 @@ MISTAKES = [
                                                           [{"key": "k", "operator": "Exists", "effect": "NoSchedule",
                                                             "tolerationSeconds": 30}])),
     Mistake("negative runAsUser", with_(deployment(), f"{C0}.securityContext", {"runAsUser": -1})),
+    Mistake("node affinity without terms and with a bad operator", with_(deployment(), "spec.template.spec.affinity", {
+        "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []},
+                         "preferredDuringSchedulingIgnoredDuringExecution": [
+                             {"weight": 0, "preference": {"matchExpressions": [{"key": "zone", "operator": "Near"}]}}]}})),
+    Mistake("topology spread constraint mistakes", with_(deployment(), "spec.template.spec.topologySpreadConstraints", [
+        {"maxSkew": 0, "topologyKey": "", "whenUnsatisfiable": "Sometimes"},
+        {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway", "minDomains": 2},
+        {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway"}])),
     Mistake("pod fsGroup above int32", with_(deployment(), "spec.template.spec.securityContext", {"fsGroup": 2**31})),
     # Pods
     Mistake("Pod without containers", with_(pod(), "spec.containers", [])),

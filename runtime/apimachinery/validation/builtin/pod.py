@@ -6,10 +6,11 @@ What is carried: the template's labels and annotations (reported, as Go does, at
 exactly one source, the common sources' required fields, modes and paths), containers and init
 containers, the restart and DNS policies, node selector labels, the names a spec refers to
 (service account, node, priority class, hostname, subdomain), ``activeDeadlineSeconds``, readiness
-gates, tolerations, the user and group ids of security contexts, ephemeral containers (forbidden
-in a template). Not carried yet: the rest of security contexts (seccomp, AppArmor, capabilities,
-Windows options), affinity, topology spread constraints, DNS config, host ports across
-containers, resource claims, OS-specific rules; an object wrong only there is accepted here.
+gates, tolerations, node affinity and topology spread constraints (``scheduling``), the user and
+group ids of security contexts, ephemeral containers (forbidden in a template). Not carried yet:
+the rest of security contexts (seccomp, AppArmor, capabilities, Windows options), pod affinity
+and anti-affinity, DNS config, host ports across containers, resource claims, OS-specific rules;
+an object wrong only there is accepted here.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from kgen.runtime.apimachinery.validation.builtin.container import (
 )
 from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
 from kgen.runtime.apimachinery.validation.builtin.quantity import QuantityError, parse
+from kgen.runtime.apimachinery.validation.builtin.scheduling import validate_node_affinity, validate_topology_spread_constraints
 from kgen.runtime.apimachinery.validation.content import is_dns1123_subdomain, is_label_value, is_qualified_name
 from kgen.runtime.apimachinery.validation.metav1 import validate_labels
 from kgen.runtime.apimachinery.validation.structural import FieldError, child
@@ -105,6 +107,9 @@ def validate_pod_spec(spec: dict[str, Any], path: str) -> list[FieldError]:
         errors.extend(field.invalid(child(path, "priorityClassName"), priority_class, m)
                       for m in is_dns1123_subdomain(priority_class))
     errors.extend(_tolerations(spec.get("tolerations"), child(path, "tolerations")))
+    errors.extend(validate_node_affinity(spec.get("affinity"), child(path, "affinity")))
+    errors.extend(validate_topology_spread_constraints(spec.get("topologySpreadConstraints"),
+                                                       child(path, "topologySpreadConstraints")))
     context = _dict(spec.get("securityContext"))
     for key in ("fsGroup", "runAsUser", "runAsGroup"):
         errors.extend(id_range(context.get(key), child(child(path, "securityContext"), key)))
