@@ -5,20 +5,24 @@ controller-gen reads k8s.io/api's Go markers (``+listType``, ``+listMapKey``, ``
 ``+structType``, ``+default``, ``+kubebuilder:validation:...``) and the Go types (``int32`` ->
 ``format: int32``); a generated model keeps only part of that. So the script builds controller-gen
 (hack/controller-gen/build.sh), runs it on hack/controller-gen/k8stypes (one CRD whose spec has a
-field per type, named ``<group>.<version>.<Kind>`` after the type's class in kgen.kubernetes.models),
+field per k8s.io/api type of kgen.kubernetes.models, named ``<group>.<version>.<Kind>`` after its class),
 and walks each field's flattened schema beside the Python class, cutting it back into one entry per
 class: ``schema``, the keywords every use of the class carries (type, required, map type), and
 ``properties``, each field's schema with descriptions dropped (kgen writes its own) and every
 nested class replaced by ``{"$ref": "<group>.<version>.<Kind>", ...}`` plus the keywords that
-use adds. Run it after changing the carrier's list of types or the envtest version:
+use adds. After the envtest version (and the generated package) moves on, write the carrier again
+from the package, and the data from it:
 
-    .venv/bin/python hack/controller-gen/k8s_schemas.py [OUT]   (OUT: elsewhere than the module, to compare)
+    .venv/bin/python hack/controller-gen/k8s_schemas.py --write-carrier
+    .venv/bin/python hack/controller-gen/k8s_schemas.py [OUT]   (the data only; OUT elsewhere, to compare)
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
+import pkgutil
 import subprocess
 import sys
 import tempfile
@@ -34,7 +38,16 @@ from kgen.runtime.apimachinery.model import Model
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parent.parent / "generator" / "manifests" / "k8s_schemas.py"
+CARRIER = HERE / "k8stypes" / "v1" / "carrier.go"
 PACKAGE = "kgen.kubernetes.models"
+#: Groups of the generated package whose Go types are k8s.io/api's (apiextensions and apiregistration
+#: live elsewhere, and meta/v1's are taken one by one below).
+NOT_K8S_API = {"apiextensions", "apiregistration", "meta"}
+META = ["LabelSelector", "LabelSelectorRequirement", "OwnerReference"]
+#: Classes the generated package has and k8s.io/api has not (the OpenAPI names the Local/Self
+#: reviews' shared Go types after each review).
+NOT_IN_GO = {"authorization.v1.LocalSubjectAccessReviewSpec", "authorization.v1.LocalSubjectAccessReviewStatus",
+             "authorization.v1.SelfSubjectAccessReviewStatus", "authorization.v1.SelfSubjectRulesReviewStatus"}
 
 
 def key_of(cls: type) -> str:
@@ -86,11 +99,46 @@ class Walk:
         return out
 
 
+def write_carrier() -> None:
+    """k8stypes/v1/carrier.go: a field for every class of the generated package that is a k8s.io/api
+    type (every type a CRD may embed, and what they contain), and meta/v1's ``META``."""
+    imports = {"metav1": "k8s.io/apimachinery/pkg/apis/meta/v1"}
+    fields = [f'\tMetaV1{name} metav1.{name} `json:"meta.v1.{name}"`' for name in META]
+    for info in pkgutil.walk_packages(importlib.import_module(PACKAGE).__path__, PACKAGE + "."):
+        parts = info.name.split(".")
+        if len(parts) != 5 or parts[3] in NOT_K8S_API:
+            continue
+        group, version = parts[3], parts[4]
+        module = importlib.import_module(info.name)
+        alias = f"{group}{version}"
+        for name, obj in sorted(vars(module).items()):
+            key = f"{group}.{version}.{name}"
+            if inspect.isclass(obj) and issubclass(obj, Model) and obj.__module__ == module.__name__ and key not in NOT_IN_GO:
+                imports[alias] = f"k8s.io/api/{group}/{version}"
+                fields.append(f'\t{group.capitalize()}{version.capitalize()}{name} {alias}.{name} `json:"{key}"`')
+    CARRIER.write_text(
+        "// Package v1 carries, as fields of one CRD's spec, every k8s.io/api type of kgen's generated package\n"
+        "// (and meta/v1's label selector and owner reference): controller-gen's schema of each is the data\n"
+        "// `kgen manifests` writes those types from (generator/manifests/k8s_schemas.py). A field is named after\n"
+        "// the type's class, \"<group>.<version>.<Kind>\". Written by hack/controller-gen/k8s_schemas.py\n"
+        "// --write-carrier; do not edit.\n"
+        "// +groupName=carrier.kgen.dev\npackage v1\n\nimport (\n"
+        + "".join(f'\t{a} "{p}"\n' for a, p in sorted(imports.items()))
+        + ")\n\n// CarrierSpec holds one field per type.\ntype CarrierSpec struct {\n" + "\n".join(fields) + "\n}\n\n"
+        "// Carrier is the root type the types are carried by.\n// +kubebuilder:object:root=true\ntype Carrier struct {\n"
+        '\tmetav1.TypeMeta   `json:",inline"`\n\tmetav1.ObjectMeta `json:"metadata,omitempty"`\n'
+        '\tSpec              CarrierSpec `json:"spec"`\n}\n',
+        encoding="utf-8",
+    )
+    subprocess.run(["gofmt", "-w", str(CARRIER)], check=True)
+
+
 def main(out_path: Path = OUT) -> None:
     binary = subprocess.run([str(HERE / "build.sh")], check=True, capture_output=True, text=True).stdout.strip()
     with tempfile.TemporaryDirectory() as out:
         subprocess.run([binary, "crd", "paths=./k8stypes/...", f"output:crd:dir={out}"], cwd=HERE, check=True)
-        (crd,) = [yaml.safe_load(p.read_text()) for p in Path(out).glob("*.yaml")]
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: the carrier's CRD is ~25 MB
+        (crd,) = [yaml.load(p.read_text(), Loader=loader) for p in Path(out).glob("*.yaml")]
     carried = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
     walk = Walk()
     roots = {}
@@ -121,4 +169,8 @@ def main(out_path: Path = OUT) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT)
+    if sys.argv[1:2] == ["--write-carrier"]:
+        write_carrier()
+        main()
+    else:
+        main(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT)
