@@ -18,7 +18,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from kgen.runtime.apimachinery.validation.builtin.decode import first_decode_error
+from kgen.runtime.apimachinery.validation.builtin.quantity import first_decode_error
 from kgen.runtime.apimachinery.validation.structural import FieldError
 
 __all__ = ["Validator", "builtin_errors", "register", "validator_for"]

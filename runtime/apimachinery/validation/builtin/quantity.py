@@ -5,14 +5,21 @@ A quantity that does not parse fails the whole request's decoding (a 400 with Go
 quote a quantity print its canonical form (``Quantity.String``: ``0.5`` is ``500m``, ``2048Ki``
 is ``2Mi``). kgen's ``parse_quantity`` (``kgen.runtime.apimachinery.types``) accepts what Python
 can read; this module follows Go's parser, suffix by suffix, and its canonical printer.
+
+``first_decode_error`` finds, in a whole object, the quantity Go's decoder would stop at: the
+published OpenAPI types a Quantity as a string or a number, so the schema walk cannot, and the
+decoder stops at the first failure, in the order the object's keys were sent.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Any
 
-__all__ = ["FORMAT_WRONG", "canonical", "parse"]
+from kgen.runtime.apimachinery.validation.structural import FieldError, child
+
+__all__ = ["FORMAT_WRONG", "QuantityError", "canonical", "first_decode_error", "parse"]
 
 FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 """resource.ErrFormatWrong's text."""
@@ -114,3 +121,51 @@ def _mantissa(amount: Decimal) -> tuple[int, int]:
     mantissa = int("".join(map(str, t.digits)) or "0")
     exponent = int(t.exponent)
     return mantissa, exponent
+
+
+# -- the decoder's view of a whole object --------------------------------------------------------
+
+_QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+Schema = dict[str, Any]
+
+
+def _ref(node: Schema) -> str | None:
+    ref = node.get("$ref")
+    if ref is None and isinstance(node.get("allOf"), list) and len(node["allOf"]) == 1:
+        ref = node["allOf"][0].get("$ref")
+    return ref.rsplit("/", 1)[-1] if isinstance(ref, str) else None
+
+
+def first_decode_error(obj: Any, definition: str, resolve: Callable[[str], Schema]) -> FieldError | None:
+    """The 400 Go's decoder answers ``obj`` (of the definition named ``definition``) with, when a
+    quantity in it does not parse; else None."""
+    return _walk(obj, {"$ref": definition}, "", resolve)
+
+
+def _walk(value: Any, node: Schema, path: str, resolve: Callable[[str], Schema]) -> FieldError | None:
+    ref = _ref(node)
+    if ref == _QUANTITY:
+        if value is None or isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            return None  # the schema walk reports wrong types
+        try:
+            parse(value)
+        except QuantityError as e:
+            return FieldError("BadRequest", path, str(e))
+        return None
+    if ref is not None:
+        node = resolve(ref)
+    if isinstance(value, dict):
+        props = node.get("properties") or {}
+        extra = node.get("additionalProperties")
+        for key, item in value.items():
+            sub = props.get(key, extra if isinstance(extra, dict) else None)
+            if sub is not None:
+                found = _walk(item, sub, child(path, key), resolve)
+                if found is not None:
+                    return found
+    elif isinstance(value, list) and isinstance(node.get("items"), dict):
+        for i, item in enumerate(value):
+            found = _walk(item, node["items"], child(path, i), resolve)
+            if found is not None:
+                return found
+    return None
