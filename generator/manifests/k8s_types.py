@@ -7,10 +7,10 @@ apiserver accepts duplicate container names, and server-side apply replaces whol
 merging them), map types, int-or-string, required lists, bounds and defaults; and no enums
 (k8s.io/api's enums are open: a newer cluster adds values). A generated model carries only part of
 this, so the schema of such a class comes from ``k8s_schemas.SCHEMAS``: controller-gen v0.23.0's own
-output for these types, cut back into one entry per class by hack/controller-gen/k8s_schemas.py
-(which also lists the types it covers; add one there to cover it). Descriptions are kgen's, from
-the classes' docstrings. A class of a kgen-generated package that is not in the data is written
-from its fields, as any model.
+output for every k8s.io/api type of the generated package (and meta/v1's label selector and owner
+reference), cut back into one entry per class by hack/controller-gen/k8s_schemas.py. Descriptions
+are kgen's, from the classes' docstrings. A class of a kgen-generated package that is not in the
+data (apiextensions', apiregistration's) is written from its fields, as any model.
 """
 
 from __future__ import annotations
