@@ -4,8 +4,8 @@ entry compared (tests/support/fake_vs_server.py).
 
 - ``resource-version``: a body's ``metadata.resourceVersion`` as the registry parses it (an
   unsigned integer: ``"abc"``, ``"-1"``, ``" 5"`` a plain 500; ``"0"`` an unconditional write on
-  a ConfigMap, a 422 on a custom resource; ``"007"`` is 7) through update, merge patch, apply and
-  /status, and delete preconditions (compared as strings);
+  a ConfigMap, a 422 on a custom resource; ``"007"`` is 7) through update, merge and JSON patch,
+  apply, /status and a Deployment's /scale, and delete preconditions (compared as strings);
 - ``apply-conflict-order``: an apply with a stale resourceVersion and a field another manager owns
   is refused for the field (the managers are checked first), without one for the version;
 - ``status-strategies``: a ``PUT``/merge ``PATCH`` of /status on each built-in kind the fake
@@ -171,6 +171,15 @@ def resource_version_steps(ns: str, admin: httpx.Client) -> list[Step]:
             Step(f"{kind}-get-last", "GET", path),
             Step(f"{kind}-put-padded", "PUT", path, _padded(f"{kind}-get-last")),
         ]
+    deployments = f"/apis/apps/v1/namespaces/{ns}/deployments"
+    spec = {"replicas": 1, "selector": {"matchLabels": {"app": "d"}}, "template": _template("d")}
+    deployment = _defaulted(admin, deployments, {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}, "spec": spec})
+    steps.append(Step("d", "POST", deployments, deployment))
+    for i, rv in enumerate(("0", "", "abc", "007", "1")):  # a Scale's version becomes the Deployment's
+        steps += [
+            Step(f"d-scale-get-{rv}", "GET", f"{deployments}/d/scale"),
+            Step(f"d-scale-{rv}", "PUT", f"{deployments}/d/scale", _scale(f"d-scale-get-{rv}", rv, i + 2)),
+        ]
     steps += [
         Step("c-status-get", "GET", f"{counters}/c"),
         Step("c-status-0", "PUT", f"{counters}/c/status", _edit("c-status-get", metadata={"resourceVersion": "0"}, status={"count": 1})),
@@ -178,6 +187,16 @@ def resource_version_steps(ns: str, admin: httpx.Client) -> list[Step]:
              _edit("c-status-get", metadata={"resourceVersion": "abc"}, status={"count": 1})),
     ]
     return steps
+
+
+def _scale(label: str, rv: str, replicas: int) -> Callable[[Answers], Any]:
+    """The Scale as last read, asking for ``replicas`` with resourceVersion ``rv``."""
+
+    def body(answers: Answers) -> Any:
+        scale = answers[label]
+        return {**scale, "metadata": {**scale["metadata"], "resourceVersion": rv}, "spec": {"replicas": replicas}}
+
+    return body
 
 
 def _padded(label: str) -> Callable[[Answers], Any]:
