@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from kgen.runtime.apimachinery.validation.subresources import SUBRESOURCES_KEY
+from kgen.runtime.apimachinery.validation.versions import STORAGE_KEY
 
 from .escape import Code, docstring, literal
 from .ir import Package
@@ -46,6 +47,7 @@ KEPT = frozenset({
     "x-kubernetes-int-or-string", "x-kubernetes-preserve-unknown-fields", "x-kubernetes-embedded-resource",
     "x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type", "x-kubernetes-validations",
     SUBRESOURCES_KEY,  # a CRD kind's root: its status and scale subresources (generator/sources/crd.py)
+    STORAGE_KEY,  # a CRD kind's root in a version that is not the storage one: the storage version's kind
 })
 #: Keys whose value is a map of names to schemas, and keys whose value is a schema or a list of them.
 _SCHEMA_MAPS = ("properties",)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kgen.runtime.apimachinery.validation.subresources import SUBRESOURCES_KEY
+from kgen.runtime.apimachinery.validation.versions import STORAGE_KEY
 
 from ..errors import InputError, pointer
 from ..ir import Resource
@@ -175,6 +176,9 @@ def add_crd(out: SourceSet, doc: dict[str, Any], label: str) -> int:
         subresources = version.get("subresources")
         if isinstance(subresources, dict) and subresources:  # what validation needs of them (status dropped, scale's rules)
             root[SUBRESOURCES_KEY] = copy.deepcopy(subresources)
+        storage = next((v.get("name") for v in versions if isinstance(v, dict) and v.get("storage") and v.get("served", True)), None)
+        if isinstance(storage, str) and storage != name:  # an update's stored object is read in it (validation/versions.py)
+            root[STORAGE_KEY] = f"{definition_prefix(group, storage)}.{kind}"
         out.add_definition(RawDefinition(f"{prefix}.{kind}", root, label, ptr))
         list_kind = names.get("listKind") or f"{kind}List"
         out.add_definition(

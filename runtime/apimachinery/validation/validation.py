@@ -68,6 +68,7 @@ from kgen.runtime.apimachinery.validation.structural import (
     is_type_union, list_type_errors, meta_errors, too_many, type_error, type_union,
 )
 from kgen.runtime.apimachinery.validation.schemas import validation_schemas
+from kgen.runtime.apimachinery.validation.versions import read_back
 from kgen.runtime.apimachinery.validation.subresources import prepared, scale_errors
 
 __all__ = ["FieldError", "FieldValidation", "Resolve", "RuleCheck", "refusal", "validate", "validate_against"]
@@ -162,8 +163,7 @@ _RULES_NOT_CHECKED = FieldError(
     "was invalid; correct the existing errors to complete validation")
 
 
-_HAS_RULES: dict[tuple[int, Resolve | None], tuple[Schema, bool]] = {}
-"""_Walker._has_rules by a schema's id (the schema held: the id stays its own) and its resolve; emptied past 4,096."""
+_HAS_RULES: dict[tuple[int, Resolve | None], tuple[Schema, bool]] = {}  # by a schema's id (held) and resolve; <= 4,096
 
 
 class _Walker:
@@ -184,6 +184,7 @@ class _Walker:
         self._kept: list[FieldError] = []
         """errors no update ratchets: duplicates in list types, embedded resources' type and metadata"""
         self._check_lists = True  # False: the old object has duplicates, so none is checked
+        self._defaults = True  # False while the stored object is pruned in the request's version (versions.py)
         # id(node) -> (node, node with $refs merged): the node is held so its id stays its own
         self._resolved: dict[int, tuple[Schema, Schema]] = {}
 
@@ -203,7 +204,7 @@ class _Walker:
             errors = []
             stored = MISSING
             if isinstance(old, dict):
-                stored = self._prune(old, root, "", [], [], resource=True)
+                stored = read_back(self, old, root)  # a multi-version CRD's: as read from its storage version
                 self._check_lists = list_types_valid(stored, root, self._node)
             self._walk(pruned, root, "", errors, resource=True, old=stored)
             errors.extend(self._kept + scale_errors(root, pruned, subresource))  # scale's are never ratcheted
@@ -231,8 +232,7 @@ class _Walker:
             errors.extend(self._rules(v, s, path))
 
     def _has_rules(self, schema: Schema) -> bool:
-        """Whether any node of the schema carries x-kubernetes-validations (the apiserver then has
-        a CEL validator for the kind, whatever the object holds); kept: rescanning a 450 KiB schema cost 95 % of a call."""
+        """Whether a node carries x-kubernetes-validations (the apiserver then has a CEL validator for the kind); kept."""
         found = _HAS_RULES.get((id(schema), self._resolve))  # a package's resolve is a bound method: equal, not same
         if found is None or found[0] is not schema:
             if len(_HAS_RULES) >= 4096:
@@ -321,7 +321,7 @@ class _Walker:
             if v is None and not sub.get("nullable", False):
                 continue
             out[key] = self._prune(v, sub, child(path, key), unknown, decode)
-        if not self._builtin:
+        if not self._builtin and self._defaults:
             for key, sub in (s.get("properties") or {}).items():
                 if key not in out and "default" in sub:  # and the defaults inside it (structural defaulting recurses)
                     out[key] = self._prune(copy.deepcopy(sub["default"]), self._node(sub), child(path, key), [], [])
