@@ -10,8 +10,10 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
   and ``scale`` subresources; other paths are 404;
 - ``resourceVersion`` is one global counter, bumped by every write and never by a no-op write;
   a stale ``metadata.resourceVersion`` is a 409 Conflict, as are failed delete preconditions;
-- a custom resource's update without a ``resourceVersion`` is 422, as its strategy allows no
-  unconditional update;
+  one that is no unsigned integer (``"abc"``) a plain 500; an apply's conflict with another
+  manager is reported before its stale version;
+- a custom resource's update without a ``resourceVersion`` (or with ``"0"``) is 422, as its
+  strategy allows no unconditional update; a built-in's is unconditional;
 - ``uid``, ``creationTimestamp``, ``generateName`` (five random characters from the apiserver's
   alphabet), ``generation`` (bumped when anything but metadata and status changes, a
   Deployment's annotations and a custom resource's status without a status subresource
@@ -23,8 +25,11 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
   ``revisionHistoryLimit`` and ``progressDeadlineSeconds``, a container's ``imagePullPolicy``, a
   pod's ``dnsPolicy``, a Service's ``targetPort``, ...), from data extracted from Kubernetes' Go
   code plus hand-written conditional rules (``kgen.runtime.fake.schema.defaulting``);
-- status isolation: writes to the main resource keep the stored status, writes to ``/status``
-  change only the status;
+- status isolation: writes to the main resource keep the stored status; a custom resource's
+  ``/status`` writes change only the status, a built-in's all but what its status strategy
+  resets (the spec, a Deployment's labels, a Pod's owner references);
+- zero values as Go writes them: ``null`` for a zero ``metav1.Time`` (a condition's
+  ``lastTransitionTime``, an Event's ``firstTimestamp``), a custom resource's ``1.0`` as ``1``;
 - label selectors, and field selectors on any dotted path (the apiserver allows only a few);
 - lists in etcd's key order with ``limit``/``continue`` paging, served from a consistent
   snapshot like etcd's, a token whenever objects remain (matching the selectors or not);
