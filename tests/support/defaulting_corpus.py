@@ -107,8 +107,12 @@ class Maker:
 
 
 def _pod(m: Maker, name: str) -> Obj:
-    return {"apiVersion": "v1", "kind": "Pod", "metadata": m.meta(name), "spec": m.pod_spec(),
-            **({"status": {"podIP": "10.0.0.1"}} if m.coin(0.2) else {})}
+    spec = m.pod_spec()
+    if m.coin(0.2):  # pod-level resources (the PodLevelResources feature)
+        spec["resources"] = m.pick({"limits": {"cpu": "1", "memory": "1Gi"}}, {"requests": {"cpu": "500m"}})
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": m.meta(name), "spec": spec,
+            **({"status": m.pick({"podIP": "10.0.0.1"}, {"podIPs": [{"ip": "10.0.0.2"}]},
+                                 {"podIP": "10.0.0.1", "podIPs": [{"ip": "10.0.0.2"}]})} if m.coin(0.3) else {})}
 
 
 def _workload(kind: str, extra: Callable[[Maker], Obj]) -> Callable[[Maker, str], Obj]:
@@ -251,6 +255,12 @@ KINDS: dict[str, Callable[[Maker, str], Obj]] = {
         "spec": {"template": m.template({"app": "rc"}), **m.some({"replicas": lambda: 2, "selector": lambda: {"app": "rc"}})},
     },
     "PodTemplate": _simple("v1", "PodTemplate", lambda m: {"template": m.template(m.labels())}),
+    "LimitRange": _simple("v1", "LimitRange", lambda m: {"spec": {"limits": [
+        {"type": m.pick("Container", "Pod"), **m.some({
+            "max": lambda: {"cpu": "1"}, "min": lambda: {"memory": "1Mi"}, "default": lambda: {"memory": "64Mi"},
+            "defaultRequest": lambda: {"cpu": "100m"},
+        })},
+    ]}}),
     "StorageClass": _simple("storage.k8s.io/v1", "StorageClass", lambda m: {"provisioner": "x.example.com", **m.some({
         "reclaimPolicy": lambda: "Retain", "volumeBindingMode": lambda: "WaitForFirstConsumer"})}),
     "PriorityClass": _simple("scheduling.k8s.io/v1", "PriorityClass", lambda m: {

@@ -61,7 +61,7 @@ def default(api_version: str, kind: str, obj: Obj, release: str = "") -> Obj:
     if model is None or key not in data["kinds"]:
         return out
     struct = _struct(model)
-    _walk(out, struct, Context(api_version, kind, out, data["kinds"][key], data["types"]))
+    _walk(out, struct, Context(api_version, kind, out, data["kinds"][key], data["types"], str(data["version"])))
     status = {f.encode_name: f for f in struct.fields}.get("status")
     if isinstance(out.get("status"), dict) and status is not None:
         _each_struct(out["status"], status.type, functools.partial(_zeros, zeros=data["zeros"]))
@@ -131,7 +131,8 @@ def _release_data(release: str) -> dict[str, Any]:
     found = releases.get(release) or next((d for v, d in releases.items() if minor and v.startswith(minor + ".")), None)
     if found is None:
         return data
-    merged = {**data, "types": dict(data["types"]), "kinds": dict(data["kinds"]), "zeros": dict(data["zeros"])}
+    version = next(v for v, d in releases.items() if d is found)
+    merged = {**data, "version": version, "types": dict(data["types"]), "kinds": dict(data["kinds"]), "zeros": dict(data["zeros"])}
     for section, entries in found.items():
         for key, entry in entries.items():
             if entry is None:

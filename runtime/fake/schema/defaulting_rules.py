@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from kgen.runtime.apimachinery.validation.builtin import quantity
 from kgen.runtime.fake.store import Obj
 
 
@@ -32,6 +33,13 @@ class Context:
     obj: Obj
     kind_data: dict[str, dict[str, Any]]
     shared: dict[str, dict[str, Any]]
+    release: str = ""
+    """The Kubernetes release whose defaults these are (``1.37.2``)."""
+
+    def before(self, major: int, minor: int) -> bool:
+        """Whether the release is older than ``major.minor``."""
+        parts = self.release.split(".")
+        return len(parts) >= 2 and (int(parts[0]), int(parts[1])) < (major, minor)
 
     def constant(self, type_name: str, field: str) -> Any:
         """The data's default of ``field`` of a Go type in this kind (None if it has none)."""
@@ -132,13 +140,72 @@ def _pod(value: Obj, ctx: Context) -> None:
             limits = resources.get("limits")
             if isinstance(limits, dict) and limits:
                 requests = _sub(resources, "requests")
-                for name, quantity in limits.items():
-                    requests.setdefault(name, quantity)
+                for name, limit in limits.items():
+                    requests.setdefault(name, limit)
                 container["resources"] = resources
             if spec.get("hostNetwork") is True:
                 for port in container.get("ports") or []:
                     if isinstance(port, dict) and not port.get("hostPort"):
                         port["hostPort"] = port.get("containerPort", 0)
+    if ctx.before(1, 37):  # PodLevelResources on, PodLevelResourcesFixDefaulting not yet
+        _pod_level_requests(spec)
+
+
+_POD_LEVEL = ("cpu", "memory")
+
+
+def _pod_level_requests(spec: Obj) -> None:
+    """defaultPodRequests (1.34-1.36): pod-level ``limits`` give pod-level ``requests`` for cpu and
+    memory (hugepages aside), the containers' aggregated requests first (the regular ones summed, the
+    largest init container's if larger; sidecars, restartable init containers, added to both), else
+    the limit."""
+    resources = spec.get("resources")
+    if not isinstance(resources, dict) or not _dict(resources.get("limits")):
+        return
+    requests = dict(_dict(resources.get("requests")))
+    total: dict[str, Any] = {}
+    for container in spec.get("containers") or []:
+        _add(total, _dict(_dict(_dict(container).get("resources")).get("requests")))
+    sidecars: dict[str, Any] = {}
+    init_max: dict[str, Any] = {}
+    for container in spec.get("initContainers") or []:
+        own = _dict(_dict(_dict(container).get("resources")).get("requests"))
+        if _dict(container).get("restartPolicy") == "Always":
+            _add(total, own)
+            _add(sidecars, own)
+            candidate = dict(sidecars)
+        else:
+            candidate = {}
+            _add(candidate, own)
+            _add(candidate, sidecars)
+        for key, value in candidate.items():
+            if key not in init_max or value[0] > init_max[key][0]:
+                init_max[key] = value
+    for key, value in init_max.items():
+        if key not in total or value[0] > total[key][0]:
+            total[key] = value
+    for key, (amount, fmt) in total.items():
+        if key in _POD_LEVEL and key not in requests:
+            requests[key] = _print(amount, fmt)
+    for key, limit in _dict(resources.get("limits")).items():
+        if key in _POD_LEVEL or key.startswith("hugepages-"):
+            requests.setdefault(key, limit)
+    if requests:
+        resources["requests"] = requests
+
+
+def _add(total: dict[str, Any], quantities: Obj) -> None:
+    """addResourceList: sums (exact value, format of the first) per resource name."""
+    for key, text in quantities.items():
+        amount, fmt = quantity.parse(text)
+        total[key] = (total[key][0] + amount, total[key][1]) if key in total else (amount, fmt)
+
+
+def _print(amount: Any, fmt: str) -> str:
+    """Quantity.String of an exact value in a format."""
+    if fmt == "BinarySI" and amount == amount.to_integral_value() and int(amount) % 1024 == 0:
+        return quantity.canonical(f"{int(amount) // 1024}Ki")
+    return quantity.canonical(f"{amount:f}")
 
 
 def _pod_status(value: Obj, ctx: Context) -> None:
@@ -214,6 +281,20 @@ def _node_status(value: Obj, ctx: Context) -> None:
     """SetDefaults_NodeStatus: ``allocatable`` is the ``capacity`` when absent."""
     if value.get("allocatable") is None and isinstance(value.get("capacity"), dict):
         value["allocatable"] = dict(value["capacity"])
+
+
+def _limit_range_item(value: Obj, ctx: Context) -> None:
+    """SetDefaults_LimitRangeItem: a Container limit's ``default`` takes its ``max``, and its
+    ``defaultRequest`` its ``default`` then its ``min``, key by key."""
+    if value.get("type") != "Container":
+        return
+    default, request = dict(_dict(value.get("default"))), dict(_dict(value.get("defaultRequest")))
+    for source, target in (("max", default), ("default", request), ("min", request)):
+        for key, amount in _dict(default if source == "default" else value.get(source)).items():
+            target.setdefault(key, amount)
+    for key, target in (("default", default), ("defaultRequest", request)):
+        if target:
+            value[key] = target
 
 
 def _strategy(rolling_type: str, rolling_field: str, defaults: dict[str, Any]) -> Rule:
@@ -343,6 +424,7 @@ RULES: dict[str, Rule] = {
     "core/v1.ReplicationController": _replication_controller,
     "core/v1.Namespace": _namespace,
     "core/v1.NodeStatus": _node_status,
+    "core/v1.LimitRangeItem": _limit_range_item,
     "apps/v1.DeploymentStrategy": _strategy("apps/v1.RollingUpdateDeployment", "rollingUpdate", {"maxUnavailable": 1, "maxSurge": 1}),
     "apps/v1.DaemonSetUpdateStrategy": _strategy("apps/v1.RollingUpdateDaemonSet", "rollingUpdate", {"maxUnavailable": 1, "maxSurge": 1}),
     "apps/v1.StatefulSetUpdateStrategy": _stateful_set_strategy,
