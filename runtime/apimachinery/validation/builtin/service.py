@@ -101,16 +101,9 @@ def _same(a: dict[str, Any], b: dict[str, Any], key: str) -> bool:
     return (a.get(key) or None) == (b.get(key) or None)
 
 
-def _registry_update(spec: dict[str, Any], old: dict[str, Any]) -> None:
-    """What the registry does to an update's spec before validating it: dropTypeDependentFields,
-    patchAllocatedValues, normalizeClusterIPs (their cluster-IP and health-check parts)."""
-    if old.get("type") != "ExternalName" and spec.get("type") == "ExternalName":
-        if _same(old, spec, "clusterIP") and _same(old, spec, "clusterIPs"):
-            spec.pop("clusterIP", None)
-            spec.pop("clusterIPs", None)
-        for key in ("ipFamilies", "ipFamilyPolicy"):
-            if _same(old, spec, key):
-                spec.pop(key, None)
+def _begin_update(spec: dict[str, Any], old: dict[str, Any]) -> None:
+    """The registry's beginUpdate before allocating: patchAllocatedValues (the cluster IPs and
+    health-check node port the client left out are the stored ones), normalizeClusterIPs."""
     if old.get("type") != "ExternalName" and spec.get("type") != "ExternalName":
         if not spec.get("clusterIP"):
             spec["clusterIP"] = old.get("clusterIP", "")
@@ -128,30 +121,56 @@ def _registry_update(spec: dict[str, Any], old: dict[str, Any]) -> None:
             spec["clusterIPs"] = [spec["clusterIP"]]
 
 
+def _drop_type_dependent_fields(spec: dict[str, Any], old: dict[str, Any]) -> None:
+    """The strategy's PrepareForUpdate (dropTypeDependentFields, its cluster-IP part): a switch to
+    ExternalName wipes the cluster IPs and families the client left as they were."""
+    if old.get("type") != "ExternalName" and spec.get("type") == "ExternalName":
+        if _same(old, spec, "clusterIP") and _same(old, spec, "clusterIPs"):
+            spec.pop("clusterIP", None)
+            spec.pop("clusterIPs", None)
+        for key in ("ipFamilies", "ipFamilyPolicy"):
+            if _same(old, spec, key):
+                spec.pop(key, None)
+
+
+def _allocator_prevalidation(spec: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
+    """initIPFamilyFields, which the IP allocator runs before validation on a create and an
+    update (not of an ExternalName service, nor an unchanged PreferDualStack one): any error of
+    ValidateServiceClusterIPsRelatedFields ends the request there, those errors alone."""
+    if spec.get("type") == "ExternalName":
+        return []
+    if (old is not None and spec.get("ipFamilyPolicy") == old.get("ipFamilyPolicy") == "PreferDualStack"
+            and _same(old, spec, "clusterIPs") and _same(old, spec, "ipFamilies")):
+        return []
+    return _cluster_ip_errors(spec, old)
+
+
 @register("", "Service")
 def validate_service(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
-    """ValidateServiceCreate (``old`` None) or ValidateServiceUpdate; the name a DNS label
-    (RelaxedServiceNameValidation, GA in 1.37; a DNS-1035 label before 1.36)."""
+    """ValidateServiceCreate (``old`` None) or ValidateServiceUpdate, after what the registry does
+    first (its allocators' refusals answer alone); the name a DNS label (RelaxedServiceNameValidation,
+    GA in 1.37; a DNS-1035 label before 1.36)."""
     svc = default_service(obj)
     spec = svc["spec"]
-    meta_errors = object_meta(obj, old, "", name_is_dns_label)
     if not isinstance(spec, dict):
-        return meta_errors
-    old_spec: dict[str, Any] | None = None
-    errors: list[FieldError] = list(meta_errors)
-    if old is not None:
-        old_spec = default_service(old).get("spec")
-        if isinstance(old_spec, dict):
-            _registry_update(spec, old_spec)
-            errors += _update_errors(spec, old_spec)
-        else:
-            old_spec = None
-    else:
-        if spec.get("clusterIP") and not spec.get("clusterIPs"):
-            spec["clusterIPs"] = [spec["clusterIP"]]
+        return object_meta(obj, old, "", name_is_dns_label)
+    stored = default_service(old).get("spec") if old is not None else None
+    old_spec = stored if isinstance(stored, dict) else None
+    if old_spec is not None:
+        _begin_update(spec, old_spec)
+    elif spec.get("clusterIP") and not spec.get("clusterIPs"):
+        spec["clusterIPs"] = [spec["clusterIP"]]  # normalizeClusterIPs of a create
+    refused = _allocator_prevalidation(spec, old_spec)
+    if refused:
+        return refused
+    if old_spec is None:
         conflict = _node_port_conflict(spec)
-        if conflict is not None:  # (ObjectMeta included: the allocator runs before all validation)
-            return [conflict]  # the allocator's error ends the request before validation
+        if conflict is not None:
+            return [conflict]
+    errors = object_meta(obj, old, "", name_is_dns_label)
+    if old_spec is not None:
+        _drop_type_dependent_fields(spec, old_spec)
+        errors += _update_errors(spec, old_spec)
     annotations = (svc.get("metadata") or {}).get("annotations") or {}
     old_annotations = ((old or {}).get("metadata") or {}).get("annotations") if old_spec is not None else None
     return errors + _service_errors(spec, annotations, old_spec, old_annotations)
