@@ -82,6 +82,8 @@ VALID = [
             change=lambda s: with_(with_(s, "spec.template.spec.containers[0].resources", {"requests": {"cpu": "2"}}),
                                    "spec.template.spec.nodeSelector", {"pool": "big"})),
     Mistake("valid CronJob suspended (update)", cron_job(), change=_set("spec.suspend", True)),
+    Mistake("valid Pod image and labels changed (update)", pod(),
+            change=lambda s: with_(with_(s, "spec.containers[0].image", "nginx:1.28"), "metadata.labels", {"v": "2"})),
     Mistake("valid sidecar init container", pod(initContainers=[container("log", restartPolicy="Always",
                                                                             readinessProbe={"exec": {"command": ["true"]}})])),
 ]
@@ -237,6 +239,13 @@ MISTAKES = [
     Mistake("Pod activeDeadlineSeconds 0", with_(pod(), "spec.activeDeadlineSeconds", 0)),
     Mistake("Pod bad generateName", without(with_(pod(), "metadata.generateName", "Bad_Name-"), "metadata.name"),
             messages=False),  # the message quotes the name the server generated
+    Mistake("Pod env changed (update)", pod(), change=_set("spec.containers[0].env", [{"name": "A", "value": "1"}]),
+            messages=False),  # the Forbidden ends with a Go diff of the specs
+    Mistake("Pod container added (update)", pod(),
+            change=lambda s: with_(s, "spec.containers", [*s["spec"]["containers"], container("two")])),
+    Mistake("Pod activeDeadlineSeconds raised (update)", pod(activeDeadlineSeconds=60),
+            change=_set("spec.activeDeadlineSeconds", 120)),
+    Mistake("Pod image emptied (update)", pod(), change=_set("spec.containers[0].image", "")),
     Mistake("Pod container with a bad port protocol", with_(pod(), "spec.containers[0].ports",
                                                             [{"containerPort": 53, "protocol": "ICMP"}])),
 ]

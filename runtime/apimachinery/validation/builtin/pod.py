@@ -70,11 +70,49 @@ def validate_pod_template_spec(template: Any, path: str) -> list[FieldError]:
 
 @register("", "Pod")
 def validate_pod(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
-    """ValidatePodCreate: ObjectMeta, then the pod spec (a pod's update rules, which allow little
-    but image and tolerations to change, are not carried: an update is judged as a create)."""
+    """ValidatePodCreate: ObjectMeta, then the pod spec; with ``old``, ValidatePodUpdate: the same,
+    then what an update may change (images, a lower activeDeadlineSeconds, tolerations,
+    scheduling gates; the Forbidden's text ends with a Go diff kgen does not write)."""
     errors = object_meta(obj, old, "")
-    errors.extend(validate_pod_spec(_dict(obj.get("spec")), "spec"))
+    spec = _dict(obj.get("spec"))
+    if old is not None:
+        before = _dict(old.get("spec"))
+        for key in ("containers", "initContainers"):
+            if len(_list(spec.get(key))) != len(_list(before.get(key))):
+                return errors + [field.forbidden(f"spec.{key}", "pod updates may not add or remove containers")]
+    errors.extend(validate_pod_spec(spec, "spec"))
+    if old is not None:
+        errors.extend(_pod_update(spec, _dict(old.get("spec"))))
     return errors
+
+
+_UPDATABLE = ("`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` "
+              "(only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it "
+              "was previously negative)")
+
+
+def _pod_update(spec: dict[str, Any], before: dict[str, Any]) -> list[FieldError]:
+    """ValidatePodUpdate's rules on the spec (the containers' count is checked first)."""
+    deadline, old_deadline = spec.get("activeDeadlineSeconds"), before.get("activeDeadlineSeconds")
+    if isinstance(deadline, int):
+        if not 0 <= deadline <= _MAX_INT32:
+            return [field.invalid("spec.activeDeadlineSeconds", deadline, f"must be between 0 and {_MAX_INT32}, inclusive")]
+        if isinstance(old_deadline, int) and old_deadline < deadline:
+            return [field.invalid("spec.activeDeadlineSeconds", deadline, "must be less than or equal to previous value")]
+    elif isinstance(old_deadline, int):
+        return [field.invalid("spec.activeDeadlineSeconds", None, "must not update from a positive integer to nil value")]
+    munged = dict(spec)
+    for key in ("containers", "initContainers"):
+        if key in munged:
+            munged[key] = [{**_dict(c), "image": _dict(o).get("image")} for c, o in zip(_list(munged[key]),
+                                                                                       _list(before.get(key)), strict=False)]
+    for key in ("activeDeadlineSeconds", "schedulingGates", "tolerations"):
+        munged.pop(key, None)
+        if key in before:
+            munged[key] = before[key]
+    if munged != before:
+        return [field.forbidden("spec", f"pod updates may not change fields other than {_UPDATABLE}\n")]
+    return []
 
 
 def validate_pod_spec(spec: dict[str, Any], path: str) -> list[FieldError]:
