@@ -198,6 +198,8 @@ def _service(m: Maker, name: str) -> Obj:
         "internalTrafficPolicy": lambda: "Local",
         "allocateLoadBalancerNodePorts": lambda: False,
         "externalName": lambda: "example.com",
+        "clusterIP": lambda: m.pick("None", "10.0.0.10"),
+        "clusterIPs": lambda: ["10.0.0.11"],
     }, 0.35))
     obj: Obj = {"apiVersion": "v1", "kind": "Service", "metadata": m.meta(name), "spec": spec}
     if m.coin(0.3):
@@ -261,6 +263,43 @@ KINDS: dict[str, Callable[[Maker, str], Obj]] = {
             "defaultRequest": lambda: {"cpu": "100m"},
         })},
     ]}}),
+    "Endpoints": _simple("v1", "Endpoints", lambda m: {"subsets": [{"addresses": [{"ip": "10.0.0.1"}], "ports": [
+        {"port": 80, **m.some({"protocol": lambda: "UDP", "name": lambda: "p"})}]}]}),
+    "EndpointSlice": _simple("discovery.k8s.io/v1", "EndpointSlice", lambda m: {"addressType": "IPv4", "endpoints": [
+        {"addresses": ["10.0.0.1"]}], "ports": [m.some({"port": lambda: 80, "protocol": lambda: "UDP", "name": lambda: "p"})]}),
+    "PersistentVolume": _simple("v1", "PersistentVolume", lambda m: {"spec": {
+        "capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"], "hostPath": {"path": "/x"},
+        **m.some({"persistentVolumeReclaimPolicy": lambda: "Delete", "volumeMode": lambda: "Block"})}}),
+    "IngressClass": _simple("networking.k8s.io/v1", "IngressClass", lambda m: {"spec": {"controller": "x.example.com/c", **m.some({
+        "parameters": lambda: {"kind": "K", "name": "n", **m.some({"scope": lambda: "Namespace", "namespace": lambda: "ns"})}})}}),
+    "CSIDriver": _simple("storage.k8s.io/v1", "CSIDriver", lambda m: {"spec": m.some({
+        "attachRequired": lambda: False, "podInfoOnMount": lambda: True, "fsGroupPolicy": lambda: "File",
+        "volumeLifecycleModes": lambda: ["Ephemeral"]})}),
+    "MutatingWebhookConfiguration": _simple("admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration", lambda m: {
+        "webhooks": [{"name": "m.example.com", "sideEffects": "None", "admissionReviewVersions": ["v1"],
+                      "clientConfig": {"url": "https://example.com/m"},
+                      **m.some({"reinvocationPolicy": lambda: "IfNeeded", "objectSelector": lambda: {"matchLabels": {"a": "b"}},
+                                "rules": lambda: [{"operations": ["*"], "apiGroups": ["*"], "apiVersions": ["*"], "resources": ["*"],
+                                                   **m.some({"scope": lambda: "Namespaced"})}]})}]}),
+    "ClusterRoleBinding": _simple("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", lambda m: {
+        "roleRef": {"kind": "ClusterRole", "name": "r", "apiGroup": "rbac.authorization.k8s.io"},
+        "subjects": [{"kind": "Group", "name": "g", **m.some({"apiGroup": lambda: "rbac.authorization.k8s.io"})}]}),
+    "PriorityLevelConfiguration": _simple("flowcontrol.apiserver.k8s.io/v1", "PriorityLevelConfiguration", lambda m: {"spec": m.pick(
+        {"type": "Limited", "limited": m.some({
+            "nominalConcurrencyShares": lambda: 5, "lendablePercent": lambda: 10,
+            "limitResponse": lambda: m.pick({"type": "Reject"}, {"type": "Queue", "queuing": m.some({"queues": lambda: 16})})})},
+        {"type": "Exempt", "exempt": m.some({"nominalConcurrencyShares": lambda: 1})},
+    )}),
+    "FlowSchema": _simple("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", lambda m: {"spec": {
+        "priorityLevelConfiguration": {"name": "p"}, **m.some({"matchingPrecedence": lambda: 500,
+                                                               "distinguisherMethod": lambda: {"type": "ByUser"}})}}),
+    "ResourceClaim": _simple("resource.k8s.io/v1", "ResourceClaim", lambda m: {"spec": {"devices": {"requests": [
+        {"name": "r", "exactly": {"deviceClassName": "c", **m.some({"allocationMode": lambda: m.pick("All", "ExactCount"),
+                                                                     "count": lambda: 2})}}]}}}),
+    "Node": lambda m, name: {"apiVersion": "v1", "kind": "Node", "metadata": m.meta(name), **m.some({
+        "status": lambda: {"capacity": {"cpu": "4", "memory": "8Gi"}, **m.some({"allocatable": lambda: {"cpu": "3"}})},
+        "spec": lambda: m.pick({"podCIDR": "10.0.0.0/24"}, {"podCIDRs": ["10.1.0.0/24", "fd00::/64"]},
+                               {"podCIDR": "10.0.0.0/24", "podCIDRs": ["10.1.0.0/24"]})})},
     "StorageClass": _simple("storage.k8s.io/v1", "StorageClass", lambda m: {"provisioner": "x.example.com", **m.some({
         "reclaimPolicy": lambda: "Retain", "volumeBindingMode": lambda: "WaitForFirstConsumer"})}),
     "PriorityClass": _simple("scheduling.k8s.io/v1", "PriorityClass", lambda m: {

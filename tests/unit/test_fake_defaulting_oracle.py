@@ -1,7 +1,7 @@
 """The fake's defaulting of built-in kinds (``kgen.runtime.fake.schema.defaulting``) against the Go code
 itself: hack/oracle-k8s/defaults decodes each object through k8s.io/kubernetes' scheme as the
 apiserver does (SetObjectDefaults_*, conversion to the internal version and back) and writes it
-again. A seeded random corpus (tests/support/defaulting_corpus.py, 19+ kinds, every defaulted
+again. A seeded random corpus (tests/support/defaulting_corpus.py, 35 kinds, every defaulted
 field and every field a default depends on present or absent at random) gives 0 differences;
 ``KGEN_DEFAULTING_SEED`` and ``KGEN_DEFAULTING_PER_KIND`` (default 60) change the run. The data
 file is checked for drift against the oracle, and the harness is shown to see a planted

@@ -151,7 +151,7 @@ def _fields_for(ctx: Context, name: str) -> dict[str, Any] | None:
     own = ctx.kind_data.get(name)
     if own is not None:
         return dict(own)
-    shared = _data()["types"].get(name)
+    shared = ctx.shared.get(name)
     return dict(shared) if shared is not None else None
 
 

@@ -277,6 +277,16 @@ def _namespace(value: Obj, ctx: Context) -> None:
         metadata["labels"] = {**_dict(metadata.get("labels")), "kubernetes.io/metadata.name": metadata["name"]}
 
 
+def _node_spec(value: Obj, ctx: Context) -> None:
+    """The NodeSpec conversion: ``podCIDR`` and ``podCIDRs[0]`` agree, ``podCIDR`` winning (then
+    ``podCIDRs`` is ``[podCIDR]``)."""
+    cidr, cidrs = value.get("podCIDR") or "", value.get("podCIDRs") or []
+    if cidr and (not cidrs or cidrs[0] != cidr):
+        value["podCIDRs"] = [cidr]
+    elif not cidr and cidrs:
+        value["podCIDR"] = cidrs[0]
+
+
 def _node_status(value: Obj, ctx: Context) -> None:
     """SetDefaults_NodeStatus: ``allocatable`` is the ``capacity`` when absent."""
     if value.get("allocatable") is None and isinstance(value.get("capacity"), dict):
@@ -407,6 +417,14 @@ def _daemon_set(value: Obj, ctx: Context) -> None:
     metadata["annotations"] = annotations
 
 
+def _device_request(value: Obj, ctx: Context) -> None:
+    """SetDefaults_ExactDeviceRequest / DeviceSubRequest: allocationMode ExactCount, and then a count of 1."""
+    if not value.get("allocationMode"):
+        value["allocationMode"] = "ExactCount"
+    if value["allocationMode"] == "ExactCount" and not value.get("count"):
+        value["count"] = 1
+
+
 def _device_taint(value: Obj, ctx: Context) -> None:
     """resource.k8s.io's DeviceTaint: ``timeAdded`` is the time of the write."""
     if value.get("timeAdded") is None:
@@ -424,6 +442,7 @@ RULES: dict[str, Rule] = {
     "core/v1.ReplicationController": _replication_controller,
     "core/v1.Namespace": _namespace,
     "core/v1.NodeStatus": _node_status,
+    "core/v1.NodeSpec": _node_spec,
     "core/v1.LimitRangeItem": _limit_range_item,
     "apps/v1.DeploymentStrategy": _strategy("apps/v1.RollingUpdateDeployment", "rollingUpdate", {"maxUnavailable": 1, "maxSurge": 1}),
     "apps/v1.DaemonSetUpdateStrategy": _strategy("apps/v1.RollingUpdateDaemonSet", "rollingUpdate", {"maxUnavailable": 1, "maxSurge": 1}),
@@ -433,6 +452,8 @@ RULES: dict[str, Rule] = {
     "networking/v1.NetworkPolicy": _network_policy,
     "resource/v1.DeviceTaint": _device_taint,
     "core/v1.Secret": _secret,
+    "resource/v1.ExactDeviceRequest": _device_request,
+    "resource/v1.DeviceSubRequest": _device_request,
     "rbac/v1.Subject": _subject,
     "apps/v1.DaemonSet": _daemon_set,
 }
@@ -460,6 +481,8 @@ OWNED: dict[str, frozenset[str]] = {
     "autoscaling/v2.HPAScalingRules": frozenset({"selectPolicy", "stabilizationWindowSeconds", "policies", "tolerance"}),
     "networking/v1.NetworkPolicySpec": frozenset({"policyTypes"}),
     "resource/v1.DeviceTaint": frozenset({"timeAdded"}),
+    "resource/v1.ExactDeviceRequest": frozenset({"allocationMode", "count"}),
+    "resource/v1.DeviceSubRequest": frozenset({"allocationMode", "count"}),
 }
 """Go type name to the fields its rule decides (the data's constants for them are not used)."""
 
