@@ -221,6 +221,11 @@ MISTAKES = [
     Mistake("toleration seconds without NoExecute", with_(deployment(), "spec.template.spec.tolerations",
                                                           [{"key": "k", "operator": "Exists", "effect": "NoSchedule",
                                                             "tolerationSeconds": 30}])),
+    Mistake("two containers on one host port", with_(deployment(), "spec.template.spec.containers", [
+        container("a", ports=[{"containerPort": 80, "hostPort": 8080}]),
+        container("b", ports=[{"containerPort": 81, "hostPort": 8080}])])),
+    Mistake("hostNetwork with a different host port", with_(with_(deployment(), "spec.template.spec.hostNetwork", True),
+                                                            f"{C0}.ports", [{"containerPort": 80, "hostPort": 8080}])),
     Mistake("negative runAsUser", with_(deployment(), f"{C0}.securityContext", {"runAsUser": -1})),
     Mistake("node affinity without terms and with a bad operator", with_(deployment(), "spec.template.spec.affinity", {
         "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": []},

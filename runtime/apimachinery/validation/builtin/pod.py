@@ -144,6 +144,7 @@ def validate_pod_spec(spec: dict[str, Any], path: str) -> list[FieldError]:
     if priority_class:
         errors.extend(field.invalid(child(path, "priorityClassName"), priority_class, m)
                       for m in is_dns1123_subdomain(priority_class))
+    errors.extend(_host_ports(spec, path))
     errors.extend(_tolerations(spec.get("tolerations"), child(path, "tolerations")))
     errors.extend(validate_node_affinity(spec.get("affinity"), child(path, "affinity")))
     errors.extend(validate_topology_spread_constraints(spec.get("topologySpreadConstraints"),
@@ -274,4 +275,34 @@ def _tolerations(tolerations: Any, path: str) -> list[FieldError]:
             errors.append(field.not_supported(child(at, "operator"), operator, ["Equal", "Exists"]))
         if effect and effect not in _EFFECTS:
             errors.append(field.not_supported(child(at, "effect"), effect, _EFFECTS))
+    return errors
+
+
+def _host_ports(spec: dict[str, Any], path: str) -> list[FieldError]:
+    """checkHostPortConflicts (the regular containers together, each init container alone: they run
+    one by one) and validatePodHostNetworkDeps (with hostNetwork a host port is its container port;
+    a pod's unset host port is defaulted to it, a template's left 0)."""
+    errors: list[FieldError] = []
+    groups = [[(i, c) for i, c in enumerate(_list(spec.get("containers")))]]
+    groups += [[(i, c)] for i, c in enumerate(_list(spec.get("initContainers")))]
+    for n, group in enumerate(groups):
+        seen: set[str] = set()
+        key = "containers" if n == 0 else "initContainers"
+        for i, c in group:
+            for j, port in enumerate(_list(_dict(c).get("ports"))):
+                port = _dict(port)
+                host = _int(port.get("hostPort"))
+                if host == 0:
+                    continue
+                shown = f"{_str(port.get('protocol')) or 'TCP'}/{_str(port.get('hostIP'))}/{host}"
+                if shown in seen:
+                    errors.append(field.duplicate(f"{path}.{key}[{i}].ports[{j}].hostPort", shown))
+                seen.add(shown)
+    if spec.get("hostNetwork") is True:
+        for i, c in enumerate(_list(spec.get("containers"))):
+            for j, port in enumerate(_list(_dict(c).get("ports"))):
+                host, number = _int(_dict(port).get("hostPort")), _int(_dict(port).get("containerPort"))
+                if host != 0 and host != number:
+                    errors.append(field.invalid(f"{path}.containers[{i}].ports[{j}].hostPort", host,
+                                                "must match `containerPort` when `hostNetwork` is true"))
     return errors
