@@ -9,8 +9,8 @@ containers, the restart and DNS policies, node selector labels, the names a spec
 gates, tolerations, node affinity and topology spread constraints (``scheduling``), the user and
 group ids of security contexts, ephemeral containers (forbidden in a template). Not carried yet:
 the rest of security contexts (seccomp, AppArmor, capabilities, Windows options), pod affinity
-and anti-affinity, DNS config, host ports across containers, resource claims, OS-specific rules;
-an object wrong only there is accepted here.
+and anti-affinity, DNS config, resource claims, OS-specific rules; an object wrong only there is
+accepted here. Host ports are checked across containers.
 """
 
 from __future__ import annotations
