@@ -68,7 +68,7 @@ def decoded(info: ResourceInfo, obj: Obj, *, numbers: bool = True) -> Obj:
             field = _fields(struct).get(name)
             if field is not None and _struct_of(field.type) is not None and not isinstance(out.get(name), dict):
                 out[name] = {}
-        return defaulting.default(info.api_version, info.kind, out, info.generated_from)
+        return defaulting.default(info.api_version, info.kind, out, info.generated_from, in_place=True)
     object_meta = model_for("meta/v1", "ObjectMeta")
     if object_meta is not None and isinstance(obj.get("metadata"), dict):
         metadata = _walk(obj["metadata"], _struct(object_meta))

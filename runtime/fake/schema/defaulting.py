@@ -47,14 +47,14 @@ from kgen.runtime.fake.store import Obj
 Data = dict[str, dict[str, Any]]
 
 
-def default(api_version: str, kind: str, obj: Obj, release: str = "") -> Obj:
+def default(api_version: str, kind: str, obj: Obj, release: str = "", *, in_place: bool = False) -> Obj:
     """``obj`` (a built-in kind's, as decoded) defaulted as the apiserver of ``release`` does
     (``1.34.4``; the same minor's data, else the pinned release's: ``data_version()``); a new dict,
     ``obj`` itself untouched. Kinds without a model or without data come back as a copy. Its
     ``status`` also gets the zeros Go writes (``with_zeros``): a new StatefulSet's
     ``status.replicas: 0``; the rest of the object does not (validation reads it; ``with_zeros``
-    says why)."""
-    out = copy.deepcopy(obj)
+    says why). ``in_place``: default ``obj`` itself (a fresh decoded object) and return it."""
+    out = obj if in_place else copy.deepcopy(obj)
     model = decode.model_for(api_version, kind)
     data = _release_data(release)
     key = f"{api_version}/{kind}"
@@ -83,7 +83,7 @@ def with_zeros(api_version: str, kind: str, obj: Obj, release: str = "") -> Obj:
 
 
 def _zeros(value: Obj, struct: inspect.StructType, zeros: Data) -> None:
-    fields = {f.encode_name: f for f in struct.fields}
+    fields = _fields(struct)
     for key, zero in (zeros.get(type_name(struct.cls)) or {}).items():
         if key not in value and key in fields:
             value[key] = copy.deepcopy(zero)
@@ -105,6 +105,7 @@ def _each_struct(item: Any, t: inspect.Type, visit: Any) -> None:
             _each_struct(element, t.value_type, visit)
 
 
+@functools.lru_cache(maxsize=None)
 def type_name(cls: type) -> str:
     """The name the data file gives a generated model's Go type: ``core/v1.Container``."""
     module = cls.__module__
@@ -149,10 +150,7 @@ def data_version() -> str:
 
 def _fields_for(ctx: Context, name: str) -> dict[str, Any] | None:
     own = ctx.kind_data.get(name)
-    if own is not None:
-        return dict(own)
-    shared = ctx.shared.get(name)
-    return dict(shared) if shared is not None else None
+    return own if own is not None else ctx.shared.get(name)
 
 
 def _walk(value: Obj, struct: inspect.StructType, ctx: Context) -> None:
@@ -160,13 +158,13 @@ def _walk(value: Obj, struct: inspect.StructType, ctx: Context) -> None:
     rule = RULES.get(name)
     if rule is not None:
         rule(value, ctx)
-    fields = {f.encode_name: f for f in struct.fields}
+    fields = _fields(struct)
     defaults = _fields_for(ctx, name)
     if defaults:
         owned = OWNED.get(name, frozenset())
         for key, const in defaults.items():
             if key not in value and key not in owned and key in fields:
-                value[key] = copy.deepcopy(const)
+                value[key] = copy.deepcopy(const) if isinstance(const, (dict, list)) else const
     for key, item in list(value.items()):
         field = fields.get(key)
         if field is not None:
@@ -191,6 +189,17 @@ def _concrete(t: inspect.Type) -> inspect.Type:
         if len(members) == 1:
             return members[0]
     return t
+
+
+def _fields(struct: inspect.StructType) -> dict[str, inspect.Field]:
+    """A struct's fields by wire name (cached by class: the walk asks for every value it visits)."""
+    fields = _FIELDS.get(struct.cls)
+    if fields is None:
+        fields = _FIELDS[struct.cls] = {f.encode_name: f for f in struct.fields}
+    return fields
+
+
+_FIELDS: dict[type, dict[str, inspect.Field]] = {}
 
 
 @functools.lru_cache(maxsize=None)
