@@ -244,6 +244,8 @@ MISTAKES = [
     Mistake("Pod activeDeadlineSeconds 0", with_(pod(), "spec.activeDeadlineSeconds", 0)),
     Mistake("Pod bad generateName", without(with_(pod(), "metadata.generateName", "Bad_Name-"), "metadata.name"),
             messages=False),  # the message quotes the name the server generated
+    Mistake("Pod created with an ephemeral container", with_(pod(), "spec.ephemeralContainers",
+                                                             [{"name": "debug", "image": "busybox:1.36"}])),
     Mistake("Pod env changed (update)", pod(), change=_set("spec.containers[0].env", [{"name": "A", "value": "1"}]),
             messages=False),  # the Forbidden ends with a Go diff of the specs
     Mistake("Pod container added (update)", pod(),

@@ -83,6 +83,8 @@ def validate_pod(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldE
     errors.extend(validate_pod_spec(spec, "spec"))
     if old is not None:
         errors.extend(_pod_update(spec, _dict(old.get("spec"))))
+    elif _list(spec.get("ephemeralContainers")):
+        errors.append(field.forbidden("spec.ephemeralContainers", "cannot be set on create"))
     return errors
 
 
