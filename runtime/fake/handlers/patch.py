@@ -108,7 +108,7 @@ def _patch(store: Store, route: Route, call: Call, body: Any, patcher: Callable[
     check_version(route, stored, patched)
     new = next_version(store, route, stored, patched)
     warnings += check_valid(route, new, stored)
-    record_update(store, route, call, stored, new)
+    record_update(store, route, call, stored, new, patched)
     return Reply(200, save(store, route, stored, new, call.dry_run), list(warnings))
 
 

@@ -103,7 +103,7 @@ def _create(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
         new_meta["generation"] = 1
     new = decoded(info, new)
     strategy.prepare_for_create(info, new)
-    record_update(store, route, call, None, new)
+    record_update(store, route, call, None, new, body)
     new = stored_form(info, new)
     if not call.dry_run:
         store.commit(info, key, new, None)
@@ -129,7 +129,7 @@ def _update(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
     check_version(route, stored, body)
     new = next_version(store, route, stored, body)
     warnings = warnings + check_valid(route, new, stored)
-    record_update(store, route, call, stored, new)
+    record_update(store, route, call, stored, new, body)
     return Reply(200, save(store, route, stored, new, call.dry_run), warnings)
 
 

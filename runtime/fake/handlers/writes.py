@@ -268,15 +268,21 @@ def stored_form(info: ResourceInfo, obj: Obj) -> Obj:
     return with_zeros(info.api_version, info.kind, obj)
 
 
-def record_update(store: Store, route: Route, call: Call, old: Obj | None, new: Obj) -> None:
+def record_update(store: Store, route: Route, call: Call, old: Obj | None, new: Obj, request: Obj | None = None) -> None:
     """Sets ``new``'s managedFields for a non-apply write (``old`` None: a create) by the call's
     field manager, as the apiserver's ``FieldManager.UpdateNoErrors`` does; through ``/scale``,
-    on the Scale, mapped by ``ScaleHandler`` (``record_scale_update``)."""
+    on the Scale, mapped by ``ScaleHandler`` (``record_scale_update``). ``request``: a custom
+    resource's object as the request made it, before the strategy dropped a part: the apiserver's
+    field manager types that one, and where it does not type (``status: {count: "x"}`` on the main
+    resource, a wrongly typed spec through ``/status``) the old entries stay (none on a create)."""
     if route.subresource == "scale" and old is not None:
         entries = record_scale_update(route.info.api_version, old, new, call.manager, now())
     else:
-        updated = field_manager(store, route.info, route.subresource).update(old, new, call.manager, now=now())
-        entries = meta(updated).get("managedFields")
+        fm = field_manager(store, route.info, route.subresource)
+        if request is not None and not builtin(route.info.group) and not fm.converts(decoded(route.info, request)):
+            entries = meta(old).get("managedFields") if old is not None else None
+        else:
+            entries = meta(fm.update(old, new, call.manager, now=now())).get("managedFields")
     if entries:
         new.setdefault("metadata", {})["managedFields"] = entries
     else:

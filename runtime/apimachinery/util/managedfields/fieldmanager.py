@@ -169,6 +169,17 @@ class FieldManager:
         _set_managed_fields(obj, encode_managed_fields(managed, times, unstructured=self._custom))
         return obj
 
+    def converts(self, obj: Mapping[str, Any]) -> bool:
+        """Whether ``obj`` converts to the kind's typed value (``ObjectToTyped``). The apiserver's
+        field manager runs on the request object, before the strategy drops a part of it (a custom
+        resource's status on its main resource, its spec through ``/status``): a wrongly typed
+        value there makes ``UpdateNoErrors`` record nothing, though the write succeeds."""
+        try:
+            validate(obj, self._ref, allow_duplicates=True)
+        except (ValueError, ValidationError):
+            return False
+        return True
+
     def empty(self) -> dict[str, Any]:
         """The kind's empty Go value as structured-merge-diff reads it (``New()``)."""
         if self._custom:
