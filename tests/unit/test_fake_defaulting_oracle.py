@@ -35,6 +35,9 @@ for _module in pkgutil.walk_packages(kgen.kubernetes.models.__path__, "kgen.kube
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = int(os.environ.get("KGEN_DEFAULTING_SEED", "20261206"))
+# The cache root as the session started (unit tests point KGEN_CACHE_DIR elsewhere later; the
+# oracles are built once per machine, as tests/support/oracle.py builds its own).
+_CACHE_ROOT = os.environ.get("KGEN_CACHE_DIR")
 PER_KIND = int(os.environ.get("KGEN_DEFAULTING_PER_KIND", "60"))
 
 
@@ -49,6 +52,8 @@ def _releases() -> list[str]:
 @cache
 def _binary(release: str) -> str:
     env = {k: v for k, v in os.environ.items() if k != "KGEN_CACHE_DIR"}
+    if _CACHE_ROOT is not None:
+        env["KGEN_CACHE_DIR"] = _CACHE_ROOT
     env["KGEN_ENVTEST_KUBERNETES_VERSION"] = release
     done = subprocess.run([str(ROOT / "hack/oracle-k8s/build.sh"), "defaults"], capture_output=True, text=True, env=env, timeout=1800)
     assert done.returncode == 0, done.stderr[-4000:]
