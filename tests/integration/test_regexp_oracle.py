@@ -37,6 +37,7 @@ from tests.support.oracle import oracle_binary
 
 SEED = 35
 DRAWN = 6  # strings drawn from each pattern
+CEL_STRINGS = 30  # of each pattern's strings, those also matched through kgen's CEL
 
 HAND_PICKED = [
     r"^(?i)(abort|warn)?$", r"(a+)+$", r"(?=x)", r"(?!x)", r"(?<=x)y", r"(a)\1", r"\C", r"a\Cb", r"\Q\C\E",
@@ -152,7 +153,7 @@ def test_patterns_compile_and_match_as_go_does() -> None:
         if go["error"]:
             disagreements.append(f"{pattern!r}: Go refuses it ({go['error']}), kgen compiles it")
             continue
-        for text, want in zip(strings, go["matches"], strict=True):
+        for k, (text, want) in enumerate(zip(strings, go["matches"], strict=True)):
             compared += 1
             matched += want
             if compiled.search(text) != want:
@@ -162,7 +163,8 @@ def test_patterns_compile_and_match_as_go_does() -> None:
             # CEL strings are UTF-8 (no lone surrogates); and kgen's CEL (cel-expr-python) cuts a
             # string at its first NUL, whatever the rule ('\x00a'.size() is 0 there): a known
             # limitation of the binding, not of matches(), so NULs are left out of this comparison
-            if literal is not None and not _LONE_SURROGATE.search(text) and "\x00" not in text:
+            # (the first CEL_STRINGS strings of each pattern: a CEL evaluation costs a few hundred µs)
+            if literal is not None and k < CEL_STRINGS and not _LONE_SURROGATE.search(text) and "\x00" not in text:
                 cel_compared += 1
                 if _cel_matches(literal, text) != want:
                     disagreements.append(f"CEL {literal} on {text!r}: Go {want}, kgen's CEL {not want}")
@@ -172,7 +174,7 @@ def test_patterns_compile_and_match_as_go_does() -> None:
     assert not disagreements, f"{len(disagreements)} disagreements:\n" + "\n".join(disagreements[:40])
     # the harness sees a difference where there is one: Python's re, matched the same way, differs
     assert python_re_differs >= 100, python_re_differs
-    assert cel_compared >= 5_000, cel_compared
+    assert cel_compared >= 2_500, cel_compared
     assert compared >= 7_000 and matched >= 1_500 and refused >= 20, (compared, matched, refused)
 
 
