@@ -19,15 +19,17 @@ from dataclasses import dataclass
 
 
 # -- what a name, label key or label value may be (apimachinery's util/validation and
-#    pkg/api/validate/content at 1.37), shared with ObjectMeta validation ------------------------
+#    pkg/api/validate/content at 1.37): the one implementation, here in the bottom layer so that
+#    selectors, ObjectMeta validation and validation/content (which re-exports them) share it ----
 
 _DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
+DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
+"""util/validation's dns1123SubDomainFmt, the regex its messages quote (content's wildcard subdomain builds on it)."""
 _DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
 _LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _LABEL_VALUE_FMT = f"({_LABEL_KEY_FMT})?"
 _DNS1123_LABEL = re.compile(_DNS1123_LABEL_FMT)
-_DNS1123_SUBDOMAIN = re.compile(_DNS1123_SUBDOMAIN_FMT)
+_DNS1123_SUBDOMAIN = re.compile(DNS1123_SUBDOMAIN_FMT)
 _DNS1035_LABEL = re.compile(_DNS1035_LABEL_FMT)
 _LABEL_KEY = re.compile(_LABEL_KEY_FMT)
 _LABEL_VALUE = re.compile(_LABEL_VALUE_FMT)
@@ -40,8 +42,11 @@ _DNS1123_SUBDOMAIN_MSG = ("a lowercase RFC 1123 subdomain must consist of lower 
                           "and must start and end with an alphanumeric character")
 _DNS1035_LABEL_MSG = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
                       "alphabetic character, and end with an alphanumeric character")
-def _regex_error(msg: str, fmt: str, *examples: str) -> str:
-    """util/validation's RegexError (its examples joined by ``,  or ``, as Go writes them)."""
+
+
+def regex_error(msg: str, fmt: str, *examples: str) -> str:
+    """util/validation's RegexError: the message, its examples joined by ``,  or `` (two spaces, as
+    Go writes them) and the regex quoted."""
     if not examples:
         return f"{msg} (regex used for validation is '{fmt}')"
     listed = " or ".join(f"'{e}', " for e in examples)
@@ -62,7 +67,7 @@ def is_dns1123_label(value: str) -> list[str]:
         if _DNS1123_SUBDOMAIN.fullmatch(value):
             errors.append("must not contain dots")
         else:
-            errors.append(_regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+            errors.append(regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
     return errors
 
 
@@ -73,7 +78,7 @@ def is_dns1123_subdomain(value: str, *, max_len_unit: str = "characters") -> lis
     if size(value) > 253:
         errors.append(f"must be no more than 253 {max_len_unit}")
     if not _DNS1123_SUBDOMAIN.fullmatch(value):
-        errors.append(_regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
+        errors.append(regex_error(_DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"))
     return errors
 
 
@@ -83,7 +88,7 @@ def is_dns1035_label(value: str) -> list[str]:
     if size(value) > 63:
         errors.append("must be no more than 63 characters")
     if not _DNS1035_LABEL.fullmatch(value):
-        errors.append(_regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL_FMT, "my-name", "abc-123"))
+        errors.append(regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL_FMT, "my-name", "abc-123"))
     return errors
 
 
@@ -100,14 +105,14 @@ def is_qualified_name(value: str) -> list[str]:
         else:
             errors.extend("prefix part " + m for m in is_dns1123_subdomain(prefix, max_len_unit="bytes"))
     else:
-        return [f"a valid label key {_regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')} "
+        return [f"a valid label key {regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')} "
                 "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
     if not name:
         errors.append("name part must be non-empty")
     elif size(name) > 63:
         errors.append("name part must be no more than 63 bytes")
     if not _LABEL_KEY.fullmatch(name):
-        errors.append("name part " + _regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
+        errors.append("name part " + regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, "MyName", "my.name", "123-abc"))
     return errors
 
 
@@ -117,7 +122,7 @@ def is_label_value(value: str) -> list[str]:
     if size(value) > 63:
         errors.append("must be no more than 63 bytes")
     if not _LABEL_VALUE.fullmatch(value):
-        errors.append(_regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
+        errors.append(regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
     return errors
 
 

@@ -8,7 +8,9 @@ which accept leading zeros and IPv4-mapped IPv6, as Go's net.ParseIP does), path
 
 Two message families: ``pkg/util/validation`` says a name "must be no more than 63 characters",
 ``content`` (label keys and values, since 1.34) "must be no more than 63 bytes"; each function
-uses its Go counterpart's.
+uses its Go counterpart's. The name, label key and label value checks (and ``regex_error``) are
+``kgen.runtime.apimachinery.labels``'s, re-exported here: one implementation, in the layer the
+label selector parser can import too. Lengths are Go's ``len``: UTF-8 bytes.
 """
 
 from __future__ import annotations
@@ -16,77 +18,32 @@ from __future__ import annotations
 import ipaddress
 import re
 
+from kgen.runtime.apimachinery.labels import (
+    DNS1123_SUBDOMAIN_FMT as _DNS1123_SUBDOMAIN_FMT, is_dns1035_label, is_dns1123_label, is_dns1123_subdomain,
+    is_label_value, is_qualified_name, regex_error, size,
+)
+
 __all__ = [
     "is_config_map_key", "is_dns1035_label", "is_dns1123_label", "is_dns1123_subdomain", "is_label_value",
     "is_path_segment_name", "is_qualified_name", "is_valid_cidr_legacy", "is_valid_ip_legacy", "is_valid_port_name",
     "is_valid_port_num", "is_wildcard_dns1123_subdomain", "parse_ip_sloppy", "regex_error",
 ]
 
-_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + "(\\." + _DNS1123_LABEL_FMT + ")*"
-_DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
 _WILDCARD_FMT = "\\*\\." + _DNS1123_SUBDOMAIN_FMT
-_LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_LABEL_VALUE_FMT = f"({_LABEL_KEY_FMT})?"
 _CONFIG_MAP_KEY_FMT = "[-._a-zA-Z0-9]+"
 
-_DNS1123_LABEL = re.compile(f"^{_DNS1123_LABEL_FMT}$")
-_DNS1123_SUBDOMAIN = re.compile(f"^{_DNS1123_SUBDOMAIN_FMT}$")
-_DNS1035_LABEL = re.compile(f"^{_DNS1035_LABEL_FMT}$")
 _WILDCARD = re.compile(f"^{_WILDCARD_FMT}$")
-_LABEL_KEY = re.compile(f"^{_LABEL_KEY_FMT}$")
-_LABEL_VALUE = re.compile(f"^{_LABEL_VALUE_FMT}$")
 _CONFIG_MAP_KEY = re.compile(f"^{_CONFIG_MAP_KEY_FMT}$")
 _PORT_NAME_CHARSET = re.compile("^[-a-z0-9]+$")
-_LABEL_KEY_MSG = ("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-                  "alphanumeric character")
-
-
-def regex_error(msg: str, fmt: str, *examples: str) -> str:
-    """validation.RegexError: the message, examples and the regex (two spaces before each ``or``, as Go writes)."""
-    if not examples:
-        return f"{msg} (regex used for validation is '{fmt}')"
-    shown = " or ".join(f"'{e}', " for e in examples)
-    return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
 
 
 def _max_len(n: int, unit: str = "characters") -> str:
     return f"must be no more than {n} {unit}"
 
 
-def is_dns1123_label(value: str, unit: str = "characters") -> list[str]:
-    """IsDNS1123Label: a lowercase RFC 1123 label (Service port names, namespaces)."""
-    errs = [_max_len(63, unit)] if len(value) > 63 else []
-    if not _DNS1123_LABEL.fullmatch(value):
-        errs.append("must not contain dots" if _DNS1123_SUBDOMAIN.fullmatch(value) else regex_error(
-            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and "
-            "end with an alphanumeric character", _DNS1123_LABEL_FMT, "my-name", "123-abc"))
-    return errs
-
-
-def is_dns1123_subdomain(value: str, unit: str = "characters") -> list[str]:
-    """IsDNS1123Subdomain: a lowercase RFC 1123 subdomain (most object names, hosts, API groups)."""
-    errs = [_max_len(253, unit)] if len(value) > 253 else []
-    if not _DNS1123_SUBDOMAIN.fullmatch(value):
-        errs.append(regex_error(
-            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
-            "start and end with an alphanumeric character", _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return errs
-
-
-def is_dns1035_label(value: str) -> list[str]:
-    """IsDNS1035Label: a DNS-1035 label (starts with a letter)."""
-    errs = [_max_len(63)] if len(value) > 63 else []
-    if not _DNS1035_LABEL.fullmatch(value):
-        errs.append(regex_error(
-            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic "
-            "character, and end with an alphanumeric character", _DNS1035_LABEL_FMT, "my-name", "abc-123"))
-    return errs
-
-
 def is_wildcard_dns1123_subdomain(value: str) -> list[str]:
     """IsWildcardDNS1123Subdomain: ``*.`` and a DNS-1123 subdomain (Ingress hosts)."""
-    errs = [_max_len(253)] if len(value) > 253 else []
+    errs = [_max_len(253)] if size(value) > 253 else []
     if not _WILDCARD.fullmatch(value):
         errs.append(regex_error(
             "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist "
@@ -95,43 +52,9 @@ def is_wildcard_dns1123_subdomain(value: str) -> list[str]:
     return errs
 
 
-def is_qualified_name(value: str) -> list[str]:
-    """IsQualifiedName (content.IsLabelKey): an optional DNS subdomain prefix and ``/``, then a name part."""
-    errs: list[str] = []
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            errs.append("prefix part must be non-empty")
-        else:
-            errs.extend(f"prefix part {m}" for m in is_dns1123_subdomain(prefix, "bytes"))
-    else:
-        return [f"a valid label key {regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')} "
-                "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
-    if not name:
-        errs.append("name part must be non-empty")
-    elif len(name) > 63:
-        errs.append(f"name part {_max_len(63, 'bytes')}")
-    if not _LABEL_KEY.fullmatch(name):
-        errs.append(f"name part {regex_error(_LABEL_KEY_MSG, _LABEL_KEY_FMT, 'MyName', 'my.name', '123-abc')}")
-    return errs
-
-
-def is_label_value(value: str) -> list[str]:
-    """IsValidLabelValue (content.IsLabelValue): empty, or at most 63 bytes of a label key's characters."""
-    errs = [_max_len(63, "bytes")] if len(value.encode()) > 63 else []
-    if not _LABEL_VALUE.fullmatch(value):
-        errs.append(regex_error(
-            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-            "start and end with an alphanumeric character", _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
-    return errs
-
-
 def is_config_map_key(value: str) -> list[str]:
     """IsConfigMapKey: a ConfigMap's or Secret's data key (a file name in a volume)."""
-    errs = [_max_len(253)] if len(value) > 253 else []
+    errs = [_max_len(253)] if size(value) > 253 else []
     if not _CONFIG_MAP_KEY.fullmatch(value):
         errs.append(regex_error("a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
                                 _CONFIG_MAP_KEY_FMT, "key.name", "KEY_NAME", "key-name"))
@@ -152,7 +75,7 @@ def is_valid_port_num(port: int) -> list[str]:
 def is_valid_port_name(port: str) -> list[str]:
     """IsValidPortName: an IANA_SVC_NAME (at most 15 characters, a-z 0-9 and '-', a letter, no '--')."""
     errs: list[str] = []
-    if len(port) > 15:
+    if size(port) > 15:
         errs.append(_max_len(15))
     if not _PORT_NAME_CHARSET.fullmatch(port):
         errs.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")

@@ -34,6 +34,7 @@ from kgen.runtime.apimachinery.golang.gofmt import go_value
 from kgen.runtime.apimachinery.labels import (
     is_dns1035_label, is_dns1123_label, is_dns1123_subdomain, is_label_value, is_qualified_name, size as _size,
 )
+from kgen.runtime.apimachinery.validation.content import is_path_segment_name
 from kgen.runtime.apimachinery.validation.structural import FieldError, child
 
 __all__ = [
@@ -77,9 +78,7 @@ def name_is_dns1035_label(name: str, prefix: bool) -> list[str]:
 def name_is_path_segment(name: str, prefix: bool) -> list[str]:
     """content.IsPathSegmentName: RBAC's Roles, ClusterRoles and their bindings (ValidateRBACName
     ignores ``prefix``)."""
-    if name in (".", ".."):
-        return [f"may not be '{name}'"]
-    return [f"may not contain '{c}'" for c in ("/", "%") if c in name]
+    return is_path_segment_name(name)
 
 
 _NAME_RULES: dict[tuple[str, str], NameRule] = {

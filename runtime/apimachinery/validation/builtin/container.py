@@ -443,43 +443,36 @@ def _lifecycle(lifecycle: dict[str, Any], grace: Any, path: str) -> list[FieldEr
 
 def _handler(handler: dict[str, Any], kinds: tuple[str, ...], grace: Any, path: str) -> list[FieldError]:
     """validateHandler: exactly one action (the first given is validated, each later one forbidden)."""
+    first, extra = field.one_of(handler, [k for k in ("exec", "httpGet", "tcpSocket", "grpc", "sleep") if k in kinds],
+                                path, "handler type")
+    if first is None:
+        return [field.required(path, "must specify a handler type")]
     errors: list[FieldError] = []
-    count = 0
-    for kind in ("exec", "httpGet", "tcpSocket", "grpc", "sleep"):
-        action = handler.get(kind)
-        if kind not in kinds or not isinstance(action, dict):
-            continue
-        at = child(path, kind)
-        if count:
-            errors.append(field.forbidden(at, "may not specify more than 1 handler type"))
-            continue
-        count += 1
-        if kind == "exec" and not _list(action.get("command")):
-            errors.append(field.required(child(at, "command")))
-        elif kind == "httpGet":
-            errors.extend(port_num_or_name(action.get("port"), child(at, "port")))
-            scheme = _str(action.get("scheme"))
-            if scheme and scheme not in ("HTTP", "HTTPS"):
-                errors.append(field.not_supported(child(at, "scheme"), scheme, ("HTTP", "HTTPS")))
-            for header in _list(action.get("httpHeaders")):
-                name = _str(_dict(header).get("name"))
-                if not re.fullmatch(_HTTP_HEADER_FMT, name):
-                    errors.append(field.invalid(child(at, "httpHeaders"), name, regex_error(
-                        "a valid HTTP header must consist of alphanumeric characters or '-'", _HTTP_HEADER_FMT,
-                        "X-Header-Name")))
-        elif kind == "tcpSocket":
-            errors.extend(port_num_or_name(action.get("port"), child(at, "port")))
-        elif kind == "grpc":
-            port = _int(action.get("port"))
-            errors.extend(field.invalid(child(at, "port"), port, m) for m in is_valid_port_num(port))
-        elif kind == "sleep" and isinstance(grace, int):
-            seconds = _int(action.get("seconds"))
-            if seconds < 0 or seconds > grace:
-                errors.append(field.invalid(at, seconds, "must be non-negative and less than "
-                                            f"terminationGracePeriodSeconds ({grace})"))
-    if count == 0:
-        errors.append(field.required(path, "must specify a handler type"))
-    return errors
+    kind, action, at = first
+    if kind == "exec" and not _list(action.get("command")):
+        errors.append(field.required(child(at, "command")))
+    elif kind == "httpGet":
+        errors.extend(port_num_or_name(action.get("port"), child(at, "port")))
+        scheme = _str(action.get("scheme"))
+        if scheme and scheme not in ("HTTP", "HTTPS"):
+            errors.append(field.not_supported(child(at, "scheme"), scheme, ("HTTP", "HTTPS")))
+        for header in _list(action.get("httpHeaders")):
+            name = _str(_dict(header).get("name"))
+            if not re.fullmatch(_HTTP_HEADER_FMT, name):
+                errors.append(field.invalid(child(at, "httpHeaders"), name, regex_error(
+                    "a valid HTTP header must consist of alphanumeric characters or '-'", _HTTP_HEADER_FMT,
+                    "X-Header-Name")))
+    elif kind == "tcpSocket":
+        errors.extend(port_num_or_name(action.get("port"), child(at, "port")))
+    elif kind == "grpc":
+        port = _int(action.get("port"))
+        errors.extend(field.invalid(child(at, "port"), port, m) for m in is_valid_port_num(port))
+    elif kind == "sleep" and isinstance(grace, int):
+        seconds = _int(action.get("seconds"))
+        if seconds < 0 or seconds > grace:
+            errors.append(field.invalid(at, seconds, "must be non-negative and less than "
+                                        f"terminationGracePeriodSeconds ({grace})"))
+    return errors + extra
 
 
 def port_num_or_name(port: Any, path: str) -> list[FieldError]:

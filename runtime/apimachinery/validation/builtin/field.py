@@ -9,9 +9,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from kgen.runtime.apimachinery.golang.gofmt import go_json, go_value
-from kgen.runtime.apimachinery.validation.structural import FieldError
+from kgen.runtime.apimachinery.validation.structural import FieldError, child
 
-__all__ = ["Shown", "duplicate", "forbidden", "invalid", "not_found", "not_supported", "required", "too_long", "too_many"]
+__all__ = [
+    "Shown", "duplicate", "forbidden", "invalid", "not_found", "not_supported", "one_of", "required", "too_long",
+    "too_many",
+]
 
 
 class Shown(str):
@@ -74,3 +77,23 @@ def too_long(path: str, most: int) -> FieldError:
 def too_many(path: str, actual: int, most: int) -> FieldError:
     """field.TooMany: ``Too many: <actual>: must have at most <most> items``."""
     return FieldError("FieldValueTooMany", path, f"Too many: {actual}: must have at most {most} items")
+
+
+def one_of(obj: dict[str, Any], kinds: Iterable[str], path: str, what: str,
+           ) -> tuple[tuple[str, dict[str, Any], str] | None, list[FieldError]]:
+    """Go's "exactly one of" walk (validateVolumeSource, validateHandler): the first of ``kinds``
+    (in that order) set to an object in ``obj``, as (kind, its value, its path), and a Forbidden
+    ``may not specify more than 1 <what>`` for each later one. The caller puts the first's own
+    errors before those, as Go's loop does."""
+    first: tuple[str, dict[str, Any], str] | None = None
+    errors: list[FieldError] = []
+    for kind in kinds:
+        value = obj.get(kind)
+        if not isinstance(value, dict):
+            continue
+        at = child(path, kind)
+        if first is None:
+            first = (kind, value, at)
+        else:
+            errors.append(forbidden(at, f"may not specify more than 1 {what}"))
+    return first, errors

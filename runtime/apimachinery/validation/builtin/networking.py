@@ -44,6 +44,23 @@ def _host_errors(host: str, path: str) -> list[FieldError]:
     return [field.invalid(path, host, m) for m in check(host)]
 
 
+def _typed_reference(ref: dict[str, Any], path: str) -> list[FieldError]:
+    """What an Ingress backend's resource (validateIngressTypedLocalObjectReference) and an
+    IngressClass's parameters (validateIngressClassParametersReference) both check: an apiGroup, if
+    set, is a DNS subdomain; kind and name are required path segments."""
+    errors: list[FieldError] = []
+    if ref.get("apiGroup") is not None:
+        group = str(ref["apiGroup"])
+        errors += [field.invalid(f"{path}.apiGroup", group, m) for m in is_dns1123_subdomain(group)]
+    for key in ("kind", "name"):
+        value = str(ref.get(key) or "")
+        if not value:
+            errors.append(field.required(f"{path}.{key}"))
+        else:
+            errors += [field.invalid(f"{path}.{key}", value, m) for m in is_path_segment_name(value)]
+    return errors
+
+
 def _backend_errors(backend: dict[str, Any], path: str) -> list[FieldError]:
     """validateIngressBackend."""
     resource, service = backend.get("resource"), backend.get("service")
@@ -51,16 +68,7 @@ def _backend_errors(backend: dict[str, Any], path: str) -> list[FieldError]:
         return [field.invalid(path, "", "cannot set both resource and service backends")]
     errors: list[FieldError] = []
     if isinstance(resource, dict):
-        if resource.get("apiGroup") is not None:
-            group = str(resource["apiGroup"])
-            errors += [field.invalid(f"{path}.resource.apiGroup", group, m) for m in is_dns1123_subdomain(group)]
-        for key in ("kind", "name"):
-            value = str(resource.get(key) or "")
-            if not value:
-                errors.append(field.required(f"{path}.resource.{key}"))
-            else:
-                errors += [field.invalid(f"{path}.resource.{key}", value, m) for m in is_path_segment_name(value)]
-        return errors
+        return _typed_reference(resource, f"{path}.resource")
     if not isinstance(service, dict):
         return [field.invalid(path, "", "resource or service backend is required")]
     name = str(service.get("name") or "")
@@ -183,16 +191,7 @@ def _domain_prefixed_path(value: str, path: str) -> list[FieldError]:
 
 def _parameters_errors(params: dict[str, Any], path: str) -> list[FieldError]:
     """validateIngressClassParametersReference."""
-    errors: list[FieldError] = []
-    if params.get("apiGroup") is not None:
-        group = str(params["apiGroup"])
-        errors += [field.invalid(f"{path}.apiGroup", group, m) for m in is_dns1123_subdomain(group)]
-    for key in ("kind", "name"):
-        value = str(params.get(key) or "")
-        if not value:
-            errors.append(field.required(f"{path}.{key}"))
-        else:
-            errors += [field.invalid(f"{path}.{key}", value, m) for m in is_path_segment_name(value)]
+    errors = _typed_reference(params, path)
     scope = params.get("scope")
     if scope is None:
         scope = "Cluster"  # SetDefaults_IngressClass (so Go's Required never shows)

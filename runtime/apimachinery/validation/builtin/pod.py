@@ -185,18 +185,9 @@ def validate_volumes(volumes: Any, path: str) -> tuple[set[str], list[FieldError
 
 def _source(volume: dict[str, Any], path: str) -> list[FieldError]:
     """validateVolumeSource: at most one source, and what the common ones require."""
-    errors: list[FieldError] = []
-    count = 0
-    for kind in _SOURCES:
-        source = volume.get(kind)
-        if not isinstance(source, dict):
-            continue
-        at = child(path, kind)
-        if count:
-            errors.append(field.forbidden(at, "may not specify more than 1 volume type"))
-            continue
-        count += 1
-        errors.extend(_source_fields(kind, source, at))
+    first, extra = field.one_of(volume, _SOURCES, path, "volume type")
+    errors = _source_fields(*first) if first else []
+    errors += extra
     # none: v1 defaulting (SetDefaults_Volume) makes it an emptyDir, so Go's "must specify a volume type" never shows
     return errors
 
