@@ -18,6 +18,7 @@ raising), and whether the cause sets agree: for a 422 the set of (field, message
 from __future__ import annotations
 
 import copy
+import re
 import functools
 import random
 import time
@@ -31,6 +32,7 @@ import httpx
 from kgen.runtime.apimachinery.validation import FieldError, FieldValidation, validate_against
 from kgen.runtime.apimachinery.validation.refusal import refusal
 from tests.support import validation_projects
+from tests.support.versions import behaves_older
 from tests.support.validation_oracle import Answer, Served, confusion, dry_run, mutated, real_field, served_kinds
 
 NAMESPACE = "validation-projects"
@@ -206,6 +208,9 @@ def run(admin: httpx.Client, projects: list[str], *, per_kind: int, per_object: 
     """The run: ``per_kind`` examples of each kind, ``per_object`` mutations of each original, the
     projects' CRDs (the first ``crds_per_project`` by name, or all)."""
     results = Results()
+    # 1.34 shows a failed CEL rule's node type where later releases show the value (tests/support/
+    # versions.py): on such a server messages compare without the value they show
+    older = behaves_older(str(admin.get("/version").json()["gitVersion"]), "cel-message-shows-type")
     for project, served in install(admin, projects, crds_per_project).items():
         check = _kgen_checker(project)
         originals = _originals(admin, project, served, per_kind, results)
@@ -225,6 +230,8 @@ def run(admin: httpx.Client, projects: list[str], *, per_kind: int, per_object: 
                     continue
                 server_set = _cause_set(resp.status_code, answer, raw) if not answer.accepted else frozenset()
                 kgen_set = _kgen_cause_set(sample.obj, errors) if errors else frozenset()
+                if older:
+                    server_set, kgen_set = _without_values(server_set), _without_values(kgen_set)
                 same = (answer.accepted == (not errors)) and server_set == kgen_set
                 results.outcomes.append(Outcome(
                     project, sample.label, mode, answer, not errors, same,
@@ -234,6 +241,14 @@ def run(admin: httpx.Client, projects: list[str], *, per_kind: int, per_object: 
 
 def _schema_of(served: dict[tuple[str, str], Served], obj: dict[str, Any]) -> dict[str, Any]:
     return served[obj["apiVersion"], obj["kind"]].schema
+
+
+_SHOWN_VALUE = re.compile(r'^Invalid value: (?:"(?:[^"\\]|\\.)*"|-?[0-9][0-9.e+-]*|true|false|null): ')
+
+
+def _without_values(causes: frozenset[tuple[str, str]]) -> frozenset[tuple[str, str]]:
+    """Causes with the value an ``Invalid value`` message shows left out (1.34's CEL wording)."""
+    return frozenset((f, _SHOWN_VALUE.sub("Invalid value: ", m)) for f, m in causes)
 
 
 def _answer(code: int, body: dict[str, Any], raw: list[dict[str, Any]]) -> Answer:
