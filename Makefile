@@ -109,13 +109,16 @@ test-cluster: $(STAMP)
 	KGEN_ENVTEST_RUN_LOG="$$run_log" KGEN_CLUSTER_ASSETS="$$(hack/envtest/cluster.sh)" $(BIN)/python -m pytest tests/cluster $(PYTEST_ARGS); \
 	tests=$$?; hack/check-leftovers.sh "$$run_log"; left=$$?; rm -f "$$run_log"; exit $$(( tests ? tests : left ))
 
-# The compatibility suite on every supported release (MATRIX_VERSIONS), one pytest run each.
+# The compatibility suite on every supported release (MATRIX_VERSIONS), one pytest run each, and
+# the fake's defaulting against each release's Go oracle (make test compares two releases').
 test-matrix: $(STAMP)
 	run_log="$$(mktemp -t kgen-test-run.XXXXXX)"; export KGEN_ENVTEST_RUN_LOG="$$run_log"; tests=0; \
 	for version in $(MATRIX_VERSIONS); do \
 	  echo "== the compatibility suite on Kubernetes $$version"; \
 	  $(call compat_suite,$$version) || tests=1; \
 	done; \
+	echo "== the fake's defaulting against each release's Go oracle"; \
+	KGEN_DEFAULTING_RELEASES="$(MATRIX_VERSIONS)" $(BIN)/python -m pytest tests/unit/test_fake_defaulting_oracle.py $(PYTEST_ARGS) || tests=1; \
 	hack/check-leftovers.sh "$$run_log"; left=$$?; rm -f "$$run_log"; exit $$(( tests ? tests : left ))
 
 # Refreshes an embedded snapshot, openapi/kubernetes-<version>/, from a freshly started real
