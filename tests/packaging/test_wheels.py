@@ -59,6 +59,7 @@ def test_runtime_wheel_holds_the_runtime_and_the_stock_client_only(wheels: Wheel
         "kgen/runtime/rest/client.py",
         "kgen/runtime/testing/pytest_plugin.py",
         "kgen/runtime/fake/schema/zero_fields.json",  # package data the fake reads
+        "kgen/runtime/fake/schema/defaults.json",  # ... its defaulting of built-in kinds
         "kgen/runtime/apimachinery/util/managedfields/zero_objects.json",  # ... and the field manager
         "kgen/kubernetes/py.typed",
         "kgen/kubernetes/__init__.py",
