@@ -392,7 +392,7 @@ def test_the_comparison_sees_a_planted_difference(admin: httpx.Client, namespace
     from kgen.runtime.apimachinery.validation import builtin
 
     builtin.validator_for("", "Service")
-    monkeypatch.setitem(builtin._VALIDATORS, ("", "Service"), lambda obj, old: [])
+    monkeypatch.setitem(builtin._VALIDATORS, ("", "Service", ""), lambda obj, old: [])
     row = next(r for r in MISTAKES if r.label == "service: port 0")
     server, stored = server_answer(admin, namespace, row)
     assert differences(row, server, kgen_answer(row, stored)) != []

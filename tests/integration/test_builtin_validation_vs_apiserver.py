@@ -86,6 +86,14 @@ VALID = [
             change=lambda s: with_(with_(s, "spec.containers[0].image", "nginx:1.28"), "metadata.labels", {"v": "2"})),
     Mistake("valid sidecar init container", pod(initContainers=[container("log", restartPolicy="Always",
                                                                             readinessProbe={"exec": {"command": ["true"]}})])),
+    # /status writes: the status strategy keeps the stored spec (a Deployment's labels too), so neither is judged
+    Mistake("valid Deployment status (status write)", deployment(), subresource="status",
+            change=_set("status", {"observedGeneration": 1, "replicas": 2, "updatedReplicas": 2, "readyReplicas": 2,
+                                   "availableReplicas": 1, "collisionCount": 1})),
+    Mistake("Deployment status write with spec.replicas -1 and a bad label (kept from the stored object)", deployment(),
+            subresource="status", change=lambda s: with_(with_(s, "spec.replicas", -1), "metadata.labels", {"a": "bad value"})),
+    Mistake("valid StatefulSet status write with a negative spec count", stateful_set(), subresource="status",
+            change=lambda s: with_(with_(s, "spec.minReadySeconds", -1), "status.replicas", 1)),
 ]
 
 MISTAKES = [
@@ -255,6 +263,22 @@ MISTAKES = [
     Mistake("Pod image emptied (update)", pod(), change=_set("spec.containers[0].image", "")),
     Mistake("Pod container with a bad port protocol", with_(pod(), "spec.containers[0].ports",
                                                             [{"containerPort": 53, "protocol": "ICMP"}])),
+    # /status writes (ValidateXStatusUpdate)
+    Mistake("Deployment status replicas -1 (status write)", deployment(), subresource="status",
+            change=_set("status", {"replicas": -1, "observedGeneration": -2})),
+    Mistake("Deployment status counts above replicas (status write)", deployment(), subresource="status",
+            change=_set("status", {"replicas": 2, "updatedReplicas": 3, "readyReplicas": 1, "availableReplicas": 2,
+                                   "unavailableReplicas": -1})),
+    Mistake("Deployment status write with a bad annotation key", deployment(), subresource="status",
+            change=lambda s: with_(s, "metadata.annotations", {"bad key": "x"})),
+    Mistake("ReplicaSet status counts (status write)", replica_set(), subresource="status",
+            change=_set("status", {"replicas": 1, "fullyLabeledReplicas": 2, "readyReplicas": -1, "availableReplicas": 1})),
+    Mistake("StatefulSet status counts (status write)", stateful_set(), subresource="status",
+            change=_set("status", {"replicas": 2, "readyReplicas": 1, "currentReplicas": 3, "availableReplicas": 2,
+                                   "collisionCount": -1})),
+    Mistake("DaemonSet status counts (status write)", daemon_set(), subresource="status",
+            change=_set("status", {"currentNumberScheduled": -1, "numberMisscheduled": 0, "desiredNumberScheduled": 1,
+                                   "numberReady": -3, "numberUnavailable": -1, "collisionCount": -2})),
 ]
 
 PINNED: dict[str, tuple[int, int]] = {
@@ -341,7 +365,7 @@ def test_the_comparison_sees_a_planted_difference(kube_apiserver: KubeAPIServer,
     from kgen.runtime.apimachinery.validation import builtin
 
     builtin.validator_for("apps", "Deployment")
-    monkeypatch.setitem(builtin._VALIDATORS, ("apps", "Deployment"), lambda obj, old: [])
+    monkeypatch.setitem(builtin._VALIDATORS, ("apps", "Deployment", ""), lambda obj, old: [])
     row = MISTAKES[0]
     server, stored = server_answer(admin, namespace, row)
     assert differences(row, server, kgen_answer(row, stored)) != []

@@ -53,12 +53,14 @@ RESOURCES: dict[tuple[str, str], str] = {
 class Mistake:
     """One row: ``obj`` sent as a create, or with ``change`` as an update of the stored ``obj``
     (``change(stored)`` returns the object to PUT). ``messages``: compare the causes' messages
-    too (False where the apiserver's text holds what a client cannot know, such as a Job's uid)."""
+    too (False where the apiserver's text holds what a client cannot know, such as a Job's uid).
+    ``subresource="status"``: the change is PUT to the object's ``/status``."""
 
     label: str
     obj: Obj
     change: Callable[[Obj], Obj] | None = None
     messages: bool = True
+    subresource: str | None = None
 
 
 @dataclass(frozen=True)
@@ -104,14 +106,15 @@ def server_answer(admin: httpx.Client, namespace: str, row: Mistake) -> tuple[An
     assert created.status_code == 201, f"{row.label}: the original is not valid: {created.text}"
     stored = created.json()
     changed = row.change(copy.deepcopy(stored))
-    resp = admin.put(f"{url}/{stored['metadata']['name']}", params={"dryRun": "All"}, json=changed)
+    target = f"{url}/{stored['metadata']['name']}" + (f"/{row.subresource}" if row.subresource else "")
+    resp = admin.put(target, params={"dryRun": "All"}, json=changed)
     return _answer(resp), stored
 
 
 def kgen_answer(row: Mistake, stored: Obj | None) -> Answer:
     """kgen's verdict on ``row``: ``validate`` of the create, or of the change with ``old=stored``."""
     obj = copy.deepcopy(row.obj) if row.change is None or stored is None else row.change(copy.deepcopy(stored))
-    errors = validate(obj, old=stored)
+    errors = validate(obj, old=stored, subresource=row.subresource)
     if not errors:
         return Answer(201)
     if any(e.type == "BadRequest" for e in errors):

@@ -115,7 +115,9 @@ def validate(
     walker = _Walker(schemas.definition, builtin=builtin, rules=rules, cel=cel and not builtin, package_schema=True)
     # a built-in's walk errors are decode and enum errors, which no update ratchets; then its Go validation
     errors = walker.validate(schemas.definition(name), obj, field_validation, None if builtin else old, subresource)
-    return builtin_errors(obj, old, errors, name, schemas.definition) if builtin else with_meta_errors(obj, old, errors, subresource)
+    if builtin:
+        return builtin_errors(obj, old, errors, name, schemas.definition, subresource)
+    return with_meta_errors(obj, old, errors, subresource)
 
 
 _BUILTIN_PREFIXES = ("io.k8s.api.", "io.k8s.apimachinery.", "io.k8s.apiextensions-apiserver.", "io.k8s.kube-aggregator.")

@@ -6,6 +6,11 @@ no ``activeDeadlineSeconds``, the update strategy), and on an update the immutab
 kind's selector; a StatefulSet's serviceName, podManagementPolicy and volumeClaimTemplates).
 Fields the apiserver defaults before validating (strategies and their rolling-update parameters,
 podManagementPolicy, restartPolicy...) are judged with their defaults when absent.
+
+A ``/status`` write (``*_status``): the status strategy keeps the stored spec (and a Deployment's
+labels), then ``ValidateXStatusUpdate`` checks the ObjectMeta update, the status counts (non-negative,
+none above ``replicas``, ``availableReplicas`` not above ``readyReplicas``) and that
+``collisionCount`` is not decremented.
 """
 
 from __future__ import annotations
@@ -25,7 +30,10 @@ from kgen.runtime.apimachinery.validation.metav1 import validate_label_selector
 from kgen.runtime.apimachinery.validation.objectmeta import name_is_dns_label
 from kgen.runtime.apimachinery.validation.structural import FieldError, child
 
-__all__ = ["validate_daemon_set", "validate_deployment", "validate_replica_set", "validate_stateful_set"]
+__all__ = [
+    "validate_daemon_set", "validate_daemon_set_status", "validate_deployment", "validate_deployment_status",
+    "validate_replica_set", "validate_replica_set_status", "validate_stateful_set", "validate_stateful_set_status",
+]
 
 _PERCENT_FMT = "[0-9]+%"
 
@@ -282,3 +290,99 @@ def _stateful_set_strategy(strategy: dict[str, Any], path: str) -> list[FieldErr
             errors.append(field.invalid(child(at, "maxUnavailable"), value, "cannot be 0"))
         errors.extend(_not_over_100(value, child(at, "maxUnavailable")))
     return errors
+
+
+# -- /status writes -------------------------------------------------------------------------------
+
+def _status_prepared(obj: dict[str, Any], old: dict[str, Any], labels: bool = False) -> dict[str, Any]:
+    """The status strategy's PrepareForUpdate: the stored spec kept (``labels``: the stored labels too,
+    as a Deployment's strategy does)."""
+    out = {k: v for k, v in obj.items() if k != "spec"}
+    if "spec" in old:
+        out["spec"] = old["spec"]
+    if labels:
+        meta = {k: v for k, v in _dict(obj.get("metadata")).items() if k != "labels"}
+        if "labels" in _dict(old.get("metadata")):
+            meta["labels"] = old["metadata"]["labels"]
+        out["metadata"] = meta
+    return out
+
+
+def _status_counts(status: dict[str, Any], counts: tuple[str, ...], optional: tuple[str, ...] = ()) -> list[FieldError]:
+    """ValidateNonnegativeField of each of ``counts`` (absent: 0) and of each of ``optional`` present
+    (pointers in Go), in Go's order."""
+    errors: list[FieldError] = []
+    for name in counts + optional:
+        if name in counts or status.get(name) is not None:
+            errors.extend(nonnegative(status.get(name), child("status", name)))
+    return errors
+
+
+def _not_above(status: dict[str, Any], names: tuple[str, ...], limit: str, message: str) -> list[FieldError]:
+    """Each of ``names`` greater than the ``limit`` count is Invalid with ``message``."""
+    bound = _int(status.get(limit))
+    return [field.invalid(child("status", n), _int(status.get(n)), message) for n in names if _int(status.get(n)) > bound]
+
+
+def _collision_decremented(status: dict[str, Any], old: dict[str, Any]) -> list[FieldError]:
+    """IsDecremented(collisionCount): removed, or lowered, from the stored status's."""
+    new, before = status.get("collisionCount"), _dict(old.get("status")).get("collisionCount")
+    if before is None or (new is not None and _int(new) >= _int(before)):
+        return []
+    return [field.invalid("status.collisionCount", _int(new), "cannot be decremented")]
+
+
+_OVER = "cannot be greater than status.replicas"
+
+
+@register("apps", "Deployment", subresource="status")
+def validate_deployment_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
+    """ValidateDeploymentStatusUpdate, after deploymentStatusStrategy.PrepareForUpdate."""
+    old = old or {}
+    obj = _status_prepared(obj, old, labels=True)
+    status = _dict(obj.get("status"))
+    errors = object_meta(obj, old, "apps")
+    errors += _status_counts(status, ("observedGeneration", "replicas", "updatedReplicas", "readyReplicas",
+                                      "availableReplicas", "unavailableReplicas"), ("terminatingReplicas", "collisionCount"))
+    errors += _not_above(status, ("updatedReplicas", "readyReplicas", "availableReplicas"), "replicas", _OVER)
+    errors += _not_above(status, ("availableReplicas",), "readyReplicas", "cannot be greater than readyReplicas")
+    return errors + _collision_decremented(status, old)
+
+
+@register("apps", "ReplicaSet", subresource="status")
+def validate_replica_set_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
+    """ValidateReplicaSetStatusUpdate, after rsStatusStrategy.PrepareForUpdate."""
+    old = old or {}
+    obj = _status_prepared(obj, old)
+    status = _dict(obj.get("status"))
+    errors = object_meta(obj, old, "apps")
+    errors += _status_counts(status, ("replicas", "fullyLabeledReplicas", "readyReplicas", "availableReplicas",
+                                      "observedGeneration"), ("terminatingReplicas",))
+    errors += _not_above(status, ("fullyLabeledReplicas", "readyReplicas", "availableReplicas"), "replicas", _OVER)
+    return errors + _not_above(status, ("availableReplicas",), "readyReplicas", "cannot be greater than readyReplicas")
+
+
+@register("apps", "StatefulSet", subresource="status")
+def validate_stateful_set_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
+    """ValidateStatefulSetStatusUpdate, after statefulSetStatusStrategy.PrepareForUpdate."""
+    old = old or {}
+    obj = _status_prepared(obj, old)
+    status = _dict(obj.get("status"))
+    errors = _status_counts(status, ("replicas", "readyReplicas", "currentReplicas", "updatedReplicas", "availableReplicas"),
+                            ("observedGeneration", "collisionCount"))
+    errors += _not_above(status, ("readyReplicas", "currentReplicas", "updatedReplicas", "availableReplicas"), "replicas", _OVER)
+    errors += _not_above(status, ("availableReplicas",), "readyReplicas", "cannot be greater than status.readyReplicas")
+    return errors + object_meta(obj, old, "apps", name_is_dns_label) + _collision_decremented(status, old)
+
+
+@register("apps", "DaemonSet", subresource="status")
+def validate_daemon_set_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
+    """ValidateDaemonSetStatusUpdate, after daemonSetStatusStrategy.PrepareForUpdate."""
+    old = old or {}
+    obj = _status_prepared(obj, old)
+    status = _dict(obj.get("status"))
+    errors = object_meta(obj, old, "apps")
+    errors += _status_counts(status, ("currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady",
+                                      "observedGeneration", "updatedNumberScheduled", "numberAvailable", "numberUnavailable"),
+                             ("collisionCount",))
+    return errors + _collision_decremented(status, old)
