@@ -299,6 +299,27 @@ UPDATES = [
     Mistake("update: config map labels changed", config_map(data={"a": "1"}), _set("metadata.labels", {"v": "2"})),
     Mistake("update: ingress host fixed", ingress({"rules": [rule("a.example.com")]}),
            _set("spec.rules", [rule("b.example.com")])),
+    # /status writes (the status strategies keep the stored spec)
+    Mistake("status: load-balancer ingress on a ClusterIP service", service({"ports": PORT}), subresource="status",
+            change=_set("status.loadBalancer", {"ingress": [{"ip": "10.1.2.3", "ipMode": "VIP"}]})),
+    Mistake("status: load-balancer ingress mistakes", service({"type": "LoadBalancer", "ports": PORT}), subresource="status",
+            change=_set("status.loadBalancer", {"ingress": [
+                {"ip": "10.1.2.3"}, {"hostname": "1.2.3.4"}, {"ip": "10.1.2.300", "ipMode": "VIP"},
+                {"hostname": "lb.example.com", "ipMode": "Proxy"}, {"ip": "10.1.2.4", "ipMode": "Tunnel"},
+                {"hostname": "Bad_Host"}]})),
+    Mistake("status: valid load-balancer ingress, spec type changed (ignored)",
+            service({"type": "LoadBalancer", "ports": PORT}), subresource="status",
+            change=lambda s: with_(with_(s, "spec.type", "ClusterIP"), "status.loadBalancer", {"ingress": [
+                {"ip": "10.1.2.3", "ipMode": "Proxy"}, {"hostname": "lb.example.com"}]})),
+    Mistake("status: IP without ipMode, the body's type not LoadBalancer (no default)",
+            service({"type": "LoadBalancer", "ports": PORT}), subresource="status",
+            change=lambda s: with_(with_(s, "spec.type", "NodePort"), "status.loadBalancer", {"ingress": [{"ip": "10.1.2.3"}]})),
+    Mistake("status: ingress load-balancer mistakes", ingress({"rules": [rule("a.example.com")]}), subresource="status",
+            change=_set("status.loadBalancer", {"ingress": [{"ip": "300.1.1.1"}, {"hostname": "10.0.0.1"},
+                                                            {"hostname": "-bad.example.com"}]})),
+    Mistake("status: valid ingress load balancer, a bad rule host (ignored)", ingress({"rules": [rule("a.example.com")]}),
+            subresource="status", change=lambda s: with_(with_(s, "spec.rules", [rule("Bad_Host")]), "status.loadBalancer",
+                                                          {"ingress": [{"ip": "10.1.2.3", "ports": [{"port": 80, "protocol": "TCP"}]}]})),
 ]
 
 

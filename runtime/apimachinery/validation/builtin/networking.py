@@ -11,6 +11,12 @@ stored object already had (invalid TLS secret names, invalid rules under wildcar
 An IngressClass: its controller a domain-prefixed path (immutable), its parameters' reference
 complete and scoped. Rules follow Kubernetes 1.37 (RelaxedServiceNameValidation, GA in 1.37:
 service names are DNS labels, not DNS-1035 labels).
+
+``/status`` writes of Ingresses and Services (ValidateIngressStatusUpdate,
+ValidateServiceStatusUpdate, on the stored spec as the status strategies keep it): the ObjectMeta
+update and each load-balancer ingress (an IP, unless the stored status had it, a valid IP; a
+hostname a DNS subdomain, not an IP; a Service's ipMode set exactly when the IP is, VIP or Proxy,
+and no ingress at all unless the Service is of type LoadBalancer).
 """
 
 from __future__ import annotations
@@ -22,11 +28,13 @@ from kgen.runtime.apimachinery.validation.builtin import field, register
 from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
 from kgen.runtime.apimachinery.validation.content import (
     is_dns1123_label, is_dns1123_subdomain, is_path_segment_name, is_valid_port_name, is_valid_port_num,
-    is_wildcard_dns1123_subdomain, parse_ip_sloppy, regex_error,
+    is_valid_ip_legacy, is_wildcard_dns1123_subdomain, parse_ip_sloppy, regex_error,
 )
+from kgen.runtime.apimachinery.validation.objectmeta import name_is_dns_label
 from kgen.runtime.apimachinery.validation.structural import FieldError
 
-__all__ = ["validate_ingress", "validate_ingress_class"]
+__all__ = ["load_balancer_ingress", "validate_ingress", "validate_ingress_class", "validate_ingress_status",
+           "validate_service_status"]
 
 _PATH_TYPES = ("Exact", "ImplementationSpecific", "Prefix")
 _INVALID_SEQUENCES = ("//", "/./", "/../", "%2f", "%2F")
@@ -226,3 +234,69 @@ def validate_ingress_class(obj: dict[str, Any], old: dict[str, Any] | None) -> l
     if isinstance(spec.get("parameters"), dict):
         errors += _parameters_errors(spec["parameters"], "spec.parameters")
     return errors
+
+
+# -- /status writes -------------------------------------------------------------------------------
+
+_IP_MODES = ("Proxy", "VIP")
+
+
+def load_balancer_ingress(status: Any, old_status: Any, path: str, ip_mode: bool) -> list[FieldError]:
+    """The load-balancer ingresses of ``status`` (a LoadBalancerStatus or IngressLoadBalancerStatus;
+    ``old_status`` the stored one, whose IPs are tolerated as they are), as ValidateLoadBalancerStatus
+    (``ip_mode``: a Service's, which also checks ipMode) and ValidateIngressLoadBalancerStatus do."""
+    existing = {str(i["ip"]) for i in _dict(old_status).get("ingress") or () if isinstance(i, dict) and i.get("ip")}
+    errors: list[FieldError] = []
+    for i, ingress in enumerate(_dict(status).get("ingress") or ()):
+        ingress, at = _dict(ingress), f"{path}.ingress[{i}]"
+        ip, hostname = str(ingress.get("ip") or ""), str(ingress.get("hostname") or "")
+        if ip:
+            errors += [field.invalid(f"{at}.ip", ip, m) for m in ([] if ip in existing else is_valid_ip_legacy(ip))]
+        mode = ingress.get("ipMode")
+        if not ip_mode:
+            pass
+        elif mode is None:
+            errors += [field.required(f"{at}.ipMode", "must be specified when `ip` is set")] if ip else []
+        elif not ip:
+            errors.append(field.forbidden(f"{at}.ipMode", "may not be specified when `ip` is not set"))
+        elif mode not in _IP_MODES:
+            errors.append(field.not_supported(f"{at}.ipMode", mode, _IP_MODES))
+        if hostname:
+            errors += [field.invalid(f"{at}.hostname", hostname, m) for m in is_dns1123_subdomain(hostname)]
+            if parse_ip_sloppy(hostname) is not None:
+                errors.append(field.invalid(f"{at}.hostname", hostname, "must be a DNS name, not an IP address"))
+    return errors
+
+
+def _spec_kept(obj: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
+    """A status strategy's PrepareForUpdate: the stored spec kept."""
+    out = {k: v for k, v in obj.items() if k != "spec"}
+    return {**out, "spec": old["spec"]} if "spec" in old else out
+
+
+@register("networking.k8s.io", "Ingress", subresource="status")
+def validate_ingress_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
+    """ValidateIngressStatusUpdate, after ingressStatusStrategy.PrepareForUpdate."""
+    old = old or {}
+    obj = _spec_kept(obj, old)
+    return object_meta(obj, old, "networking.k8s.io") + load_balancer_ingress(
+        _dict(obj.get("status")).get("loadBalancer"), _dict(old.get("status")).get("loadBalancer"), "status.loadBalancer",
+        ip_mode=False)
+
+
+@register("", "Service", subresource="status")
+def validate_service_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
+    """ValidateServiceStatusUpdate, after serviceStatusStrategy.PrepareForUpdate (the stored spec's
+    type decides whether load-balancer ingresses may be reported) and v1 defaulting (the body's
+    type LoadBalancer gives an ingress with an IP the ipMode VIP)."""
+    old = old or {}
+    balancer = _dict(_dict(obj.get("status")).get("loadBalancer"))
+    if _dict(obj.get("spec")).get("type") == "LoadBalancer":  # SetDefaults_Service, on the body as sent
+        balancer = {**balancer, "ingress": [{**i, "ipMode": "VIP"} if isinstance(i, dict) and i.get("ip") and i.get("ipMode") is None
+                                            else i for i in balancer.get("ingress") or ()]}
+    obj = _spec_kept(obj, old)
+    errors = object_meta(obj, old, "", name_is_dns_label)
+    if _dict(obj.get("spec")).get("type", "ClusterIP") != "LoadBalancer" and balancer.get("ingress"):
+        return errors + [field.forbidden("status.loadBalancer.ingress", "may only be used when `spec.type` is 'LoadBalancer'")]
+    return errors + load_balancer_ingress(balancer, _dict(old.get("status")).get("loadBalancer"), "status.loadBalancer",
+                                          ip_mode=True)
