@@ -9,7 +9,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 # The bench's peers, at their latest releases when the stamp is (re)made: pyproject's `bench` extra.
 BENCH_PEERS := kubernetes lightkube lightkube-models datamodel-code-generator
 
-.PHONY: generate test test-cluster test-matrix bench bench-docs docs snapshot envtest cluster clean
+.PHONY: generate test test-cluster test-matrix bench bench-docs docs snapshot envtest cluster clean validation-projects
 
 # The generator's distribution was called `kgen` before it became `kgen-k8s` (PyPI's `kgen` is
 # another project): a venv made before the rename still holds that editable `kgen`, which would
@@ -120,6 +120,12 @@ test-matrix: $(STAMP)
 	echo "== the fake's defaulting against each release's Go oracle"; \
 	KGEN_DEFAULTING_RELEASES="$(MATRIX_VERSIONS)" $(BIN)/python -m pytest tests/unit/test_fake_defaulting_oracle.py $(PYTEST_ARGS) || tests=1; \
 	hack/check-leftovers.sh "$$run_log"; left=$$?; rm -f "$$run_log"; exit $$(( tests ? tests : left ))
+
+# Issue 35's validation acceptance run: six projects' CRDs (KubeRay, MetalLB, Karpenter, Kyverno,
+# Knative Serving, ExternalDNS) mutated, kgen's verdicts and causes vs the apiserver's dry-run
+# (~4 minutes; make test runs a slice, tests/integration/test_validation_projects.py).
+validation-projects: $(STAMP)
+	KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" $(BIN)/python hack/validation_projects.py $(VALIDATION_ARGS)
 
 # Refreshes an embedded snapshot, openapi/kubernetes-<version>/, from a freshly started real
 # apiserver of that version (built first if missing): the pinned one, or another supported one

@@ -1,6 +1,6 @@
 """The optional parts of kgen-runtime and the one error a missing one raises.
 
-kgen-runtime depends on httpx and msgspec only; the rest comes with an extra
+kgen-runtime depends on httpx, msgspec, websockets and google-re2 only; the rest comes with an extra
 (``pip install 'kgen-runtime[testing]'``). Python's own error for a missing module names the
 module (``No module named 'cryptography'``), not what to install: a module that needs an extra
 imports it through ``missing_extra`` so the user reads the pip command instead.

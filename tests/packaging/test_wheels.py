@@ -1,5 +1,5 @@
 """kgen-runtime and kgen-k8s install from built wheels: each carries its own part of the `kgen`
-namespace, the runtime needs only httpx, msgspec and websockets, and `kgen generate` works from the install.
+namespace, the runtime needs only httpx, msgspec, websockets and google-re2, and `kgen generate` works from the install.
 Their distribution names are this project's own: PyPI's `kgen` is another project (seawater
 chemistry), a regular package `kgen` whose files pip puts in the same folder as this project's."""
 
@@ -79,7 +79,7 @@ def test_runtime_wheel_holds_the_runtime_and_the_stock_client_only(wheels: Wheel
     meta = _metadata(wheels.runtime)
     assert meta.name == "kgen-runtime" and wheels.runtime.name == "kgen_runtime-0.1.0-py3-none-any.whl"
     unconditional = sorted(r.split(">=")[0] for r in meta.requires if "extra ==" not in r)
-    assert unconditional == ["httpx", "msgspec", "websockets"], meta.requires
+    assert unconditional == ["google-re2", "httpx", "msgspec", "websockets"], meta.requires
     assert sorted(meta.extras) == ["kubeconfig", "metrics", "testing", "validation"]  # validation: the CEL library
 
 

@@ -126,5 +126,6 @@ def test_kgen_pins_the_kgen_runtime_it_is_released_with() -> None:
     assert kgen["version"] == runtime["version"]
     assert f"kgen-runtime=={runtime['version']}" in kgen["dependencies"]
     assert f"kgen-runtime[testing]=={runtime['version']}" in kgen["optional-dependencies"]["testing"]
-    # The runtime's own dependencies are httpx, msgspec and websockets (exec, attach, port-forward); everything else is an extra.
-    assert sorted(d.split(">=")[0] for d in runtime["dependencies"]) == ["httpx", "msgspec", "websockets"]
+    # The runtime's own dependencies are httpx, msgspec, websockets (exec, attach, port-forward) and
+    # google-re2 (schemas' Go regexps); everything else is an extra.
+    assert sorted(d.split(">=")[0] for d in runtime["dependencies"]) == ["google-re2", "httpx", "msgspec", "websockets"]

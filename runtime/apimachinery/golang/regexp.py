@@ -27,7 +27,7 @@ from typing import Any
 
 __all__ = ["Pattern", "PatternError", "compile_pattern", "INSTALL_HINT"]
 
-INSTALL_HINT = "matching Kubernetes patterns needs RE2: pip install google-re2 (or 'kgen-runtime[validation]')"
+INSTALL_HINT = "matching Kubernetes patterns needs RE2, a dependency of kgen-runtime: pip install google-re2"
 """The ImportError's message when google-re2 (module ``re2``) is missing."""
 _MAX_MEM = 256 << 20
 """RE2's memory budget for one compiled pattern (its default, 8 MiB, refuses large counted
