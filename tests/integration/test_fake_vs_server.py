@@ -70,7 +70,7 @@ def _crd(kind: str, plural: str, status_subresource: bool) -> dict[str, Any]:
     crd = crd_manifest(GROUP, kind, plural, SPEC_PROPERTIES)
     version = crd["spec"]["versions"][0]
     version["schema"]["openAPIV3Schema"]["properties"]["status"] = {
-        "type": "object", "x-kubernetes-preserve-unknown-fields": True,
+        "type": "object", "x-kubernetes-preserve-unknown-fields": True, "properties": {"s": {"type": "integer"}},
     }
     if status_subresource:
         version["subresources"] = {"status": {}}

@@ -220,6 +220,20 @@ def _widget(name: str, labels: dict[str, str]) -> Json:
     return {"apiVersion": f"{GROUP}/v1", "kind": "Widget", "metadata": {"name": name, "labels": labels}, "spec": {"a": "x"}}
 
 
+def _widget_change(o: Json, rng: Rng) -> Json:
+    """A spec change; sometimes with a wrongly typed status (``status.s`` is an integer), which the
+    main resource drops (the status subresource's) and its field manager cannot type."""
+    changed = {**o, "spec": {"a": rng.choice("xyz")}}
+    return {**changed, "status": {"s": "x"}} if rng.random() < 0.15 else changed
+
+
+def _widget_status(o: Json, rng: Rng) -> Json:
+    """A status change; sometimes with a wrongly typed spec (``spec.a`` is a string), which
+    ``/status`` drops and its field manager cannot type."""
+    changed = {**o, "status": {"s": rng.randint(0, 2)}}
+    return {**changed, "spec": {"a": 1}} if rng.random() < 0.15 else changed
+
+
 def _widget_json_patch(rng: Rng) -> list[Json]:
     return _some(rng, [
         lambda: {"op": "replace", "path": "/spec/a", "value": rng.choice("xyz")},
@@ -256,9 +270,7 @@ def random_kinds() -> list[Kind]:
              lambda o, r: {**o, "spec": {**o["spec"], "replicas": r.randint(0, 2), "paused": r.random() < 0.3}},
              _deployment_status, _deployment_json_patch, _deployment_merge, _deployment_strategic,
              _deployment_apply, _deployment_apply_status, _builtin_unknown),
-        Kind(f"/apis/{GROUP}/v1/namespaces/{{ns}}/widgets", _widget,
-             lambda o, r: {**o, "spec": {"a": r.choice("xyz")}},
-             lambda o, r: {**o, "status": {"s": r.randint(0, 2)}},
+        Kind(f"/apis/{GROUP}/v1/namespaces/{{ns}}/widgets", _widget, _widget_change, _widget_status,
              _widget_json_patch, lambda r: {"spec": {"a": r.choice([None, "y"])}, "metadata": {"labels": {"t": r.choice([None, "x"])}}},
              None, _widget_apply, _widget_apply_status, _widget_unknown),
     ]

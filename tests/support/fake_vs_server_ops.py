@@ -11,7 +11,9 @@ a custom resource answers with 415, and status merge patches), server-side apply
 and on ``/status``, updates and patches by the same managers (an Update entry of an applying
 manager), ``fieldValidation`` (Strict/Warn/Ignore) with unknown fields (in patches and in
 applied configurations), deletes with (stale)
-resourceVersion and uid preconditions, and deletecollection with selectors. Bodies are
+resourceVersion and uid preconditions, with grace periods, propagation policies and dry runs (the
+deletion flow: an object held by finalizers gets its deletionTimestamp, a finalizer added to it
+is refused, the last one removed deletes it), and deletecollection with selectors. Bodies are
 functions of each side's own answers, so both sides are driven the same way while each carries
 its own resourceVersions, uids and generated names.
 """
@@ -39,7 +41,19 @@ _JSON_PATCH, _MERGE_PATCH = "application/json-patch+json", "application/merge-pa
 _STRATEGIC, _APPLY = "application/strategic-merge-patch+json", "application/apply-patch+yaml"
 _OPS = ("create", "create", "generate", "get", "list", "page", "update", "update", "stale", "status", "finalizer",
         "delete", "delete-rv", "delete-uid", "collection", "json-patch", "json-patch", "merge-patch", "strategic",
-        "strategic", "status-patch", "apply", "apply", "apply", "apply-status")
+        "strategic", "status-patch", "apply", "apply", "apply", "apply-status", "delete-options", "finalizer-more")
+#: A delete's options: graceful deletion (a grace period the kinds here ignore: none is a pod),
+#: propagation policies (Foreground and Orphan add their finalizers and leave the object deleting,
+#: as no garbage collector runs), the deprecated orphanDependents, and a dry run.
+_DELETE_OPTIONS: tuple[tuple[Json, dict[str, str] | None], ...] = (  # (body, query)
+    ({"gracePeriodSeconds": 0}, None), ({"gracePeriodSeconds": 30}, None), ({"propagationPolicy": "Foreground"}, None),
+    ({"propagationPolicy": "Orphan"}, None), ({"propagationPolicy": "Background"}, None), ({"orphanDependents": True}, None),
+    ({"propagationPolicy": "Foreground"}, {"dryRun": "All"}), ({"gracePeriodSeconds": 5, "propagationPolicy": "Orphan"}, None),
+    ({"propagationPolicy": "Orphan", "dryRun": ["All"]}, None),
+    # No body: the options are the query's (with a body, the query's are not read: the dry run above deletes).
+    (None, {"propagationPolicy": "Foreground"}), (None, {"propagationPolicy": "Orphan", "dryRun": "All"}),
+    (None, {"gracePeriodSeconds": "0", "orphanDependents": "true"}),
+)
 
 
 def sequence(seed: int, ns: str, kinds: list[Kind], length: int) -> list[Step]:
@@ -96,6 +110,12 @@ def sequence(seed: int, ns: str, kinds: list[Kind], length: int) -> list[Step]:
                      _status(seen[-1], kind, name_of, rng.random()), params=_manager(rng)), k, key, True)
         elif op == "finalizer":
             add(Step(f"{label}:finalizer {key}", "PUT", path, _finalizer(seen[-1], kind, name_of)), k, key, True)
+        elif op == "finalizer-more" and seen:  # refused once the object is deleting (no new finalizers)
+            add(Step(f"{label}:finalizer-more {key}", "PUT", path, _finalizer(seen[-1], kind, name_of, add=True)), k, key, True)
+        elif op == "delete-options":
+            options, delete_params = rng.choice(_DELETE_OPTIONS)
+            shown = ",".join(f"{name}={value}" for name, value in {**(options or {}), **(delete_params or {})}.items())
+            add(Step(f"{label}:delete-options {key} {shown}", "DELETE", path, options, params=delete_params), k, key, True)
         elif op == "delete":
             add(Step(f"{label}:delete {key}", "DELETE", path), k, key, True)
         elif op == "delete-rv" and seen:
@@ -230,11 +250,16 @@ def _status(source: str, kind: Kind, name_of: NameOf, draw: float) -> Callable[[
     return body
 
 
-def _finalizer(source: str, kind: Kind, name_of: NameOf) -> Callable[[Answers], Json]:
+def _finalizer(source: str, kind: Kind, name_of: NameOf, add: bool = False) -> Callable[[Answers], Json]:
+    """Toggles the object's finalizers (all removed, or one added); ``add``: one more added."""
+
     def body(answers: Answers) -> Json:
         obj = _object(answers[source]) or _gone(kind, name_of(answers))
         finalizers = obj["metadata"].get("finalizers") or []
-        toggled = [] if finalizers else ["kgen.dev/hold"]
+        if add:
+            toggled = [*finalizers, f"kgen.dev/more{len(finalizers)}"]
+        else:
+            toggled = [] if finalizers else ["kgen.dev/hold"]
         return {**obj, "metadata": {**obj["metadata"], "finalizers": toggled}}
 
     return body

@@ -287,7 +287,7 @@ def _update(meta: Mapping[str, Any], old: Mapping[str, Any], path: str) -> list[
         errors.append(_invalid(child(path, "generation"), 0, "must not be decremented"))
     for key in _IMMUTABLE:
         new_value, old_value = meta.get(key), old.get(key)
-        if (new_value or None) != (old_value or None):
+        if (new_value != old_value) if key == "deletionGracePeriodSeconds" else (new_value or None) != (old_value or None):
             shown = new_value if new_value is not None else ("" if key in ("name", "namespace", "uid") else None)
             errors.append(_invalid(child(path, key), shown, "field is immutable"))
     errors.extend(_labels(_strings(meta.get("labels")), child(path, "labels")))

@@ -136,9 +136,7 @@ def _update(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
 def delete(store: Store, route: Route, call: Call) -> Reply:
     """Delete the route's object with the request's DeleteOptions (preconditions, dry run, finalizers
     keep it with a deletionTimestamp)."""
-    options = call.json() or {}
-    if not isinstance(options, dict):
-        raise bad_request("the body of the request must be DeleteOptions")
+    options, dry_run = _delete_options(call)
     stored = store.get(route.info, route.key)
     preconditions = options.get("preconditions") or {}
     stored_meta = meta(stored)
@@ -155,8 +153,25 @@ def delete(store: Store, route: Route, call: Call) -> Reply:
                 f"({wanted}) does not match the {label} in record ({stored_meta.get(field_name)}). The object might have been {hint}",
                 {"name": route.name, **({"group": route.info.group} if route.info.group else {}), "kind": kind},
             )
-    dry_run = call.dry_run or "All" in (options.get("dryRun") or [])
     return _delete_one(store, route, stored, options, dry_run)
+
+
+def _delete_options(call: Call) -> tuple[Obj, bool]:
+    """A delete's DeleteOptions and whether it is a dry run: the body's when it has one, else the
+    query's. The apiserver's delete handler decodes one or the other, so a query's ``dryRun`` (or
+    propagationPolicy) beside a body is not read: the object is deleted."""
+    options = call.json()
+    if options is None:
+        params = call.params
+        query: Obj = {}
+        if params.get("propagationPolicy"):
+            query["propagationPolicy"] = params["propagationPolicy"]
+        if params.get("orphanDependents") in ("true", "false"):
+            query["orphanDependents"] = params["orphanDependents"] == "true"
+        return query, call.dry_run
+    if not isinstance(options, dict):
+        raise bad_request("the body of the request must be DeleteOptions")
+    return options, "All" in (options.get("dryRun") or [])
 
 
 def delete_collection(store: Store, route: Route, call: Call) -> Reply:
@@ -175,13 +190,30 @@ def delete_collection(store: Store, route: Route, call: Call) -> Reply:
     return Reply(200, _list_body(route.info, [_untyped(route.info, o) for o in deleted], {"resourceVersion": str(store.rv)}))
 
 
+_GC_FINALIZERS = ("orphan", "foregroundDeletion")
+
+
+def _gc_finalizers(finalizers: list[str], options: Mapping[str, Any]) -> list[str]:
+    """The finalizers a delete leaves (the registry's deletionFinalizersForGarbageCollection): the
+    options' policy (orphanDependents first, then propagationPolicy, else the object's own
+    ``orphan``/``foregroundDeletion`` finalizer) decides which of the two the object keeps, others
+    first; Background takes both away, so a deleting object held only by them is deleted. An
+    unchanged set keeps its order."""
+    orphan_dependents, policy = options.get("orphanDependents"), options.get("propagationPolicy")
+    if orphan_dependents is not None:
+        orphan, foreground = bool(orphan_dependents), False
+    elif policy in ("Orphan", "Background", "Foreground"):
+        orphan, foreground = policy == "Orphan", policy == "Foreground"
+    else:
+        held = [f for f in finalizers if f in _GC_FINALIZERS]
+        orphan, foreground = bool(held) and held[0] == "orphan", bool(held) and held[0] == "foregroundDeletion"
+    new = [f for f in finalizers if f not in _GC_FINALIZERS] + ["orphan"] * orphan + ["foregroundDeletion"] * foreground
+    return finalizers if set(new) == set(finalizers) else new
+
+
 def _delete_one(store: Store, route: Route, stored: Obj, options: Mapping[str, Any], dry_run: bool) -> Reply:
     stored_meta = meta(stored)
-    finalizers = list(stored_meta.get("finalizers") or [])
-    policy = options.get("propagationPolicy") or ("Orphan" if options.get("orphanDependents") else None)
-    extra = {"Foreground": "foregroundDeletion", "Orphan": "orphan"}.get(str(policy))
-    if extra and extra not in finalizers:
-        finalizers.append(extra)
+    finalizers = _gc_finalizers(list(stored_meta.get("finalizers") or []), options)
     if finalizers:
         new: Obj = copy(stored)
         new_meta = new["metadata"]

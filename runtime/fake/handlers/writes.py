@@ -59,6 +59,10 @@ _SERVER_OWNED = (
     "name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
     "deletionGracePeriodSeconds", "generation", "resourceVersion", "managedFields",
 )
+_SET_ON_DELETE = ("deletionTimestamp", "deletionGracePeriodSeconds")
+"""Kept from the stored object when it has them (rest.BeforeUpdate: an update can never remove or
+change them), else left as the request sends them: ValidateObjectMetaUpdate refuses a request that
+sets them on an object not being deleted (``field is immutable``)."""
 
 
 def check_identity(route: Route, body: Any) -> Obj:
@@ -121,7 +125,7 @@ def next_version(store: Store, route: Route, stored: Obj, incoming: Obj) -> Obj:
     for key in _SERVER_OWNED:
         if key in old_meta:
             new_meta[key] = old_meta[key]
-        else:
+        elif key not in _SET_ON_DELETE:
             new_meta.pop(key, None)
     if route.subresource == "status":  # a built-in's: what its status strategy resets is kept
         for path in status_reset_fields(route.info):
