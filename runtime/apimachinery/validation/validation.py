@@ -107,15 +107,13 @@ def validate(
         raise TypeError(f"validate() takes a model or a dict, not {type(obj).__name__}")
     api_version, kind = obj.get("apiVersion"), obj.get("kind")
     schemas = validation_schemas(package)
-    name = (schemas.definition_of(api_version, kind)
-            if isinstance(api_version, str) and isinstance(kind, str) else None)
+    name = schemas.definition_of(api_version, kind) if isinstance(api_version, str) and isinstance(kind, str) else None
     if name is None:
         raise LookupError(f"{package} has no schema for apiVersion {api_version!r}, kind {kind!r}")
     builtin = name.startswith(_BUILTIN_PREFIXES)
     walker = _Walker(schemas.definition, builtin=builtin, rules=rules, cel=cel and not builtin, package_schema=True)
-    # a built-in's walk errors are decode and enum errors, which no update ratchets; then its Go validation
     errors = walker.validate(schemas.definition(name), obj, field_validation, None if builtin else old, subresource)
-    if builtin:
+    if builtin:  # its walk errors are decode and enum errors, which no update ratchets; then its Go validation
         return builtin_errors(obj, old, errors, name, schemas.definition, subresource)
     return with_meta_errors(obj, old, errors, subresource)
 

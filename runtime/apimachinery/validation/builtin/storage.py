@@ -19,11 +19,14 @@ from typing import Any
 
 from kgen.runtime.apimachinery.validation.builtin import field, quantity, register
 from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
-from kgen.runtime.apimachinery.validation.content import is_dns1123_label, is_dns1123_subdomain
+from kgen.runtime.apimachinery.validation.content import is_dns1123_label, is_dns1123_subdomain, is_qualified_name
 from kgen.runtime.apimachinery.validation.metav1 import validate_label_selector
 from kgen.runtime.apimachinery.validation.structural import FieldError
 
-__all__ = ["prepare_claim_spec", "validate_persistent_volume_claim", "validate_persistent_volume_claim_spec"]
+__all__ = [
+    "prepare_claim_spec", "validate_persistent_volume_claim", "validate_persistent_volume_claim_spec",
+    "validate_persistent_volume_claim_status",
+]
 
 _ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
 _VOLUME_MODES = ("Block", "Filesystem")
@@ -194,3 +197,60 @@ def _normal(spec: dict[str, Any]) -> Any:
             except ValueError:
                 pass
     return out
+
+
+# -- /status writes -------------------------------------------------------------------------------
+
+_RESIZE_STATUSES = ("ControllerResizeInProgress", "ControllerResizeInfeasible", "NodeResizeInProgress",
+                    "NodeResizeInfeasible", "NodeResizePending")
+"""resizeStatusSet, as sets.List sorts it."""
+
+
+def _go_value_of(value: Any) -> int | None:
+    """Quantity.Value(): rounded up away from zero to an integer (None: not a quantity)."""
+    try:
+        amount = quantity.parse(value)[0]
+    except ValueError:
+        return None
+    whole = int(amount)
+    return whole + (1 if amount > whole else -1 if amount < whole else 0)
+
+
+def _claim_resource_key(key: str, path: str) -> list[FieldError]:
+    """validatePersistentVolumeClaimResourceKey: a qualified name; a native one (no ``/``, or
+    ``kubernetes.io/``) only ``storage``."""
+    errors = [field.invalid(path, key, m) for m in is_qualified_name(key)]
+    if not errors and ("/" not in key or "kubernetes.io/" in key) and key != "storage":
+        errors.append(field.not_supported(path, key, ("storage",)))
+    return errors
+
+
+def _basic_resource(value: Any, path: str) -> list[FieldError]:
+    """validateBasicResource: Value() not negative."""
+    whole = _go_value_of(value)
+    return [field.invalid(path, whole, "must be a valid resource quantity")] if whole is not None and whole < 0 else []
+
+
+@register("", "PersistentVolumeClaim", subresource="status")
+def validate_persistent_volume_claim_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
+    """ValidatePersistentVolumeClaimStatusUpdate (RecoverVolumeExpansionFailure locked on), after the
+    status strategy kept the stored spec: capacities not negative, allocated resources' keys and
+    resize statuses known, allocated amounts not negative."""
+    old = old or {}
+    obj = {**{k: v for k, v in obj.items() if k != "spec"}, **({"spec": old["spec"]} if "spec" in old else {})}
+    raw = obj.get("status")
+    status: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    errors = object_meta(obj, old, "")
+    for key, value in (status.get("capacity") or {}).items():
+        errors += _basic_resource(value, f"status.capacity[{key}]")
+    for key, value in (status.get("allocatedResourceStatuses") or {}).items():
+        path = "status.allocatedResourceStatuses"
+        errors += _claim_resource_key(str(key), path)
+        if value not in _RESIZE_STATUSES:
+            errors.append(field.not_supported(path, str(key), _RESIZE_STATUSES))
+    for key, value in (status.get("allocatedResources") or {}).items():
+        path = "status.allocatedResources"
+        key_errors = _claim_resource_key(str(key), path)
+        # not carried: ValidateResourceQuantityValue's "must be an integer" for an extended resource's fraction
+        errors += key_errors or _basic_resource(value, f"{path}[{key}]")
+    return errors
