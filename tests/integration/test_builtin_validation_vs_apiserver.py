@@ -94,6 +94,10 @@ VALID = [
             subresource="status", change=lambda s: with_(with_(s, "spec.replicas", -1), "metadata.labels", {"a": "bad value"})),
     Mistake("valid StatefulSet status write with a negative spec count", stateful_set(), subresource="status",
             change=lambda s: with_(with_(s, "spec.minReadySeconds", -1), "status.replicas", 1)),
+    Mistake("valid Job status write, a spec change (ignored)", job(), subresource="status",
+            change=lambda s: with_(with_(s, "spec.parallelism", -1), "status", {"active": 2, "ready": 1, "terminating": 0})),
+    Mistake("valid CronJob status write, a bad schedule (ignored)", cron_job(), subresource="status",
+            change=lambda s: with_(with_(s, "spec.schedule", "hourly"), "status", {"lastScheduleTime": "2026-01-02T03:04:05Z"})),
 ]
 
 MISTAKES = [
@@ -276,6 +280,13 @@ MISTAKES = [
     Mistake("StatefulSet status counts (status write)", stateful_set(), subresource="status",
             change=_set("status", {"replicas": 2, "readyReplicas": 1, "currentReplicas": 3, "availableReplicas": 2,
                                    "collisionCount": -1})),
+    Mistake("Job status counts and uncounted pods (status write)", job(), subresource="status",
+            change=_set("status", {"active": -1, "failed": -2, "ready": 2, "terminating": -1,
+                                   "uncountedTerminatedPods": {"succeeded": ["a", ""], "failed": ["a", "b"]}})),
+    Mistake("Job status more ready than active (status write)", job(), subresource="status",
+            change=_set("status", {"active": 1, "ready": 2})),
+    Mistake("CronJob status write with a bad annotation key and a bad finalizer", cron_job(), subresource="status",
+            change=lambda s: with_(with_(s, "metadata.annotations", {"bad key": "x"}), "metadata.finalizers", ["unqualified"])),
     Mistake("DaemonSet status counts (status write)", daemon_set(), subresource="status",
             change=_set("status", {"currentNumberScheduled": -1, "numberMisscheduled": 0, "desiredNumberScheduled": 1,
                                    "numberReady": -3, "numberUnavailable": -1, "collisionCount": -2})),

@@ -24,9 +24,10 @@ from kgen.runtime.apimachinery.validation.builtin.meta import object_meta, selec
 from kgen.runtime.apimachinery.validation.builtin.pod import validate_pod_template_spec
 from kgen.runtime.apimachinery.validation.content import is_dns1123_label
 from kgen.runtime.apimachinery.validation.metav1 import validate_label_selector
+from kgen.runtime.apimachinery.validation.objectmeta import validate_object_meta
 from kgen.runtime.apimachinery.validation.structural import FieldError, child
 
-__all__ = ["validate_cron_job", "validate_job"]
+__all__ = ["validate_cron_job", "validate_cron_job_status", "validate_job", "validate_job_status"]
 
 _UID = "00000000-0000-0000-0000-000000000000"
 _UID_LABELS = ("controller-uid", "batch.kubernetes.io/controller-uid")
@@ -240,3 +241,62 @@ def validate_cron_job(obj: dict[str, Any], old: dict[str, Any] | None) -> list[F
     return errors
 
 
+# -- /status writes (the status strategies keep the stored spec) ----------------------------------
+
+def _int_of(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _uncounted_pods(uncounted: dict[str, Any], path: str) -> list[FieldError]:
+    """uncountedTerminatedPods: no empty uid, none listed twice across succeeded and failed."""
+    errors: list[FieldError] = []
+    seen: set[str] = set()
+    for key in ("succeeded", "failed"):
+        for i, uid in enumerate(_list(uncounted.get(key))):
+            at = f"{path}.{key}[{i}]"
+            if uid in ("", None):
+                errors.append(field.invalid(at, "", "must not be empty"))
+            elif uid in seen:
+                errors.append(field.duplicate(at, uid))
+            else:
+                seen.add(str(uid))
+    return errors
+
+
+@register("batch", "Job", subresource="status")
+def validate_job_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
+    """ValidateJobUpdateStatus with the options jobStatusStrategy gives (JobManagedBy on), in part:
+    the counts not negative, uncounted terminated pods, ready not above active once either changes,
+    the failed counter never and the succeeded counter (but for an indexed Job whose completions equal
+    its parallelism) not lowered. Not carried yet: the rules on conditions, start and completion times
+    and completed/failed indexes."""
+    old = old or {}
+    obj = {**{k: v for k, v in obj.items() if k != "spec"}, **({"spec": old["spec"]} if "spec" in old else {})}
+    status, before, spec = _dict(obj.get("status")), _dict(old.get("status")), _dict(obj.get("spec"))
+    errors = object_meta(obj, old, "batch")
+    for name in ("active", "succeeded", "failed"):
+        errors += nonnegative(status.get(name), f"status.{name}")
+    for name in ("ready", "terminating"):
+        if status.get(name) is not None:
+            errors += nonnegative(status.get(name), f"status.{name}")
+    if isinstance(status.get("uncountedTerminatedPods"), dict):
+        errors += _uncounted_pods(status["uncountedTerminatedPods"], "status.uncountedTerminatedPods")
+    ready, active = status.get("ready"), _int_of(status.get("active"))
+    changed = ready != before.get("ready") or active != _int_of(before.get("active"))
+    if changed and ready is not None and _int_of(ready) > active:
+        errors.append(field.invalid("status.ready", ready, "cannot set more ready pods than active"))
+    if _int_of(status.get("failed")) < _int_of(before.get("failed")):
+        errors.append(field.invalid("status.failed", _int_of(status.get("failed")), "cannot decrease the failed counter"))
+    indexed = spec.get("completionMode") == "Indexed"
+    if (not indexed or spec.get("completions") != spec.get("parallelism")) \
+            and _int_of(status.get("succeeded")) < _int_of(before.get("succeeded")):
+        errors.append(field.invalid("status.succeeded", _int_of(status.get("succeeded")), "cannot decrease the succeeded counter"))
+    return errors
+
+
+@register("batch", "CronJob", subresource="status")
+def validate_cron_job_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
+    """cronJobStatusStrategy validates nothing itself: only the registry's common ObjectMeta update
+    checks (apimachinery's, without core's finalizer-name rule) apply."""
+    meta, old_meta = _dict(obj.get("metadata")), _dict((old or {}).get("metadata"))
+    return validate_object_meta(meta, namespaced=bool(meta.get("namespace")), old=old_meta, kube_finalizers=False)
