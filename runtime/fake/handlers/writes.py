@@ -44,7 +44,7 @@ from kgen.runtime.fake.schema.fieldmanagers import field_manager, record_scale_u
 from kgen.runtime.fake.request import Call, Route
 from kgen.runtime.fake.handlers import strategy
 from kgen.runtime.fake.schema.decode import decoded, go_numbers
-from kgen.runtime.fake.schema.defaulting import with_zeros
+from kgen.runtime.fake.schema.defaulting import data_version, with_zeros
 from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
 from kgen.runtime.gentype.resource import ResourceInfo
 
@@ -92,10 +92,34 @@ def typed(info: ResourceInfo, obj: Obj) -> Obj:
 
 def tracks_generation(info: ResourceInfo, obj: Mapping[str, Any]) -> bool:
     """Whether objects of the resource get a metadata.generation (custom resources always; built-in
-    kinds with a spec, except the few the apiserver does not track)."""
+    kinds with a spec, except the few the apiserver does not track, and those that track it from a
+    later release than the fake's: ``_GENERATION_SINCE``)."""
     if not builtin(info.group):
         return True  # custom resources always carry a generation
+    since = _GENERATION_SINCE.get((info.group, info.plural))
+    if since is not None and _minor(info.generated_from or data_version()) < since:
+        return False
     return "spec" in obj and (info.group, info.plural) not in _NO_GENERATION
+
+
+_GENERATION_SINCE: dict[tuple[str, str], tuple[int, int]] = {("autoscaling", "horizontalpodautoscalers"): (1, 37)}
+"""Built-in resources whose strategy sets a metadata.generation from a release on (an HPA's from
+1.37, HPAGeneration; 1.34 to 1.36 give it none): the fake follows its generated package's release
+(``ResourceInfo.generated_from``; the defaults' release when the package does not say)."""
+
+
+_KEEPS_ENTRIES_SINCE = (1, 37)
+"""The release from which a write whose request does not type keeps the old managedFields
+(measured: 1.34.4, 1.35.4 and 1.36.3 remove them all, 1.37.2 keeps them)."""
+
+
+def _minor(release: str) -> tuple[int, int]:
+    """``(1, 37)`` of ``1.37.2`` or ``v1.37.2``; an unreadable release counts as the newest."""
+    try:
+        major, minor = release.removeprefix("v").split(".")[:2]
+        return int(major), int(minor)
+    except ValueError:
+        return (1 << 30, 0)
 
 
 def _spec_of(store: Store, info: ResourceInfo, obj: Mapping[str, Any]) -> Obj:
@@ -278,13 +302,15 @@ def record_update(store: Store, route: Route, call: Call, old: Obj | None, new: 
     on the Scale, mapped by ``ScaleHandler`` (``record_scale_update``). ``request``: a custom
     resource's object as the request made it, before the strategy dropped a part: the apiserver's
     field manager types that one, and where it does not type (``status: {count: "x"}`` on the main
-    resource, a wrongly typed spec through ``/status``) the old entries stay (none on a create)."""
+    resource, a wrongly typed spec through ``/status``) the old entries stay from 1.37 (none on a
+    create); before 1.37 every entry goes (the fake's release: ``ResourceInfo.generated_from``)."""
     if route.subresource == "scale" and old is not None:
         entries = record_scale_update(route.info.api_version, old, new, call.manager, now())
     else:
         fm = field_manager(store, route.info, route.subresource)
         if request is not None and not builtin(route.info.group) and not fm.converts(decoded(route.info, request)):
-            entries = meta(old).get("managedFields") if old is not None else None
+            kept = old is not None and _minor(route.info.generated_from or data_version()) >= _KEEPS_ENTRIES_SINCE
+            entries = meta(old).get("managedFields") if kept and old is not None else None
         else:
             entries = meta(fm.update(old, new, call.manager, now=now())).get("managedFields")
     if entries:
