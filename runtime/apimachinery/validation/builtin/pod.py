@@ -28,7 +28,7 @@ from kgen.runtime.apimachinery.validation.content import is_dns1123_subdomain, i
 from kgen.runtime.apimachinery.validation.metav1 import validate_labels
 from kgen.runtime.apimachinery.validation.structural import FieldError, child
 
-__all__ = ["validate_annotations", "validate_pod", "validate_pod_spec", "validate_pod_template_spec"]
+__all__ = ["validate_annotations", "validate_pod", "validate_pod_spec", "validate_pod_status", "validate_pod_template_spec"]
 
 _SOURCES = ("emptyDir", "hostPath", "gitRepo", "gcePersistentDisk", "awsElasticBlockStore", "secret", "nfs", "iscsi",
             "glusterfs", "flocker", "persistentVolumeClaim", "rbd", "cinder", "cephfs", "quobyte", "downwardAPI", "fc",
@@ -298,4 +298,74 @@ def _host_ports(spec: dict[str, Any], path: str) -> list[FieldError]:
                 if host != 0 and host != number:
                     errors.append(field.invalid(f"{path}.containers[{i}].ports[{j}].hostPort", host,
                                                 "must match `containerPort` when `hostNetwork` is true"))
+    return errors
+
+
+# -- /status writes -------------------------------------------------------------------------------
+
+_SYSTEM_CONDITIONS = ("PodScheduled", "Ready", "Initialized")
+_MIRROR_ANNOTATION = "kubernetes.io/config.mirror"
+_APPARMOR_PREFIX = "container.apparmor.security.beta.kubernetes.io/"
+
+
+def _pod_annotation_updates(new: dict[str, Any], old: dict[str, Any], spec: dict[str, Any]) -> list[FieldError]:
+    """ValidatePodSpecificAnnotationUpdates: AppArmor and mirror-pod annotations neither changed,
+    removed nor added; then (ValidatePodSpecificAnnotations, in part) a mirror-pod annotation needs
+    a nodeName. Not carried yet: the tolerations, deletion-cost, seccomp and AppArmor annotations' values."""
+    errors: list[FieldError] = []
+    if _MIRROR_ANNOTATION in new and not _str(spec.get("nodeName")):
+        errors.append(field.invalid(f"metadata.annotations[{_MIRROR_ANNOTATION}]", _str(new[_MIRROR_ANNOTATION]),
+                                    "must set spec.nodeName if mirror pod annotation is set"))
+    for key, value in old.items():
+        if key in new and new[key] == value:
+            continue
+        if key.startswith(_APPARMOR_PREFIX):
+            errors.append(field.forbidden(f"metadata.annotations[{key}]", "may not remove or update AppArmor annotations"))
+        if key == _MIRROR_ANNOTATION:
+            errors.append(field.forbidden(f"metadata.annotations[{key}]", "may not remove or update mirror pod annotation"))
+    for key in new:
+        if key in old:
+            continue
+        if key.startswith(_APPARMOR_PREFIX):
+            errors.append(field.forbidden(f"metadata.annotations[{key}]", "may not add AppArmor annotations"))
+        if key == _MIRROR_ANNOTATION:
+            errors.append(field.forbidden(f"metadata.annotations[{key}]", "may not add mirror pod annotation"))
+    return errors
+
+
+@register("", "Pod", subresource="status")
+def validate_pod_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
+    """ValidatePodStatusUpdate, after podStatusStrategy.PrepareForUpdate (the stored spec and owner
+    references kept, no deletionTimestamp, an empty qosClass backfilled): the ObjectMeta update,
+    AppArmor and mirror-pod annotations, condition types (qualified names but for the system ones)
+    and observed generations, a changed nominatedNodeName a DNS subdomain, observedGeneration not
+    negative, qosClass immutable. Not carried yet: container state transitions, resource claim
+    statuses, a nominated node on a bound pod."""
+    old = old or {}
+    old_meta, old_status = _dict(old.get("metadata")), _dict(old.get("status"))
+    meta = {k: v for k, v in _dict(obj.get("metadata")).items() if k not in ("deletionTimestamp", "ownerReferences")}
+    if "ownerReferences" in old_meta:
+        meta["ownerReferences"] = old_meta["ownerReferences"]
+    status = dict(_dict(obj.get("status")))
+    if not status.get("qosClass") and old_status.get("qosClass"):
+        status["qosClass"] = old_status["qosClass"]
+    prepared = {**obj, "metadata": meta, "status": status, **({"spec": old["spec"]} if "spec" in old else {})}
+    errors = object_meta(prepared, old, "")
+    errors += _pod_annotation_updates(_dict(meta.get("annotations")), _dict(old_meta.get("annotations")), _dict(old.get("spec")))
+    for i, condition in enumerate(_list(status.get("conditions"))):
+        condition, at = _dict(condition), f"status.conditions[{i}]"
+        generation = condition.get("observedGeneration")
+        if isinstance(generation, int) and generation < 0:
+            errors.append(field.invalid(f"{at}.observedGeneration", generation, "must be a non-negative integer"))
+        kind = _str(condition.get("type"))
+        if kind not in _SYSTEM_CONDITIONS:
+            errors += [field.invalid(f"{at}.Type", kind, m) for m in is_qualified_name(kind)]
+    nominated = _str(status.get("nominatedNodeName"))
+    if nominated and nominated != _str(old_status.get("nominatedNodeName")):
+        errors += [field.invalid("status.nominatedNodeName", nominated, m) for m in is_dns1123_subdomain(nominated)]
+    generation = status.get("observedGeneration")
+    if isinstance(generation, int) and generation < 0:
+        errors.append(field.invalid("status.observedGeneration", generation, "must be a non-negative integer"))
+    if _str(status.get("qosClass")) != _str(old_status.get("qosClass")):
+        errors.append(field.invalid("status.qosClass", _str(status.get("qosClass")), "field is immutable"))
     return errors
