@@ -19,6 +19,7 @@ issue 12's "Fake vs real" bullet; their divergences are classed by cause (``clas
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import os
@@ -35,6 +36,7 @@ import pytest
 
 from kgen.kubernetes.fake import FakeClientset
 from kgen.runtime.gentype.resource import ResourceInfo
+from kgen.runtime.testing import KubeAPIServer
 from tests.conftest import Figure
 from tests.support.apiserver import CRDS, crd_manifest, install_crd, wait_for
 from tests.support.packages import REPO, generate, import_all
@@ -102,7 +104,10 @@ def sides(admin: httpx.Client) -> Iterator[tuple[httpx.Client, httpx.Client]]:
 
 
 @contextlib.contextmanager
-def _fake_sides(admin: httpx.Client) -> Iterator[tuple[httpx.Client, httpx.Client]]:
+def _fake_sides(admin: httpx.Client, release: str = "") -> Iterator[tuple[httpx.Client, httpx.Client]]:
+    """(server, fake) with the custom resources installed; ``release``: the Kubernetes release the
+    fake serves them as (``generated_from``; what a write whose request does not type keeps of
+    managedFields differs before 1.37)."""
     for kind, plural, status in (("Widget", "widgets", True), ("Gadget", "gadgets", False)):
         if admin.get(f"{CRDS}/{plural}.{GROUP}").status_code == 404:
             install_crd(admin, _crd(kind, plural, status))
@@ -115,9 +120,9 @@ def _fake_sides(admin: httpx.Client) -> Iterator[tuple[httpx.Client, httpx.Clien
     wait_for(lambda: admin.get(f"/apis/{GROUP}/v1/blobs").status_code == 200)
     custom_resource_models()
     tracker = FakeClientset().tracker
-    tracker.register(WIDGETS, status=True)
-    tracker.register(GADGETS, status=False)
-    tracker.register(BLOBS, status=False)
+    tracker.register(dataclasses.replace(WIDGETS, generated_from=release), status=True)
+    tracker.register(dataclasses.replace(GADGETS, generated_from=release), status=False)
+    tracker.register(dataclasses.replace(BLOBS, generated_from=release), status=False)
     with httpx.Client(base_url="https://fake.kgen.invalid", transport=tracker.transport()) as fake:
         yield admin, fake
 
@@ -549,7 +554,7 @@ def classify(divergences: list[Divergence]) -> list[tuple[str, Divergence]]:
 
 
 @pytest.mark.integration
-def test_random_sequences_answer_like_the_server(admin: httpx.Client, figure: Figure) -> None:
+def test_random_sequences_answer_like_the_server(admin: httpx.Client, kube_apiserver: KubeAPIServer, figure: Figure) -> None:
     """Seeded random sequences (tests/support/fake_vs_server_ops.py) on ConfigMaps, Deployments and a
     custom resource: every answer the same as the real server's, managedFields included. Divergences
     are classed by cause; none may remain (KGEN_FVS_SSA_STRICT=0 only counts the server-side apply
@@ -560,7 +565,7 @@ def test_random_sequences_answer_like_the_server(admin: httpx.Client, figure: Fi
         ns = f"rnd-{uuid.uuid4().hex[:8]}"
         admin.post("/api/v1/namespaces", json={"metadata": {"name": ns}}).raise_for_status()
         try:
-            with _fake_sides(admin) as (server, fake):
+            with _fake_sides(admin, kube_apiserver.version) as (server, fake):
                 outcome = run(server, fake, sequence(SEED + index, ns, random_kinds(), OPERATIONS),
                               managed_fields=MANAGED_FIELDS)
         finally:

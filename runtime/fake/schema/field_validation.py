@@ -126,7 +126,11 @@ def consumed(patch: Any, original: Any, schema: TypeSchema | None) -> Any:
         del out[key]
         out.pop(key[len(_SET_ELEMENT_ORDER):], None)
     for key, value in out.items():
-        if key.startswith("$") or key not in original:
+        if key.startswith("$"):
+            continue
+        if key not in original or (isinstance(value, (dict, list)) and type(original[key]) is not type(value)):
+            # mergeMap takes the patch's value itself, discarding its nulls (discardNullValuesFromPatch)
+            out[key] = _without_nulls(value)
             continue
         child = schema.child(key) if schema is not None else None
         if isinstance(value, dict):
@@ -137,6 +141,15 @@ def consumed(patch: Any, original: Any, schema: TypeSchema | None) -> Any:
             if merge_key:
                 out[key] = [_consumed_item(item, original[key], merge_key, child) for item in value]
     return out
+
+
+def _without_nulls(value: Any) -> Any:
+    """``value`` without the null members of its maps, at any depth (lists' items included)."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
 
 
 def _consumed_item(item: Any, original: list[Any], merge_key: str, schema: TypeSchema | None) -> Any:
