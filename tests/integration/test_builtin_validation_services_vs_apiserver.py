@@ -237,6 +237,9 @@ MISTAKES = [
     Mistake("secret: service-account-token without the name annotation", secret(type="kubernetes.io/service-account-token")),
     Mistake("secret: above 1 MiB", secret(stringData={"a": "x" * (1024 * 1024 + 1)})),
     # PersistentVolumeClaim
+    Mistake("config map: a data value a number (400)", config_map(data={"a": "1", "k": 1})),
+    Mistake("service: port a string (400)", service({"ports": [{"port": "80"}]})),
+    Mistake("ingress: rules an object (400)", ingress({"rules": {"host": "a.example.com"}})),
     Mistake("claim: no access modes", claim({"resources": {"requests": {"storage": "1Gi"}}})),
     Mistake("claim: unknown access mode", claim({**CLAIM, "accessModes": ["ReadWriteSometimes"]})),
     Mistake("claim: ReadWriteOncePod with another mode", claim({**CLAIM, "accessModes": ["ReadWriteOncePod", "ReadOnlyMany"]})),

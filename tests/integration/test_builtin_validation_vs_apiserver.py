@@ -271,6 +271,16 @@ MISTAKES = [
     Mistake("Pod image emptied (update)", pod(), change=_set("spec.containers[0].image", "")),
     Mistake("Pod container with a bad port protocol", with_(pod(), "spec.containers[0].ports",
                                                             [{"containerPort": 53, "protocol": "ICMP"}])),
+    # decode errors: Go's 400 for the first wrongly typed field in the document's order
+    Mistake("container image a number (400)", with_(deployment(), f"{C0}.image", 5)),
+    Mistake("metadata name a list (400)", with_(deployment(), "metadata.name", ["web"])),
+    Mistake("replicas a string (400)", with_(deployment(), "spec.replicas", "3")),
+    Mistake("containers an object (400)", with_(deployment(), "spec.template.spec.containers", {"name": "app"})),
+    Mistake("template labels a list (400)", with_(deployment(), "spec.template.metadata.labels", ["app"])),
+    Mistake("container port a string and env value a bool (400: the first)", with_(with_(
+        deployment(), f"{C0}.ports", [{"containerPort": "80"}]), f"{C0}.env", [{"name": "A", "value": True}])),
+    Mistake("Pod hostNetwork a string (400)", with_(pod(), "spec.hostNetwork", "true")),
+    Mistake("Job backoffLimit an object (400)", with_(job(), "spec.backoffLimit", {"n": 1})),
     # /status writes (ValidateXStatusUpdate)
     Mistake("Deployment status replicas -1 (status write)", deployment(), subresource="status",
             change=_set("status", {"replicas": -1, "observedGeneration": -2})),

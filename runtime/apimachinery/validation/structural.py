@@ -26,14 +26,15 @@ Schema = dict[str, Any]
 class FieldError:
     """One error as the apiserver reports it: a 422's cause (``reason``, ``field``, ``message``),
     or for a 400 (decode errors, Strict unknown fields) the type ``BadRequest`` with the field
-    and the text the Status message gives."""
+    and the text the Status message gives (a built-in kind's Go decode error names no field: ``""``,
+    printed as its message alone)."""
 
     type: str
     field: str
     message: str
 
     def __str__(self) -> str:
-        return f"{self.field}: {self.message}"
+        return f"{self.field}: {self.message}" if self.field else self.message
 
 
 def child(path: str, key: str | int) -> str:

@@ -21,6 +21,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from kgen.runtime.apimachinery.validation.builtin.decode import go_decode_error
 from kgen.runtime.apimachinery.validation.builtin.quantity import first_decode_error
 from kgen.runtime.apimachinery.validation.structural import FieldError
 
@@ -61,7 +62,8 @@ def validator_for(group: str, kind: str, subresource: str = "") -> Validator | N
 def builtin_errors(obj: dict[str, Any], old: Any, walked: list[FieldError], definition: str,
                    resolve: Callable[[str], dict[str, Any]], subresource: str | None = None) -> list[FieldError]:
     """The apiserver's answer for a built-in kind (``definition``, its schema's name; ``resolve``
-    looks definitions up): ``walked`` (the schema walk's errors) when they are decode errors
+    looks definitions up): Go's 400 for the first wrongly typed field (``decode.go_decode_error``),
+    or ``walked`` (the schema walk's errors) when they are other decode errors
     (all but enums and required fields: wrong types, int32 overflow, formats; the Go decoder
     fails, nothing is validated); else the first quantity Go cannot
     parse (a 400 too); else the kind's Go validation joined with the walk's enum errors at
@@ -71,7 +73,8 @@ def builtin_errors(obj: dict[str, Any], old: Any, walked: list[FieldError], defi
     those fields itself. ``subresource="status"`` with a stored ``old``: the kind's status validator
     where it has one."""
     if any(e.type not in ("FieldValueNotSupported", "FieldValueRequired") for e in walked):
-        return walked
+        wrong_type = go_decode_error(obj, definition, resolve)
+        return [wrong_type] if wrong_type is not None else walked
     undecodable = first_decode_error(obj, definition, resolve)
     if undecodable is not None:
         return [undecodable]
