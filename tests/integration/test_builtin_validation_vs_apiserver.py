@@ -86,6 +86,8 @@ VALID = [
             change=lambda s: with_(with_(s, "spec.containers[0].image", "nginx:1.28"), "metadata.labels", {"v": "2"})),
     Mistake("valid sidecar init container", pod(initContainers=[container("log", restartPolicy="Always",
                                                                             readinessProbe={"exec": {"command": ["true"]}})])),
+    Mistake("valid Deployment with a null arg and a null label value (decoded as empty strings)", with_(with_(
+        deployment(), f"{C0}.args", ["a", None]), "metadata.labels", {"tier": None})),
     # /status writes: the status strategy keeps the stored spec (a Deployment's labels too), so neither is judged
     Mistake("valid Deployment status (status write)", deployment(), subresource="status",
             change=_set("status", {"observedGeneration": 1, "replicas": 2, "updatedReplicas": 2, "readyReplicas": 2,
@@ -281,6 +283,10 @@ MISTAKES = [
         deployment(), f"{C0}.ports", [{"containerPort": "80"}]), f"{C0}.env", [{"name": "A", "value": True}])),
     Mistake("Pod hostNetwork a string (400)", with_(pod(), "spec.hostNetwork", "true")),
     Mistake("Job backoffLimit an object (400)", with_(job(), "spec.backoffLimit", {"n": 1})),
+    Mistake("a null container (decoded as an empty one)", with_(deployment(), "spec.template.spec.containers", [None])),
+    Mistake("a null container port (decoded as an empty one)", with_(deployment(), f"{C0}.ports", [None])),
+    Mistake("a null toleration and a null volume", with_(with_(deployment(), "spec.template.spec.tolerations", [None]),
+                                                          "spec.template.spec.volumes", [None])),
     # /status writes (ValidateXStatusUpdate)
     Mistake("Deployment status replicas -1 (status write)", deployment(), subresource="status",
             change=_set("status", {"replicas": -1, "observedGeneration": -2})),

@@ -21,7 +21,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from kgen.runtime.apimachinery.validation.builtin.decode import go_decode_error
+from kgen.runtime.apimachinery.validation.builtin.decode import go_decode_error, is_null_item_error, nulls_decoded
 from kgen.runtime.apimachinery.validation.builtin.quantity import first_decode_error
 from kgen.runtime.apimachinery.validation.structural import FieldError
 
@@ -72,6 +72,9 @@ def builtin_errors(obj: dict[str, Any], old: Any, walked: list[FieldError], defi
     errors (``required`` lists) are the published schema's, not Go's: Go defaults or checks
     those fields itself. ``subresource="status"`` with a stored ``old``: the kind's status validator
     where it has one."""
+    if any(is_null_item_error(e) for e in walked):  # decoded as zero values, which the Go validation judges
+        walked = [e for e in walked if not is_null_item_error(e)]
+        obj = nulls_decoded(obj, definition, resolve)
     if any(e.type not in ("FieldValueNotSupported", "FieldValueRequired") for e in walked):
         wrong_type = go_decode_error(obj, definition, resolve)
         return [wrong_type] if wrong_type is not None else walked

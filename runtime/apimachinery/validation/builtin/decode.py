@@ -9,6 +9,9 @@ the JSON names from the object's root without list indices, ``<Go type>`` the fi
 (``string``, ``int32``, ``bool``, ``[]v1.Container``, ``map[string]string``, ``v1.PodSpec``).
 Types with their own decoders (quantities, int-or-strings, times, raw extensions) word their
 errors otherwise: ``go_decode_error`` leaves them (None) to the schema walk.
+
+A ``null`` list item or map value is no error to Go: it decodes as the element type's zero value
+(an empty struct, ``""``, ``0``, ``false``), which validation then judges (``nulls_decoded``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 
 from kgen.runtime.apimachinery.validation.structural import FieldError
 
-__all__ = ["go_decode_error"]
+__all__ = ["go_decode_error", "is_null_item_error", "nulls_decoded"]
 
 Schema = dict[str, Any]
 _CUSTOM = ("int-or-string", "date-time", "byte")
@@ -133,3 +136,45 @@ def go_decode_error(obj: dict[str, Any], definition: str, resolve: Callable[[str
     except _Custom:
         return None
     return None
+
+
+_ZEROS = {"string": "", "integer": 0, "number": 0, "boolean": False, "array": [], "object": {}}
+
+
+def _zero(node: Schema, resolve: Callable[[str], Schema]) -> Any:
+    ref = _ref(node)
+    target = resolve(ref) if ref is not None else node
+    if target.get("x-kubernetes-int-or-string") or target.get("format") == "int-or-string":
+        return 0
+    if ref is not None and "properties" not in target:  # a quantity or time: its decoder's zero
+        return None
+    return _ZEROS.get(str(target.get("type")), {} if ref is not None else None)
+
+
+def _decoded(value: Any, node: Schema, resolve: Callable[[str], Schema]) -> Any:
+    ref = _ref(node)
+    if ref is not None:
+        node = resolve(ref)
+    if isinstance(value, list):
+        items = node.get("items") or {}
+        return [_zero(items, resolve) if v is None else _decoded(v, items, resolve) for v in value]
+    if isinstance(value, dict):
+        props, extra = node.get("properties"), node.get("additionalProperties")
+        if isinstance(props, dict):
+            return {k: _decoded(v, props[k], resolve) if k in props else v for k, v in value.items()}
+        if isinstance(extra, dict):
+            return {k: _zero(extra, resolve) if v is None else _decoded(v, extra, resolve) for k, v in value.items()}
+    return value
+
+
+def nulls_decoded(obj: dict[str, Any], definition: str, resolve: Callable[[str], Schema]) -> dict[str, Any]:
+    """``obj`` with each ``null`` list item and map value replaced by the zero value Go decodes it
+    as (a ``null`` struct field stays: Go leaves the field at its zero, which validators read as absent)."""
+    decoded = _decoded(obj, {"$ref": definition}, resolve)
+    return decoded if isinstance(decoded, dict) else obj
+
+
+def is_null_item_error(error: FieldError) -> bool:
+    """Whether the schema walk's ``error`` is a ``null`` list item or map value of the wrong type,
+    which Go decodes as a zero value instead."""
+    return error.message.startswith('Invalid value: "null":') and error.message.endswith(': "null"')
