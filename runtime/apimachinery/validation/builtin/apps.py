@@ -21,7 +21,7 @@ from typing import Any
 from kgen.runtime.apimachinery.validation.builtin import field, register
 from kgen.runtime.apimachinery.validation.builtin.container import _dict, _int, _list, _str, dns1123_label, nonnegative
 from kgen.runtime.apimachinery.validation.builtin.meta import (
-    go_struct, object_meta, selector_empty, selector_errors, selector_json, selector_matches,
+    go_struct, object_meta, selector_empty, selector_errors, selector_json, selector_matches, spec_kept,
 )
 from kgen.runtime.apimachinery.validation.builtin.pod import validate_pod_template_spec
 from kgen.runtime.apimachinery.validation.builtin.storage import prepare_claim_spec, validate_persistent_volume_claim_spec
@@ -294,18 +294,19 @@ def _stateful_set_strategy(strategy: dict[str, Any], path: str) -> list[FieldErr
 
 # -- /status writes -------------------------------------------------------------------------------
 
-def _status_prepared(obj: dict[str, Any], old: dict[str, Any], labels: bool = False) -> dict[str, Any]:
+def _status_prepared(obj: dict[str, Any], old: dict[str, Any] | None, labels: bool = False,
+                     ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """The status strategy's PrepareForUpdate: the stored spec kept (``labels``: the stored labels too,
-    as a Deployment's strategy does)."""
-    out = {k: v for k, v in obj.items() if k != "spec"}
-    if "spec" in old:
-        out["spec"] = old["spec"]
+    as a Deployment's strategy does); returns the prepared object, the stored one ({} if none) and
+    the status."""
+    old = old or {}
+    out = spec_kept(obj, old)
     if labels:
         meta = {k: v for k, v in _dict(obj.get("metadata")).items() if k != "labels"}
         if "labels" in _dict(old.get("metadata")):
             meta["labels"] = old["metadata"]["labels"]
         out["metadata"] = meta
-    return out
+    return out, old, _dict(out.get("status"))
 
 
 def _status_counts(status: dict[str, Any], counts: tuple[str, ...], optional: tuple[str, ...] = ()) -> list[FieldError]:
@@ -338,9 +339,7 @@ _OVER = "cannot be greater than status.replicas"
 @register("apps", "Deployment", subresource="status")
 def validate_deployment_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
     """ValidateDeploymentStatusUpdate, after deploymentStatusStrategy.PrepareForUpdate."""
-    old = old or {}
-    obj = _status_prepared(obj, old, labels=True)
-    status = _dict(obj.get("status"))
+    obj, old, status = _status_prepared(obj, old, labels=True)
     errors = object_meta(obj, old, "apps")
     errors += _status_counts(status, ("observedGeneration", "replicas", "updatedReplicas", "readyReplicas",
                                       "availableReplicas", "unavailableReplicas"), ("terminatingReplicas", "collisionCount"))
@@ -352,9 +351,7 @@ def validate_deployment_status(obj: dict[str, Any], old: dict[str, Any] | None) 
 @register("apps", "ReplicaSet", subresource="status")
 def validate_replica_set_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
     """ValidateReplicaSetStatusUpdate, after rsStatusStrategy.PrepareForUpdate."""
-    old = old or {}
-    obj = _status_prepared(obj, old)
-    status = _dict(obj.get("status"))
+    obj, old, status = _status_prepared(obj, old)
     errors = object_meta(obj, old, "apps")
     errors += _status_counts(status, ("replicas", "fullyLabeledReplicas", "readyReplicas", "availableReplicas",
                                       "observedGeneration"), ("terminatingReplicas",))
@@ -365,9 +362,7 @@ def validate_replica_set_status(obj: dict[str, Any], old: dict[str, Any] | None)
 @register("apps", "StatefulSet", subresource="status")
 def validate_stateful_set_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
     """ValidateStatefulSetStatusUpdate, after statefulSetStatusStrategy.PrepareForUpdate."""
-    old = old or {}
-    obj = _status_prepared(obj, old)
-    status = _dict(obj.get("status"))
+    obj, old, status = _status_prepared(obj, old)
     errors = _status_counts(status, ("replicas", "readyReplicas", "currentReplicas", "updatedReplicas", "availableReplicas"),
                             ("observedGeneration", "collisionCount"))
     errors += _not_above(status, ("readyReplicas", "currentReplicas", "updatedReplicas", "availableReplicas"), "replicas", _OVER)
@@ -378,9 +373,7 @@ def validate_stateful_set_status(obj: dict[str, Any], old: dict[str, Any] | None
 @register("apps", "DaemonSet", subresource="status")
 def validate_daemon_set_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
     """ValidateDaemonSetStatusUpdate, after daemonSetStatusStrategy.PrepareForUpdate."""
-    old = old or {}
-    obj = _status_prepared(obj, old)
-    status = _dict(obj.get("status"))
+    obj, old, status = _status_prepared(obj, old)
     errors = object_meta(obj, old, "apps")
     errors += _status_counts(status, ("currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady",
                                       "observedGeneration", "updatedNumberScheduled", "numberAvailable", "numberUnavailable"),

@@ -20,7 +20,7 @@ from typing import Any
 from kgen.runtime.apimachinery.validation.builtin import field, register
 from kgen.runtime.apimachinery.validation.builtin.container import _dict, _list, _str, nonnegative
 from kgen.runtime.apimachinery.validation.builtin.cron import schedule_error
-from kgen.runtime.apimachinery.validation.builtin.meta import object_meta, selector_json, selector_matches
+from kgen.runtime.apimachinery.validation.builtin.meta import object_meta, selector_json, selector_matches, spec_kept
 from kgen.runtime.apimachinery.validation.builtin.pod import validate_pod_template_spec
 from kgen.runtime.apimachinery.validation.content import is_dns1123_label
 from kgen.runtime.apimachinery.validation.metav1 import validate_label_selector
@@ -271,7 +271,7 @@ def validate_job_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list
     its parallelism) not lowered. Not carried yet: the rules on conditions, start and completion times
     and completed/failed indexes."""
     old = old or {}
-    obj = {**{k: v for k, v in obj.items() if k != "spec"}, **({"spec": old["spec"]} if "spec" in old else {})}
+    obj = spec_kept(obj, old)
     status, before, spec = _dict(obj.get("status")), _dict(old.get("status")), _dict(obj.get("spec"))
     errors = object_meta(obj, old, "batch")
     for name in ("active", "succeeded", "failed"):

@@ -15,7 +15,7 @@ from kgen.runtime.apimachinery.validation.objectmeta import (
 )
 from kgen.runtime.apimachinery.validation.structural import FieldError
 
-__all__ = ["go_struct", "object_meta", "selector_errors", "selector_json", "selector_matches"]
+__all__ = ["go_struct", "object_meta", "selector_errors", "selector_json", "selector_matches", "spec_kept"]
 
 
 def object_meta(obj: dict[str, Any], old: dict[str, Any] | None, group: str,
@@ -31,6 +31,13 @@ def object_meta(obj: dict[str, Any], old: dict[str, Any] | None, group: str,
     return validate_object_meta(meta, namespaced=namespaced, name_rule=name_rule,
                                 old=old_meta if isinstance(old_meta, dict) else None,
                                 kube_finalizers=kube_finalizers_for(group))
+
+
+def spec_kept(obj: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
+    """What a status strategy's PrepareForUpdate does first for a ``/status`` write: ``obj`` with the
+    stored object's spec (none if ``old`` has none)."""
+    out = {k: v for k, v in obj.items() if k != "spec"}
+    return {**out, "spec": old["spec"]} if "spec" in old else out
 
 
 def _go_json(value: Any) -> str:

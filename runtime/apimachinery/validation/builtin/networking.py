@@ -25,7 +25,7 @@ import re
 from typing import Any
 
 from kgen.runtime.apimachinery.validation.builtin import field, register
-from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
+from kgen.runtime.apimachinery.validation.builtin.meta import object_meta, spec_kept
 from kgen.runtime.apimachinery.validation.content import (
     is_dns1123_label, is_dns1123_subdomain, is_path_segment_name, is_valid_port_name, is_valid_port_num,
     is_valid_ip_legacy, is_wildcard_dns1123_subdomain, parse_ip_sloppy, regex_error,
@@ -268,17 +268,11 @@ def load_balancer_ingress(status: Any, old_status: Any, path: str, ip_mode: bool
     return errors
 
 
-def _spec_kept(obj: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
-    """A status strategy's PrepareForUpdate: the stored spec kept."""
-    out = {k: v for k, v in obj.items() if k != "spec"}
-    return {**out, "spec": old["spec"]} if "spec" in old else out
-
-
 @register("networking.k8s.io", "Ingress", subresource="status")
 def validate_ingress_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list[FieldError]:
     """ValidateIngressStatusUpdate, after ingressStatusStrategy.PrepareForUpdate."""
     old = old or {}
-    obj = _spec_kept(obj, old)
+    obj = spec_kept(obj, old)
     return object_meta(obj, old, "networking.k8s.io") + load_balancer_ingress(
         _dict(obj.get("status")).get("loadBalancer"), _dict(old.get("status")).get("loadBalancer"), "status.loadBalancer",
         ip_mode=False)
@@ -294,7 +288,7 @@ def validate_service_status(obj: dict[str, Any], old: dict[str, Any] | None) -> 
     if _dict(obj.get("spec")).get("type") == "LoadBalancer":  # SetDefaults_Service, on the body as sent
         balancer = {**balancer, "ingress": [{**i, "ipMode": "VIP"} if isinstance(i, dict) and i.get("ip") and i.get("ipMode") is None
                                             else i for i in balancer.get("ingress") or ()]}
-    obj = _spec_kept(obj, old)
+    obj = spec_kept(obj, old)
     errors = object_meta(obj, old, "", name_is_dns_label)
     if _dict(obj.get("spec")).get("type", "ClusterIP") != "LoadBalancer" and balancer.get("ingress"):
         return errors + [field.forbidden("status.loadBalancer.ingress", "may only be used when `spec.type` is 'LoadBalancer'")]

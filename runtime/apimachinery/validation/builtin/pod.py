@@ -21,7 +21,7 @@ from kgen.runtime.apimachinery.validation.builtin import field, register
 from kgen.runtime.apimachinery.validation.builtin.container import (
     _dict, _int, _list, _str, dns1123_label, id_range, local_descending_path, validate_containers, validate_init_containers,
 )
-from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
+from kgen.runtime.apimachinery.validation.builtin.meta import object_meta, spec_kept
 from kgen.runtime.apimachinery.validation.builtin.quantity import QuantityError, parse
 from kgen.runtime.apimachinery.validation.builtin.scheduling import validate_node_affinity, validate_topology_spread_constraints
 from kgen.runtime.apimachinery.validation.content import is_dns1123_subdomain, is_label_value, is_qualified_name
@@ -349,7 +349,7 @@ def validate_pod_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list
     status = dict(_dict(obj.get("status")))
     if not status.get("qosClass") and old_status.get("qosClass"):
         status["qosClass"] = old_status["qosClass"]
-    prepared = {**obj, "metadata": meta, "status": status, **({"spec": old["spec"]} if "spec" in old else {})}
+    prepared = spec_kept({**obj, "metadata": meta, "status": status}, old)
     errors = object_meta(prepared, old, "")
     errors += _pod_annotation_updates(_dict(meta.get("annotations")), _dict(old_meta.get("annotations")), _dict(old.get("spec")))
     for i, condition in enumerate(_list(status.get("conditions"))):

@@ -18,7 +18,7 @@ import copy
 from typing import Any
 
 from kgen.runtime.apimachinery.validation.builtin import field, quantity, register
-from kgen.runtime.apimachinery.validation.builtin.meta import object_meta
+from kgen.runtime.apimachinery.validation.builtin.meta import object_meta, spec_kept
 from kgen.runtime.apimachinery.validation.content import is_dns1123_label, is_dns1123_subdomain, is_qualified_name
 from kgen.runtime.apimachinery.validation.metav1 import validate_label_selector
 from kgen.runtime.apimachinery.validation.structural import FieldError
@@ -237,7 +237,7 @@ def validate_persistent_volume_claim_status(obj: dict[str, Any], old: dict[str, 
     status strategy kept the stored spec: capacities not negative, allocated resources' keys and
     resize statuses known, allocated amounts not negative."""
     old = old or {}
-    obj = {**{k: v for k, v in obj.items() if k != "spec"}, **({"spec": old["spec"]} if "spec" in old else {})}
+    obj = spec_kept(obj, old)
     raw = obj.get("status")
     status: dict[str, Any] = raw if isinstance(raw, dict) else {}
     errors = object_meta(obj, old, "")
