@@ -273,6 +273,17 @@ MISTAKES = [
     Mistake("Pod image emptied (update)", pod(), change=_set("spec.containers[0].image", "")),
     Mistake("Pod container with a bad port protocol", with_(pod(), "spec.containers[0].ports",
                                                             [{"containerPort": 53, "protocol": "ICMP"}])),
+    # security contexts beyond IDs
+    Mistake("seccomp Localhost without a profile, RuntimeDefault with one", with_(with_(
+        deployment(), "spec.template.spec.securityContext", {"seccompProfile": {"type": "Localhost"}}),
+        f"{C0}.securityContext", {"seccompProfile": {"type": "RuntimeDefault", "localhostProfile": "p.json"}})),
+    Mistake("AppArmor Localhost padded, Unconfined with a profile", with_(with_(
+        deployment(), "spec.template.spec.securityContext", {"appArmorProfile": {"type": "Localhost", "localhostProfile": " p "}}),
+        f"{C0}.securityContext", {"appArmorProfile": {"type": "Unconfined", "localhostProfile": "p"}})),
+    Mistake("AppArmor Localhost without a profile", with_(deployment(), f"{C0}.securityContext",
+                                                           {"appArmorProfile": {"type": "Localhost"}})),
+    Mistake("CAP_SYS_ADMIN without privilege escalation", with_(deployment(), f"{C0}.securityContext", {
+        "allowPrivilegeEscalation": False, "runAsUser": 1000, "capabilities": {"add": ["CAP_SYS_ADMIN"], "drop": ["ALL"]}})),
     # decode errors: Go's 400 for the first wrongly typed field in the document's order
     Mistake("container image a number (400)", with_(deployment(), f"{C0}.image", 5)),
     Mistake("metadata name a list (400)", with_(deployment(), "metadata.name", ["web"])),

@@ -21,7 +21,7 @@ from kgen.runtime.apimachinery.validation.builtin import field, register
 from kgen.runtime.apimachinery.validation.builtin.container import (
     _dict, _int, _list, _str, dns1123_label, id_range, local_descending_path, validate_containers, validate_init_containers,
 )
-from kgen.runtime.apimachinery.validation.builtin.meta import object_meta, spec_kept
+from kgen.runtime.apimachinery.validation.builtin.meta import go_struct, object_meta, spec_kept
 from kgen.runtime.apimachinery.validation.builtin.quantity import QuantityError, parse
 from kgen.runtime.apimachinery.validation.builtin.scheduling import validate_node_affinity, validate_topology_spread_constraints
 from kgen.runtime.apimachinery.validation.content import is_dns1123_subdomain, is_label_value, is_qualified_name
@@ -152,6 +152,10 @@ def validate_pod_spec(spec: dict[str, Any], path: str) -> list[FieldError]:
     errors.extend(validate_topology_spread_constraints(spec.get("topologySpreadConstraints"),
                                                        child(path, "topologySpreadConstraints")))
     context = _dict(spec.get("securityContext"))
+    errors.extend(_profiles(context, child(path, "securityContext")))
+    for key in ("initContainers", "containers", "ephemeralContainers"):
+        for i, c in enumerate(_list(spec.get(key))):
+            errors.extend(_container_security(_dict(_dict(c).get("securityContext")), f"{path}.{key}[{i}].securityContext"))
     for key in ("fsGroup", "runAsUser", "runAsGroup"):
         errors.extend(id_range(context.get(key), child(child(path, "securityContext"), key)))
     for i, group in enumerate(_list(context.get("supplementalGroups"))):
@@ -369,3 +373,53 @@ def validate_pod_status(obj: dict[str, Any], old: dict[str, Any] | None) -> list
     if _str(status.get("qosClass")) != _str(old_status.get("qosClass")):
         errors.append(field.invalid("status.qosClass", _str(status.get("qosClass")), "field is immutable"))
     return errors
+
+
+# -- security contexts beyond user and group IDs ------------------------------------------------
+
+def _profiles(context: dict[str, Any], path: str) -> list[FieldError]:
+    """validateSeccompProfileField and ValidateAppArmorProfileField of a (pod or container) security
+    context: a localhost profile named exactly when the type is Localhost, an AppArmor one unpadded."""
+    errors: list[FieldError] = []
+    seccomp = context.get("seccompProfile")
+    if isinstance(seccomp, dict):
+        kind, local = seccomp.get("type"), seccomp.get("localhostProfile")
+        if kind == "Localhost" and local is None:
+            errors.append(field.required(f"{path}.seccompProfile.localhostProfile", "must be set when seccomp type is Localhost"))
+        elif kind != "Localhost" and local is not None:
+            shown = go_struct(("Type", kind or ""), ("LocalhostProfile", local))
+            errors.append(field.invalid(f"{path}.seccompProfile.localhostProfile", shown, "can only be set when seccomp type is Localhost"))
+    armor = context.get("appArmorProfile")
+    if isinstance(armor, dict):
+        kind, local, at = armor.get("type"), armor.get("localhostProfile"), f"{path}.appArmorProfile.localhostProfile"
+        if kind == "Localhost":
+            if local is None or (isinstance(local, str) and local == local.strip() == ""):
+                errors.append(field.required(at, "must be set when AppArmor type is Localhost"))
+            elif isinstance(local, str) and local != local.strip():
+                errors.append(field.invalid(at, local, "must not be padded with whitespace"))
+        elif kind in ("RuntimeDefault", "Unconfined") and local is not None:
+            errors.append(field.invalid(at, local, "can only be set when AppArmor type is Localhost"))
+    return errors
+
+
+def _container_security(context: dict[str, Any], path: str) -> list[FieldError]:
+    """ValidateSecurityContext beyond IDs, on a create: the profiles, and CAP_SYS_ADMIN not added when
+    allowPrivilegeEscalation is false (privileged is the cluster's --allow-privileged policy: not judged)."""
+    errors = _profiles(context, path)
+    if context.get("allowPrivilegeEscalation") is False:
+        added = _list(_dict(context.get("capabilities")).get("add"))
+        errors += [field.invalid(path, _security_context_json(context),
+                                 "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN")
+                   for cap in added if cap == "CAP_SYS_ADMIN"]
+    return errors
+
+
+def _security_context_json(context: dict[str, Any]) -> field.Shown:
+    """The internal core.SecurityContext as json.Marshal prints it (Go field names, declaration order)."""
+    caps = context.get("capabilities")
+    shown_caps = None if not isinstance(caps, dict) else {"Add": caps.get("add"), "Drop": caps.get("drop")}
+    return go_struct(("Capabilities", shown_caps), ("Privileged", context.get("privileged")), ("SELinuxOptions", None),
+                     ("WindowsOptions", None), ("RunAsUser", context.get("runAsUser")), ("RunAsGroup", context.get("runAsGroup")),
+                     ("RunAsNonRoot", context.get("runAsNonRoot")), ("ReadOnlyRootFilesystem", context.get("readOnlyRootFilesystem")),
+                     ("AllowPrivilegeEscalation", context.get("allowPrivilegeEscalation")), ("ProcMount", context.get("procMount")),
+                     ("SeccompProfile", None), ("AppArmorProfile", None))
