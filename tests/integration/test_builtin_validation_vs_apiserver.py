@@ -88,6 +88,8 @@ VALID = [
                                                                             readinessProbe={"exec": {"command": ["true"]}})])),
     Mistake("valid Deployment with a null arg and a null label value (decoded as empty strings)", with_(with_(
         deployment(), f"{C0}.args", ["a", None]), "metadata.labels", {"tier": None})),
+    Mistake("valid DNS config with dnsPolicy None", pod(dnsPolicy="None", dnsConfig={
+        "nameservers": ["10.0.0.10"], "searches": ["svc.cluster.local.", "_x.example.com"], "options": [{"name": "ndots", "value": "2"}]})),
     # /status writes: the status strategy keeps the stored spec (a Deployment's labels too), so neither is judged
     Mistake("valid Deployment status (status write)", deployment(), subresource="status",
             change=_set("status", {"observedGeneration": 1, "replicas": 2, "updatedReplicas": 2, "readyReplicas": 2,
@@ -284,6 +286,14 @@ MISTAKES = [
                                                            {"appArmorProfile": {"type": "Localhost"}})),
     Mistake("CAP_SYS_ADMIN without privilege escalation", with_(deployment(), f"{C0}.securityContext", {
         "allowPrivilegeEscalation": False, "runAsUser": 1000, "capabilities": {"add": ["CAP_SYS_ADMIN"], "drop": ["ALL"]}})),
+    # DNS config
+    Mistake("dnsPolicy None without a config", with_(pod(), "spec.dnsPolicy", "None")),
+    Mistake("dnsPolicy None without nameservers", with_(with_(pod(), "spec.dnsPolicy", "None"), "spec.dnsConfig", {"searches": ["a"]})),
+    Mistake("DNS config mistakes", with_(deployment(), "spec.template.spec.dnsConfig", {
+        "nameservers": ["1.1.1.1", "8.8.8.8", "9.9.9.9", "dns.example.com"],
+        "searches": ["ok.example.com.", ".", "Bad_Domain", "_srv.example.com", "a..b"], "options": [{"value": "2"}]})),
+    Mistake("too many DNS search paths", with_(deployment(), "spec.template.spec.dnsConfig", {
+        "searches": [f"s{i}.example.com" for i in range(33)]})),
     # decode errors: Go's 400 for the first wrongly typed field in the document's order
     Mistake("container image a number (400)", with_(deployment(), f"{C0}.image", 5)),
     Mistake("metadata name a list (400)", with_(deployment(), "metadata.name", ["web"])),

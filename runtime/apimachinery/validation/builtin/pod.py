@@ -7,14 +7,16 @@ exactly one source, the common sources' required fields, modes and paths), conta
 containers, the restart and DNS policies, node selector labels, the names a spec refers to
 (service account, node, priority class, hostname, subdomain), ``activeDeadlineSeconds``, readiness
 gates, tolerations, node affinity and topology spread constraints (``scheduling``), the user and
-group ids of security contexts, ephemeral containers (forbidden in a template). Not carried yet:
-the rest of security contexts (seccomp, AppArmor, capabilities, Windows options), pod affinity
-and anti-affinity, DNS config, resource claims, OS-specific rules; an object wrong only there is
-accepted here. Host ports are checked across containers.
+group ids of security contexts, their seccomp and AppArmor profiles and CAP_SYS_ADMIN without
+privilege escalation, the DNS config, ephemeral containers (forbidden in a template). Not carried
+yet: privileged (the cluster's policy), procMount, SELinux and Windows options, pod affinity and
+anti-affinity, resource claims, OS-specific rules; an object wrong only there is accepted here.
+Host ports are checked across containers. A ``/status`` write: ``validate_pod_status``.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kgen.runtime.apimachinery.validation.builtin import field, register
@@ -24,7 +26,9 @@ from kgen.runtime.apimachinery.validation.builtin.container import (
 from kgen.runtime.apimachinery.validation.builtin.meta import go_struct, object_meta, spec_kept
 from kgen.runtime.apimachinery.validation.builtin.quantity import QuantityError, parse
 from kgen.runtime.apimachinery.validation.builtin.scheduling import validate_node_affinity, validate_topology_spread_constraints
-from kgen.runtime.apimachinery.validation.content import is_dns1123_subdomain, is_label_value, is_qualified_name
+from kgen.runtime.apimachinery.validation.content import (
+    is_dns1123_subdomain, is_label_value, is_qualified_name, is_valid_ip_legacy, regex_error,
+)
 from kgen.runtime.apimachinery.validation.metav1 import validate_labels
 from kgen.runtime.apimachinery.validation.structural import FieldError, child
 
@@ -151,6 +155,7 @@ def validate_pod_spec(spec: dict[str, Any], path: str) -> list[FieldError]:
     errors.extend(validate_node_affinity(spec.get("affinity"), child(path, "affinity")))
     errors.extend(validate_topology_spread_constraints(spec.get("topologySpreadConstraints"),
                                                        child(path, "topologySpreadConstraints")))
+    errors.extend(_dns_config(spec.get("dnsConfig"), spec.get("dnsPolicy"), child(path, "dnsConfig")))
     context = _dict(spec.get("securityContext"))
     errors.extend(_profiles(context, child(path, "securityContext")))
     for key in ("initContainers", "containers", "ephemeralContainers"):
@@ -423,3 +428,43 @@ def _security_context_json(context: dict[str, Any]) -> field.Shown:
                      ("RunAsNonRoot", context.get("runAsNonRoot")), ("ReadOnlyRootFilesystem", context.get("readOnlyRootFilesystem")),
                      ("AllowPrivilegeEscalation", context.get("allowPrivilegeEscalation")), ("ProcMount", context.get("procMount")),
                      ("SeccompProfile", None), ("AppArmorProfile", None))
+
+
+_SEARCH_FMT = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*"
+_SEARCH_MSG = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and "
+               "must start and end with an alphanumeric character")
+
+
+def _dns_config(config: Any, policy: Any, path: str) -> list[FieldError]:
+    """validatePodDNSConfig: with dnsPolicy None a config with a nameserver; at most 3 nameservers,
+    each an IP; at most 32 search domains, 2048 characters in all, each a subdomain (underscores
+    allowed, a trailing dot ignored); each option named."""
+    if policy == "None":
+        if not isinstance(config, dict):
+            return [field.required(path, "must provide `dnsConfig` when `dnsPolicy` is None")]
+        if not _list(config.get("nameservers")):
+            return [field.required(f"{path}.nameservers", "must provide at least one DNS nameserver when `dnsPolicy` is None")]
+    if not isinstance(config, dict):
+        return []
+    errors: list[FieldError] = []
+    servers, searches = [_str(n) for n in _list(config.get("nameservers"))], [_str(n) for n in _list(config.get("searches"))]
+    if len(servers) > 3:
+        errors.append(field.invalid(f"{path}.nameservers", servers, "must not have more than 3 nameservers"))
+    for i, server in enumerate(servers):
+        errors += [field.invalid(f"{path}.nameservers[{i}]", server, m) for m in is_valid_ip_legacy(server)]
+    if len(searches) > 32:
+        errors.append(field.invalid(f"{path}.searches", searches, "must not have more than 32 search paths"))
+    if len(" ".join(searches).encode()) > 2048:
+        errors.append(field.invalid(f"{path}.searches", searches,
+                                    "must not have more than 2048 characters (including spaces) in the search list"))
+    for i, search in enumerate(searches):
+        if search != ".":
+            search = search.removesuffix(".")
+            messages = ["must be no more than 253 characters"] if len(search.encode()) > 253 else []
+            if not re.fullmatch(_SEARCH_FMT, search):
+                messages.append(regex_error(_SEARCH_MSG, _SEARCH_FMT, "example.com"))
+            errors += [field.invalid(f"{path}.searches[{i}]", search, m) for m in messages]
+    for i, option in enumerate(_list(config.get("options"))):
+        if not _str(_dict(option).get("name")):
+            errors.append(field.required(f"{path}.options[{i}]", "must not be empty"))
+    return errors
