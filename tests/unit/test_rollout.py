@@ -44,9 +44,10 @@ def deployment(status: dict[str, Any], *, replicas: int = 2, generation: int = 1
     })
 
 
-WAITING = {"observedGeneration": 1, "replicas": 2, "updatedReplicas": 1, "availableReplicas": 1}
-HALFWAY = {"observedGeneration": 1, "replicas": 2, "updatedReplicas": 2, "availableReplicas": 1}
-DONE = {"observedGeneration": 1, "replicas": 2, "updatedReplicas": 2, "availableReplicas": 2}
+# valid as the apiserver validates a Deployment's status: availableReplicas <= readyReplicas
+WAITING = {"observedGeneration": 1, "replicas": 2, "updatedReplicas": 1, "readyReplicas": 1, "availableReplicas": 1}
+HALFWAY = {"observedGeneration": 1, "replicas": 2, "updatedReplicas": 2, "readyReplicas": 1, "availableReplicas": 1}
+DONE = {"observedGeneration": 1, "replicas": 2, "updatedReplicas": 2, "readyReplicas": 2, "availableReplicas": 2}
 
 
 def clients(flavour: Flavour, *objects: Deployment) -> tuple[FakeClientset, Any]:
@@ -68,7 +69,7 @@ def messages(flavour: Flavour, client: Any, name: str = "web", **options: Any) -
 
 def set_status(cs: FakeClientset, status: dict[str, Any]) -> None:
     current = cs.apps_v1.deployments("ns").get("web")
-    cs.apps_v1.deployments("ns").update_status(deployment(status, resource_version=current.metadata.resource_version
+    cs.apps_v1.deployments("ns").update_status(deployment(status, resourceVersion=current.metadata.resource_version
                                                           if current.metadata else None))
 
 
