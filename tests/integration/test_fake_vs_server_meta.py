@@ -57,6 +57,8 @@ class Newer:
         if response.status_code != 422 or not self.older:
             return response
         body = response.json()
+        if not (body.get("details") or {}).get("causes"):  # nothing to rewrite (a 422 without causes)
+            return response
         causes = [self._cause(c, body.get("details") or {}) for c in body["details"]["causes"]]
         if "builtin-meta-errors-repeated" in self.older and not body["details"].get("group"):
             distinct = [json.loads(c) for c in dict.fromkeys(json.dumps(c) for c in causes)]
