@@ -88,6 +88,12 @@ VALID = [
                                                                             readinessProbe={"exec": {"command": ["true"]}})])),
     Mistake("valid Deployment with a null arg and a null label value (decoded as empty strings)", with_(with_(
         deployment(), f"{C0}.args", ["a", None]), "metadata.labels", {"tier": None})),
+    Mistake("valid pod affinity and anti-affinity", deployment(template=pod_template(affinity={
+        "podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"app": "db"}}, "namespaces": ["data"], "topologyKey": "kubernetes.io/hostname"}]},
+        "podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 100, "podAffinityTerm": {"labelSelector": {"matchLabels": {"app": "web"}},
+                                                "topologyKey": "topology.kubernetes.io/zone"}}]}}))),
     Mistake("valid DNS config with dnsPolicy None", pod(dnsPolicy="None", dnsConfig={
         "nameservers": ["10.0.0.10"], "searches": ["svc.cluster.local.", "_x.example.com"], "options": [{"name": "ndots", "value": "2"}]})),
     # /status writes: the status strategy keeps the stored spec (a Deployment's labels too), so neither is judged
@@ -286,6 +292,14 @@ MISTAKES = [
                                                            {"appArmorProfile": {"type": "Localhost"}})),
     Mistake("CAP_SYS_ADMIN without privilege escalation", with_(deployment(), f"{C0}.securityContext", {
         "allowPrivilegeEscalation": False, "runAsUser": 1000, "capabilities": {"add": ["CAP_SYS_ADMIN"], "drop": ["ALL"]}})),
+    # pod affinity and anti-affinity
+    Mistake("pod affinity term mistakes", with_(deployment(), "spec.template.spec.affinity", {
+        "podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchExpressions": [{"key": "app", "operator": "In"}]}, "namespaces": ["Team_A"],
+             "topologyKey": ""}]},
+        "podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 0, "podAffinityTerm": {"topologyKey": "bad key/zone/x"}},
+            {"weight": 101, "podAffinityTerm": {"topologyKey": "zone", "namespaceSelector": {"matchLabels": {"a": "b c"}}}}]}})),
     # DNS config
     Mistake("dnsPolicy None without a config", with_(pod(), "spec.dnsPolicy", "None")),
     Mistake("dnsPolicy None without nameservers", with_(with_(pod(), "spec.dnsPolicy", "None"), "spec.dnsConfig", {"searches": ["a"]})),

@@ -9,8 +9,9 @@ containers, the restart and DNS policies, node selector labels, the names a spec
 gates, tolerations, node affinity and topology spread constraints (``scheduling``), the user and
 group ids of security contexts, their seccomp and AppArmor profiles and CAP_SYS_ADMIN without
 privilege escalation, the DNS config, ephemeral containers (forbidden in a template). Not carried
-yet: privileged (the cluster's policy), procMount, SELinux and Windows options, pod affinity and
-anti-affinity, resource claims, OS-specific rules; an object wrong only there is accepted here.
+yet: privileged (the cluster's policy), procMount, SELinux and Windows options, pod affinity
+terms' matchLabelKeys and mismatchLabelKeys, resource claims, OS-specific rules; an object wrong
+only there is accepted here. Pod affinity and anti-affinity terms: ``scheduling``.
 Host ports are checked across containers. A ``/status`` write: ``validate_pod_status``.
 """
 
@@ -25,7 +26,9 @@ from kgen.runtime.apimachinery.validation.builtin.container import (
 )
 from kgen.runtime.apimachinery.validation.builtin.meta import go_struct, object_meta, spec_kept
 from kgen.runtime.apimachinery.validation.builtin.quantity import QuantityError, parse
-from kgen.runtime.apimachinery.validation.builtin.scheduling import validate_node_affinity, validate_topology_spread_constraints
+from kgen.runtime.apimachinery.validation.builtin.scheduling import (
+    validate_node_affinity, validate_pod_affinity, validate_topology_spread_constraints,
+)
 from kgen.runtime.apimachinery.validation.content import (
     is_dns1123_subdomain, is_label_value, is_qualified_name, is_valid_ip_legacy, regex_error,
 )
@@ -153,6 +156,7 @@ def validate_pod_spec(spec: dict[str, Any], path: str) -> list[FieldError]:
     errors.extend(_host_ports(spec, path))
     errors.extend(_tolerations(spec.get("tolerations"), child(path, "tolerations")))
     errors.extend(validate_node_affinity(spec.get("affinity"), child(path, "affinity")))
+    errors.extend(validate_pod_affinity(spec.get("affinity"), child(path, "affinity")))
     errors.extend(validate_topology_spread_constraints(spec.get("topologySpreadConstraints"),
                                                        child(path, "topologySpreadConstraints")))
     errors.extend(_dns_config(spec.get("dnsConfig"), spec.get("dnsPolicy"), child(path, "dnsConfig")))

@@ -2,8 +2,9 @@
 them: node affinity (validateNodeAffinity: required node selector terms, preferred terms'
 weights, each requirement's operator, key and values) and topology spread constraints
 (validateTopologySpreadConstraints: maxSkew, topologyKey, whenUnsatisfiable, repeated pairs,
-minDomains, node inclusion policies, the label selector). Pod affinity and anti-affinity terms
-are not carried yet."""
+minDomains, node inclusion policies, the label selector) and pod affinity and anti-affinity
+(validatePodAffinity/validatePodAntiAffinity: label and namespace selectors, namespaces, topology
+keys, preferred weights; matchLabelKeys and mismatchLabelKeys are not carried yet)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from typing import Any
 
 from kgen.runtime.apimachinery.validation.builtin import field
 from kgen.runtime.apimachinery.validation.builtin.container import _dict, _int, _list, _str
-from kgen.runtime.apimachinery.validation.content import is_label_value, is_qualified_name
+from kgen.runtime.apimachinery.validation.content import is_dns1123_label, is_label_value, is_qualified_name
 from kgen.runtime.apimachinery.validation.metav1 import validate_label_selector
 from kgen.runtime.apimachinery.validation.structural import FieldError, child
 
-__all__ = ["validate_node_affinity", "validate_topology_spread_constraints"]
+__all__ = ["validate_node_affinity", "validate_pod_affinity", "validate_topology_spread_constraints"]
 
 _NOT_POSITIVE = "must be greater than zero"
 
@@ -113,4 +114,35 @@ def validate_topology_spread_constraints(constraints: Any, path: str) -> list[Fi
             if isinstance(policy, str) and policy not in ("Honor", "Ignore"):
                 errors.append(field.not_supported(child(at, key_name), policy, ("Honor", "Ignore")))
         errors.extend(validate_label_selector(c.get("labelSelector"), child(at, "labelSelector")))
+    return errors
+
+
+def _pod_affinity_term(term: dict[str, Any], path: str) -> list[FieldError]:
+    """validatePodAffinityTerm (matchLabelKeys and mismatchLabelKeys aside): its label and namespace
+    selectors, each namespace a DNS label (reported at ``namespace``, as Go does), a topologyKey
+    required and a qualified name."""
+    errors = validate_label_selector(term.get("labelSelector"), f"{path}.labelSelector")
+    errors += validate_label_selector(term.get("namespaceSelector"), f"{path}.namespaceSelector")
+    for name in _list(term.get("namespaces")):
+        errors += [field.invalid(f"{path}.namespace", _str(name), m) for m in is_dns1123_label(_str(name))]
+    key = _str(term.get("topologyKey"))
+    if not key:
+        errors.append(field.required(f"{path}.topologyKey", "can not be empty"))
+    return errors + [field.invalid(f"{path}.topologyKey", key, m) for m in is_qualified_name(key)]
+
+
+def validate_pod_affinity(affinity: Any, path: str) -> list[FieldError]:
+    """validatePodAffinity and validatePodAntiAffinity: each required term, and each preferred one's
+    weight (1 to 100) and term."""
+    errors: list[FieldError] = []
+    for kind in ("podAffinity", "podAntiAffinity"):
+        section, at = _dict(_dict(affinity).get(kind)), f"{path}.{kind}"
+        for i, term in enumerate(_list(section.get("requiredDuringSchedulingIgnoredDuringExecution"))):
+            errors += _pod_affinity_term(_dict(term), f"{at}.requiredDuringSchedulingIgnoredDuringExecution[{i}]")
+        for i, weighted in enumerate(_list(section.get("preferredDuringSchedulingIgnoredDuringExecution"))):
+            weighted, item = _dict(weighted), f"{at}.preferredDuringSchedulingIgnoredDuringExecution[{i}]"
+            weight = _int(weighted.get("weight"))
+            if weight <= 0 or weight > 100:
+                errors.append(field.invalid(f"{item}.weight", weight, "must be in the range 1-100"))
+            errors += _pod_affinity_term(_dict(weighted.get("podAffinityTerm")), f"{item}.podAffinityTerm")
     return errors
