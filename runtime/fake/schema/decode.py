@@ -61,17 +61,17 @@ def decoded(info: ResourceInfo, obj: Obj, *, numbers: bool = True) -> Obj:
     a custom resource's numbers as Go writes them (``go_numbers``) unless ``numbers`` is False."""
     model = model_for(info.api_version, info.kind) if builtin(info.group) else None
     if model is not None:
-        struct = _struct(model)
+        struct = struct_of(model)
         out: Obj = _walk(obj, struct)
         _drop_zeros(out, _zero_fields()["kinds"].get(f"{info.api_version}/{info.kind}"))
         for name in _TOP_LEVEL_STRUCTS:
-            field = _fields(struct).get(name)
+            field = fields_by_wire_name(struct).get(name)
             if field is not None and _struct_of(field.type) is not None and not isinstance(out.get(name), dict):
                 out[name] = {}
         return defaulting.default(info.api_version, info.kind, out, info.generated_from, in_place=True)
     object_meta = model_for("meta/v1", "ObjectMeta")
     if object_meta is not None and isinstance(obj.get("metadata"), dict):
-        metadata = _walk(obj["metadata"], _struct(object_meta))
+        metadata = _walk(obj["metadata"], struct_of(object_meta))
         _drop_zeros(metadata, _OBJECT_META)
         obj = {**obj, "metadata": metadata}
     root = _custom_resource_schema(info)
@@ -167,13 +167,15 @@ _FIELDS: dict[type, dict[str, inspect.Field]] = {}
 
 
 @functools.lru_cache(maxsize=None)
-def _struct(model: type[Model]) -> inspect.StructType:
+def struct_of(model: type) -> inspect.StructType:
+    """A generated model's msgspec struct type (cached)."""
     info = inspect.type_info(model)
     assert isinstance(info, inspect.StructType)
     return info
 
 
-def _fields(struct: inspect.StructType) -> dict[str, inspect.Field]:
+def fields_by_wire_name(struct: inspect.StructType) -> dict[str, inspect.Field]:
+    """A struct's fields by wire name (cached by class: the walks ask for every value they visit)."""
     fields = _FIELDS.get(struct.cls)
     if fields is None:
         fields = _FIELDS[struct.cls] = {f.encode_name: f for f in struct.fields}
@@ -181,11 +183,11 @@ def _fields(struct: inspect.StructType) -> dict[str, inspect.Field]:
 
 
 def _struct_of(t: inspect.Type) -> inspect.StructType | None:
-    t = _concrete(t)
+    t = concrete(t)
     return t if isinstance(t, inspect.StructType) else None
 
 
-def _concrete(t: inspect.Type) -> inspect.Type:
+def concrete(t: inspect.Type) -> inspect.Type:
     """The one non-None member of an optional type; a union of several (int-or-string) as is."""
     if isinstance(t, inspect.UnionType):
         members = [m for m in t.types if not isinstance(m, inspect.NoneType)]
@@ -195,9 +197,9 @@ def _concrete(t: inspect.Type) -> inspect.Type:
 
 
 def _walk(value: Any, t: inspect.Type) -> Any:
-    t = _concrete(t)
+    t = concrete(t)
     if isinstance(t, inspect.StructType) and isinstance(value, dict):
-        fields = _fields(t)
+        fields = fields_by_wire_name(t)
         out: Obj = {}
         for name, item in value.items():
             field = fields.get(name)
@@ -229,7 +231,7 @@ def unknown_fields(info: ResourceInfo, obj: Obj, ordered: bool = False) -> list[
     model = model_for(info.api_version, info.kind)
     found: list[str] = []
     if model is not None:
-        _unknown(obj, _struct(model), "", found)
+        _unknown(obj, struct_of(model), "", found)
     return found if ordered else sorted(found)
 
 
@@ -237,7 +239,7 @@ def _custom_resource_unknowns(info: ResourceInfo, obj: Obj) -> list[str]:
     found: list[str] = []
     object_meta = model_for("meta/v1", "ObjectMeta")
     if object_meta is not None and isinstance(obj.get("metadata"), dict):
-        _unknown(obj["metadata"], _struct(object_meta), "metadata", found)
+        _unknown(obj["metadata"], struct_of(object_meta), "metadata", found)
     root = _custom_resource_schema(info)
     return sorted(found) + (prune(obj, root, _coerce_meta)[1] if root is not None else [])
 
@@ -248,16 +250,16 @@ def _coerce_meta(metadata: Obj, path: str) -> tuple[Obj, list[str]]:
     if object_meta is None:
         return metadata, []
     found: list[str] = []
-    _unknown(metadata, _struct(object_meta), path, found)
-    kept: Obj = _walk(metadata, _struct(object_meta))
+    _unknown(metadata, struct_of(object_meta), path, found)
+    kept: Obj = _walk(metadata, struct_of(object_meta))
     _drop_zeros(kept, _OBJECT_META)
     return kept, sorted(found)
 
 
 def _unknown(value: Any, t: inspect.Type, path: str, found: list[str]) -> None:
-    t = _concrete(t)
+    t = concrete(t)
     if isinstance(t, inspect.StructType) and isinstance(value, dict):
-        fields = _fields(t)
+        fields = fields_by_wire_name(t)
         for name, item in value.items():
             field = fields.get(name)
             child = f"{path}.{name}" if path else name
@@ -277,7 +279,7 @@ def _omitted(value: Any, t: inspect.Type) -> bool:
     """Whether ``omitempty`` drops ``value``: null (a nil pointer, map or slice), an empty map or slice."""
     if value is None:
         return True
-    t = _concrete(t)
+    t = concrete(t)
     if isinstance(t, inspect.DictType):
         return isinstance(value, dict) and not value
     if isinstance(t, (inspect.ListType, inspect.SetType, inspect.FrozenSetType)):

@@ -60,7 +60,7 @@ def default(api_version: str, kind: str, obj: Obj, release: str = "", *, in_plac
     key = f"{api_version}/{kind}"
     if model is None or key not in data["kinds"]:
         return out
-    struct = _struct(model)
+    struct = decode.struct_of(model)
     _walk(out, struct, Context(api_version, kind, out, data["kinds"][key], data["types"], str(data["version"])))
     status = {f.encode_name: f for f in struct.fields}.get("status")
     if isinstance(out.get("status"), dict) and status is not None:
@@ -78,12 +78,12 @@ def with_zeros(api_version: str, kind: str, obj: Obj, release: str = "") -> Obj:
     model = decode.model_for(api_version, kind)
     data = _release_data(release)
     if model is not None and f"{api_version}/{kind}" in data["kinds"]:
-        _zeros(out, _struct(model), data["zeros"])
+        _zeros(out, decode.struct_of(model), data["zeros"])
     return out
 
 
 def _zeros(value: Obj, struct: inspect.StructType, zeros: Data) -> None:
-    fields = _fields(struct)
+    fields = decode.fields_by_wire_name(struct)
     for key, zero in (zeros.get(type_name(struct.cls)) or {}).items():
         if key not in value and key in fields:
             value[key] = copy.deepcopy(zero)
@@ -94,7 +94,7 @@ def _zeros(value: Obj, struct: inspect.StructType, zeros: Data) -> None:
 
 
 def _each_struct(item: Any, t: inspect.Type, visit: Any) -> None:
-    t = _concrete(t)
+    t = decode.concrete(t)
     if isinstance(t, inspect.StructType) and isinstance(item, dict):
         visit(item, t)
     elif isinstance(t, (inspect.ListType, inspect.SetType, inspect.FrozenSetType)) and isinstance(item, list):
@@ -158,7 +158,7 @@ def _walk(value: Obj, struct: inspect.StructType, ctx: Context) -> None:
     rule = RULES.get(name)
     if rule is not None:
         rule(value, ctx)
-    fields = _fields(struct)
+    fields = decode.fields_by_wire_name(struct)
     defaults = _fields_for(ctx, name)
     if defaults:
         owned = OWNED.get(name, frozenset())
@@ -168,45 +168,7 @@ def _walk(value: Obj, struct: inspect.StructType, ctx: Context) -> None:
     for key, item in list(value.items()):
         field = fields.get(key)
         if field is not None:
-            _descend(item, field.type, ctx)
-
-
-def _descend(item: Any, t: inspect.Type, ctx: Context) -> None:
-    t = _concrete(t)
-    if isinstance(t, inspect.StructType) and isinstance(item, dict):
-        _walk(item, t, ctx)
-    elif isinstance(t, (inspect.ListType, inspect.SetType, inspect.FrozenSetType)) and isinstance(item, list):
-        for element in item:
-            _descend(element, t.item_type, ctx)
-    elif isinstance(t, inspect.DictType) and isinstance(item, dict):
-        for element in item.values():
-            _descend(element, t.value_type, ctx)
-
-
-def _concrete(t: inspect.Type) -> inspect.Type:
-    if isinstance(t, inspect.UnionType):
-        members = [m for m in t.types if not isinstance(m, inspect.NoneType)]
-        if len(members) == 1:
-            return members[0]
-    return t
-
-
-def _fields(struct: inspect.StructType) -> dict[str, inspect.Field]:
-    """A struct's fields by wire name (cached by class: the walk asks for every value it visits)."""
-    fields = _FIELDS.get(struct.cls)
-    if fields is None:
-        fields = _FIELDS[struct.cls] = {f.encode_name: f for f in struct.fields}
-    return fields
-
-
-_FIELDS: dict[type, dict[str, inspect.Field]] = {}
-
-
-@functools.lru_cache(maxsize=None)
-def _struct(model: type) -> inspect.StructType:
-    info = inspect.type_info(model)
-    assert isinstance(info, inspect.StructType)
-    return info
+            _each_struct(item, field.type, functools.partial(_walk, ctx=ctx))
 
 
 __all__ = ["data_version", "default", "type_name", "with_zeros"]
