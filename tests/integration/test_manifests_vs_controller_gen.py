@@ -26,6 +26,7 @@ import pytest
 import yaml
 
 from kgen.generator.cli import main as kgen
+from tests.support.jsondiff import differences as json_differences
 
 REPO = Path(__file__).resolve().parents[2]
 HACK = REPO / "hack" / "controller-gen"
@@ -72,21 +73,9 @@ def without_descriptions(node: Any) -> Any:
     return node
 
 
-def differences(oracle: Any, ours: Any, path: str = "") -> list[str]:
+def differences(oracle: Any, ours: Any) -> list[str]:
     """Every place the two documents differ, one line each: a key only one has, or two values."""
-    if isinstance(oracle, dict) and isinstance(ours, dict):
-        out: list[str] = []
-        for key in sorted(set(oracle) | set(ours)):
-            if key not in ours:
-                out.append(f"{path}.{key}: only controller-gen: {str(oracle[key])[:120]}")
-            elif key not in oracle:
-                out.append(f"{path}.{key}: only kgen: {str(ours[key])[:120]}")
-            else:
-                out.extend(differences(oracle[key], ours[key], f"{path}.{key}"))
-        return out
-    if isinstance(oracle, list) and isinstance(ours, list) and len(oracle) == len(ours):
-        return [line for i, (a, b) in enumerate(zip(oracle, ours, strict=True)) for line in differences(a, b, f"{path}[{i}]")]
-    return [] if oracle == ours else [f"{path}: controller-gen {str(oracle)[:120]}, kgen {str(ours)[:120]}"]
+    return json_differences(oracle, ours, ("controller-gen", "kgen"))
 
 
 def crd_differences(oracle: dict[str, Any], ours: dict[str, Any]) -> list[str]:

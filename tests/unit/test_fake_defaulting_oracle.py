@@ -29,6 +29,7 @@ from kgen.runtime.fake.schema.defaulting import data_version, with_zeros
 from kgen.runtime.fake.schema.defaulting_rules import image_tag
 from kgen.runtime.gentype.resource import ResourceInfo
 from tests.support.defaulting_corpus import KINDS, corpus
+from tests.support.jsondiff import differences
 
 for _module in pkgutil.walk_packages(kgen.kubernetes.models.__path__, "kgen.kubernetes.models."):
     importlib.import_module(_module.name)  # model_for finds the loaded models
@@ -83,20 +84,8 @@ def _kgen(obj: dict[str, Any], release: str) -> dict[str, Any]:
     return with_zeros(api_version, kind, decoded(info, obj), release)
 
 
-def _differences(want: Any, got: Any, path: str = "") -> list[str]:
-    if isinstance(want, dict) and isinstance(got, dict):
-        out: list[str] = []
-        for key in sorted(want.keys() | got.keys()):
-            if key not in got:
-                out.append(f"{path}.{key}: missing (Go: {json.dumps(want[key])[:120]})")
-            elif key not in want:
-                out.append(f"{path}.{key}: extra {json.dumps(got[key])[:120]}")
-            else:
-                out.extend(_differences(want[key], got[key], f"{path}.{key}"))
-        return out
-    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
-        return [d for i, (a, b) in enumerate(zip(want, got, strict=True)) for d in _differences(a, b, f"{path}[{i}]")]
-    return [] if want == got and type(want) is type(got) else [f"{path}: Go {json.dumps(want)[:120]} != kgen {json.dumps(got)[:120]}"]
+def _differences(want: Any, got: Any) -> list[str]:
+    return differences(want, got, ("Go", "kgen"))
 
 
 @pytest.mark.parametrize("release", _releases())
@@ -126,7 +115,7 @@ def test_harness_sees_a_planted_difference() -> None:
     del got["spec"]["template"]["spec"]["dnsPolicy"]
     assert _differences(want, got) == [
         f".spec.progressDeadlineSeconds: Go {planted - 1} != kgen {planted}",
-        f".spec.template.spec.dnsPolicy: missing (Go: {json.dumps(want['spec']['template']['spec']['dnsPolicy'])})",
+        f".spec.template.spec.dnsPolicy: only Go: {json.dumps(want['spec']['template']['spec']['dnsPolicy'])}",
     ]
 
 
