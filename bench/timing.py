@@ -25,3 +25,8 @@ def samples_seconds(fn: Callable[[], Any], repeats: int) -> list[float]:
         del result
     gc.collect()
     return times
+
+
+def best_seconds(fn: Callable[[], Any], repeats: int) -> float:
+    """The shortest of ``repeats`` timed calls of ``fn`` (``samples_seconds``; inf for none)."""
+    return min(samples_seconds(fn, repeats), default=float("inf"))

@@ -28,6 +28,7 @@ from kgen.runtime.apimachinery.model import ModelError
 from kgen.runtime.apimachinery.validation import validate
 
 from .report import Row, Table, times
+from .timing import best_seconds
 
 #: The version of kgen's embedded snapshot (openapi/kubernetes-1.37.2), asked of kubernetes-validate,
 #: which uses its newest schemas not newer than it.
@@ -298,16 +299,6 @@ def corpus(count: int, seed: int, invalid_share: float = 0.25) -> list[Case]:
 # ---------------------------------------------------------------------------------------------- measuring
 
 
-def _best(run: Callable[[], object], repeats: int) -> float:
-    """The shortest of ``repeats`` runs (inf for none)."""
-    best = float("inf")
-    for _ in range(repeats):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return best
-
-
 def _agreement(kgen: Sequence[bool], peer: Sequence[bool]) -> Agreement:
     pairs = list(zip(kgen, peer))
     return Agreement(both_accept=pairs.count((False, False)), both_reject=pairs.count((True, True)),
@@ -381,12 +372,12 @@ def measure(count: int, seed: int, repeats: int, peer_repeats: int,
     peer_cached_same = sum(cached_rejects(o) == rejected for o, rejected in zip(objects, peer_warn))
 
     progress(f"validation: kgen, best of {repeats} passes, dicts then {len(models)} model instances")
-    kgen_dict = _best(lambda: [validate(o) for o in objects], repeats)
-    kgen_model = _best(lambda: [validate(m) for m in models], repeats)
+    kgen_dict = best_seconds(lambda: [validate(o) for o in objects], repeats)
+    kgen_model = best_seconds(lambda: [validate(m) for m in models], repeats)
     progress(f"validation: kubernetes-validate, best of {peer_repeats} passes, dicts then model instances")
-    peer_dict = min(peer_first, _best(lambda: [peer_rejects(o) for o in objects], peer_repeats - 1))
-    peer_model = _best(lambda: [peer_rejects(m) for m in models], peer_repeats)
-    peer_cached_dict = _best(lambda: [cached_rejects(o) for o in objects], repeats)
+    peer_dict = min(peer_first, best_seconds(lambda: [peer_rejects(o) for o in objects], peer_repeats - 1))
+    peer_model = best_seconds(lambda: [peer_rejects(m) for m in models], peer_repeats)
+    peer_cached_dict = best_seconds(lambda: [cached_rejects(o) for o in objects], repeats)
 
     caught: dict[str, Caught] = {}
     mutations: dict[str, list[tuple[str, int]]] = {}

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .report import Row, Table, times
+from .timing import best_seconds
 
 REPO = Path(__file__).resolve().parents[1]
 MODULE, VERSION, CRD_FOLDER = "github.com/prometheus-operator/prometheus-operator", "v0.85.0", "example/prometheus-operator-crd"
@@ -71,15 +72,6 @@ def _objects(count: int) -> tuple[list[Path], list[dict[str, Any]], list[dict[st
     return files, crds, objects, served
 
 
-def _best(run: Callable[[], object], repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return best
-
-
 def measure(count: int, repeats: int, progress: Callable[[str], None]) -> CrdValidationRun:
     from kgen.generator.sources import crd
     from kgen.runtime.apimachinery.validation import validate_against
@@ -109,7 +101,7 @@ def measure(count: int, repeats: int, progress: Callable[[str], None]) -> CrdVal
         return out
 
     kgen_accepts = kgen_verdicts()
-    kgen_s = _best(kgen_verdicts, repeats)
+    kgen_s = best_seconds(kgen_verdicts, repeats)
     with KubeAPIServer() as server, server.admin_client(timeout=60.0) as admin:
         for doc in crds:
             resp = admin.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", json=doc)
@@ -135,7 +127,7 @@ def measure(count: int, repeats: int, progress: Callable[[str], None]) -> CrdVal
 
         progress(f"validation --crd: {len(objects)} server-side dry-run creates, best of {repeats} passes")
         server_accepts = dry_runs()
-        dry_s = _best(dry_runs, repeats)
+        dry_s = best_seconds(dry_runs, repeats)
     return CrdValidationRun(objects=len(objects), kinds=len({(o["apiVersion"], o["kind"]) for o in objects}),
                             crd_kib=sum(p.stat().st_size for p in files) // 1024,
                             kgen_per_s=len(objects) / kgen_s, dry_run_per_s=len(objects) / dry_s,

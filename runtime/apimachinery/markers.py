@@ -228,38 +228,33 @@ class XValidation:
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class AtMostOneOf:
+class _FieldGroup:
+    """A model-level marker naming some of its fields (wire names): ``Marker("a", "b")``."""
+
+    fields: tuple[str, ...]
+
+    def __init__(self, *fields: str) -> None:
+        object.__setattr__(self, "fields", tuple(fields))
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class AtMostOneOf(_FieldGroup):
     """At most one of the named fields (wire names) may be set: a model-level marker
     (``@constraints(AtMostOneOf("configMapRef", "secretRef"))``), written as controller-gen's
     ``+kubebuilder:validation:AtMostOneOf`` writes it, a CEL rule counting the fields present.
     The fields must be optional; the marker may be repeated."""
 
-    fields: tuple[str, ...]
-
-    def __init__(self, *fields: str) -> None:
-        object.__setattr__(self, "fields", tuple(fields))
-
 
 @dataclass(frozen=True, slots=True, init=False)
-class ExactlyOneOf:
+class ExactlyOneOf(_FieldGroup):
     """Exactly one of the named fields (wire names) must be set (``+kubebuilder:validation:ExactlyOneOf``):
     a model-level marker, as ``AtMostOneOf``."""
 
-    fields: tuple[str, ...]
-
-    def __init__(self, *fields: str) -> None:
-        object.__setattr__(self, "fields", tuple(fields))
-
 
 @dataclass(frozen=True, slots=True, init=False)
-class AtLeastOneOf:
+class AtLeastOneOf(_FieldGroup):
     """At least one of the named fields (wire names) must be set (``+kubebuilder:validation:AtLeastOneOf``):
     a model-level marker, as ``AtMostOneOf``."""
-
-    fields: tuple[str, ...]
-
-    def __init__(self, *fields: str) -> None:
-        object.__setattr__(self, "fields", tuple(fields))
 
 
 # -- documentation (+kubebuilder:title, +kubebuilder:example)
