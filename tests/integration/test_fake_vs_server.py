@@ -581,8 +581,8 @@ def test_random_sequences_answer_like_the_server(admin: httpx.Client, kube_apise
 
     older = frozenset(key for key in _REWRITES if behaves_older(kube_apiserver.version, key))
     failing: list[Divergence] = []
-    rewritten: Counter[str] = Counter()
     for seed in seeds:
+        rewritten: Counter[str] = Counter()
         total = Outcome()
         classified: list[tuple[str, Divergence]] = []
         for index in range(SEQUENCES):
