@@ -149,6 +149,14 @@ fuzz-patch: $(STAMP)
 # A long differential run of strategic merge patch against apimachinery's strategicpatch.
 FUZZ_SMP_CASES ?= 200000
 FUZZ_SMP_SEED ?= 20261203
+# The fake against the real apiserver on every recorded seed of its random sequences
+# (RECORDED_SEEDS in tests/integration/test_fake_vs_server.py; make test runs one), on the pinned
+# release; KGEN_ENVTEST_KUBERNETES_VERSION=1.34.4 make fuzz-fake for the oldest.
+fuzz-fake: $(STAMP)
+	KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" KGEN_FVS_SEED=recorded \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/integration/test_fake_vs_server.py -k random
+.PHONY: fuzz-fake
+
 fuzz-smp: $(STAMP)
 	KGEN_FUZZ_SMP_CASES=$(FUZZ_SMP_CASES) KGEN_FUZZ_SMP_SEED=$(FUZZ_SMP_SEED) \
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit/test_strategicpatch_oracle.py -k matches_apimachinery
