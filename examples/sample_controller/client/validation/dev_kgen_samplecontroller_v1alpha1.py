@@ -2,6 +2,6 @@
 """Validation schemas of the dev.kgen.samplecontroller.v1alpha1 definitions: read by kgen.runtime.apimachinery.validation.schemas."""
 
 SCHEMAS = {
-    'Foo': '{"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"$ref":"io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"},"spec":{"properties":{"deploymentName":{"type":"string"},"replicas":{"minimum":0,"type":"integer"}},"required":["deploymentName","replicas"],"type":"object"},"status":{"properties":{"availableReplicas":{"type":"integer"},"observedGeneration":{"format":"int64","type":"integer"}},"type":"object"}},"type":"object"}',
+    'Foo': '{"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"$ref":"io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"},"spec":{"properties":{"deploymentName":{"type":"string"},"replicas":{"minimum":0,"type":"integer"}},"required":["deploymentName","replicas"],"type":"object"},"status":{"properties":{"availableReplicas":{"type":"integer"},"observedGeneration":{"format":"int64","type":"integer"}},"type":"object"}},"type":"object","x-kgen-subresources":{"status":{}}}',
     'FooList': '{"properties":{"apiVersion":{"type":"string"},"items":{"items":{"$ref":"dev.kgen.samplecontroller.v1alpha1.Foo"},"type":"array"},"kind":{"type":"string"},"metadata":{"$ref":"io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"}},"required":["items"],"type":"object"}',
 }
