@@ -161,11 +161,13 @@ class _Watchers:
 
 
 def _same_sequence(kubectl: list[str], kgen: list[str]) -> None:
-    """kgen's messages are kubectl's, line for line: both started from the same steady state and
-    watched the same events, so even the repeats (one per event that left the status as it was)
-    agree; the distinct sequence is shown first when they do not."""
-    assert _distinct(kgen) == _distinct(kubectl), f"kgen {_distinct(kgen)} != kubectl {_distinct(kubectl)}"
-    assert kgen == kubectl
+    """kgen's messages are kubectl's: the same sequence of statuses, each repeat of one collapsed.
+    The repeats (one per event that left the status as it was) depend on when each watcher
+    listed: a controller's status write that changes no message (a DaemonSet's numberReady while
+    its pods wait out minReadySeconds) is an event to a watcher that listed before it and part of
+    the list to one that listed after. Seen on 1.34.4: kgen, started first, printed "0 of 3
+    updated pods are available" twice, kubectl once."""
+    assert _distinct(kgen) == _distinct(kubectl), f"kgen {kgen} != kubectl {kubectl}"
 
 
 def test_rollout_of_a_new_image_is_reported_as_kubectl_reports_it(kube_cluster: Cluster, cs: Clientset, ns: str) -> None:
