@@ -147,3 +147,30 @@ def _pinned_version() -> str:
         if line.startswith("KUBERNETES_VERSION="):
             return line.split("=", 1)[1]
     raise AssertionError("no KUBERNETES_VERSION")
+
+
+def test_model_for_never_answers_an_apply_configuration() -> None:
+    """An apply configuration carries KIND and API_VERSION as the model does; with both loaded,
+    the fake decodes (and defaults) with the model whichever the subclass walk meets first (in
+    make test, with tests/cluster collected, it met PodApplyConfiguration first). The walk meets
+    the newest subclass of Model first: one made here, in an apply-configurations module."""
+    import types
+
+    from kgen.runtime.apimachinery.model import Model
+    from kgen.runtime.fake.schema import decode
+
+    module = types.ModuleType("planted.applyconfigurations.core.v1")
+    sys.modules[module.__name__] = module
+    try:
+        planted = types.new_class("PodApplyConfiguration", (Model,), {"kw_only": True},
+                                  lambda ns: ns.update(KIND="Pod", API_VERSION="v1", __module__=module.__name__))
+        assert planted.__module__ == module.__name__
+        decode._MODELS.clear()
+        model = decode.model_for("v1", "Pod")
+        assert model is not None and model.__module__ == "kgen.kubernetes.models.core.v1", model
+        pod = _kgen({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+                     "spec": {"containers": [{"name": "c", "image": "nginx"}]}}, _releases()[0])
+        assert pod["spec"]["containers"][0]["imagePullPolicy"] == "Always" and pod["spec"]["dnsPolicy"] == "ClusterFirst"
+    finally:
+        del sys.modules[module.__name__]
+        decode._MODELS.clear()

@@ -137,7 +137,9 @@ def _is_zero(value: Any) -> bool:
 
 
 def model_for(api_version: str, kind: str) -> type[Model] | None:
-    """The generated model of a kind (``meta/v1`` for apimachinery's own types), if one is loaded.
+    """The generated model of a kind (``meta/v1`` for apimachinery's own types), if one is loaded;
+    never its apply configuration (seen in make test: with tests/cluster collected, the subclass
+    walk met PodApplyConfiguration first, and the fake stored Pods undefaulted).
     A model whose module is no longer imported (its package was unloaded, as tests do before
     generating another package of the same kinds) is forgotten, not returned."""
     found = _MODELS.get((api_version, kind))
@@ -149,8 +151,8 @@ def model_for(api_version: str, kind: str) -> type[Model] | None:
     while pending:  # index every loaded model at once: a miss costs one walk
         cls = pending.pop()
         pending.extend(cls.__subclasses__())
-        if cls.__module__ not in sys.modules:
-            continue
+        if cls.__module__ not in sys.modules or ".applyconfigurations." in cls.__module__:
+            continue  # an apply configuration carries KIND and API_VERSION too, but is no stored type
         if cls.__module__.endswith(".models.meta.v1"):
             _MODELS.setdefault(("meta/v1", cls.__name__), cls)
         if "KIND" in cls.__dict__ and "API_VERSION" in cls.__dict__:
