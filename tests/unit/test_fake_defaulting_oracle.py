@@ -167,7 +167,8 @@ def test_model_for_never_answers_an_apply_configuration() -> None:
         assert planted.__module__ == module.__name__
         decode._MODELS.clear()
         model = decode.model_for("v1", "Pod")
-        assert model is not None and model.__module__ == "kgen.kubernetes.models.core.v1", model
+        # a model: kgen.kubernetes's, or another generated package's loaded earlier in the run
+        assert model is not None and model.__module__.endswith(".models.core.v1"), model
         pod = _kgen({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
                      "spec": {"containers": [{"name": "c", "image": "nginx"}]}}, _releases()[0])
         assert pod["spec"]["containers"][0]["imagePullPolicy"] == "Always" and pod["spec"]["dnsPolicy"] == "ClusterFirst"
