@@ -13,7 +13,9 @@ group is empty: ``/validate--v1-configmap``, two dashes, as controller-runtime w
 ``with_defaulter_custom_path``/``with_validator_custom_path`` replace one, checked against
 controller-runtime's pattern for a path. ``with_conversion(Other, to_other, from_other)``
 registers both directions between the ``for_`` model and another version of its kind on the
-manager's one conversion webhook, served at ``/convert`` for every type.
+manager's one conversion webhook, served at ``/convert`` for every type;
+``with_hub_and_spokes(OtherV1, OtherV3)`` registers controller-runtime's hub-and-spoke form
+(``kgen.webhook.conversion.Hub`` and ``Convertible``) for the ``for_`` model and those versions.
 
 One deviation: a second webhook for a path already served is refused with an error, where
 controller-runtime skips it without a word (the second validator would never run). ``/convert``
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING, Generic, Self, TypeVar
 
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.webhook.admission import Defaulter, Validator, with_defaulter, with_validator
+from kgen.runtime.webhook.conversion import hub_and_spokes
 
 if TYPE_CHECKING:
     from kgen.runtime.controller.manager.manager import ManagerCore
@@ -119,12 +122,26 @@ class WebhookBuilder(Generic[T]):
         self._conversions.append(register)
         return self
 
+    def with_hub_and_spokes(self, *others: type[Model]) -> Self:
+        """Convert between the ``for_`` model and ``others`` (every other version of its kind)
+        through the one marked ``Hub``, each other one ``Convertible``: controller-runtime's
+        hub-and-spoke conversion, checked now as its ``IsConvertible`` checks (an error names the
+        missing hub or the version that is not convertible)."""
+        models: tuple[type[Model], ...] = (self._model, *others)
+        hub_and_spokes(models)
+
+        def register() -> None:
+            self._manager.conversion_webhook.register_hub_and_spokes(*models)
+
+        self._conversions.append(register)
+        return self
+
     def complete(self) -> None:
         """Registers the webhooks (before the manager starts)."""
         if self._validator is None and self._defaulter is None and not self._conversions:
             raise ValueError(
                 f"webhook_managed_by(...).for_({self._model.__qualname__}) has nothing to serve: "
-                f"add with_validator, with_defaulter or with_conversion"
+                f"add with_validator, with_defaulter, with_conversion or with_hub_and_spokes"
             )
         server = self._manager.webhook_server
         if self._defaulter is not None:

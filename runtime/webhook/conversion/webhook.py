@@ -2,10 +2,12 @@
 (from apiVersion, to apiVersion, kind).
 
 controller-runtime's ``conversion.Webhook`` converts through a hub version: every spoke type
-implements ``ConvertTo(hub)`` and ``ConvertFrom(hub)``. Here a conversion is a plain typed
-function registered for one direction, ``register(FooV1, FooV2, v1_to_v2)``, and the webhook
-composes two registered functions through a third version when there is no direct one (a hub
-is then just the version every other converts to and from). What it does with a review:
+implements ``ConvertTo(hub)`` and ``ConvertFrom(hub)``. Both forms are here:
+``register_hub_and_spokes(FooV1, FooV2, FooV3)`` takes that form (hub.py: a ``Hub`` marker and
+``Convertible`` spokes, checked as controller-runtime checks them), and ``register(FooV1, FooV2,
+v1_to_v2)`` a plain typed function for one direction. With no direct function, the webhook
+composes two through the kind's hub, or (per-direction functions only) through the first version
+registered that has both. What it does with a review:
 - The body must be a JSON ``ConversionReview`` of apiextensions.k8s.io/v1 (or v1beta1, same
   shape) with a ``request``; anything else is a plain-text 400 (controller-runtime answers 400
   without a body).
@@ -30,6 +32,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from kgen.runtime.apimachinery import Model, ModelError
+from kgen.runtime.webhook.conversion.hub import hub_and_spokes
 from kgen.runtime.webhook.conversion.review import ConversionRequest, ConversionResponse, ConversionReview
 from kgen.runtime.webhook.endpoint import Reply, read_review
 from kgen.runtime.webhook.review_meta import Status
@@ -71,6 +74,7 @@ class ConversionWebhook:
         self.name = name
         self._models: dict[_Key, type[Model]] = {}
         self._functions: dict[tuple[_Key, _Key], Callable[[Any], Model]] = {}
+        self._hubs: dict[tuple[str, str], _Key] = {}  # (group, kind) → its hub, from register_hub_and_spokes
 
     def register(self, source: type[S], target: type[D], convert: Callable[[S], D]) -> None:
         """Convert ``source`` objects to ``target`` with ``convert`` (one direction; register the
@@ -85,6 +89,17 @@ class ConversionWebhook:
             if known is not model:
                 raise ValueError(f"{key[1]} of {key[0]} is already registered as {known.__qualname__}")
         self._functions[(src, dst)] = convert
+
+    def register_hub_and_spokes(self, *models: type[Model]) -> None:
+        """Convert between every pair of ``models`` (all versions of one kind) through the one
+        marked ``Hub``: each spoke's ``convert_to()`` and ``convert_from(hub)`` (hub.py). The
+        checks are controller-runtime's, made now: an error names the missing hub or the version
+        that is not ``Convertible``."""
+        hub, spokes = hub_and_spokes(models)
+        for spoke in spokes:
+            self.register(spoke, hub, _to_hub)
+            self.register(hub, spoke, spoke.convert_from)  # type: ignore[attr-defined]  # checked: Convertible
+        self._hubs[_group_kind(_type_of(hub))] = _type_of(hub)
 
     def serve(self, body: bytes, content_type: str) -> Reply:
         """Answer one POSTed ConversionReview with the converted objects, in the review's version."""
@@ -137,13 +152,25 @@ class ConversionWebhook:
 
     def _path(self, src: _Key, dst: _Key) -> list[tuple[_Key, _Key]] | None:
         """The registered steps from ``src`` to ``dst``: one direct function, or two through a
-        hub (the first such version in registration order, so the choice is deterministic)."""
+        hub: the kind's ``Hub`` if it has one, else the first such version in registration order,
+        so the choice is deterministic."""
         if (src, dst) in self._functions:
             return [(src, dst)]
-        for hub in self._models:
+        marked = self._hubs.get(_group_kind(src))
+        for hub in ([marked] if marked is not None else []) + list(self._models):
             if (src, hub) in self._functions and (hub, dst) in self._functions:
                 return [(src, hub), (hub, dst)]
         return None
+
+
+def _group_kind(key: _Key) -> tuple[str, str]:
+    return key[0].rpartition("/")[0], key[1]
+
+
+def _to_hub(spoke: Any) -> Model:
+    """A spoke's conversion to its hub (``Convertible.convert_to``)."""
+    hub: Model = spoke.convert_to()
+    return hub
 
 
 def _describe(obj: dict[str, Any]) -> str:

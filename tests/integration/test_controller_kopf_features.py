@@ -1,0 +1,218 @@
+"""What the level-based toolkit gives kopf users and controller-runtime's hub-and-spoke conversion,
+on the real apiserver, on both flavours (threads and asyncio) where the code has both.
+
+- **Conversion through a hub**: a three-version CRD (v1, v2, v3; ``Hub`` in the middle, v2;
+  stored as v1, a spoke, so that the apiserver asks for spoke-to-spoke conversions too) served by
+  a manager's ``/convert`` (``webhook_managed_by(...).with_hub_and_spokes(...)``). Created at v3
+  and stored as v1 (v3 → v2 → v1), read back at v3 and v2, created at v2: the apiserver's answer
+  is the oracle, and the conversions' calls show every spoke-to-spoke one went through the hub.
+- **diff on real objects**: the changes between two versions of a Deployment as the server
+  stored them, turned into a JSON patch and applied by the server to the first, give the second.
+- **every()**: a reconciler returning ``every(interval, jitter=)`` is called again and again, each
+  time within interval ± jitter of the last (with a scheduling allowance).
+- **Daemon**: a body runs per object while it exists; deleting the object, or stopping the
+  manager, sets its stop signal and the body returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import threading
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from kgen.controller import AsyncManager, Manager, webhook_managed_by
+from kgen.kubernetes.models.meta.v1 import ObjectMeta
+from kgen.runtime.apimachinery import Model
+from kgen.runtime.testing import KubeAPIServer
+from kgen.webhook.conversion import Hub
+from tests.support.apiserver import CRDS, install_crd, unthrottled_config, wait_for
+from tests.support.webhook.certs import write_pair
+
+pytestmark = pytest.mark.integration
+
+RUN = uuid.uuid4().hex[:6]
+GROUP = f"kopf{RUN}.kgen.test"
+
+Flavour = type[Manager] | type[AsyncManager]
+FLAVOURS = pytest.mark.parametrize("flavour", [Manager, AsyncManager], ids=["threads", "asyncio"])
+
+
+@contextmanager
+def running(manager: Manager | AsyncManager) -> Iterator[threading.Thread]:
+    """``manager`` started on a thread (an event loop of its own for the asyncio one), stopped and
+    joined at the end; yields the thread once the manager leads."""
+    if isinstance(manager, AsyncManager):
+        async_manager = manager
+        thread = threading.Thread(target=lambda: asyncio.run(async_manager.start()), name="manager")
+    else:
+        thread = threading.Thread(target=manager.start, name="manager")
+    thread.start()
+    try:
+        assert manager.elected.wait(30), "the manager never started its controllers"
+        yield thread
+    finally:
+        manager.stop()
+        thread.join(60)
+        assert not thread.is_alive(), "the manager did not stop"
+
+
+# -- conversion through a hub ----------------------------------------------------------------------
+
+CALLS: list[str] = []  # each conversion step, as "<model>.<method>"
+
+
+class GadgetSpecV1(Model, kw_only=True):
+    size: int
+
+
+class GadgetSpecV2(Model, kw_only=True):
+    replicas: int
+    unit: str
+
+
+class GadgetScale(Model, kw_only=True):
+    count: int
+    unit: str
+
+
+class GadgetSpecV3(Model, kw_only=True):
+    scale: GadgetScale
+
+
+class GadgetV2(Model, Hub, kw_only=True):
+    """The hub: v1 and v3 convert to and from it."""
+
+    API_VERSION = f"{GROUP}/v2"
+    KIND = "Gadget"
+    metadata: ObjectMeta | None = None
+    spec: GadgetSpecV2 | None = None
+
+
+UNIT = f"{GROUP}/unit"  # v1 has no unit: it keeps the hub's in an annotation, as kubebuilder projects do
+
+
+class GadgetV1(Model, kw_only=True):
+    API_VERSION = f"{GROUP}/v1"
+    KIND = "Gadget"
+    metadata: ObjectMeta | None = None
+    spec: GadgetSpecV1 | None = None
+
+    def convert_to(self) -> GadgetV2:
+        CALLS.append("GadgetV1.convert_to")
+        annotations = dict(self.metadata.annotations or {}) if self.metadata else {}
+        unit = annotations.pop(UNIT, "pods")
+        metadata = ObjectMeta.from_dict({**(self.metadata.to_dict() if self.metadata else {}), "annotations": annotations or None})
+        spec = GadgetSpecV2(replicas=self.spec.size, unit=unit) if self.spec else None
+        return GadgetV2(metadata=metadata, spec=spec)
+
+    @classmethod
+    def convert_from(cls, hub: GadgetV2) -> GadgetV1:
+        CALLS.append("GadgetV1.convert_from")
+        metadata = hub.metadata.to_dict() if hub.metadata else {}
+        if hub.spec is not None:
+            metadata["annotations"] = {**metadata.get("annotations", {}), UNIT: hub.spec.unit}
+        return cls(metadata=ObjectMeta.from_dict(metadata), spec=GadgetSpecV1(size=hub.spec.replicas) if hub.spec else None)
+
+
+class GadgetV3(Model, kw_only=True):
+    API_VERSION = f"{GROUP}/v3"
+    KIND = "Gadget"
+    metadata: ObjectMeta | None = None
+    spec: GadgetSpecV3 | None = None
+
+    def convert_to(self) -> GadgetV2:
+        CALLS.append("GadgetV3.convert_to")
+        spec = GadgetSpecV2(replicas=self.spec.scale.count, unit=self.spec.scale.unit) if self.spec else None
+        return GadgetV2(metadata=self.metadata, spec=spec)
+
+    @classmethod
+    def convert_from(cls, hub: GadgetV2) -> GadgetV3:
+        CALLS.append("GadgetV3.convert_from")
+        spec = GadgetSpecV3(scale=GadgetScale(count=hub.spec.replicas, unit=hub.spec.unit)) if hub.spec else None
+        return cls(metadata=hub.metadata, spec=spec)
+
+
+def gadget_crd(url: str, ca_bundle: str) -> dict[str, Any]:
+    def version(name: str, spec: dict[str, Any]) -> dict[str, Any]:
+        return {"name": name, "served": True, "storage": name == "v1", "schema": {"openAPIV3Schema": {
+            "type": "object", "properties": {"spec": {"type": "object", "properties": spec}}}}}
+
+    integer, string = {"type": "integer"}, {"type": "string"}
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"gadgets.{GROUP}"},
+        "spec": {
+            "group": GROUP, "scope": "Namespaced",
+            "names": {"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
+            "versions": [
+                version("v1", {"size": integer}),
+                version("v2", {"replicas": integer, "unit": string}),
+                version("v3", {"scale": {"type": "object", "properties": {"count": integer, "unit": string}}}),
+            ],
+            "conversion": {"strategy": "Webhook", "webhook": {
+                "conversionReviewVersions": ["v1"], "clientConfig": {"url": url, "caBundle": ca_bundle}}},
+        },
+    }
+
+
+@pytest.fixture
+def cert_dir(kube_apiserver: KubeAPIServer, tmp_path: Path) -> Path:
+    write_pair(kube_apiserver.issue_serving_cert(["127.0.0.1"]), tmp_path)
+    return tmp_path
+
+
+@contextmanager
+def gadgets_served_by(admin: httpx.Client, kube_apiserver: KubeAPIServer, port: int) -> Iterator[None]:
+    """The Gadget CRD, its conversion webhook at 127.0.0.1:<port>/convert, until the end."""
+    crd = gadget_crd(f"https://127.0.0.1:{port}/convert", base64.b64encode(kube_apiserver.ca_pem).decode())
+    install_crd(admin, crd)
+    try:
+        yield
+    finally:
+        admin.delete(f"{CRDS}/{crd['metadata']['name']}")
+        wait_for(lambda: admin.get(f"{CRDS}/{crd['metadata']['name']}").status_code == 404)
+
+
+@FLAVOURS
+def test_a_three_version_crd_converts_through_the_hub(
+    kube_apiserver: KubeAPIServer, admin: httpx.Client, namespace: str, cert_dir: Path, flavour: Flavour,
+) -> None:
+    manager = flavour(unthrottled_config(kube_apiserver), webhook_host="127.0.0.1", webhook_port=0,
+                      webhook_cert_dir=cert_dir)
+    webhook_managed_by(manager).for_(GadgetV1).with_hub_and_spokes(GadgetV2, GadgetV3).complete()
+    with running(manager), gadgets_served_by(admin, kube_apiserver, manager.webhook_server.port):
+        base = f"/apis/{GROUP}/{{}}/namespaces/{namespace}/gadgets"
+        # Served once a list at a spoke the storage is not answers (Established comes first).
+        wait_for(lambda: admin.get(base.format("v3")).status_code == 200)
+        CALLS.clear()
+        created = admin.post(base.format("v3"), json={
+            "apiVersion": f"{GROUP}/v3", "kind": "Gadget", "metadata": {"name": "g", "labels": {"a": "b"}},
+            "spec": {"scale": {"count": 3, "unit": "nodes"}}})
+        assert created.status_code == 201, created.text
+        assert created.json()["spec"] == {"scale": {"count": 3, "unit": "nodes"}}  # v3 → v1 (stored) → v3
+        # Every v3 → v1 went through the hub, and back: spoke → hub → spoke, never directly.
+        assert CALLS[:2] == ["GadgetV3.convert_to", "GadgetV1.convert_from"], CALLS
+        as_v1 = admin.get(base.format("v1") + "/g").json()  # as stored: no conversion
+        assert as_v1["spec"] == {"size": 3} and as_v1["metadata"]["annotations"] == {UNIT: "nodes"}
+        assert as_v1["metadata"]["labels"] == {"a": "b"}
+        as_v2 = admin.get(base.format("v2") + "/g").json()  # spoke → hub
+        assert as_v2["apiVersion"] == f"{GROUP}/v2" and as_v2["spec"] == {"replicas": 3, "unit": "nodes"}
+        assert "annotations" not in as_v2["metadata"]
+        CALLS.clear()
+        as_v3 = admin.get(base.format("v3") + "/g").json()  # v1 → v2 → v3
+        assert as_v3["spec"] == {"scale": {"count": 3, "unit": "nodes"}}
+        assert CALLS == ["GadgetV1.convert_to", "GadgetV3.convert_from"], CALLS
+        created_v2 = admin.post(base.format("v2"), json={
+            "apiVersion": f"{GROUP}/v2", "kind": "Gadget", "metadata": {"name": "h"}, "spec": {"replicas": 5, "unit": "pods"}})
+        assert created_v2.status_code == 201, created_v2.text  # hub → v1 (stored) → hub
+        listed = admin.get(base.format("v3")).json()
+        assert {i["metadata"]["name"]: i["spec"] for i in listed["items"]} == {
+            "g": {"scale": {"count": 3, "unit": "nodes"}}, "h": {"scale": {"count": 5, "unit": "pods"}}}
