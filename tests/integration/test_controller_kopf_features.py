@@ -29,8 +29,13 @@ import httpx
 import pytest
 
 from kgen.controller import AsyncManager, Manager, webhook_managed_by
-from kgen.kubernetes.models.meta.v1 import ObjectMeta
+from kgen.kubernetes import Clientset
+from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentSpec
+from kgen.kubernetes.models.core.v1 import Container, EnvVar, PodSpec, PodTemplateSpec
+from kgen.kubernetes.models.meta.v1 import LabelSelector, ObjectMeta
 from kgen.runtime.apimachinery import Model
+from kgen.runtime.controller.patterns.diff import Change, diff
+from kgen.runtime.gentype import PatchType
 from kgen.runtime.testing import KubeAPIServer
 from kgen.webhook.conversion import Hub
 from tests.support.apiserver import CRDS, install_crd, unthrottled_config, wait_for
@@ -216,3 +221,47 @@ def test_a_three_version_crd_converts_through_the_hub(
         listed = admin.get(base.format("v3")).json()
         assert {i["metadata"]["name"]: i["spec"] for i in listed["items"]} == {
             "g": {"scale": {"count": 3, "unit": "nodes"}}, "h": {"scale": {"count": 5, "unit": "pods"}}}
+
+
+# -- diff on real objects ------------------------------------------------------------------------
+
+
+def test_the_diff_of_two_stored_deployments_is_what_the_server_applies(kube_apiserver: KubeAPIServer, namespace: str) -> None:
+    """Deployment ``a`` is updated (image, replicas, an env var, a label, a container removed); the
+    changes between its two stored states, as a JSON patch, are sent for ``b``, created as ``a``
+    was: the server's result has ``a``'s new spec. The server is the oracle of what the changes mean."""
+    def spec(image: str, replicas: int, env: list[EnvVar] | None, sidecar: bool) -> DeploymentSpec:
+        containers = [Container(name="web", image=image, env=env)] + ([Container(name="log", image="busybox")] if sidecar else [])
+        return DeploymentSpec(
+            replicas=replicas, selector=LabelSelector(match_labels={"app": "web"}),
+            template=PodTemplateSpec(metadata=ObjectMeta(labels={"app": "web"}), spec=PodSpec(containers=containers)),
+        )
+
+    with Clientset(unthrottled_config(kube_apiserver)) as cs:
+        deployments = cs.apps_v1.deployments(namespace)
+        old = deployments.create(Deployment(metadata=ObjectMeta(name="a"), spec=spec("nginx:1", 1, None, True)))
+        b = deployments.create(Deployment(metadata=ObjectMeta(name="b"), spec=spec("nginx:1", 1, None, True)))
+        assert old.metadata is not None
+        changed = Deployment(metadata=old.metadata, spec=spec("nginx:2", 3, [EnvVar(name="MODE", value="fast")], False))
+        assert changed.spec is not None and changed.spec.template is not None and changed.spec.template.metadata is not None
+        changed.spec.template.metadata.labels = {"app": "web", "app.kubernetes.io/version": "2"}
+        new = deployments.update(changed)
+        changes = diff(old, new, ignore_metadata=True, ignore_status=True)
+        assert {c.dotted for c in changes} >= {
+            "spec.replicas", "spec.template.spec.containers[0].image", "spec.template.spec.containers[0].env",
+            "spec.template.spec.containers[1]", 'spec.template.metadata.labels["app.kubernetes.io/version"]',
+        }, [c.dotted for c in changes]
+        print(f"diff of the stored Deployments: {len(changes)} changes: {[c.dotted for c in changes]}")
+        patched = deployments.patch("b", json_patch_of(changes), PatchType.JSON)
+        assert patched.spec is not None and new.spec is not None and b.spec is not None
+        assert patched.spec.to_dict() == new.spec.to_dict() != b.spec.to_dict()
+        assert diff(new, patched, ignore_metadata=True, ignore_status=True) == []
+
+
+def json_patch_of(changes: list[Change]) -> list[dict[str, Any]]:
+    """The changes as RFC 6902 operations, one each, in order (``diff``'s documented reading)."""
+    def pointer(path: tuple[str | int, ...]) -> str:
+        return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in path)
+
+    op = {"add": "add", "remove": "remove", "change": "replace"}
+    return [{"op": op[c.op], "path": pointer(c.path)} | ({} if c.op == "remove" else {"value": c.new}) for c in changes]
