@@ -25,6 +25,8 @@ import ssl
 import threading
 from pathlib import Path
 
+from kgen.runtime.webhook.metrics import NO_CERTIFICATE_METRICS, CertificateMetrics
+
 __all__ = ["CertWatcher", "CertificateLoadError"]
 
 _log = logging.getLogger("kgen.webhook.certwatcher")
@@ -37,7 +39,9 @@ class CertificateLoadError(ValueError):
 class CertWatcher:
     """The serving certificate and key of a webhook server, reloaded when their files change (controller-runtime's
     certwatcher). The constructor loads the pair or raises ``CertificateLoadError``."""
-    def __init__(self, cert_file: str | Path, key_file: str | Path, *, interval: float = 10.0) -> None:
+    def __init__(self, cert_file: str | Path, key_file: str | Path, *, interval: float = 10.0,
+                 metrics: CertificateMetrics = NO_CERTIFICATE_METRICS) -> None:
+        self.metrics = metrics
         self.cert_file = Path(cert_file)
         self.key_file = Path(key_file)
         self.interval = interval
@@ -57,7 +61,9 @@ class CertWatcher:
 
     def read_certificates(self) -> bool:
         """Reload the pair if the files' bytes changed; ``True`` if a new pair was loaded. The
-        first load raises ``CertificateLoadError``; later failures keep the current pair."""
+        first load raises ``CertificateLoadError``; later failures keep the current pair. Every
+        call counts as a read in ``metrics``, a failure also as a read error (certwatcher's)."""
+        self.metrics.read()
         try:
             contents = (self.cert_file.read_bytes(), self.key_file.read_bytes())
             if contents == self._loaded:
@@ -66,6 +72,7 @@ class CertWatcher:
         except (OSError, ssl.SSLError) as e:
             reason = getattr(e, "reason", None) or e.strerror or type(e).__name__
             message = f"loading the serving certificate {self.cert_file} with key {self.key_file}: {reason}"
+            self.metrics.read_error()
             if self._context is None:
                 raise CertificateLoadError(message) from None
             _log.warning("%s; still serving the certificate loaded before", message)

@@ -21,6 +21,9 @@
   connection that had just sent a request line as it was closed loses that request; the
   apiserver reports it as a failed call under the webhook's ``failurePolicy``, as it does for
   any webhook that goes away.
+- ``metrics`` (metrics.py) hears of every request to a registered path, whatever its method and
+  answer, as controller-runtime instruments each registered handler; ``certificate_metrics``
+  of every read of the certificate files. A manager hands both in, writing to its registry.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from typing import Any
 
 from kgen.runtime.webhook.cert_watcher import CertWatcher
 from kgen.runtime.webhook.endpoint import Endpoint, Reply, text_reply
+from kgen.runtime.webhook.metrics import NO_CERTIFICATE_METRICS, NO_WEBHOOK_METRICS, CertificateMetrics, WebhookMetrics
 
 __all__ = ["DEFAULT_MAX_REQUEST_BYTES", "DEFAULT_PORT", "WebhookServer"]
 
@@ -69,8 +73,11 @@ class WebhookServer:
         max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
         read_timeout: float = 30.0,
         grace_period: float = 30.0,
+        metrics: WebhookMetrics = NO_WEBHOOK_METRICS,
+        certificate_metrics: CertificateMetrics = NO_CERTIFICATE_METRICS,
     ) -> None:
-        self.cert_watcher = CertWatcher(cert_file, key_file, interval=cert_watch_interval)
+        self.cert_watcher = CertWatcher(cert_file, key_file, interval=cert_watch_interval, metrics=certificate_metrics)
+        self.metrics = metrics
         self.host = host
         self.max_request_bytes = max_request_bytes
         self.read_timeout = read_timeout
@@ -87,6 +94,10 @@ class WebhookServer:
         if path in self._endpoints:
             raise ValueError(f"webhook path {path!r} is already registered")
         self._endpoints[path] = endpoint
+        self.metrics.instrument(path)
+        report_panics_to = getattr(endpoint, "report_panics_to", None)
+        if report_panics_to is not None:
+            report_panics_to(self.metrics)
 
     @property
     def port(self) -> int:
@@ -285,12 +296,29 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.connections.set(self.request, True)
         return super().parse_request()
 
+    _status = 200  # what an answer-less request counts as (Go's promhttp delegator default)
+
+    def _instrumented(self, serve: Callable[[], None]) -> None:
+        """Serves a request to a registered path, reporting it to the server's metrics."""
+        path = self.path.split("?", 1)[0]
+        metrics = self.server.webhooks.metrics
+        metrics.request_started(path)
+        started = time.monotonic()
+        self._status = 200
+        try:
+            serve()
+        finally:
+            metrics.request_finished(path, self._status, time.monotonic() - started)
+
     def do_POST(self) -> None:
         endpoint = self.server.webhooks._endpoint(self.path)
         if endpoint is None:
             self._discard_body_or_close()
             self._reply(text_reply(f"no webhook is served at {self.path.split('?', 1)[0]}", 404))
             return
+        self._instrumented(lambda: self._post(endpoint))
+
+    def _post(self, endpoint: Endpoint) -> None:
         length_header = self.headers.get("Content-Length")
         if self.headers.get("Transfer-Encoding") or length_header is None:
             self._refuse_unread(text_reply("a Content-Length is required (chunked bodies are not accepted)", 411))
@@ -318,6 +346,12 @@ class _Handler(BaseHTTPRequestHandler):
         self._reply(reply)
 
     def _not_allowed(self) -> None:
+        if self.server.webhooks._endpoint(self.path) is not None:
+            self._instrumented(self._refuse_method)
+        else:
+            self._refuse_method()
+
+    def _refuse_method(self) -> None:
         self._discard_body_or_close()
         reply = text_reply(f"method {self.command} is not allowed: webhooks take POST", 405)
         self._reply(reply, extra={"Allow": "POST"})
@@ -336,6 +370,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _reply(self, reply: Reply, extra: dict[str, str] | None = None) -> None:
         if self.server.stopping:
             self.close_connection = True
+        self._status = reply.status
         self.send_response(reply.status)
         self.send_header("Content-Type", reply.content_type)
         self.send_header("Content-Length", str(len(reply.body)))

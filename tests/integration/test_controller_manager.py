@@ -153,7 +153,7 @@ def test_probes_and_metrics_answer_over_http(kube_apiserver: KubeAPIServer, kube
     assert metric(text, 'controller_runtime_reconcile_errors_total{controller="configmap"}') >= 0
     assert metric(text, 'controller_runtime_max_concurrent_reconciles{controller="configmap"}') == 2
     assert metric(text, 'controller_runtime_reconcile_time_seconds_count{controller="configmap"}') >= 3
-    assert metric(text, 'workqueue_adds_total{name="configmap"}') >= 3
+    assert metric(text, 'workqueue_adds_total{name="configmap",controller="configmap"}') >= 3
     assert "# TYPE workqueue_depth gauge" in text
     host = re.escape(manager.rest.host)
     created = [line for line in text.splitlines()

@@ -62,7 +62,13 @@ from kgen.runtime.controller.cluster.async_cache import AsyncCache
 from kgen.runtime.controller.cluster.cache import DEFAULT_CACHE_SYNC_TIMEOUT, Cache, CacheSyncTimeout
 from kgen.runtime.controller.cluster.client import Client
 from kgen.runtime.controller.controller import Controller
-from kgen.runtime.controller.metrics import Registry, rest_client_metrics
+from kgen.runtime.controller.metrics import (
+    CertWatcherMetrics,
+    LeaderElectionMetrics,
+    Registry,
+    WebhookMetrics,
+    rest_client_metrics,
+)
 from kgen.runtime.controller.manager.probes import Checker, Probes
 from kgen.runtime.controller.manager.server import Endpoint, Route, parse_address
 from kgen.runtime.rest.client import RESTClient
@@ -147,6 +153,7 @@ class ManagerCore:
                 "namespace": leader_election_namespace or config.namespace, "name": leader_election_id,
                 "lease_duration": lease_duration, "renew_deadline": renew_deadline, "retry_period": retry_period,
                 "release_on_cancel": leader_election_release_on_cancel,
+                "metrics": LeaderElectionMetrics(self.registry),
             }
         self._controllers = []
         self._lock = threading.Lock()
@@ -159,6 +166,7 @@ class ManagerCore:
         self._webhook_options: dict[str, Any] = {
             "cert_file": cert_dir / webhook_cert_name, "key_file": cert_dir / webhook_key_name,
             "host": webhook_host, "port": webhook_port, "grace_period": graceful_shutdown_timeout,
+            "certificate_metrics": CertWatcherMetrics(self.registry), "metrics": WebhookMetrics(self.registry),
         }
         self._webhook_server: WebhookServer | None = None
         self._conversion_webhook: ConversionWebhook | None = None

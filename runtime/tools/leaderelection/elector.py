@@ -85,7 +85,8 @@ class LeaderElector(LeaderElectionCore):
         **config: Any,
     ) -> None:
         """``config``: lease_duration (15 s), renew_deadline (10 s), retry_period (2 s),
-        release_on_cancel, clock_skew_margin (see leaderelection.py), clock."""
+        release_on_cancel, clock_skew_margin (see leaderelection.py), clock, metrics (a
+        ``LeaderMetric``: client-go's leader gauge hook, metrics.py)."""
         super().__init__(LeaseLock(namespace, name, identity, event_recorder=event_recorder, labels=labels), **config)
         self._rest = rest
         self.on_started_leading, self.on_stopped_leading, self.on_new_leader = (

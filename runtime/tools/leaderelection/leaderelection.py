@@ -61,6 +61,7 @@ from typing import Any, TypeVar
 from kgen.runtime.apimachinery.errors import Conflict, NotFound
 from kgen.runtime.apimachinery.types import format_micro_time
 from kgen.runtime.rest.client import Request
+from kgen.runtime.tools.leaderelection.metrics import NO_METRICS, LeaderMetric
 from kgen.runtime.tools.leaderelection.resourcelock import LeaderElectionRecord, LeaseLock
 from kgen.runtime.util.wait import Backoff
 
@@ -130,6 +131,7 @@ class LeaderElectionCore:
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], _dt.datetime] = lambda: _dt.datetime.now(_dt.timezone.utc),
         rng: random.Random | None = None,
+        metrics: LeaderMetric = NO_METRICS,
     ) -> None:
         if lease_duration <= renew_deadline:
             raise ValueError("lease_duration must be greater than renew_deadline")
@@ -160,6 +162,8 @@ class LeaderElectionCore:
         self._observed_raw: tuple[str, LeaderElectionRecord] | None = None  # the Lease last read
         self._fence = float("-inf")  # leading is safe until then
         self._reported_leader = ""
+        self.metrics = metrics
+        metrics.off(lock.name)  # client-go's NewLeaderElector: a candidate shows 0 until it leads
 
     # -- what a caller may ask --------------------------------------------------------------
 
@@ -244,6 +248,7 @@ class LeaderElectionCore:
         # 4. Take the lock, or renew it from what was read.
         if self.is_leader():
             record = replace(record, acquire_time=old.acquire_time, leader_transitions=old.leader_transitions)
+            self.metrics.slowpath_exercised(self.lock.name)
         else:
             record = replace(record, leader_transitions=old.leader_transitions + 1)
         try:
@@ -271,6 +276,7 @@ class LeaderElectionCore:
             # A write answered so late that the lease may already be taken is not leadership.
             if acquired and self.clock() < self._fence:
                 self.lock.record_event("became leader")
+                self.metrics.on(self.lock.name)
                 log.info("successfully acquired lease %s", desc)
                 return True
             log.debug("failed to acquire lease %s", desc)
@@ -280,14 +286,19 @@ class LeaderElectionCore:
         """Renews until an attempt window of ``renew_deadline`` passes without success, or the
         fence; returns then (client-go's renew: Until(PollUntilContextTimeout, retry_period))."""
         desc = self.lock.describe()
-        while True:
-            renewed = yield from self._renew_within(self.clock() + self.renew_deadline)
-            yield from self._report_transition()
-            if not renewed:
-                log.info("failed to renew lease %s: leadership lost", desc)
-                return
-            log.debug("successfully renewed lease %s", desc)
-            yield Wait(self.retry_period)
+        try:
+            while True:
+                renewed = yield from self._renew_within(self.clock() + self.renew_deadline)
+                yield from self._report_transition()
+                if not renewed:
+                    log.info("failed to renew lease %s: leadership lost", desc)
+                    return
+                log.debug("successfully renewed lease %s", desc)
+                yield Wait(self.retry_period)
+        finally:
+            # Lost, or stopped (the driver closes the generator): client-go's renew reports off
+            # whenever its renewal loop ends with an error, a cancelled context included.
+            self.metrics.off(self.lock.name)
 
     def _renew_within(self, window_end: float) -> Steps[bool]:
         while True:

@@ -12,7 +12,8 @@ where this differs:
   without saying more (controller-runtime's ``Response.Complete``).
 - The answer is an ``AdmissionReview`` in the apiVersion the request came in.
 - A handler that raises is answered ``allowed: false``, code 500 (``errored``), and logged with
-  its traceback; controller-runtime answers a recovered panic the same way (RecoverPanic).
+  its traceback; controller-runtime answers a recovered panic the same way (RecoverPanic), and
+  counts it (``controller_runtime_webhook_panics_total``, through ``report_panics_to``).
 - Nothing here logs a request's body or object: admission requests carry Secrets.
 """
 
@@ -29,6 +30,7 @@ from kgen.runtime.webhook.admission.request_context import reset_request, set_re
 from kgen.runtime.webhook.admission.response import denied, errored
 from kgen.runtime.webhook.admission.review import AdmissionRequest, AdmissionResponse, AdmissionReview
 from kgen.runtime.webhook.endpoint import Reply, read_review
+from kgen.runtime.webhook.metrics import NO_WEBHOOK_METRICS, WebhookMetrics
 from kgen.runtime.webhook.review_meta import Status, StatusCause, StatusDetails
 
 __all__ = ["Handler", "Webhook", "response_from_exception"]
@@ -53,6 +55,11 @@ class Webhook:
     def __init__(self, handler: Handler, name: str = "") -> None:
         self.handler = handler
         self.name = name or type(handler).__name__
+        self._metrics: WebhookMetrics = NO_WEBHOOK_METRICS
+
+    def report_panics_to(self, metrics: WebhookMetrics) -> None:
+        """Count a handler's unexpected exceptions in ``metrics`` (the server serving it calls this)."""
+        self._metrics = metrics
 
     def serve(self, body: bytes, content_type: str) -> Reply:
         """Answer one POSTed AdmissionReview with the handler's response, in the review's version."""
@@ -70,6 +77,8 @@ class Webhook:
         try:
             response = self.handler.handle(request)
         except Exception as e:  # the handler's own Denied/ApiError are answered by response_from_exception
+            if not isinstance(e, (Denied, ApiError)):
+                self._metrics.webhook_panic()
             response = response_from_exception(e, self.name, request)
         finally:
             reset_request(token)

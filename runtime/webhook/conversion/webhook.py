@@ -35,6 +35,7 @@ from kgen.runtime.apimachinery import Model, ModelError
 from kgen.runtime.webhook.conversion.hub import hub_and_spokes
 from kgen.runtime.webhook.conversion.review import ConversionRequest, ConversionResponse, ConversionReview
 from kgen.runtime.webhook.endpoint import Reply, read_review
+from kgen.runtime.webhook.metrics import NO_WEBHOOK_METRICS, WebhookMetrics
 from kgen.runtime.webhook.review_meta import Status
 
 __all__ = ["ConversionError", "ConversionWebhook"]
@@ -75,6 +76,12 @@ class ConversionWebhook:
         self._models: dict[_Key, type[Model]] = {}
         self._functions: dict[tuple[_Key, _Key], Callable[[Any], Model]] = {}
         self._hubs: dict[tuple[str, str], _Key] = {}  # (group, kind) → its hub, from register_hub_and_spokes
+        self._metrics: WebhookMetrics = NO_WEBHOOK_METRICS
+
+    def report_panics_to(self, metrics: WebhookMetrics) -> None:
+        """Count a conversion function's unexpected exceptions (controller-runtime's recovered
+        panics, ``controller_runtime_conversion_webhook_panics_total``) in ``metrics``."""
+        self._metrics = metrics
 
     def register(self, source: type[S], target: type[D], convert: Callable[[S], D]) -> None:
         """Convert ``source`` objects to ``target`` with ``convert`` (one direction; register the
@@ -139,6 +146,7 @@ class ConversionWebhook:
             except ConversionError as e:
                 raise _Failed(f"converting {where} from {step[0][0]} to {step[1][0]}: {e}") from None
             except Exception as e:
+                self._metrics.conversion_panic()
                 _log.error("conversion webhook %s failed on %s (%s → %s)", self.name, where, step[0][0], step[1][0], exc_info=e)
                 raise _Failed(f"converting {where} from {step[0][0]} to {step[1][0]} failed: {type(e).__name__}") from None
             if not isinstance(value, self._models[step[1]]):
