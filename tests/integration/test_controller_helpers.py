@@ -1,0 +1,344 @@
+"""controller-runtime's client helpers, LabelSelectorPredicate and controller options, on the real
+apiserver, threads and asyncio (issue 36).
+
+- ``create_or_update``: created, then unchanged (no write: the resourceVersion stays), then
+  updated; a mutate that renames the object is refused before any write;
+- ``create_or_patch`` on the tutorial's CronJob (a status subresource): created, unchanged,
+  updated, updatedStatusOnly, updatedStatus, each checked on the server;
+- ``delete_all_of`` deletes exactly what its label/field selectors select;
+- ``merge_from(stale, optimistic_lock=True)`` gets 409 Conflict, without the lock it merges;
+- controller options: see the tests further down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import TypeVar
+
+import httpx
+import pytest
+
+from examples.cronjob.client.models.batch_tutorial_kgen_dev.v1 import CronJob, CronJobStatus
+from kgen.kubernetes import Clientset
+from kgen.kubernetes.models.core.v1 import ConfigMap
+from kgen.kubernetes.models.meta.v1 import ObjectMeta
+from kgen.runtime.apimachinery.errors import Conflict, NotFound
+from kgen.runtime.apimachinery.meta import resource_version_of
+from kgen.runtime.controller import AsyncManager, Manager
+from kgen.runtime.controller.cluster.patch import merge_from
+from kgen.runtime.controller.patterns.create_or_update import (
+    MutateError,
+    OperationResult,
+    async_create_or_patch,
+    async_create_or_update,
+    create_or_patch,
+    create_or_update,
+)
+from kgen.runtime.testing import KubeAPIServer
+from tests.integration.test_example_cronjob import cron_job, ensure_crd
+from tests.support.apiserver import unthrottled_config, wait_for
+
+pytestmark = pytest.mark.integration
+
+T = TypeVar("T")
+
+
+@contextmanager
+def running(manager: Manager) -> Iterator[None]:
+    thread = threading.Thread(target=manager.start, name="helpers-manager")
+    thread.start()
+    try:
+        assert manager.elected.wait(60), "the manager did not start"  # its cache is started and synced
+        yield
+    finally:
+        manager.stop()
+        thread.join(60)
+        assert not thread.is_alive(), "the manager did not stop"
+
+
+@asynccontextmanager
+async def async_running(manager: AsyncManager) -> AsyncIterator[None]:
+    task = asyncio.create_task(manager.start())
+    try:
+        await eventually(lambda: asyncio.sleep(0, manager.elected.is_set()))  # cache started and synced
+        yield
+    finally:
+        manager.stop()
+        await asyncio.wait_for(task, 60)
+
+
+async def eventually(probe: Callable[[], Awaitable[T]], timeout: float = 60.0) -> T:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        value = await probe()
+        if value:
+            return value
+        assert asyncio.get_running_loop().time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.1)
+
+
+@pytest.fixture
+def kube(kube_apiserver: KubeAPIServer) -> Iterator[Clientset]:
+    with Clientset(unthrottled_config(kube_apiserver)) as cs:
+        yield cs
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:6]}"
+
+
+def set_data(value: str) -> Callable[[ConfigMap], None]:
+    def mutate(cm: ConfigMap) -> None:
+        cm.data = {"k": value}
+    return mutate
+
+
+# -- create_or_update / create_or_patch --------------------------------------------------------
+
+
+def test_create_or_update_created_unchanged_updated(kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str) -> None:
+    manager = Manager(unthrottled_config(kube_apiserver), namespace=namespace)
+    cms = kube.core_v1.config_maps(namespace)
+    with running(manager):
+        client = manager.client
+        cm = ConfigMap(metadata=ObjectMeta(name="cou", namespace=namespace))
+        assert create_or_update(client, cm, set_data("v1")) is OperationResult.CREATED
+        created_rv = resource_version_of(cm)
+        assert created_rv and cms.get("cou").data == {"k": "v1"}  # obj holds the server's answer
+        wait_for(lambda: resource_version_of(client.get(ConfigMap, "cou", namespace)) == created_rv)
+
+        again = ConfigMap(metadata=ObjectMeta(name="cou", namespace=namespace))
+        assert create_or_update(client, again, set_data("v1")) is OperationResult.UNCHANGED
+        assert resource_version_of(cms.get("cou")) == created_rv  # nothing was written
+        assert again.data == {"k": "v1"}
+
+        changed = ConfigMap(metadata=ObjectMeta(name="cou", namespace=namespace))
+        assert create_or_update(client, changed, set_data("v2")) is OperationResult.UPDATED
+        stored = cms.get("cou")
+        assert stored.data == {"k": "v2"} and resource_version_of(stored) != created_rv
+        assert resource_version_of(changed) == resource_version_of(stored)
+
+        # mutate returning a changed copy works as changing in place does
+        wait_for(lambda: resource_version_of(client.get(ConfigMap, "cou", namespace)) == resource_version_of(stored))
+        copy_cm = ConfigMap(metadata=ObjectMeta(name="cou", namespace=namespace))
+        assert create_or_update(
+            client, copy_cm, lambda c: ConfigMap(metadata=c.metadata, data={"k": "v3"})
+        ) is OperationResult.UPDATED
+        assert cms.get("cou").data == {"k": "v3"}
+
+        def rename(c: ConfigMap) -> None:
+            assert c.metadata is not None
+            c.metadata.name = "other"
+
+        before = resource_version_of(cms.get("cou"))
+        with pytest.raises(MutateError, match="MutateFn cannot mutate object name and/or object namespace"):
+            create_or_update(client, ConfigMap(metadata=ObjectMeta(name="cou", namespace=namespace)), rename)
+        with pytest.raises(MutateError):
+            create_or_update(client, ConfigMap(metadata=ObjectMeta(name="absent", namespace=namespace)), rename)
+        assert resource_version_of(cms.get("cou")) == before
+        with pytest.raises(NotFound):
+            cms.get("absent")
+
+
+def status_with(message: str) -> Callable[[CronJob], None]:
+    """A mutate setting the CronJob's status.lastScheduleTime-free status to one condition."""
+    from examples.cronjob.client.models.meta.v1 import Condition
+
+    def mutate(cj: CronJob) -> None:
+        cj.status = CronJobStatus(conditions=[Condition(
+            type="Available", status="True", reason="Test", message=message, last_transition_time="2026-01-01T00:00:00Z",
+        )])
+    return mutate
+
+
+def cron_key(name: str, namespace: str) -> CronJob:
+    """A CronJob named ``name``: what create_or_patch reads replaces all but the key (the model
+    requires a spec, so the key comes with one; on create, mutate sets the schedule)."""
+    cj = cron_job(name, schedule="0 0 * * *")
+    assert cj.metadata is not None
+    cj.metadata.namespace = namespace
+    return cj
+
+
+def test_create_or_patch_with_status(kube_apiserver: KubeAPIServer, admin: httpx.Client, namespace: str) -> None:
+    ensure_crd(admin)
+    manager = Manager(unthrottled_config(kube_apiserver), namespace=namespace)
+    url = f"/apis/batch.tutorial.kgen.dev/v1/namespaces/{namespace}/cronjobs/cop"
+
+    def fresh() -> CronJob:
+        return cron_key("cop", namespace)
+
+    def stored() -> dict[str, object]:
+        body: dict[str, object] = admin.get(url).json()
+        return body
+
+    def cached_is(rv: str) -> bool:
+        return resource_version_of(manager.client.get(CronJob, "cop", namespace)) == rv
+
+    def set_schedule(schedule: str) -> Callable[[CronJob], None]:
+        def mutate(cj: CronJob) -> None:
+            cj.spec.schedule = schedule
+        return mutate
+
+    with running(manager):
+        client = manager.client
+        obj = fresh()
+
+        def both(c: CronJob) -> None:
+            set_schedule("*/5 * * * *")(c)
+            status_with("ignored on create")(c)
+
+        assert create_or_patch(client, obj, both) is OperationResult.CREATED
+        assert "status" not in stored() or not stored()["status"]  # a status on create is not written
+        wait_for(lambda: cached_is(resource_version_of(obj)))
+
+        rv = resource_version_of(obj)
+        assert create_or_patch(client, fresh(), set_schedule("*/5 * * * *")) is OperationResult.UNCHANGED
+        assert stored()["metadata"]["resourceVersion"] == rv  # type: ignore[index]
+
+        obj = fresh()
+        assert create_or_patch(client, obj, set_schedule("*/7 * * * *")) is OperationResult.UPDATED
+        assert stored()["spec"]["schedule"] == "*/7 * * * *"  # type: ignore[index]
+        wait_for(lambda: cached_is(resource_version_of(obj)))
+
+        obj = fresh()
+        assert create_or_patch(client, obj, status_with("one")) is OperationResult.UPDATED_STATUS_ONLY
+        assert stored()["status"]["conditions"][0]["message"] == "one"  # type: ignore[index]
+        assert stored()["spec"]["schedule"] == "*/7 * * * *"  # type: ignore[index]
+        wait_for(lambda: cached_is(resource_version_of(obj)))
+
+        obj = fresh()
+
+        def spec_and_status(c: CronJob) -> None:
+            set_schedule("*/9 * * * *")(c)
+            status_with("two")(c)
+
+        assert create_or_patch(client, obj, spec_and_status) is OperationResult.UPDATED_STATUS
+        body = stored()
+        assert body["spec"]["schedule"] == "*/9 * * * *"  # type: ignore[index]
+        assert body["status"]["conditions"][0]["message"] == "two"  # type: ignore[index]
+        assert obj.status is not None and obj.status.conditions is not None and obj.status.conditions[0].message == "two"
+
+
+# -- delete_all_of, merge_from -----------------------------------------------------------------
+
+
+def labelled(name: str, namespace: str, app: str) -> ConfigMap:
+    return ConfigMap(metadata=ObjectMeta(name=name, namespace=namespace, labels={"app": app}))
+
+
+def test_delete_all_of_deletes_only_the_selected(kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str) -> None:
+    manager = Manager(unthrottled_config(kube_apiserver), namespace=namespace)
+    cms = kube.core_v1.config_maps(namespace)
+    for name, app in (("a1", "a"), ("a2", "a"), ("b1", "b"), ("b2", "b"), ("c1", "c")):
+        cms.create(labelled(name, namespace, app))
+
+    def names() -> set[str]:
+        return {c.metadata.name for c in cms.list().items
+                if c.metadata and c.metadata.name and c.metadata.name != "kube-root-ca.crt"}
+
+    manager.client.delete_all_of(ConfigMap, namespace=namespace, matching_labels={"app": "a"})
+    assert names() == {"b1", "b2", "c1"}
+    manager.client.delete_all_of(ConfigMap, namespace=namespace, matching_labels={"app": "b"},
+                                 matching_fields={"metadata.name": "b2"})
+    assert names() == {"b1", "c1"}
+    manager.client.delete_all_of(ConfigMap, namespace=namespace, label_selector="app in (b,c)")
+    assert names() == set()
+    with pytest.raises(ValueError, match="namespaced"):
+        manager.client.delete_all_of(ConfigMap, matching_labels={"app": "a"})
+
+
+def test_merge_from_with_optimistic_lock_conflicts_on_a_stale_object(
+    kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str
+) -> None:
+    manager = Manager(unthrottled_config(kube_apiserver), namespace=namespace)
+    cms = kube.core_v1.config_maps(namespace)
+    cms.create(ConfigMap(metadata=ObjectMeta(name="mf", namespace=namespace), data={"a": "1"}))
+    stale = manager.client.api_reader.get(ConfigMap, "mf", namespace)
+    cms.update(ConfigMap(metadata=cms.get("mf").metadata, data={"a": "1", "other": "writer"}))
+
+    locked = merge_from(stale, optimistic_lock=True)
+    mine = ConfigMap(metadata=stale.metadata, data={"a": "2"})
+    assert locked.data(mine)["metadata"] == {"resourceVersion": resource_version_of(stale)}
+    with pytest.raises(Conflict):
+        manager.client.patch(mine, locked)
+    assert cms.get("mf").data == {"a": "1", "other": "writer"}
+
+    # Without the lock the same patch merges into what the other writer stored: "other" survives,
+    # as it was never in the stale copy's diff.
+    patched = manager.client.patch(mine, merge_from(stale))
+    assert patched.data == {"a": "2", "other": "writer"}
+    # With the lock on a fresh read it succeeds.
+    fresh = cms.get("mf")
+    newer = ConfigMap(metadata=fresh.metadata, data={**(fresh.data or {}), "a": "3"})
+    assert manager.client.patch(newer, merge_from(fresh, optimistic_lock=True)).data == {"a": "3", "other": "writer"}
+
+
+# -- the same on asyncio ---------------------------------------------------------------------------
+
+
+def test_async_helpers(kube_apiserver: KubeAPIServer, admin: httpx.Client, namespace: str) -> None:
+    ensure_crd(admin)
+
+    async def scenario() -> None:
+        config = unthrottled_config(kube_apiserver)
+        manager = AsyncManager(config, namespace=namespace)
+        async with async_running(manager):
+            client = manager.client
+            cm = ConfigMap(metadata=ObjectMeta(name="acou", namespace=namespace))
+
+            async def async_set(c: ConfigMap) -> None:
+                c.data = {"k": "v1"}
+
+            assert await async_create_or_update(client, cm, async_set) is OperationResult.CREATED
+            rv = resource_version_of(cm)
+
+            async def cached(name: str, want: str) -> bool:
+                try:
+                    return resource_version_of(await client.get(ConfigMap, name, namespace)) == want
+                except NotFound:
+                    return False
+
+            await eventually(lambda: cached("acou", rv))
+            fresh = ConfigMap(metadata=ObjectMeta(name="acou", namespace=namespace))
+            assert await async_create_or_update(client, fresh, set_data("v1")) is OperationResult.UNCHANGED
+            assert resource_version_of(await client.api_reader.get(ConfigMap, "acou", namespace)) == rv
+            fresh = ConfigMap(metadata=ObjectMeta(name="acou", namespace=namespace))
+            assert await async_create_or_update(client, fresh, set_data("v2")) is OperationResult.UPDATED
+            assert (await client.api_reader.get(ConfigMap, "acou", namespace)).data == {"k": "v2"}
+
+            cj = cron_key("acop", namespace)
+
+            def set_spec(c: CronJob) -> None:
+                c.spec.schedule = "*/5 * * * *"
+
+            assert await async_create_or_patch(client, cj, set_spec) is OperationResult.CREATED
+
+            async def cj_cached() -> bool:
+                try:
+                    return resource_version_of(await client.get(CronJob, "acop", namespace)) == resource_version_of(cj)
+                except NotFound:
+                    return False
+
+            await eventually(cj_cached)
+            cj = cron_key("acop", namespace)
+            assert await async_create_or_patch(client, cj, status_with("async")) is OperationResult.UPDATED_STATUS_ONLY
+            got = (await client.api_reader.get(CronJob, "acop", namespace)).status
+            assert got is not None and got.conditions is not None and got.conditions[0].message == "async"
+
+            for name, app in (("x1", "x"), ("x2", "x"), ("y1", "y")):
+                await client.create(labelled(name, namespace, app))
+            await client.delete_all_of(ConfigMap, namespace=namespace, matching_labels={"app": "x"})
+            left = {c.metadata.name for c in await client.api_reader.list(ConfigMap, namespace, "app") if c.metadata}
+            assert left == {"y1"}
+
+            stale = await client.api_reader.get(ConfigMap, "y1", namespace)
+            await client.patch(ConfigMap, "y1", {"data": {"z": "1"}}, namespace=namespace)
+            with pytest.raises(Conflict):
+                await client.patch(ConfigMap(metadata=stale.metadata, data={"w": "1"}), merge_from(stale, optimistic_lock=True))
+
+    asyncio.run(scenario())
