@@ -12,6 +12,10 @@
   owner (``only_controller=False``: every owner of that kind).
 - ``watches(Model | Channel, mapper)``: any other events, mapped to requests by ``mapper`` (or
   given an ``EventHandler``).
+- ``only_metadata=True`` (``owns``, ``watches``): controller-runtime's ``builder.OnlyMetadata``:
+  the kind is watched and cached as PartialObjectMetadata (its handlers, predicates and mapper
+  get those; ``client.get_metadata``/``list_metadata`` read them), a fraction of the full
+  objects' memory. A full read of the kind (``client.get``) starts a second, full informer.
 - ``with_event_filter(p)``: a predicate for every watch; each watch also takes its own.
 - ``named(name)``: the controller's name (metrics, queue, logs); default the lowercased kind of
   the ``for_`` type, as controller-runtime names it. Names are unique per manager.
@@ -64,8 +68,8 @@ class _BuilderCore:
         self._max_concurrent_reconciles = 1
         self._rate_limiter: RateLimiter[Request] | None = None
 
-    def _informer(self, model: type[T]) -> Informer[T]:
-        informer: Informer[T] = self._manager.cache.informer_for(model)
+    def _informer(self, model: type[T], only_metadata: bool = False) -> Informer[Any]:
+        informer: Informer[Any] = self._manager.cache.informer_for(model, only_metadata=only_metadata)
         return informer
 
     def for_(self, model: type[T], *, predicates: Sequence[Predicate[T]] = ()) -> Self:
@@ -75,13 +79,16 @@ class _BuilderCore:
         self._for = (model, tuple(predicates))
         return self
 
-    def owns(self, model: type[T], *, predicates: Sequence[Predicate[T]] = (), only_controller: bool = True) -> Self:
+    def owns(
+        self, model: type[T], *, predicates: Sequence[Predicate[Any]] = (), only_controller: bool = True,
+        only_metadata: bool = False,
+    ) -> Self:
         resource_for(model)
 
         def source(global_predicates: tuple[Predicate[Any], ...]) -> Source:
             assert self._for is not None
             handler = EnqueueRequestForOwner(self._for[0], only_controller=only_controller)
-            return Kind(self._informer(model), handler, (*global_predicates, *predicates))
+            return Kind(self._informer(model, only_metadata), handler, (*global_predicates, *predicates))
 
         self._watches.append(source)
         return self
@@ -92,6 +99,7 @@ class _BuilderCore:
         mapper: Callable[[T], Iterable[Request]] | EventHandler[T],
         *,
         predicates: Sequence[Predicate[T]] = (),
+        only_metadata: bool = False,
     ) -> Self:
         handler: EventHandler[T] = mapper if isinstance(mapper, EventHandler) else EnqueueRequestsFromMapFunc(mapper)
         if isinstance(source, Channel):
@@ -107,7 +115,7 @@ class _BuilderCore:
         resource_for(model)
 
         def kind(global_predicates: tuple[Predicate[Any], ...]) -> Source:
-            return Kind(self._informer(model), handler, (*global_predicates, *predicates))
+            return Kind(self._informer(model, only_metadata), handler, (*global_predicates, *predicates))
 
         self._watches.append(kind)
         return self

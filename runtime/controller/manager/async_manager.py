@@ -48,7 +48,8 @@ class AsyncManager(ManagerCore):
     def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float,
                       transport: Any) -> None:
         self.rest = AsyncRESTClient(config, transport=transport, metrics=rest_client_metrics(self.registry))
-        self.cache = AsyncCache(self.rest, namespace=namespace, resync=sync_period, sync_timeout=cache_sync_timeout)
+        self.cache = AsyncCache(self.rest, namespace=namespace, resync=sync_period, sync_timeout=cache_sync_timeout,
+                                options=self.cache_options)
         self.client = AsyncClient(self.rest, self.cache)
         self._stop_requested = threading.Event()  # stop() before start(), or from another thread
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -41,6 +41,10 @@ on the apiserver's priority and fairness as SIG API Machinery recommends. kgen's
 rest.Config's zero value (qps 0: "not set", client-go's 5/10 for a plain REST client), so the
 manager (``manager_config``) does the same to a config whose qps is 0, on a copy; a qps the user
 set (5, 20, -1...) is kept.
+
+What the cache holds is ``cache_options`` (``CacheOptions``: namespaces, per-kind selectors and
+transforms, cluster/options.py); ``namespace=`` caches that one namespace. ``index_field`` adds a
+field index to a kind's informers, read by ``client.list(..., matching_fields=...)``.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -61,6 +66,7 @@ from typing import Any
 from kgen.runtime.controller.cluster.async_cache import AsyncCache
 from kgen.runtime.controller.cluster.cache import DEFAULT_CACHE_SYNC_TIMEOUT, Cache, CacheSyncTimeout
 from kgen.runtime.controller.cluster.client import Client
+from kgen.runtime.controller.cluster.options import CacheOptions
 from kgen.runtime.controller.controller import Controller
 from kgen.runtime.controller.metrics import (
     CertWatcherMetrics,
@@ -136,11 +142,15 @@ class ManagerCore:
         webhook_cert_name: str = "tls.crt",
         webhook_key_name: str = "tls.key",
         transport: Any = None,
+        cache_options: CacheOptions | None = None,
     ) -> None:
         if leader_election and not leader_election_id:
             raise ValueError("leader_election needs a leader_election_id: the name of the Lease replicas compete for")
         self.registry = Registry()
         config = manager_config(config)
+        self.cache_options = cache_options
+        """What the cache holds of each kind (namespaces, selectors, transforms); ``namespace`` is
+        ``CacheOptions(namespaces=[namespace])``."""
         self._make_clients(config, namespace, sync_period, cache_sync_timeout, transport)
         self.probes = Probes()
         self.graceful_shutdown_timeout = graceful_shutdown_timeout
@@ -239,6 +249,14 @@ class ManagerCore:
                 raise ValueError(f"a controller named {controller.name!r} already exists: use named() to tell them apart")
             self._controllers.append(controller)
 
+    def index_field(
+        self, model: type[Any], field: str, extract: Callable[[Any], Iterable[str]], *, only_metadata: bool = False
+    ) -> None:
+        """controller-runtime's ``GetFieldIndexer().IndexField``: index the cached ``model`` objects
+        by ``field``, the strings ``extract`` returns for each, so ``client.list(model,
+        matching_fields={field: value})`` reads the index instead of scanning (cluster/field_index.py)."""
+        self.cache.index_field(model, field, extract, only_metadata=only_metadata)
+
     def add_healthz_check(self, name: str, check: Checker) -> None:
         """Add a liveness check served at ``/healthz`` (and ``/healthz/<name>``)."""
         self.probes.add("healthz", name, check)
@@ -282,7 +300,8 @@ class Manager(ManagerCore):
     def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float,
                       transport: Any) -> None:
         self.rest = RESTClient(config, transport=transport, metrics=rest_client_metrics(self.registry))
-        self.cache = Cache(self.rest, namespace=namespace, resync=sync_period, sync_timeout=cache_sync_timeout)
+        self.cache = Cache(self.rest, namespace=namespace, resync=sync_period, sync_timeout=cache_sync_timeout,
+                           options=self.cache_options)
         self.client = Client(self.rest, self.cache)
         self._recorders: list[EventRecorder] = []
         self._stop = threading.Event()
