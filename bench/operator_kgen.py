@@ -18,8 +18,9 @@ Settings, and why (the kopf file lists its own):
 - ``max_concurrent_reconciles``: the bench's ``--workers``, the size kopf's thread pool for sync
   handlers is given too.
 
-Lines ending in ``# bench-only`` (the reconcile counter and the command line) are the bench's
-harness, not user code; bench/operator_report.py leaves them out of the line count.
+Lines ending in ``# bench-only`` (the reconcile counter, the command line, and the profiler
+``BENCH_PROFILE=PATH`` switches on: bench/profiling.py) are the bench's harness, not user code;
+bench/operator_report.py leaves them out of the line count.
 
     python -m bench.operator_kgen --kubeconfig PATH --namespace NS [--workers N]
 """
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os  # bench-only
 
 import msgspec
 
@@ -38,6 +40,8 @@ from kgen.runtime.apimachinery.errors import AlreadyExists, NotFound
 from kgen.runtime.controller import Client, Manager, Request, Result, controller_managed_by, set_controller_reference
 from kgen.runtime.rest import load_config
 from widget_client.models.bench_kgen_dev.v1 import Widget, WidgetStatus  # bench/widget.py generates it
+
+from bench.profiling import profile_threads  # bench-only
 
 
 class WidgetReconciler:
@@ -82,7 +86,9 @@ def main() -> None:
     controller_managed_by(manager).for_(Widget).owns(ConfigMap).with_options(
         max_concurrent_reconciles=args.workers
     ).complete(reconciler)
+    stop_profile = profile_threads(os.environ.get("BENCH_PROFILE"))  # bench-only
     manager.start()  # until SIGTERM
+    stop_profile()  # bench-only
     print(json.dumps({"reconciles": next(reconciler.reconciles)}), flush=True)  # bench-only
 
 

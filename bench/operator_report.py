@@ -1,20 +1,36 @@
-"""The operator bench's table: kgen's manager against kopf, and the ratios issue 14 asks for.
+"""The operator bench's tables: kgen's manager against controller-runtime and kopf (as shipped, and
+tuned to keep its records in the status), and the goals of issue 36.
 
-I/O-free, so tests/unit/test_bench_operator_report.py checks it with given numbers.
+Two tables from the same run: every figure per implementation, with kgen ÷ controller-runtime as
+the ratio; then the goals, each kgen against the implementation it names. Also the parsing of the
+apiserver's ``apiserver_request_total`` into the writes an operator made (the bench reads /metrics
+around each churn phase). I/O-free, so tests/unit/test_bench_operator_report.py checks it with
+given numbers.
 """
 
 from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .report import Row, Table, seconds, times
 
-#: Lines of the operator files that are the bench's harness, not user code.
+#: The implementations, in the order of the table's columns: key (also in the namespace's name)
+#: and column title.
+IMPLEMENTATIONS = {"kgen": "kgen", "controller-runtime": "controller-runtime", "kopf": "kopf",
+                   "kopf-status": "kopf, status storage"}
+#: Lines of the operator files that are the bench's harness, not user code (Go: ``// bench-only``).
 HARNESS_MARK = "# bench-only"
+GO_HARNESS_MARK = "// bench-only"
+#: The verbs apiserver_request_total reports for requests that write.
+WRITE_VERBS = frozenset({"POST", "PUT", "PATCH", "DELETE", "DELETECOLLECTION", "APPLY"})
+#: The resources the operators write (and the driver patches): Widgets and their ConfigMaps.
+RESOURCES = frozenset({"widgets", "configmaps"})
 _NOT_CODE = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
              tokenize.ENCODING, tokenize.ENDMARKER}
 
@@ -39,6 +55,9 @@ class OperatorRun:
     #: "etcd", "driver" (the bench's own, which sends the updates and polls for convergence).
     churn_cpu: dict[str, float]
     cpus: int
+    #: The operator's writes in the churn phase, counted at the apiserver (apiserver_request_total,
+    #: the driver's own patches taken out), by ``VERB resource[/subresource] code``.
+    api_writes: dict[str, int] = field(default_factory=dict)
 
     @property
     def churn_rate(self) -> float:
@@ -48,6 +67,16 @@ class OperatorRun:
     def updates_per_operator_cpu_second(self) -> float:
         """The operator's own capacity: churn updates absorbed per second of its CPU time."""
         return self.churn_updates / self.churn_cpu["operator"]
+
+    @property
+    def operator_ms_per_update(self) -> float:
+        """The operator's own CPU per churn update."""
+        return 1000 * self.churn_cpu["operator"] / self.churn_updates
+
+    @property
+    def writes_per_update(self) -> float:
+        """API writes (failed ones included: each is a request the apiserver served) per churn update."""
+        return sum(self.api_writes.values()) / self.churn_updates
 
     @property
     def server_ms_per_update(self) -> float:
@@ -79,44 +108,156 @@ def lines_of_code(source: str) -> int:
     return sum(1 for n in code - docstrings if HARNESS_MARK not in lines[n - 1])
 
 
+def go_lines_of_code(source: str) -> int:
+    """Non-blank Go lines holding code: ``//`` comment lines, ``/* */`` blocks and harness lines
+    (ending in ``// bench-only``) are left out."""
+    count, in_block = 0, False
+    for raw in source.splitlines():
+        line = raw.strip()
+        if in_block:
+            in_block = "*/" not in line
+            continue
+        if line.startswith("/*"):
+            in_block = "*/" not in line
+            continue
+        if line and not line.startswith("//") and not line.endswith(GO_HARNESS_MARK):
+            count += 1
+    return count
+
+
 def file_lines(path: Path) -> int:
-    return lines_of_code(path.read_text(encoding="utf-8"))
+    """Lines of user code of one operator file (Python or Go)."""
+    source = path.read_text(encoding="utf-8")
+    return go_lines_of_code(source) if path.suffix == ".go" else lines_of_code(source)
+
+
+_SERIES = re.compile(r'^apiserver_request_total\{(?P<labels>[^}]*)\}\s+(?P<value>\S+)')
+_LABEL = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
+
+
+def request_totals(metrics: str) -> dict[tuple[str, str, str], int]:
+    """The write requests to Widgets and ConfigMaps the apiserver has served so far, from its
+    /metrics body: ``apiserver_request_total`` summed by (verb, resource[/subresource], code)."""
+    totals: dict[tuple[str, str, str], int] = {}
+    for line in metrics.splitlines():
+        match = _SERIES.match(line)
+        if match is None:
+            continue
+        labels = dict(_LABEL.findall(match["labels"]))
+        verb, resource = labels.get("verb", ""), labels.get("resource", "")
+        if verb not in WRITE_VERBS or resource not in RESOURCES:
+            continue
+        if labels.get("subresource"):
+            resource += "/" + labels["subresource"]
+        key = (verb, resource, labels.get("code", ""))
+        totals[key] = totals.get(key, 0) + int(float(match["value"]))
+    return totals
+
+
+def operator_writes(before: str, after: str, driver_patches: int) -> dict[str, int]:
+    """The writes an operator made between two /metrics bodies read around its churn phase, when it
+    and the driver were the only writers: all writes to Widgets and ConfigMaps, less the driver's
+    own ``driver_patches`` successful merge patches of Widgets (``PATCH widgets 200``).
+
+    Keys are ``VERB resource[/subresource] code``. A counter that went down (the apiserver
+    restarted) or fewer Widget patches than the driver made is an error: the figure would be wrong.
+    """
+    old, new = request_totals(before), request_totals(after)
+    writes: dict[str, int] = {}
+    for key in sorted(set(old) | set(new)):
+        delta = new.get(key, 0) - old.get(key, 0)
+        if delta < 0:
+            raise ValueError(f"apiserver_request_total{key} went down ({old.get(key)} -> {new.get(key)}): "
+                             "the apiserver restarted during the phase")
+        if key == ("PATCH", "widgets", "200"):
+            if delta < driver_patches:
+                raise ValueError(f"the apiserver counted {delta} Widget patches, fewer than the driver's "
+                                 f"{driver_patches}: the metrics were not read around the phase")
+            delta -= driver_patches
+        if delta:
+            writes[" ".join(key)] = delta
+    return writes
+
+
+def write_breakdown(run: OperatorRun) -> str:
+    """The operator's writes per churn update, by verb, resource and code: ``PUT configmaps 200 1.00, ...``."""
+    return ", ".join(f"{key} {count / run.churn_updates:.2f}" for key, count in run.api_writes.items()) or "none"
 
 
 def mib(value: int) -> str:
     return f"{value / 1024**2:.1f} MiB"
 
 
-def table(kgen: OperatorRun, kopf: OperatorRun) -> Table:
-    throughput = kgen.churn_rate / kopf.churn_rate
+def _ratio(kgen: float, other: float) -> str:
+    return times(kgen / other) if other else "—"
+
+
+def figures_table(runs: Mapping[str, OperatorRun]) -> Table:
+    """Every figure, one column per implementation; ratio = kgen ÷ controller-runtime."""
+    ordered = [runs[key] for key in IMPLEMENTATIONS]
+    kgen, cr = runs["kgen"], runs["controller-runtime"]
+
+    def row(metric: str, value: Callable[[OperatorRun], float], shown: Callable[[float], str], note: str) -> Row:
+        return Row(metric, tuple(shown(value(run)) for run in ordered), _ratio(value(kgen), value(cr)), note, None)
+
+    return Table(
+        f"Operator: {kgen.objects:,} Widgets each owning a ConfigMap (ratio = kgen ÷ controller-runtime)",
+        tuple(IMPLEMENTATIONS.values()),
+        [
+            row(f"time to reconcile all {kgen.objects:,} Widgets", lambda r: r.all_seconds, seconds, "lower is better"),
+            row(f"reconciles/s under churn ({kgen.churn_updates:,} spec updates)", lambda r: r.churn_rate,
+                lambda v: f"{v:.1f}/s", "(printed, no bar: apiserver and etcd bound it)"),
+            row("churn: the driver's time to send the updates (a bound on the rate above)",
+                lambda r: r.churn_send_seconds, seconds, ""),
+            row("churn: operator CPU per update", lambda r: r.operator_ms_per_update, lambda v: f"{v:.2f} ms",
+                "lower is better"),
+            row("churn: updates per second of the operator's own CPU time (its capacity)",
+                lambda r: r.updates_per_operator_cpu_second, lambda v: f"{v:.0f}/s", "higher is better"),
+            row("churn: API writes per update (the operator's, counted at the apiserver)",
+                lambda r: r.writes_per_update, lambda v: f"{v:.2f}", "lower is better"),
+            row("churn: kube-apiserver + etcd CPU per update", lambda r: r.server_ms_per_update,
+                lambda v: f"{v:.2f} ms", "lower is better"),
+            row(f"churn: the machine's CPU in use (operator, apiserver, etcd, driver ÷ {kgen.cpus} CPUs)",
+                lambda r: r.machine_busy, lambda v: f"{100 * v:.0f}%", ""),
+            row("resident memory, peak (VmHWM)", lambda r: r.rss_peak, lambda v: mib(int(v)), "lower is better"),
+            row("resident memory after churn (VmRSS)", lambda r: r.rss_steady, lambda v: mib(int(v)), ""),
+            row("handler calls the operator counted", lambda r: r.reconciles, lambda v: f"{v:,.0f}", ""),
+            row("lines of user code", lambda r: r.lines, lambda v: f"{v:.0f}", ""),
+        ],
+    )
+
+
+def goals_table(runs: Mapping[str, OperatorRun]) -> Table:
+    """The goals of issue 36, each kgen against the implementation the row names (ratio = kgen ÷ it)."""
+    kgen, cr, kopf, tuned = (runs[key] for key in IMPLEMENTATIONS)
+    capacity = kgen.updates_per_operator_cpu_second / tuned.updates_per_operator_cpu_second
+    capacity_shipped = kgen.updates_per_operator_cpu_second / kopf.updates_per_operator_cpu_second
     memory = kgen.rss_peak / kopf.rss_peak
-    capacity = kgen.updates_per_operator_cpu_second / kopf.updates_per_operator_cpu_second
+    memory_tuned = kgen.rss_peak / tuned.rss_peak
+    writes = kgen.writes_per_update / cr.writes_per_update if cr.writes_per_update else float("inf")
+
+    def per_cpu_second(run: OperatorRun) -> str:
+        return f"{run.updates_per_operator_cpu_second:.0f}/s"
+
     rows = [
-        Row(f"time to reconcile all {kgen.objects:,} Widgets", (seconds(kgen.all_seconds), seconds(kopf.all_seconds)),
-            times(kopf.all_seconds / kgen.all_seconds), "(info, kopf ÷ kgen)", None),
-        Row(f"reconciles/s under churn ({kgen.churn_updates:,} spec updates)",
-            (f"{kgen.churn_rate:.1f}/s", f"{kopf.churn_rate:.1f}/s"), times(throughput), "≥ 5× kopf", throughput >= 5.0),
-        Row("churn: the driver's time to send the updates (a bound on the rate above)",
-            (seconds(kgen.churn_send_seconds), seconds(kopf.churn_send_seconds)), "", "(info)", None),
-        Row("churn: updates per second of the operator's own CPU time (its capacity)",
-            (f"{kgen.updates_per_operator_cpu_second:.0f}/s", f"{kopf.updates_per_operator_cpu_second:.0f}/s"),
-            times(capacity), "(info)", None),
-        Row("churn: kube-apiserver + etcd CPU per update",
-            (f"{kgen.server_ms_per_update:.2f} ms", f"{kopf.server_ms_per_update:.2f} ms"),
-            times(kgen.server_ms_per_update / kopf.server_ms_per_update), "(info)", None),
-        Row(f"churn: the machine's CPU in use (operator, apiserver, etcd, driver ÷ {kgen.cpus} CPUs)",
-            (f"{100 * kgen.machine_busy:.0f}%", f"{100 * kopf.machine_busy:.0f}%"), "", "(info)", None),
-        Row("churn: CPU per update, all four processes (kgen: without its operator)",
-            (f"{kgen.cpu_ms_per_update('operator'):.2f} ms", f"{kopf.cpu_ms_per_update():.2f} ms"),
-            times(kopf.cpu_ms_per_update() / kgen.cpu_ms_per_update("operator")),
-            "(info: the most the churn ratio can be on this machine when it is saturated, were kgen's "
-            "operator free)", None),
-        Row("resident memory, peak (VmHWM)", (mib(kgen.rss_peak), mib(kopf.rss_peak)), times(memory),
-            "≤ 0.5× kopf", memory <= 0.5),
-        Row("resident memory after churn (VmRSS)", (mib(kgen.rss_steady), mib(kopf.rss_steady)),
-            times(kgen.rss_steady / kopf.rss_steady), "(info)", None),
-        Row("handler calls the operator counted", (f"{kgen.reconciles:,}", f"{kopf.reconciles:,}"), "", "(info)", None),
-        Row("lines of user code", (str(kgen.lines), str(kopf.lines)), times(kgen.lines / kopf.lines), "(info)", None),
+        Row("updates per operator CPU-second, vs kopf with status storage",
+            (per_cpu_second(kgen), per_cpu_second(tuned)), times(capacity), "≥ 5× kopf (status)", capacity >= 5.0),
+        Row("updates per operator CPU-second, vs kopf as shipped",
+            (per_cpu_second(kgen), per_cpu_second(kopf)), times(capacity_shipped), "(info)", None),
+        Row("resident memory, peak (VmHWM), vs kopf as shipped", (mib(kgen.rss_peak), mib(kopf.rss_peak)),
+            times(memory), "≤ 0.5× kopf", memory <= 0.5),
+        Row("resident memory, peak (VmHWM), vs kopf with status storage", (mib(kgen.rss_peak), mib(tuned.rss_peak)),
+            times(memory_tuned), "(info)", None),
+        Row("API writes per update, vs controller-runtime",
+            (f"{kgen.writes_per_update:.2f}", f"{cr.writes_per_update:.2f}"), times(writes),
+            "≤ controller-runtime", kgen.writes_per_update <= cr.writes_per_update),
     ]
-    return Table("Operator: Widgets each owning a ConfigMap, kgen Manager vs kopf (ratio = kgen ÷ kopf, "
-                 "time kopf ÷ kgen)", ("kgen", "kopf"), rows)
+    return Table("Operator goals (ratio = kgen ÷ the implementation the row names)", ("kgen", "other"), rows)
+
+
+def tables(runs: Mapping[str, OperatorRun]) -> list[Table]:
+    """The figures table and the goals table of one run of all the implementations."""
+    missing = [key for key in IMPLEMENTATIONS if key not in runs]
+    if missing:
+        raise ValueError(f"no operator run for {', '.join(missing)}")
+    return [figures_table(runs), goals_table(runs)]

@@ -13,9 +13,11 @@ Regenerate the CRD (from the repository root); the client is generated from it a
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery import Model, field
-from kgen.runtime.apimachinery.markers import PrinterColumn, resource
+from kgen.runtime.apimachinery.markers import PreserveUnknownFields, PrinterColumn, resource
 
 GROUP = "bench.kgen.dev"
 
@@ -34,6 +36,8 @@ class WidgetStatus(Model, kw_only=True):
     """The metadata.generation the ConfigMap was last written from."""
     config_map: str | None = field(default=None, name="configMap")
     """The name of the Widget's ConfigMap."""
+    kopf: Annotated[dict[str, Any], PreserveUnknownFields()] | None = None
+    """kopf's progress and last handled configuration, when kopf keeps them in the status (the tuned kopf row)."""
 
 
 @resource(group=GROUP, version="v1", status=True,
