@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import itertools
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,13 +30,23 @@ from typing import Any
 import httpx
 import pytest
 
-from kgen.controller import AsyncManager, Manager, webhook_managed_by
+from kgen.controller import (
+    AsyncManager,
+    Manager,
+    Request,
+    Result,
+    async_controller_managed_by,
+    controller_managed_by,
+    webhook_managed_by,
+)
 from kgen.kubernetes import Clientset
 from kgen.kubernetes.models.apps.v1 import Deployment, DeploymentSpec
-from kgen.kubernetes.models.core.v1 import Container, EnvVar, PodSpec, PodTemplateSpec
+from kgen.kubernetes.models.core.v1 import ConfigMap, Container, EnvVar, PodSpec, PodTemplateSpec
 from kgen.kubernetes.models.meta.v1 import LabelSelector, ObjectMeta
 from kgen.runtime.apimachinery import Model
+from kgen.runtime.controller.patterns.daemon import AsyncDaemon, Daemon
 from kgen.runtime.controller.patterns.diff import Change, diff
+from kgen.runtime.controller.patterns.timers import every
 from kgen.runtime.gentype import PatchType
 from kgen.runtime.testing import KubeAPIServer
 from kgen.webhook.conversion import Hub
@@ -265,3 +277,136 @@ def json_patch_of(changes: list[Change]) -> list[dict[str, Any]]:
 
     op = {"add": "add", "remove": "remove", "change": "replace"}
     return [{"op": op[c.op], "path": pointer(c.path)} | ({} if c.op == "remove" else {"value": c.new}) for c in changes]
+
+
+# -- every(): a timer per object -----------------------------------------------------------------
+
+INTERVAL, JITTER = 0.5, 0.1
+ALLOWANCE = 0.5  # a worker's scheduling delay on a loaded machine; never early
+
+
+def timer_calls(kube_apiserver: KubeAPIServer, namespace: str, flavour: Flavour, count: int) -> list[float]:
+    """When a reconciler returning ``every(INTERVAL, jitter=JITTER)`` for one ConfigMap was called,
+    its first ``count`` times."""
+    calls: list[float] = []
+    done = threading.Event()
+
+    def record(request: Request) -> Result | None:
+        if request.name != "tick":
+            return None
+        calls.append(time.monotonic())
+        if len(calls) >= count:
+            done.set()
+            return None  # enough: the timer stops
+        return every(INTERVAL, jitter=JITTER)
+
+    async def arecord(request: Request) -> Result | None:
+        return record(request)
+
+    manager = flavour(unthrottled_config(kube_apiserver), namespace=namespace)
+    if isinstance(manager, AsyncManager):
+        async_controller_managed_by(manager).for_(ConfigMap).complete(arecord)
+    else:
+        controller_managed_by(manager).for_(ConfigMap).complete(record)
+    with running(manager), Clientset(unthrottled_config(kube_apiserver)) as cs:
+        cs.core_v1.config_maps(namespace).create(ConfigMap(metadata=ObjectMeta(name="tick")))
+        assert done.wait(30), f"only {len(calls)} reconciles"
+    return calls
+
+
+@FLAVOURS
+def test_every_brings_the_object_back_within_its_interval_and_jitter(
+    kube_apiserver: KubeAPIServer, namespace: str, flavour: Flavour,
+) -> None:
+    calls = timer_calls(kube_apiserver, namespace, flavour, 6)
+    gaps = [b - a for a, b in itertools.pairwise(calls)]
+    print(f"every({INTERVAL}, jitter={JITTER}) on {flavour.__name__}: gaps {[round(g, 3) for g in gaps]}")
+    assert all(INTERVAL - JITTER - 0.01 <= g <= INTERVAL + JITTER + ALLOWANCE for g in gaps), gaps
+
+
+# -- Daemon: a thread or task per object ---------------------------------------------------------
+
+class Journal:
+    """What the daemons did, in order, and a condition to wait on it."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[str, str]] = []
+        self.attempts: dict[str, int] = {}
+        self._cond = threading.Condition()
+
+    def add(self, what: str, name: str) -> None:
+        with self._cond:
+            self.entries.append((what, name))
+            self._cond.notify_all()
+
+    def attempt(self, name: str) -> int:
+        with self._cond:
+            self.attempts[name] = self.attempts.get(name, 0) + 1
+            return self.attempts[name]
+
+    def wait_for(self, what: str, name: str, times: int = 1) -> None:
+        with self._cond:
+            assert self._cond.wait_for(lambda: self.entries.count((what, name)) >= times, 30), (what, name, self.entries)
+
+
+def thread_body(journal: Journal) -> Any:
+    def body(request: Request, stop: threading.Event) -> None:
+        journal.add("started", request.name)
+        if request.name == "flaky" and journal.attempt(request.name) == 1:
+            raise RuntimeError("the first attempt fails")
+        stop.wait()
+        journal.add("stopped", request.name)
+
+    return body
+
+
+def async_body(journal: Journal) -> Any:
+    async def body(request: Request, stop: asyncio.Event) -> None:
+        journal.add("started", request.name)
+        if request.name == "flaky" and journal.attempt(request.name) == 1:
+            raise RuntimeError("the first attempt fails")
+        await stop.wait()
+        journal.add("stopped", request.name)
+
+    return body
+
+
+@FLAVOURS
+def test_a_daemon_runs_while_its_object_exists_and_stops_with_it_or_the_manager(
+    kube_apiserver: KubeAPIServer, namespace: str, flavour: Flavour,
+) -> None:
+    journal = Journal()
+    manager = flavour(unthrottled_config(kube_apiserver), namespace=namespace)
+    daemon: Daemon[ConfigMap] | AsyncDaemon[ConfigMap]
+    if isinstance(manager, AsyncManager):
+        daemon = AsyncDaemon(manager.client, ConfigMap, async_body(journal), backoff=0.2, graceful_timeout=10)
+        controller: Any = daemon.setup_with_manager(manager)
+    else:
+        daemon = Daemon(manager.client, ConfigMap, thread_body(journal), backoff=0.2, graceful_timeout=10)
+        controller = daemon.setup_with_manager(manager)
+    assert controller.name == "configmap-daemon"
+    with Clientset(unthrottled_config(kube_apiserver)) as cs:
+        configmaps = cs.core_v1.config_maps(namespace)
+        with running(manager):
+            for name in ("a", "b", "flaky"):
+                configmaps.create(ConfigMap(metadata=ObjectMeta(name=name, finalizers=["kgen.test/hold"] if name == "b" else None)))
+            for name in ("a", "b"):
+                journal.wait_for("started", name)
+            journal.wait_for("started", "flaky", times=2)  # failed once, started again after the backoff
+            configmaps.create(ConfigMap(metadata=ObjectMeta(name="a-later")))  # one more, while running
+            journal.wait_for("started", "a-later")
+            reconciled = controller.metrics.total.value("configmap-daemon", "success")
+            configmaps.patch("a", {"metadata": {"labels": {"x": "y"}}})  # an update: reconciled, the daemon kept
+            wait_for(lambda: controller.metrics.total.value("configmap-daemon", "success") > reconciled)
+            assert journal.entries.count(("started", "a")) == 1
+            configmaps.delete("a")
+            journal.wait_for("stopped", "a")  # gone: stopped
+            configmaps.delete("b")  # held by its finalizer: deletionTimestamp set, the object still there
+            journal.wait_for("stopped", "b")
+            assert configmaps.get("b").metadata.deletion_timestamp is not None  # type: ignore[union-attr]
+            wait_for(lambda: [r.name for r in daemon.running()] == ["a-later", "flaky"])
+        # The manager stopped: the others' stop signals were set and they returned.
+        journal.wait_for("stopped", "flaky")
+        journal.wait_for("stopped", "a-later")
+        assert daemon.running() == []
+        configmaps.patch("b", {"metadata": {"finalizers": None}})
