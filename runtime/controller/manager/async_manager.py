@@ -28,6 +28,7 @@ from kgen.runtime.controller.cluster.async_client import AsyncClient
 from kgen.runtime.controller.async_controller import AsyncController
 from kgen.runtime.controller.cluster.cache import CacheSyncTimeout
 from kgen.runtime.controller.manager.manager import ManagerCore
+from kgen.runtime.controller.manager.runnable import RunnableEntry
 from kgen.runtime.controller.metrics import rest_client_metrics
 from kgen.runtime.rest.client import AsyncRESTClient
 from kgen.runtime.rest.config import Config
@@ -44,6 +45,8 @@ class AsyncManager(ManagerCore):
 
     cache: AsyncCache
     _controllers: list[AsyncController]
+    _controller_type = AsyncController
+    _asynchronous = True
 
     def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float,
                       transport: Any) -> None:
@@ -75,10 +78,14 @@ class AsyncManager(ManagerCore):
             self.cache.start()
             await self._wait_for_cache_sync(stop)
             if not stop.is_set():
-                if self._election is None:
-                    await self._lead(stop)
-                else:
-                    await self._run_election(self._election, stop)
+                others = self._start_runnables(False)  # the runnables every replica runs stop last
+                try:
+                    if self._election is None:
+                        await self._lead(stop)
+                    else:
+                        await self._run_election(self._election, stop)
+                finally:
+                    await self._cancel(others)
         finally:
             remove()
             await self._close()
@@ -95,9 +102,32 @@ class AsyncManager(ManagerCore):
         self.elected.set()
         tasks = [asyncio.create_task(self._run_controller(c, leading), name=f"controller-{c.name}")
                  for c in self._controllers]
+        runnables = self._start_runnables(True)
         await leading.wait()
+        await self._cancel(runnables)
         if tasks:
             await asyncio.wait(tasks, timeout=self.graceful_shutdown_timeout + 1.0)
+
+    def _start_runnables(self, need_leader_election: bool) -> list[asyncio.Task[None]]:
+        """Starts the runnables that need (or do not need) the election, each as a task."""
+        return [asyncio.create_task(self._run_runnable(r), name=f"runnable-{r.name}")
+                for r in self._runnables if r.need_leader_election is need_leader_election]
+
+    async def _cancel(self, tasks: list[asyncio.Task[None]]) -> None:
+        """Cancels runnables' tasks and waits for them to end (within the graceful shutdown timeout)."""
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=self.graceful_shutdown_timeout + 1.0)
+
+    async def _run_runnable(self, runnable: RunnableEntry) -> None:
+        try:
+            await runnable.start()
+        except Exception as e:  # noqa: BLE001 - a runnable failing stops the manager, as in controller-runtime
+            log.error("runnable %s failed: %s", runnable.name, e)
+            self._failures.append(f"runnable {runnable.name} failed: {e}")
+            if self._stop is not None:
+                self._stop.set()
 
     async def _run_controller(self, controller: AsyncController, leading: asyncio.Event) -> None:
         try:

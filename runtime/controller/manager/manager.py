@@ -17,6 +17,10 @@ as controller-runtime's SetupSignalHandler does. Losing the lease while running 
 the controllers and makes ``start`` raise ``LeaderElectionLost`` (controller-runtime exits
 with "leader election lost"): this replica's cache may be behind the new leader's writes.
 
+``add(runnable, need_leader_election=...)`` adds user work (runnable.py, controller-runtime's
+Runnable): started with the controllers when it needs the election (the default), else once the
+cache has synced on every replica; stopped with them, the ones every replica runs last.
+
 Webhooks are served as controller-runtime's manager serves them: ``manager.webhook_server``
 (``GetWebhookServer``) is a ``kgen.runtime.webhook.WebhookServer`` created at its first use
 (``webhook_managed_by(manager)...complete()`` uses it), on ``webhook_host:webhook_port`` (9443)
@@ -76,6 +80,7 @@ from kgen.runtime.controller.metrics import (
     rest_client_metrics,
 )
 from kgen.runtime.controller.manager.probes import Checker, Probes
+from kgen.runtime.controller.manager.runnable import RunnableEntry, runnable_entry
 from kgen.runtime.controller.manager.server import Endpoint, Route, parse_address
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.rest.config import Config
@@ -117,6 +122,8 @@ class ManagerCore:
 
     cache: Cache | AsyncCache
     _controllers: list[Any]
+    _controller_type: Any  # Controller or AsyncController: what add() takes as a controller
+    _asynchronous: bool
 
     def __init__(
         self,
@@ -166,6 +173,7 @@ class ManagerCore:
                 "metrics": LeaderElectionMetrics(self.registry),
             }
         self._controllers = []
+        self._runnables: list[RunnableEntry] = []
         self._lock = threading.Lock()
         self._started = False
         self._lost = False
@@ -240,11 +248,17 @@ class ManagerCore:
 
     # -- building ------------------------------------------------------------------------------
 
-    def add(self, controller: Any) -> None:
-        """Adds a controller (``Builder.complete`` does); before ``start`` only."""
+    def add(self, runnable: Any, need_leader_election: bool | None = None) -> None:
+        """Adds a controller (``Builder.complete`` does) or a runnable (runnable.py: started and
+        stopped with the manager, on the leader only unless ``need_leader_election`` is False or
+        it says so itself); before ``start`` only."""
         with self._lock:
             if self._started:
-                raise RuntimeError("the manager is already started: add controllers before start()")
+                raise RuntimeError("the manager is already started: add controllers and runnables before start()")
+            if not isinstance(runnable, self._controller_type):
+                self._runnables.append(runnable_entry(runnable, need_leader_election, asynchronous=self._asynchronous))
+                return
+            controller = runnable
             if any(c.name == controller.name for c in self._controllers):
                 raise ValueError(f"a controller named {controller.name!r} already exists: use named() to tell them apart")
             self._controllers.append(controller)
@@ -296,6 +310,8 @@ class Manager(ManagerCore):
 
     cache: Cache
     _controllers: list[Controller]
+    _controller_type = Controller
+    _asynchronous = False
 
     def _make_clients(self, config: Config, namespace: str | None, sync_period: float, cache_sync_timeout: float,
                       transport: Any) -> None:
@@ -327,10 +343,16 @@ class Manager(ManagerCore):
             self.cache.start()
             self._wait_for_cache_sync()
             if not self._stop.is_set():
-                if self._election is None:
-                    self._lead(self._stop)
-                else:
-                    self._run_election(self._election)
+                others = threading.Event()  # the runnables every replica runs stop last
+                threads = self._start_runnables(False, others)
+                try:
+                    if self._election is None:
+                        self._lead(self._stop)
+                    else:
+                        self._run_election(self._election)
+                finally:
+                    others.set()
+                    self._join(threads)
         finally:
             restore()
             self._close()
@@ -353,10 +375,32 @@ class Manager(ManagerCore):
         ]
         for thread in threads:
             thread.start()
+        threads += self._start_runnables(True, leading)
         leading.wait()
+        self._join(threads)
+
+    def _join(self, threads: list[threading.Thread]) -> None:
         deadline = time.monotonic() + self.graceful_shutdown_timeout + 1.0
         for thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))
+
+    def _start_runnables(self, need_leader_election: bool, stop: threading.Event) -> list[threading.Thread]:
+        """Starts the runnables that need (or do not need) the election, each on a thread, until ``stop``."""
+        threads = [
+            threading.Thread(target=self._run_runnable, args=(r, stop), name=f"runnable-{r.name}", daemon=True)
+            for r in self._runnables if r.need_leader_election is need_leader_election
+        ]
+        for thread in threads:
+            thread.start()
+        return threads
+
+    def _run_runnable(self, runnable: RunnableEntry, stop: threading.Event) -> None:
+        try:
+            runnable.start(stop)
+        except Exception as e:  # noqa: BLE001 - a runnable failing stops the manager, as in controller-runtime
+            log.error("runnable %s failed: %s", runnable.name, e)
+            self._failures.append(f"runnable {runnable.name} failed: {e}")
+            self._stop.set()
 
     def _run_controller(self, controller: Controller, leading: threading.Event) -> None:
         try:
