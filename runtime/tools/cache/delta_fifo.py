@@ -34,7 +34,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Generic, ParamSpec, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, ParamSpec, Protocol, TypeVar
 
 from kgen.runtime.tools.cache.store import KeyFunc, meta_namespace_key
 
@@ -57,9 +57,8 @@ V = TypeVar("V")
 """The type of a tombstone's object."""
 
 
-@dataclass(frozen=True, slots=True)
-class Delta:
-    """One change to an object: its type (``ADDED``, ``UPDATED``, ...) and the object after it."""
+class Delta(NamedTuple):
+    """One change to an object: its type (``ADDED``, ...) and the object after it (a NamedTuple: cheaper to make)."""
 
     type: str
     object: Any
@@ -172,15 +171,22 @@ class DeltaFIFOCore:
         not listed."""
         action = REPLACED if self.emit_delta_type_replaced else SYNC
         keys: set[str] = set()
+        queued_before = list(self._items.items())
+        # One key per object; a key with nothing queued (a first list's) skips _queue_action's merging.
+        items, key_func, transformer = self._items, self.key_func, self.transformer
         for obj in objects:
-            key = self.key_of(obj)
+            special = isinstance(obj, (list, Delta, DeletedFinalStateUnknown))
+            key = self.key_of(obj) if special else key_func(obj)
             keys.add(key)
-            self._queue_action(action, obj, key=key)
+            if special or key in items:
+                self._queue_action(action, obj, key=key)
+            else:
+                self._enqueue(key, [Delta(action, obj if transformer is None else transformer(obj))])
 
         queued_deletions = 0
         # Queued keys absent from the list vanished too, even those the indexer never saw
         # (their Added is still waiting here). A queued deletion absorbs the tombstone.
-        for key, deltas in list(self._items.items()):
+        for key, deltas in queued_before:
             if key in keys:
                 continue
             last = deltas[-1].object
@@ -217,18 +223,12 @@ class DeltaFIFOCore:
         if transform and self.transformer is not None and not isinstance(obj, DeletedFinalStateUnknown):
             obj = self.transformer(obj)
         queued = self._items.get(key)
-        if queued is None:  # the common case (every object of a first list): nothing to merge
+        if queued is None:  # the common case: nothing to merge
             self._enqueue(key, [Delta(action, obj)])
             return
-        deltas = queued + [Delta(action, obj)]
-        if len(deltas) >= 2:
-            kept = _is_deletion_dup(deltas[-2], deltas[-1])
-            if kept is not None:
-                deltas = deltas[:-2] + [kept]
-        if key in self._items:
-            self._items[key] = deltas  # already in line: keeps its place
-        else:
-            self._enqueue(key, deltas)
+        delta = Delta(action, obj)  # the key keeps its place in line
+        kept = _is_deletion_dup(queued[-1], delta)
+        self._items[key] = queued[:-1] + [kept] if kept is not None else queued + [delta]
 
     def _enqueue(self, key: str, deltas: Deltas) -> None:
         self._queue.append(key)

@@ -155,6 +155,11 @@ class ProcessorListener:
         if note.is_in_initial_list:
             self.initial_pending += 1
 
+    def add_many(self, notes: list[Notification], initial: int) -> None:
+        """Buffer ``notes``, ``initial`` of which are of the initial list."""
+        self.pending.extend(notes)
+        self.initial_pending += initial
+
     def handled(self, note: Notification) -> None:
         """Count ``note`` handled (toward ``has_synced`` if it is of the initial list)."""
         if note.is_in_initial_list:
@@ -208,9 +213,26 @@ class ProcessorCore:
             self._to_wake[listener] = None
 
     def distribute_many(self, notes: Iterable[tuple[Notification, bool]]) -> None:
-        """``distribute`` for each (note, sync), in order: one call, one wake-up per listener."""
+        """``distribute`` for each (note, sync), in order: one call, one wake-up per listener. Each
+        run of notes for every listener (not sync) is handed to each listener in one piece."""
+        run: list[Notification] = []
         for note, sync in notes:
-            self.distribute(note, sync)
+            if sync:
+                self._distribute_run(run)
+                run = []
+                self.distribute(note, True)
+            else:
+                run.append(note)
+        self._distribute_run(run)
+
+    def _distribute_run(self, run: list[Notification]) -> None:
+        if not run:
+            return
+        initial = sum(1 for note in run if note.is_in_initial_list)
+        for listener in self.listeners:
+            if not listener.removed:
+                listener.add_many(run, initial)
+                self._to_wake[listener] = None
 
     def should_resync(self, now: float) -> bool:
         """Picks the listeners whose resync is due (they get the next sync notifications) and
@@ -265,8 +287,7 @@ class ProcessorCore:
 
     def done_many(self, listener: ProcessorListener, notes: Iterable[Notification]) -> None:
         """Record that the listener handled ``notes``."""
-        for note in notes:
-            listener.handled(note)
+        listener.initial_pending -= sum(1 for note in notes if note.is_in_initial_list)
 
     def take_wakeups(self) -> tuple[list[ProcessorListener], list[ProcessorListener]]:
         """(listeners whose worker to start, listeners whose worker to wake) owed since the

@@ -286,13 +286,13 @@ class _SharedInformerBase(Generic[T]):
             if detector is not None:
                 detector.add_object(obj)
             old = self.indexer.swap(obj)
-            if old is not None:
+            if old is None:  # first: every object of a sync is an add
+                notes.append((AddNotification(obj, in_initial_list), False))
+            else:
                 # An update that did not change the resourceVersion (a resync, a relist of
                 # an unchanged object) reaches only the handlers whose resync is due.
                 is_sync = resource_version_of(old) == resource_version_of(obj)
                 notes.append((UpdateNotification(old, obj), is_sync))
-            else:
-                notes.append((AddNotification(obj, in_initial_list), False))
 
     @contextmanager
     def _popping(self) -> Iterator[None]:

@@ -235,6 +235,16 @@ class Indexer(Store[T]):
                     del index[value]
 
     def _on_change(self, key: str, old: T | None, new: T | None) -> None:
+        if old is None and new is not None:  # an add (every object of a sync): no index to undo
+            for name, func in self._indexers.items():
+                index = self._indices[name]
+                for value in func(new):
+                    keys = index.get(value)
+                    if keys is None:
+                        index[value] = {key}
+                    else:
+                        keys.add(key)
+            return
         for name in self._indexers:
             if old is not None:
                 self._unindex_one(name, key, old)
