@@ -9,6 +9,11 @@ label selector, a namespace-restricted cache with the server's lists of those na
 transform's result with the server's managedFields. Each comparison waits until the cache has
 caught up with the writes before it (an answer that never matches fails the test).
 
+controller-runtime's own cache answers beside kgen's (hack/controller-runtime/cache: cache.New
+with the same options on the same apiserver): the same objects for every list and get, and its
+errors (a read outside the cached namespaces, a field with no index) in the same words, which
+kgen's field-index error extends with how to register the index.
+
 Both flavours run one body: ``Running`` drives an ``AsyncManager`` on its own event loop thread,
 calling its client's coroutines from the test.
 """
@@ -16,10 +21,13 @@ calling its client's coroutines from the test.
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -40,6 +48,65 @@ from tests.support.apiserver import unthrottled_config, wait_for
 pytestmark = pytest.mark.integration
 
 FLAVOURS = ["threads", "asyncio"]
+BUILD = Path(__file__).resolve().parents[2] / "hack" / "controller-runtime" / "build.sh"
+
+
+@pytest.fixture(scope="module")
+def cr_binary() -> Path:
+    """hack/controller-runtime/cache, built once (cached outside the repository)."""
+    done = subprocess.run([str(BUILD), "cache"], capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0:
+        raise RuntimeError(f"building hack/controller-runtime/cache failed:\n{done.stderr[-4000:]}")
+    return Path(done.stdout.strip().splitlines()[-1])
+
+
+class ControllerRuntimeCache:
+    """controller-runtime's cache in its own process: ``ask(op=..., kind=...)`` is its answer."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.process = process
+
+    def ask(self, **read: Any) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(read) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        assert line, f"controller-runtime's cache ended: {self.process.stderr.read() if self.process.stderr else ''}"
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def items(self, kind: str, namespace: str = "", **read: Any) -> set[tuple[str, str]]:
+        """The (namespace, name) of what a list answers (an error fails the test)."""
+        answer = self.ask(op="list", kind=kind, namespace=namespace, **read)
+        assert "items" in answer, answer
+        return {tuple(k.split("/", 1)) if "/" in k else ("", k) for k in answer["items"]}
+
+    def error(self, **read: Any) -> str:
+        """The error a read answers (an answer that is not one fails the test)."""
+        answer = self.ask(**read)
+        assert "error" in answer, answer
+        error: str = answer["error"]
+        return error
+
+
+@contextmanager
+def controller_runtime_cache(binary: Path, server: KubeAPIServer, **setup: Any) -> Iterator[ControllerRuntimeCache]:
+    """controller-runtime's cache set up with ``setup`` (hack/controller-runtime/cache/main.go's first line)."""
+    process = subprocess.Popen([str(binary), f"-kubeconfig-path={server.kubeconfig}"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        cache = ControllerRuntimeCache(process)
+        assert cache.ask(**setup) == {"ready": True}
+        yield cache
+    finally:
+        if process.stdin is not None:
+            process.stdin.close()
+        try:
+            process.wait(30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
 
 
 class Running:
@@ -138,7 +205,8 @@ def node_of(p: Pod) -> list[str]:
 
 @pytest.mark.parametrize("flavour", FLAVOURS)
 def test_field_index_answers_pods_by_node_and_follows_binds_and_deletes(
-    kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str, other_namespaces: list[str], flavour: str
+    kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str, other_namespaces: list[str], flavour: str,
+    cr_binary: Path,
 ) -> None:
     ns1, ns2 = namespace, other_namespaces[0]
     n1, n2 = f"node-{uuid.uuid4().hex[:8]}", f"node-{uuid.uuid4().hex[:8]}"
@@ -153,15 +221,21 @@ def test_field_index_answers_pods_by_node_and_follows_binds_and_deletes(
     def setup(run: Running) -> None:
         run.manager.index_field(Pod, "spec.nodeName", node_of)
 
-    with running(flavour, unthrottled_config(kube_apiserver), setup) as run:
+    index = {"kind": "Pod", "field": "spec.nodeName"}
+    with running(flavour, unthrottled_config(kube_apiserver), setup) as run, \
+            controller_runtime_cache(cr_binary, kube_apiserver, indexes=[index]) as cr:
         def cached(node: str, namespace: str | None = None, **labels: str) -> set[tuple[str, str]]:
             return keys(run.client("list", Pod, namespace, matching_fields={"spec.nodeName": node},
                                    matching_labels=labels or None))
 
+        def by_controller_runtime(node: str, namespace: str = "", **labels: str) -> set[tuple[str, str]]:
+            return cr.items("Pod", namespace, fields={"spec.nodeName": node}, labels=labels or None)
+
         def agree() -> bool:
             return all(
-                cached(node) == server(node) and cached(node, ns) == server(node, ns)
-                and cached(node, tier="web") == server(node, labels="tier=web")
+                cached(node) == server(node) == by_controller_runtime(node)
+                and cached(node, ns) == server(node, ns) == by_controller_runtime(node, ns)
+                and cached(node, tier="web") == server(node, labels="tier=web") == by_controller_runtime(node, tier="web")
                 for node in (n1, n2) for ns in (ns1, ns2))
 
         wait_for(agree, timeout=30)
@@ -182,13 +256,16 @@ def test_field_index_answers_pods_by_node_and_follows_binds_and_deletes(
         with pytest.raises(IndexNotFoundError) as refused:
             run.client("list", Pod, ns1, matching_fields={"spec.restartPolicy": "Always"})
         message = str(refused.value)
-        assert message.startswith("Index with name field:spec.restartPolicy does not exist")
+        words = cr.error(op="list", kind="Pod", namespace=ns1, fields={"spec.restartPolicy": "Always"})
+        assert words == "Index with name field:spec.restartPolicy does not exist"  # the oracle's, pinned for the reader
+        assert message.startswith(words + ": ")
         assert "manager.index_field(Pod, 'spec.restartPolicy', extract)" in message
 
 
 @pytest.mark.parametrize("flavour", FLAVOURS)
 def test_namespace_restricted_cache_holds_only_its_namespaces_and_refuses_reads_outside(
-    kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str, other_namespaces: list[str], flavour: str
+    kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str, other_namespaces: list[str], flavour: str,
+    cr_binary: Path,
 ) -> None:
     cached_in, outside = [namespace, other_namespaces[0]], other_namespaces[1]
     for ns in (*cached_in, outside):
@@ -199,33 +276,45 @@ def test_namespace_restricted_cache_holds_only_its_namespaces_and_refuses_reads_
     def server(ns: str) -> set[tuple[str, str]]:
         return keys(kube.core_v1.config_maps(ns).list().items)
 
-    with running(flavour, unthrottled_config(kube_apiserver), cache_options=options) as run:
+    cr_setup = {"namespaces": cached_in, "byObject": {"Secret": {"namespaces": [outside]}}}
+    with running(flavour, unthrottled_config(kube_apiserver), cache_options=options) as run, \
+            controller_runtime_cache(cr_binary, kube_apiserver, **cr_setup) as cr:
         expected = server(cached_in[0]) | server(cached_in[1])
         assert (namespace, "cm") in expected and not server(outside) & expected
-        wait_for(lambda: keys(run.client("list", ConfigMap)) == expected, timeout=30)
+        wait_for(lambda: keys(run.client("list", ConfigMap)) == expected == cr.items("ConfigMap"), timeout=30)
         for ns in cached_in:
-            assert keys(run.client("list", ConfigMap, ns)) == server(ns)
+            assert keys(run.client("list", ConfigMap, ns)) == server(ns) == cr.items("ConfigMap", ns)
             assert run.client("get", ConfigMap, "cm", ns).metadata.namespace == ns
+            assert cr.ask(op="get", kind="ConfigMap", namespace=ns, name="cm")["item"] == f"{ns}/cm"
 
         # controller-runtime's multiNamespaceCache: a read in another namespace is an error, not "not found".
-        with pytest.raises(UnknownNamespaceError, match=f"^unable to get: {outside}/cm because of unknown namespace for the cache$"):
+        words = cr.error(op="get", kind="ConfigMap", namespace=outside, name="cm")
+        assert words == f"unable to get: {outside}/cm because of unknown namespace for the cache"
+        with pytest.raises(UnknownNamespaceError) as refused:
             run.client("get", ConfigMap, "cm", outside)
-        with pytest.raises(UnknownNamespaceError, match=f"^unable to list: {outside} because of unknown namespace for the cache$"):
+        assert str(refused.value) == words
+        words = cr.error(op="list", kind="ConfigMap", namespace=outside)
+        assert words == f"unable to list: {outside} because of unknown namespace for the cache"
+        with pytest.raises(UnknownNamespaceError) as refused:
             run.client("list", ConfigMap, outside)
+        assert str(refused.value) == words
 
         # One informer per namespace, as controller-runtime's multiNamespaceCache.
         assert sorted(run.manager.cache.informer_for(ConfigMap).informers) == sorted(cached_in)
 
         # ByObject.namespaces overrides the default for its kind; cluster-scoped kinds are not restricted.
-        assert keys(run.client("list", Secret)) == keys(kube.core_v1.secrets(outside).list().items)
-        with pytest.raises(UnknownNamespaceError):
+        assert keys(run.client("list", Secret)) == keys(kube.core_v1.secrets(outside).list().items) == cr.items("Secret")
+        with pytest.raises(UnknownNamespaceError) as refused:
             run.client("list", Secret, namespace)
+        assert str(refused.value) == cr.error(op="list", kind="Secret", namespace=namespace)
         assert run.client("get", Namespace, outside).metadata.name == outside
+        assert cr.ask(op="get", kind="Namespace", name=outside)["item"] == outside
 
         # A write in a cached namespace reaches the cache; one outside does not.
         kube.core_v1.config_maps(cached_in[1]).create(ConfigMap(metadata=ObjectMeta(name="late", namespace=cached_in[1])))
         kube.core_v1.config_maps(outside).create(ConfigMap(metadata=ObjectMeta(name="late", namespace=outside)))
-        wait_for(lambda: keys(run.client("list", ConfigMap)) == server(cached_in[0]) | server(cached_in[1]), timeout=30)
+        wait_for(lambda: keys(run.client("list", ConfigMap)) == server(cached_in[0]) | server(cached_in[1])
+                 == cr.items("ConfigMap"), timeout=30)
         assert (outside, "late") not in keys(run.client("list", ConfigMap))
 
     with pytest.raises(ValueError, match="is not namespaced, but its ByObject.namespaces setting is not None"):
@@ -234,7 +323,7 @@ def test_namespace_restricted_cache_holds_only_its_namespaces_and_refuses_reads_
 
 @pytest.mark.parametrize("flavour", FLAVOURS)
 def test_label_selected_by_object_cache_holds_only_matching_objects(
-    kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str, flavour: str
+    kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str, flavour: str, cr_binary: Path
 ) -> None:
     cms = kube.core_v1.config_maps(namespace)
     for name, team in (("a1", "a"), ("a2", "a"), ("b1", "b")):
@@ -248,25 +337,31 @@ def test_label_selected_by_object_cache_holds_only_matching_objects(
     def server() -> set[tuple[str, str]]:
         return keys(cms.list(label_selector="team=a").items)
 
-    with running(flavour, unthrottled_config(kube_apiserver), cache_options=options) as run:
+    cr_setup = {"namespaces": [namespace], "byObject": {"ConfigMap": {"label": "team=a"},
+                                                         "Secret": {"field": "type=kubernetes.io/tls"}}}
+    with running(flavour, unthrottled_config(kube_apiserver), cache_options=options) as run, \
+            controller_runtime_cache(cr_binary, kube_apiserver, **cr_setup) as cr:
         assert server() == {(namespace, "a1"), (namespace, "a2")}
-        wait_for(lambda: keys(run.client("list", ConfigMap, namespace)) == server(), timeout=30)
+        wait_for(lambda: keys(run.client("list", ConfigMap, namespace)) == server() == cr.items("ConfigMap", namespace),
+                 timeout=30)
         with pytest.raises(NotFound):
             run.client("get", ConfigMap, "b1", namespace)  # on the server, but not selected
+        assert cr.ask(op="get", kind="ConfigMap", namespace=namespace, name="b1")["notFound"] is True
         tls = keys(kube.core_v1.secrets(namespace).list(field_selector="type=kubernetes.io/tls").items)
         assert tls == {(namespace, "tls")}
-        assert keys(run.client("list", Secret, namespace)) == tls
+        assert keys(run.client("list", Secret, namespace)) == tls == cr.items("Secret", namespace)
 
         # The selector is the server's: an object relabelled into it arrives, one relabelled out leaves.
         cms.patch("b1", {"metadata": {"labels": {"team": "a"}}})
         cms.patch("a1", {"metadata": {"labels": {"team": "b"}}})
         assert server() == {(namespace, "a2"), (namespace, "b1")}
-        wait_for(lambda: keys(run.client("list", ConfigMap, namespace)) == server(), timeout=30)
+        wait_for(lambda: keys(run.client("list", ConfigMap, namespace)) == server() == cr.items("ConfigMap", namespace),
+                 timeout=30)
 
 
 @pytest.mark.parametrize("flavour", FLAVOURS)
 def test_default_transform_strips_managed_fields_and_by_object_transform_overrides_it(
-    kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str, flavour: str
+    kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str, flavour: str, cr_binary: Path
 ) -> None:
     kube.core_v1.config_maps(namespace).create(ConfigMap(metadata=ObjectMeta(name="cm", namespace=namespace), data={"k": "v"}))
     kube.core_v1.secrets(namespace).create(Secret(metadata=ObjectMeta(name="s", namespace=namespace), string_data={"k": "v"}))
@@ -276,9 +371,11 @@ def test_default_transform_strips_managed_fields_and_by_object_transform_overrid
     options = CacheOptions(namespaces=[namespace], default_transform=strip_managed_fields,
                            by_object={Secret: ByObject(transform=keep_objects)})
 
-    with running(flavour, unthrottled_config(kube_apiserver), cache_options=options) as run:
+    with running(flavour, unthrottled_config(kube_apiserver), cache_options=options) as run, \
+            controller_runtime_cache(cr_binary, kube_apiserver, namespaces=[namespace], stripManagedFields=True) as cr:
         cm = run.client("get", ConfigMap, "cm", namespace)
         assert cm.metadata.managed_fields is None and cm.data == server_cm.data
+        assert cr.ask(op="get", kind="ConfigMap", namespace=namespace, name="cm") == {"item": f"{namespace}/cm", "managedFields": 0}
         assert cm.metadata.resource_version == server_cm.metadata.resource_version
         secret = run.client("get", Secret, "s", namespace)
         assert secret.metadata.managed_fields == server_secret.metadata.managed_fields
