@@ -109,7 +109,14 @@ def test_create_or_update_created_unchanged_updated(kube_apiserver: KubeAPIServe
         assert create_or_update(client, cm, set_data("v1")) is OperationResult.CREATED
         created_rv = resource_version_of(cm)
         assert created_rv and cms.get("cou").data == {"k": "v1"}  # obj holds the server's answer
-        wait_for(lambda: resource_version_of(client.get(ConfigMap, "cou", namespace)) == created_rv)
+
+        def cached_is(rv: str) -> bool:
+            try:
+                return resource_version_of(client.get(ConfigMap, "cou", namespace)) == rv
+            except NotFound:
+                return False
+
+        wait_for(lambda: cached_is(created_rv))
 
         again = ConfigMap(metadata=ObjectMeta(name="cou", namespace=namespace))
         assert create_or_update(client, again, set_data("v1")) is OperationResult.UNCHANGED
@@ -123,7 +130,7 @@ def test_create_or_update_created_unchanged_updated(kube_apiserver: KubeAPIServe
         assert resource_version_of(changed) == resource_version_of(stored)
 
         # mutate returning a changed copy works as changing in place does
-        wait_for(lambda: resource_version_of(client.get(ConfigMap, "cou", namespace)) == resource_version_of(stored))
+        wait_for(lambda: cached_is(resource_version_of(stored)))
         copy_cm = ConfigMap(metadata=ObjectMeta(name="cou", namespace=namespace))
         assert create_or_update(
             client, copy_cm, lambda c: ConfigMap(metadata=c.metadata, data={"k": "v3"})
@@ -177,7 +184,10 @@ def test_create_or_patch_with_status(kube_apiserver: KubeAPIServer, admin: httpx
         return body
 
     def cached_is(rv: str) -> bool:
-        return resource_version_of(manager.client.get(CronJob, "cop", namespace)) == rv
+        try:
+            return resource_version_of(manager.client.get(CronJob, "cop", namespace)) == rv
+        except NotFound:
+            return False
 
     def set_schedule(schedule: str) -> Callable[[CronJob], None]:
         def mutate(cj: CronJob) -> None:
