@@ -102,6 +102,7 @@ class _DaemonCore(Generic[T, H]):
         self.backoff = backoff
         self.graceful_timeout = graceful_timeout
         self._runs: dict[Request, _Run[H]] = {}
+        self._ending: list[_Run[H]] = []  # signalled to stop, maybe still running: stop() waits for them too
         self._lock = threading.Lock()
         self._stopped = False
 
@@ -114,6 +115,7 @@ class _DaemonCore(Generic[T, H]):
             if current is not None and current.uid != uid:
                 ended = self._runs.pop(request)
                 current = None
+                self._ending = [r for r in self._ending if r.handle is not None and _alive(r.handle)] + [ended]
             start = None
             if uid is not None and current is None and not self._stopped:
                 start = self._runs[request] = _Run(uid, new_signal())
@@ -128,7 +130,7 @@ class _DaemonCore(Generic[T, H]):
     def _stop_all(self) -> list[_Run[H]]:
         with self._lock:
             self._stopped = True
-            runs = list(self._runs.values())
+            runs = [*self._runs.values(), *self._ending]
         for run in runs:
             run.stop.set()
         return runs
