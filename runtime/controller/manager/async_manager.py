@@ -58,6 +58,9 @@ class AsyncManager(ManagerCore):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
 
+    def _event_loop(self) -> asyncio.AbstractEventLoop | None:
+        return self._loop
+
     def stop(self) -> None:
         """Asks a running ``start`` to drain and return; any thread."""
         self._stop_requested.set()

@@ -21,6 +21,9 @@ with "leader election lost"): this replica's cache may be behind the new leader'
 Runnable): started with the controllers when it needs the election (the default), else once the
 cache has synced on every replica; stopped with them, the ones every replica runs last.
 
+``debug_stacks=True`` serves ``/debug/stacks`` beside ``/metrics`` (debug.py): every thread's
+stack and every asyncio task's, to see what a stuck controller is doing, in place of pprof.
+
 Webhooks are served as controller-runtime's manager serves them: ``manager.webhook_server``
 (``GetWebhookServer``) is a ``kgen.runtime.webhook.WebhookServer`` created at its first use
 (``webhook_managed_by(manager)...complete()`` uses it), on ``webhook_host:webhook_port`` (9443)
@@ -79,6 +82,7 @@ from kgen.runtime.controller.metrics import (
     WebhookMetrics,
     rest_client_metrics,
 )
+from kgen.runtime.controller.manager.debug import dump_stacks
 from kgen.runtime.controller.manager.probes import Checker, Probes
 from kgen.runtime.controller.manager.runnable import RunnableEntry, runnable_entry
 from kgen.runtime.controller.manager.server import Endpoint, Route, parse_address
@@ -140,6 +144,7 @@ class ManagerCore:
         identity: str | None = None,
         health_probe_address: str | None = None,
         metrics_address: str | None = None,
+        debug_stacks: bool = False,
         sync_period: float = DEFAULT_SYNC_PERIOD,
         graceful_shutdown_timeout: float = DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT,
         cache_sync_timeout: float = DEFAULT_CACHE_SYNC_TIMEOUT,
@@ -197,8 +202,13 @@ class ManagerCore:
                 self._servers.append(endpoint := Endpoint(probe, routes))
                 self.health_probe_port = endpoint.port
             metrics = parse_address(metrics_address)
+            if debug_stacks and metrics is None:
+                raise ValueError("debug_stacks serves /debug/stacks on the metrics server: give a metrics_address too")
             if metrics is not None:
-                self._servers.append(endpoint := Endpoint(metrics, {"/metrics": self._metrics_route}))
+                metric_routes: dict[str, Route] = {"/metrics": self._metrics_route}
+                if debug_stacks:
+                    metric_routes["/debug/stacks"] = self._stacks_route
+                self._servers.append(endpoint := Endpoint(metrics, metric_routes))
                 self.metrics_port = endpoint.port
         except BaseException:
             self._stop_servers()
@@ -290,6 +300,13 @@ class ManagerCore:
 
     def _metrics_route(self, path: str, query: dict[str, list[str]]) -> tuple[int, str, bytes]:
         return 200, "text/plain; version=0.0.4; charset=utf-8", self.registry.render().encode()
+
+    def _stacks_route(self, path: str, query: dict[str, list[str]]) -> tuple[int, str, bytes]:
+        return 200, "text/plain; charset=utf-8", dump_stacks(self._event_loop()).encode()
+
+    def _event_loop(self) -> Any:
+        """The event loop whose tasks ``/debug/stacks`` lists (the AsyncManager's), or None."""
+        return None
 
     def _begin(self) -> None:
         with self._lock:
