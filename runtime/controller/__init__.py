@@ -33,6 +33,9 @@ from kgen.runtime.controller.cluster.async_cache import AsyncCache
 from kgen.runtime.controller.cluster.async_client import AsyncAPIReader, AsyncClient
 from kgen.runtime.controller.cluster.cache import Cache, CacheSyncTimeout
 from kgen.runtime.controller.cluster.client import APIReader, Client
+from kgen.runtime.controller.cluster.field_index import IndexNotFoundError
+from kgen.runtime.controller.cluster.informers import UnknownNamespaceError
+from kgen.runtime.controller.cluster.options import ByObject, CacheOptions, strip_managed_fields
 from kgen.runtime.controller.cluster.scheme import NotAResourceError, Resource, resource_for
 from kgen.runtime.controller.conditions import (
     find_status_condition,
@@ -98,4 +101,5 @@ __all__ = [
     "remove_finalizer", "remove_finalizer_and_update", "remove_owner_reference", "remove_status_condition",
     "resource_for", "set_controller_reference", "set_owner_reference", "set_status_condition",
     "WebhookBuilder", "webhook_managed_by",
+    "ByObject", "CacheOptions", "IndexNotFoundError", "UnknownNamespaceError", "strip_managed_fields",
 ]
