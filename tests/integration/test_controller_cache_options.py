@@ -276,8 +276,13 @@ def test_namespace_restricted_cache_holds_only_its_namespaces_and_refuses_reads_
     def server(ns: str) -> set[tuple[str, str]]:
         return keys(kube.core_v1.config_maps(ns).list().items)
 
-    cr_setup = {"namespaces": cached_in, "byObject": {"Secret": {"namespaces": [outside]}}}
-    with running(flavour, unthrottled_config(kube_apiserver), cache_options=options) as run, \
+    cr_setup = {"namespaces": cached_in, "byObject": {"Secret": {"namespaces": [outside]}},
+                "indexes": [{"kind": "ConfigMap", "field": "metadata.name"}]}
+
+    def setup(run: Running) -> None:
+        run.manager.index_field(ConfigMap, "metadata.name", lambda cm: [cm.metadata.name])
+
+    with running(flavour, unthrottled_config(kube_apiserver), setup, cache_options=options) as run, \
             controller_runtime_cache(cr_binary, kube_apiserver, **cr_setup) as cr:
         expected = server(cached_in[0]) | server(cached_in[1])
         assert (namespace, "cm") in expected and not server(outside) & expected
@@ -298,6 +303,16 @@ def test_namespace_restricted_cache_holds_only_its_namespaces_and_refuses_reads_
         with pytest.raises(UnknownNamespaceError) as refused:
             run.client("list", ConfigMap, outside)
         assert str(refused.value) == words
+
+        # A field index on each namespace's informer: a list by field across them, or in one.
+        by_name = {"metadata.name": "cm"}
+        assert keys(run.client("list", ConfigMap, matching_fields=by_name)) == {(ns, "cm") for ns in cached_in} \
+            == cr.items("ConfigMap", fields=by_name)
+        assert keys(run.client("list", ConfigMap, cached_in[1], matching_fields=by_name)) == {(cached_in[1], "cm")} \
+            == cr.items("ConfigMap", cached_in[1], fields=by_name)
+        with pytest.raises(UnknownNamespaceError) as refused:
+            run.client("list", ConfigMap, outside, matching_fields=by_name)
+        assert str(refused.value) == cr.error(op="list", kind="ConfigMap", namespace=outside, fields=by_name)
 
         # One informer per namespace, as controller-runtime's multiNamespaceCache.
         assert sorted(run.manager.cache.informer_for(ConfigMap).informers) == sorted(cached_in)
@@ -397,6 +412,7 @@ def test_owns_only_metadata_is_triggered_by_owned_changes_and_caches_metadata_on
             return seen.count(Request(namespace, name))
 
     def setup(run: Running) -> None:
+        run.manager.index_field(Secret, "metadata.name", lambda m: [m.metadata.name], only_metadata=True)
         if flavour == "threads":
             controller_managed_by(run.manager).for_(ConfigMap).owns(Secret, only_metadata=True).complete(record)  # type: ignore[arg-type]
             return
@@ -428,7 +444,11 @@ def test_owns_only_metadata_is_triggered_by_owned_changes_and_caches_metadata_on
         assert type(cached) is PartialObjectMetadata and not hasattr(cached, "data") and cached.metadata is not None
         assert (cached.metadata.uid, cached.metadata.resource_version) == (server_meta.uid, server_meta.resource_version)
         assert keys(run.client("list_metadata", Secret, namespace)) == keys(secrets.list().items)
+        assert keys(run.client("list_metadata", Secret, namespace, matching_fields={"metadata.name": "owned"})) \
+            == {(namespace, "owned")}  # an index on the metadata informer
         assert (Secret, False) not in run.manager.cache._kinds  # no full Secret informer was started
+        with pytest.raises(IndexNotFoundError, match=r"index_field\(Secret, 'metadata.name', extract\)"):
+            run.client("list", Secret, namespace, matching_fields={"metadata.name": "owned"})  # the full informer has none
 
         before = count("owner")
         secrets.delete("owned")

@@ -19,8 +19,8 @@
 //	{"op": "get", "kind": "ConfigMap", "namespace": "a", "name": "cm"}
 //	    -> {"item": "a/cm", "managedFields": 0}        or {"error": "...", "notFound": true|false}
 //
-// Kinds: Pod, ConfigMap, Secret, Namespace. Index fields: Pod's spec.nodeName. The program ends
-// when its stdin does.
+// Kinds: Pod, ConfigMap, Secret, Namespace. Index fields: Pod's spec.nodeName, any kind's
+// metadata.name. The program ends when its stdin does.
 package main
 
 import (
@@ -219,15 +219,21 @@ func main() {
 	defer cancel()
 	for _, index := range s.Indexes {
 		obj, _ := object(index.Kind)
-		if index.Kind != "Pod" || index.Field != "spec.nodeName" {
+		var extract client.IndexerFunc
+		switch {
+		case index.Field == "metadata.name":
+			extract = func(o client.Object) []string { return []string{o.GetName()} }
+		case index.Kind == "Pod" && index.Field == "spec.nodeName":
+			extract = func(o client.Object) []string {
+				if node := o.(*corev1.Pod).Spec.NodeName; node != "" {
+					return []string{node}
+				}
+				return nil
+			}
+		default:
 			fail("no extractor for %s %s", index.Kind, index.Field)
 		}
-		err := c.IndexField(ctx, obj, index.Field, func(o client.Object) []string {
-			if node := o.(*corev1.Pod).Spec.NodeName; node != "" {
-				return []string{node}
-			}
-			return nil
-		})
+		err := c.IndexField(ctx, obj, index.Field, extract)
 		if err != nil {
 			fail("IndexField: %v", err)
 		}
