@@ -125,9 +125,11 @@ def run_page(page: Path, folder: Path, kubeconfig: str, timeout: float = 300.0,
 
 
 def pages() -> list[Path]:
-    """The pages whose code runs: the README, getting started, the tutorials, troubleshooting."""
+    """The pages whose code runs: the README, getting started, the tutorials, the guides
+    (docs/guides/: coming from kopf), troubleshooting."""
     tutorials = sorted(p for p in (DOCS / "tutorials").glob("*.md") if p.name != "index.md")
-    found = [README, DOCS / "getting-started.md", *tutorials, DOCS / "troubleshooting.md"]
+    guides = sorted(p for p in (DOCS / "guides").glob("*.md") if p.name != "index.md")
+    found = [README, DOCS / "getting-started.md", *tutorials, *guides, DOCS / "troubleshooting.md"]
     return [p for p in found if p.exists()]
 
 
