@@ -12,7 +12,7 @@
   owner (``only_controller=False``: every owner of that kind).
 - ``watches(Model | Channel, mapper)``: any other events, mapped to requests by ``mapper`` (or
   given an ``EventHandler``).
-- ``only_metadata=True`` (``owns``, ``watches``): controller-runtime's ``builder.OnlyMetadata``:
+- ``only_metadata=True`` (``for_``, ``owns``, ``watches``): controller-runtime's ``builder.OnlyMetadata``:
   the kind is watched and cached as PartialObjectMetadata (its handlers, predicates and mapper
   get those; ``client.get_metadata``/``list_metadata`` read them), a fraction of the full
   objects' memory. A full read of the kind (``client.get``) starts a second, full informer.
@@ -67,16 +67,18 @@ class _BuilderCore:
         self._name: str | None = None
         self._max_concurrent_reconciles = 1
         self._rate_limiter: RateLimiter[Request] | None = None
+        self._for_only_metadata = False
 
     def _informer(self, model: type[T], only_metadata: bool = False) -> Informer[Any]:
         informer: Informer[Any] = self._manager.cache.informer_for(model, only_metadata=only_metadata)
         return informer
 
-    def for_(self, model: type[T], *, predicates: Sequence[Predicate[T]] = ()) -> Self:
+    def for_(self, model: type[T], *, predicates: Sequence[Predicate[Any]] = (), only_metadata: bool = False) -> Self:
         if self._for is not None:
             raise ValueError(f"for_() was already called with {self._for[0].__name__}: a controller reconciles one type")
         resource_for(model)  # a clear error now, not at start
         self._for = (model, tuple(predicates))
+        self._for_only_metadata = only_metadata
         return self
 
     def owns(
@@ -147,7 +149,8 @@ class _BuilderCore:
         """Adds the watches to ``controller`` and the controller to the manager."""
         _, model, for_predicates = self._name_and_model()
         global_predicates = tuple(self._global)
-        controller.watch(Kind(self._informer(model), EnqueueRequestForObject(), (*global_predicates, *for_predicates)))
+        informer = self._informer(model, self._for_only_metadata)
+        controller.watch(Kind(informer, EnqueueRequestForObject(), (*global_predicates, *for_predicates)))
         for make in self._watches:
             controller.watch(make(global_predicates))
 

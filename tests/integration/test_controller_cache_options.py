@@ -411,17 +411,26 @@ def test_owns_only_metadata_is_triggered_by_owned_changes_and_caches_metadata_on
         with lock:
             return seen.count(Request(namespace, name))
 
+    secrets_seen: list[Request] = []  # for_(Secret, only_metadata=True): the owned objects themselves
+
     def setup(run: Running) -> None:
         run.manager.index_field(Secret, "metadata.name", lambda m: [m.metadata.name], only_metadata=True)
         if flavour == "threads":
             controller_managed_by(run.manager).for_(ConfigMap).owns(Secret, only_metadata=True).complete(record)  # type: ignore[arg-type]
+            controller_managed_by(run.manager).named("secrets").for_(Secret, only_metadata=True).complete(  # type: ignore[arg-type]
+                secrets_seen.append)
             return
 
         async def reconcile(request: Request) -> None:
             record(request)
 
+        async def reconcile_secret(request: Request) -> None:
+            secrets_seen.append(request)
+
         run.on_loop(lambda: async_controller_managed_by(run.manager).for_(ConfigMap)  # type: ignore[arg-type]
                     .owns(Secret, only_metadata=True).complete(reconcile))
+        run.on_loop(lambda: async_controller_managed_by(run.manager).named("secrets")  # type: ignore[arg-type]
+                    .for_(Secret, only_metadata=True).complete(reconcile_secret))
 
     with running(flavour, unthrottled_config(kube_apiserver), setup, cache_options=CacheOptions(namespaces=[namespace])) as run:
         owner = kube.core_v1.config_maps(namespace).create(ConfigMap(metadata=ObjectMeta(name="owner", namespace=namespace)))
@@ -447,6 +456,7 @@ def test_owns_only_metadata_is_triggered_by_owned_changes_and_caches_metadata_on
         assert keys(run.client("list_metadata", Secret, namespace, matching_fields={"metadata.name": "owned"})) \
             == {(namespace, "owned")}  # an index on the metadata informer
         assert (Secret, False) not in run.manager.cache._kinds  # no full Secret informer was started
+        assert Request(namespace, "owned") in secrets_seen
         with pytest.raises(IndexNotFoundError, match=r"index_field\(Secret, 'metadata.name', extract\)"):
             run.client("list", Secret, namespace, matching_fields={"metadata.name": "owned"})  # the full informer has none
 
