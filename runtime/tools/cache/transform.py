@@ -152,8 +152,27 @@ def _intern_container(container: list[Any] | dict[Any, Any]) -> None:
 
 
 def default_transform(obj: O) -> O:
-    """What informers apply unless told otherwise: ``strip_managed_fields``, then ``intern_metadata``."""
-    return intern_metadata(strip_managed_fields(obj))
+    """What informers apply unless told otherwise: ``strip_managed_fields``, then ``intern_metadata``.
+
+    Written out for a model, the common case: every object of a sync passes here (twice with
+    WatchList), and reading its metadata once, with no call per step, is a fifth of the cost."""
+    if isinstance(obj, dict):
+        return intern_metadata(strip_managed_fields(obj))
+    meta = getattr(obj, "metadata", None)
+    if meta is None:
+        return obj
+    if getattr(meta, "managed_fields", None) is not None:
+        meta.managed_fields = None
+    if type(namespace := getattr(meta, "namespace", None)) is str:
+        meta.namespace = _intern(namespace)
+    if type(labels := getattr(meta, "labels", None)) is dict:
+        for key, value in labels.items():
+            if type(value) is str:
+                labels[key] = _intern(value)  # same keys: the dict is not resized
+    for ref in getattr(meta, "owner_references", None) or ():
+        if type(ref.api_version) is str and type(ref.kind) is str:
+            ref.api_version, ref.kind = _intern(ref.api_version), _intern(ref.kind)
+    return obj
 
 
 def keep_objects(obj: O) -> O:
