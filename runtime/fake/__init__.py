@@ -20,6 +20,10 @@ apiserver (checked by ``tests/contract``, which runs one suite against both):
   included, and when a deletion starts);
 - built-in objects stored as their Go types make them: unknown fields pruned (a ConfigMap's
   ``status``), empty ``omitempty`` maps and lists dropped (``labels: {}``), ``status: {}``;
+- custom resources pruned and defaulted by their version's structural schema;
+- a multi-version custom resource's versions served from one storage, as with conversion
+  ``None``: stored in the storage version, read, listed and watched in the request's
+  (``kgen.runtime.fake.schema.versions``);
 - built-in objects defaulted as the apiserver's decoding defaults them, on create, update, patch,
   apply and ``/status`` writes (``SetObjectDefaults_*``: a Deployment's ``strategy``,
   ``revisionHistoryLimit`` and ``progressDeadlineSeconds``, a container's ``imagePullPolicy``, a
@@ -55,19 +59,18 @@ What it does not do: Go validation of built-in kinds and the warnings it gives (
 template's duplicate env names, say), CEL transition rules (``oldSelf``), admission (a pod's
 ``priority`` and default ``tolerations``), the registry strategies' side effects beyond defaulting
 (a Service's cluster IP, a new pod's ``phase`` and ``qosClass``, a Job's generated selector, a
-DaemonSet's template generation), conversion
-between versions (each version is its own
-store), garbage collection, namespace lifecycle (objects may live in namespaces that do not
-exist), graceful pod deletion, pruning a custom resource by its structural schema, and the 422 a
-JSON or merge patch gets under ``fieldValidation=Strict`` (it quotes the patched object in Go's
-field order).
+DaemonSet's template generation), conversion webhooks (a multi-version resource converts as
+with strategy ``None``), garbage collection, namespace lifecycle (objects may live in namespaces
+that do not exist), graceful pod deletion, and the 422 a JSON or merge patch gets under
+``fieldValidation=Strict`` (it quotes the patched object in Go's field order).
 
 The tracker is thread-safe: informers may watch it from their own threads.
 
 The modules, in request order: ``tracker`` (the public ``ObjectTracker``), ``transport`` (httpx
 transports, routing), ``actions`` (the record and the reactors), ``verbs``, ``patch``, ``apply``, ``scale`` and ``watch`` (the answers),
 ``writes`` (what every write shares), ``validation`` (the 422s), ``schema`` (pruning,
-omitempty and defaulting), ``field_validation`` (unknown fields: warnings, strict refusals), ``selectors``,
+omitempty and defaulting; ``versions``: one storage for a resource's versions),
+``field_validation`` (unknown fields: warnings, strict refusals), ``selectors``,
 ``errors`` (``Status`` bodies), ``request`` and ``store`` (objects, resourceVersions, history). Where the fake sits among the
 runtime's layers: docs/architecture.md.
 """

@@ -7,6 +7,11 @@ away (then 410 Expired). ``Store`` keeps the same: one global counter, every wri
 an ``Event`` in a bounded history, a list at an older version rebuilt by undoing later events.
 Every write goes through ``Store.commit``, which also wakes the watches waiting for it, in
 threads (a condition) or on event loops (``call_soon_threadsafe``).
+
+The versions of a multi-version custom resource share one storage, as on the apiserver: each
+version's ``ResourceInfo`` maps to the storage version's (``storage``, set by
+``kgen.runtime.fake.schema.versions.link``), whose objects, events and extras they are; what is
+stored is in the storage version, and the handlers read and write it in the request's version.
 """
 
 from __future__ import annotations
@@ -95,6 +100,8 @@ class Store:
         self._history: collections.deque[Event] = collections.deque()
         self._history_size = history
         self.bookmark_interval = bookmark_interval
+        self.storage: dict[ResourceInfo, ResourceInfo] = {}
+        """Each version of a multi-version custom resource to its storage version (absent: itself)."""
         self.extras: dict[tuple[ResourceInfo, Key], Obj] = {}
         """What a custom resource's stored JSON holds beyond its answer: the empty or null
         metadata collections a server-side apply left (``kgen.runtime.fake.handlers.writes.stored_extras``)."""
@@ -111,6 +118,10 @@ class Store:
                 self.by_kind.setdefault((info.api_version, info.kind), info)
             self.objects.setdefault(info, {})
 
+    def storage_of(self, info: ResourceInfo) -> ResourceInfo:
+        """The resource whose storage ``info``'s objects are in: its storage version's, or itself."""
+        return self.storage.get(info, info)
+
     def get(self, info: ResourceInfo, key: Key) -> Obj:
         """The stored object (not a copy), or 404."""
         obj = self.objects[info].get(key)
@@ -120,7 +131,9 @@ class Store:
 
     def commit(self, info: ResourceInfo, key: Key, obj: Obj | None, prev: Obj | None) -> None:
         """The one place that writes: bumps the resourceVersion, records the event, wakes watches.
-        A write drops the object's stored extras; ``writes.save`` records the new ones."""
+        A write drops the object's stored extras; ``writes.save`` records the new ones. ``obj`` and
+        ``prev`` are in the storage version; the event is the storage's."""
+        info = self.storage_of(info)
         self.rv += 1
         self.extras.pop((info, key), None)
         if obj is not None:
@@ -148,6 +161,7 @@ class Store:
         """The objects as they were at ``rv``: today's, with the later events undone."""
         if rv < self.floor:
             raise expired("The resourceVersion for the provided list is too old.")
+        info = self.storage_of(info)
         objects = dict(self.objects[info])
         for event in reversed(self._history):
             if event.rv <= rv:

@@ -18,6 +18,7 @@ from kgen.runtime.fake.actions import Action, Reaction, Reactions
 from kgen.runtime.fake.store import Obj, Store, copy, now
 from kgen.runtime.fake.transport import AsyncTransport, Transport
 from kgen.runtime.fake.handlers.writes import tracks_generation
+from kgen.runtime.fake.schema import versions
 from kgen.runtime.gentype.resource import ResourceInfo
 
 __all__ = ["ObjectTracker"]
@@ -54,8 +55,12 @@ class ObjectTracker:
         self._store.bookmark_interval = seconds
 
     def register(self, info: ResourceInfo, *, status: bool = True) -> None:
-        """Serves one more resource (a CRD's, say); ``status``: whether it has a status subresource."""
-        self._store.register(info, status=status)
+        """Serves one more resource (a CRD's, say); ``status``: whether it has a status subresource.
+        The versions of a custom resource registered here share one storage when their generated
+        package names the storage version among them (``kgen.runtime.fake.schema.versions``)."""
+        with self._store.lock:
+            self._store.register(info, status=status)
+            versions.link(self._store, info)
 
     @property
     def resource_version(self) -> str:
@@ -69,7 +74,9 @@ class ObjectTracker:
         creationTimestamp, generation (1, where the kind has one).
 
         The resource comes from ``apiVersion`` and ``kind``; a namespaced object without a
-        namespace goes to ``default``. Returns the stored object."""
+        namespace goes to ``default``; a multi-version custom resource's object is stored in its
+        storage version (``kgen.runtime.fake.schema.versions.as_stored``). Returns the stored
+        object, in the version it was added in."""
         store = self._store
         info = store.by_kind.get((str(obj.get("apiVersion") or ""), str(obj.get("kind") or "")))
         if info is None:
@@ -90,8 +97,9 @@ class ObjectTracker:
             if not meta.get("name"):
                 meta["name"] = store.generate_name(info, meta.get("namespace") or "", str(meta["generateName"]))
             key = (meta.get("namespace") or "", meta["name"])
+            new = versions.as_stored(store, info, new)  # a multi-version resource's: in its storage version
             store.commit(info, key, new, store.objects[info].get(key))
-            stored: Obj = copy(new)
+            stored: Obj = copy(versions.as_read(store, info, new))
             return stored
 
     def compact(self) -> None:

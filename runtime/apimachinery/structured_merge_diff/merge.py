@@ -16,24 +16,29 @@ walkers of ``kgen.runtime.apimachinery.structured_merge_diff.typed.value``. ``Ma
 
 Conversion between versions (``Converter``) is the identity: a managed-fields entry recorded at
 another apiVersion of the kind is compared in this one (the apiserver converts the object to
-that version first; kgen has one schema per version and no conversions).
+that version first; kgen has one schema per version and no conversions), as a CRD's
+``conversion: None`` converts. What the conversion still decides is whether the object types in
+that version's schema: with ``versions`` (the other apiVersions' schemas), an old or new object
+that does not is ``ConversionError`` (``failed to convert new object: .spec.b: field not declared
+in schema``), as the apiserver's ``Updater.update`` answers before looking for conflicts.
 ``reconcileManagedFieldsWithSchemaChanges`` is not ported: it only changes sets recorded under
 an older schema where a field was atomic and is granular now.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Path, Set, value_equal
 from kgen.runtime.apimachinery.structured_merge_diff.schema import TypeRef
 from kgen.runtime.apimachinery.structured_merge_diff.typed.value import (
-    MISSING, Comparison, compare, ensure_named_fields_are_members, remove_items, to_field_set,
+    MISSING, Comparison, ValidationError, compare, ensure_named_fields_are_members, remove_items, to_field_set, validate,
 )
 from kgen.runtime.apimachinery.structured_merge_diff.typed.merge import merge
 
-__all__ = ["Conflict", "Conflicts", "Managers", "Updater", "VersionedSet"]
+__all__ = ["Conflict", "Conflicts", "ConversionError", "Managers", "Updater", "VersionedSet"]
 
 
 @dataclass(frozen=True)
@@ -65,18 +70,41 @@ class Conflicts(Exception):
         super().__init__(f"{len(conflicts)} conflicts")
 
 
-class Updater:
-    """``merge.Updater`` with ``IgnoreFilter`` as an exclude set (the strategy's reset fields)."""
+class ConversionError(ValueError):
+    """The old or new object does not convert to the apiVersion of another manager's entry
+    (``failed to convert new object: ...``, the apiserver's words)."""
 
-    def __init__(self, ref: TypeRef, ignored: Set | None = None) -> None:
+
+class Updater:
+    """``merge.Updater`` with ``IgnoreFilter`` as an exclude set (the strategy's reset fields);
+    ``versions``: the schemas of the kind's other apiVersions, which entries recorded there are
+    converted to (``check_conversions``)."""
+
+    def __init__(self, ref: TypeRef, ignored: Set | None = None, versions: Mapping[str, TypeRef] | None = None) -> None:
         self.ref = ref
         self.ignored = ignored if ignored is not None and not ignored.empty() else None
+        self.versions = dict(versions or {})
+
+    def check_conversions(self, old: Any, new: Any, version: str, managers: Managers, workflow: str) -> None:
+        """Raises ``ConversionError`` when ``old`` or ``new`` does not type in the schema of a
+        manager's apiVersion other than ``version`` (``Updater.update``'s ``Converter.Convert``;
+        a version without a known schema is not checked)."""
+        for manager, vs in managers.items():
+            ref = self.versions.get(vs.api_version) if manager != workflow and vs.api_version != version else None
+            if ref is None:
+                continue
+            for label, obj in (("old", old), ("new", new)):
+                try:
+                    validate(obj, ref, allow_duplicates=True)
+                except ValidationError as e:
+                    raise ConversionError(f"failed to convert {label} object: {e}") from None
 
     def _filter(self, s: Set) -> Set:
         return s.recursive_difference(self.ignored) if self.ignored is not None else s
 
     def _update(self, old: Any, new: Any, version: str, managers: Managers, workflow: str, force: bool) -> tuple[Managers, Comparison]:
         """``Updater.update``."""
+        self.check_conversions(old, new, version, managers, workflow)
         cmp = compare(old, new, self.ref).filter_out(self.ignored)
         changed = cmp.modified.union(cmp.added)
         conflicts: dict[str, Set] = {}

@@ -28,6 +28,7 @@ from kgen.runtime.fake.schema.decode import decoded, go_numbers
 from kgen.runtime.fake.store import Store, meta, now
 from kgen.runtime.fake.schema.validation import check_valid
 from kgen.runtime.fake.handlers import strategy
+from kgen.runtime.fake.schema import versions
 from kgen.runtime.fake.handlers.writes import (
     check_identity, check_version, next_version, save, stored_extras, stored_form, tracks_generation, typed,
 )
@@ -58,7 +59,8 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
     check_identity(route, applied)  # a name that is not the URL's (a non-string, say) stops here
     if not name_of(applied):
         raise bad_request(f"the name of the object ({route.name} based on URL) was undeterminable: name must be provided")
-    stored = store.objects[info].get(route.key)
+    raw = store.objects[info].get(route.key)
+    stored = None if raw is None else versions.as_read(store, info, raw)  # in the route's version
     if stored is None and route.subresource:
         raise not_found(info, route.name)
     try:
@@ -88,12 +90,12 @@ def apply(store: Store, route: Route, call: Call) -> Reply:
         strategy.prepare_for_create(info, new)
         warnings = check_valid(route, new)
         _set_entries(new, entries)
-        new = stored_form(info, new)
+        new = versions.as_stored(store, info, stored_form(info, new))
         if not call.dry_run:
             store.commit(info, route.key, new, None)
             if extras := stored_extras(route, merged):
-                store.extras[(info, route.key)] = extras
-        return Reply(201, new, warnings)
+                store.extras[(store.storage_of(info), route.key)] = extras
+        return Reply(201, versions.as_read(store, info, new), warnings)
     new = next_version(store, route, stored, merged)
     warnings = check_valid(route, new, stored)
     _set_entries(new, entries)

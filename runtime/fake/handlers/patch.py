@@ -45,6 +45,7 @@ from kgen.runtime.apimachinery.patch.jsonpatch_v4 import go_quote
 from kgen.runtime.fake.schema.field_validation import check_strict, check_strict_json, consumed, unknown_field_warnings
 from kgen.runtime.fake.store import Store, builtin, meta
 from kgen.runtime.fake.schema.validation import check_valid
+from kgen.runtime.fake.schema import versions
 from kgen.runtime.fake.handlers.writes import check_version, next_version, record_update, save
 from kgen.runtime.gentype.resource import PatchType
 
@@ -83,7 +84,7 @@ def patch(store: Store, route: Route, call: Call) -> Reply:
 
 
 def _patch(store: Store, route: Route, call: Call, body: Any, patcher: Callable[..., Any], warnings: list[str]) -> Reply:
-    stored = store.get(route.info, route.key)
+    stored = versions.read(store, route.info, route.key)
     target = scale_of(route, stored) if route.subresource == "scale" else stored
     try:
         if call.content_type == PatchType.STRATEGIC.value:

@@ -15,6 +15,7 @@ from kgen.runtime.fake.errors import bad_request, invalid, no_route
 from kgen.runtime.fake.request import Call, Reply, Route
 from kgen.runtime.fake.store import Obj, Store, as_dict, builtin, copy, meta
 from kgen.runtime.fake.handlers.writes import check_version, record_update, save
+from kgen.runtime.fake.schema import versions
 
 _SCALABLE_KINDS = frozenset({"Deployment", "ReplicaSet", "StatefulSet", "ReplicationController"})
 
@@ -37,7 +38,7 @@ def scale_of(route: Route, obj: Obj) -> Obj:
 
 def get_scale(store: Store, route: Route) -> Reply:
     """The scale subresource of the route's object."""
-    return Reply(200, scale_of(route, store.get(route.info, route.key)))
+    return Reply(200, scale_of(route, versions.read(store, route.info, route.key)))
 
 
 def update_scale(store: Store, route: Route, call: Call) -> Reply:
@@ -45,7 +46,7 @@ def update_scale(store: Store, route: Route, call: Call) -> Reply:
     body = call.json()
     if not isinstance(body, dict):
         raise bad_request("the body of the request must be a Scale")
-    return write_scale(store, route, call, store.get(route.info, route.key), body)
+    return write_scale(store, route, call, versions.read(store, route.info, route.key), body)
 
 
 def write_scale(store: Store, route: Route, call: Call, stored: Obj, scale: Obj) -> Reply:

@@ -17,7 +17,9 @@
   list as it was before the deletions (the registry's DeleteCollection returns what it listed);
 - create and update: fields the Go type lacks are ``Warning`` headers, or a 400 under
   ``fieldValidation=Strict`` (``kgen.runtime.fake.schema.field_validation``);
-- ``dryRun=All`` answers as if written and writes nothing.
+- ``dryRun=All`` answers as if written and writes nothing;
+- a multi-version custom resource's objects are read and written in the route's version from
+  the one storage of its versions (``kgen.runtime.fake.schema.versions``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from kgen.runtime.fake.selectors import selector
 from kgen.runtime.fake.store import Key, Obj, Store, builtin, copy, meta, now
 from kgen.runtime.fake.schema.decode import decoded
 from kgen.runtime.fake.schema.validation import check_valid
+from kgen.runtime.fake.schema import versions
 from kgen.runtime.fake.handlers import strategy
 from kgen.runtime.fake.handlers.writes import (
     check_identity, check_uid, check_version, next_version, record_update, save, stored_form, tracks_generation, typed,
@@ -51,8 +54,8 @@ _EXPIRED_CONTINUE = (
 
 
 def get(store: Store, route: Route) -> Reply:
-    """The route's object (404 if it is not there)."""
-    return Reply(200, store.get(route.info, route.key))
+    """The route's object (404 if it is not there), in the route's version."""
+    return Reply(200, versions.read(store, route.info, route.key))
 
 
 def create(store: Store, route: Route, call: Call) -> Reply:
@@ -104,10 +107,10 @@ def _create(store: Store, route: Route, call: Call, body: Obj, warnings: list[st
     new = decoded(info, new)
     strategy.prepare_for_create(info, new)
     record_update(store, route, call, None, new, body)
-    new = stored_form(info, new)
+    new = versions.as_stored(store, info, stored_form(info, new))
     if not call.dry_run:
         store.commit(info, key, new, None)
-    return Reply(201, new, warnings)
+    return Reply(201, versions.as_read(store, info, new), warnings)
 
 
 def update(store: Store, route: Route, call: Call) -> Reply:
@@ -124,7 +127,7 @@ def update(store: Store, route: Route, call: Call) -> Reply:
 
 
 def _update(store: Store, route: Route, call: Call, body: Obj, warnings: list[str]) -> Reply:
-    stored = store.get(route.info, route.key)
+    stored = versions.read(store, route.info, route.key)
     check_uid(route, stored, body)
     check_version(route, stored, body)
     new = next_version(store, route, stored, body)
@@ -137,7 +140,7 @@ def delete(store: Store, route: Route, call: Call) -> Reply:
     """Delete the route's object with the request's DeleteOptions (preconditions, dry run, finalizers
     keep it with a deletionTimestamp)."""
     options, dry_run = _delete_options(call)
-    stored = store.get(route.info, route.key)
+    stored = versions.read(store, route.info, route.key)
     preconditions = options.get("preconditions") or {}
     stored_meta = meta(stored)
     # The storage's precondition error names the kind with its group (GroupResource{Group,
@@ -182,9 +185,10 @@ def delete_collection(store: Store, route: Route, call: Call) -> Reply:
     dry_run = call.dry_run or "All" in (options.get("dryRun") or [])
     selected = selector(call.params)
     deleted = []
-    for key, obj in sorted(store.objects[route.info].items()):
-        if (route.namespace and key[0] != route.namespace) or not selected(obj):
+    for key, raw in sorted(store.objects[route.info].items()):
+        if (route.namespace and key[0] != route.namespace) or not selected(raw):
             continue
+        obj = versions.as_read(store, route.info, raw)
         _delete_one(store, Route(route.info, key[0], key[1], ""), obj, options, dry_run)
         deleted.append(obj)  # the registry's DeleteCollection answers the list as it was before
     return Reply(200, _list_body(route.info, [_untyped(route.info, o) for o in deleted], {"resourceVersion": str(store.rv)}))
@@ -226,7 +230,7 @@ def _delete_one(store: Store, route: Route, stored: Obj, options: Mapping[str, A
         new_meta.setdefault("deletionGracePeriodSeconds", 0)
         return Reply(200, save(store, route, stored, new, dry_run))
     if not dry_run:
-        store.commit(route.info, route.key, None, stored)
+        store.commit(route.info, route.key, None, store.get(route.info, route.key))  # as stored
     status_details = {**details(route.info, route.name), "uid": stored_meta.get("uid")}
     return Reply(200, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "details": status_details})
 
@@ -265,7 +269,7 @@ def list_(store: Store, route: Route, call: Call) -> Reply:
         obj = objects[key]
         if not selected(obj):
             continue
-        items.append(_untyped(route.info, obj))
+        items.append(_untyped(route.info, versions.as_read(store, route.info, obj)))
         more = key
     metadata: Obj = {"resourceVersion": str(snapshot_rv)}
     if remaining and more is not None:

@@ -9,6 +9,9 @@ the watch cache filters. BOOKMARKs come every ``bookmark_interval`` and at ``tim
 a watch that falls behind the history (``compact()``, or ``history`` writes later) gets a 410
 Expired ERROR event and ends, which is what makes client-go's reflector relist.
 
+A multi-version custom resource's watch sees the events of its one storage, each object in the
+watch's version (``kgen.runtime.fake.schema.versions``).
+
 ``Watch.poll`` decides what to send and how long to sleep, with no I/O; ``WatchStream`` and
 ``AsyncWatchStream`` only wait, on a thread or on the event loop.
 """
@@ -27,6 +30,7 @@ from kgen.runtime.fake.errors import bad_request, expired, invalid
 from kgen.runtime.fake.request import Call, Route, parse_rv
 from kgen.runtime.fake.selectors import Predicate, selector
 from kgen.runtime.fake.store import ADDED, DELETED, MODIFIED, Event, Obj, Store, copy
+from kgen.runtime.fake.schema import versions
 
 BOOKMARK, ERROR = "BOOKMARK", "ERROR"
 INITIAL_EVENTS_END = "k8s.io/initial-events-end"
@@ -49,7 +53,7 @@ def start(store: Store, route: Route, call: Call) -> Watch:
     if send_initial == "true" or (send_initial is None and requested in ("", "0")):
         for key, obj in sorted(store.objects[route.info].items()):
             if (not route.namespace or key[0] == route.namespace) and selected(obj):
-                watch.pending.append(_line(ADDED, obj))
+                watch.pending.append(_line(ADDED, versions.as_read(store, route.info, obj)))
         watch.cursor = store.rv
         if bookmarks:
             watch.pending.append(watch.bookmark({INITIAL_EVENTS_END: "true"}))
@@ -117,19 +121,21 @@ class Watch:
             self.store.wake()
 
     def _event_line(self, event: Event) -> bytes | None:
-        if event.info != self.route.info or (self.route.namespace and event.key[0] != self.route.namespace):
+        """The line of a stored event for this watch, in its version, or None."""
+        info = self.route.info
+        if event.info != self.store.storage_of(info) or (self.route.namespace and event.key[0] != self.route.namespace):
             return None
         now_passes = event.type != DELETED and self.selected(event.obj)
         if event.type == DELETED:
-            return _line(DELETED, event.obj) if self.selected(event.obj) else None
+            return _line(DELETED, versions.as_read(self.store, info, event.obj)) if self.selected(event.obj) else None
         was_passing = event.prev is not None and self.selected(event.prev)
         if now_passes:
-            return _line(MODIFIED if was_passing else ADDED, event.obj)
+            return _line(MODIFIED if was_passing else ADDED, versions.as_read(self.store, info, event.obj))
         if was_passing and event.prev is not None:
             # left the selection: the previous state, at this event's resourceVersion
             gone: Obj = copy(event.prev)
             gone["metadata"]["resourceVersion"] = str(event.rv)
-            return _line(DELETED, gone)
+            return _line(DELETED, versions.as_read(self.store, info, gone))
         return None
 
     def poll(self) -> tuple[bytes, float | None, bool, int]:

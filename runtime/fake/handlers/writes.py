@@ -43,6 +43,7 @@ from kgen.runtime.fake.errors import Failure, bad_request, conflict, details, qu
 from kgen.runtime.fake.schema.fieldmanagers import field_manager, record_scale_update, status_reset_fields
 from kgen.runtime.fake.request import Call, Route
 from kgen.runtime.fake.handlers import strategy
+from kgen.runtime.fake.schema import versions
 from kgen.runtime.fake.schema.decode import decoded, go_numbers
 from kgen.runtime.fake.schema.defaulting import data_version, with_zeros
 from kgen.runtime.fake.store import Obj, Store, builtin, copy, meta, now
@@ -261,28 +262,31 @@ def stored_extras(route: Route, applied: Mapping[str, Any]) -> Obj:
 
 def save(store: Store, route: Route, stored: Obj, new: Obj, dry_run: bool, extras: Obj | None = None) -> Obj:
     """Writes ``new`` over ``stored`` unless nothing changed (neither holding ``stored_extras``:
-    ``extras`` are the new object's); finishes a deletion whose last finalizer is gone."""
-    key = (route.info, route.key)
+    ``extras`` are the new object's); finishes a deletion whose last finalizer is gone. Both are
+    in the route's version, and so is the answer; what is compared and written is the object in
+    its storage version (``versions.as_stored``: a multi-version custom resource's)."""
+    key = (store.storage_of(route.info), route.key)
     extras = extras or {}
     # The strategy's own changes come after the field manager saw the request's object.
     strategy.prepare_for_update(route.info, route.subresource, stored, new)
-    new = stored_form(route.info, new)
-    unchanged = json_equal(_without_times(new), _without_times(stored))  # JSON's equality: 1 is not true
+    new = versions.as_stored(store, route.info, stored_form(route.info, new))
+    raw = store.objects[route.info].get(route.key, stored)  # as stored (``stored`` itself for one version)
+    unchanged = json_equal(_without_times(new), _without_times(raw))  # JSON's equality: 1 is not true
     if unchanged and not extras and not store.extras.get(key):
         return stored
     if dry_run:
-        return new
+        return versions.as_read(store, route.info, new)
     new_meta = meta(new)
     if new_meta.get("deletionTimestamp") and not new_meta.get("finalizers"):
         # The registry's Update deletes instead of writing (shouldDeleteDuringUpdate): one
         # DELETED event, and the answer carries the resourceVersion the object had.
-        new_meta["resourceVersion"] = resource_version_of(stored)
-        store.commit(route.info, route.key, None, stored)
-        return new
-    store.commit(route.info, route.key, new, stored)
+        new_meta["resourceVersion"] = resource_version_of(raw)
+        store.commit(route.info, route.key, None, raw)
+        return versions.as_read(store, route.info, new)
+    store.commit(route.info, route.key, new, raw)
     if extras:
         store.extras[key] = extras
-    return new
+    return versions.as_read(store, route.info, new)
 
 
 def stored_form(info: ResourceInfo, obj: Obj) -> Obj:
@@ -303,12 +307,15 @@ def record_update(store: Store, route: Route, call: Call, old: Obj | None, new: 
     resource's object as the request made it, before the strategy dropped a part: the apiserver's
     field manager types that one, and where it does not type (``status: {count: "x"}`` on the main
     resource, a wrongly typed spec through ``/status``) the old entries stay from 1.37 (none on a
-    create); before 1.37 every entry goes (the fake's release: ``ResourceInfo.generated_from``)."""
+    create); before 1.37 every entry goes (the fake's release: ``ResourceInfo.generated_from``).
+    So too when the object does not convert to the apiVersion of an entry (a multi-version custom
+    resource's write in a version with a field the entry's version lacks: ``conversion_error``)."""
     if route.subresource == "scale" and old is not None:
         entries = record_scale_update(route.info.api_version, old, new, call.manager, now())
     else:
         fm = field_manager(store, route.info, route.subresource)
-        if request is not None and not builtin(route.info.group) and not fm.converts(decoded(route.info, request)):
+        untyped = request is not None and not builtin(route.info.group) and not fm.converts(decoded(route.info, request))
+        if untyped or fm.conversion_error(old, new) is not None:
             kept = old is not None and _minor(route.info.generated_from or data_version()) >= _KEEPS_ENTRIES_SINCE
             entries = meta(old).get("managedFields") if kept and old is not None else None
         else:

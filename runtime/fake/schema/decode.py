@@ -28,8 +28,10 @@ A built-in object is then defaulted as the apiserver's decoding defaults it (Set
 Custom resources are not decoded into Go types: their ``metadata`` is coerced to ``ObjectMeta``
 like any other's (its unknown fields dropped and reported first), then the rest is pruned by the
 CRD's structural schema (``kgen.runtime.fake.schema.pruning``), taken from the generated package the
-kind's model comes from. A kind with no generated model (registered on the tracker without one,
-as the field manager reads it too: schemaless) keeps everything outside ``metadata``.
+kind's model comes from, and defaulted by the version's schema (structural defaulting: a missing
+field with a ``default`` gets it, and the defaults inside it; a null of a non-nullable field was
+pruned first, so it is defaulted too). A kind with no generated model (registered on the tracker
+without one, as the field manager reads it too: schemaless) keeps everything outside ``metadata``.
 
 The schemas are the generated model classes (msgspec Structs with their wire names and required
 fields), found by apiVersion and kind among the loaded ``Model`` subclasses: the generated fake
@@ -38,6 +40,7 @@ clientset imports every typed client, and with them every built-in model.
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 from importlib import resources
@@ -48,6 +51,7 @@ import sys
 
 from kgen.runtime.apimachinery.mergeschema import TypeSchema
 from kgen.runtime.apimachinery.model import Model
+from kgen.runtime.apimachinery.validation.schemas import validation_schemas
 from kgen.runtime.fake.store import Obj, builtin
 from kgen.runtime.fake.schema import defaulting
 from kgen.runtime.fake.schema.pruning import crd_schema, prune
@@ -56,9 +60,12 @@ from kgen.runtime.gentype.resource import ResourceInfo
 _TOP_LEVEL_STRUCTS = ("spec", "status")
 
 
-def decoded(info: ResourceInfo, obj: Obj, *, numbers: bool = True) -> Obj:
+def decoded(info: ResourceInfo, obj: Obj, *, numbers: bool = True, defaults: bool = True) -> Obj:
     """``obj`` as the apiserver stores it after decoding: pruned, empty maps and slices omitted;
-    a custom resource's numbers as Go writes them (``go_numbers``) unless ``numbers`` is False."""
+    a custom resource's numbers as Go writes them (``go_numbers``) unless ``numbers`` is False,
+    and its schema's defaults applied unless ``defaults`` is False (a multi-version resource's
+    stored object read in another version is pruned by it, not defaulted:
+    ``kgen.runtime.fake.schema.versions``)."""
     model = model_for(info.api_version, info.kind) if builtin(info.group) else None
     if model is not None:
         struct = struct_of(model)
@@ -76,7 +83,68 @@ def decoded(info: ResourceInfo, obj: Obj, *, numbers: bool = True) -> Obj:
         obj = {**obj, "metadata": metadata}
     root = _custom_resource_schema(info)
     pruned = prune(obj, root, _coerce_meta)[0] if root is not None else obj
+    if defaults and root is not None:
+        pruned = _crd_defaulted(info, pruned)
     return go_numbers(pruned) if numbers else pruned
+
+
+def _crd_defaulted(info: ResourceInfo, obj: Obj) -> Obj:
+    """A custom resource defaulted by its version's validation schema (the apiserver's
+    structural defaulting); as it is without a model or schema. ``metadata`` is not defaulted."""
+    model = model_for(info.api_version, info.kind)
+    if model is None or ".models." not in model.__module__:
+        return obj
+    schemas = validation_schemas(model.__module__.split(".models.")[0])
+    try:
+        root = schemas.schema_for(info.api_version, info.kind)
+    except (ImportError, KeyError):
+        return obj
+    if root is None:
+        return obj
+    out = dict(obj)
+    _default_fields(out, root, schemas.definition, root=True)
+    return out
+
+
+def _node(s: Any, resolve: Any) -> dict[str, Any]:
+    """A schema node with its ``$ref`` (or a one-``$ref`` ``allOf``) merged in."""
+    while isinstance(s, dict):
+        all_of = s.get("allOf")
+        if "$ref" not in s and isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict) and "$ref" in all_of[0]:
+            s = {**all_of[0], **{k: v for k, v in s.items() if k != "allOf"}}
+        elif isinstance(s.get("$ref"), str):
+            s = {**resolve(s["$ref"].rsplit("/", 1)[-1]), **{k: v for k, v in s.items() if k != "$ref"}}
+        else:
+            return s
+    return {}
+
+
+def _defaulted_value(value: Any, s: Any, resolve: Any) -> Any:
+    node = _node(s, resolve)
+    if isinstance(value, dict):
+        out = dict(value)
+        _default_fields(out, node, resolve)
+        return out
+    if isinstance(value, list) and isinstance(node.get("items"), dict):
+        return [_defaulted_value(item, node["items"], resolve) for item in value]
+    return value
+
+
+def _default_fields(value: Obj, s: Any, resolve: Any, root: bool = False) -> None:
+    """Defaults ``value``'s fields in place: its present ones below, its missing ones with a default."""
+    node = _node(s, resolve)
+    props = node.get("properties")
+    if isinstance(props, dict) and props:
+        for key, item in list(value.items()):
+            if key in props and not (root and key == "metadata"):
+                value[key] = _defaulted_value(item, props[key], resolve)
+        for key, sub in props.items():
+            sub_node = _node(sub, resolve)
+            if key not in value and "default" in sub_node and not (root and key == "metadata"):
+                value[key] = _defaulted_value(copy.deepcopy(sub_node["default"]), sub_node, resolve)
+    elif isinstance(node.get("additionalProperties"), dict):
+        for key, item in list(value.items()):
+            value[key] = _defaulted_value(item, node["additionalProperties"], resolve)
 
 
 def go_numbers(value: Any) -> Any:

@@ -8,7 +8,9 @@ resource, and its status subresource resets what its status strategy does
 ``spec`` and, for some kinds, parts of its metadata). A custom resource's schema is the merge schema of
 the generated package its model comes from; a kind with no generated model (registered on the
 tracker without one) is read as the common CRD that declares ``spec`` and ``status`` and
-preserves unknown fields inside them (``smdschema.SCHEMALESS``).
+preserves unknown fields inside them (``smdschema.SCHEMALESS``). A multi-version custom resource's
+field manager knows its other registered versions' schemas, which entries recorded there convert
+to (``kgen.runtime.fake.schema.versions.other_versions``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from kgen.runtime.apimachinery.structured_merge_diff.fieldpath import Path, Path
 from kgen.runtime.apimachinery.mergeschema import schema_for
 from kgen.runtime.apimachinery.util.managedfields.scalehandler import SCALE_API_VERSION, to_parent, to_subresource
 from kgen.runtime.fake.schema.decode import model_for
+from kgen.runtime.fake.schema.versions import other_versions
 from kgen.runtime.fake.store import Store, builtin
 from kgen.runtime.gentype.resource import ResourceInfo
 
@@ -43,7 +46,7 @@ def field_manager(store: Store, info: ResourceInfo, subresource: str) -> FieldMa
     ts = schema_for(api_version, kind, package=package) if package else None
     if ts is None:
         return FieldManager(api_version, kind, subresource, schemaless=True, reset_fields=reset)
-    return FieldManager(api_version, kind, subresource, schema=ts, reset_fields=reset)
+    return FieldManager(api_version, kind, subresource, schema=ts, reset_fields=reset, versions=other_versions(store, info))
 
 
 _STATUS_RESETS: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {

@@ -18,9 +18,9 @@ tests/integration/test_fake_vs_server.py (the ``strict-custom-resource`` scenari
 An object declaring neither ``properties`` nor ``additionalProperties`` (``type: object``
 alone: the generator's untyped map, without preserve-unknown-fields) keeps no field at all. A
 ``null`` a declared, non-nullable field or a typed ``additionalProperties`` value holds is
-dropped without a word (``PruneNonNullableNullsWithoutDefaults``; the fake knows no defaults, so
-it drops the null of a field that has one too, where the server would default it, and the merge
-schema does not say whether ``additionalProperties`` is nullable: its nulls always go). An
+dropped without a word (``PruneNonNullableNullsWithoutDefaults``; the null of a field with a
+default goes too, and ``decode`` then defaults the field, as the server does; the merge schema
+does not say whether ``additionalProperties`` is nullable: its nulls always go). An
 ``x-kubernetes-embedded-resource`` keeps ``apiVersion``, ``kind`` and ``metadata``, and its
 ``metadata`` is coerced to ObjectMeta (``schemaobjectmeta.Coerce``), its unknowns reported after
 the pruned paths, in the order the walk meets them.

@@ -43,7 +43,7 @@ from kgen.runtime.apimachinery.util.managedfields.managedfields import (
     APPLY, UPDATE, ApplyConflict, Times, build_manager_identifier, seconds, decode_managed_fields, encode_managed_fields,
 )
 from kgen.runtime.apimachinery.mergeschema import TypeSchema, schema_for
-from kgen.runtime.apimachinery.structured_merge_diff.merge import Conflicts, Managers, Updater, VersionedSet
+from kgen.runtime.apimachinery.structured_merge_diff.merge import Conflicts, ConversionError, Managers, Updater, VersionedSet
 from kgen.runtime.apimachinery.structured_merge_diff.schema import SCHEMALESS, atom_for
 from kgen.runtime.apimachinery.structured_merge_diff.typed.value import MISSING, ValidationError, validate
 
@@ -107,11 +107,14 @@ class FieldManager:
     spec and status declared, their contents deduced, as a CRD preserving unknown fields there).
     A custom resource's object is unstructured on the apiserver, so its entries' FieldsV1 keys
     are written sorted as strings; a built-in kind's keep structured-merge-diff's order
-    (``managedfields.encode_managed_fields``).
+    (``managedfields.encode_managed_fields``). ``versions``: the schemas of the kind's other
+    apiVersions (a multi-version CRD's), which the object must type in where an entry was
+    recorded at one of them (``merge.Updater.check_conversions``).
     """
 
     def __init__(self, api_version: str, kind: str, subresource: str = "", *, schema: TypeSchema | None = None,
-                 reset_fields: Iterable[tuple[str, ...]] = (), schemaless: bool = False) -> None:
+                 reset_fields: Iterable[tuple[str, ...]] = (), schemaless: bool = False,
+                 versions: Mapping[str, TypeSchema] | None = None) -> None:
         self.api_version, self.kind, self.subresource = api_version, kind, subresource
         self._custom = schema is not None or schemaless
         if schemaless:
@@ -122,7 +125,7 @@ class FieldManager:
                 raise ValueError(f"no merge schema for {api_version} {kind}: generate its package first")
             self._ref = atom_for(ts)
         ignored = Set([tuple(PathElement.field(f) for f in path) for path in reset_fields])
-        self._updater = Updater(self._ref, ignored)
+        self._updater = Updater(self._ref, ignored, {v: atom_for(ts) for v, ts in (versions or {}).items()})
         self._last_applied = LastApplied(self._ref, api_version)
 
     # -- public API ---------------------------------------------------------------------------
@@ -179,6 +182,19 @@ class FieldManager:
         except (ValueError, ValidationError):
             return False
         return True
+
+    def conversion_error(self, live: Mapping[str, Any] | None, new: Mapping[str, Any]) -> str | None:
+        """Why an update of ``live`` to ``new`` cannot convert to the apiVersion of one of
+        ``live``'s entries (``failed to convert new object: ...``), or None. ``UpdateNoErrors``
+        then records nothing, as for any other error of the field manager."""
+        if live is None:
+            return None
+        managed, _ = self._decode_or_empty(_meta(live).get("managedFields"))
+        try:
+            self._updater.check_conversions(live, new, self.api_version, managed, _CURRENT_OPERATION)
+        except ConversionError as e:
+            return str(e)
+        return None
 
     def empty(self) -> dict[str, Any]:
         """The kind's empty Go value as structured-merge-diff reads it (``New()``)."""
@@ -266,6 +282,8 @@ class FieldManager:
             raise FieldManagerError(500, f"failed to create typed live object ({self._gvknn(live)}): {e}") from None
         try:
             return self._updater.apply(live, config, self.api_version, dict(managed), identifier, force)
+        except ConversionError as e:
+            raise FieldManagerError(500, str(e)) from None
         except ValidationError as e:
             raise FieldManagerError(500, f"failed to merge config: {e}") from None
 
