@@ -9,6 +9,13 @@ so sources must be asyncio informers (``AsyncSharedIndexInformer``), whose handl
 ``await controller.start(stop)`` waits for the sources' sync, runs the workers until ``stop``
 (an ``asyncio.Event``) is set, then shuts the queue down and lets the workers finish what is in
 flight and queued within ``graceful_timeout``; workers still running then are cancelled.
+
+``reconcile_timeout``, ``recover_panic`` and ``max_retries`` as on threads (controller.py's
+docstring), except that a timeout cancels the reconcile's task at the deadline: the reconcile
+sees ``CancelledError`` at its current await, and the request is requeued with a
+``ReconcileTimeout`` error. Code that runs without awaiting (a CPU-bound loop, a blocking call)
+cannot be interrupted there either; the timeout then takes effect at its next await.
+``on_give_up`` may be a coroutine function.
 """
 
 from __future__ import annotations
@@ -19,9 +26,9 @@ import logging
 import time
 from typing import Any
 
-from kgen.runtime.controller.controller import ControllerCore
+from kgen.runtime.controller.controller import ControllerCore, GiveUpHook
 from kgen.runtime.controller.metrics import Registry, WorkqueueMetrics
-from kgen.runtime.controller.outcome import as_result
+from kgen.runtime.controller.outcome import as_result, is_panic
 from kgen.runtime.controller.reconcile import AsyncReconciler, AsyncReconcilerFunc, Request, Result
 from kgen.runtime.controller.source import Source
 from kgen.runtime.util.workqueue import AsyncRateLimitingQueue, RateLimiter, default_controller_rate_limiter
@@ -46,9 +53,14 @@ class AsyncController(ControllerCore):
         rate_limiter: RateLimiter[Request] | None = None,
         registry: Registry | None = None,
         cache_sync_timeout: float = 120.0,
+        reconcile_timeout: float | None = None,
+        recover_panic: bool = True,
+        max_retries: int | None = None,
+        on_give_up: GiveUpHook | None = None,
     ) -> None:
         super().__init__(name, max_concurrent_reconciles=max_concurrent_reconciles, registry=registry,
-                         cache_sync_timeout=cache_sync_timeout)
+                         cache_sync_timeout=cache_sync_timeout, reconcile_timeout=reconcile_timeout,
+                         recover_panic=recover_panic, max_retries=max_retries, on_give_up=on_give_up)
         method: Any = reconciler.reconcile if isinstance(reconciler, AsyncReconciler) else reconciler
         if not inspect.iscoroutinefunction(method):
             raise TypeError(f"controller {name}: the asyncio controller needs an async reconcile, not {method!r}")
@@ -82,7 +94,9 @@ class AsyncController(ControllerCore):
                 for i in range(self.max_concurrent_reconciles)
             ]
             log.info("controller %s: started %d workers", self.name, len(workers))
-            await stop.wait()
+            stopped = asyncio.create_task(stop.wait())
+            await asyncio.wait([stopped, *workers], return_when=asyncio.FIRST_COMPLETED)  # stop, or a crash
+            stopped.cancel()
             log.info("controller %s: shutdown signal received, waiting for all workers to finish", self.name)
             self.queue.shut_down()
             _, late = await asyncio.wait(workers, timeout=graceful_timeout)
@@ -94,9 +108,11 @@ class AsyncController(ControllerCore):
             self.queue.shut_down()
             for source in sources:
                 source.stop()
+        if self._crash is not None:
+            raise self._crash
 
     async def _worker(self) -> None:
-        while await self.process_next_work_item():
+        while self._crash is None and await self.process_next_work_item():
             pass
 
     async def process_next_work_item(self) -> bool:
@@ -117,9 +133,29 @@ class AsyncController(ControllerCore):
         """One reconcile and controller-runtime's rules on its outcome."""
         started = time.monotonic()
         result: Result | None = None
-        error: Exception | None = None
+        error: BaseException | None = None
         try:
-            result = as_result(await self._reconcile(request))
-        except Exception as e:  # noqa: BLE001 - any failure is retried with backoff
+            if self.reconcile_timeout is None:
+                result = as_result(await self._reconcile(request))
+            else:
+                deadline = asyncio.timeout(self.reconcile_timeout)
+                try:
+                    async with deadline:
+                        result = as_result(await self._reconcile(request))
+                except TimeoutError as e:
+                    if not deadline.expired():
+                        raise  # the reconcile's own TimeoutError: an error like any other
+                    raise self.timeout_error(request, time.monotonic() - started) from e
+        except Exception as e:  # noqa: BLE001 - errors and recovered panics are retried with backoff
+            if is_panic(e) and not self.panicked(request, e):
+                self.queue.forget(request)
+                return
             error = e
-        self.finish(request, result, error, started)
+        given_up = self.finish(request, result, error, started)
+        if given_up is not None and self.on_give_up is not None:
+            try:
+                outcome = self.on_give_up(request, given_up)
+                if inspect.isawaitable(outcome):
+                    await outcome
+            except Exception:  # noqa: BLE001 - a failing hook is logged; the controller goes on
+                log.exception("controller %s: on_give_up failed for %s", self.name, request)

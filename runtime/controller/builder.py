@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.controller.async_controller import AsyncController
-from kgen.runtime.controller.controller import Controller, ReconcileFn
+from kgen.runtime.controller.controller import Controller, GiveUpHook, ReconcileFn
 from kgen.runtime.controller.handler import (
     EnqueueRequestForObject,
     EnqueueRequestForOwner,
@@ -68,6 +68,7 @@ class _BuilderCore:
         self._max_concurrent_reconciles = 1
         self._rate_limiter: RateLimiter[Request] | None = None
         self._for_only_metadata = False
+        self._options: dict[str, Any] = {}
 
     def _informer(self, model: type[T], only_metadata: bool = False) -> Informer[Any]:
         informer: Informer[Any] = self._manager.cache.informer_for(model, only_metadata=only_metadata)
@@ -127,8 +128,16 @@ class _BuilderCore:
         return self
 
     def with_options(
-        self, *, max_concurrent_reconciles: int | None = None, rate_limiter: RateLimiter[Request] | None = None
+        self, *, max_concurrent_reconciles: int | None = None, rate_limiter: RateLimiter[Request] | None = None,
+        reconcile_timeout: float | None = None, recover_panic: bool | None = None, max_retries: int | None = None,
+        on_give_up: GiveUpHook | None = None,
     ) -> Self:
+        """controller.Options: workers, rate limiter, ``reconcile_timeout`` (seconds),
+        ``recover_panic`` (default True), ``max_retries`` and ``on_give_up`` (see controller.py)."""
+        for key, value in (("reconcile_timeout", reconcile_timeout), ("recover_panic", recover_panic),
+                           ("max_retries", max_retries), ("on_give_up", on_give_up)):
+            if value is not None:
+                self._options[key] = value
         if max_concurrent_reconciles is not None:
             self._max_concurrent_reconciles = max_concurrent_reconciles
         if rate_limiter is not None:
@@ -169,7 +178,7 @@ class Builder(_BuilderCore):
         controller = Controller(
             name, reconciler, max_concurrent_reconciles=self._max_concurrent_reconciles,
             rate_limiter=self._rate_limiter, registry=self._manager.registry,
-            cache_sync_timeout=self._manager.cache.sync_timeout,
+            cache_sync_timeout=self._manager.cache.sync_timeout, **self._options,
         )
         self._wire(controller)
         self._manager.add(controller)
@@ -190,7 +199,7 @@ class AsyncBuilder(_BuilderCore):
         controller = AsyncController(
             name, reconciler, max_concurrent_reconciles=self._max_concurrent_reconciles,
             rate_limiter=self._rate_limiter, registry=self._manager.registry,
-            cache_sync_timeout=self._manager.cache.sync_timeout,
+            cache_sync_timeout=self._manager.cache.sync_timeout, **self._options,
         )
         self._wire(controller)
         self._manager.add(controller)

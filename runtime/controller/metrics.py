@@ -7,6 +7,7 @@ three sets are published here, under the same names and labels:
 - ``controller_runtime_reconcile_total{controller,result}`` (result: success, error, requeue,
   requeue_after; all four at 0 from the start, as controller-runtime's initMetrics does),
   ``controller_runtime_reconcile_errors_total``, ``controller_runtime_terminal_reconcile_errors_total``,
+  ``controller_runtime_reconcile_panics_total``, ``controller_runtime_reconcile_timeouts_total``,
   ``controller_runtime_reconcile_time_seconds`` (controller-runtime's buckets),
   ``controller_runtime_max_concurrent_reconciles`` and ``controller_runtime_active_workers``;
 - ``workqueue_*{name,controller}`` through the workqueue's ``MetricsProvider`` (``WorkqueueMetrics``);
@@ -183,6 +184,10 @@ class ControllerMetrics:
         self.terminal_errors = counter(
             "controller_runtime_terminal_reconcile_errors_total", "Total number of terminal reconciliation errors per controller"
         )
+        self.panics = counter("controller_runtime_reconcile_panics_total", "Total number of reconciliation panics per controller")
+        self.timeouts = counter(
+            "controller_runtime_reconcile_timeouts_total", "Total number of reconciliation timeouts per controller"
+        )
         self.time = registry.family(
             "controller_runtime_reconcile_time_seconds", "histogram", "Length of time per reconciliation per controller",
             ("controller",), RECONCILE_TIME_BUCKETS,
@@ -201,6 +206,8 @@ class ControllerMetrics:
             self.total.labels(self.controller, label).inc(0)
         self.errors.labels(self.controller).inc(0)
         self.terminal_errors.labels(self.controller).inc(0)
+        self.panics.labels(self.controller).inc(0)
+        self.timeouts.labels(self.controller).inc(0)
         self.workers.labels(self.controller).set(max_concurrent_reconciles)
         self.active.labels(self.controller).set(0)
 

@@ -23,9 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from kgen.runtime.controller.reconcile import Request, Result, TerminalError
+import httpx
 
-__all__ = ["Decision", "RequeueQueue", "apply", "as_result", "decide"]
+from kgen.runtime.apimachinery.errors import ApiError
+from kgen.runtime.controller.reconcile import ReconcileError, Request, Result, TerminalError
+
+__all__ = ["Decision", "RequeueQueue", "apply", "as_result", "decide", "is_panic"]
 
 ERROR, REQUEUE_AFTER, REQUEUE, SUCCESS = "error", "requeue_after", "requeue", "success"
 RESULT_LABELS = (ERROR, REQUEUE_AFTER, REQUEUE, SUCCESS)
@@ -67,6 +70,18 @@ def as_result(returned: object) -> Result:
     if not isinstance(returned, Result):
         raise TypeError(f"reconcile must return a Result or None, not {type(returned).__name__}")
     return returned
+
+
+_ERRORS: tuple[type[BaseException], ...] = (ApiError, ReconcileError, TerminalError, OSError, httpx.HTTPError)
+"""What a reconciler raises as Go returns an ``error``: anything else escaping it is a panic."""
+
+
+def is_panic(error: BaseException) -> bool:
+    """Whether ``error`` is what Go would have as a panic rather than a returned error: an exception
+    that is not an API error (``ApiError``), a transport error (``OSError``, which includes
+    ``TimeoutError``; ``httpx.HTTPError``), ``ReconcileError`` or ``TerminalError`` — a bug such as
+    ``KeyError``, ``AttributeError`` or ``TypeError``."""
+    return not isinstance(error, _ERRORS)
 
 
 def decide(result: Result | None, error: BaseException | None) -> Decision:

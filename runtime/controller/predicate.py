@@ -9,6 +9,8 @@ of a watch must say yes. The stock ones keep controller-runtime's rules:
 - ``LabelChangedPredicate`` / ``AnnotationChangedPredicate``: updates whose labels/annotations
   differ (compared as they are, so absent and empty differ, as Go's reflect.DeepEqual has it).
 - ``ResourceVersionChangedPredicate``: drops resyncs (updates with an unchanged resourceVersion).
+- ``LabelSelectorPredicate(selector)``: events whose object's labels a metav1.LabelSelector
+  (matchLabels and matchExpressions) selects; an empty selector selects everything.
 - ``Funcs`` for custom rules (an unset function passes everything), ``new_predicate_funcs(f)``
   for one filter on every event's object, and ``and_``, ``or_``, ``not_``.
 """
@@ -18,11 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from kgen.runtime.apimachinery.labels import Requirement, SelectorError, is_label_value, is_qualified_name
 from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.controller.event import CreateEvent, DeleteEvent, GenericEvent, UpdateEvent
 
 __all__ = [
-    "AnnotationChangedPredicate", "Funcs", "GenerationChangedPredicate", "LabelChangedPredicate", "Predicate",
+    "AnnotationChangedPredicate", "Funcs", "GenerationChangedPredicate", "LabelChangedPredicate", "LabelSelectorPredicate",
+    "Predicate", "label_selector_requirements",
     "ResourceVersionChangedPredicate", "and_", "new_predicate_funcs", "not_", "or_",
 ]
 
@@ -132,6 +136,66 @@ class ResourceVersionChangedPredicate(Predicate[Any]):
         if event.object_old is None or event.object_new is None:
             return False
         return resource_version_of(event.object_new) != resource_version_of(event.object_old)
+
+
+_OPERATORS = {"In": "in", "NotIn": "notin", "Exists": "exists", "DoesNotExist": "!"}
+"""metav1.LabelSelectorOperator → the labels package's selection.Operator."""
+
+
+def _field(value: Any, python: str, wire: str) -> Any:
+    return value.get(wire) if isinstance(value, dict) else getattr(value, python, None)
+
+
+def _requirement(key: str, op: str, values: list[str]) -> Requirement:
+    """labels.NewRequirement's checks, with its messages; several errors are one aggregate ``[a, b]``."""
+    errors = [f'key: Invalid value: "{key}": {e}' for e in is_qualified_name(key)]
+    shown = "[" + ", ".join(f'"{v}"' for v in values) + "]"
+    if op in ("in", "notin") and not values:
+        errors.append(f"values: Invalid value: {shown}: for 'in', 'notin' operators, values set can't be empty")
+    if op == "=" and len(values) != 1:
+        errors.append(f"values: Invalid value: {shown}: exact-match compatibility requires one single value")
+    if op in ("exists", "!") and values:
+        errors.append(f"values: Invalid value: {shown}: values set must be empty for exists and does not exist")
+    for i, value in enumerate(values):
+        errors.extend(f'values[{i}][{key}]: Invalid value: "{value}": {e}' for e in is_label_value(value))
+    if errors:
+        raise SelectorError(errors[0] if len(errors) == 1 else f"[{', '.join(errors)}]")
+    return Requirement(key, op, frozenset(values))
+
+
+def label_selector_requirements(selector: Any) -> list[Requirement]:
+    """metav1.LabelSelectorAsSelector: the requirements of a LabelSelector (a model of any generated
+    package, or its JSON as a dict), ``[]`` (everything) for an empty one; SelectorError for an
+    operator or a key or value the labels package refuses."""
+    requirements = []
+    for key, value in sorted((_field(selector, "match_labels", "matchLabels") or {}).items()):
+        requirements.append(_requirement(key, "=", [value]))
+    for expression in _field(selector, "match_expressions", "matchExpressions") or ():
+        operator = _field(expression, "operator", "operator")
+        if operator not in _OPERATORS:
+            raise SelectorError(f'"{operator}" is not a valid label selector operator')
+        key = _field(expression, "key", "key") or ""
+        requirements.append(_requirement(key, _OPERATORS[operator], list(_field(expression, "values", "values") or ())))
+    return requirements
+
+
+class LabelSelectorPredicate(Funcs[Any]):
+    """predicate.LabelSelectorPredicate: passes the events (every kind; an update by its new object)
+    whose object's labels ``selector`` selects, with metav1.LabelSelector's rules: matchLabels and
+    every matchExpression must hold (In, NotIn, Exists, DoesNotExist), and an empty selector selects
+    everything. Where Go returns an error for a bad selector, the constructor raises SelectorError."""
+
+    def __init__(self, selector: Any) -> None:
+        requirements = label_selector_requirements(selector)
+
+        def keep(obj: Any) -> bool:
+            labels = _metadata_field(obj, "labels") or {}
+            return all(r.matches(labels) for r in requirements)
+
+        super().__init__(
+            create=lambda e: keep(e.object), update=lambda e: keep(e.object_new),
+            delete=lambda e: keep(e.object), generic=lambda e: keep(e.object),
+        )
 
 
 class _Combined(Predicate[T]):

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 __all__ = [
-    "AsyncReconciler", "AsyncReconcilerFunc", "Reconciler", "ReconcilerFunc", "Request", "Result", "TerminalError",
+    "AsyncReconciler", "AsyncReconcilerFunc", "ReconcileError", "ReconcileTimeout", "Reconciler", "ReconcilerFunc", "Request",
+    "Result", "TerminalError",
 ]
 
 
@@ -49,6 +50,18 @@ class Result:
 class TerminalError(Exception):
     """An error that retrying cannot fix (reconcile.TerminalError): counted and logged, never
     requeued. Raise it, or raise ``TerminalError("why") from cause``."""
+
+
+class ReconcileError(Exception):
+    """An error the reconciler means (Go's returned ``error``): counted as a reconcile error and
+    retried with backoff, never as a panic. kgen's API errors (``ApiError``), transport errors
+    (``OSError``, ``httpx.HTTPError``) and ``TerminalError`` are errors too; any other exception
+    escaping a reconcile is a panic (``outcome.is_panic``)."""
+
+
+class ReconcileTimeout(ReconcileError, TimeoutError):
+    """The reconcile ran past the controller's ``reconcile_timeout`` (controller-runtime's
+    "reconciliation timeout"): an error, retried with backoff."""
 
 
 @runtime_checkable

@@ -30,6 +30,7 @@ from kgen.runtime.apimachinery.errors import Conflict, NotFound
 from kgen.runtime.apimachinery.meta import resource_version_of
 from kgen.runtime.controller import AsyncManager, Manager
 from kgen.runtime.controller.cluster.patch import merge_from
+from kgen.runtime.controller.predicate import LabelSelectorPredicate
 from kgen.runtime.controller.patterns.create_or_update import (
     MutateError,
     OperationResult,
@@ -352,3 +353,182 @@ def test_async_helpers(kube_apiserver: KubeAPIServer, admin: httpx.Client, names
                 await client.patch(ConfigMap(metadata=stale.metadata, data={"w": "1"}), merge_from(stale, optimistic_lock=True))
 
     asyncio.run(scenario())
+
+
+# -- LabelSelectorPredicate and controller options ----------------------------------------------
+# One manager runs several controllers of ConfigMaps (CronJobs for max_retries), each seeing only
+# the objects labelled with its own case (a LabelSelectorPredicate on ``case``), so every option is
+# exercised on the real apiserver's events in one start of the manager per flavour.
+
+CASE = "kgen.dev/case"
+SELECTOR = {"matchLabels": {"tier": "web"}, "matchExpressions": [
+    {"key": "env", "operator": "In", "values": ["prod", "staging"]}, {"key": "legacy", "operator": "DoesNotExist"},
+]}
+SELECTOR_STRING = "tier=web,env in (prod,staging),!legacy"
+"""SELECTOR as a selector string: the apiserver's answer to it is what the predicate must pass."""
+PREDICATE_LABELS = {
+    "p-match": {"tier": "web", "env": "prod"}, "p-staging": {"tier": "web", "env": "staging"},
+    "p-dev": {"tier": "web", "env": "dev"}, "p-legacy": {"tier": "web", "env": "prod", "legacy": "1"},
+    "p-notier": {"env": "prod"}, "p-none": {},
+}
+
+
+class Attempts:
+    """What a test reconciler saw, per request name, thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.calls: dict[str, int] = {}
+        self.cancelled: set[str] = set()
+
+    def count(self, name: str) -> int:
+        with self._lock:
+            self.calls[name] = self.calls.get(name, 0) + 1
+            return self.calls[name]
+
+    def of(self, name: str) -> int:
+        with self._lock:
+            return self.calls.get(name, 0)
+
+
+def case_labels(case: str, extra: dict[str, str] | None = None) -> dict[str, str]:
+    return {CASE: case, **(extra or {})}
+
+
+def case_predicate(case: str) -> LabelSelectorPredicate:
+    return LabelSelectorPredicate({"matchLabels": {CASE: case}})
+
+
+def metric(manager: Manager | AsyncManager, name: str, *labels: str) -> float:
+    family = manager.registry.get(name)
+    assert family is not None, name
+    return family.value(*labels)
+
+
+def test_label_selector_predicate_refuses_what_label_selector_as_selector_refuses() -> None:
+    from kgen.runtime.apimachinery.labels import SelectorError
+    from kgen.kubernetes.models.meta.v1 import LabelSelector, LabelSelectorRequirement
+
+    with pytest.raises(SelectorError, match='"Bogus" is not a valid label selector operator'):
+        LabelSelectorPredicate({"matchExpressions": [{"key": "a", "operator": "Bogus"}]})
+    with pytest.raises(SelectorError, match="values set can't be empty"):
+        LabelSelectorPredicate(LabelSelector(match_expressions=[LabelSelectorRequirement(key="a", operator="In")]))
+    with pytest.raises(SelectorError, match="values set must be empty"):
+        LabelSelectorPredicate({"matchExpressions": [{"key": "a", "operator": "Exists", "values": ["x"]}]})
+    with pytest.raises(SelectorError, match="key"):
+        LabelSelectorPredicate({"matchLabels": {"bad key": "x"}})
+
+
+def create_cases(kube: Clientset, namespace: str) -> None:
+    """The predicate's objects (then one of them relabelled to match: an update passes by its new
+    object), and one object per option case."""
+    cms = kube.core_v1.config_maps(namespace)
+    for name, labels in PREDICATE_LABELS.items():
+        cms.create(ConfigMap(metadata=ObjectMeta(name=name, namespace=namespace, labels=labels or None)))
+    relabelled = cms.get("p-dev")
+    assert relabelled.metadata is not None
+    relabelled.metadata.labels = {"tier": "web", "env": "prod"}
+    cms.update(relabelled)
+    for case in ("panic", "error", "timeout"):
+        cms.create(ConfigMap(metadata=ObjectMeta(name=case, namespace=namespace, labels=case_labels(case))))
+    cms.create(ConfigMap(metadata=ObjectMeta(name="p-sentinel", namespace=namespace, labels={"tier": "web", "env": "prod"})))
+
+
+def selected_by_server(kube: Clientset, namespace: str) -> set[str]:
+    return {c.metadata.name for c in kube.core_v1.config_maps(namespace).list(label_selector=SELECTOR_STRING).items
+            if c.metadata and c.metadata.name}
+
+
+def check_options(manager: Manager | AsyncManager, attempts: Attempts, stuck_status: Callable[[], object]) -> None:
+    """What every case must show once the reconciles settled (both flavours)."""
+    # a reconciler that raised a bug twice: two panics, counted as errors, then requeued to success
+    assert attempts.of("panic") == 3
+    assert metric(manager, "controller_runtime_reconcile_panics_total", "panic") == 2
+    assert metric(manager, "controller_runtime_reconcile_errors_total", "panic") == 2
+    # a ReconcileError is an error, not a panic
+    assert attempts.of("error") == 2
+    assert metric(manager, "controller_runtime_reconcile_panics_total", "error") == 0
+    assert metric(manager, "controller_runtime_reconcile_errors_total", "error") == 1
+    # the reconcile past its timeout: counted, an error, requeued; the next one succeeds
+    assert attempts.of("timeout") == 2
+    assert metric(manager, "controller_runtime_reconcile_timeouts_total", "timeout") == 1
+    assert metric(manager, "controller_runtime_reconcile_errors_total", "timeout") == 1
+    # max_retries=3: three attempts, then the terminal condition, and no fourth attempt
+    assert attempts.of("stuck") == 3
+    assert metric(manager, "controller_runtime_reconcile_errors_total", "retries") == 3
+    status = stuck_status()
+    assert status is not None
+
+
+def stuck_condition(admin: httpx.Client, namespace: str) -> dict[str, object] | None:
+    body = admin.get(f"/apis/batch.tutorial.kgen.dev/v1/namespaces/{namespace}/cronjobs/stuck").json()
+    for condition in (body.get("status") or {}).get("conditions") or []:
+        if condition["type"] == "Ready":
+            return dict(condition)
+    return None
+
+
+def check_stuck_condition(condition: dict[str, object] | None) -> None:
+    assert condition is not None
+    assert (condition["status"], condition["reason"]) == ("False", "RetryLimitExceeded")
+    assert "gave up reconciling" in str(condition["message"]) and "after 3 failed attempts: boom" in str(condition["message"])
+    assert condition["observedGeneration"] == 1
+
+
+def test_label_selector_predicate_and_controller_options(
+    kube_apiserver: KubeAPIServer, kube: Clientset, admin: httpx.Client, namespace: str
+) -> None:
+    import time
+
+    from kgen.runtime.controller import GenerationChangedPredicate, Request, controller_managed_by
+    from kgen.runtime.controller.patterns.retry import give_up_with_condition
+    from kgen.runtime.controller.reconcile import ReconcileError
+
+    ensure_crd(admin)
+    manager = Manager(unthrottled_config(kube_apiserver), namespace=namespace)
+    attempts = Attempts()
+    seen: set[str] = set()
+
+    def record(request: Request) -> None:
+        seen.add(request.name)
+
+    def panics_twice(request: Request) -> None:
+        if attempts.count(request.name) <= 2:
+            raise KeyError("a bug")
+
+    def errs_once(request: Request) -> None:
+        if attempts.count(request.name) == 1:
+            raise ReconcileError("meant")
+
+    def slow_once(request: Request) -> None:
+        if attempts.count(request.name) == 1:
+            time.sleep(0.5)  # the workload under test: longer than reconcile_timeout
+
+    def always_fails(request: Request) -> None:
+        attempts.count(request.name)
+        raise ReconcileError("boom")
+
+    controller_managed_by(manager).for_(ConfigMap, predicates=[LabelSelectorPredicate(SELECTOR)]).named("predicate") \
+        .complete(record)
+    for case, reconcile in (("panic", panics_twice), ("error", errs_once)):
+        controller_managed_by(manager).for_(ConfigMap, predicates=[case_predicate(case)]).named(case).complete(reconcile)
+    controller_managed_by(manager).for_(ConfigMap, predicates=[case_predicate("timeout")]).named("timeout") \
+        .with_options(reconcile_timeout=0.2).complete(slow_once)
+    controller_managed_by(manager).for_(CronJob, predicates=[GenerationChangedPredicate()]).named("retries") \
+        .with_options(max_retries=3, on_give_up=give_up_with_condition(manager.client, CronJob, attempts=3)) \
+        .complete(always_fails)
+
+    with running(manager):
+        create_cases(kube, namespace)
+        stuck = cron_key("stuck", namespace)
+        stuck.metadata.resource_version = None  # type: ignore[union-attr]
+        manager.client.create(stuck)
+        wait_for(lambda: "p-sentinel" in seen)
+        assert seen == selected_by_server(kube, namespace)
+        assert {"p-legacy", "p-notier", "p-none"}.isdisjoint(seen)
+        wait_for(lambda: attempts.of("panic") == 3 and attempts.of("error") == 2 and attempts.of("timeout") == 2)
+        wait_for(lambda: all(metric(manager, "controller_runtime_reconcile_total", case, "success") == 1
+                             for case in ("panic", "error", "timeout")))
+        condition = wait_for(lambda: stuck_condition(admin, namespace))
+        check_stuck_condition(condition)
+        check_options(manager, attempts, lambda: condition)
