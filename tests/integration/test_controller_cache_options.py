@@ -261,6 +261,18 @@ def test_field_index_answers_pods_by_node_and_follows_binds_and_deletes(
         assert message.startswith(words + ": ")
         assert "manager.index_field(Pod, 'spec.restartPolicy', extract)" in message
 
+        # A field selector (MatchingFieldsSelector) reads the same index when it is all equalities...
+        n2_pods = cached(n2)
+        assert keys(run.client("list", Pod, field_selector=f"spec.nodeName=={n2}")) == n2_pods \
+            == cr.items("Pod", fieldSelector=f"spec.nodeName=={n2}")
+        # ...and is controller-runtime's error otherwise.
+        for selector in (f"spec.nodeName!={n2}", ""):
+            words = cr.error(op="list", kind="Pod", fieldSelector=selector)
+            assert words == "non-exact field matches are not supported by the cache"
+            with pytest.raises(ValueError) as refused_selector:
+                run.client("list", Pod, field_selector=selector)
+            assert str(refused_selector.value).startswith(words + ": ")
+
 
 @pytest.mark.parametrize("flavour", FLAVOURS)
 def test_namespace_restricted_cache_holds_only_its_namespaces_and_refuses_reads_outside(

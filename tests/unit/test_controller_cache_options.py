@@ -14,6 +14,7 @@ from kgen.runtime.controller.cluster.cache import cache_options
 from kgen.runtime.controller.cluster.field_index import (
     IndexNotFoundError,
     by_fields,
+    exact_fields,
     field_index_func,
     field_index_name,
     namespaced_key,
@@ -116,3 +117,14 @@ def test_a_field_with_no_index_is_an_error_naming_it_and_how_to_register_it() ->
         by_fields(indexer, {"x": "y"}, "", "Pod", only_metadata=True)
     with pytest.raises(ValueError, match="matching_fields is empty"):
         by_fields(indexer, {}, "", "Pod")
+
+
+def test_a_field_selector_is_read_as_its_equalities_or_refused_as_controller_runtime_refuses_it() -> None:
+    assert exact_fields("spec.nodeName=n1,metadata.name==p\\,1") == {"spec.nodeName": "n1", "metadata.name": "p,1"}
+    for selector in ("spec.nodeName!=n1", "a=b,c!=d", "", ","):
+        with pytest.raises(ValueError, match="^non-exact field matches are not supported by the cache: "):
+            exact_fields(selector)
+    with pytest.raises(ValueError, match="^invalid selector: 'nodeName'; can't understand 'nodeName'$"):
+        exact_fields("nodeName")
+    with pytest.raises(ValueError, match="unescaped character in value: 61"):
+        exact_fields("a=b=c")

@@ -15,6 +15,7 @@
 // and it answers {"ready": true} once the cache started. Every later line is a read, answered by one line:
 //
 //	{"op": "list", "kind": "Pod", "namespace": "", "fields": {"spec.nodeName": "n1"}, "labels": {"tier": "web"}}
+//	    ("fieldSelector": "spec.nodeName=n1" in place of "fields": MatchingFieldsSelector)
 //	    -> {"items": ["ns/name", ...]}                 (sorted) or {"error": "...", "notFound": false}
 //	{"op": "get", "kind": "ConfigMap", "namespace": "a", "name": "cm"}
 //	    -> {"item": "a/cm", "managedFields": 0}        or {"error": "...", "notFound": true|false}
@@ -63,6 +64,7 @@ type read struct {
 	Namespace string            `json:"namespace"`
 	Name      string            `json:"name"`
 	Fields    map[string]string `json:"fields"`
+	Selector  *string           `json:"fieldSelector"`
 	Labels    map[string]string `json:"labels"`
 }
 
@@ -159,6 +161,13 @@ func answer(ctx context.Context, c cache.Cache, r read) map[string]any {
 		}
 		if len(r.Fields) > 0 {
 			opts = append(opts, client.MatchingFields(r.Fields))
+		}
+		if r.Selector != nil {
+			selector, err := fields.ParseSelector(*r.Selector)
+			if err != nil {
+				return failed(err)
+			}
+			opts = append(opts, client.MatchingFieldsSelector{Selector: selector})
 		}
 		if len(r.Labels) > 0 {
 			opts = append(opts, client.MatchingLabels(r.Labels))

@@ -63,18 +63,22 @@ class AsyncClient:
     async def list_metadata(
         self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None, *,
         matching_labels: Mapping[str, str] | None = None, matching_fields: Mapping[str, str] | None = None,
+        field_selector: str | object | None = None,
     ) -> list[Any]:
         """``list``, of the cached PartialObjectMetadata of ``model``'s objects."""
         return await self.cache.list_metadata(
-            model, namespace, label_selector, matching_labels=matching_labels, matching_fields=matching_fields)
+            model, namespace, label_selector, matching_labels=matching_labels, matching_fields=matching_fields,
+            field_selector=field_selector)
 
     async def list(
         self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None, *,
         matching_labels: Mapping[str, str] | None = None, matching_fields: Mapping[str, str] | None = None,
+        field_selector: str | object | None = None,
     ) -> list[T]:
         """The cached objects of ``model`` (``Client.list``: namespace, labels, indexed fields)."""
         return await self.cache.list(
-            model, namespace, label_selector, matching_labels=matching_labels, matching_fields=matching_fields)
+            model, namespace, label_selector, matching_labels=matching_labels, matching_fields=matching_fields,
+            field_selector=field_selector)
 
     def _for(self, obj: T) -> AsyncResourceClient[T, Any]:
         return _resource_client(self._rest, type(obj), namespace_of(obj) or None)

@@ -175,11 +175,12 @@ class Cache(CacheCore[SharedIndexInformer[Any]]):
     def list(
         self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None, *,
         matching_labels: Mapping[str, str] | None = None, matching_fields: Mapping[str, str] | None = None,
+        field_selector: str | object | None = None,
     ) -> list[T]:
         """The cached objects of ``model`` (in ``namespace``, matching ``label_selector`` or
-        ``matching_labels``, with each indexed field of ``matching_fields`` equal to its value, if
-        given); waits for a new informer's sync."""
-        return self._synced(model, False).list(namespace, label_selector, matching_labels, matching_fields)
+        ``matching_labels``, with each indexed field of ``matching_fields`` (or of an exact
+        ``field_selector``) equal to its value, if given); waits for a new informer's sync."""
+        return self._synced(model, False).list(namespace, label_selector, matching_labels, matching_fields, field_selector)
 
     def get_metadata(self, model: type[T], name: str, namespace: str | None = None) -> Any:
         """``get``, of the cached PartialObjectMetadata of ``model``'s object."""
@@ -188,6 +189,7 @@ class Cache(CacheCore[SharedIndexInformer[Any]]):
     def list_metadata(
         self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None, *,
         matching_labels: Mapping[str, str] | None = None, matching_fields: Mapping[str, str] | None = None,
+        field_selector: str | object | None = None,
     ) -> builtins.list[Any]:
         """``list``, of the cached PartialObjectMetadata of ``model``'s objects."""
-        return self._synced(model, True).list(namespace, label_selector, matching_labels, matching_fields)
+        return self._synced(model, True).list(namespace, label_selector, matching_labels, matching_fields, field_selector)

@@ -111,20 +111,24 @@ class Client:
     def list_metadata(
         self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None, *,
         matching_labels: Mapping[str, str] | None = None, matching_fields: Mapping[str, str] | None = None,
+        field_selector: str | object | None = None,
     ) -> list[Any]:
         """``list``, of the cached PartialObjectMetadata of ``model``'s objects."""
         return self.cache.list_metadata(
-            model, namespace, label_selector, matching_labels=matching_labels, matching_fields=matching_fields)
+            model, namespace, label_selector, matching_labels=matching_labels, matching_fields=matching_fields,
+            field_selector=field_selector)
 
     def list(
         self, model: type[T], namespace: str | None = None, label_selector: str | object | None = None, *,
         matching_labels: Mapping[str, str] | None = None, matching_fields: Mapping[str, str] | None = None,
+        field_selector: str | object | None = None,
     ) -> list[T]:
         """The cached objects of ``model`` (in ``namespace``, matching ``label_selector`` or
         ``matching_labels``, with each field of ``matching_fields`` equal to its value, read from the
-        field's index: ``Manager.index_field``)."""
+        field's index: ``Manager.index_field``; or of ``field_selector``, equalities only)."""
         return self.cache.list(
-            model, namespace, label_selector, matching_labels=matching_labels, matching_fields=matching_fields)
+            model, namespace, label_selector, matching_labels=matching_labels, matching_fields=matching_fields,
+            field_selector=field_selector)
 
     # -- writes: the server -------------------------------------------------------------------
 

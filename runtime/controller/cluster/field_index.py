@@ -9,6 +9,11 @@ as controller-runtime does: ``<namespace>/<value>`` answers a list in one namesp
 of what it found, the objects every other field's index function also gives the value: an exact
 match per field, nothing else (controller-runtime refuses non-exact field selectors in a cache).
 
+``list(Pod, field_selector="spec.nodeName=n1")`` is the same read (controller-runtime's
+MatchingFieldsSelector): a selector of equalities alone, parsed as apimachinery's
+fields.ParseSelector parses one; any other (``!=``, or no term at all) is controller-runtime's
+"non-exact field matches are not supported by the cache".
+
 A field no index was registered for is an error, as in controller-runtime, whose words (client-go's
 "Index with name field:<f> does not exist") open the message; kgen's adds how to register one.
 controller-runtime checks the fields one at a time and stops at the first that matches nothing,
@@ -23,13 +28,16 @@ from typing import Any, TypeVar
 from kgen.runtime.tools.cache.listers import namespace_of
 from kgen.runtime.tools.cache.store import Indexer, IndexFunc
 
-__all__ = ["ALL_NAMESPACES_KEY", "IndexNotFoundError", "by_fields", "field_index_func", "field_index_name",
-           "namespaced_key"]
+__all__ = ["ALL_NAMESPACES_KEY", "NON_EXACT", "IndexNotFoundError", "by_fields", "exact_fields", "field_index_func",
+           "field_index_name", "namespaced_key"]
 
 T = TypeVar("T")
 
 ALL_NAMESPACES_KEY = "__all_namespaces"
 """controller-runtime's allNamespacesNamespace: the index key prefix of a list across namespaces."""
+
+NON_EXACT = "non-exact field matches are not supported by the cache"
+"""controller-runtime's error for a cached list by a field selector that is not all equalities."""
 
 Extract = Callable[[Any], Iterable[str]]
 """An object's values of an indexed field (controller-runtime's client.IndexerFunc)."""
@@ -73,13 +81,69 @@ def _missing(field: str, kind: str, only_metadata: bool) -> IndexNotFoundError:
     )
 
 
+def _split_terms(selector: str) -> list[str]:
+    """fields' splitTerms: the selector cut at the commas no backslash escapes."""
+    terms, start, escaped = [], 0, False
+    for i, char in enumerate(selector):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == ",":
+            terms.append(selector[start:i])
+            start = i + 1
+    terms.append(selector[start:])
+    return terms
+
+
+def _unescape(value: str) -> str:
+    """fields.UnescapeValue: a backslash before a backslash, a comma or an equals sign stands for it."""
+    out, escaped = [], False
+    for char in value:
+        if escaped:
+            if char not in "\\,=":
+                raise ValueError(f"invalid field selector: invalid escape sequence: \\{char}")
+            out.append(char)
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in ",=":
+            raise ValueError(f"invalid field selector: unescaped character in value: {ord(char)}")
+        else:
+            out.append(char)
+    if escaped:
+        raise ValueError("invalid field selector: invalid escape sequence: \\")
+    return "".join(out)
+
+
+def exact_fields(selector: str | object) -> dict[str, str]:
+    """The field -> value equalities of a field selector (a string, or anything whose ``str()`` is
+    one, such as ``selectors.fields(...)``); ``ValueError`` with controller-runtime's words for a
+    selector that is not all equalities, and with apimachinery's for one that does not parse."""
+    text = str(selector)
+    fields: dict[str, str] = {}
+    for term in sorted(_split_terms(text)):
+        if not term:
+            continue
+        at, op = next(((i, op) for i in range(len(term)) for op in ("!=", "==", "=") if term.startswith(op, i)),
+                      (-1, ""))
+        if at < 0:
+            raise ValueError(f"invalid selector: '{text}'; can't understand '{term}'")
+        if op == "!=":
+            raise ValueError(f"{NON_EXACT}: {term!r} is not an equality (the cache reads an index by value)")
+        fields[term[:at]] = _unescape(term[at + len(op):])
+    if not fields:
+        raise ValueError(f"{NON_EXACT}: the selector {text!r} has no term")
+    return fields
+
+
 def by_fields(
     indexer: Indexer[T], matching_fields: Mapping[str, str], namespace: str, kind: str, only_metadata: bool = False
 ) -> list[T]:
     """The objects whose indexed fields hold each value of ``matching_fields`` (in ``namespace``,
     or every namespace when it is ''): byIndexes."""
     if not matching_fields:
-        raise ValueError("matching_fields is empty: give at least one field and its value")
+        raise ValueError(f"{NON_EXACT}: matching_fields is empty (give at least one field and its value)")
     indexers = indexer.get_indexers()
     for field in matching_fields:
         if field_index_name(field) not in indexers:

@@ -25,7 +25,7 @@ from kgen.runtime.apimachinery.labels import parse
 from kgen.runtime.apimachinery.meta import labels_of
 from kgen.runtime.apimachinery.model import Model
 from kgen.runtime.apimachinery.schema import GroupVersionResource
-from kgen.runtime.controller.cluster.field_index import by_fields
+from kgen.runtime.controller.cluster.field_index import by_fields, exact_fields
 from kgen.runtime.controller.cluster.options import KindConfig
 from kgen.runtime.controller.cluster.scheme import Resource
 from kgen.runtime.gentype.client import AsyncResourceClient, ResourceClient
@@ -163,10 +163,14 @@ class KindInformers(Generic[InformerT]):
 
     def list(
         self, namespace: str | None, label_selector: str | object | None, matching_labels: Mapping[str, str] | None,
-        matching_fields: Mapping[str, str] | None,
+        matching_fields: Mapping[str, str] | None, field_selector: str | object | None = None,
     ) -> list[Any]:
         """The cached objects (in ``namespace``, else every cached one) matching the label selector
-        and the indexed fields."""
+        and the indexed fields (``matching_fields``, or an exact ``field_selector``)."""
+        if field_selector is not None:
+            if matching_fields is not None:
+                raise ValueError("give field_selector or matching_fields, not both")
+            matching_fields = exact_fields(field_selector)
         if matching_labels is not None:
             if label_selector is not None:
                 raise ValueError("give label_selector or matching_labels, not both")
