@@ -16,6 +16,12 @@ its reads outside them are errors (``cache.UnknownNamespaceError``). A cluster-s
 ``namespaces`` and refuses a ``ByObject.namespaces`` (controller-runtime: "type ... is not
 namespaced, but its ByObject.Namespaces setting is not nil").
 
+A kind's ``ByObject`` applies to its metadata-only informer too (controller-runtime keys ByObject
+by the object's GroupVersionKind, PartialObjectMetadata's included). Not carried: per-namespace
+settings (controller-runtime's ``DefaultNamespaces``/``ByObject.Namespaces`` map a namespace to its
+own ``Config``; here every namespace of a kind shares the kind's), ``AllNamespaces`` beside named
+namespaces, and ``ReaderFailOnMissingInformer``.
+
 ``default_transform=None`` leaves kgen's informer default (``kgen.runtime.tools.cache.transform.
 default_transform``: managedFields stripped, repeated metadata strings interned); ``keep_objects``
 keeps each object as the server sent it, managedFields included.
