@@ -532,3 +532,118 @@ def test_label_selector_predicate_and_controller_options(
         condition = wait_for(lambda: stuck_condition(admin, namespace))
         check_stuck_condition(condition)
         check_options(manager, attempts, lambda: condition)
+
+
+def test_async_label_selector_predicate_and_controller_options(
+    kube_apiserver: KubeAPIServer, kube: Clientset, admin: httpx.Client, namespace: str
+) -> None:
+    from kgen.runtime.controller import GenerationChangedPredicate, Request, async_controller_managed_by
+    from kgen.runtime.controller.patterns.retry import async_give_up_with_condition
+    from kgen.runtime.controller.reconcile import ReconcileError
+
+    ensure_crd(admin)
+    attempts = Attempts()
+    seen: set[str] = set()
+
+    async def record(request: Request) -> None:
+        seen.add(request.name)
+
+    async def panics_twice(request: Request) -> None:
+        if attempts.count(request.name) <= 2:
+            raise KeyError("a bug")
+
+    async def errs_once(request: Request) -> None:
+        if attempts.count(request.name) == 1:
+            raise ReconcileError("meant")
+
+    never = asyncio.Event()
+
+    async def blocks_once(request: Request) -> None:
+        if attempts.count(request.name) == 1:
+            try:
+                await never.wait()  # never set: only the timeout's cancellation ends this attempt
+            except asyncio.CancelledError:
+                attempts.cancelled.add(request.name)
+                raise
+
+    async def always_fails(request: Request) -> None:
+        attempts.count(request.name)
+        raise ReconcileError("boom")
+
+    async def scenario() -> None:
+        manager = AsyncManager(unthrottled_config(kube_apiserver), namespace=namespace)
+        async_controller_managed_by(manager).for_(ConfigMap, predicates=[LabelSelectorPredicate(SELECTOR)]) \
+            .named("predicate").complete(record)
+        for case, reconcile in (("panic", panics_twice), ("error", errs_once)):
+            async_controller_managed_by(manager).for_(ConfigMap, predicates=[case_predicate(case)]).named(case) \
+                .complete(reconcile)
+        async_controller_managed_by(manager).for_(ConfigMap, predicates=[case_predicate("timeout")]).named("timeout") \
+            .with_options(reconcile_timeout=0.2).complete(blocks_once)
+        async_controller_managed_by(manager).for_(CronJob, predicates=[GenerationChangedPredicate()]).named("retries") \
+            .with_options(max_retries=3, on_give_up=async_give_up_with_condition(manager.client, CronJob, attempts=3)) \
+            .complete(always_fails)
+        async with async_running(manager):
+            await asyncio.to_thread(create_cases, kube, namespace)
+            stuck = cron_key("stuck", namespace)
+            await manager.client.create(stuck)
+            await eventually(lambda: asyncio.sleep(0, "p-sentinel" in seen))
+            assert seen == await asyncio.to_thread(selected_by_server, kube, namespace)
+            await eventually(lambda: asyncio.sleep(0, all(
+                metric(manager, "controller_runtime_reconcile_total", case, "success") == 1
+                for case in ("panic", "error", "timeout"))))
+            condition = await eventually(lambda: asyncio.to_thread(stuck_condition, admin, namespace))
+            check_stuck_condition(condition)
+            check_options(manager, attempts, lambda: condition)
+            assert attempts.cancelled == {"timeout"}  # the reconcile's await was interrupted at the deadline
+
+    asyncio.run(scenario())
+
+
+def test_a_panic_with_recover_panic_false_stops_the_manager(
+    kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str
+) -> None:
+    from kgen.runtime.controller import Request, async_controller_managed_by, controller_managed_by
+
+    def crash(request: Request) -> None:
+        raise KeyError("a bug")
+
+    async def async_crash(request: Request) -> None:
+        raise KeyError("an async bug")
+
+    manager = Manager(unthrottled_config(kube_apiserver), namespace=namespace)
+    controller_managed_by(manager).for_(ConfigMap, predicates=[case_predicate("crash")]).named("crash") \
+        .with_options(recover_panic=False).complete(crash)
+    failure: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            manager.start()
+        except BaseException as e:  # noqa: BLE001 - the test reads what ended the manager
+            failure.append(e)
+
+    thread = threading.Thread(target=start, name="crash-manager")
+    thread.start()
+    try:
+        assert manager.elected.wait(60)
+        kube.core_v1.config_maps(namespace).create(
+            ConfigMap(metadata=ObjectMeta(name="crash", namespace=namespace, labels=case_labels("crash"))))
+        thread.join(60)
+        assert not thread.is_alive(), "a panic with recover_panic=False did not stop the manager"
+    finally:
+        manager.stop()
+        thread.join(60)
+    assert len(failure) == 1 and isinstance(failure[0], RuntimeError) and "a bug" in str(failure[0]), failure
+    assert metric(manager, "controller_runtime_reconcile_panics_total", "crash") == 1
+    assert metric(manager, "controller_runtime_reconcile_errors_total", "crash") == 0  # never recovered
+
+    async def scenario() -> None:
+        amanager = AsyncManager(unthrottled_config(kube_apiserver), namespace=namespace)
+        async_controller_managed_by(amanager).for_(ConfigMap, predicates=[case_predicate("crash")]).named("crash") \
+            .with_options(recover_panic=False).complete(async_crash)
+        # the ConfigMap exists already: the controller's first list enqueues it
+        with pytest.raises(RuntimeError, match="an async bug"):
+            await asyncio.wait_for(amanager.start(), 60)
+        assert metric(amanager, "controller_runtime_reconcile_panics_total", "crash") == 1
+        assert metric(amanager, "controller_runtime_reconcile_errors_total", "crash") == 0
+
+    asyncio.run(scenario())
