@@ -128,3 +128,38 @@ def test_a_field_selector_is_read_as_its_equalities_or_refused_as_controller_run
         exact_fields("nodeName")
     with pytest.raises(ValueError, match="unescaped character in value: 61"):
         exact_fields("a=b=c")
+
+
+def test_a_manager_on_the_fake_serves_field_indexes_namespaces_and_metadata_only_watches() -> None:
+    """The cache's options on a fake clientset's in-memory apiserver (a controller's unit test)."""
+    import threading
+    import time
+
+    from kgen.kubernetes.fake import FakeClientset
+    from kgen.kubernetes.models.core.v1 import Container
+    from kgen.runtime.controller import Manager, Request, UnknownNamespaceError, controller_managed_by
+
+    cs = FakeClientset(
+        ConfigMap(metadata=ObjectMeta(name="cm", namespace="ns")),
+        *(Pod(metadata=ObjectMeta(name=n, namespace=ns), spec=PodSpec(node_name=node, containers=[Container(name="c", image="x")]))
+          for n, ns, node in (("p1", "ns", "n1"), ("p2", "ns", "n2"), ("p3", "other", "n1"))),
+    )
+    manager = Manager(cs.config, transport=cs.tracker.transport(), cache_options=CacheOptions(namespaces=["ns"]))
+    seen: list[Request] = []
+    controller_managed_by(manager).for_(ConfigMap, only_metadata=True).complete(seen.append)
+    manager.index_field(Pod, "spec.nodeName", nodes)
+    runner = threading.Thread(target=manager.start)
+    runner.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not seen:
+            assert time.monotonic() < deadline, "the metadata-only controller never reconciled"
+            time.sleep(0.05)
+        assert seen == [Request("ns", "cm")]
+        assert [p.metadata.name for p in manager.client.list(Pod, matching_fields={"spec.nodeName": "n1"}) if p.metadata] == ["p1"]
+        assert type(manager.client.get_metadata(ConfigMap, "cm", "ns")).__name__ == "PartialObjectMetadata"
+        with pytest.raises(UnknownNamespaceError):
+            manager.client.get(Pod, "p3", "other")
+    finally:
+        manager.stop()
+        runner.join(30)
