@@ -127,8 +127,8 @@ class KindInformers(Generic[InformerT]):
         resync_period: float | None = None,
     ) -> HandlerRegistration:
         """Add the handlers to each informer (controller-runtime's multiNamespaceInformer)."""
-        registrations: list[HandlerRegistration] = [i.add_event_handler(on_add, on_update, on_delete, resync_period=resync_period)
-                         for i in self.informers.values()]
+        registrations: list[HandlerRegistration] = [
+            i.add_event_handler(on_add, on_update, on_delete, resync_period=resync_period) for i in self.informers.values()]
         return registrations[0] if len(registrations) == 1 else MultiNamespaceRegistration(registrations)
 
     def add_indexers(self, indexers: dict[str, IndexFunc]) -> None:
