@@ -1,7 +1,9 @@
-"""An informer's initial sync against the real apiserver: kgen next to client-go.
+"""An informer's initial sync against the real apiserver: kgen next to client-go, on small
+objects (ConfigMaps) and on realistic Pods.
 
 One namespace holds N ConfigMaps (10,000 by default; seeded: labels, annotations and ~1 KB of
-data each). A run starts a fresh informer factory for the namespace's ConfigMaps and is timed
+data each), another N Pods (bench/scale_fill.py: bench/pods.py's Deployment pods, created with
+their status). A run starts a fresh informer factory for one namespace's objects and is timed
 from ``start()`` until a handler has been handed all N objects and its registration has synced
 (client-go: ``HasSyncedChecker``), with WatchList on (one watch with ``sendInitialEvents``) and
 off (a list, then a watch). Measured in the same run, on the same server and objects:
@@ -14,7 +16,9 @@ off (a list, then a watch). Measured in the same run, on the same server and obj
   that decodes every object can hardly go below.
 
 Every client runs unthrottled (QPS -1): the figures are the clients', not a rate limiter's.
-Runs alternate between modes, ``repeats`` each; figures are medians.
+Runs alternate between modes, ``repeats`` each; figures are medians. The goals (issue 36) are on
+small objects: a sync within ``GOAL_VS_LIST`` of the bare list and ``GOAL_VS_CLIENT_GO`` of
+client-go on JSON; the Pods rows print the same ratios, for information.
 """
 
 from __future__ import annotations
@@ -35,17 +39,45 @@ from .generation import REPO
 from .report import Row, Table, seconds, times
 
 NAMESPACE = "bench-informer-sync"
+POD_NAMESPACE = "bench-informer-pods"
 PAGE_SIZE = 500
 TIMEOUT = 600.0
+GOAL_VS_LIST = 1.1
+"""The goal on ConfigMaps: kgen's sync ÷ kgen's bare paginated list at most this."""
+GOAL_VS_CLIENT_GO = 0.8
+"""The goal on ConfigMaps: kgen's sync ÷ client-go's (JSON) at most this."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind the bench syncs: its name in the table, its namespace, the resource client-go's
+    ``-resource`` names and the generated factory's accessor."""
+
+    title: str
+    namespace: str
+    resource: str
+    accessor: str  # core_v1.<accessor>() on a factory, core_v1.<accessor>(namespace) on a clientset
+    has_goal: bool
+
+
+CONFIG_MAPS = Kind("ConfigMaps", NAMESPACE, "configmaps", "config_maps", True)
+PODS = Kind("Pods", POD_NAMESPACE, "pods", "pods", False)
+KINDS = (CONFIG_MAPS, PODS)
+
+
+@dataclass(frozen=True)
+class KindTimes:
+    kind: Kind
+    #: (client, WatchList on?) → median seconds; ``client`` is kgen, kgen-async or client-go.
+    sync: dict[tuple[str, bool], float]
+    paginated_list: float
 
 
 @dataclass(frozen=True)
 class SyncTimes:
     objects: int
     repeats: int
-    #: (client, WatchList on?) → median seconds; ``client`` is kgen, kgen-async or client-go.
-    sync: dict[tuple[str, bool], float]
-    paginated_list: float
+    kinds: list[KindTimes]
     #: Why client-go's rows are empty, when they are.
     client_go_missing: str = ""
 
@@ -87,14 +119,14 @@ async def _fill(kubeconfig: str, objects: int, seed: int) -> None:
         await asyncio.gather(*(create(body) for body in bodies))
 
 
-def _filled(kubeconfig: str) -> bool:
-    """Whether the bench's namespace exists on that cluster (filled by an earlier run)."""
+def _filled(kubeconfig: str, namespace: str) -> bool:
+    """Whether ``namespace`` exists on that cluster (filled by an earlier run)."""
     from kgen.kubernetes import Clientset
     from kgen.runtime.apimachinery.errors import NotFound
 
     with Clientset(_config(kubeconfig)) as cs:
         try:
-            cs.core_v1.namespaces().get(NAMESPACE)
+            cs.core_v1.namespaces().get(namespace)
         except NotFound:
             return False
     return True
@@ -139,11 +171,11 @@ class KgenRuns:
         self.loop.run_until_complete(self.async_clientset.close())
         self.loop.close()
 
-    def sync(self, watch_list: bool) -> float:
+    def sync(self, watch_list: bool, kind: Kind = CONFIG_MAPS) -> float:
         from kgen.kubernetes.informers.factory import SharedInformerFactory
 
-        factory = SharedInformerFactory(self.clientset, namespace=NAMESPACE, watch_list=watch_list)
-        informer = factory.core_v1.config_maps().informer
+        factory = SharedInformerFactory(self.clientset, namespace=kind.namespace, watch_list=watch_list)
+        informer = getattr(factory.core_v1, kind.accessor)().informer
         all_seen = threading.Event()
         seen = _Counter(self.objects, all_seen.set)
         registration = informer.add_event_handler(on_add=seen.add)
@@ -161,14 +193,14 @@ class KgenRuns:
             factory.shutdown()
         return elapsed
 
-    def async_sync(self, watch_list: bool) -> float:
-        return self.loop.run_until_complete(self._async_sync(watch_list))
+    def async_sync(self, watch_list: bool, kind: Kind = CONFIG_MAPS) -> float:
+        return self.loop.run_until_complete(self._async_sync(watch_list, kind))
 
-    async def _async_sync(self, watch_list: bool) -> float:
+    async def _async_sync(self, watch_list: bool, kind: Kind) -> float:
         from kgen.kubernetes.informers.factory import AsyncSharedInformerFactory
 
-        factory = AsyncSharedInformerFactory(self.async_clientset, namespace=NAMESPACE, watch_list=watch_list)
-        informer = factory.core_v1.config_maps().informer
+        factory = AsyncSharedInformerFactory(self.async_clientset, namespace=kind.namespace, watch_list=watch_list)
+        informer = getattr(factory.core_v1, kind.accessor)().informer
         all_seen = asyncio.Event()
         registration = informer.add_event_handler(on_add=_Counter(self.objects, all_seen.set).add)
         gc.collect()
@@ -184,11 +216,11 @@ class KgenRuns:
             await factory.shutdown()
         return elapsed
 
-    def paginated_list(self) -> float:
-        cms = self.clientset.core_v1.config_maps(NAMESPACE)
+    def paginated_list(self, kind: Kind = CONFIG_MAPS) -> float:
+        client = getattr(self.clientset.core_v1, kind.accessor)(kind.namespace)
         gc.collect()
         started = time.perf_counter()
-        listed = cms.list_all(page_size=PAGE_SIZE)
+        listed = client.list_all(page_size=PAGE_SIZE)
         elapsed = time.perf_counter() - started
         assert len(listed.items or []) == self.objects
         return elapsed
@@ -202,11 +234,11 @@ def _client_go_binary() -> str:
     return build.stdout.strip().splitlines()[-1]
 
 
-def _client_go(binary: str, kubeconfig: str, objects: int) -> dict[bool, float]:
+def _client_go(binary: str, kubeconfig: str, objects: int, kind: Kind = CONFIG_MAPS) -> dict[bool, float]:
     """One client-go run with WatchList on and one with it off, in one process."""
     done = subprocess.run(
-        [binary, "sync-bench", "-kubeconfig", kubeconfig, "-namespace", NAMESPACE, "-objects", str(objects),
-         "-repeats", "1"],
+        [binary, "sync-bench", "-kubeconfig", kubeconfig, "-namespace", kind.namespace, "-objects", str(objects),
+         "-resource", kind.resource, "-repeats", "1"],
         capture_output=True, text=True, timeout=TIMEOUT * 2,
     )
     if done.returncode != 0:
@@ -215,17 +247,27 @@ def _client_go(binary: str, kubeconfig: str, objects: int) -> dict[bool, float]:
     return {True: result["watchList"][0], False: result["list"][0]}
 
 
+def _fill_kind(kind: Kind, target: str, objects: int, seed: int, progress: Callable[[str], None]) -> None:
+    progress(f"informer sync: creating {objects} {kind.title}")
+    if kind is PODS:
+        from .scale_fill import fill
+
+        asyncio.run(fill(target, kind.namespace, objects, seed, progress))
+    else:
+        asyncio.run(_fill(target, objects, seed))
+
+
 def measure(objects: int, repeats: int, seed: int, progress: Callable[[str], None],
-            kubeconfig: str | None = None) -> SyncTimes:
-    """Fills a fresh apiserver (or the one ``kubeconfig`` names, unless its namespace is there
-    already: the runs of a profile need not fill again), then runs every client ``repeats``
-    times, round by round."""
+            kubeconfig: str | None = None, kinds: tuple[Kind, ...] = KINDS) -> SyncTimes:
+    """Fills a fresh apiserver (or the one ``kubeconfig`` names, unless its namespaces are there
+    already: the runs of a profile need not fill again) with ``objects`` of each kind, then runs
+    every client ``repeats`` times, round by round, kind by kind."""
     from contextlib import nullcontext
 
     from kgen.runtime.testing import KubeAPIServer
 
-    runs: dict[tuple[str, bool], list[float]] = {}
-    lists: list[float] = []
+    runs: dict[tuple[str, str, bool], list[float]] = {}
+    lists: dict[str, list[float]] = {}
     missing = ""
     try:
         binary = _client_go_binary()
@@ -233,50 +275,67 @@ def measure(objects: int, repeats: int, seed: int, progress: Callable[[str], Non
         binary, missing = "", str(e)
     with KubeAPIServer() if kubeconfig is None else nullcontext() as server:
         target = kubeconfig or cast(KubeAPIServer, server).kubeconfig
-        if kubeconfig is None or not _filled(target):
-            progress(f"informer sync: creating {objects} ConfigMaps")
-            asyncio.run(_fill(target, objects, seed))
+        for kind in kinds:
+            if kubeconfig is None or not _filled(target, kind.namespace):
+                _fill_kind(kind, target, objects, seed, progress)
         kgen = KgenRuns(target, objects)
         try:
             for i in range(repeats):
-                progress(f"informer sync: round {i + 1} of {repeats} (kgen on threads and asyncio, client-go; "
-                         "WatchList on and off; the paginated list)")
-                for watch_list in (True, False):
-                    runs.setdefault(("kgen", watch_list), []).append(kgen.sync(watch_list))
-                    runs.setdefault(("kgen-async", watch_list), []).append(kgen.async_sync(watch_list))
-                lists.append(kgen.paginated_list())
-                if binary and not missing:
-                    try:
-                        for watch_list, took in _client_go(binary, target, objects).items():
-                            runs.setdefault(("client-go", watch_list), []).append(took)
-                    except (RuntimeError, subprocess.TimeoutExpired) as e:
-                        missing = str(e)
+                for kind in kinds:
+                    progress(f"informer sync: {kind.title}, round {i + 1} of {repeats} (kgen on threads and "
+                             "asyncio, client-go; WatchList on and off; the paginated list)")
+                    for watch_list in (True, False):
+                        runs.setdefault((kind.title, "kgen", watch_list), []).append(kgen.sync(watch_list, kind))
+                        runs.setdefault((kind.title, "kgen-async", watch_list), []).append(
+                            kgen.async_sync(watch_list, kind))
+                    lists.setdefault(kind.title, []).append(kgen.paginated_list(kind))
+                    if binary and not missing:
+                        try:
+                            for watch_list, took in _client_go(binary, target, objects, kind).items():
+                                runs.setdefault((kind.title, "client-go", watch_list), []).append(took)
+                        except (RuntimeError, subprocess.TimeoutExpired) as e:
+                            missing = str(e)
         finally:
             kgen.close()
     if missing:
-        runs = {key: v for key, v in runs.items() if key[0] != "client-go"}
-    return SyncTimes(objects, repeats, {key: statistics.median(v) for key, v in runs.items()},
-                     statistics.median(lists), missing)
+        runs = {key: v for key, v in runs.items() if key[1] != "client-go"}
+    return SyncTimes(objects, repeats, [
+        KindTimes(kind, {(client, wl): statistics.median(v) for (title, client, wl), v in runs.items()
+                         if title == kind.title}, statistics.median(lists[kind.title]))
+        for kind in kinds
+    ], missing)
+
+
+def _goal_met(kind: Kind, vs_go: float | None, vs_list: float) -> bool | None:
+    """Both goals met (a missing client-go figure misses its goal), or None: no goal on this kind."""
+    if not kind.has_goal:
+        return None
+    return vs_go is not None and vs_go <= GOAL_VS_CLIENT_GO and vs_list <= GOAL_VS_LIST
 
 
 def table(result: SyncTimes) -> Table:
     rows = []
-    for watch_list in (True, False):
-        mode = "WatchList on" if watch_list else "WatchList off (list, then watch)"
-        go = result.sync.get(("client-go", watch_list))
-        for name, label in (("kgen", "kgen (threads)"), ("kgen-async", "kgen (asyncio)")):
-            mine = result.sync[(name, watch_list)]
-            rows.append(Row(
-                f"{label}, {mode}",
-                (seconds(mine), seconds(go), seconds(result.paginated_list)),
-                f"{times(mine / go) if go else '—'} / {times(mine / result.paginated_list)}",
-                "(info)", None,
-            ))
-    rows.append(Row(f"bare paginated list, pages of {PAGE_SIZE} (kgen list_all, typed)",
-                    ("", "", seconds(result.paginated_list)), "", "", None))
-    return Table(f"Informer initial sync of {result.objects:,} ConfigMaps against the real apiserver "
-                 f"(medians of {result.repeats}; ratios: kgen ÷ client-go / kgen ÷ paginated list, lower is better)",
-                 ("kgen", "client-go", "paginated list"), rows)
+    for times_of in result.kinds:
+        kind = times_of.kind
+        for watch_list in (True, False):
+            mode = "WatchList on" if watch_list else "WatchList off (list, then watch)"
+            go = times_of.sync.get(("client-go", watch_list))
+            for name, label in (("kgen", "kgen (threads)"), ("kgen-async", "kgen (asyncio)")):
+                mine = times_of.sync[(name, watch_list)]
+                vs_go, vs_list = (mine / go if go else None), mine / times_of.paginated_list
+                rows.append(Row(
+                    f"{kind.title}: {label}, {mode}",
+                    (seconds(mine), seconds(go), seconds(times_of.paginated_list)),
+                    f"{times(vs_go) if vs_go is not None else '—'} / {times(vs_list)}",
+                    f"≤ {GOAL_VS_CLIENT_GO:.1f}× / ≤ {GOAL_VS_LIST:.1f}×" if kind.has_goal else "(info)",
+                    _goal_met(kind, vs_go, vs_list),
+                ))
+        rows.append(Row(f"{kind.title}: bare paginated list, pages of {PAGE_SIZE} (kgen list_all, typed)",
+                        ("", "", seconds(times_of.paginated_list)), "", "", None))
+    kinds = " and ".join(t.kind.title for t in result.kinds)
+    return Table(f"Informer initial sync of {result.objects:,} {kinds} against the real apiserver "
+                 f"(medians of {result.repeats}; ratios: kgen ÷ client-go (JSON) / kgen ÷ paginated list, "
+                 "lower is better)", ("kgen", "client-go", "paginated list"), rows)
 
 
 def notes(result: SyncTimes) -> list[str]:
@@ -284,15 +343,32 @@ def notes(result: SyncTimes) -> list[str]:
         f"- informer sync: from the factory's start() until a handler was handed all {result.objects:,} "
         "objects and its registration synced; a fresh factory per run, one clientset per client for all runs, "
         "QPS limits off; client-go's WatchListClient gate and kgen's watch_list option switched per run",
+        f"- informer sync goals (issue 36, on small objects: ConfigMaps): kgen ≤ {GOAL_VS_CLIENT_GO}× client-go "
+        f"on JSON and ≤ {GOAL_VS_LIST}× kgen's bare paginated list, both per row; the Pods rows are for information",
     ]
+    for times_of in result.kinds:
+        if not times_of.kind.has_goal:
+            continue
+        for (client, watch_list), mine in sorted(times_of.sync.items()):
+            if client == "client-go":
+                continue
+            go = times_of.sync.get(("client-go", watch_list))
+            missed = []
+            if go is None or mine / go > GOAL_VS_CLIENT_GO:
+                missed.append(f"vs client-go {times(mine / go) if go else '(no figure)'}")
+            if mine / times_of.paginated_list > GOAL_VS_LIST:
+                missed.append(f"vs the bare list {times(mine / times_of.paginated_list)}")
+            if missed:
+                mode = "WatchList on" if watch_list else "WatchList off"
+                lines.append(f"- {times_of.kind.title}, {client}, {mode}: goal missed ({'; '.join(missed)})")
     if result.client_go_missing:
         lines.append(f"- client-go's informer rows are empty: {result.client_go_missing}")
     return lines
 
 
 def main() -> None:
-    """``python -m bench.informer_sync [--objects N] [--repeats R] [--kubeconfig PATH]``: this
-    table alone (on a fresh apiserver, or the cluster of PATH, filled once)."""
+    """``python -m bench.informer_sync [--objects N] [--repeats R] [--kubeconfig PATH] [--kinds ...]``:
+    this table alone (on a fresh apiserver, or the cluster of PATH, filled once)."""
     import argparse
     import sys
 
@@ -301,9 +377,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=20240301)
     parser.add_argument("--kubeconfig", help="measure on this cluster instead of a fresh apiserver")
+    parser.add_argument("--kinds", nargs="+", choices=[k.title for k in KINDS], default=[k.title for k in KINDS],
+                        help="which kinds to sync (default: both)")
     args = parser.parse_args()
+    kinds = tuple(k for k in KINDS if k.title in args.kinds)
     result = measure(args.objects, args.repeats, args.seed, lambda m: print(f"bench: {m}", file=sys.stderr),
-                     args.kubeconfig)
+                     args.kubeconfig, kinds)
     print(table(result).render())
     for note in notes(result):
         print(note)

@@ -21,9 +21,9 @@
 // reads it. -resource "configmaps" (the default) uses the typed informer factory; any other
 // value, "group/version/plural" ("/v1/secrets" for the core group), the dynamic one.
 //
-//	informer sync-bench -kubeconfig PATH -namespace NS -objects N [-repeats R]
+//	informer sync-bench -kubeconfig PATH -namespace NS -objects N [-repeats R] [-resource configmaps|pods]
 //
-// times the initial sync of the namespace's ConfigMaps: from the factory's Start until a
+// times the initial sync of the namespace's ConfigMaps (or Pods): from the factory's Start until a
 // handler has been handed all N objects, with WatchList on and with it off (interleaved, a
 // fresh factory each time, one clientset for all runs), and prints
 // {"watchList":[seconds...],"list":[seconds...]}.
@@ -284,12 +284,16 @@ func syncBench(args []string) {
 	flags := flag.NewFlagSet("sync-bench", flag.ExitOnError)
 	kubeconfig := flags.String("kubeconfig", "", "kubeconfig path")
 	namespace := flags.String("namespace", "", "the namespace whose ConfigMaps are listed")
-	objects := flags.Int("objects", 0, "how many ConfigMaps the namespace holds")
+	objects := flags.Int("objects", 0, "how many objects of -resource the namespace holds")
+	resource := flags.String("resource", "configmaps", "what the informer lists and watches: configmaps or pods")
 	repeats := flags.Int("repeats", 3, "runs per mode")
 	timeout := flags.Duration("timeout", 5*time.Minute, "longest one sync may take")
 	_ = flags.Parse(args)
 	if *kubeconfig == "" || *namespace == "" || *objects <= 0 {
 		fail("sync-bench: -kubeconfig, -namespace and -objects are required")
+	}
+	if *resource != "configmaps" && *resource != "pods" {
+		fail("sync-bench: -resource %q: configmaps or pods", *resource)
 	}
 	gate := &watchListGate{base: clientfeatures.FeatureGates()}
 	clientfeatures.ReplaceFeatureGates(gate)
@@ -298,14 +302,14 @@ func syncBench(args []string) {
 		fail("clientset: %v", err)
 	}
 	// Connect first: the runs share the clientset's connection, as kgen's runs share theirs.
-	if _, err := clientset.CoreV1().ConfigMaps(*namespace).List(context.Background(), metav1.ListOptions{Limit: 1}); err != nil {
+	if _, err := clientset.CoreV1().RESTClient().Get().Namespace(*namespace).Resource(*resource).Param("limit", "1").DoRaw(context.Background()); err != nil {
 		fail("sync-bench: %v", err)
 	}
 	results := map[string][]float64{"watchList": nil, "list": nil}
 	for i := 0; i < *repeats; i++ {
 		for _, watchList := range []bool{true, false} {
 			gate.on.Store(watchList)
-			seconds := timeSync(clientset, *namespace, *objects, *timeout)
+			seconds := timeSync(clientset, *namespace, *resource, *objects, *timeout)
 			key := "list"
 			if watchList {
 				key = "watchList"
@@ -323,10 +327,13 @@ func syncBench(args []string) {
 
 // timeSync starts a fresh informer factory and returns the seconds until its handler has been
 // handed every one of the objects and its registration has synced.
-func timeSync(clientset kubernetes.Interface, namespace string, objects int, timeout time.Duration) float64 {
+func timeSync(clientset kubernetes.Interface, namespace, resource string, objects int, timeout time.Duration) float64 {
 	factory := informers.NewSharedInformerFactoryWithOptions(clientset, 0, informers.WithNamespace(namespace))
 	defer factory.Shutdown()
 	informer := factory.Core().V1().ConfigMaps().Informer()
+	if resource == "pods" {
+		informer = factory.Core().V1().Pods().Informer()
+	}
 	var seen atomic.Int64
 	all := make(chan struct{})
 	registration, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
