@@ -46,10 +46,12 @@ JSON_PATCH = "application/json-patch+json"
 _PACKAGE = "fvsmv_custom_resources"
 
 
-def _version(name: str, storage: bool, props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+def _version(name: str, storage: bool, props: dict[str, Any], status: dict[str, Any],
+             required: tuple[str, ...] = ()) -> dict[str, Any]:
     spec: dict[str, Any] = {"type": "object", "properties": props, **({"required": list(required)} if required else {})}
-    return {"name": name, "served": True, "storage": storage,
-            "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": spec}}}}
+    return {"name": name, "served": True, "storage": storage, "subresources": {"status": {}},
+            "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                "spec": spec, "status": {"type": "object", "properties": status}}}}}
 
 
 CRD: dict[str, Any] = {
@@ -60,9 +62,11 @@ CRD: dict[str, Any] = {
              "conversion": {"strategy": "None"},
              "versions": [
                  _version("v1", True, {"a": {"type": "string"}, "x": {"type": "string", "default": "v1x"},
-                                       "only1": {"type": "string"}}),
+                                       "only1": {"type": "string"}},
+                          {"count": {"type": "integer"}, "s1": {"type": "string"}}),
                  _version("v2", False, {"a": {"type": "string"}, "b": {"type": "string", "default": "v2b"},
-                                        "x": {"type": "string", "default": "v2x"}}, required=("a",)),
+                                        "x": {"type": "string", "default": "v2x"}},
+                          {"count": {"type": "integer"}, "s2": {"type": "string", "default": "v2s"}}, required=("a",)),
              ]},
 }
 
@@ -149,6 +153,29 @@ def steps(ns: str) -> list[Step]:
         Step("get-v1-u-gone", "GET", path("v1", "u")),
         Step("create-v1-u-again", "POST", path("v1"), _obj("v1", "u", {"a": "again"}), {"fieldManager": "m1"}),
         Step("watch-v2-deleted", "GET", path("v2"), params=_since("json-patch-v1-u")),
+        # the status subresource through either version
+        Step("get-v2-3", "GET", path("v2", "t")),
+        Step("put-status-v2", "PUT", path("v2", "t") + "/status", lambda a: {**a["get-v2-3"], "status": {"count": 1}},
+             {"fieldManager": "s1"}),
+        Step("merge-status-v1", "PATCH", path("v1", "t") + "/status", {"status": {"count": 2, "s1": "one"}},
+             {"fieldManager": "s2"}, MERGE),
+        Step("get-status-v2", "GET", path("v2", "t") + "/status"),
+        Step("merge-status-v2", "PATCH", path("v2", "t") + "/status", {"status": {"count": 3}}, {"fieldManager": "s3"}, MERGE),
+        Step("get-v1-status", "GET", path("v1", "t")),
+        Step("dry-run-put-v2", "PUT", path("v2", "t"), _edit("merge-status-v2", {"a": "dry"}), {"fieldManager": "m10", "dryRun": "All"}),
+        # a deletion held by a finalizer, started through v2 and finished through v1
+        Step("create-v1-f", "POST", path("v1"), _obj("v1", "f", {"only1": "o"}, finalizers=["kgen.dev/hold"]), {"fieldManager": "m1"}),
+        Step("delete-v2-f", "DELETE", path("v2", "f")),
+        Step("get-v1-f", "GET", path("v1", "f")),
+        Step("release-v1-f", "PUT", path("v1", "f"), _edit("get-v1-f", finalizers=[]), {"fieldManager": "m11"}),
+        Step("get-v2-f-gone", "GET", path("v2", "f")),
+        # generated names and pages: one name space, one order
+        Step("generate-v2", "POST", path("v2"), {**_obj("v2", "", {"a": "g"}), "metadata": {"generateName": "g-"}},
+             {"fieldManager": "g"}),
+        Step("page-1-v1", "GET", path("v1"), params={"limit": "2"}),
+        Step("page-2-v2", "GET", path("v2"), params=lambda a: {"limit": "2", "continue": a["page-1-v1"]["metadata"]["continue"]}),
+        Step("deletecollection-v2", "DELETE", path("v2")),
+        Step("list-v1-empty", "GET", path("v1")),
     ]
 
 
@@ -165,7 +192,7 @@ def test_the_versions_of_a_custom_resource_share_one_storage(
     _models()
     tracker = FakeClientset().tracker
     for version in ("v1", "v2"):
-        tracker.register(ResourceInfo(GROUP, version, PLURAL, True, KIND, generated_from=kube_apiserver.version), status=False)
+        tracker.register(ResourceInfo(GROUP, version, PLURAL, True, KIND, generated_from=kube_apiserver.version), status=True)
     with httpx.Client(base_url="https://fake.kgen.invalid", transport=tracker.transport()) as fake:
         outcome = run(admin, fake, steps(namespace), managed_fields=True)
     figure(f"multi-version custom resource ({kube_apiserver.version}): {outcome.compared} operations compared, "
@@ -187,3 +214,6 @@ def test_the_versions_of_a_custom_resource_share_one_storage(
     else:  # it removed every entry; the apply met before-first-apply
         assert managers == [] and "before-first-apply" in server["apply-v2-b"]["message"], (managers, server["apply-v2-b"])
     assert server["get-v1-u-gone"]["code"] == 404
+    assert server["get-status-v2"]["status"] == {"count": 2}  # s1 pruned by v2, s2 (v2's default) pruned by v1
+    assert server["get-v1-f"]["metadata"]["deletionTimestamp"] and server["get-v2-f-gone"]["code"] == 404
+    assert server["page-2-v2"]["apiVersion"] == f"{GROUP}/v2" and server["list-v1-empty"]["items"] == []
