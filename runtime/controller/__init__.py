@@ -31,7 +31,7 @@ from kgen.runtime.controller.async_controller import AsyncController
 from kgen.runtime.controller.builder import AsyncBuilder, Builder, async_controller_managed_by, controller_managed_by
 from kgen.runtime.controller.cluster.async_cache import AsyncCache
 from kgen.runtime.controller.cluster.async_client import AsyncAPIReader, AsyncClient
-from kgen.runtime.controller.cluster.cache import Cache, CacheSyncTimeout
+from kgen.runtime.controller.cluster.cache import Cache, CacheSyncTimeout, ResourceNotCachedError
 from kgen.runtime.controller.cluster.client import APIReader, Client
 from kgen.runtime.controller.cluster.field_index import IndexNotFoundError
 from kgen.runtime.controller.cluster.informers import UnknownNamespaceError
@@ -101,5 +101,5 @@ __all__ = [
     "remove_finalizer", "remove_finalizer_and_update", "remove_owner_reference", "remove_status_condition",
     "resource_for", "set_controller_reference", "set_owner_reference", "set_status_condition",
     "WebhookBuilder", "webhook_managed_by",
-    "ByObject", "CacheOptions", "IndexNotFoundError", "UnknownNamespaceError", "strip_managed_fields",
+    "ByObject", "CacheOptions", "IndexNotFoundError", "ResourceNotCachedError", "UnknownNamespaceError", "strip_managed_fields",
 ]

@@ -38,6 +38,7 @@ from kgen.kubernetes.models.core.v1 import Binding, ConfigMap, Container, Namesp
 from kgen.kubernetes.models.meta.v1 import ObjectMeta, OwnerReference, PartialObjectMetadata
 from kgen.runtime.apimachinery.errors import NotFound
 from kgen.runtime.controller import AsyncManager, Manager, Request, async_controller_managed_by, controller_managed_by
+from kgen.runtime.controller.cluster.cache import ResourceNotCachedError
 from kgen.runtime.controller.cluster.field_index import IndexNotFoundError
 from kgen.runtime.controller.cluster.informers import UnknownNamespaceError
 from kgen.runtime.controller.cluster.options import ByObject, CacheOptions
@@ -475,3 +476,32 @@ def test_owns_only_metadata_is_triggered_by_owned_changes_and_caches_metadata_on
         before = count("owner")
         secrets.delete("owned")
         wait_for(lambda: count("owner") > before)  # and its delete
+
+
+@pytest.mark.parametrize("flavour", FLAVOURS)
+def test_reader_fail_on_missing_informer_refuses_kinds_nothing_watches(
+    kube_apiserver: KubeAPIServer, kube: Clientset, namespace: str, flavour: str, cr_binary: Path
+) -> None:
+    kube.core_v1.config_maps(namespace).create(ConfigMap(metadata=ObjectMeta(name="cm", namespace=namespace)))
+    kube.core_v1.secrets(namespace).create(Secret(metadata=ObjectMeta(name="s", namespace=namespace)))
+    options = CacheOptions(namespaces=[namespace], reader_fail_on_missing_informer=True)
+
+    def setup(run: Running) -> None:
+        run.manager.index_field(ConfigMap, "metadata.name", lambda cm: [cm.metadata.name])  # makes its informer
+
+    cr_setup = {"namespaces": [namespace], "readerFailOnMissingInformer": True,
+                "indexes": [{"kind": "ConfigMap", "field": "metadata.name"}]}
+    with running(flavour, unthrottled_config(kube_apiserver), setup, cache_options=options) as run, \
+            controller_runtime_cache(cr_binary, kube_apiserver, **cr_setup) as cr:
+        assert run.client("get", ConfigMap, "cm", namespace).metadata.name == "cm"
+        assert cr.ask(op="get", kind="ConfigMap", namespace=namespace, name="cm")["item"] == f"{namespace}/cm"
+        words = cr.error(op="get", kind="Secret", namespace=namespace, name="s")
+        assert words == "/v1, Kind=Secret is not cached"
+        for method, args in (("get", (Secret, "s", namespace)), ("list", (Secret, namespace)),
+                             ("get_metadata", (ConfigMap, "cm", namespace))):
+            with pytest.raises(ResourceNotCachedError) as refused:
+                run.client(method, *args)
+            expected = "/v1, Kind=ConfigMap is not cached" if method == "get_metadata" else words  # no metadata informer
+            assert str(refused.value).startswith(expected + ": ")
+        assert cr.error(op="list", kind="Secret", namespace=namespace) == words
+        assert (Secret, False) not in run.manager.cache._kinds  # no informer was started by the reads

@@ -10,7 +10,8 @@
 //	{"namespaces": ["a", "b"],                      // DefaultNamespaces (none: every namespace)
 //	 "byObject": {"Secret": {"namespaces": ["c"], "label": "team=a", "field": "type=x"}},
 //	 "indexes": [{"kind": "Pod", "field": "spec.nodeName"}],
-//	 "stripManagedFields": true}                     // DefaultTransform: TransformStripManagedFields
+//	 "stripManagedFields": true,                     // DefaultTransform: TransformStripManagedFields
+//	 "readerFailOnMissingInformer": true}            // ReaderFailOnMissingInformer
 //
 // and it answers {"ready": true} once the cache started. Every later line is a read, answered by one line:
 //
@@ -55,7 +56,8 @@ type setup struct {
 		Kind  string `json:"kind"`
 		Field string `json:"field"`
 	} `json:"indexes"`
-	StripManagedFields bool `json:"stripManagedFields"`
+	StripManagedFields          bool `json:"stripManagedFields"`
+	ReaderFailOnMissingInformer bool `json:"readerFailOnMissingInformer"`
 }
 
 type read struct {
@@ -106,7 +108,7 @@ func namespaceConfigs(names []string) map[string]cache.Config {
 }
 
 func options(s setup) cache.Options {
-	opts := cache.Options{DefaultNamespaces: namespaceConfigs(s.Namespaces)}
+	opts := cache.Options{DefaultNamespaces: namespaceConfigs(s.Namespaces), ReaderFailOnMissingInformer: s.ReaderFailOnMissingInformer}
 	if s.StripManagedFields {
 		opts.DefaultTransform = cache.TransformStripManagedFields()
 	}

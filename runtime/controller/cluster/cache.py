@@ -33,7 +33,7 @@ from kgen.runtime.controller.cluster.scheme import resource_for
 from kgen.runtime.rest.client import RESTClient
 from kgen.runtime.tools.cache.shared_informer import SharedIndexInformer, wait_for_cache_sync
 
-__all__ = ["Cache", "CacheSyncTimeout"]
+__all__ = ["Cache", "CacheSyncTimeout", "ResourceNotCachedError"]
 
 T = TypeVar("T", bound=Model)
 
@@ -43,6 +43,11 @@ DEFAULT_CACHE_SYNC_TIMEOUT = 120.0
 
 class CacheSyncTimeout(TimeoutError):
     """A cache's informers did not sync within its ``sync_timeout``."""
+
+
+class ResourceNotCachedError(LookupError):
+    """A read of a kind the cache has no informer for, when its options say not to start one
+    (controller-runtime's ErrResourceNotCached)."""
 
 
 def cache_options(namespace: str | None, options: CacheOptions | None) -> CacheOptions:
@@ -127,6 +132,14 @@ class CacheCore(Generic[InformerT]):
             return [i for kind in self._kinds.values() for i in kind.informers.values()]
 
     def _started_kind(self, model: type[T], only_metadata: bool) -> KindInformers[InformerT]:
+        if self.options.reader_fail_on_missing_informer:
+            with self._lock:
+                missing = (model, only_metadata) not in self._kinds
+            if missing:
+                info = resource_for(model).info
+                raise ResourceNotCachedError(
+                    f"{info.group}/{info.version}, Kind={info.kind} is not cached: reader_fail_on_missing_informer is set "
+                    f"and no controller watches {model.__name__}{' metadata' if only_metadata else ''} nor indexes it")
         kind = self.informer_for(model, only_metadata=only_metadata)
         with self._lock:
             started = self._started

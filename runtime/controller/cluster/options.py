@@ -19,8 +19,8 @@ namespaced, but its ByObject.Namespaces setting is not nil").
 A kind's ``ByObject`` applies to its metadata-only informer too (controller-runtime keys ByObject
 by the object's GroupVersionKind, PartialObjectMetadata's included). Not carried: per-namespace
 settings (controller-runtime's ``DefaultNamespaces``/``ByObject.Namespaces`` map a namespace to its
-own ``Config``; here every namespace of a kind shares the kind's), ``AllNamespaces`` beside named
-namespaces, and ``ReaderFailOnMissingInformer``.
+own ``Config``; here every namespace of a kind shares the kind's) and ``AllNamespaces`` beside named
+namespaces.
 
 ``default_transform=None`` leaves kgen's informer default (``kgen.runtime.tools.cache.transform.
 default_transform``: managedFields stripped, repeated metadata strings interned); ``keep_objects``
@@ -92,6 +92,9 @@ class CacheOptions:
     default_label_selector: str | None = None
     default_field_selector: str | None = None
     default_transform: Transform | None = None
+    reader_fail_on_missing_informer: bool = False
+    """controller-runtime's ReaderFailOnMissingInformer: a read of a kind no controller watches and
+    no index was made for is an error (``ResourceNotCachedError``) instead of starting an informer."""
 
     def __post_init__(self) -> None:
         _namespaces("CacheOptions.namespaces", self.namespaces)
