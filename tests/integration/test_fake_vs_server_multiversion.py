@@ -1,7 +1,9 @@
 """Issue 35 item 17 in the fake: a multi-version custom resource's versions share one storage.
 
-The CRD: v1 (storage) and v2 (served), conversion None. v1 has ``only1``; v2 has ``b`` (default
-``v2b``) and requires ``a``; both default ``x``, to ``v1x`` and ``v2x``. The same scripted requests
+The CRD: v1 (storage) and v2 (served), conversion None. v1 has ``only1`` and ``o`` (a default
+inside a defaulted ``{}``); v2 has ``b`` (default ``v2b``) and requires ``a``; both default ``x``,
+to ``v1x`` and ``v2x``, and a field of list items and of map values; each version's status
+defaults differently too. The same scripted requests
 go to the real apiserver and to the fake (tests/support/fake_vs_server.py), every status code,
 body, warning and managedFields entry compared: created in one version, read, listed and watched
 in the other, updated, patched (JSON and merge), applied (created and updated) and deleted
@@ -54,6 +56,13 @@ def _version(name: str, storage: bool, props: dict[str, Any], status: dict[str, 
                 "spec": spec, "status": {"type": "object", "properties": status}}}}}
 
 
+_OBJECT_DEFAULTS = {"type": "object", "default": {}, "properties": {"p": {"type": "string", "default": "P"}}}
+"""A default inside a defaulted ``{}`` (v1 only)."""
+_ITEM_DEFAULTS = {"type": "array", "items": {"type": "object", "properties": {
+    "q": {"type": "string", "default": "Q"}, "m": {"type": "object", "additionalProperties": {
+        "type": "object", "properties": {"r": {"type": "string", "default": "R"}}}}}}}
+"""Defaults in list items and in map values."""
+
 CRD: dict[str, Any] = {
     "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
     "metadata": {"name": f"{PLURAL}.{GROUP}"},
@@ -62,10 +71,10 @@ CRD: dict[str, Any] = {
              "conversion": {"strategy": "None"},
              "versions": [
                  _version("v1", True, {"a": {"type": "string"}, "x": {"type": "string", "default": "v1x"},
-                                       "only1": {"type": "string"}},
+                                       "only1": {"type": "string"}, "o": _OBJECT_DEFAULTS, "items": _ITEM_DEFAULTS},
                           {"count": {"type": "integer"}, "s1": {"type": "string"}}),
                  _version("v2", False, {"a": {"type": "string"}, "b": {"type": "string", "default": "v2b"},
-                                        "x": {"type": "string", "default": "v2x"}},
+                                        "x": {"type": "string", "default": "v2x"}, "items": _ITEM_DEFAULTS},
                           {"count": {"type": "integer"}, "s2": {"type": "string", "default": "v2s"}}, required=("a",)),
              ]},
 }
@@ -121,7 +130,8 @@ def steps(ns: str) -> list[Step]:
         apply("apply-v2-b", "v2", "t", {"a": "q", "b": "bb"}, "ap"),
         Step("get-v1-2", "GET", path("v1", "t")),
         Step("put-v1", "PUT", path("v1", "t"), _edit("get-v1-2", {"only1": "p"}), {"fieldManager": "m3"}),
-        Step("create-v2", "POST", path("v2"), _obj("v2", "u", {"a": "a", "only1": "zz"}), {"fieldManager": "c2"}),
+        Step("create-v2", "POST", path("v2"), _obj("v2", "u", {"a": "a", "only1": "zz", "items": [{}, {"q": "z", "m": {"k": {}}}]}),
+             {"fieldManager": "c2"}),
         Step("get-v1-u", "GET", path("v1", "u")),
         apply("apply-v2-a", "v2", "t", {"a": "q"}, "ap2", force="true"),
         Step("get-v2-2", "GET", path("v2", "t")),
@@ -201,8 +211,9 @@ def test_the_versions_of_a_custom_resource_share_one_storage(
     # the script reached what it is about, on the server
     server = outcome.server
     assert server["get-v2"]["spec"] == {"x": "v1x"}  # v1's default, v1's only1 pruned by v2, no b
-    assert server["get-v1"]["spec"] == {"only1": "o", "x": "v1x"}
-    assert server["get-v1-u"]["spec"] == {"a": "a", "x": "v2x"}  # v2's defaults on create, b pruned by v1
+    assert server["get-v1"]["spec"] == {"only1": "o", "x": "v1x", "o": {"p": "P"}}
+    assert server["get-v1-u"]["spec"] == {  # v2's defaults on create, b pruned by v1, v1's defaults
+        "a": "a", "x": "v2x", "o": {"p": "P"}, "items": [{"q": "Q"}, {"q": "z", "m": {"k": {"r": "R"}}}]}
     assert "only1" not in server["get-v1-after-merge"]["spec"]  # lost through v2
     assert server["put-v2-r-labels"]["code"] == 422 and "spec.a: Required value" in server["put-v2-r-labels"]["message"]
     assert server["put-v1-r-labels"]["metadata"]["labels"] == {"t": "1"}
