@@ -79,6 +79,21 @@ class OperatorRun:
         return sum(self.api_writes.values()) / self.churn_updates
 
     @property
+    def changes_handled(self) -> int:
+        """The operator's successful writes of a Widget's status: each records one generation it
+        handled (``status.observed``), so a level-based operator that met several updates of a
+        Widget at once (they coalesce in its work queue while it lags) counts them as one."""
+        return sum(count for key, count in self.api_writes.items()
+                   if key.split()[1] == "widgets/status" and key.split()[2].startswith("2"))
+
+    @property
+    def writes_per_change(self) -> float:
+        """API writes per change handled: what handling one observed change costs in writes,
+        whatever share of the updates coalesced (infinite if no status was written)."""
+        handled = self.changes_handled
+        return sum(self.api_writes.values()) / handled if handled else float("inf")
+
+    @property
     def server_ms_per_update(self) -> float:
         return 1000 * (self.churn_cpu["kube-apiserver"] + self.churn_cpu["etcd"]) / self.churn_updates
 
@@ -214,7 +229,11 @@ def figures_table(runs: Mapping[str, OperatorRun]) -> Table:
             row("churn: updates per second of the operator's own CPU time (its capacity)",
                 lambda r: r.updates_per_operator_cpu_second, lambda v: f"{v:.0f}/s", "higher is better"),
             row("churn: API writes per update (the operator's, counted at the apiserver)",
-                lambda r: r.writes_per_update, lambda v: f"{v:.2f}", "lower is better"),
+                lambda r: r.writes_per_update, lambda v: f"{v:.2f}", "(lower when more updates coalesced)"),
+            row("churn: changes handled per update (successful status writes ÷ updates)",
+                lambda r: r.changes_handled / r.churn_updates, lambda v: f"{v:.2f}", "(< 1: updates coalesced)"),
+            row("churn: API writes per change handled", lambda r: r.writes_per_change, lambda v: f"{v:.2f}",
+                "lower is better"),
             row("churn: kube-apiserver + etcd CPU per update", lambda r: r.server_ms_per_update,
                 lambda v: f"{v:.2f} ms", "lower is better"),
             row(f"churn: the machine's CPU in use (operator, apiserver, etcd, driver ÷ {kgen.cpus} CPUs)",
@@ -228,13 +247,19 @@ def figures_table(runs: Mapping[str, OperatorRun]) -> Table:
 
 
 def goals_table(runs: Mapping[str, OperatorRun]) -> Table:
-    """The goals of issue 36, each kgen against the implementation the row names (ratio = kgen ÷ it)."""
+    """The goals of issue 36, each kgen against the implementation the row names (ratio = kgen ÷ it).
+
+    The writes goal is judged per change handled, not per update: under churn a level-based
+    operator handles a Widget's queued updates at once, and how many coalesce depends on how far
+    it lags behind the driver (on a shared machine, on the run), not on what it writes for a change.
+    Both figures are printed."""
     kgen, cr, kopf, tuned = (runs[key] for key in IMPLEMENTATIONS)
     capacity = kgen.updates_per_operator_cpu_second / tuned.updates_per_operator_cpu_second
     capacity_shipped = kgen.updates_per_operator_cpu_second / kopf.updates_per_operator_cpu_second
     memory = kgen.rss_peak / kopf.rss_peak
     memory_tuned = kgen.rss_peak / tuned.rss_peak
-    writes = kgen.writes_per_update / cr.writes_per_update if cr.writes_per_update else float("inf")
+    writes = kgen.writes_per_change / cr.writes_per_change
+    writes_per_update = kgen.writes_per_update / cr.writes_per_update if cr.writes_per_update else float("inf")
 
     def per_cpu_second(run: OperatorRun) -> str:
         return f"{run.updates_per_operator_cpu_second:.0f}/s"
@@ -248,9 +273,11 @@ def goals_table(runs: Mapping[str, OperatorRun]) -> Table:
             times(memory), "≤ 0.5× kopf", memory <= 0.5),
         Row("resident memory, peak (VmHWM), vs kopf with status storage", (mib(kgen.rss_peak), mib(tuned.rss_peak)),
             times(memory_tuned), "(info)", None),
-        Row("API writes per update, vs controller-runtime",
-            (f"{kgen.writes_per_update:.2f}", f"{cr.writes_per_update:.2f}"), times(writes),
-            "≤ controller-runtime", kgen.writes_per_update <= cr.writes_per_update),
+        Row("API writes per change handled, vs controller-runtime",
+            (f"{kgen.writes_per_change:.2f}", f"{cr.writes_per_change:.2f}"), times(writes),
+            "≤ controller-runtime", kgen.writes_per_change <= cr.writes_per_change),
+        Row("API writes per update, vs controller-runtime (its share of coalesced updates differs)",
+            (f"{kgen.writes_per_update:.2f}", f"{cr.writes_per_update:.2f}"), times(writes_per_update), "(info)", None),
     ]
     return Table("Operator goals (ratio = kgen ÷ the implementation the row names)", ("kgen", "other"), rows)
 

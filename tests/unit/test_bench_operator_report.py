@@ -33,7 +33,7 @@ def test_goals_met_at_five_times_tuned_kopf_half_kopfs_memory_and_controller_run
     goals = _goals(_runs(_run(10.0, 50 * 2**20, 0.6), tuned=_run(25.0, 100 * 2**20, 3.0)))
     assert goals["updates per operator CPU-second, vs kopf with status storage"] == ("5.00×", True)
     assert goals["resident memory, peak (VmHWM), vs kopf as shipped"] == ("0.50×", True)
-    assert goals["API writes per update, vs controller-runtime"] == ("1.00×", True)
+    assert goals["API writes per change handled, vs controller-runtime"] == ("1.00×", True)
     assert goals["updates per operator CPU-second, vs kopf as shipped"][1] is None  # information only
 
 
@@ -41,6 +41,22 @@ def test_goals_missed_below_five_times_above_half_the_memory_or_more_writes() ->
     more_writes = {"PUT configmaps 200": 3000, "PUT widgets/status 200": 3000, "PATCH widgets 200": 1}
     goals = _goals(_runs(_run(10.0, 51 * 2**20, 0.61, more_writes), tuned=_run(25.0, 100 * 2**20, 3.0)))
     assert [met for _, met in goals.values() if met is not None] == [False, False, False]
+
+
+def test_the_writes_goal_is_per_change_handled_whatever_share_of_the_updates_coalesced() -> None:
+    # kgen handled 1,300 of the 3,000 updates one by one, controller-runtime 1,000 (more coalesced):
+    # more writes per update, the same two per change handled.
+    kgen = _run(10.0, 50 * 2**20, writes={"PUT configmaps 200": 1300, "PUT widgets/status 200": 1300})
+    cr = _run(10.0, 40 * 2**20, writes={"PUT configmaps 200": 1000, "PUT widgets/status 200": 1000})
+    goals = _goals(_runs(kgen, cr))
+    assert goals["API writes per change handled, vs controller-runtime"] == ("1.00×", True)
+    assert goals["API writes per update, vs controller-runtime (its share of coalesced updates differs)"] == ("1.30×", None)
+    rows = {row.metric: row for row in tables(_runs(kgen, cr))[0].rows}
+    assert rows["churn: changes handled per update (successful status writes ÷ updates)"].values[:2] == ("0.43", "0.33")
+    # a conflict is a write, and no change handled
+    conflicted = _run(10.0, 50 * 2**20, writes={"PUT configmaps 200": 1000, "PUT widgets/status 200": 1000,
+                                                 "PUT widgets/status 409": 10})
+    assert conflicted.changes_handled == 1000 and conflicted.writes_per_change == 2.01
 
 
 def test_figures_per_implementation_with_kgen_over_controller_runtime() -> None:
