@@ -5,11 +5,14 @@ side is tests/integration/test_controller_kopf_features.py."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kgen.controller import Manager, webhook_managed_by
 from kgen.runtime.apimachinery import Model
+from kgen.runtime.rest import Config
 from kgen.webhook.conversion import (
     ConversionRequest,
     ConversionWebhook,
@@ -164,3 +167,13 @@ def test_the_hub_is_preferred_over_an_earlier_registered_intermediate() -> None:
 def test_the_webhook_refuses_a_partial_implementation_at_registration() -> None:
     with pytest.raises(PartialImplementationError, match="ThingV4"):
         ConversionWebhook().register_hub_and_spokes(ThingV1, ThingV2, ThingV4)
+
+
+def test_the_webhook_builder_checks_when_told_not_when_started(tmp_path: Path) -> None:
+    """controller-runtime checks at Complete(); kgen's builder at once, naming the fault."""
+    manager = Manager(Config(host="https://127.0.0.1:1"), webhook_cert_dir=tmp_path)  # never dialled, never served
+    with pytest.raises(PartialImplementationError, match=r"ThingV4 \(hub.kgen.test/v4\) is neither the hub"):
+        webhook_managed_by(manager).for_(ThingV1).with_hub_and_spokes(ThingV2, ThingV4)
+    with pytest.raises(PartialImplementationError, match="^no hub defined"):
+        webhook_managed_by(manager).for_(ThingV1).with_hub_and_spokes(ThingV3)
+    webhook_managed_by(manager).for_(ThingV1).with_hub_and_spokes(ThingV2, ThingV3)  # fine until complete()
