@@ -55,6 +55,7 @@ COMPATIBILITY_SUITE: dict[str, frozenset[str]] = {
     "tests/integration/test_fake_vs_server_defaults.py": frozenset(),
     "tests/integration/test_fake_vs_server_fieldmanager.py": frozenset(),
     "tests/integration/test_fake_vs_server_releases.py": frozenset(),
+    "tests/integration/test_fake_vs_server_multiversion.py": frozenset(),
     "tests/integration/test_validation_residue.py": frozenset(),
     "tests/integration/test_validation_multiversion.py": frozenset(),
     "tests/integration/test_regexp_oracle.py": frozenset(),
