@@ -17,6 +17,7 @@ of a watch must say yes. The stock ones keep controller-runtime's rules:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -149,7 +150,8 @@ def _field(value: Any, python: str, wire: str) -> Any:
 def _requirement(key: str, op: str, values: list[str]) -> Requirement:
     """labels.NewRequirement's checks, with its messages; several errors are one aggregate ``[a, b]``."""
     errors = [f'key: Invalid value: "{key}": {e}' for e in is_qualified_name(key)]
-    shown = "[" + ", ".join(f'"{v}"' for v in values) + "]"
+    # field.Invalid prints the values as JSON; Go's copy of an empty list is nil, printed null
+    shown = json.dumps(values, separators=(",", ":"), ensure_ascii=False) if values else "null"
     if op in ("in", "notin") and not values:
         errors.append(f"values: Invalid value: {shown}: for 'in', 'notin' operators, values set can't be empty")
     if op == "=" and len(values) != 1:
