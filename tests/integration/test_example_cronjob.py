@@ -217,8 +217,9 @@ def controller_idle(manager: Manager) -> bool:
     active, depth, workers, adds = series.values()
     assert active is not None and depth is not None and workers is not None and adds is not None, series
     # An unknown series reads 0: these two say "cronjob" names the controller and its queue.
-    assert workers.value("cronjob") == 1 and adds.value("cronjob") > 0
-    return active.value("cronjob") == 0 and depth.value("cronjob") == 0
+    # The workqueue series carry controller-runtime's labels: name and controller (and priority on depth).
+    assert workers.value("cronjob") == 1 and adds.value("cronjob", "cronjob") > 0
+    return active.value("cronjob") == 0 and depth.value("cronjob", "cronjob", "") == 0
 
 
 # -- concurrencyPolicy and startingDeadlineSeconds against the apiserver ------------------------------
