@@ -56,9 +56,10 @@ class ResourceEventHandlerFuncs:
     on_delete: Callable[[Any], Any] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AddNotification:
-    """An object was added."""
+    """An object was added. The notifications are read-only by contract but not frozen: a
+    frozen dataclass costs three times as much to make, and a sync makes one per object."""
 
     obj: Any
     is_in_initial_list: bool
@@ -68,7 +69,7 @@ class AddNotification:
         return handler.on_add(self.obj) if handler.on_add else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UpdateNotification:
     """An object was updated (or resynced: old and new then have the same resourceVersion)."""
 
@@ -81,7 +82,7 @@ class UpdateNotification:
         return handler.on_update(self.old, self.new) if handler.on_update else None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DeleteNotification:
     """An object was deleted."""
 

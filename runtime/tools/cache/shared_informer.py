@@ -262,17 +262,43 @@ class _SharedInformerBase(Generic[T]):
         in the order ``handle_deltas`` would have produced it). A key whose deltas fail is
         logged and the others go on, as when the process loop pops them one by one. Runs under
         the DeltaFIFO's lock, so ``has_synced`` cannot turn true before the notifications of
-        the first list are in every handler's buffer."""
+        the first list are in every handler's buffer.
+
+        A run of keys with one delta each, none a deletion (a sync's every key), takes a shorter
+        path (``_apply_run``) unless a mutation detector is on."""
         notes: list[tuple[Notification, bool]] = []
+        simple = self.mutation_detector is None
         with self.lock:
             try:
-                for deltas, in_initial_list in batch:
+                start, end = 0, len(batch)
+                while start < end:
+                    stop = start
+                    while simple and stop < end and len(batch[stop][0]) == 1 and batch[stop][0][0].type != DELETED:
+                        stop += 1
+                    if stop > start:
+                        self._apply_run(batch[start:stop], notes)
+                        start = stop
+                        continue
                     try:
-                        self._apply(deltas, in_initial_list, notes)
+                        self._apply(batch[start][0], batch[start][1], notes)
                     except Exception:  # noqa: BLE001
                         log.exception("informer: processing deltas failed")
+                    start += 1
             finally:
                 self.processor.distribute_many(notes)
+
+    def _apply_run(self, run: Batch, notes: list[tuple[Notification, bool]]) -> None:
+        """Keys of one non-deleting delta each into the indexer, with no per-key ``_apply``; a
+        key that fails is logged and skipped."""
+        swap, note = self.indexer.swap, self._note
+        for deltas, in_initial_list in run:
+            obj = deltas[0].object
+            try:
+                old = swap(obj)
+            except Exception:  # noqa: BLE001
+                log.exception("informer: processing deltas failed")
+                continue
+            note(obj, old, in_initial_list, notes)
 
     def _apply(self, deltas: Deltas, in_initial_list: bool, notes: list[tuple[Notification, bool]]) -> None:
         """One key's deltas into the indexer; appends the notifications they make to ``notes``."""
@@ -285,14 +311,18 @@ class _SharedInformerBase(Generic[T]):
                 continue
             if detector is not None:
                 detector.add_object(obj)
-            old = self.indexer.swap(obj)
-            if old is None:  # first: every object of a sync is an add
-                notes.append((AddNotification(obj, in_initial_list), False))
-            else:
-                # An update that did not change the resourceVersion (a resync, a relist of
-                # an unchanged object) reaches only the handlers whose resync is due.
-                is_sync = resource_version_of(old) == resource_version_of(obj)
-                notes.append((UpdateNotification(old, obj), is_sync))
+            self._note(obj, self.indexer.swap(obj), in_initial_list, notes)
+
+    @staticmethod
+    def _note(obj: Any, old: Any, in_initial_list: bool, notes: list[tuple[Notification, bool]]) -> None:
+        """The notification of ``obj`` stored in place of ``old`` (None: an add)."""
+        if old is None:  # first: every object of a sync is an add
+            notes.append((AddNotification(obj, in_initial_list), False))
+        else:
+            # An update that did not change the resourceVersion (a resync, a relist of
+            # an unchanged object) reaches only the handlers whose resync is due.
+            is_sync = resource_version_of(old) == resource_version_of(obj)
+            notes.append((UpdateNotification(old, obj), is_sync))
 
     @contextmanager
     def _popping(self) -> Iterator[None]:
