@@ -7,7 +7,12 @@ apiserver, threads and asyncio (issue 36).
   updated, updatedStatusOnly, updatedStatus, each checked on the server;
 - ``delete_all_of`` deletes exactly what its label/field selectors select;
 - ``merge_from(stale, optimistic_lock=True)`` gets 409 Conflict, without the lock it merges;
-- controller options: see the tests further down.
+- LabelSelectorPredicate passes exactly the events of the objects the apiserver selects with the
+  same selector; controller options (recover_panic, reconcile_timeout, max_retries + the terminal
+  condition) on one manager per flavour, and a panic with recover_panic=False ends the manager;
+- against controller-runtime v0.25.3 itself (hack/controller-runtime/helpers): CreateOrUpdate,
+  CreateOrPatch, LabelSelectorPredicate and MergeFrom[WithOptimisticLock] on the same steps, every
+  answer equal.
 """
 
 from __future__ import annotations
@@ -789,3 +794,43 @@ def test_helpers_answer_as_controller_runtime(kube_apiserver: KubeAPIServer, kub
     results = [a.get("result") for a in expected[:len(WRITE_STEPS)]]
     assert results.count("unchanged") >= 4 and "updatedStatusOnly" in results and "updatedStatus" in results
     kube.core_v1.namespaces().delete(go_namespace)
+
+
+def _cm(rv: str | None = "5", **fields: Any) -> dict[str, Any]:
+    metadata: dict[str, Any] = {"name": "a", "namespace": "n", **({"resourceVersion": rv} if rv else {})}
+    metadata.update(fields.pop("metadata", {}))
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": metadata, **fields}
+
+
+MERGE_FROM_STEPS: list[dict[str, Any]] = [
+    {"op": "mergeFrom", "original": original, "modified": modified, "optimisticLock": lock}
+    for original, modified in (
+        (_cm(data={"a": "1", "b": "2"}), _cm(data={"a": "1", "c": "3"})),
+        (_cm(data={"a": "1"}), _cm(data={"a": "1"})),
+        (_cm(metadata={"labels": {"x": "1"}, "annotations": {"y": "2"}}), _cm(metadata={"labels": {"x": "1", "z": "3"}})),
+        (_cm(metadata={"finalizers": ["f/a"]}), _cm(metadata={"finalizers": ["f/a", "f/b"]})),
+        (_cm(rv="5", data={"a": "1"}), _cm(rv="6", data={"a": "2"})),
+        (_cm(data={"a": "1"}), _cm(data=None)),
+        (_cm(rv=None, data={"a": "1"}), _cm(rv=None, data={"a": "2"})),
+    )
+    for lock in (False, True)
+]
+
+
+def test_merge_from_patches_as_controller_runtime(kube_apiserver: KubeAPIServer) -> None:
+    expected = controller_runtime_answers(kube_apiserver, MERGE_FROM_STEPS)
+    got: list[dict[str, object]] = []
+    for step in MERGE_FROM_STEPS:
+        original = ConfigMap.from_dict({k: v for k, v in step["original"].items() if v is not None})
+        modified = ConfigMap.from_dict({k: v for k, v in step["modified"].items() if v is not None})
+        try:
+            got.append({"patch": merge_from(original, optimistic_lock=step["optimisticLock"]).data(modified)})
+        except ValueError as error:
+            got.append({"error": str(error)})
+    for step, want, have in zip(MERGE_FROM_STEPS, expected, got, strict=True):
+        if "error" in want:  # Go quotes the whole object (%q); the texts agree around it
+            assert "error" in have and str(want["error"]).startswith("cannot use OptimisticLock, object "), (step, want, have)
+            assert str(have["error"]).endswith("does not have any resource version we can use"), (step, want, have)
+        else:
+            assert want == have, (step, want, have)
+    assert sum("error" in want for want in expected) == 1

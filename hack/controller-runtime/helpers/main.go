@@ -16,6 +16,8 @@
 //	    object's own map, so its status is removed before the status patch is computed and a
 //	    status change is reported but never written); the client is controller-runtime's direct
 //	    client (no cache).
+//	{"op": "mergeFrom", "original": {...}, "modified": {...}, "optimisticLock": true}
+//	    -> {"patch": {...}} or {"error": "..."}   (client.MergeFrom[WithOptions](original).Data(modified), unstructured)
 //	{"op": "selector", "selector": {metav1.LabelSelector}, "labels": {...}}
 //	    -> {"match": true|false} or {"error": "..."}       (predicate.LabelSelectorPredicate's Create)
 //
@@ -53,11 +55,15 @@ type step struct {
 	Rename     string               `json:"rename"`
 	Selector   metav1.LabelSelector `json:"selector"`
 	Labels     map[string]string    `json:"labels"`
+	Original   map[string]any       `json:"original"`
+	Modified   map[string]any       `json:"modified"`
+	Lock       bool                 `json:"optimisticLock"`
 }
 
 type answer struct {
 	Result string `json:"result,omitempty"`
 	Match  *bool  `json:"match,omitempty"`
+	Patch  any    `json:"patch,omitempty"`
 	Error  string `json:"error,omitempty"`
 }
 
@@ -150,6 +156,24 @@ func main() {
 			obj.SetLabels(s.Labels)
 			m := p.Create(event.CreateEvent{Object: obj})
 			a.Match = &m
+		case "mergeFrom":
+			original := &unstructured.Unstructured{Object: normalize(s.Original).(map[string]any)}
+			modified := &unstructured.Unstructured{Object: normalize(s.Modified).(map[string]any)}
+			patch := client.MergeFrom(original)
+			if s.Lock {
+				patch = client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{})
+			}
+			data, err := patch.Data(modified)
+			if err != nil {
+				a.Error = err.Error()
+				break
+			}
+			var decoded any
+			if err := json.Unmarshal(data, &decoded); err != nil {
+				a.Error = err.Error()
+				break
+			}
+			a.Patch = decoded
 		case "createOrUpdate", "createOrPatch":
 			var obj client.Object
 			switch s.Kind {
