@@ -29,7 +29,7 @@ from typing import Any
 from kgen.runtime.controller.controller import ControllerCore, GiveUpHook
 from kgen.runtime.controller.metrics import Registry, WorkqueueMetrics
 from kgen.runtime.controller.outcome import as_result, is_panic
-from kgen.runtime.controller.reconcile import AsyncReconciler, AsyncReconcilerFunc, Request, Result
+from kgen.runtime.controller.reconcile import AsyncReconciler, AsyncReconcilerFunc, Request, Result, reconcile_deadline
 from kgen.runtime.controller.source import Source
 from kgen.runtime.util.workqueue import AsyncRateLimitingQueue, RateLimiter, default_controller_rate_limiter
 
@@ -139,6 +139,7 @@ class AsyncController(ControllerCore):
                 result = as_result(await self._reconcile(request))
             else:
                 deadline = asyncio.timeout(self.reconcile_timeout)
+                reconcile_deadline.set(started + self.reconcile_timeout)  # this worker task's context
                 try:
                     async with deadline:
                         result = as_result(await self._reconcile(request))

@@ -27,8 +27,9 @@ from outside — Python has no safe way to stop a thread blocked in a socket rea
 code — so on threads the reconcile runs to its end, and one that took longer than the timeout is
 counted in ``controller_runtime_reconcile_timeouts_total`` and reported as a ``ReconcileTimeout``
 error (requeued with backoff), whatever it returned: what a Go reconciler that honours its
-context's deadline does. Reconcilers that must stop early check their own time. The asyncio
-controller cancels the reconcile's task at the deadline (its awaits are interrupted).
+context's deadline does. A reconcile that must stop early checks ``reconcile.time_left()`` (Go's
+``ctx.Done()``, cooperatively). The asyncio controller cancels the reconcile's task at the deadline
+(its awaits are interrupted); ``time_left()`` works there too.
 
 ``max_retries=N``: after N failed attempts in a row for one request (errors and panics; a success
 or a terminal error resets the count) the request is not requeued; ``on_give_up(request, error)``
@@ -46,7 +47,7 @@ from typing import Any
 
 from kgen.runtime.controller.metrics import ControllerMetrics, Registry, WorkqueueMetrics
 from kgen.runtime.controller.outcome import ERROR, RESULT_LABELS, Decision, apply, as_result, decide, is_panic
-from kgen.runtime.controller.reconcile import Reconciler, ReconcileTimeout, Request, Result
+from kgen.runtime.controller.reconcile import Reconciler, ReconcileTimeout, Request, Result, reconcile_deadline
 from kgen.runtime.controller.source import Source
 from kgen.runtime.util.workqueue import (
     AsyncRateLimitingQueue,
@@ -276,6 +277,7 @@ class Controller(ControllerCore):
         started = time.monotonic()
         result: Result | None = None
         error: BaseException | None = None
+        token = reconcile_deadline.set(None if self.reconcile_timeout is None else started + self.reconcile_timeout)
         try:
             result = as_result(self._reconcile(request))
         except Exception as e:  # noqa: BLE001 - errors and recovered panics are retried with backoff
@@ -283,6 +285,8 @@ class Controller(ControllerCore):
                 self.queue.forget(request)
                 return
             error = e
+        finally:
+            reconcile_deadline.reset(token)
         elapsed = time.monotonic() - started
         if self.reconcile_timeout is not None and elapsed > self.reconcile_timeout:
             timeout = self.timeout_error(request, elapsed)

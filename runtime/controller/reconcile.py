@@ -11,13 +11,15 @@ with backoff without an error, and return ``None`` or ``Result()`` when done.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 __all__ = [
     "AsyncReconciler", "AsyncReconcilerFunc", "ReconcileError", "ReconcileTimeout", "Reconciler", "ReconcilerFunc", "Request",
-    "Result", "TerminalError",
+    "Result", "TerminalError", "time_left",
 ]
 
 
@@ -62,6 +64,19 @@ class ReconcileError(Exception):
 class ReconcileTimeout(ReconcileError, TimeoutError):
     """The reconcile ran past the controller's ``reconcile_timeout`` (controller-runtime's
     "reconciliation timeout"): an error, retried with backoff."""
+
+
+reconcile_deadline: ContextVar[float | None] = ContextVar("reconcile_deadline", default=None)
+"""The ``time.monotonic()`` deadline of the reconcile running in this thread or task (set by the
+controller when it has a ``reconcile_timeout``), None otherwise."""
+
+
+def time_left() -> float | None:
+    """Seconds left before the current reconcile's ``reconcile_timeout`` (negative once past), or None
+    without one: the thread flavour's stand-in for Go's ``ctx.Done()``, which a reconcile that does
+    long work checks to stop early (raising ``ReconcileTimeout``, say) instead of running on."""
+    deadline = reconcile_deadline.get()
+    return None if deadline is None else deadline - time.monotonic()
 
 
 @runtime_checkable

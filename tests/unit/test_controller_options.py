@@ -103,3 +103,29 @@ def test_with_terminal_condition_sets_ready_false_once() -> None:
     assert cron.status is None  # the object given is not changed
     again, did_again = with_terminal_condition(changed, "gave up")
     assert not did_again and again is changed
+
+
+def test_time_left_tells_a_reconcile_its_deadline() -> None:
+    import asyncio
+
+    from kgen.runtime.controller import AsyncController
+    from kgen.runtime.controller.reconcile import time_left
+
+    seen: list[float | None] = []
+
+    def reconcile(request: Request) -> None:
+        seen.append(time_left())
+
+    Controller("timed", reconcile, reconcile_timeout=30.0).reconcile_handler(REQUEST)
+    Controller("untimed", reconcile).reconcile_handler(REQUEST)
+    assert seen[0] is not None and 29.0 < seen[0] <= 30.0 and seen[1] is None
+    assert time_left() is None  # reset after the reconcile
+
+    async def areconcile(request: Request) -> None:
+        seen.append(time_left())
+
+    async def scenario() -> None:
+        await AsyncController("atimed", areconcile, reconcile_timeout=30.0).reconcile_handler(REQUEST)
+
+    asyncio.run(scenario())
+    assert seen[2] is not None and 29.0 < seen[2] <= 30.0
