@@ -20,8 +20,12 @@ One module per controller-runtime package: ``manager``, ``builder``, ``controlle
 loop) with ``outcome`` (reconcileHandler's rules, I/O-free), ``reconcile``, ``event``,
 ``handler``, ``predicate``, ``source``, ``cache``, ``client``, ``scheme`` (model class →
 resource), ``controllerutil`` (owner references, finalizers), ``conditions``, ``metrics``,
-``probes`` and ``server`` (their HTTP endpoints), ``webhook_builder`` (webhooks served by the
-manager, controller-runtime's paths). The asyncio flavour has the same names with
+``probes`` and ``server`` (their HTTP endpoints, ``debug`` stacks), ``runnable`` (``manager.add``),
+``webhook_builder`` (webhooks served by the manager, controller-runtime's paths); the cache's
+``options``, ``informers`` and ``field_index`` (``CacheOptions``, ``manager.index_field``) and
+``patch`` (``merge_from``). ``patterns`` holds what controller-runtime users write by hand and
+kopf users look for: ``create_or_update``, ``diff``, ``every`` and ``Daemon``, ``retry``'s
+terminal condition. The asyncio flavour has the same names with
 ``Async`` (``AsyncManager``, ``async_controller_managed_by``, ``AsyncController``, ``AsyncClient``,
 ``AsyncCache``), reconcile awaited; the logic both share is written once (``ControllerCore``,
 ``outcome``, ``ManagerCore``, ``_BuilderCore``, and the I/O-free modules).
@@ -73,6 +77,7 @@ from kgen.runtime.controller.manager.manager import LeaderElectionLost, Manager
 from kgen.runtime.controller.predicate import (
     AnnotationChangedPredicate,
     Funcs,
+    LabelSelectorPredicate,
     GenerationChangedPredicate,
     LabelChangedPredicate,
     Predicate,
@@ -82,24 +87,55 @@ from kgen.runtime.controller.predicate import (
     not_,
     or_,
 )
-from kgen.runtime.controller.reconcile import AsyncReconciler, Reconciler, Request, Result, TerminalError
+from kgen.runtime.controller.cluster.patch import MergeFrom, merge_from
+from kgen.runtime.controller.manager.runnable import AsyncRunnable, LeaderElectionRunnable, Runnable
+from kgen.runtime.controller.patterns.create_or_update import (
+    MutateError,
+    OperationResult,
+    async_create_or_patch,
+    async_create_or_update,
+    create_or_patch,
+    create_or_update,
+)
+from kgen.runtime.controller.patterns.daemon import AsyncDaemon, Daemon
+from kgen.runtime.controller.patterns.diff import Change, diff
+from kgen.runtime.controller.patterns.retry import (
+    REASON_RETRY_LIMIT_EXCEEDED,
+    async_give_up_with_condition,
+    give_up_with_condition,
+    with_terminal_condition,
+)
+from kgen.runtime.controller.patterns.timers import every
+from kgen.runtime.controller.reconcile import (
+    AsyncReconciler,
+    ReconcileError,
+    Reconciler,
+    ReconcileTimeout,
+    Request,
+    Result,
+    TerminalError,
+    time_left,
+)
 from kgen.runtime.controller.source import Channel, Kind
 from kgen.runtime.controller.webhook_builder import WebhookBuilder, webhook_managed_by
 
 __all__ = [
-    "APIReader", "AlreadyOwnedError", "AsyncAPIReader", "AsyncBuilder", "AsyncCache", "AsyncClient",
-    "AsyncController", "AsyncManager", "AsyncReconciler", "async_add_finalizer_and_update",
-    "async_controller_managed_by", "async_remove_finalizer_and_update", "AnnotationChangedPredicate", "Builder", "Cache",
-    "CacheSyncTimeout", "Channel",
-    "Client", "Controller", "CreateEvent", "DeleteEvent", "EnqueueRequestForObject", "EnqueueRequestForOwner",
-    "EnqueueRequestsFromMapFunc", "EventHandler", "Funcs", "GenerationChangedPredicate", "GenericEvent", "Kind",
-    "LabelChangedPredicate", "LeaderElectionLost", "Manager", "NotAResourceError", "Predicate", "Reconciler",
-    "Request", "Resource", "ResourceVersionChangedPredicate", "Result", "TerminalError", "UpdateEvent",
-    "add_finalizer", "add_finalizer_and_update", "and_", "contains_finalizer", "controller_managed_by",
-    "find_status_condition", "get_controller_of", "has_controller_reference", "is_controlled_by",
-    "is_status_condition_false", "is_status_condition_true", "new_predicate_funcs", "not_", "or_",
-    "remove_finalizer", "remove_finalizer_and_update", "remove_owner_reference", "remove_status_condition",
-    "resource_for", "set_controller_reference", "set_owner_reference", "set_status_condition",
-    "WebhookBuilder", "webhook_managed_by",
-    "ByObject", "CacheOptions", "IndexNotFoundError", "ResourceNotCachedError", "UnknownNamespaceError", "strip_managed_fields",
+    "add_finalizer", "add_finalizer_and_update", "AlreadyOwnedError", "and_", "AnnotationChangedPredicate",
+    "APIReader", "async_add_finalizer_and_update", "async_controller_managed_by", "async_create_or_patch",
+    "async_create_or_update", "async_give_up_with_condition", "async_remove_finalizer_and_update", "AsyncAPIReader",
+    "AsyncBuilder", "AsyncCache", "AsyncClient", "AsyncController", "AsyncDaemon", "AsyncManager", "AsyncReconciler",
+    "AsyncRunnable", "Builder", "ByObject", "Cache", "CacheOptions", "CacheSyncTimeout", "Change", "Channel",
+    "Client", "contains_finalizer", "Controller", "controller_managed_by", "create_or_patch", "create_or_update",
+    "CreateEvent", "Daemon", "DeleteEvent", "diff", "EnqueueRequestForObject", "EnqueueRequestForOwner",
+    "EnqueueRequestsFromMapFunc", "EventHandler", "every", "find_status_condition", "Funcs",
+    "GenerationChangedPredicate", "GenericEvent", "get_controller_of", "give_up_with_condition",
+    "has_controller_reference", "IndexNotFoundError", "is_controlled_by", "is_status_condition_false",
+    "is_status_condition_true", "Kind", "LabelChangedPredicate", "LabelSelectorPredicate", "LeaderElectionLost",
+    "LeaderElectionRunnable", "Manager", "merge_from", "MergeFrom", "MutateError", "new_predicate_funcs", "not_",
+    "NotAResourceError", "OperationResult", "or_", "Predicate", "REASON_RETRY_LIMIT_EXCEEDED", "ReconcileError",
+    "Reconciler", "ReconcileTimeout", "remove_finalizer", "remove_finalizer_and_update", "remove_owner_reference",
+    "remove_status_condition", "Request", "Resource", "resource_for", "ResourceNotCachedError",
+    "ResourceVersionChangedPredicate", "Result", "Runnable", "set_controller_reference", "set_owner_reference",
+    "set_status_condition", "strip_managed_fields", "TerminalError", "time_left", "UnknownNamespaceError",
+    "UpdateEvent", "webhook_managed_by", "WebhookBuilder", "with_terminal_condition",
 ]
