@@ -20,9 +20,9 @@ the leader.
 
 The body gets the object's ``Request`` and the stop signal, never the object: it reads the
 current state when it needs it (``manager.client.get(...)``, from the cache), as a reconciler
-does. A body that returns is done: it is not started again for that object (kopf's rule); the
+does. A body that returns is done: it is not started again for that object; the
 object deleted and created again gets a new one. A body that raises is logged and started again
-after ``backoff`` seconds (kopf's default: 60), unless stopped meanwhile.
+after ``backoff`` seconds (60 by default), unless stopped meanwhile.
 
 ``AsyncDaemon`` is the same on an ``AsyncManager``: the body is a coroutine function given an
 ``asyncio.Event``, run as a task on the manager's loop; tasks still running ``graceful_timeout``
