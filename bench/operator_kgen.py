@@ -2,7 +2,8 @@
 
 For every Widget: a ConfigMap of the Widget's name, controlled by it (owner reference with
 ``controller: true``), whose data is ``spec.data``; then ``status.observed`` = the Widget's
-``metadata.generation``. bench/operator_kopf.py does the same API work with kopf.
+``metadata.generation``. bench/operator_kopf.py does the same API work with kopf, and
+hack/controller-runtime/operator/main.go with controller-runtime.
 
 Settings, and why (the kopf file lists its own):
 
