@@ -38,7 +38,7 @@ $(BENCH_STAMP): $(STAMP) pyproject.toml
 # The scale table (1,000 and 10,000 Pods; kgen, client-go, official, lightkube) also writes
 # PNG charts and a markdown report into build/bench/. The full curve, 100,000 Pods included:
 #   make bench BENCH_ARGS="--only scale --scale-counts 1000,10000,100000"
-# The operator table (1,000 Widgets each owning a ConfigMap; kgen's Manager vs kopf) alone:
+# The operator table (1,000 Widgets each owning a ConfigMap; kgen's Manager vs controller-runtime (needs Go), kopf, and kopf with status storage) alone:
 #   make bench BENCH_ARGS="--only operator"
 bench: $(BENCH_STAMP)
 	KUBEBUILDER_ASSETS="$$(hack/envtest/build.sh)" $(BIN)/python -m bench $(BENCH_ARGS)

@@ -25,7 +25,7 @@ from typing import Any
 import kopf
 
 
-@kopf.on.startup()  # type: ignore[untyped-decorator,unused-ignore]  # kopf is untyped where mypy runs
+@kopf.on.startup()
 def keep_records_in_status(settings: kopf.OperatorSettings, **_: Any) -> None:
     settings.persistence.progress_storage = kopf.StatusProgressStorage()
     settings.persistence.diffbase_storage = kopf.StatusDiffBaseStorage()
