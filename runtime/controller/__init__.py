@@ -97,7 +97,7 @@ from kgen.runtime.controller.patterns.create_or_update import (
     create_or_patch,
     create_or_update,
 )
-from kgen.runtime.controller.patterns.daemon import AsyncDaemon, Daemon
+from kgen.runtime.controller.patterns.daemon import AsyncDaemon, AsyncDaemonBody, Daemon, DaemonBody
 from kgen.runtime.controller.patterns.diff import Change, diff
 from kgen.runtime.controller.patterns.retry import (
     REASON_RETRY_LIMIT_EXCEEDED,
@@ -123,10 +123,10 @@ __all__ = [
     "add_finalizer", "add_finalizer_and_update", "AlreadyOwnedError", "and_", "AnnotationChangedPredicate",
     "APIReader", "async_add_finalizer_and_update", "async_controller_managed_by", "async_create_or_patch",
     "async_create_or_update", "async_give_up_with_condition", "async_remove_finalizer_and_update", "AsyncAPIReader",
-    "AsyncBuilder", "AsyncCache", "AsyncClient", "AsyncController", "AsyncDaemon", "AsyncManager", "AsyncReconciler",
+    "AsyncBuilder", "AsyncCache", "AsyncClient", "AsyncController", "AsyncDaemon", "AsyncDaemonBody", "AsyncManager", "AsyncReconciler",
     "AsyncRunnable", "Builder", "ByObject", "Cache", "CacheOptions", "CacheSyncTimeout", "Change", "Channel",
     "Client", "contains_finalizer", "Controller", "controller_managed_by", "create_or_patch", "create_or_update",
-    "CreateEvent", "Daemon", "DeleteEvent", "diff", "EnqueueRequestForObject", "EnqueueRequestForOwner",
+    "CreateEvent", "Daemon", "DaemonBody", "DeleteEvent", "diff", "EnqueueRequestForObject", "EnqueueRequestForOwner",
     "EnqueueRequestsFromMapFunc", "EventHandler", "every", "find_status_condition", "Funcs",
     "GenerationChangedPredicate", "GenericEvent", "get_controller_of", "give_up_with_condition",
     "has_controller_reference", "IndexNotFoundError", "is_controlled_by", "is_status_condition_false",
