@@ -101,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--skip-dmcg", action="store_true", help="do not run datamodel-codegen")
     parser.add_argument("--rest-requests", type=int, default=500, help="GETs per client in the REST throughput table")
     parser.add_argument("--informer-objects", type=int, default=10_000,
-                        help="ConfigMaps in the informer initial-sync table (default: 10000)")
+                        help="ConfigMaps, and as many Pods, in the informer initial-sync table (default: 10000)")
     parser.add_argument("--informer-repeats", type=int, default=3, help="runs per client and mode, informer sync")
     parser.add_argument("--scale-counts", type=_counts, default=(1000, 10_000),
                         help="Pods per scale run, comma-separated (default: 1000,10000; add 100000 for the full curve)")
@@ -188,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _progress(f"REST throughput: {args.rest_requests} GETs per client against a real apiserver")
         tables.append(rest.table(rest.measure(args.rest_requests), args.rest_requests))
     if "informer" in chosen:
-        _progress(f"informer initial sync of {args.informer_objects} ConfigMaps, kgen and client-go")
+        _progress(f"informer initial sync of {args.informer_objects} ConfigMaps and as many Pods, kgen and client-go")
         sync_times = informer_sync.measure(args.informer_objects, args.informer_repeats, args.seed, _progress)
         tables.append(informer_sync.table(sync_times))
         notes += informer_sync.notes(sync_times)
