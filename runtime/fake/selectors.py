@@ -16,6 +16,7 @@ import httpx
 
 from kgen.runtime.apimachinery.labels import SelectorError, parse
 from kgen.runtime.apimachinery.meta import labels_of
+from kgen.runtime.apimachinery.selectors import parse_fields
 from kgen.runtime.fake.errors import bad_request
 
 Predicate = Callable[[Mapping[str, Any]], bool]
@@ -33,62 +34,10 @@ def selector(params: httpx.QueryParams) -> Predicate:
 
 
 def _field_selector(text: str | None) -> Predicate:
-    """A predicate from a field selector, parsed as apimachinery's fields.ParseSelector does:
-    comma-separated terms (``\\,`` escapes a comma), empty terms skipped, each split at its
-    first ``!=``, ``==`` or ``=``, the value unescaped (fields.EscapeValue's ``\\,``, ``\\=``,
-    ``\\\\``), with its error messages (tests/integration/test_fake_vs_server_meta.py)."""
-    selector = text or ""
-    terms: list[tuple[str, bool, str]] = []
-    for term in sorted(_split_terms(selector)):
-        if not term:
-            continue
-        for at in range(len(term)):
-            op = next((op for op in ("!=", "==", "=") if term.startswith(op, at)), None)
-            if op is not None:
-                terms.append((term[:at], op != "!=", _unescape_value(term[at + len(op):])))
-                break
-        else:
-            raise SelectorError(f"invalid selector: '{selector}'; can't understand '{term}'")
-    return lambda obj: all((_field_value(obj, path) == value) == equal for path, equal, value in terms)
-
-
-def _split_terms(selector: str) -> list[str]:
-    """fields' splitTerms: split at the commas no backslash escapes."""
-    if not selector:
-        return []
-    terms, start, in_slash = [], 0, False
-    for i, char in enumerate(selector):
-        if in_slash:
-            in_slash = False
-        elif char == "\\":
-            in_slash = True
-        elif char == ",":
-            terms.append(selector[start:i])
-            start = i + 1
-    terms.append(selector[start:])
-    return terms
-
-
-def _unescape_value(value: str) -> str:
-    """fields.UnescapeValue, with its errors."""
-    if not any(c in value for c in "\\,="):
-        return value
-    out, in_slash = "", False
-    for char in value:
-        if in_slash:
-            if char not in "\\,=":
-                raise SelectorError(f"invalid field selector: invalid escape sequence: \\{char}")
-            out += char
-            in_slash = False
-        elif char == "\\":
-            in_slash = True
-        elif char in ",=":
-            raise SelectorError(f"invalid field selector: unescaped character in value: {ord(char)}")
-        else:
-            out += char
-    if in_slash:
-        raise SelectorError("invalid field selector: invalid escape sequence: \\")
-    return out
+    """A predicate from a field selector, parsed as apimachinery's fields.ParseSelector does
+    (``parse_fields``: syntax, escaping, error messages; tests/integration/test_fake_vs_server_meta.py)."""
+    terms = parse_fields(text)
+    return lambda obj: all((_field_value(obj, term.field) == term.value) == term.equal for term in terms)
 
 
 def _field_value(obj: Mapping[str, Any], path: str) -> str:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
+from kgen.runtime.apimachinery.selectors import parse_fields
 from kgen.runtime.tools.cache.listers import namespace_of
 from kgen.runtime.tools.cache.store import Indexer, IndexFunc
 
@@ -81,57 +82,17 @@ def _missing(field: str, kind: str, only_metadata: bool) -> IndexNotFoundError:
     )
 
 
-def _split_terms(selector: str) -> list[str]:
-    """fields' splitTerms: the selector cut at the commas no backslash escapes."""
-    terms, start, escaped = [], 0, False
-    for i, char in enumerate(selector):
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char == ",":
-            terms.append(selector[start:i])
-            start = i + 1
-    terms.append(selector[start:])
-    return terms
-
-
-def _unescape(value: str) -> str:
-    """fields.UnescapeValue: a backslash before a backslash, a comma or an equals sign stands for it."""
-    out, escaped = [], False
-    for char in value:
-        if escaped:
-            if char not in "\\,=":
-                raise ValueError(f"invalid field selector: invalid escape sequence: \\{char}")
-            out.append(char)
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char in ",=":
-            raise ValueError(f"invalid field selector: unescaped character in value: {ord(char)}")
-        else:
-            out.append(char)
-    if escaped:
-        raise ValueError("invalid field selector: invalid escape sequence: \\")
-    return "".join(out)
-
-
 def exact_fields(selector: str | object) -> dict[str, str]:
     """The field -> value equalities of a field selector (a string, or anything whose ``str()`` is
     one, such as ``selectors.fields(...)``); ``ValueError`` with controller-runtime's words for a
     selector that is not all equalities, and with apimachinery's for one that does not parse."""
     text = str(selector)
     fields: dict[str, str] = {}
-    for term in sorted(_split_terms(text)):
-        if not term:
-            continue
-        at, op = next(((i, op) for i in range(len(term)) for op in ("!=", "==", "=") if term.startswith(op, i)),
-                      (-1, ""))
-        if at < 0:
-            raise ValueError(f"invalid selector: '{text}'; can't understand '{term}'")
-        if op == "!=":
-            raise ValueError(f"{NON_EXACT}: {term!r} is not an equality (the cache reads an index by value)")
-        fields[term[:at]] = _unescape(term[at + len(op):])
+    for term in parse_fields(text):
+        if not term.equal:
+            raise ValueError(f"{NON_EXACT}: {term.field + term.operator + term.value!r} is not an equality "
+                             "(the cache reads an index by value)")
+        fields[term.field] = term.value
     if not fields:
         raise ValueError(f"{NON_EXACT}: the selector {text!r} has no term")
     return fields
