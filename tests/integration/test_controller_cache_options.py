@@ -45,6 +45,7 @@ from kgen.runtime.controller.cluster.options import ByObject, CacheOptions
 from kgen.runtime.testing import KubeAPIServer
 from kgen.runtime.tools.cache.transform import keep_objects, strip_managed_fields
 from tests.support.apiserver import unthrottled_config, wait_for
+from tests.support.controller.running import running_in_thread
 
 pytestmark = pytest.mark.integration
 
@@ -141,14 +142,8 @@ def running(
         thread_manager = Manager(config, **options)
         run = Running(flavour, thread_manager, None)
         setup(run)
-        thread = threading.Thread(target=thread_manager.start, name="manager")
-        thread.start()
-        try:
+        with running_in_thread(thread_manager):
             yield run
-        finally:
-            thread_manager.stop()
-            thread.join(60)
-            assert not thread.is_alive(), "the manager did not stop"
         return
     loop = asyncio.new_event_loop()
     loop_thread = threading.Thread(target=loop.run_forever, name="manager-loop", daemon=True)

@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import httpx
 import pytest
@@ -25,6 +23,7 @@ from kgen.kubernetes.models.core.v1 import ConfigMap
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import unthrottled_config
+from tests.support.controller.running import running_in_thread
 
 pytestmark = pytest.mark.integration
 
@@ -64,21 +63,6 @@ class AsyncBlocking:
         await wait_here_for_release_async(self.gate)
 
 
-@contextmanager
-def running(manager: Manager | AsyncManager) -> Iterator[None]:
-    if isinstance(manager, AsyncManager):
-        thread = threading.Thread(target=lambda: asyncio.run(manager.start()), name="async-manager")
-    else:
-        thread = threading.Thread(target=manager.start, name="manager")
-    thread.start()
-    try:
-        yield
-    finally:
-        manager.stop()
-        thread.join(60)
-        assert not thread.is_alive(), "the manager did not stop"
-
-
 def section(dump: str, header: str) -> str:
     """The part of ``dump`` under the thread or task header starting with ``header``, up to the next one."""
     sections = [part for part in dump.split("\n\n") if part.startswith(header)]
@@ -97,7 +81,7 @@ def test_stacks_show_a_reconciler_blocked_in_a_known_function(
         async_controller_managed_by(manager).for_(ConfigMap).complete(AsyncBlocking(gate))
     else:
         controller_managed_by(manager).for_(ConfigMap).complete(Blocking(gate))
-    with Clientset(unthrottled_config(kube_apiserver)) as kube, running(manager):
+    with Clientset(unthrottled_config(kube_apiserver)) as kube, running_in_thread(manager):
         try:
             kube.core_v1.config_maps(namespace).create(ConfigMap(metadata=ObjectMeta(name="stuck", namespace=namespace)))
             assert gate.entered.wait(60), "the reconciler was never called"
@@ -125,7 +109,7 @@ def test_stacks_show_a_reconciler_blocked_in_a_known_function(
 def test_stacks_are_off_by_default_and_need_the_metrics_server(kube_apiserver: KubeAPIServer, namespace: str) -> None:
     config = unthrottled_config(kube_apiserver)
     manager = Manager(config, namespace=namespace, metrics_address="127.0.0.1:0")
-    with running(manager):
+    with running_in_thread(manager):
         base = f"http://127.0.0.1:{manager.metrics_port}"
         assert httpx.get(f"{base}/debug/stacks", timeout=10).status_code == 404
         assert httpx.get(f"{base}/metrics", timeout=10).status_code == 200

@@ -51,6 +51,7 @@ from kgen.runtime.gentype import PatchType
 from kgen.runtime.testing import KubeAPIServer
 from kgen.webhook.conversion import Hub
 from tests.support.apiserver import CRDS, install_crd, unthrottled_config, wait_for
+from tests.support.controller.running import running_in_thread
 from tests.support.webhook.certs import write_pair
 
 pytestmark = pytest.mark.integration
@@ -66,19 +67,9 @@ FLAVOURS = pytest.mark.parametrize("flavour", [Manager, AsyncManager], ids=["thr
 def running(manager: Manager | AsyncManager) -> Iterator[threading.Thread]:
     """``manager`` started on a thread (an event loop of its own for the asyncio one), stopped and
     joined at the end; yields the thread once the manager leads."""
-    if isinstance(manager, AsyncManager):
-        async_manager = manager
-        thread = threading.Thread(target=lambda: asyncio.run(async_manager.start()), name="manager")
-    else:
-        thread = threading.Thread(target=manager.start, name="manager")
-    thread.start()
-    try:
+    with running_in_thread(manager) as thread:
         assert manager.elected.wait(30), "the manager never started its controllers"
         yield thread
-    finally:
-        manager.stop()
-        thread.join(60)
-        assert not thread.is_alive(), "the manager did not stop"
 
 
 # -- conversion through a hub ----------------------------------------------------------------------

@@ -21,7 +21,6 @@ import sys
 import threading
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -35,6 +34,7 @@ from kgen.runtime.controller import Manager, Request
 from kgen.runtime.controller.manager.probes import ping
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import unthrottled_config, wait_for
+from tests.support.controller.running import running_in_thread
 from tests.support.controller.secret_mirror import FINALIZER, LABEL, SLOW, SecretMirror, mirror_controller, mirror_name
 
 pytestmark = pytest.mark.integration
@@ -46,18 +46,6 @@ REPO = Path(__file__).resolve().parents[2]
 def kube(kube_apiserver: KubeAPIServer) -> Iterator[Clientset]:
     with Clientset(unthrottled_config(kube_apiserver)) as cs:
         yield cs
-
-
-@contextmanager
-def running(manager: Manager) -> Iterator[threading.Thread]:
-    thread = threading.Thread(target=manager.start, name="manager")
-    thread.start()
-    try:
-        yield thread
-    finally:
-        manager.stop()
-        thread.join(60)
-        assert not thread.is_alive(), "the manager did not stop"
 
 
 def labelled_cm(name: str, namespace: str, **annotations: str) -> ConfigMap:
@@ -79,7 +67,7 @@ def test_owned_secret_is_created_recreated_through_owns_and_the_finalizer_remove
 ) -> None:
     manager = Manager(unthrottled_config(kube_apiserver), namespace=namespace)
     mirror = mirror_controller(manager)
-    with running(manager):
+    with running_in_thread(manager):
         cm = kube.core_v1.config_maps(namespace).create(labelled_cm("app", namespace))
         kube.core_v1.config_maps(namespace).create(ConfigMap(metadata=ObjectMeta(name="unlabelled", namespace=namespace)))
         secret = wait_for(lambda: secret_or_none(kube, namespace, mirror_name("app")))
@@ -132,7 +120,7 @@ def test_probes_and_metrics_answer_over_http(kube_apiserver: KubeAPIServer, kube
     manager.add_healthz_check("ping", ping)
     manager.add_readyz_check("cache", manager.cache_synced)
     mirror_controller(manager)
-    with running(manager):
+    with running_in_thread(manager):
         probes = f"http://127.0.0.1:{manager.health_probe_port}"
         wait_for(lambda: httpx.get(f"{probes}/readyz").status_code == 200)
         assert httpx.get(f"{probes}/healthz").text == "ok"
@@ -211,9 +199,9 @@ def test_two_managers_elect_one_leader_and_the_other_takes_over(
         return m, mirror_controller(m)
 
     (a, mirror_a), (b, mirror_b) = manager("a"), manager("b")
-    with running(a):
+    with running_in_thread(a):
         assert a.elected.wait(30)
-        with running(b):
+        with running_in_thread(b):
             kube.core_v1.config_maps(namespace).create(labelled_cm("one", namespace))
             wait_for(lambda: secret_or_none(kube, namespace, mirror_name("one")))
             assert not b.elected.is_set()

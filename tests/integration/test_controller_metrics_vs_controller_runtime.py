@@ -24,16 +24,13 @@ opt-in); those are not compared.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import socket
 import ssl
 import subprocess
-import threading
 import uuid
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import httpx
@@ -52,6 +49,7 @@ from kgen.kubernetes.models.core.v1 import ConfigMap, Namespace
 from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import unthrottled_config, wait_for
+from tests.support.controller.running import running_in_thread
 from tests.support.webhook.certs import write_pair
 
 pytestmark = pytest.mark.integration
@@ -252,21 +250,6 @@ class _AsyncReconciler:
         return None
 
 
-@contextmanager
-def running(manager: Manager | AsyncManager) -> Iterator[None]:
-    if isinstance(manager, AsyncManager):
-        thread = threading.Thread(target=lambda: asyncio.run(manager.start()), name="async-manager")
-    else:
-        thread = threading.Thread(target=manager.start, name="manager")
-    thread.start()
-    try:
-        yield
-    finally:
-        manager.stop()
-        thread.join(60)
-        assert not thread.is_alive(), "the manager did not stop"
-
-
 @pytest.mark.parametrize("flavour", [Manager, AsyncManager], ids=["threads", "asyncio"])
 def test_kgen_metrics_have_controller_runtime_families_and_workload_series(
     flavour: type[Manager] | type[AsyncManager], kube_apiserver: KubeAPIServer, namespace: str, cert_dir: Path,
@@ -283,7 +266,7 @@ def test_kgen_metrics_have_controller_runtime_families_and_workload_series(
     else:
         controller_managed_by(manager).for_(ConfigMap).named(CONTROLLER).complete(_Reconciler())
     webhook_managed_by(manager).for_(ConfigMap).with_validator(AllowAll()).complete()
-    with Clientset(unthrottled_config(kube_apiserver)) as kube, running(manager):
+    with Clientset(unthrottled_config(kube_apiserver)) as kube, running_in_thread(manager):
         kube.core_v1.config_maps(namespace).create(ConfigMap(metadata=ObjectMeta(name="shown", namespace=namespace)))
         wait_for(lambda: _reviewed(manager.webhook_server.port, ca, namespace), timeout=60)
         text: str = wait_for(worked(f"http://127.0.0.1:{manager.metrics_port}/metrics", lease), timeout=60)

@@ -16,14 +16,13 @@ from __future__ import annotations
 import asyncio
 import threading
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 
 from kgen.controller import AsyncManager, Manager
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import unthrottled_config, wait_for
+from tests.support.controller.running import running_in_thread
 
 pytestmark = pytest.mark.integration
 
@@ -73,31 +72,6 @@ class AsyncEverywhere(AsyncWork):
         return False
 
 
-@contextmanager
-def running(manager: Manager | AsyncManager, errors: list[BaseException] | None = None) -> Iterator[threading.Thread]:
-    """``manager.start()`` on a thread (an asyncio one on its own loop); what it raises goes to ``errors``."""
-
-    def run() -> None:
-        try:
-            if isinstance(manager, AsyncManager):
-                asyncio.run(manager.start())
-            else:
-                manager.start()
-        except BaseException as e:  # noqa: BLE001 - handed to the test
-            if errors is None:
-                raise
-            errors.append(e)
-
-    thread = threading.Thread(target=run, name="manager")
-    thread.start()
-    try:
-        yield thread
-    finally:
-        manager.stop()
-        thread.join(60)
-        assert not thread.is_alive(), "the manager did not stop"
-
-
 @pytest.mark.parametrize("flavour", [Manager, AsyncManager], ids=["threads", "asyncio"])
 def test_leader_only_runnable_runs_on_the_leader_and_moves_with_the_lease(
     flavour: type[Manager] | type[AsyncManager], kube_apiserver: KubeAPIServer, namespace: str
@@ -118,10 +92,10 @@ def test_leader_only_runnable_runs_on_the_leader_and_moves_with_the_lease(
         return m
 
     a, b = manager("a"), manager("b")
-    with running(a):
+    with running_in_thread(a):
         assert a.elected.wait(30)
         wait_for(lambda: ("a", "leader", "started") in journal)
-        with running(b):
+        with running_in_thread(b):
             # b's runnables that need no election start once its cache synced, as its election begins.
             wait_for(lambda: {("b", "everywhere", "started"), ("b", "self-declared", "started")} <= set(journal))
             assert not b.elected.is_set()
@@ -161,7 +135,7 @@ def test_a_runnable_that_raises_stops_the_manager(
     manager = flavour(unthrottled_config(kube_apiserver), namespace=namespace)
     manager.add(AsyncFailing() if flavour is AsyncManager else Failing(), need_leader_election=False)
     errors: list[BaseException] = []
-    with running(manager, errors) as thread:
+    with running_in_thread(manager, errors) as thread:
         thread.join(60)
         assert not thread.is_alive(), "the manager did not stop by itself"
     (error,) = errors

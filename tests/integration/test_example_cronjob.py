@@ -28,7 +28,6 @@ import datetime as dt
 import threading
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -49,6 +48,7 @@ from kgen.runtime.controller import Manager
 from kgen.runtime.rest import Config
 from kgen.runtime.testing import KubeAPIServer
 from tests.support.apiserver import install_crd, unthrottled_config, wait_for
+from tests.support.controller.running import running_in_thread
 
 pytestmark = pytest.mark.integration
 
@@ -71,18 +71,6 @@ class TestClock:
     def set(self, when: dt.datetime) -> None:
         with self._lock:
             self._now = when
-
-
-@contextmanager
-def running(manager: Manager) -> Iterator[None]:
-    thread = threading.Thread(target=manager.start, name="cronjob-manager")
-    thread.start()
-    try:
-        yield
-    finally:
-        manager.stop()
-        thread.join(60)
-        assert not thread.is_alive(), "the manager did not stop"
 
 
 def cron_job(name: str, **spec: object) -> CronJob:
@@ -114,7 +102,7 @@ def run_tutorial(manager: Manager, config: Config, namespace: str) -> None:
     clock = TestClock()
     setup_cronjob_controller(manager, clock=clock)
     name = f"tick-{uuid.uuid4().hex[:6]}"
-    with Clientset(config) as kube, CronClientset(config) as crons_cs, running(manager):
+    with Clientset(config) as kube, CronClientset(config) as crons_cs, running_in_thread(manager):
         crons = crons_cs.batch_tutorial_kgen_dev_v1.cron_jobs(namespace)
         jobs = kube.batch_v1.jobs(namespace)
 
@@ -284,7 +272,7 @@ def run(kube_apiserver: KubeAPIServer, admin: httpx.Client, namespace: str) -> I
     with Clientset(config) as kube, CronClientset(config) as crons_cs:
         r = Run(config, namespace, crons_cs.batch_tutorial_kgen_dev_v1.cron_jobs(namespace),
                 kube.batch_v1.jobs(namespace))
-        with running(r.manager):
+        with running_in_thread(r.manager):
             yield r
 
 

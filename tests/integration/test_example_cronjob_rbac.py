@@ -49,6 +49,7 @@ from kgen.runtime.rest import Config, load_kubeconfig
 from kgen.runtime.testing import KubeAPIServer
 from kgen.runtime.tools.cache.reflector_state import WATCH_LIST_CLIENT_ENV
 from tests.integration.test_example_cronjob import TestClock, cron_job, ensure_crd, next_hour, run_tutorial
+from tests.support.controller.running import running_in_thread
 
 pytestmark = pytest.mark.integration
 
@@ -218,23 +219,11 @@ def kgen_logs() -> Iterator[Logged]:
 
 @contextmanager
 def running(manager: Manager) -> Iterator[list[BaseException]]:
-    """Runs ``manager`` in a thread; the list receives what ``start`` raised, if anything."""
+    """Runs ``manager`` in a thread; the list receives what ``start`` raised, if anything (a cache
+    that never syncs ends start(): the test reads why)."""
     raised: list[BaseException] = []
-
-    def start() -> None:
-        try:
-            manager.start()
-        except Exception as e:  # noqa: BLE001 - a cache that never syncs ends start(): the test reads why
-            raised.append(e)
-
-    thread = threading.Thread(target=start, name="cronjob-manager")
-    thread.start()
-    try:
+    with running_in_thread(manager, raised, name="cronjob-manager"):
         yield raised
-    finally:
-        manager.stop()
-        thread.join(60)
-        assert not thread.is_alive(), "the manager did not stop"
 
 
 class StaleFirstRead(Client):
