@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import copy
 import enum
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Generator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
@@ -111,11 +111,9 @@ def _key(obj: Model) -> tuple[str, str]:
     return namespace_of(obj), name_of(obj)
 
 
-def _mutate(mutate: MutateFn[T] | None, key: tuple[str, str], obj: T) -> None:
-    """controllerutil's mutate: apply ``mutate``, then refuse a changed name or namespace."""
-    if mutate is None:
-        return
-    returned = mutate(obj)
+def _check_mutated(returned: Model | None, key: tuple[str, str], obj: T) -> None:
+    """controllerutil's mutate, after the mutate function ran on ``obj``: take a returned changed
+    copy into ``obj``, then refuse a changed name or namespace."""
     if returned is not None and returned is not obj:
         _fill(obj, returned)
     if _key(obj) != key:
@@ -137,109 +135,124 @@ def _without_status(obj: Model) -> tuple[dict[str, Any], Any, bool]:
     return data, data.pop("status", None), has_status
 
 
-def create_or_update(client: Client, obj: T, mutate: MutateFn[T] | None) -> OperationResult:
-    """controllerutil.CreateOrUpdate (module docstring); ``obj`` holds the server's answer after."""
+_Step = tuple[str, Any]
+"""One I/O step of the shared core, answered by the sync or asyncio shell: ``("get", (model, name,
+namespace))`` with the object or None when not found, ``("mutate", obj)`` with what the mutate
+function returned (after it ran on ``obj``), ``("create", obj)`` / ``("update", obj)`` with the
+server's answer, ``("patch", (obj, patch, subresource))`` with the server's answer."""
+
+_Steps = Generator[_Step, Any, OperationResult]
+
+
+def _steps(obj: T, patching: bool) -> _Steps:
+    """CreateOrUpdate (``patching`` False) or CreateOrPatch: every decision, the I/O left to the shell."""
     name, namespace = _read_key(obj)
     key = _key(obj)
-    try:
-        current = client.get(type(obj), name, namespace)
-    except NotFound:
-        _mutate(mutate, key, obj)
-        _fill(obj, client.create(obj))
+    current = yield "get", (type(obj), name, namespace)
+    if current is None:
+        _check_mutated((yield "mutate", obj), key, obj)
+        _fill(obj, (yield "create", obj))
         return OperationResult.CREATED
     _fill(obj, copy.deepcopy(current))
-    existing = copy.deepcopy(obj)
-    _mutate(mutate, key, obj)
-    if semantic_equal(existing, obj):
-        return OperationResult.UNCHANGED
-    _fill(obj, client.update(obj))
-    return OperationResult.UPDATED
+    if not patching:
+        existing = copy.deepcopy(obj)
+        _check_mutated((yield "mutate", obj), key, obj)
+        if semantic_equal(existing, obj):
+            return OperationResult.UNCHANGED
+        _fill(obj, (yield "update", obj))
+        return OperationResult.UPDATED
+    obj_patch, status_patch = merge_from(obj), merge_from(obj)
+    before, before_status, had_status = _without_status(obj)
+    _check_mutated((yield "mutate", obj), key, obj)
+    after, after_status, has_status = _without_status(obj)
+    desired_status = getattr(obj, "status", None)
+    result = OperationResult.UNCHANGED
+    if before != after:
+        _fill(obj, (yield "patch", (obj, obj_patch, None)))
+        result = OperationResult.UPDATED
+    if (had_status or has_status) and before_status != after_status:
+        if result is OperationResult.UPDATED:
+            obj.status = desired_status  # type: ignore[attr-defined]  # the patch answered the stored status
+        _fill(obj, (yield "patch", (obj, status_patch, "status")))
+        result = OperationResult.UPDATED_STATUS if result is OperationResult.UPDATED else OperationResult.UPDATED_STATUS_ONLY
+    return result
+
+
+def _drive(client: Client, mutate: MutateFn[T] | None, steps: _Steps) -> OperationResult:
+    """The sync shell: each step of ``steps`` done with ``client`` (or ``mutate``), its answer sent back."""
+    answer = None
+    try:
+        while True:
+            what, arg = steps.send(answer)
+            if what == "get":
+                try:
+                    answer = client.get(*arg)
+                except NotFound:
+                    answer = None
+            elif what == "mutate":
+                answer = None if mutate is None else mutate(arg)
+            elif what == "create":
+                answer = client.create(arg)
+            elif what == "update":
+                answer = client.update(arg)
+            else:
+                target, patch, subresource = arg
+                answer = client.patch(target, patch, subresource=subresource) if subresource else client.patch(target, patch)
+    except StopIteration as done:
+        result: OperationResult = done.value
+        return result
+
+
+def create_or_update(client: Client, obj: T, mutate: MutateFn[T] | None) -> OperationResult:
+    """controllerutil.CreateOrUpdate (module docstring); ``obj`` holds the server's answer after."""
+    return _drive(client, mutate, _steps(obj, patching=False))
 
 
 def create_or_patch(client: Client, obj: T, mutate: MutateFn[T] | None) -> OperationResult:
     """controllerutil.CreateOrPatch (module docstring): merge patches for the object and, apart,
     for its status subresource; ``obj`` holds the server's answer after."""
-    name, namespace = _read_key(obj)
-    key = _key(obj)
+    return _drive(client, mutate, _steps(obj, patching=True))
+
+
+async def _async_drive(
+    client: AsyncClient, mutate: MutateFn[T] | Callable[[T], Awaitable[T | None]] | None, steps: _Steps,
+) -> OperationResult:
+    """The asyncio shell: ``_drive`` awaiting the client, and ``mutate`` when it is a coroutine function."""
+    answer = None
     try:
-        current = client.get(type(obj), name, namespace)
-    except NotFound:
-        _mutate(mutate, key, obj)
-        _fill(obj, client.create(obj))
-        return OperationResult.CREATED
-    _fill(obj, copy.deepcopy(current))
-    obj_patch, status_patch = merge_from(obj), merge_from(obj)
-    before, before_status, had_status = _without_status(obj)
-    _mutate(mutate, key, obj)
-    after, after_status, has_status = _without_status(obj)
-    desired_status = getattr(obj, "status", None)
-    result = OperationResult.UNCHANGED
-    if before != after:
-        _fill(obj, client.patch(obj, obj_patch))
-        result = OperationResult.UPDATED
-    if (had_status or has_status) and before_status != after_status:
-        if result is OperationResult.UPDATED:
-            obj.status = desired_status  # type: ignore[attr-defined]  # the patch answered the stored status
-        _fill(obj, client.patch(obj, status_patch, subresource="status"))
-        result = OperationResult.UPDATED_STATUS if result is OperationResult.UPDATED else OperationResult.UPDATED_STATUS_ONLY
-    return result
+        while True:
+            what, arg = steps.send(answer)
+            if what == "get":
+                try:
+                    answer = await client.get(*arg)
+                except NotFound:
+                    answer = None
+            elif what == "mutate":
+                answer = None if mutate is None else mutate(arg)
+                if isinstance(answer, Awaitable):
+                    answer = await answer
+            elif what == "create":
+                answer = await client.create(arg)
+            elif what == "update":
+                answer = await client.update(arg)
+            else:
+                target, patch, subresource = arg
+                answer = await (client.patch(target, patch, subresource=subresource) if subresource
+                                else client.patch(target, patch))
+    except StopIteration as done:
+        result: OperationResult = done.value
+        return result
 
 
 async def async_create_or_update(
     client: AsyncClient, obj: T, mutate: MutateFn[T] | Callable[[T], Awaitable[T | None]] | None,
 ) -> OperationResult:
     """``create_or_update`` for the asyncio manager's client; ``mutate`` may be a coroutine function."""
-    name, namespace = _read_key(obj)
-    key = _key(obj)
-    try:
-        current = await client.get(type(obj), name, namespace)
-    except NotFound:
-        await _async_mutate(mutate, key, obj)
-        _fill(obj, await client.create(obj))
-        return OperationResult.CREATED
-    _fill(obj, copy.deepcopy(current))
-    existing = copy.deepcopy(obj)
-    await _async_mutate(mutate, key, obj)
-    if semantic_equal(existing, obj):
-        return OperationResult.UNCHANGED
-    _fill(obj, await client.update(obj))
-    return OperationResult.UPDATED
+    return await _async_drive(client, mutate, _steps(obj, patching=False))
 
 
 async def async_create_or_patch(
     client: AsyncClient, obj: T, mutate: MutateFn[T] | Callable[[T], Awaitable[T | None]] | None,
 ) -> OperationResult:
     """``create_or_patch`` for the asyncio manager's client; ``mutate`` may be a coroutine function."""
-    name, namespace = _read_key(obj)
-    key = _key(obj)
-    try:
-        current = await client.get(type(obj), name, namespace)
-    except NotFound:
-        await _async_mutate(mutate, key, obj)
-        _fill(obj, await client.create(obj))
-        return OperationResult.CREATED
-    _fill(obj, copy.deepcopy(current))
-    obj_patch, status_patch = merge_from(obj), merge_from(obj)
-    before, before_status, had_status = _without_status(obj)
-    await _async_mutate(mutate, key, obj)
-    after, after_status, has_status = _without_status(obj)
-    desired_status = getattr(obj, "status", None)
-    result = OperationResult.UNCHANGED
-    if before != after:
-        _fill(obj, await client.patch(obj, obj_patch))
-        result = OperationResult.UPDATED
-    if (had_status or has_status) and before_status != after_status:
-        if result is OperationResult.UPDATED:
-            obj.status = desired_status  # type: ignore[attr-defined]  # the patch answered the stored status
-        _fill(obj, await client.patch(obj, status_patch, subresource="status"))
-        result = OperationResult.UPDATED_STATUS if result is OperationResult.UPDATED else OperationResult.UPDATED_STATUS_ONLY
-    return result
-
-
-async def _async_mutate(mutate: Any, key: tuple[str, str], obj: Any) -> None:
-    if mutate is None:
-        return
-    returned = mutate(obj)
-    if isinstance(returned, Awaitable):
-        returned = await returned
-    _mutate(lambda _: returned, key, obj)
+    return await _async_drive(client, mutate, _steps(obj, patching=True))
