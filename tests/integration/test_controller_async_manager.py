@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TypeVar
 
 import httpx
 import pytest
@@ -21,23 +20,10 @@ from kgen.kubernetes.models.meta.v1 import ObjectMeta
 from kgen.runtime.apimachinery.errors import NotFound
 from kgen.runtime.controller import AsyncManager, Request
 from kgen.runtime.testing import KubeAPIServer
-from tests.support.apiserver import unthrottled_config
+from tests.support.apiserver import async_wait_for, unthrottled_config
 from tests.support.controller.secret_mirror import FINALIZER, LABEL, async_mirror_controller, mirror_name
 
 pytestmark = pytest.mark.integration
-
-T = TypeVar("T")
-
-
-async def eventually(probe: Callable[[], Awaitable[T]], timeout: float = 60.0) -> T:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        value = await probe()
-        if value:
-            return value
-        assert asyncio.get_running_loop().time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.2)
-
 
 @asynccontextmanager
 async def running(manager: AsyncManager) -> AsyncIterator[asyncio.Task[None]]:
@@ -68,7 +54,7 @@ def test_async_manager_reconciles_owned_secrets_and_finalizers(kube_apiserver: K
         async with AsyncClientset(config) as kube, running(manager):
             cms = kube.core_v1.config_maps(namespace)
             cm = await cms.create(labelled_cm("app", namespace))
-            secret = await eventually(lambda: secret_or_none(kube, namespace, mirror_name("app")))
+            secret = await async_wait_for(lambda: secret_or_none(kube, namespace, mirror_name("app")))
             assert cm.metadata is not None and secret is not None and secret.metadata is not None
             (ref,) = secret.metadata.owner_references or []
             assert (ref.name, ref.uid, ref.controller) == ("app", cm.metadata.uid, True)
@@ -77,7 +63,7 @@ def test_async_manager_reconciles_owned_secrets_and_finalizers(kube_apiserver: K
                 c = await cms.get("app")
                 return c.metadata is not None and FINALIZER in (c.metadata.finalizers or [])
 
-            await eventually(finalized)
+            await async_wait_for(finalized)
             first_uid = secret.metadata.uid
             await kube.core_v1.secrets(namespace).delete(mirror_name("app"))
 
@@ -85,7 +71,7 @@ def test_async_manager_reconciles_owned_secrets_and_finalizers(kube_apiserver: K
                 s = await secret_or_none(kube, namespace, mirror_name("app"))
                 return s is not None and s.metadata is not None and s.metadata.uid != first_uid
 
-            await eventually(recreated)
+            await async_wait_for(recreated)
             await cms.delete("app")
 
             async def gone() -> bool:
@@ -95,7 +81,7 @@ def test_async_manager_reconciles_owned_secrets_and_finalizers(kube_apiserver: K
                     return True
                 return False
 
-            await eventually(gone)
+            await async_wait_for(gone)
             async with httpx.AsyncClient() as http:
                 text = (await http.get(f"http://127.0.0.1:{manager.metrics_port}/metrics")).text
         assert Request(namespace, "app") in mirror.reconciled
@@ -121,16 +107,16 @@ def test_two_async_managers_elect_one_leader(kube_apiserver: KubeAPIServer, name
         a, b = manager("a"), manager("b")
         mirror_a, mirror_b = async_mirror_controller(a), async_mirror_controller(b)
         async with AsyncClientset(config) as kube, running(a):
-            await eventually(lambda: asyncio.sleep(0, a.elected.is_set()))
+            await async_wait_for(lambda: asyncio.sleep(0, a.elected.is_set()))
             async with running(b):
                 await kube.core_v1.config_maps(namespace).create(labelled_cm("one", namespace))
-                await eventually(lambda: secret_or_none(kube, namespace, mirror_name("one")))
+                await async_wait_for(lambda: secret_or_none(kube, namespace, mirror_name("one")))
                 assert not b.elected.is_set() and mirror_b.reconciled == []
                 assert Request(namespace, "one") in mirror_a.reconciled
                 a.stop()
-                await eventually(lambda: asyncio.sleep(0, b.elected.is_set()))
+                await async_wait_for(lambda: asyncio.sleep(0, b.elected.is_set()))
                 await kube.core_v1.config_maps(namespace).create(labelled_cm("two", namespace))
-                await eventually(lambda: secret_or_none(kube, namespace, mirror_name("two")))
+                await async_wait_for(lambda: secret_or_none(kube, namespace, mirror_name("two")))
                 assert Request(namespace, "two") in mirror_b.reconciled
 
     asyncio.run(scenario())

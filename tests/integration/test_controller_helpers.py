@@ -22,10 +22,10 @@ import json
 import subprocess
 import threading
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 import pytest
@@ -50,45 +50,27 @@ from kgen.runtime.controller.patterns.create_or_update import (
 )
 from kgen.runtime.testing import KubeAPIServer
 from tests.integration.test_example_cronjob import cron_job, ensure_crd
-from tests.support.apiserver import unthrottled_config, wait_for
+from tests.support.apiserver import async_wait_for, unthrottled_config, wait_for
+from tests.support.controller.running import running_in_thread
 
 pytestmark = pytest.mark.integration
 
-T = TypeVar("T")
-
-
 @contextmanager
 def running(manager: Manager) -> Iterator[None]:
-    thread = threading.Thread(target=manager.start, name="helpers-manager")
-    thread.start()
-    try:
+    with running_in_thread(manager, name="helpers-manager"):
         assert manager.elected.wait(60), "the manager did not start"  # its cache is started and synced
         yield
-    finally:
-        manager.stop()
-        thread.join(60)
-        assert not thread.is_alive(), "the manager did not stop"
 
 
 @asynccontextmanager
 async def async_running(manager: AsyncManager) -> AsyncIterator[None]:
     task = asyncio.create_task(manager.start())
     try:
-        await eventually(lambda: asyncio.sleep(0, manager.elected.is_set()))  # cache started and synced
+        await async_wait_for(lambda: asyncio.sleep(0, manager.elected.is_set()))  # cache started and synced
         yield
     finally:
         manager.stop()
         await asyncio.wait_for(task, 60)
-
-
-async def eventually(probe: Callable[[], Awaitable[T]], timeout: float = 60.0) -> T:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        value = await probe()
-        if value:
-            return value
-        assert asyncio.get_running_loop().time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.1)
 
 
 @pytest.fixture
@@ -323,7 +305,7 @@ def test_async_helpers(kube_apiserver: KubeAPIServer, admin: httpx.Client, names
                 except NotFound:
                     return False
 
-            await eventually(lambda: cached("acou", rv))
+            await async_wait_for(lambda: cached("acou", rv))
             fresh = ConfigMap(metadata=ObjectMeta(name="acou", namespace=namespace))
             assert await async_create_or_update(client, fresh, set_data("v1")) is OperationResult.UNCHANGED
             assert resource_version_of(await client.api_reader.get(ConfigMap, "acou", namespace)) == rv
@@ -344,7 +326,7 @@ def test_async_helpers(kube_apiserver: KubeAPIServer, admin: httpx.Client, names
                 except NotFound:
                     return False
 
-            await eventually(cj_cached)
+            await async_wait_for(cj_cached)
             cj = cron_key("acop", namespace)
             assert await async_create_or_patch(client, cj, status_with("async")) is OperationResult.UPDATED_STATUS_ONLY
             got = (await client.api_reader.get(CronJob, "acop", namespace)).status
@@ -595,12 +577,12 @@ def test_async_label_selector_predicate_and_controller_options(
             await asyncio.to_thread(create_cases, kube, namespace)
             stuck = cron_key("stuck", namespace)
             await manager.client.create(stuck)
-            await eventually(lambda: asyncio.sleep(0, "p-sentinel" in seen))
+            await async_wait_for(lambda: asyncio.sleep(0, "p-sentinel" in seen))
             assert seen == await asyncio.to_thread(selected_by_server, kube, namespace)
-            await eventually(lambda: asyncio.sleep(0, all(
+            await async_wait_for(lambda: asyncio.sleep(0, all(
                 metric(manager, "controller_runtime_reconcile_total", case, "success") == 1
                 for case in ("panic", "error", "timeout"))))
-            condition = await eventually(lambda: asyncio.to_thread(stuck_condition, admin, namespace))
+            condition = await async_wait_for(lambda: asyncio.to_thread(stuck_condition, admin, namespace))
             check_stuck_condition(condition)
             check_options(manager, attempts, lambda: condition)
             assert attempts.cancelled == {"timeout"}  # the reconcile's await was interrupted at the deadline

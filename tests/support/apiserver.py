@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import httpx
@@ -25,6 +26,18 @@ def wait_for(predicate: Callable[[], T], timeout: float = 60.0, interval: float 
         if time.monotonic() > deadline:
             raise AssertionError(f"condition not met within {timeout}s")
         time.sleep(interval)
+
+
+async def async_wait_for(probe: Callable[[], Awaitable[T]], timeout: float = 60.0, interval: float = 0.2) -> T:
+    """``wait_for`` for asyncio tests: awaits ``probe`` until it gives something truthy, and returns that."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        value = await probe()
+        if value:
+            return value
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"condition not met within {timeout}s")
+        await asyncio.sleep(interval)
 
 
 def crd_manifest(group: str, kind: str, plural: str, spec_properties: dict[str, Any]) -> dict[str, Any]:
